@@ -1,0 +1,83 @@
+# kerndiff — plain make build. `make`, `make test`, `make install PREFIX=...`,
+# `make sanitize` (ASan+UBSan build of the tool and the tests), `make fuzz` (clang libFuzzer).
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+VERSION := 0.1.0
+
+# CFLAGS/LDFLAGS are the user's (and the sanitizer builds'); what kerndiff itself needs
+# is kept apart so that overriding them never drops the language level or the warnings.
+CFLAGS   ?= -O2 -g
+KD_CPPFLAGS := -Isrc -DKD_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+KD_CFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wformat=2
+KD_LIBS     := -ljansson -lnettle -ldl -lm -lstdc++
+
+SRC      := $(sort $(wildcard src/*/*.c))
+OBJ      := $(SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libkerndiff.a
+BIN      := $(BUILD)/kerndiff
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+# nvcc and the PyPI-installed SASS tools, for the tests and the demo.
+CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
+export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
+
+.PHONY: all test unit e2e check install sanitize fuzz fuzz-run demo clean
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
+
+unit: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; KD_FIXTURES=tests/fixtures $$t; done
+
+e2e: $(BIN)
+	tests/e2e/run.sh $(BIN)
+
+test: unit e2e
+
+# Everything CI runs: the tests, again under ASan+UBSan, and a short fuzz of each parser.
+check: test sanitize fuzz-run
+
+demo: $(BIN)
+	$(BIN) examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+
+# Sanitizer build in its own folder so it never mixes objects with the normal build.
+sanitize:
+	$(MAKE) BUILD=build-san CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" test
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libkerndiff.a
+	@mkdir -p build-fuzz/fuzz
+	for f in tests/fuzz/fuzz_*.c; do \
+	  clang $(KD_CPPFLAGS) $(KD_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz/$$(basename $$f .c) $$f build-fuzz/libkerndiff.a $(KD_LIBS) || exit 1; \
+	done
+
+FUZZ_SECONDS ?= 20
+fuzz-run: fuzz
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
+	install -m 644 docs/kerndiff.1 $(DESTDIR)$(PREFIX)/share/man/man1/kerndiff.1
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(OBJ:.o=.d) $(BUILD)/src/main.d

@@ -1,0 +1,330 @@
+#include "build/build.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build/deps.h"
+#include "util/fs.h"
+#include "util/hash.h"
+#include "util/spawn.h"
+#include "util/tmpdir.h"
+
+/* Bump when what a build folder holds, or how it is made, changes. */
+#define KD_BUILD_RECIPE "kerndiff-build-1"
+
+static const char *const artifact_names[] = {"kernel.ptx", "kernel.cubin", "ptxas.log"};
+enum { N_ARTIFACTS = sizeof artifact_names / sizeof *artifact_names };
+
+const char *kd_find_nvcc(const char *requested)
+{
+    if (requested)
+        return requested;
+    if (kd_program_exists("nvcc"))
+        return "nvcc";
+    return "/usr/local/cuda/bin/nvcc";
+}
+
+const char *kd_find_cuobjdump(const char *nvcc)
+{
+    static char beside[PATH_MAX];
+    const char *env = getenv("KERNDIFF_CUOBJDUMP");
+    if (env && *env)
+        return kd_program_exists(env) ? env : NULL;
+    if (kd_program_exists("cuobjdump"))
+        return "cuobjdump";
+    const char *slash = strrchr(nvcc, '/');
+    if (slash) {
+        snprintf(beside, sizeof beside, "%.*s/cuobjdump", (int)(slash - nvcc), nvcc);
+        if (kd_program_exists(beside))
+            return beside;
+    }
+    return kd_program_exists("/usr/local/cuda/bin/cuobjdump") ? "/usr/local/cuda/bin/cuobjdump" : NULL;
+}
+
+/* `nvcc --version` once per process: part of every cache key. */
+static const char *nvcc_version(const char *nvcc)
+{
+    static char *version;
+    static const char *version_of;
+    if (version && version_of == nvcc)
+        return version;
+    free(version);
+    version = NULL;
+    const char *argv[] = {nvcc, "--version", NULL};
+    kd_spawn_result r;
+    if (kd_spawn(argv, NULL, 30000, &r) != 0)
+        return NULL;
+    if (r.exit_code == 0 && !r.signal)
+        version = kd_sb_take(&r.out);
+    kd_spawn_result_free(&r);
+    version_of = nvcc;
+    return version;
+}
+
+static void hash_list(kd_hash *h, const char *tag, const kd_strlist *list)
+{
+    kd_hash_str(h, tag);
+    for (size_t i = 0; list && i < list->count; i++)
+        kd_hash_str(h, list->items[i]);
+}
+
+static int compute_key(const kd_build_config *cfg, const char *version, const char *source_path,
+                       char key[65])
+{
+    kd_strlist files = {0};
+    if (kd_collect_includes(source_path, cfg->include_dirs, &files) != 0)
+        return -1;
+    kd_hash h;
+    kd_hash_init(&h);
+    kd_hash_str(&h, KD_BUILD_RECIPE);
+    kd_hash_str(&h, version);
+    kd_hash_str(&h, cfg->arch);
+    hash_list(&h, "-I", cfg->include_dirs);
+    hash_list(&h, "-D", cfg->defines);
+    hash_list(&h, "flags", cfg->nvcc_flags);
+    int rc = 0;
+    for (size_t i = 0; i < files.count; i++) {
+        size_t len;
+        char *text = kd_read_file(files.items[i], &len);
+        if (!text && i == 0)
+            rc = -1;
+        /* The path matters too: PTX line info names it, and quoted includes resolve from it. */
+        kd_hash_str(&h, files.items[i]);
+        kd_hash_field(&h, text ? text : "", text ? len : 0);
+        free(text);
+        free(files.items[i]);
+    }
+    free(files.items);
+    kd_hash_hex(&h, key);
+    return rc;
+}
+
+static char *cache_root(void)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    kd_strbuf sb = {0};
+    if (xdg && *xdg)
+        kd_sb_printf(&sb, "%s/kerndiff/builds", xdg);
+    else if (home && *home)
+        kd_sb_printf(&sb, "%s/.cache/kerndiff/builds", home);
+    else
+        return NULL;
+    return kd_sb_take(&sb);
+}
+
+static bool has_artifacts(const char *dir)
+{
+    for (int i = 0; i < N_ARTIFACTS; i++) {
+        char *p = kd_path_join(dir, artifact_names[i]);
+        bool ok = p && access(p, R_OK) == 0;
+        free(p);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static int load_artifacts(kd_build *out)
+{
+    char *ptx_path = kd_path_join(out->dir, "kernel.ptx");
+    char *log_path = kd_path_join(out->dir, "ptxas.log");
+    out->cubin_path = kd_path_join(out->dir, "kernel.cubin");
+    out->ptx = ptx_path ? kd_read_file(ptx_path, NULL) : NULL;
+    out->ptxas_log = log_path ? kd_read_file(log_path, NULL) : NULL;
+    free(ptx_path);
+    free(log_path);
+    return out->ptx && out->ptxas_log && out->cubin_path ? 0 : -1;
+}
+
+/* The compile unit is a one-line wrapper that #includes the user's file by absolute path:
+ * nvcc hands file names to a shell internally, so a name with spaces or `$(...)` would
+ * break (or run) there; the preprocessor reads the path safely, and quoted includes in
+ * the user's file still resolve beside it. */
+static int write_wrapper(const char *dir, const char *real_source, kd_strbuf *why)
+{
+    if (strpbrk(real_source, "\"\n\\")) {
+        kd_sb_printf(why, "cannot build '%s': its path contains a quote, backslash or newline", real_source);
+        return -1;
+    }
+    kd_strbuf text = {0};
+    kd_sb_printf(&text, "#include \"%s\"\n", real_source);
+    char *path = kd_path_join(dir, "kernel.cu");
+    int rc = path ? kd_write_file(path, text.data, text.len) : -1;
+    if (rc != 0)
+        kd_sb_printf(why, "cannot write %s: %s", path ? path : dir, strerror(errno));
+    free(path);
+    kd_sb_free(&text);
+    return rc;
+}
+
+static void push_arg(const char ***argv, size_t *n, const char *arg)
+{
+    *argv = realloc(*argv, (*n + 2) * sizeof **argv);
+    (*argv)[(*n)++] = arg;
+    (*argv)[*n] = NULL;
+}
+
+static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, kd_strbuf *diagnostics)
+{
+    kd_strbuf arch = {0};
+    kd_sb_printf(&arch, "-arch=%s", cfg->arch);
+    const char **argv = NULL;
+    size_t n = 0;
+    push_arg(&argv, &n, cfg->nvcc);
+    push_arg(&argv, &n, arch.data);
+    const char *fixed[] = {"-lineinfo", "-cubin", "-Xptxas", "-v", "-keep", "-o", "kernel.cubin"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        push_arg(&argv, &n, fixed[i]);
+    /* The compile runs in the build folder: relative -I folders must be made absolute. */
+    char **absolute = calloc(cfg->include_dirs->count + 1, sizeof *absolute);
+    for (size_t i = 0; i < cfg->include_dirs->count; i++) {
+        absolute[i] = realpath(cfg->include_dirs->items[i], NULL);
+        push_arg(&argv, &n, "-I");
+        push_arg(&argv, &n, absolute[i] ? absolute[i] : cfg->include_dirs->items[i]);
+    }
+    for (size_t i = 0; i < cfg->defines->count; i++) {
+        push_arg(&argv, &n, "-D");
+        push_arg(&argv, &n, cfg->defines->items[i]);
+    }
+    for (size_t i = 0; i < cfg->nvcc_flags->count; i++)
+        push_arg(&argv, &n, cfg->nvcc_flags->items[i]);
+    push_arg(&argv, &n, "kernel.cu");
+
+    kd_spawn_result r;
+    kd_build_status status = KD_BUILD_OK;
+    if (kd_spawn(argv, dir, 10 * 60 * 1000, &r) != 0) {
+        kd_sb_printf(diagnostics, "cannot run '%s': %s", cfg->nvcc, strerror(errno));
+        status = KD_BUILD_NO_COMPILER;
+    } else {
+        if (r.exit_code != 0 || r.signal || r.timed_out) {
+            kd_sb_puts(diagnostics, kd_sb_str(&r.err));
+            kd_sb_puts(diagnostics, kd_sb_str(&r.out));
+            if (r.timed_out)
+                kd_sb_puts(diagnostics, "nvcc took longer than 10 minutes and was stopped\n");
+            status = KD_BUILD_FAILED;
+        } else {
+            /* ptxas -v writes the resource report to stderr; keep it as the log. */
+            char *log_path = kd_path_join(dir, "ptxas.log");
+            kd_write_file(log_path, kd_sb_str(&r.err), r.err.len);
+            free(log_path);
+        }
+        kd_spawn_result_free(&r);
+    }
+    for (size_t i = 0; i < cfg->include_dirs->count; i++)
+        free(absolute[i]);
+    free(absolute);
+    free(argv);
+    kd_sb_free(&arch);
+    return status;
+}
+
+/* Copies the artifacts into the cache through a temporary folder and a rename, so a
+ * concurrent kerndiff never sees half an entry. A cache that cannot be written is not
+ * an error: the build is still good. */
+static void store_in_cache(const char *build_dir, const char *entry_dir)
+{
+    kd_strbuf staging = {0};
+    kd_sb_printf(&staging, "%s.tmp.%ld", entry_dir, (long)getpid());
+    if (kd_mkdir_p(staging.data) == 0) {
+        bool ok = true;
+        for (int i = 0; i < N_ARTIFACTS && ok; i++) {
+            char *from = kd_path_join(build_dir, artifact_names[i]);
+            char *to = kd_path_join(staging.data, artifact_names[i]);
+            size_t len;
+            char *data = kd_read_file(from, &len);
+            ok = data && kd_write_file(to, data, len) == 0;
+            free(data);
+            free(from);
+            free(to);
+        }
+        if (!ok || rename(staging.data, entry_dir) != 0)
+            kd_remove_tree(staging.data);
+    }
+    kd_sb_free(&staging);
+}
+
+/* Releases what load_artifacts read, keeping the key. */
+static void clear_artifacts(kd_build *b)
+{
+    free(b->cubin_path);
+    free(b->ptx);
+    free(b->ptxas_log);
+    b->cubin_path = b->ptx = b->ptxas_log = NULL;
+    b->from_cache = false;
+}
+
+static char *cache_entry_for(const char *key)
+{
+    char *root = cache_root();
+    char *entry = root ? kd_path_join(root, key) : NULL;
+    free(root);
+    return entry;
+}
+
+kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_path,
+                                const char *side, kd_build *out, kd_strbuf *diagnostics)
+{
+    memset(out, 0, sizeof *out);
+    char real_source[PATH_MAX];
+    if (!realpath(source_path, real_source) || access(real_source, R_OK) != 0) {
+        kd_sb_printf(diagnostics, "cannot read '%s': %s", source_path, strerror(errno));
+        return KD_BUILD_NO_SOURCE;
+    }
+    const char *version = nvcc_version(cfg->nvcc);
+    if (!version) {
+        kd_sb_printf(diagnostics, "cannot run '%s --version' (install the CUDA toolkit, or pass --nvcc PATH)",
+                     cfg->nvcc);
+        return KD_BUILD_NO_COMPILER;
+    }
+    if (compute_key(cfg, version, real_source, out->key) != 0) {
+        kd_sb_printf(diagnostics, "cannot read '%s'", source_path);
+        return KD_BUILD_NO_SOURCE;
+    }
+    char *entry = cache_entry_for(out->key);
+    if (cfg->use_cache && entry && has_artifacts(entry)) {
+        out->dir = entry;
+        out->from_cache = true;
+        if (load_artifacts(out) == 0)
+            return KD_BUILD_OK;
+        /* An unreadable cache entry is rebuilt, not trusted. */
+        clear_artifacts(out);
+        entry = out->dir;
+        out->dir = NULL;
+    }
+    const char *tmp = kd_tmpdir();
+    char *dir = tmp ? kd_path_join(tmp, side) : NULL;
+    if (!dir || kd_mkdir_p(dir) != 0) {
+        kd_sb_printf(diagnostics, "cannot create a private build folder: %s", strerror(errno));
+        free(dir);
+        free(entry);
+        return KD_BUILD_SYSTEM;
+    }
+    kd_build_status status = write_wrapper(dir, real_source, diagnostics) == 0
+                                 ? run_nvcc(cfg, dir, diagnostics)
+                                 : KD_BUILD_SYSTEM;
+    if (status == KD_BUILD_OK && entry) {
+        char *parent = kd_dirname(entry);
+        if (kd_mkdir_p(parent) == 0)
+            store_in_cache(dir, entry);
+        free(parent);
+    }
+    free(entry);
+    out->dir = dir;
+    if (status == KD_BUILD_OK && load_artifacts(out) != 0) {
+        kd_sb_printf(diagnostics, "nvcc succeeded but left no kernel.ptx/kernel.cubin in %s", dir);
+        status = KD_BUILD_FAILED;
+    }
+    return status;
+}
+
+void kd_build_free(kd_build *b)
+{
+    clear_artifacts(b);
+    free(b->dir);
+    b->dir = NULL;
+}

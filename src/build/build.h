@@ -1,0 +1,45 @@
+/* build.h — compile one side's kernel file with nvcc into PTX, a cubin and ptxas's
+ * resource log, through a content-addressed cache under $XDG_CACHE_HOME/kerndiff. */
+#ifndef KD_BUILD_BUILD_H
+#define KD_BUILD_BUILD_H
+
+#include <stdbool.h>
+#include "cli/options.h"
+#include "util/strbuf.h"
+
+typedef struct kd_build_config {
+    const char *nvcc;        /* program name or path */
+    const char *arch;        /* "sm_90" */
+    const kd_strlist *include_dirs, *defines, *nvcc_flags;
+    bool use_cache;
+} kd_build_config;
+
+typedef struct kd_build {
+    char key[65];        /* SHA-256 of sources, included files, flags and nvcc version */
+    char *dir;           /* folder holding kernel.ptx, kernel.cubin, ptxas.log */
+    char *cubin_path;
+    char *ptx;           /* the PTX text */
+    char *ptxas_log;     /* ptxas -v output (resource usage) */
+    bool from_cache;
+} kd_build;
+
+typedef enum kd_build_status {
+    KD_BUILD_OK = 0,
+    KD_BUILD_NO_SOURCE,    /* the file cannot be read */
+    KD_BUILD_NO_COMPILER,  /* nvcc cannot be run */
+    KD_BUILD_FAILED,       /* nvcc ran and failed: `diagnostics` holds its output */
+    KD_BUILD_SYSTEM,       /* temporary folder or the like */
+} kd_build_status;
+
+/* `side` ("v1"/"v2") names the private build folder. `diagnostics` receives nvcc's
+ * messages on failure, or a one-line reason for the other statuses. */
+kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_path,
+                                const char *side, kd_build *out, kd_strbuf *diagnostics);
+void kd_build_free(kd_build *b);
+
+/* The nvcc to run: --nvcc/KERNDIFF_NVCC, else nvcc on PATH, else /usr/local/cuda/bin/nvcc. */
+const char *kd_find_nvcc(const char *requested);
+/* The cuobjdump to run, beside nvcc or on PATH (KERNDIFF_CUOBJDUMP overrides); NULL if none. */
+const char *kd_find_cuobjdump(const char *nvcc);
+
+#endif

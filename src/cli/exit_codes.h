@@ -1,0 +1,16 @@
+/* exit_codes.h — kerndiff's documented exit statuses (docs/OPTIONS.md, kerndiff(1)).
+ * Scripts and CI depend on these values: never renumber one. */
+#ifndef KD_CLI_EXIT_CODES_H
+#define KD_CLI_EXIT_CODES_H
+
+enum kd_exit {
+    KD_EXIT_OK = 0,        /* the diff ran (whatever it found) */
+    KD_EXIT_USAGE = 2,     /* bad command line */
+    KD_EXIT_INPUT = 3,     /* a file is missing/unreadable, or the kernel cannot be chosen */
+    KD_EXIT_BUILD = 4,     /* nvcc or ptxas failed on one side */
+    KD_EXIT_RUNTIME = 5,   /* a kernel faulted, hung, or a harness broke */
+    KD_EXIT_MISMATCH = 6,  /* outputs differ and --require-match was given */
+    KD_EXIT_TOOL = 7,      /* a required tool is missing (nvcc) or kerndiff's own environment failed */
+};
+
+#endif

@@ -1,0 +1,38 @@
+/* options.h — the command line, parsed into one struct (getopt_long). */
+#ifndef KD_CLI_OPTIONS_H
+#define KD_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum kd_command { KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_HELP, KD_CMD_VERSION } kd_command;
+
+typedef struct kd_strlist {
+    char **items;
+    size_t count;
+} kd_strlist;
+
+typedef struct kd_options {
+    kd_command command;
+    const char *files[2];     /* diff: v1 and v2; list: files[0] */
+    const char *fn[2];        /* --fn NAME or NAME1:NAME2; NULL: choose */
+    const char *arch;         /* --arch sm_XX; NULL: the GPU's, else sm_90 */
+    kd_strlist include_dirs;  /* -I */
+    kd_strlist defines;       /* -D */
+    kd_strlist nvcc_flags;    /* --nvcc-flag */
+    const char *nvcc;         /* --nvcc PATH, else $KERNDIFF_NVCC, else "nvcc" */
+    int block;                /* --block N for occupancy; 0: from __launch_bounds__ or 256 */
+    bool color;               /* colour on: a TTY, no --no-color, no NO_COLOR */
+    bool no_cache;
+    bool all_instructions;    /* --all-instructions: unchanged histogram rows too */
+    const char *json_path;    /* --json [FILE]: "-" is stdout; NULL: none */
+    const char *markdown_path;/* --markdown [FILE] */
+} kd_options;
+
+/* Parses argv. On a usage error prints the reason to stderr and returns KD_EXIT_USAGE;
+ * otherwise returns 0. */
+int kd_options_parse(int argc, char **argv, kd_options *opts);
+void kd_options_free(kd_options *opts);
+void kd_print_help(void);
+
+#endif

@@ -1,0 +1,166 @@
+#include "diff/compare.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build/build.h"
+#include "cli/exit_codes.h"
+#include "source/select.h"
+#include "util/fs.h"
+
+int kd_scan_file(const char *path, const char *side, kd_kernel_list *out)
+{
+    size_t len;
+    char *text = kd_read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "",
+                path, strerror(errno));
+        return KD_EXIT_INPUT;
+    }
+    int rc = kd_scan_source(text, len, out);
+    free(text);
+    if (rc != 0) {
+        fprintf(stderr, "kerndiff: out of memory while scanning '%s'\n", path);
+        return KD_EXIT_TOOL;
+    }
+    return KD_EXIT_OK;
+}
+
+/* --arch, else the GPU's own, else sm_90 (the lent and most common data-centre part). */
+static int choose_arch(const kd_options *opts, kd_comparison *c)
+{
+    if (opts->arch) {
+        if (kd_arch_parse(opts->arch) < 0) {
+            fprintf(stderr, "kerndiff: --arch wants sm_XX (e.g. sm_90), got '%s'\n", opts->arch);
+            return KD_EXIT_USAGE;
+        }
+        snprintf(c->arch, sizeof c->arch, "%s", opts->arch);
+        c->arch_origin = "--arch";
+    } else if (c->gpu.present) {
+        snprintf(c->arch, sizeof c->arch, "sm_%d", c->gpu.sm);
+        c->arch_origin = "GPU";
+    } else {
+        snprintf(c->arch, sizeof c->arch, "sm_90");
+        c->arch_origin = "default, no GPU";
+    }
+    c->limits = kd_arch_limits_for(kd_arch_parse(c->arch));
+    return KD_EXIT_OK;
+}
+
+static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side)
+{
+    kd_build_config cfg = {
+        .nvcc = kd_find_nvcc(opts->nvcc),
+        .arch = c->arch,
+        .include_dirs = &opts->include_dirs,
+        .defines = &opts->defines,
+        .nvcc_flags = &opts->nvcc_flags,
+        .use_cache = !opts->no_cache,
+    };
+    kd_strbuf why = {0};
+    kd_build_status st = kd_build_source(&cfg, side->path, side->label, &side->build, &why);
+    int rc = KD_EXIT_OK;
+    switch (st) {
+    case KD_BUILD_OK:
+        break;
+    case KD_BUILD_NO_SOURCE:
+        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        rc = KD_EXIT_INPUT;
+        break;
+    case KD_BUILD_NO_COMPILER:
+        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        rc = KD_EXIT_TOOL;
+        break;
+    case KD_BUILD_FAILED:
+        fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n"
+                        "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
+                side->label, side->path, c->arch, kd_sb_str(&why), side->path);
+        rc = KD_EXIT_BUILD;
+        break;
+    case KD_BUILD_SYSTEM:
+        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        rc = KD_EXIT_TOOL;
+        break;
+    }
+    kd_sb_free(&why);
+    return rc;
+}
+
+static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
+{
+    char *base = kd_base_name(side->kernel);
+    side->kernel_info = kd_kernel_find(&side->kernels, base);
+    free(base);
+    kd_static_request req = {
+        .build = &side->build,
+        .kernel = side->kernel,
+        .launch_bounds = side->kernel_info ? side->kernel_info->launch_bounds : NULL,
+        .block_threads = opts->block,
+        .limits = c->limits,
+        .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
+    };
+    kd_strbuf error = {0}, sass_note = {0};
+    int rc = kd_static_analyze(&req, &side->stat, &error, &sass_note);
+    if (rc != 0)
+        fprintf(stderr, "kerndiff: %s (%s): %s\n", side->label, side->path, kd_sb_str(&error));
+    if (sass_note.len && !c->sass_note)
+        c->sass_note = kd_sb_take(&sass_note);
+    kd_sb_free(&error);
+    kd_sb_free(&sass_note);
+    return rc == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
+}
+
+int kd_compare_files(const kd_options *opts, kd_comparison *c)
+{
+    memset(c, 0, sizeof *c);
+    static const char *const labels[2] = {"v1", "v2"};
+    int rc;
+    for (int s = 0; s < 2; s++) {
+        c->side[s].label = labels[s];
+        c->side[s].path = opts->files[s];
+        if ((rc = kd_scan_file(opts->files[s], labels[s], &c->side[s].kernels)) != KD_EXIT_OK)
+            return rc;
+    }
+    kd_kernel_list lists[2] = {c->side[0].kernels, c->side[1].kernels};
+    kd_selection sel;
+    kd_strbuf error = {0};
+    bool interactive = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+    if (kd_select_kernel(lists, opts->files, opts->fn, interactive ? stdin : NULL, stderr, &sel,
+                         &error) != 0) {
+        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
+        kd_sb_free(&error);
+        return KD_EXIT_INPUT;
+    }
+    for (int s = 0; s < 2; s++) {
+        c->side[s].kernel = sel.name[s];
+        sel.name[s] = NULL;
+    }
+    c->selection_note = sel.note;
+    sel.note = NULL;
+    kd_selection_free(&sel);
+
+    kd_gpu_probe(&c->gpu);
+    if ((rc = choose_arch(opts, c)) != KD_EXIT_OK)
+        return rc;
+    for (int s = 0; s < 2; s++)
+        if ((rc = build_side(opts, c, &c->side[s])) != KD_EXIT_OK)
+            return rc;
+    for (int s = 0; s < 2; s++)
+        if ((rc = analyze_side(opts, c, &c->side[s])) != KD_EXIT_OK)
+            return rc;
+    if (kd_comparison_tabulate(c) != 0) {
+        fprintf(stderr, "kerndiff: out of memory\n");
+        return KD_EXIT_TOOL;
+    }
+    kd_strbuf note = {0};
+    if (c->gpu.present)
+        kd_sb_printf(&note, "runtime measurement not run: this build of kerndiff has no timing "
+                            "engine yet (static diff only)");
+    else
+        kd_sb_printf(&note, "runtime measurement skipped: %s; static diff only", c->gpu.reason);
+    c->runtime_note = kd_sb_take(&note);
+    return KD_EXIT_OK;
+}

@@ -1,0 +1,16 @@
+/* compare.h — the pipeline for two files: read, discover kernels, choose one, build both
+ * sides, analyse what the compiler made. Fills a kd_comparison for the renderers. */
+#ifndef KD_DIFF_COMPARE_H
+#define KD_DIFF_COMPARE_H
+
+#include "cli/options.h"
+#include "diff/model.h"
+
+/* Returns KD_EXIT_OK or another kd_exit code; on failure it has printed what failed, on
+ * which side and what to do, to stderr. */
+int kd_compare_files(const kd_options *opts, kd_comparison *out);
+
+/* Reads and scans one file; on failure prints the reason naming `side` (NULL: no side). */
+int kd_scan_file(const char *path, const char *side, kd_kernel_list *out);
+
+#endif

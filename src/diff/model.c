@@ -1,0 +1,93 @@
+#include "diff/model.h"
+
+#include "diff/findings.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static long change(const kd_count_row *r) { return labs(r->v2 - r->v1); }
+
+static int by_change_then_key(const void *a, const void *b)
+{
+    const kd_count_row *x = a, *y = b;
+    bool x_changed = x->v1 != x->v2, y_changed = y->v1 != y->v2;
+    if (x_changed != y_changed)
+        return x_changed ? -1 : 1;
+    if (change(x) != change(y))
+        return change(x) > change(y) ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
+
+static kd_count_row *row_for(kd_count_table *t, const char *key)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (strcmp(t->rows[i].key, key) == 0)
+            return &t->rows[i];
+    return NULL;
+}
+
+int kd_count_table_build(const kd_histogram *v1, const kd_histogram *v2, kd_count_table *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rows = calloc(v1->count + v2->count + 1, sizeof *out->rows);
+    if (!out->rows)
+        return -1;
+    const kd_histogram *sides[2] = {v1, v2};
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < sides[s]->count; i++) {
+            const kd_hist_entry *e = &sides[s]->items[i];
+            kd_count_row *r = row_for(out, e->key);
+            if (!r) {
+                r = &out->rows[out->count++];
+                r->key = e->key;
+            }
+            *(s == 0 ? &r->v1 : &r->v2) += e->count;
+            out->total[s] += e->count;
+        }
+    }
+    qsort(out->rows, out->count, sizeof *out->rows, by_change_then_key);
+    while (out->changed < out->count && out->rows[out->changed].v1 != out->rows[out->changed].v2)
+        out->changed++;
+    return 0;
+}
+
+void kd_count_table_free(kd_count_table *t)
+{
+    free(t->rows);
+    memset(t, 0, sizeof *t);
+}
+
+int kd_comparison_tabulate(kd_comparison *c)
+{
+    const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
+    if (kd_count_table_build(&a->ptx_ops, &b->ptx_ops, &c->ptx_ops) != 0 ||
+        kd_count_table_build(&a->ptx_families, &b->ptx_families, &c->ptx_families) != 0)
+        return -1;
+    if (a->sass_present && b->sass_present &&
+        (kd_count_table_build(&a->sass_ops, &b->sass_ops, &c->sass_ops) != 0 ||
+         kd_count_table_build(&a->sass_families, &b->sass_families, &c->sass_families) != 0))
+        return -1;
+    return kd_findings_collect(c);
+}
+
+void kd_comparison_free(kd_comparison *c)
+{
+    for (int s = 0; s < 2; s++) {
+        kd_side *side = &c->side[s];
+        free(side->kernel);
+        kd_kernel_list_free(&side->kernels);
+        kd_build_free(&side->build);
+        kd_static_result_free(&side->stat);
+    }
+    free(c->selection_note);
+    free(c->sass_note);
+    free(c->runtime_note);
+    for (size_t i = 0; i < c->finding_count; i++)
+        free(c->findings[i]);
+    free(c->findings);
+    kd_count_table_free(&c->ptx_ops);
+    kd_count_table_free(&c->ptx_families);
+    kd_count_table_free(&c->sass_ops);
+    kd_count_table_free(&c->sass_families);
+    memset(c, 0, sizeof *c);
+}

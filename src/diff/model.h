@@ -1,0 +1,58 @@
+/* model.h — one struct describes a whole comparison. Every renderer (terminal, JSON,
+ * Markdown) is a view of it, so the formats never disagree. */
+#ifndef KD_DIFF_MODEL_H
+#define KD_DIFF_MODEL_H
+
+#include <stdbool.h>
+#include "build/build.h"
+#include "gpu/probe.h"
+#include "source/scan.h"
+#include "static/analysis.h"
+
+typedef struct kd_count_row {
+    const char *key;  /* borrowed from the sides' histograms */
+    long v1, v2;
+} kd_count_row;
+
+/* Two histograms side by side: changed rows first (largest change first), then the
+ * unchanged ones, each group in key order. */
+typedef struct kd_count_table {
+    kd_count_row *rows;
+    size_t count;
+    size_t changed;   /* rows[0..changed) differ */
+    long total[2];
+} kd_count_table;
+
+typedef struct kd_side {
+    const char *label;          /* "v1" / "v2" */
+    const char *path;           /* as the user gave it */
+    char *kernel;               /* the source-level name compared */
+    kd_kernel_list kernels;     /* every kernel of the file */
+    const kd_kernel *kernel_info;
+    kd_build build;
+    kd_static_result stat;
+} kd_side;
+
+typedef struct kd_comparison {
+    kd_side side[2];
+    char arch[32];
+    const char *arch_origin;    /* "--arch", "GPU" or "default, no GPU" */
+    const kd_arch_limits *limits;
+    kd_gpu_info gpu;
+    char *selection_note;       /* how the kernel was chosen, when worth saying */
+    char *sass_note;            /* why SASS is missing, or NULL */
+    char *runtime_note;         /* why nothing was measured, or NULL */
+    kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
+    char **findings;            /* one-line notes on what changed that matters (findings.h) */
+    size_t finding_count;
+} kd_comparison;
+
+/* Builds the side-by-side table of two histograms. Returns 0, -1 on allocation failure. */
+int kd_count_table_build(const kd_histogram *v1, const kd_histogram *v2, kd_count_table *out);
+void kd_count_table_free(kd_count_table *t);
+
+/* Fills the four instruction tables and the findings from the sides' static results. */
+int kd_comparison_tabulate(kd_comparison *c);
+void kd_comparison_free(kd_comparison *c);
+
+#endif

@@ -1,0 +1,43 @@
+#include "diff/rows.h"
+
+#define GETTER(name, expr) \
+    static long name(const kd_static_result *r) { return (long)(expr); }
+
+GETTER(registers, r->resources.registers)
+GETTER(spill_stores, r->resources.spill_stores)
+GETTER(spill_loads, r->resources.spill_loads)
+GETTER(stack_frame, r->resources.stack_frame)
+GETTER(shared_static, r->resources.shared_static)
+GETTER(barriers, r->resources.barriers)
+GETTER(local_stores, r->sass_checks.local_stores)
+GETTER(local_loads, r->sass_checks.local_loads)
+GETTER(global_loads, r->sass_checks.global_loads)
+GETTER(global_loads_128, r->sass_checks.global_loads_128)
+GETTER(global_loads_64, r->sass_checks.global_loads_64)
+GETTER(global_stores, r->sass_checks.global_stores)
+GETTER(global_stores_128, r->sass_checks.global_stores_128)
+GETTER(sass_barriers, r->sass_checks.barriers)
+GETTER(memory_barriers, r->sass_checks.memory_barriers)
+
+const kd_value_row kd_resource_rows[] = {
+    {"registers/thread", "registers", KD_BETTER_NEITHER, false, registers},
+    {"spill stores (B)", "spill_stores_bytes", KD_BETTER_LOWER, false, spill_stores},
+    {"spill loads (B)", "spill_loads_bytes", KD_BETTER_LOWER, false, spill_loads},
+    {"stack frame (B)", "stack_frame_bytes", KD_BETTER_LOWER, false, stack_frame},
+    {"static shared (B)", "shared_static_bytes", KD_BETTER_NEITHER, false, shared_static},
+    {"barriers", "barriers", KD_BETTER_NEITHER, false, barriers},
+};
+const size_t kd_resource_row_count = sizeof kd_resource_rows / sizeof *kd_resource_rows;
+
+const kd_value_row kd_check_rows[] = {
+    {"local stores STL", "local_stores", KD_BETTER_LOWER, true, local_stores},
+    {"local loads LDL", "local_loads", KD_BETTER_LOWER, true, local_loads},
+    {"global loads LDG", "global_loads", KD_BETTER_NEITHER, true, global_loads},
+    {"  of them 128-bit", "global_loads_128", KD_BETTER_HIGHER, true, global_loads_128},
+    {"  of them 64-bit", "global_loads_64", KD_BETTER_NEITHER, true, global_loads_64},
+    {"global stores STG", "global_stores", KD_BETTER_NEITHER, true, global_stores},
+    {"  of them 128-bit", "global_stores_128", KD_BETTER_HIGHER, true, global_stores_128},
+    {"barriers BAR", "barriers", KD_BETTER_LOWER, true, sass_barriers},
+    {"memory barriers MEMBAR", "memory_barriers", KD_BETTER_LOWER, true, memory_barriers},
+};
+const size_t kd_check_row_count = sizeof kd_check_rows / sizeof *kd_check_rows;

@@ -1,0 +1,123 @@
+/* kerndiff — compare two versions of a GPU kernel. This file only dispatches: each stage
+ * of the pipeline lives in its own folder under src/ (see docs/ARCHITECTURE.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/exit_codes.h"
+#include "cli/options.h"
+#include "diff/compare.h"
+#include "report/report.h"
+#include "source/roles.h"
+
+static int list_kernels(const char *path)
+{
+    kd_kernel_list list = {0};
+    int rc = kd_scan_file(path, NULL, &list);
+    if (rc != KD_EXIT_OK)
+        return rc;
+    if (list.count == 0)
+        printf("%s: no __global__ kernels\n", path);
+    for (size_t i = 0; i < list.count; i++) {
+        const kd_kernel *k = &list.items[i];
+        printf("%s%s  (line %d", k->qualified, k->is_template ? "<...>" : "", k->line);
+        if (k->extern_c)
+            printf(", extern \"C\"");
+        if (k->launch_bounds)
+            printf(", __launch_bounds__(%s)", k->launch_bounds);
+        printf(")\n");
+        if (k->is_template) {
+            printf("  template <%s>; instances:", k->template_params ? k->template_params : "");
+            for (size_t j = 0; j < k->ninstantiations; j++)
+                printf(" %s<%s>", k->name, k->instantiations[j]);
+            printf("%s\n", k->ninstantiations ? "" : " none (pick one with --fn 'NAME<TYPE>')");
+        }
+        for (size_t j = 0; j < k->nparams; j++) {
+            const kd_param *p = &k->params[j];
+            kd_param_role role = kd_param_role_of(p);
+            printf("  %-24s %-12s %s", p->type, *p->name ? p->name : "(unnamed)", kd_param_role_name(role));
+            if (p->is_pointer)
+                printf(" of %s", p->pointee);
+            if (role == KD_ROLE_SCALAR)
+                printf(" (needs --arg %s=VALUE)", *p->name ? p->name : "NAME");
+            printf("\n");
+        }
+    }
+    kd_kernel_list_free(&list);
+    return KD_EXIT_OK;
+}
+
+/* Opens an output destination: "-" is stdout. */
+static FILE *open_output(const char *path, const char *what)
+{
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "kerndiff: cannot write the %s to '%s': %s\n", what, path, strerror(errno));
+    return f;
+}
+
+static int close_output(FILE *f, const char *path, const char *what)
+{
+    int failed = fflush(f) != 0 || ferror(f);
+    if (f != stdout)
+        failed |= fclose(f) != 0;
+    if (failed)
+        fprintf(stderr, "kerndiff: writing the %s to '%s' failed\n", what, path);
+    return failed ? -1 : 0;
+}
+
+static int render(const kd_options *opts, const kd_comparison *c)
+{
+    kd_render_options ro = {.color = opts->color, .all_rows = opts->all_instructions};
+    bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
+                        (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
+    if (!stdout_taken)
+        kd_render_terminal(stdout, c, &ro);
+    if (opts->json_path) {
+        FILE *f = open_output(opts->json_path, "JSON");
+        if (!f || kd_render_json(f, c) != 0 || close_output(f, opts->json_path, "JSON") != 0)
+            return KD_EXIT_TOOL;
+    }
+    if (opts->markdown_path) {
+        FILE *f = open_output(opts->markdown_path, "Markdown");
+        if (!f)
+            return KD_EXIT_TOOL;
+        kd_render_markdown(f, c, &(kd_render_options){.all_rows = opts->all_instructions});
+        if (close_output(f, opts->markdown_path, "Markdown") != 0)
+            return KD_EXIT_TOOL;
+    }
+    return KD_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    kd_options opts;
+    int rc = kd_options_parse(argc, argv, &opts);
+    if (rc != 0) {
+        kd_options_free(&opts);
+        return rc;
+    }
+    switch (opts.command) {
+    case KD_CMD_HELP:
+        kd_print_help();
+        break;
+    case KD_CMD_VERSION:
+        printf("kerndiff %s\n", KD_VERSION);
+        break;
+    case KD_CMD_LIST:
+        rc = list_kernels(opts.files[0]);
+        break;
+    case KD_CMD_DIFF: {
+        kd_comparison c;
+        rc = kd_compare_files(&opts, &c);
+        if (rc == KD_EXIT_OK)
+            rc = render(&opts, &c);
+        kd_comparison_free(&c);
+        break;
+    }
+    }
+    kd_options_free(&opts);
+    return rc;
+}

@@ -1,0 +1,95 @@
+#include "report/report.h"
+
+#include <string.h>
+
+#include "diff/rows.h"
+
+/* "+3", "-12", "" for no change. */
+static void format_delta(char *buf, size_t n, long v1, long v2)
+{
+    if (v1 == v2)
+        snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n, "%+ld", v2 - v1);
+}
+
+/* Backticks keep opcodes like `ld.global.v4.f32` literal in a pull-request comment. */
+static void value_table(FILE *out, const char *title, const kd_value_row *rows, size_t n,
+                        const kd_comparison *c)
+{
+    fprintf(out, "\n| %s | v1 | v2 | Δ |\n|---|---:|---:|---:|\n", title);
+    for (size_t i = 0; i < n; i++) {
+        long v1 = rows[i].get(&c->side[0].stat), v2 = rows[i].get(&c->side[1].stat);
+        char delta[32];
+        format_delta(delta, sizeof delta, v1, v2);
+        const char *label = rows[i].label;
+        while (*label == ' ')
+            label++;
+        fprintf(out, "| %s | %ld | %ld | %s |\n", label, v1, v2, delta);
+    }
+}
+
+static void count_table(FILE *out, const char *title, const kd_count_table *t, bool all_rows)
+{
+    char delta[32];
+    format_delta(delta, sizeof delta, t->total[0], t->total[1]);
+    fprintf(out, "\n**%s**: %ld → %ld %s\n", title, t->total[0], t->total[1], delta);
+    size_t shown = all_rows ? t->count : t->changed;
+    if (shown == 0) {
+        fprintf(out, "\nno change\n");
+        return;
+    }
+    fprintf(out, "\n| instruction | v1 | v2 | Δ |\n|---|---:|---:|---:|\n");
+    for (size_t i = 0; i < shown; i++) {
+        format_delta(delta, sizeof delta, t->rows[i].v1, t->rows[i].v2);
+        fprintf(out, "| `%s` | %ld | %ld | %s |\n", t->rows[i].key, t->rows[i].v1, t->rows[i].v2, delta);
+    }
+    if (shown < t->count)
+        fprintf(out, "\n%zu unchanged rows not shown.\n", t->count - shown);
+}
+
+static void occupancy_table(FILE *out, const kd_comparison *c)
+{
+    const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
+    if (!c->limits || !a->occupancy_valid || !b->occupancy_valid) {
+        fprintf(out, "\nTheoretical occupancy not computed for %s.\n", c->arch);
+        return;
+    }
+    const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;
+    fprintf(out, "\n| occupancy (%s) | v1 | v2 |\n|---|---:|---:|\n", c->arch);
+    fprintf(out, "| block threads | %d | %d |\n", a->block_threads, b->block_threads);
+    fprintf(out, "| blocks/SM | %d | %d |\n", x->blocks_per_sm, y->blocks_per_sm);
+    fprintf(out, "| warps/SM | %d | %d |\n", x->warps_per_sm, y->warps_per_sm);
+    fprintf(out, "| occupancy | %.1f%% | %.1f%% |\n", 100 * x->occupancy, 100 * y->occupancy);
+    fprintf(out, "| limited by | %s | %s |\n", kd_limiter_name(x->limiter), kd_limiter_name(y->limiter));
+}
+
+void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o)
+{
+    const kd_side *a = &c->side[0], *b = &c->side[1];
+    fprintf(out, "### kerndiff: `%s` (%s)\n\n", a->kernel, c->arch);
+    fprintf(out, "- v1: `%s` (`%s`)\n- v2: `%s` (`%s`)\n", a->path, a->stat.demangled, b->path,
+            b->stat.demangled);
+    if (c->selection_note)
+        fprintf(out, "- note: %s\n", c->selection_note);
+    if (c->runtime_note)
+        fprintf(out, "- %s\n", c->runtime_note);
+    if (c->finding_count) {
+        fprintf(out, "\n**What changed**\n\n");
+        for (size_t i = 0; i < c->finding_count; i++)
+            fprintf(out, "- %s\n", c->findings[i]);
+    }
+    value_table(out, "resources (ptxas)", kd_resource_rows, kd_resource_row_count, c);
+    occupancy_table(out, c);
+    bool sass = a->stat.sass_present && b->stat.sass_present;
+    if (sass)
+        value_table(out, "checks (SASS)", kd_check_rows, kd_check_row_count, c);
+    count_table(out, "PTX instructions by family", &c->ptx_families, o->all_rows);
+    count_table(out, "PTX instructions", &c->ptx_ops, o->all_rows);
+    if (sass) {
+        count_table(out, "SASS instructions by family", &c->sass_families, o->all_rows);
+        count_table(out, "SASS instructions", &c->sass_ops, o->all_rows);
+    } else if (c->sass_note) {
+        fprintf(out, "\n%s\n", c->sass_note);
+    }
+}

@@ -1,0 +1,20 @@
+/* report.h — the renderers. Each is a view of one kd_comparison; none computes anything
+ * the others could disagree with. */
+#ifndef KD_REPORT_REPORT_H
+#define KD_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "diff/model.h"
+
+typedef struct kd_render_options {
+    bool color;          /* ANSI colour (terminal only) */
+    bool all_rows;       /* unchanged instruction rows too (JSON always has every row) */
+} kd_render_options;
+
+void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o);
+void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o);
+/* Returns 0, -1 on allocation or write failure. Schema: docs/json-schema.json. */
+int kd_render_json(FILE *out, const kd_comparison *c);
+
+#endif

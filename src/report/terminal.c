@@ -1,0 +1,142 @@
+#include "report/report.h"
+
+#include <string.h>
+
+#include "diff/rows.h"
+
+#define BOLD "\033[1m"
+#define DIM "\033[2m"
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define YELLOW "\033[33m"
+#define RESET "\033[0m"
+
+static const char *paint(const kd_render_options *o, const char *code) { return o->color ? code : ""; }
+
+static const char *delta_colour(const kd_render_options *o, kd_better better, long v1, long v2)
+{
+    if (!o->color || v1 == v2 || better == KD_BETTER_NEITHER)
+        return "";
+    bool improved = better == KD_BETTER_LOWER ? v2 < v1 : v2 > v1;
+    return improved ? GREEN : RED;
+}
+
+static void heading(FILE *out, const kd_render_options *o, const char *title)
+{
+    fprintf(out, "\n%s%s%s\n", paint(o, BOLD), title, paint(o, RESET));
+}
+
+/* A section title over the v1/v2/delta columns of the rows below it. */
+static void column_heading(FILE *out, const kd_render_options *o, const char *title, int label_width)
+{
+    if ((int)strlen(title) > label_width + 2) {
+        fprintf(out, "\n%s%s%s", paint(o, BOLD), title, paint(o, RESET));
+        title = "";
+    }
+    fprintf(out, "\n%s%-*s %10s %10s  %s%s\n", paint(o, BOLD), label_width + 2, title, "v1", "v2",
+            "delta", paint(o, RESET));
+}
+
+/* label, v1, v2 and (when they differ) the delta in `colour`. */
+static void number_row(FILE *out, const kd_render_options *o, const char *label, long v1, long v2,
+                       const char *colour)
+{
+    fprintf(out, "  %-24s %10ld %10ld", label, v1, v2);
+    if (v1 != v2)
+        fprintf(out, "  %s%+ld%s", colour, v2 - v1, *colour ? paint(o, RESET) : "");
+    fputc('\n', out);
+}
+
+static void value_row(FILE *out, const kd_render_options *o, const kd_value_row *row,
+                      const kd_comparison *c)
+{
+    long v1 = row->get(&c->side[0].stat), v2 = row->get(&c->side[1].stat);
+    number_row(out, o, row->label, v1, v2, delta_colour(o, row->better, v1, v2));
+}
+
+static void occupancy_rows(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
+    char title[128];
+    snprintf(title, sizeof title, "theoretical occupancy (%s)", c->arch);
+    column_heading(out, o, title, 24);
+    if (!c->limits) {
+        fprintf(out, "  not computed: no limits table entry for %s\n", c->arch);
+        return;
+    }
+    fprintf(out, "  %-24s %10d %10d  %s(%s / %s)%s\n", "block threads", a->block_threads,
+            b->block_threads, paint(o, DIM), a->block_origin, b->block_origin, paint(o, RESET));
+    if (!a->occupancy_valid || !b->occupancy_valid) {
+        fprintf(out, "  not computed: %s cannot launch with this block size and these resources\n",
+                !a->occupancy_valid ? "v1" : "v2");
+        return;
+    }
+    const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;
+    number_row(out, o, "blocks/SM", x->blocks_per_sm, y->blocks_per_sm, "");
+    number_row(out, o, "warps/SM", x->warps_per_sm, y->warps_per_sm, "");
+    double pp = 100.0 * (y->occupancy - x->occupancy);
+    const char *colour = pp == 0 ? "" : paint(o, pp > 0 ? GREEN : RED);
+    fprintf(out, "  %-24s %9.1f%% %9.1f%%", "occupancy", 100.0 * x->occupancy, 100.0 * y->occupancy);
+    if (pp != 0)
+        fprintf(out, "  %s%+.1fpp%s", colour, pp, paint(o, RESET));
+    fputc('\n', out);
+    fprintf(out, "  %-24s %10s %10s\n", "limited by", kd_limiter_name(x->limiter),
+            kd_limiter_name(y->limiter));
+}
+
+static void count_table(FILE *out, const kd_render_options *o, const char *title,
+                        const kd_count_table *t)
+{
+    char line[160];
+    snprintf(line, sizeof line, "%s (total %ld -> %ld)", title, t->total[0], t->total[1]);
+    column_heading(out, o, line, 24);
+    size_t shown = o->all_rows ? t->count : t->changed;
+    if (shown == 0)
+        fprintf(out, "  no change\n");
+    for (size_t i = 0; i < shown; i++) {
+        number_row(out, o, t->rows[i].key, t->rows[i].v1, t->rows[i].v2, "");
+    }
+    if (shown < t->count)
+        fprintf(out, "  %s(%zu unchanged rows; --all-instructions shows them)%s\n", paint(o, DIM),
+                t->count - shown, paint(o, RESET));
+}
+
+void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
+{
+    const kd_side *a = &c->side[0], *b = &c->side[1];
+    fprintf(out, "%skerndiff%s %s   arch %s (%s)\n", paint(o, BOLD), paint(o, RESET),
+            strcmp(a->kernel, b->kernel) == 0 ? a->kernel : "", c->arch, c->arch_origin);
+    fprintf(out, "  v1: %s  [%s]%s\n", a->path, a->stat.demangled, a->build.from_cache ? "  (cached build)" : "");
+    fprintf(out, "  v2: %s  [%s]%s\n", b->path, b->stat.demangled, b->build.from_cache ? "  (cached build)" : "");
+    if (c->selection_note)
+        fprintf(out, "  note: %s\n", c->selection_note);
+    if (c->runtime_note)
+        fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
+
+    if (c->finding_count) {
+        heading(out, o, "what changed");
+        for (size_t i = 0; i < c->finding_count; i++)
+            fprintf(out, "  * %s\n", c->findings[i]);
+    }
+
+    column_heading(out, o, "resources (ptxas)", 24);
+    for (size_t i = 0; i < kd_resource_row_count; i++)
+        value_row(out, o, &kd_resource_rows[i], c);
+    occupancy_rows(out, o, c);
+
+    if (a->stat.sass_present && b->stat.sass_present) {
+        column_heading(out, o, "checks (SASS)", 24);
+        for (size_t i = 0; i < kd_check_row_count; i++)
+            value_row(out, o, &kd_check_rows[i], c);
+    }
+    count_table(out, o, "PTX instructions by family", &c->ptx_families);
+    count_table(out, o, "PTX instructions", &c->ptx_ops);
+    if (a->stat.sass_present && b->stat.sass_present) {
+        count_table(out, o, "SASS instructions by family", &c->sass_families);
+        count_table(out, o, "SASS instructions", &c->sass_ops);
+    }
+    if (c->sass_note)
+        fprintf(out, "\n%s\n", c->sass_note);
+    fprintf(out, "%s(static counts: each instruction once, however often it runs)%s\n", paint(o, DIM),
+            paint(o, RESET));
+}

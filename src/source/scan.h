@@ -1,0 +1,52 @@
+/* scan.h — find the __global__ kernels of a CUDA source and describe their parameters.
+ *
+ * The scanner is a tokenizer, not a C++ parser: it skips comments, string and character
+ * literals and preprocessor lines, then recognises `__global__` declarations, whatever
+ * comes around them (`extern "C"`, `template<...>`, `__launch_bounds__(...)`,
+ * `[[attributes]]`, `__attribute__((...))`, `static`, `inline`, namespaces) and however many
+ * lines the signature takes. A prototype and its definition count as one kernel.
+ * Explicit instantiations (`template __global__ void k<float>(float*, int);`) are recorded
+ * on the template they instantiate. */
+#ifndef KD_SOURCE_SCAN_H
+#define KD_SOURCE_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct kd_param {
+    char *name;          /* "" when the parameter is unnamed */
+    char *type;          /* the declared type, whitespace normalised: "const float *__restrict__" */
+    char *pointee;       /* pointers only: the element type without cv/restrict ("float"); else NULL */
+    bool is_pointer;
+    bool is_const;       /* pointers: the pointee is const; scalars: the value is const */
+    char *default_value; /* text after '=', or NULL */
+} kd_param;
+
+typedef struct kd_kernel {
+    char *name;            /* unqualified name: "saxpy" */
+    char *qualified;       /* with enclosing namespaces: "ns::saxpy" */
+    kd_param *params;
+    size_t nparams;
+    bool extern_c;
+    bool is_template;
+    char *template_params; /* text between template< and >, or NULL */
+    char **instantiations; /* explicit instantiation arguments, e.g. "float" or "float, 4" */
+    size_t ninstantiations;
+    char *launch_bounds;   /* text inside __launch_bounds__( ), or NULL */
+    int line;              /* 1-based line of the kernel's name */
+} kd_kernel;
+
+typedef struct kd_kernel_list {
+    kd_kernel *items;
+    size_t count;
+} kd_kernel_list;
+
+/* Scans `len` bytes of `text` (need not be NUL-terminated). Returns 0, or -1 on allocation
+ * failure. Never fails on malformed input: what cannot be read as a kernel is skipped. */
+int kd_scan_source(const char *text, size_t len, kd_kernel_list *out);
+void kd_kernel_list_free(kd_kernel_list *list);
+
+/* The kernel whose unqualified or qualified name is `name`, or NULL. */
+const kd_kernel *kd_kernel_find(const kd_kernel_list *list, const char *name);
+
+#endif

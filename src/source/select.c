@@ -1,0 +1,119 @@
+#include "source/select.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const side_label[2] = {"v1", "v2"};
+
+char *kd_base_name(const char *name)
+{
+    const char *angle = strchr(name, '<');
+    return angle ? strndup(name, (size_t)(angle - name)) : strdup(name);
+}
+
+static void list_kernels(kd_strbuf *sb, const kd_kernel_list *list)
+{
+    if (list->count == 0) {
+        kd_sb_puts(sb, "(none)");
+        return;
+    }
+    for (size_t i = 0; i < list->count; i++)
+        kd_sb_printf(sb, "%s%s%s", i ? ", " : "", list->items[i].qualified,
+                     list->items[i].is_template ? "<...>" : "");
+}
+
+static int check_named(const kd_kernel_list kernels[2], const char *const files[2],
+                       const char *const fn[2], kd_selection *out, kd_strbuf *error)
+{
+    for (int s = 0; s < 2; s++) {
+        char *base = kd_base_name(fn[s]);
+        bool found = kd_kernel_find(&kernels[s], base) != NULL;
+        free(base);
+        if (!found) {
+            kd_sb_printf(error, "%s: no kernel named '%s' in %s; kernels there: ", side_label[s],
+                         fn[s], files[s]);
+            list_kernels(error, &kernels[s]);
+            return -1;
+        }
+        out->name[s] = strdup(fn[s]);
+    }
+    return 0;
+}
+
+static int ask(FILE *in, FILE *err_out, const kd_kernel **common, size_t n)
+{
+    fprintf(err_out, "Both files define several kernels; which one?\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(err_out, "  %zu) %s\n", i + 1, common[i]->qualified);
+    fprintf(err_out, "number [1-%zu]: ", n);
+    fflush(err_out);
+    char line[64];
+    if (!fgets(line, sizeof line, in))
+        return -1;
+    char *end;
+    long pick = strtol(line, &end, 10);
+    return pick >= 1 && (size_t)pick <= n && (*end == '\n' || *end == '\0') ? (int)pick - 1 : -1;
+}
+
+int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2],
+                     const char *const fn[2], FILE *prompt_in, FILE *prompt_out,
+                     kd_selection *out, kd_strbuf *error)
+{
+    memset(out, 0, sizeof *out);
+    if (fn[0] && fn[1])
+        return check_named(kernels, files, fn, out, error);
+    for (int s = 0; s < 2; s++) {
+        if (kernels[s].count == 0) {
+            kd_sb_printf(error, "%s: no __global__ kernel found in %s", side_label[s], files[s]);
+            return -1;
+        }
+    }
+    const kd_kernel **common = calloc(kernels[0].count, sizeof *common);
+    size_t n = 0;
+    for (size_t i = 0; common && i < kernels[0].count; i++)
+        if (kd_kernel_find(&kernels[1], kernels[0].items[i].qualified))
+            common[n++] = &kernels[0].items[i];
+    int rc = 0;
+    if (n == 1) {
+        out->name[0] = strdup(common[0]->qualified);
+        out->name[1] = strdup(common[0]->qualified);
+    } else if (n == 0 && kernels[0].count == 1 && kernels[1].count == 1) {
+        /* One kernel on each side under different names: a renamed kernel, compare them. */
+        out->name[0] = strdup(kernels[0].items[0].qualified);
+        out->name[1] = strdup(kernels[1].items[0].qualified);
+        kd_strbuf note = {0};
+        kd_sb_printf(&note, "comparing %s (v1) with %s (v2): each file has one kernel", out->name[0],
+                     out->name[1]);
+        out->note = kd_sb_take(&note);
+    } else if (n > 1 && prompt_in) {
+        int pick = ask(prompt_in, prompt_out, common, n);
+        if (pick < 0) {
+            kd_sb_puts(error, "no kernel chosen; pass --fn NAME");
+            rc = -1;
+        } else {
+            out->name[0] = strdup(common[pick]->qualified);
+            out->name[1] = strdup(common[pick]->qualified);
+        }
+    } else if (n > 1) {
+        kd_sb_puts(error, "both files define several kernels; choose one with --fn NAME: ");
+        for (size_t i = 0; i < n; i++)
+            kd_sb_printf(error, "%s%s", i ? ", " : "", common[i]->qualified);
+        rc = -1;
+    } else {
+        kd_sb_puts(error, "no kernel is common to both files; use --fn NAME1:NAME2\n  v1 has: ");
+        list_kernels(error, &kernels[0]);
+        kd_sb_puts(error, "\n  v2 has: ");
+        list_kernels(error, &kernels[1]);
+        rc = -1;
+    }
+    free(common);
+    return rc;
+}
+
+void kd_selection_free(kd_selection *s)
+{
+    free(s->name[0]);
+    free(s->name[1]);
+    free(s->note);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,131 @@
+#include "static/analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "static/ptx.h"
+#include "static/symbols.h"
+#include "util/spawn.h"
+
+enum { DEFAULT_BLOCK_THREADS = 256 };
+
+/* Finds the one PTX entry that is `kernel`. A template kernel without template arguments
+ * is fine when it was instantiated once; several instances need the user to pick. */
+static int find_entry(const char *ptx, const char *kernel, kd_static_result *out, kd_strbuf *error)
+{
+    char **names;
+    size_t count;
+    if (kd_ptx_entry_names(ptx, &names, &count) != 0)
+        return -1;
+    size_t matches = 0;
+    kd_strbuf candidates = {0};
+    for (size_t i = 0; i < count; i++) {
+        char *demangled = kd_demangle(names[i]);
+        if (kd_symbol_matches(demangled, kernel)) {
+            kd_sb_printf(&candidates, "%s%s", matches ? ", " : "", demangled);
+            if (matches++ == 0) {
+                out->entry = strdup(names[i]);
+                out->demangled = demangled;
+                continue;
+            }
+        }
+        free(demangled);
+    }
+    kd_ptx_names_free(names, count);
+    int rc = 0;
+    if (matches == 0) {
+        kd_sb_printf(error,
+                     "kernel '%s' has no entry in the PTX; if it is a template, instantiate it "
+                     "(template __global__ void %s<float>(...);) or pass --fn '%s<TYPE>'",
+                     kernel, kernel, kernel);
+        rc = -1;
+    } else if (matches > 1) {
+        kd_sb_printf(error, "kernel '%s' has %zu instances: %s; pick one with --fn 'NAME<ARGS>'",
+                     kernel, matches, kd_sb_str(&candidates));
+        rc = -1;
+    }
+    kd_sb_free(&candidates);
+    return rc;
+}
+
+/* The thread count for the occupancy estimate and where it came from. __launch_bounds__'s
+ * first argument is the block size the kernel promises to run with. */
+static void choose_block(const kd_static_request *req, kd_static_result *out)
+{
+    out->block_threads = DEFAULT_BLOCK_THREADS;
+    out->block_origin = "default";
+    if (req->block_threads > 0) {
+        out->block_threads = req->block_threads;
+        out->block_origin = "--block";
+        return;
+    }
+    if (req->launch_bounds) {
+        char *end;
+        long v = strtol(req->launch_bounds, &end, 0);
+        while (*end == ' ')
+            end++;
+        if (v > 0 && v <= 1024 && (*end == '\0' || *end == ',')) {
+            out->block_threads = (int)v;
+            out->block_origin = "__launch_bounds__";
+        }
+    }
+}
+
+static void disassemble(const kd_static_request *req, kd_static_result *out, kd_strbuf *note)
+{
+    if (!req->cuobjdump) {
+        kd_sb_puts(note, "SASS skipped: cuobjdump not found (install the CUDA toolkit's cuobjdump, "
+                         "or pip install nvidia-cuda-cuobjdump and put it on PATH)");
+        return;
+    }
+    const char *argv[] = {req->cuobjdump, "-sass", req->build->cubin_path, NULL};
+    kd_spawn_result r;
+    if (kd_spawn(argv, NULL, 120000, &r) != 0) {
+        kd_sb_printf(note, "SASS skipped: cannot run %s", req->cuobjdump);
+        return;
+    }
+    char *text = r.exit_code == 0 && !r.signal ? kd_sass_function_text(kd_sb_str(&r.out), out->entry) : NULL;
+    if (!text) {
+        kd_sb_printf(note, "SASS skipped: %s gave no disassembly of %s (exit %d)", req->cuobjdump,
+                     out->entry, r.exit_code);
+    } else if (kd_sass_histogram(text, &out->sass_ops, &out->sass_families, &out->sass_checks) == 0) {
+        out->sass_present = true;
+    }
+    free(text);
+    kd_spawn_result_free(&r);
+}
+
+int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error,
+                      kd_strbuf *sass_note)
+{
+    memset(out, 0, sizeof *out);
+    if (find_entry(req->build->ptx, req->kernel, out, error) != 0)
+        return -1;
+    char *body = kd_ptx_entry_body(req->build->ptx, out->entry);
+    if (!body || kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families) != 0) {
+        kd_sb_printf(error, "cannot read the PTX body of %s", out->entry);
+        free(body);
+        return -1;
+    }
+    free(body);
+    kd_resources_parse(req->build->ptxas_log, out->entry, &out->resources);
+    choose_block(req, out);
+    if (req->limits && out->resources.found)
+        out->occupancy_valid = kd_occupancy_compute(req->limits, out->block_threads,
+                                                    out->resources.registers,
+                                                    out->resources.shared_static,
+                                                    &out->occupancy) == 0;
+    disassemble(req, out, sass_note);
+    return 0;
+}
+
+void kd_static_result_free(kd_static_result *r)
+{
+    free(r->entry);
+    free(r->demangled);
+    kd_hist_free(&r->ptx_ops);
+    kd_hist_free(&r->ptx_families);
+    kd_hist_free(&r->sass_ops);
+    kd_hist_free(&r->sass_families);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,43 @@
+/* analysis.h — everything the compiler tells about one side's chosen kernel: its entry,
+ * resources, PTX and SASS histograms, SASS checks and theoretical occupancy. */
+#ifndef KD_STATIC_ANALYSIS_H
+#define KD_STATIC_ANALYSIS_H
+
+#include <stdbool.h>
+#include "build/build.h"
+#include "static/histogram.h"
+#include "static/occupancy.h"
+#include "static/resources.h"
+#include "static/sass.h"
+#include "util/strbuf.h"
+
+typedef struct kd_static_result {
+    char *entry;               /* mangled entry name */
+    char *demangled;
+    kd_resources resources;
+    kd_histogram ptx_ops, ptx_families;
+    bool sass_present;         /* false when no cuobjdump, or it failed (see sass_note) */
+    kd_histogram sass_ops, sass_families;
+    kd_sass_checks sass_checks;
+    int block_threads;         /* used for the occupancy estimate */
+    const char *block_origin;  /* "--block", "__launch_bounds__" or "default" */
+    bool occupancy_valid;
+    kd_occupancy occupancy;
+} kd_static_result;
+
+typedef struct kd_static_request {
+    const kd_build *build;
+    const char *kernel;             /* source-level name, maybe with template args */
+    const char *launch_bounds;      /* the kernel's __launch_bounds__ text or NULL */
+    int block_threads;              /* --block, 0 if not given */
+    const kd_arch_limits *limits;   /* NULL: no table entry for the arch */
+    const char *cuobjdump;          /* NULL: SASS skipped */
+} kd_static_request;
+
+/* Returns 0; -1 when the kernel has no (or several) entries in the PTX, with the reason
+ * and what to do in `error`. A SASS failure is not an error: it is said in `sass_note`. */
+int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error,
+                      kd_strbuf *sass_note);
+void kd_static_result_free(kd_static_result *r);
+
+#endif

@@ -1,0 +1,28 @@
+/* ptx.h — read the PTX that nvcc produced: entry names, one entry's body, its instruction
+ * histogram. Only the chosen `.entry` is counted, never the whole module. */
+#ifndef KD_STATIC_PTX_H
+#define KD_STATIC_PTX_H
+
+#include <stddef.h>
+#include "static/histogram.h"
+
+/* Names of every `.entry` in the module, in order (malloc'd array of malloc'd strings). */
+int kd_ptx_entry_names(const char *ptx, char ***names, size_t *count);
+void kd_ptx_names_free(char **names, size_t count);
+
+/* The text between the braces of `.entry name(...) { ... }` (malloc'd), or NULL if absent. */
+char *kd_ptx_entry_body(const char *ptx, const char *entry_name);
+
+/* Counts the instructions of an entry body. Keys are the full opcode with its modifiers and
+ * without the guard predicate (`ld.global.v4.f32`, `st.shared.f32`, `bar.sync`,
+ * `fma.rn.f32`); labels, braces, directives (`.reg`, `.loc`, `.shared` ...), comments and
+ * `{ }` scopes are not instructions. `families` (may be NULL) gets the rolled-up view:
+ * see kd_ptx_family(). Returns 0, or -1 on allocation failure. */
+int kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *families);
+
+/* The family an opcode rolls up to: its first component, plus the state space for memory
+ * operations (`ld.global.v4.f32` -> `ld.global`, `fma.rn.f32` -> `fma`,
+ * `bar.sync` -> `bar`). Writes into buf (size n). */
+void kd_ptx_family(const char *opcode, char *buf, size_t n);
+
+#endif

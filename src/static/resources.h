@@ -1,0 +1,22 @@
+/* resources.h — per-kernel resource usage as reported by `ptxas -v` (nvcc -Xptxas -v). */
+#ifndef KD_STATIC_RESOURCES_H
+#define KD_STATIC_RESOURCES_H
+
+#include <stdbool.h>
+
+typedef struct kd_resources {
+    bool found;
+    int registers;
+    int barriers;
+    long shared_static;  /* bytes of static shared memory ("smem") */
+    long stack_frame;    /* bytes */
+    long spill_stores;   /* bytes */
+    long spill_loads;    /* bytes */
+    long constant0;      /* bytes of cmem[0], 0 when not printed */
+} kd_resources;
+
+/* Fills `out` from the ptxas -v log for entry `function` (mangled name as ptxas prints it).
+ * Returns 0 when found, -1 when the log has no such entry (out->found stays false). */
+int kd_resources_parse(const char *ptxas_log, const char *function, kd_resources *out);
+
+#endif

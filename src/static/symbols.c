@@ -1,0 +1,100 @@
+#include "static/symbols.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* libstdc++'s demangler, which has C linkage; linking it beats shelling out to c++filt. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+char *kd_demangle(const char *mangled)
+{
+    int status = 0;
+    char *d = strncmp(mangled, "_Z", 2) == 0 ? __cxa_demangle(mangled, NULL, NULL, &status) : NULL;
+    return d && status == 0 ? d : strdup(mangled);
+}
+
+/* Splits "void ns::tk<float>(float*, int)" into the name "ns::tk" and the template
+ * arguments "float". Both are malloc'd; *targs is NULL without template arguments. */
+static void split_symbol(const char *demangled, char **name, char **targs)
+{
+    *name = *targs = NULL;
+    const char *open_paren = NULL;
+    int depth = 0;
+    for (const char *p = demangled; *p; p++) {
+        if (*p == '<')
+            depth++;
+        else if (*p == '>')
+            depth--;
+        else if (*p == '(' && depth == 0) {
+            open_paren = p;
+            break;
+        }
+    }
+    const char *end = open_paren ? open_paren : demangled + strlen(demangled);
+    /* The name is the last top-level word before the parameters: templates put the
+     * return type in front ("void tk<float>"). */
+    const char *start = demangled;
+    depth = 0;
+    for (const char *p = demangled; p < end; p++) {
+        if (*p == '<')
+            depth++;
+        else if (*p == '>')
+            depth--;
+        else if (*p == ' ' && depth == 0)
+            start = p + 1;
+    }
+    const char *angle = memchr(start, '<', (size_t)(end - start));
+    if (angle && end > angle && end[-1] == '>') {
+        *name = strndup(start, (size_t)(angle - start));
+        *targs = strndup(angle + 1, (size_t)(end - 1 - angle - 1));
+    } else {
+        *name = strndup(start, (size_t)(end - start));
+    }
+}
+
+/* Compares ignoring whitespace, since users type "float,4" for "float, 4". */
+static bool same_ignoring_spaces(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ')
+            a++;
+        while (*b == ' ')
+            b++;
+        if (*a != *b)
+            return false;
+        if (!*a)
+            return true;
+        a++, b++;
+    }
+}
+
+static bool name_matches(const char *qualified, const char *want)
+{
+    if (strcmp(qualified, want) == 0)
+        return true;
+    size_t q = strlen(qualified), w = strlen(want);
+    return q > w + 2 && strcmp(qualified + q - w, want) == 0 && qualified[q - w - 1] == ':' &&
+           qualified[q - w - 2] == ':';
+}
+
+bool kd_symbol_matches(const char *demangled, const char *want)
+{
+    char *name, *targs, *want_name, *want_targs;
+    split_symbol(demangled, &name, &targs);
+    split_symbol(want, &want_name, &want_targs);
+    bool match = name && want_name && name_matches(name, want_name) &&
+                 (!want_targs || (targs && same_ignoring_spaces(targs, want_targs)));
+    free(name);
+    free(targs);
+    free(want_name);
+    free(want_targs);
+    return match;
+}
+
+char *kd_symbol_template_args(const char *demangled)
+{
+    char *name, *targs;
+    split_symbol(demangled, &name, &targs);
+    free(name);
+    return targs;
+}

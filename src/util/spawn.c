@@ -1,0 +1,128 @@
+#include "util/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Drains both pipes until the child closes them or the deadline passes. Reading both
+ * at once matters: a child that fills one pipe while we block on the other deadlocks. */
+static bool drain(int out_fd, int err_fd, kd_spawn_result *res, long deadline)
+{
+    struct pollfd fds[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
+    kd_strbuf *bufs[2] = {&res->out, &res->err};
+    int open_fds = 2;
+    char chunk[8192];
+    while (open_fds > 0) {
+        int wait = -1;
+        if (deadline) {
+            long left = deadline - now_ms();
+            if (left <= 0)
+                return false;
+            wait = (int)left;
+        }
+        int r = poll(fds, 2, wait);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return r < 0; /* 0: timeout */
+        for (int i = 0; i < 2; i++) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t n = read(fds[i].fd, chunk, sizeof chunk);
+            if (n > 0) {
+                kd_sb_append(bufs[i], chunk, (size_t)n);
+            } else if (n == 0 || errno != EINTR) {
+                fds[i].fd = -1;
+                open_fds--;
+            }
+        }
+    }
+    return true;
+}
+
+int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res)
+{
+    memset(res, 0, sizeof *res);
+    int out_pipe[2], err_pipe[2];
+    if (pipe2(out_pipe, O_CLOEXEC) != 0)
+        return -1;
+    if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+        close(out_pipe[0]);
+        close(out_pipe[1]);
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out_pipe[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, err_pipe[1], STDERR_FILENO);
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (cwd)
+        posix_spawn_file_actions_addchdir_np(&fa, cwd);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    if (rc != 0) {
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        errno = rc;
+        return -1;
+    }
+    long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+    if (!drain(out_pipe[0], err_pipe[0], res, deadline)) {
+        kill(pid, SIGKILL);
+        res->timed_out = true;
+    }
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFSIGNALED(status))
+        res->signal = WTERMSIG(status);
+    else
+        res->exit_code = WEXITSTATUS(status);
+    return 0;
+}
+
+void kd_spawn_result_free(kd_spawn_result *res)
+{
+    kd_sb_free(&res->out);
+    kd_sb_free(&res->err);
+}
+
+bool kd_program_exists(const char *name)
+{
+    if (strchr(name, '/'))
+        return access(name, X_OK) == 0;
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    char *copy = strdup(path), *save = NULL;
+    bool found = false;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        char full[4096];
+        snprintf(full, sizeof full, "%s/%s", *dir ? dir : ".", name);
+        found = access(full, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}

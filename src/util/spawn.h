@@ -1,0 +1,26 @@
+/* spawn.h — run a program from an argument vector (never through a shell) and capture
+ * its output. */
+#ifndef KD_UTIL_SPAWN_H
+#define KD_UTIL_SPAWN_H
+
+#include <stdbool.h>
+#include "util/strbuf.h"
+
+typedef struct kd_spawn_result {
+    kd_strbuf out;     /* everything the child wrote to stdout */
+    kd_strbuf err;     /* ... and to stderr */
+    int exit_code;     /* valid when !signaled */
+    int signal;        /* the terminating signal, 0 if it exited */
+    bool timed_out;    /* killed by us after timeout_ms */
+} kd_spawn_result;
+
+/* Runs argv[0] (searched in PATH) with argv, in `cwd` (NULL: ours), waiting at most
+ * timeout_ms (0: no limit). Returns 0 when the program ran (whatever its status), or -1
+ * with errno set when it could not be started (ENOENT: not found). */
+int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res);
+void kd_spawn_result_free(kd_spawn_result *res);
+
+/* True when `name` resolves to an executable through PATH (or is an executable path). */
+bool kd_program_exists(const char *name);
+
+#endif

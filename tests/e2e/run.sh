@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# End-to-end tests of the kerndiff CLI with the real nvcc and (when found) cuobjdump.
+# No GPU needed: KERNDIFF_NO_GPU=1 makes the runs static-only on any machine.
+# usage: tests/e2e/run.sh path/to/kerndiff
+set -u
+KD=$(realpath "${1:-build/kerndiff}")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kerndiff-e2e.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export XDG_CACHE_HOME="$WORK/cache" KERNDIFF_NO_GPU=1 NO_COLOR=1
+cd "$ROOT"
+
+passed=0 failed=0
+ok()   { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     | /' "$2" | head -40; }
+
+# run NAME EXPECTED_STATUS -- ARGS...: runs kerndiff, keeps stdout/stderr in $WORK/NAME.{out,err}
+run() {
+    local name=$1 want=$2; shift 3
+    "$KD" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok "$name: exit $want"; else
+        fail "$name: exit $got, wanted $want" "$WORK/$name.err"; fi
+}
+# has NAME STREAM PATTERN: the output contains the (extended regex) pattern
+has() {
+    if grep -Eq -- "$3" "$WORK/$1.$2"; then ok "$1: $2 has /$3/"; else
+        fail "$1: $2 lacks /$3/" "$WORK/$1.$2"; fi
+}
+lacks() {
+    if grep -Eq -- "$3" "$WORK/$1.$2"; then fail "$1: $2 has /$3/" "$WORK/$1.$2"; else
+        ok "$1: $2 lacks /$3/"; fi
+}
+
+# --- CLI basics -------------------------------------------------------------------------
+run help 0 -- --help
+has help out 'usage: kerndiff'
+has help out 'Exit status'
+run version 0 -- --version
+has version out '^kerndiff [0-9]+\.[0-9]+\.[0-9]+$'
+run no_args 2 --
+has no_args err 'need two kernel files'
+run bad_option 2 -- --frobnicate a.cu b.cu
+has bad_option err "unknown option"
+run bad_block 2 -- --block 0 a.cu b.cu
+has bad_block err 'block'
+run bad_arch 2 -- --arch nonsense examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+has bad_arch err 'sm_XX'
+
+# --- the examples: expected content of each diff -------------------------------------------
+source tests/e2e/examples.sh
+
+# --- JSON against the schema, Markdown ------------------------------------------------------
+run json 0 -- --json="$WORK/d.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/d.json" >"$WORK/json_valid.err" 2>&1; then
+    ok "json: valid against docs/json-schema.json"; else fail "json: schema validation" "$WORK/json_valid.err"; fi
+run json_stdout 0 -- --json examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["sides"][1]["kernel"]' "$WORK/json_stdout.out" 2>"$WORK/json_parse.err"; then
+    ok "json_stdout: stdout is only JSON"; else fail "json_stdout: stdout is not JSON" "$WORK/json_parse.err"; fi
+run markdown 0 -- --markdown "$WORK/d.md" examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+if grep -q '^| resources (ptxas) | v1 | v2 | Δ |' "$WORK/d.md"; then ok "markdown: resources table"; else fail "markdown: resources table" "$WORK/d.md"; fi
+has markdown out 'PTX instructions'
+
+# --- no GPU: static diff, one line on why runtime was skipped -------------------------------
+run nogpu 0 -- examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+has nogpu out '^runtime measurement skipped: KERNDIFF_NO_GPU is set; static diff only$'
+
+# --- build cache ---------------------------------------------------------------------------
+run cache_warm 0 -- examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+has cache_warm out 'v1: .*\(cached build\)'
+run cache_bypass 0 -- --no-cache examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+lacks cache_bypass out 'cached build'
+cp examples/vector_loads/v2.cu "$WORK/v2copy.cu"
+run cache_flags 0 -- -D UNUSED_FLAG=1 examples/vector_loads/v1.cu "$WORK/v2copy.cu"
+lacks cache_flags out 'cached build'
+
+# --- includes resolve beside the kernel file ------------------------------------------------
+mkdir -p "$WORK/inc"
+printf '#define SCALE 2.0f\n' >"$WORK/inc/scale.h"
+printf '#include "scale.h"\n__global__ void k(float *p, int n) { int i = threadIdx.x; if (i < n) p[i] *= SCALE; }\n' >"$WORK/inc/a.cu"
+printf '#include "scale.h"\n__global__ void k(float *p, int n) { int i = threadIdx.x; if (i < n) p[i] = p[i] * SCALE + 1.0f; }\n' >"$WORK/inc/b.cu"
+run include 0 -- "$WORK/inc/a.cu" "$WORK/inc/b.cu"
+printf '#define SCALE 3.0f\n' >"$WORK/inc/scale.h"
+run include_changed 0 -- "$WORK/inc/a.cu" "$WORK/inc/b.cu"
+lacks include_changed out 'cached build'
+
+# --- errors and their exit codes -------------------------------------------------------------
+run missing_file 3 -- examples/vector_loads/v1.cu "$WORK/nope.cu"
+has missing_file err '^kerndiff: v2: cannot read .*nope\.cu'
+printf '__global__ void k(float *p, int n) { p[0] = undeclared_thing; }\n' >"$WORK/broken.cu"
+run compile_error 4 -- "$WORK/inc/a.cu" "$WORK/broken.cu"
+has compile_error err '^kerndiff: v2: build of .*broken\.cu failed'
+has compile_error err 'undeclared_thing'
+run unknown_fn 3 -- --fn no_such_kernel examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+has unknown_fn err "v1: no kernel named 'no_such_kernel'"
+cat >"$WORK/two_a.cu" <<'CU'
+__global__ void alpha(float *p) { p[0] = 1.0f; }
+__global__ void beta(float *p) { p[1] = 2.0f; }
+CU
+cp "$WORK/two_a.cu" "$WORK/two_b.cu"
+run ambiguous 3 -- "$WORK/two_a.cu" "$WORK/two_b.cu"
+has ambiguous err 'several kernels; choose one with --fn NAME: alpha, beta'
+run ambiguous_fn 0 -- --fn beta "$WORK/two_a.cu" "$WORK/two_b.cu"
+has ambiguous_fn out 'kerndiff beta'
+run rename_fn 0 -- --fn alpha:beta "$WORK/two_a.cu" "$WORK/two_b.cu"
+has rename_fn out 'v2: .*beta'
+printf '__global__ void gamma_k(float *p) { p[0] = 3.0f; }\n' >"$WORK/other.cu"
+run no_common 3 -- "$WORK/two_a.cu" "$WORK/other.cu"
+has no_common err 'no kernel is common'
+run no_nvcc 7 -- --nvcc /nonexistent/nvcc examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+has no_nvcc err 'nvcc'
+
+# --- templates: an explicit instantiation or --fn picks the instance ------------------------
+cat >"$WORK/tmpl.cu" <<'CU'
+template <typename T> __global__ void scale(T *p, int n) { int i = threadIdx.x; if (i < n) p[i] *= T(2); }
+template __global__ void scale<float>(float *, int);
+template __global__ void scale<double>(double *, int);
+CU
+run template_ambiguous 3 -- "$WORK/tmpl.cu" "$WORK/tmpl.cu"
+has template_ambiguous err 'has 2 instances'
+run template_pick 0 -- --fn 'scale<double>' "$WORK/tmpl.cu" "$WORK/tmpl.cu"
+has template_pick out 'scale<double>'
+
+# --- a file name with spaces and shell metacharacters ----------------------------------------
+weird="$WORK/dir with space \$(touch PWNED)/k; echo \`id\` & 'x'.cu"
+mkdir -p "$(dirname "$weird")"
+cp examples/vector_loads/v1.cu "$weird"
+(cd "$WORK" && "$KD" "$weird" "$ROOT/examples/vector_loads/v2.cu" >"$WORK/weird.out" 2>"$WORK/weird.err")
+if [ $? -eq 0 ]; then ok "weird_name: exit 0"; else fail "weird_name: exit non-zero" "$WORK/weird.err"; fi
+if [ ! -e "$WORK/PWNED" ] && [ ! -e "$ROOT/PWNED" ]; then ok "weird_name: nothing ran"; else fail "weird_name: a shell ran the name"; fi
+
+# --- SASS tools absent: one line says so --------------------------------------------------------
+KERNDIFF_CUOBJDUMP=/nonexistent/cuobjdump run no_sass 0 -- examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+has no_sass out '^SASS skipped: cuobjdump not found'
+
+# --- list ------------------------------------------------------------------------------------
+run list 0 -- list "$WORK/tmpl.cu"
+has list out '^scale<\.\.\.>  \(line 1\)'
+has list out 'instances: scale<float> scale<double>'
+has list out 'T \*.*p .*output buffer of T'
+run list_missing 3 -- list "$WORK/nope.cu"
+
+echo
+echo "e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs each fuzz target briefly from a seed corpus of real inputs (a scratch copy, so the
+# repository is never written). usage: tests/fuzz/run.sh BUILD_DIR SECONDS
+set -euo pipefail
+build=$1 seconds=$2
+seeds_for() {
+    case $1 in
+    fuzz_scan) ls examples/*/*.cu tests/fixtures/src/*.cu 2>/dev/null ;;
+    fuzz_ptx) ls tests/fixtures/ptx/* tests/fixtures/sass/* 2>/dev/null ;;
+    esac
+}
+for target in "$build"/fuzz/fuzz_*; do
+    name=$(basename "$target")
+    corpus="$build/corpus/$name"
+    mkdir -p "$corpus"
+    seeds_for "$name" | while read -r f; do cp "$f" "$corpus/"; done
+    echo "== $name (${seconds}s)"
+    "$target" -max_total_time="$seconds" -print_final_stats=1 "$corpus" >"$build/$name.log" 2>&1 || {
+        tail -n 60 "$build/$name.log"; echo "fuzz target $name failed"; exit 1; }
+    grep -E '^(stat::number_of_executed_units|Done)' "$build/$name.log" || tail -n 3 "$build/$name.log"
+done

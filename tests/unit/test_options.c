@@ -1,0 +1,129 @@
+#include "kd_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/exit_codes.h"
+#include "cli/options.h"
+
+static int parse(kd_options *o, int argc, const char **argv)
+{
+    return kd_options_parse(argc, (char **)argv, o);
+}
+
+static void two_files_and_flags(void **state)
+{
+    (void)state;
+    const char *argv[] = {"kerndiff", "--arch", "sm_80", "-I", "inc", "-DX=1", "--nvcc-flag", "-O3",
+                          "--nvcc-flag=-maxrregcount=32", "a.cu", "b.cu", NULL};
+    kd_options o;
+    assert_int_equal(parse(&o, 11, argv), 0);
+    assert_int_equal(o.command, KD_CMD_DIFF);
+    assert_string_equal(o.files[0], "a.cu");
+    assert_string_equal(o.files[1], "b.cu");
+    assert_string_equal(o.arch, "sm_80");
+    assert_int_equal(o.include_dirs.count, 1);
+    assert_string_equal(o.include_dirs.items[0], "inc");
+    assert_string_equal(o.defines.items[0], "X=1");
+    assert_int_equal(o.nvcc_flags.count, 2);
+    assert_string_equal(o.nvcc_flags.items[1], "-maxrregcount=32");
+    assert_null(o.fn[0]);
+    kd_options_free(&o);
+}
+
+static void options_after_files(void **state)
+{
+    (void)state;
+    const char *argv[] = {"kerndiff", "a.cu", "b.cu", "--fn", "k", "--no-color", NULL};
+    kd_options o;
+    assert_int_equal(parse(&o, 6, argv), 0);
+    assert_string_equal(o.files[1], "b.cu");
+    assert_string_equal(o.fn[0], "k");
+    assert_false(o.color);
+    kd_options_free(&o);
+}
+
+static void fn_pair_and_scopes(void **state)
+{
+    (void)state;
+    const char *pair[] = {"kerndiff", "--fn", "ns::old_k:ns::new_k", "a.cu", "b.cu", NULL};
+    kd_options o;
+    assert_int_equal(parse(&o, 5, pair), 0);
+    assert_string_equal(o.fn[0], "ns::old_k");
+    assert_string_equal(o.fn[1], "ns::new_k");
+    kd_options_free(&o);
+
+    const char *scoped[] = {"kerndiff", "--fn", "ns::k", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, scoped), 0);
+    assert_string_equal(o.fn[0], "ns::k");
+    assert_string_equal(o.fn[1], "ns::k");
+    kd_options_free(&o);
+
+    const char *bad[] = {"kerndiff", "--fn", "k:", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, bad), KD_EXIT_USAGE);
+    kd_options_free(&o);
+}
+
+static void json_destination(void **state)
+{
+    (void)state;
+    kd_options o;
+    const char *to_stdout[] = {"kerndiff", "--json", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 4, to_stdout), 0);
+    assert_string_equal(o.json_path, "-");
+    assert_string_equal(o.files[0], "a.cu");
+    kd_options_free(&o);
+
+    const char *to_file[] = {"kerndiff", "--json", "out.json", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, to_file), 0);
+    assert_string_equal(o.json_path, "out.json");
+    assert_string_equal(o.files[1], "b.cu");
+    kd_options_free(&o);
+
+    const char *md[] = {"kerndiff", "--markdown=r.txt", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 4, md), 0);
+    assert_string_equal(o.markdown_path, "r.txt");
+    kd_options_free(&o);
+}
+
+static void usage_errors(void **state)
+{
+    (void)state;
+    kd_options o;
+    const char *one[] = {"kerndiff", "a.cu", NULL};
+    assert_int_equal(parse(&o, 2, one), KD_EXIT_USAGE);
+    kd_options_free(&o);
+    const char *three[] = {"kerndiff", "a.cu", "b.cu", "c.cu", NULL};
+    assert_int_equal(parse(&o, 4, three), KD_EXIT_USAGE);
+    kd_options_free(&o);
+    const char *block[] = {"kerndiff", "--block", "2048", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, block), KD_EXIT_USAGE);
+    kd_options_free(&o);
+    const char *unknown[] = {"kerndiff", "--bogus", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 4, unknown), KD_EXIT_USAGE);
+    kd_options_free(&o);
+}
+
+static void list_and_no_color_env(void **state)
+{
+    (void)state;
+    kd_options o;
+    setenv("NO_COLOR", "1", 1);
+    const char *list[] = {"kerndiff", "list", "k.cu", NULL};
+    assert_int_equal(parse(&o, 3, list), 0);
+    assert_int_equal(o.command, KD_CMD_LIST);
+    assert_string_equal(o.files[0], "k.cu");
+    assert_false(o.color);
+    kd_options_free(&o);
+    unsetenv("NO_COLOR");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(two_files_and_flags), cmocka_unit_test(options_after_files),
+        cmocka_unit_test(fn_pair_and_scopes),  cmocka_unit_test(json_destination),
+        cmocka_unit_test(usage_errors),        cmocka_unit_test(list_and_no_color_env),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,138 @@
+#include "kd_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build/deps.h"
+#include "source/roles.h"
+#include "util/fs.h"
+#include "util/hash.h"
+#include "util/spawn.h"
+
+static void spawn_passes_arguments_verbatim(void **state)
+{
+    (void)state;
+    const char *argv[] = {"printf", "%s|%s", "a b", "$(echo no); `id` > x", NULL};
+    kd_spawn_result r;
+    assert_int_equal(kd_spawn(argv, NULL, 5000, &r), 0);
+    assert_int_equal(r.exit_code, 0);
+    assert_string_equal(kd_sb_str(&r.out), "a b|$(echo no); `id` > x");
+    kd_spawn_result_free(&r);
+}
+
+static void spawn_reports_status_missing_program_and_timeout(void **state)
+{
+    (void)state;
+    kd_spawn_result r;
+    const char *fails[] = {"sh", "-c", "echo oops >&2; exit 3", NULL};
+    assert_int_equal(kd_spawn(fails, NULL, 5000, &r), 0);
+    assert_int_equal(r.exit_code, 3);
+    assert_string_equal(kd_sb_str(&r.err), "oops\n");
+    kd_spawn_result_free(&r);
+    const char *missing[] = {"/nonexistent/program", NULL};
+    assert_int_equal(kd_spawn(missing, NULL, 5000, &r), -1);
+    const char *slow[] = {"sleep", "10", NULL};
+    assert_int_equal(kd_spawn(slow, NULL, 200, &r), 0);
+    assert_true(r.timed_out);
+    assert_int_not_equal(r.signal, 0);
+    kd_spawn_result_free(&r);
+}
+
+static char scratch[256];
+
+static void write_text(const char *name, const char *text)
+{
+    char *path = kd_path_join(scratch, name);
+    assert_int_equal(kd_write_file(path, text, strlen(text)), 0);
+    free(path);
+}
+
+static bool listed(const kd_strlist *l, const char *suffix)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        size_t n = strlen(l->items[i]), m = strlen(suffix);
+        if (n >= m && strcmp(l->items[i] + n - m, suffix) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void includes_resolve_beside_the_file_and_under_dash_i(void **state)
+{
+    (void)state;
+    snprintf(scratch, sizeof scratch, "/tmp/kd-deps-XXXXXX");
+    assert_non_null(mkdtemp(scratch));
+    char *sub = kd_path_join(scratch, "sub");
+    char *extra = kd_path_join(scratch, "extra");
+    assert_int_equal(kd_mkdir_p(sub), 0);
+    assert_int_equal(kd_mkdir_p(extra), 0);
+    write_text("k.cu", "#include \"sub/a.h\"\n  #  include <b.h>\n#include <cuda_fp16.h>\n");
+    write_text("sub/a.h", "#include \"a2.h\"\n#include \"sub/a.h\"\n");
+    write_text("sub/a2.h", "int a2;\n");
+    write_text("extra/b.h", "#include \"a.h\"\n");
+    kd_strlist dirs = {.items = (char *[]){extra}, .count = 1};
+    kd_strlist out = {0};
+    char *k = kd_path_join(scratch, "k.cu");
+    assert_int_equal(kd_collect_includes(k, &dirs, &out), 0);
+    assert_true(listed(&out, "/k.cu"));
+    assert_true(listed(&out, "/sub/a.h"));
+    assert_true(listed(&out, "/sub/a2.h"));
+    assert_true(listed(&out, "/extra/b.h"));
+    assert_false(listed(&out, "cuda_fp16.h"));
+    assert_int_equal(out.count, 4);
+    for (size_t i = 0; i < out.count; i++)
+        free(out.items[i]);
+    free(out.items);
+    assert_int_equal(kd_remove_tree(scratch), 0);
+    free(k);
+    free(sub);
+    free(extra);
+}
+
+static void hash_separates_fields(void **state)
+{
+    (void)state;
+    kd_hash h;
+    char x[65], y[65];
+    kd_hash_init(&h);
+    kd_hash_str(&h, "ab");
+    kd_hash_str(&h, "c");
+    kd_hash_hex(&h, x);
+    kd_hash_init(&h);
+    kd_hash_str(&h, "a");
+    kd_hash_str(&h, "bc");
+    kd_hash_hex(&h, y);
+    assert_int_equal(strlen(x), 64);
+    assert_string_not_equal(x, y);
+}
+
+static void parameter_roles(void **state)
+{
+    (void)state;
+    kd_param in = {.name = "x", .type = "const float *", .pointee = "float", .is_pointer = true, .is_const = true};
+    kd_param out = {.name = "y", .type = "float *", .pointee = "float", .is_pointer = true};
+    kd_param n = {.name = "n", .type = "int"};
+    kd_param rows = {.name = "num_rows", .type = "unsigned int"};
+    kd_param alpha = {.name = "alpha", .type = "float"};
+    kd_param flag = {.name = "mode", .type = "int"};
+    assert_int_equal(kd_param_role_of(&in), KD_ROLE_INPUT);
+    assert_int_equal(kd_param_role_of(&out), KD_ROLE_OUTPUT);
+    assert_int_equal(kd_param_role_of(&n), KD_ROLE_LENGTH);
+    assert_int_equal(kd_param_role_of(&rows), KD_ROLE_LENGTH);
+    assert_int_equal(kd_param_role_of(&alpha), KD_ROLE_SCALAR);
+    assert_int_equal(kd_param_role_of(&flag), KD_ROLE_SCALAR);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(spawn_passes_arguments_verbatim),
+        cmocka_unit_test(spawn_reports_status_missing_program_and_timeout),
+        cmocka_unit_test(includes_resolve_beside_the_file_and_under_dash_i),
+        cmocka_unit_test(hash_separates_fields),
+        cmocka_unit_test(parameter_roles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
