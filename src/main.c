@@ -13,7 +13,7 @@
 static int list_kernels(const char *path)
 {
     kd_kernel_list list = {0};
-    int rc = kd_scan_file(path, NULL, &list);
+    int rc = kd_scan_file(path, NULL, &list, NULL);
     if (rc != KD_EXIT_OK)
         return rc;
     if (list.count == 0)

@@ -11,7 +11,8 @@
 #include "source/select.h"
 #include "util/fs.h"
 
-int kd_scan_file(const char *path, const char *side, kd_kernel_list *out)
+int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
+                 kd_annotations *annotations)
 {
     size_t len;
     char *text = kd_read_file(path, &len);
@@ -20,7 +21,9 @@ int kd_scan_file(const char *path, const char *side, kd_kernel_list *out)
                 path, strerror(errno));
         return KD_EXIT_INPUT;
     }
-    int rc = kd_scan_source(text, len, out);
+    int rc = kd_scan_source(text, len, kernels);
+    if (rc == 0 && annotations)
+        rc = kd_annotations_parse(text, len, annotations);
     free(text);
     if (rc != 0) {
         fprintf(stderr, "kerndiff: out of memory while scanning '%s'\n", path);
@@ -98,6 +101,7 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
         .build = &side->build,
         .kernel = side->kernel,
         .launch_bounds = side->kernel_info ? side->kernel_info->launch_bounds : NULL,
+        .annotated_block = kd_annotation_get(&side->annotations, "block"),
         .block_threads = opts->block,
         .limits = c->limits,
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
@@ -121,7 +125,8 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     for (int s = 0; s < 2; s++) {
         c->side[s].label = labels[s];
         c->side[s].path = opts->files[s];
-        if ((rc = kd_scan_file(opts->files[s], labels[s], &c->side[s].kernels)) != KD_EXIT_OK)
+        if ((rc = kd_scan_file(opts->files[s], labels[s], &c->side[s].kernels,
+                               &c->side[s].annotations)) != KD_EXIT_OK)
             return rc;
     }
     kd_kernel_list lists[2] = {c->side[0].kernels, c->side[1].kernels};

@@ -10,7 +10,9 @@
  * which side and what to do, to stderr. */
 int kd_compare_files(const kd_options *opts, kd_comparison *out);
 
-/* Reads and scans one file; on failure prints the reason naming `side` (NULL: no side). */
-int kd_scan_file(const char *path, const char *side, kd_kernel_list *out);
+/* Reads one file and finds its kernels and `// kerndiff:` annotations (`annotations` may be
+ * NULL); on failure prints the reason naming `side` (NULL: no side). */
+int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
+                 kd_annotations *annotations);
 
 #endif

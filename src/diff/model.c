@@ -76,6 +76,7 @@ void kd_comparison_free(kd_comparison *c)
         kd_side *side = &c->side[s];
         free(side->kernel);
         kd_kernel_list_free(&side->kernels);
+        kd_annotations_free(&side->annotations);
         kd_build_free(&side->build);
         kd_static_result_free(&side->stat);
     }

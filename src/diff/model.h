@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "build/build.h"
 #include "gpu/probe.h"
+#include "source/annotation.h"
 #include "source/scan.h"
 #include "static/analysis.h"
 
@@ -28,6 +29,7 @@ typedef struct kd_side {
     const char *path;           /* as the user gave it */
     char *kernel;               /* the source-level name compared */
     kd_kernel_list kernels;     /* every kernel of the file */
+    kd_annotations annotations; /* its `// kerndiff:` settings */
     const kd_kernel *kernel_info;
     kd_build build;
     kd_static_result stat;

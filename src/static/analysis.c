@@ -48,26 +48,38 @@ static int find_entry(const char *ptx, const char *kernel, kd_static_result *out
     return rc;
 }
 
-/* The thread count for the occupancy estimate and where it came from. __launch_bounds__'s
- * first argument is the block size the kernel promises to run with. */
+/* A thread count at the start of `text` ("256", "256, 2"), or 0 when it is not a plain
+ * number (a macro name, say). */
+static int leading_thread_count(const char *text)
+{
+    if (!text)
+        return 0;
+    char *end;
+    long v = strtol(text, &end, 0);
+    while (*end == ' ')
+        end++;
+    return v > 0 && v <= 1024 && (*end == '\0' || *end == ',') ? (int)v : 0;
+}
+
+/* The thread count for the occupancy estimate and where it came from, in the launch
+ * model's order of precedence; __launch_bounds__'s first argument is the block size the
+ * kernel promises to run with. */
 static void choose_block(const kd_static_request *req, kd_static_result *out)
 {
-    out->block_threads = DEFAULT_BLOCK_THREADS;
-    out->block_origin = "default";
+    int annotated = leading_thread_count(req->annotated_block);
+    int bounded = leading_thread_count(req->launch_bounds);
     if (req->block_threads > 0) {
         out->block_threads = req->block_threads;
         out->block_origin = "--block";
-        return;
-    }
-    if (req->launch_bounds) {
-        char *end;
-        long v = strtol(req->launch_bounds, &end, 0);
-        while (*end == ' ')
-            end++;
-        if (v > 0 && v <= 1024 && (*end == '\0' || *end == ',')) {
-            out->block_threads = (int)v;
-            out->block_origin = "__launch_bounds__";
-        }
+    } else if (annotated) {
+        out->block_threads = annotated;
+        out->block_origin = "annotation";
+    } else if (bounded) {
+        out->block_threads = bounded;
+        out->block_origin = "__launch_bounds__";
+    } else {
+        out->block_threads = DEFAULT_BLOCK_THREADS;
+        out->block_origin = "default";
     }
 }
 

@@ -20,7 +20,7 @@ typedef struct kd_static_result {
     kd_histogram sass_ops, sass_families;
     kd_sass_checks sass_checks;
     int block_threads;         /* used for the occupancy estimate */
-    const char *block_origin;  /* "--block", "__launch_bounds__" or "default" */
+    const char *block_origin;  /* "--block", "annotation", "__launch_bounds__" or "default" */
     bool occupancy_valid;
     kd_occupancy occupancy;
 } kd_static_result;
@@ -29,6 +29,7 @@ typedef struct kd_static_request {
     const kd_build *build;
     const char *kernel;             /* source-level name, maybe with template args */
     const char *launch_bounds;      /* the kernel's __launch_bounds__ text or NULL */
+    const char *annotated_block;    /* `// kerndiff: block=N` of the file, or NULL */
     int block_threads;              /* --block, 0 if not given */
     const kd_arch_limits *limits;   /* NULL: no table entry for the arch */
     const char *cuobjdump;          /* NULL: SASS skipped */

@@ -1,0 +1,97 @@
+#include "source/annotation.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char marker[] = "kerndiff:";
+
+static int set(kd_annotations *a, const char *key, size_t key_len, const char *value,
+               size_t value_len, int line)
+{
+    for (size_t i = 0; i < a->count; i++) {
+        if (strlen(a->items[i].key) == key_len && memcmp(a->items[i].key, key, key_len) == 0) {
+            char *v = strndup(value, value_len);
+            if (!v)
+                return -1;
+            free(a->items[i].value);
+            a->items[i].value = v;
+            a->items[i].line = line;
+            return 0;
+        }
+    }
+    kd_annotation *grown = realloc(a->items, (a->count + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    a->items = grown;
+    kd_annotation *item = &a->items[a->count];
+    item->key = strndup(key, key_len);
+    item->value = strndup(value, value_len);
+    item->line = line;
+    if (!item->key || !item->value) {
+        free(item->key);
+        free(item->value);
+        return -1;
+    }
+    a->count++;
+    return 0;
+}
+
+/* Reads the key=value words after "// kerndiff:" up to the end of the line. */
+static int parse_words(const char *p, const char *eol, int line, kd_annotations *out)
+{
+    while (p < eol) {
+        while (p < eol && (*p == ' ' || *p == '\t' || *p == '\r'))
+            p++;
+        const char *word = p;
+        while (p < eol && *p != ' ' && *p != '\t' && *p != '\r')
+            p++;
+        const char *eq = memchr(word, '=', (size_t)(p - word));
+        if (eq && eq > word && set(out, word, (size_t)(eq - word), eq + 1, (size_t)(p - eq - 1), line) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int kd_annotations_parse(const char *text, size_t len, kd_annotations *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *end = text + len;
+    int line = 1;
+    for (const char *p = text; p < end; line++) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        const char *q = p;
+        while (q < eol && (*q == ' ' || *q == '\t'))
+            q++;
+        if (eol - q >= 2 && q[0] == '/' && q[1] == '/') {
+            q += 2;
+            while (q < eol && (*q == ' ' || *q == '\t'))
+                q++;
+            size_t m = sizeof marker - 1;
+            if ((size_t)(eol - q) >= m && memcmp(q, marker, m) == 0 &&
+                parse_words(q + m, eol, line, out) != 0)
+                return -1;
+        }
+        p = eol + 1;
+    }
+    return 0;
+}
+
+const char *kd_annotation_get(const kd_annotations *a, const char *key)
+{
+    for (size_t i = 0; i < a->count; i++)
+        if (strcmp(a->items[i].key, key) == 0)
+            return a->items[i].value;
+    return NULL;
+}
+
+void kd_annotations_free(kd_annotations *a)
+{
+    for (size_t i = 0; i < a->count; i++) {
+        free(a->items[i].key);
+        free(a->items[i].value);
+    }
+    free(a->items);
+    memset(a, 0, sizeof *a);
+}
