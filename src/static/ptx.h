@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include "static/histogram.h"
 
-/* Names of every `.entry` in the module, in order (malloc'd array of malloc'd strings). */
+/* Names of every `.entry` in the module, in order (malloc'd array of malloc'd strings).
+ * Only definitions count: a bodiless `.entry` declaration is not listed. */
 int kd_ptx_entry_names(const char *ptx, char ***names, size_t *count);
 void kd_ptx_names_free(char **names, size_t count);
 

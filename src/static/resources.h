@@ -16,7 +16,8 @@ typedef struct kd_resources {
 } kd_resources;
 
 /* Fills `out` from the ptxas -v log for entry `function` (mangled name as ptxas prints it).
- * Returns 0 when found, -1 when the log has no such entry (out->found stays false). */
+ * Returns 0 when found, -1 when the log has no such entry (out->found stays false).
+ * `out` is cleared first; a log of several targets gives the first target's figures. */
 int kd_resources_parse(const char *ptxas_log, const char *function, kd_resources *out);
 
 #endif

@@ -1,0 +1,71 @@
+/* histogram.c — counts of instruction keys. A kernel has at most a few hundred distinct
+ * opcodes, so a flat array searched linearly is simpler than a hash table and fast enough. */
+#include "static/histogram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static kd_hist_entry *find_entry(const kd_histogram *h, const char *key)
+{
+    for (size_t i = 0; i < h->count; i++)
+        if (strcmp(h->items[i].key, key) == 0)
+            return &h->items[i];
+    return NULL;
+}
+
+static int grow_if_full(kd_histogram *h)
+{
+    if (h->count < h->cap)
+        return 0;
+    size_t cap = h->cap ? h->cap * 2 : 16;
+    kd_hist_entry *items = realloc(h->items, cap * sizeof *items);
+    if (!items)
+        return -1;
+    h->items = items;
+    h->cap = cap;
+    return 0;
+}
+
+int kd_hist_add(kd_histogram *h, const char *key, long n)
+{
+    kd_hist_entry *e = find_entry(h, key);
+    if (!e) {
+        if (grow_if_full(h) != 0)
+            return -1;
+        char *copy = strdup(key);
+        if (!copy)
+            return -1;
+        e = &h->items[h->count++];
+        e->key = copy;
+        e->count = 0;
+    }
+    e->count += n;
+    h->total += n;
+    return 0;
+}
+
+long kd_hist_get(const kd_histogram *h, const char *key)
+{
+    const kd_hist_entry *e = find_entry(h, key);
+    return e ? e->count : 0;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    const kd_hist_entry *x = a, *y = b;
+    return strcmp(x->key, y->key);
+}
+
+void kd_hist_sort(kd_histogram *h)
+{
+    if (h->count > 1)
+        qsort(h->items, h->count, sizeof *h->items, compare_keys);
+}
+
+void kd_hist_free(kd_histogram *h)
+{
+    for (size_t i = 0; i < h->count; i++)
+        free(h->items[i].key);
+    free(h->items);
+    memset(h, 0, sizeof *h);
+}
