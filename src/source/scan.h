@@ -6,7 +6,18 @@
  * `[[attributes]]`, `__attribute__((...))`, `static`, `inline`, namespaces) and however many
  * lines the signature takes. A prototype and its definition count as one kernel.
  * Explicit instantiations (`template __global__ void k<float>(float*, int);`) are recorded
- * on the template they instantiate. */
+ * on the template they instantiate.
+ *
+ * Details the callers may rely on:
+ *  - redeclarations merge when the qualified name and parameter shapes agree (overloads
+ *    stay separate); the definition's names, types and line win, a prototype fills in
+ *    what the definition leaves out (unnamed parameters, default arguments);
+ *  - `template void k<float>(...)` (no __global__) and full specialisations
+ *    `template <> __global__ void k<half>(...)` also add instantiations; `extern template`
+ *    and instantiations with deduced arguments add none;
+ *  - array parameters decay: `float x[]` is the pointer `float *`;
+ *  - macros are not expanded: `#define G __global__` then `G void k()` finds nothing, and
+ *    both branches of an `#if` are read. */
 #ifndef KD_SOURCE_SCAN_H
 #define KD_SOURCE_SCAN_H
 
