@@ -16,6 +16,8 @@ SRC      := $(sort $(wildcard src/*/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libkerndiff.a
 BIN      := $(BUILD)/kerndiff
+# The measuring children (harness/): the CUDA one and the simulated one used by CI.
+HARNESS  := $(BUILD)/kerndiff-harness $(BUILD)/kerndiff-sim-harness
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -24,7 +26,7 @@ CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
 export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
 .PHONY: all test unit e2e check install sanitize fuzz fuzz-run demo clean
-all: $(BIN)
+all: $(BIN) $(HARNESS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -37,6 +39,12 @@ $(LIB): $(OBJ)
 $(BIN): $(BUILD)/src/main.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
+$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/cuda_driver.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
+
+$(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
@@ -44,7 +52,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; KD_FIXTURES=tests/fixtures $$t; done
 
-e2e: $(BIN)
+e2e: $(BIN) $(HARNESS)
 	tests/e2e/run.sh $(BIN)
 
 test: unit e2e
@@ -75,9 +83,11 @@ fuzz-run: fuzz
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
+	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff
+	install -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
 	install -m 644 docs/kerndiff.1 $(DESTDIR)$(PREFIX)/share/man/man1/kerndiff.1
 
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(OBJ:.o=.d) $(BUILD)/src/main.d
+-include $(OBJ:.o=.d) $(BUILD)/src/main.d $(wildcard $(BUILD)/harness/*.d)

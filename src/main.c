@@ -1,6 +1,7 @@
 /* kerndiff — compare two versions of a GPU kernel. This file only dispatches: each stage
  * of the pipeline lives in its own folder under src/ (see docs/ARCHITECTURE.md). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,6 +94,9 @@ static int render(const kd_options *opts, const kd_comparison *c)
 
 int main(int argc, char **argv)
 {
+    /* A harness that dies makes writes to its pipe fail; that must be an error to handle,
+     * not a signal that ends kerndiff. */
+    signal(SIGPIPE, SIG_IGN);
     kd_options opts;
     int rc = kd_options_parse(argc, argv, &opts);
     if (rc != 0) {
@@ -112,8 +116,17 @@ int main(int argc, char **argv)
     case KD_CMD_DIFF: {
         kd_comparison c;
         rc = kd_compare_files(&opts, &c);
-        if (rc == KD_EXIT_OK)
-            rc = render(&opts, &c);
+        if (c.analysed) {
+            int render_rc = render(&opts, &c);
+            if (rc != KD_EXIT_OK && c.runtime_note)
+                fprintf(stderr, "kerndiff: %s\n", c.runtime_note);
+            if (rc == KD_EXIT_OK)
+                rc = render_rc;
+        }
+        if (rc == KD_EXIT_OK && opts.require_match && c.timed && c.timing.checked && !c.timing.outputs_match) {
+            fprintf(stderr, "kerndiff: outputs differ between v1 and v2 (--require-match)\n");
+            rc = KD_EXIT_MISMATCH;
+        }
         kd_comparison_free(&c);
         break;
     }

@@ -1,4 +1,4 @@
-// kerndiff: block=256 grid=ceil(n/32)*ceil(n/32) n=4096
+// kerndiff: block=256 grid=ceil(n/32)*ceil(n/32) n=4096 in=n*n out=n*n
 /* bank_conflicts, v1 — out = transpose(in) for an n x n row-major matrix, staged through a
  * 32x32 shared-memory tile. The launch is 1-D: blockIdx.x picks the tile and the 256 threads
  * act as a 32x8 grid, each copying 4 rows of the tile.

@@ -1,4 +1,4 @@
-// kerndiff: block=256 grid=ceil(n/16)*ceil(n/16) n=1024
+// kerndiff: block=256 grid=ceil(n/16)*ceil(n/16) n=1024 A=n*n B=n*n C=n*n
 /* matmul, v1 — naive C = A * B for n x n row-major matrices, one output element per thread.
  * Every multiply-add reads one float of A and one of B straight from global memory.
  * The launch is 1-D: blockIdx.x picks a 16x16 output tile, threads act as 16x16.

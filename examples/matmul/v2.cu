@@ -1,4 +1,4 @@
-// kerndiff: block=256 grid=ceil(n/16)*ceil(n/16) n=1024
+// kerndiff: block=256 grid=ceil(n/16)*ceil(n/16) n=1024 A=n*n B=n*n C=n*n
 /* matmul, v2 — C = A * B tiled through shared memory: the block loads a 16x16 tile of A and
  * of B once, then every thread reads 16 products' worth of operands from shared memory.
  * Out-of-range tile entries load as 0, and k runs in the same order as v1, so each C element

@@ -1,4 +1,4 @@
-// kerndiff: block=256 grid=ceil(n/256) n=16M
+// kerndiff: block=256 grid=ceil(n/256) n=16M partial=ceil(n/256)
 /* reduction, v1 — per-block sum: partial[b] = sum of in[b*256 .. b*256+255] (missing elements
  * past n count as 0). Classic shared-memory tree: halve the active threads each step,
  * with a __syncthreads() after every step, down to a single thread.

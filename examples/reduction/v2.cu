@@ -1,4 +1,4 @@
-// kerndiff: block=256 grid=ceil(n/256) n=16M
+// kerndiff: block=256 grid=ceil(n/256) n=16M partial=ceil(n/256)
 /* reduction, v2 — same per-block sum, but once 32 partial sums remain the first warp finishes
  * with __shfl_down_sync in registers: no shared-memory round trips and no block barriers for
  * the last 5 steps. The additions pair exactly the same elements in the same order as v1's

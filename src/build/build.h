@@ -4,7 +4,7 @@
 #define KD_BUILD_BUILD_H
 
 #include <stdbool.h>
-#include "cli/options.h"
+#include "util/strlist.h"
 #include "util/strbuf.h"
 
 typedef struct kd_build_config {

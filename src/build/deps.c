@@ -17,16 +17,6 @@ static bool already_listed(const kd_strlist *list, const char *path)
     return false;
 }
 
-static int push(kd_strlist *list, char *path)
-{
-    char **items = realloc(list->items, (list->count + 1) * sizeof *items);
-    if (!items)
-        return -1;
-    list->items = items;
-    list->items[list->count++] = path;
-    return 0;
-}
-
 /* Where `name` resolves from a file in `from_dir`: quoted includes look beside the
  * including file first. Returns a malloc'd real path or NULL. */
 static char *resolve(const char *name, bool quoted, const char *from_dir, const kd_strlist *dirs)
@@ -99,7 +89,7 @@ static void collect(const char *path, const kd_strlist *dirs, kd_strlist *out, i
         bool quoted;
         if (parse_include_line(line, eol, name, sizeof name, &quoted)) {
             char *hit = resolve(name, quoted, dir, dirs);
-            if (hit && !already_listed(out, hit) && push(out, hit) == 0)
+            if (hit && !already_listed(out, hit) && kd_strlist_push(out, hit) == 0)
                 collect(hit, dirs, out, depth + 1);
             else
                 free(hit);
@@ -116,7 +106,7 @@ int kd_collect_includes(const char *source_path, const kd_strlist *include_dirs,
     if (!realpath(source_path, resolved) || access(resolved, R_OK) != 0)
         return -1;
     char *first = strdup(resolved);
-    if (!first || push(out, first) != 0) {
+    if (!first || kd_strlist_push(out, first) != 0) {
         free(first);
         return -1;
     }

@@ -5,7 +5,7 @@
 #ifndef KD_BUILD_DEPS_H
 #define KD_BUILD_DEPS_H
 
-#include "cli/options.h"
+#include "util/strlist.h"
 
 /* Appends the real paths of source_path and everything it includes, transitively, to
  * `out` (malloc'd strings, no duplicates, source first). Returns 0, -1 when the source

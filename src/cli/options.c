@@ -11,7 +11,9 @@
 
 enum {
     OPT_FN = 256, OPT_ARCH, OPT_NVCC_FLAG, OPT_NVCC, OPT_NO_COLOR, OPT_JSON, OPT_MARKDOWN,
-    OPT_NO_CACHE, OPT_BLOCK, OPT_ALL_INSTRUCTIONS, OPT_VERSION,
+    OPT_NO_CACHE, OPT_BLOCK, OPT_ALL_INSTRUCTIONS, OPT_VERSION, OPT_N, OPT_GRID, OPT_SMEM, OPT_BUF,
+    OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
+    OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
 };
 
 static const struct option long_options[] = {
@@ -20,6 +22,25 @@ static const struct option long_options[] = {
     {"nvcc-flag", required_argument, NULL, OPT_NVCC_FLAG},
     {"nvcc", required_argument, NULL, OPT_NVCC},
     {"block", required_argument, NULL, OPT_BLOCK},
+    {"n", required_argument, NULL, OPT_N},
+    {"grid", required_argument, NULL, OPT_GRID},
+    {"smem", required_argument, NULL, OPT_SMEM},
+    {"buf", required_argument, NULL, OPT_BUF},
+    {"arg", required_argument, NULL, OPT_ARG},
+    {"call", required_argument, NULL, OPT_CALL},
+    {"no-run", no_argument, NULL, OPT_NO_RUN},
+    {"target", required_argument, NULL, OPT_TARGET},
+    {"max-time", required_argument, NULL, OPT_MAX_TIME},
+    {"min-runs", required_argument, NULL, OPT_MIN_RUNS},
+    {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"no-check", no_argument, NULL, OPT_NO_CHECK},
+    {"require-match", no_argument, NULL, OPT_REQUIRE_MATCH},
+    {"rtol", required_argument, NULL, OPT_RTOL},
+    {"atol", required_argument, NULL, OPT_ATOL},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"lock-clocks", no_argument, NULL, OPT_LOCK_CLOCKS},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -77,13 +98,16 @@ void kd_print_help(void)
         stdout);
 }
 
-static int strlist_push(kd_strlist *list, const char *s)
+/* A number in [lo, hi]; with `percent`, a trailing % is allowed. */
+static int parse_number(const char *s, double lo, double hi, bool percent, double *out)
 {
-    char **items = realloc(list->items, (list->count + 1) * sizeof *items);
-    if (!items)
+    char *end;
+    double v = strtod(s, &end);
+    if (percent && *end == '%')
+        end++;
+    if (end == s || *end || !(v >= lo && v <= hi))
         return -1;
-    list->items = items;
-    list->items[list->count++] = (char *)s;
+    *out = v;
     return 0;
 }
 
@@ -141,6 +165,7 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 int kd_options_parse(int argc, char **argv, kd_options *opts)
 {
     memset(opts, 0, sizeof *opts);
+    kd_timing_options_default(&opts->timing);
     const char *no_color = getenv("NO_COLOR");
     opts->color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
     const char *nvcc_env = getenv("KERNDIFF_NVCC");
@@ -153,9 +178,9 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         switch (c) {
         case 'h': opts->command = KD_CMD_HELP; return 0;
         case OPT_VERSION: opts->command = KD_CMD_VERSION; return 0;
-        case 'I': strlist_push(&opts->include_dirs, optarg); break;
-        case 'D': strlist_push(&opts->defines, optarg); break;
-        case OPT_NVCC_FLAG: strlist_push(&opts->nvcc_flags, optarg); break;
+        case 'I': kd_strlist_push(&opts->include_dirs, optarg); break;
+        case 'D': kd_strlist_push(&opts->defines, optarg); break;
+        case OPT_NVCC_FLAG: kd_strlist_push(&opts->nvcc_flags, optarg); break;
         case OPT_NVCC: opts->nvcc = optarg; break;
         case OPT_ARCH: opts->arch = optarg; break;
         case OPT_NO_COLOR: opts->color = false; break;
@@ -170,12 +195,65 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             if (parse_fn(optarg, opts) != 0)
                 return usage_error("--fn wants NAME or NAME1:NAME2, got '%s'", optarg);
             break;
-        case OPT_BLOCK: {
+        case OPT_BLOCK: opts->block = optarg; break;
+        case OPT_N: opts->n = optarg; break;
+        case OPT_GRID: opts->grid = optarg; break;
+        case OPT_SMEM: opts->smem = optarg; break;
+        case OPT_BUF: kd_strlist_push(&opts->buffers, optarg); break;
+        case OPT_ARG: kd_strlist_push(&opts->scalars, optarg); break;
+        case OPT_CALL:
+            if (strncmp(optarg, "v1:", 3) != 0 && strncmp(optarg, "v2:", 3) != 0)
+                return usage_error("--call wants v1:SETTINGS or v2:SETTINGS, got '%s'", optarg);
+            kd_strlist_push(&opts->calls, optarg);
+            break;
+        case OPT_NO_RUN: opts->no_run = true; break;
+        case OPT_NO_CHECK: opts->timing.check = false; break;
+        case OPT_REQUIRE_MATCH: opts->require_match = true; break;
+        case OPT_LOCK_CLOCKS: opts->lock_clocks = true; break;
+        case OPT_TARGET:
+            if (parse_number(optarg, 0.01, 100, true, &opts->timing.target_pct) != 0)
+                return usage_error("--target wants a percentage from 0.01 to 100 (e.g. 1 or 0.5%%), got '%s'", optarg);
+            break;
+        case OPT_MAX_TIME:
+            if (parse_number(optarg, 0.1, 86400, false, &opts->timing.max_time_s) != 0)
+                return usage_error("--max-time wants seconds (0.1 to 86400), got '%s'", optarg);
+            break;
+        case OPT_MIN_RUNS:
+        case OPT_MAX_RUNS:
+        case OPT_TIMEOUT: {
+            double v;
+            if (parse_number(optarg, c == OPT_TIMEOUT ? 0.1 : 2, 1e7, false, &v) != 0)
+                return usage_error("%s wants a number, got '%s'", c == OPT_TIMEOUT ? "--timeout (seconds)" :
+                                   c == OPT_MIN_RUNS ? "--min-runs" : "--max-runs", optarg);
+            if (c == OPT_TIMEOUT)
+                opts->timing.timeout_ms = (int)(v * 1000);
+            else
+                *(c == OPT_MIN_RUNS ? &opts->timing.min_runs : &opts->timing.max_runs) = (int)v;
+            break;
+        }
+        case OPT_SEED: {
             char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v <= 0 || v > 1024)
-                return usage_error("--block wants a thread count from 1 to 1024, got '%s'", optarg);
-            opts->block = (int)v;
+            opts->timing.seed = strtoull(optarg, &end, 0);
+            if (*end || !*optarg)
+                return usage_error("--seed wants a whole number, got '%s'", optarg);
+            break;
+        }
+        case OPT_RTOL:
+        case OPT_ATOL:
+            if (parse_number(optarg, 0, 1e30, false, c == OPT_RTOL ? &opts->timing.tolerance.rtol : &opts->timing.tolerance.atol) != 0)
+                return usage_error("%s wants a non-negative number, got '%s'", c == OPT_RTOL ? "--rtol" : "--atol", optarg);
+            opts->timing.tolerance_given = true;
+            break;
+        case OPT_BATCH: {
+            double v;
+            if (strcmp(optarg, "auto") == 0)
+                opts->timing.batch = 0;
+            else if (strcmp(optarg, "off") == 0)
+                opts->timing.batch = -1;
+            else if (parse_number(optarg, 1, 100000, false, &v) == 0)
+                opts->timing.batch = (long)v;
+            else
+                return usage_error("--batch wants auto, off or launches per sample, got '%s'", optarg);
             break;
         }
         default:
@@ -211,6 +289,9 @@ void kd_options_free(kd_options *opts)
     free(opts->include_dirs.items);
     free(opts->defines.items);
     free(opts->nvcc_flags.items);
+    free(opts->buffers.items);
+    free(opts->scalars.items);
+    free(opts->calls.items);
     free((char *)opts->fn[0]);
     free((char *)opts->fn[1]);
 }

@@ -5,12 +5,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "measure/timing.h"
+#include "util/strlist.h"
+
 typedef enum kd_command { KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_HELP, KD_CMD_VERSION } kd_command;
 
-typedef struct kd_strlist {
-    char **items;
-    size_t count;
-} kd_strlist;
 
 typedef struct kd_options {
     kd_command command;
@@ -21,7 +20,14 @@ typedef struct kd_options {
     kd_strlist defines;       /* -D */
     kd_strlist nvcc_flags;    /* --nvcc-flag */
     const char *nvcc;         /* --nvcc PATH, else $KERNDIFF_NVCC, else "nvcc" */
-    int block;                /* --block N for occupancy; 0: from __launch_bounds__ or 256 */
+    /* Launch (launch/spec.h): NULL when not given. */
+    const char *n, *grid, *block, *smem;
+    kd_strlist buffers;       /* --buf NAME=EXPR */
+    kd_strlist scalars;       /* --arg NAME=VALUE */
+    kd_strlist calls;         /* --call v1:KEY=VALUE,... (one side's launch settings) */
+    kd_timing_options timing; /* --target, --max-time, --seed, --rtol ... */
+    bool no_run;              /* --no-run: static diff only, even with a GPU */
+    bool require_match, lock_clocks;
     bool color;               /* colour on: a TTY, no --no-color, no NO_COLOR */
     bool no_cache;
     bool all_instructions;    /* --all-instructions: unchanged histogram rows too */

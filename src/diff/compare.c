@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "build/build.h"
+#include "diff/runtime.h"
 #include "cli/exit_codes.h"
 #include "source/select.h"
 #include "util/fs.h"
@@ -92,17 +93,23 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
     return rc;
 }
 
+/* --block as a plain number, for the occupancy estimate when no launch could be described. */
+static int leading_count(const char *text)
+{
+    char *end;
+    long v = text ? strtol(text, &end, 10) : 0;
+    return text && !*end && v > 0 && v <= 1024 ? (int)v : 0;
+}
+
 static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
 {
-    char *base = kd_base_name(side->kernel);
-    side->kernel_info = kd_kernel_find(&side->kernels, base);
-    free(base);
     kd_static_request req = {
         .build = &side->build,
         .kernel = side->kernel,
         .launch_bounds = side->kernel_info ? side->kernel_info->launch_bounds : NULL,
         .annotated_block = kd_annotation_get(&side->annotations, "block"),
-        .block_threads = opts->block,
+        .block_threads = side->launch_error ? leading_count(opts->block)
+                                            : (int)(side->launch.block[0] * side->launch.block[1] * side->launch.block[2]),
         .limits = c->limits,
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
     };
@@ -142,6 +149,9 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     for (int s = 0; s < 2; s++) {
         c->side[s].kernel = sel.name[s];
         sel.name[s] = NULL;
+        char *base = kd_base_name(c->side[s].kernel);
+        c->side[s].kernel_info = kd_kernel_find(&c->side[s].kernels, base);
+        free(base);
     }
     c->selection_note = sel.note;
     sel.note = NULL;
@@ -153,6 +163,7 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     for (int s = 0; s < 2; s++)
         if ((rc = build_side(opts, c, &c->side[s])) != KD_EXIT_OK)
             return rc;
+    kd_describe_launches(opts, c);
     for (int s = 0; s < 2; s++)
         if ((rc = analyze_side(opts, c, &c->side[s])) != KD_EXIT_OK)
             return rc;
@@ -160,12 +171,6 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
         fprintf(stderr, "kerndiff: out of memory\n");
         return KD_EXIT_TOOL;
     }
-    kd_strbuf note = {0};
-    if (c->gpu.present)
-        kd_sb_printf(&note, "runtime measurement not run: this build of kerndiff has no timing "
-                            "engine yet (static diff only)");
-    else
-        kd_sb_printf(&note, "runtime measurement skipped: %s; static diff only", c->gpu.reason);
-    c->runtime_note = kd_sb_take(&note);
-    return KD_EXIT_OK;
+    c->analysed = true;
+    return kd_compare_runtime(opts, c);
 }

@@ -6,8 +6,10 @@
 #include "cli/options.h"
 #include "diff/model.h"
 
-/* Returns KD_EXIT_OK or another kd_exit code; on failure it has printed what failed, on
- * which side and what to do, to stderr. */
+/* Returns KD_EXIT_OK or another kd_exit code. A failure before the static analysis is
+ * complete has been printed to stderr (what failed, on which side, what to do); a runtime
+ * failure after it is in c->runtime_note, with c->analysed set so the report can still
+ * be shown. */
 int kd_compare_files(const kd_options *opts, kd_comparison *out);
 
 /* Reads one file and finds its kernels and `// kerndiff:` annotations (`annotations` may be

@@ -79,10 +79,13 @@ void kd_comparison_free(kd_comparison *c)
         kd_annotations_free(&side->annotations);
         kd_build_free(&side->build);
         kd_static_result_free(&side->stat);
+        kd_launch_spec_free(&side->launch);
+        free(side->launch_error);
     }
     free(c->selection_note);
     free(c->sass_note);
     free(c->runtime_note);
+    kd_timing_free(&c->timing);
     for (size_t i = 0; i < c->finding_count; i++)
         free(c->findings[i]);
     free(c->findings);

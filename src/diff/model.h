@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include "build/build.h"
 #include "gpu/probe.h"
+#include "launch/spec.h"
+#include "measure/timing.h"
 #include "source/annotation.h"
 #include "source/scan.h"
 #include "static/analysis.h"
@@ -33,10 +35,13 @@ typedef struct kd_side {
     const kd_kernel *kernel_info;
     kd_build build;
     kd_static_result stat;
+    kd_launch_spec launch;      /* how it is launched (valid when launch_error is NULL) */
+    char *launch_error;         /* why no launch could be described */
 } kd_side;
 
 typedef struct kd_comparison {
     kd_side side[2];
+    bool analysed;              /* the static half is complete: the comparison can be shown */
     char arch[32];
     const char *arch_origin;    /* "--arch", "GPU" or "default, no GPU" */
     const kd_arch_limits *limits;
@@ -44,6 +49,9 @@ typedef struct kd_comparison {
     char *selection_note;       /* how the kernel was chosen, when worth saying */
     char *sass_note;            /* why SASS is missing, or NULL */
     char *runtime_note;         /* why nothing was measured, or NULL */
+    bool timed;                 /* `timing` holds a measurement */
+    bool simulated;             /* ... taken from the simulated harness (KERNDIFF_SIMULATE) */
+    kd_timing timing;
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
     char **findings;            /* one-line notes on what changed that matters (findings.h) */
     size_t finding_count;

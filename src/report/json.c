@@ -3,6 +3,7 @@
 #include <jansson.h>
 
 #include "diff/rows.h"
+#include "gpu/nvml.h"
 
 #define KD_JSON_SCHEMA_VERSION 1
 
@@ -32,6 +33,26 @@ static json_t *occupancy(const kd_static_result *r)
     return o;
 }
 
+static json_t *launch(const kd_side *s)
+{
+    if (s->launch_error)
+        return json_pack("{s:s}", "error", s->launch_error);
+    const kd_launch_spec *l = &s->launch;
+    json_t *args = json_array();
+    for (size_t i = 0; i < l->nargs; i++) {
+        const kd_launch_arg *a = &l->args[i];
+        bool buffer = a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT;
+        json_t *arg = json_pack("{s:s, s:s, s:s, s:i, s:s}", "name", a->name, "role", kd_param_role_name(a->role),
+                                "dtype", kd_dtype_name(a->type.base), "lanes", a->type.lanes, "origin", a->origin);
+        json_object_set_new(arg, buffer ? "count" : "value",
+                            buffer ? json_integer((json_int_t)a->count) : json_real(a->value));
+        json_array_append_new(args, arg);
+    }
+    return json_pack("{s:I, s:s, s:[i, i, i], s:[i, i, i], s:I, s:o}", "n", (json_int_t)l->n, "n_origin", l->n_origin,
+                     "grid", l->grid[0], l->grid[1], l->grid[2], "block", l->block[0], l->block[1], l->block[2],
+                     "dynamic_smem", (json_int_t)l->dynamic_smem, "args", args);
+}
+
 static json_t *side(const kd_side *s)
 {
     const kd_static_result *r = &s->stat;
@@ -45,6 +66,82 @@ static json_t *side(const kd_side *s)
                         r->sass_present ? value_rows(kd_check_rows, kd_check_row_count, r) : json_null());
     json_object_set_new(o, "sass_instructions",
                         r->sass_present ? json_integer(r->sass_ops.total) : json_null());
+    json_object_set_new(o, "launch", launch(s));
+    return o;
+}
+
+static json_t *summary(const kd_summary *s)
+{
+    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s->n,
+                     "outliers", (json_int_t)s->outliers, "min", s->min, "p20", s->p20, "median", s->median, "p80",
+                     s->p80, "p95", s->p95, "max", s->max, "mean", s->mean, "stdev", s->stdev, "cv", s->cv, "iqr",
+                     s->iqr);
+}
+
+static json_t *timing_side(const kd_side_timing *t)
+{
+    json_t *samples = json_array(), *throttled = json_array();
+    for (size_t i = 0; i < t->n; i++) {
+        json_array_append_new(samples, json_real(t->samples[i]));
+        if (t->throttled[i])
+            json_array_append_new(throttled, json_integer((json_int_t)i));
+    }
+    return json_pack("{s:o, s:o, s:o, s:{s:I, s:f, s:b}, s:I}", "summary_ns", summary(&t->summary), "samples_ns",
+                     samples, "throttled_sample_indexes", throttled, "warmup", "launches",
+                     (json_int_t)t->warmup_launches, "median_ns", t->warmup_median_ns, "stable", t->warmup_stable,
+                     "device_bytes", (json_int_t)t->device_bytes);
+}
+
+static json_t *correctness(const kd_timing *t)
+{
+    if (!t->checked)
+        return json_null();
+    json_t *outputs = json_array();
+    for (size_t i = 0; i < t->noutputs; i++) {
+        const kd_output_check *oc = &t->outputs[i];
+        const kd_buffer_check *r = &oc->result;
+        json_t *first = json_array();
+        for (size_t k = 0; k < r->first_count; k++)
+            json_array_append_new(first, json_pack("{s:I, s:f, s:f}", "index", (json_int_t)r->first[k].index, "v1",
+                                                   r->first[k].v1, "v2", r->first[k].v2));
+        json_array_append_new(
+            outputs, json_pack("{s:s, s:s, s:i, s:I, s:b, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:o}", "name",
+                               oc->name, "dtype", kd_dtype_name(oc->type.base), "lanes", oc->type.lanes, "elements",
+                               (json_int_t)r->count, "match", r->match, "mismatches", (json_int_t)r->mismatches,
+                               "unwritten_v1", (json_int_t)r->unwritten[0], "unwritten_v2",
+                               (json_int_t)r->unwritten[1], "nan_mismatches", (json_int_t)r->nan_mismatches,
+                               "max_abs_err", r->max_abs_err, "max_rel_err", r->max_rel_err, "rtol",
+                               oc->tolerance.rtol, "atol", oc->tolerance.atol, "first_mismatches", first));
+    }
+    return json_pack("{s:b, s:o}", "match", t->outputs_match, "outputs", outputs);
+}
+
+static json_t *runtime(const kd_comparison *c)
+{
+    if (!c->timed)
+        return json_null();
+    const kd_timing *t = &c->timing;
+    kd_strbuf headline = {0};
+    kd_timing_headline(t, &headline);
+    char reasons[128];
+    kd_nvml_reason_names(t->side[0].reasons_seen | t->side[1].reasons_seen, reasons, sizeof reasons);
+    json_t *o = json_pack(
+        "{s:b, s:{s:s, s:i, s:i, s:i, s:I}, s:{s:b, s:i, s:b}, s:{s:b, s:i, s:i, s:I, s:s},"
+        " s:[o, o], s:{s:f, s:f, s:f, s:f, s:s}, s:s, s:s, s:{s:s, s:f, s:b, s:I, s:f}, s:o}",
+        "simulated", c->simulated, "gpu", "name", t->device, "sm", t->sm, "sms", t->sms, "driver_version", t->driver,
+        "l2_bytes", (json_int_t)t->l2_bytes, "mode", "batched", t->batched, "launches_per_sample", t->batch,
+        "l2_flushed", !t->batched, "clocks", "locked", t->clocks_locked, "sm_mhz_min",
+        t->side[0].clock_min_mhz < t->side[1].clock_min_mhz ? t->side[0].clock_min_mhz : t->side[1].clock_min_mhz,
+        "sm_mhz_max",
+        t->side[0].clock_max_mhz > t->side[1].clock_max_mhz ? t->side[0].clock_max_mhz : t->side[1].clock_max_mhz,
+        "throttled_samples", (json_int_t)(t->side[0].throttled_count + t->side[1].throttled_count), "reasons",
+        reasons, "sides", timing_side(&t->side[0]), timing_side(&t->side[1]), "speedup", "ratio", t->speedup.ratio,
+        "ci_low", t->speedup.lo, "ci_high", t->speedup.hi, "confidence", t->speedup.confidence, "method",
+        "ratio of medians (v1/v2) after outlier removal; percentile bootstrap interval", "verdict",
+        kd_verdict_name(t->verdict), "headline", kd_sb_str(&headline), "stop", "reason", t->stop_reason,
+        "target_pct", t->target_pct, "target_reached", t->target_reached, "rounds", (json_int_t)t->rounds,
+        "seconds", t->measure_s, "correctness", correctness(t));
+    kd_sb_free(&headline);
     return o;
 }
 
@@ -79,13 +176,13 @@ int kd_render_json(FILE *out, const kd_comparison *c)
         json_array_append_new(findings, json_string(c->findings[i]));
     bool sass = c->side[0].stat.sass_present && c->side[1].stat.sass_present;
     json_t *root = json_pack(
-        "{s:i, s:s, s:{s:s, s:s}, s:o, s:[o, o], s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:n}",
+        "{s:i, s:s, s:{s:s, s:s}, s:o, s:[o, o], s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o}",
         "schema_version", KD_JSON_SCHEMA_VERSION, "kerndiff_version", KD_VERSION, "arch", "name",
         c->arch, "origin", c->arch_origin, "gpu", gpu(&c->gpu), "sides", side(&c->side[0]),
         side(&c->side[1]), "findings", findings, "ptx", histograms(&c->ptx_ops, &c->ptx_families),
         "sass", sass ? histograms(&c->sass_ops, &c->sass_families) : json_null(), "notes",
         "selection", string_or_null(c->selection_note), "sass", string_or_null(c->sass_note),
-        "runtime", string_or_null(c->runtime_note), "runtime");
+        "runtime", string_or_null(c->runtime_note), "runtime", runtime(c));
     if (!root)
         return -1;
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

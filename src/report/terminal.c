@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/timing_text.h"
 
 #define BOLD "\033[1m"
 #define DIM "\033[2m"
@@ -101,6 +102,54 @@ static void count_table(FILE *out, const kd_render_options *o, const char *title
                 t->count - shown, paint(o, RESET));
 }
 
+static void stat_row(FILE *out, const char *label, double a, double b)
+{
+    char x[32], y[32];
+    kd_format_ns(a, x, sizeof x);
+    kd_format_ns(b, y, sizeof y);
+    fprintf(out, "  %-24s %10s %10s\n", label, x, y);
+}
+
+static void timing_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    const kd_timing *t = &c->timing;
+    kd_strbuf line = {0};
+    kd_timing_headline(t, &line);
+    const char *colour = t->verdict == KD_VERDICT_FASTER ? GREEN : t->verdict == KD_VERDICT_SLOWER ? RED : "";
+    fprintf(out, "\n%s%s%s%s\n", paint(o, BOLD), paint(o, colour), kd_sb_str(&line), paint(o, RESET));
+    kd_sb_free(&line);
+    kd_timing_environment(t, c->simulated, &line);
+    fprintf(out, "  %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    kd_timing_method(t, &line);
+    fprintf(out, "  %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    if (t->checked) {
+        kd_correctness_line(t, &line);
+        fprintf(out, "%s%s%s\n", paint(o, t->outputs_match ? GREEN : RED), kd_sb_str(&line), paint(o, RESET));
+        kd_sb_free(&line);
+        for (size_t i = 0; i < t->noutputs; i++) {
+            kd_output_detail(&t->outputs[i], &line);
+            fprintf(out, "  %s\n", kd_sb_str(&line));
+            kd_sb_free(&line);
+        }
+    }
+
+    const kd_summary *a = &t->side[0].summary, *b = &t->side[1].summary;
+    column_heading(out, o, "latency per launch", 24);
+    stat_row(out, "min", a->min, b->min);
+    stat_row(out, "p20", a->p20, b->p20);
+    stat_row(out, "median", a->median, b->median);
+    stat_row(out, "p80", a->p80, b->p80);
+    stat_row(out, "p95", a->p95, b->p95);
+    stat_row(out, "mean", a->mean, b->mean);
+    stat_row(out, "stdev", a->stdev, b->stdev);
+    stat_row(out, "IQR", a->iqr, b->iqr);
+    fprintf(out, "  %-24s %9.2f%% %9.2f%%\n", "CV", 100 * a->cv, 100 * b->cv);
+    fprintf(out, "  %-24s %10zu %10zu\n", "samples kept", a->n, b->n);
+    fprintf(out, "  %-24s %10zu %10zu\n", "outliers removed", a->outliers, b->outliers);
+}
+
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -112,6 +161,8 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "  note: %s\n", c->selection_note);
     if (c->runtime_note)
         fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
+    if (c->timed)
+        timing_section(out, o, c);
 
     if (c->finding_count) {
         heading(out, o, "what changed");

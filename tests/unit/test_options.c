@@ -96,8 +96,14 @@ static void usage_errors(void **state)
     const char *three[] = {"kerndiff", "a.cu", "b.cu", "c.cu", NULL};
     assert_int_equal(parse(&o, 4, three), KD_EXIT_USAGE);
     kd_options_free(&o);
-    const char *block[] = {"kerndiff", "--block", "2048", "a.cu", "b.cu", NULL};
-    assert_int_equal(parse(&o, 5, block), KD_EXIT_USAGE);
+    const char *target[] = {"kerndiff", "--target", "0", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, target), KD_EXIT_USAGE);
+    kd_options_free(&o);
+    const char *call[] = {"kerndiff", "--call", "v3:block=1", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, call), KD_EXIT_USAGE);
+    kd_options_free(&o);
+    const char *batch[] = {"kerndiff", "--batch", "sometimes", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, batch), KD_EXIT_USAGE);
     kd_options_free(&o);
     const char *unknown[] = {"kerndiff", "--bogus", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 4, unknown), KD_EXIT_USAGE);
@@ -118,12 +124,49 @@ static void list_and_no_color_env(void **state)
     unsetenv("NO_COLOR");
 }
 
+static void timing_and_launch_options(void **state)
+{
+    (void)state;
+    const char *argv[] = {"kerndiff", "--n", "16M", "--buf", "C=n*n", "--arg", "alpha=2", "--grid", "ceil(n/256)",
+                          "--block", "128", "--call", "v2:block=256", "--target", "0.5%", "--max-time", "3",
+                          "--min-runs", "50", "--max-runs", "900", "--timeout", "2.5", "--seed", "7", "--rtol", "1e-3",
+                          "--batch", "off", "--no-check", "--require-match", "a.cu", "b.cu", NULL};
+    kd_options o;
+    assert_int_equal(parse(&o, 33, argv), 0);
+    assert_string_equal(o.n, "16M");
+    assert_string_equal(o.buffers.items[0], "C=n*n");
+    assert_string_equal(o.scalars.items[0], "alpha=2");
+    assert_string_equal(o.grid, "ceil(n/256)");
+    assert_string_equal(o.block, "128");
+    assert_string_equal(o.calls.items[0], "v2:block=256");
+    assert_true(o.timing.target_pct == 0.5);
+    assert_true(o.timing.max_time_s == 3.0);
+    assert_int_equal(o.timing.min_runs, 50);
+    assert_int_equal(o.timing.max_runs, 900);
+    assert_int_equal(o.timing.timeout_ms, 2500);
+    assert_int_equal(o.timing.seed, 7);
+    assert_true(o.timing.tolerance_given);
+    assert_true(o.timing.tolerance.rtol == 1e-3);
+    assert_int_equal(o.timing.batch, -1);
+    assert_false(o.timing.check);
+    assert_true(o.require_match);
+    kd_options_free(&o);
+
+    const char *defaults[] = {"kerndiff", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 3, defaults), 0);
+    assert_true(o.timing.target_pct == 1.0);
+    assert_true(o.timing.check);
+    assert_int_equal(o.timing.seed, 1);
+    kd_options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_files_and_flags), cmocka_unit_test(options_after_files),
         cmocka_unit_test(fn_pair_and_scopes),  cmocka_unit_test(json_destination),
         cmocka_unit_test(usage_errors),        cmocka_unit_test(list_and_no_color_env),
+        cmocka_unit_test(timing_and_launch_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

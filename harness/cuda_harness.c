@@ -1,0 +1,574 @@
+/* kerndiff-harness — the measuring child for one side of a CUDA diff. It speaks the line
+ * protocol of src/harness/protocol.h on stdin/stdout, so a kernel that faults or hangs
+ * takes down only this process. CUDA is reached through the driver API (dlopen), so the
+ * same binary runs on any driver and needs no CUDA headers to build.
+ *
+ * Timing of one sample: flush L2 (memset of twice its size), queue a spin kernel that
+ * holds the stream until the host releases a flag, record the start event, launch, record
+ * the stop event, release. The launch is queued while the stream is held, so launch
+ * overhead stays outside the events; the flush stays outside too. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda_driver.h"
+#include "gpu/nvml.h"
+#include "harness/protocol.h"
+#include "launch/dtype.h"
+
+#define MAX_ARGS 64
+#define SPIN_TIMEOUT_NS 2000000000ull /* a spin kernel never holds the stream longer */
+
+/* Holds the stream until *flag != 0 or the timeout passes (so a lost release never hangs). */
+static const char spin_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry kd_spin(.param .u64 flag, .param .u64 timeout)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [flag];\n  ld.param.u64 %rd2, [timeout];\n"
+    "  mov.u64 %rd3, %globaltimer;\n"
+    "WAIT:\n  ld.volatile.u32 %r1, [%rd1];\n  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra DONE;\n"
+    "  mov.u64 %rd4, %globaltimer;\n  sub.u64 %rd5, %rd4, %rd3;\n"
+    "  setp.lt.u64 %p2, %rd5, %rd2;\n  @%p2 bra WAIT;\n"
+    "DONE:\n  ret;\n}\n";
+
+typedef int (*launcher_fn)(void **args, void *stream);
+
+typedef struct harness_arg {
+    bool is_buffer, is_output;
+    kd_dtype dtype;
+    int lanes;
+    unsigned long long count;   /* elements of the (vector) type */
+    size_t bytes;
+    CUdeviceptr device;
+    void *initial;              /* inputs: the seeded data, to restore before `check` */
+    unsigned char scalar[8];
+} harness_arg;
+
+typedef struct harness {
+    kd_cuda cu;
+    CUdevice dev;
+    CUcontext ctx;
+    CUstream stream;
+    CUfunction kernel;          /* direct mode */
+    launcher_fn launcher;       /* custom launcher mode */
+    CUfunction spin;
+    volatile uint32_t *flag;
+    CUdeviceptr flag_device;
+    CUevent start, stop;
+    CUdeviceptr flush;
+    size_t flush_bytes;
+    harness_arg args[MAX_ARGS];
+    void *arg_ptrs[MAX_ARGS];
+    size_t nargs;
+    unsigned grid[3], block[3], smem;
+    unsigned long long seed;
+    unsigned batch;             /* 0: one launch per sample, L2 flushed */
+    bool ready;
+    kd_nvml *nvml;
+    unsigned char flush_value;
+} harness;
+
+static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void reply(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+/* Any CUDA failure after setup may leave a sticky error: report and leave. */
+static bool cuda_ok(harness *h, CUresult rc, const char *what)
+{
+    if (rc == 0)
+        return true;
+    char text[256];
+    reply("err cuda %s failed: %s", what, kd_cuda_describe(&h->cu, rc, text, sizeof text));
+    exit(3);
+}
+
+static void hello(harness *h)
+{
+    int sm_major = 0, sm_minor = 0, sms = 0, l2 = 0, driver = 0;
+    char name[128] = "unknown", pci[32] = "";
+    h->cu.DeviceGetAttribute(&sm_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, h->dev);
+    h->cu.DeviceGetAttribute(&sm_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, h->dev);
+    h->cu.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, h->dev);
+    h->cu.DeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, h->dev);
+    h->cu.DeviceGetName(name, sizeof name, h->dev);
+    h->cu.DeviceGetPCIBusId(pci, sizeof pci, h->dev);
+    h->cu.DriverGetVersion(&driver);
+    char *device = kd_proto_encode(name);
+    reply("ok hello version=%d device=%s sm=%d sms=%d l2=%d driver=%d pci=%s", KD_PROTOCOL_VERSION,
+          device ? device : "unknown", sm_major * 10 + sm_minor, sms, l2, driver, pci);
+    free(device);
+    h->flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+    char why[128];
+    h->nvml = kd_nvml_open(pci, why, sizeof why);
+}
+
+static void load(harness *h, kd_words *w)
+{
+    if (w->count == 4 && strcmp(w->word[1], "cubin") == 0) {
+        kd_proto_decode(w->word[2]);
+        CUmodule mod;
+        CUresult rc = h->cu.ModuleLoad(&mod, w->word[2]);
+        char text[256];
+        if (rc != 0) {
+            reply("err load cannot load %s: %s", w->word[2], kd_cuda_describe(&h->cu, rc, text, sizeof text));
+            return;
+        }
+        if ((rc = h->cu.ModuleGetFunction(&h->kernel, mod, w->word[3])) != 0) {
+            reply("err load no entry %s: %s", w->word[3], kd_cuda_describe(&h->cu, rc, text, sizeof text));
+            return;
+        }
+        reply("ok load");
+    } else if (w->count == 4 && strcmp(w->word[1], "launcher") == 0) {
+        kd_proto_decode(w->word[2]);
+        void *so = dlopen(w->word[2], RTLD_NOW | RTLD_LOCAL);
+        void *fn = so ? dlsym(so, w->word[3]) : NULL;
+        if (!fn) {
+            reply("err load cannot load launcher %s from %s: %s", w->word[3], w->word[2], dlerror());
+            return;
+        }
+        memcpy(&h->launcher, &fn, sizeof fn);
+        reply("ok load");
+    } else {
+        reply("err protocol usage: load cubin PATH ENTRY | load launcher PATH SYMBOL");
+    }
+}
+
+static void scalar_bytes(kd_dtype t, double v, unsigned char out[8])
+{
+    memset(out, 0, 8);
+    switch (t) {
+    case KD_DT_F32: { float f = (float)v; memcpy(out, &f, 4); break; }
+    case KD_DT_F64: memcpy(out, &v, 8); break;
+    case KD_DT_F16: { unsigned short s = kd_float_to_half((float)v); memcpy(out, &s, 2); break; }
+    case KD_DT_BF16: { unsigned short s = kd_float_to_bf16((float)v); memcpy(out, &s, 2); break; }
+    case KD_DT_I8: case KD_DT_U8: { uint8_t x = (uint8_t)(int64_t)v; memcpy(out, &x, 1); break; }
+    case KD_DT_I16: case KD_DT_U16: { uint16_t x = (uint16_t)(int64_t)v; memcpy(out, &x, 2); break; }
+    case KD_DT_I32: case KD_DT_U32: { uint32_t x = (uint32_t)(int64_t)v; memcpy(out, &x, 4); break; }
+    case KD_DT_I64: case KD_DT_U64: { uint64_t x = v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v; memcpy(out, &x, 8); break; }
+    default: break;
+    }
+}
+
+static kd_dtype dtype_named(const char *name)
+{
+    for (int t = KD_DT_F16; t <= KD_DT_U64; t++)
+        if (strcmp(kd_dtype_name((kd_dtype)t), name) == 0)
+            return (kd_dtype)t;
+    return KD_DT_UNKNOWN;
+}
+
+/* arg <i> buffer <dtype> <lanes> <count> <in|out>  |  arg <i> scalar <dtype> <value> */
+static void arg(harness *h, kd_words *w)
+{
+    char *end;
+    unsigned long i = w->count >= 2 ? strtoul(w->word[1], &end, 10) : MAX_ARGS;
+    if (i >= MAX_ARGS || h->ready) {
+        reply("err protocol bad arg index, or arg after setup");
+        return;
+    }
+    harness_arg *a = &h->args[i];
+    memset(a, 0, sizeof *a);
+    if (w->count == 7 && strcmp(w->word[2], "buffer") == 0) {
+        a->is_buffer = true;
+        a->dtype = dtype_named(w->word[3]);
+        a->lanes = atoi(w->word[4]);
+        a->count = strtoull(w->word[5], NULL, 10);
+        a->is_output = strcmp(w->word[6], "out") == 0;
+        a->bytes = (size_t)a->count * (size_t)a->lanes * kd_dtype_size(a->dtype);
+        h->arg_ptrs[i] = &a->device;
+    } else if (w->count == 5 && strcmp(w->word[2], "scalar") == 0) {
+        a->dtype = dtype_named(w->word[3]);
+        scalar_bytes(a->dtype, strtod(w->word[4], NULL), a->scalar);
+        h->arg_ptrs[i] = a->scalar;
+    } else {
+        reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out | arg I scalar DTYPE VALUE");
+        return;
+    }
+    if (a->dtype == KD_DT_UNKNOWN || (a->is_buffer && a->lanes <= 0)) {
+        reply("err protocol unknown dtype %s", w->word[3]);
+        return;
+    }
+    if (i + 1 > h->nargs)
+        h->nargs = i + 1;
+    reply("ok arg");
+}
+
+static void geometry(harness *h, kd_words *w)
+{
+    if (w->count != 8) {
+        reply("err protocol usage: geometry GX GY GZ BX BY BZ SMEM");
+        return;
+    }
+    for (int d = 0; d < 3; d++) {
+        h->grid[d] = (unsigned)strtoul(w->word[1 + d], NULL, 10);
+        h->block[d] = (unsigned)strtoul(w->word[4 + d], NULL, 10);
+    }
+    h->smem = (unsigned)strtoul(w->word[7], NULL, 10);
+    reply("ok geometry");
+}
+
+static bool allocate(harness *h, CUdeviceptr *p, size_t bytes, const char *what)
+{
+    CUresult rc = h->cu.MemAlloc(p, bytes ? bytes : 1);
+    if (rc == 0)
+        return true;
+    char text[256];
+    reply("err alloc %s needs %zu bytes: %s", what, bytes, kd_cuda_describe(&h->cu, rc, text, sizeof text));
+    return false;
+}
+
+static unsigned long long input_seed(const harness *h, size_t input_index)
+{
+    return h->seed + 0x9E3779B97F4A7C15ull * (input_index + 1);
+}
+
+static void setup(harness *h)
+{
+    size_t total = 0, inputs = 0;
+    for (size_t i = 0; i < h->nargs; i++) {
+        harness_arg *a = &h->args[i];
+        if (!h->arg_ptrs[i]) {
+            reply("err protocol argument %zu was never given", i);
+            return;
+        }
+        if (!a->is_buffer)
+            continue;
+        char what[32];
+        snprintf(what, sizeof what, "argument %zu", i);
+        if (!allocate(h, &a->device, a->bytes, what))
+            return;
+        total += a->bytes;
+        size_t elements = (size_t)a->count * (size_t)a->lanes;
+        void *host = malloc(a->bytes ? a->bytes : 1);
+        if (!host) {
+            reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
+            return;
+        }
+        if (a->is_output)
+            kd_fill_random(a->dtype, host, elements, input_seed(h, 1000 + i));
+        else
+            kd_fill_random(a->dtype, host, elements, input_seed(h, inputs++));
+        cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "copying inputs");
+        if (a->is_output)
+            free(host);
+        else
+            a->initial = host;
+    }
+    if (!allocate(h, &h->flush, h->flush_bytes, "the L2 flush buffer"))
+        return;
+    if (h->kernel && h->smem > 48 * 1024)
+        cuda_ok(h, h->cu.FuncSetAttribute(h->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)h->smem),
+                "raising the dynamic shared memory limit");
+    h->ready = true;
+    reply("ok setup bytes=%zu", total);
+}
+
+static void launch(harness *h)
+{
+    if (h->launcher) {
+        int rc = h->launcher(h->arg_ptrs, h->stream);
+        if (rc != 0) {
+            reply("err launch the launcher returned %d", rc);
+            exit(3);
+        }
+        return;
+    }
+    cuda_ok(h, h->cu.LaunchKernel(h->kernel, h->grid[0], h->grid[1], h->grid[2], h->block[0], h->block[1],
+                                  h->block[2], h->smem, h->stream, h->arg_ptrs, NULL),
+            "launching the kernel");
+}
+
+static void hold_stream(harness *h)
+{
+    atomic_store((_Atomic uint32_t *)h->flag, 0);
+    unsigned long long timeout = SPIN_TIMEOUT_NS;
+    void *params[] = {&h->flag_device, &timeout};
+    cuda_ok(h, h->cu.LaunchKernel(h->spin, 1, 1, 1, 1, 1, 1, 0, h->stream, params, NULL), "holding the stream");
+}
+
+/* One sample in nanoseconds per launch. */
+static double sample(harness *h)
+{
+    unsigned launches = h->batch ? h->batch : 1;
+    if (!h->batch) /* a different byte each time, so the memset cannot be elided */
+        cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
+    hold_stream(h);
+    cuda_ok(h, h->cu.EventRecord(h->start, h->stream), "recording an event");
+    for (unsigned i = 0; i < launches; i++)
+        launch(h);
+    cuda_ok(h, h->cu.EventRecord(h->stop, h->stream), "recording an event");
+    atomic_store((_Atomic uint32_t *)h->flag, 1);
+    cuda_ok(h, h->cu.EventSynchronize(h->stop), "running the kernel");
+    float ms = 0;
+    cuda_ok(h, h->cu.EventElapsedTime(&ms, h->start, h->stop), "reading the events");
+    return (double)ms * 1e6 / launches;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    double tmp[16];
+    memcpy(tmp, v, n * sizeof *v);
+    qsort(tmp, n, sizeof *tmp, by_value);
+    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Launch until the median of the last 5 samples is within 1% of the 5 before (or the
+ * budget is spent): first launches pay module loading, clock ramp-up and cold TLBs. */
+static void warmup(harness *h, kd_words *w)
+{
+    double budget = w->count == 2 ? strtod(w->word[1], NULL) : 1000;
+    double window[10];
+    unsigned launches = 0;
+    double start = now_ms(), med = 0;
+    for (;;) {
+        window[launches % 10] = sample(h);
+        launches++;
+        if (launches >= 10) {
+            double recent[5], earlier[5];
+            for (int i = 0; i < 5; i++) {
+                recent[i] = window[(launches - 1 - i) % 10];
+                earlier[i] = window[(launches - 6 - i) % 10];
+            }
+            double a = median_of(recent, 5), b = median_of(earlier, 5);
+            med = a;
+            if (fabs(a - b) <= 0.01 * b || now_ms() - start > budget || launches >= 2000)
+                break;
+        }
+    }
+    reply("ok warmup launches=%u median_ns=%.1f stable=%d", launches, med, now_ms() - start <= budget);
+}
+
+static void mode(harness *h, kd_words *w)
+{
+    if (w->count == 2 && strcmp(w->word[1], "single") == 0)
+        h->batch = 0;
+    else if (w->count == 3 && strcmp(w->word[1], "batched") == 0 && atoi(w->word[2]) > 0)
+        h->batch = (unsigned)atoi(w->word[2]);
+    else {
+        reply("err protocol usage: mode single | mode batched N");
+        return;
+    }
+    reply("ok mode");
+}
+
+static void time_samples(harness *h, kd_words *w)
+{
+    int k = w->count == 2 ? atoi(w->word[1]) : 0;
+    if (k <= 0 || k > 100000) {
+        reply("err protocol usage: time K (1..100000)");
+        return;
+    }
+    unsigned clock0 = 0, clock1 = 0;
+    unsigned long long r0 = 0, r1 = 0;
+    if (h->nvml) {
+        kd_nvml_sm_clock(h->nvml, &clock0);
+        kd_nvml_clock_reasons(h->nvml, &r0);
+    }
+    double *samples = malloc((size_t)k * sizeof *samples);
+    if (!samples) {
+        reply("err alloc host memory for %d samples", k);
+        return;
+    }
+    for (int i = 0; i < k; i++)
+        samples[i] = sample(h);
+    if (h->nvml) {
+        kd_nvml_sm_clock(h->nvml, &clock1);
+        kd_nvml_clock_reasons(h->nvml, &r1);
+    }
+    unsigned long long reasons = (r0 | r1) & ~(unsigned long long)KD_REASON_GPU_IDLE;
+    printf("ok time clock0=%u clock1=%u reasons=0x%llx throttled=%d samples=", clock0, clock1, reasons,
+           (reasons & KD_REASONS_THROTTLE) != 0);
+    for (int i = 0; i < k; i++)
+        printf("%s%.1f", i ? "," : "", samples[i]);
+    reply("%s", "");
+    free(samples);
+}
+
+/* Two runs per output: with seeded data in the outputs (what in-place kernels need, and
+ * what is compared), then poisoned (an element still poisoned afterwards was never
+ * written). Inputs are restored first: a kernel may have written them. */
+static void check(harness *h, kd_words *w)
+{
+    if (w->count != 2) {
+        reply("err protocol usage: check PATH");
+        return;
+    }
+    kd_proto_decode(w->word[1]);
+    FILE *f = fopen(w->word[1], "wb");
+    if (!f) {
+        reply("err protocol cannot write %s", w->word[1]);
+        return;
+    }
+    size_t written = 0;
+    for (int poisoned = 0; poisoned < 2; poisoned++) {
+        for (size_t i = 0; i < h->nargs; i++) {
+            harness_arg *a = &h->args[i];
+            if (!a->is_buffer)
+                continue;
+            size_t elements = (size_t)a->count * (size_t)a->lanes;
+            void *host = a->initial;
+            if (a->is_output) {
+                host = malloc(a->bytes ? a->bytes : 1);
+                if (!host) {
+                    reply("err alloc host memory for argument %zu", i);
+                    fclose(f);
+                    return;
+                }
+                if (poisoned)
+                    kd_fill_poison(a->dtype, host, elements);
+                else
+                    kd_fill_random(a->dtype, host, elements, input_seed(h, 1000 + i));
+            }
+            cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "restoring buffers");
+            if (a->is_output)
+                free(host);
+        }
+        launch(h);
+        cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the kernel");
+        for (size_t i = 0; i < h->nargs; i++) {
+            harness_arg *a = &h->args[i];
+            if (!a->is_buffer || !a->is_output)
+                continue;
+            void *host = malloc(a->bytes ? a->bytes : 1);
+            if (!host) {
+                reply("err alloc host memory for argument %zu", i);
+                fclose(f);
+                return;
+            }
+            cuda_ok(h, h->cu.MemcpyDtoH(host, a->device, a->bytes), "reading outputs");
+            written += fwrite(host, 1, a->bytes, f);
+            free(host);
+        }
+    }
+    int failed = fclose(f) != 0;
+    if (failed)
+        reply("err protocol writing %s failed", w->word[1]);
+    else
+        reply("ok check bytes=%zu", written);
+}
+
+static void once(harness *h)
+{
+    cuda_ok(h, h->cu.CtxSynchronize(), "synchronizing");
+    cuda_ok(h, h->cu.ProfilerStart(), "starting the profiler range");
+    launch(h);
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the kernel");
+    cuda_ok(h, h->cu.ProfilerStop(), "stopping the profiler range");
+    reply("ok once");
+}
+
+static int start_cuda(harness *h)
+{
+    char why[256];
+    if (kd_cuda_load(&h->cu, why, sizeof why) != 0) {
+        fprintf(stderr, "kerndiff-harness: %s\n", why);
+        reply("err cuda %s", why);
+        return -1;
+    }
+    CUresult rc = h->cu.Init(0);
+    if (rc == 0)
+        rc = h->cu.DeviceGet(&h->dev, 0);
+    /* The primary context is the one the CUDA runtime uses, so custom launchers built with
+     * the runtime API share our buffers and stream. */
+    if (rc == 0)
+        rc = h->cu.DevicePrimaryCtxRetain(&h->ctx, h->dev);
+    if (rc == 0)
+        rc = h->cu.CtxSetCurrent(h->ctx);
+    CUmodule spin_module;
+    if (rc == 0)
+        rc = h->cu.ModuleLoadData(&spin_module, spin_ptx);
+    if (rc == 0)
+        rc = h->cu.ModuleGetFunction(&h->spin, spin_module, "kd_spin");
+    if (rc == 0)
+        rc = h->cu.StreamCreate(&h->stream, CU_STREAM_NON_BLOCKING);
+    if (rc == 0)
+        rc = h->cu.EventCreate(&h->start, CU_EVENT_DEFAULT);
+    if (rc == 0)
+        rc = h->cu.EventCreate(&h->stop, CU_EVENT_DEFAULT);
+    void *flag = NULL;
+    if (rc == 0)
+        rc = h->cu.MemHostAlloc(&flag, sizeof(uint32_t), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+    if (rc == 0)
+        rc = h->cu.MemHostGetDevicePointer(&h->flag_device, flag, 0);
+    if (rc != 0) {
+        reply("err cuda starting CUDA failed: %s", kd_cuda_describe(&h->cu, rc, why, sizeof why));
+        return -1;
+    }
+    h->flag = flag;
+    return 0;
+}
+
+int main(void)
+{
+    static harness h;
+    if (start_cuda(&h) != 0)
+        return 2;
+    char line[4096];
+    while (fgets(line, sizeof line, stdin)) {
+        kd_words w;
+        kd_proto_split(line, &w);
+        if (w.count == 0)
+            continue;
+        const char *cmd = w.word[0];
+        bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
+                           !strcmp(cmd, "once");
+        if (needs_setup && !h.ready)
+            reply("err protocol %s before setup", cmd);
+        else if (!strcmp(cmd, "hello"))
+            hello(&h);
+        else if (!strcmp(cmd, "load"))
+            load(&h, &w);
+        else if (!strcmp(cmd, "arg"))
+            arg(&h, &w);
+        else if (!strcmp(cmd, "geometry"))
+            geometry(&h, &w);
+        else if (!strcmp(cmd, "seed") && w.count == 2) {
+            h.seed = strtoull(w.word[1], NULL, 10);
+            reply("ok seed");
+        } else if (!strcmp(cmd, "setup"))
+            (h.kernel || h.launcher) ? setup(&h) : reply("err protocol setup before load");
+        else if (!strcmp(cmd, "warmup"))
+            warmup(&h, &w);
+        else if (!strcmp(cmd, "mode"))
+            mode(&h, &w);
+        else if (!strcmp(cmd, "time"))
+            time_samples(&h, &w);
+        else if (!strcmp(cmd, "check"))
+            check(&h, &w);
+        else if (!strcmp(cmd, "once"))
+            once(&h);
+        else if (!strcmp(cmd, "quit")) {
+            reply("ok quit");
+            break;
+        } else
+            reply("err protocol unknown command %s", cmd);
+    }
+    kd_nvml_close(h.nvml);
+    return 0;
+}

@@ -1,0 +1,285 @@
+/* kerndiff-sim-harness — a test double for the CUDA harness (the one documented seam where
+ * CI, which has no GPU, runs the orchestrator, statistics and renderers end to end). It
+ * speaks the same protocol and returns synthetic samples drawn from the distribution its
+ * one argument describes, a comma-separated list of key=value:
+ *
+ *   median=100us   median time per launch (ns if no unit; us, ms accepted)
+ *   cv=1%          spread: lognormal sigma
+ *   drift=2%       a slow common drift: the time is scaled by 1 + drift*sin(2*pi*t/0.2 s),
+ *                  t the wall clock, so both sides (two processes) drift together
+ *   outliers=2%    share of samples multiplied by 2..5
+ *   seed=N         the sampling seed (default: from the side's `seed` command and pid)
+ *   crash_at=N     exit with SIGSEGV at the N-th sample        (harness crash)
+ *   hang_at=N      stop answering at the N-th sample           (hung kernel)
+ *   fault_at=N     answer "err cuda ..." then exit at the N-th sample (kernel fault)
+ *   garble_at=N    answer a malformed line at the N-th sample  (protocol error)
+ *   wrong=K        the first K output elements differ from the reference values
+ *   unwritten=K    the first K output elements are never written
+ *   throttle=1     report SW power cap throttling on every block
+ *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/protocol.h"
+#include "launch/dtype.h"
+
+#define MAX_ARGS 64
+
+typedef struct sim_spec {
+    double median_ns, cv, drift, outliers;
+    unsigned long long seed;
+    long crash_at, hang_at, fault_at, garble_at;
+    long wrong, unwritten;
+    int throttle, alloc_fail;
+} sim_spec;
+
+typedef struct sim_arg {
+    bool is_buffer, is_output;
+    kd_dtype dtype;
+    int lanes;
+    unsigned long long count;
+} sim_arg;
+
+static sim_spec spec = {.median_ns = 100000, .cv = 0.01, .crash_at = -1, .hang_at = -1,
+                        .fault_at = -1, .garble_at = -1};
+static sim_arg args[MAX_ARGS];
+static size_t nargs;
+static long samples_drawn;
+static uint64_t rng_state = 0x853c49e6748fea9bull;
+static double start_s;
+
+static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void reply(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+static double parse_quantity(const char *v)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (!strcmp(end, "%"))
+        return x / 100;
+    if (!strcmp(end, "us"))
+        return x * 1e3;
+    if (!strcmp(end, "ms"))
+        return x * 1e6;
+    return x;
+}
+
+static void parse_spec(char *text)
+{
+    for (char *save = NULL, *kv = strtok_r(text, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        const char *k = kv, *v = eq + 1;
+        if (!strcmp(k, "median")) spec.median_ns = parse_quantity(v);
+        else if (!strcmp(k, "cv")) spec.cv = parse_quantity(v);
+        else if (!strcmp(k, "drift")) spec.drift = parse_quantity(v);
+        else if (!strcmp(k, "outliers")) spec.outliers = parse_quantity(v);
+        else if (!strcmp(k, "seed")) spec.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "crash_at")) spec.crash_at = atol(v);
+        else if (!strcmp(k, "hang_at")) spec.hang_at = atol(v);
+        else if (!strcmp(k, "fault_at")) spec.fault_at = atol(v);
+        else if (!strcmp(k, "garble_at")) spec.garble_at = atol(v);
+        else if (!strcmp(k, "wrong")) spec.wrong = atol(v);
+        else if (!strcmp(k, "unwritten")) spec.unwritten = atol(v);
+        else if (!strcmp(k, "throttle")) spec.throttle = atoi(v);
+        else if (!strcmp(k, "alloc_fail")) spec.alloc_fail = atoi(v);
+        else
+            fprintf(stderr, "kerndiff-sim-harness: unknown key %s\n", k);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double uniform(void) /* xorshift64*, in (0, 1) */
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return ((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0) + 1e-300;
+}
+
+static double normal(void) { return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform()); }
+
+/* Acts out the failure planned for this sample, if any. */
+static void misbehave(void)
+{
+    samples_drawn++;
+    if (samples_drawn == spec.crash_at)
+        raise(SIGSEGV);
+    if (samples_drawn == spec.hang_at)
+        for (;;)
+            pause();
+    if (samples_drawn == spec.fault_at) {
+        reply("err cuda running the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered");
+        exit(3);
+    }
+}
+
+static double draw(void)
+{
+    misbehave();
+    double t = spec.median_ns * exp(spec.cv * normal());
+    if (spec.outliers > 0 && uniform() < spec.outliers)
+        t *= 2 + 3 * uniform();
+    return t * (1 + spec.drift * sin(2 * M_PI * (now_s() - start_s) / 0.2));
+}
+
+static kd_dtype dtype_named(const char *name)
+{
+    for (int t = KD_DT_F16; t <= KD_DT_U64; t++)
+        if (!strcmp(kd_dtype_name((kd_dtype)t), name))
+            return (kd_dtype)t;
+    return KD_DT_UNKNOWN;
+}
+
+static void arg(kd_words *w)
+{
+    unsigned long i = w->count >= 2 ? strtoul(w->word[1], NULL, 10) : MAX_ARGS;
+    if (i >= MAX_ARGS) {
+        reply("err protocol bad arg index");
+        return;
+    }
+    sim_arg *a = &args[i];
+    memset(a, 0, sizeof *a);
+    if (w->count == 7 && !strcmp(w->word[2], "buffer")) {
+        a->is_buffer = true;
+        a->dtype = dtype_named(w->word[3]);
+        a->lanes = atoi(w->word[4]);
+        a->count = strtoull(w->word[5], NULL, 10);
+        a->is_output = !strcmp(w->word[6], "out");
+    } else if (w->count == 5 && !strcmp(w->word[2], "scalar")) {
+        a->dtype = dtype_named(w->word[3]);
+    } else {
+        reply("err protocol bad arg");
+        return;
+    }
+    if (i + 1 > nargs)
+        nargs = i + 1;
+    reply("ok arg");
+}
+
+/* Both sides compute the same "reference" outputs (seeded data), except where told not to. */
+static void check(kd_words *w)
+{
+    if (w->count != 2) {
+        reply("err protocol usage: check PATH");
+        return;
+    }
+    kd_proto_decode(w->word[1]);
+    FILE *f = fopen(w->word[1], "wb");
+    if (!f) {
+        reply("err protocol cannot write %s", w->word[1]);
+        return;
+    }
+    size_t written = 0;
+    for (int poisoned = 0; poisoned < 2; poisoned++) {
+        for (size_t i = 0; i < nargs; i++) {
+            if (!args[i].is_buffer || !args[i].is_output)
+                continue;
+            size_t n = (size_t)args[i].count * (size_t)args[i].lanes, size = kd_dtype_size(args[i].dtype);
+            unsigned char *buf = malloc(n * size + 1);
+            kd_fill_random(args[i].dtype, buf, n, 4242 + i);
+            for (size_t e = 0; e < n && e < (size_t)spec.wrong; e++)
+                memset(buf + e * size, 0x11, size);
+            if (poisoned)
+                kd_fill_poison(args[i].dtype, buf, n < (size_t)spec.unwritten ? n : (size_t)spec.unwritten);
+            else
+                kd_fill_random(args[i].dtype, buf, n < (size_t)spec.unwritten ? n : (size_t)spec.unwritten, 99 + i);
+            written += fwrite(buf, size, n, f) * size;
+            free(buf);
+        }
+    }
+    fclose(f);
+    reply("ok check bytes=%zu", written);
+}
+
+static void time_samples(kd_words *w)
+{
+    int k = w->count == 2 ? atoi(w->word[1]) : 0;
+    if (k <= 0) {
+        reply("err protocol usage: time K");
+        return;
+    }
+    double *s = malloc((size_t)k * sizeof *s);
+    for (int i = 0; i < k; i++) {
+        if (samples_drawn + 1 == spec.garble_at) {
+            samples_drawn++;
+            reply("ok time samples=12,,x");
+            free(s);
+            return;
+        }
+        s[i] = draw();
+    }
+    unsigned clock = spec.throttle ? 1600 : 1980;
+    printf("ok time clock0=%u clock1=%u reasons=0x%x throttled=%d samples=", clock, clock,
+           spec.throttle ? 0x4 : 0, spec.throttle);
+    for (int i = 0; i < k; i++)
+        printf("%s%.1f", i ? "," : "", s[i]);
+    reply("%s", "");
+    free(s);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        parse_spec(argv[1]);
+    start_s = now_s();
+    char line[4096];
+    while (fgets(line, sizeof line, stdin)) {
+        kd_words w;
+        kd_proto_split(line, &w);
+        if (w.count == 0)
+            continue;
+        const char *cmd = w.word[0];
+        if (!strcmp(cmd, "hello"))
+            reply("ok hello version=%d device=Simulated%%20GPU sm=90 sms=132 l2=52428800 driver=13000 pci=sim",
+                  KD_PROTOCOL_VERSION);
+        else if (!strcmp(cmd, "arg"))
+            arg(&w);
+        else if (!strcmp(cmd, "seed") && w.count == 2) {
+            rng_state ^= (spec.seed ? spec.seed : strtoull(w.word[1], NULL, 10)) * 0x9E3779B97F4A7C15ull + (uint64_t)getpid();
+            reply("ok seed");
+        } else if (!strcmp(cmd, "setup")) {
+            if (spec.alloc_fail)
+                reply("err alloc argument 0 needs 68719476736 bytes: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
+            else
+                reply("ok setup bytes=0");
+        } else if (!strcmp(cmd, "warmup"))
+            reply("ok warmup launches=10 median_ns=%.1f stable=1", spec.median_ns);
+        else if (!strcmp(cmd, "time"))
+            time_samples(&w);
+        else if (!strcmp(cmd, "check"))
+            check(&w);
+        else if (!strcmp(cmd, "quit")) {
+            reply("ok quit");
+            break;
+        } else if (!strcmp(cmd, "load") || !strcmp(cmd, "geometry") || !strcmp(cmd, "mode") || !strcmp(cmd, "once"))
+            reply("ok %s", cmd);
+        else
+            reply("err protocol unknown command %s", cmd);
+    }
+    return 0;
+}

@@ -1,0 +1,189 @@
+#include "diff/runtime.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/exit_codes.h"
+#include "harness/locate.h"
+#include "util/tmpdir.h"
+
+/* One side's launch request: the global flags, then that side's --call settings on top. */
+typedef struct side_request {
+    kd_launch_request req;
+    kd_strlist buffers, scalars;
+    char *call_text;   /* a copy of "--call vN:..." that the settings point into */
+} side_request;
+
+static bool is_pointer_param(const kd_kernel *k, const char *name)
+{
+    for (size_t i = 0; k && i < k->nparams; i++)
+        if (strcmp(k->params[i].name, name) == 0)
+            return k->params[i].is_pointer;
+    return false;
+}
+
+static void apply_call(side_request *sr, const kd_kernel *k, const char *settings)
+{
+    free(sr->call_text);
+    sr->call_text = strdup(settings);
+    for (char *save = NULL, *kv = strtok_r(sr->call_text, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq)
+            continue;
+        size_t klen = (size_t)(eq - kv);
+        const char *value = eq + 1;
+        if (klen == 1 && kv[0] == 'n')
+            sr->req.n = value;
+        else if (klen == 4 && !strncmp(kv, "grid", 4))
+            sr->req.grid = value;
+        else if (klen == 5 && !strncmp(kv, "block", 5))
+            sr->req.block = value;
+        else if (klen == 4 && !strncmp(kv, "smem", 4))
+            sr->req.smem = value;
+        else {
+            *eq = '\0';
+            bool pointer = is_pointer_param(k, kv);
+            *eq = '=';
+            kd_strlist_push(pointer ? &sr->buffers : &sr->scalars, kv);
+        }
+    }
+}
+
+static void build_request(const kd_options *opts, const kd_side *side, side_request *sr)
+{
+    memset(sr, 0, sizeof *sr);
+    for (size_t i = 0; i < opts->buffers.count; i++)
+        kd_strlist_push(&sr->buffers, opts->buffers.items[i]);
+    for (size_t i = 0; i < opts->scalars.count; i++)
+        kd_strlist_push(&sr->scalars, opts->scalars.items[i]);
+    sr->req = (kd_launch_request){
+        .kernel = side->kernel_info,
+        .annotations = &side->annotations,
+        .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
+        .buffers = &sr->buffers, .scalars = &sr->scalars,
+    };
+    for (size_t i = 0; i < opts->calls.count; i++)
+        if (strncmp(opts->calls.items[i], side->label, 2) == 0 && opts->calls.items[i][2] == ':')
+            apply_call(sr, side->kernel_info, opts->calls.items[i] + 3);
+}
+
+static void free_request(side_request *sr)
+{
+    free(sr->buffers.items);
+    free(sr->scalars.items);
+    free(sr->call_text);
+}
+
+void kd_describe_launches(const kd_options *opts, kd_comparison *c)
+{
+    for (int s = 0; s < 2; s++) {
+        kd_side *side = &c->side[s];
+        if (!side->kernel_info) {
+            side->launch_error = strdup("the kernel's signature was not found in the source");
+            continue;
+        }
+        side_request sr;
+        build_request(opts, side, &sr);
+        kd_strbuf error = {0};
+        if (kd_launch_spec_build(&sr.req, &side->launch, &error) != 0)
+            side->launch_error = kd_sb_take(&error);
+        kd_sb_free(&error);
+        free_request(&sr);
+    }
+}
+
+__attribute__((format(printf, 1, 2))) static char *note(const char *fmt, ...)
+{
+    char *text = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&text, fmt, ap) < 0)
+        text = NULL;
+    va_end(ap);
+    return text;
+}
+
+/* KERNDIFF_SIMULATE="V1SPEC;V2SPEC" replaces the CUDA harness by the simulated one (the
+ * documented test seam: docs/ARCHITECTURE.md). */
+static int harness_argv(const char *simulate, int side, char *argv_storage[3])
+{
+    if (!simulate) {
+        argv_storage[0] = kd_harness_path("kerndiff-harness");
+        argv_storage[1] = NULL;
+        return argv_storage[0] ? 0 : -1;
+    }
+    const char *sep = strchr(simulate, ';');
+    argv_storage[0] = kd_harness_path("kerndiff-sim-harness");
+    argv_storage[1] = side == 0 ? strndup(simulate, sep ? (size_t)(sep - simulate) : strlen(simulate))
+                                : strdup(sep ? sep + 1 : simulate);
+    argv_storage[2] = NULL;
+    return argv_storage[0] ? 0 : -1;
+}
+
+int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
+{
+    const char *simulate = getenv("KERNDIFF_SIMULATE");
+    if (simulate && !*simulate)
+        simulate = NULL;
+    if (opts->no_run) {
+        c->runtime_note = strdup("runtime measurement not run: --no-run; static diff only");
+        return KD_EXIT_OK;
+    }
+    if (!simulate && !c->gpu.present) {
+        c->runtime_note = note("runtime measurement skipped: %s; static diff only", c->gpu.reason);
+        return KD_EXIT_OK;
+    }
+    for (int s = 0; s < 2; s++) {
+        if (c->side[s].launch_error) {
+            kd_strbuf sb = {0};
+            kd_sb_printf(&sb, "%s: cannot launch %s: %s (or pass --no-run for the static diff only)",
+                         c->side[s].label, c->side[s].kernel, c->side[s].launch_error);
+            c->runtime_note = kd_sb_take(&sb);
+            return KD_EXIT_INPUT;
+        }
+    }
+    char *argv[2][3] = {{NULL}};
+    int rc = KD_EXIT_OK;
+    for (int s = 0; s < 2 && rc == KD_EXIT_OK; s++) {
+        if (harness_argv(simulate, s, argv[s]) != 0) {
+            c->runtime_note = note("cannot find the %s program beside kerndiff (set KERNDIFF_HARNESS_DIR)",
+                                   simulate ? "kerndiff-sim-harness" : "kerndiff-harness");
+            rc = KD_EXIT_TOOL;
+        }
+    }
+    const char *workdir = kd_tmpdir();
+    if (rc == KD_EXIT_OK && !workdir) {
+        c->runtime_note = strdup("cannot create a private temporary folder");
+        rc = KD_EXIT_TOOL;
+    }
+    if (rc == KD_EXIT_OK) {
+        kd_timing_side sides[2];
+        for (int s = 0; s < 2; s++)
+            sides[s] = (kd_timing_side){
+                .label = c->side[s].label,
+                .harness_argv = (const char *const *)argv[s],
+                .load_kind = "cubin",
+                .load_path = c->side[s].build.cubin_path,
+                .load_symbol = c->side[s].stat.entry,
+                .spec = &c->side[s].launch,
+            };
+        kd_strbuf error = {0};
+        int failed_side = 0;
+        kd_timing_status st = kd_measure(sides, &opts->timing, workdir, &c->timing, &error, &failed_side);
+        c->simulated = simulate != NULL;
+        if (st == KD_TIMING_OK) {
+            c->timed = true;
+        } else {
+            c->runtime_note = kd_sb_take(&error);
+            rc = KD_EXIT_RUNTIME;
+        }
+        kd_sb_free(&error);
+    }
+    for (int s = 0; s < 2; s++) {
+        free(argv[s][0]);
+        free(argv[s][1]);
+    }
+    return rc;
+}

@@ -1,0 +1,234 @@
+#include "harness/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_strbuf *why)
+{
+    memset(c, 0, sizeof *c);
+    c->side = side;
+    c->to_child = c->from_child = c->child_err = -1;
+    int in[2], out[2], err[2];
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+        kd_sb_printf(why, "cannot create pipes: %s", strerror(errno));
+        return -1;
+    }
+    pid_t parent = getpid();
+    c->pid = fork();
+    if (c->pid < 0) {
+        kd_sb_printf(why, "cannot fork: %s", strerror(errno));
+        return -1;
+    }
+    if (c->pid == 0) {
+        /* A harness must not outlive kerndiff, even if kerndiff is killed. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+        dup2(in[0], STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        dup2(err[1], STDERR_FILENO);
+        signal(SIGPIPE, SIG_DFL);
+        execvp(argv[0], (char *const *)argv);
+        dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    c->to_child = in[1];
+    c->from_child = out[0];
+    c->child_err = err[0];
+    return 0;
+}
+
+static void reap(kd_child *c, bool block)
+{
+    if (c->exited || c->pid <= 0)
+        return;
+    int status;
+    pid_t r;
+    while ((r = waitpid(c->pid, &status, block ? 0 : WNOHANG)) < 0 && errno == EINTR)
+        ;
+    if (r != c->pid)
+        return;
+    c->exited = true;
+    if (WIFSIGNALED(status))
+        c->signal = WTERMSIG(status);
+    else
+        c->exit_code = WEXITSTATUS(status);
+}
+
+static void kill_child(kd_child *c)
+{
+    if (!c->exited && c->pid > 0) {
+        kill(c->pid, SIGKILL);
+        reap(c, true);
+    }
+}
+
+/* Takes one complete line out of `pending`, if there is one. */
+static bool take_line(kd_child *c)
+{
+    char *nl = c->pending.data ? memchr(c->pending.data, '\n', c->pending.len) : NULL;
+    if (!nl)
+        return false;
+    size_t n = (size_t)(nl - c->pending.data);
+    free(c->line);
+    c->line = strndup(c->pending.data, n);
+    memmove(c->pending.data, nl + 1, c->pending.len - n - 1);
+    c->pending.len -= n + 1;
+    c->pending.data[c->pending.len] = '\0';
+    return true;
+}
+
+static void drain_fd(int *fd, kd_strbuf *into)
+{
+    char buf[4096];
+    ssize_t n = read(*fd, buf, sizeof buf);
+    if (n > 0)
+        kd_sb_append(into, buf, (size_t)n);
+    else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+static kd_reply_status read_reply(kd_child *c, int timeout_ms)
+{
+    long deadline = now_ms() + timeout_ms;
+    while (!take_line(c)) {
+        if (c->from_child < 0) {
+            /* stdout closed: collect the rest of stderr, then the exit status. */
+            while (c->child_err >= 0)
+                drain_fd(&c->child_err, &c->stderr_text);
+            reap(c, true);
+            return KD_REPLY_DIED;
+        }
+        long left = deadline - now_ms();
+        if (left <= 0) {
+            kill_child(c);
+            return KD_REPLY_TIMEOUT;
+        }
+        struct pollfd fds[2] = {{.fd = c->from_child, .events = POLLIN}, {.fd = c->child_err, .events = POLLIN}};
+        int r = poll(fds, 2, (int)left);
+        if (r < 0 && errno != EINTR)
+            return KD_REPLY_DIED;
+        if (r > 0 && fds[0].revents)
+            drain_fd(&c->from_child, &c->pending);
+        if (r > 0 && fds[1].revents)
+            drain_fd(&c->child_err, &c->stderr_text);
+    }
+    kd_proto_split(c->line, &c->words);
+    if (c->words.count >= 1 && strcmp(c->words.word[0], "ok") == 0)
+        return KD_REPLY_OK;
+    if (c->words.count >= 2 && strcmp(c->words.word[0], "err") == 0)
+        return KD_REPLY_ERR;
+    return KD_REPLY_GARBLED;
+}
+
+kd_reply_status kd_child_call(kd_child *c, int timeout_ms, const char *fmt, ...)
+{
+    if (c->exited || c->to_child < 0)
+        return KD_REPLY_DIED;
+    char *cmd = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&cmd, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return KD_REPLY_DIED;
+    bool sent = dprintf(c->to_child, "%s\n", cmd) == n + 1;
+    free(cmd);
+    if (!sent) { /* EPIPE: the child is gone (SIGPIPE is ignored by kerndiff) */
+        while (c->child_err >= 0)
+            drain_fd(&c->child_err, &c->stderr_text);
+        reap(c, true);
+        return KD_REPLY_DIED;
+    }
+    return read_reply(c, timeout_ms);
+}
+
+/* The child's last stderr line, which usually says what went wrong. */
+static void last_stderr_line(const kd_child *c, kd_strbuf *out)
+{
+    const char *text = kd_sb_str(&c->stderr_text);
+    size_t len = c->stderr_text.len;
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        len--;
+    size_t start = len;
+    while (start && text[start - 1] != '\n')
+        start--;
+    if (len > start)
+        kd_sb_printf(out, "; its last words: %.*s", (int)(len - start), text + start);
+}
+
+/* The reply's words from `from` on, separated by spaces (splitting put NULs in the line). */
+static void join_words(const kd_child *c, size_t from, kd_strbuf *out)
+{
+    for (size_t i = from; i < c->words.count; i++)
+        kd_sb_printf(out, "%s%.200s", i > from ? " " : "", c->words.word[i]);
+}
+
+void kd_child_describe_failure(const kd_child *c, kd_reply_status st, kd_strbuf *out)
+{
+    switch (st) {
+    case KD_REPLY_OK:
+        kd_sb_puts(out, "no failure");
+        break;
+    case KD_REPLY_ERR: /* "err KIND message..." */
+        join_words(c, 2, out);
+        break;
+    case KD_REPLY_TIMEOUT:
+        kd_sb_puts(out, "the harness did not answer in time (a hung kernel?) and was killed");
+        break;
+    case KD_REPLY_DIED:
+        if (c->signal)
+            kd_sb_printf(out, "the harness was killed by signal %d (%s)", c->signal, strsignal(c->signal));
+        else
+            kd_sb_printf(out, "the harness exited with status %d", c->exit_code);
+        last_stderr_line(c, out);
+        break;
+    case KD_REPLY_GARBLED:
+        kd_sb_puts(out, "the harness broke the protocol: it answered '");
+        join_words(c, 0, out);
+        kd_sb_puts(out, "'");
+        break;
+    }
+}
+
+void kd_child_stop(kd_child *c)
+{
+    if (c->pid > 0 && !c->exited && c->to_child >= 0) {
+        if (kd_child_call(c, 2000, "quit") == KD_REPLY_OK)
+            reap(c, true);
+    }
+    kill_child(c);
+    int *fds[] = {&c->to_child, &c->from_child, &c->child_err};
+    for (size_t i = 0; i < 3; i++)
+        if (*fds[i] >= 0) {
+            close(*fds[i]);
+            *fds[i] = -1;
+        }
+    kd_sb_free(&c->pending);
+    kd_sb_free(&c->stderr_text);
+    free(c->line);
+    c->line = NULL;
+    c->pid = 0;
+}

@@ -1,0 +1,46 @@
+/* child.h — one harness child process: started once per side, spoken to over pipes, one
+ * reply line per command, with a watchdog on every reply. A child that crashes, hangs or
+ * answers nonsense is reported, never followed: kerndiff itself must survive it. */
+#ifndef KD_HARNESS_CHILD_H
+#define KD_HARNESS_CHILD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "harness/protocol.h"
+#include "util/strbuf.h"
+
+typedef enum kd_reply_status {
+    KD_REPLY_OK = 0,   /* "ok ..." */
+    KD_REPLY_ERR,      /* "err KIND ...": the child reported a failure */
+    KD_REPLY_TIMEOUT,  /* no reply within the limit: the child was killed */
+    KD_REPLY_DIED,     /* the child exited or was killed by a signal */
+    KD_REPLY_GARBLED,  /* a reply that is neither ok nor err */
+} kd_reply_status;
+
+typedef struct kd_child {
+    const char *side;     /* "v1" / "v2" */
+    pid_t pid;
+    int to_child, from_child, child_err;
+    kd_strbuf pending;    /* bytes read past the last full line */
+    kd_strbuf stderr_text;/* everything the child wrote to stderr */
+    char *line;           /* the last reply line (owned) */
+    kd_words words;       /* the last reply, split */
+    bool exited;
+    int exit_code, signal;
+} kd_child;
+
+/* Starts argv. Returns 0, or -1 with the reason in why. */
+int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_strbuf *why);
+
+/* Sends one command line and reads the reply (c->line, c->words). */
+kd_reply_status kd_child_call(kd_child *c, int timeout_ms, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* One line describing the last failure: "harness exited with signal 11 (Segmentation
+ * fault)", "no reply in 10 s: killed", the err message ... */
+void kd_child_describe_failure(const kd_child *c, kd_reply_status st, kd_strbuf *out);
+
+/* Asks the child to quit, waits briefly, kills it if needed, frees everything. */
+void kd_child_stop(kd_child *c);
+
+#endif

@@ -1,0 +1,38 @@
+#include "harness/locate.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/fs.h"
+
+static char *executable_in(const char *dir, const char *name)
+{
+    char *path = kd_path_join(dir, name);
+    if (path && access(path, X_OK) == 0)
+        return path;
+    free(path);
+    return NULL;
+}
+
+char *kd_harness_path(const char *name)
+{
+    const char *env = getenv("KERNDIFF_HARNESS_DIR");
+    if (env && *env)
+        return executable_in(env, name);
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = '\0';
+    char *dir = kd_dirname(self);
+    char *found = executable_in(dir, name);
+    if (!found) {
+        char *libexec = kd_path_join(dir, "../libexec/kerndiff");
+        found = libexec ? executable_in(libexec, name) : NULL;
+        free(libexec);
+    }
+    free(dir);
+    return found;
+}

@@ -1,0 +1,70 @@
+#include "harness/protocol.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void kd_proto_split(char *line, kd_words *w)
+{
+    w->count = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *p = line; *p && w->count < KD_PROTO_MAX_WORDS;) {
+        while (*p == ' ')
+            *p++ = '\0';
+        if (!*p)
+            break;
+        w->word[w->count++] = p;
+        p += strcspn(p, " ");
+    }
+}
+
+const char *kd_proto_value(const kd_words *w, size_t from, const char *key)
+{
+    size_t n = strlen(key);
+    for (size_t i = from; i < w->count; i++)
+        if (strncmp(w->word[i], key, n) == 0 && w->word[i][n] == '=')
+            return w->word[i] + n + 1;
+    return NULL;
+}
+
+char *kd_proto_encode(const char *s)
+{
+    char *out = malloc(strlen(s) * 3 + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c <= ' ' || c == '%' || c == 0x7f)
+            o += sprintf(o, "%%%02X", c);
+        else
+            *o++ = (char)c;
+    }
+    *o = '\0';
+    return out;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+void kd_proto_decode(char *s)
+{
+    char *o = s;
+    for (char *p = s; *p; p++) {
+        int hi, lo;
+        if (*p == '%' && (hi = hex_digit(p[1])) >= 0 && (lo = hex_digit(p[2])) >= 0) {
+            *o++ = (char)(hi * 16 + lo);
+            p += 2;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+}

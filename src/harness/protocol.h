@@ -1,0 +1,49 @@
+/* protocol.h — the line protocol between kerndiff and a harness child (one per side).
+ *
+ * kerndiff writes one command per line to the child's stdin; the child answers each with
+ * exactly one line on stdout that starts with "ok " or "err ". Words are separated by
+ * single spaces; values never contain spaces (paths are %-encoded: see kd_proto_encode).
+ * The child's stderr is free text, kept for error reports.
+ *
+ *   hello 1                  -> ok hello version=1 device=<name> sm=90 sms=132 l2=<bytes> driver=13000 pci=<bus id>
+ *   load cubin <path> <entry>   (the kernel, launched through the driver API)
+ *   load launcher <path>        (a shared object exporting kerndiff_launch_v1, launcher.h)
+ *                            -> ok load
+ *   arg <i> buffer <dtype> <lanes> <count> <in|out>
+ *   arg <i> scalar <dtype> <value>      (%.17g)
+ *   geometry <gx> <gy> <gz> <bx> <by> <bz> <dynamic smem bytes>
+ *   seed <u64>
+ *   setup                    -> ok setup bytes=<device bytes>       (allocates, fills inputs)
+ *   warmup <max ms>          -> ok warmup launches=<k> median_ns=<t>
+ *   mode single | mode batched <launches per sample>   -> ok mode
+ *   time <k>                 -> ok time clock0=<MHz> clock1=<MHz> reasons=<hex> throttled=<0|1> samples=<ns>,<ns>,...
+ *   check <path>             -> ok check bytes=<n>   (poison outputs, restore inputs, run once,
+ *                                                      write every output buffer, in order, raw)
+ *   once                     -> ok once              (one launch inside cuProfilerStart/Stop)
+ *   quit                     -> ok quit, then exit 0
+ *
+ * Errors: "err <kind> <message words...>" with kind one of protocol, cuda, alloc, load,
+ * launch. After "err cuda" the child may exit: a sticky CUDA error poisons its context. */
+#ifndef KD_HARNESS_PROTOCOL_H
+#define KD_HARNESS_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KD_PROTOCOL_VERSION 1
+#define KD_PROTO_MAX_WORDS 64
+
+typedef struct kd_words {
+    char *word[KD_PROTO_MAX_WORDS];
+    size_t count;
+} kd_words;
+
+/* Splits `line` in place at spaces (and strips the newline). */
+void kd_proto_split(char *line, kd_words *w);
+/* The value of "key=value" among words[from..], or NULL. */
+const char *kd_proto_value(const kd_words *w, size_t from, const char *key);
+/* %-encodes spaces, '%' and control bytes so a path is one word; decode reverses it in place. */
+char *kd_proto_encode(const char *s);
+void kd_proto_decode(char *s);
+
+#endif

@@ -1,0 +1,484 @@
+/* spec.c — from a kernel's signature, its file's annotations and the command line to one
+ * concrete launch (see spec.h for the precedence).
+ *
+ * Settings are resolved in dependency order, each seeing the values resolved before it:
+ *     n  →  scalars (n, earlier scalars)  →  block (n, scalars)  →  grid, smem, buffer
+ *     counts (n, scalars, block)
+ * so `// kerndiff: block=tile*32 grid=ceil(n/block) A=n*n` works whatever the order of
+ * the words in the file.
+ *
+ * Names: the built-in `n` and `block` win over parameters of the same name in
+ * expressions, and the annotation keys n, block, grid and smem always mean the settings,
+ * never a parameter of that name, so `// kerndiff: n=16M` cannot hand a kernel's `int n`
+ * a different count from the one its buffers were sized with. Annotation keys that name
+ * neither a setting nor a parameter are ignored: a file may carry keys for other kernels
+ * or later versions. On the command line, by contrast, an unknown --buf/--arg name is an
+ * error, since it is most likely a typo. */
+#include "launch/spec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launch/expr.h"
+
+#define DEFAULT_N 1048576ULL
+#define DEFAULT_BLOCK "256"
+#define MAX_THREADS_PER_BLOCK 1024.0
+
+/* CUDA's limits per dimension (x, y, z). */
+static const double block_limits[3] = {1024, 1024, 64};
+static const double grid_limits[3] = {2147483647.0, 65535, 65535};
+static const char *const dim_names[3] = {"x", "y", "z"};
+
+/* Where a setting's text came from: decides how errors quote it. */
+typedef struct setting {
+    const char *text;   /* NULL: not given */
+    const char *origin; /* "--grid", "--buf", "annotation" ... */
+    const char *key;    /* "grid", or the parameter's name */
+    int line;           /* annotations: the line, for the message */
+    bool keyed;         /* command-line NAME=VALUE (--buf, --arg) */
+} setting;
+
+typedef struct builder {
+    const kd_launch_request *req;
+    kd_launch_spec *out;
+    kd_strbuf *error;
+    kd_var *vars; /* n, then the scalars as they get values, then block */
+    size_t nvars;
+} builder;
+
+static int oom(builder *b)
+{
+    kd_sb_puts(b->error, "out of memory while preparing the launch");
+    return -1;
+}
+
+/* Quotes a setting as the user wrote it, so the message points at the right place. */
+static void describe(kd_strbuf *sb, const setting *s)
+{
+    if (s->line)
+        kd_sb_printf(sb, "`// kerndiff: %s=%s` (line %d)", s->key, s->text, s->line);
+    else if (s->keyed)
+        kd_sb_printf(sb, "%s %s=%s", s->origin, s->key, s->text);
+    else
+        kd_sb_printf(sb, "%s %s", s->origin, s->text);
+}
+
+static bool is_setting_key(const char *key)
+{
+    return strcmp(key, "n") == 0 || strcmp(key, "block") == 0 || strcmp(key, "grid") == 0 ||
+           strcmp(key, "smem") == 0;
+}
+
+static bool from_annotation(const kd_annotations *a, const char *key, setting *s)
+{
+    for (size_t i = 0; a && i < a->count; i++) {
+        if (strcmp(a->items[i].key, key) == 0) {
+            *s = (setting){a->items[i].value, "annotation", key, a->items[i].line, false};
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The command line's value, else the annotation's; s->text stays NULL when neither. */
+static setting pick(const builder *b, const char *cli, const char *flag, const char *key)
+{
+    setting s = {cli, flag, key, 0, false};
+    if (!cli)
+        from_annotation(b->req->annotations, key, &s);
+    return s;
+}
+
+/* The value of the last "NAME=..." entry for name: later entries override earlier ones. */
+static const char *find_entry(const kd_strlist *list, const char *name)
+{
+    const char *value = NULL;
+    size_t len = strlen(name);
+    for (size_t i = 0; list && i < list->count; i++) {
+        const char *item = list->items[i];
+        if (strncmp(item, name, len) == 0 && item[len] == '=')
+            value = item + len + 1;
+    }
+    return value;
+}
+
+/* Command line, then annotation (unless the name is a setting's), for a parameter. */
+static setting pick_for_param(const builder *b, const kd_strlist *list, const char *flag, const char *name)
+{
+    setting s = {find_entry(list, name), flag, name, 0, true};
+    if (!s.text && *name && !is_setting_key(name))
+        from_annotation(b->req->annotations, name, &s);
+    return s;
+}
+
+static void add_var(builder *b, const char *name, double value)
+{
+    b->vars[b->nvars++] = (kd_var){name, value};
+}
+
+static int eval_text(builder *b, const setting *s, const char *text, const char *part, double *out)
+{
+    char reason[512];
+    const kd_vars vars = {b->vars, b->nvars};
+    if (kd_expr_eval(text, &vars, out, reason, sizeof reason) == 0)
+        return 0;
+    describe(b->error, s);
+    kd_sb_printf(b->error, ": %s%s%s", part ? part : "", part ? ": " : "", reason);
+    return -1;
+}
+
+/* Evaluates text (all of s, or its dimension `part`) and requires a whole number in [lo, hi]. */
+static int eval_whole(builder *b, const setting *s, const char *text, const char *part, double lo,
+                      double hi, double *out)
+{
+    if (eval_text(b, s, text, part, out) != 0)
+        return -1;
+    if (*out == floor(*out) && *out >= lo && *out <= hi)
+        return 0;
+    describe(b->error, s);
+    kd_sb_printf(b->error, ": %s is %.17g, ", part ? part : "the value", *out);
+    if (*out != floor(*out))
+        kd_sb_puts(b->error, "not a whole number (round it with ceil() or floor())");
+    else
+        kd_sb_printf(b->error, "but it must be between %.0f and %.0f", lo, hi);
+    return -1;
+}
+
+static void list_params(kd_strbuf *sb, const kd_kernel *k)
+{
+    for (size_t i = 0; i < k->nparams; i++)
+        kd_sb_printf(sb, "%s%s", i ? ", " : "", *k->params[i].name ? k->params[i].name : "(unnamed)");
+}
+
+static const kd_param *find_param(const kd_kernel *k, const char *name, size_t len)
+{
+    for (size_t i = 0; i < k->nparams; i++)
+        if (strlen(k->params[i].name) == len && strncmp(k->params[i].name, name, len) == 0)
+            return &k->params[i];
+    return NULL;
+}
+
+/* Every --buf/--arg entry must be NAME=VALUE for a parameter of the right kind. */
+static int check_entries(builder *b, const kd_strlist *list, const char *flag, bool for_pointers)
+{
+    const kd_kernel *k = b->req->kernel;
+    for (size_t i = 0; list && i < list->count; i++) {
+        const char *item = list->items[i], *eq = strchr(item, '=');
+        if (!eq || eq == item) {
+            kd_sb_printf(b->error, "%s %s: expected NAME=%s", flag, item, for_pointers ? "COUNT" : "VALUE");
+            return -1;
+        }
+        int len = (int)(eq - item);
+        const kd_param *p = find_param(k, item, (size_t)len);
+        if (!p) {
+            kd_sb_printf(b->error, "%s %s: kernel '%s' has no parameter '%.*s' (its parameters: ", flag, item,
+                         k->name, len, item);
+            list_params(b->error, k);
+            kd_sb_puts(b->error, ")");
+            return -1;
+        }
+        if (p->is_pointer == for_pointers)
+            continue;
+        if (p->is_pointer)
+            kd_sb_printf(b->error, "%s %s: '%s' is a buffer (%s), not a scalar; set its element count with --buf %s=COUNT",
+                         flag, item, p->name, p->type, p->name);
+        else
+            kd_sb_printf(b->error, "%s %s: '%s' is a scalar (%s), not a buffer; give its value with --arg %s=VALUE",
+                         flag, item, p->name, p->type, p->name);
+        return -1;
+    }
+    return 0;
+}
+
+static int resolve_n(builder *b)
+{
+    setting s = pick(b, b->req->n, "--n", "n");
+    b->out->n = DEFAULT_N;
+    b->out->n_origin = s.text ? (s.line ? "annotation" : "--n") : "default";
+    char reason[512];
+    if (s.text && kd_parse_count(s.text, &b->out->n, reason, sizeof reason) != 0) {
+        describe(b->error, &s);
+        kd_sb_printf(b->error, ": %s", reason);
+        return -1;
+    }
+    add_var(b, "n", (double)b->out->n);
+    return 0;
+}
+
+/* The range an integer type holds, clipped to the ±2^53 every value already lies in. */
+static bool integer_range(kd_dtype t, double *lo, double *hi)
+{
+    static const struct { kd_dtype t; double lo, hi; } ranges[] = {
+        {KD_DT_I8, -128, 127},           {KD_DT_U8, 0, 255},
+        {KD_DT_I16, -32768, 32767},      {KD_DT_U16, 0, 65535},
+        {KD_DT_I32, -2147483648.0, 2147483647.0}, {KD_DT_U32, 0, 4294967295.0},
+        {KD_DT_I64, -9007199254740992.0, 9007199254740992.0}, {KD_DT_U64, 0, 9007199254740992.0},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++) {
+        if (ranges[i].t == t) {
+            *lo = ranges[i].lo;
+            *hi = ranges[i].hi;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int scalar_type(builder *b, const kd_param *p, kd_type_info *type)
+{
+    if (!kd_type_parse(p->type, type)) {
+        kd_sb_printf(b->error, "scalar parameter '%s' has type '%s', which kerndiff cannot pass: change the type "
+                     "to a plain number type, or launch it with a custom launcher (not supported yet)", p->name, p->type);
+        return -1;
+    }
+    if (type->lanes != 1) {
+        kd_sb_printf(b->error, "scalar parameter '%s' is a vector (%s), which kerndiff cannot pass by value: pass its "
+                     "lanes as separate parameters, or launch it with a custom launcher (not supported yet)",
+                     p->name, p->type);
+        return -1;
+    }
+    return 0;
+}
+
+/* A default argument counts only when it is an expression kerndiff can read ("1.5f" is not). */
+static bool from_default(builder *b, const kd_param *p, double *value)
+{
+    const kd_vars vars = {b->vars, b->nvars};
+    return p->default_value && kd_expr_eval(p->default_value, &vars, value, NULL, 0) == 0;
+}
+
+static int missing_value(builder *b, const kd_param *p)
+{
+    if (!*p->name)
+        kd_sb_printf(b->error, "an unnamed scalar parameter (%s) of kernel '%s' needs a value: name it in the "
+                     "signature, then give it with --arg NAME=VALUE", p->type, b->req->kernel->name);
+    else
+        kd_sb_printf(b->error, "scalar parameter '%s' (%s) needs a value: --arg %s=VALUE or `// kerndiff: %s=VALUE`",
+                     p->name, p->type, p->name, p->name);
+    return -1;
+}
+
+/* An integer parameter must receive a whole number its type can hold. */
+static int check_fits(builder *b, const kd_param *p, const kd_launch_arg *arg)
+{
+    double lo, hi, v = arg->value;
+    if (!integer_range(arg->type.base, &lo, &hi) || (v == floor(v) && v >= lo && v <= hi))
+        return 0;
+    if (v != floor(v))
+        kd_sb_printf(b->error, "scalar parameter '%s' (%s) needs a whole number, but its value (from %s) is %.17g",
+                     p->name, p->type, arg->origin, v);
+    else
+        kd_sb_printf(b->error, "scalar parameter '%s' (%s) holds %.0f..%.0f, but its value (from %s) is %.0f",
+                     p->name, p->type, lo, hi, arg->origin, v);
+    kd_sb_printf(b->error, ": give it one with --arg %s=VALUE%s", p->name,
+                 strcmp(arg->origin, "n") == 0 ? " or choose a smaller --n" : "");
+    return -1;
+}
+
+static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
+{
+    if (scalar_type(b, p, &arg->type) != 0)
+        return -1;
+    setting s = pick_for_param(b, b->req->scalars, "--arg", p->name);
+    if (s.text) {
+        arg->origin = s.line ? "annotation" : "--arg";
+        if (eval_text(b, &s, s.text, NULL, &arg->value) != 0)
+            return -1;
+    } else if (from_default(b, p, &arg->value)) {
+        arg->origin = "inferred";
+    } else if (arg->role == KD_ROLE_LENGTH) {
+        arg->origin = "n";
+        arg->value = (double)b->out->n;
+    } else {
+        return missing_value(b, p);
+    }
+    if (check_fits(b, p, arg) != 0)
+        return -1;
+    if (*p->name && !is_setting_key(p->name))
+        add_var(b, p->name, arg->value);
+    return 0;
+}
+
+/* Splits "X,Y,Z" at the commas outside parentheses (min(a,b) stays whole) and evaluates
+ * each part as a whole number within `limits`; missing dimensions are 1. */
+static int resolve_dims(builder *b, const setting *s, const double limits[3], unsigned dims[3])
+{
+    char *copy = strdup(s->text);
+    if (!copy)
+        return oom(b);
+    char *parts[3] = {copy};
+    size_t nparts = 1;
+    int depth = 0;
+    for (char *c = copy; *c; c++) {
+        depth += (*c == '(') - (*c == ')');
+        if (*c != ',' || depth != 0)
+            continue;
+        if (nparts == 3) {
+            describe(b->error, s);
+            kd_sb_puts(b->error, ": expected X, X,Y or X,Y,Z");
+            free(copy);
+            return -1;
+        }
+        *c = '\0';
+        parts[nparts++] = c + 1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < 3 && rc == 0; i++) {
+        double v = 1;
+        if (i < nparts)
+            rc = eval_whole(b, s, parts[i], dim_names[i], 1, limits[i], &v);
+        if (rc == 0)
+            dims[i] = (unsigned)v;
+    }
+    free(copy);
+    return rc;
+}
+
+static int resolve_block(builder *b)
+{
+    setting s = pick(b, b->req->block, "--block", "block");
+    if (!s.text)
+        s = (setting){DEFAULT_BLOCK, "default block", "block", 0, false};
+    unsigned *block = b->out->block;
+    if (resolve_dims(b, &s, block_limits, block) != 0)
+        return -1;
+    double threads = (double)block[0] * block[1] * block[2];
+    if (threads > MAX_THREADS_PER_BLOCK) {
+        describe(b->error, &s);
+        kd_sb_printf(b->error, ": %.0f threads per block, but CUDA allows at most %.0f", threads, MAX_THREADS_PER_BLOCK);
+        return -1;
+    }
+    add_var(b, "block", block[0]);
+    return 0;
+}
+
+/* Default grid: one thread per element, in x. Counting every thread of the block (not
+ * just its x) keeps a 16,16 block from launching 16 times the threads n needs. */
+static int default_grid(builder *b)
+{
+    const unsigned *block = b->out->block;
+    double threads = (double)block[0] * block[1] * block[2];
+    double blocks = ceil((double)b->out->n / threads);
+    if (blocks > grid_limits[0]) {
+        kd_sb_printf(b->error, "the default grid ceil(n/%.0f) = %.0f blocks exceeds CUDA's %.0f: set --grid or a "
+                     "smaller --n", threads, blocks, grid_limits[0]);
+        return -1;
+    }
+    b->out->grid[0] = (unsigned)blocks;
+    b->out->grid[1] = b->out->grid[2] = 1;
+    return 0;
+}
+
+static int resolve_grid(builder *b)
+{
+    setting s = pick(b, b->req->grid, "--grid", "grid");
+    return s.text ? resolve_dims(b, &s, grid_limits, b->out->grid) : default_grid(b);
+}
+
+static int resolve_smem(builder *b)
+{
+    setting s = pick(b, b->req->smem, "--smem", "smem");
+    double bytes = 0;
+    if (s.text && eval_whole(b, &s, s.text, NULL, 0, 9007199254740992.0, &bytes) != 0)
+        return -1;
+    b->out->dynamic_smem = (unsigned long long)bytes;
+    return 0;
+}
+
+static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
+{
+    if (!kd_type_parse(p->pointee, &arg->type)) {
+        kd_sb_printf(b->error, "buffer parameter '%s' (%s) points to '%s', which kerndiff cannot allocate: change "
+                     "the type to a number or CUDA vector type, or launch it with a custom launcher (not supported yet)",
+                     p->name, p->type, p->pointee);
+        return -1;
+    }
+    setting s = pick_for_param(b, b->req->buffers, "--buf", p->name);
+    if (!s.text) {
+        arg->origin = "n";
+        arg->count = b->out->n;
+        return 0;
+    }
+    arg->origin = s.line ? "annotation" : "--buf";
+    double count;
+    if (eval_whole(b, &s, s.text, NULL, 1, 9007199254740992.0, &count) != 0)
+        return -1;
+    arg->count = (unsigned long long)count;
+    return 0;
+}
+
+static int init_args(builder *b)
+{
+    const kd_kernel *k = b->req->kernel;
+    b->out->args = calloc(k->nparams ? k->nparams : 1, sizeof *b->out->args);
+    if (!b->out->args)
+        return oom(b);
+    for (size_t i = 0; i < k->nparams; i++) {
+        kd_launch_arg *arg = &b->out->args[i];
+        arg->name = strdup(k->params[i].name);
+        if (!arg->name)
+            return oom(b);
+        arg->role = kd_param_role_of(&k->params[i]);
+        b->out->nargs++;
+    }
+    return 0;
+}
+
+static int resolve_scalars(builder *b)
+{
+    for (size_t i = 0; i < b->out->nargs; i++)
+        if (!b->req->kernel->params[i].is_pointer && resolve_scalar(b, &b->req->kernel->params[i], &b->out->args[i]) != 0)
+            return -1;
+    return 0;
+}
+
+static int resolve_buffers(builder *b)
+{
+    for (size_t i = 0; i < b->out->nargs; i++)
+        if (b->req->kernel->params[i].is_pointer && resolve_buffer(b, &b->req->kernel->params[i], &b->out->args[i]) != 0)
+            return -1;
+    return 0;
+}
+
+int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_strbuf *error)
+{
+    memset(out, 0, sizeof *out);
+    /* n, block and one entry per scalar at most. */
+    kd_var *vars = calloc(req->kernel->nparams + 2, sizeof *vars);
+    builder b = {req, out, error, vars, 0};
+    bool failed = !vars ? oom(&b) != 0
+                        : (check_entries(&b, req->buffers, "--buf", true) ||
+                           check_entries(&b, req->scalars, "--arg", false) || init_args(&b) || resolve_n(&b) ||
+                           resolve_scalars(&b) || resolve_block(&b) || resolve_grid(&b) || resolve_smem(&b) ||
+                           resolve_buffers(&b));
+    free(vars);
+    if (failed)
+        kd_launch_spec_free(out);
+    return failed ? -1 : 0;
+}
+
+void kd_launch_spec_free(kd_launch_spec *s)
+{
+    for (size_t i = 0; i < s->nargs; i++)
+        free(s->args[i].name);
+    free(s->args);
+    memset(s, 0, sizeof *s);
+}
+
+unsigned long long kd_launch_spec_bytes(const kd_launch_spec *s)
+{
+    /* Saturates rather than wraps: the figure only ever feeds a "too big" message. */
+    unsigned long long total = 0;
+    for (size_t i = 0; i < s->nargs; i++) {
+        const kd_launch_arg *a = &s->args[i];
+        if (a->role != KD_ROLE_INPUT && a->role != KD_ROLE_OUTPUT)
+            continue;
+        unsigned long long element = kd_dtype_size(a->type.base) * (unsigned long long)a->type.lanes;
+        if (element && a->count > (~0ULL - total) / element)
+            return ~0ULL;
+        total += a->count * element;
+    }
+    return total;
+}

@@ -1,0 +1,66 @@
+/* spec.h — how one side's kernel is launched: one buffer per pointer parameter, typed by
+ * its pointee; values for the scalars; grid, block and dynamic shared memory.
+ *
+ * Precedence, per setting: the command line, then the file's `// kerndiff:` annotations,
+ * then inference from the signature:
+ *   - a pointer parameter is a buffer of `n` elements of its pointee type (a float4*
+ *     buffer of n holds n float4); `const` pointee: input (seeded random data), else
+ *     output (poisoned, compared after the run). `NAME=EXPR` (annotation) or
+ *     `--buf NAME=EXPR` sets its element count; EXPR may use n.
+ *   - an integer parameter named like a length (roles.h) gets n;
+ *   - any other scalar needs `NAME=VALUE` (annotation) or `--arg NAME=VALUE`;
+ *   - block: `block=EXPR` / --block, default 256; grid: `grid=EXPR` / --grid, default
+ *     ceil(n/block); `smem=EXPR` / --smem: dynamic shared memory bytes, default 0.
+ *   - n: --n, else `n=COUNT` annotation, else 1M (1048576).
+ * grid/block/smem/buffer expressions may use n, block (the block's x), and every scalar
+ * parameter's value by name. grid and block take "X" or "X,Y" or "X,Y,Z". */
+#ifndef KD_LAUNCH_SPEC_H
+#define KD_LAUNCH_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "util/strlist.h"
+#include "launch/dtype.h"
+#include "source/annotation.h"
+#include "source/roles.h"
+#include "source/scan.h"
+#include "util/strbuf.h"
+
+typedef struct kd_launch_arg {
+    char *name;
+    kd_param_role role;     /* INPUT/OUTPUT: a buffer; LENGTH/SCALAR: a value */
+    kd_type_info type;      /* pointee type for buffers, the value's type for scalars */
+    unsigned long long count;/* buffers: elements of `type` (vector types count whole vectors) */
+    double value;           /* scalars: the value (integers exact up to 2^53) */
+    const char *origin;     /* "--buf", "--arg", "annotation", "n", "inferred" */
+} kd_launch_arg;
+
+typedef struct kd_launch_spec {
+    unsigned long long n;
+    const char *n_origin;   /* "--n", "annotation", "default" */
+    unsigned grid[3], block[3];
+    unsigned long long dynamic_smem;
+    kd_launch_arg *args;    /* in parameter order */
+    size_t nargs;
+} kd_launch_spec;
+
+typedef struct kd_launch_request {
+    const kd_kernel *kernel;
+    const kd_annotations *annotations; /* may be NULL */
+    const char *n;                     /* --n or NULL */
+    const char *grid, *block, *smem;   /* --grid/--block/--smem or NULL */
+    const kd_strlist *buffers;         /* --buf NAME=EXPR */
+    const kd_strlist *scalars;         /* --arg NAME=VALUE */
+} kd_launch_request;
+
+/* Returns 0, or -1 with a reason in `error` that names the parameter or setting and what
+ * to do (e.g. "scalar parameter 'alpha' (float) needs a value: --arg alpha=VALUE or
+ * `// kerndiff: alpha=VALUE`"). Unknown --buf/--arg names, a pointee type kerndiff cannot
+ * allocate (a struct, a template's T), zero or oversized geometry are errors. */
+int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_strbuf *error);
+void kd_launch_spec_free(kd_launch_spec *s);
+
+/* Total bytes of every buffer (for the "not enough GPU memory" message). */
+unsigned long long kd_launch_spec_bytes(const kd_launch_spec *s);
+
+#endif

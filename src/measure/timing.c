@@ -1,0 +1,484 @@
+#include "measure/timing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/child.h"
+#include "util/fs.h"
+
+enum {
+    SAMPLES_PER_BLOCK = 10,
+    HELLO_TIMEOUT_MS = 120000,     /* CUDA start-up and module loading can be slow */
+    SETUP_TIMEOUT_MS = 120000,     /* allocation and filling of large inputs */
+    WARMUP_BUDGET_MS = 1000,
+    CHECK_RESAMPLES = 400,         /* bootstrap rounds while deciding whether to stop */
+    FINAL_RESAMPLES = 4000,        /* ... and for the reported interval */
+};
+
+/* Below this time per launch, one launch per event pair is too short to time well
+ * (event resolution is about 0.5 us): such kernels are timed in batches. */
+#define BATCH_BELOW_NS 2000.0
+#define BATCH_TARGET_NS 50000.0
+
+void kd_timing_options_default(kd_timing_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->target_pct = 1.0;
+    o->max_time_s = 10.0;
+    o->min_runs = 30;
+    o->max_runs = 3000;
+    o->timeout_ms = 10000;
+    o->seed = 1;
+    o->check = true;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+typedef struct run_state {
+    kd_child child[2];
+    const kd_timing_side *sides;
+    const kd_timing_options *o;
+    kd_timing *out;
+    kd_strbuf *error;
+    int *failed_side;
+    size_t cap;
+} run_state;
+
+/* Records why side s failed; returns the status to hand back. */
+static kd_timing_status fail(run_state *r, int s, kd_reply_status st, const char *doing,
+                             kd_timing_status status)
+{
+    *r->failed_side = s;
+    kd_sb_printf(r->error, "%s: %s: ", r->sides[s].label, doing);
+    kd_child_describe_failure(&r->child[s], st, r->error);
+    return status;
+}
+
+static kd_timing_status hello_and_load(run_state *r, int s)
+{
+    const kd_timing_side *side = &r->sides[s];
+    kd_child *c = &r->child[s];
+    kd_reply_status st = kd_child_call(c, HELLO_TIMEOUT_MS, "hello %d", KD_PROTOCOL_VERSION);
+    if (st != KD_REPLY_OK)
+        return fail(r, s, st, "starting the harness", KD_TIMING_SETUP_FAILED);
+    const char *version = kd_proto_value(&c->words, 1, "version");
+    if (!version || atoi(version) != KD_PROTOCOL_VERSION) {
+        *r->failed_side = s;
+        kd_sb_printf(r->error, "%s: the harness speaks protocol %s, kerndiff speaks %d: reinstall kerndiff",
+                     side->label, version ? version : "?", KD_PROTOCOL_VERSION);
+        return KD_TIMING_SETUP_FAILED;
+    }
+    if (s == 0) {
+        const char *device = kd_proto_value(&c->words, 1, "device");
+        snprintf(r->out->device, sizeof r->out->device, "%s", device ? device : "unknown");
+        kd_proto_decode(r->out->device);
+        const char *v;
+        r->out->sm = (v = kd_proto_value(&c->words, 1, "sm")) ? atoi(v) : 0;
+        r->out->sms = (v = kd_proto_value(&c->words, 1, "sms")) ? atoi(v) : 0;
+        r->out->l2_bytes = (v = kd_proto_value(&c->words, 1, "l2")) ? atol(v) : 0;
+        r->out->driver = (v = kd_proto_value(&c->words, 1, "driver")) ? atoi(v) : 0;
+    }
+    char *path = kd_proto_encode(side->load_path);
+    st = kd_child_call(c, HELLO_TIMEOUT_MS, "load %s %s %s", side->load_kind, path, side->load_symbol);
+    free(path);
+    if (st != KD_REPLY_OK)
+        return fail(r, s, st, "loading the kernel", KD_TIMING_SETUP_FAILED);
+    return KD_TIMING_OK;
+}
+
+static kd_timing_status describe_launch(run_state *r, int s)
+{
+    const kd_launch_spec *spec = r->sides[s].spec;
+    kd_child *c = &r->child[s];
+    kd_reply_status st = KD_REPLY_OK;
+    for (size_t i = 0; i < spec->nargs && st == KD_REPLY_OK; i++) {
+        const kd_launch_arg *a = &spec->args[i];
+        if (a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT)
+            st = kd_child_call(c, r->o->timeout_ms, "arg %zu buffer %s %d %llu %s", i, kd_dtype_name(a->type.base),
+                               a->type.lanes, a->count, a->role == KD_ROLE_INPUT ? "in" : "out");
+        else
+            st = kd_child_call(c, r->o->timeout_ms, "arg %zu scalar %s %.17g", i, kd_dtype_name(a->type.base),
+                               a->value);
+    }
+    if (st == KD_REPLY_OK)
+        st = kd_child_call(c, r->o->timeout_ms, "geometry %u %u %u %u %u %u %llu", spec->grid[0], spec->grid[1],
+                           spec->grid[2], spec->block[0], spec->block[1], spec->block[2], spec->dynamic_smem);
+    if (st == KD_REPLY_OK)
+        st = kd_child_call(c, r->o->timeout_ms, "seed %llu", r->o->seed);
+    if (st != KD_REPLY_OK)
+        return fail(r, s, st, "describing the launch", KD_TIMING_SETUP_FAILED);
+    st = kd_child_call(c, SETUP_TIMEOUT_MS, "setup");
+    if (st == KD_REPLY_ERR && c->words.count >= 2 && strcmp(c->words.word[1], "alloc") == 0) {
+        fail(r, s, st, "allocating buffers", KD_TIMING_SETUP_FAILED);
+        kd_sb_printf(r->error, " (this launch needs %.2f GiB of GPU memory: reduce --n or --buf)",
+                     (double)kd_launch_spec_bytes(spec) / (1u << 30));
+        return KD_TIMING_SETUP_FAILED;
+    }
+    if (st != KD_REPLY_OK)
+        return fail(r, s, st, "allocating buffers", KD_TIMING_SETUP_FAILED);
+    const char *bytes = kd_proto_value(&c->words, 1, "bytes");
+    r->out->side[s].device_bytes = bytes ? strtoull(bytes, NULL, 10) : 0;
+    return KD_TIMING_OK;
+}
+
+static kd_timing_status warm_up(run_state *r)
+{
+    double fastest = INFINITY;
+    for (int s = 0; s < 2; s++) {
+        kd_child *c = &r->child[s];
+        kd_reply_status st = kd_child_call(c, r->o->timeout_ms + WARMUP_BUDGET_MS, "warmup %d", WARMUP_BUDGET_MS);
+        if (st != KD_REPLY_OK)
+            return fail(r, s, st, "warming up", KD_TIMING_RUN_FAILED);
+        const char *v;
+        kd_side_timing *t = &r->out->side[s];
+        t->warmup_median_ns = (v = kd_proto_value(&c->words, 1, "median_ns")) ? atof(v) : 0;
+        t->warmup_launches = (v = kd_proto_value(&c->words, 1, "launches")) ? (unsigned)atoi(v) : 0;
+        t->warmup_stable = (v = kd_proto_value(&c->words, 1, "stable")) && atoi(v) == 1;
+        fastest = fmin(fastest, t->warmup_median_ns);
+    }
+    /* Both sides always run in the same mode: comparing a batched (warm L2) time with a
+     * single-launch (flushed L2) time would compare different things. */
+    long batch = r->o->batch;
+    if (batch == 0 && fastest < BATCH_BELOW_NS)
+        batch = (long)fmin(1000, fmax(2, ceil(BATCH_TARGET_NS / fmax(fastest, 1))));
+    r->out->batched = batch > 0;
+    r->out->batch = batch > 0 ? (unsigned)batch : 1;
+    for (int s = 0; s < 2; s++) {
+        kd_reply_status st = r->out->batched ? kd_child_call(&r->child[s], r->o->timeout_ms, "mode batched %u", r->out->batch)
+                                             : kd_child_call(&r->child[s], r->o->timeout_ms, "mode single");
+        if (st != KD_REPLY_OK)
+            return fail(r, s, st, "choosing the timing mode", KD_TIMING_RUN_FAILED);
+    }
+    return KD_TIMING_OK;
+}
+
+static bool grow(run_state *r, size_t need)
+{
+    if (need <= r->cap)
+        return true;
+    size_t cap = r->cap ? r->cap * 2 : 256;
+    while (cap < need)
+        cap *= 2;
+    for (int s = 0; s < 2; s++) {
+        double *samples = realloc(r->out->side[s].samples, cap * sizeof *samples);
+        if (samples)
+            r->out->side[s].samples = samples;
+        bool *throttled = realloc(r->out->side[s].throttled, cap * sizeof *throttled);
+        if (throttled)
+            r->out->side[s].throttled = throttled;
+        if (!samples || !throttled)
+            return false;
+    }
+    r->cap = cap;
+    return true;
+}
+
+/* Parses "ok time clock0=.. clock1=.. reasons=.. throttled=.. samples=a,b,c" into side s. */
+static bool take_block(run_state *r, int s, int k)
+{
+    kd_child *c = &r->child[s];
+    kd_side_timing *t = &r->out->side[s];
+    const char *samples = kd_proto_value(&c->words, 1, "samples");
+    const char *clock0 = kd_proto_value(&c->words, 1, "clock0"), *clock1 = kd_proto_value(&c->words, 1, "clock1");
+    const char *reasons = kd_proto_value(&c->words, 1, "reasons"), *thr = kd_proto_value(&c->words, 1, "throttled");
+    if (!samples || !clock0 || !clock1 || !reasons || !thr || !grow(r, t->n + (size_t)k))
+        return false;
+    size_t first = t->n;
+    for (const char *p = samples; *p;) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !(v > 0) || !isfinite(v) || t->n - first >= (size_t)k)
+            return false;
+        t->samples[t->n] = v;
+        t->throttled[t->n] = atoi(thr) != 0;
+        t->n++;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return false;
+    }
+    if (t->n - first != (size_t)k)
+        return false;
+    unsigned c0 = (unsigned)atoi(clock0), c1 = (unsigned)atoi(clock1);
+    unsigned lo = c0 < c1 ? c0 : c1, hi = c0 < c1 ? c1 : c0;
+    if (lo && (!t->clock_min_mhz || lo < t->clock_min_mhz))
+        t->clock_min_mhz = lo;
+    if (hi > t->clock_max_mhz)
+        t->clock_max_mhz = hi;
+    t->reasons_seen |= strtoull(reasons, NULL, 16);
+    if (atoi(thr))
+        t->throttled_count += (size_t)k;
+    return true;
+}
+
+static kd_timing_status time_block(run_state *r, int s)
+{
+    kd_child *c = &r->child[s];
+    /* The watchdog allows every sample of the block a full --timeout. */
+    kd_reply_status st = kd_child_call(c, r->o->timeout_ms + (int)(SAMPLES_PER_BLOCK * r->out->batch), "time %d",
+                                       SAMPLES_PER_BLOCK);
+    if (st != KD_REPLY_OK)
+        return fail(r, s, st, "timing the kernel", KD_TIMING_RUN_FAILED);
+    if (!take_block(r, s, SAMPLES_PER_BLOCK))
+        return fail(r, s, KD_REPLY_GARBLED, "timing the kernel", KD_TIMING_RUN_FAILED);
+    return KD_TIMING_OK;
+}
+
+/* splitmix64: the interleaving order comes from --seed, so a run can be replayed. */
+static unsigned long long next_random(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int compute_speedup(run_state *r, int resamples)
+{
+    double *kept[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    int rc = -1;
+    for (int s = 0; s < 2; s++) {
+        kept[s] = malloc(r->out->side[s].n * sizeof *kept[s] + 1);
+        if (!kept[s])
+            goto out;
+        n[s] = kd_remove_outliers(r->out->side[s].samples, r->out->side[s].n, kept[s]);
+    }
+    rc = kd_speedup_ci(kept[0], n[0], kept[1], n[1], 0.95, resamples, r->o->seed, &r->out->speedup);
+out:
+    free(kept[0]);
+    free(kept[1]);
+    return rc;
+}
+
+static kd_timing_status measure_rounds(run_state *r)
+{
+    unsigned long long order_state = r->o->seed ^ 0xA5A5A5A5ull;
+    double start = now_s();
+    size_t next_check = (size_t)r->o->min_runs;
+    for (;;) {
+        int first = (int)(next_random(&order_state) & 1);
+        for (int i = 0; i < 2; i++) {
+            kd_timing_status st = time_block(r, i == 0 ? first : 1 - first);
+            if (st != KD_TIMING_OK)
+                return st;
+        }
+        r->out->rounds++;
+        size_t n = r->out->side[0].n;
+        double elapsed = now_s() - start;
+        if (n >= next_check) {
+            /* Checking every round would cost a bootstrap each time; every 25% more samples
+             * is enough to stop close to where the target is met. */
+            next_check = n + (n / 4 > SAMPLES_PER_BLOCK ? n / 4 : SAMPLES_PER_BLOCK);
+            if (compute_speedup(r, CHECK_RESAMPLES) == 0 &&
+                kd_speedup_ci_halfwidth_pct(&r->out->speedup) <= r->o->target_pct) {
+                r->out->stop_reason = "target reached";
+                break;
+            }
+        }
+        if (elapsed >= r->o->max_time_s && n >= 2) {
+            r->out->stop_reason = "--max-time";
+            break;
+        }
+        if (n >= (size_t)r->o->max_runs) {
+            r->out->stop_reason = "--max-runs";
+            break;
+        }
+    }
+    r->out->measure_s = now_s() - start;
+    if (compute_speedup(r, FINAL_RESAMPLES) != 0) {
+        kd_sb_puts(r->error, "too few samples to compare");
+        return KD_TIMING_RUN_FAILED;
+    }
+    r->out->target_pct = r->o->target_pct;
+    r->out->target_reached = kd_speedup_ci_halfwidth_pct(&r->out->speedup) <= r->o->target_pct;
+    r->out->verdict = kd_verdict_of(&r->out->speedup);
+    for (int s = 0; s < 2; s++) {
+        kd_summarize(r->out->side[s].samples, r->out->side[s].n, &r->out->side[s].summary);
+        r->out->clocks_locked |= (r->out->side[s].reasons_seen & 0x2) != 0;
+    }
+    return KD_TIMING_OK;
+}
+
+static size_t output_count(const kd_launch_spec *spec)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < spec->nargs; i++)
+        n += spec->args[i].role == KD_ROLE_OUTPUT;
+    return n;
+}
+
+/* The check file holds every output buffer of the seeded run, then every output buffer of
+ * the poisoned run. */
+static kd_timing_status check_outputs(run_state *r, const char *workdir)
+{
+    char *data[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    kd_timing_status status = KD_TIMING_OK;
+    for (int s = 0; s < 2; s++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s.outputs", r->sides[s].label);
+        char *path = kd_path_join(workdir, name);
+        char *encoded = kd_proto_encode(path);
+        kd_reply_status st = kd_child_call(&r->child[s], r->o->timeout_ms * 3, "check %s", encoded);
+        free(encoded);
+        if (st == KD_REPLY_OK)
+            data[s] = kd_read_file(path, &len[s]);
+        free(path);
+        if (st != KD_REPLY_OK) {
+            status = fail(r, s, st, "running the correctness check", KD_TIMING_RUN_FAILED);
+            goto out;
+        }
+    }
+    /* Outputs are paired by position: the i-th output of v1 with the i-th of v2. */
+    const kd_launch_spec *a = r->sides[0].spec, *b = r->sides[1].spec;
+    size_t n = output_count(a) < output_count(b) ? output_count(a) : output_count(b);
+    r->out->outputs = calloc(n + 1, sizeof *r->out->outputs);
+    r->out->noutputs = 0;
+    r->out->outputs_match = output_count(a) == output_count(b);
+    size_t offset[2][2] = {{0, 0}, {0, 0}}; /* [side][run] */
+    size_t total[2] = {0, 0};
+    const kd_launch_spec *specs[2] = {a, b};
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < specs[s]->nargs; i++)
+            if (specs[s]->args[i].role == KD_ROLE_OUTPUT)
+                total[s] += specs[s]->args[i].count * (size_t)specs[s]->args[i].type.lanes *
+                            kd_dtype_size(specs[s]->args[i].type.base);
+    for (int s = 0; s < 2; s++) {
+        offset[s][1] = total[s];
+        if (!data[s] || len[s] != 2 * total[s]) {
+            *r->failed_side = s;
+            kd_sb_printf(r->error, "%s: the correctness run wrote %zu bytes, expected %zu", r->sides[s].label,
+                         data[s] ? len[s] : 0, 2 * total[s]);
+            status = KD_TIMING_RUN_FAILED;
+            goto out;
+        }
+    }
+    size_t ia = 0, ib = 0;
+    for (size_t k = 0; k < n; k++) {
+        while (a->args[ia].role != KD_ROLE_OUTPUT)
+            ia++;
+        while (b->args[ib].role != KD_ROLE_OUTPUT)
+            ib++;
+        const kd_launch_arg *x = &a->args[ia++], *y = &b->args[ib++];
+        kd_output_check *oc = &r->out->outputs[r->out->noutputs++];
+        oc->name = strdup(x->name);
+        oc->type = x->type;
+        size_t ex = x->count * (size_t)x->type.lanes, ey = y->count * (size_t)y->type.lanes;
+        size_t elements = ex < ey ? ex : ey, esize = kd_dtype_size(x->type.base);
+        oc->tolerance = r->o->tolerance_given ? r->o->tolerance : kd_default_tolerance(x->type.base);
+        if (x->type.base != y->type.base || ex != ey) {
+            r->out->outputs_match = false;
+            oc->result.count = elements;
+            oc->result.mismatches = ex > ey ? ex - ey : ey - ex;
+            if (x->type.base != y->type.base)
+                oc->result.mismatches = elements;
+        } else {
+            kd_compare_buffers(x->type.base, data[0] + offset[0][0], data[1] + offset[1][0], elements,
+                               oc->tolerance, &oc->result);
+            /* The seeded run decides the values; the poisoned run tells which were never written. */
+            for (int s = 0; s < 2; s++) {
+                const char *poisoned = data[s] + offset[s][1];
+                oc->result.unwritten[s] = 0;
+                for (size_t e = 0; e < elements; e++)
+                    oc->result.unwritten[s] += kd_is_poison(x->type.base, poisoned, e);
+            }
+            if (oc->result.unwritten[0] != oc->result.unwritten[1])
+                oc->result.match = false;
+        }
+        r->out->outputs_match &= oc->result.match;
+        offset[0][0] += ex * esize;
+        offset[0][1] += ex * esize;
+        offset[1][0] += ey * kd_dtype_size(y->type.base);
+        offset[1][1] += ey * kd_dtype_size(y->type.base);
+    }
+    r->out->checked = true;
+out:
+    free(data[0]);
+    free(data[1]);
+    return status;
+}
+
+kd_timing_status kd_measure(const kd_timing_side sides[2], const kd_timing_options *o,
+                            const char *workdir, kd_timing *out, kd_strbuf *error, int *failed_side)
+{
+    memset(out, 0, sizeof *out);
+    run_state r = {.sides = sides, .o = o, .out = out, .error = error, .failed_side = failed_side};
+    kd_timing_status st = KD_TIMING_OK;
+    int started = 0;
+    for (; started < 2 && st == KD_TIMING_OK; started++) {
+        kd_strbuf why = {0};
+        if (kd_child_start(&r.child[started], sides[started].label, sides[started].harness_argv, &why) != 0) {
+            *failed_side = started;
+            kd_sb_printf(error, "%s: cannot start the harness %s: %s", sides[started].label,
+                         sides[started].harness_argv[0], kd_sb_str(&why));
+            st = KD_TIMING_SETUP_FAILED;
+        }
+        kd_sb_free(&why);
+    }
+    for (int s = 0; s < 2 && st == KD_TIMING_OK; s++)
+        st = hello_and_load(&r, s);
+    for (int s = 0; s < 2 && st == KD_TIMING_OK; s++)
+        st = describe_launch(&r, s);
+    if (st == KD_TIMING_OK)
+        st = warm_up(&r);
+    if (st == KD_TIMING_OK)
+        st = measure_rounds(&r);
+    if (st == KD_TIMING_OK && o->check)
+        st = check_outputs(&r, workdir);
+    for (int s = 0; s < started; s++)
+        kd_child_stop(&r.child[s]);
+    return st;
+}
+
+void kd_timing_free(kd_timing *t)
+{
+    for (int s = 0; s < 2; s++) {
+        free(t->side[s].samples);
+        free(t->side[s].throttled);
+    }
+    for (size_t i = 0; i < t->noutputs; i++)
+        free(t->outputs[i].name);
+    free(t->outputs);
+    memset(t, 0, sizeof *t);
+}
+
+void kd_format_ns(double ns, char *buf, size_t n)
+{
+    if (ns >= 1e6)
+        snprintf(buf, n, "%.3fms", ns / 1e6);
+    else if (ns >= 1e5)
+        snprintf(buf, n, "%.1fus", ns / 1e3);
+    else if (ns >= 1e3)
+        snprintf(buf, n, "%.2fus", ns / 1e3);
+    else
+        snprintf(buf, n, "%.0fns", ns);
+}
+
+void kd_timing_headline(const kd_timing *t, kd_strbuf *out)
+{
+    char a[32], b[32];
+    kd_format_ns(t->side[0].summary.median, a, sizeof a);
+    kd_format_ns(t->side[1].summary.median, b, sizeof b);
+    const kd_speedup *s = &t->speedup;
+    switch (t->verdict) {
+    case KD_VERDICT_FASTER:
+        kd_sb_printf(out, "v2 is %.3gx faster (%s -> %s, 95%% CI %.3f-%.3fx)", s->ratio, a, b, s->lo, s->hi);
+        break;
+    case KD_VERDICT_SLOWER:
+        kd_sb_printf(out, "v2 is %.3gx slower (%s -> %s, 95%% CI %.3f-%.3fx)", 1 / s->ratio, a, b, 1 / s->hi,
+                     1 / s->lo);
+        break;
+    case KD_VERDICT_NO_DIFFERENCE:
+        kd_sb_printf(out, "no significant difference (%s -> %s, speedup %.3fx, 95%% CI %.3f-%.3fx)", a, b, s->ratio,
+                     s->lo, s->hi);
+        break;
+    }
+}

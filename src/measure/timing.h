@@ -1,0 +1,96 @@
+/* timing.h — the timing pass: both harness children warm, v1 and v2 interleaved in
+ * randomised blocks, an adaptive stop on the width of the speedup's confidence interval,
+ * then the correctness run. Its result is part of the comparison model. */
+#ifndef KD_MEASURE_TIMING_H
+#define KD_MEASURE_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "check/compare.h"
+#include "launch/spec.h"
+#include "measure/stats.h"
+#include "util/strbuf.h"
+
+typedef struct kd_timing_options {
+    double target_pct;        /* --target: stop once the speedup CI's half-width is below (1.0) */
+    double max_time_s;        /* --max-time: stop after this much measuring (10 s) */
+    int min_runs, max_runs;   /* samples per side (30, 3000) */
+    int timeout_ms;           /* --timeout: the watchdog on every harness reply (10000) */
+    unsigned long long seed;  /* --seed: inputs and interleaving order (1) */
+    bool check;               /* correctness run (on; --no-check) */
+    bool tolerance_given;     /* --rtol/--atol given: they replace the per-dtype defaults */
+    kd_tolerance tolerance;
+    long batch;               /* --batch: 0 auto, -1 never, N launches per sample */
+} kd_timing_options;
+
+void kd_timing_options_default(kd_timing_options *o);
+
+typedef struct kd_side_timing {
+    double *samples;          /* every raw sample, ns per launch, in the order taken */
+    bool *throttled;          /* per sample: taken in a block the GPU reported throttling */
+    size_t n;
+    kd_summary summary;       /* after the outlier rule */
+    unsigned clock_min_mhz, clock_max_mhz;
+    size_t throttled_count;
+    unsigned long long reasons_seen;
+    double warmup_median_ns;
+    unsigned warmup_launches;
+    bool warmup_stable;
+    unsigned long long device_bytes;
+} kd_side_timing;
+
+typedef struct kd_output_check {
+    char *name;               /* the parameter */
+    kd_type_info type;
+    kd_tolerance tolerance;
+    kd_buffer_check result;
+} kd_output_check;
+
+typedef struct kd_timing {
+    char device[128];
+    int sm, sms, driver;
+    long l2_bytes;
+    bool batched;
+    unsigned batch;           /* launches per sample when batched */
+    kd_side_timing side[2];
+    kd_speedup speedup;
+    kd_verdict verdict;
+    double target_pct;
+    bool target_reached;
+    const char *stop_reason;  /* "target reached", "--max-time", "--max-runs" */
+    size_t rounds;
+    double measure_s;
+    bool clocks_locked;       /* NVML reported applications/locked clocks in force */
+    bool checked;
+    kd_output_check *outputs;
+    size_t noutputs;
+    bool outputs_match;
+} kd_timing;
+
+typedef struct kd_timing_side {
+    const char *label;                 /* "v1" / "v2" */
+    const char *const *harness_argv;   /* the child to start */
+    const char *load_kind;             /* "cubin" or "launcher" */
+    const char *load_path;             /* the cubin or shared object */
+    const char *load_symbol;           /* entry or launcher symbol */
+    const kd_launch_spec *spec;
+} kd_timing_side;
+
+typedef enum kd_timing_status {
+    KD_TIMING_OK = 0,
+    KD_TIMING_SETUP_FAILED,   /* the harness could not start, load or allocate */
+    KD_TIMING_RUN_FAILED,     /* a kernel faulted, hung, or the harness broke */
+} kd_timing_status;
+
+/* Runs the timing pass and the correctness run. On failure `error` says what failed and
+ * on which side, and *failed_side is 0 or 1. */
+kd_timing_status kd_measure(const kd_timing_side sides[2], const kd_timing_options *o,
+                            const char *workdir, kd_timing *out, kd_strbuf *error, int *failed_side);
+void kd_timing_free(kd_timing *t);
+
+/* "v2 is 1.14x faster (214.1us -> 188.4us, 95% CI 1.12-1.16x)" */
+void kd_timing_headline(const kd_timing *t, kd_strbuf *out);
+/* "214.1us", "4.05us", "1.234ms" */
+void kd_format_ns(double ns, char *buf, size_t n);
+
+#endif

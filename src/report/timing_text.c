@@ -1,0 +1,88 @@
+#include "report/timing_text.h"
+
+#include "gpu/nvml.h"
+
+void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out)
+{
+    if (simulated) {
+        kd_sb_printf(out, "simulated harness (KERNDIFF_SIMULATE): synthetic samples, not a measurement");
+        return;
+    }
+    kd_sb_printf(out, "GPU %s (sm_%d, %d SMs, driver %d.%d); ", t->device, t->sm, t->sms, t->driver / 1000,
+                 (t->driver % 1000) / 10);
+    unsigned lo = t->side[0].clock_min_mhz, hi = t->side[0].clock_max_mhz;
+    for (int s = 1; s < 2; s++) {
+        if (t->side[s].clock_min_mhz && (!lo || t->side[s].clock_min_mhz < lo))
+            lo = t->side[s].clock_min_mhz;
+        if (t->side[s].clock_max_mhz > hi)
+            hi = t->side[s].clock_max_mhz;
+    }
+    kd_sb_puts(out, t->clocks_locked ? "clocks locked (NVML reports application/locked clocks)"
+                                     : "clocks not locked");
+    if (hi)
+        kd_sb_printf(out, ", SM clock %u-%u MHz", lo, hi);
+    else
+        kd_sb_puts(out, ", SM clock not readable (no NVML)");
+    size_t throttled = t->side[0].throttled_count + t->side[1].throttled_count;
+    size_t total = t->side[0].n + t->side[1].n;
+    if (throttled) {
+        char names[128];
+        kd_nvml_reason_names((t->side[0].reasons_seen | t->side[1].reasons_seen) & KD_REASONS_THROTTLE, names,
+                             sizeof names);
+        kd_sb_printf(out, "; %zu of %zu samples taken while throttled (%s): treat small differences with care",
+                     throttled, total, names);
+    } else if (hi) {
+        kd_sb_puts(out, "; no throttling reported");
+    }
+}
+
+void kd_timing_method(const kd_timing *t, kd_strbuf *out)
+{
+    if (t->batched)
+        kd_sb_printf(out, "batched: %u launches per sample, L2 warm (launches under 2 us are too short to time one by one)",
+                     t->batch);
+    else
+        kd_sb_printf(out, "one launch per sample, L2 flushed before each (%.0f MiB written)",
+                     2.0 * (double)t->l2_bytes / (1 << 20));
+    kd_sb_printf(out, "; v1/v2 interleaved in %zu random-order rounds; %zu + %zu samples in %.1f s; ", t->rounds,
+                 t->side[0].n, t->side[1].n, t->measure_s);
+    double half = kd_speedup_ci_halfwidth_pct(&t->speedup);
+    if (t->target_reached)
+        kd_sb_printf(out, "stopped: CI half-width %.2f%% <= target %.2f%%", half, t->target_pct);
+    else
+        kd_sb_printf(out, "stopped by %s before the target: CI half-width %.2f%% > %.2f%%", t->stop_reason, half,
+                     t->target_pct);
+}
+
+void kd_correctness_line(const kd_timing *t, kd_strbuf *out)
+{
+    if (t->outputs_match) {
+        kd_sb_printf(out, "outputs match (%zu buffer%s compared in full)", t->noutputs, t->noutputs == 1 ? "" : "s");
+        return;
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < t->noutputs; i++)
+        bad += !t->outputs[i].result.match;
+    kd_sb_printf(out, "OUTPUTS DIFFER: %zu of %zu output buffers do not match", bad, t->noutputs);
+}
+
+void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
+{
+    const kd_buffer_check *r = &oc->result;
+    kd_sb_printf(out, "%s (%s", oc->name, kd_dtype_name(oc->type.base));
+    if (oc->type.lanes > 1)
+        kd_sb_printf(out, "x%d", oc->type.lanes);
+    kd_sb_printf(out, ", %zu elements): ", r->count);
+    if (r->match)
+        kd_sb_printf(out, "match; max abs err %.3g, max rel err %.3g", r->max_abs_err, r->max_rel_err);
+    else
+        kd_sb_printf(out, "%zu differ (rtol %g, atol %g); max abs err %.3g, max rel err %.3g", r->mismatches,
+                     oc->tolerance.rtol, oc->tolerance.atol, r->max_abs_err, r->max_rel_err);
+    if (r->nan_mismatches)
+        kd_sb_printf(out, "; %zu NaN on one side only", r->nan_mismatches);
+    if (r->unwritten[0] || r->unwritten[1])
+        kd_sb_printf(out, "; never written: v1 %zu, v2 %zu", r->unwritten[0], r->unwritten[1]);
+    for (size_t i = 0; i < r->first_count; i++)
+        kd_sb_printf(out, "%s[%zu] %.6g vs %.6g", i ? ", " : "; first: ", r->first[i].index, r->first[i].v1,
+                     r->first[i].v2);
+}

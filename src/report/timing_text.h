@@ -1,0 +1,19 @@
+/* timing_text.h — the sentences that describe a timing result, shared by the terminal and
+ * Markdown renderers so that they say the same thing. */
+#ifndef KD_REPORT_TIMING_TEXT_H
+#define KD_REPORT_TIMING_TEXT_H
+
+#include <stdbool.h>
+#include "measure/timing.h"
+#include "util/strbuf.h"
+
+/* The GPU, clocks (locked or not, range seen) and throttling. */
+void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out);
+/* How samples were taken and why the measurement stopped. */
+void kd_timing_method(const kd_timing *t, kd_strbuf *out);
+/* "outputs match (2 buffers compared in full)" or "OUTPUTS DIFFER: ..." */
+void kd_correctness_line(const kd_timing *t, kd_strbuf *out);
+/* One output buffer's comparison. */
+void kd_output_detail(const kd_output_check *oc, kd_strbuf *out);
+
+#endif
