@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The real-GPU suite: one command, run on a machine with an NVIDIA GPU, nvcc and ncu.
+#   tests/gpu/run.sh [BUILD_DIR] [REPORT]
+# BUILD_DIR holds kerndiff and its harnesses (default build); REPORT is where the results
+# go (default tests/gpu/results.txt): date, GPU, driver, then each check and its evidence.
+# ncu always runs with --clock-control none (the lent GPUs' clocks must not be changed).
+set -u
+BUILD=$(realpath "${1:-build}")
+REPORT=${2:-tests/gpu/results.txt}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+KD="$BUILD/kerndiff"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kerndiff-gpu.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin"
+K=tests/gpu/kernels
+passed=0 failed=0
+
+exec > >(tee "$REPORT") 2>&1
+echo "# kerndiff real-GPU suite"
+echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "gpu:     $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader 2>&1)"
+echo "cuda:    $(nvcc --version | tail -1)"
+echo "ncu:     $(ncu --version 2>&1 | tail -1)"
+echo "kerndiff: $("$KD" --version)"
+echo
+
+check() { # check NAME CONDITION-EXIT-STATUS DETAIL
+    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "PASS $1 -- $3"; else
+        failed=$((failed + 1)); echo "FAIL $1 -- $3"; fi
+}
+field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# 1. A/A: the same kernel on both sides -> no significant difference.
+"$KD" --json="$WORK/aa.json" "$K/fma_loop.cu" "$K/fma_loop.cu" >"$WORK/aa.txt" 2>&1
+verdict=$(field "$WORK/aa.json" 'd["runtime"]["verdict"]')
+check aa_no_difference "$([ "$verdict" = "no significant difference" ]; echo $?)" "$(field "$WORK/aa.json" 'd["runtime"]["headline"]')"
+grep -E '^  (GPU|one launch|batched)' "$WORK/aa.txt"
+
+# 2. 3% more iterations of a compute-bound loop -> slower, CI excluding 1.
+"$KD" --json="$WORK/slow.json" --call v2:iters=5150 "$K/fma_loop.cu" "$K/fma_loop.cu" >"$WORK/slow.txt" 2>&1
+verdict=$(field "$WORK/slow.json" 'd["runtime"]["verdict"]')
+hi=$(field "$WORK/slow.json" 'd["runtime"]["speedup"]["ci_high"]')
+check loop_3pct_slower "$([ "$verdict" = "slower" ] && python3 -c "import sys; sys.exit(not float('$hi') < 1)"; echo $?)" \
+    "$(field "$WORK/slow.json" 'd["runtime"]["headline"]')"
+
+# 3. Medians against ncu's gpu__time_duration (--clock-control none, --cache-control all).
+compare_ncu() { # NAME JSON TOLERANCE-KIND TOLERANCE
+    local ours ncu
+    ours=$(field "$2" 'd["runtime"]["sides"][0]["summary_ns"]["median"]')
+    ncu=$(python3 tests/gpu/ncu_duration.py "$2" 0 "$BUILD/kerndiff-harness" 7 2>"$WORK/ncu.err" | cut -d' ' -f1)
+    if [ -z "$ncu" ]; then check "$1" 1 "ncu failed: $(tail -5 "$WORK/ncu.err")"; return; fi
+    local verdict
+    verdict=$(python3 -c "
+ours, ncu = float('$ours'), float('$ncu')
+diff = ours - ncu
+ok = abs(diff) / ncu <= $4 if '$3' == 'rel' else abs(diff) <= $4
+print(int(not ok), f'kerndiff median {ours:.1f} ns, ncu median {ncu:.1f} ns, difference {diff:+.1f} ns ({100*diff/ncu:+.2f}%)')")
+    check "$1" "${verdict%% *}" "${verdict#* }"
+}
+compare_ncu ncu_long_within_3pct "$WORK/aa.json" rel 0.03
+"$KD" --json="$WORK/short.json" --arg iters=400 "$K/fma_loop.cu" "$K/fma_loop.cu" >"$WORK/short.txt" 2>&1
+echo "short kernel: $(field "$WORK/short.json" 'd["runtime"]["headline"]')"
+compare_ncu ncu_short_within_500ns "$WORK/short.json" abs 500
+
+# 4. A planted wrong result and an unwritten element are caught.
+"$KD" --json="$WORK/wrong.json" "$K/scale.cu" "$K/scale_wrong.cu" >"$WORK/wrong.txt" 2>&1
+match=$(field "$WORK/wrong.json" 'd["runtime"]["correctness"]["match"]')
+detail=$(grep -E '^  out ' "$WORK/wrong.txt")
+check wrong_result_caught "$([ "$match" = "False" ] && echo "$detail" | grep -q 'never written: v1 0, v2 1' && echo "$detail" | grep -q '\[4097\]'; echo $?)" "$detail"
+"$KD" --require-match "$K/scale.cu" "$K/scale_wrong.cu" >/dev/null 2>&1
+rc=$?
+check require_match_exit_6 "$([ $rc -eq 6 ]; echo $?)" "exit $rc"
+
+# 5. A faulting kernel: which side, the CUDA error, exit 5, kerndiff alive.
+"$KD" "$K/scale.cu" "$K/scale_fault.cu" >"$WORK/fault.txt" 2>"$WORK/fault.err"
+rc=$?
+msg=$(grep '^kerndiff: v2' "$WORK/fault.err")
+check fault_reported "$([ $rc -eq 5 ] && echo "$msg" | grep -q 'ILLEGAL_ADDRESS'; echo $?)" "exit $rc: $msg"
+
+# 6. A hanging kernel: the watchdog ends that child, kerndiff exits 5 promptly.
+start=$(date +%s)
+"$KD" --timeout 3 "$K/scale.cu" "$K/scale_hang.cu" >"$WORK/hang.txt" 2>"$WORK/hang.err"
+rc=$?
+took=$(( $(date +%s) - start ))
+msg=$(grep '^kerndiff: v2' "$WORK/hang.err")
+check hang_reported "$([ $rc -eq 5 ] && [ $took -lt 60 ] && echo "$msg" | grep -q 'did not answer in time'; echo $?)" "exit $rc after ${took}s: $msg"
+sleep 1
+nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader
+
+# 7. The bundled examples, timed and checked.
+for ex in vector_loads coalescing bank_conflicts matmul reduction unroll; do
+    "$KD" --json="$WORK/$ex.json" "examples/$ex/v1.cu" "examples/$ex/v2.cu" >"$WORK/$ex.txt" 2>&1
+    rc=$?
+    check "example_$ex" "$([ $rc -eq 0 ] && [ "$(field "$WORK/$ex.json" 'd["runtime"]["correctness"]["match"]')" = True ]; echo $?)" \
+        "$(field "$WORK/$ex.json" 'd["runtime"]["headline"]' 2>&1)"
+done
+echo
+echo "## full report of the bank_conflicts example"
+cat "$WORK/bank_conflicts.txt"
+echo
+echo "gpu suite: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
