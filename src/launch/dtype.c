@@ -5,7 +5,7 @@
  * but libc, libm and its own header. Every reinterpretation of bits goes through memcpy:
  * buffers arrive as void * with arbitrary alignment, and pointer casts would break strict
  * aliasing. */
-#include "launch/dtype.h"
+#include "dtype.h" /* beside this file, so the harness build needs no -I */
 
 #include <ctype.h>
 #include <math.h>
@@ -281,9 +281,13 @@ float kd_bf16_to_float(unsigned short b) { return float_from_bits((uint32_t)b <<
 unsigned short kd_float_to_bf16(float f)
 {
     uint32_t u = float_bits(f);
-    if ((u & 0x7FFFFFFF) > 0x7F800000) /* NaN: truncating could leave an infinity; set quiet bit */
+    /* A NaN's payload may sit only in the bits that are cut off: forcing the quiet bit keeps
+     * it a NaN rather than an infinity. */
+    if ((u & 0x7FFFFFFF) > 0x7F800000)
         return (unsigned short)((u >> 16) | 0x0040);
-    return (unsigned short)(shift_right_round_even(u, 16));
+    /* Rounding the magnitude bits is right for negatives too (sign-magnitude encoding), and
+     * a carry out of the largest finite value correctly gives infinity. */
+    return (unsigned short)shift_right_round_even(u, 16);
 }
 
 /* ---- loading ------------------------------------------------------------------------- */

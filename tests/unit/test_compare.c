@@ -1,0 +1,282 @@
+#include "kd_test.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "check/compare.h"
+#include "launch/dtype.h"
+
+static const kd_tolerance exact = {.rtol = 0, .atol = 0};
+
+static void default_tolerances(void **state)
+{
+    (void)state;
+    static const struct {
+        kd_dtype t;
+        double rtol, atol;
+    } cases[] = {
+        {KD_DT_F32, 1e-5, 1e-6},  {KD_DT_F64, 1e-12, 1e-14}, {KD_DT_F16, 1e-3, 1e-5},
+        {KD_DT_BF16, 1.6e-2, 1e-5}, {KD_DT_I8, 0, 0},        {KD_DT_U8, 0, 0},
+        {KD_DT_I16, 0, 0},        {KD_DT_U16, 0, 0},         {KD_DT_I32, 0, 0},
+        {KD_DT_U32, 0, 0},        {KD_DT_I64, 0, 0},         {KD_DT_U64, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        kd_tolerance tol = kd_default_tolerance(cases[i].t);
+        assert_true(tol.rtol == cases[i].rtol);
+        assert_true(tol.atol == cases[i].atol);
+    }
+}
+
+static void identical_buffers_match(void **state)
+{
+    (void)state;
+    float a[1000], b[1000];
+    kd_fill_random(KD_DT_F32, a, 1000, 5);
+    memcpy(b, a, sizeof a);
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F32, a, b, 1000, kd_default_tolerance(KD_DT_F32), &c);
+    assert_true(c.match);
+    assert_int_equal(c.count, 1000);
+    assert_int_equal(c.mismatches, 0);
+    assert_int_equal(c.first_count, 0);
+    assert_int_equal(c.unwritten[0] + c.unwritten[1] + c.nan_mismatches, 0);
+    assert_true(c.max_abs_err == 0 && c.max_rel_err == 0);
+
+    kd_compare_buffers(KD_DT_F32, a, b, 0, exact, &c);
+    assert_true(c.match);
+    assert_int_equal(c.count, 0);
+}
+
+/* f32 defaults at v1 = 1: the bound is 1e-6 + 1e-5 * 1 = 1.1e-5. */
+static void f32_tolerance_boundary(void **state)
+{
+    (void)state;
+    float v1[] = {1.0f, 1.0f, -1.0f, 0.0f, 0.0f};
+    float v2[] = {1.00001f, 1.000012f, -1.000012f, 9e-7f, 1.1e-6f};
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F32, v1, v2, 5, kd_default_tolerance(KD_DT_F32), &c);
+    assert_int_equal(c.mismatches, 3);
+    assert_int_equal(c.first_count, 3);
+    assert_int_equal(c.first[0].index, 1);
+    assert_int_equal(c.first[1].index, 2);
+    assert_int_equal(c.first[2].index, 4); /* near zero only atol applies */
+    assert_true(c.first[0].v1 == 1.0 && c.first[0].v2 == (double)1.000012f);
+    assert_false(c.match);
+}
+
+/* Exactly on the bound matches (<=); the next double above does not. */
+static void bound_is_inclusive(void **state)
+{
+    (void)state;
+    kd_tolerance tol = {.rtol = 0.25, .atol = 0.25};
+    double v1[] = {2.0, 2.0, -2.0};
+    double v2[] = {2.75, nextafter(2.75, 3.0), -1.25};
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F64, v1, v2, 3, tol, &c);
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.first[0].index, 1);
+}
+
+/* At 1.0 the f16 bound (1.001e-3) admits one ulp (2^-10), the bf16 bound (1.601e-2) two
+ * (2^-7 each). */
+static void half_and_bf16_defaults_at_one(void **state)
+{
+    (void)state;
+    unsigned short h1[] = {0x3C00, 0x3C00}, h2[] = {0x3C01, 0x3C02};
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F16, h1, h2, 2, kd_default_tolerance(KD_DT_F16), &c);
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.first[0].index, 1);
+    assert_true(c.first[0].v2 == 1.001953125);
+
+    unsigned short b1[] = {0x3F80, 0x3F80, 0x3F80}, b2[] = {0x3F81, 0x3F82, 0x3F83};
+    kd_compare_buffers(KD_DT_BF16, b1, b2, 3, kd_default_tolerance(KD_DT_BF16), &c);
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.first[0].index, 2);
+    assert_true(c.max_abs_err == 3.0 / 128);
+}
+
+static void nans(void **state)
+{
+    (void)state;
+    float v1[] = {NAN, NAN, 1.0f, -NAN};
+    float v2[] = {NAN, 1.0f, NAN, NAN};
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F32, v1, v2, 4, kd_default_tolerance(KD_DT_F32), &c);
+    assert_int_equal(c.mismatches, 2);
+    assert_int_equal(c.nan_mismatches, 2);
+    assert_int_equal(c.first[0].index, 1);
+    assert_true(isnan(c.first[0].v1) && c.first[0].v2 == 1.0);
+    assert_int_equal(c.first[1].index, 2);
+    assert_int_equal(c.unwritten[0] + c.unwritten[1], 0);
+    assert_true(c.max_abs_err == 0 && c.max_rel_err == 0);
+}
+
+static void infinities(void **state)
+{
+    (void)state;
+    double v1[] = {INFINITY, -INFINITY, INFINITY, INFINITY, 1e308, -INFINITY};
+    double v2[] = {INFINITY, -INFINITY, -INFINITY, 1e308, INFINITY, NAN};
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F64, v1, v2, 6, (kd_tolerance){.rtol = 1e9, .atol = 1e300}, &c);
+    assert_int_equal(c.mismatches, 4);
+    assert_int_equal(c.first[0].index, 2);
+    assert_int_equal(c.first[1].index, 3);
+    assert_int_equal(c.first[2].index, 4);
+    assert_int_equal(c.first[3].index, 5);
+    assert_int_equal(c.nan_mismatches, 1);
+    assert_true(c.max_abs_err == 0); /* no element had both sides finite and different */
+}
+
+static void unwritten_output_on_v2_side(void **state)
+{
+    (void)state;
+    float v1[6], v2[6];
+    kd_fill_random(KD_DT_F32, v1, 6, 11);
+    memcpy(v2, v1, sizeof v1);
+    kd_fill_poison(KD_DT_F32, &v2[3], 1);
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F32, v1, v2, 6, kd_default_tolerance(KD_DT_F32), &c);
+    assert_false(c.match);
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.unwritten[0], 0);
+    assert_int_equal(c.unwritten[1], 1);
+    assert_int_equal(c.nan_mismatches, 0); /* poison is not a NaN result */
+    assert_int_equal(c.first_count, 1);
+    assert_int_equal(c.first[0].index, 3);
+    assert_true(c.first[0].v1 == (double)v1[3]);
+    assert_true(isnan(c.first[0].v2));
+}
+
+static void unwritten_integers_and_both_sides(void **state)
+{
+    (void)state;
+    int v1[4] = {1, 2, 3, 4}, v2[4] = {1, 2, 3, 4};
+    kd_fill_poison(KD_DT_I32, &v1[0], 1);
+    kd_fill_poison(KD_DT_I32, &v2[0], 1);
+    kd_fill_poison(KD_DT_I32, &v1[2], 1);
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_I32, v1, v2, 4, exact, &c);
+    assert_int_equal(c.mismatches, 2);
+    assert_int_equal(c.unwritten[0], 2);
+    assert_int_equal(c.unwritten[1], 1);
+    assert_true(isnan(c.first[0].v1) && isnan(c.first[0].v2));
+    assert_true(isnan(c.first[1].v1) && c.first[1].v2 == 3.0);
+}
+
+/* 20 mismatches: all counted, the first 8 kept in index order. */
+static void first_mismatches_are_capped_and_ordered(void **state)
+{
+    (void)state;
+    double v1[100], v2[100];
+    for (int i = 0; i < 100; i++)
+        v1[i] = v2[i] = i;
+    for (int k = 0; k < 20; k++)
+        v2[5 * k + 2] += 1000 + k;
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F64, v1, v2, 100, kd_default_tolerance(KD_DT_F64), &c);
+    assert_int_equal(c.mismatches, 20);
+    assert_int_equal(c.first_count, KD_FIRST_MISMATCHES);
+    for (int k = 0; k < KD_FIRST_MISMATCHES; k++) {
+        assert_int_equal(c.first[k].index, 5 * k + 2);
+        assert_true(c.first[k].v1 == 5 * k + 2);
+        assert_true(c.first[k].v2 == 5 * k + 2 + 1000 + k);
+    }
+    assert_true(c.max_abs_err == 1019);
+}
+
+/* The largest absolute and relative errors come from different elements; elements with a
+ * NaN, an infinity or poison do not contribute. */
+static void max_errors(void **state)
+{
+    (void)state;
+    double v1[] = {8.0, 0.25, -4.0, 1.0, NAN, 3.0, 0.0};
+    double v2[] = {8.5, 0.5, -4.0, INFINITY, 2.0, 0.0, 0.0};
+    kd_fill_poison(KD_DT_F64, &v2[5], 1);
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_F64, v1, v2, 7, exact, &c);
+    assert_true(c.max_abs_err == 0.5);
+    assert_true(c.max_rel_err == 1.0);
+    assert_int_equal(c.mismatches, 5);
+
+    /* against a zero reference the relative error divides by DBL_MIN */
+    double zero = 0.0, tiny = 0x1p-1000;
+    kd_compare_buffers(KD_DT_F64, &zero, &tiny, 1, kd_default_tolerance(KD_DT_F64), &c);
+    assert_true(c.match);
+    assert_true(c.max_rel_err == tiny / DBL_MIN);
+}
+
+static void int64_differences_beyond_double_precision(void **state)
+{
+    (void)state;
+    long long v1[] = {1LL << 53, -(1LL << 62), (-9223372036854775807LL - 1), 5};
+    long long v2[] = {(1LL << 53) + 1, -(1LL << 62) - 1, 9223372036854775807LL, 5};
+    assert_true((double)v1[0] == (double)v2[0]);
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_I64, v1, v2, 4, kd_default_tolerance(KD_DT_I64), &c);
+    assert_int_equal(c.mismatches, 3);
+    assert_int_equal(c.first[0].index, 0);
+    assert_int_equal(c.first[1].index, 1);
+    assert_int_equal(c.first[2].index, 2);
+    assert_true(c.max_abs_err == 18446744073709551615.0);
+
+    unsigned long long u1[] = {18446744073709551615ULL, 7}, u2[] = {18446744073709551614ULL, 7};
+    kd_compare_buffers(KD_DT_U64, u1, u2, 2, exact, &c);
+    assert_int_equal(c.mismatches, 1);
+    assert_true(c.max_abs_err == 1.0);
+}
+
+static void small_integers_and_integer_tolerance(void **state)
+{
+    (void)state;
+    signed char a[] = {-128, 127, 0}, b[] = {127, 127, 1};
+    kd_buffer_check c;
+    kd_compare_buffers(KD_DT_I8, a, b, 3, exact, &c);
+    assert_int_equal(c.mismatches, 2);
+    assert_true(c.max_abs_err == 255.0);
+    unsigned short u1[] = {100, 100}, u2[] = {101, 103};
+    kd_compare_buffers(KD_DT_U16, u1, u2, 2, (kd_tolerance){.rtol = 0.01, .atol = 1}, &c);
+    assert_int_equal(c.mismatches, 1); /* bound 2: off by one passes, off by three fails */
+    assert_int_equal(c.first[0].index, 1);
+}
+
+/* A float4 buffer of 3 vectors is 12 scalars to the comparison. */
+static void vector_types_compare_as_scalars(void **state)
+{
+    (void)state;
+    kd_type_info info;
+    assert_true(kd_type_parse("float4", &info));
+    assert_int_equal(info.lanes, 4);
+    size_t scalars = 3 * (size_t)info.lanes;
+    float v1[12], v2[12];
+    kd_fill_random(info.base, v1, scalars, 1);
+    memcpy(v2, v1, sizeof v1);
+    v2[9] = 2.0f;
+    kd_buffer_check c;
+    kd_compare_buffers(info.base, v1, v2, scalars, kd_default_tolerance(info.base), &c);
+    assert_int_equal(c.count, 12);
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.first[0].index, 9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(default_tolerances),
+        cmocka_unit_test(identical_buffers_match),
+        cmocka_unit_test(f32_tolerance_boundary),
+        cmocka_unit_test(bound_is_inclusive),
+        cmocka_unit_test(half_and_bf16_defaults_at_one),
+        cmocka_unit_test(nans),
+        cmocka_unit_test(infinities),
+        cmocka_unit_test(unwritten_output_on_v2_side),
+        cmocka_unit_test(unwritten_integers_and_both_sides),
+        cmocka_unit_test(first_mismatches_are_capped_and_ordered),
+        cmocka_unit_test(max_errors),
+        cmocka_unit_test(int64_differences_beyond_double_precision),
+        cmocka_unit_test(small_integers_and_integer_tolerance),
+        cmocka_unit_test(vector_types_compare_as_scalars),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
