@@ -39,7 +39,11 @@ $(LIB): $(OBJ)
 $(BIN): $(BUILD)/src/main.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
-$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/cuda_driver.o $(LIB)
+# CUPTI's record layouts come from the toolkit's headers; the library itself is dlopen'ed.
+CUDA_HOME ?= /usr/local/cuda
+$(BUILD)/harness/cupti_timer.o: CPPFLAGS += -I$(CUDA_HOME)/include
+
+$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 $(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(LIB)

@@ -49,6 +49,9 @@ typedef struct kd_cuda {
     CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*MemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
     CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+    CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
+    CUresult (*MemsetD16)(CUdeviceptr, unsigned short, size_t);
+    CUresult (*MemsetD32)(CUdeviceptr, unsigned int, size_t);
     CUresult (*MemHostAlloc)(void **, size_t, unsigned);
     CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*StreamCreate)(CUstream *, unsigned);

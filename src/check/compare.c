@@ -114,6 +114,11 @@ void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count
     /* An unknown type has no element size to read by; the spec builder rejects such
      * buffers before anything is allocated, so there is nothing to compare. */
     out->count = kd_dtype_size(t) ? count : 0;
+    /* Identical bytes with nothing poisoned is the common answer; it needs no element walk. */
+    if (out->count && memcmp(v1, v2, count * kd_dtype_size(t)) == 0 && kd_count_poison(t, v1, count) == 0) {
+        out->match = true;
+        return;
+    }
     for (size_t i = 0; i < out->count; i++) {
         bool poisoned1 = kd_is_poison(t, v1, i), poisoned2 = kd_is_poison(t, v2, i);
         double a = poisoned1 ? NAN : kd_dtype_load(t, v1, i);

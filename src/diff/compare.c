@@ -11,6 +11,7 @@
 #include "cli/exit_codes.h"
 #include "source/select.h"
 #include "util/fs.h"
+#include "util/trace.h"
 
 int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
                  kd_annotations *annotations)
@@ -157,12 +158,16 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     sel.note = NULL;
     kd_selection_free(&sel);
 
+    kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);
     kd_gpu_probe(&c->gpu);
+    kd_trace("GPU probe: %s", c->gpu.present ? c->gpu.name : c->gpu.reason);
     if ((rc = choose_arch(opts, c)) != KD_EXIT_OK)
         return rc;
     for (int s = 0; s < 2; s++)
         if ((rc = build_side(opts, c, &c->side[s])) != KD_EXIT_OK)
             return rc;
+        else
+            kd_trace("%s built%s", c->side[s].label, c->side[s].build.from_cache ? " (cache)" : "");
     kd_describe_launches(opts, c);
     for (int s = 0; s < 2; s++)
         if ((rc = analyze_side(opts, c, &c->side[s])) != KD_EXIT_OK)
@@ -172,5 +177,6 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
         return KD_EXIT_TOOL;
     }
     c->analysed = true;
+    kd_trace("static analysis done");
     return kd_compare_runtime(opts, c);
 }

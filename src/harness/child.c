@@ -143,26 +143,45 @@ static kd_reply_status read_reply(kd_child *c, int timeout_ms)
     return KD_REPLY_GARBLED;
 }
 
-kd_reply_status kd_child_call(kd_child *c, int timeout_ms, const char *fmt, ...)
+static void send_line(kd_child *c, const char *fmt, va_list ap)
 {
+    c->send_failed = true;
     if (c->exited || c->to_child < 0)
-        return KD_REPLY_DIED;
+        return;
     char *cmd = NULL;
+    int n = vasprintf(&cmd, fmt, ap);
+    if (n < 0)
+        return;
+    c->send_failed = dprintf(c->to_child, "%s\n", cmd) != n + 1; /* EPIPE: SIGPIPE is ignored */
+    free(cmd);
+}
+
+void kd_child_send(kd_child *c, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    int n = vasprintf(&cmd, fmt, ap);
+    send_line(c, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return KD_REPLY_DIED;
-    bool sent = dprintf(c->to_child, "%s\n", cmd) == n + 1;
-    free(cmd);
-    if (!sent) { /* EPIPE: the child is gone (SIGPIPE is ignored by kerndiff) */
+}
+
+kd_reply_status kd_child_receive(kd_child *c, int timeout_ms)
+{
+    if (c->send_failed) {
         while (c->child_err >= 0)
             drain_fd(&c->child_err, &c->stderr_text);
         reap(c, true);
         return KD_REPLY_DIED;
     }
     return read_reply(c, timeout_ms);
+}
+
+kd_reply_status kd_child_call(kd_child *c, int timeout_ms, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    send_line(c, fmt, ap);
+    va_end(ap);
+    return kd_child_receive(c, timeout_ms);
 }
 
 /* The child's last stderr line, which usually says what went wrong. */

@@ -26,6 +26,7 @@ typedef struct kd_child {
     char *line;           /* the last reply line (owned) */
     kd_words words;       /* the last reply, split */
     bool exited;
+    bool send_failed;     /* the last command could not be written: the child is gone */
     int exit_code, signal;
 } kd_child;
 
@@ -35,6 +36,11 @@ int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_s
 /* Sends one command line and reads the reply (c->line, c->words). */
 kd_reply_status kd_child_call(kd_child *c, int timeout_ms, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The two halves of kd_child_call, so that both sides can work at once (setup, check):
+ * send to each, then receive from each. A failed send is reported by the receive. */
+void kd_child_send(kd_child *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+kd_reply_status kd_child_receive(kd_child *c, int timeout_ms);
 
 /* One line describing the last failure: "harness exited with signal 11 (Segmentation
  * fault)", "no reply in 10 s: killed", the err message ... */

@@ -438,6 +438,33 @@ void kd_fill_poison(kd_dtype t, void *buf, size_t count)
         memcpy((unsigned char *)buf + i * size, pattern, size);
 }
 
+/* One pattern load and a fixed-size compare per element: this runs over every output
+ * element of a correctness check (tens of millions). */
+#define COUNT_MATCHES(type)                                                                  \
+    do {                                                                                     \
+        type want, have;                                                                     \
+        memcpy(&want, pattern, sizeof want);                                                 \
+        for (size_t i = 0; i < count; i++) {                                                 \
+            memcpy(&have, bytes + i * sizeof have, sizeof have);                             \
+            hits += have == want;                                                            \
+        }                                                                                    \
+    } while (0)
+
+size_t kd_count_poison(kd_dtype t, const void *buf, size_t count)
+{
+    unsigned char pattern[8];
+    const unsigned char *bytes = buf;
+    size_t hits = 0;
+    switch (poison_pattern(t, pattern)) {
+    case 1: COUNT_MATCHES(uint8_t); break;
+    case 2: COUNT_MATCHES(uint16_t); break;
+    case 4: COUNT_MATCHES(uint32_t); break;
+    case 8: COUNT_MATCHES(uint64_t); break;
+    default: break;
+    }
+    return hits;
+}
+
 bool kd_is_poison(kd_dtype t, const void *buf, size_t i)
 {
     unsigned char pattern[8];

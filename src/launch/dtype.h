@@ -46,5 +46,7 @@ void kd_fill_random(kd_dtype t, void *buf, size_t count, unsigned long long seed
  * floats, 0xA5 bytes for integers); kd_is_poison tests element i. */
 void kd_fill_poison(kd_dtype t, void *buf, size_t count);
 bool kd_is_poison(kd_dtype t, const void *buf, size_t i);
+/* How many of the count elements are poisoned (fast: for whole output buffers). */
+size_t kd_count_poison(kd_dtype t, const void *buf, size_t count);
 
 #endif

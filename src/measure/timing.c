@@ -8,6 +8,7 @@
 
 #include "harness/child.h"
 #include "util/fs.h"
+#include "util/trace.h"
 
 enum {
     SAMPLES_PER_BLOCK = 10,
@@ -16,6 +17,7 @@ enum {
     WARMUP_BUDGET_MS = 1000,
     CHECK_RESAMPLES = 400,         /* bootstrap rounds while deciding whether to stop */
     FINAL_RESAMPLES = 4000,        /* ... and for the reported interval */
+    CHECK_EXTRA_MS = 60000,        /* the correctness run copies every buffer twice */
 };
 
 /* Below this time per launch, one launch per event pair is too short to time well
@@ -115,7 +117,13 @@ static kd_timing_status describe_launch(run_state *r, int s)
         st = kd_child_call(c, r->o->timeout_ms, "seed %llu", r->o->seed);
     if (st != KD_REPLY_OK)
         return fail(r, s, st, "describing the launch", KD_TIMING_SETUP_FAILED);
-    st = kd_child_call(c, SETUP_TIMEOUT_MS, "setup");
+    return KD_TIMING_OK;
+}
+
+static kd_timing_status setup_reply(run_state *r, int s, kd_reply_status st)
+{
+    kd_child *c = &r->child[s];
+    const kd_launch_spec *spec = r->sides[s].spec;
     if (st == KD_REPLY_ERR && c->words.count >= 2 && strcmp(c->words.word[1], "alloc") == 0) {
         fail(r, s, st, "allocating buffers", KD_TIMING_SETUP_FAILED);
         kd_sb_printf(r->error, " (this launch needs %.2f GiB of GPU memory: reduce --n or --buf)",
@@ -127,6 +135,20 @@ static kd_timing_status describe_launch(run_state *r, int s)
     const char *bytes = kd_proto_value(&c->words, 1, "bytes");
     r->out->side[s].device_bytes = bytes ? strtoull(bytes, NULL, 10) : 0;
     return KD_TIMING_OK;
+}
+
+/* Both sides allocate and fill their inputs at the same time. */
+static kd_timing_status set_up(run_state *r)
+{
+    for (int s = 0; s < 2; s++)
+        kd_child_send(&r->child[s], "setup");
+    kd_timing_status result = KD_TIMING_OK;
+    for (int s = 0; s < 2; s++) {
+        kd_reply_status st = kd_child_receive(&r->child[s], SETUP_TIMEOUT_MS);
+        if (result == KD_TIMING_OK)
+            result = setup_reply(r, s, st);
+    }
+    return result;
 }
 
 static kd_timing_status warm_up(run_state *r)
@@ -142,6 +164,19 @@ static kd_timing_status warm_up(run_state *r)
         t->warmup_median_ns = (v = kd_proto_value(&c->words, 1, "median_ns")) ? atof(v) : 0;
         t->warmup_launches = (v = kd_proto_value(&c->words, 1, "launches")) ? (unsigned)atoi(v) : 0;
         t->warmup_stable = (v = kd_proto_value(&c->words, 1, "stable")) && atoi(v) == 1;
+        /* Both sides must use the same timer; the first one's is reported. */
+        if ((v = kd_proto_value(&c->words, 1, "timer")) && (s == 0 || strcmp(v, r->out->timer) != 0)) {
+            if (s == 1 && *r->out->timer) {
+                *r->failed_side = 1;
+                kd_sb_printf(r->error, "v1 is timed with %s but v2 with %s: set KERNDIFF_TIMER=events for both",
+                             r->out->timer, v);
+                return KD_TIMING_RUN_FAILED;
+            }
+            snprintf(r->out->timer, sizeof r->out->timer, "%s", v);
+            const char *note = kd_proto_value(&c->words, 1, "timer_note");
+            snprintf(r->out->timer_note, sizeof r->out->timer_note, "%s", note && strcmp(note, "-") ? note : "");
+            kd_proto_decode(r->out->timer_note);
+        }
         fastest = fmin(fastest, t->warmup_median_ns);
     }
     /* Both sides always run in the same mode: comparing a batched (warm L2) time with a
@@ -322,21 +357,26 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
     char *data[2] = {NULL, NULL};
     size_t len[2] = {0, 0};
     kd_timing_status status = KD_TIMING_OK;
-    for (int s = 0; s < 2; s++) {
+    char *paths[2];
+    for (int s = 0; s < 2; s++) { /* both sides run their check at once */
         char name[32];
         snprintf(name, sizeof name, "%s.outputs", r->sides[s].label);
-        char *path = kd_path_join(workdir, name);
-        char *encoded = kd_proto_encode(path);
-        kd_reply_status st = kd_child_call(&r->child[s], r->o->timeout_ms * 3, "check %s", encoded);
+        paths[s] = kd_path_join(workdir, name);
+        char *encoded = kd_proto_encode(paths[s]);
+        kd_child_send(&r->child[s], "check %s", encoded);
         free(encoded);
-        if (st == KD_REPLY_OK)
-            data[s] = kd_read_file(path, &len[s]);
-        free(path);
-        if (st != KD_REPLY_OK) {
-            status = fail(r, s, st, "running the correctness check", KD_TIMING_RUN_FAILED);
-            goto out;
-        }
     }
+    for (int s = 0; s < 2; s++) {
+        kd_reply_status st = kd_child_receive(&r->child[s], r->o->timeout_ms * 3 + CHECK_EXTRA_MS);
+        if (st == KD_REPLY_OK)
+            data[s] = kd_read_file(paths[s], &len[s]);
+        else if (status == KD_TIMING_OK)
+            status = fail(r, s, st, "running the correctness check", KD_TIMING_RUN_FAILED);
+    }
+    free(paths[0]);
+    free(paths[1]);
+    if (status != KD_TIMING_OK)
+        goto out;
     /* Outputs are paired by position: the i-th output of v1 with the i-th of v2. */
     const kd_launch_spec *a = r->sides[0].spec, *b = r->sides[1].spec;
     size_t n = output_count(a) < output_count(b) ? output_count(a) : output_count(b);
@@ -386,9 +426,7 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
             /* The seeded run decides the values; the poisoned run tells which were never written. */
             for (int s = 0; s < 2; s++) {
                 const char *poisoned = data[s] + offset[s][1];
-                oc->result.unwritten[s] = 0;
-                for (size_t e = 0; e < elements; e++)
-                    oc->result.unwritten[s] += kd_is_poison(x->type.base, poisoned, e);
+                oc->result.unwritten[s] = kd_count_poison(x->type.base, poisoned, elements);
             }
             if (oc->result.unwritten[0] != oc->result.unwritten[1])
                 oc->result.match = false;
@@ -425,14 +463,21 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const kd_timing_optio
     }
     for (int s = 0; s < 2 && st == KD_TIMING_OK; s++)
         st = hello_and_load(&r, s);
+    kd_trace("harnesses started and loaded");
     for (int s = 0; s < 2 && st == KD_TIMING_OK; s++)
         st = describe_launch(&r, s);
     if (st == KD_TIMING_OK)
+        st = set_up(&r);
+    kd_trace("buffers allocated and filled");
+    if (st == KD_TIMING_OK)
         st = warm_up(&r);
+    kd_trace("warmed up");
     if (st == KD_TIMING_OK)
         st = measure_rounds(&r);
+    kd_trace("measured: %zu rounds", out->rounds);
     if (st == KD_TIMING_OK && o->check)
         st = check_outputs(&r, workdir);
+    kd_trace("outputs checked");
     for (int s = 0; s < started; s++)
         kd_child_stop(&r.child[s]);
     return st;

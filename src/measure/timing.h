@@ -50,6 +50,8 @@ typedef struct kd_timing {
     char device[128];
     int sm, sms, driver;
     long l2_bytes;
+    char timer[16];           /* "cupti" (kernel activity records) or "events" */
+    char timer_note[128];     /* why events were used, if they were */
     bool batched;
     unsigned batch;           /* launches per sample when batched */
     kd_side_timing side[2];

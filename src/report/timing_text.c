@@ -1,5 +1,7 @@
 #include "report/timing_text.h"
 
+#include <string.h>
+
 #include "gpu/nvml.h"
 
 void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out)
@@ -44,6 +46,10 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out)
     else
         kd_sb_printf(out, "one launch per sample, L2 flushed before each (%.0f MiB written)",
                      2.0 * (double)t->l2_bytes / (1 << 20));
+    if (!strcmp(t->timer, "cupti"))
+        kd_sb_puts(out, "; kernel start-to-end from CUPTI activity records");
+    else if (*t->timer && strcmp(t->timer, "simulated") != 0)
+        kd_sb_printf(out, "; CUDA events around the launch (%s)", *t->timer_note ? t->timer_note : "no CUPTI");
     kd_sb_printf(out, "; v1/v2 interleaved in %zu random-order rounds; %zu + %zu samples in %.1f s; ", t->rounds,
                  t->side[0].n, t->side[1].n, t->measure_s);
     double half = kd_speedup_ci_halfwidth_pct(&t->speedup);

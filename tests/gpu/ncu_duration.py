@@ -5,7 +5,7 @@ The harness is driven through its line protocol in run-once mode (`once` launche
 cuProfilerStart/Stop, so ncu profiles exactly those launches), with the launch that
 kerndiff timed, taken from kerndiff's --json output.
 
-usage: python3 ncu_duration.py RUN.json SIDE(0|1) HARNESS [REPEATS]
+usage: python3 ncu_duration.py RUN.json SIDE(0|1) HARNESS [REPEATS [CACHE-CONTROL]]
 """
 import csv
 import io
@@ -38,11 +38,12 @@ def main():
     side = run["sides"][int(sys.argv[2])]
     harness = sys.argv[3]
     repeats = int(sys.argv[4]) if len(sys.argv) > 4 else 5
+    cache_control = sys.argv[5] if len(sys.argv) > 5 else "all"
     cache = os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache"))
     cubin = os.path.join(cache, "kerndiff", "builds", side["build"]["key"], "kernel.cubin")
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "r")
-        cmd = ["ncu", "--clock-control", "none", "--cache-control", "all", "--profile-from-start", "off",
+        cmd = ["ncu", "--clock-control", "none", "--cache-control", cache_control, "--profile-from-start", "off",
                "--metrics", "gpu__time_duration.sum", "-o", report, harness]
         done = subprocess.run(cmd, input=protocol(side, cubin, repeats), text=True, capture_output=True, timeout=300)
         if done.returncode != 0 or "err " in done.stdout:

@@ -76,7 +76,7 @@ check require_match_exit_6 "$([ $rc -eq 6 ]; echo $?)" "exit $rc"
 "$KD" "$K/scale.cu" "$K/scale_fault.cu" >"$WORK/fault.txt" 2>"$WORK/fault.err"
 rc=$?
 msg=$(grep '^kerndiff: v2' "$WORK/fault.err")
-check fault_reported "$([ $rc -eq 5 ] && echo "$msg" | grep -q 'ILLEGAL_ADDRESS'; echo $?)" "exit $rc: $msg"
+check fault_reported "$([ $rc -eq 5 ] && echo "$msg" | grep -q 'CUDA_ERROR_'; echo $?)" "exit $rc: $msg"
 
 # 6. A hanging kernel: the watchdog ends that child, kerndiff exits 5 promptly.
 start=$(date +%s)
