@@ -260,7 +260,9 @@ int main(int argc, char **argv)
         else if (!strcmp(cmd, "arg"))
             arg(&w);
         else if (!strcmp(cmd, "seed") && w.count == 2) {
-            rng_state ^= (spec.seed ? spec.seed : strtoull(w.word[1], NULL, 10)) * 0x9E3779B97F4A7C15ull + (uint64_t)getpid();
+            /* seed= makes a run repeatable; otherwise each process draws differently. */
+            rng_state ^= spec.seed ? spec.seed * 0x9E3779B97F4A7C15ull
+                                   : strtoull(w.word[1], NULL, 10) * 0x9E3779B97F4A7C15ull + (uint64_t)getpid();
             reply("ok seed");
         } else if (!strcmp(cmd, "setup")) {
             if (spec.alloc_fail)

@@ -6,12 +6,11 @@
 
 void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out)
 {
-    if (simulated) {
-        kd_sb_printf(out, "simulated harness (KERNDIFF_SIMULATE): synthetic samples, not a measurement");
-        return;
-    }
-    kd_sb_printf(out, "GPU %s (sm_%d, %d SMs, driver %d.%d); ", t->device, t->sm, t->sms, t->driver / 1000,
-                 (t->driver % 1000) / 10);
+    if (simulated)
+        kd_sb_printf(out, "simulated harness (KERNDIFF_SIMULATE): synthetic samples, not a measurement; ");
+    else
+        kd_sb_printf(out, "GPU %s (sm_%d, %d SMs, driver %d.%d); ", t->device, t->sm, t->sms, t->driver / 1000,
+                     (t->driver % 1000) / 10);
     unsigned lo = t->side[0].clock_min_mhz, hi = t->side[0].clock_max_mhz;
     for (int s = 1; s < 2; s++) {
         if (t->side[s].clock_min_mhz && (!lo || t->side[s].clock_min_mhz < lo))

@@ -42,13 +42,16 @@ run no_args 2 --
 has no_args err 'need two kernel files'
 run bad_option 2 -- --frobnicate a.cu b.cu
 has bad_option err "unknown option"
-run bad_block 2 -- --block 0 a.cu b.cu
-has bad_block err 'block'
+run bad_target 2 -- --target 0 a.cu b.cu
+has bad_target err 'target'
 run bad_arch 2 -- --arch nonsense examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 has bad_arch err 'sm_XX'
 
 # --- the examples: expected content of each diff -------------------------------------------
 source tests/e2e/examples.sh
+
+# --- the timing engine through the simulated harness ------------------------------------
+source tests/e2e/timing.sh
 
 # --- JSON against the schema, Markdown ------------------------------------------------------
 run json 0 -- --json="$WORK/d.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu

@@ -1,0 +1,86 @@
+# Sourced by run.sh: the timing engine end to end through the simulated harness (the
+# documented test seam, KERNDIFF_SIMULATE="V1SPEC;V2SPEC"; see harness/sim_harness.c).
+A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
+sim() { local spec=$1; shift; KERNDIFF_SIMULATE="$spec" run "$@"; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+expect_json() { # NAME FILE EXPR WANT
+    local got; got=$(json "$2" "$3" 2>&1)
+    if [ "$got" = "$4" ]; then ok "$1: $3 = $4"; else fail "$1: $3 = '$got', wanted '$4'"; fi
+}
+
+sim "median=100us,cv=0.5%;median=80us,cv=0.5%" faster 0 -- --json="$WORK/faster.json" "$A" "$B"
+has faster out '^v2 is 1\.2[45]x faster \((99|100)\.[0-9]+us -> (79|80)\.[0-9]+us, 95% CI 1\.2[0-9]+-1\.2[0-9]+x\)$'
+has faster out '^  simulated harness'
+has faster out '^outputs match \(1 buffer compared in full\)$'
+has faster out '^  median +(99|100)\.[0-9]+us +(79|80)\.[0-9]+us'
+expect_json faster "$WORK/faster.json" 'd["runtime"]["verdict"]' faster
+expect_json faster "$WORK/faster.json" 'len(d["runtime"]["sides"][0]["samples_ns"]) == d["runtime"]["sides"][0]["summary_ns"]["n"] + d["runtime"]["sides"][0]["summary_ns"]["outliers"]' True
+expect_json faster "$WORK/faster.json" 'd["runtime"]["speedup"]["ci_low"] > 1' True
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/faster.json" >"$WORK/faster_valid.err" 2>&1; then
+    ok "faster: JSON with a runtime is valid against the schema"; else fail "faster: schema" "$WORK/faster_valid.err"; fi
+
+sim "median=80us,cv=0.5%;median=100us,cv=0.5%" slower 0 -- "$A" "$B"
+has slower out '^v2 is 1\.2[45]x slower'
+
+# Fixed sampling seeds (and no drift, which follows the wall clock) make this run
+# repeatable; the false-positive rate over many seeds is measured in tests/unit/test_stats.c.
+sim "median=50us,cv=1%,seed=11;median=50us,cv=1%,seed=12" aa 0 -- --json="$WORK/aa.json" "$A" "$B"
+expect_json aa "$WORK/aa.json" 'd["runtime"]["verdict"]' "no significant difference"
+has aa out '^no significant difference \((49|50)\.[0-9]+us -> (49|50)\.[0-9]+us'
+
+# Drift and outliers on both sides: a 20% difference still stands out, outliers are removed.
+sim "median=100us,cv=1%,drift=3%,outliers=5%;median=120us,cv=1%,drift=3%,outliers=5%" drift 0 -- --json="$WORK/drift.json" "$A" "$B"
+expect_json drift "$WORK/drift.json" 'd["runtime"]["verdict"]' slower
+expect_json drift "$WORK/drift.json" 'd["runtime"]["sides"][0]["summary_ns"]["outliers"] > 0' True
+
+# Stopping rules.
+sim "median=100us,cv=5%;median=100us,cv=5%" max_runs 0 -- --target 0.01 --max-runs 60 --json="$WORK/mr.json" "$A" "$B"
+expect_json max_runs "$WORK/mr.json" 'd["runtime"]["stop"]["reason"]' --max-runs
+has max_runs out 'stopped by --max-runs before the target'
+sim "median=100us,cv=5%;median=100us,cv=5%" max_time 0 -- --target 0.01 --max-time 0.3 --max-runs 10000000 --json="$WORK/mt.json" "$A" "$B"
+expect_json max_time "$WORK/mt.json" 'd["runtime"]["stop"]["reason"]' --max-time
+sim "median=100us,cv=0.5%;median=100us,cv=0.5%" min_runs 0 -- --min-runs 200 --json="$WORK/min.json" "$A" "$B"
+expect_json min_runs "$WORK/min.json" 'd["runtime"]["sides"][1]["summary_ns"]["n"] + d["runtime"]["sides"][1]["summary_ns"]["outliers"] >= 200' True
+
+# Correctness.
+sim "median=50us;median=50us,wrong=3" wrong 0 -- --json="$WORK/wrong.json" "$A" "$B"
+has wrong out '^OUTPUTS DIFFER: 1 of 1 output buffers do not match$'
+has wrong out '^  out \(f32, 16777216 elements\): 3 differ'
+expect_json wrong "$WORK/wrong.json" 'd["runtime"]["correctness"]["outputs"][0]["first_mismatches"][2]["index"]' 2
+sim "median=50us;median=50us,wrong=3" require_match 6 -- --require-match "$A" "$B"
+has require_match err 'outputs differ between v1 and v2 \(--require-match\)'
+sim "median=50us;median=50us,unwritten=2" unwritten 0 -- "$A" "$B"
+has unwritten out 'never written: v1 0, v2 2'
+sim "median=50us;median=50us,wrong=3" no_check 0 -- --no-check "$A" "$B"
+lacks no_check out 'outputs|OUTPUTS'
+
+# Faults: which side, what happened, exit 5; kerndiff itself survives.
+sim "median=50us;median=50us,crash_at=15" crash 5 -- "$A" "$B"
+has crash err '^kerndiff: v2: timing the kernel: the harness was killed by signal 11'
+sim "median=50us,hang_at=15;median=50us" hang 5 -- --timeout 1 "$A" "$B"
+has hang err '^kerndiff: v1: timing the kernel: the harness did not answer in time'
+sim "median=50us;median=50us,fault_at=3" fault 5 -- "$A" "$B"
+has fault err '^kerndiff: v2: timing the kernel: running the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS'
+sim "median=50us;median=50us,garble_at=15" garble 5 -- "$A" "$B"
+has garble err '^kerndiff: v2: timing the kernel: the harness broke the protocol'
+sim "median=50us;median=50us,alloc_fail=1" alloc 5 -- "$A" "$B"
+has alloc err '^kerndiff: v2: allocating buffers: .*out of memory.*reduce --n or --buf'
+has alloc out 'PTX instructions'   # the static report is still shown
+
+# Throttling is flagged.
+sim "median=50us,throttle=1;median=50us,throttle=1" throttle 0 -- "$A" "$B"
+has throttle out 'samples taken while throttled \(sw-power-cap\)'
+
+# Launch model errors and settings.
+cat >"$WORK/alpha.cu" <<'CU'
+__global__ void axpy(float alpha, const float *x, float *y, int n) { int i = threadIdx.x; if (i < n) y[i] = alpha * x[i]; }
+CU
+sim "median=50us;median=50us" no_value 3 -- "$WORK/alpha.cu" "$WORK/alpha.cu"
+has no_value err "v1: cannot launch axpy: .*'alpha'.*--arg alpha=VALUE"
+sim "median=50us;median=50us" with_value 0 -- --arg alpha=2 --n 1000 --call v2:block=128 --json="$WORK/launch.json" "$WORK/alpha.cu" "$WORK/alpha.cu"
+expect_json with_value "$WORK/launch.json" 'd["sides"][1]["launch"]["block"]' "[128, 1, 1]"
+expect_json with_value "$WORK/launch.json" 'd["sides"][0]["launch"]["grid"]' "[4, 1, 1]"
+expect_json with_value "$WORK/launch.json" 'd["sides"][1]["launch"]["grid"]' "[8, 1, 1]"
+expect_json with_value "$WORK/launch.json" 'd["sides"][0]["launch"]["args"][0]["value"]' 2.0
+run no_run 0 -- --no-run "$WORK/alpha.cu" "$WORK/alpha.cu"
+has no_run out '^runtime measurement not run: --no-run; static diff only$'
