@@ -87,7 +87,8 @@ fuzz-run: fuzz
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
-	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff
+	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff $(DESTDIR)$(PREFIX)/include/kerndiff
+	install -m 644 include/kerndiff/launcher.h $(DESTDIR)$(PREFIX)/include/kerndiff/
 	install -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
 	install -m 644 docs/kerndiff.1 $(DESTDIR)$(PREFIX)/share/man/man1/kerndiff.1
 

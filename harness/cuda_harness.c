@@ -198,8 +198,11 @@ static void arg(harness *h, kd_words *w)
         a->dtype = dtype_named(w->word[3]);
         scalar_bytes(a->dtype, strtod(w->word[4], NULL), a->scalar);
         h->arg_ptrs[i] = a->scalar;
+    } else if (w->count == 3 && strcmp(w->word[2], "stream") == 0) {
+        a->dtype = KD_DT_U64; /* only to pass the check below: the pointer is the stream */
+        h->arg_ptrs[i] = &h->stream;
     } else {
-        reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out | arg I scalar DTYPE VALUE");
+        reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out | arg I scalar DTYPE VALUE | arg I stream");
         return;
     }
     if (a->dtype == KD_DT_UNKNOWN || (a->is_buffer && a->lanes <= 0)) {

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "build/deps.h"
+#include "build/shim.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/spawn.h"
@@ -16,8 +18,11 @@
 /* Bump when what a build folder holds, or how it is made, changes. */
 #define KD_BUILD_RECIPE "kerndiff-build-1"
 
-static const char *const artifact_names[] = {"kernel.ptx", "kernel.cubin", "ptxas.log"};
+static const char *const artifact_names[] = {"kernel.ptx", "kernel.cubin", "ptxas.log", "launcher.so"};
 enum { N_ARTIFACTS = sizeof artifact_names / sizeof *artifact_names };
+
+/* launcher.so, the last artifact, exists only for launcher builds. */
+static int artifact_count(const kd_build_config *cfg) { return cfg->launcher ? N_ARTIFACTS : N_ARTIFACTS - 1; }
 
 const char *kd_find_nvcc(const char *requested)
 {
@@ -86,6 +91,13 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
     hash_list(&h, "-I", cfg->include_dirs);
     hash_list(&h, "-D", cfg->defines);
     hash_list(&h, "flags", cfg->nvcc_flags);
+    if (cfg->launcher) {
+        kd_strbuf shim = {0};
+        kd_shim_source(cfg->launcher, &shim);
+        kd_hash_str(&h, kd_sb_str(&shim));
+        kd_sb_free(&shim);
+        hash_list(&h, "libs", cfg->libs);
+    }
     int rc = 0;
     for (size_t i = 0; i < files.count; i++) {
         size_t len;
@@ -117,9 +129,9 @@ static char *cache_root(void)
     return kd_sb_take(&sb);
 }
 
-static bool has_artifacts(const char *dir)
+static bool has_artifacts(const kd_build_config *cfg, const char *dir)
 {
-    for (int i = 0; i < N_ARTIFACTS; i++) {
+    for (int i = 0; i < artifact_count(cfg); i++) {
         char *p = kd_path_join(dir, artifact_names[i]);
         bool ok = p && access(p, R_OK) == 0;
         free(p);
@@ -129,8 +141,10 @@ static bool has_artifacts(const char *dir)
     return true;
 }
 
-static int load_artifacts(kd_build *out)
+static int load_artifacts(const kd_build_config *cfg, kd_build *out)
 {
+    if (cfg->launcher)
+        out->launcher_path = kd_path_join(out->dir, "launcher.so");
     char *ptx_path = kd_path_join(out->dir, "kernel.ptx");
     char *log_path = kd_path_join(out->dir, "ptxas.log");
     out->cubin_path = kd_path_join(out->dir, "kernel.cubin");
@@ -145,7 +159,7 @@ static int load_artifacts(kd_build *out)
  * nvcc hands file names to a shell internally, so a name with spaces or `$(...)` would
  * break (or run) there; the preprocessor reads the path safely, and quoted includes in
  * the user's file still resolve beside it. */
-static int write_wrapper(const char *dir, const char *real_source, kd_strbuf *why)
+static int write_wrapper(const kd_build_config *cfg, const char *dir, const char *real_source, kd_strbuf *why)
 {
     if (strpbrk(real_source, "\"\n\\")) {
         kd_sb_printf(why, "cannot build '%s': its path contains a quote, backslash or newline", real_source);
@@ -153,6 +167,8 @@ static int write_wrapper(const char *dir, const char *real_source, kd_strbuf *wh
     }
     kd_strbuf text = {0};
     kd_sb_printf(&text, "#include \"%s\"\n", real_source);
+    if (cfg->launcher)
+        kd_shim_source(cfg->launcher, &text); /* host code: the cubin compile ignores it */
     char *path = kd_path_join(dir, "kernel.cu");
     int rc = path ? kd_write_file(path, text.data, text.len) : -1;
     if (rc != 0)
@@ -169,7 +185,10 @@ static void push_arg(const char ***argv, size_t *n, const char *arg)
     (*argv)[*n] = NULL;
 }
 
-static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, kd_strbuf *diagnostics)
+/* One nvcc run in the build folder: `mode` is the arguments that say what to make; the
+ * cubin pass keeps ptxas's log, the other links the libraries. */
+static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, const char *const *mode,
+                                bool cubin_pass, kd_strbuf *diagnostics)
 {
     kd_strbuf arch = {0};
     kd_sb_printf(&arch, "-arch=%s", cfg->arch);
@@ -177,9 +196,9 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, kd_
     size_t n = 0;
     push_arg(&argv, &n, cfg->nvcc);
     push_arg(&argv, &n, arch.data);
-    const char *fixed[] = {"-lineinfo", "-cubin", "-Xptxas", "-v", "-keep", "-o", "kernel.cubin"};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-        push_arg(&argv, &n, fixed[i]);
+    push_arg(&argv, &n, "-lineinfo");
+    for (size_t i = 0; mode[i]; i++)
+        push_arg(&argv, &n, mode[i]);
     /* The compile runs in the build folder: relative -I folders must be made absolute. */
     char **absolute = calloc(cfg->include_dirs->count + 1, sizeof *absolute);
     for (size_t i = 0; i < cfg->include_dirs->count; i++) {
@@ -194,6 +213,11 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, kd_
     for (size_t i = 0; i < cfg->nvcc_flags->count; i++)
         push_arg(&argv, &n, cfg->nvcc_flags->items[i]);
     push_arg(&argv, &n, "kernel.cu");
+    kd_strbuf libs = {0};
+    for (size_t i = 0; !cubin_pass && cfg->libs && i < cfg->libs->count; i++)
+        kd_sb_printf(&libs, "-l%s%c", cfg->libs->items[i], '\0');
+    for (size_t off = 0; off < libs.len; off += strlen(libs.data + off) + 1)
+        push_arg(&argv, &n, libs.data + off);
 
     kd_spawn_result r;
     kd_build_status status = KD_BUILD_OK;
@@ -207,7 +231,7 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, kd_
             if (r.timed_out)
                 kd_sb_puts(diagnostics, "nvcc took longer than 10 minutes and was stopped\n");
             status = KD_BUILD_FAILED;
-        } else {
+        } else if (cubin_pass) {
             /* ptxas -v writes the resource report to stderr; keep it as the log. */
             char *log_path = kd_path_join(dir, "ptxas.log");
             kd_write_file(log_path, kd_sb_str(&r.err), r.err.len);
@@ -219,25 +243,37 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, kd_
         free(absolute[i]);
     free(absolute);
     free(argv);
+    kd_sb_free(&libs);
     kd_sb_free(&arch);
     return status;
+}
+
+/* The cubin (with PTX and the resource log) and, for a launcher, the shared object. */
+static kd_build_status compile(const kd_build_config *cfg, const char *dir, kd_strbuf *diagnostics)
+{
+    static const char *const cubin[] = {"-cubin", "-Xptxas", "-v", "-keep", "-o", "kernel.cubin", NULL};
+    static const char *const shared[] = {"-shared", "-Xcompiler", "-fPIC", "-o", "launcher.so", NULL};
+    kd_build_status st = run_nvcc(cfg, dir, cubin, true, diagnostics);
+    if (st == KD_BUILD_OK && cfg->launcher)
+        st = run_nvcc(cfg, dir, shared, false, diagnostics);
+    return st;
 }
 
 /* Copies the artifacts into the cache through a temporary folder and a rename, so a
  * concurrent kerndiff never sees half an entry. A cache that cannot be written is not
  * an error: the build is still good. */
-static void store_in_cache(const char *build_dir, const char *entry_dir)
+static void store_in_cache(const kd_build_config *cfg, const char *build_dir, const char *entry_dir)
 {
     kd_strbuf staging = {0};
     kd_sb_printf(&staging, "%s.tmp.%ld", entry_dir, (long)getpid());
     if (kd_mkdir_p(staging.data) == 0) {
         bool ok = true;
-        for (int i = 0; i < N_ARTIFACTS && ok; i++) {
+        for (int i = 0; i < artifact_count(cfg) && ok; i++) {
             char *from = kd_path_join(build_dir, artifact_names[i]);
             char *to = kd_path_join(staging.data, artifact_names[i]);
             size_t len;
             char *data = kd_read_file(from, &len);
-            ok = data && kd_write_file(to, data, len) == 0;
+            ok = data && kd_write_file(to, data, len) == 0 && chmod(to, 0700) == 0;
             free(data);
             free(from);
             free(to);
@@ -252,9 +288,10 @@ static void store_in_cache(const char *build_dir, const char *entry_dir)
 static void clear_artifacts(kd_build *b)
 {
     free(b->cubin_path);
+    free(b->launcher_path);
     free(b->ptx);
     free(b->ptxas_log);
-    b->cubin_path = b->ptx = b->ptxas_log = NULL;
+    b->cubin_path = b->launcher_path = b->ptx = b->ptxas_log = NULL;
     b->from_cache = false;
 }
 
@@ -286,10 +323,10 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
         return KD_BUILD_NO_SOURCE;
     }
     char *entry = cache_entry_for(out->key);
-    if (cfg->use_cache && entry && has_artifacts(entry)) {
+    if (cfg->use_cache && entry && has_artifacts(cfg, entry)) {
         out->dir = entry;
         out->from_cache = true;
-        if (load_artifacts(out) == 0)
+        if (load_artifacts(cfg, out) == 0)
             return KD_BUILD_OK;
         /* An unreadable cache entry is rebuilt, not trusted. */
         clear_artifacts(out);
@@ -304,18 +341,18 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
         free(entry);
         return KD_BUILD_SYSTEM;
     }
-    kd_build_status status = write_wrapper(dir, real_source, diagnostics) == 0
-                                 ? run_nvcc(cfg, dir, diagnostics)
+    kd_build_status status = write_wrapper(cfg, dir, real_source, diagnostics) == 0
+                                 ? compile(cfg, dir, diagnostics)
                                  : KD_BUILD_SYSTEM;
     if (status == KD_BUILD_OK && entry) {
         char *parent = kd_dirname(entry);
         if (kd_mkdir_p(parent) == 0)
-            store_in_cache(dir, entry);
+            store_in_cache(cfg, dir, entry);
         free(parent);
     }
     free(entry);
     out->dir = dir;
-    if (status == KD_BUILD_OK && load_artifacts(out) != 0) {
+    if (status == KD_BUILD_OK && load_artifacts(cfg, out) != 0) {
         kd_sb_printf(diagnostics, "nvcc succeeded but left no kernel.ptx/kernel.cubin in %s", dir);
         status = KD_BUILD_FAILED;
     }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "util/strlist.h"
+#include "source/scan.h"
 #include "util/strbuf.h"
 
 typedef struct kd_build_config {
@@ -12,12 +13,17 @@ typedef struct kd_build_config {
     const char *arch;        /* "sm_90" */
     const kd_strlist *include_dirs, *defines, *nvcc_flags;
     bool use_cache;
+    /* A custom launcher (include/kerndiff/launcher.h): also build launcher.so, the user's
+     * file plus the generated shim (shim.h), linked with `libs` (-lNAME each). */
+    const kd_kernel *launcher;
+    const kd_strlist *libs;
 } kd_build_config;
 
 typedef struct kd_build {
     char key[65];        /* SHA-256 of sources, included files, flags and nvcc version */
     char *dir;           /* folder holding kernel.ptx, kernel.cubin, ptxas.log */
     char *cubin_path;
+    char *launcher_path; /* launcher.so when cfg->launcher was given, else NULL */
     char *ptx;           /* the PTX text */
     char *ptxas_log;     /* ptxas -v output (resource usage) */
     bool from_cache;

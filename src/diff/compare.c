@@ -8,6 +8,7 @@
 
 #include "build/build.h"
 #include "diff/runtime.h"
+#include "harness/locate.h"
 #include "cli/exit_codes.h"
 #include "source/select.h"
 #include "util/fs.h"
@@ -55,15 +56,38 @@ static int choose_arch(const kd_options *opts, kd_comparison *c)
     return KD_EXIT_OK;
 }
 
+/* `libs=cublas,cublasLt` in a launcher's annotations: libraries to link (owned by side). */
+static void read_libs(kd_side *side)
+{
+    const char *libs = kd_annotation_get(&side->annotations, "libs");
+    if (!libs)
+        return;
+    side->libs_text = strdup(libs);
+    for (char *save = NULL, *lib = strtok_r(side->libs_text, ",", &save); lib; lib = strtok_r(NULL, ",", &save))
+        kd_strlist_push(&side->libs, lib);
+}
+
 static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side)
 {
+    /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
+    kd_strlist include_dirs = {0};
+    for (size_t i = 0; i < opts->include_dirs.count; i++)
+        kd_strlist_push(&include_dirs, opts->include_dirs.items[i]);
+    char *public_headers = kd_include_dir();
+    if (public_headers)
+        kd_strlist_push(&include_dirs, public_headers);
+    bool launcher = side->kernel_info && side->kernel_info->is_launcher;
+    if (launcher)
+        read_libs(side);
     kd_build_config cfg = {
         .nvcc = kd_find_nvcc(opts->nvcc),
         .arch = c->arch,
-        .include_dirs = &opts->include_dirs,
+        .include_dirs = &include_dirs,
         .defines = &opts->defines,
         .nvcc_flags = &opts->nvcc_flags,
         .use_cache = !opts->no_cache,
+        .launcher = launcher ? side->kernel_info : NULL,
+        .libs = &side->libs,
     };
     kd_strbuf why = {0};
     kd_build_status st = kd_build_source(&cfg, side->path, side->label, &side->build, &why);
@@ -91,6 +115,8 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
         break;
     }
     kd_sb_free(&why);
+    free(include_dirs.items);
+    free(public_headers);
     return rc;
 }
 
@@ -111,8 +137,10 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
         .annotated_block = kd_annotation_get(&side->annotations, "block"),
         .block_threads = side->launch_error ? leading_count(opts->block)
                                             : (int)(side->launch.block[0] * side->launch.block[1] * side->launch.block[2]),
+        .block_origin = side->launch_error ? "--block" : "launch",
         .limits = c->limits,
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
+        .launcher = side->kernel_info && side->kernel_info->is_launcher,
     };
     kd_strbuf error = {0}, sass_note = {0};
     int rc = kd_static_analyze(&req, &side->stat, &error, &sass_note);

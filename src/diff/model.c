@@ -78,6 +78,8 @@ void kd_comparison_free(kd_comparison *c)
         kd_kernel_list_free(&side->kernels);
         kd_annotations_free(&side->annotations);
         kd_build_free(&side->build);
+        free(side->libs.items);
+        free(side->libs_text);
         kd_static_result_free(&side->stat);
         kd_launch_spec_free(&side->launch);
         free(side->launch_error);

@@ -34,6 +34,8 @@ typedef struct kd_side {
     kd_annotations annotations; /* its `// kerndiff:` settings */
     const kd_kernel *kernel_info;
     kd_build build;
+    kd_strlist libs;            /* a launcher's `libs=` (points into libs_text) */
+    char *libs_text;
     kd_static_result stat;
     kd_launch_spec launch;      /* how it is launched (valid when launch_error is NULL) */
     char *launch_error;         /* why no launch could be described */

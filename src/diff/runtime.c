@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/shim.h"
 #include "cli/exit_codes.h"
 #include "harness/locate.h"
 #include "util/tmpdir.h"
@@ -164,9 +165,9 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
             sides[s] = (kd_timing_side){
                 .label = c->side[s].label,
                 .harness_argv = (const char *const *)argv[s],
-                .load_kind = "cubin",
-                .load_path = c->side[s].build.cubin_path,
-                .load_symbol = c->side[s].stat.entry,
+                .load_kind = c->side[s].stat.launcher ? "launcher" : "cubin",
+                .load_path = c->side[s].stat.launcher ? c->side[s].build.launcher_path : c->side[s].build.cubin_path,
+                .load_symbol = c->side[s].stat.launcher ? KD_SHIM_SYMBOL : c->side[s].stat.entry,
                 .spec = &c->side[s].launch,
             };
         kd_strbuf error = {0};

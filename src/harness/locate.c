@@ -1,6 +1,7 @@
 #include "harness/locate.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,17 +17,44 @@ static char *executable_in(const char *dir, const char *name)
     return NULL;
 }
 
-char *kd_harness_path(const char *name)
+static char *self_dir(void)
 {
-    const char *env = getenv("KERNDIFF_HARNESS_DIR");
-    if (env && *env)
-        return executable_in(env, name);
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return NULL;
     self[n] = '\0';
-    char *dir = kd_dirname(self);
+    return kd_dirname(self);
+}
+
+char *kd_include_dir(void)
+{
+    const char *env = getenv("KERNDIFF_INCLUDE_DIR");
+    if (env && *env)
+        return strdup(env);
+    char *dir = self_dir();
+    char *include = dir ? kd_path_join(dir, "../include") : NULL;
+    free(dir);
+    char *header = include ? kd_path_join(include, "kerndiff/launcher.h") : NULL;
+    bool found = header && access(header, R_OK) == 0;
+    free(header);
+    if (!found) {
+        free(include);
+        return NULL;
+    }
+    char *real = realpath(include, NULL);
+    free(include);
+    return real;
+}
+
+char *kd_harness_path(const char *name)
+{
+    const char *env = getenv("KERNDIFF_HARNESS_DIR");
+    if (env && *env)
+        return executable_in(env, name);
+    char *dir = self_dir();
+    if (!dir)
+        return NULL;
     char *found = executable_in(dir, name);
     if (!found) {
         char *libexec = kd_path_join(dir, "../libexec/kerndiff");

@@ -6,4 +6,8 @@
 /* The path of harness program `name` ("kerndiff-harness"), malloc'd; NULL if not found. */
 char *kd_harness_path(const char *name);
 
+/* The folder holding kerndiff's public headers (<kerndiff/launcher.h>):
+ * $KERNDIFF_INCLUDE_DIR, else ../include from the binary (build tree and installation). */
+char *kd_include_dir(void);
+
 #endif

@@ -11,6 +11,7 @@
  *                            -> ok load
  *   arg <i> buffer <dtype> <lanes> <count> <in|out>
  *   arg <i> scalar <dtype> <value>      (%.17g)
+ *   arg <i> stream                      (a launcher's cudaStream_t: the harness's stream)
  *   geometry <gx> <gy> <gz> <bx> <by> <bz> <dynamic smem bytes>
  *   seed <u64>
  *   setup                    -> ok setup bytes=<device bytes>       (allocates, fills inputs)

@@ -429,7 +429,8 @@ static int init_args(builder *b)
 static int resolve_scalars(builder *b)
 {
     for (size_t i = 0; i < b->out->nargs; i++)
-        if (!b->req->kernel->params[i].is_pointer && resolve_scalar(b, &b->req->kernel->params[i], &b->out->args[i]) != 0)
+        if (!b->req->kernel->params[i].is_pointer && b->out->args[i].role != KD_ROLE_STREAM &&
+            resolve_scalar(b, &b->req->kernel->params[i], &b->out->args[i]) != 0)
             return -1;
     return 0;
 }

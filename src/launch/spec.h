@@ -28,7 +28,7 @@
 
 typedef struct kd_launch_arg {
     char *name;
-    kd_param_role role;     /* INPUT/OUTPUT: a buffer; LENGTH/SCALAR: a value */
+    kd_param_role role;     /* INPUT/OUTPUT: a buffer; LENGTH/SCALAR: a value; STREAM: the harness's */
     kd_type_info type;      /* pointee type for buffers, the value's type for scalars */
     unsigned long long count;/* buffers: elements of `type` (vector types count whole vectors) */
     double value;           /* scalars: the value (integers exact up to 2^53) */

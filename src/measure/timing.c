@@ -106,6 +106,8 @@ static kd_timing_status describe_launch(run_state *r, int s)
         if (a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT)
             st = kd_child_call(c, r->o->timeout_ms, "arg %zu buffer %s %d %llu %s", i, kd_dtype_name(a->type.base),
                                a->type.lanes, a->count, a->role == KD_ROLE_INPUT ? "in" : "out");
+        else if (a->role == KD_ROLE_STREAM)
+            st = kd_child_call(c, r->o->timeout_ms, "arg %zu stream", i);
         else
             st = kd_child_call(c, r->o->timeout_ms, "arg %zu scalar %s %.17g", i, kd_dtype_name(a->type.base),
                                a->value);
@@ -342,12 +344,74 @@ static kd_timing_status measure_rounds(run_state *r)
     return KD_TIMING_OK;
 }
 
-static size_t output_count(const kd_launch_spec *spec)
+/* An output buffer of one side and where its bytes start in that side's check file. */
+typedef struct output_ref {
+    const kd_launch_arg *arg;
+    size_t offset, elements;
+} output_ref;
+
+static size_t list_outputs(const kd_launch_spec *spec, output_ref *refs, size_t *total_bytes)
 {
     size_t n = 0;
-    for (size_t i = 0; i < spec->nargs; i++)
-        n += spec->args[i].role == KD_ROLE_OUTPUT;
+    *total_bytes = 0;
+    for (size_t i = 0; i < spec->nargs && n < KD_MAX_OUTPUTS; i++) {
+        const kd_launch_arg *a = &spec->args[i];
+        if (a->role != KD_ROLE_OUTPUT)
+            continue;
+        refs[n] = (output_ref){a, *total_bytes, a->count * (size_t)a->type.lanes};
+        *total_bytes += refs[n].elements * kd_dtype_size(a->type.base);
+        n++;
+    }
     return n;
+}
+
+/* v1's output i is compared with v2's output partner[i] (-1: none). Outputs pair by name;
+ * when no name is shared but both sides have as many outputs, by position (a renamed
+ * parameter). A pipeline's temporaries have no partner and are not compared. */
+static void pair_outputs(output_ref refs[2][KD_MAX_OUTPUTS], const size_t n[2], int partner[KD_MAX_OUTPUTS])
+{
+    size_t by_name = 0;
+    for (size_t i = 0; i < n[0]; i++) {
+        partner[i] = -1;
+        for (size_t j = 0; j < n[1] && partner[i] < 0; j++)
+            if (strcmp(refs[0][i].arg->name, refs[1][j].arg->name) == 0)
+                partner[i] = (int)j;
+        by_name += partner[i] >= 0;
+    }
+    if (by_name == 0 && n[0] == n[1])
+        for (size_t i = 0; i < n[0]; i++)
+            partner[i] = (int)i;
+}
+
+static void note_unpaired(kd_timing *t, const char *side, const char *name)
+{
+    kd_strbuf sb = {0};
+    kd_sb_printf(&sb, "%s%s%s %s", t->unpaired ? t->unpaired : "", t->unpaired ? ", " : "", side, name);
+    free(t->unpaired);
+    t->unpaired = kd_sb_take(&sb);
+}
+
+/* The seeded run decides the values; the poisoned run says which were never written. */
+static void compare_pair(const output_ref *x, const output_ref *y, const char *v1_data, const char *v2_data,
+                         const size_t total[2], const kd_timing_options *o, kd_output_check *oc)
+{
+    oc->name = strdup(x->arg->name);
+    oc->type = x->arg->type;
+    kd_dtype t = x->arg->type.base;
+    oc->tolerance = o->tolerance_given ? o->tolerance : kd_default_tolerance(t);
+    size_t elements = x->elements < y->elements ? x->elements : y->elements;
+    if (t != y->arg->type.base || x->elements != y->elements) {
+        oc->result.count = elements;
+        oc->result.mismatches = t != y->arg->type.base ? elements
+                                : x->elements > y->elements ? x->elements - y->elements
+                                                            : y->elements - x->elements;
+        return;
+    }
+    kd_compare_buffers(t, v1_data + x->offset, v2_data + y->offset, elements, oc->tolerance, &oc->result);
+    oc->result.unwritten[0] = kd_count_poison(t, v1_data + total[0] + x->offset, elements);
+    oc->result.unwritten[1] = kd_count_poison(t, v2_data + total[1] + y->offset, elements);
+    if (oc->result.unwritten[0] != oc->result.unwritten[1])
+        oc->result.match = false;
 }
 
 /* The check file holds every output buffer of the seeded run, then every output buffer of
@@ -377,22 +441,10 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
     free(paths[1]);
     if (status != KD_TIMING_OK)
         goto out;
-    /* Outputs are paired by position: the i-th output of v1 with the i-th of v2. */
-    const kd_launch_spec *a = r->sides[0].spec, *b = r->sides[1].spec;
-    size_t n = output_count(a) < output_count(b) ? output_count(a) : output_count(b);
-    r->out->outputs = calloc(n + 1, sizeof *r->out->outputs);
-    r->out->noutputs = 0;
-    r->out->outputs_match = output_count(a) == output_count(b);
-    size_t offset[2][2] = {{0, 0}, {0, 0}}; /* [side][run] */
-    size_t total[2] = {0, 0};
-    const kd_launch_spec *specs[2] = {a, b};
-    for (int s = 0; s < 2; s++)
-        for (size_t i = 0; i < specs[s]->nargs; i++)
-            if (specs[s]->args[i].role == KD_ROLE_OUTPUT)
-                total[s] += specs[s]->args[i].count * (size_t)specs[s]->args[i].type.lanes *
-                            kd_dtype_size(specs[s]->args[i].type.base);
+    output_ref refs[2][KD_MAX_OUTPUTS];
+    size_t nrefs[2], total[2];
     for (int s = 0; s < 2; s++) {
-        offset[s][1] = total[s];
+        nrefs[s] = list_outputs(r->sides[s].spec, refs[s], &total[s]);
         if (!data[s] || len[s] != 2 * total[s]) {
             *r->failed_side = s;
             kd_sb_printf(r->error, "%s: the correctness run wrote %zu bytes, expected %zu", r->sides[s].label,
@@ -401,42 +453,28 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
             goto out;
         }
     }
-    size_t ia = 0, ib = 0;
-    for (size_t k = 0; k < n; k++) {
-        while (a->args[ia].role != KD_ROLE_OUTPUT)
-            ia++;
-        while (b->args[ib].role != KD_ROLE_OUTPUT)
-            ib++;
-        const kd_launch_arg *x = &a->args[ia++], *y = &b->args[ib++];
-        kd_output_check *oc = &r->out->outputs[r->out->noutputs++];
-        oc->name = strdup(x->name);
-        oc->type = x->type;
-        size_t ex = x->count * (size_t)x->type.lanes, ey = y->count * (size_t)y->type.lanes;
-        size_t elements = ex < ey ? ex : ey, esize = kd_dtype_size(x->type.base);
-        oc->tolerance = r->o->tolerance_given ? r->o->tolerance : kd_default_tolerance(x->type.base);
-        if (x->type.base != y->type.base || ex != ey) {
-            r->out->outputs_match = false;
-            oc->result.count = elements;
-            oc->result.mismatches = ex > ey ? ex - ey : ey - ex;
-            if (x->type.base != y->type.base)
-                oc->result.mismatches = elements;
-        } else {
-            kd_compare_buffers(x->type.base, data[0] + offset[0][0], data[1] + offset[1][0], elements,
-                               oc->tolerance, &oc->result);
-            /* The seeded run decides the values; the poisoned run tells which were never written. */
-            for (int s = 0; s < 2; s++) {
-                const char *poisoned = data[s] + offset[s][1];
-                oc->result.unwritten[s] = kd_count_poison(x->type.base, poisoned, elements);
-            }
-            if (oc->result.unwritten[0] != oc->result.unwritten[1])
-                oc->result.match = false;
+    int partner[KD_MAX_OUTPUTS];
+    pair_outputs(refs, nrefs, partner);
+    r->out->outputs = calloc(nrefs[0] + 1, sizeof *r->out->outputs);
+    r->out->outputs_match = true;
+    for (size_t i = 0; i < nrefs[0]; i++) {
+        if (partner[i] < 0) {
+            note_unpaired(r->out, "v1", refs[0][i].arg->name);
+            continue;
         }
+        const output_ref *x = &refs[0][i], *y = &refs[1][partner[i]];
+        kd_output_check *oc = &r->out->outputs[r->out->noutputs++];
+        compare_pair(x, y, data[0], data[1], total, r->o, oc);
         r->out->outputs_match &= oc->result.match;
-        offset[0][0] += ex * esize;
-        offset[0][1] += ex * esize;
-        offset[1][0] += ey * kd_dtype_size(y->type.base);
-        offset[1][1] += ey * kd_dtype_size(y->type.base);
     }
+    for (size_t j = 0; j < nrefs[1]; j++) {
+        bool paired = false;
+        for (size_t i = 0; i < nrefs[0]; i++)
+            paired |= partner[i] == (int)j;
+        if (!paired)
+            note_unpaired(r->out, "v2", refs[1][j].arg->name);
+    }
+    r->out->outputs_match &= r->out->noutputs > 0; /* nothing compared is no evidence */
     r->out->checked = true;
 out:
     free(data[0]);
@@ -492,6 +530,7 @@ void kd_timing_free(kd_timing *t)
     for (size_t i = 0; i < t->noutputs; i++)
         free(t->outputs[i].name);
     free(t->outputs);
+    free(t->unpaired);
     memset(t, 0, sizeof *t);
 }
 

@@ -11,6 +11,8 @@
 #include "measure/stats.h"
 #include "util/strbuf.h"
 
+#define KD_MAX_OUTPUTS 64
+
 typedef struct kd_timing_options {
     double target_pct;        /* --target: stop once the speedup CI's half-width is below (1.0) */
     double max_time_s;        /* --max-time: stop after this much measuring (10 s) */
@@ -66,7 +68,8 @@ typedef struct kd_timing {
     bool checked;
     kd_output_check *outputs;
     size_t noutputs;
-    bool outputs_match;
+    bool outputs_match;       /* every compared pair matches */
+    char *unpaired;           /* outputs of one side only, not compared: "v1 tmp1, v1 tmp2" */
 } kd_timing;
 
 typedef struct kd_timing_side {

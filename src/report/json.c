@@ -43,9 +43,12 @@ static json_t *launch(const kd_side *s)
         const kd_launch_arg *a = &l->args[i];
         bool buffer = a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT;
         json_t *arg = json_pack("{s:s, s:s, s:s, s:i, s:s}", "name", a->name, "role", kd_param_role_name(a->role),
-                                "dtype", kd_dtype_name(a->type.base), "lanes", a->type.lanes, "origin", a->origin);
-        json_object_set_new(arg, buffer ? "count" : "value",
-                            buffer ? json_integer((json_int_t)a->count) : json_real(a->value));
+                                "dtype", a->role == KD_ROLE_STREAM ? "stream" : kd_dtype_name(a->type.base), "lanes",
+                                a->type.lanes ? a->type.lanes : 1, "origin", a->origin ? a->origin : "harness");
+        if (buffer)
+            json_object_set_new(arg, "count", json_integer((json_int_t)a->count));
+        else if (a->role != KD_ROLE_STREAM)
+            json_object_set_new(arg, "value", json_real(a->value));
         json_array_append_new(args, arg);
     }
     return json_pack("{s:I, s:s, s:[i, i, i], s:[i, i, i], s:I, s:o}", "n", (json_int_t)l->n, "n_origin", l->n_origin,
@@ -113,7 +116,8 @@ static json_t *correctness(const kd_timing *t)
                                "max_abs_err", r->max_abs_err, "max_rel_err", r->max_rel_err, "rtol",
                                oc->tolerance.rtol, "atol", oc->tolerance.atol, "first_mismatches", first));
     }
-    return json_pack("{s:b, s:o}", "match", t->outputs_match, "outputs", outputs);
+    return json_pack("{s:b, s:o, s:o}", "match", t->outputs_match && t->noutputs > 0, "outputs", outputs,
+                     "not_compared", string_or_null(t->unpaired));
 }
 
 static json_t *runtime(const kd_comparison *c)

@@ -68,8 +68,10 @@ static void occupancy_rows(FILE *out, const kd_render_options *o, const kd_compa
     fprintf(out, "  %-24s %10d %10d  %s(%s / %s)%s\n", "block threads", a->block_threads,
             b->block_threads, paint(o, DIM), a->block_origin, b->block_origin, paint(o, RESET));
     if (!a->occupancy_valid || !b->occupancy_valid) {
-        fprintf(out, "  not computed: %s cannot launch with this block size and these resources\n",
-                !a->occupancy_valid ? "v1" : "v2");
+        const kd_static_result *bad = !a->occupancy_valid ? a : b;
+        fprintf(out, "  not computed: %s %s\n", bad == a ? "v1" : "v2",
+                bad->launcher ? "is a launcher (its kernels have their own launches)"
+                              : "cannot launch with this block size and these resources");
         return;
     }
     const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;

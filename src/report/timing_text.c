@@ -61,14 +61,18 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out)
 
 void kd_correctness_line(const kd_timing *t, kd_strbuf *out)
 {
-    if (t->outputs_match) {
+    if (t->noutputs == 0) {
+        kd_sb_puts(out, "OUTPUTS NOT COMPARED: no output of v1 pairs with one of v2 by name or position");
+    } else if (t->outputs_match) {
         kd_sb_printf(out, "outputs match (%zu buffer%s compared in full)", t->noutputs, t->noutputs == 1 ? "" : "s");
-        return;
+    } else {
+        size_t bad = 0;
+        for (size_t i = 0; i < t->noutputs; i++)
+            bad += !t->outputs[i].result.match;
+        kd_sb_printf(out, "OUTPUTS DIFFER: %zu of %zu output buffers do not match", bad, t->noutputs);
     }
-    size_t bad = 0;
-    for (size_t i = 0; i < t->noutputs; i++)
-        bad += !t->outputs[i].result.match;
-    kd_sb_printf(out, "OUTPUTS DIFFER: %zu of %zu output buffers do not match", bad, t->noutputs);
+    if (t->unpaired)
+        kd_sb_printf(out, "; not compared (one side only): %s", t->unpaired);
 }
 
 void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)

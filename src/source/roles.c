@@ -32,6 +32,8 @@ static bool named_like_length(const char *name)
 
 kd_param_role kd_param_role_of(const kd_param *p)
 {
+    if (!p->is_pointer && (strcmp(p->type, "cudaStream_t") == 0 || strcmp(p->type, "CUstream") == 0))
+        return KD_ROLE_STREAM;
     if (p->is_pointer)
         return p->is_const ? KD_ROLE_INPUT : KD_ROLE_OUTPUT;
     if (is_integer_type(p->type) && named_like_length(p->name))
@@ -46,6 +48,7 @@ const char *kd_param_role_name(kd_param_role r)
     case KD_ROLE_OUTPUT: return "output buffer";
     case KD_ROLE_LENGTH: return "element count";
     case KD_ROLE_SCALAR: return "scalar";
+    case KD_ROLE_STREAM: return "stream";
     }
     return "?";
 }

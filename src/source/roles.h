@@ -11,6 +11,7 @@ typedef enum kd_param_role {
     KD_ROLE_OUTPUT,   /* T*: poisoned, compared after the run */
     KD_ROLE_LENGTH,   /* integer named n, N, size, len, count, num_*, *_size ...: the element count */
     KD_ROLE_SCALAR,   /* any other value: needs --arg NAME=VALUE */
+    KD_ROLE_STREAM,   /* a launcher's cudaStream_t: the harness's stream */
 } kd_param_role;
 
 kd_param_role kd_param_role_of(const kd_param *p);

@@ -857,7 +857,7 @@ static void parse_params(scanner *sc, size_t open, size_t close, kd_kernel *k)
 /* ------------------------------------------------------------------ declaration heads */
 
 typedef struct decl_head {
-    bool has_global, extern_c, extern_template;
+    bool has_global, is_launcher, extern_c, extern_template;
     bool explicit_instantiation; /* `template` without `<` */
     size_t tparams_open, tparams_close; /* the last template<...>, or NONE */
     size_t bounds_open, bounds_close;   /* __launch_bounds__( ), or NONE */
@@ -893,7 +893,7 @@ static bool body_follows(const scanner *sc, size_t from)
         /* The next kernel's keywords end the search too, so a run of declarations with
          * neither body nor `;` is not rescanned for each of them. */
         if (tok_punct(sc, i, ';') || tok_punct(sc, i, '}') || tok_is(sc, i, "__global__") ||
-            tok_is(sc, i, "template"))
+            tok_is(sc, i, KD_LAUNCHER_MARK) || tok_is(sc, i, "template"))
             return false;
         if (tok_punct(sc, i, '(') || tok_punct(sc, i, '[')) {
             size_t close = match_group(sc, i, sc->ntoks);
@@ -930,8 +930,9 @@ static size_t read_prefix(const scanner *sc, size_t i, decl_head *h)
         h->extern_template |= tok_is(sc, i + 1, "template");
         return i + 1;
     }
-    if (tok_is(sc, i, "__global__")) {
+    if (tok_is(sc, i, "__global__") || tok_is(sc, i, KD_LAUNCHER_MARK)) {
         h->has_global = true;
+        h->is_launcher |= tok_is(sc, i, KD_LAUNCHER_MARK);
         return i + 1;
     }
     if (tok_in(sc, i, group_attributes) && tok_punct(sc, i + 1, '(')) {
@@ -1157,6 +1158,7 @@ static void record_kernel(scanner *sc, const decl_head *h)
     k.name = dup_bytes(sc, tok_text(sc, h->name), sc->toks[h->name].len);
     k.qualified = qualified_name(sc, h);
     k.extern_c = h->extern_c || in_extern_c(sc);
+    k.is_launcher = h->is_launcher;
     k.is_template = h->tparams_open != NONE;
     if (k.is_template)
         k.template_params = source_range(sc, h->tparams_open + 1, h->tparams_close);
@@ -1281,7 +1283,7 @@ static void scan_declarations(scanner *sc)
             push_scope(sc, NULL, c_linkage);
             i += 2;
             decl_start = i + 1;
-        } else if (tok_is(sc, i, "__global__") ||
+        } else if (tok_is(sc, i, "__global__") || tok_is(sc, i, KD_LAUNCHER_MARK) ||
                    (tok_is(sc, i, "template") && i == decl_start && !tok_punct(sc, i + 1, '<'))) {
             consumed = handle_declaration(sc, &decl_start, i);
         }

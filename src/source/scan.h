@@ -39,6 +39,7 @@ typedef struct kd_kernel {
     kd_param *params;
     size_t nparams;
     bool extern_c;
+    bool is_launcher;      /* a host function marked KERNDIFF_LAUNCHER (include/kerndiff/launcher.h) */
     bool is_template;
     char *template_params; /* text between template< and >, or NULL */
     char **instantiations; /* explicit instantiation arguments, e.g. "float" or "float, 4" */
@@ -46,6 +47,10 @@ typedef struct kd_kernel {
     char *launch_bounds;   /* text inside __launch_bounds__( ), or NULL */
     int line;              /* 1-based line of the kernel's name */
 } kd_kernel;
+
+/* The marker of a custom launcher: a host function that launches kernels (or calls a
+ * library) on the stream it is given; it is found and described like a kernel. */
+#define KD_LAUNCHER_MARK "KERNDIFF_LAUNCHER"
 
 typedef struct kd_kernel_list {
     kd_kernel *items;

@@ -70,7 +70,7 @@ static void choose_block(const kd_static_request *req, kd_static_result *out)
     int bounded = leading_thread_count(req->launch_bounds);
     if (req->block_threads > 0) {
         out->block_threads = req->block_threads;
-        out->block_origin = "--block";
+        out->block_origin = req->block_origin ? req->block_origin : "--block";
     } else if (annotated) {
         out->block_threads = annotated;
         out->block_origin = "annotation";
@@ -81,6 +81,62 @@ static void choose_block(const kd_static_request *req, kd_static_result *out)
         out->block_threads = DEFAULT_BLOCK_THREADS;
         out->block_origin = "default";
     }
+}
+
+/* A launcher's side: every entry of the module, each kernel it may launch. */
+static int all_entries(const kd_static_request *req, kd_static_result *out, kd_strbuf *error)
+{
+    char **names;
+    size_t count;
+    if (kd_ptx_entry_names(req->build->ptx, &names, &count) != 0) {
+        kd_sb_printf(error, "cannot read the PTX of launcher '%s'", req->kernel);
+        return -1;
+    }
+    kd_strbuf demangled = {0};
+    /* A launcher that only calls a library has no kernel of its own to analyse. */
+    kd_sb_printf(&demangled, "launcher %s:%s", req->kernel, count ? "" : " no kernels in the file");
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        char *d = kd_demangle(names[i]);
+        kd_sb_printf(&demangled, "%s %s", i ? "," : "", d);
+        free(d);
+        char *body = kd_ptx_entry_body(req->build->ptx, names[i]);
+        rc = body ? kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families) : -1;
+        free(body);
+        kd_resources r;
+        if (kd_resources_parse(req->build->ptxas_log, names[i], &r) == 0) {
+            kd_resources *sum = &out->resources;
+            sum->found = true;
+            sum->registers = r.registers > sum->registers ? r.registers : sum->registers;
+            sum->barriers = r.barriers > sum->barriers ? r.barriers : sum->barriers;
+            sum->shared_static = r.shared_static > sum->shared_static ? r.shared_static : sum->shared_static;
+            sum->stack_frame = r.stack_frame > sum->stack_frame ? r.stack_frame : sum->stack_frame;
+            sum->spill_stores += r.spill_stores;
+            sum->spill_loads += r.spill_loads;
+        }
+    }
+    if (rc != 0)
+        kd_sb_printf(error, "cannot read the PTX of launcher '%s'", req->kernel);
+    out->entry = strdup("(launcher)");
+    out->demangled = kd_sb_take(&demangled);
+    out->launcher = true;
+    out->entries = names;
+    out->entry_count = count;
+    return rc;
+}
+
+static void add_checks(kd_sass_checks *sum, const kd_sass_checks *c)
+{
+    sum->local_loads += c->local_loads;
+    sum->local_stores += c->local_stores;
+    sum->global_loads += c->global_loads;
+    sum->global_loads_128 += c->global_loads_128;
+    sum->global_loads_64 += c->global_loads_64;
+    sum->global_stores += c->global_stores;
+    sum->global_stores_128 += c->global_stores_128;
+    sum->global_stores_64 += c->global_stores_64;
+    sum->barriers += c->barriers;
+    sum->memory_barriers += c->memory_barriers;
 }
 
 static void disassemble(const kd_static_request *req, kd_static_result *out, kd_strbuf *note)
@@ -96,14 +152,21 @@ static void disassemble(const kd_static_request *req, kd_static_result *out, kd_
         kd_sb_printf(note, "SASS skipped: cannot run %s", req->cuobjdump);
         return;
     }
-    char *text = r.exit_code == 0 && !r.signal ? kd_sass_function_text(kd_sb_str(&r.out), out->entry) : NULL;
-    if (!text) {
-        kd_sb_printf(note, "SASS skipped: %s gave no disassembly of %s (exit %d)", req->cuobjdump,
-                     out->entry, r.exit_code);
-    } else if (kd_sass_histogram(text, &out->sass_ops, &out->sass_families, &out->sass_checks) == 0) {
-        out->sass_present = true;
+    /* A launcher's side sums every kernel; a kernel's side is its one entry. */
+    char *const *functions = out->launcher ? out->entries : &out->entry;
+    size_t n = out->launcher ? out->entry_count : 1;
+    out->sass_present = r.exit_code == 0 && !r.signal;
+    for (size_t i = 0; i < n && out->sass_present; i++) {
+        char *text = kd_sass_function_text(kd_sb_str(&r.out), functions[i]);
+        kd_sass_checks checks;
+        out->sass_present = text && kd_sass_histogram(text, &out->sass_ops, &out->sass_families, &checks) == 0;
+        if (out->sass_present)
+            add_checks(&out->sass_checks, &checks);
+        else
+            kd_sb_printf(note, "SASS skipped: %s gave no disassembly of %s (exit %d)", req->cuobjdump, functions[i],
+                         r.exit_code);
+        free(text);
     }
-    free(text);
     kd_spawn_result_free(&r);
 }
 
@@ -111,6 +174,13 @@ int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_st
                       kd_strbuf *sass_note)
 {
     memset(out, 0, sizeof *out);
+    if (req->launcher) {
+        if (all_entries(req, out, error) != 0)
+            return -1;
+        out->block_origin = "launcher";
+        disassemble(req, out, sass_note);
+        return 0;
+    }
     if (find_entry(req->build->ptx, req->kernel, out, error) != 0)
         return -1;
     char *body = kd_ptx_entry_body(req->build->ptx, out->entry);
@@ -135,6 +205,7 @@ void kd_static_result_free(kd_static_result *r)
 {
     free(r->entry);
     free(r->demangled);
+    kd_ptx_names_free(r->entries, r->entry_count);
     kd_hist_free(&r->ptx_ops);
     kd_hist_free(&r->ptx_families);
     kd_hist_free(&r->sass_ops);

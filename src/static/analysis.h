@@ -12,15 +12,18 @@
 #include "util/strbuf.h"
 
 typedef struct kd_static_result {
-    char *entry;               /* mangled entry name */
+    bool launcher;             /* a custom launcher: everything below sums every kernel of the file */
+    char *entry;               /* mangled entry name; for a launcher, "(launcher)" */
     char *demangled;
+    char **entries;            /* a launcher's kernels (mangled), entry_count of them */
+    size_t entry_count;
     kd_resources resources;
     kd_histogram ptx_ops, ptx_families;
     bool sass_present;         /* false when no cuobjdump, or it failed (see sass_note) */
     kd_histogram sass_ops, sass_families;
     kd_sass_checks sass_checks;
     int block_threads;         /* used for the occupancy estimate */
-    const char *block_origin;  /* "--block", "annotation", "__launch_bounds__" or "default" */
+    const char *block_origin;  /* "launch", "--block", "annotation", "__launch_bounds__", "default", "launcher" */
     bool occupancy_valid;
     kd_occupancy occupancy;
 } kd_static_result;
@@ -30,13 +33,18 @@ typedef struct kd_static_request {
     const char *kernel;             /* source-level name, maybe with template args */
     const char *launch_bounds;      /* the kernel's __launch_bounds__ text or NULL */
     const char *annotated_block;    /* `// kerndiff: block=N` of the file, or NULL */
-    int block_threads;              /* --block, 0 if not given */
+    int block_threads;              /* the launch's threads per block, 0 if not known */
+    const char *block_origin;       /* where block_threads came from ("launch", "--block") */
     const kd_arch_limits *limits;   /* NULL: no table entry for the arch */
     const char *cuobjdump;          /* NULL: SASS skipped */
+    bool launcher;                  /* `kernel` is a custom launcher: analyse every entry */
 } kd_static_request;
 
 /* Returns 0; -1 when the kernel has no (or several) entries in the PTX, with the reason
- * and what to do in `error`. A SASS failure is not an error: it is said in `sass_note`. */
+ * and what to do in `error`. A SASS failure is not an error: it is said in `sass_note`.
+ * For a launcher, the histograms and checks sum over every kernel of the file, registers,
+ * barriers, shared memory and stack are the largest of any kernel, spills are summed, and
+ * no occupancy is computed (each kernel has its own launch). */
 int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error,
                       kd_strbuf *sass_note);
 void kd_static_result_free(kd_static_result *r);

@@ -51,3 +51,17 @@ if command -v cuobjdump >/dev/null; then
 else
     echo "note: cuobjdump not on PATH; SASS expectations not checked"
 fi
+
+# Custom launchers: a three-kernel pipeline against one fused kernel, a kernel against cuBLAS.
+ex fusion
+has ex_fusion out 'v1: .*\[launcher run: scale\(float const\*, float\*, int\), shift\(float const\*, float\*, int\), activate\(float const\*, float\*, int\)\]'
+row ex_fusion ld.global.f32 3 1
+row ex_fusion st.global.f32 3 1
+has ex_fusion out 'not computed: v1 is a launcher'
+KERNDIFF_SIMULATE="median=300us;median=100us" run ex_fusion_timed 0 -- --json="$WORK/fusion.json" examples/fusion/v1.cu examples/fusion/v2.cu
+has ex_fusion_timed out '^outputs match \(1 buffer compared in full\); not compared \(one side only\): v1 tmp1, v1 tmp2$'
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); a=d["sides"][0]["launch"]["args"]; assert [x["role"] for x in a] == ["input buffer","output buffer","output buffer","output buffer","element count","stream"], a' "$WORK/fusion.json" 2>"$WORK/fusion_roles.err"; then
+    ok "ex_fusion_timed: launcher parameters described, the stream included"; else fail "ex_fusion_timed: launcher roles" "$WORK/fusion_roles.err"; fi
+ex cublas
+has ex_cublas out 'v2: .*\[launcher matmul: no kernels in the file\]'
+if ls "$XDG_CACHE_HOME"/kerndiff/builds/*/launcher.so >/dev/null 2>&1; then ok "ex_cublas: launcher.so built and cached"; else fail "ex_cublas: no launcher.so in the cache"; fi
