@@ -127,8 +127,10 @@ static double normal(void) { return sqrt(-2 * log(uniform())) * cos(2 * M_PI * u
 static void misbehave(void)
 {
     samples_drawn++;
-    if (samples_drawn == spec.crash_at)
+    if (samples_drawn == spec.crash_at) {
+        signal(SIGSEGV, SIG_DFL); /* a sanitizer's handler would turn the crash into an exit */
         raise(SIGSEGV);
+    }
     if (samples_drawn == spec.hang_at)
         for (;;)
             pause();

@@ -33,6 +33,7 @@ static int check_named(const kd_kernel_list kernels[2], const char *const files[
             kd_sb_printf(error, "%s: no kernel named '%s' in %s; kernels there: ", side_label[s],
                          fn[s], files[s]);
             list_kernels(error, &kernels[s]);
+            kd_selection_free(out);
             return -1;
         }
         out->name[s] = strdup(fn[s]);

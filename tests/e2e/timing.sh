@@ -29,7 +29,7 @@ expect_json aa "$WORK/aa.json" 'd["runtime"]["verdict"]' "no significant differe
 has aa out '^no significant difference \((49|50)\.[0-9]+us -> (49|50)\.[0-9]+us'
 
 # Drift and outliers on both sides: a 20% difference still stands out, outliers are removed.
-sim "median=100us,cv=1%,drift=3%,outliers=5%;median=120us,cv=1%,drift=3%,outliers=5%" drift 0 -- --json="$WORK/drift.json" "$A" "$B"
+sim "median=100us,cv=1%,drift=3%,outliers=10%,seed=21;median=120us,cv=1%,drift=3%,outliers=10%,seed=22" drift 0 -- --min-runs 100 --json="$WORK/drift.json" "$A" "$B"
 expect_json drift "$WORK/drift.json" 'd["runtime"]["verdict"]' slower
 expect_json drift "$WORK/drift.json" 'd["runtime"]["sides"][0]["summary_ns"]["outliers"] > 0' True
 

@@ -7,6 +7,7 @@ seeds_for() {
     case $1 in
     fuzz_scan) ls examples/*/*.cu tests/fixtures/src/*.cu 2>/dev/null ;;
     fuzz_ptx) ls tests/fixtures/ptx/* tests/fixtures/sass/* 2>/dev/null ;;
+    fuzz_expr) ls tests/fuzz/seeds/expr/* ;;
     esac
 }
 for target in "$build"/fuzz/fuzz_*; do
