@@ -53,11 +53,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
 
+# The fake NVML that the --lock-clocks tests load instead of the driver's (tests/fakes).
+FAKE_NVML := $(BUILD)/tests/libfake_nvml.so
+$(FAKE_NVML): tests/fakes/fake_nvml.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KD_CFLAGS) $(CFLAGS) -shared -fPIC -o $@ $<
+
 unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; KD_FIXTURES=tests/fixtures $$t; done
 
-e2e: $(BIN) $(HARNESS)
-	tests/e2e/run.sh $(BIN)
+e2e: $(BIN) $(HARNESS) $(FAKE_NVML)
+	tests/e2e/run.sh $(BIN) $(FAKE_NVML)
 
 test: unit e2e
 

@@ -7,6 +7,7 @@
 
 #include "build/shim.h"
 #include "cli/exit_codes.h"
+#include "gpu/clocks.h"
 #include "harness/locate.h"
 #include "util/tmpdir.h"
 
@@ -154,6 +155,15 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
             rc = KD_EXIT_TOOL;
         }
     }
+    unsigned locked_mhz = 0;
+    if (rc == KD_EXIT_OK && opts->lock_clocks) {
+        kd_strbuf why = {0};
+        if (kd_clocks_lock(&locked_mhz, &why) != 0) {
+            c->runtime_note = kd_sb_take(&why);
+            rc = KD_EXIT_TOOL;
+        }
+        kd_sb_free(&why);
+    }
     const char *workdir = kd_tmpdir();
     if (rc == KD_EXIT_OK && !workdir) {
         c->runtime_note = strdup("cannot create a private temporary folder");
@@ -174,6 +184,7 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
         int failed_side = 0;
         kd_timing_status st = kd_measure(sides, &opts->timing, workdir, &c->timing, &error, &failed_side);
         c->simulated = simulate != NULL;
+        c->timing.locked_by_kerndiff_mhz = locked_mhz;
         if (st == KD_TIMING_OK) {
             c->timed = true;
         } else {

@@ -65,6 +65,7 @@ typedef struct kd_timing {
     size_t rounds;
     double measure_s;
     bool clocks_locked;       /* NVML reported applications/locked clocks in force */
+    unsigned locked_by_kerndiff_mhz; /* --lock-clocks: the SM clock kerndiff locked, else 0 */
     bool checked;
     kd_output_check *outputs;
     size_t noutputs;

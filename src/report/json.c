@@ -130,11 +130,12 @@ static json_t *runtime(const kd_comparison *c)
     char reasons[128];
     kd_nvml_reason_names(t->side[0].reasons_seen | t->side[1].reasons_seen, reasons, sizeof reasons);
     json_t *o = json_pack(
-        "{s:b, s:{s:s, s:i, s:i, s:i, s:I}, s:{s:b, s:i, s:b, s:s}, s:{s:b, s:i, s:i, s:I, s:s},"
+        "{s:b, s:{s:s, s:i, s:i, s:i, s:I}, s:{s:b, s:i, s:b, s:s}, s:{s:b, s:i, s:i, s:i, s:I, s:s},"
         " s:[o, o], s:{s:f, s:f, s:f, s:f, s:s}, s:s, s:s, s:{s:s, s:f, s:b, s:I, s:f}, s:o}",
         "simulated", c->simulated, "gpu", "name", t->device, "sm", t->sm, "sms", t->sms, "driver_version", t->driver,
         "l2_bytes", (json_int_t)t->l2_bytes, "mode", "batched", t->batched, "launches_per_sample", t->batch,
-        "l2_flushed", !t->batched, "timer", t->timer, "clocks", "locked", t->clocks_locked, "sm_mhz_min",
+        "l2_flushed", !t->batched, "timer", t->timer, "clocks", "locked", t->clocks_locked || t->locked_by_kerndiff_mhz, "locked_by_kerndiff_mhz",
+        t->locked_by_kerndiff_mhz, "sm_mhz_min",
         t->side[0].clock_min_mhz < t->side[1].clock_min_mhz ? t->side[0].clock_min_mhz : t->side[1].clock_min_mhz,
         "sm_mhz_max",
         t->side[0].clock_max_mhz > t->side[1].clock_max_mhz ? t->side[0].clock_max_mhz : t->side[1].clock_max_mhz,

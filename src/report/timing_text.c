@@ -18,8 +18,11 @@ void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out)
         if (t->side[s].clock_max_mhz > hi)
             hi = t->side[s].clock_max_mhz;
     }
-    kd_sb_puts(out, t->clocks_locked ? "clocks locked (NVML reports application/locked clocks)"
-                                     : "clocks not locked");
+    if (t->locked_by_kerndiff_mhz)
+        kd_sb_printf(out, "clocks locked by kerndiff at %u MHz (--lock-clocks; reset at exit)", t->locked_by_kerndiff_mhz);
+    else
+        kd_sb_puts(out, t->clocks_locked ? "clocks locked (NVML reports application/locked clocks)"
+                                         : "clocks not locked");
     if (hi)
         kd_sb_printf(out, ", SM clock %u-%u MHz", lo, hi);
     else

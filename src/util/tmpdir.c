@@ -1,28 +1,19 @@
 #include "util/tmpdir.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "util/cleanup.h"
 #include "util/fs.h"
 
 static char tmp_path[4096];
-static pid_t owner_pid;
 
 static void remove_tmpdir(void)
 {
-    /* Children forked after creation inherit the atexit handler; only the creator cleans. */
-    if (tmp_path[0] && getpid() == owner_pid)
+    if (tmp_path[0])
         kd_remove_tree(tmp_path);
-}
-
-static void on_fatal_signal(int sig)
-{
-    remove_tmpdir();
-    signal(sig, SIG_DFL);
-    raise(sig);
 }
 
 const char *kd_tmpdir(void)
@@ -35,10 +26,6 @@ const char *kd_tmpdir(void)
         tmp_path[0] = '\0';
         return NULL;
     }
-    owner_pid = getpid();
-    atexit(remove_tmpdir);
-    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
-        signal(signals[i], on_fatal_signal);
+    kd_on_exit(remove_tmpdir);
     return tmp_path;
 }

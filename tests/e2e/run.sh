@@ -4,6 +4,7 @@
 # usage: tests/e2e/run.sh path/to/kerndiff
 set -u
 KD=$(realpath "${1:-build/kerndiff}")
+FAKE_NVML=$(realpath "${2:-build/tests/libfake_nvml.so}")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kerndiff-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -52,6 +53,9 @@ source tests/e2e/examples.sh
 
 # --- the timing engine through the simulated harness ------------------------------------
 source tests/e2e/timing.sh
+
+# --- --lock-clocks, against the fake NVML (never against a real GPU's) ------------------------
+source tests/e2e/clocks.sh
 
 # --- JSON against the schema, Markdown ------------------------------------------------------
 run json 0 -- --json="$WORK/d.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu
