@@ -22,6 +22,8 @@ static int list_kernels(const char *path)
     for (size_t i = 0; i < list.count; i++) {
         const kd_kernel *k = &list.items[i];
         printf("%s%s  (line %d", k->qualified, k->is_template ? "<...>" : "", k->line);
+        if (k->is_launcher)
+            printf(", launcher");
         if (k->extern_c)
             printf(", extern \"C\"");
         if (k->launch_bounds)
@@ -39,8 +41,10 @@ static int list_kernels(const char *path)
             printf("  %-24s %-12s %s", p->type, *p->name ? p->name : "(unnamed)", kd_param_role_name(role));
             if (p->is_pointer)
                 printf(" of %s", p->pointee);
-            if (role == KD_ROLE_SCALAR)
+            if (role == KD_ROLE_SCALAR && !p->default_value)
                 printf(" (needs --arg %s=VALUE)", *p->name ? p->name : "NAME");
+            if (p->default_value)
+                printf(" (default %s)", p->default_value);
             printf("\n");
         }
     }

@@ -1,8 +1,10 @@
 #include "report/report.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/timing_text.h"
 
 /* "+3", "-12", "" for no change. */
 static void format_delta(char *buf, size_t n, long v1, long v2)
@@ -64,6 +66,50 @@ static void occupancy_table(FILE *out, const kd_comparison *c)
     fprintf(out, "| limited by | %s | %s |\n", kd_limiter_name(x->limiter), kd_limiter_name(y->limiter));
 }
 
+static void timing_section(FILE *out, const kd_comparison *c)
+{
+    const kd_timing *t = &c->timing;
+    kd_strbuf line = {0};
+    kd_timing_headline(t, &line);
+    fprintf(out, "\n**%s**\n\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    kd_timing_environment(t, c->simulated, &line);
+    fprintf(out, "- %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    kd_timing_method(t, &line);
+    fprintf(out, "- %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    if (t->checked) {
+        kd_correctness_line(t, &line);
+        fprintf(out, "- %s%s%s\n", t->outputs_match ? "" : "**", kd_sb_str(&line), t->outputs_match ? "" : "**");
+        kd_sb_free(&line);
+        for (size_t i = 0; i < t->noutputs; i++) {
+            kd_output_detail(&t->outputs[i], &line);
+            fprintf(out, "  - %s\n", kd_sb_str(&line));
+            kd_sb_free(&line);
+        }
+    }
+    const kd_summary *s[2] = {&t->side[0].summary, &t->side[1].summary};
+    fprintf(out, "\n| latency | v1 | v2 |\n|---|---:|---:|\n");
+    const struct {
+        const char *label;
+        size_t offset;
+    } rows[] = {
+        {"min", offsetof(kd_summary, min)},   {"median", offsetof(kd_summary, median)},
+        {"p95", offsetof(kd_summary, p95)},   {"mean", offsetof(kd_summary, mean)},
+        {"stdev", offsetof(kd_summary, stdev)},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+        char a[32], b[32];
+        kd_format_ns(*(const double *)((const char *)s[0] + rows[r].offset), a, sizeof a);
+        kd_format_ns(*(const double *)((const char *)s[1] + rows[r].offset), b, sizeof b);
+        fprintf(out, "| %s | %s | %s |\n", rows[r].label, a, b);
+    }
+    fprintf(out, "| CV | %.2f%% | %.2f%% |\n", 100 * s[0]->cv, 100 * s[1]->cv);
+    fprintf(out, "| samples (outliers removed) | %zu (%zu) | %zu (%zu) |\n", s[0]->n, s[0]->outliers, s[1]->n,
+            s[1]->outliers);
+}
+
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -74,6 +120,8 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "- note: %s\n", c->selection_note);
     if (c->runtime_note)
         fprintf(out, "- %s\n", c->runtime_note);
+    if (c->timed)
+        timing_section(out, c);
     if (c->finding_count) {
         fprintf(out, "\n**What changed**\n\n");
         for (size_t i = 0; i < c->finding_count; i++)

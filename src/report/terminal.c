@@ -104,12 +104,16 @@ static void count_table(FILE *out, const kd_render_options *o, const char *title
                 t->count - shown, paint(o, RESET));
 }
 
-static void stat_row(FILE *out, const char *label, double a, double b)
+/* A latency row; with `relative`, the change in percent (negative: v2 takes less time). */
+static void stat_row(FILE *out, const char *label, double a, double b, bool relative)
 {
     char x[32], y[32];
     kd_format_ns(a, x, sizeof x);
     kd_format_ns(b, y, sizeof y);
-    fprintf(out, "  %-24s %10s %10s\n", label, x, y);
+    fprintf(out, "  %-24s %10s %10s", label, x, y);
+    if (relative && a > 0)
+        fprintf(out, "  %+.1f%%", 100 * (b - a) / a);
+    fputc('\n', out);
 }
 
 static void timing_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
@@ -139,14 +143,14 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
 
     const kd_summary *a = &t->side[0].summary, *b = &t->side[1].summary;
     column_heading(out, o, "latency per launch", 24);
-    stat_row(out, "min", a->min, b->min);
-    stat_row(out, "p20", a->p20, b->p20);
-    stat_row(out, "median", a->median, b->median);
-    stat_row(out, "p80", a->p80, b->p80);
-    stat_row(out, "p95", a->p95, b->p95);
-    stat_row(out, "mean", a->mean, b->mean);
-    stat_row(out, "stdev", a->stdev, b->stdev);
-    stat_row(out, "IQR", a->iqr, b->iqr);
+    stat_row(out, "min", a->min, b->min, true);
+    stat_row(out, "p20", a->p20, b->p20, true);
+    stat_row(out, "median", a->median, b->median, true);
+    stat_row(out, "p80", a->p80, b->p80, true);
+    stat_row(out, "p95", a->p95, b->p95, true);
+    stat_row(out, "mean", a->mean, b->mean, true);
+    stat_row(out, "stdev", a->stdev, b->stdev, false);
+    stat_row(out, "IQR", a->iqr, b->iqr, false);
     fprintf(out, "  %-24s %9.2f%% %9.2f%%\n", "CV", 100 * a->cv, 100 * b->cv);
     fprintf(out, "  %-24s %10zu %10zu\n", "samples kept", a->n, b->n);
     fprintf(out, "  %-24s %10zu %10zu\n", "outliers removed", a->outliers, b->outliers);
