@@ -7,13 +7,12 @@
 #include <time.h>
 
 #include "harness/child.h"
+#include "harness/session.h"
 #include "util/fs.h"
 #include "util/trace.h"
 
 enum {
     SAMPLES_PER_BLOCK = 10,
-    HELLO_TIMEOUT_MS = 120000,     /* CUDA start-up and module loading can be slow */
-    SETUP_TIMEOUT_MS = 120000,     /* allocation and filling of large inputs */
     WARMUP_BUDGET_MS = 1000,
     CHECK_RESAMPLES = 400,         /* bootstrap rounds while deciding whether to stop */
     FINAL_RESAMPLES = 4000,        /* ... and for the reported interval */
@@ -64,78 +63,28 @@ static kd_timing_status fail(run_state *r, int s, kd_reply_status st, const char
     return status;
 }
 
-static kd_timing_status hello_and_load(run_state *r, int s)
+/* Records a failure of side s whose message is already in `why`. */
+static kd_timing_status fail_with(run_state *r, int s, kd_strbuf *why, kd_timing_status status)
 {
-    const kd_timing_side *side = &r->sides[s];
-    kd_child *c = &r->child[s];
-    kd_reply_status st = kd_child_call(c, HELLO_TIMEOUT_MS, "hello %d", KD_PROTOCOL_VERSION);
-    if (st != KD_REPLY_OK)
-        return fail(r, s, st, "starting the harness", KD_TIMING_SETUP_FAILED);
-    const char *version = kd_proto_value(&c->words, 1, "version");
-    if (!version || atoi(version) != KD_PROTOCOL_VERSION) {
-        *r->failed_side = s;
-        kd_sb_printf(r->error, "%s: the harness speaks protocol %s, kerndiff speaks %d: reinstall kerndiff",
-                     side->label, version ? version : "?", KD_PROTOCOL_VERSION);
-        return KD_TIMING_SETUP_FAILED;
-    }
+    *r->failed_side = s;
+    kd_sb_printf(r->error, "%s: %s", r->sides[s].label, kd_sb_str(why));
+    kd_sb_free(why);
+    return status;
+}
+
+static kd_timing_status describe(run_state *r, int s)
+{
+    kd_strbuf why = {0};
+    kd_device_info info;
+    if (kd_harness_describe(&r->child[s], &r->sides[s], r->o->seed, r->o->timeout_ms, &info, &why) != 0)
+        return fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
     if (s == 0) {
-        const char *device = kd_proto_value(&c->words, 1, "device");
-        snprintf(r->out->device, sizeof r->out->device, "%s", device ? device : "unknown");
-        kd_proto_decode(r->out->device);
-        const char *v;
-        r->out->sm = (v = kd_proto_value(&c->words, 1, "sm")) ? atoi(v) : 0;
-        r->out->sms = (v = kd_proto_value(&c->words, 1, "sms")) ? atoi(v) : 0;
-        r->out->l2_bytes = (v = kd_proto_value(&c->words, 1, "l2")) ? atol(v) : 0;
-        r->out->driver = (v = kd_proto_value(&c->words, 1, "driver")) ? atoi(v) : 0;
+        snprintf(r->out->device, sizeof r->out->device, "%s", info.name);
+        r->out->sm = info.sm;
+        r->out->sms = info.sms;
+        r->out->l2_bytes = info.l2_bytes;
+        r->out->driver = info.driver;
     }
-    char *path = kd_proto_encode(side->load_path);
-    st = kd_child_call(c, HELLO_TIMEOUT_MS, "load %s %s %s", side->load_kind, path, side->load_symbol);
-    free(path);
-    if (st != KD_REPLY_OK)
-        return fail(r, s, st, "loading the kernel", KD_TIMING_SETUP_FAILED);
-    return KD_TIMING_OK;
-}
-
-static kd_timing_status describe_launch(run_state *r, int s)
-{
-    const kd_launch_spec *spec = r->sides[s].spec;
-    kd_child *c = &r->child[s];
-    kd_reply_status st = KD_REPLY_OK;
-    for (size_t i = 0; i < spec->nargs && st == KD_REPLY_OK; i++) {
-        const kd_launch_arg *a = &spec->args[i];
-        if (a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT)
-            st = kd_child_call(c, r->o->timeout_ms, "arg %zu buffer %s %d %llu %s", i, kd_dtype_name(a->type.base),
-                               a->type.lanes, a->count, a->role == KD_ROLE_INPUT ? "in" : "out");
-        else if (a->role == KD_ROLE_STREAM)
-            st = kd_child_call(c, r->o->timeout_ms, "arg %zu stream", i);
-        else
-            st = kd_child_call(c, r->o->timeout_ms, "arg %zu scalar %s %.17g", i, kd_dtype_name(a->type.base),
-                               a->value);
-    }
-    if (st == KD_REPLY_OK)
-        st = kd_child_call(c, r->o->timeout_ms, "geometry %u %u %u %u %u %u %llu", spec->grid[0], spec->grid[1],
-                           spec->grid[2], spec->block[0], spec->block[1], spec->block[2], spec->dynamic_smem);
-    if (st == KD_REPLY_OK)
-        st = kd_child_call(c, r->o->timeout_ms, "seed %llu", r->o->seed);
-    if (st != KD_REPLY_OK)
-        return fail(r, s, st, "describing the launch", KD_TIMING_SETUP_FAILED);
-    return KD_TIMING_OK;
-}
-
-static kd_timing_status setup_reply(run_state *r, int s, kd_reply_status st)
-{
-    kd_child *c = &r->child[s];
-    const kd_launch_spec *spec = r->sides[s].spec;
-    if (st == KD_REPLY_ERR && c->words.count >= 2 && strcmp(c->words.word[1], "alloc") == 0) {
-        fail(r, s, st, "allocating buffers", KD_TIMING_SETUP_FAILED);
-        kd_sb_printf(r->error, " (this launch needs %.2f GiB of GPU memory: reduce --n or --buf)",
-                     (double)kd_launch_spec_bytes(spec) / (1u << 30));
-        return KD_TIMING_SETUP_FAILED;
-    }
-    if (st != KD_REPLY_OK)
-        return fail(r, s, st, "allocating buffers", KD_TIMING_SETUP_FAILED);
-    const char *bytes = kd_proto_value(&c->words, 1, "bytes");
-    r->out->side[s].device_bytes = bytes ? strtoull(bytes, NULL, 10) : 0;
     return KD_TIMING_OK;
 }
 
@@ -146,9 +95,11 @@ static kd_timing_status set_up(run_state *r)
         kd_child_send(&r->child[s], "setup");
     kd_timing_status result = KD_TIMING_OK;
     for (int s = 0; s < 2; s++) {
-        kd_reply_status st = kd_child_receive(&r->child[s], SETUP_TIMEOUT_MS);
-        if (result == KD_TIMING_OK)
-            result = setup_reply(r, s, st);
+        kd_strbuf why = {0};
+        if (kd_harness_setup_reply(&r->child[s], r->sides[s].spec, &r->out->side[s].device_bytes, &why) != 0 &&
+            result == KD_TIMING_OK)
+            result = fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
+        kd_sb_free(&why);
     }
     return result;
 }
@@ -500,10 +451,8 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const kd_timing_optio
         kd_sb_free(&why);
     }
     for (int s = 0; s < 2 && st == KD_TIMING_OK; s++)
-        st = hello_and_load(&r, s);
-    kd_trace("harnesses started and loaded");
-    for (int s = 0; s < 2 && st == KD_TIMING_OK; s++)
-        st = describe_launch(&r, s);
+        st = describe(&r, s);
+    kd_trace("harnesses started, kernels loaded");
     if (st == KD_TIMING_OK)
         st = set_up(&r);
     kd_trace("buffers allocated and filled");

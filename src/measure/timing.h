@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "check/compare.h"
+#include "harness/session.h"
 #include "launch/spec.h"
 #include "measure/stats.h"
 #include "util/strbuf.h"
@@ -73,14 +74,7 @@ typedef struct kd_timing {
     char *unpaired;           /* outputs of one side only, not compared: "v1 tmp1, v1 tmp2" */
 } kd_timing;
 
-typedef struct kd_timing_side {
-    const char *label;                 /* "v1" / "v2" */
-    const char *const *harness_argv;   /* the child to start */
-    const char *load_kind;             /* "cubin" or "launcher" */
-    const char *load_path;             /* the cubin or shared object */
-    const char *load_symbol;           /* entry or launcher symbol */
-    const kd_launch_spec *spec;
-} kd_timing_side;
+typedef kd_harness_side kd_timing_side;
 
 typedef enum kd_timing_status {
     KD_TIMING_OK = 0,
