@@ -75,7 +75,9 @@ static int close_output(FILE *f, const char *path, const char *what)
 
 static int render(const kd_options *opts, const kd_comparison *c)
 {
-    kd_render_options ro = {.color = opts->color, .all_rows = opts->all_instructions};
+    kd_render_options ro = {.color = opts->color, .all_rows = opts->all_instructions,
+                            .all_metrics = opts->all_metrics, .per_kernel = opts->per_kernel,
+                            .advice = !opts->no_advice};
     bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
                         (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
     if (!stdout_taken)
@@ -89,7 +91,8 @@ static int render(const kd_options *opts, const kd_comparison *c)
         FILE *f = open_output(opts->markdown_path, "Markdown");
         if (!f)
             return KD_EXIT_TOOL;
-        kd_render_markdown(f, c, &(kd_render_options){.all_rows = opts->all_instructions});
+        ro.color = false;
+        kd_render_markdown(f, c, &ro);
         if (close_output(f, opts->markdown_path, "Markdown") != 0)
             return KD_EXIT_TOOL;
     }

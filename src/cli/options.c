@@ -14,6 +14,8 @@ enum {
     OPT_NO_CACHE, OPT_BLOCK, OPT_ALL_INSTRUCTIONS, OPT_VERSION, OPT_N, OPT_GRID, OPT_SMEM, OPT_BUF,
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
+    OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
+    OPT_NO_ADVICE,
 };
 
 static const struct option long_options[] = {
@@ -41,6 +43,14 @@ static const struct option long_options[] = {
     {"atol", required_argument, NULL, OPT_ATOL},
     {"batch", required_argument, NULL, OPT_BATCH},
     {"lock-clocks", no_argument, NULL, OPT_LOCK_CLOCKS},
+    {"ncu", required_argument, NULL, OPT_NCU},
+    {"no-ncu", no_argument, NULL, OPT_NO_NCU},
+    {"ncu-set", required_argument, NULL, OPT_NCU_SET},
+    {"ncu-repeats", required_argument, NULL, OPT_NCU_REPEATS},
+    {"ncu-clock-control", required_argument, NULL, OPT_NCU_CLOCK},
+    {"all-metrics", no_argument, NULL, OPT_ALL_METRICS},
+    {"per-kernel", no_argument, NULL, OPT_PER_KERNEL},
+    {"no-advice", no_argument, NULL, OPT_NO_ADVICE},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -91,6 +101,15 @@ void kd_print_help(void)
         "  --seed N              inputs and interleaving seed (1)\n"
         "  --batch auto|off|N    launches per sample for tiny kernels (auto)\n"
         "  --lock-clocks         lock the SM clock for the run (root; reset at exit)\n"
+        "Counters (Nsight Compute, with a GPU):\n"
+        "  --no-ncu              no counter pass\n"
+        "  --ncu PATH            the ncu to run (default: ncu on PATH)\n"
+        "  --ncu-set fast|full   metric set (fast)\n"
+        "  --ncu-repeats N       profile each side N times; shows counter noise (1)\n"
+        "  --ncu-clock-control none|base   ncu's clock policy (none: as the timing pass)\n"
+        "  --all-metrics         unchanged metric rows too\n"
+        "  --per-kernel          a pipeline's metrics kernel by kernel\n"
+        "  --no-advice           no advice notes\n"
         "Correctness:\n"
         "  --no-check            do not compare outputs\n"
         "  --rtol X, --atol X    tolerances (default per dtype)\n"
@@ -186,6 +205,8 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
 {
     memset(opts, 0, sizeof *opts);
     kd_timing_options_default(&opts->timing);
+    opts->ncu_repeats = 1;
+    opts->ncu_clock_control = "none";
     const char *no_color = getenv("NO_COLOR");
     opts->color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
     const char *nvcc_env = getenv("KERNDIFF_NVCC");
@@ -227,6 +248,28 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             kd_strlist_push(&opts->calls, optarg);
             break;
         case OPT_NO_RUN: opts->no_run = true; break;
+        case OPT_NCU: opts->ncu = optarg; break;
+        case OPT_NO_NCU: opts->no_ncu = true; break;
+        case OPT_ALL_METRICS: opts->all_metrics = true; break;
+        case OPT_PER_KERNEL: opts->per_kernel = true; break;
+        case OPT_NO_ADVICE: opts->no_advice = true; break;
+        case OPT_NCU_SET:
+            if (strcmp(optarg, "fast") && strcmp(optarg, "full"))
+                return usage_error("--ncu-set wants fast or full, got '%s'", optarg);
+            opts->ncu_full = !strcmp(optarg, "full");
+            break;
+        case OPT_NCU_CLOCK:
+            if (strcmp(optarg, "none") && strcmp(optarg, "base"))
+                return usage_error("--ncu-clock-control wants none or base, got '%s'", optarg);
+            opts->ncu_clock_control = optarg;
+            break;
+        case OPT_NCU_REPEATS: {
+            double v;
+            if (parse_number(optarg, 1, 100, false, &v) != 0 || v != (int)v)
+                return usage_error("--ncu-repeats wants a whole number from 1 to 100, got '%s'", optarg);
+            opts->ncu_repeats = (int)v;
+            break;
+        }
         case OPT_NO_CHECK: opts->timing.check = false; break;
         case OPT_REQUIRE_MATCH: opts->require_match = true; break;
         case OPT_LOCK_CLOCKS: opts->lock_clocks = true; break;

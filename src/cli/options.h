@@ -28,6 +28,11 @@ typedef struct kd_options {
     kd_timing_options timing; /* --target, --max-time, --seed, --rtol ... */
     bool no_run;              /* --no-run: static diff only, even with a GPU */
     bool require_match, lock_clocks;
+    /* Counters (ncu/profile.h). */
+    bool no_ncu, ncu_full, all_metrics, per_kernel, no_advice;
+    const char *ncu;          /* --ncu PATH */
+    int ncu_repeats;          /* --ncu-repeats (1) */
+    const char *ncu_clock_control; /* "none" (default) or "base" */
     bool color;               /* colour on: a TTY, no --no-color, no NO_COLOR */
     bool no_cache;
     bool all_instructions;    /* --all-instructions: unchanged histogram rows too */

@@ -88,6 +88,8 @@ void kd_comparison_free(kd_comparison *c)
     free(c->sass_note);
     free(c->runtime_note);
     kd_timing_free(&c->timing);
+    kd_counters_free(&c->counters);
+    free(c->counters_note);
     for (size_t i = 0; i < c->finding_count; i++)
         free(c->findings[i]);
     free(c->findings);

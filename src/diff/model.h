@@ -8,6 +8,7 @@
 #include "gpu/probe.h"
 #include "launch/spec.h"
 #include "measure/timing.h"
+#include "diff/counters.h"
 #include "source/annotation.h"
 #include "source/scan.h"
 #include "static/analysis.h"
@@ -54,6 +55,8 @@ typedef struct kd_comparison {
     bool timed;                 /* `timing` holds a measurement */
     bool simulated;             /* ... taken from the simulated harness (KERNDIFF_SIMULATE) */
     kd_timing timing;
+    kd_counters counters;       /* present when the counter pass ran */
+    char *counters_note;        /* why there are no counters, or NULL */
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
     char **findings;            /* one-line notes on what changed that matters (findings.h) */
     size_t finding_count;

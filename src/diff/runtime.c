@@ -8,6 +8,8 @@
 #include "build/shim.h"
 #include "cli/exit_codes.h"
 #include "gpu/clocks.h"
+#include "gpu/nvml.h"
+#include "util/trace.h"
 #include "harness/locate.h"
 #include "util/tmpdir.h"
 
@@ -124,6 +126,77 @@ static int harness_argv(const char *simulate, int side, char *argv_storage[3])
     return argv_storage[0] ? 0 : -1;
 }
 
+/* Peak DRAM bandwidth (FACTS.md: 2 x max memory clock x bus width / 8) and the highest SM
+ * clock, from NVML; zeros when NVML cannot tell. */
+static void read_peaks(kd_counter_context *ctx)
+{
+    char why[128];
+    kd_nvml *n = kd_nvml_open(NULL, why, sizeof why);
+    if (!n)
+        return;
+    unsigned mem_mhz, bus_bits, sm_mhz;
+    if (kd_nvml_memory(n, &mem_mhz, &bus_bits) == 0)
+        ctx->peak_dram_bytes_per_s = 2.0 * mem_mhz * 1e6 * bus_bits / 8;
+    if (kd_nvml_max_sm_clock(n, &sm_mhz) == 0)
+        ctx->max_sm_clock_hz = sm_mhz * 1e6;
+    kd_nvml_close(n);
+}
+
+static const char *counter_advice(kd_ncu_status st)
+{
+    switch (st) {
+    case KD_NCU_MISSING: return "install Nsight Compute (ncu) or pass --ncu PATH";
+    case KD_NCU_PERMISSION:
+        return "run as root, or allow profiling for all users (NVreg_RestrictProfilingToAdminUsers=0, "
+               "https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    default: return "see the message above; --no-ncu skips the counter pass";
+    }
+}
+
+/* Profiles both sides with ncu. Counters explain a timing; without them the timing still
+ * stands, so every failure here becomes a note, never an error. */
+static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timing_side sides[2], bool simulated,
+                         const char *workdir)
+{
+    if (opts->no_ncu) {
+        c->counters_note = strdup("counters not collected: --no-ncu");
+        return;
+    }
+    if (simulated && !opts->ncu) {
+        c->counters_note = strdup("counters not collected: the simulated harness has none (pass --ncu to use a stand-in)");
+        return;
+    }
+    kd_ncu_options o = {.ncu = opts->ncu, .full = opts->ncu_full, .repeats = opts->ncu_repeats,
+                        .clock_control = opts->ncu_clock_control, .timeout_ms = opts->timing.timeout_ms};
+    kd_ncu_result results[2];
+    memset(results, 0, sizeof results);
+    kd_ncu_status st = KD_NCU_OK;
+    kd_strbuf why = {0};
+    int s = 0;
+    for (; s < 2 && st == KD_NCU_OK; s++) {
+        kd_trace("counter pass %s", sides[s].label);
+        st = kd_ncu_profile(&o, &sides[s], opts->timing.seed, workdir, &results[s], &why);
+    }
+    if (st != KD_NCU_OK) {
+        c->counters_note = note("counters not collected (%s): %s; %s", s == 1 ? "v1" : "v2", kd_sb_str(&why),
+                                counter_advice(st));
+    } else {
+        kd_counter_context ctx = {
+            .sm = c->timing.sm,
+            .sms = c->timing.sms,
+            .timing_noise_pct = kd_speedup_ci_halfwidth_pct(&c->timing.speedup),
+        };
+        for (int k = 0; k < 2; k++)
+            ctx.spill_bytes[k] = c->side[k].stat.resources.spill_stores + c->side[k].stat.resources.spill_loads;
+        read_peaks(&ctx);
+        if (kd_counters_build(results, opts->ncu_full, &ctx, &c->counters) != 0)
+            c->counters_note = strdup("counters not shown: out of memory");
+    }
+    kd_sb_free(&why);
+    kd_ncu_result_free(&results[0]);
+    kd_ncu_result_free(&results[1]);
+}
+
 int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
 {
     const char *simulate = getenv("KERNDIFF_SIMULATE");
@@ -187,6 +260,7 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
         c->timing.locked_by_kerndiff_mhz = locked_mhz;
         if (st == KD_TIMING_OK) {
             c->timed = true;
+            run_counters(opts, c, sides, c->simulated, workdir);
         } else {
             c->runtime_note = kd_sb_take(&error);
             rc = KD_EXIT_RUNTIME;

@@ -1,9 +1,11 @@
 #include "report/report.h"
 
 #include <jansson.h>
+#include <math.h>
 
 #include "diff/rows.h"
 #include "gpu/nvml.h"
+#include "report/metric_text.h"
 
 #define KD_JSON_SCHEMA_VERSION 1
 
@@ -150,6 +152,71 @@ static json_t *runtime(const kd_comparison *c)
     return o;
 }
 
+static const char *unit_name(kd_unit u)
+{
+    static const char *const names[] = {"ns", "byte", "byte/s", "hz", "%", "count", "ratio", "flop/s", "flop/byte"};
+    return (size_t)u < sizeof names / sizeof *names ? names[u] : "?";
+}
+
+static json_t *metric_object(const kd_metric_values *v)
+{
+    json_t *o = json_object();
+    for (size_t m = 0; m < kd_metric_def_count; m++)
+        if (v->present[m] && isfinite(v->value[m]))
+            json_object_set_new(o, kd_metric_defs[m].id, json_real(v->value[m]));
+    return o;
+}
+
+static json_t *roofline(const kd_side_counters *s)
+{
+    if (!s->roofline_valid)
+        return json_null();
+    const kd_roofline *r = &s->roofline;
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}", "flops", r->flops, "dram_bytes", r->bytes, "seconds",
+                     r->seconds, "intensity", r->intensity, "bw_fraction", r->bw_fraction, "compute_fraction",
+                     r->compute_fraction, "bound", kd_bound_name(r->bound), "headroom", r->headroom);
+}
+
+static json_t *counter_side(const kd_side_counters *s)
+{
+    json_t *kernels = json_array();
+    for (size_t k = 0; k < s->nkernels; k++)
+        json_array_append_new(kernels, json_pack("{s:s, s:o}", "name", s->kernels[k].name, "metrics",
+                                                 metric_object(&s->kernels[k].values)));
+    return json_pack("{s:o, s:o, s:o}", "kernels", kernels, "metrics", metric_object(&s->total), "roofline",
+                     roofline(s));
+}
+
+static json_t *counters(const kd_comparison *c)
+{
+    const kd_counters *k = &c->counters;
+    if (!k->present)
+        return json_null();
+    json_t *deltas = json_array(), *advice = json_array();
+    for (size_t m = 0; m < kd_metric_def_count; m++) {
+        const kd_metric_delta *d = &k->delta[m];
+        if (!d->comparable)
+            continue;
+        const kd_metric_def *def = &kd_metric_defs[m];
+        json_array_append_new(
+            deltas, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:o, s:s, s:s, s:b, s:b}", "id", def->id, "label",
+                              def->label, "group", kd_group_name(def->group), "unit", unit_name(def->unit), "v1", d->v1,
+                              "v2", d->v2, "delta", isfinite(d->delta) ? json_real(d->delta) : json_null(), "delta_unit",
+                              def->unit == KD_UNIT_PCT ? "pp" : "%", "symbol", d->symbol, "noisy", d->noisy, "changed",
+                              d->changed));
+    }
+    for (size_t i = 0; i < k->nadvice; i++)
+        json_array_append_new(advice, json_string(k->advice[i]));
+    json_t *peaks = k->peaks_valid ? json_pack("{s:f, s:f, s:f, s:f}", "dram_bytes_per_s", k->peaks.dram_bytes_per_s,
+                                               "fp32_flops_per_s", k->peaks.fp32_flops_per_s, "fp64_flops_per_s",
+                                               k->peaks.fp64_flops_per_s, "tensor_flops_per_s",
+                                               k->peaks.tensor_flops_per_s)
+                                   : json_null();
+    return json_pack("{s:s, s:i, s:o, s:[o, o], s:o, s:o}", "set", k->full ? "full" : "fast", "repeats", k->repeats,
+                     "peaks", peaks, "sides", counter_side(&k->side[0]), counter_side(&k->side[1]), "deltas", deltas,
+                     "advice", advice);
+}
+
 static json_t *count_rows(const kd_count_table *t)
 {
     json_t *rows = json_array();
@@ -188,6 +255,10 @@ int kd_render_json(FILE *out, const kd_comparison *c)
         "sass", sass ? histograms(&c->sass_ops, &c->sass_families) : json_null(), "notes",
         "selection", string_or_null(c->selection_note), "sass", string_or_null(c->sass_note),
         "runtime", string_or_null(c->runtime_note), "runtime", runtime(c));
+    if (root) {
+        json_object_set_new(root, "counters", counters(c));
+        json_object_set_new(json_object_get(root, "notes"), "counters", string_or_null(c->counters_note));
+    }
     if (!root)
         return -1;
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/metric_text.h"
 #include "report/timing_text.h"
 
 /* "+3", "-12", "" for no change. */
@@ -110,6 +111,39 @@ static void timing_section(FILE *out, const kd_comparison *c)
             s[1]->outliers);
 }
 
+static void counters_section(FILE *out, const kd_comparison *c, const kd_render_options *o)
+{
+    const kd_counters *k = &c->counters;
+    kd_strbuf line = {0};
+    kd_counters_header(k, &line);
+    fprintf(out, "\n**Counters** (%s)\n\n| metric | v1 | v2 | Δ | |\n|---|---:|---:|---:|---|\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    size_t hidden = 0;
+    for (size_t m = 0; m < kd_metric_def_count; m++) {
+        const kd_metric_delta *d = &k->delta[m];
+        if (!d->comparable || (!d->changed && !o->all_metrics)) {
+            hidden += d->comparable;
+            continue;
+        }
+        const kd_metric_def *def = &kd_metric_defs[m];
+        char a[40], b[40], delta[32];
+        kd_format_metric(def->unit, d->v1, a, sizeof a);
+        kd_format_metric(def->unit, d->v2, b, sizeof b);
+        kd_format_delta(def, d, delta, sizeof delta);
+        fprintf(out, "| %s | %s | %s | %s | `%s`%s |\n", def->label, a, b, delta, d->symbol, d->noisy ? " ?" : "");
+    }
+    if (hidden)
+        fprintf(out, "\n%zu unchanged metrics not shown.\n", hidden);
+    kd_roofline_line(k, &line);
+    fprintf(out, "\nRoofline: %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    if (o->advice && k->nadvice) {
+        fprintf(out, "\n**Advice**\n\n");
+        for (size_t i = 0; i < k->nadvice; i++)
+            fprintf(out, "- %s\n", k->advice[i]);
+    }
+}
+
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -122,6 +156,10 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "- %s\n", c->runtime_note);
     if (c->timed)
         timing_section(out, c);
+    if (c->counters.present)
+        counters_section(out, c, o);
+    else if (c->counters_note)
+        fprintf(out, "- %s\n", c->counters_note);
     if (c->finding_count) {
         fprintf(out, "\n**What changed**\n\n");
         for (size_t i = 0; i < c->finding_count; i++)

@@ -10,6 +10,9 @@
 typedef struct kd_render_options {
     bool color;          /* ANSI colour (terminal only) */
     bool all_rows;       /* unchanged instruction rows too (JSON always has every row) */
+    bool all_metrics;    /* unchanged counter rows too */
+    bool per_kernel;     /* a pipeline's counters kernel by kernel */
+    bool advice;         /* the advice notes */
 } kd_render_options;
 
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o);

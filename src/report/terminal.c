@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/metric_text.h"
 #include "report/timing_text.h"
 
 #define BOLD "\033[1m"
@@ -156,6 +157,82 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
     fprintf(out, "  %-24s %10zu %10zu\n", "outliers removed", a->outliers, b->outliers);
 }
 
+static void counter_row(FILE *out, const kd_render_options *o, size_t m, const kd_counters *c)
+{
+    const kd_metric_def *def = &kd_metric_defs[m];
+    const kd_metric_delta *d = &c->delta[m];
+    char a[40], b[40], delta[32];
+    kd_format_metric(def->unit, d->v1, a, sizeof a);
+    kd_format_metric(def->unit, d->v2, b, sizeof b);
+    kd_format_delta(def, d, delta, sizeof delta);
+    bool better = d->symbol[0] == '+', worse = d->symbol[0] == '-';
+    const char *colour = !d->changed || d->noisy ? "" : paint(o, better ? GREEN : worse ? RED : "");
+    fprintf(out, "  %-24s %10s %10s  %9s %s%-2s%s%s\n", def->label, a, b, delta, colour, d->symbol,
+            *colour ? paint(o, RESET) : "", d->noisy ? " ?" : "");
+}
+
+static void per_kernel(FILE *out, const kd_counters *c)
+{
+    long dur = kd_metric_index("duration"), bytes = kd_metric_index("dram_bytes");
+    for (int s = 0; s < 2; s++) {
+        fprintf(out, "  %s kernels:\n", s ? "v2" : "v1");
+        for (size_t k = 0; k < c->side[s].nkernels; k++) {
+            const kd_kernel_counters *kc = &c->side[s].kernels[k];
+            char d[32] = "?", b[32] = "?";
+            if (dur >= 0 && kc->values.present[dur])
+                kd_format_metric(KD_UNIT_NS, kc->values.value[dur], d, sizeof d);
+            if (bytes >= 0 && kc->values.present[bytes])
+                kd_format_metric(KD_UNIT_BYTES, kc->values.value[bytes], b, sizeof b);
+            fprintf(out, "    %-40.40s %10s %12s DRAM\n", kc->name, d, b);
+        }
+    }
+}
+
+static void counters_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    const kd_counters *k = &c->counters;
+    heading(out, o, "counters");
+    kd_strbuf line = {0};
+    kd_counters_header(k, &line);
+    fprintf(out, "  %s%s%s\n", paint(o, DIM), kd_sb_str(&line), paint(o, RESET));
+    kd_sb_free(&line);
+    if (k->side[0].nkernels != k->side[1].nkernels || k->side[0].nkernels > 1)
+        fprintf(out, "  kernels per launch: %zu -> %zu (extensive metrics summed, intensive ones duration-weighted)\n",
+                k->side[0].nkernels, k->side[1].nkernels);
+    for (int g = 0; g < KD_GROUP_COUNT; g++) {
+        size_t shown = 0, hidden = 0;
+        for (int pass = 0; pass < 2; pass++) { /* changed rows first */
+            for (size_t m = 0; m < kd_metric_def_count; m++) {
+                const kd_metric_delta *d = &k->delta[m];
+                if ((int)kd_metric_defs[m].group != g || !d->comparable || d->changed != (pass == 0))
+                    continue;
+                if (!d->changed && !o->all_metrics) {
+                    hidden++;
+                    continue;
+                }
+                if (shown++ == 0)
+                    fprintf(out, "  %s%s%s\n", paint(o, BOLD), kd_group_name((kd_metric_group)g), paint(o, RESET));
+                counter_row(out, o, m, k);
+            }
+        }
+        if (hidden && shown)
+            fprintf(out, "  %s(%zu unchanged; --all-metrics)%s\n", paint(o, DIM), hidden, paint(o, RESET));
+        else if (hidden)
+            fprintf(out, "  %s%s: %zu metrics unchanged%s\n", paint(o, DIM), kd_group_name((kd_metric_group)g), hidden,
+                    paint(o, RESET));
+    }
+    if (o->per_kernel)
+        per_kernel(out, k);
+    kd_roofline_line(k, &line);
+    fprintf(out, "  roofline: %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    if (o->advice && k->nadvice) {
+        heading(out, o, "advice");
+        for (size_t i = 0; i < k->nadvice; i++)
+            fprintf(out, "  * %s\n", k->advice[i]);
+    }
+}
+
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -169,6 +246,10 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
     if (c->timed)
         timing_section(out, o, c);
+    if (c->counters.present)
+        counters_section(out, o, c);
+    else if (c->counters_note)
+        fprintf(out, "\n%s%s%s\n", paint(o, YELLOW), c->counters_note, paint(o, RESET));
 
     if (c->finding_count) {
         heading(out, o, "what changed");

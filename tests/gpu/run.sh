@@ -98,6 +98,24 @@ for ex in vector_loads coalescing bank_conflicts matmul reduction unroll fusion 
         "$(field "$WORK/$ex.json" 'd["runtime"]["headline"]' 2>&1)"
 done
 echo
+# 8. Counters (issue 4): the diffs the examples exist to show.
+counter() { field "$1" "next(x for x in d['counters']['deltas'] if x['id'] == '$2')['$3']"; }
+conf1=$(counter "$WORK/bank_conflicts.json" bank_conflicts_ld v1); conf2=$(counter "$WORK/bank_conflicts.json" bank_conflicts_ld v2)
+check bank_conflicts_fall "$(python3 -c "import sys; sys.exit(not (float('$conf1') >= 100 * max(float('$conf2'), 1)))"; echo $?)" \
+    "shared ld bank conflicts $conf1 -> $conf2; $(field "$WORK/bank_conflicts.json" 'd["runtime"]["headline"]')"
+spr1=$(counter "$WORK/coalescing.json" sectors_per_request_ld v1); spr2=$(counter "$WORK/coalescing.json" sectors_per_request_ld v2)
+check coalescing_sectors "$(python3 -c "import sys; a, b = float('$spr1'), float('$spr2'); sys.exit(not (abs(a - 32) < 1 and abs(b - 4) < 0.5))"; echo $?)" \
+    "global load sectors per request $spr1 -> $spr2"
+k1=$(field "$WORK/fusion.json" 'len(d["counters"]["sides"][0]["kernels"])'); k2=$(field "$WORK/fusion.json" 'len(d["counters"]["sides"][1]["kernels"])')
+b1=$(field "$WORK/fusion.json" 'd["counters"]["sides"][0]["metrics"]["dram_bytes"]'); b2=$(field "$WORK/fusion.json" 'd["counters"]["sides"][1]["metrics"]["dram_bytes"]')
+bsum=$(field "$WORK/fusion.json" 'sum(k["metrics"]["dram_bytes"] for k in d["counters"]["sides"][0]["kernels"])')
+check fusion_kernels_and_bytes "$(python3 -c "import sys; sys.exit(not ($k1 == 3 and $k2 == 1 and abs(float('$b1') - float('$bsum')) < 1 and float('$b1') > 2 * float('$b2')))"; echo $?)" \
+    "kernels $k1 -> $k2, DRAM bytes $b1 (sum of v1's kernels $bsum) -> $b2; $(field "$WORK/fusion.json" 'd["runtime"]["headline"]')"
+worst=$(for f in "$WORK"/*.json; do field "$f" 'max([s["roofline"]["bw_fraction"] for s in d["counters"]["sides"] if s["roofline"]] or [0]) if d.get("counters") else 0' 2>/dev/null; done | sort -g | tail -1)
+pct=$(python3 -c "print(round(100 * float('$worst'), 1))")
+check dram_bandwidth_below_peak "$(python3 -c "import sys; sys.exit(not (0 < float('$worst') <= 1.05))"; echo $?)" \
+    "highest achieved DRAM bandwidth over all runs: $pct% of the computed peak"
+
 for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"

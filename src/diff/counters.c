@@ -1,0 +1,173 @@
+#include "diff/counters.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncu/advice.h"
+
+typedef struct row_ref {
+    const kd_ncu_table *table;
+    size_t row;
+} row_ref;
+
+static bool raw_value(const void *ctx, const char *metric, double *out)
+{
+    const row_ref *r = ctx;
+    long col = kd_ncu_column(r->table, metric);
+    return col >= 0 && kd_ncu_number(r->table->rows[r->row][col], out);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and spread (max - min) over the repeats of one kernel, metric by metric. */
+static void combine_repeats(const kd_metric_values *runs, int n, kd_metric_values *median, kd_metric_values *spread)
+{
+    memset(median, 0, sizeof *median);
+    memset(spread, 0, sizeof *spread);
+    double v[256];
+    for (size_t m = 0; m < kd_metric_def_count; m++) {
+        int k = 0;
+        for (int r = 0; r < n && k < 256; r++)
+            if (runs[r].present[m])
+                v[k++] = runs[r].value[m];
+        if (k == 0)
+            continue;
+        qsort(v, (size_t)k, sizeof *v, by_value);
+        median->value[m] = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+        median->present[m] = spread->present[m] = true;
+        spread->value[m] = v[k - 1] - v[0];
+    }
+}
+
+static const char *kernel_name(const kd_ncu_table *t, size_t row)
+{
+    long col = kd_ncu_column(t, "Kernel Name");
+    return col >= 0 ? t->rows[row][col] : "?";
+}
+
+/* A pipeline's spread: extensive metrics' spreads add up (a bound); intensive ones are
+ * weighted by each kernel's duration, like their values. */
+static void aggregate_spread(const kd_metric_values *values, const kd_metric_values *spreads, size_t n,
+                             kd_metric_values *out)
+{
+    memset(out, 0, sizeof *out);
+    long duration = kd_metric_index("duration");
+    for (size_t m = 0; m < kd_metric_def_count; m++) {
+        double sum = 0, weight = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (!spreads[k].present[m])
+                continue;
+            double w = kd_metric_defs[m].extent == KD_EXTENSIVE || duration < 0 ? 1 : values[k].value[duration];
+            sum += spreads[k].value[m] * w;
+            weight += kd_metric_defs[m].extent == KD_EXTENSIVE ? 0 : w;
+            out->present[m] = true;
+        }
+        out->value[m] = weight > 0 ? sum / weight : sum;
+    }
+}
+
+/* Rows come in launch order: repeat r, kernel k is row r * kernels + k. */
+static int build_side(const kd_ncu_result *res, bool full, kd_side_counters *side)
+{
+    size_t kernels = res->kernels_per_launch;
+    int repeats = res->repeats;
+    side->kernels = calloc(kernels ? kernels : 1, sizeof *side->kernels);
+    kd_metric_values *runs = calloc((size_t)repeats, sizeof *runs);
+    kd_metric_values *medians = calloc(kernels ? kernels : 1, sizeof *medians);
+    kd_metric_values *spreads = calloc(kernels ? kernels : 1, sizeof *spreads);
+    int rc = side->kernels && runs && medians && spreads ? 0 : -1;
+    for (size_t k = 0; k < kernels && rc == 0; k++) {
+        for (int r = 0; r < repeats; r++) {
+            row_ref ref = {&res->table, (size_t)r * kernels + k};
+            kd_raw_lookup lookup = {&ref, raw_value};
+            kd_metrics_evaluate(&lookup, full, &runs[r]);
+        }
+        combine_repeats(runs, repeats, &medians[k], &spreads[k]);
+        side->kernels[k].name = strdup(kernel_name(&res->table, k));
+        side->kernels[k].values = medians[k];
+        side->kernels[k].spread = spreads[k];
+        side->nkernels++;
+    }
+    if (rc == 0) {
+        kd_metrics_aggregate(medians, kernels, &side->total);
+        aggregate_spread(medians, spreads, kernels, &side->spread);
+    }
+    free(runs);
+    free(medians);
+    free(spreads);
+    return rc;
+}
+
+/* The variability of a metric's delta, in the delta's unit. Rates derived from time share
+ * the timing pass's evidence; counters have their own, from --ncu-repeats (0: unknown). */
+static double noise_of(size_t m, const kd_counters *c, const kd_counter_context *ctx)
+{
+    const kd_metric_def *d = &kd_metric_defs[m];
+    if (!strcmp(d->id, "duration") || !strcmp(d->id, "dram_bandwidth"))
+        return ctx->timing_noise_pct;
+    double worst = 0;
+    for (int s = 0; s < 2; s++) {
+        double spread = c->side[s].spread.value[m], value = fabs(c->side[s].total.value[m]);
+        double n = d->unit == KD_UNIT_PCT ? spread : value > 0 ? 100 * spread / value : 0;
+        worst = n > worst ? n : worst;
+    }
+    return worst;
+}
+
+static void compute_peaks(const kd_counter_context *ctx, kd_counters *c)
+{
+    double fp32, fp64, tensor;
+    if (!ctx->max_sm_clock_hz || !ctx->sms || !ctx->peak_dram_bytes_per_s ||
+        !kd_arch_flops_per_clock(ctx->sm, &fp32, &fp64, &tensor))
+        return;
+    double per_clock = ctx->sms * ctx->max_sm_clock_hz;
+    c->peaks = (kd_peaks){.dram_bytes_per_s = ctx->peak_dram_bytes_per_s,
+                          .fp32_flops_per_s = fp32 * per_clock,
+                          .fp64_flops_per_s = fp64 * per_clock,
+                          .tensor_flops_per_s = tensor * per_clock};
+    c->peaks_valid = true;
+}
+
+int kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counter_context *ctx, kd_counters *out)
+{
+    memset(out, 0, sizeof *out);
+    out->full = full;
+    out->repeats = results[0].repeats;
+    for (int s = 0; s < 2; s++)
+        if (build_side(&results[s], full, &out->side[s]) != 0)
+            return -1;
+    for (size_t m = 0; m < kd_metric_def_count; m++) {
+        const kd_metric_values *a = &out->side[0].total, *b = &out->side[1].total;
+        if (a->present[m] && b->present[m])
+            kd_metric_diff(&kd_metric_defs[m], a->value[m], b->value[m], noise_of(m, out, ctx), &out->delta[m]);
+    }
+    compute_peaks(ctx, out);
+    for (int s = 0; s < 2 && out->peaks_valid; s++) {
+        kd_roofline_compute(&out->side[s].total, &out->peaks, &out->side[s].roofline);
+        out->side[s].roofline_valid = true;
+    }
+    kd_advice_input in = {.side = {&out->side[0].total, &out->side[1].total},
+                          .spill_bytes = {ctx->spill_bytes[0], ctx->spill_bytes[1]}};
+    if (kd_advice(&in, &out->advice, &out->nadvice) != 0)
+        return -1;
+    out->present = true;
+    return 0;
+}
+
+void kd_counters_free(kd_counters *c)
+{
+    for (int s = 0; s < 2; s++) {
+        for (size_t k = 0; k < c->side[s].nkernels; k++)
+            free(c->side[s].kernels[k].name);
+        free(c->side[s].kernels);
+    }
+    for (size_t i = 0; i < c->nadvice; i++)
+        free(c->advice[i]);
+    free(c->advice);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,53 @@
+/* counters.h — the counter half of a comparison: both sides profiled by ncu (ncu/profile),
+ * their metrics evaluated per kernel (median over --ncu-repeats), aggregated over a
+ * pipeline's kernels, diffed with noise flags, placed on the roofline, and explained. */
+#ifndef KD_DIFF_COUNTERS_H
+#define KD_DIFF_COUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "ncu/metrics.h"
+#include "ncu/profile.h"
+
+typedef struct kd_kernel_counters {
+    char *name;                 /* ncu's "Kernel Name" */
+    kd_metric_values values;    /* median over repeats */
+    kd_metric_values spread;    /* max - min over repeats (0 with one repeat) */
+} kd_kernel_counters;
+
+typedef struct kd_side_counters {
+    kd_kernel_counters *kernels;
+    size_t nkernels;
+    kd_metric_values total;     /* aggregated: extensive summed, intensive duration-weighted */
+    kd_metric_values spread;    /* aggregated like the values */
+    bool roofline_valid;
+    kd_roofline roofline;
+} kd_side_counters;
+
+typedef struct kd_counters {
+    bool present;
+    bool full;                  /* --ncu-set full */
+    int repeats;
+    kd_side_counters side[2];
+    kd_metric_delta delta[64];  /* indexed like kd_metric_defs */
+    bool peaks_valid;
+    kd_peaks peaks;
+    char **advice;
+    size_t nadvice;
+} kd_counters;
+
+/* Everything the counter diff needs to know about the run besides ncu's numbers. */
+typedef struct kd_counter_context {
+    int sm;                     /* compute capability (90) */
+    int sms;                    /* multiprocessors */
+    double max_sm_clock_hz;     /* 0: unknown */
+    double peak_dram_bytes_per_s; /* 0: unknown */
+    double timing_noise_pct;    /* the speedup CI's half-width, for time-derived metrics; 0: not timed */
+    long spill_bytes[2];
+} kd_counter_context;
+
+/* Builds `out` from both sides' profiles. Returns 0, -1 on allocation failure. */
+int kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counter_context *ctx, kd_counters *out);
+void kd_counters_free(kd_counters *c);
+
+#endif

@@ -1,0 +1,197 @@
+#include "ncu/profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncu/metrics.h"
+#include "util/fs.h"
+#include "util/spawn.h"
+#include "util/strlist.h"
+
+const char *kd_ncu_find(const char *requested)
+{
+    if (requested)
+        return kd_program_exists(requested) ? requested : NULL;
+    if (kd_program_exists("ncu"))
+        return "ncu";
+    return kd_program_exists("/usr/local/cuda/bin/ncu") ? "/usr/local/cuda/bin/ncu" : NULL;
+}
+
+/* "a,b,c" from the request list. */
+static char *joined_metrics(bool full)
+{
+    kd_strbuf sb = {0};
+    for (const char *const *m = kd_ncu_request_list(full); *m; m++)
+        kd_sb_printf(&sb, "%s%s", sb.len ? "," : "", *m);
+    return kd_sb_take(&sb);
+}
+
+/* ncu, its options, then the harness's own argv. */
+static const char **profile_argv(const kd_ncu_options *o, const char *ncu, const kd_harness_side *side,
+                                 const char *metrics, const char *log, const char *report)
+{
+    kd_strlist argv = {0};
+    const char *fixed[] = {ncu, "--profile-from-start", "off", "--clock-control", o->clock_control,
+                           "--cache-control", "all", "--metrics", metrics, "--log-file", log, "-f", "-o", report};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        kd_strlist_push(&argv, fixed[i]);
+    for (const char *const *a = side->harness_argv; *a; a++)
+        kd_strlist_push(&argv, *a);
+    kd_strlist_push(&argv, NULL);
+    return (const char **)argv.items;
+}
+
+/* Drives the harness under ncu: prepare, set up, `once` per repeat, quit. */
+static int run_harness(const kd_ncu_options *o, const char *const *argv, const kd_harness_side *side,
+                       unsigned long long seed, kd_strbuf *why)
+{
+    kd_child c;
+    if (kd_child_start(&c, side->label, argv, why) != 0)
+        return -1;
+    unsigned long long bytes;
+    int rc = kd_harness_describe(&c, side, seed, o->timeout_ms, NULL, why);
+    if (rc == 0) {
+        kd_child_send(&c, "setup");
+        rc = kd_harness_setup_reply(&c, side->spec, &bytes, why);
+    }
+    /* Each profiled launch is replayed once per counter pass: allow for many. */
+    for (int i = 0; i < o->repeats && rc == 0; i++) {
+        kd_reply_status st = kd_child_call(&c, o->timeout_ms * 50 + KD_HARNESS_START_MS, "once");
+        if (st != KD_REPLY_OK) {
+            kd_sb_puts(why, "profiling the kernel: ");
+            kd_child_describe_failure(&c, st, why);
+            rc = -1;
+        }
+    }
+    kd_child_stop(&c);
+    return rc;
+}
+
+static kd_ncu_status check_log(const char *log_path, kd_strbuf *why)
+{
+    char *log = kd_read_file(log_path, NULL);
+    if (!log)
+        return KD_NCU_OK;
+    kd_ncu_status st = KD_NCU_OK;
+    char *error = strstr(log, "==ERROR==");
+    if (error) {
+        error[strcspn(error, "\n")] = '\0';
+        st = strstr(error, "ERR_NVGPUCTRPERM") ? KD_NCU_PERMISSION : KD_NCU_FAILED;
+        kd_sb_printf(why, "%s", error);
+    }
+    free(log);
+    return st;
+}
+
+/* KERNDIFF_NCU_SAVE_DIR=DIR keeps ncu's raw export of each side as DIR/<side>.csv: the
+ * test fixtures under tests/fixtures/ncu were recorded this way. */
+static void save_export(const char *label, const kd_strbuf *csv)
+{
+    const char *dir = getenv("KERNDIFF_NCU_SAVE_DIR");
+    if (!dir || !*dir)
+        return;
+    char name[64];
+    snprintf(name, sizeof name, "%s.csv", label);
+    char *path = kd_path_join(dir, name);
+    if (path)
+        kd_write_file(path, kd_sb_str(csv), csv->len);
+    free(path);
+}
+
+static kd_ncu_status read_report(const char *ncu, const char *label, const char *report, kd_ncu_result *out,
+                                 kd_strbuf *why)
+{
+    const char *argv[] = {ncu, "-i", report, "--csv", "--page", "raw", "--print-units", "base", NULL};
+    kd_spawn_result r;
+    if (kd_spawn(argv, NULL, 300000, &r) != 0) {
+        kd_sb_printf(why, "cannot run %s to read the report", ncu);
+        return KD_NCU_FAILED;
+    }
+    save_export(label, &r.out);
+    kd_ncu_status st = KD_NCU_OK;
+    if (r.exit_code != 0 || r.signal || kd_ncu_parse_csv(kd_sb_str(&r.out), r.out.len, &out->table) != 0) {
+        kd_sb_printf(why, "ncu could not export the report (exit %d): %.300s", r.exit_code, kd_sb_str(&r.err));
+        st = KD_NCU_FAILED;
+    } else if (out->table.error_line) {
+        kd_sb_puts(why, out->table.error_line);
+        st = strstr(out->table.error_line, "ERR_NVGPUCTRPERM") ? KD_NCU_PERMISSION : KD_NCU_FAILED;
+    }
+    kd_spawn_result_free(&r);
+    return st;
+}
+
+/* ncu drops an unknown metric without a word: every requested one must have a column. */
+static kd_ncu_status check_columns(const kd_ncu_options *o, const kd_ncu_result *out, kd_strbuf *why)
+{
+    size_t missing = 0;
+    for (const char *const *m = kd_ncu_request_list(o->full); *m; m++) {
+        if (kd_ncu_column(&out->table, *m) >= 0)
+            continue;
+        kd_sb_printf(why, "%s%s", missing++ ? ", " : "ncu returned no values for: ", *m);
+    }
+    if (missing)
+        kd_sb_puts(why, " (not supported on this GPU or ncu version?)");
+    return missing ? KD_NCU_FAILED : KD_NCU_OK;
+}
+
+kd_ncu_status kd_ncu_profile(const kd_ncu_options *o, const kd_harness_side *side, unsigned long long seed,
+                             const char *workdir, kd_ncu_result *out, kd_strbuf *why)
+{
+    memset(out, 0, sizeof *out);
+    out->repeats = o->repeats;
+    const char *ncu = kd_ncu_find(o->ncu);
+    if (!ncu) {
+        kd_sb_printf(why, "ncu not found%s%s (install Nsight Compute or pass --ncu PATH)", o->ncu ? ": " : "",
+                     o->ncu ? o->ncu : "");
+        return KD_NCU_MISSING;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%s.ncu", side->label);
+    char *base = kd_path_join(workdir, name);
+    kd_strbuf log = {0}, report = {0};
+    kd_sb_printf(&log, "%s.log", base);
+    kd_sb_printf(&report, "%s.ncu-rep", base);
+    char *metrics = joined_metrics(o->full);
+    const char **argv = profile_argv(o, ncu, side, metrics, log.data, base);
+    kd_ncu_status st = KD_NCU_OK;
+    kd_strbuf harness_why = {0};
+    if (run_harness(o, argv, side, seed, &harness_why) != 0) {
+        /* ncu's own error says more than the harness dying under it. */
+        st = check_log(log.data, why);
+        if (st == KD_NCU_OK) {
+            kd_sb_puts(why, kd_sb_str(&harness_why));
+            st = KD_NCU_FAILED;
+        }
+    }
+    if (st == KD_NCU_OK)
+        st = check_log(log.data, why);
+    if (st == KD_NCU_OK)
+        st = read_report(ncu, side->label, report.data, out, why);
+    if (st == KD_NCU_OK && out->table.nrows == 0) {
+        kd_sb_puts(why, "ncu profiled no kernel launch");
+        st = KD_NCU_FAILED;
+    }
+    if (st == KD_NCU_OK)
+        st = check_columns(o, out, why);
+    if (st == KD_NCU_OK) {
+        out->kernels_per_launch = out->table.nrows / (size_t)o->repeats;
+        if (out->table.nrows % (size_t)o->repeats) {
+            kd_sb_printf(why, "ncu profiled %zu launches for %d repeats", out->table.nrows, o->repeats);
+            st = KD_NCU_FAILED;
+        }
+    }
+    free(argv);
+    free(metrics);
+    free(base);
+    kd_sb_free(&log);
+    kd_sb_free(&report);
+    kd_sb_free(&harness_why);
+    return st;
+}
+
+void kd_ncu_result_free(kd_ncu_result *r)
+{
+    kd_ncu_table_free(&r->table);
+    memset(r, 0, sizeof *r);
+}

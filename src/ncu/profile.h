@@ -1,0 +1,48 @@
+/* profile.h — the counter pass: Nsight Compute runs one side's harness in run-once mode
+ * and profiles exactly the launches inside the harness's profiler range (`once` wraps
+ * them in cuProfilerStart/Stop; ncu runs with --profile-from-start off).
+ *
+ *   ncu --profile-from-start off --clock-control <none> --cache-control all
+ *       --metrics <list> --log-file <side>.ncu.log -o <side> -f  <harness>
+ *   ncu -i <side>.ncu-rep --csv --page raw --print-units base
+ *
+ * ncu's own messages go to the log file, so the harness's protocol replies on stdout stay
+ * clean; any "==ERROR==" line there, or a requested metric without a column, is a failure
+ * whatever ncu's exit status (ncu drops unknown metrics silently). */
+#ifndef KD_NCU_PROFILE_H
+#define KD_NCU_PROFILE_H
+
+#include <stdbool.h>
+#include "harness/session.h"
+#include "ncu/csv.h"
+#include "util/strbuf.h"
+
+typedef struct kd_ncu_options {
+    const char *ncu;            /* --ncu PATH, else ncu on PATH, else /usr/local/cuda/bin/ncu */
+    bool full;                  /* --ncu-set full */
+    int repeats;                /* --ncu-repeats: profiled launches per side (1) */
+    const char *clock_control;  /* --ncu-clock-control: "none" (default) or "base" */
+    int timeout_ms;
+} kd_ncu_options;
+
+typedef enum kd_ncu_status {
+    KD_NCU_OK = 0,
+    KD_NCU_MISSING,     /* no ncu program */
+    KD_NCU_PERMISSION,  /* ERR_NVGPUCTRPERM: counters not readable by this user */
+    KD_NCU_FAILED,      /* anything else: the reason is in `why` */
+} kd_ncu_status;
+
+typedef struct kd_ncu_result {
+    kd_ncu_table table;         /* one row per profiled launch, in launch order */
+    size_t kernels_per_launch;  /* rows per `once` (a pipeline's kernels) */
+    int repeats;
+} kd_ncu_result;
+
+/* The ncu program to run, or NULL when none is found. */
+const char *kd_ncu_find(const char *requested);
+
+kd_ncu_status kd_ncu_profile(const kd_ncu_options *o, const kd_harness_side *side, unsigned long long seed,
+                             const char *workdir, kd_ncu_result *out, kd_strbuf *why);
+void kd_ncu_result_free(kd_ncu_result *r);
+
+#endif

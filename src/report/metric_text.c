@@ -1,0 +1,84 @@
+#include "report/metric_text.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "measure/timing.h"
+
+/* Decimal prefixes: 1.2 GB is 1.2e9 bytes, as ncu and NVML count. */
+static void scaled(double v, const char *unit, char *buf, size_t n)
+{
+    static const char *const prefix[] = {"", "K", "M", "G", "T", "P"};
+    int p = 0;
+    while (fabs(v) >= 1000 && p < 5) {
+        v /= 1000;
+        p++;
+    }
+    if (p == 0 && v == floor(v))
+        snprintf(buf, n, "%.0f%s%s", v, *unit ? " " : "", unit);
+    else
+        snprintf(buf, n, "%.3g %s%s", v, prefix[p], unit);
+}
+
+void kd_format_metric(kd_unit unit, double value, char *buf, size_t n)
+{
+    switch (unit) {
+    case KD_UNIT_NS: kd_format_ns(value, buf, n); break;
+    case KD_UNIT_BYTES: scaled(value, "B", buf, n); break;
+    case KD_UNIT_BYTES_PER_S: scaled(value, "B/s", buf, n); break;
+    case KD_UNIT_HZ: scaled(value, "Hz", buf, n); break;
+    case KD_UNIT_FLOPS_PER_S: scaled(value, "FLOP/s", buf, n); break;
+    case KD_UNIT_PCT: snprintf(buf, n, "%.1f%%", value); break;
+    case KD_UNIT_COUNT: scaled(value, "", buf, n); break;
+    case KD_UNIT_RATIO: snprintf(buf, n, "%.2f", value); break;
+    case KD_UNIT_FLOP_PER_BYTE: snprintf(buf, n, "%.3g FLOP/B", value); break;
+    }
+}
+
+void kd_format_delta(const kd_metric_def *def, const kd_metric_delta *d, char *buf, size_t n)
+{
+    if (isinf(d->delta))
+        snprintf(buf, n, "%s", d->delta > 0 ? "new" : "gone");
+    else if (def->unit == KD_UNIT_PCT)
+        snprintf(buf, n, "%+.1fpp", d->delta);
+    else
+        snprintf(buf, n, "%+.1f%%", d->delta);
+}
+
+const char *kd_group_name(kd_metric_group g)
+{
+    static const char *const names[KD_GROUP_COUNT] = {"speed of light", "arithmetic", "cache", "warp state",
+                                                      "launch", "tensor"};
+    return g < KD_GROUP_COUNT ? names[g] : "?";
+}
+
+static void side_roofline(const kd_side_counters *s, kd_strbuf *out)
+{
+    const kd_roofline *r = &s->roofline;
+    kd_sb_printf(out, "%s-bound, %.0f%% of peak DRAM bandwidth, %.0f%% of peak FLOP/s, AI %.3g FLOP/B",
+                 kd_bound_name(r->bound), 100 * r->bw_fraction, 100 * r->compute_fraction, r->intensity);
+}
+
+void kd_roofline_line(const kd_counters *c, kd_strbuf *out)
+{
+    if (!c->side[0].roofline_valid || !c->side[1].roofline_valid) {
+        kd_sb_puts(out, "roofline not placed: no peak figures for this GPU (NVML or the arch table)");
+        return;
+    }
+    kd_sb_puts(out, "v1 ");
+    side_roofline(&c->side[0], out);
+    kd_sb_puts(out, "; v2 ");
+    side_roofline(&c->side[1], out);
+    kd_sb_printf(out, "; %s->%s, v2 headroom %.0f%%", kd_bound_short(c->side[0].roofline.bound),
+                 kd_bound_short(c->side[1].roofline.bound), 100 * c->side[1].roofline.headroom);
+}
+
+void kd_counters_header(const kd_counters *c, kd_strbuf *out)
+{
+    kd_sb_printf(out, "Nsight Compute, %s metric set, %d profiled launch%s per side", c->full ? "full" : "fast",
+                 c->repeats, c->repeats == 1 ? "" : "es");
+    if (c->repeats < 2)
+        kd_sb_puts(out, "; counter noise unknown (--ncu-repeats 3 measures it), ? marks only timing noise");
+    else
+        kd_sb_puts(out, "; ? = inside the spread seen across repeats (or the timing CI for time-based rates)");
+}

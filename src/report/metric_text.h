@@ -1,0 +1,20 @@
+/* metric_text.h — how counter values and deltas are written, shared by the terminal and
+ * Markdown renderers. */
+#ifndef KD_REPORT_METRIC_TEXT_H
+#define KD_REPORT_METRIC_TEXT_H
+
+#include <stddef.h>
+#include "diff/counters.h"
+#include "util/strbuf.h"
+
+/* "65.57us", "201.3 MB", "3.07 TB/s", "1.98 GHz", "93.8%", "3.1M", "4.00". */
+void kd_format_metric(kd_unit unit, double value, char *buf, size_t n);
+/* "+33.5%", "-6.9pp", "+inf" */
+void kd_format_delta(const kd_metric_def *def, const kd_metric_delta *d, char *buf, size_t n);
+const char *kd_group_name(kd_metric_group g);
+/* "v1: memory-bound at 64% of peak DRAM bandwidth (AI 0.25 FLOP/B); v2: ...; mem->mem, headroom 15%" */
+void kd_roofline_line(const kd_counters *c, kd_strbuf *out);
+/* The counter pass's provenance: set, repeats, whether counter noise is known. */
+void kd_counters_header(const kd_counters *c, kd_strbuf *out);
+
+#endif
