@@ -22,14 +22,19 @@ typedef struct kd_ncu_table {
 } kd_ncu_table;
 
 /* Parses text (need not be NUL-terminated). Returns 0, or -1 when there is no header row
- * or on allocation failure. Rows with a different field count from the header are an error. */
+ * or on allocation failure. Rows with a different field count from the header are an error,
+ * and so is a malformed quoted field (no closing quote, text after it). Lines end with "\n"
+ * or "\r\n"; blank lines are skipped. A header with no units row gets "" units.
+ * On -1, *out is empty except error_line, kept because it says why (ERR_NVGPUCTRPERM prints
+ * no table at all): call kd_ncu_table_free either way. */
 int kd_ncu_parse_csv(const char *text, size_t len, kd_ncu_table *out);
 void kd_ncu_table_free(kd_ncu_table *t);
 
 /* The index of column `name`, or -1. */
 long kd_ncu_column(const kd_ncu_table *t, const char *name);
 
-/* Parses a numeric field: thousands separators removed, "" or "n/a" → false. */
+/* Parses a numeric field: thousands separators removed, "" or "n/a" → false; so is anything
+ * but a finite decimal number. *out is only written on success. */
 bool kd_ncu_number(const char *field, double *out);
 
 #endif

@@ -3,9 +3,10 @@
  * the roofline position and advice. Pure computation over numbers read by ncu/csv.h.
  *
  * A definition either names one ncu metric or computes from others (a formula over the
- * raw metrics of the same launch). Units are base units (ns, byte, byte/s, Hz, %, count).
- * "pct" metrics are percentages and their deltas are in percentage points (pp); other
- * quantities' deltas are relative (%). */
+ * raw metrics of the same launch). One with no raw metric at all (arithmetic_intensity) is
+ * derived from other definitions' values and recomputed after evaluation and aggregation.
+ * Units are base units (ns, byte, byte/s, Hz, %, count). "pct" metrics are percentages and
+ * their deltas are in percentage points (pp); other quantities' deltas are relative (%). */
 #ifndef KD_NCU_METRICS_H
 #define KD_NCU_METRICS_H
 
@@ -65,11 +66,15 @@ typedef struct kd_metric_values {
     bool present[64];
 } kd_metric_values;
 
-/* Evaluates every definition on one launch. */
+/* Evaluates every definition on one launch. A definition is absent when it is not in the set,
+ * a raw metric it needs is missing, or its formula is undefined (0 requests, 0 DRAM bytes). */
 void kd_metrics_evaluate(const kd_raw_lookup *raw, bool full, kd_metric_values *out);
 
 /* Combines a side's kernels (one entry each, e.g. median over repeats already taken) into
- * the side's value: extensive summed, intensive weighted by duration (kd_metric "duration"). */
+ * the side's value: extensive summed, intensive weighted by duration (kd_metric "duration"),
+ * each over the kernels where it is present (absent when none has it; an intensive one also
+ * needs durations). Ratios without their parts in the table (sectors/request) and launch facts
+ * are duration-weighted means too: exact for one kernel, a summary for several. */
 void kd_metrics_aggregate(const kd_metric_values *kernels, size_t n, kd_metric_values *out);
 
 /* The delta of one metric between sides. */
@@ -77,14 +82,18 @@ typedef struct kd_metric_delta {
     bool comparable;         /* both sides present */
     double v1, v2;
     double delta;            /* pp for KD_UNIT_PCT, else relative change in % */
-    const char *symbol;      /* "++", "+", "~", "-", "--" (direction-aware: + is better) */
+    const char *symbol;      /* "++", "+", "~", "-", "--" (direction-aware: + is better);
+                                KD_NEUTRAL metrics are not judged: "~" or "*" (changed);
+                                "" when not comparable */
     bool noisy;              /* '?': inside the measured variability */
     bool changed;            /* |delta| above the threshold for "~" */
 } kd_metric_delta;
 
 /* Thresholds in the displayed unit: |delta| < small → "~"; < large → "+"/"-"; else "++"/"--".
  * Percent quantities: 2% / 10%; percentages: 1pp / 5pp. `noise` is the variability of this
- * metric's delta in the same unit (0 when unknown): |delta| <= noise → noisy. */
+ * metric's delta in the same unit (0 when unknown): |delta| <= noise → noisy.
+ * A relative delta from v1 == 0 is 0 when v2 == 0, else ±inf (changed, judged by direction).
+ * Pass NAN for a side without the value: comparable is then false. */
 void kd_metric_diff(const kd_metric_def *def, double v1, double v2, double noise, kd_metric_delta *out);
 
 /* Roofline. */
@@ -105,9 +114,14 @@ typedef struct kd_roofline {
     double flops, bytes, seconds;   /* achieved work and time */
     double intensity;               /* FLOP / DRAM byte */
     double bw_fraction;             /* achieved bandwidth / peak */
-    double compute_fraction;        /* achieved FLOP/s / peak (tensor peak when the tensor pipe ran) */
-    kd_bound bound;                 /* memory / compute when that fraction >= 0.6 and the larger; else latency */
-    double headroom;                /* 1 - max(bw_fraction, compute_fraction) */
+    double compute_fraction;        /* achieved FLOP/s / peak (tensor peak when the tensor pipe ran):
+                                       the largest of (FP32 + FP16) / FP32 peak, FP64 / FP64 peak and
+                                       the tensor pipe's utilization, since the FLOP counters miss
+                                       tensor-core work */
+    kd_bound bound;                 /* memory / compute when that side's utilisation is >= 0.6 and the
+                                       larger, else latency; utilisation is the larger of the roofline
+                                       fraction and ncu's memory / SM throughput (% of peak) */
+    double headroom;                /* 1 - max(bw_fraction, compute_fraction), at least 0 */
 } kd_roofline;
 
 void kd_roofline_compute(const kd_metric_values *v, const kd_peaks *p, kd_roofline *out);
@@ -116,5 +130,10 @@ const char *kd_bound_short(kd_bound b);      /* "mem", "com", "lat" */
 
 /* Index of a definition by id, or -1. */
 long kd_metric_index(const char *id);
+
+/* The resource that allows the fewest blocks per SM (occupancy_limit_*): "registers",
+ * "shared memory", "warps" or "blocks" (the first of these on a tie), or NULL when none of
+ * the limits is present. */
+const char *kd_occupancy_limiter(const kd_metric_values *v);
 
 #endif

@@ -110,12 +110,14 @@ static kd_ncu_status read_report(const char *ncu, const char *label, const char 
     }
     save_export(label, &r.out);
     kd_ncu_status st = KD_NCU_OK;
-    if (r.exit_code != 0 || r.signal || kd_ncu_parse_csv(kd_sb_str(&r.out), r.out.len, &out->table) != 0) {
-        kd_sb_printf(why, "ncu could not export the report (exit %d): %.300s", r.exit_code, kd_sb_str(&r.err));
-        st = KD_NCU_FAILED;
-    } else if (out->table.error_line) {
+    /* A permission failure prints its ==ERROR== line and no table: look at the line first. */
+    int parsed = kd_ncu_parse_csv(kd_sb_str(&r.out), r.out.len, &out->table);
+    if (out->table.error_line) {
         kd_sb_puts(why, out->table.error_line);
         st = strstr(out->table.error_line, "ERR_NVGPUCTRPERM") ? KD_NCU_PERMISSION : KD_NCU_FAILED;
+    } else if (r.exit_code != 0 || r.signal || parsed != 0) {
+        kd_sb_printf(why, "ncu could not export the report (exit %d): %.300s", r.exit_code, kd_sb_str(&r.err));
+        st = KD_NCU_FAILED;
     }
     kd_spawn_result_free(&r);
     return st;

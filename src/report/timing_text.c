@@ -56,7 +56,7 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out)
                  t->side[0].n, t->side[1].n, t->measure_s);
     double half = kd_speedup_ci_halfwidth_pct(&t->speedup);
     if (t->target_reached)
-        kd_sb_printf(out, "stopped: CI half-width %.2f%% <= target %.2f%%", half, t->target_pct);
+        kd_sb_printf(out, "stopped: CI half-width %.2f%% at the target (%.2f%%)", half, t->target_pct);
     else
         kd_sb_printf(out, "stopped by %s before the target: CI half-width %.2f%% > %.2f%%", t->stop_reason, half,
                      t->target_pct);

@@ -1,0 +1,34 @@
+# Sourced by run.sh: the counter pass end to end through a recorded-ncu stand-in
+# (tests/fakes/fake_ncu answers with CSV recorded from the real ncu on an H200,
+# tests/fixtures/ncu/), on top of the simulated harness.
+NCU=tests/fakes/fake_ncu
+SIM="median=65us,cv=0.5%,seed=1;median=49us,cv=0.5%,seed=2"
+
+FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counters 0 -- --ncu $NCU --json="$WORK/counters.json" "$A" "$B"
+has counters out '^counters$'
+has counters out 'Nsight Compute, fast metric set, 1 profiled launch per side'
+has counters out '^  roofline: '
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/counters.json" >"$WORK/counters_valid.err" 2>&1; then
+    ok "counters: JSON valid against the schema"; else fail "counters: schema" "$WORK/counters_valid.err"; fi
+expect_json counters "$WORK/counters.json" 'd["counters"]["sides"][0]["metrics"]["dram_bytes"] > 1e8' True
+expect_json counters "$WORK/counters.json" 'len(d["counters"]["sides"][1]["kernels"])' 1
+
+# A pipeline side: three kernels against one, extensive metrics summed.
+FAKE_NCU_FIXTURES=tests/fixtures/ncu/pipeline KERNDIFF_SIMULATE="$SIM" run counters_pipeline 0 -- --ncu $NCU --per-kernel \
+    --json="$WORK/pipeline.json" examples/fusion/v1.cu examples/fusion/v2.cu
+has counters_pipeline out 'kernels per launch: 3 -> 1'
+has counters_pipeline out '^  v1 kernels:$'
+expect_json counters_pipeline "$WORK/pipeline.json" \
+    'abs(d["counters"]["sides"][0]["metrics"]["dram_bytes"] - sum(k["metrics"]["dram_bytes"] for k in d["counters"]["sides"][0]["kernels"])) < 1' True
+
+# Counters cannot be read: the timing diff still prints, one line says why and what to do.
+FAKE_NCU_MODE=perm FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counters_perm 0 -- --ncu $NCU "$A" "$B"
+has counters_perm out '^counters not collected \(v1\): ==ERROR== ERR_NVGPUCTRPERM.*; run as root, or allow profiling'
+has counters_perm out '^v2 is 1\.[0-9]+x faster'
+KERNDIFF_SIMULATE="$SIM" run counters_no_ncu 0 -- --ncu /nonexistent/ncu "$A" "$B"
+has counters_no_ncu out '^counters not collected \(v1\): ncu not found: /nonexistent/ncu .*install Nsight Compute'
+mkdir -p "$WORK/missing" && cp tests/fixtures/ncu/missing_metric.csv "$WORK/missing/v1.csv"
+FAKE_NCU_FIXTURES="$WORK/missing" KERNDIFF_SIMULATE="$SIM" run counters_missing 0 -- --ncu $NCU "$A" "$B"
+has counters_missing out '^counters not collected \(v1\): ncu returned no values for: '
+KERNDIFF_SIMULATE="$SIM" run counters_off 0 -- --no-ncu "$A" "$B"
+has counters_off out '^counters not collected: --no-ncu$'
