@@ -62,7 +62,7 @@ static void side_roofline(const kd_side_counters *s, kd_strbuf *out)
 void kd_roofline_line(const kd_counters *c, kd_strbuf *out)
 {
     if (!c->side[0].roofline_valid || !c->side[1].roofline_valid) {
-        kd_sb_puts(out, "roofline not placed: no peak figures for this GPU (NVML or the arch table)");
+        kd_sb_puts(out, "not placed: no peak figures for this GPU (NVML or the arch table)");
         return;
     }
     kd_sb_puts(out, "v1 ");

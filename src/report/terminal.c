@@ -167,7 +167,7 @@ static void counter_row(FILE *out, const kd_render_options *o, size_t m, const k
     kd_format_delta(def, d, delta, sizeof delta);
     bool better = d->symbol[0] == '+', worse = d->symbol[0] == '-';
     const char *colour = !d->changed || d->noisy ? "" : paint(o, better ? GREEN : worse ? RED : "");
-    fprintf(out, "  %-24s %10s %10s  %9s %s%-2s%s%s\n", def->label, a, b, delta, colour, d->symbol,
+    fprintf(out, "  %-28s %10s %10s  %9s %s%s%s%s\n", def->label, a, b, delta, colour, d->symbol,
             *colour ? paint(o, RESET) : "", d->noisy ? " ?" : "");
 }
 
@@ -191,7 +191,7 @@ static void per_kernel(FILE *out, const kd_counters *c)
 static void counters_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
     const kd_counters *k = &c->counters;
-    heading(out, o, "counters");
+    fprintf(out, "\n%s%-30s %10s %10s  %9s%s\n", paint(o, BOLD), "counters", "v1", "v2", "delta", paint(o, RESET));
     kd_strbuf line = {0};
     kd_counters_header(k, &line);
     fprintf(out, "  %s%s%s\n", paint(o, DIM), kd_sb_str(&line), paint(o, RESET));

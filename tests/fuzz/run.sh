@@ -8,6 +8,7 @@ seeds_for() {
     fuzz_scan) ls examples/*/*.cu tests/fixtures/src/*.cu 2>/dev/null ;;
     fuzz_ptx) ls tests/fixtures/ptx/* tests/fixtures/sass/* 2>/dev/null ;;
     fuzz_expr) ls tests/fuzz/seeds/expr/* ;;
+    fuzz_ncu_csv) ls tests/fixtures/ncu/*/*.csv ;;
     esac
 }
 for target in "$build"/fuzz/fuzz_*; do
