@@ -5,7 +5,7 @@ NCU=tests/fakes/fake_ncu
 SIM="median=65us,cv=0.5%,seed=1;median=49us,cv=0.5%,seed=2"
 
 FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counters 0 -- --ncu $NCU --json="$WORK/counters.json" "$A" "$B"
-has counters out '^counters$'
+has counters out '^counters +v1 +v2 +delta$'
 has counters out 'Nsight Compute, fast metric set, 1 profiled launch per side'
 has counters out '^  roofline: '
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/counters.json" >"$WORK/counters_valid.err" 2>&1; then
