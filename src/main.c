@@ -130,6 +130,10 @@ int main(int argc, char **argv)
             if (rc == KD_EXIT_OK)
                 rc = render_rc;
         }
+        if (rc == KD_EXIT_OK && c.gate.requested && (c.gate.failed || !c.gate.evaluated)) {
+            fprintf(stderr, "kerndiff: %s\n", c.gate.text);
+            rc = c.gate.failed ? KD_EXIT_SLOWER : KD_EXIT_RUNTIME;
+        }
         if (rc == KD_EXIT_OK && opts.require_match && c.timed && c.timing.checked && !c.timing.outputs_match) {
             fprintf(stderr, "kerndiff: outputs differ between v1 and v2 (--require-match)\n");
             rc = KD_EXIT_MISMATCH;

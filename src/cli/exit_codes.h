@@ -11,6 +11,7 @@ enum kd_exit {
     KD_EXIT_RUNTIME = 5,   /* a kernel faulted, hung, or a harness broke */
     KD_EXIT_MISMATCH = 6,  /* outputs differ and --require-match was given */
     KD_EXIT_TOOL = 7,      /* a required tool is missing (nvcc) or kerndiff's own environment failed */
+    KD_EXIT_SLOWER = 8,    /* --fail-if-slower: v2 is significantly slower by more than the limit */
 };
 
 #endif

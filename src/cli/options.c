@@ -15,7 +15,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_NO_ADVICE,
+    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE,
 };
 
 static const struct option long_options[] = {
@@ -51,6 +51,8 @@ static const struct option long_options[] = {
     {"all-metrics", no_argument, NULL, OPT_ALL_METRICS},
     {"per-kernel", no_argument, NULL, OPT_PER_KERNEL},
     {"no-advice", no_argument, NULL, OPT_NO_ADVICE},
+    {"fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER},
+    {"save", required_argument, NULL, OPT_SAVE},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -110,6 +112,10 @@ void kd_print_help(void)
         "  --all-metrics         unchanged metric rows too\n"
         "  --per-kernel          a pipeline's metrics kernel by kernel\n"
         "  --no-advice           no advice notes\n"
+        "Saving and gating:\n"
+        "  --save FILE.json      the whole result (samples, counters, environment)\n"
+        "  --fail-if-slower PCT  exit 8 when v2 is significantly slower by more than PCT%\n"
+        "                        (judged on the 95% CI, not the point estimate)\n"
         "Correctness:\n"
         "  --no-check            do not compare outputs\n"
         "  --rtol X, --atol X    tolerances (default per dtype)\n"
@@ -126,7 +132,7 @@ void kd_print_help(void)
         "\n"
         "Exit status: 0 diff done, 2 usage, 3 input (missing file, kernel not found or\n"
         "ambiguous), 4 build failed, 5 runtime failure, 6 outputs differ (--require-match),\n"
-        "7 a required tool is missing.\n"
+        "7 a required tool is missing, 8 v2 slower than --fail-if-slower allows.\n"
         "\n"
         "Examples:\n"
         "  kerndiff examples/vector_loads/v1.cu examples/vector_loads/v2.cu\n"
@@ -206,6 +212,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     memset(opts, 0, sizeof *opts);
     kd_timing_options_default(&opts->timing);
     opts->ncu_repeats = 1;
+    opts->fail_if_slower_pct = -1;
     opts->ncu_clock_control = "none";
     const char *no_color = getenv("NO_COLOR");
     opts->color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
@@ -253,6 +260,11 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_ALL_METRICS: opts->all_metrics = true; break;
         case OPT_PER_KERNEL: opts->per_kernel = true; break;
         case OPT_NO_ADVICE: opts->no_advice = true; break;
+        case OPT_SAVE: opts->save_path = optarg; break;
+        case OPT_FAIL_IF_SLOWER:
+            if (parse_number(optarg, 0, 1000, true, &opts->fail_if_slower_pct) != 0)
+                return usage_error("--fail-if-slower wants a percentage (e.g. 2 or 2%%), got '%s'", optarg);
+            break;
         case OPT_NCU_SET:
             if (strcmp(optarg, "fast") && strcmp(optarg, "full"))
                 return usage_error("--ncu-set wants fast or full, got '%s'", optarg);

@@ -28,6 +28,8 @@ typedef struct kd_options {
     kd_timing_options timing; /* --target, --max-time, --seed, --rtol ... */
     bool no_run;              /* --no-run: static diff only, even with a GPU */
     bool require_match, lock_clocks;
+    double fail_if_slower_pct; /* --fail-if-slower PCT; < 0: not given */
+    const char *save_path;    /* --save FILE.json: the whole result */
     /* Counters (ncu/profile.h). */
     bool no_ncu, ncu_full, all_metrics, per_kernel, no_advice;
     const char *ncu;          /* --ncu PATH */

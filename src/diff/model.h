@@ -9,6 +9,7 @@
 #include "launch/spec.h"
 #include "measure/timing.h"
 #include "diff/counters.h"
+#include "diff/gate.h"
 #include "source/annotation.h"
 #include "source/scan.h"
 #include "static/analysis.h"
@@ -56,6 +57,7 @@ typedef struct kd_comparison {
     bool simulated;             /* ... taken from the simulated harness (KERNDIFF_SIMULATE) */
     kd_timing timing;
     kd_counters counters;       /* present when the counter pass ran */
+    kd_gate gate;               /* --fail-if-slower */
     char *counters_note;        /* why there are no counters, or NULL */
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
     char **findings;            /* one-line notes on what changed that matters (findings.h) */

@@ -257,6 +257,11 @@ int kd_render_json(FILE *out, const kd_comparison *c)
         "runtime", string_or_null(c->runtime_note), "runtime", runtime(c));
     if (root) {
         json_object_set_new(root, "counters", counters(c));
+        json_object_set_new(root, "gate", !c->gate.requested ? json_null()
+                                          : json_pack("{s:f, s:b, s:b, s:f, s:f, s:s}", "limit_pct", c->gate.limit_pct,
+                                                      "evaluated", c->gate.evaluated, "failed", c->gate.failed,
+                                                      "slowdown", c->gate.slowdown, "slowdown_ci_low",
+                                                      c->gate.slowdown_low, "text", c->gate.text));
         json_object_set_new(json_object_get(root, "notes"), "counters", string_or_null(c->counters_note));
     }
     if (!root)

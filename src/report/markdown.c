@@ -156,6 +156,8 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "- %s\n", c->runtime_note);
     if (c->timed)
         timing_section(out, c);
+    if (c->gate.requested)
+        fprintf(out, "\n%s %s\n", c->gate.failed || !c->gate.evaluated ? ":x:" : ":white_check_mark:", c->gate.text);
     if (c->counters.present)
         counters_section(out, c, o);
     else if (c->counters_note)

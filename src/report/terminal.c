@@ -246,6 +246,9 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
     if (c->timed)
         timing_section(out, o, c);
+    if (c->gate.requested)
+        fprintf(out, "%s%s%s\n", paint(o, c->gate.failed || !c->gate.evaluated ? RED : GREEN), c->gate.text,
+                paint(o, RESET));
     if (c->counters.present)
         counters_section(out, o, c);
     else if (c->counters_note)

@@ -84,3 +84,15 @@ expect_json with_value "$WORK/launch.json" 'd["sides"][1]["launch"]["grid"]' "[8
 expect_json with_value "$WORK/launch.json" 'd["sides"][0]["launch"]["args"][0]["value"]' 2.0
 run no_run 0 -- --no-run "$WORK/alpha.cu" "$WORK/alpha.cu"
 has no_run out '^runtime measurement not run: --no-run; static diff only$'
+
+# Gating on the confidence interval (--fail-if-slower), exit 8.
+sim "median=100us,cv=0.3%,seed=3;median=103us,cv=0.3%,seed=4" gate_fail 8 -- --fail-if-slower 2 --json="$WORK/gate.json" "$A" "$B"
+has gate_fail err 'gate --fail-if-slower 2%: FAILED \(v2 takes \+[23]\.[0-9]+% time, 95% CI at least \+2\.[0-9]+%\)'
+expect_json gate_fail "$WORK/gate.json" 'd["gate"]["failed"]' True
+sim "median=100us,cv=0.3%,seed=3;median=100.5us,cv=0.3%,seed=4" gate_pass 0 -- --fail-if-slower 2 "$A" "$B"
+has gate_pass out 'gate --fail-if-slower 2%: passed'
+# A point estimate past the limit whose interval still reaches below it does not fail.
+sim "median=100us,cv=4%,seed=7;median=102.6us,cv=4%,seed=8" gate_noisy 0 -- --fail-if-slower 2 --max-runs 30 --target 50 --json="$WORK/gate_noisy.json" "$A" "$B"
+expect_json gate_noisy "$WORK/gate_noisy.json" 'd["gate"]["slowdown"] > 1.02 and d["gate"]["slowdown_ci_low"] < 1.02 and not d["gate"]["failed"]' True
+run gate_no_gpu 5 -- --fail-if-slower 2 "$A" "$B"
+has gate_no_gpu err 'NOT EVALUATED, nothing was measured'

@@ -1,0 +1,694 @@
+#include "git/revision.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "util/fs.h"
+#include "util/spawn.h"
+
+/* Generous: a cold `git cat-file` on a network file system can take seconds, but a hung
+ * git (a credential prompt, a lock) must not hang kerndiff. */
+enum { GIT_TIMEOUT_MS = 60000 };
+/* A bound on the include walk, so a pathological tree cannot make us spawn git forever. */
+enum { MAX_REPO_FILES = 4096 };
+
+/* One file of a side: where it sits relative to the repository top, and its bytes. */
+typedef struct repo_file {
+    char *relpath;
+    char *content;
+    size_t len;
+} repo_file;
+
+/* The compared file (first) and everything it includes from the repository. */
+typedef struct file_set {
+    repo_file *items;
+    size_t count;
+} file_set;
+
+/* What every lookup needs to know about the repository. */
+typedef struct repo {
+    const char *file;           /* as the user typed it, for messages */
+    char *top;                  /* real path of the working tree's top */
+    char *relpath;              /* the compared file, relative to top */
+    const kd_strlist *idirs;    /* the request's -I folders (an empty list when none) */
+    char **idir_relpaths;       /* per -I folder: relative to top ("" for top itself), or
+                                 * NULL when it is outside the repository */
+} repo;
+
+/* ---- running git ---------------------------------------------------------------- */
+
+/* Runs git (argv[0] == "git"). 0 when it ran to an exit status (res then holds its
+ * output and must be freed), -1 with a reason in `error` when it could not run. */
+static int run_git(const char *const argv[], kd_spawn_result *res, kd_strbuf *error)
+{
+    if (kd_spawn(argv, NULL, GIT_TIMEOUT_MS, res) != 0) {
+        if (errno == ENOENT)
+            kd_sb_puts(error, "git not found");
+        else
+            kd_sb_printf(error, "could not run git: %s", strerror(errno));
+        return -1;
+    }
+    if (res->timed_out || res->signal) {
+        kd_sb_printf(error, "git did not finish (%s)", res->timed_out ? "timed out" : "killed by a signal");
+        kd_spawn_result_free(res);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs git for a one-line answer: 0 with *line malloc'd, or NULL when git said no (a
+ * failing status or nothing printed); -1 with a reason in `error` when git did not run. */
+static int git_line(const char *const argv[], char **line, kd_strbuf *error)
+{
+    kd_spawn_result res;
+    *line = NULL;
+    if (run_git(argv, &res, error) != 0)
+        return -1;
+    const char *text = kd_sb_str(&res.out);
+    size_t n = strcspn(text, "\r\n");
+    if (res.exit_code == 0 && n > 0)
+        *line = strndup(text, n);
+    kd_spawn_result_free(&res);
+    return 0;
+}
+
+static int out_of_memory(kd_strbuf *error)
+{
+    kd_sb_puts(error, "out of memory");
+    return -1;
+}
+
+/* ---- the repository ------------------------------------------------------------- */
+
+static int find_top(repo *r, const char *file_dir, kd_strbuf *error)
+{
+    const char *argv[] = {"git", "-C", file_dir, "rev-parse", "--show-toplevel", NULL};
+    char *top;
+    if (git_line(argv, &top, error) != 0)
+        return -1;
+    /* No answer also inside a .git folder or a bare repository: no working tree to read. */
+    char real[PATH_MAX];
+    if (top && realpath(top, real))
+        r->top = strdup(real);
+    free(top);
+    if (!r->top) {
+        kd_sb_printf(error, "%s is not inside a git repository", r->file);
+        return -1;
+    }
+    return 0;
+}
+
+/* The index, not the disk, decides what is tracked: a tracked file deleted from the
+ * working copy still has committed versions to compare. */
+static int find_relpath(repo *r, const char *file_dir, const char *base, kd_strbuf *error)
+{
+    /* --literal-pathspecs: a file named "k*.cu" is that file, not a pattern. -z: names
+     * come back unquoted whatever their characters. */
+    const char *argv[] = {"git", "--literal-pathspecs", "-C", file_dir, "ls-files", "-z", "--full-name",
+                          "--", base, NULL};
+    kd_spawn_result res;
+    if (run_git(argv, &res, error) != 0)
+        return -1;
+    const char *listed = kd_sb_str(&res.out);
+    size_t first_len = strlen(listed);
+    bool single = res.exit_code == 0 && first_len > 0 && first_len + 1 >= res.out.len;
+    const char *slash = strrchr(listed, '/');
+    /* A folder of the same name would list its contents: only the file itself counts. */
+    if (single && strcmp(slash ? slash + 1 : listed, base) == 0)
+        r->relpath = strdup(listed);
+    kd_spawn_result_free(&res);
+    if (!r->relpath) {
+        kd_sb_printf(error, "%s is not tracked by git (git add it, or compare two files)", r->file);
+        return -1;
+    }
+    return 0;
+}
+
+/* `dir` relative to the repository top ("" for the top), or NULL when it is outside it
+ * (or missing: there is nothing on disk to tell where it is). */
+static char *relative_to_top(const char *top, const char *dir)
+{
+    char real[PATH_MAX];
+    if (!realpath(dir, real))
+        return NULL;
+    if (strcmp(top, "/") == 0)
+        return strdup(real + 1);
+    size_t n = strlen(top);
+    if (strncmp(real, top, n) != 0 || (real[n] != '\0' && real[n] != '/'))
+        return NULL;
+    return strdup(real[n] ? real + n + 1 : "");
+}
+
+static int map_include_dirs(repo *r)
+{
+    if (r->idirs->count == 0)
+        return 0;
+    r->idir_relpaths = calloc(r->idirs->count, sizeof *r->idir_relpaths);
+    if (!r->idir_relpaths)
+        return -1;
+    for (size_t i = 0; i < r->idirs->count; i++)
+        r->idir_relpaths[i] = relative_to_top(r->top, r->idirs->items[i]);
+    return 0;
+}
+
+static const kd_strlist no_include_dirs;
+
+static int open_repo(const kd_git_request *req, repo *r, kd_strbuf *error)
+{
+    r->file = req->file ? req->file : "";
+    r->idirs = req->include_dirs ? req->include_dirs : &no_include_dirs;
+    if (!req->file || !*req->file || !req->workdir || !*req->workdir) {
+        kd_sb_puts(error, "git mode needs a file and a work folder");
+        return -1;
+    }
+    if (kd_is_dir(req->file)) {
+        kd_sb_printf(error, "%s is a folder, not a file", req->file);
+        return -1;
+    }
+    char *dir = kd_dirname(req->file), *base = kd_basename(req->file);
+    int rc = -1;
+    if (!dir || !base)
+        out_of_memory(error);
+    else if (!kd_is_dir(dir)) /* git -C would fail, and call it "not a repository" */
+        kd_sb_printf(error, "%s: no such folder %s", req->file, dir);
+    else if (find_top(r, dir, error) == 0 && find_relpath(r, dir, base, error) == 0)
+        rc = map_include_dirs(r) == 0 ? 0 : out_of_memory(error);
+    free(dir);
+    free(base);
+    return rc;
+}
+
+static void close_repo(repo *r)
+{
+    for (size_t i = 0; r->idir_relpaths && i < r->idirs->count; i++)
+        free(r->idir_relpaths[i]);
+    free(r->idir_relpaths);
+    free(r->top);
+    free(r->relpath);
+}
+
+/* ---- paths inside the repository ------------------------------------------------ */
+
+/* `name` taken from the repository folder `dir` ("" for the top), with "." and ".."
+ * folded so one file always gets one path (the set is keyed on it). NULL when the path
+ * climbs above the top: that file is not versioned here. */
+static char *repo_join(const char *dir, const char *name)
+{
+    kd_strbuf joined = {0};
+    if (kd_sb_printf(&joined, "%s/%s", dir, name) < 0) {
+        kd_sb_free(&joined);
+        return NULL;
+    }
+    char *parts = kd_sb_take(&joined);
+    char *out = malloc(strlen(parts) + 1);
+    size_t len = 0;
+    bool escaped = false;
+    char *save = NULL;
+    for (char *part = strtok_r(parts, "/", &save); out && part && !escaped; part = strtok_r(NULL, "/", &save)) {
+        if (strcmp(part, ".") == 0)
+            continue;
+        if (strcmp(part, "..") == 0) {
+            escaped = len == 0;
+            while (len > 0 && out[len - 1] != '/')
+                len--;
+            len -= len > 0; /* the slash before the dropped component */
+            continue;
+        }
+        if (len > 0)
+            out[len++] = '/';
+        size_t n = strlen(part);
+        memcpy(out + len, part, n);
+        len += n;
+    }
+    free(parts);
+    if (out && (escaped || len == 0)) {
+        free(out);
+        return NULL;
+    }
+    if (out)
+        out[len] = '\0';
+    return out;
+}
+
+/* ---- reading one version of a file ---------------------------------------------- */
+
+enum lookup { LOOKUP_ERROR = -1, LOOKUP_MISSING = 0, LOOKUP_FOUND = 1 };
+
+static enum lookup read_from_disk(const repo *r, const char *relpath, repo_file *file)
+{
+    char *path = kd_path_join(r->top, relpath);
+    struct stat st;
+    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        file->content = kd_read_file(path, &file->len);
+    free(path);
+    return file->content ? LOOKUP_FOUND : LOOKUP_MISSING;
+}
+
+/* `cat-file blob` rather than `show`: it refuses trees, so an include naming a folder
+ * reads as missing instead of as a tree listing. The bytes are the same as `git show`. */
+static enum lookup read_from_revision(const repo *r, const char *revision, const char *relpath,
+                                      repo_file *file, kd_strbuf *error)
+{
+    kd_strbuf spec = {0};
+    if (kd_sb_printf(&spec, "%s:%s", revision, relpath) < 0) {
+        kd_sb_free(&spec);
+        out_of_memory(error);
+        return LOOKUP_ERROR;
+    }
+    const char *argv[] = {"git", "-C", r->top, "cat-file", "blob", kd_sb_str(&spec), NULL};
+    kd_spawn_result res;
+    int ran = run_git(argv, &res, error);
+    kd_sb_free(&spec);
+    if (ran != 0)
+        return LOOKUP_ERROR;
+    enum lookup found = LOOKUP_MISSING;
+    if (res.exit_code == 0) {
+        file->len = res.out.len;
+        file->content = kd_sb_take(&res.out);
+        found = LOOKUP_FOUND;
+    }
+    kd_spawn_result_free(&res);
+    return found;
+}
+
+/* Reads relpath as it is at `revision` (NULL: the working copy on disk) into file. */
+static enum lookup read_version(const repo *r, const char *revision, const char *relpath,
+                                repo_file *file, kd_strbuf *error)
+{
+    file->content = NULL;
+    file->len = 0;
+    return revision ? read_from_revision(r, revision, relpath, file, error)
+                    : read_from_disk(r, relpath, file);
+}
+
+/* ---- the set of files one side is built from ------------------------------------ */
+
+static bool set_has(const file_set *set, const char *relpath)
+{
+    for (size_t i = 0; i < set->count; i++)
+        if (strcmp(set->items[i].relpath, relpath) == 0)
+            return true;
+    return false;
+}
+
+/* Takes ownership of relpath and content, also on failure. */
+static int set_add(file_set *set, char *relpath, char *content, size_t len)
+{
+    repo_file *items = realloc(set->items, (set->count + 1) * sizeof *items);
+    if (!items) {
+        free(relpath);
+        free(content);
+        return -1;
+    }
+    set->items = items;
+    set->items[set->count++] = (repo_file){.relpath = relpath, .content = content, .len = len};
+    return 0;
+}
+
+static void set_free(file_set *set)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        free(set->items[i].relpath);
+        free(set->items[i].content);
+    }
+    free(set->items);
+    memset(set, 0, sizeof *set);
+}
+
+/* Same paths with the same bytes; order does not matter. */
+static bool sets_equal(const file_set *a, const file_set *b)
+{
+    if (a->count != b->count)
+        return false;
+    for (size_t i = 0; i < a->count; i++) {
+        bool matched = false;
+        for (size_t j = 0; j < b->count && !matched; j++)
+            matched = strcmp(a->items[i].relpath, b->items[j].relpath) == 0 &&
+                      a->items[i].len == b->items[j].len &&
+                      memcmp(a->items[i].content, b->items[j].content, a->items[i].len) == 0;
+        if (!matched)
+            return false;
+    }
+    return true;
+}
+
+/* ---- following #include --------------------------------------------------------- */
+
+/* Reads `#  include "name"` or `<name>` at the start of a line into name; false
+ * otherwise. The same reading as build/deps.c, which works on files on disk while we
+ * need it on contents read from git. */
+static bool parse_include_line(const char *line, const char *end, char *name, size_t cap, bool *quoted)
+{
+    const char *p = line;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p >= end || *p != '#')
+        return false;
+    p++;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if ((size_t)(end - p) < 7 || strncmp(p, "include", 7) != 0)
+        return false;
+    p += 7;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p >= end || (*p != '"' && *p != '<'))
+        return false;
+    char close = *p == '"' ? '"' : '>';
+    *quoted = close == '"';
+    const char *start = ++p;
+    while (p < end && *p != close)
+        p++;
+    size_t n = (size_t)(p - start);
+    if (p >= end || n == 0 || n >= cap)
+        return false;
+    memcpy(name, start, n);
+    name[n] = '\0';
+    return true;
+}
+
+/* Looks for the repository path `candidate` (owned, consumed) at the side's version:
+ * already collected counts as found; a file found is added to the set. */
+static enum lookup try_candidate(const repo *r, const char *revision, file_set *set, char *candidate,
+                                 kd_strbuf *error)
+{
+    if (!candidate)
+        return LOOKUP_MISSING; /* outside the repository */
+    if (set_has(set, candidate)) {
+        free(candidate);
+        return LOOKUP_FOUND;
+    }
+    repo_file file;
+    enum lookup found = read_version(r, revision, candidate, &file, error);
+    if (found != LOOKUP_FOUND) {
+        free(candidate);
+        return found;
+    }
+    if (set->count >= MAX_REPO_FILES) {
+        free(candidate);
+        free(file.content);
+        kd_sb_printf(error, "%s includes more than %d files", r->file, MAX_REPO_FILES);
+        return LOOKUP_ERROR;
+    }
+    if (set_add(set, candidate, file.content, file.len) != 0) {
+        out_of_memory(error);
+        return LOOKUP_ERROR;
+    }
+    return LOOKUP_FOUND;
+}
+
+/* Finds `name`, included from the repository file `from`, the way the preprocessor would
+ * search: beside the including file for quoted includes, then each -I folder in order.
+ * The first folder holding the name wins, even one outside the repository: that file is
+ * then not versioned here and the search stops without collecting anything. */
+static int resolve_include(const repo *r, const char *revision, file_set *set, const char *from,
+                           const char *name, bool quoted, kd_strbuf *error)
+{
+    if (name[0] == '/')
+        return 0; /* the same absolute file for every side */
+    enum lookup found = LOOKUP_MISSING;
+    if (quoted) {
+        char *dir = kd_dirname(from);
+        if (!dir)
+            return out_of_memory(error);
+        found = try_candidate(r, revision, set, repo_join(strcmp(dir, ".") == 0 ? "" : dir, name), error);
+        free(dir);
+    }
+    for (size_t i = 0; found == LOOKUP_MISSING && i < r->idirs->count; i++) {
+        if (r->idir_relpaths[i]) {
+            found = try_candidate(r, revision, set, repo_join(r->idir_relpaths[i], name), error);
+            continue;
+        }
+        char *outside = kd_path_join(r->idirs->items[i], name);
+        struct stat st;
+        if (outside && stat(outside, &st) == 0 && S_ISREG(st.st_mode))
+            found = LOOKUP_FOUND;
+        free(outside);
+    }
+    return found == LOOKUP_ERROR ? -1 : 0;
+}
+
+/* Reads every include line of set->items[index] and collects what they reach. */
+static int follow_includes(const repo *r, const char *revision, file_set *set, size_t index, kd_strbuf *error)
+{
+    /* The item array may move as files are added; the strings it points to do not. */
+    const char *from = set->items[index].relpath;
+    const char *text = set->items[index].content;
+    const char *end = text + set->items[index].len;
+    for (const char *line = text; line < end;) {
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
+        if (!eol)
+            eol = end;
+        char name[PATH_MAX];
+        bool quoted;
+        if (parse_include_line(line, eol, name, sizeof name, &quoted) &&
+            resolve_include(r, revision, set, from, name, quoted, error) != 0)
+            return -1;
+        line = eol + 1;
+    }
+    return 0;
+}
+
+/* Collects the compared file and, transitively, what it includes from the repository,
+ * at `revision` (NULL: the working copy). Missing compared file: LOOKUP_MISSING. */
+static enum lookup collect_side(const repo *r, const char *revision, file_set *set, kd_strbuf *error)
+{
+    repo_file main_file;
+    enum lookup found = read_version(r, revision, r->relpath, &main_file, error);
+    if (found != LOOKUP_FOUND)
+        return found;
+    char *relpath = strdup(r->relpath);
+    if (!relpath || set_add(set, relpath, main_file.content, main_file.len) != 0) {
+        if (!relpath)
+            free(main_file.content);
+        out_of_memory(error);
+        return LOOKUP_ERROR;
+    }
+    /* Breadth first over a growing set: each file is read once, cycles end by themselves. */
+    for (size_t i = 0; i < set->count; i++)
+        if (follow_includes(r, revision, set, i, error) != 0)
+            return LOOKUP_ERROR;
+    return LOOKUP_FOUND;
+}
+
+static int write_tree(const file_set *set, const char *root, kd_strbuf *error)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        char *path = kd_path_join(root, set->items[i].relpath);
+        char *dir = path ? kd_dirname(path) : NULL;
+        int rc = dir && kd_mkdir_p(dir) == 0 &&
+                         kd_write_file(path, set->items[i].content, set->items[i].len) == 0
+                     ? 0
+                     : -1;
+        if (rc != 0)
+            kd_sb_printf(error, "cannot write %s: %s", path ? path : set->items[i].relpath, strerror(errno));
+        free(dir);
+        free(path);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- revisions and sides -------------------------------------------------------- */
+
+typedef struct commit {
+    char *hash;       /* full */
+    char *short_hash; /* unique abbreviation, as git shows it */
+} commit;
+
+static void commit_free(commit *c)
+{
+    free(c->hash);
+    free(c->short_hash);
+}
+
+static int resolve_commit(const repo *r, const char *ref, commit *c, kd_strbuf *error)
+{
+    /* A leading '-' would be read as an option, never as a revision. */
+    if (!*ref || ref[0] == '-') {
+        kd_sb_printf(error, "unknown revision '%s'", ref);
+        return -1;
+    }
+    kd_strbuf spec = {0};
+    if (kd_sb_printf(&spec, "%s^{commit}", ref) < 0) {
+        kd_sb_free(&spec);
+        return out_of_memory(error);
+    }
+    const char *verify[] = {"git", "-C", r->top, "rev-parse", "--verify", "--quiet", kd_sb_str(&spec), NULL};
+    int rc = git_line(verify, &c->hash, error);
+    kd_sb_free(&spec);
+    if (rc != 0)
+        return -1;
+    if (!c->hash) {
+        kd_sb_printf(error, "unknown revision '%s'", ref);
+        return -1;
+    }
+    const char *abbreviate[] = {"git", "-C", r->top, "rev-parse", "--short", c->hash, NULL};
+    if (git_line(abbreviate, &c->short_hash, error) != 0)
+        return -1;
+    if (!c->short_hash) {
+        kd_sb_printf(error, "git could not abbreviate %s", c->hash);
+        return -1;
+    }
+    return 0;
+}
+
+/* "v1.2 (a1b2c3d)"; a hash typed by the user is shown once, as the abbreviation. */
+static char *make_label(const char *ref, const commit *c)
+{
+    size_t n = strlen(ref);
+    kd_strbuf label = {0};
+    if (n >= 4 && n <= strlen(c->hash) && strncasecmp(ref, c->hash, n) == 0)
+        kd_sb_puts(&label, c->short_hash);
+    else
+        kd_sb_printf(&label, "%s (%s)", ref, c->short_hash);
+    return kd_sb_take(&label);
+}
+
+static int push_copy(kd_strlist *list, const char *s)
+{
+    char *copy = s ? strdup(s) : NULL;
+    if (!copy || kd_strlist_push(list, copy) != 0) {
+        free(copy);
+        return -1;
+    }
+    return 0;
+}
+
+/* A committed side's -I folders: the materialised copy of each folder inside the
+ * repository first, so angle includes find that revision's headers. */
+static int remap_include_dirs(const repo *r, const char *root, kd_strlist *out)
+{
+    for (size_t i = 0; i < r->idirs->count; i++) {
+        if (r->idir_relpaths[i]) {
+            char *copy = *r->idir_relpaths[i] ? kd_path_join(root, r->idir_relpaths[i]) : strdup(root);
+            if (!copy || kd_strlist_push(out, copy) != 0) {
+                free(copy);
+                return -1;
+            }
+        }
+        if (push_copy(out, r->idirs->items[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int revision_side(const repo *r, const kd_git_request *req, const char *ref, kd_git_side *side,
+                         file_set *set, kd_strbuf *error)
+{
+    commit c = {0};
+    if (resolve_commit(r, ref, &c, error) != 0) {
+        commit_free(&c);
+        return -1;
+    }
+    enum lookup found = collect_side(r, c.hash, set, error);
+    if (found == LOOKUP_MISSING)
+        kd_sb_printf(error, "%s does not exist at revision %s", r->file, ref);
+    char *root = found == LOOKUP_FOUND ? kd_path_join(req->workdir, c.short_hash) : NULL;
+    int rc = -1;
+    if (root && write_tree(set, root, error) == 0) {
+        side->path = kd_path_join(root, r->relpath);
+        side->label = make_label(ref, &c);
+        side->revision = c.hash;
+        c.hash = NULL;
+        rc = side->path && side->label && remap_include_dirs(r, root, &side->include_dirs) == 0
+                 ? 0
+                 : out_of_memory(error);
+    } else if (found == LOOKUP_FOUND && !root) {
+        out_of_memory(error);
+    }
+    free(root);
+    commit_free(&c);
+    return rc;
+}
+
+static int working_side(const repo *r, kd_git_side *side, file_set *set, kd_strbuf *error)
+{
+    enum lookup found = collect_side(r, NULL, set, error);
+    char real[PATH_MAX];
+    if (found == LOOKUP_MISSING || (found == LOOKUP_FOUND && !realpath(r->file, real))) {
+        kd_sb_printf(error, "%s does not exist in the working copy", r->file);
+        return -1;
+    }
+    if (found != LOOKUP_FOUND)
+        return -1;
+    side->path = strdup(real);
+    side->label = strdup("working copy");
+    side->revision = NULL;
+    for (size_t i = 0; i < r->idirs->count; i++)
+        if (push_copy(&side->include_dirs, r->idirs->items[i]) != 0)
+            return out_of_memory(error);
+    return side->path && side->label ? 0 : out_of_memory(error);
+}
+
+/* Splits "A..B" into two revisions (an empty one means HEAD, as in git). *to stays NULL
+ * when `at` names a single revision. */
+static int split_range(const char *at, char **from, char **to, kd_strbuf *error)
+{
+    const char *dots = strstr(at, "..");
+    if (!dots) {
+        *from = strdup(at);
+        return *from ? 0 : out_of_memory(error);
+    }
+    if (dots[2] == '.') {
+        kd_sb_printf(error, "'%s' is not supported: give two revisions as A..B", at);
+        return -1;
+    }
+    *from = dots == at ? strdup("HEAD") : strndup(at, (size_t)(dots - at));
+    *to = strdup(dots[2] ? dots + 2 : "HEAD");
+    return *from && *to ? 0 : out_of_memory(error);
+}
+
+static int resolve_sides(const repo *r, const kd_git_request *req, kd_git_result *out, kd_strbuf *error)
+{
+    char *from = NULL, *to = NULL;
+    file_set sets[2] = {{0}};
+    int rc = split_range(req->at ? req->at : "HEAD", &from, &to, error);
+    if (rc == 0)
+        rc = revision_side(r, req, from, &out->side[0], &sets[0], error);
+    if (rc == 0)
+        rc = to ? revision_side(r, req, to, &out->side[1], &sets[1], error)
+                : working_side(r, &out->side[1], &sets[1], error);
+    if (rc == 0)
+        out->identical = sets_equal(&sets[0], &sets[1]);
+    set_free(&sets[0]);
+    set_free(&sets[1]);
+    free(from);
+    free(to);
+    return rc;
+}
+
+int kd_git_resolve(const kd_git_request *req, kd_git_result *out, kd_strbuf *error)
+{
+    memset(out, 0, sizeof *out);
+    repo r = {0};
+    int rc = open_repo(req, &r, error);
+    if (rc == 0)
+        rc = resolve_sides(&r, req, out, error);
+    close_repo(&r);
+    if (rc != 0)
+        kd_git_result_free(out);
+    return rc;
+}
+
+static void side_free(kd_git_side *side)
+{
+    free(side->path);
+    free(side->label);
+    free(side->revision);
+    for (size_t i = 0; i < side->include_dirs.count; i++)
+        free(side->include_dirs.items[i]);
+    free(side->include_dirs.items);
+}
+
+void kd_git_result_free(kd_git_result *r)
+{
+    side_free(&r->side[0]);
+    side_free(&r->side[1]);
+    memset(r, 0, sizeof *r);
+}
