@@ -10,6 +10,7 @@
 #include "diff/compare.h"
 #include "report/report.h"
 #include "source/roles.h"
+#include "workflow/sweep.h"
 
 static int list_kernels(const char *path)
 {
@@ -121,6 +122,19 @@ int main(int argc, char **argv)
         rc = list_kernels(opts.files[0]);
         break;
     case KD_CMD_DIFF: {
+        if (kd_sweep_requested(&opts)) {
+            kd_sweep_spec spec;
+            kd_strbuf error = {0};
+            if (kd_sweep_parse(&opts, &spec, &error) != 0) {
+                fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
+                rc = KD_EXIT_USAGE;
+            } else {
+                rc = kd_sweep_run(&opts, &spec);
+            }
+            kd_sb_free(&error);
+            kd_sweep_spec_free(&spec);
+            break;
+        }
         kd_comparison c;
         rc = kd_compare_files(&opts, &c);
         if (c.analysed) {

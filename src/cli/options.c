@@ -15,7 +15,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE,
+    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP,
 };
 
 static const struct option long_options[] = {
@@ -53,6 +53,7 @@ static const struct option long_options[] = {
     {"no-advice", no_argument, NULL, OPT_NO_ADVICE},
     {"fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER},
     {"save", required_argument, NULL, OPT_SAVE},
+    {"sweep", required_argument, NULL, OPT_SWEEP},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -94,6 +95,9 @@ void kd_print_help(void)
         "  --buf NAME=EXPR       elements of buffer NAME (e.g. C=n*n)\n"
         "  --arg NAME=VALUE      value of scalar parameter NAME\n"
         "  --call vN:K=V,...     settings for one side only (e.g. v2:block=128)\n"
+        "Sweeps:\n"
+        "  --n 1M,4M,16M         the diff at each size (also FROM..TO:xFACTOR, FROM..TO:+STEP)\n"
+        "  --sweep NAME=a,b,c    the diff for each compile-time value (-D NAME=a ...)\n"
         "Timing (with a GPU):\n"
         "  --no-run              static diff only\n"
         "  --target PCT          stop when the speedup CI half-width < PCT% (1)\n"
@@ -261,6 +265,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_PER_KERNEL: opts->per_kernel = true; break;
         case OPT_NO_ADVICE: opts->no_advice = true; break;
         case OPT_SAVE: opts->save_path = optarg; break;
+        case OPT_SWEEP: opts->sweep = optarg; break;
         case OPT_FAIL_IF_SLOWER:
             if (parse_number(optarg, 0, 1000, true, &opts->fail_if_slower_pct) != 0)
                 return usage_error("--fail-if-slower wants a percentage (e.g. 2 or 2%%), got '%s'", optarg);

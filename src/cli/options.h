@@ -30,6 +30,7 @@ typedef struct kd_options {
     bool require_match, lock_clocks;
     double fail_if_slower_pct; /* --fail-if-slower PCT; < 0: not given */
     const char *save_path;    /* --save FILE.json: the whole result */
+    const char *sweep;        /* --sweep NAME=a,b,c */
     /* Counters (ncu/profile.h). */
     bool no_ncu, ncu_full, all_metrics, per_kernel, no_advice;
     const char *ncu;          /* --ncu PATH */

@@ -241,7 +241,7 @@ static json_t *gpu(const kd_gpu_info *g)
                      "driver_version", g->driver_version);
 }
 
-int kd_render_json(FILE *out, const kd_comparison *c)
+json_t *kd_comparison_json(const kd_comparison *c)
 {
     json_t *findings = json_array();
     for (size_t i = 0; i < c->finding_count; i++)
@@ -264,8 +264,19 @@ int kd_render_json(FILE *out, const kd_comparison *c)
                                                       c->gate.slowdown_low, "text", c->gate.text));
         json_object_set_new(json_object_get(root, "notes"), "counters", string_or_null(c->counters_note));
     }
+    return root;
+}
+
+int kd_render_json(FILE *out, const kd_comparison *c)
+{
+    json_t *root = kd_comparison_json(c);
     if (!root)
         return -1;
+    return kd_write_json(out, root);
+}
+
+int kd_write_json(FILE *out, json_t *root)
+{
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(root);

@@ -4,6 +4,7 @@
 #define KD_REPORT_REPORT_H
 
 #include <stdbool.h>
+#include <jansson.h>
 #include <stdio.h>
 #include "diff/model.h"
 
@@ -19,5 +20,9 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o);
 /* Returns 0, -1 on allocation or write failure. Schema: docs/json-schema.json. */
 int kd_render_json(FILE *out, const kd_comparison *c);
+/* The same document as a jansson value (new reference), NULL on failure: sweeps embed it. */
+json_t *kd_comparison_json(const kd_comparison *c);
+/* Writes and releases `root`. */
+int kd_write_json(FILE *out, json_t *root);
 
 #endif

@@ -96,3 +96,28 @@ sim "median=100us,cv=4%,seed=7;median=102.6us,cv=4%,seed=8" gate_noisy 0 -- --fa
 expect_json gate_noisy "$WORK/gate_noisy.json" 'd["gate"]["slowdown"] > 1.02 and d["gate"]["slowdown_ci_low"] < 1.02 and not d["gate"]["failed"]' True
 run gate_no_gpu 5 -- --fail-if-slower 2 "$A" "$B"
 has gate_no_gpu err 'NOT EVALUATED, nothing was measured'
+
+# Sweeps: sizes without rebuilding, compile-time values with one build each.
+sim "median=50us,seed=1;median=40us,seed=2" sweep_n 0 -- --n 1K..8K:x2 --json="$WORK/sweep.json" examples/crossover/v1.cu examples/crossover/v2.cu
+has sweep_n out '^sweep over n$'
+has sweep_n out '^  8192 +[0-9.]+us +[0-9.]+us +1\.2[0-9]+x \([0-9.]+-[0-9.]+\) +faster +- +match$'
+expect_json sweep_n "$WORK/sweep.json" '[p["value"] for p in d["sweep"]["points"]]' "['1024', '2048', '4096', '8192']"
+expect_json sweep_n "$WORK/sweep.json" '[p["result"]["sides"][0]["launch"]["n"] for p in d["sweep"]["points"]]' "[1024, 2048, 4096, 8192]"
+expect_json sweep_n "$WORK/sweep.json" 'all(p["result"]["sides"][0]["build"]["cached"] for p in d["sweep"]["points"][1:])' True
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/sweep.json" >"$WORK/sweep_valid.err" 2>&1; then
+    ok "sweep_n: JSON valid against the schema"; else fail "sweep_n: schema" "$WORK/sweep_valid.err"; fi
+sim "median=50us;median=40us" sweep_list 0 -- --n 1000,3000 "$A" "$B"
+has sweep_list out '^  3000 '
+cat >"$WORK/tile.cu" <<'CU'
+#ifndef TILE
+#define TILE 1
+#endif
+__global__ void k(const float *x, float *y, int n) { int i = threadIdx.x * TILE; if (i < n) y[i] = x[i] * TILE; }
+CU
+sim "median=50us;median=40us" sweep_define 0 -- --sweep TILE=2,4 --no-check --json="$WORK/sweepd.json" "$WORK/tile.cu" "$WORK/tile.cu"
+expect_json sweep_define "$WORK/sweepd.json" 'len({p["result"]["sides"][0]["build"]["key"] for p in d["sweep"]["points"]})' 2
+expect_json sweep_define "$WORK/sweepd.json" 'd["sweep"]["compile_time"]' True
+run sweep_bad 2 -- --n 8K..1K:x2 "$A" "$B"
+has sweep_bad err 'FROM must not exceed TO'
+run sweep_bad_step 2 -- --n 1K..8K:y2 "$A" "$B"
+has sweep_bad_step err 'wants FROM..TO:xFACTOR'

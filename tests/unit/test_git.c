@@ -371,17 +371,22 @@ static void includes_missing_or_outside_the_repository_are_skipped(void **state)
     write_at(scratch, "outside.h", "#define OUTSIDE 1\n");
     write_in_repo("kern.cu", "#include \"../outside.h\"\n#include \"missing.h\"\n#include \"./a/../ok.h\"\n");
     write_in_repo("ok.h", "#define OK 1\n");
+    /* Same name at the top: "../outside.h" must not be clamped onto it. */
+    write_in_repo("outside.h", "#define INSIDE 1\n");
     commit_all("c1");
 
     kd_git_result result;
     kd_strbuf error = {0};
     assert_int_equal(resolve("kern.cu", NULL, NULL, &result, &error), 0);
     assert_materialised_text("HEAD", "ok.h", "#define OK 1\n"); /* "a/.." folded away */
-    char *escaped = materialised("HEAD", "../outside.h"), *missing = materialised("HEAD", "missing.h");
+    char *escaped = materialised("HEAD", "../outside.h"), *clamped = materialised("HEAD", "outside.h");
+    char *missing = materialised("HEAD", "missing.h");
     assert_int_not_equal(access(escaped, F_OK), 0);
+    assert_int_not_equal(access(clamped, F_OK), 0);
     assert_int_not_equal(access(missing, F_OK), 0);
     assert_true(result.identical);
     free(escaped);
+    free(clamped);
     free(missing);
     kd_git_result_free(&result);
     assert_string_equal(kd_sb_str(&error), "");

@@ -1,0 +1,239 @@
+#include "workflow/sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/exit_codes.h"
+#include "diff/compare.h"
+#include "launch/expr.h"
+#include "report/report.h"
+
+enum { MAX_POINTS = 64 };
+
+bool kd_sweep_requested(const kd_options *opts)
+{
+    return opts->sweep || (opts->n && (strchr(opts->n, ',') || strstr(opts->n, "..")));
+}
+
+static int push_value(kd_sweep_spec *s, const char *text, size_t len)
+{
+    if (s->count == MAX_POINTS)
+        return -1;
+    char **grown = realloc(s->values, (s->count + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    s->values = grown;
+    s->values[s->count++] = strndup(text, len);
+    return 0;
+}
+
+/* "1M..64M:x4" or "1K..8K:+1K": from, to, and a factor or a step. */
+static int expand_range(const char *text, kd_sweep_spec *s, kd_strbuf *error)
+{
+    const char *dots = strstr(text, ".."), *colon = strchr(text, ':');
+    if (!dots || !colon || colon < dots || (colon[1] != 'x' && colon[1] != '+')) {
+        kd_sb_printf(error, "--n range '%s' wants FROM..TO:xFACTOR or FROM..TO:+STEP (e.g. 1M..64M:x4)", text);
+        return -1;
+    }
+    char from_text[64], to_text[64], err[128];
+    snprintf(from_text, sizeof from_text, "%.*s", (int)(dots - text), text);
+    snprintf(to_text, sizeof to_text, "%.*s", (int)(colon - dots - 2), dots + 2);
+    unsigned long long from, to, by;
+    if (kd_parse_count(from_text, &from, err, sizeof err) != 0 || kd_parse_count(to_text, &to, err, sizeof err) != 0 ||
+        kd_parse_count(colon + 2, &by, err, sizeof err) != 0 || (colon[1] == 'x' && by < 2) || from > to) {
+        kd_sb_printf(error, "--n range '%s': %s", text, *err ? err : "FROM must not exceed TO and a factor must be >= 2");
+        return -1;
+    }
+    for (unsigned long long v = from; v <= to; v = colon[1] == 'x' ? v * by : v + by) {
+        char value[32];
+        int n = snprintf(value, sizeof value, "%llu", v);
+        if (push_value(s, value, (size_t)n) != 0) {
+            kd_sb_printf(error, "--n range '%s' has more than %d points", text, MAX_POINTS);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int split_list(const char *list, kd_sweep_spec *s, kd_strbuf *error, const char *what)
+{
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || push_value(s, p, len) != 0) {
+            kd_sb_printf(error, "%s '%s': empty value or more than %d points", what, list, MAX_POINTS);
+            return -1;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
+int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
+{
+    memset(out, 0, sizeof *out);
+    if (opts->sweep) {
+        const char *eq = strchr(opts->sweep, '=');
+        if (!eq || eq == opts->sweep || !eq[1]) {
+            kd_sb_printf(error, "--sweep wants NAME=a,b,c, got '%s'", opts->sweep);
+            return -1;
+        }
+        out->parameter = strndup(opts->sweep, (size_t)(eq - opts->sweep));
+        out->define = true;
+        return split_list(eq + 1, out, error, "--sweep");
+    }
+    out->parameter = strdup("n");
+    if (strstr(opts->n, ".."))
+        return expand_range(opts->n, out, error);
+    return split_list(opts->n, out, error, "--n");
+}
+
+void kd_sweep_spec_free(kd_sweep_spec *s)
+{
+    for (size_t i = 0; i < s->count; i++)
+        free(s->values[i]);
+    free(s->values);
+    free((char *)s->parameter);
+    memset(s, 0, sizeof *s);
+}
+
+typedef struct point {
+    bool timed;
+    double v1, v2, ratio, lo, hi;
+    const char *verdict;
+    const char *bound;
+    bool outputs_ok;
+    int rc;
+} point;
+
+static void summarise(const kd_comparison *c, int rc, point *p)
+{
+    memset(p, 0, sizeof *p);
+    p->rc = rc;
+    p->timed = c->timed;
+    if (!c->timed)
+        return;
+    const kd_timing *t = &c->timing;
+    p->v1 = t->side[0].summary.median;
+    p->v2 = t->side[1].summary.median;
+    p->ratio = t->speedup.ratio;
+    p->lo = t->speedup.lo;
+    p->hi = t->speedup.hi;
+    p->verdict = kd_verdict_name(t->verdict);
+    p->bound = c->counters.present && c->counters.side[1].roofline_valid ? kd_bound_name(c->counters.side[1].roofline.bound)
+                                                                         : "-";
+    p->outputs_ok = !t->checked || t->outputs_match;
+}
+
+static void print_table(FILE *out, const kd_sweep_spec *s, const point *points, bool markdown)
+{
+    if (markdown)
+        fprintf(out, "\n| %s | v1 | v2 | speedup (95%% CI) | verdict | v2 bound | outputs |\n|---:|---:|---:|---|---|---|---|\n",
+                s->parameter);
+    else
+        fprintf(out, "\nsweep over %s\n  %-12s %10s %10s  %-24s %-26s %-8s %s\n", s->parameter, s->parameter, "v1", "v2",
+                "speedup (95% CI)", "verdict", "bound", "outputs");
+    for (size_t i = 0; i < s->count; i++) {
+        const point *p = &points[i];
+        char a[32] = "-", b[32] = "-", speedup[64] = "-";
+        if (p->timed) {
+            kd_format_ns(p->v1, a, sizeof a);
+            kd_format_ns(p->v2, b, sizeof b);
+            snprintf(speedup, sizeof speedup, "%.3fx (%.3f-%.3f)", p->ratio, p->lo, p->hi);
+        }
+        const char *verdict = p->timed ? p->verdict : p->rc ? "failed" : "not measured";
+        const char *outputs = !p->timed ? "-" : p->outputs_ok ? "match" : "DIFFER";
+        if (markdown)
+            fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", s->values[i], a, b, speedup, verdict,
+                    p->timed ? p->bound : "-", outputs);
+        else
+            fprintf(out, "  %-12s %10s %10s  %-24s %-26s %-8s %s\n", s->values[i], a, b, speedup, verdict,
+                    p->timed ? p->bound : "-", outputs);
+    }
+}
+
+/* A point's options: the sweep's value in place of --n, or one more -D. */
+static void point_options(const kd_options *opts, const kd_sweep_spec *s, size_t i, kd_options *o,
+                          kd_strlist *defines, char *define_text, size_t define_len)
+{
+    *o = *opts;
+    o->json_path = o->markdown_path = o->save_path = NULL;
+    if (!s->define) {
+        o->n = s->values[i];
+        return;
+    }
+    memset(defines, 0, sizeof *defines);
+    for (size_t d = 0; d < opts->defines.count; d++)
+        kd_strlist_push(defines, opts->defines.items[d]);
+    snprintf(define_text, define_len, "%s=%s", s->parameter, s->values[i]);
+    kd_strlist_push(defines, define_text);
+    o->defines = *defines;
+}
+
+int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
+{
+    point *points = calloc(s->count, sizeof *points);
+    json_t *results = json_array();
+    int status = KD_EXIT_OK;
+    kd_render_options ro = {.color = opts->color, .all_rows = opts->all_instructions,
+                            .all_metrics = opts->all_metrics, .per_kernel = opts->per_kernel,
+                            .advice = !opts->no_advice};
+    for (size_t i = 0; i < s->count && points; i++) {
+        kd_options o;
+        kd_strlist defines = {0};
+        char define_text[256];
+        point_options(opts, s, i, &o, &defines, define_text, sizeof define_text);
+        printf("== %s = %s\n", s->parameter, s->values[i]);
+        fflush(stdout);
+        kd_comparison c;
+        int rc = kd_compare_files(&o, &c);
+        if (c.analysed && (i == 0 || opts->per_kernel))
+            kd_render_terminal(stdout, &c, &ro); /* the static diff once; the table says the rest */
+        else if (c.timed) {
+            kd_strbuf line = {0};
+            kd_timing_headline(&c.timing, &line);
+            printf("%s\n", kd_sb_str(&line));
+            kd_sb_free(&line);
+        }
+        if (rc != KD_EXIT_OK && c.runtime_note)
+            fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], c.runtime_note);
+        summarise(&c, rc, &points[i]);
+        json_t *result = c.analysed ? kd_comparison_json(&c) : json_null();
+        json_array_append_new(results, json_pack("{s:s, s:i, s:o}", "value", s->values[i], "exit", rc,
+                                                 "result", result ? result : json_null()));
+        kd_comparison_free(&c);
+        free(defines.items);
+        if (rc != KD_EXIT_OK && status == KD_EXIT_OK)
+            status = rc;
+        if (rc == KD_EXIT_BUILD || rc == KD_EXIT_INPUT || rc == KD_EXIT_USAGE || rc == KD_EXIT_TOOL)
+            break; /* the other points would fail the same way */
+    }
+    print_table(stdout, s, points, false);
+    const char *json_path = opts->save_path ? opts->save_path : opts->json_path;
+    json_t *root = json_pack("{s:i, s:s, s:{s:s, s:b, s:o}}", "schema_version", 1, "kerndiff_version", KD_VERSION,
+                             "sweep", "parameter", s->parameter, "compile_time", s->define, "points", results);
+    if (json_path) {
+        FILE *f = strcmp(json_path, "-") ? fopen(json_path, "w") : stdout;
+        if (!f || kd_write_json(f, root) != 0)
+            status = KD_EXIT_TOOL;
+        else
+            root = NULL;
+        if (f && f != stdout)
+            fclose(f);
+    }
+    json_decref(root);
+    if (opts->markdown_path) {
+        FILE *f = strcmp(opts->markdown_path, "-") ? fopen(opts->markdown_path, "w") : stdout;
+        if (f) {
+            fprintf(f, "### kerndiff sweep over `%s`\n", s->parameter);
+            print_table(f, s, points, true);
+            if (f != stdout)
+                fclose(f);
+        } else {
+            status = KD_EXIT_TOOL;
+        }
+    }
+    free(points);
+    return status;
+}
