@@ -15,7 +15,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP,
+    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT,
 };
 
 static const struct option long_options[] = {
@@ -54,6 +54,7 @@ static const struct option long_options[] = {
     {"fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER},
     {"save", required_argument, NULL, OPT_SAVE},
     {"sweep", required_argument, NULL, OPT_SWEEP},
+    {"at", required_argument, NULL, OPT_AT},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -68,6 +69,9 @@ void kd_print_help(void)
 {
     fputs(
         "usage: kerndiff [options] V1.cu V2.cu     diff two versions of a kernel\n"
+        "       kerndiff [options] FILE.cu         git: HEAD against the working copy\n"
+        "       kerndiff --at REF[..REF2] FILE.cu  git: a revision against the working copy,\n"
+        "                                          or two revisions\n"
         "       kerndiff list FILE.cu              list the kernels of a file\n"
         "\n"
         "Builds both versions with nvcc and shows what the compiler made of each: PTX and\n"
@@ -266,6 +270,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_NO_ADVICE: opts->no_advice = true; break;
         case OPT_SAVE: opts->save_path = optarg; break;
         case OPT_SWEEP: opts->sweep = optarg; break;
+        case OPT_AT: opts->at = optarg; break;
         case OPT_FAIL_IF_SLOWER:
             if (parse_number(optarg, 0, 1000, true, &opts->fail_if_slower_pct) != 0)
                 return usage_error("--fail-if-slower wants a percentage (e.g. 2 or 2%%), got '%s'", optarg);
@@ -355,6 +360,13 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         opts->files[0] = positional[1];
         return 0;
     }
+    if (npos == 1) { /* git mode: the committed version against the working copy */
+        opts->command = KD_CMD_DIFF;
+        opts->git_file = positional[0];
+        return 0;
+    }
+    if (opts->at)
+        return usage_error("--at compares revisions of one file: kerndiff --at REF FILE.cu");
     if (npos != 2)
         return usage_error(npos < 2 ? "need two kernel files: kerndiff [options] V1.cu V2.cu"
                                     : "need exactly two kernel files");

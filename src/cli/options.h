@@ -31,6 +31,8 @@ typedef struct kd_options {
     double fail_if_slower_pct; /* --fail-if-slower PCT; < 0: not given */
     const char *save_path;    /* --save FILE.json: the whole result */
     const char *sweep;        /* --sweep NAME=a,b,c */
+    const char *git_file;     /* git mode: `kerndiff FILE` (files[] are filled later) */
+    const char *at;           /* --at REF or A..B (git mode) */
     /* Counters (ncu/profile.h). */
     bool no_ncu, ncu_full, all_metrics, per_kernel, no_advice;
     const char *ncu;          /* --ncu PATH */

@@ -12,6 +12,7 @@
 #include "cli/exit_codes.h"
 #include "source/select.h"
 #include "util/fs.h"
+#include "util/tmpdir.h"
 #include "util/trace.h"
 
 int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
@@ -71,8 +72,8 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
 {
     /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
     kd_strlist include_dirs = {0};
-    for (size_t i = 0; i < opts->include_dirs.count; i++)
-        kd_strlist_push(&include_dirs, opts->include_dirs.items[i]);
+    for (size_t i = 0; i < side->include_dirs->count; i++)
+        kd_strlist_push(&include_dirs, side->include_dirs->items[i]);
     char *public_headers = kd_include_dir();
     if (public_headers)
         kd_strlist_push(&include_dirs, public_headers);
@@ -153,15 +154,49 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
     return rc == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
 }
 
+/* Git mode: the two sides are revisions of one file, written out with their includes. */
+static int resolve_git(const kd_options *opts, kd_comparison *c, const char *files[2])
+{
+    const char *tmp = kd_tmpdir();
+    char *workdir = tmp ? kd_path_join(tmp, "git") : NULL;
+    kd_git_request req = {.file = opts->git_file, .at = opts->at, .workdir = workdir,
+                          .include_dirs = &opts->include_dirs};
+    kd_strbuf error = {0};
+    int rc = workdir && kd_git_resolve(&req, &c->git, &error) == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
+    if (rc != KD_EXIT_OK)
+        fprintf(stderr, "kerndiff: %s\n", workdir ? kd_sb_str(&error) : "cannot create a private temporary folder");
+    for (int s = 0; s < 2 && rc == KD_EXIT_OK; s++) {
+        files[s] = c->git.side[s].path;
+        kd_strbuf origin = {0};
+        kd_sb_printf(&origin, "%s @ %s", opts->git_file, c->git.side[s].label);
+        c->side[s].origin = kd_sb_take(&origin);
+        c->side[s].include_dirs = &c->git.side[s].include_dirs;
+    }
+    if (rc == KD_EXIT_OK && c->git.identical) {
+        kd_strbuf note = {0};
+        kd_sb_printf(&note, "%s and %s are identical (file and includes): any difference below is noise",
+                     c->git.side[0].label, c->git.side[1].label);
+        c->git_note = kd_sb_take(&note);
+    }
+    kd_sb_free(&error);
+    free(workdir);
+    return rc;
+}
+
 int kd_compare_files(const kd_options *opts, kd_comparison *c)
 {
     memset(c, 0, sizeof *c);
     static const char *const labels[2] = {"v1", "v2"};
+    const char *files[2] = {opts->files[0], opts->files[1]};
     int rc;
+    if (opts->git_file && (rc = resolve_git(opts, c, files)) != KD_EXIT_OK)
+        return rc;
     for (int s = 0; s < 2; s++) {
         c->side[s].label = labels[s];
-        c->side[s].path = opts->files[s];
-        if ((rc = kd_scan_file(opts->files[s], labels[s], &c->side[s].kernels,
+        c->side[s].path = files[s];
+        if (!c->side[s].include_dirs)
+            c->side[s].include_dirs = &opts->include_dirs;
+        if ((rc = kd_scan_file(files[s], labels[s], &c->side[s].kernels,
                                &c->side[s].annotations)) != KD_EXIT_OK)
             return rc;
     }
@@ -169,7 +204,7 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     kd_selection sel;
     kd_strbuf error = {0};
     bool interactive = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
-    if (kd_select_kernel(lists, opts->files, opts->fn, interactive ? stdin : NULL, stderr, &sel,
+    if (kd_select_kernel(lists, files, opts->fn, interactive ? stdin : NULL, stderr, &sel,
                          &error) != 0) {
         fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
         kd_sb_free(&error);

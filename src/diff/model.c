@@ -77,6 +77,7 @@ void kd_comparison_free(kd_comparison *c)
         free(side->kernel);
         kd_kernel_list_free(&side->kernels);
         kd_annotations_free(&side->annotations);
+        free(side->origin);
         kd_build_free(&side->build);
         free(side->libs.items);
         free(side->libs_text);
@@ -85,6 +86,8 @@ void kd_comparison_free(kd_comparison *c)
         free(side->launch_error);
     }
     free(c->selection_note);
+    free(c->git_note);
+    kd_git_result_free(&c->git);
     free(c->sass_note);
     free(c->runtime_note);
     kd_timing_free(&c->timing);

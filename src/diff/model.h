@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "build/build.h"
+#include "git/revision.h"
 #include "gpu/probe.h"
 #include "launch/spec.h"
 #include "measure/timing.h"
@@ -30,7 +31,9 @@ typedef struct kd_count_table {
 
 typedef struct kd_side {
     const char *label;          /* "v1" / "v2" */
-    const char *path;           /* as the user gave it */
+    const char *path;           /* as the user gave it (git mode: the file to build) */
+    char *origin;               /* git mode: "HEAD (3f2a1c9)", "working copy"; else NULL */
+    const kd_strlist *include_dirs; /* the side's -I folders (git mode: its revision's) */
     char *kernel;               /* the source-level name compared */
     kd_kernel_list kernels;     /* every kernel of the file */
     kd_annotations annotations; /* its `// kerndiff:` settings */
@@ -51,6 +54,8 @@ typedef struct kd_comparison {
     const kd_arch_limits *limits;
     kd_gpu_info gpu;
     char *selection_note;       /* how the kernel was chosen, when worth saying */
+    char *git_note;             /* git mode: the versions are identical, ... */
+    kd_git_result git;          /* git mode's two sides (owned) */
     char *sass_note;            /* why SASS is missing, or NULL */
     char *runtime_note;         /* why nothing was measured, or NULL */
     bool timed;                 /* `timing` holds a measurement */

@@ -72,6 +72,7 @@ static json_t *side(const kd_side *s)
     json_object_set_new(o, "sass_instructions",
                         r->sass_present ? json_integer(r->sass_ops.total) : json_null());
     json_object_set_new(o, "launch", launch(s));
+    json_object_set_new(o, "origin", string_or_null(s->origin));
     return o;
 }
 
@@ -263,6 +264,7 @@ json_t *kd_comparison_json(const kd_comparison *c)
                                                       "slowdown", c->gate.slowdown, "slowdown_ci_low",
                                                       c->gate.slowdown_low, "text", c->gate.text));
         json_object_set_new(json_object_get(root, "notes"), "counters", string_or_null(c->counters_note));
+        json_object_set_new(json_object_get(root, "notes"), "git", string_or_null(c->git_note));
     }
     return root;
 }

@@ -148,8 +148,10 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
     fprintf(out, "### kerndiff: `%s` (%s)\n\n", a->kernel, c->arch);
-    fprintf(out, "- v1: `%s` (`%s`)\n- v2: `%s` (`%s`)\n", a->path, a->stat.demangled, b->path,
-            b->stat.demangled);
+    fprintf(out, "- v1: `%s` (`%s`)\n- v2: `%s` (`%s`)\n", a->origin ? a->origin : a->path, a->stat.demangled,
+            b->origin ? b->origin : b->path, b->stat.demangled);
+    if (c->git_note)
+        fprintf(out, "- note: %s\n", c->git_note);
     if (c->selection_note)
         fprintf(out, "- note: %s\n", c->selection_note);
     if (c->runtime_note)

@@ -238,8 +238,13 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
     const kd_side *a = &c->side[0], *b = &c->side[1];
     fprintf(out, "%skerndiff%s %s   arch %s (%s)\n", paint(o, BOLD), paint(o, RESET),
             strcmp(a->kernel, b->kernel) == 0 ? a->kernel : "", c->arch, c->arch_origin);
-    fprintf(out, "  v1: %s  [%s]%s\n", a->path, a->stat.demangled, a->build.from_cache ? "  (cached build)" : "");
-    fprintf(out, "  v2: %s  [%s]%s\n", b->path, b->stat.demangled, b->build.from_cache ? "  (cached build)" : "");
+    for (int s = 0; s < 2; s++) {
+        const kd_side *side = &c->side[s];
+        fprintf(out, "  %s: %s  [%s]%s\n", side->label, side->origin ? side->origin : side->path,
+                side->stat.demangled, side->build.from_cache ? "  (cached build)" : "");
+    }
+    if (c->git_note)
+        fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), c->git_note, paint(o, RESET));
     if (c->selection_note)
         fprintf(out, "  note: %s\n", c->selection_note);
     if (c->runtime_note)

@@ -57,6 +57,9 @@ source tests/e2e/timing.sh
 # --- --lock-clocks, against the fake NVML (never against a real GPU's) ------------------------
 source tests/e2e/clocks.sh
 
+# --- git mode ----------------------------------------------------------------------------------
+source tests/e2e/git.sh
+
 # --- the counter pass through a recorded-ncu stand-in ------------------------------------------
 source tests/e2e/counters.sh
 
