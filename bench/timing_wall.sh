@@ -10,11 +10,11 @@ trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
 echo "# bench/timing_wall.sh  $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "# gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
-echo "# kernels: $A vs $B (default settings: --target 1%, --max-time 10)"
+echo "# kernels: $A vs $B (timing only: --no-ncu; --target 1%, --max-time 10)"
 "$BUILD/kerndiff" --no-run "$A" "$B" >/dev/null   # fills the build cache
 for run in 1 2 3; do
     start=$(date +%s.%N)
-    "$BUILD/kerndiff" --json="$XDG_CACHE_HOME/r.json" "$A" "$B" >/dev/null
+    "$BUILD/kerndiff" --no-ncu --json="$XDG_CACHE_HOME/r.json" "$A" "$B" >/dev/null
     end=$(date +%s.%N)
     python3 - "$XDG_CACHE_HOME/r.json" "$start" "$end" "$run" <<'PY'
 import json, sys

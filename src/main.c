@@ -83,9 +83,12 @@ static int render(const kd_options *opts, const kd_comparison *c)
                         (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
     if (!stdout_taken)
         kd_render_terminal(stdout, c, &ro);
-    if (opts->json_path) {
-        FILE *f = open_output(opts->json_path, "JSON");
-        if (!f || kd_render_json(f, c) != 0 || close_output(f, opts->json_path, "JSON") != 0)
+    const char *json_paths[2] = {opts->json_path, opts->save_path};
+    for (int i = 0; i < 2; i++) {
+        if (!json_paths[i])
+            continue;
+        FILE *f = open_output(json_paths[i], "JSON");
+        if (!f || kd_render_json(f, c) != 0 || close_output(f, json_paths[i], "JSON") != 0)
             return KD_EXIT_TOOL;
     }
     if (opts->markdown_path) {
@@ -137,6 +140,8 @@ int main(int argc, char **argv)
         }
         kd_comparison c;
         rc = kd_compare_files(&opts, &c);
+        c.argc = argc;
+        c.argv = argv;
         if (c.analysed) {
             int render_rc = render(&opts, &c);
             if (rc != KD_EXIT_OK && c.runtime_note)

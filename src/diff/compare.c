@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "build/build.h"
@@ -186,6 +187,7 @@ static int resolve_git(const kd_options *opts, kd_comparison *c, const char *fil
 int kd_compare_files(const kd_options *opts, kd_comparison *c)
 {
     memset(c, 0, sizeof *c);
+    c->started = (long long)time(NULL);
     static const char *const labels[2] = {"v1", "v2"};
     const char *files[2] = {opts->files[0], opts->files[1]};
     int rc;

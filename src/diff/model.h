@@ -63,6 +63,9 @@ typedef struct kd_comparison {
     kd_timing timing;
     kd_counters counters;       /* present when the counter pass ran */
     kd_gate gate;               /* --fail-if-slower */
+    int argc;                   /* the command line, for saved results (borrowed) */
+    char **argv;
+    long long started;          /* Unix time the comparison started */
     char *counters_note;        /* why there are no counters, or NULL */
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
     char **findings;            /* one-line notes on what changed that matters (findings.h) */

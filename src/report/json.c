@@ -2,9 +2,15 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "diff/rows.h"
 #include "gpu/nvml.h"
+#include "util/fs.h"
+#include "util/hash.h"
 #include "report/metric_text.h"
 
 #define KD_JSON_SCHEMA_VERSION 1
@@ -218,6 +224,37 @@ static json_t *counters(const kd_comparison *c)
                      "advice", advice);
 }
 
+/* Where and how the result was made, so that a saved run can be compared later and its
+ * comparability judged (GPU, driver, kerndiff version, the sources' contents). */
+static json_t *environment(const kd_comparison *c)
+{
+    char host[256] = "", date[32] = "";
+    gethostname(host, sizeof host - 1);
+    time_t t = (time_t)c->started;
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    json_t *command = json_array();
+    for (int i = 0; i < c->argc; i++)
+        json_array_append_new(command, json_string(c->argv[i]));
+    json_t *sources = json_array();
+    for (int s = 0; s < 2; s++) {
+        char hex[65] = "";
+        size_t len;
+        char *text = kd_read_file(c->side[s].path, &len);
+        if (text) {
+            kd_hash h;
+            kd_hash_init(&h);
+            sha256_update(&h.ctx, len, (const uint8_t *)text);
+            kd_hash_hex(&h, hex);
+        }
+        free(text);
+        json_array_append_new(sources, json_pack("{s:s, s:s}", "path", c->side[s].path, "sha256", hex));
+    }
+    return json_pack("{s:s, s:s, s:s, s:o, s:o}", "kerndiff_version", KD_VERSION, "date", date, "host", host,
+                     "command", command, "sources", sources);
+}
+
 static json_t *count_rows(const kd_count_table *t)
 {
     json_t *rows = json_array();
@@ -265,6 +302,7 @@ json_t *kd_comparison_json(const kd_comparison *c)
                                                       c->gate.slowdown_low, "text", c->gate.text));
         json_object_set_new(json_object_get(root, "notes"), "counters", string_or_null(c->counters_note));
         json_object_set_new(json_object_get(root, "notes"), "git", string_or_null(c->git_note));
+        json_object_set_new(root, "environment", environment(c));
     }
     return root;
 }

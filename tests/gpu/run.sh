@@ -116,6 +116,13 @@ pct=$(python3 -c "print(round(100 * float('$worst'), 1))")
 check dram_bandwidth_below_peak "$(python3 -c "import sys; sys.exit(not (0 < float('$worst') <= 1.05))"; echo $?)" \
     "highest achieved DRAM bandwidth over all runs: $pct% of the computed peak"
 
+# 9. A size sweep where the faster version changes with size (issue 5).
+"$KD" --n 1K..16M:x16 --json="$WORK/sweep.json" examples/crossover/v1.cu examples/crossover/v2.cu >"$WORK/sweep.txt" 2>&1
+first=$(field "$WORK/sweep.json" 'd["sweep"]["points"][0]["result"]["runtime"]["verdict"]')
+last=$(field "$WORK/sweep.json" 'd["sweep"]["points"][-1]["result"]["runtime"]["verdict"]')
+check sweep_crossover "$([ "$first" = slower ] && [ "$last" = faster ]; echo $?)" "v2 at the smallest size: $first; at the largest: $last"
+sed -n '/^sweep over/,$p' "$WORK/sweep.txt"
+
 for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"
