@@ -26,6 +26,7 @@
 #include "launch/dtype.h"
 
 #define MAX_ARGS 64
+#define OUTPUT_SEED_INDEX 1000
 #define SPIN_TIMEOUT_NS 2000000000ull /* a spin kernel never holds the stream longer */
 
 /* Holds the stream until *flag != 0 or the timeout passes (so a lost release never hangs). */
@@ -265,7 +266,10 @@ static void setup(harness *h)
             reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
             return;
         }
-        kd_fill_random(a->dtype, host, elements, input_seed(h, a->is_output ? 1000 + i : inputs++));
+        /* Inputs are seeded by their order among inputs; outputs all from one seed, so that an
+         * output has the same starting contents on both sides wherever its parameter sits
+         * (an in-place kernel reads them). */
+        kd_fill_random(a->dtype, host, elements, input_seed(h, a->is_output ? OUTPUT_SEED_INDEX : inputs++));
         cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "copying inputs");
         a->initial = host;
     }

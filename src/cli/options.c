@@ -15,7 +15,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT,
+    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +55,7 @@ static const struct option long_options[] = {
     {"save", required_argument, NULL, OPT_SAVE},
     {"sweep", required_argument, NULL, OPT_SWEEP},
     {"at", required_argument, NULL, OPT_AT},
+    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -109,6 +110,7 @@ void kd_print_help(void)
         "  --min-runs N, --max-runs N   samples per side (30, 3000)\n"
         "  --timeout S           kill a harness silent for S seconds (10)\n"
         "  --seed N              inputs and interleaving seed (1)\n"
+        "  --min-effect PCT      faster/slower only beyond this noise floor (0.5)\n"
         "  --batch auto|off|N    launches per sample for tiny kernels (auto)\n"
         "  --lock-clocks         lock the SM clock for the run (root; reset at exit)\n"
         "Counters (Nsight Compute, with a GPU):\n"
@@ -271,6 +273,10 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_SAVE: opts->save_path = optarg; break;
         case OPT_SWEEP: opts->sweep = optarg; break;
         case OPT_AT: opts->at = optarg; break;
+        case OPT_MIN_EFFECT:
+            if (parse_number(optarg, 0, 100, true, &opts->timing.min_effect_pct) != 0)
+                return usage_error("--min-effect wants a percentage from 0 to 100, got '%s'", optarg);
+            break;
         case OPT_FAIL_IF_SLOWER:
             if (parse_number(optarg, 0, 1000, true, &opts->fail_if_slower_pct) != 0)
                 return usage_error("--fail-if-slower wants a percentage (e.g. 2 or 2%%), got '%s'", optarg);

@@ -211,14 +211,17 @@ int kd_speedup_ci(const double *v1, size_t n1, const double *v2, size_t n2, doub
     return rc;
 }
 
-kd_verdict kd_verdict_of(const kd_speedup *s)
+kd_verdict kd_verdict_with_floor(const kd_speedup *s, double floor_pct)
 {
-    if (s->lo > 1.0)
+    double band = 1 + floor_pct / 100;
+    if (s->lo > band)
         return KD_VERDICT_FASTER;
-    if (s->hi < 1.0)
+    if (s->hi < 1 / band)
         return KD_VERDICT_SLOWER;
     return KD_VERDICT_NO_DIFFERENCE;
 }
+
+kd_verdict kd_verdict_of(const kd_speedup *s) { return kd_verdict_with_floor(s, 0); }
 
 const char *kd_verdict_name(kd_verdict v)
 {

@@ -55,6 +55,10 @@ typedef enum kd_verdict {
 } kd_verdict;
 
 kd_verdict kd_verdict_of(const kd_speedup *s);
+/* The verdict with a noise floor: faster only when the whole CI is above 1 + floor/100,
+ * slower only when it is below 1/(1 + floor/100). Two processes running the same code can
+ * differ by a tenth of a percent (memory placement), a real but meaningless difference. */
+kd_verdict kd_verdict_with_floor(const kd_speedup *s, double floor_pct);
 const char *kd_verdict_name(kd_verdict v); /* "faster", "slower", "no significant difference" */
 
 /* Half the CI's width relative to the ratio, in percent: the adaptive stop's measure. */

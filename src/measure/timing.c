@@ -34,6 +34,7 @@ void kd_timing_options_default(kd_timing_options *o)
     o->timeout_ms = 10000;
     o->seed = 1;
     o->check = true;
+    o->min_effect_pct = 0.5;
 }
 
 static double now_s(void)
@@ -289,7 +290,8 @@ static kd_timing_status measure_rounds(run_state *r)
     /* The decision to stop was taken on the cheaper bootstrap; the reported interval comes
      * from the larger one and may be a hair wider. */
     r->out->target_reached = !strcmp(r->out->stop_reason, "target reached");
-    r->out->verdict = kd_verdict_of(&r->out->speedup);
+    r->out->verdict = kd_verdict_with_floor(&r->out->speedup, r->o->min_effect_pct);
+    r->out->min_effect_pct = r->o->min_effect_pct;
     for (int s = 0; s < 2; s++) {
         kd_summarize(r->out->side[s].samples, r->out->side[s].n, &r->out->side[s].summary);
         r->out->clocks_locked |= (r->out->side[s].reasons_seen & 0x2) != 0;
@@ -514,6 +516,9 @@ void kd_timing_headline(const kd_timing *t, kd_strbuf *out)
     case KD_VERDICT_NO_DIFFERENCE:
         kd_sb_printf(out, "no significant difference (%s -> %s, speedup %.3fx, 95%% CI %.3f-%.3fx)", a, b, s->ratio,
                      s->lo, s->hi);
+        if (s->lo > 1 || s->hi < 1)
+            kd_sb_printf(out, "; the CI excludes 1 but stays within the %.2g%% noise floor (--min-effect)",
+                         t->min_effect_pct);
         break;
     }
 }

@@ -24,6 +24,7 @@ typedef struct kd_timing_options {
     bool tolerance_given;     /* --rtol/--atol given: they replace the per-dtype defaults */
     kd_tolerance tolerance;
     long batch;               /* --batch: 0 auto, -1 never, N launches per sample */
+    double min_effect_pct;    /* --min-effect: the noise floor of the verdict (0.5) */
 } kd_timing_options;
 
 void kd_timing_options_default(kd_timing_options *o);
@@ -61,6 +62,7 @@ typedef struct kd_timing {
     kd_speedup speedup;
     kd_verdict verdict;
     double target_pct;
+    double min_effect_pct;    /* the verdict's noise floor */
     bool target_reached;
     const char *stop_reason;  /* "target reached", "--max-time", "--max-runs" */
     size_t rounds;

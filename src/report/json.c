@@ -140,7 +140,7 @@ static json_t *runtime(const kd_comparison *c)
     kd_nvml_reason_names(t->side[0].reasons_seen | t->side[1].reasons_seen, reasons, sizeof reasons);
     json_t *o = json_pack(
         "{s:b, s:{s:s, s:i, s:i, s:i, s:I}, s:{s:b, s:i, s:b, s:s}, s:{s:b, s:i, s:i, s:i, s:I, s:s},"
-        " s:[o, o], s:{s:f, s:f, s:f, s:f, s:s}, s:s, s:s, s:{s:s, s:f, s:b, s:I, s:f}, s:o}",
+        " s:[o, o], s:{s:f, s:f, s:f, s:f, s:f, s:s}, s:s, s:s, s:{s:s, s:f, s:b, s:I, s:f}, s:o}",
         "simulated", c->simulated, "gpu", "name", t->device, "sm", t->sm, "sms", t->sms, "driver_version", t->driver,
         "l2_bytes", (json_int_t)t->l2_bytes, "mode", "batched", t->batched, "launches_per_sample", t->batch,
         "l2_flushed", !t->batched, "timer", t->timer, "clocks", "locked", t->clocks_locked || t->locked_by_kerndiff_mhz, "locked_by_kerndiff_mhz",
@@ -150,7 +150,8 @@ static json_t *runtime(const kd_comparison *c)
         t->side[0].clock_max_mhz > t->side[1].clock_max_mhz ? t->side[0].clock_max_mhz : t->side[1].clock_max_mhz,
         "throttled_samples", (json_int_t)(t->side[0].throttled_count + t->side[1].throttled_count), "reasons",
         reasons, "sides", timing_side(&t->side[0]), timing_side(&t->side[1]), "speedup", "ratio", t->speedup.ratio,
-        "ci_low", t->speedup.lo, "ci_high", t->speedup.hi, "confidence", t->speedup.confidence, "method",
+        "ci_low", t->speedup.lo, "ci_high", t->speedup.hi, "confidence", t->speedup.confidence, "min_effect_pct",
+        t->min_effect_pct, "method",
         "ratio of medians (v1/v2) after outlier removal; percentile bootstrap interval", "verdict",
         kd_verdict_name(t->verdict), "headline", kd_sb_str(&headline), "stop", "reason", t->stop_reason,
         "target_pct", t->target_pct, "target_reached", t->target_reached, "rounds", (json_int_t)t->rounds,

@@ -90,8 +90,11 @@ static void usage_errors(void **state)
 {
     (void)state;
     kd_options o;
-    const char *one[] = {"kerndiff", "a.cu", NULL};
-    assert_int_equal(parse(&o, 2, one), KD_EXIT_USAGE);
+    const char *none[] = {"kerndiff", NULL};
+    assert_int_equal(parse(&o, 1, none), KD_EXIT_USAGE);
+    kd_options_free(&o);
+    const char *at_two[] = {"kerndiff", "--at", "HEAD", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, at_two), KD_EXIT_USAGE);
     kd_options_free(&o);
     const char *three[] = {"kerndiff", "a.cu", "b.cu", "c.cu", NULL};
     assert_int_equal(parse(&o, 4, three), KD_EXIT_USAGE);
@@ -107,6 +110,19 @@ static void usage_errors(void **state)
     kd_options_free(&o);
     const char *unknown[] = {"kerndiff", "--bogus", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 4, unknown), KD_EXIT_USAGE);
+    kd_options_free(&o);
+}
+
+static void one_file_is_git_mode(void **state)
+{
+    (void)state;
+    kd_options o;
+    const char *argv[] = {"kerndiff", "--at", "v1..v2", "k.cu", NULL};
+    assert_int_equal(parse(&o, 4, argv), 0);
+    assert_int_equal(o.command, KD_CMD_DIFF);
+    assert_string_equal(o.git_file, "k.cu");
+    assert_string_equal(o.at, "v1..v2");
+    assert_null(o.files[0]);
     kd_options_free(&o);
 }
 
@@ -167,6 +183,7 @@ int main(void)
         cmocka_unit_test(fn_pair_and_scopes),  cmocka_unit_test(json_destination),
         cmocka_unit_test(usage_errors),        cmocka_unit_test(list_and_no_color_env),
         cmocka_unit_test(timing_and_launch_options),
+        cmocka_unit_test(one_file_is_git_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
