@@ -128,6 +128,19 @@ static void repeats_and_the_full_set(void **state)
     kd_ncu_table_free(&b);
 }
 
+static void an_unknown_metric_is_dropped_without_a_word(void **state)
+{
+    (void)state;
+    /* Recorded with --metrics gpu__time_duration.sum,kerndiff__no_such_metric.sum: ncu
+     * exited 0 and wrote the known column only, which is why kerndiff checks every column. */
+    kd_ncu_table t = load("missing_metric.csv");
+    assert_int_equal(t.nrows, 1);
+    assert_true(kd_ncu_column(&t, "gpu__time_duration.sum") >= 0);
+    assert_int_equal(kd_ncu_column(&t, "kerndiff__no_such_metric.sum"), -1);
+    assert_null(t.error_line);
+    kd_ncu_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +148,7 @@ int main(void)
         cmocka_unit_test(float4_loads_are_16_sectors_per_request_and_fully_used),
         cmocka_unit_test(pipeline_side_has_three_kernels),
         cmocka_unit_test(repeats_and_the_full_set),
+        cmocka_unit_test(an_unknown_metric_is_dropped_without_a_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
