@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "source/roles.h"
 #include "workflow/sweep.h"
+#include "workflow/watch.h"
 
 static int list_kernels(const char *path)
 {
@@ -125,6 +126,10 @@ int main(int argc, char **argv)
         rc = list_kernels(opts.files[0]);
         break;
     case KD_CMD_DIFF: {
+        if (opts.watch) {
+            rc = kd_watch_run(&opts, argc, argv);
+            break;
+        }
         if (kd_sweep_requested(&opts)) {
             kd_sweep_spec spec;
             kd_strbuf error = {0};

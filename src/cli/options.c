@@ -15,7 +15,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT,
+    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH,
 };
 
 static const struct option long_options[] = {
@@ -56,6 +56,7 @@ static const struct option long_options[] = {
     {"sweep", required_argument, NULL, OPT_SWEEP},
     {"at", required_argument, NULL, OPT_AT},
     {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+    {"watch", no_argument, NULL, OPT_WATCH},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -122,6 +123,7 @@ void kd_print_help(void)
         "  --all-metrics         unchanged metric rows too\n"
         "  --per-kernel          a pipeline's metrics kernel by kernel\n"
         "  --no-advice           no advice notes\n"
+        "  --watch               re-run whenever a file changes, with the trend of runs\n"
         "Saving and gating:\n"
         "  --save FILE.json      the whole result (samples, counters, environment)\n"
         "  --fail-if-slower PCT  exit 8 when v2 is significantly slower by more than PCT%\n"
@@ -273,6 +275,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_SAVE: opts->save_path = optarg; break;
         case OPT_SWEEP: opts->sweep = optarg; break;
         case OPT_AT: opts->at = optarg; break;
+        case OPT_WATCH: opts->watch = true; break;
         case OPT_MIN_EFFECT:
             if (parse_number(optarg, 0, 100, true, &opts->timing.min_effect_pct) != 0)
                 return usage_error("--min-effect wants a percentage from 0 to 100, got '%s'", optarg);

@@ -33,6 +33,7 @@ typedef struct kd_options {
     const char *sweep;        /* --sweep NAME=a,b,c */
     const char *git_file;     /* git mode: `kerndiff FILE` (files[] are filled later) */
     const char *at;           /* --at REF or A..B (git mode) */
+    bool watch;               /* --watch */
     /* Counters (ncu/profile.h). */
     bool no_ncu, ncu_full, all_metrics, per_kernel, no_advice;
     const char *ncu;          /* --ncu PATH */

@@ -129,3 +129,15 @@ has floor out 'the CI excludes 1 but stays within the 0\.5% noise floor'
 expect_json floor "$WORK/floor.json" 'd["runtime"]["verdict"]' "no significant difference"
 sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor_off 0 -- --min-runs 200 --min-effect 0 --json="$WORK/floor0.json" "$A" "$B"
 expect_json floor_off "$WORK/floor0.json" 'd["runtime"]["verdict"]' slower
+
+# --watch: a change to either file re-runs the diff, and the trend line grows.
+cp "$A" "$WORK/w1.cu"; cp "$B" "$WORK/w2.cu"
+KERNDIFF_SIMULATE="median=60us;median=50us" "$KD" --watch "$WORK/w1.cu" "$WORK/w2.cu" >"$WORK/watch.out" 2>&1 &
+watcher=$!
+for _ in $(seq 100); do grep -q 'watching for changes' "$WORK/watch.out" && break; sleep 0.1; done
+sleep 0.5
+echo '// edited' >>"$WORK/w2.cu"
+for _ in $(seq 100); do [ "$(grep -c 'watching for changes' "$WORK/watch.out")" -ge 2 ] && break; sleep 0.1; done
+kill -INT $watcher; wait $watcher 2>/dev/null
+if grep -q '^== run 2$' "$WORK/watch.out" && grep -Eq '^trend \(oldest first\): 1\.[0-9]+x\+ 1\.[0-9]+x\+ ' "$WORK/watch.out"; then
+    ok "watch: re-ran after an edit, trend of two runs"; else fail "watch: no second run" "$WORK/watch.out"; fi

@@ -1,0 +1,89 @@
+#include "workflow/watch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build/deps.h"
+#include "cli/exit_codes.h"
+#include "diff/compare.h"
+#include "report/report.h"
+
+enum { TREND = 8, POLL_MS = 300 };
+
+/* The newest modification time among both sources and everything they include. */
+static long long newest_change(const kd_options *opts)
+{
+    long long newest = 0;
+    const char *files[2] = {opts->git_file ? opts->git_file : opts->files[0], opts->git_file ? NULL : opts->files[1]};
+    for (int s = 0; s < 2 && files[s]; s++) {
+        kd_strlist deps = {0};
+        if (kd_collect_includes(files[s], &opts->include_dirs, &deps) != 0)
+            return -1;
+        for (size_t i = 0; i < deps.count; i++) {
+            struct stat st;
+            if (stat(deps.items[i], &st) == 0) {
+                long long t = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+                newest = t > newest ? t : newest;
+            }
+            free(deps.items[i]);
+        }
+        free(deps.items);
+    }
+    return newest;
+}
+
+static void print_trend(const double *speedups, const char *const *verdicts, int n)
+{
+    printf("trend (oldest first):");
+    for (int i = 0; i < n; i++)
+        printf(" %.3fx%s", speedups[i], !strcmp(verdicts[i], "faster") ? "+" : !strcmp(verdicts[i], "slower") ? "-" : "~");
+    printf("   (+ faster, - slower, ~ no significant difference)\n");
+}
+
+int kd_watch_run(const kd_options *opts, int argc, char **argv)
+{
+    double speedups[TREND];
+    const char *verdicts[TREND];
+    int runs = 0, shown = 0, rc = KD_EXIT_OK;
+    kd_render_options ro = {.color = opts->color, .all_rows = opts->all_instructions,
+                            .all_metrics = opts->all_metrics, .per_kernel = opts->per_kernel,
+                            .advice = !opts->no_advice};
+    for (;;) {
+        long long seen = newest_change(opts);
+        printf("== run %d\n", ++runs);
+        kd_comparison c;
+        rc = kd_compare_files(opts, &c);
+        c.argc = argc;
+        c.argv = argv;
+        if (c.analysed)
+            kd_render_terminal(stdout, &c, &ro);
+        if (rc != KD_EXIT_OK && c.runtime_note)
+            fprintf(stderr, "kerndiff: %s\n", c.runtime_note);
+        if (c.timed) {
+            if (shown == TREND) {
+                memmove(speedups, speedups + 1, (TREND - 1) * sizeof *speedups);
+                memmove(verdicts, verdicts + 1, (TREND - 1) * sizeof *verdicts);
+                shown--;
+            }
+            speedups[shown] = c.timing.speedup.ratio;
+            verdicts[shown++] = kd_verdict_name(c.timing.verdict);
+            print_trend(speedups, verdicts, shown);
+        }
+        kd_comparison_free(&c);
+        printf("watching for changes (Ctrl-C to stop)...\n");
+        fflush(stdout);
+        long long now;
+        while ((now = newest_change(opts)) == seen) {
+            struct timespec pause = {0, POLL_MS * 1000000L};
+            nanosleep(&pause, NULL);
+        }
+        if (now < 0) {
+            fprintf(stderr, "kerndiff: a watched file can no longer be read; stopping\n");
+            return rc == KD_EXIT_OK ? KD_EXIT_INPUT : rc;
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/* watch.h — --watch: run the diff, then again whenever either file (or a file it includes)
+ * changes, with the trend of recent runs. Ends on Ctrl-C. */
+#ifndef KD_WORKFLOW_WATCH_H
+#define KD_WORKFLOW_WATCH_H
+
+#include "cli/options.h"
+
+/* Runs until interrupted; returns the last run's exit status if the files vanish. */
+int kd_watch_run(const kd_options *opts, int argc, char **argv);
+
+#endif
