@@ -10,6 +10,7 @@
 #include "diff/compare.h"
 #include "report/report.h"
 #include "source/roles.h"
+#include "workflow/saved.h"
 #include "workflow/sweep.h"
 #include "workflow/watch.h"
 
@@ -125,6 +126,22 @@ int main(int argc, char **argv)
     case KD_CMD_LIST:
         rc = list_kernels(opts.files[0]);
         break;
+    case KD_CMD_COMPARE: {
+        kd_comparison c;
+        rc = kd_compare_saved(&opts, &c);
+        if (c.analysed && opts.fail_if_slower_pct >= 0)
+            kd_gate_evaluate(&c.timing, c.timed, opts.fail_if_slower_pct, &c.gate);
+        if (c.analysed)
+            rc = render(&opts, &c);
+        if (rc == KD_EXIT_OK && c.gate.requested) {
+            if (c.gate.failed || !c.gate.evaluated) {
+                fprintf(stderr, "kerndiff: %s\n", c.gate.text);
+                rc = c.gate.failed ? KD_EXIT_SLOWER : KD_EXIT_RUNTIME;
+            }
+        }
+        kd_comparison_free(&c);
+        break;
+    }
     case KD_CMD_DIFF: {
         if (opts.watch) {
             rc = kd_watch_run(&opts, argc, argv);

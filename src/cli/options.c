@@ -15,7 +15,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH,
+    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
 };
 
 static const struct option long_options[] = {
@@ -57,6 +57,7 @@ static const struct option long_options[] = {
     {"at", required_argument, NULL, OPT_AT},
     {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
     {"watch", no_argument, NULL, OPT_WATCH},
+    {"side", required_argument, NULL, OPT_SIDE},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -75,6 +76,8 @@ void kd_print_help(void)
         "       kerndiff --at REF[..REF2] FILE.cu  git: a revision against the working copy,\n"
         "                                          or two revisions\n"
         "       kerndiff list FILE.cu              list the kernels of a file\n"
+        "       kerndiff compare OLD.json NEW.json two saved runs (--save), v2 of each\n"
+        "                                          (--side v1 for v1)\n"
         "\n"
         "Builds both versions with nvcc and shows what the compiler made of each: PTX and\n"
         "SASS instruction histograms, registers, spills, shared memory, barriers and the\n"
@@ -276,6 +279,11 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_SWEEP: opts->sweep = optarg; break;
         case OPT_AT: opts->at = optarg; break;
         case OPT_WATCH: opts->watch = true; break;
+        case OPT_SIDE:
+            if (strcmp(optarg, "v1") && strcmp(optarg, "v2"))
+                return usage_error("--side wants v1 or v2, got '%s'", optarg);
+            opts->compare_side = optarg;
+            break;
         case OPT_MIN_EFFECT:
             if (parse_number(optarg, 0, 100, true, &opts->timing.min_effect_pct) != 0)
                 return usage_error("--min-effect wants a percentage from 0 to 100, got '%s'", optarg);
@@ -367,6 +375,14 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             return usage_error("usage: kerndiff list FILE.cu");
         opts->command = KD_CMD_LIST;
         opts->files[0] = positional[1];
+        return 0;
+    }
+    if (npos > 0 && strcmp(positional[0], "compare") == 0) {
+        if (npos != 3)
+            return usage_error("usage: kerndiff compare OLD.json NEW.json");
+        opts->command = KD_CMD_COMPARE;
+        opts->files[0] = positional[1];
+        opts->files[1] = positional[2];
         return 0;
     }
     if (npos == 1) { /* git mode: the committed version against the working copy */

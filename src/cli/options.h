@@ -8,7 +8,7 @@
 #include "measure/timing.h"
 #include "util/strlist.h"
 
-typedef enum kd_command { KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_HELP, KD_CMD_VERSION } kd_command;
+typedef enum kd_command { KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_HELP, KD_CMD_VERSION } kd_command;
 
 
 typedef struct kd_options {
@@ -34,6 +34,7 @@ typedef struct kd_options {
     const char *git_file;     /* git mode: `kerndiff FILE` (files[] are filled later) */
     const char *at;           /* --at REF or A..B (git mode) */
     bool watch;               /* --watch */
+    const char *compare_side; /* compare --side v1|v2 (default v2) */
     /* Counters (ncu/profile.h). */
     bool no_ncu, ncu_full, all_metrics, per_kernel, no_advice;
     const char *ncu;          /* --ncu PATH */

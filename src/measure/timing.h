@@ -65,6 +65,7 @@ typedef struct kd_timing {
     double min_effect_pct;    /* the verdict's noise floor */
     bool target_reached;
     const char *stop_reason;  /* "target reached", "--max-time", "--max-runs" */
+    bool from_saved;          /* kerndiff compare: recomputed from two saved runs' samples */
     size_t rounds;
     double measure_s;
     bool clocks_locked;       /* NVML reported applications/locked clocks in force */

@@ -52,10 +52,15 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out)
         kd_sb_puts(out, "; kernel start-to-end from CUPTI activity records");
     else if (*t->timer && strcmp(t->timer, "simulated") != 0)
         kd_sb_printf(out, "; CUDA events around the launch (%s)", *t->timer_note ? t->timer_note : "no CUPTI");
-    kd_sb_printf(out, "; v1/v2 interleaved in %zu random-order rounds; %zu + %zu samples in %.1f s; ", t->rounds,
-                 t->side[0].n, t->side[1].n, t->measure_s);
+    if (t->from_saved)
+        kd_sb_printf(out, "; %zu + %zu samples; ", t->side[0].n, t->side[1].n);
+    else
+        kd_sb_printf(out, "; v1/v2 interleaved in %zu random-order rounds; %zu + %zu samples in %.1f s; ", t->rounds,
+                     t->side[0].n, t->side[1].n, t->measure_s);
     double half = kd_speedup_ci_halfwidth_pct(&t->speedup);
-    if (t->target_reached)
+    if (t->from_saved)
+        kd_sb_printf(out, "recomputed from the two saved runs' raw samples: CI half-width %.2f%%", half);
+    else if (t->target_reached)
         kd_sb_printf(out, "stopped: CI half-width %.2f%% at the target (%.2f%%)", half, t->target_pct);
     else
         kd_sb_printf(out, "stopped by %s before the target: CI half-width %.2f%% > %.2f%%", t->stop_reason, half,

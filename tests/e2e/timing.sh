@@ -141,3 +141,27 @@ for _ in $(seq 100); do [ "$(grep -c 'watching for changes' "$WORK/watch.out")" 
 kill -INT $watcher; wait $watcher 2>/dev/null
 if grep -q '^== run 2$' "$WORK/watch.out" && grep -Eq '^trend \(oldest first\): 1\.[0-9]+x\+ 1\.[0-9]+x\+ ' "$WORK/watch.out"; then
     ok "watch: re-ran after an edit, trend of two runs"; else fail "watch: no second run" "$WORK/watch.out"; fi
+
+# Saved results: --save keeps everything; `compare` diffs two saved runs (v2 of each).
+sim "median=65us,seed=1;median=50us,seed=2" save_old 0 -- --save "$WORK/old.json" "$A" "$B"
+expect_json save_old "$WORK/old.json" 'd["environment"]["command"][-1].endswith("v2.cu") and len(d["environment"]["sources"][0]["sha256"]) == 64' True
+expect_json save_old "$WORK/old.json" 'len(d["runtime"]["sides"][1]["samples_ns"]) >= 30' True
+FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="median=65us,seed=3;median=45us,seed=4" run save_new 0 -- --ncu tests/fakes/fake_ncu --save "$WORK/new.json" "$A" "$B"
+run compare 0 -- compare --json="$WORK/compare.json" "$WORK/old.json" "$WORK/new.json"
+has compare out '^  v1: .*old\.json \(v2 examples/vector_loads/v2\.cu of that run\)'
+has compare out '^v2 is 1\.1[0-9]x faster \((49|50)\.[0-9]+us -> (44|45)\.[0-9]+us'
+has compare out "recomputed from the two saved runs' raw samples"
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/compare.json" >"$WORK/compare_valid.err" 2>&1; then
+    ok "compare: JSON valid against the schema"; else fail "compare: schema" "$WORK/compare_valid.err"; fi
+run compare_gate 8 -- compare --fail-if-slower 1 "$WORK/new.json" "$WORK/old.json"
+has compare_gate err 'gate --fail-if-slower 1%: FAILED'
+run compare_v1 0 -- compare --side v1 "$WORK/old.json" "$WORK/new.json"
+has compare_v1 out '^  v2: .*new\.json \(v1 examples/vector_loads/v1\.cu of that run\)'
+python3 - "$WORK/new.json" "$WORK/other_gpu.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["runtime"]["gpu"]["name"] = "NVIDIA H100 80GB HBM3"; json.dump(d, open(sys.argv[2], "w"))
+PY
+run compare_gpu 0 -- compare "$WORK/old.json" "$WORK/other_gpu.json"
+has compare_gpu out 'WARNING: the runs differ: OLD ran on Simulated GPU .*NEW on NVIDIA H100'
+run compare_missing 3 -- compare "$WORK/old.json" "$WORK/nope.json"
+has compare_missing err 'NEW: .*nope\.json is not a saved kerndiff result'

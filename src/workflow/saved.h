@@ -1,0 +1,16 @@
+/* saved.h — `kerndiff compare OLD.json NEW.json`: two saved runs (--save) diffed with the
+ * same renderers. One side of each file is taken (v2 by default, --side v1): "what did this
+ * version do then, and what does it do now". Speedup and verdict are recomputed from the
+ * saved raw samples; the static diff and counters come from the files. A warning is shown
+ * when the GPU or the driver differ between the runs. */
+#ifndef KD_WORKFLOW_SAVED_H
+#define KD_WORKFLOW_SAVED_H
+
+#include "cli/options.h"
+#include "diff/model.h"
+
+/* Returns KD_EXIT_OK, or KD_EXIT_INPUT (a file missing, not JSON, or not a kerndiff result)
+ * with the reason printed. */
+int kd_compare_saved(const kd_options *opts, kd_comparison *out);
+
+#endif
