@@ -241,6 +241,7 @@ int kd_compare_saved(const kd_options *opts, kd_comparison *c)
         if (asprintf(&d->origin, "%s (%s %s of that run)", opts->files[s], column, text(side, "path")) < 0)
             d->origin = NULL;
         load_static(root[s], side, column, &d->stat);
+        d->launch_error = strdup("compared from a saved run: its launch is in that file");
         json_t *build = json_object_get(side, "build");
         snprintf(d->build.key, sizeof d->build.key, "%s", text(build, "key") ? text(build, "key") : "");
         d->build.from_cache = json_is_true(json_object_get(build, "cached"));
