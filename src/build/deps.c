@@ -41,8 +41,7 @@ static char *resolve(const char *name, bool quoted, const char *from_dir, const 
     return NULL;
 }
 
-/* Reads `#  include "name"` or `<name>` at the start of a line into name; false otherwise. */
-static bool parse_include_line(const char *line, const char *end, char *name, size_t cap, bool *quoted)
+bool kd_include_line(const char *line, const char *end, char *name, size_t cap, bool *quoted)
 {
     const char *p = line;
     while (p < end && (*p == ' ' || *p == '\t'))
@@ -87,7 +86,7 @@ static void collect(const char *path, const kd_strlist *dirs, kd_strlist *out, i
             eol = text + len;
         char name[PATH_MAX];
         bool quoted;
-        if (parse_include_line(line, eol, name, sizeof name, &quoted)) {
+        if (kd_include_line(line, eol, name, sizeof name, &quoted)) {
             char *hit = resolve(name, quoted, dir, dirs);
             if (hit && !already_listed(out, hit) && kd_strlist_push(out, hit) == 0)
                 collect(hit, dirs, out, depth + 1);

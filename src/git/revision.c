@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "build/deps.h"
 #include "util/fs.h"
 #include "util/spawn.h"
 
@@ -338,39 +339,6 @@ static bool sets_equal(const file_set *a, const file_set *b)
 
 /* ---- following #include --------------------------------------------------------- */
 
-/* Reads `#  include "name"` or `<name>` at the start of a line into name; false
- * otherwise. The same reading as build/deps.c, which works on files on disk while we
- * need it on contents read from git. */
-static bool parse_include_line(const char *line, const char *end, char *name, size_t cap, bool *quoted)
-{
-    const char *p = line;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    if (p >= end || *p != '#')
-        return false;
-    p++;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    if ((size_t)(end - p) < 7 || strncmp(p, "include", 7) != 0)
-        return false;
-    p += 7;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    if (p >= end || (*p != '"' && *p != '<'))
-        return false;
-    char close = *p == '"' ? '"' : '>';
-    *quoted = close == '"';
-    const char *start = ++p;
-    while (p < end && *p != close)
-        p++;
-    size_t n = (size_t)(p - start);
-    if (p >= end || n == 0 || n >= cap)
-        return false;
-    memcpy(name, start, n);
-    name[n] = '\0';
-    return true;
-}
-
 /* Looks for the repository path `candidate` (owned, consumed) at the side's version:
  * already collected counts as found; a file found is added to the set. */
 static enum lookup try_candidate(const repo *r, const char *revision, file_set *set, char *candidate,
@@ -445,7 +413,7 @@ static int follow_includes(const repo *r, const char *revision, file_set *set, s
             eol = end;
         char name[PATH_MAX];
         bool quoted;
-        if (parse_include_line(line, eol, name, sizeof name, &quoted) &&
+        if (kd_include_line(line, eol, name, sizeof name, &quoted) &&
             resolve_include(r, revision, set, from, name, quoted, error) != 0)
             return -1;
         line = eol + 1;

@@ -1,37 +1,13 @@
 /* test_ptx.c — PTX entry extraction and opcode histograms, on PTX captured from nvcc 13.0
  * (tests/fixtures/README.md) and on small inline cases for the corners. Expected counts
  * were checked by hand against the fixtures; those marked "grep" also match `grep -c`. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "kd_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "static/ptx.h"
-
-static char *read_fixture(const char *relative)
-{
-    const char *dir = getenv("KD_FIXTURES");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "tests/fixtures", relative);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open fixture %s", path);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    long size = ftell(f);
-    assert_true(size >= 0);
-    rewind(f);
-    char *text = malloc((size_t)size + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
-    text[size] = '\0';
-    fclose(f);
-    return text;
-}
 
 typedef struct counted {
     kd_histogram ops, families;
