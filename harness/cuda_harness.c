@@ -80,16 +80,6 @@ typedef struct harness {
     char timer_note[128];       /* why events are used, when they are */
 } harness;
 
-static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void reply(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    fflush(stdout);
-}
 
 /* Any CUDA failure after setup may leave a sticky error: report and leave. */
 static bool cuda_ok(harness *h, CUresult rc, const char *what)
@@ -97,7 +87,7 @@ static bool cuda_ok(harness *h, CUresult rc, const char *what)
     if (rc == 0)
         return true;
     char text[256];
-    reply("err cuda %s failed: %s", what, kd_cuda_describe(&h->cu, rc, text, sizeof text));
+    kd_proto_reply("err cuda %s failed: %s", what, kd_cuda_describe(&h->cu, rc, text, sizeof text));
     exit(3);
 }
 
@@ -113,7 +103,7 @@ static void hello(harness *h)
     h->cu.DeviceGetPCIBusId(pci, sizeof pci, h->dev);
     h->cu.DriverGetVersion(&driver);
     char *device = kd_proto_encode(name);
-    reply("ok hello version=%d device=%s sm=%d sms=%d l2=%d driver=%d pci=%s", KD_PROTOCOL_VERSION,
+    kd_proto_reply("ok hello version=%d device=%s sm=%d sms=%d l2=%d driver=%d pci=%s", KD_PROTOCOL_VERSION,
           device ? device : "unknown", sm_major * 10 + sm_minor, sms, l2, driver, pci);
     free(device);
     h->flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
@@ -129,26 +119,26 @@ static void load(harness *h, kd_words *w)
         CUresult rc = h->cu.ModuleLoad(&mod, w->word[2]);
         char text[256];
         if (rc != 0) {
-            reply("err load cannot load %s: %s", w->word[2], kd_cuda_describe(&h->cu, rc, text, sizeof text));
+            kd_proto_reply("err load cannot load %s: %s", w->word[2], kd_cuda_describe(&h->cu, rc, text, sizeof text));
             return;
         }
         if ((rc = h->cu.ModuleGetFunction(&h->kernel, mod, w->word[3])) != 0) {
-            reply("err load no entry %s: %s", w->word[3], kd_cuda_describe(&h->cu, rc, text, sizeof text));
+            kd_proto_reply("err load no entry %s: %s", w->word[3], kd_cuda_describe(&h->cu, rc, text, sizeof text));
             return;
         }
-        reply("ok load");
+        kd_proto_reply("ok load");
     } else if (w->count == 4 && strcmp(w->word[1], "launcher") == 0) {
         kd_proto_decode(w->word[2]);
         void *so = dlopen(w->word[2], RTLD_NOW | RTLD_LOCAL);
         void *fn = so ? dlsym(so, w->word[3]) : NULL;
         if (!fn) {
-            reply("err load cannot load launcher %s from %s: %s", w->word[3], w->word[2], dlerror());
+            kd_proto_reply("err load cannot load launcher %s from %s: %s", w->word[3], w->word[2], dlerror());
             return;
         }
         memcpy(&h->launcher, &fn, sizeof fn);
-        reply("ok load");
+        kd_proto_reply("ok load");
     } else {
-        reply("err protocol usage: load cubin PATH ENTRY | load launcher PATH SYMBOL");
+        kd_proto_reply("err protocol usage: load cubin PATH ENTRY | load launcher PATH SYMBOL");
     }
 }
 
@@ -168,57 +158,49 @@ static void scalar_bytes(kd_dtype t, double v, unsigned char out[8])
     }
 }
 
-static kd_dtype dtype_named(const char *name)
-{
-    for (int t = KD_DT_F16; t <= KD_DT_U64; t++)
-        if (strcmp(kd_dtype_name((kd_dtype)t), name) == 0)
-            return (kd_dtype)t;
-    return KD_DT_UNKNOWN;
-}
-
 /* arg <i> buffer <dtype> <lanes> <count> <in|out>  |  arg <i> scalar <dtype> <value> */
 static void arg(harness *h, kd_words *w)
 {
     char *end;
     unsigned long i = w->count >= 2 ? strtoul(w->word[1], &end, 10) : MAX_ARGS;
     if (i >= MAX_ARGS || h->ready) {
-        reply("err protocol bad arg index, or arg after setup");
+        kd_proto_reply("err protocol bad arg index, or arg after setup");
         return;
     }
     harness_arg *a = &h->args[i];
     memset(a, 0, sizeof *a);
     if (w->count == 7 && strcmp(w->word[2], "buffer") == 0) {
         a->is_buffer = true;
-        a->dtype = dtype_named(w->word[3]);
+        a->dtype = kd_dtype_from_name(w->word[3]);
         a->lanes = atoi(w->word[4]);
         a->count = strtoull(w->word[5], NULL, 10);
         a->is_output = strcmp(w->word[6], "out") == 0;
         a->bytes = (size_t)a->count * (size_t)a->lanes * kd_dtype_size(a->dtype);
         h->arg_ptrs[i] = &a->device;
     } else if (w->count == 5 && strcmp(w->word[2], "scalar") == 0) {
-        a->dtype = dtype_named(w->word[3]);
+        a->dtype = kd_dtype_from_name(w->word[3]);
         scalar_bytes(a->dtype, strtod(w->word[4], NULL), a->scalar);
         h->arg_ptrs[i] = a->scalar;
     } else if (w->count == 3 && strcmp(w->word[2], "stream") == 0) {
         a->dtype = KD_DT_U64; /* only to pass the check below: the pointer is the stream */
         h->arg_ptrs[i] = &h->stream;
     } else {
-        reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out | arg I scalar DTYPE VALUE | arg I stream");
+        kd_proto_reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out | arg I scalar DTYPE VALUE | arg I stream");
         return;
     }
     if (a->dtype == KD_DT_UNKNOWN || (a->is_buffer && a->lanes <= 0)) {
-        reply("err protocol unknown dtype %s", w->word[3]);
+        kd_proto_reply("err protocol unknown dtype %s", w->word[3]);
         return;
     }
     if (i + 1 > h->nargs)
         h->nargs = i + 1;
-    reply("ok arg");
+    kd_proto_reply("ok arg");
 }
 
 static void geometry(harness *h, kd_words *w)
 {
     if (w->count != 8) {
-        reply("err protocol usage: geometry GX GY GZ BX BY BZ SMEM");
+        kd_proto_reply("err protocol usage: geometry GX GY GZ BX BY BZ SMEM");
         return;
     }
     for (int d = 0; d < 3; d++) {
@@ -226,7 +208,7 @@ static void geometry(harness *h, kd_words *w)
         h->block[d] = (unsigned)strtoul(w->word[4 + d], NULL, 10);
     }
     h->smem = (unsigned)strtoul(w->word[7], NULL, 10);
-    reply("ok geometry");
+    kd_proto_reply("ok geometry");
 }
 
 static bool allocate(harness *h, CUdeviceptr *p, size_t bytes, const char *what)
@@ -235,7 +217,7 @@ static bool allocate(harness *h, CUdeviceptr *p, size_t bytes, const char *what)
     if (rc == 0)
         return true;
     char text[256];
-    reply("err alloc %s needs %zu bytes: %s", what, bytes, kd_cuda_describe(&h->cu, rc, text, sizeof text));
+    kd_proto_reply("err alloc %s needs %zu bytes: %s", what, bytes, kd_cuda_describe(&h->cu, rc, text, sizeof text));
     return false;
 }
 
@@ -250,7 +232,7 @@ static void setup(harness *h)
     for (size_t i = 0; i < h->nargs; i++) {
         harness_arg *a = &h->args[i];
         if (!h->arg_ptrs[i]) {
-            reply("err protocol argument %zu was never given", i);
+            kd_proto_reply("err protocol argument %zu was never given", i);
             return;
         }
         if (!a->is_buffer)
@@ -263,7 +245,7 @@ static void setup(harness *h)
         size_t elements = (size_t)a->count * (size_t)a->lanes;
         void *host = malloc(a->bytes ? a->bytes : 1);
         if (!host) {
-            reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
+            kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
             return;
         }
         /* Inputs are seeded by their order among inputs; outputs all from one seed, so that an
@@ -279,7 +261,7 @@ static void setup(harness *h)
         cuda_ok(h, h->cu.FuncSetAttribute(h->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)h->smem),
                 "raising the dynamic shared memory limit");
     h->ready = true;
-    reply("ok setup bytes=%zu", total);
+    kd_proto_reply("ok setup bytes=%zu", total);
 }
 
 static void launch(harness *h)
@@ -287,7 +269,7 @@ static void launch(harness *h)
     if (h->launcher) {
         int rc = h->launcher(h->arg_ptrs, h->stream);
         if (rc != 0) {
-            reply("err launch the launcher returned %d", rc);
+            kd_proto_reply("err launch the launcher returned %d", rc);
             exit(3);
         }
         return;
@@ -392,7 +374,7 @@ static void warmup(harness *h, kd_words *w)
         }
     }
     char *note = kd_proto_encode(h->timer_note);
-    reply("ok warmup launches=%u median_ns=%.1f stable=%d timer=%s timer_note=%s", launches, med,
+    kd_proto_reply("ok warmup launches=%u median_ns=%.1f stable=%d timer=%s timer_note=%s", launches, med,
           now_ms() - start <= budget, h->timer == TIMER_CUPTI ? "cupti" : "events", note && *note ? note : "-");
     free(note);
 }
@@ -404,17 +386,17 @@ static void mode(harness *h, kd_words *w)
     else if (w->count == 3 && strcmp(w->word[1], "batched") == 0 && atoi(w->word[2]) > 0)
         h->batch = (unsigned)atoi(w->word[2]);
     else {
-        reply("err protocol usage: mode single | mode batched N");
+        kd_proto_reply("err protocol usage: mode single | mode batched N");
         return;
     }
-    reply("ok mode");
+    kd_proto_reply("ok mode");
 }
 
 static void time_samples(harness *h, kd_words *w)
 {
     int k = w->count == 2 ? atoi(w->word[1]) : 0;
     if (k <= 0 || k > 100000) {
-        reply("err protocol usage: time K (1..100000)");
+        kd_proto_reply("err protocol usage: time K (1..100000)");
         return;
     }
     unsigned clock0 = 0, clock1 = 0;
@@ -425,7 +407,7 @@ static void time_samples(harness *h, kd_words *w)
     }
     double *samples = malloc((size_t)k * sizeof *samples);
     if (!samples) {
-        reply("err alloc host memory for %d samples", k);
+        kd_proto_reply("err alloc host memory for %d samples", k);
         return;
     }
     for (int i = 0; i < k; i++)
@@ -439,7 +421,7 @@ static void time_samples(harness *h, kd_words *w)
            (reasons & KD_REASONS_THROTTLE) != 0);
     for (int i = 0; i < k; i++)
         printf("%s%.1f", i ? "," : "", samples[i]);
-    reply("%s", "");
+    kd_proto_reply("%s", "");
     free(samples);
 }
 
@@ -462,7 +444,7 @@ static void poison_output(harness *h, harness_arg *a)
     else {
         void *host = malloc(a->bytes ? a->bytes : 1);
         if (!host) {
-            reply("err alloc host memory to poison an output (%zu bytes)", a->bytes);
+            kd_proto_reply("err alloc host memory to poison an output (%zu bytes)", a->bytes);
             exit(3);
         }
         kd_fill_poison(a->dtype, host, elements);
@@ -477,13 +459,13 @@ static void poison_output(harness *h, harness_arg *a)
 static void check(harness *h, kd_words *w)
 {
     if (w->count != 2) {
-        reply("err protocol usage: check PATH");
+        kd_proto_reply("err protocol usage: check PATH");
         return;
     }
     kd_proto_decode(w->word[1]);
     FILE *f = fopen(w->word[1], "wb");
     if (!f) {
-        reply("err protocol cannot write %s", w->word[1]);
+        kd_proto_reply("err protocol cannot write %s", w->word[1]);
         return;
     }
     size_t written = 0;
@@ -505,7 +487,7 @@ static void check(harness *h, kd_words *w)
                 continue;
             void *host = malloc(a->bytes ? a->bytes : 1);
             if (!host) {
-                reply("err alloc host memory for argument %zu", i);
+                kd_proto_reply("err alloc host memory for argument %zu", i);
                 fclose(f);
                 return;
             }
@@ -516,9 +498,9 @@ static void check(harness *h, kd_words *w)
     }
     int failed = fclose(f) != 0;
     if (failed)
-        reply("err protocol writing %s failed", w->word[1]);
+        kd_proto_reply("err protocol writing %s failed", w->word[1]);
     else
-        reply("ok check bytes=%zu", written);
+        kd_proto_reply("ok check bytes=%zu", written);
 }
 
 static void once(harness *h)
@@ -528,7 +510,7 @@ static void once(harness *h)
     launch(h);
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the kernel");
     cuda_ok(h, h->cu.ProfilerStop(), "stopping the profiler range");
-    reply("ok once");
+    kd_proto_reply("ok once");
 }
 
 static int start_cuda(harness *h)
@@ -536,7 +518,7 @@ static int start_cuda(harness *h)
     char why[256];
     if (kd_cuda_load(&h->cu, why, sizeof why) != 0) {
         fprintf(stderr, "kerndiff-harness: %s\n", why);
-        reply("err cuda %s", why);
+        kd_proto_reply("err cuda %s", why);
         return -1;
     }
     CUresult rc = h->cu.Init(0);
@@ -565,7 +547,7 @@ static int start_cuda(harness *h)
     if (rc == 0)
         rc = h->cu.MemHostGetDevicePointer(&h->flag_device, flag, 0);
     if (rc != 0) {
-        reply("err cuda starting CUDA failed: %s", kd_cuda_describe(&h->cu, rc, why, sizeof why));
+        kd_proto_reply("err cuda starting CUDA failed: %s", kd_cuda_describe(&h->cu, rc, why, sizeof why));
         return -1;
     }
     h->flag = flag;
@@ -587,7 +569,7 @@ int main(void)
         bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
                            !strcmp(cmd, "once");
         if (needs_setup && !h.ready)
-            reply("err protocol %s before setup", cmd);
+            kd_proto_reply("err protocol %s before setup", cmd);
         else if (!strcmp(cmd, "hello"))
             hello(&h);
         else if (!strcmp(cmd, "load"))
@@ -598,9 +580,9 @@ int main(void)
             geometry(&h, &w);
         else if (!strcmp(cmd, "seed") && w.count == 2) {
             h.seed = strtoull(w.word[1], NULL, 10);
-            reply("ok seed");
+            kd_proto_reply("ok seed");
         } else if (!strcmp(cmd, "setup"))
-            (h.kernel || h.launcher) ? setup(&h) : reply("err protocol setup before load");
+            (h.kernel || h.launcher) ? setup(&h) : kd_proto_reply("err protocol setup before load");
         else if (!strcmp(cmd, "warmup"))
             warmup(&h, &w);
         else if (!strcmp(cmd, "mode"))
@@ -612,10 +594,10 @@ int main(void)
         else if (!strcmp(cmd, "once"))
             once(&h);
         else if (!strcmp(cmd, "quit")) {
-            reply("ok quit");
+            kd_proto_reply("ok quit");
             break;
         } else
-            reply("err protocol unknown command %s", cmd);
+            kd_proto_reply("err protocol unknown command %s", cmd);
     }
     kd_nvml_close(h.nvml);
     return 0;

@@ -56,16 +56,6 @@ static long samples_drawn;
 static uint64_t rng_state = 0x853c49e6748fea9bull;
 static double start_s;
 
-static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void reply(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    fflush(stdout);
-}
 
 static double parse_quantity(const char *v)
 {
@@ -135,7 +125,7 @@ static void misbehave(void)
         for (;;)
             pause();
     if (samples_drawn == spec.fault_at) {
-        reply("err cuda running the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered");
+        kd_proto_reply("err cuda running the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered");
         exit(3);
     }
 }
@@ -149,53 +139,45 @@ static double draw(void)
     return t * (1 + spec.drift * sin(2 * M_PI * (now_s() - start_s) / 0.2));
 }
 
-static kd_dtype dtype_named(const char *name)
-{
-    for (int t = KD_DT_F16; t <= KD_DT_U64; t++)
-        if (!strcmp(kd_dtype_name((kd_dtype)t), name))
-            return (kd_dtype)t;
-    return KD_DT_UNKNOWN;
-}
-
 static void arg(kd_words *w)
 {
     unsigned long i = w->count >= 2 ? strtoul(w->word[1], NULL, 10) : MAX_ARGS;
     if (i >= MAX_ARGS) {
-        reply("err protocol bad arg index");
+        kd_proto_reply("err protocol bad arg index");
         return;
     }
     sim_arg *a = &args[i];
     memset(a, 0, sizeof *a);
     if (w->count == 7 && !strcmp(w->word[2], "buffer")) {
         a->is_buffer = true;
-        a->dtype = dtype_named(w->word[3]);
+        a->dtype = kd_dtype_from_name(w->word[3]);
         a->lanes = atoi(w->word[4]);
         a->count = strtoull(w->word[5], NULL, 10);
         a->is_output = !strcmp(w->word[6], "out");
     } else if (w->count == 5 && !strcmp(w->word[2], "scalar")) {
-        a->dtype = dtype_named(w->word[3]);
+        a->dtype = kd_dtype_from_name(w->word[3]);
     } else if (w->count == 3 && !strcmp(w->word[2], "stream")) {
         a->dtype = KD_DT_U64;
     } else {
-        reply("err protocol bad arg");
+        kd_proto_reply("err protocol bad arg");
         return;
     }
     if (i + 1 > nargs)
         nargs = i + 1;
-    reply("ok arg");
+    kd_proto_reply("ok arg");
 }
 
 /* Both sides compute the same "reference" outputs (seeded data), except where told not to. */
 static void check(kd_words *w)
 {
     if (w->count != 2) {
-        reply("err protocol usage: check PATH");
+        kd_proto_reply("err protocol usage: check PATH");
         return;
     }
     kd_proto_decode(w->word[1]);
     FILE *f = fopen(w->word[1], "wb");
     if (!f) {
-        reply("err protocol cannot write %s", w->word[1]);
+        kd_proto_reply("err protocol cannot write %s", w->word[1]);
         return;
     }
     size_t written = 0;
@@ -217,21 +199,21 @@ static void check(kd_words *w)
         }
     }
     fclose(f);
-    reply("ok check bytes=%zu", written);
+    kd_proto_reply("ok check bytes=%zu", written);
 }
 
 static void time_samples(kd_words *w)
 {
     int k = w->count == 2 ? atoi(w->word[1]) : 0;
     if (k <= 0) {
-        reply("err protocol usage: time K");
+        kd_proto_reply("err protocol usage: time K");
         return;
     }
     double *s = malloc((size_t)k * sizeof *s);
     for (int i = 0; i < k; i++) {
         if (samples_drawn + 1 == spec.garble_at) {
             samples_drawn++;
-            reply("ok time samples=12,,x");
+            kd_proto_reply("ok time samples=12,,x");
             free(s);
             return;
         }
@@ -242,7 +224,7 @@ static void time_samples(kd_words *w)
            spec.throttle ? 0x4 : 0, spec.throttle);
     for (int i = 0; i < k; i++)
         printf("%s%.1f", i ? "," : "", s[i]);
-    reply("%s", "");
+    kd_proto_reply("%s", "");
     free(s);
 }
 
@@ -259,7 +241,7 @@ int main(int argc, char **argv)
             continue;
         const char *cmd = w.word[0];
         if (!strcmp(cmd, "hello"))
-            reply("ok hello version=%d device=Simulated%%20GPU sm=90 sms=132 l2=52428800 driver=13000 pci=sim",
+            kd_proto_reply("ok hello version=%d device=Simulated%%20GPU sm=90 sms=132 l2=52428800 driver=13000 pci=sim",
                   KD_PROTOCOL_VERSION);
         else if (!strcmp(cmd, "arg"))
             arg(&w);
@@ -267,25 +249,25 @@ int main(int argc, char **argv)
             /* seed= makes a run repeatable; otherwise each process draws differently. */
             rng_state ^= spec.seed ? spec.seed * 0x9E3779B97F4A7C15ull
                                    : strtoull(w.word[1], NULL, 10) * 0x9E3779B97F4A7C15ull + (uint64_t)getpid();
-            reply("ok seed");
+            kd_proto_reply("ok seed");
         } else if (!strcmp(cmd, "setup")) {
             if (spec.alloc_fail)
-                reply("err alloc argument 0 needs 68719476736 bytes: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
+                kd_proto_reply("err alloc argument 0 needs 68719476736 bytes: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
             else
-                reply("ok setup bytes=0");
+                kd_proto_reply("ok setup bytes=0");
         } else if (!strcmp(cmd, "warmup"))
-            reply("ok warmup launches=10 median_ns=%.1f stable=1 timer=simulated timer_note=-", spec.median_ns);
+            kd_proto_reply("ok warmup launches=10 median_ns=%.1f stable=1 timer=simulated timer_note=-", spec.median_ns);
         else if (!strcmp(cmd, "time"))
             time_samples(&w);
         else if (!strcmp(cmd, "check"))
             check(&w);
         else if (!strcmp(cmd, "quit")) {
-            reply("ok quit");
+            kd_proto_reply("ok quit");
             break;
         } else if (!strcmp(cmd, "load") || !strcmp(cmd, "geometry") || !strcmp(cmd, "mode") || !strcmp(cmd, "once"))
-            reply("ok %s", cmd);
+            kd_proto_reply("ok %s", cmd);
         else
-            reply("err protocol unknown command %s", cmd);
+            kd_proto_reply("err protocol unknown command %s", cmd);
     }
     return 0;
 }

@@ -210,6 +210,14 @@ const char *kd_dtype_name(kd_dtype t)
     return "unknown";
 }
 
+kd_dtype kd_dtype_from_name(const char *name)
+{
+    for (int t = KD_DT_F16; t <= KD_DT_U64; t++)
+        if (strcmp(kd_dtype_name((kd_dtype)t), name) == 0)
+            return (kd_dtype)t;
+    return KD_DT_UNKNOWN;
+}
+
 bool kd_dtype_is_float(kd_dtype t)
 {
     return t == KD_DT_F16 || t == KD_DT_BF16 || t == KD_DT_F32 || t == KD_DT_F64;

@@ -27,6 +27,7 @@ bool kd_type_parse(const char *spelling, kd_type_info *out);
 
 size_t kd_dtype_size(kd_dtype t);     /* bytes of one scalar element */
 const char *kd_dtype_name(kd_dtype t);/* "f32", "bf16", "i32" ... */
+kd_dtype kd_dtype_from_name(const char *name); /* the reverse; KD_DT_UNKNOWN if none */
 bool kd_dtype_is_float(kd_dtype t);
 
 /* f16/bf16 <-> float without hardware support (round to nearest even). */
