@@ -76,11 +76,18 @@ static int close_output(FILE *f, const char *path, const char *what)
     return failed ? -1 : 0;
 }
 
+/* --fail-if-slower: a failed gate, or one with nothing to judge, decides the exit status. */
+static int gate_status(const kd_comparison *c, int rc)
+{
+    if (rc != KD_EXIT_OK || !c->gate.requested || (c->gate.evaluated && !c->gate.failed))
+        return rc;
+    fprintf(stderr, "kerndiff: %s\n", c->gate.text);
+    return c->gate.failed ? KD_EXIT_SLOWER : KD_EXIT_RUNTIME;
+}
+
 static int render(const kd_options *opts, const kd_comparison *c)
 {
-    kd_render_options ro = {.color = opts->color, .all_rows = opts->all_instructions,
-                            .all_metrics = opts->all_metrics, .per_kernel = opts->per_kernel,
-                            .advice = !opts->no_advice};
+    kd_render_options ro = kd_render_options_for(opts);
     bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
                         (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
     if (!stdout_taken)
@@ -133,12 +140,7 @@ int main(int argc, char **argv)
             kd_gate_evaluate(&c.timing, c.timed, opts.fail_if_slower_pct, &c.gate);
         if (c.analysed)
             rc = render(&opts, &c);
-        if (rc == KD_EXIT_OK && c.gate.requested) {
-            if (c.gate.failed || !c.gate.evaluated) {
-                fprintf(stderr, "kerndiff: %s\n", c.gate.text);
-                rc = c.gate.failed ? KD_EXIT_SLOWER : KD_EXIT_RUNTIME;
-            }
-        }
+        rc = gate_status(&c, rc);
         kd_comparison_free(&c);
         break;
     }
@@ -171,10 +173,7 @@ int main(int argc, char **argv)
             if (rc == KD_EXIT_OK)
                 rc = render_rc;
         }
-        if (rc == KD_EXIT_OK && c.gate.requested && (c.gate.failed || !c.gate.evaluated)) {
-            fprintf(stderr, "kerndiff: %s\n", c.gate.text);
-            rc = c.gate.failed ? KD_EXIT_SLOWER : KD_EXIT_RUNTIME;
-        }
+        rc = gate_status(&c, rc);
         if (rc == KD_EXIT_OK && opts.require_match && c.timed && c.timing.checked && !c.timing.outputs_match) {
             fprintf(stderr, "kerndiff: outputs differ between v1 and v2 (--require-match)\n");
             rc = KD_EXIT_MISMATCH;

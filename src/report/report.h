@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <jansson.h>
 #include <stdio.h>
+#include "cli/options.h"
 #include "diff/model.h"
 
 typedef struct kd_render_options {
@@ -15,6 +16,9 @@ typedef struct kd_render_options {
     bool per_kernel;     /* a pipeline's counters kernel by kernel */
     bool advice;         /* the advice notes */
 } kd_render_options;
+
+/* The render options the command line asks for. */
+kd_render_options kd_render_options_for(const kd_options *opts);
 
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o);
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o);

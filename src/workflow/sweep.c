@@ -176,9 +176,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
     point *points = calloc(s->count, sizeof *points);
     json_t *results = json_array();
     int status = KD_EXIT_OK;
-    kd_render_options ro = {.color = opts->color, .all_rows = opts->all_instructions,
-                            .all_metrics = opts->all_metrics, .per_kernel = opts->per_kernel,
-                            .advice = !opts->no_advice};
+    kd_render_options ro = kd_render_options_for(opts);
     for (size_t i = 0; i < s->count && points; i++) {
         kd_options o;
         kd_strlist defines = {0};

@@ -49,9 +49,7 @@ int kd_watch_run(const kd_options *opts, int argc, char **argv)
     double speedups[TREND];
     const char *verdicts[TREND];
     int runs = 0, shown = 0, rc = KD_EXIT_OK;
-    kd_render_options ro = {.color = opts->color, .all_rows = opts->all_instructions,
-                            .all_metrics = opts->all_metrics, .per_kernel = opts->per_kernel,
-                            .advice = !opts->no_advice};
+    kd_render_options ro = kd_render_options_for(opts);
     for (;;) {
         long long seen = newest_change(opts);
         printf("== run %d\n", ++runs);
