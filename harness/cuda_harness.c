@@ -1,5 +1,5 @@
 /* kerndiff-harness — the measuring child for one side of a CUDA diff. It speaks the line
- * protocol of src/harness/protocol.h on stdin/stdout, so a kernel that faults or hangs
+ * protocol of src/wire/protocol.h on stdin/stdout, so a kernel that faults or hangs
  * takes down only this process. CUDA is reached through the driver API (dlopen), so the
  * same binary runs on any driver and needs no CUDA headers to build.
  *
@@ -22,7 +22,7 @@
 #include "cuda_driver.h"
 #include "cupti_timer.h"
 #include "gpu/nvml.h"
-#include "harness/protocol.h"
+#include "wire/protocol.h"
 #include "launch/dtype.h"
 
 #define MAX_ARGS 64

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/protocol.h"
+#include "wire/protocol.h"
 #include "launch/dtype.h"
 
 #define MAX_ARGS 64

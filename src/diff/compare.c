@@ -7,9 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build/build.h"
+#include "compile/build.h"
 #include "diff/runtime.h"
-#include "harness/locate.h"
+#include "wire/locate.h"
 #include "cli/exit_codes.h"
 #include "source/select.h"
 #include "util/fs.h"

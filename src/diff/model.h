@@ -4,7 +4,7 @@
 #define KD_DIFF_MODEL_H
 
 #include <stdbool.h>
-#include "build/build.h"
+#include "compile/build.h"
 #include "git/revision.h"
 #include "gpu/probe.h"
 #include "launch/spec.h"

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/shim.h"
+#include "compile/shim.h"
 #include "cli/exit_codes.h"
 #include "gpu/clocks.h"
 #include "gpu/nvml.h"
 #include "util/trace.h"
-#include "harness/locate.h"
+#include "wire/locate.h"
 #include "util/tmpdir.h"
 
 /* One side's launch request: the global flags, then that side's --call settings on top. */

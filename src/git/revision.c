@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "build/deps.h"
+#include "compile/deps.h"
 #include "util/fs.h"
 #include "util/spawn.h"
 

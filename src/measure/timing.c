@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness/child.h"
-#include "harness/session.h"
+#include "wire/child.h"
+#include "wire/session.h"
 #include "util/fs.h"
 #include "util/trace.h"
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "check/compare.h"
-#include "harness/session.h"
+#include "wire/session.h"
 #include "launch/spec.h"
 #include "measure/stats.h"
 #include "util/strbuf.h"

@@ -4,7 +4,7 @@
 #define KD_STATIC_ANALYSIS_H
 
 #include <stdbool.h>
-#include "build/build.h"
+#include "compile/build.h"
 #include "static/histogram.h"
 #include "static/occupancy.h"
 #include "static/resources.h"

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build/deps.h"
+#include "compile/deps.h"
 #include "cli/exit_codes.h"
 #include "diff/compare.h"
 #include "report/report.h"

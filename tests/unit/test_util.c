@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build/deps.h"
+#include "compile/deps.h"
 #include "source/roles.h"
 #include "util/fs.h"
 #include "util/hash.h"

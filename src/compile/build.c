@@ -1,4 +1,4 @@
-#include "build/build.h"
+#include "compile/build.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build/deps.h"
-#include "build/shim.h"
+#include "compile/deps.h"
+#include "compile/shim.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/spawn.h"

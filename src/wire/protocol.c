@@ -1,4 +1,4 @@
-#include "harness/protocol.h"
+#include "wire/protocol.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include "harness/protocol.h"
+#include "wire/protocol.h"
 #include "util/strbuf.h"
 
 typedef enum kd_reply_status {

@@ -1,4 +1,4 @@
-#include "harness/locate.h"
+#include "wire/locate.h"
 
 #include <limits.h>
 #include <stdbool.h>

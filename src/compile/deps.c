@@ -1,4 +1,4 @@
-#include "build/deps.h"
+#include "compile/deps.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef KD_HARNESS_SESSION_H
 #define KD_HARNESS_SESSION_H
 
-#include "harness/child.h"
+#include "wire/child.h"
 #include "launch/spec.h"
 #include "util/strbuf.h"
 

@@ -1,4 +1,4 @@
-#include "harness/child.h"
+#include "wire/child.h"
 
 #include <errno.h>
 #include <fcntl.h>

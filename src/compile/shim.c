@@ -1,4 +1,4 @@
-#include "build/shim.h"
+#include "compile/shim.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-#include "harness/session.h"
+#include "wire/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
