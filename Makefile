@@ -18,6 +18,8 @@ LIB      := $(BUILD)/libkerndiff.a
 BIN      := $(BUILD)/kerndiff
 # The measuring children (harness/): the CUDA one and the simulated one used by CI.
 HARNESS  := $(BUILD)/kerndiff-harness $(BUILD)/kerndiff-sim-harness
+# The protocol conformance transcript (docs/PROTOCOL.md), played against any harness.
+CONFORMANCE := $(BUILD)/tests/conformance
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -26,7 +28,7 @@ CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
 export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
 .PHONY: all test unit e2e check install sanitize fuzz fuzz-run demo clean
-all: $(BIN) $(HARNESS)
+all: $(BIN) $(HARNESS) $(CONFORMANCE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -62,7 +64,12 @@ $(FAKE_NVML): tests/fakes/fake_nvml.c
 unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; KD_FIXTURES=tests/fixtures $$t; done
 
-e2e: $(BIN) $(HARNESS) $(FAKE_NVML)
+$(CONFORMANCE): tests/conformance/conformance.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(KD_LIBS) $(LDLIBS)
+
+e2e: $(BIN) $(HARNESS) $(FAKE_NVML) $(CONFORMANCE)
+	$(CONFORMANCE) $(BUILD)/kerndiff-sim-harness
 	tests/e2e/run.sh $(BIN) $(FAKE_NVML)
 
 test: unit e2e

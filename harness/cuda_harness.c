@@ -1,6 +1,9 @@
-/* kerndiff-harness — the measuring child for one side of a CUDA diff. It speaks the line
- * protocol of src/wire/protocol.h on stdin/stdout, so a kernel that faults or hangs
- * takes down only this process. CUDA is reached through the driver API (dlopen), so the
+/* kerndiff-harness — the measuring child of a CUDA diff. It speaks the line protocol of
+ * docs/PROTOCOL.md on stdin/stdout, so a kernel that faults or hangs takes down only this
+ * process. It holds one side (isolation: the correctness check, the counter pass) or both
+ * (the timing pass): then the two kernels run in one context on the same buffers, and
+ * `place` moves those buffers between rounds, so a placement is never confused with a
+ * change of code. CUDA is reached through the driver API (dlopen), so the
  * same binary runs on any driver and needs no CUDA headers to build.
  *
  * Timing of one sample: flush L2 (memset of twice its size), queue a spin kernel that
@@ -45,6 +48,7 @@ typedef int (*launcher_fn)(void **args, void *stream);
 
 typedef struct harness_arg {
     bool is_buffer, is_output;
+    int share;                  /* slot 1 only: the slot-0 argument whose buffer this one uses, or -1 */
     kd_dtype dtype;
     int lanes;
     unsigned long long count;   /* elements of the (vector) type */
@@ -54,23 +58,30 @@ typedef struct harness_arg {
     unsigned char scalar[8];
 } harness_arg;
 
+/* One side: its kernel or launcher, its arguments and its launch geometry. */
+typedef struct harness_slot {
+    CUfunction kernel;          /* direct mode */
+    launcher_fn launcher;       /* custom launcher mode */
+    harness_arg args[MAX_ARGS];
+    void *arg_ptrs[MAX_ARGS];
+    size_t nargs;
+    unsigned grid[3], block[3], smem;
+} harness_slot;
+
 typedef struct harness {
     kd_cuda cu;
     CUdevice dev;
     CUcontext ctx;
     CUstream stream;
-    CUfunction kernel;          /* direct mode */
-    launcher_fn launcher;       /* custom launcher mode */
+    harness_slot slot[KD_PROTO_MAX_SLOTS];
+    harness_slot *cur;          /* the slot `side` selected (slot 0 until then) */
+    CUdeviceptr pad;            /* the allocation in front of the buffers' current placement */
     CUfunction spin;
     volatile uint32_t *flag;
     CUdeviceptr flag_device;
     CUevent start, stop;
     CUdeviceptr flush;
     size_t flush_bytes;
-    harness_arg args[MAX_ARGS];
-    void *arg_ptrs[MAX_ARGS];
-    size_t nargs;
-    unsigned grid[3], block[3], smem;
     unsigned long long seed;
     unsigned batch;             /* 0: one launch per sample, L2 flushed */
     bool ready;
@@ -122,7 +133,7 @@ static void load(harness *h, kd_words *w)
             kd_proto_reply("err load cannot load %s: %s", w->word[2], kd_cuda_describe(&h->cu, rc, text, sizeof text));
             return;
         }
-        if ((rc = h->cu.ModuleGetFunction(&h->kernel, mod, w->word[3])) != 0) {
+        if ((rc = h->cu.ModuleGetFunction(&h->cur->kernel, mod, w->word[3])) != 0) {
             kd_proto_reply("err load no entry %s: %s", w->word[3], kd_cuda_describe(&h->cu, rc, text, sizeof text));
             return;
         }
@@ -135,7 +146,7 @@ static void load(harness *h, kd_words *w)
             kd_proto_reply("err load cannot load launcher %s from %s: %s", w->word[3], w->word[2], dlerror());
             return;
         }
-        memcpy(&h->launcher, &fn, sizeof fn);
+        memcpy(&h->cur->launcher, &fn, sizeof fn);
         kd_proto_reply("ok load");
     } else {
         kd_proto_reply("err protocol usage: load cubin PATH ENTRY | load launcher PATH SYMBOL");
@@ -158,42 +169,57 @@ static void scalar_bytes(kd_dtype t, double v, unsigned char out[8])
     }
 }
 
-/* arg <i> buffer <dtype> <lanes> <count> <in|out>  |  arg <i> scalar <dtype> <value> */
+/* arg <i> buffer <dtype> <lanes> <count> <in|out> [share=<j>]  |  arg <i> scalar <dtype> <value>
+ * | arg <i> stream.  share=j (slot 1 only): use slot 0's buffer j, which has the same size. */
 static void arg(harness *h, kd_words *w)
 {
     char *end;
     unsigned long i = w->count >= 2 ? strtoul(w->word[1], &end, 10) : MAX_ARGS;
     if (i >= MAX_ARGS || h->ready) {
-        kd_proto_reply("err protocol bad arg index, or arg after setup");
+        kd_proto_reply("err protocol bad arg index (at most %d arguments), or arg after setup", MAX_ARGS);
         return;
     }
-    harness_arg *a = &h->args[i];
+    harness_slot *slot = h->cur;
+    harness_arg *a = &slot->args[i];
     memset(a, 0, sizeof *a);
-    if (w->count == 7 && strcmp(w->word[2], "buffer") == 0) {
+    a->share = -1;
+    const char *share = kd_proto_value(w, 7, "share");
+    if ((w->count == 7 || (w->count == 8 && share)) && strcmp(w->word[2], "buffer") == 0) {
         a->is_buffer = true;
         a->dtype = kd_dtype_from_name(w->word[3]);
         a->lanes = atoi(w->word[4]);
         a->count = strtoull(w->word[5], NULL, 10);
         a->is_output = strcmp(w->word[6], "out") == 0;
         a->bytes = (size_t)a->count * (size_t)a->lanes * kd_dtype_size(a->dtype);
-        h->arg_ptrs[i] = &a->device;
+        slot->arg_ptrs[i] = &a->device;
+        if (share) {
+            unsigned long j = strtoul(share, &end, 10);
+            const harness_arg *owner = j < MAX_ARGS ? &h->slot[0].args[j] : NULL;
+            if (slot == &h->slot[0] || *end || !owner || !owner->is_buffer || owner->bytes != a->bytes) {
+                kd_proto_reply("err protocol share=%s: only slot 1 shares, with a slot-0 buffer of the same size",
+                               share);
+                return;
+            }
+            a->share = (int)j;
+            slot->arg_ptrs[i] = &h->slot[0].args[j].device; /* follows the buffer when `place` moves it */
+        }
     } else if (w->count == 5 && strcmp(w->word[2], "scalar") == 0) {
         a->dtype = kd_dtype_from_name(w->word[3]);
         scalar_bytes(a->dtype, strtod(w->word[4], NULL), a->scalar);
-        h->arg_ptrs[i] = a->scalar;
+        slot->arg_ptrs[i] = a->scalar;
     } else if (w->count == 3 && strcmp(w->word[2], "stream") == 0) {
         a->dtype = KD_DT_U64; /* only to pass the check below: the pointer is the stream */
-        h->arg_ptrs[i] = &h->stream;
+        slot->arg_ptrs[i] = &h->stream;
     } else {
-        kd_proto_reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out | arg I scalar DTYPE VALUE | arg I stream");
+        kd_proto_reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out [share=J] | arg I scalar DTYPE VALUE | arg I stream");
         return;
     }
     if (a->dtype == KD_DT_UNKNOWN || (a->is_buffer && a->lanes <= 0)) {
         kd_proto_reply("err protocol unknown dtype %s", w->word[3]);
         return;
     }
-    if (i + 1 > h->nargs)
-        h->nargs = i + 1;
+    if (i + 1 > slot->nargs)
+        slot->nargs = i + 1;
     kd_proto_reply("ok arg");
 }
 
@@ -204,10 +230,10 @@ static void geometry(harness *h, kd_words *w)
         return;
     }
     for (int d = 0; d < 3; d++) {
-        h->grid[d] = (unsigned)strtoul(w->word[1 + d], NULL, 10);
-        h->block[d] = (unsigned)strtoul(w->word[4 + d], NULL, 10);
+        h->cur->grid[d] = (unsigned)strtoul(w->word[1 + d], NULL, 10);
+        h->cur->block[d] = (unsigned)strtoul(w->word[4 + d], NULL, 10);
     }
-    h->smem = (unsigned)strtoul(w->word[7], NULL, 10);
+    h->cur->smem = (unsigned)strtoul(w->word[7], NULL, 10);
     kd_proto_reply("ok geometry");
 }
 
@@ -226,56 +252,144 @@ static unsigned long long input_seed(const harness *h, size_t input_index)
     return h->seed + 0x9E3779B97F4A7C15ull * (input_index + 1);
 }
 
-static void setup(harness *h)
+static bool loaded(const harness_slot *slot) { return slot->kernel || slot->launcher; }
+
+/* Allocates and fills one slot's own buffers (a shared one is slot 0's). Inputs are seeded
+ * by their order among the slot's inputs, outputs all from one seed, so that an output has
+ * the same starting contents on both sides wherever its parameter sits (an in-place kernel
+ * reads them). Returns the bytes allocated, or -1 after an error reply. */
+static long long set_up_slot(harness *h, harness_slot *slot)
 {
     size_t total = 0, inputs = 0;
-    for (size_t i = 0; i < h->nargs; i++) {
-        harness_arg *a = &h->args[i];
-        if (!h->arg_ptrs[i]) {
+    for (size_t i = 0; i < slot->nargs; i++) {
+        harness_arg *a = &slot->args[i];
+        if (!slot->arg_ptrs[i]) {
             kd_proto_reply("err protocol argument %zu was never given", i);
-            return;
+            return -1;
         }
         if (!a->is_buffer)
+            continue;
+        size_t seed_index = a->is_output ? OUTPUT_SEED_INDEX : inputs++;
+        if (a->share >= 0)
             continue;
         char what[32];
         snprintf(what, sizeof what, "argument %zu", i);
         if (!allocate(h, &a->device, a->bytes, what))
-            return;
+            return -1;
         total += a->bytes;
         size_t elements = (size_t)a->count * (size_t)a->lanes;
         void *host = malloc(a->bytes ? a->bytes : 1);
         if (!host) {
             kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
-            return;
+            return -1;
         }
-        /* Inputs are seeded by their order among inputs; outputs all from one seed, so that an
-         * output has the same starting contents on both sides wherever its parameter sits
-         * (an in-place kernel reads them). */
-        kd_fill_random(a->dtype, host, elements, input_seed(h, a->is_output ? OUTPUT_SEED_INDEX : inputs++));
+        kd_fill_random(a->dtype, host, elements, input_seed(h, seed_index));
         cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "copying inputs");
         a->initial = host;
     }
+    if (slot->kernel && slot->smem > 48 * 1024)
+        cuda_ok(h, h->cu.FuncSetAttribute(slot->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          (int)slot->smem),
+                "raising the dynamic shared memory limit");
+    return (long long)total;
+}
+
+static void setup(harness *h)
+{
+    if (!loaded(&h->slot[0])) {
+        kd_proto_reply("err protocol setup before load");
+        return;
+    }
+    long long total = 0;
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++) {
+        if (!loaded(&h->slot[s]))
+            continue;
+        long long bytes = set_up_slot(h, &h->slot[s]);
+        if (bytes < 0)
+            return;
+        total += bytes;
+    }
     if (!allocate(h, &h->flush, h->flush_bytes, "the L2 flush buffer"))
         return;
-    if (h->kernel && h->smem > 48 * 1024)
-        cuda_ok(h, h->cu.FuncSetAttribute(h->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)h->smem),
-                "raising the dynamic shared memory limit");
     h->ready = true;
-    kd_proto_reply("ok setup bytes=%zu", total);
+    kd_proto_reply("ok setup bytes=%lld", total);
+}
+
+/* side <slot>: the slot that load, arg, geometry, warmup, time, check and once address. */
+static void side(harness *h, kd_words *w)
+{
+    char *end = NULL;
+    unsigned long s = w->count == 2 ? strtoul(w->word[1], &end, 10) : KD_PROTO_MAX_SLOTS;
+    if (s >= KD_PROTO_MAX_SLOTS || *end || (s > 0 && !loaded(&h->slot[s - 1]))) {
+        kd_proto_reply("err protocol usage: side 0|1 (slot 1 after slot 0 is loaded)");
+        return;
+    }
+    if (h->ready && !loaded(&h->slot[s])) {
+        kd_proto_reply("err protocol side %lu was not loaded before setup", s);
+        return;
+    }
+    h->cur = &h->slot[s];
+    kd_proto_reply("ok side");
+}
+
+/* place <u64>: moves every buffer to a fresh allocation behind a pad whose size comes from
+ * the value, copying the contents on the device, so that the next samples see another
+ * placement in GPU memory (the time of a kernel depends on it by up to a few percent).
+ * When there is no room for a second copy the buffers stay: moved=0. */
+static void place(harness *h, kd_words *w)
+{
+    if (w->count != 2) {
+        kd_proto_reply("err protocol usage: place VALUE");
+        return;
+    }
+    unsigned long long value = strtoull(w->word[1], NULL, 10);
+    size_t pad_bytes = (size_t)(value % 256 + 1) * (128u << 10); /* 128 KiB .. 32 MiB */
+    cuda_ok(h, h->cu.CtxSynchronize(), "synchronizing before moving buffers");
+    CUdeviceptr pad = 0;
+    bool moved = h->cu.MemAlloc(&pad, pad_bytes) == 0;
+    CUdeviceptr fresh[KD_PROTO_MAX_SLOTS][MAX_ARGS] = {{0}};
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS && moved; s++)
+        for (size_t i = 0; i < h->slot[s].nargs && moved; i++) {
+            harness_arg *a = &h->slot[s].args[i];
+            if (a->is_buffer && a->share < 0)
+                moved = h->cu.MemAlloc(&fresh[s][i], a->bytes ? a->bytes : 1) == 0;
+        }
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
+        for (size_t i = 0; i < h->slot[s].nargs; i++) {
+            harness_arg *a = &h->slot[s].args[i];
+            if (!fresh[s][i])
+                continue;
+            if (moved) {
+                cuda_ok(h, h->cu.MemcpyDtoD(fresh[s][i], a->device, a->bytes), "moving a buffer");
+                cuda_ok(h, h->cu.MemFree(a->device), "freeing a buffer");
+                a->device = fresh[s][i];
+            } else {
+                cuda_ok(h, h->cu.MemFree(fresh[s][i]), "freeing a buffer");
+            }
+        }
+    if (moved) {
+        if (h->pad)
+            cuda_ok(h, h->cu.MemFree(h->pad), "freeing the placement pad");
+        h->pad = pad;
+    } else if (pad) {
+        cuda_ok(h, h->cu.MemFree(pad), "freeing the placement pad");
+    }
+    kd_proto_reply("ok place moved=%d pad=%zu", moved, moved ? pad_bytes : 0);
 }
 
 static void launch(harness *h)
 {
-    if (h->launcher) {
-        int rc = h->launcher(h->arg_ptrs, h->stream);
+    harness_slot *slot = h->cur;
+    if (slot->launcher) {
+        int rc = slot->launcher(slot->arg_ptrs, h->stream);
         if (rc != 0) {
             kd_proto_reply("err launch the launcher returned %d", rc);
             exit(3);
         }
         return;
     }
-    cuda_ok(h, h->cu.LaunchKernel(h->kernel, h->grid[0], h->grid[1], h->grid[2], h->block[0], h->block[1],
-                                  h->block[2], h->smem, h->stream, h->arg_ptrs, NULL),
+    cuda_ok(h, h->cu.LaunchKernel(slot->kernel, slot->grid[0], slot->grid[1], slot->grid[2], slot->block[0],
+                                  slot->block[1], slot->block[2], slot->smem, h->stream, slot->arg_ptrs, NULL),
             "launching the kernel");
 }
 
@@ -469,10 +583,11 @@ static void check(harness *h, kd_words *w)
         return;
     }
     size_t written = 0;
+    harness_slot *slot = h->cur;
     for (int poisoned = 0; poisoned < 2; poisoned++) {
-        for (size_t i = 0; i < h->nargs; i++) {
-            harness_arg *a = &h->args[i];
-            if (!a->is_buffer)
+        for (size_t i = 0; i < slot->nargs; i++) {
+            harness_arg *a = &slot->args[i];
+            if (!a->is_buffer || a->share >= 0)
                 continue;
             if (poisoned && a->is_output)
                 poison_output(h, a);
@@ -481,8 +596,8 @@ static void check(harness *h, kd_words *w)
         }
         launch(h);
         cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the kernel");
-        for (size_t i = 0; i < h->nargs; i++) {
-            harness_arg *a = &h->args[i];
+        for (size_t i = 0; i < slot->nargs; i++) {
+            harness_arg *a = slot->args[i].share >= 0 ? &h->slot[0].args[slot->args[i].share] : &slot->args[i];
             if (!a->is_buffer || !a->is_output)
                 continue;
             void *host = malloc(a->bytes ? a->bytes : 1);
@@ -557,6 +672,7 @@ static int start_cuda(harness *h)
 int main(void)
 {
     static harness h;
+    h.cur = &h.slot[0];
     if (start_cuda(&h) != 0)
         return 2;
     char line[4096];
@@ -567,7 +683,7 @@ int main(void)
             continue;
         const char *cmd = w.word[0];
         bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
-                           !strcmp(cmd, "once");
+                           !strcmp(cmd, "once") || !strcmp(cmd, "place");
         if (needs_setup && !h.ready)
             kd_proto_reply("err protocol %s before setup", cmd);
         else if (!strcmp(cmd, "hello"))
@@ -582,7 +698,11 @@ int main(void)
             h.seed = strtoull(w.word[1], NULL, 10);
             kd_proto_reply("ok seed");
         } else if (!strcmp(cmd, "setup"))
-            (h.kernel || h.launcher) ? setup(&h) : kd_proto_reply("err protocol setup before load");
+            setup(&h);
+        else if (!strcmp(cmd, "side"))
+            side(&h, &w);
+        else if (!strcmp(cmd, "place"))
+            place(&h, &w);
         else if (!strcmp(cmd, "warmup"))
             warmup(&h, &w);
         else if (!strcmp(cmd, "mode"))

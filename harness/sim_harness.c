@@ -1,14 +1,15 @@
 /* kerndiff-sim-harness — a test double for the CUDA harness (the one documented seam where
  * CI, which has no GPU, runs the orchestrator, statistics and renderers end to end). It
- * speaks the same protocol and returns synthetic samples drawn from the distribution its
- * one argument describes, a comma-separated list of key=value:
+ * speaks the same protocol and returns synthetic samples drawn from the distribution each
+ * argument describes: one argument per slot (side), a comma-separated list of key=value:
  *
  *   median=100us   median time per launch (ns if no unit; us, ms accepted)
  *   cv=1%          spread: lognormal sigma
  *   drift=2%       a slow common drift: the time is scaled by 1 + drift*sin(2*pi*t/0.2 s),
  *                  t the wall clock, so both sides (two processes) drift together
  *   outliers=2%    share of samples multiplied by 2..5
- *   seed=N         the sampling seed (default: from the side's `seed` command and pid)
+ *   seed=N         the sampling seed (default: from the `seed` command and the pid); a child
+ *                  holding both sides uses slot 0's
  *   crash_at=N     exit with SIGSEGV at the N-th sample        (harness crash)
  *   hang_at=N      stop answering at the N-th sample           (hung kernel)
  *   fault_at=N     answer "err cuda ..." then exit at the N-th sample (kernel fault)
@@ -17,6 +18,11 @@
  *   unwritten=K    the first K output elements are never written
  *   throttle=1     report SW power cap throttling on every block
  *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
+ *   placement=2%   buffer placement: every placement of the buffers scales the time by
+ *                  1 + placement*z, z ~ N(0,1) drawn per placement, as real GPUs do (up to
+ *                  5% measured on an H100). A process starts on a placement of its own and
+ *                  `place` draws a new one; slots of one process share their buffers, so a
+ *                  placement hits both alike. The largest placement= of the slots applies.
  */
 #include <math.h>
 #include <signal.h>
@@ -34,7 +40,7 @@
 #define MAX_ARGS 64
 
 typedef struct sim_spec {
-    double median_ns, cv, drift, outliers;
+    double median_ns, cv, drift, outliers, placement;
     unsigned long long seed;
     long crash_at, hang_at, fault_at, garble_at;
     long wrong, unwritten;
@@ -42,17 +48,25 @@ typedef struct sim_spec {
 } sim_spec;
 
 typedef struct sim_arg {
-    bool is_buffer, is_output;
+    bool is_buffer, is_output, shared;
     kd_dtype dtype;
     int lanes;
     unsigned long long count;
 } sim_arg;
 
-static sim_spec spec = {.median_ns = 100000, .cv = 0.01, .crash_at = -1, .hang_at = -1,
-                        .fault_at = -1, .garble_at = -1};
-static sim_arg args[MAX_ARGS];
-static size_t nargs;
-static long samples_drawn;
+/* One side: what its samples look like, its arguments, how many samples it has drawn. */
+typedef struct sim_slot {
+    sim_spec spec;
+    sim_arg args[MAX_ARGS];
+    size_t nargs;
+    long samples_drawn;
+    bool loaded;
+} sim_slot;
+
+static sim_slot slots[KD_PROTO_MAX_SLOTS];
+static sim_slot *cur = &slots[0];
+static double placement_factor = 1.0; /* the current placement's effect on every slot */
+static bool ready;                     /* after setup */
 static uint64_t rng_state = 0x853c49e6748fea9bull;
 static double start_s;
 
@@ -70,27 +84,30 @@ static double parse_quantity(const char *v)
     return x;
 }
 
-static void parse_spec(char *text)
+static void parse_spec(char *text, sim_spec *spec)
 {
+    *spec = (sim_spec){.median_ns = 100000, .cv = 0.01, .crash_at = -1, .hang_at = -1, .fault_at = -1,
+                       .garble_at = -1};
     for (char *save = NULL, *kv = strtok_r(text, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq)
             continue;
         *eq = '\0';
         const char *k = kv, *v = eq + 1;
-        if (!strcmp(k, "median")) spec.median_ns = parse_quantity(v);
-        else if (!strcmp(k, "cv")) spec.cv = parse_quantity(v);
-        else if (!strcmp(k, "drift")) spec.drift = parse_quantity(v);
-        else if (!strcmp(k, "outliers")) spec.outliers = parse_quantity(v);
-        else if (!strcmp(k, "seed")) spec.seed = strtoull(v, NULL, 10);
-        else if (!strcmp(k, "crash_at")) spec.crash_at = atol(v);
-        else if (!strcmp(k, "hang_at")) spec.hang_at = atol(v);
-        else if (!strcmp(k, "fault_at")) spec.fault_at = atol(v);
-        else if (!strcmp(k, "garble_at")) spec.garble_at = atol(v);
-        else if (!strcmp(k, "wrong")) spec.wrong = atol(v);
-        else if (!strcmp(k, "unwritten")) spec.unwritten = atol(v);
-        else if (!strcmp(k, "throttle")) spec.throttle = atoi(v);
-        else if (!strcmp(k, "alloc_fail")) spec.alloc_fail = atoi(v);
+        if (!strcmp(k, "median")) spec->median_ns = parse_quantity(v);
+        else if (!strcmp(k, "cv")) spec->cv = parse_quantity(v);
+        else if (!strcmp(k, "drift")) spec->drift = parse_quantity(v);
+        else if (!strcmp(k, "outliers")) spec->outliers = parse_quantity(v);
+        else if (!strcmp(k, "seed")) spec->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "crash_at")) spec->crash_at = atol(v);
+        else if (!strcmp(k, "hang_at")) spec->hang_at = atol(v);
+        else if (!strcmp(k, "fault_at")) spec->fault_at = atol(v);
+        else if (!strcmp(k, "garble_at")) spec->garble_at = atol(v);
+        else if (!strcmp(k, "wrong")) spec->wrong = atol(v);
+        else if (!strcmp(k, "unwritten")) spec->unwritten = atol(v);
+        else if (!strcmp(k, "throttle")) spec->throttle = atoi(v);
+        else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
+        else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
         else
             fprintf(stderr, "kerndiff-sim-harness: unknown key %s\n", k);
     }
@@ -113,18 +130,26 @@ static double uniform(void) /* xorshift64*, in (0, 1) */
 
 static double normal(void) { return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform()); }
 
-/* Acts out the failure planned for this sample, if any. */
-static void misbehave(void)
+/* A new placement of the buffers: the largest placement= of the slots decides its spread. */
+static void draw_placement(void)
 {
-    samples_drawn++;
-    if (samples_drawn == spec.crash_at) {
+    double spread = 0;
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
+        spread = fmax(spread, slots[s].spec.placement);
+    placement_factor = spread > 0 ? fmax(0.5, 1 + spread * normal()) : 1.0;
+}
+
+/* Acts out the failure planned for this sample, if any. */
+static void misbehave(const sim_spec *spec, long samples_drawn)
+{
+    if (samples_drawn == spec->crash_at) {
         signal(SIGSEGV, SIG_DFL); /* a sanitizer's handler would turn the crash into an exit */
         raise(SIGSEGV);
     }
-    if (samples_drawn == spec.hang_at)
+    if (samples_drawn == spec->hang_at)
         for (;;)
             pause();
-    if (samples_drawn == spec.fault_at) {
+    if (samples_drawn == spec->fault_at) {
         kd_proto_reply("err cuda running the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered");
         exit(3);
     }
@@ -132,12 +157,15 @@ static void misbehave(void)
 
 static double draw(void)
 {
-    misbehave();
-    double t = spec.median_ns * exp(spec.cv * normal());
-    if (spec.outliers > 0 && uniform() < spec.outliers)
+    const sim_spec *spec = &cur->spec;
+    misbehave(spec, ++cur->samples_drawn);
+    double t = spec->median_ns * placement_factor * exp(spec->cv * normal());
+    if (spec->outliers > 0 && uniform() < spec->outliers)
         t *= 2 + 3 * uniform();
-    return t * (1 + spec.drift * sin(2 * M_PI * (now_s() - start_s) / 0.2));
+    return t * (1 + spec->drift * sin(2 * M_PI * (now_s() - start_s) / 0.2));
 }
+
+static size_t buffer_bytes(const sim_arg *a) { return (size_t)a->count * (size_t)a->lanes * kd_dtype_size(a->dtype); }
 
 static void arg(kd_words *w)
 {
@@ -146,14 +174,24 @@ static void arg(kd_words *w)
         kd_proto_reply("err protocol bad arg index");
         return;
     }
-    sim_arg *a = &args[i];
+    sim_arg *a = &cur->args[i];
     memset(a, 0, sizeof *a);
-    if (w->count == 7 && !strcmp(w->word[2], "buffer")) {
+    const char *share = kd_proto_value(w, 7, "share");
+    if ((w->count == 7 || (w->count == 8 && share)) && !strcmp(w->word[2], "buffer")) {
         a->is_buffer = true;
         a->dtype = kd_dtype_from_name(w->word[3]);
         a->lanes = atoi(w->word[4]);
         a->count = strtoull(w->word[5], NULL, 10);
         a->is_output = !strcmp(w->word[6], "out");
+        if (share) {
+            unsigned long j = strtoul(share, NULL, 10);
+            const sim_arg *owner = j < MAX_ARGS ? &slots[0].args[j] : NULL;
+            if (cur == &slots[0] || !owner || !owner->is_buffer || buffer_bytes(owner) != buffer_bytes(a)) {
+                kd_proto_reply("err protocol share=%s: only slot 1 shares, with a slot-0 buffer of the same size", share);
+                return;
+            }
+            a->shared = true;
+        }
     } else if (w->count == 5 && !strcmp(w->word[2], "scalar")) {
         a->dtype = kd_dtype_from_name(w->word[3]);
     } else if (w->count == 3 && !strcmp(w->word[2], "stream")) {
@@ -162,8 +200,8 @@ static void arg(kd_words *w)
         kd_proto_reply("err protocol bad arg");
         return;
     }
-    if (i + 1 > nargs)
-        nargs = i + 1;
+    if (i + 1 > cur->nargs)
+        cur->nargs = i + 1;
     kd_proto_reply("ok arg");
 }
 
@@ -181,19 +219,21 @@ static void check(kd_words *w)
         return;
     }
     size_t written = 0;
+    const sim_spec *spec = &cur->spec;
+    const sim_arg *args = cur->args;
     for (int poisoned = 0; poisoned < 2; poisoned++) {
-        for (size_t i = 0; i < nargs; i++) {
+        for (size_t i = 0; i < cur->nargs; i++) {
             if (!args[i].is_buffer || !args[i].is_output)
                 continue;
             size_t n = (size_t)args[i].count * (size_t)args[i].lanes, size = kd_dtype_size(args[i].dtype);
             unsigned char *buf = malloc(n * size + 1);
             kd_fill_random(args[i].dtype, buf, n, 4242); /* the same "result" whatever the position */
-            for (size_t e = 0; e < n && e < (size_t)spec.wrong; e++)
+            for (size_t e = 0; e < n && e < (size_t)spec->wrong; e++)
                 memset(buf + e * size, 0x11, size);
             if (poisoned)
-                kd_fill_poison(args[i].dtype, buf, n < (size_t)spec.unwritten ? n : (size_t)spec.unwritten);
+                kd_fill_poison(args[i].dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten);
             else
-                kd_fill_random(args[i].dtype, buf, n < (size_t)spec.unwritten ? n : (size_t)spec.unwritten, 99 + i);
+                kd_fill_random(args[i].dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten, 99 + i);
             written += fwrite(buf, size, n, f) * size;
             free(buf);
         }
@@ -211,27 +251,61 @@ static void time_samples(kd_words *w)
     }
     double *s = malloc((size_t)k * sizeof *s);
     for (int i = 0; i < k; i++) {
-        if (samples_drawn + 1 == spec.garble_at) {
-            samples_drawn++;
+        if (cur->samples_drawn + 1 == cur->spec.garble_at) {
+            cur->samples_drawn++;
             kd_proto_reply("ok time samples=12,,x");
             free(s);
             return;
         }
         s[i] = draw();
     }
-    unsigned clock = spec.throttle ? 1600 : 1980;
-    printf("ok time clock0=%u clock1=%u reasons=0x%x throttled=%d samples=", clock, clock,
-           spec.throttle ? 0x4 : 0, spec.throttle);
+    int throttle = cur->spec.throttle;
+    unsigned clock = throttle ? 1600 : 1980;
+    printf("ok time clock0=%u clock1=%u reasons=0x%x throttled=%d samples=", clock, clock, throttle ? 0x4 : 0,
+           throttle);
     for (int i = 0; i < k; i++)
         printf("%s%.1f", i ? "," : "", s[i]);
     kd_proto_reply("%s", "");
     free(s);
 }
 
+static void side(kd_words *w)
+{
+    int s = w->count == 2 ? atoi(w->word[1]) : -1;
+    if (s < 0 || s >= KD_PROTO_MAX_SLOTS || strcmp(w->word[1], s ? "1" : "0") != 0 ||
+        (s > 0 && !slots[s - 1].loaded) || (ready && !slots[s].loaded)) {
+        kd_proto_reply("err protocol usage: side 0|1 (slot 1 after slot 0 is loaded)");
+        return;
+    }
+    cur = &slots[s];
+    kd_proto_reply("ok side");
+}
+
+static void setup(void)
+{
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
+        if (slots[s].loaded && slots[s].spec.alloc_fail) {
+            kd_proto_reply("err alloc argument 0 needs 68719476736 bytes: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
+            return;
+        }
+    size_t bytes = 0;
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
+        for (size_t i = 0; slots[s].loaded && i < slots[s].nargs; i++)
+            if (slots[s].args[i].is_buffer && !slots[s].args[i].shared)
+                bytes += buffer_bytes(&slots[s].args[i]);
+    draw_placement(); /* this process's first placement */
+    ready = true;
+    kd_proto_reply("ok setup bytes=%zu", bytes);
+}
+
+/* Slot s's spec: its own argument, else slot 0's (a one-argument harness simulates one side). */
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        parse_spec(argv[1]);
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++) {
+        char *text = strdup(argc > 1 + s ? argv[1 + s] : argc > 1 ? argv[1] : "");
+        parse_spec(text, &slots[s].spec);
+        free(text);
+    }
     start_s = now_s();
     char line[4096];
     while (fgets(line, sizeof line, stdin)) {
@@ -240,23 +314,34 @@ int main(int argc, char **argv)
         if (w.count == 0)
             continue;
         const char *cmd = w.word[0];
-        if (!strcmp(cmd, "hello"))
+        bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
+                           !strcmp(cmd, "once") || !strcmp(cmd, "place");
+        if (needs_setup && !ready)
+            kd_proto_reply("err protocol %s before setup", cmd);
+        else if (!strcmp(cmd, "hello"))
             kd_proto_reply("ok hello version=%d device=Simulated%%20GPU sm=90 sms=132 l2=52428800 driver=13000 pci=sim",
                   KD_PROTOCOL_VERSION);
         else if (!strcmp(cmd, "arg"))
             arg(&w);
-        else if (!strcmp(cmd, "seed") && w.count == 2) {
+        else if (!strcmp(cmd, "side"))
+            side(&w);
+        else if (!strcmp(cmd, "load")) {
+            cur->loaded = true;
+            kd_proto_reply("ok load");
+        } else if (!strcmp(cmd, "seed") && w.count == 2) {
             /* seed= makes a run repeatable; otherwise each process draws differently. */
-            rng_state ^= spec.seed ? spec.seed * 0x9E3779B97F4A7C15ull
-                                   : strtoull(w.word[1], NULL, 10) * 0x9E3779B97F4A7C15ull + (uint64_t)getpid();
+            unsigned long long fixed = slots[0].spec.seed;
+            rng_state ^= fixed ? fixed * 0x9E3779B97F4A7C15ull
+                               : strtoull(w.word[1], NULL, 10) * 0x9E3779B97F4A7C15ull + (uint64_t)getpid();
             kd_proto_reply("ok seed");
-        } else if (!strcmp(cmd, "setup")) {
-            if (spec.alloc_fail)
-                kd_proto_reply("err alloc argument 0 needs 68719476736 bytes: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
-            else
-                kd_proto_reply("ok setup bytes=0");
+        } else if (!strcmp(cmd, "setup"))
+            setup();
+        else if (!strcmp(cmd, "place")) {
+            draw_placement();
+            kd_proto_reply("ok place moved=1 pad=131072");
         } else if (!strcmp(cmd, "warmup"))
-            kd_proto_reply("ok warmup launches=10 median_ns=%.1f stable=1 timer=simulated timer_note=-", spec.median_ns);
+            kd_proto_reply("ok warmup launches=10 median_ns=%.1f stable=1 timer=simulated timer_note=-",
+                           cur->spec.median_ns);
         else if (!strcmp(cmd, "time"))
             time_samples(&w);
         else if (!strcmp(cmd, "check"))
@@ -264,7 +349,7 @@ int main(int argc, char **argv)
         else if (!strcmp(cmd, "quit")) {
             kd_proto_reply("ok quit");
             break;
-        } else if (!strcmp(cmd, "load") || !strcmp(cmd, "geometry") || !strcmp(cmd, "mode") || !strcmp(cmd, "once"))
+        } else if (!strcmp(cmd, "geometry") || !strcmp(cmd, "mode") || !strcmp(cmd, "once"))
             kd_proto_reply("ok %s", cmd);
         else
             kd_proto_reply("err protocol unknown command %s", cmd);

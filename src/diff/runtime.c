@@ -10,7 +10,7 @@
 #include "gpu/clocks.h"
 #include "gpu/nvml.h"
 #include "util/trace.h"
-#include "wire/locate.h"
+#include "backend/backend.h"
 #include "util/tmpdir.h"
 
 /* One side's launch request: the global flags, then that side's --call settings on top. */
@@ -109,23 +109,6 @@ __attribute__((format(printf, 1, 2))) static char *note(const char *fmt, ...)
     return text;
 }
 
-/* KERNDIFF_SIMULATE="V1SPEC;V2SPEC" replaces the CUDA harness by the simulated one (the
- * documented test seam: docs/ARCHITECTURE.md). */
-static int harness_argv(const char *simulate, int side, char *argv_storage[3])
-{
-    if (!simulate) {
-        argv_storage[0] = kd_harness_path("kerndiff-harness");
-        argv_storage[1] = NULL;
-        return argv_storage[0] ? 0 : -1;
-    }
-    const char *sep = strchr(simulate, ';');
-    argv_storage[0] = kd_harness_path("kerndiff-sim-harness");
-    argv_storage[1] = side == 0 ? strndup(simulate, sep ? (size_t)(sep - simulate) : strlen(simulate))
-                                : strdup(sep ? sep + 1 : simulate);
-    argv_storage[2] = NULL;
-    return argv_storage[0] ? 0 : -1;
-}
-
 /* Peak DRAM bandwidth (FACTS.md: 2 x max memory clock x bus width / 8) and the highest SM
  * clock, from NVML; zeros when NVML cannot tell. */
 static void read_peaks(kd_counter_context *ctx)
@@ -199,14 +182,16 @@ static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timi
 
 int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
 {
-    const char *simulate = getenv("KERNDIFF_SIMULATE");
-    if (simulate && !*simulate)
-        simulate = NULL;
+    const kd_backend *backend = kd_backend_for(c->side[0].path, c->side[1].path);
     if (opts->no_run) {
         c->runtime_note = strdup("runtime measurement not run: --no-run; static diff only");
         return KD_EXIT_OK;
     }
-    if (!simulate && !c->gpu.present) {
+    if (!backend) {
+        c->runtime_note = strdup("runtime measurement skipped: no backend runs these inputs; static diff only");
+        return KD_EXIT_OK;
+    }
+    if (backend->needs_gpu && !c->gpu.present) {
         c->runtime_note = note("runtime measurement skipped: %s; static diff only", c->gpu.reason);
         return KD_EXIT_OK;
     }
@@ -219,14 +204,16 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
             return KD_EXIT_INPUT;
         }
     }
-    char *argv[2][3] = {{NULL}};
+    /* argv[0], argv[1]: each side alone; argv[2]: both together (the timing). */
+    kd_argv argv[3] = {{{NULL}}};
     int rc = KD_EXIT_OK;
-    for (int s = 0; s < 2 && rc == KD_EXIT_OK; s++) {
-        if (harness_argv(simulate, s, argv[s]) != 0) {
-            c->runtime_note = note("cannot find the %s program beside kerndiff (set KERNDIFF_HARNESS_DIR)",
-                                   simulate ? "kerndiff-sim-harness" : "kerndiff-harness");
+    for (int s = 0; s < 3 && rc == KD_EXIT_OK; s++) {
+        kd_strbuf why = {0};
+        if (backend->harness(s < 2 ? s : -1, &argv[s], &why) != 0) {
+            c->runtime_note = kd_sb_take(&why);
             rc = KD_EXIT_TOOL;
         }
+        kd_sb_free(&why);
     }
     unsigned locked_mhz = 0;
     if (rc == KD_EXIT_OK && opts->lock_clocks) {
@@ -247,16 +234,16 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
         for (int s = 0; s < 2; s++)
             sides[s] = (kd_timing_side){
                 .label = c->side[s].label,
-                .harness_argv = (const char *const *)argv[s],
+                .harness_argv = (const char *const *)argv[s].items,
                 .load_kind = c->side[s].stat.launcher ? "launcher" : "cubin",
                 .load_path = c->side[s].stat.launcher ? c->side[s].build.launcher_path : c->side[s].build.cubin_path,
                 .load_symbol = c->side[s].stat.launcher ? KD_SHIM_SYMBOL : c->side[s].stat.entry,
                 .spec = &c->side[s].launch,
             };
         kd_strbuf error = {0};
-        int failed_side = 0;
-        kd_timing_status st = kd_measure(sides, &opts->timing, workdir, &c->timing, &error, &failed_side);
-        c->simulated = simulate != NULL;
+        kd_timing_status st = kd_measure(sides, (const char *const *)argv[2].items, &opts->timing, workdir,
+                                         &c->timing, &error);
+        c->simulated = backend->simulated;
         c->timing.locked_by_kerndiff_mhz = locked_mhz;
         if (st == KD_TIMING_OK) {
             c->timed = true;
@@ -267,9 +254,7 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
         }
         kd_sb_free(&error);
     }
-    for (int s = 0; s < 2; s++) {
-        free(argv[s][0]);
-        free(argv[s][1]);
-    }
+    for (int s = 0; s < 3; s++)
+        kd_argv_free(&argv[s]);
     return rc;
 }

@@ -243,3 +243,190 @@ double kd_speedup_ci_halfwidth_pct(const kd_speedup *s)
         return INFINITY;
     return (s->hi - s->lo) / 2.0 / s->ratio * 100.0;
 }
+
+/* The k-th smallest of v[0..n) (k < n), by quickselect; v is reordered. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
+}
+
+static double median_of_pool(double *pool, size_t n)
+{
+    double upper = select_kth(pool, n, n / 2);
+    if (n % 2)
+        return upper;
+    double lower = pool[0]; /* after the selection, every value below n/2 is <= upper */
+    for (size_t i = 1; i < n / 2; i++)
+        lower = pool[i] > lower ? pool[i] : lower;
+    return (lower + upper) / 2.0;
+}
+
+/* One side's kept samples grouped by round: round r's samples are values[start[r] ..
+ * start[r + 1]). */
+typedef struct by_round {
+    double *values;
+    size_t *start;
+    size_t n;
+} by_round;
+
+/* Tukey's far-out fences over all of a side's samples, then a counting sort by round. */
+static int group_by_round(const double *v, const unsigned *round, size_t n, size_t nrounds, by_round *out)
+{
+    double *sorted = sorted_copy(v, n);
+    out->values = malloc((n + 1) * sizeof *out->values);
+    out->start = calloc(nrounds + 1, sizeof *out->start);
+    if (!sorted || !out->values || !out->start) {
+        free(sorted);
+        return -1;
+    }
+    double q1 = kd_percentile_sorted(sorted, n, 25.0), q3 = kd_percentile_sorted(sorted, n, 75.0);
+    double low = q1 - 3.0 * (q3 - q1), high = q3 + 3.0 * (q3 - q1);
+    free(sorted);
+    for (size_t i = 0; i < n; i++)
+        if (v[i] >= low && v[i] <= high)
+            out->start[round[i] + 1]++;
+    for (size_t r = 0; r < nrounds; r++)
+        out->start[r + 1] += out->start[r];
+    size_t *fill = malloc((nrounds + 1) * sizeof *fill);
+    if (!fill)
+        return -1;
+    memcpy(fill, out->start, (nrounds + 1) * sizeof *fill);
+    for (size_t i = 0; i < n; i++)
+        if (v[i] >= low && v[i] <= high)
+            out->values[fill[round[i]]++] = v[i];
+    out->n = out->start[nrounds];
+    free(fill);
+    return 0;
+}
+
+static size_t in_round(const by_round *g, size_t r) { return g->start[r + 1] - g->start[r]; }
+
+/* A cluster bootstrap: each resample draws rounds with replacement, the same rounds for
+ * both sides (a round's placement is common to both), and pools every sample of the drawn
+ * rounds. Resampling the samples within the drawn rounds as well counted their spread
+ * twice: over 1000 simulated A/A seeds with a 2% placement effect it gave 0.1% false
+ * positives, a needlessly wide interval. Rounds are the independent units, so the
+ * expanded tail is read with the number of rounds: 0.5% false positives at 6 rounds,
+ * 1.5% at 60 (tests/unit/test_stats.c). */
+int kd_speedup_ci_rounds(const double *v1, const unsigned *round1, size_t n1, const double *v2,
+                         const unsigned *round2, size_t n2, double confidence, int resamples, uint64_t seed,
+                         kd_speedup *out)
+{
+    if (n1 < 2 || n2 < 2 || !(confidence > 0.0 && confidence < 1.0) || resamples < 1)
+        return -1;
+    size_t nrounds = 0;
+    for (size_t i = 0; i < n1; i++)
+        nrounds = round1[i] + 1 > nrounds ? round1[i] + 1 : nrounds;
+    for (size_t i = 0; i < n2; i++)
+        nrounds = round2[i] + 1 > nrounds ? round2[i] + 1 : nrounds;
+    by_round g[2] = {{0}, {0}};
+    size_t *usable = malloc(nrounds * sizeof *usable);
+    double *pool = NULL;
+    double *ratios = malloc((size_t)resamples * sizeof *ratios);
+    size_t *drawn = malloc(nrounds * sizeof *drawn);
+    int rc = -1;
+    if (!usable || !ratios || !drawn || group_by_round(v1, round1, n1, nrounds, &g[0]) != 0 ||
+        group_by_round(v2, round2, n2, nrounds, &g[1]) != 0)
+        goto out;
+    size_t m = 0, largest = 0;
+    for (size_t r = 0; r < nrounds; r++)
+        if (in_round(&g[0], r) && in_round(&g[1], r)) {
+            usable[m++] = r;
+            for (int s = 0; s < 2; s++)
+                largest = in_round(&g[s], r) > largest ? in_round(&g[s], r) : largest;
+        }
+    /* A resample of m rounds holds at most m times the largest round. */
+    if (m >= 2 && !(pool = malloc(m * largest * sizeof *pool)))
+        goto out;
+    if (m < 2) { /* one round: nothing to resample rounds from */
+        rc = kd_speedup_ci(v1, n1, v2, n2, confidence, resamples, seed, out);
+        goto out;
+    }
+    uint64_t rng = rng_seeded(seed);
+    for (int b = 0; b < resamples; b++) {
+        for (size_t i = 0; i < m; i++)
+            drawn[i] = usable[rng_below(&rng, m)];
+        double median[2];
+        for (int s = 0; s < 2; s++) {
+            size_t count = 0;
+            for (size_t i = 0; i < m; i++) {
+                size_t first = g[s].start[drawn[i]], k = in_round(&g[s], drawn[i]);
+                memcpy(pool + count, g[s].values + first, k * sizeof *pool);
+                count += k;
+            }
+            median[s] = median_of_pool(pool, count);
+        }
+        ratios[b] = median[0] / median[1];
+    }
+    sort_doubles(ratios, (size_t)resamples);
+    sort_doubles(g[0].values, g[0].n);
+    sort_doubles(g[1].values, g[1].n);
+    double tail = expanded_tail(confidence, m) * 100.0;
+    *out = (kd_speedup){
+        .ratio = kd_percentile_sorted(g[0].values, g[0].n, 50.0) / kd_percentile_sorted(g[1].values, g[1].n, 50.0),
+        .lo = kd_percentile_sorted(ratios, (size_t)resamples, tail),
+        .hi = kd_percentile_sorted(ratios, (size_t)resamples, 100.0 - tail),
+        .confidence = confidence,
+    };
+    rc = 0;
+out:
+    for (int s = 0; s < 2; s++) {
+        free(g[s].values);
+        free(g[s].start);
+    }
+    free(usable);
+    free(pool);
+    free(ratios);
+    free(drawn);
+    return rc;
+}
+
+double kd_round_spread_pct(const double *v, const unsigned *round, size_t n)
+{
+    size_t nrounds = 0;
+    for (size_t i = 0; i < n; i++)
+        nrounds = round[i] + 1 > nrounds ? round[i] + 1 : nrounds;
+    by_round g = {0};
+    double *medians = malloc((nrounds + 1) * sizeof *medians);
+    double spread = 0.0;
+    if (n > 0 && medians && group_by_round(v, round, n, nrounds, &g) == 0) {
+        size_t m = 0;
+        for (size_t r = 0; r < nrounds; r++)
+            if (in_round(&g, r))
+                medians[m++] = median_of_pool(g.values + g.start[r], in_round(&g, r));
+        sort_doubles(medians, m);
+        double mid = kd_percentile_sorted(medians, m, 50.0);
+        if (m >= 3 && mid > 0)
+            spread = (kd_percentile_sorted(medians, m, 90.0) - kd_percentile_sorted(medians, m, 10.0)) / mid * 100.0;
+    }
+    free(g.values);
+    free(g.start);
+    free(medians);
+    return spread;
+}

@@ -48,6 +48,21 @@ typedef struct kd_speedup {
 int kd_speedup_ci(const double *v1, size_t n1, const double *v2, size_t n2, double confidence,
                   int resamples, uint64_t seed, kd_speedup *out);
 
+/* The same interval for samples taken in rounds (round[i]: the round of sample i), where
+ * a round shares something the samples within it cannot show: in the timing pass, one
+ * placement of the buffers in GPU memory, common to both sides. A cluster bootstrap:
+ * each resample draws rounds with replacement (the same rounds for both sides) and pools
+ * their samples; the expanded tail uses the number of rounds. Outliers are removed per side first
+ * (Tukey's far-out fences over all its samples). With fewer than two rounds that both
+ * sides have samples in, it is kd_speedup_ci. Returns 0, -1 as kd_speedup_ci. */
+int kd_speedup_ci_rounds(const double *v1, const unsigned *round1, size_t n1, const double *v2,
+                         const unsigned *round2, size_t n2, double confidence, int resamples, uint64_t seed,
+                         kd_speedup *out);
+
+/* Placement sensitivity: the spread (p90 - p10) of the per-round medians, in percent of
+ * their median, after the outlier rule; 0 with fewer than three rounds. */
+double kd_round_spread_pct(const double *v, const unsigned *round, size_t n);
+
 typedef enum kd_verdict {
     KD_VERDICT_NO_DIFFERENCE = 0,
     KD_VERDICT_FASTER,  /* v2 faster: the whole CI is above 1 */

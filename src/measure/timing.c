@@ -6,13 +6,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "wire/child.h"
-#include "wire/session.h"
+#include "wire/client.h"
 #include "util/fs.h"
 #include "util/trace.h"
 
 enum {
-    SAMPLES_PER_BLOCK = 10,
+    SAMPLES_PER_BLOCK = 5,         /* per side and round: many rounds, so many placements */
     WARMUP_BUDGET_MS = 1000,
     CHECK_RESAMPLES = 400,         /* bootstrap rounds while deciding whether to stop */
     FINAL_RESAMPLES = 4000,        /* ... and for the reported interval */
@@ -44,92 +43,140 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The children: each side alone (the correctness run), then both in one (the timing). */
+enum { SHARED = 2 };
+
 typedef struct run_state {
-    kd_child child[2];
+    kd_child child[3];         /* v1 alone, v2 alone, both (SHARED) */
+    bool started[3];
     const kd_timing_side *sides;
     const kd_timing_options *o;
     kd_timing *out;
     kd_strbuf *error;
-    int *failed_side;
     size_t cap;
+    double *block;             /* room for one block of samples */
 } run_state;
 
-/* Records why side s failed; returns the status to hand back. */
-static kd_timing_status fail(run_state *r, int s, kd_reply_status st, const char *doing,
+static const char *who(const run_state *r, int s)
+{
+    return s == SHARED ? "v1 and v2 (timed together)" : r->sides[s].label;
+}
+
+/* Records why child s (or side s of the shared child) failed; returns the status. */
+static kd_timing_status fail(run_state *r, int s, kd_child *c, kd_reply_status st, const char *doing,
                              kd_timing_status status)
 {
-    *r->failed_side = s;
-    kd_sb_printf(r->error, "%s: %s: ", r->sides[s].label, doing);
-    kd_child_describe_failure(&r->child[s], st, r->error);
+    kd_sb_printf(r->error, "%s: %s: ", who(r, s), doing);
+    kd_child_describe_failure(c, st, r->error);
     return status;
 }
 
-/* Records a failure of side s whose message is already in `why`. */
+/* Records a failure whose message is already in `why`. */
 static kd_timing_status fail_with(run_state *r, int s, kd_strbuf *why, kd_timing_status status)
 {
-    *r->failed_side = s;
-    kd_sb_printf(r->error, "%s: %s", r->sides[s].label, kd_sb_str(why));
+    kd_sb_printf(r->error, "%s: %s", who(r, s), kd_sb_str(why));
     kd_sb_free(why);
     return status;
 }
 
-static kd_timing_status describe(run_state *r, int s)
+static kd_timing_status start_children(run_state *r, const char *const *shared_argv)
 {
-    kd_strbuf why = {0};
-    kd_device_info info;
-    if (kd_harness_describe(&r->child[s], &r->sides[s], r->o->seed, r->o->timeout_ms, &info, &why) != 0)
-        return fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
-    if (s == 0) {
-        snprintf(r->out->device, sizeof r->out->device, "%s", info.name);
-        r->out->sm = info.sm;
-        r->out->sms = info.sms;
-        r->out->l2_bytes = info.l2_bytes;
-        r->out->driver = info.driver;
+    for (int s = 0; s < 3; s++) {
+        if (s < SHARED && !r->o->check)
+            continue;
+        const char *const *argv = s == SHARED ? shared_argv : r->sides[s].harness_argv;
+        kd_strbuf why = {0};
+        if (kd_child_start(&r->child[s], who(r, s), argv, &why) != 0) {
+            kd_sb_printf(r->error, "%s: cannot start the harness %s: %s", who(r, s), argv[0], kd_sb_str(&why));
+            kd_sb_free(&why);
+            return KD_TIMING_SETUP_FAILED;
+        }
+        r->started[s] = true;
     }
     return KD_TIMING_OK;
 }
 
-/* Both sides allocate and fill their inputs at the same time. */
-static kd_timing_status set_up(run_state *r)
+static void record_device(kd_timing *out, const kd_device_info *info)
 {
+    snprintf(out->device, sizeof out->device, "%s", info->name);
+    out->sm = info->sm;
+    out->sms = info->sms;
+    out->l2_bytes = info->l2_bytes;
+    out->driver = info->driver;
+}
+
+/* The shared child: hello, v1 in slot 0, v2 in slot 1 on v1's buffers where they pair. */
+static kd_timing_status describe_shared(run_state *r)
+{
+    kd_child *c = &r->child[SHARED];
+    kd_strbuf why = {0};
+    kd_device_info info;
+    if (kd_wire_hello(c, &info, &why) != 0)
+        return fail_with(r, SHARED, &why, KD_TIMING_SETUP_FAILED);
+    record_device(r->out, &info);
+    int *share = malloc((r->sides[1].spec->nargs + 1) * sizeof *share);
+    if (!share) {
+        kd_sb_puts(r->error, "out of memory");
+        return KD_TIMING_SETUP_FAILED;
+    }
+    r->out->shared_buffers = kd_share_buffers(r->sides[0].spec, r->sides[1].spec, share);
     for (int s = 0; s < 2; s++)
-        kd_child_send(&r->child[s], "setup");
+        if (kd_wire_describe(c, s, &r->sides[s], share, r->o->timeout_ms, &why) != 0) {
+            free(share);
+            return fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
+        }
+    free(share);
+    kd_reply_status st = kd_wire_seed(c, r->o->seed, r->o->timeout_ms);
+    return st == KD_REPLY_OK ? KD_TIMING_OK : fail(r, SHARED, c, st, "describing the launch", KD_TIMING_SETUP_FAILED);
+}
+
+/* Sends `setup` to every child in `which` at once, then reads each reply. */
+static kd_timing_status set_up(run_state *r, const int *which, int count)
+{
+    for (int i = 0; i < count; i++)
+        kd_wire_send_setup(&r->child[which[i]]);
     kd_timing_status result = KD_TIMING_OK;
-    for (int s = 0; s < 2; s++) {
+    for (int i = 0; i < count; i++) {
+        int s = which[i];
+        unsigned long long need = s == SHARED ? kd_launch_spec_bytes(r->sides[0].spec) + kd_launch_spec_bytes(r->sides[1].spec)
+                                              : kd_launch_spec_bytes(r->sides[s].spec);
+        unsigned long long bytes = 0;
         kd_strbuf why = {0};
-        if (kd_harness_setup_reply(&r->child[s], r->sides[s].spec, &r->out->side[s].device_bytes, &why) != 0 &&
-            result == KD_TIMING_OK)
+        if (kd_wire_setup_reply(&r->child[s], need, &bytes, &why) != 0 && result == KD_TIMING_OK)
             result = fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
         kd_sb_free(&why);
+        if (s < SHARED)
+            r->out->side[s].device_bytes = bytes;
     }
     return result;
+}
+
+static kd_timing_status select_side(run_state *r, int s)
+{
+    kd_reply_status st = kd_wire_side(&r->child[SHARED], s, r->o->timeout_ms);
+    return st == KD_REPLY_OK ? KD_TIMING_OK
+                             : fail(r, s, &r->child[SHARED], st, "choosing the side", KD_TIMING_RUN_FAILED);
 }
 
 static kd_timing_status warm_up(run_state *r)
 {
     double fastest = INFINITY;
+    kd_child *c = &r->child[SHARED];
     for (int s = 0; s < 2; s++) {
-        kd_child *c = &r->child[s];
-        kd_reply_status st = kd_child_call(c, r->o->timeout_ms + WARMUP_BUDGET_MS, "warmup %d", WARMUP_BUDGET_MS);
+        kd_timing_status ts = select_side(r, s);
+        if (ts != KD_TIMING_OK)
+            return ts;
+        kd_warmup_result w;
+        kd_reply_status st = kd_wire_warmup(c, WARMUP_BUDGET_MS, r->o->timeout_ms, &w);
         if (st != KD_REPLY_OK)
-            return fail(r, s, st, "warming up", KD_TIMING_RUN_FAILED);
-        const char *v;
+            return fail(r, s, c, st, "warming up", KD_TIMING_RUN_FAILED);
         kd_side_timing *t = &r->out->side[s];
-        t->warmup_median_ns = (v = kd_proto_value(&c->words, 1, "median_ns")) ? atof(v) : 0;
-        t->warmup_launches = (v = kd_proto_value(&c->words, 1, "launches")) ? (unsigned)atoi(v) : 0;
-        t->warmup_stable = (v = kd_proto_value(&c->words, 1, "stable")) && atoi(v) == 1;
-        /* Both sides must use the same timer; the first one's is reported. */
-        if ((v = kd_proto_value(&c->words, 1, "timer")) && (s == 0 || strcmp(v, r->out->timer) != 0)) {
-            if (s == 1 && *r->out->timer) {
-                *r->failed_side = 1;
-                kd_sb_printf(r->error, "v1 is timed with %s but v2 with %s: set KERNDIFF_TIMER=events for both",
-                             r->out->timer, v);
-                return KD_TIMING_RUN_FAILED;
-            }
-            snprintf(r->out->timer, sizeof r->out->timer, "%s", v);
-            const char *note = kd_proto_value(&c->words, 1, "timer_note");
-            snprintf(r->out->timer_note, sizeof r->out->timer_note, "%s", note && strcmp(note, "-") ? note : "");
-            kd_proto_decode(r->out->timer_note);
+        t->warmup_median_ns = w.median_ns;
+        t->warmup_launches = w.launches;
+        t->warmup_stable = w.stable;
+        if (s == 0) { /* one process, one timer: the first warm-up chose it */
+            snprintf(r->out->timer, sizeof r->out->timer, "%s", w.timer);
+            snprintf(r->out->timer_note, sizeof r->out->timer_note, "%s", w.timer_note);
         }
         fastest = fmin(fastest, t->warmup_median_ns);
     }
@@ -140,13 +187,8 @@ static kd_timing_status warm_up(run_state *r)
         batch = (long)fmin(1000, fmax(2, ceil(BATCH_TARGET_NS / fmax(fastest, 1))));
     r->out->batched = batch > 0;
     r->out->batch = batch > 0 ? (unsigned)batch : 1;
-    for (int s = 0; s < 2; s++) {
-        kd_reply_status st = r->out->batched ? kd_child_call(&r->child[s], r->o->timeout_ms, "mode batched %u", r->out->batch)
-                                             : kd_child_call(&r->child[s], r->o->timeout_ms, "mode single");
-        if (st != KD_REPLY_OK)
-            return fail(r, s, st, "choosing the timing mode", KD_TIMING_RUN_FAILED);
-    }
-    return KD_TIMING_OK;
+    kd_reply_status st = kd_wire_mode(c, r->out->batched ? r->out->batch : 0, r->o->timeout_ms);
+    return st == KD_REPLY_OK ? KD_TIMING_OK : fail(r, SHARED, c, st, "choosing the timing mode", KD_TIMING_RUN_FAILED);
 }
 
 static bool grow(run_state *r, size_t need)
@@ -157,70 +199,65 @@ static bool grow(run_state *r, size_t need)
     while (cap < need)
         cap *= 2;
     for (int s = 0; s < 2; s++) {
-        double *samples = realloc(r->out->side[s].samples, cap * sizeof *samples);
+        kd_side_timing *t = &r->out->side[s];
+        double *samples = realloc(t->samples, cap * sizeof *samples);
         if (samples)
-            r->out->side[s].samples = samples;
-        bool *throttled = realloc(r->out->side[s].throttled, cap * sizeof *throttled);
+            t->samples = samples;
+        bool *throttled = realloc(t->throttled, cap * sizeof *throttled);
         if (throttled)
-            r->out->side[s].throttled = throttled;
-        if (!samples || !throttled)
+            t->throttled = throttled;
+        unsigned *round = realloc(t->round, cap * sizeof *round);
+        if (round)
+            t->round = round;
+        if (!samples || !throttled || !round)
             return false;
     }
     r->cap = cap;
     return true;
 }
 
-/* Parses "ok time clock0=.. clock1=.. reasons=.. throttled=.. samples=a,b,c" into side s. */
-static bool take_block(run_state *r, int s, int k)
+/* Appends one block of side s, taken in the current round. */
+static void take_block(run_state *r, int s, const kd_time_block *b, int k)
 {
-    kd_child *c = &r->child[s];
     kd_side_timing *t = &r->out->side[s];
-    const char *samples = kd_proto_value(&c->words, 1, "samples");
-    const char *clock0 = kd_proto_value(&c->words, 1, "clock0"), *clock1 = kd_proto_value(&c->words, 1, "clock1");
-    const char *reasons = kd_proto_value(&c->words, 1, "reasons"), *thr = kd_proto_value(&c->words, 1, "throttled");
-    if (!samples || !clock0 || !clock1 || !reasons || !thr || !grow(r, t->n + (size_t)k))
-        return false;
-    size_t first = t->n;
-    for (const char *p = samples; *p;) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || !(v > 0) || !isfinite(v) || t->n - first >= (size_t)k)
-            return false;
-        t->samples[t->n] = v;
-        t->throttled[t->n] = atoi(thr) != 0;
+    for (int i = 0; i < k; i++) {
+        t->samples[t->n] = b->samples[i];
+        t->throttled[t->n] = b->throttled;
+        t->round[t->n] = (unsigned)r->out->rounds;
         t->n++;
-        p = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            return false;
     }
-    if (t->n - first != (size_t)k)
-        return false;
-    unsigned c0 = (unsigned)atoi(clock0), c1 = (unsigned)atoi(clock1);
-    unsigned lo = c0 < c1 ? c0 : c1, hi = c0 < c1 ? c1 : c0;
+    unsigned lo = b->clock0_mhz < b->clock1_mhz ? b->clock0_mhz : b->clock1_mhz;
+    unsigned hi = b->clock0_mhz < b->clock1_mhz ? b->clock1_mhz : b->clock0_mhz;
     if (lo && (!t->clock_min_mhz || lo < t->clock_min_mhz))
         t->clock_min_mhz = lo;
     if (hi > t->clock_max_mhz)
         t->clock_max_mhz = hi;
-    t->reasons_seen |= strtoull(reasons, NULL, 16);
-    if (atoi(thr))
+    t->reasons_seen |= b->reasons;
+    if (b->throttled)
         t->throttled_count += (size_t)k;
-    return true;
 }
 
 static kd_timing_status time_block(run_state *r, int s)
 {
-    kd_child *c = &r->child[s];
+    kd_timing_status ts = select_side(r, s);
+    if (ts != KD_TIMING_OK)
+        return ts;
+    if (!grow(r, r->out->side[s].n + SAMPLES_PER_BLOCK)) {
+        kd_sb_puts(r->error, "out of memory for the samples");
+        return KD_TIMING_RUN_FAILED;
+    }
+    kd_time_block b = {.samples = r->block};
     /* The watchdog allows every sample of the block a full --timeout. */
-    kd_reply_status st = kd_child_call(c, r->o->timeout_ms + (int)(SAMPLES_PER_BLOCK * r->out->batch), "time %d",
-                                       SAMPLES_PER_BLOCK);
+    kd_reply_status st = kd_wire_time(&r->child[SHARED], SAMPLES_PER_BLOCK,
+                                      r->o->timeout_ms + (int)(SAMPLES_PER_BLOCK * r->out->batch), &b);
     if (st != KD_REPLY_OK)
-        return fail(r, s, st, "timing the kernel", KD_TIMING_RUN_FAILED);
-    if (!take_block(r, s, SAMPLES_PER_BLOCK))
-        return fail(r, s, KD_REPLY_GARBLED, "timing the kernel", KD_TIMING_RUN_FAILED);
+        return fail(r, s, &r->child[SHARED], st, "timing the kernel", KD_TIMING_RUN_FAILED);
+    take_block(r, s, &b, SAMPLES_PER_BLOCK);
     return KD_TIMING_OK;
 }
 
-/* splitmix64: the interleaving order comes from --seed, so a run can be replayed. */
+/* splitmix64: the interleaving order and the placements come from --seed, so a run can be
+ * replayed. */
 static unsigned long long next_random(unsigned long long *state)
 {
     unsigned long long z = (*state += 0x9E3779B97F4A7C15ull);
@@ -231,20 +268,20 @@ static unsigned long long next_random(unsigned long long *state)
 
 static int compute_speedup(run_state *r, int resamples)
 {
-    double *kept[2] = {NULL, NULL};
-    size_t n[2] = {0, 0};
-    int rc = -1;
-    for (int s = 0; s < 2; s++) {
-        kept[s] = malloc(r->out->side[s].n * sizeof *kept[s] + 1);
-        if (!kept[s])
-            goto out;
-        n[s] = kd_remove_outliers(r->out->side[s].samples, r->out->side[s].n, kept[s]);
-    }
-    rc = kd_speedup_ci(kept[0], n[0], kept[1], n[1], 0.95, resamples, r->o->seed, &r->out->speedup);
-out:
-    free(kept[0]);
-    free(kept[1]);
-    return rc;
+    const kd_side_timing *a = &r->out->side[0], *b = &r->out->side[1];
+    return kd_speedup_ci_rounds(a->samples, a->round, a->n, b->samples, b->round, b->n, 0.95, resamples,
+                                r->o->seed, &r->out->speedup);
+}
+
+/* A fresh placement of the buffers for the round about to start. */
+static kd_timing_status move_buffers(run_state *r, unsigned long long *state)
+{
+    bool moved = false;
+    kd_reply_status st = kd_wire_place(&r->child[SHARED], next_random(state), r->o->timeout_ms, &moved);
+    if (st != KD_REPLY_OK)
+        return fail(r, SHARED, &r->child[SHARED], st, "moving the buffers", KD_TIMING_RUN_FAILED);
+    r->out->placements += moved;
+    return KD_TIMING_OK;
 }
 
 static kd_timing_status measure_rounds(run_state *r)
@@ -253,12 +290,12 @@ static kd_timing_status measure_rounds(run_state *r)
     double start = now_s();
     size_t next_check = (size_t)r->o->min_runs;
     for (;;) {
+        kd_timing_status st = move_buffers(r, &order_state);
         int first = (int)(next_random(&order_state) & 1);
-        for (int i = 0; i < 2; i++) {
-            kd_timing_status st = time_block(r, i == 0 ? first : 1 - first);
-            if (st != KD_TIMING_OK)
-                return st;
-        }
+        for (int i = 0; i < 2 && st == KD_TIMING_OK; i++)
+            st = time_block(r, i == 0 ? first : 1 - first);
+        if (st != KD_TIMING_OK)
+            return st;
         r->out->rounds++;
         size_t n = r->out->side[0].n;
         double elapsed = now_s() - start;
@@ -272,7 +309,7 @@ static kd_timing_status measure_rounds(run_state *r)
                 break;
             }
         }
-        if (elapsed >= r->o->max_time_s && n >= 2) {
+        if (elapsed >= r->o->max_time_s && n >= 2 * SAMPLES_PER_BLOCK) {
             r->out->stop_reason = "--max-time";
             break;
         }
@@ -293,10 +330,45 @@ static kd_timing_status measure_rounds(run_state *r)
     r->out->verdict = kd_verdict_with_floor(&r->out->speedup, r->o->min_effect_pct);
     r->out->min_effect_pct = r->o->min_effect_pct;
     for (int s = 0; s < 2; s++) {
-        kd_summarize(r->out->side[s].samples, r->out->side[s].n, &r->out->side[s].summary);
-        r->out->clocks_locked |= (r->out->side[s].reasons_seen & 0x2) != 0;
+        kd_side_timing *t = &r->out->side[s];
+        kd_summarize(t->samples, t->n, &t->summary);
+        t->placement_spread_pct = kd_round_spread_pct(t->samples, t->round, t->n);
+        r->out->clocks_locked |= (t->reasons_seen & 0x2) != 0;
     }
     return KD_TIMING_OK;
+}
+
+static bool is_buffer(const kd_launch_arg *a) { return a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT; }
+
+size_t kd_share_buffers(const kd_launch_spec *v1, const kd_launch_spec *v2, int share[])
+{
+    size_t named = 0, shared = 0;
+    for (size_t j = 0; j < v2->nargs; j++)
+        share[j] = -1;
+    for (size_t j = 0; j < v2->nargs; j++)
+        for (size_t i = 0; i < v1->nargs && share[j] < 0; i++)
+            if (strcmp(v1->args[i].name, v2->args[j].name) == 0 && is_buffer(&v2->args[j]))
+                named++, share[j] = (int)i;
+    if (named == 0) { /* a renamed parameter: pair the buffers by position */
+        size_t i = 0;
+        for (size_t j = 0; j < v2->nargs; j++) {
+            while (i < v1->nargs && !is_buffer(&v1->args[i]))
+                i++;
+            if (is_buffer(&v2->args[j]) && i < v1->nargs)
+                share[j] = (int)i++;
+        }
+    }
+    for (size_t j = 0; j < v2->nargs; j++) {
+        if (share[j] < 0)
+            continue;
+        const kd_launch_arg *a = &v1->args[share[j]], *b = &v2->args[j];
+        if (!is_buffer(a) || a->role != b->role || a->type.base != b->type.base ||
+            a->type.lanes != b->type.lanes || a->count != b->count)
+            share[j] = -1;
+        else
+            shared++;
+    }
+    return shared;
 }
 
 /* An output buffer of one side and where its bytes start in that side's check file. */
@@ -381,16 +453,14 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
         char name[32];
         snprintf(name, sizeof name, "%s.outputs", r->sides[s].label);
         paths[s] = kd_path_join(workdir, name);
-        char *encoded = kd_proto_encode(paths[s]);
-        kd_child_send(&r->child[s], "check %s", encoded);
-        free(encoded);
+        kd_wire_send_check(&r->child[s], paths[s]);
     }
     for (int s = 0; s < 2; s++) {
-        kd_reply_status st = kd_child_receive(&r->child[s], r->o->timeout_ms * 3 + CHECK_EXTRA_MS);
+        kd_reply_status st = kd_wire_check_reply(&r->child[s], r->o->timeout_ms * 3 + CHECK_EXTRA_MS);
         if (st == KD_REPLY_OK)
             data[s] = kd_read_file(paths[s], &len[s]);
         else if (status == KD_TIMING_OK)
-            status = fail(r, s, st, "running the correctness check", KD_TIMING_RUN_FAILED);
+            status = fail(r, s, &r->child[s], st, "running the correctness check", KD_TIMING_RUN_FAILED);
     }
     free(paths[0]);
     free(paths[1]);
@@ -401,7 +471,6 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
     for (int s = 0; s < 2; s++) {
         nrefs[s] = list_outputs(r->sides[s].spec, refs[s], &total[s]);
         if (!data[s] || len[s] != 2 * total[s]) {
-            *r->failed_side = s;
             kd_sb_printf(r->error, "%s: the correctness run wrote %zu bytes, expected %zu", r->sides[s].label,
                          data[s] ? len[s] : 0, 2 * total[s]);
             status = KD_TIMING_RUN_FAILED;
@@ -437,40 +506,59 @@ out:
     return status;
 }
 
-kd_timing_status kd_measure(const kd_timing_side sides[2], const kd_timing_options *o,
-                            const char *workdir, kd_timing *out, kd_strbuf *error, int *failed_side)
+/* Each side alone first: its first launches and the correctness run happen where a fault
+ * names the side. Then the children that held one side each are gone, and their memory
+ * with them, before the shared child allocates. */
+static kd_timing_status check_alone(run_state *r, const char *workdir)
 {
-    memset(out, 0, sizeof *out);
-    run_state r = {.sides = sides, .o = o, .out = out, .error = error, .failed_side = failed_side};
     kd_timing_status st = KD_TIMING_OK;
-    int started = 0;
-    for (; started < 2 && st == KD_TIMING_OK; started++) {
+    for (int s = 0; s < 2 && st == KD_TIMING_OK; s++) {
         kd_strbuf why = {0};
-        if (kd_child_start(&r.child[started], sides[started].label, sides[started].harness_argv, &why) != 0) {
-            *failed_side = started;
-            kd_sb_printf(error, "%s: cannot start the harness %s: %s", sides[started].label,
-                         sides[started].harness_argv[0], kd_sb_str(&why));
-            st = KD_TIMING_SETUP_FAILED;
-        }
+        if (kd_harness_describe(&r->child[s], &r->sides[s], r->o->seed, r->o->timeout_ms, NULL, &why) != 0)
+            st = fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
         kd_sb_free(&why);
     }
-    for (int s = 0; s < 2 && st == KD_TIMING_OK; s++)
-        st = describe(&r, s);
-    kd_trace("harnesses started, kernels loaded");
+    static const int alone[2] = {0, 1};
     if (st == KD_TIMING_OK)
-        st = set_up(&r);
-    kd_trace("buffers allocated and filled");
+        st = set_up(r, alone, 2);
+    kd_trace("each side alone: buffers allocated and filled");
+    if (st == KD_TIMING_OK)
+        st = check_outputs(r, workdir);
+    kd_trace("outputs checked");
+    for (int s = 0; s < 2; s++)
+        if (r->started[s]) {
+            kd_child_stop(&r->child[s]);
+            r->started[s] = false;
+        }
+    return st;
+}
+
+kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *shared_argv,
+                            const kd_timing_options *o, const char *workdir, kd_timing *out, kd_strbuf *error)
+{
+    memset(out, 0, sizeof *out);
+    double block[SAMPLES_PER_BLOCK];
+    run_state r = {.sides = sides, .o = o, .out = out, .error = error, .block = block};
+    /* All children start at once: CUDA's start-up in the shared one overlaps the checks. */
+    kd_timing_status st = start_children(&r, shared_argv);
+    if (st == KD_TIMING_OK)
+        st = describe_shared(&r);
+    kd_trace("harnesses started, kernels loaded");
+    if (st == KD_TIMING_OK && o->check)
+        st = check_alone(&r, workdir);
+    static const int together[1] = {SHARED};
+    if (st == KD_TIMING_OK)
+        st = set_up(&r, together, 1);
+    kd_trace("both sides together: buffers allocated and filled");
     if (st == KD_TIMING_OK)
         st = warm_up(&r);
     kd_trace("warmed up");
     if (st == KD_TIMING_OK)
         st = measure_rounds(&r);
     kd_trace("measured: %zu rounds", out->rounds);
-    if (st == KD_TIMING_OK && o->check)
-        st = check_outputs(&r, workdir);
-    kd_trace("outputs checked");
-    for (int s = 0; s < started; s++)
-        kd_child_stop(&r.child[s]);
+    for (int s = 0; s < 3; s++)
+        if (r.started[s])
+            kd_child_stop(&r.child[s]);
     return st;
 }
 
@@ -479,6 +567,7 @@ void kd_timing_free(kd_timing *t)
     for (int s = 0; s < 2; s++) {
         free(t->side[s].samples);
         free(t->side[s].throttled);
+        free(t->side[s].round);
     }
     for (size_t i = 0; i < t->noutputs; i++)
         free(t->outputs[i].name);

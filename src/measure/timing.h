@@ -1,13 +1,16 @@
-/* timing.h — the timing pass: both harness children warm, v1 and v2 interleaved in
- * randomised blocks, an adaptive stop on the width of the speedup's confidence interval,
- * then the correctness run. Its result is part of the comparison model. */
+/* timing.h — the timing pass. First each side alone in its own harness child (the
+ * correctness run, so a faulting version is named); then both in ONE child, on the same
+ * buffers, interleaved in randomised rounds, the buffers moved to a new placement in GPU
+ * memory before every round, with an adaptive stop on the width of the speedup's
+ * confidence interval (computed over rounds: a cluster bootstrap). Its result is part of
+ * the comparison model. */
 #ifndef KD_MEASURE_TIMING_H
 #define KD_MEASURE_TIMING_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "check/compare.h"
-#include "wire/session.h"
+#include "wire/client.h"
 #include "launch/spec.h"
 #include "measure/stats.h"
 #include "util/strbuf.h"
@@ -32,7 +35,9 @@ void kd_timing_options_default(kd_timing_options *o);
 typedef struct kd_side_timing {
     double *samples;          /* every raw sample, ns per launch, in the order taken */
     bool *throttled;          /* per sample: taken in a block the GPU reported throttling */
+    unsigned *round;          /* per sample: the round (placement) it was taken in */
     size_t n;
+    double placement_spread_pct; /* p90-p10 of the per-round medians, % of their median */
     kd_summary summary;       /* after the outlier rule */
     unsigned clock_min_mhz, clock_max_mhz;
     size_t throttled_count;
@@ -67,6 +72,8 @@ typedef struct kd_timing {
     const char *stop_reason;  /* "target reached", "--max-time", "--max-runs" */
     bool from_saved;          /* kerndiff compare: recomputed from two saved runs' samples */
     size_t rounds;
+    size_t placements;        /* rounds on a fresh placement of the buffers (moved by `place`) */
+    size_t shared_buffers;    /* buffers both versions used (the same allocation) */
     double measure_s;
     bool clocks_locked;       /* NVML reported applications/locked clocks in force */
     unsigned locked_by_kerndiff_mhz; /* --lock-clocks: the SM clock kerndiff locked, else 0 */
@@ -79,16 +86,24 @@ typedef struct kd_timing {
 
 typedef kd_harness_side kd_timing_side;
 
+/* What the timing pass needs from a backend: the child for each side alone (in sides[]) and
+ * the child that holds both sides (shared_argv). */
+
 typedef enum kd_timing_status {
     KD_TIMING_OK = 0,
     KD_TIMING_SETUP_FAILED,   /* the harness could not start, load or allocate */
     KD_TIMING_RUN_FAILED,     /* a kernel faulted, hung, or the harness broke */
 } kd_timing_status;
 
-/* Runs the timing pass and the correctness run. On failure `error` says what failed and
- * on which side, and *failed_side is 0 or 1. */
-kd_timing_status kd_measure(const kd_timing_side sides[2], const kd_timing_options *o,
-                            const char *workdir, kd_timing *out, kd_strbuf *error, int *failed_side);
+/* Runs the correctness run and the timing pass. On failure `error` says what failed and
+ * on which side ("v1", "v2", or both when the shared child failed outside a side's work). */
+kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *shared_argv,
+                            const kd_timing_options *o, const char *workdir, kd_timing *out, kd_strbuf *error);
+
+/* v2's buffer i shares v1's buffer share[i] (-1: its own): buffers pair by name, else by
+ * position when no name is shared, and only when dtype, lanes, count and role agree.
+ * Returns how many are shared. */
+size_t kd_share_buffers(const kd_launch_spec *v1, const kd_launch_spec *v2, int share[]);
 void kd_timing_free(kd_timing *t);
 
 /* "v2 is 1.14x faster (214.1us -> 188.4us, 95% CI 1.12-1.16x)" */

@@ -52,12 +52,12 @@ static int run_harness(const kd_ncu_options *o, const char *const *argv, const k
     unsigned long long bytes;
     int rc = kd_harness_describe(&c, side, seed, o->timeout_ms, NULL, why);
     if (rc == 0) {
-        kd_child_send(&c, "setup");
-        rc = kd_harness_setup_reply(&c, side->spec, &bytes, why);
+        kd_wire_send_setup(&c);
+        rc = kd_wire_setup_reply(&c, kd_launch_spec_bytes(side->spec), &bytes, why);
     }
     /* Each profiled launch is replayed once per counter pass: allow for many. */
     for (int i = 0; i < o->repeats && rc == 0; i++) {
-        kd_reply_status st = kd_child_call(&c, o->timeout_ms * 50 + KD_HARNESS_START_MS, "once");
+        kd_reply_status st = kd_wire_once(&c, o->timeout_ms * 50 + KD_HARNESS_START_MS);
         if (st != KD_REPLY_OK) {
             kd_sb_puts(why, "profiling the kernel: ");
             kd_child_describe_failure(&c, st, why);

@@ -13,7 +13,7 @@
 #define KD_NCU_PROFILE_H
 
 #include <stdbool.h>
-#include "wire/session.h"
+#include "wire/client.h"
 #include "ncu/csv.h"
 #include "util/strbuf.h"
 

@@ -131,6 +131,10 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
     kd_timing_method(t, &line);
     fprintf(out, "  %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
+    kd_timing_placement(t, &line);
+    if (line.len)
+        fprintf(out, "  %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
     if (t->checked) {
         kd_correctness_line(t, &line);
         fprintf(out, "%s%s%s\n", paint(o, t->outputs_match ? GREEN : RED), kd_sb_str(&line), paint(o, RESET));

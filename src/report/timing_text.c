@@ -67,6 +67,16 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out)
                      t->target_pct);
 }
 
+void kd_timing_placement(const kd_timing *t, kd_strbuf *out)
+{
+    if (!t->placements)
+        return;
+    kd_sb_printf(out, "both versions in one process on the same buffers (%zu shared), moved to a new place in GPU "
+                      "memory before each of %zu rounds; placement sensitivity: per-round medians spread %.2f%% (v1), "
+                      "%.2f%% (v2)",
+                 t->shared_buffers, t->placements, t->side[0].placement_spread_pct, t->side[1].placement_spread_pct);
+}
+
 void kd_correctness_line(const kd_timing *t, kd_strbuf *out)
 {
     if (t->noutputs == 0) {

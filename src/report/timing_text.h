@@ -11,6 +11,10 @@
 void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out);
 /* How samples were taken and why the measurement stopped. */
 void kd_timing_method(const kd_timing *t, kd_strbuf *out);
+/* Where the samples ran: both versions on the same buffers, moved between rounds, and how
+ * much the placement moved each version's time. Empty for a comparison of saved runs made
+ * before placements were recorded. */
+void kd_timing_placement(const kd_timing *t, kd_strbuf *out);
 /* "outputs match (2 buffers compared in full)" or "OUTPUTS DIFFER: ..." */
 void kd_correctness_line(const kd_timing *t, kd_strbuf *out);
 /* One output buffer's comparison. */

@@ -31,7 +31,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define KD_PROTOCOL_VERSION 1
+#define KD_PROTOCOL_VERSION 2
+#define KD_PROTO_MAX_SLOTS 2   /* sides one child can hold: `side 0`, `side 1` */
 #define KD_PROTO_MAX_WORDS 64
 
 typedef struct kd_words {

@@ -218,10 +218,21 @@ static void same_seed_same_interval(void **state)
 
 /* Realistic kernel timings: 100 us with a right-skewed shifted lognormal (shape 0.5, whose
  * standard deviation 0.6039 is divided out so that `spread` is the relative standard
- * deviation), a 2% chance of a 2-5x outlier, and a drift of +2% over the whole run. */
+ * deviation), a 2% chance of a 2-5x outlier, a drift of +2% over the whole run, and the
+ * placement of the buffers in GPU memory, which scales a kernel's time by 1 + 2% z (z
+ * standard normal) per placement: on an H100 placement alone moved a kernel by up to 5%. */
+typedef enum process_model {
+    SHARED,   /* kerndiff: both versions in one process on the same buffers, moved every round */
+    SEPARATE, /* the old model: a process per version, each on a placement of its own */
+} process_model;
+
 typedef struct scenario {
     double spread, v2_factor;
+    process_model model;
 } scenario;
+
+enum { BLOCK = 5 };            /* samples per side and round, as in the timing pass */
+#define PLACEMENT_SPREAD 0.02
 
 static double simulated_timing(test_rng *r, const scenario *sc, double run_fraction)
 {
@@ -232,86 +243,96 @@ static double simulated_timing(test_rng *r, const scenario *sc, double run_fract
     return t;
 }
 
-/* The run alternates blocks of 10 samples, a v1 block and a v2 block per pair in random
- * order, so both versions see the same drift at nearly the same times. */
-static void measure_interleaved(test_rng *r, const scenario *sc, size_t n, double *v1, double *v2)
+/* The run alternates rounds: a block of v1 and a block of v2 in random order, so both
+ * versions see the same drift at nearly the same times, and (SHARED) the same placement. */
+static void measure_interleaved(test_rng *r, const scenario *sc, size_t n, double *v1, double *v2, unsigned *round)
 {
     size_t position = 0;
-    for (size_t block = 0; block < n / 10; block++) {
+    double own_placement[2] = {1.0 + PLACEMENT_SPREAD * test_normal(r), 1.0 + PLACEMENT_SPREAD * test_normal(r)};
+    for (size_t block = 0; block < n / BLOCK; block++) {
         bool v1_first = test_next(r) & 1;
+        double placement = 1.0 + PLACEMENT_SPREAD * test_normal(r);
         for (int half = 0; half < 2; half++) {
             bool is_v1 = (half == 0) == v1_first;
-            for (size_t i = block * 10; i < block * 10 + 10; i++, position++) {
-                double t = simulated_timing(r, sc, (double)position / (double)(2 * n - 1));
+            double where = sc->model == SHARED ? placement : own_placement[!is_v1];
+            for (size_t i = block * BLOCK; i < block * BLOCK + BLOCK; i++, position++) {
+                double t = where * simulated_timing(r, sc, (double)position / (double)(2 * n - 1));
                 if (is_v1)
                     v1[i] = t;
                 else
                     v2[i] = t * sc->v2_factor;
+                round[i] = (unsigned)block;
             }
         }
     }
 }
 
-/* Runs the measure -> outlier rule -> bootstrap chain for `seeds` seeds and counts each
- * verdict; the spread cycles through 0.5%, 1% and 2% unless the scenario fixes it. */
-static void count_verdicts(size_t n, int seeds, double v2_factor, double spread, int counts[3])
+/* Runs the measure -> outlier rule -> cluster bootstrap chain for `seeds` seeds and counts
+ * each verdict; the spread cycles through 0.5%, 1% and 2% unless the scenario fixes it. */
+static void count_verdicts(size_t n, int seeds, double v2_factor, double spread, process_model model, int counts[3])
 {
     static const double spreads[] = {0.005, 0.01, 0.02};
     double *v1 = malloc(n * sizeof *v1), *v2 = malloc(n * sizeof *v2);
-    double *kept1 = malloc(n * sizeof *kept1), *kept2 = malloc(n * sizeof *kept2);
+    unsigned *round = malloc(n * sizeof *round);
     assert_non_null(v1);
     assert_non_null(v2);
-    assert_non_null(kept1);
-    assert_non_null(kept2);
+    assert_non_null(round);
     counts[0] = counts[1] = counts[2] = 0;
     for (int seed = 0; seed < seeds; seed++) {
         test_rng r = {(uint64_t)seed * 7919u + 1};
-        scenario sc = {spread > 0 ? spread : spreads[seed % 3], v2_factor};
-        measure_interleaved(&r, &sc, n, v1, v2);
-        size_t n1 = kd_remove_outliers(v1, n, kept1), n2 = kd_remove_outliers(v2, n, kept2);
+        scenario sc = {spread > 0 ? spread : spreads[seed % 3], v2_factor, model};
+        measure_interleaved(&r, &sc, n, v1, v2, round);
         kd_speedup s;
-        assert_int_equal(kd_speedup_ci(kept1, n1, kept2, n2, 0.95, RESAMPLES, (uint64_t)seed, &s), 0);
+        assert_int_equal(kd_speedup_ci_rounds(v1, round, n, v2, round, n, 0.95, RESAMPLES, (uint64_t)seed, &s), 0);
         counts[kd_verdict_of(&s)]++;
     }
     free(v1);
     free(v2);
-    free(kept1);
-    free(kept2);
+    free(round);
 }
 
-static void assert_aa_false_positives_within_5_percent(size_t n, int seeds)
+static double aa_false_positive_pct(size_t n, int seeds, process_model model)
 {
     int counts[3];
-    count_verdicts(n, seeds, 1.0, 0.0, counts);
+    count_verdicts(n, seeds, 1.0, 0.0, model, counts);
     int false_positives = counts[KD_VERDICT_FASTER] + counts[KD_VERDICT_SLOWER];
-    printf("A/A n=%zu seeds=%d: %d faster, %d slower, false-positive rate %.1f%%\n", n, seeds,
+    printf("A/A n=%zu seeds=%d %s, placement %.0f%%: %d faster, %d slower, false-positive rate %.1f%%\n", n, seeds,
+           model == SHARED ? "shared buffers" : "a process per side", 100 * PLACEMENT_SPREAD,
            counts[KD_VERDICT_FASTER], counts[KD_VERDICT_SLOWER], 100.0 * false_positives / seeds);
-    assert_true(false_positives * 20 <= seeds);
+    return 100.0 * false_positives / seeds;
 }
 
 static void aa_false_positive_rate_n30(void **state)
 {
     (void)state;
-    assert_aa_false_positives_within_5_percent(30, 1000);
+    assert_true(aa_false_positive_pct(30, 1000, SHARED) <= 5.0);
 }
 
 static void aa_false_positive_rate_n100(void **state)
 {
     (void)state;
-    assert_aa_false_positives_within_5_percent(100, 500);
+    assert_true(aa_false_positive_pct(100, 1000, SHARED) <= 5.0);
 }
 
 static void aa_false_positive_rate_n300(void **state)
 {
     (void)state;
-    assert_aa_false_positives_within_5_percent(300, 200);
+    assert_true(aa_false_positive_pct(300, 200, SHARED) <= 5.0);
+}
+
+/* Why the process model changed: with a placement per process, identical code reads as a
+ * difference most of the time, whatever the statistics (the H100 campaign: 15 of 40). */
+static void separate_placements_fool_any_interval(void **state)
+{
+    (void)state;
+    assert_true(aa_false_positive_pct(100, 200, SEPARATE) >= 30.0);
 }
 
 static void assert_detected(double v2_factor, kd_verdict expected)
 {
     enum { SEEDS = 200 };
     int counts[3];
-    count_verdicts(100, SEEDS, v2_factor, 0.005, counts);
+    count_verdicts(100, SEEDS, v2_factor, 0.005, SHARED, counts);
     printf("A/B n=100 v2 = %.4f x v1, seeds=%d: %s in %.1f%%\n", v2_factor, SEEDS,
            kd_verdict_name(expected), 100.0 * counts[expected] / SEEDS);
     assert_true(counts[expected] * 100 >= SEEDS * 95);
@@ -327,6 +348,45 @@ static void eleven_percent_speedup_is_detected(void **state)
 {
     (void)state;
     assert_detected(1.0 / 1.11, KD_VERDICT_FASTER);
+}
+
+/* Round-level resampling sees what sample-level resampling cannot: when each round has a
+ * placement of its own that is NOT common to both sides, the interval widens. */
+static void rounds_widen_the_interval_when_rounds_differ(void **state)
+{
+    (void)state;
+    enum { N = 60 };
+    double v1[N], v2[N];
+    unsigned round[N], one_round[N];
+    test_rng r = {5};
+    for (size_t i = 0; i < N; i++) {
+        round[i] = (unsigned)(i / BLOCK);
+        one_round[i] = 0;
+        double shift = (round[i] % 2 ? 1.03 : 0.97); /* v1's placement alternates, v2's does not */
+        v1[i] = 100.0 * shift * (1.0 + 0.002 * test_normal(&r));
+        v2[i] = 100.0 * (1.0 + 0.002 * test_normal(&r));
+    }
+    kd_speedup by_rounds, pooled;
+    assert_int_equal(kd_speedup_ci_rounds(v1, round, N, v2, round, N, 0.95, RESAMPLES, 3, &by_rounds), 0);
+    assert_int_equal(kd_speedup_ci_rounds(v1, one_round, N, v2, one_round, N, 0.95, RESAMPLES, 3, &pooled), 0);
+    assert_true(kd_speedup_ci_halfwidth_pct(&by_rounds) > kd_speedup_ci_halfwidth_pct(&pooled));
+    assert_close(by_rounds.ratio, pooled.ratio);
+}
+
+static void round_spread_is_the_spread_of_round_medians(void **state)
+{
+    (void)state;
+    /* Ten rounds of 5 identical samples at 100, 101, ..., 109: medians 100..109, p10 100.9,
+     * p90 108.1, median 104.5: (108.1 - 100.9) / 104.5 = 6.89%. */
+    double v[50];
+    unsigned round[50];
+    for (size_t i = 0; i < 50; i++) {
+        round[i] = (unsigned)(i / 5);
+        v[i] = 100.0 + (double)round[i];
+    }
+    assert_close(kd_round_spread_pct(v, round, 50), (108.1 - 100.9) / 104.5 * 100.0);
+    unsigned two[4] = {0, 0, 1, 1};
+    assert_close(kd_round_spread_pct((const double[]){1, 2, 3, 4}, two, 4), 0.0); /* under 3 rounds */
 }
 
 static void rejects_what_it_cannot_use(void **state)
@@ -390,6 +450,9 @@ int main(void)
         cmocka_unit_test(aa_false_positive_rate_n30),
         cmocka_unit_test(aa_false_positive_rate_n100),
         cmocka_unit_test(aa_false_positive_rate_n300),
+        cmocka_unit_test(separate_placements_fool_any_interval),
+        cmocka_unit_test(rounds_widen_the_interval_when_rounds_differ),
+        cmocka_unit_test(round_spread_is_the_spread_of_round_medians),
         cmocka_unit_test(three_percent_slowdown_is_detected),
         cmocka_unit_test(eleven_percent_speedup_is_detected),
         cmocka_unit_test(rejects_what_it_cannot_use),

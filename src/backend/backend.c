@@ -1,0 +1,38 @@
+#include "backend/registry.h"
+
+#include <stdlib.h>
+
+#include "wire/locate.h"
+
+/* In order of preference: the test seam first (it claims nothing unless set), the CUDA
+ * backend last (it takes whatever nvcc may compile). */
+static const kd_backend *const table[] = {
+    &kd_backend_sim,
+    &kd_backend_cuda,
+};
+
+const kd_backend *kd_backend_for(const char *v1_path, const char *v2_path)
+{
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (table[i]->claims(v1_path) && table[i]->claims(v2_path))
+            return table[i];
+    return NULL;
+}
+
+int kd_backend_find_harness(const char *program, kd_argv *argv, kd_strbuf *why)
+{
+    *argv = (kd_argv){{NULL}};
+    argv->items[0] = kd_harness_path(program);
+    if (argv->items[0])
+        return 0;
+    kd_sb_printf(why, "cannot find the %s program beside kerndiff (build it with `make`, or set KERNDIFF_HARNESS_DIR)",
+                 program);
+    return -1;
+}
+
+void kd_argv_free(kd_argv *a)
+{
+    for (size_t i = 0; i < sizeof a->items / sizeof *a->items; i++)
+        free(a->items[i]);
+    *a = (kd_argv){{NULL}};
+}

@@ -1,0 +1,81 @@
+/* client.h — kerndiff's side of the harness protocol (docs/PROTOCOL.md): every command is
+ * composed and every reply parsed here, through typed calls, so the wire format has one
+ * owner. The timing pass, the correctness check and the counter pass all use it. */
+#ifndef KD_WIRE_CLIENT_H
+#define KD_WIRE_CLIENT_H
+
+#include <stdbool.h>
+#include "launch/spec.h"
+#include "util/strbuf.h"
+#include "wire/child.h"
+
+typedef struct kd_harness_side {
+    const char *label;                 /* "v1" / "v2" */
+    const char *const *harness_argv;   /* the child that holds this side alone */
+    const char *load_kind;             /* "cubin" or "launcher" */
+    const char *load_path;             /* the cubin or shared object */
+    const char *load_symbol;           /* entry or launcher symbol */
+    const kd_launch_spec *spec;
+} kd_harness_side;
+
+typedef struct kd_device_info {
+    char name[128];
+    int sm, sms, driver;
+    long l2_bytes;
+} kd_device_info;
+
+enum { KD_HARNESS_START_MS = 120000 }; /* CUDA start-up, module loading, large allocations */
+
+/* hello, with the protocol version checked. Returns 0, or -1 with the reason in why. */
+int kd_wire_hello(kd_child *c, kd_device_info *info, kd_strbuf *why);
+
+/* Describes one side into slot `slot` of the child: `side` (for slot 1), load, every
+ * argument and the geometry. share[i] >= 0 makes slot-1 buffer i use slot-0 buffer
+ * share[i] (NULL: none shared). Returns 0, or -1 with "what it was doing: what happened". */
+int kd_wire_describe(kd_child *c, int slot, const kd_harness_side *side, const int *share, int timeout_ms,
+                     kd_strbuf *why);
+
+/* hello, describe slot 0, seed: a child that holds one side. info may be NULL. */
+int kd_harness_describe(kd_child *c, const kd_harness_side *side, unsigned long long seed, int timeout_ms,
+                        kd_device_info *info, kd_strbuf *why);
+
+kd_reply_status kd_wire_seed(kd_child *c, unsigned long long seed, int timeout_ms);
+kd_reply_status kd_wire_side(kd_child *c, int slot, int timeout_ms);
+
+/* setup is sent and received apart, so that several children set up at once. The reply
+ * gives the device bytes allocated; an allocation failure says how much `need_bytes` is. */
+void kd_wire_send_setup(kd_child *c);
+int kd_wire_setup_reply(kd_child *c, unsigned long long need_bytes, unsigned long long *bytes, kd_strbuf *why);
+
+typedef struct kd_warmup_result {
+    unsigned launches;
+    double median_ns;
+    bool stable;
+    char timer[16];        /* "cupti", "events", "simulated" */
+    char timer_note[128];  /* why that timer, decoded; "" when nothing to say */
+} kd_warmup_result;
+kd_reply_status kd_wire_warmup(kd_child *c, int budget_ms, int timeout_ms, kd_warmup_result *out);
+
+/* mode single (batch 0) or mode batched BATCH. */
+kd_reply_status kd_wire_mode(kd_child *c, unsigned batch, int timeout_ms);
+
+typedef struct kd_time_block {
+    double *samples;       /* room for k, filled with k samples (ns per launch, > 0) */
+    unsigned clock0_mhz, clock1_mhz;
+    unsigned long long reasons;
+    bool throttled;
+} kd_time_block;
+/* time K. A reply without k positive samples or without its fields is KD_REPLY_GARBLED. */
+kd_reply_status kd_wire_time(kd_child *c, int k, int timeout_ms, kd_time_block *out);
+
+/* place VALUE: move the buffers to a new placement; *moved is false when they stayed. */
+kd_reply_status kd_wire_place(kd_child *c, unsigned long long value, int timeout_ms, bool *moved);
+
+/* check PATH: the outputs of a seeded run, then of a poisoned run, written to path. */
+void kd_wire_send_check(kd_child *c, const char *path);
+kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms);
+
+/* once: one launch inside cuProfilerStart/Stop (the counter pass). */
+kd_reply_status kd_wire_once(kd_child *c, int timeout_ms);
+
+#endif
