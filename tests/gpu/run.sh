@@ -123,6 +123,20 @@ last=$(field "$WORK/sweep.json" 'd["sweep"]["points"][-1]["result"]["runtime"]["
 check sweep_crossover "$([ "$first" = slower ] && [ "$last" = faster ]; echo $?)" "v2 at the smallest size: $first; at the largest: $last"
 sed -n '/^sweep over/,$p' "$WORK/sweep.txt"
 
+# 10. The protocol (docs/PROTOCOL.md): the conformance transcript on the CUDA harness, with
+# a copy kernel whose outputs must be the seeded inputs bit for bit.
+nvcc -arch=sm_90 -cubin -o "$WORK/copy.cubin" "$K/copy.cu" 2>"$WORK/copy.err"
+"$BUILD/tests/conformance" "$BUILD/kerndiff-harness" "$WORK/copy.cubin" kd_copy >"$WORK/conformance.txt" 2>&1
+check protocol_conformance $? "$(tail -1 "$WORK/conformance.txt"); $(grep -c '^ok' "$WORK/conformance.txt") checks passed"
+grep '^FAIL' -A1 "$WORK/conformance.txt"
+
+# 11. Placement (issue 16): the 64K-element add (2 us), where buffer placement alone moved the
+# time by up to 4.6% when each side had buffers of its own, read as identical on both sides.
+"$KD" --no-ncu --n 64K --json="$WORK/place.json" "$K/add.cu" "$K/add.cu" >"$WORK/place.txt" 2>&1
+verdict=$(field "$WORK/place.json" 'd["runtime"]["verdict"]')
+check aa_short_add_same_buffers "$([ "$verdict" = "no significant difference" ]; echo $?)" \
+    "$(field "$WORK/place.json" 'd["runtime"]["headline"]'); $(grep -o 'placement sensitivity.*' "$WORK/place.txt")"
+
 for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"
