@@ -294,10 +294,28 @@ static long long set_up_slot(harness *h, harness_slot *slot)
     return (long long)total;
 }
 
+/* A setup that failed gives back what it took, so that it can be tried again (kerndiff
+ * retries when the memory of other children is released). */
+static void release_buffers(harness *h)
+{
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
+        for (size_t i = 0; i < h->slot[s].nargs; i++) {
+            harness_arg *a = &h->slot[s].args[i];
+            if (a->share < 0 && a->device)
+                h->cu.MemFree(a->device);
+            free(a->initial);
+            a->device = 0;
+            a->initial = NULL;
+        }
+    if (h->flush)
+        h->cu.MemFree(h->flush);
+    h->flush = 0;
+}
+
 static void setup(harness *h)
 {
-    if (!loaded(&h->slot[0])) {
-        kd_proto_reply("err protocol setup before load");
+    if (!loaded(&h->slot[0]) || h->ready) {
+        kd_proto_reply("err protocol setup before load, or twice");
         return;
     }
     long long total = 0;
@@ -305,12 +323,16 @@ static void setup(harness *h)
         if (!loaded(&h->slot[s]))
             continue;
         long long bytes = set_up_slot(h, &h->slot[s]);
-        if (bytes < 0)
+        if (bytes < 0) {
+            release_buffers(h);
             return;
+        }
         total += bytes;
     }
-    if (!allocate(h, &h->flush, h->flush_bytes, "the L2 flush buffer"))
+    if (!allocate(h, &h->flush, h->flush_bytes, "the L2 flush buffer")) {
+        release_buffers(h);
         return;
+    }
     h->ready = true;
     kd_proto_reply("ok setup bytes=%lld", total);
 }

@@ -114,7 +114,7 @@ void kd_print_help(void)
         "  --min-runs N, --max-runs N   samples per side (30, 3000)\n"
         "  --timeout S           kill a harness silent for S seconds (10)\n"
         "  --seed N              inputs and interleaving seed (1)\n"
-        "  --min-effect PCT      faster/slower only beyond this noise floor (0.5)\n"
+        "  --min-effect PCT      faster/slower only beyond this much change (0: any the CI resolves)\n"
         "  --batch auto|off|N    launches per sample for tiny kernels (auto)\n"
         "  --lock-clocks         lock the SM clock for the run (root; reset at exit)\n"
         "Counters (Nsight Compute, with a GPU):\n"

@@ -33,7 +33,7 @@ void kd_timing_options_default(kd_timing_options *o)
     o->timeout_ms = 10000;
     o->seed = 1;
     o->check = true;
-    o->min_effect_pct = 0.5;
+    o->min_effect_pct = 0;
 }
 
 static double now_s(void)
@@ -130,25 +130,25 @@ static kd_timing_status describe_shared(run_state *r)
     return st == KD_REPLY_OK ? KD_TIMING_OK : fail(r, SHARED, c, st, "describing the launch", KD_TIMING_SETUP_FAILED);
 }
 
-/* Sends `setup` to every child in `which` at once, then reads each reply. */
-static kd_timing_status set_up(run_state *r, const int *which, int count)
+/* Reads child s's reply to `setup` (sent with kd_wire_send_setup, so that several children
+ * set up at once). */
+static kd_timing_status setup_reply(run_state *r, int s)
 {
-    for (int i = 0; i < count; i++)
-        kd_wire_send_setup(&r->child[which[i]]);
-    kd_timing_status result = KD_TIMING_OK;
-    for (int i = 0; i < count; i++) {
-        int s = which[i];
-        unsigned long long need = s == SHARED ? kd_launch_spec_bytes(r->sides[0].spec) + kd_launch_spec_bytes(r->sides[1].spec)
-                                              : kd_launch_spec_bytes(r->sides[s].spec);
-        unsigned long long bytes = 0;
-        kd_strbuf why = {0};
-        if (kd_wire_setup_reply(&r->child[s], need, &bytes, &why) != 0 && result == KD_TIMING_OK)
-            result = fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
-        kd_sb_free(&why);
-        if (s < SHARED)
-            r->out->side[s].device_bytes = bytes;
-    }
-    return result;
+    unsigned long long need = s == SHARED ? kd_launch_spec_bytes(r->sides[0].spec) + kd_launch_spec_bytes(r->sides[1].spec)
+                                          : kd_launch_spec_bytes(r->sides[s].spec);
+    unsigned long long bytes = 0;
+    kd_strbuf why = {0};
+    if (kd_wire_setup_reply(&r->child[s], need, &bytes, &why) != 0)
+        return fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
+    if (s < SHARED)
+        r->out->side[s].device_bytes = bytes;
+    return KD_TIMING_OK;
+}
+
+static kd_timing_status set_up_shared(run_state *r)
+{
+    kd_wire_send_setup(&r->child[SHARED]);
+    return setup_reply(r, SHARED);
 }
 
 static kd_timing_status select_side(run_state *r, int s)
@@ -506,10 +506,24 @@ out:
     return status;
 }
 
+/* Ends the children that held one side each, all at once (a CUDA context takes a moment
+ * to tear down), so that the GPU is quiet and their memory free before the timing. */
+static void stop_alone(run_state *r)
+{
+    for (int s = 0; s < 2; s++)
+        if (r->started[s])
+            kd_child_send(&r->child[s], "quit");
+    for (int s = 0; s < 2; s++)
+        if (r->started[s]) {
+            kd_child_stop(&r->child[s]);
+            r->started[s] = false;
+        }
+}
+
 /* Each side alone first: its first launches and the correctness run happen where a fault
- * names the side. Then the children that held one side each are gone, and their memory
- * with them, before the shared child allocates. */
-static kd_timing_status check_alone(run_state *r, const char *workdir)
+ * names the side. The shared child sets up at the same time (filling inputs is host work);
+ * if the GPU has no room for all three, it tries again once the others are gone. */
+static kd_timing_status check_then_set_up(run_state *r, const char *workdir)
 {
     kd_timing_status st = KD_TIMING_OK;
     for (int s = 0; s < 2 && st == KD_TIMING_OK; s++) {
@@ -518,18 +532,25 @@ static kd_timing_status check_alone(run_state *r, const char *workdir)
             st = fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
         kd_sb_free(&why);
     }
-    static const int alone[2] = {0, 1};
-    if (st == KD_TIMING_OK)
-        st = set_up(r, alone, 2);
-    kd_trace("each side alone: buffers allocated and filled");
+    for (int c = 0; c < 3 && st == KD_TIMING_OK; c++)
+        kd_wire_send_setup(&r->child[c]);
+    for (int s = 0; s < 2 && st == KD_TIMING_OK; s++) /* the sides' own failures come first */
+        st = setup_reply(r, s);
+    bool shared_ready = false;
+    if (st == KD_TIMING_OK) {
+        kd_strbuf *error = r->error, ignored = {0};
+        r->error = &ignored;
+        shared_ready = setup_reply(r, SHARED) == KD_TIMING_OK;
+        r->error = error;
+        kd_sb_free(&ignored);
+    }
+    kd_trace("buffers allocated and filled (each side alone%s)", shared_ready ? ", and together" : "");
     if (st == KD_TIMING_OK)
         st = check_outputs(r, workdir);
     kd_trace("outputs checked");
-    for (int s = 0; s < 2; s++)
-        if (r->started[s]) {
-            kd_child_stop(&r->child[s]);
-            r->started[s] = false;
-        }
+    stop_alone(r);
+    if (st == KD_TIMING_OK && !shared_ready)
+        st = set_up_shared(r);
     return st;
 }
 
@@ -544,11 +565,8 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
     if (st == KD_TIMING_OK)
         st = describe_shared(&r);
     kd_trace("harnesses started, kernels loaded");
-    if (st == KD_TIMING_OK && o->check)
-        st = check_alone(&r, workdir);
-    static const int together[1] = {SHARED};
     if (st == KD_TIMING_OK)
-        st = set_up(&r, together, 1);
+        st = o->check ? check_then_set_up(&r, workdir) : set_up_shared(&r);
     kd_trace("both sides together: buffers allocated and filled");
     if (st == KD_TIMING_OK)
         st = warm_up(&r);

@@ -131,12 +131,12 @@ has sweep_bad err 'FROM must not exceed TO'
 run sweep_bad_step 2 -- --n 1K..8K:y2 "$A" "$B"
 has sweep_bad_step err 'wants FROM..TO:xFACTOR'
 
-# The noise floor: a 0.2% difference the CI resolves is still "no significant difference"
-# by default (--min-effect 0.5), and "slower" when the floor is removed.
-sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor 0 -- --min-runs 200 --json="$WORK/floor.json" "$A" "$B"
+# The noise floor: a 0.2% difference the CI resolves is "no significant difference" with
+# --min-effect 0.5, and "slower" by default (no floor: placement no longer needs one).
+sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor 0 -- --min-runs 200 --min-effect 0.5 --json="$WORK/floor.json" "$A" "$B"
 has floor out 'the CI excludes 1 but stays within the 0\.5% noise floor'
 expect_json floor "$WORK/floor.json" 'd["runtime"]["verdict"]' "no significant difference"
-sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor_off 0 -- --min-runs 200 --min-effect 0 --json="$WORK/floor0.json" "$A" "$B"
+sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor_off 0 -- --min-runs 200 --json="$WORK/floor0.json" "$A" "$B"
 expect_json floor_off "$WORK/floor0.json" 'd["runtime"]["verdict"]' slower
 
 # --watch: a change to either file re-runs the diff, and the trend line grows.
