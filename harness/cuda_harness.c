@@ -13,6 +13,7 @@
  * from the first kernel's start to the last kernel's end as CUPTI's activity records give
  * it (the clock ncu's gpu__time_duration uses); without CUPTI, the events' elapsed time. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -633,9 +634,9 @@ static void check(harness *h, kd_words *w)
             free(host);
         }
     }
-    int failed = fclose(f) != 0;
+    int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
     if (failed)
-        kd_proto_reply("err protocol writing %s failed", w->word[1]);
+        kd_proto_reply("err io writing %s failed: %s", w->word[1], strerror(failed));
     else
         kd_proto_reply("ok check bytes=%zu", written);
 }

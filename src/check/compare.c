@@ -111,15 +111,22 @@ void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count
                         kd_tolerance tol, kd_buffer_check *out)
 {
     memset(out, 0, sizeof *out);
+    kd_compare_chunk(t, v1, v2, count, 0, tol, out);
+}
+
+void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, size_t first,
+                      kd_tolerance tol, kd_buffer_check *out)
+{
     /* An unknown type has no element size to read by; the spec builder rejects such
      * buffers before anything is allocated, so there is nothing to compare. */
-    out->count = kd_dtype_size(t) ? count : 0;
+    if (!kd_dtype_size(t))
+        count = 0;
+    out->count += count;
+    out->match = out->mismatches == 0;
     /* Identical bytes with nothing poisoned is the common answer; it needs no element walk. */
-    if (out->count && memcmp(v1, v2, count * kd_dtype_size(t)) == 0 && kd_count_poison(t, v1, count) == 0) {
-        out->match = true;
+    if (count && memcmp(v1, v2, count * kd_dtype_size(t)) == 0 && kd_count_poison(t, v1, count) == 0)
         return;
-    }
-    for (size_t i = 0; i < out->count; i++) {
+    for (size_t i = 0; i < count; i++) {
         bool poisoned1 = kd_is_poison(t, v1, i), poisoned2 = kd_is_poison(t, v2, i);
         double a = poisoned1 ? NAN : kd_dtype_load(t, v1, i);
         double b = poisoned2 ? NAN : kd_dtype_load(t, v2, i);
@@ -134,7 +141,7 @@ void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count
             match = integers_match(t, v1, v2, i, tol, out);
         }
         if (!match)
-            note_mismatch(out, i, a, b);
+            note_mismatch(out, first + i, a, b);
     }
     out->match = out->mismatches == 0;
 }

@@ -65,4 +65,10 @@ typedef struct kd_buffer_check {
 void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count,
                         kd_tolerance tol, kd_buffer_check *out);
 
+/* The same, one chunk at a time, for buffers too large to hold whole: `out` starts zeroed
+ * and accumulates; `first` is the chunk's first element, so mismatch indexes are the
+ * buffer's. After the last chunk `out` is what kd_compare_buffers gives for the whole. */
+void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, size_t first,
+                      kd_tolerance tol, kd_buffer_check *out);
+
 #endif

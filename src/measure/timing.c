@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "wire/client.h"
 #include "util/fs.h"
@@ -418,9 +421,20 @@ static void note_unpaired(kd_timing *t, const char *side, const char *name)
     t->unpaired = kd_sb_take(&sb);
 }
 
-/* The seeded run decides the values; the poisoned run says which were never written. */
-static void compare_pair(const output_ref *x, const output_ref *y, const char *v1_data, const char *v2_data,
-                         const size_t total[2], const kd_timing_options *o, kd_output_check *oc)
+/* Elements compared at a time: the check files are read in chunks, so a 256M-element
+ * output costs kerndiff a few MiB of memory, not gigabytes. */
+#define CHECK_CHUNK_BYTES (8u << 20)
+
+/* Reads `bytes` at `offset` of f into buf. */
+static bool read_at(FILE *f, size_t offset, void *buf, size_t bytes)
+{
+    return fseeko(f, (off_t)offset, SEEK_SET) == 0 && fread(buf, 1, bytes, f) == bytes;
+}
+
+/* The seeded run decides the values; the poisoned run says which were never written.
+ * Returns false when a check file cannot be read back. */
+static bool compare_pair(const output_ref *x, const output_ref *y, FILE *files[2], const size_t total[2],
+                         const kd_timing_options *o, kd_output_check *oc)
 {
     oc->name = strdup(x->arg->name);
     oc->type = x->arg->type;
@@ -432,21 +446,56 @@ static void compare_pair(const output_ref *x, const output_ref *y, const char *v
         oc->result.mismatches = t != y->arg->type.base ? elements
                                 : x->elements > y->elements ? x->elements - y->elements
                                                             : y->elements - x->elements;
-        return;
+        return true;
     }
-    kd_compare_buffers(t, v1_data + x->offset, v2_data + y->offset, elements, oc->tolerance, &oc->result);
-    oc->result.unwritten[0] = kd_count_poison(t, v1_data + total[0] + x->offset, elements);
-    oc->result.unwritten[1] = kd_count_poison(t, v2_data + total[1] + y->offset, elements);
+    size_t size = kd_dtype_size(t), step = CHECK_CHUNK_BYTES / (size ? size : 1);
+    char *chunk[2] = {malloc(CHECK_CHUNK_BYTES), malloc(CHECK_CHUNK_BYTES)};
+    bool ok = chunk[0] && chunk[1];
+    for (size_t at = 0; ok && at < elements; at += step) {
+        size_t n = elements - at < step ? elements - at : step;
+        ok = read_at(files[0], x->offset + at * size, chunk[0], n * size) &&
+             read_at(files[1], y->offset + at * size, chunk[1], n * size);
+        if (ok)
+            kd_compare_chunk(t, chunk[0], chunk[1], n, at, oc->tolerance, &oc->result);
+        ok = ok && read_at(files[0], total[0] + x->offset + at * size, chunk[0], n * size) &&
+             read_at(files[1], total[1] + y->offset + at * size, chunk[1], n * size);
+        if (ok) {
+            oc->result.unwritten[0] += kd_count_poison(t, chunk[0], n);
+            oc->result.unwritten[1] += kd_count_poison(t, chunk[1], n);
+        }
+    }
     if (oc->result.unwritten[0] != oc->result.unwritten[1])
         oc->result.match = false;
+    free(chunk[0]);
+    free(chunk[1]);
+    return ok;
+}
+
+/* The check files hold 2 x the outputs of each side: say so before the harness fills the
+ * disk and fails in a way that looks like its own fault. */
+static bool room_for_outputs(run_state *r, const char *workdir, const size_t total[2])
+{
+    struct statvfs fs;
+    unsigned long long need = 2ull * (total[0] + total[1]);
+    if (statvfs(workdir, &fs) != 0 || (unsigned long long)fs.f_bavail * fs.f_frsize >= need)
+        return true;
+    kd_sb_printf(r->error, "the correctness check writes %.2f GiB of outputs to %s, which has %.2f GiB free: point "
+                           "TMPDIR at a larger disk, use a smaller --n, or pass --no-check",
+                 (double)need / (1u << 30), workdir, (double)fs.f_bavail * fs.f_frsize / (1u << 30));
+    return false;
 }
 
 /* The check file holds every output buffer of the seeded run, then every output buffer of
  * the poisoned run. */
 static kd_timing_status check_outputs(run_state *r, const char *workdir)
 {
-    char *data[2] = {NULL, NULL};
-    size_t len[2] = {0, 0};
+    output_ref refs[2][KD_MAX_OUTPUTS];
+    size_t nrefs[2], total[2];
+    for (int s = 0; s < 2; s++)
+        nrefs[s] = list_outputs(r->sides[s].spec, refs[s], &total[s]);
+    if (!room_for_outputs(r, workdir, total))
+        return KD_TIMING_RUN_FAILED;
+    FILE *files[2] = {NULL, NULL};
     kd_timing_status status = KD_TIMING_OK;
     char *paths[2];
     for (int s = 0; s < 2; s++) { /* both sides run their check at once */
@@ -457,38 +506,34 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
     }
     for (int s = 0; s < 2; s++) {
         kd_reply_status st = kd_wire_check_reply(&r->child[s], r->o->timeout_ms * 3 + CHECK_EXTRA_MS);
-        if (st == KD_REPLY_OK)
-            data[s] = kd_read_file(paths[s], &len[s]);
-        else if (status == KD_TIMING_OK)
-            status = fail(r, s, &r->child[s], st, "running the correctness check", KD_TIMING_RUN_FAILED);
-    }
-    free(paths[0]);
-    free(paths[1]);
-    if (status != KD_TIMING_OK)
-        goto out;
-    output_ref refs[2][KD_MAX_OUTPUTS];
-    size_t nrefs[2], total[2];
-    for (int s = 0; s < 2; s++) {
-        nrefs[s] = list_outputs(r->sides[s].spec, refs[s], &total[s]);
-        if (!data[s] || len[s] != 2 * total[s]) {
-            kd_sb_printf(r->error, "%s: the correctness run wrote %zu bytes, expected %zu", r->sides[s].label,
-                         data[s] ? len[s] : 0, 2 * total[s]);
+        struct stat info;
+        if (st != KD_REPLY_OK) {
+            if (status == KD_TIMING_OK)
+                status = fail(r, s, &r->child[s], st, "running the correctness check", KD_TIMING_RUN_FAILED);
+        } else if (!(files[s] = fopen(paths[s], "rb")) || fstat(fileno(files[s]), &info) != 0 ||
+                   (size_t)info.st_size != 2 * total[s]) {
+            if (status == KD_TIMING_OK)
+                kd_sb_printf(r->error, "%s: the correctness run wrote %lld bytes, expected %zu", r->sides[s].label,
+                             files[s] ? (long long)info.st_size : 0LL, 2 * total[s]);
             status = KD_TIMING_RUN_FAILED;
-            goto out;
         }
     }
+    if (status != KD_TIMING_OK)
+        goto out;
     int partner[KD_MAX_OUTPUTS];
     pair_outputs(refs, nrefs, partner);
     r->out->outputs = calloc(nrefs[0] + 1, sizeof *r->out->outputs);
     r->out->outputs_match = true;
-    for (size_t i = 0; i < nrefs[0]; i++) {
+    for (size_t i = 0; i < nrefs[0] && status == KD_TIMING_OK; i++) {
         if (partner[i] < 0) {
             note_unpaired(r->out, "v1", refs[0][i].arg->name);
             continue;
         }
-        const output_ref *x = &refs[0][i], *y = &refs[1][partner[i]];
         kd_output_check *oc = &r->out->outputs[r->out->noutputs++];
-        compare_pair(x, y, data[0], data[1], total, r->o, oc);
+        if (!compare_pair(&refs[0][i], &refs[1][partner[i]], files, total, r->o, oc)) {
+            kd_sb_printf(r->error, "cannot read back the outputs in %s (out of memory, or the disk failed)", workdir);
+            status = KD_TIMING_RUN_FAILED;
+        }
         r->out->outputs_match &= oc->result.match;
     }
     for (size_t j = 0; j < nrefs[1]; j++) {
@@ -499,10 +544,14 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
             note_unpaired(r->out, "v2", refs[1][j].arg->name);
     }
     r->out->outputs_match &= r->out->noutputs > 0; /* nothing compared is no evidence */
-    r->out->checked = true;
+    r->out->checked = status == KD_TIMING_OK;
 out:
-    free(data[0]);
-    free(data[1]);
+    for (int s = 0; s < 2; s++) {
+        if (files[s])
+            fclose(files[s]);
+        unlink(paths[s]); /* gigabytes, for large --n: gone as soon as they are compared */
+        free(paths[s]);
+    }
     return status;
 }
 

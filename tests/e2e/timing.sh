@@ -37,6 +37,11 @@ for seed in 1 2 3 4 5; do
 done
 has aa_placement_1 out '^  both versions in one process on the same buffers \(3 shared\), moved to a new place in GPU memory before each of [0-9]+ rounds; placement sensitivity: per-round medians spread [1-9][0-9.]*% \(v1\)'
 
+# Outputs too large for the disk: said before the harness fills it (the check files hold
+# two runs of every output of both sides).
+sim "median=50us" check_disk 5 -- --buf out=100G "$A" "$A"
+has check_disk err 'the correctness check writes 1600\.00 GiB of outputs to .*GiB free: point TMPDIR at a larger disk'
+
 # Drift and outliers on both sides: a 20% difference still stands out, outliers are removed.
 sim "median=100us,cv=1%,drift=3%,outliers=10%,seed=21;median=120us,cv=1%,drift=3%,outliers=10%,seed=22" drift 0 -- --min-runs 100 --json="$WORK/drift.json" "$A" "$B"
 expect_json drift "$WORK/drift.json" 'd["runtime"]["verdict"]' slower

@@ -260,6 +260,37 @@ static void vector_types_compare_as_scalars(void **state)
     assert_int_equal(c.first[0].index, 9);
 }
 
+/* Chunk by chunk gives what one call over the whole buffer gives: counts, the first
+ * mismatches with the buffer's own indexes, the maximum errors. */
+static void chunks_add_up_to_the_whole(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    float v1[N], v2[N];
+    kd_fill_random(KD_DT_F32, v1, N, 3);
+    memcpy(v2, v1, sizeof v1);
+    v2[5] += 1.0f;
+    v2[499] *= 2.0f;
+    v2[500] = -v2[500] - 1.0f;
+    kd_fill_poison(KD_DT_F32, &v2[998], 1);
+    kd_tolerance tol = kd_default_tolerance(KD_DT_F32);
+    kd_buffer_check whole, chunked;
+    kd_compare_buffers(KD_DT_F32, v1, v2, N, tol, &whole);
+    memset(&chunked, 0, sizeof chunked);
+    for (size_t at = 0; at < N; at += 300)
+        kd_compare_chunk(KD_DT_F32, v1 + at, v2 + at, N - at < 300 ? N - at : 300, at, tol, &chunked);
+    assert_int_equal(chunked.count, N);
+    assert_int_equal(chunked.mismatches, whole.mismatches);
+    assert_int_equal(chunked.mismatches, 4);
+    assert_int_equal(chunked.unwritten[1], 1);
+    assert_int_equal(chunked.first_count, whole.first_count);
+    for (size_t i = 0; i < whole.first_count; i++)
+        assert_int_equal(chunked.first[i].index, whole.first[i].index);
+    assert_int_equal(chunked.first[2].index, 500);
+    assert_true(chunked.max_abs_err == whole.max_abs_err && chunked.max_rel_err == whole.max_rel_err);
+    assert_false(chunked.match);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +308,7 @@ int main(void)
         cmocka_unit_test(int64_differences_beyond_double_precision),
         cmocka_unit_test(small_integers_and_integer_tolerance),
         cmocka_unit_test(vector_types_compare_as_scalars),
+        cmocka_unit_test(chunks_add_up_to_the_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
