@@ -22,6 +22,7 @@ static const struct {
     ENTRY(ModuleLoad, "cuModuleLoad"),
     ENTRY(ModuleLoadData, "cuModuleLoadData"),
     ENTRY(ModuleGetFunction, "cuModuleGetFunction"),
+    ENTRY(ModuleGetGlobal, "cuModuleGetGlobal_v2"),
     ENTRY(FuncSetAttribute, "cuFuncSetAttribute"),
     ENTRY(MemAlloc, "cuMemAlloc_v2"),
     ENTRY(MemFree, "cuMemFree_v2"),

@@ -28,6 +28,7 @@
 #include "gpu/nvml.h"
 #include "wire/protocol.h"
 #include "launch/dtype.h"
+#include "regions/records.h"
 
 #define MAX_ARGS 64
 #define OUTPUT_SEED_INDEX 1000
@@ -61,6 +62,7 @@ typedef struct harness_arg {
 
 /* One side: its kernel or launcher, its arguments and its launch geometry. */
 typedef struct harness_slot {
+    CUmodule module;            /* direct mode: the cubin (its kd_regions global, if instrumented) */
     CUfunction kernel;          /* direct mode */
     launcher_fn launcher;       /* custom launcher mode */
     harness_arg args[MAX_ARGS];
@@ -129,6 +131,7 @@ static void load(harness *h, kd_words *w)
         kd_proto_decode(w->word[2]);
         CUmodule mod;
         CUresult rc = h->cu.ModuleLoad(&mod, w->word[2]);
+        h->cur->module = mod;
         char text[256];
         if (rc != 0) {
             kd_proto_reply("err load cannot load %s: %s", w->word[2], kd_cuda_describe(&h->cu, rc, text, sizeof text));
@@ -641,6 +644,114 @@ static void check(harness *h, kd_words *w)
         kd_proto_reply("ok check bytes=%zu", written);
 }
 
+/* The device-side layout of include/kerndiff/regions.h (struct kd_region_layout). */
+typedef struct region_layout {
+    CUdeviceptr records, headers, counts;
+    unsigned capacity, launch;
+} region_layout;
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The cost of a record in cycles: the median span of the empty regions that the
+ * instrumented build's calibration kernel records (one warp, 32 begin/end pairs with
+ * nothing between). 0 when the module has no such kernel. */
+static unsigned long long record_cost(harness *h, harness_slot *slot, CUdeviceptr global, region_layout layout)
+{
+    CUfunction calibrate;
+    if (h->cu.ModuleGetFunction(&calibrate, slot->module, "kd_region_calibrate") != 0)
+        return 0;
+    uint64_t records[64], spans[32];
+    layout.capacity = 64;
+    layout.launch = 0xCA11B;
+    cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 1), "clearing region counts");
+    cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
+    cuda_ok(h, h->cu.LaunchKernel(calibrate, 1, 1, 1, 32, 1, 1, 0, h->stream, NULL, NULL), "calibrating regions");
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), "calibrating regions");
+    cuda_ok(h, h->cu.MemcpyDtoH(records, layout.records, sizeof records), "reading calibration records");
+    for (int i = 0; i < 32; i++)
+        spans[i] = (kd_region_record_clock(records[2 * i + 1]) - kd_region_record_clock(records[2 * i])) &
+                   ((1ull << KD_REGION_CLOCK_BITS) - 1);
+    qsort(spans, 32, sizeof *spans, by_u64);
+    return spans[16];
+}
+
+/* regions CAPACITY LAUNCHES PATH: LAUNCHES launches of the current slot's instrumented
+ * kernel, L2 flushed before each, every warp's ring of CAPACITY records collected and
+ * written to PATH (src/regions/records.h). */
+static void regions(harness *h, kd_words *w)
+{
+    harness_slot *slot = h->cur;
+    unsigned long capacity = w->count == 4 ? strtoul(w->word[1], NULL, 10) : 0;
+    unsigned long launches = w->count == 4 ? strtoul(w->word[2], NULL, 10) : 0;
+    if (!capacity || (capacity & (capacity - 1)) || capacity > (1u << 20) || !launches || launches > 1000) {
+        kd_proto_reply("err protocol usage: regions CAPACITY LAUNCHES PATH (CAPACITY a power of two)");
+        return;
+    }
+    CUdeviceptr global;
+    size_t global_bytes;
+    if (!slot->module || slot->launcher ||
+        h->cu.ModuleGetGlobal(&global, &global_bytes, slot->module, "kd_regions") != 0 ||
+        global_bytes != sizeof(region_layout)) {
+        kd_proto_reply("err load the kernel has no kd_regions: it was not built with KERNDIFF_REGIONS (or is a launcher)");
+        return;
+    }
+    kd_proto_decode(w->word[3]);
+    unsigned long long blocks = (unsigned long long)slot->grid[0] * slot->grid[1] * slot->grid[2];
+    unsigned warps_per_block = (slot->block[0] * slot->block[1] * slot->block[2] + 31) / 32;
+    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, (uint32_t)(blocks * warps_per_block),
+                                  (uint32_t)capacity, (uint32_t)launches, warps_per_block};
+    size_t bytes = kd_region_launch_bytes(head.warps, head.capacity);
+    region_layout layout = {.capacity = (unsigned)capacity};
+    unsigned char *host = malloc(bytes);
+    FILE *f = fopen(w->word[3], "wb");
+    if (!host || !f || blocks * warps_per_block > UINT32_MAX) {
+        kd_proto_reply("err alloc cannot hold %zu bytes of records, or open %s", bytes, w->word[3]);
+        free(host);
+        if (f)
+            fclose(f);
+        return;
+    }
+    size_t counts_bytes = 4 * (size_t)head.warps, headers_bytes = 16 * (size_t)head.warps;
+    if (!allocate(h, &layout.counts, counts_bytes, "region counts") ||
+        !allocate(h, &layout.headers, headers_bytes, "region headers") ||
+        !allocate(h, &layout.records, bytes - counts_bytes - headers_bytes, "region records")) {
+        free(host);
+        fclose(f);
+        return;
+    }
+    fwrite(&head, sizeof head, 1, f);
+    for (unsigned long l = 0; l < launches; l++) {
+        layout.launch = (unsigned)l + 1;
+        cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, head.warps), "clearing region counts");
+        cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
+        cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
+        launch(h);
+        cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the instrumented kernel");
+        cuda_ok(h, h->cu.MemcpyDtoH(host, layout.counts, counts_bytes), "reading region counts");
+        cuda_ok(h, h->cu.MemcpyDtoH(host + counts_bytes, layout.headers, headers_bytes), "reading region headers");
+        cuda_ok(h, h->cu.MemcpyDtoH(host + counts_bytes + headers_bytes, layout.records,
+                                    bytes - counts_bytes - headers_bytes),
+                "reading region records");
+        fwrite(host, 1, bytes, f);
+    }
+    free(host);
+    /* The calibration needs 64 records of room: every buffer has at least one warp's worth. */
+    unsigned long long cost = capacity >= 64 ? record_cost(h, slot, global, layout) : 0;
+    h->cu.MemFree(layout.counts);
+    h->cu.MemFree(layout.headers);
+    h->cu.MemFree(layout.records);
+    int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
+    if (failed)
+        kd_proto_reply("err io writing %s failed: %s", w->word[3], strerror(failed));
+    else
+        kd_proto_reply("ok regions warps=%u launches=%lu bytes=%zu record_cycles=%llu", head.warps, launches,
+                       sizeof head + launches * bytes, cost);
+}
+
 static void once(harness *h)
 {
     cuda_ok(h, h->cu.CtxSynchronize(), "synchronizing");
@@ -706,7 +817,7 @@ int main(void)
             continue;
         const char *cmd = w.word[0];
         bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
-                           !strcmp(cmd, "once") || !strcmp(cmd, "place");
+                           !strcmp(cmd, "once") || !strcmp(cmd, "place") || !strcmp(cmd, "regions");
         if (needs_setup && !h.ready)
             kd_proto_reply("err protocol %s before setup", cmd);
         else if (!strcmp(cmd, "hello"))
@@ -736,6 +847,8 @@ int main(void)
             check(&h, &w);
         else if (!strcmp(cmd, "once"))
             once(&h);
+        else if (!strcmp(cmd, "regions"))
+            regions(&h, &w);
         else if (!strcmp(cmd, "quit")) {
             kd_proto_reply("ok quit");
             break;

@@ -18,6 +18,9 @@
  *   unwritten=K    the first K output elements are never written
  *   throttle=1     report SW power cap throttling on every block
  *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
+ *   regions=C1+C2  `regions` records region ids 1, 2, ... lasting C1, C2 ... cycles (plus
+ *                  the 30-cycle record cost it reports), 4 times each, in every warp of
+ *                  2 blocks x 2 warps, with the spread of cv=
  *   placement=2%   buffer placement: every placement of the buffers scales the time by
  *                  1 + placement*z, z ~ N(0,1) drawn per placement, as real GPUs do (up to
  *                  5% measured on an H100). A process starts on a placement of its own and
@@ -36,11 +39,14 @@
 
 #include "wire/protocol.h"
 #include "launch/dtype.h"
+#include "regions/records.h"
 
 #define MAX_ARGS 64
 
 typedef struct sim_spec {
     double median_ns, cv, drift, outliers, placement;
+    double region_cycles[8];
+    int nregions;
     unsigned long long seed;
     long crash_at, hang_at, fault_at, garble_at;
     long wrong, unwritten;
@@ -108,6 +114,9 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "throttle")) spec->throttle = atoi(v);
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
+        else if (!strcmp(k, "regions"))
+            for (char *c = (char *)v; *c && spec->nregions < 8; c += *c == '+')
+                spec->region_cycles[spec->nregions++] = strtod(c, &c);
         else
             fprintf(stderr, "kerndiff-sim-harness: unknown key %s\n", k);
     }
@@ -269,6 +278,60 @@ static void time_samples(kd_words *w)
     free(s);
 }
 
+enum { SIM_RECORD_CYCLES = 30, SIM_WARPS = 4, SIM_WARPS_PER_BLOCK = 2, SIM_REPEATS = 4 };
+
+/* regions CAPACITY LAUNCHES PATH: synthetic records in the format of src/regions/records.h. */
+static void regions(kd_words *w)
+{
+    const sim_spec *spec = &cur->spec;
+    uint32_t capacity = w->count == 4 ? (uint32_t)strtoul(w->word[1], NULL, 10) : 0;
+    uint32_t launches = w->count == 4 ? (uint32_t)strtoul(w->word[2], NULL, 10) : 0;
+    if (!capacity || (capacity & (capacity - 1)) || !launches || launches > 1000) {
+        kd_proto_reply("err protocol usage: regions CAPACITY LAUNCHES PATH (CAPACITY a power of two)");
+        return;
+    }
+    if (!spec->nregions) {
+        kd_proto_reply("err load the kernel has no kd_regions: it was not built with KERNDIFF_REGIONS (or is a launcher)");
+        return;
+    }
+    kd_proto_decode(w->word[3]);
+    FILE *f = fopen(w->word[3], "wb");
+    uint64_t *ring = calloc(capacity, sizeof *ring);
+    if (!f || !ring) {
+        kd_proto_reply("err io cannot write %s", w->word[3]);
+        free(ring);
+        if (f)
+            fclose(f);
+        return;
+    }
+    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, SIM_WARPS, capacity, launches, SIM_WARPS_PER_BLOCK};
+    fwrite(&head, sizeof head, 1, f);
+    uint32_t count = (uint32_t)(2 * SIM_REPEATS * spec->nregions);
+    for (uint32_t l = 0; l < launches; l++) {
+        for (int warp = 0; warp < SIM_WARPS; warp++)
+            fwrite(&count, sizeof count, 1, f);
+        for (int warp = 0; warp < SIM_WARPS; warp++) { /* block b runs on SM b */
+            uint64_t header[2] = {1000000000ull + 200ull * (uint64_t)warp, (uint64_t)(warp / SIM_WARPS_PER_BLOCK) << 32 | 1000u};
+            fwrite(header, sizeof header, 1, f);
+        }
+        for (int warp = 0; warp < SIM_WARPS; warp++) {
+            uint64_t clock = 1000;
+            for (uint32_t k = 0; k < count; k += 2) {
+                unsigned id = 1 + (k / 2) % (unsigned)spec->nregions;
+                double cycles = spec->region_cycles[id - 1] * exp(spec->cv * normal()) + SIM_RECORD_CYCLES;
+                ring[k % capacity] = (uint64_t)id << 57 | clock;
+                clock += (uint64_t)cycles;
+                ring[(k + 1) % capacity] = (uint64_t)id << 57 | 1ull << KD_REGION_CLOCK_BITS | clock;
+                clock += 40;
+            }
+            fwrite(ring, sizeof *ring, capacity, f);
+        }
+    }
+    free(ring);
+    fclose(f);
+    kd_proto_reply("ok regions warps=%d launches=%u bytes=0 record_cycles=%d", SIM_WARPS, launches, SIM_RECORD_CYCLES);
+}
+
 static void side(kd_words *w)
 {
     int s = w->count == 2 ? atoi(w->word[1]) : -1;
@@ -315,7 +378,7 @@ int main(int argc, char **argv)
             continue;
         const char *cmd = w.word[0];
         bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
-                           !strcmp(cmd, "once") || !strcmp(cmd, "place");
+                           !strcmp(cmd, "once") || !strcmp(cmd, "place") || !strcmp(cmd, "regions");
         if (needs_setup && !ready)
             kd_proto_reply("err protocol %s before setup", cmd);
         else if (!strcmp(cmd, "hello"))
@@ -346,6 +409,8 @@ int main(int argc, char **argv)
             time_samples(&w);
         else if (!strcmp(cmd, "check"))
             check(&w);
+        else if (!strcmp(cmd, "regions"))
+            regions(&w);
         else if (!strcmp(cmd, "quit")) {
             kd_proto_reply("ok quit");
             break;

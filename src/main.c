@@ -100,6 +100,11 @@ static int render(const kd_options *opts, const kd_comparison *c)
         if (!f || kd_render_json(f, c) != 0 || close_output(f, json_paths[i], "JSON") != 0)
             return KD_EXIT_TOOL;
     }
+    if (opts->trace_path && c->regions_run) {
+        FILE *f = open_output(opts->trace_path, "trace");
+        if (!f || kd_render_trace(f, c) != 0 || close_output(f, opts->trace_path, "trace") != 0)
+            return KD_EXIT_TOOL;
+    }
     if (opts->markdown_path) {
         FILE *f = open_output(opts->markdown_path, "Markdown");
         if (!f)

@@ -15,6 +15,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
+    OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
 };
 
@@ -51,6 +52,9 @@ static const struct option long_options[] = {
     {"all-metrics", no_argument, NULL, OPT_ALL_METRICS},
     {"per-kernel", no_argument, NULL, OPT_PER_KERNEL},
     {"no-advice", no_argument, NULL, OPT_NO_ADVICE},
+    {"regions", no_argument, NULL, OPT_REGIONS},
+    {"region-records", required_argument, NULL, OPT_REGION_RECORDS},
+    {"trace", required_argument, NULL, OPT_TRACE},
     {"fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER},
     {"save", required_argument, NULL, OPT_SAVE},
     {"sweep", required_argument, NULL, OPT_SWEEP},
@@ -126,6 +130,10 @@ void kd_print_help(void)
         "  --all-metrics         unchanged metric rows too\n"
         "  --per-kernel          a pipeline's metrics kernel by kernel\n"
         "  --no-advice           no advice notes\n"
+        "Regions (include/kerndiff/regions.h markers, with a GPU):\n"
+        "  --regions             time each marked region of both versions and diff them\n"
+        "  --region-records N    records kept per warp, a power of two (256)\n"
+        "  --trace FILE.json     both versions' region timelines for ui.perfetto.dev (implies --regions)\n"
         "  --watch               re-run whenever a file changes, with the trend of runs\n"
         "Saving and gating:\n"
         "  --save FILE.json      the whole result (samples, counters, environment)\n"
@@ -227,6 +235,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     memset(opts, 0, sizeof *opts);
     kd_timing_options_default(&opts->timing);
     opts->ncu_repeats = 1;
+    kd_regions_options_default(&opts->regions);
     opts->fail_if_slower_pct = -1;
     opts->ncu_clock_control = "none";
     const char *no_color = getenv("NO_COLOR");
@@ -302,6 +311,15 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
                 return usage_error("--ncu-clock-control wants none or base, got '%s'", optarg);
             opts->ncu_clock_control = optarg;
             break;
+        case OPT_REGIONS: opts->regions_on = true; break;
+        case OPT_TRACE: opts->regions_on = true; opts->trace_path = optarg; break;
+        case OPT_REGION_RECORDS: {
+            double v;
+            if (parse_number(optarg, 1, 1 << 20, false, &v) != 0 || v != (unsigned)v || ((unsigned)v & ((unsigned)v - 1)))
+                return usage_error("--region-records wants a power of two from 1 to 1048576, got '%s'", optarg);
+            opts->regions.capacity = (unsigned)v;
+            break;
+        }
         case OPT_NCU_REPEATS: {
             double v;
             if (parse_number(optarg, 1, 100, false, &v) != 0 || v != (int)v)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "measure/timing.h"
+#include "regions/pass.h"
 #include "util/strlist.h"
 
 typedef enum kd_command { KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_HELP, KD_CMD_VERSION } kd_command;
@@ -40,6 +41,9 @@ typedef struct kd_options {
     const char *ncu;          /* --ncu PATH */
     int ncu_repeats;          /* --ncu-repeats (1) */
     const char *ncu_clock_control; /* "none" (default) or "base" */
+    bool regions_on;          /* --regions (or --trace) */
+    kd_regions_options regions;/* --region-records */
+    const char *trace_path;   /* --trace FILE: the region timelines */
     bool color;               /* colour on: a TTY, no --no-color, no NO_COLOR */
     bool no_cache;
     bool all_instructions;    /* --all-instructions: unchanged histogram rows too */

@@ -10,6 +10,7 @@
 
 #include "compile/deps.h"
 #include "compile/shim.h"
+#include "regions/instrument.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/spawn.h"
@@ -91,6 +92,8 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
     hash_list(&h, "-I", cfg->include_dirs);
     hash_list(&h, "-D", cfg->defines);
     hash_list(&h, "flags", cfg->nvcc_flags);
+    if (cfg->regions)
+        hash_list(&h, "regions", cfg->regions);
     if (cfg->launcher) {
         kd_strbuf shim = {0};
         kd_shim_source(cfg->launcher, &shim);
@@ -166,7 +169,11 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
         return -1;
     }
     kd_strbuf text = {0};
+    if (cfg->regions)
+        kd_regions_wrapper_prologue(cfg->regions, &text);
     kd_sb_printf(&text, "#include \"%s\"\n", real_source);
+    if (cfg->regions)
+        kd_regions_wrapper_epilogue(&text);
     if (cfg->launcher)
         kd_shim_source(cfg->launcher, &text); /* host code: the cubin compile ignores it */
     char *path = kd_path_join(dir, "kernel.cu");

@@ -17,6 +17,9 @@ typedef struct kd_build_config {
      * file plus the generated shim (shim.h), linked with `libs` (-lNAME each). */
     const kd_kernel *launcher;
     const kd_strlist *libs;
+    /* The instrumented variant (include/kerndiff/regions.h): region names, id = position + 1;
+     * NULL for the plain build. */
+    const kd_strlist *regions;
 } kd_build_config;
 
 typedef struct kd_build {

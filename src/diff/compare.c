@@ -9,6 +9,7 @@
 
 #include "compile/build.h"
 #include "diff/runtime.h"
+#include "regions/instrument.h"
 #include "wire/locate.h"
 #include "cli/exit_codes.h"
 #include "source/select.h"
@@ -69,7 +70,8 @@ static void read_libs(kd_side *side)
         kd_strlist_push(&side->libs, lib);
 }
 
-static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side)
+static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side, const kd_strlist *regions,
+                      kd_build *out)
 {
     /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
     kd_strlist include_dirs = {0};
@@ -90,9 +92,10 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
         .use_cache = !opts->no_cache,
         .launcher = launcher ? side->kernel_info : NULL,
         .libs = &side->libs,
+        .regions = regions,
     };
     kd_strbuf why = {0};
-    kd_build_status st = kd_build_source(&cfg, side->path, side->label, &side->build, &why);
+    kd_build_status st = kd_build_source(&cfg, side->path, side->label, out, &why);
     int rc = KD_EXIT_OK;
     switch (st) {
     case KD_BUILD_OK:
@@ -120,6 +123,43 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
     free(include_dirs.items);
     free(public_headers);
     return rc;
+}
+
+/* --regions: each side's region names, then its instrumented build. A side without
+ * markers (or a launcher) leaves the pass out, with a note; a name that is not an
+ * identifier is an input error. */
+static int build_instrumented(const kd_options *opts, kd_comparison *c)
+{
+    for (int s = 0; s < 2; s++) {
+        kd_side *side = &c->side[s];
+        char *text = kd_read_file(side->path, NULL);
+        kd_strbuf why = {0};
+        if (!text)
+            kd_sb_printf(&why, "cannot read %s again", side->path);
+        int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
+        free(text);
+        if (rc != KD_EXIT_OK) {
+            fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+            kd_sb_free(&why);
+            return rc;
+        }
+        kd_sb_free(&why);
+        if (!c->regions_note && (side->region_names.count == 0 || (side->kernel_info && side->kernel_info->is_launcher))) {
+            kd_strbuf note = {0};
+            kd_sb_printf(&note, "regions not recorded: %s %s", side->label,
+                         side->region_names.count ? "is a custom launcher (regions need one kernel)"
+                                                  : "has no region markers (#include <kerndiff/regions.h>, then "
+                                                    "KD_REGION_BEGIN(name) ... KD_REGION_END(name))");
+            c->regions_note = kd_sb_take(&note);
+        }
+    }
+    for (int s = 0; s < 2 && !c->regions_note; s++) {
+        int rc = build_side(opts, c, &c->side[s], &c->side[s].region_names, &c->side[s].regions_build);
+        if (rc != KD_EXIT_OK)
+            return rc;
+        kd_trace("%s instrumented build%s", c->side[s].label, c->side[s].regions_build.from_cache ? " (cache)" : "");
+    }
+    return KD_EXIT_OK;
 }
 
 /* --block as a plain number, for the occupancy estimate when no launch could be described. */
@@ -229,10 +269,12 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     if ((rc = choose_arch(opts, c)) != KD_EXIT_OK)
         return rc;
     for (int s = 0; s < 2; s++)
-        if ((rc = build_side(opts, c, &c->side[s])) != KD_EXIT_OK)
+        if ((rc = build_side(opts, c, &c->side[s], NULL, &c->side[s].build)) != KD_EXIT_OK)
             return rc;
         else
             kd_trace("%s built%s", c->side[s].label, c->side[s].build.from_cache ? " (cache)" : "");
+    if (opts->regions_on && (rc = build_instrumented(opts, c)) != KD_EXIT_OK)
+        return rc;
     kd_describe_launches(opts, c);
     for (int s = 0; s < 2; s++)
         if ((rc = analyze_side(opts, c, &c->side[s])) != KD_EXIT_OK)

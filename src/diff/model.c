@@ -84,7 +84,13 @@ void kd_comparison_free(kd_comparison *c)
         kd_static_result_free(&side->stat);
         kd_launch_spec_free(&side->launch);
         free(side->launch_error);
+        for (size_t i = 0; i < side->region_names.count; i++)
+            free(side->region_names.items[i]);
+        free(side->region_names.items);
+        kd_build_free(&side->regions_build);
+        kd_region_profile_free(&side->regions);
     }
+    free(c->regions_note);
     free(c->selection_note);
     free(c->git_note);
     kd_git_result_free(&c->git);

@@ -14,6 +14,7 @@
 #include "source/annotation.h"
 #include "source/scan.h"
 #include "static/analysis.h"
+#include "regions/profile.h"
 
 typedef struct kd_count_row {
     const char *key;  /* borrowed from the sides' histograms */
@@ -44,6 +45,9 @@ typedef struct kd_side {
     kd_static_result stat;
     kd_launch_spec launch;      /* how it is launched (valid when launch_error is NULL) */
     char *launch_error;         /* why no launch could be described */
+    kd_strlist region_names;    /* --regions: its markers' names (owned), id = index + 1 */
+    kd_build regions_build;     /* --regions: the instrumented build */
+    kd_region_profile regions;  /* --regions: what the instrumented runs recorded */
 } kd_side;
 
 typedef struct kd_comparison {
@@ -67,6 +71,8 @@ typedef struct kd_comparison {
     char **argv;
     long long started;          /* Unix time the comparison started */
     char *counters_note;        /* why there are no counters, or NULL */
+    bool regions_run;           /* both sides' region profiles are present */
+    char *regions_note;         /* why there are no region profiles, or NULL */
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
     char **findings;            /* one-line notes on what changed that matters (findings.h) */
     size_t finding_count;

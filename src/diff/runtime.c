@@ -180,6 +180,33 @@ static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timi
     kd_ncu_result_free(&results[1]);
 }
 
+/* --regions: each side's instrumented build alone in a harness child. Like the counters,
+ * regions explain a timing; a failure here is a note, never an error. */
+static void run_regions(const kd_options *opts, kd_comparison *c, const kd_timing_side sides[2], const char *workdir)
+{
+    if (!opts->regions_on || c->regions_note)
+        return;
+    unsigned mhz = c->timing.side[0].clock_max_mhz > c->timing.side[1].clock_max_mhz ? c->timing.side[0].clock_max_mhz
+                                                                                      : c->timing.side[1].clock_max_mhz;
+    kd_regions_options o = opts->regions;
+    o.timeout_ms = opts->timing.timeout_ms;
+    o.seed = opts->timing.seed;
+    for (int s = 0; s < 2; s++) {
+        kd_timing_side side = sides[s];
+        side.load_path = c->side[s].regions_build.cubin_path;
+        kd_strbuf why = {0};
+        kd_trace("region pass %s", side.label);
+        if (kd_regions_run(&side, &c->side[s].region_names, &o, workdir, c->timing.side[s].summary.median,
+                           mhz * 1e6, &c->side[s].regions, &why) != 0) {
+            c->regions_note = note("regions not recorded (%s): %s", side.label, kd_sb_str(&why));
+            kd_sb_free(&why);
+            return;
+        }
+        kd_sb_free(&why);
+    }
+    c->regions_run = true;
+}
+
 int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
 {
     const kd_backend *backend = kd_backend_for(c->side[0].path, c->side[1].path);
@@ -248,6 +275,7 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
         if (st == KD_TIMING_OK) {
             c->timed = true;
             run_counters(opts, c, sides, c->simulated, workdir);
+            run_regions(opts, c, sides, workdir);
         } else {
             c->runtime_note = kd_sb_take(&error);
             rc = KD_EXIT_RUNTIME;

@@ -26,6 +26,8 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
 int kd_render_json(FILE *out, const kd_comparison *c);
 /* The same document as a jansson value (new reference), NULL on failure: sweeps embed it. */
 json_t *kd_comparison_json(const kd_comparison *c);
+/* The region timelines (Chrome/Perfetto trace JSON); 0, -1 on failure. */
+int kd_render_trace(FILE *out, const kd_comparison *c);
 /* Writes and releases `root`. */
 int kd_write_json(FILE *out, json_t *root);
 

@@ -1,10 +1,12 @@
 #include "report/report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "diff/rows.h"
 #include "report/metric_text.h"
 #include "report/timing_text.h"
+#include "report/regions_text.h"
 
 #define BOLD "\033[1m"
 #define DIM "\033[2m"
@@ -237,6 +239,31 @@ static void counters_section(FILE *out, const kd_render_options *o, const kd_com
     }
 }
 
+static void regions_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    kd_strbuf line = {0};
+    kd_region_heading(c, &line);
+    heading(out, o, kd_sb_str(&line));
+    kd_sb_free(&line);
+    fprintf(out, "  %-20s %24s %24s  %s\n", "", "v1", "v2", "change");
+    kd_region_row *rows = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
+    size_t n = rows ? kd_region_rows(c, rows) : 0;
+    for (size_t i = 0; i < n; i++) {
+        kd_strbuf a = {0}, b = {0}, change = {0};
+        kd_region_cell(rows[i].v1, &a);
+        kd_region_cell(rows[i].v2, &b);
+        kd_region_change(&rows[i], &change);
+        fprintf(out, "  %-20s %24s %24s  %s\n", rows[i].name, kd_sb_str(&a), kd_sb_str(&b), kd_sb_str(&change));
+        kd_sb_free(&a);
+        kd_sb_free(&b);
+        kd_sb_free(&change);
+    }
+    free(rows);
+    kd_region_overhead(c, &line);
+    fprintf(out, "  %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+}
+
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -262,6 +289,11 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         counters_section(out, o, c);
     else if (c->counters_note)
         fprintf(out, "\n%s%s%s\n", paint(o, YELLOW), c->counters_note, paint(o, RESET));
+
+    if (c->regions_run)
+        regions_section(out, o, c);
+    else if (c->regions_note)
+        fprintf(out, "\n%s%s%s\n", paint(o, YELLOW), c->regions_note, paint(o, RESET));
 
     if (c->finding_count) {
         heading(out, o, "what changed");

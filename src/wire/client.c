@@ -187,4 +187,18 @@ void kd_wire_send_check(kd_child *c, const char *path)
 
 kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms) { return kd_child_receive(c, timeout_ms); }
 
+kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, const char *path, int timeout_ms,
+                                double *record_cycles)
+{
+    char *encoded = kd_proto_encode(path);
+    kd_reply_status st = encoded ? kd_child_call(c, timeout_ms, "regions %u %u %s", capacity, launches, encoded)
+                                 : KD_REPLY_GARBLED;
+    free(encoded);
+    const char *v = st == KD_REPLY_OK ? value(c, "record_cycles") : NULL;
+    if (st == KD_REPLY_OK && !v)
+        return KD_REPLY_GARBLED;
+    *record_cycles = v ? atof(v) : 0;
+    return st;
+}
+
 kd_reply_status kd_wire_once(kd_child *c, int timeout_ms) { return kd_child_call(c, timeout_ms, "once"); }

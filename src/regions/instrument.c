@@ -1,0 +1,78 @@
+#include "regions/instrument.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const markers[] = {"KD_REGION_BEGIN(", "KD_REGION_END(", "KD_REGION("};
+
+static bool known(const kd_strlist *names, const char *name, size_t len)
+{
+    for (size_t i = 0; i < names->count; i++)
+        if (strlen(names->items[i]) == len && strncmp(names->items[i], name, len) == 0)
+            return true;
+    return false;
+}
+
+int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why)
+{
+    for (const char *p = text; (p = strstr(p, "KD_REGION")) != NULL; p++) {
+        /* Part of a longer identifier (MY_KD_REGION...) is not a marker. */
+        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue;
+        const char *open = NULL;
+        for (size_t m = 0; m < sizeof markers / sizeof *markers && !open; m++)
+            if (strncmp(p, markers[m], strlen(markers[m])) == 0)
+                open = p + strlen(markers[m]);
+        if (!open)
+            continue;
+        while (*open == ' ' || *open == '\t')
+            open++;
+        size_t len = 0;
+        while (isalnum((unsigned char)open[len]) || open[len] == '_')
+            len++;
+        const char *close = open + len;
+        while (*close == ' ' || *close == '\t')
+            close++;
+        if (len == 0 || isdigit((unsigned char)open[0]) || *close != ')') {
+            kd_sb_printf(why, "a region marker needs an identifier: %.*s", (int)(strcspn(p, "\n") < 60 ? strcspn(p, "\n") : 60), p);
+            return -1;
+        }
+        if (known(names, open, len))
+            continue;
+        if (names->count + 1 >= KD_REGION_CALIBRATION_ID) {
+            kd_sb_printf(why, "more than %d region names: the records hold 7-bit ids", KD_REGION_CALIBRATION_ID - 1);
+            return -1;
+        }
+        char *name = strndup(open, len);
+        if (!name || kd_strlist_push(names, name) != 0) {
+            free(name);
+            kd_sb_puts(why, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void kd_regions_wrapper_prologue(const kd_strlist *names, kd_strbuf *out)
+{
+    kd_sb_puts(out, "#define KERNDIFF_REGIONS 1\n");
+    for (size_t i = 0; i < names->count; i++)
+        kd_sb_printf(out, "#define KD_REGION_ID_%s %zu\n", names->items[i], i + 1);
+    kd_sb_printf(out, "#define KD_REGION_ID_kd_calibrate %d\n", KD_REGION_CALIBRATION_ID);
+}
+
+void kd_regions_wrapper_epilogue(kd_strbuf *out)
+{
+    kd_sb_printf(out,
+                 "#include <kerndiff/regions.h>\n"
+                 "extern \"C\" __global__ void %s(void)\n"
+                 "{\n"
+                 "    for (int i = 0; i < 32; i++) {\n"
+                 "        KD_REGION_BEGIN(kd_calibrate);\n"
+                 "        KD_REGION_END(kd_calibrate);\n"
+                 "    }\n"
+                 "}\n",
+                 KD_REGION_CALIBRATION_KERNEL);
+}

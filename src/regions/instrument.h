@@ -1,0 +1,25 @@
+/* instrument.h — the instrumented build of include/kerndiff/regions.h: which regions a
+ * source marks, and what the build's wrapper adds around the user's file. */
+#ifndef KD_REGIONS_INSTRUMENT_H
+#define KD_REGIONS_INSTRUMENT_H
+
+#include "util/strbuf.h"
+#include "util/strlist.h"
+
+/* The reserved id of the calibration region (an empty region, to measure a record's cost). */
+#define KD_REGION_CALIBRATION_ID 127
+#define KD_REGION_CALIBRATION_KERNEL "kd_region_calibrate"
+
+/* Appends to `names` (owned strings) every region NAME in KD_REGION_BEGIN(NAME),
+ * KD_REGION_END(NAME) and KD_REGION(NAME) of `text`, once each, in order of first use:
+ * region NAME gets id = its position + 1. Comments are not skipped: a marker in a comment
+ * gets an id it never uses, which costs nothing. Returns 0, or -1 (with why) for a name
+ * that is not an identifier or more names than ids (126). */
+int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why);
+
+/* Before the #include of the user's file: KERNDIFF_REGIONS and one KD_REGION_ID_<name>
+ * define per region. After it: the calibration kernel (32 empty regions in one warp). */
+void kd_regions_wrapper_prologue(const kd_strlist *names, kd_strbuf *out);
+void kd_regions_wrapper_epilogue(kd_strbuf *out);
+
+#endif

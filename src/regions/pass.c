@@ -1,0 +1,80 @@
+#include "regions/pass.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure/stats.h"
+#include "util/fs.h"
+
+enum { WARMUP_MS = 500, TIMED_SAMPLES = 20 };
+
+void kd_regions_options_default(kd_regions_options *o)
+{
+    *o = (kd_regions_options){.capacity = 256, .launches = 5, .timeout_ms = 10000, .seed = 1};
+}
+
+static int failed(kd_child *c, kd_reply_status st, const char *doing, kd_strbuf *why)
+{
+    kd_sb_printf(why, "%s: ", doing);
+    kd_child_describe_failure(c, st, why);
+    return -1;
+}
+
+/* The instrumented build's time per launch, timed like the plain one (L2 flushed, one
+ * launch per sample), for the overhead the markers add. */
+static int time_instrumented(kd_child *c, const kd_regions_options *o, double *median_ns, kd_strbuf *why)
+{
+    kd_warmup_result w;
+    kd_reply_status st = kd_wire_warmup(c, WARMUP_MS, o->timeout_ms, &w);
+    if (st == KD_REPLY_OK)
+        st = kd_wire_mode(c, 0, o->timeout_ms);
+    double samples[TIMED_SAMPLES];
+    kd_time_block block = {.samples = samples};
+    if (st == KD_REPLY_OK)
+        st = kd_wire_time(c, TIMED_SAMPLES, o->timeout_ms + TIMED_SAMPLES, &block);
+    if (st != KD_REPLY_OK)
+        return failed(c, st, "timing the instrumented kernel", why);
+    kd_summary s;
+    if (kd_summarize(samples, TIMED_SAMPLES, &s) != 0)
+        return -1;
+    *median_ns = s.median;
+    return 0;
+}
+
+int kd_regions_run(const kd_harness_side *side, const kd_strlist *names, const kd_regions_options *o,
+                   const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why)
+{
+    memset(out, 0, sizeof *out);
+    kd_child c;
+    if (kd_child_start(&c, side->label, side->harness_argv, why) != 0)
+        return -1;
+    char name[32];
+    snprintf(name, sizeof name, "%s.regions", side->label);
+    char *path = kd_path_join(workdir, name);
+    double instrumented_ns = 0, record_cycles = 0;
+    unsigned long long bytes;
+    int rc = kd_harness_describe(&c, side, o->seed, o->timeout_ms, NULL, why);
+    if (rc == 0) {
+        kd_wire_send_setup(&c);
+        rc = kd_wire_setup_reply(&c, kd_launch_spec_bytes(side->spec), &bytes, why);
+    }
+    if (rc == 0)
+        rc = time_instrumented(&c, o, &instrumented_ns, why);
+    if (rc == 0) {
+        /* Reading every warp's ring back after each launch takes longer than the launch. */
+        kd_reply_status st = kd_wire_regions(&c, o->capacity, o->launches, path, o->timeout_ms * 10, &record_cycles);
+        if (st != KD_REPLY_OK)
+            rc = failed(&c, st, "recording regions", why);
+    }
+    kd_child_stop(&c);
+    if (rc == 0)
+        rc = kd_region_profile_read(path, names, record_cycles, sm_clock_hz, out, why);
+    out->plain_ns = plain_ns;
+    out->instrumented_ns = instrumented_ns;
+    if (path)
+        unlink(path);
+    free(path);
+    return rc;
+}

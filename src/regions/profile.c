@@ -1,0 +1,277 @@
+#include "regions/profile.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/stats.h"
+#include "regions/records.h"
+
+#define MAX_SLICES 200000
+#define MAX_DEPTH 32
+
+/* Every instance of one region: its cycles and its SM; per launch, where its instances
+ * start in that list. */
+typedef struct instances {
+    double *cycles;
+    unsigned *sm;
+    size_t n, cap;
+    size_t launch_start[KD_REGION_MAX_LAUNCHES + 1];
+} instances;
+
+static int push_instance(instances *in, double cycles, unsigned sm)
+{
+    if (in->n == in->cap) {
+        size_t cap = in->cap ? 2 * in->cap : 256;
+        double *c = realloc(in->cycles, cap * sizeof *c);
+        if (c)
+            in->cycles = c;
+        unsigned *s = realloc(in->sm, cap * sizeof *s);
+        if (s)
+            in->sm = s;
+        if (!c || !s)
+            return -1;
+        in->cap = cap;
+    }
+    in->cycles[in->n] = cycles;
+    in->sm[in->n++] = sm;
+    return 0;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_double);
+    return kd_percentile_sorted(v, n, 50.0);
+}
+
+/* The reading state of one file. */
+typedef struct reader {
+    kd_region_file_header head;
+    const kd_strlist *names;
+    double record_cycles, ns_per_cycle;
+    instances *per_region;   /* [names->count] */
+    double total_span;       /* cycles between each warp's first and last record, summed */
+    kd_region_profile *out;
+} reader;
+
+static int add_slice(reader *r, unsigned sm, size_t slot, unsigned region, double start_ns, double dur_ns,
+                     unsigned depth)
+{
+    kd_region_profile *p = r->out;
+    if (p->nslices == MAX_SLICES) {
+        p->slices_truncated = true;
+        return 0;
+    }
+    if (!p->slices && !(p->slices = malloc(MAX_SLICES * sizeof *p->slices)))
+        return -1;
+    unsigned wpb = r->head.warps_per_block ? r->head.warps_per_block : 1;
+    p->slices[p->nslices++] = (kd_region_slice){sm, (unsigned)(slot / wpb), (unsigned)(slot % wpb), region,
+                                                start_ns, dur_ns, depth};
+    return 0;
+}
+
+/* One warp of one launch: pair begins and ends (nesting by a stack), add each instance. */
+static int read_warp(reader *r, size_t launch, size_t slot, uint32_t count, const uint64_t header[2],
+                     const uint64_t *ring, uint64_t first_global)
+{
+    uint32_t cap = r->head.capacity, n = count < cap ? count : cap;
+    r->out->dropped += count - n;
+    r->out->records += n;
+    if (n == 0)
+        return 0;
+    unsigned sm = (unsigned)(header[1] >> 32);
+    uint32_t clock0 = (uint32_t)header[1];
+    double origin_ns = (double)(header[0] - first_global);
+    const uint64_t mask = (1ull << KD_REGION_CLOCK_BITS) - 1;
+    struct { unsigned id; uint64_t clock; } stack[MAX_DEPTH];
+    unsigned depth = 0;
+    uint64_t first_clock = 0, last_clock = 0;
+    for (uint32_t k = count - n; k < count; k++) {
+        uint64_t rec = ring[k % cap];
+        unsigned id = kd_region_record_id(rec);
+        uint64_t clock = kd_region_record_clock(rec);
+        if (k == count - n)
+            first_clock = clock;
+        last_clock = clock;
+        if (!kd_region_record_is_end(rec)) {
+            if (depth == MAX_DEPTH) {
+                r->out->unmatched++;
+                continue;
+            }
+            stack[depth].id = id;
+            stack[depth++].clock = clock;
+            continue;
+        }
+        unsigned open = depth;
+        while (open > 0 && stack[open - 1].id != id)
+            open--;
+        if (open == 0 || id == 0 || id > r->names->count) { /* an end with no begin (dropped), or a stranger */
+            r->out->unmatched++;
+            continue;
+        }
+        r->out->unmatched += depth - open; /* begins left open inside this region */
+        depth = open - 1;
+        double cycles = (double)((clock - stack[depth].clock) & mask) - r->record_cycles;
+        cycles = cycles > 0 ? cycles : 0;
+        if (push_instance(&r->per_region[id - 1], cycles, sm) != 0)
+            return -1;
+        if (launch + 1 == r->head.launches) {
+            double start = origin_ns + (double)(uint32_t)((uint32_t)stack[depth].clock - clock0) * r->ns_per_cycle;
+            if (add_slice(r, sm, slot, id - 1, start, cycles * r->ns_per_cycle, depth) != 0)
+                return -1;
+        }
+    }
+    r->out->unmatched += depth;
+    r->total_span += (double)((last_clock - first_clock) & mask);
+    return 0;
+}
+
+static int read_launch(reader *r, FILE *f, size_t launch, unsigned char *buf, size_t bytes)
+{
+    if (fread(buf, 1, bytes, f) != bytes)
+        return -1;
+    size_t warps = r->head.warps;
+    const uint32_t *counts = (const uint32_t *)buf;
+    const uint64_t *headers = (const uint64_t *)(buf + 4 * warps);
+    const uint64_t *records = headers + 2 * warps;
+    uint64_t first_global = UINT64_MAX;
+    for (size_t w = 0; w < warps; w++)
+        if (counts[w] && headers[2 * w] < first_global)
+            first_global = headers[2 * w];
+    for (size_t i = 0; i < r->names->count; i++)
+        r->per_region[i].launch_start[launch] = r->per_region[i].n;
+    for (size_t w = 0; w < warps; w++)
+        if (read_warp(r, launch, w, counts[w], &headers[2 * w], records + w * r->head.capacity, first_global) != 0)
+            return -1;
+    return 0;
+}
+
+/* p90 - p10 of the per-SM medians, in % of their median. */
+static double sm_spread(const instances *in)
+{
+    unsigned top = 0;
+    for (size_t i = 0; i < in->n; i++)
+        top = in->sm[i] > top ? in->sm[i] : top;
+    double *values = malloc((in->n + 1) * sizeof *values), *medians = malloc(((size_t)top + 2) * sizeof *medians);
+    size_t m = 0;
+    for (unsigned sm = 0; values && medians && sm <= top; sm++) {
+        size_t k = 0;
+        for (size_t i = 0; i < in->n; i++)
+            if (in->sm[i] == sm)
+                values[k++] = in->cycles[i];
+        if (k)
+            medians[m++] = median_of(values, k);
+    }
+    double spread = 0;
+    if (m >= 3) {
+        qsort(medians, m, sizeof *medians, by_double);
+        double mid = kd_percentile_sorted(medians, m, 50.0);
+        if (mid > 0)
+            spread = (kd_percentile_sorted(medians, m, 90.0) - kd_percentile_sorted(medians, m, 10.0)) / mid * 100.0;
+    }
+    free(values);
+    free(medians);
+    return spread;
+}
+
+static int summarise(reader *r)
+{
+    kd_region_profile *p = r->out;
+    p->regions = calloc(r->names->count + 1, sizeof *p->regions);
+    if (!p->regions)
+        return -1;
+    for (size_t i = 0; i < r->names->count; i++) {
+        instances *in = &r->per_region[i];
+        kd_region_stat *st = &p->regions[p->count++];
+        st->name = strdup(r->names->items[i]);
+        st->instances = in->n;
+        in->launch_start[r->head.launches] = in->n;
+        st->launches = r->head.launches;
+        st->sm_spread_pct = in->n ? sm_spread(in) : 0; /* before any sort breaks cycles[i] <-> sm[i] */
+        for (size_t l = 0; l < r->head.launches; l++) {
+            size_t a = in->launch_start[l], b = in->launch_start[l + 1];
+            st->launch_median[l] = b > a ? median_of(in->cycles + a, b - a) : 0;
+        }
+        if (in->n) {
+            double sum = 0;
+            for (size_t k = 0; k < in->n; k++)
+                sum += in->cycles[k];
+            st->share_pct = r->total_span > 0 ? 100.0 * sum / r->total_span : 0;
+            qsort(in->cycles, in->n, sizeof *in->cycles, by_double);
+            st->median = kd_percentile_sorted(in->cycles, in->n, 50.0);
+            st->p10 = kd_percentile_sorted(in->cycles, in->n, 10.0);
+            st->p90 = kd_percentile_sorted(in->cycles, in->n, 90.0);
+        }
+    }
+    return 0;
+}
+
+int kd_region_profile_read(const char *path, const kd_strlist *names, double record_cycles, double sm_clock_hz,
+                           kd_region_profile *out, kd_strbuf *why)
+{
+    memset(out, 0, sizeof *out);
+    reader r = {.names = names, .record_cycles = record_cycles, .out = out,
+                .ns_per_cycle = sm_clock_hz > 0 ? 1e9 / sm_clock_hz : 1.0};
+    out->record_cycles = record_cycles;
+    FILE *f = fopen(path, "rb");
+    if (!f || fread(&r.head, sizeof r.head, 1, f) != 1 || r.head.magic != KD_REGION_MAGIC ||
+        r.head.version != KD_REGION_VERSION || !r.head.capacity || (r.head.capacity & (r.head.capacity - 1)) ||
+        !r.head.launches || r.head.launches > KD_REGION_MAX_LAUNCHES || !r.head.warps_per_block) {
+        kd_sb_printf(why, "%s is not a region record file of version %u", path, KD_REGION_VERSION);
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    out->warps = r.head.warps;
+    out->launches = r.head.launches;
+    size_t bytes = kd_region_launch_bytes(r.head.warps, r.head.capacity);
+    unsigned char *buf = malloc(bytes ? bytes : 1);
+    r.per_region = calloc(names->count + 1, sizeof *r.per_region);
+    int rc = buf && r.per_region ? 0 : -1;
+    for (size_t l = 0; l < r.head.launches && rc == 0; l++)
+        rc = read_launch(&r, f, l, buf, bytes);
+    if (rc == 0)
+        rc = summarise(&r);
+    if (rc != 0)
+        kd_sb_printf(why, "%s is truncated, or there is not enough memory to read it", path);
+    for (size_t i = 0; r.per_region && i < names->count; i++) {
+        free(r.per_region[i].cycles);
+        free(r.per_region[i].sm);
+    }
+    free(r.per_region);
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+void kd_region_profile_free(kd_region_profile *p)
+{
+    for (size_t i = 0; i < p->count; i++)
+        free(p->regions[i].name);
+    free(p->regions);
+    free(p->slices);
+    memset(p, 0, sizeof *p);
+}
+
+bool kd_region_change_is_real(const kd_region_stat *a, const kd_region_stat *b)
+{
+    if (!a->launches || !b->launches || !a->instances || !b->instances)
+        return false;
+    double a_lo = a->launch_median[0], a_hi = a_lo, b_lo = b->launch_median[0], b_hi = b_lo;
+    for (size_t l = 1; l < a->launches; l++) {
+        a_lo = a->launch_median[l] < a_lo ? a->launch_median[l] : a_lo;
+        a_hi = a->launch_median[l] > a_hi ? a->launch_median[l] : a_hi;
+    }
+    for (size_t l = 1; l < b->launches; l++) {
+        b_lo = b->launch_median[l] < b_lo ? b->launch_median[l] : b_lo;
+        b_hi = b->launch_median[l] > b_hi ? b->launch_median[l] : b_hi;
+    }
+    return a_hi < b_lo || b_hi < a_lo;
+}

@@ -1,0 +1,55 @@
+/* profile.h — what a `regions` record file says: per region, instances and cycles per
+ * instance (median, p10, p90) with the cost of a record subtracted, its share of the
+ * warps' time, its spread across SMs and its median in each launch (the launch-to-launch
+ * noise); and one launch's slices for a timeline. */
+#ifndef KD_REGIONS_PROFILE_H
+#define KD_REGIONS_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "util/strbuf.h"
+#include "util/strlist.h"
+
+#define KD_REGION_MAX_LAUNCHES 64
+
+typedef struct kd_region_stat {
+    char *name;
+    size_t instances;
+    double median, p10, p90;     /* cycles per instance, the record cost subtracted */
+    double share_pct;            /* its cycles over all warps' recorded spans */
+    double sm_spread_pct;        /* p90 - p10 of the per-SM medians, % of the median */
+    double launch_median[KD_REGION_MAX_LAUNCHES];
+    size_t launches;
+} kd_region_stat;
+
+/* One region instance of the traced launch, on one time axis. */
+typedef struct kd_region_slice {
+    unsigned sm, block, warp, region; /* region: index into the profile's regions */
+    double start_ns, duration_ns;     /* start relative to the launch's first record */
+    unsigned depth;                   /* nesting level */
+} kd_region_slice;
+
+typedef struct kd_region_profile {
+    kd_region_stat *regions;
+    size_t count;
+    size_t warps, launches;
+    unsigned long long records, dropped, unmatched;
+    double record_cycles;            /* measured by the calibration kernel */
+    double plain_ns, instrumented_ns;/* time per launch without and with the markers */
+    kd_region_slice *slices;         /* the last launch */
+    size_t nslices;
+    bool slices_truncated;           /* more than the trace keeps */
+} kd_region_profile;
+
+/* Reads the record file at path. names[i] is region id i + 1. sm_clock_hz converts
+ * cycles to ns for the slices (0: 1 GHz). Returns 0, or -1 with what is wrong in why. */
+int kd_region_profile_read(const char *path, const kd_strlist *names, double record_cycles, double sm_clock_hz,
+                           kd_region_profile *out, kd_strbuf *why);
+void kd_region_profile_free(kd_region_profile *p);
+
+/* Whether the change of a region between two profiles is beyond the launch-to-launch
+ * noise: every launch median of one side is below every launch median of the other
+ * (with 5 launches each, chance alone does that 0.8% of the time). */
+bool kd_region_change_is_real(const kd_region_stat *a, const kd_region_stat *b);
+
+#endif

@@ -1,0 +1,66 @@
+#include "report/regions_text.h"
+
+#include <string.h>
+
+static const kd_region_stat *find(const kd_region_profile *p, const char *name)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (strcmp(p->regions[i].name, name) == 0)
+            return &p->regions[i];
+    return NULL;
+}
+
+size_t kd_region_rows(const kd_comparison *c, kd_region_row *rows)
+{
+    const kd_region_profile *p[2] = {&c->side[0].regions, &c->side[1].regions};
+    size_t n = 0;
+    for (size_t i = 0; i < p[0]->count; i++) {
+        const kd_region_stat *a = &p[0]->regions[i], *b = find(p[1], a->name);
+        rows[n++] = (kd_region_row){a->name, a, b, b && a->median > 0 ? 100.0 * (b->median / a->median - 1) : 0,
+                                    b && kd_region_change_is_real(a, b)};
+    }
+    for (size_t i = 0; i < p[1]->count; i++)
+        if (!find(p[0], p[1]->regions[i].name))
+            rows[n++] = (kd_region_row){p[1]->regions[i].name, NULL, &p[1]->regions[i], 0, false};
+    return n;
+}
+
+void kd_region_cell(const kd_region_stat *s, kd_strbuf *out)
+{
+    if (!s || !s->instances)
+        kd_sb_puts(out, s ? "never ran" : "-");
+    else
+        kd_sb_printf(out, "%.0f [%.0f-%.0f]", s->median, s->p10, s->p90);
+}
+
+void kd_region_change(const kd_region_row *row, kd_strbuf *out)
+{
+    if (!row->v1 || !row->v2)
+        kd_sb_printf(out, "only in %s", row->v1 ? "v1" : "v2");
+    else if (!row->v1->instances || !row->v2->instances)
+        kd_sb_puts(out, "not comparable");
+    else
+        kd_sb_printf(out, "%+.1f%% (%s)", row->change_pct,
+                     row->beyond_noise ? "beyond launch-to-launch noise" : "within launch-to-launch noise");
+}
+
+void kd_region_heading(const kd_comparison *c, kd_strbuf *out)
+{
+    kd_sb_printf(out, "regions: cycles per instance, median [p10-p90]; a record's cost subtracted (v1 %.0f, v2 %.0f "
+                      "cycles, measured on the GPU)",
+                 c->side[0].regions.record_cycles, c->side[1].regions.record_cycles);
+}
+
+void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
+{
+    kd_sb_puts(out, "instrumented vs plain time per launch:");
+    for (int s = 0; s < 2; s++) {
+        const kd_region_profile *p = &c->side[s].regions;
+        double pct = p->plain_ns > 0 ? 100.0 * (p->instrumented_ns / p->plain_ns - 1) : 0;
+        kd_sb_printf(out, "%s %s %+.1f%%", s ? ";" : "", c->side[s].label, pct);
+        if (p->dropped || p->unmatched)
+            kd_sb_printf(out, " (%llu records dropped by full rings, %llu unmatched)", p->dropped, p->unmatched);
+    }
+    kd_sb_printf(out, "; %zu launches, %zu + %zu warps recorded", c->side[0].regions.launches, c->side[0].regions.warps,
+                 c->side[1].regions.warps);
+}

@@ -1,0 +1,42 @@
+# Sourced by run.sh: the region pass (--regions, --trace) end to end through the simulated
+# harness, whose `regions` command writes synthetic records (regions=C1+C2: region 1 lasts
+# C1 cycles, region 2 C2), and the zero cost of markers in a plain build.
+R1=examples/regions/v1.cu R2=examples/regions/v2.cu
+KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000;median=700us,cv=0.3%,regions=2000+20000" \
+    run regions 0 -- --regions --trace "$WORK/trace.json" --json="$WORK/regions.json" "$R1" "$R2"
+KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000;median=700us,cv=0.3%,regions=2000+20000" \
+    run regions_text 0 -- --regions --trace "$WORK/trace.json" "$R1" "$R2"
+has regions_text out '^regions: cycles per instance, median \[p10-p90\]; a record.s cost subtracted \(v1 30, v2 30 cycles'
+has regions_text out '^  load +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\] +(19|20)[0-9]{2} \[[0-9]+-[0-9]+\]  -7[0-9]\.[0-9]% \(beyond launch-to-launch noise\)$'
+has regions_text out '^  mma +.*[-+]0\.[0-9]% \(within launch-to-launch noise\)$'
+has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%; v2 [-+][0-9.]+%; 5 launches, 4 \+ 4 warps recorded$'
+# 4 warps x 4 instances of each region, per side, in the traced launch.
+if python3 tests/e2e/check_trace.py "$WORK/trace.json" load=32 mma=32 >"$WORK/trace_check.txt" 2>&1; then
+    ok "regions: the trace has both processes, named warps and every slice"; else
+    fail "regions: trace" "$WORK/trace_check.txt"; fi
+
+# A side without markers: the diff goes on, with a note that says how to add them.
+KERNDIFF_SIMULATE="median=50us" run regions_none 0 -- --regions examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+has regions_none out '^regions not recorded: v1 has no region markers \(#include <kerndiff/regions.h>'
+# A marker whose name is not an identifier is an input error naming the side.
+printf '#include <kerndiff/regions.h>\n__global__ void k(float *x) { KD_REGION_BEGIN(2fast); x[0] = 1; KD_REGION_END(2fast); }\n' >"$WORK/badregion.cu"
+run regions_bad_name 3 -- --regions "$WORK/badregion.cu" "$WORK/badregion.cu"
+has regions_bad_name err '^kerndiff: v1: a region marker needs an identifier: KD_REGION_BEGIN\(2fast\)'
+run regions_bad_records 2 -- --region-records 100 "$R1" "$R2"
+has regions_bad_records err 'power of two'
+
+# Zero cost when off: a file with markers builds to the same SASS as the file without them
+# (the markers' lines blanked, so line numbers stay), with kerndiff's own flags.
+sed -E 's/^ *KD_REGION_(BEGIN|END)\([a-z]+\);$//' "$R2" >"$WORK/plain_regions.cu"
+for f in "$R2" "$WORK/plain_regions.cu"; do
+    nvcc -arch=sm_90 -lineinfo -cubin -Iinclude -o "$WORK/$(basename "$f" .cu).cubin" "$f" >"$WORK/zero_cost.err" 2>&1
+done
+if command -v cuobjdump >/dev/null; then
+    cuobjdump -sass "$WORK/v2.cubin" | grep -E '^\s+/\*[0-9a-f]{4}\*/' >"$WORK/with.sass"
+    cuobjdump -sass "$WORK/plain_regions.cubin" | grep -E '^\s+/\*[0-9a-f]{4}\*/' >"$WORK/without.sass"
+    if [ -s "$WORK/with.sass" ] && cmp -s "$WORK/with.sass" "$WORK/without.sass"; then
+        ok "regions: markers cost nothing when off ($(wc -l <"$WORK/with.sass") SASS instructions, identical)"; else
+        fail "regions: markers change the plain build's SASS" "$WORK/zero_cost.err"; fi
+else
+    fail "regions: zero-cost check needs cuobjdump (pip install nvidia-cuda-cuobjdump)"
+fi
