@@ -60,9 +60,17 @@ typedef struct harness_arg {
     unsigned char scalar[8];
 } harness_arg;
 
+/* The device-side layout of include/kerndiff/regions.h (struct kd_region_layout). */
+typedef struct region_layout {
+    CUdeviceptr records, headers, counts;
+    unsigned capacity, launch;
+} region_layout;
+
 /* One side: its kernel or launcher, its arguments and its launch geometry. */
 typedef struct harness_slot {
-    CUmodule module;            /* direct mode: the cubin (its kd_regions global, if instrumented) */
+    CUmodule module;            /* direct mode: the cubin */
+    CUdeviceptr regions_global; /* an instrumented cubin's kd_regions (0: a plain cubin) */
+    region_layout idle_regions; /* what kd_regions holds outside `regions`: one record a warp */
     CUfunction kernel;          /* direct mode */
     launcher_fn launcher;       /* custom launcher mode */
     harness_arg args[MAX_ARGS];
@@ -90,6 +98,7 @@ typedef struct harness {
     bool ready;
     kd_nvml *nvml;
     unsigned char flush_value;
+    unsigned region_launches;   /* tags of `regions` launches; 1 is the idle layout's */
     enum { TIMER_UNSET, TIMER_CUPTI, TIMER_EVENTS } timer;
     char timer_note[128];       /* why events are used, when they are */
 } harness;
@@ -258,6 +267,34 @@ static unsigned long long input_seed(const harness *h, size_t input_index)
 
 static bool loaded(const harness_slot *slot) { return slot->kernel || slot->launcher; }
 
+static unsigned long long slot_warps(const harness_slot *slot)
+{
+    return (unsigned long long)slot->grid[0] * slot->grid[1] * slot->grid[2] *
+           ((slot->block[0] * slot->block[1] * slot->block[2] + 31) / 32);
+}
+
+/* An instrumented kernel writes records wherever kd_regions points, on every launch: before
+ * any launch it points at a ring of one record per warp (the same instructions run, the
+ * records overwrite each other), and `regions` points it at real rings for a while. */
+static bool set_up_regions(harness *h, harness_slot *slot)
+{
+    size_t bytes;
+    if (!slot->module || h->cu.ModuleGetGlobal(&slot->regions_global, &bytes, slot->module, "kd_regions") != 0 ||
+        bytes != sizeof(region_layout)) {
+        slot->regions_global = 0;
+        return true;
+    }
+    region_layout *l = &slot->idle_regions;
+    size_t warps = (size_t)slot_warps(slot);
+    l->capacity = 1;
+    l->launch = 1;
+    if (!allocate(h, &l->records, 8 * warps, "region records") || !allocate(h, &l->headers, 16 * warps, "region headers") ||
+        !allocate(h, &l->counts, 4 * warps, "region counts"))
+        return false;
+    cuda_ok(h, h->cu.MemcpyHtoD(slot->regions_global, l, sizeof *l), "setting kd_regions");
+    return true;
+}
+
 /* Allocates and fills one slot's own buffers (a shared one is slot 0's). Inputs are seeded
  * by their order among the slot's inputs, outputs all from one seed, so that an output has
  * the same starting contents on both sides wherever its parameter sits (an in-place kernel
@@ -291,6 +328,8 @@ static long long set_up_slot(harness *h, harness_slot *slot)
         cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "copying inputs");
         a->initial = host;
     }
+    if (!set_up_regions(h, slot))
+        return -1;
     if (slot->kernel && slot->smem > 48 * 1024)
         cuda_ok(h, h->cu.FuncSetAttribute(slot->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                           (int)slot->smem),
@@ -314,6 +353,15 @@ static void release_buffers(harness *h)
     if (h->flush)
         h->cu.MemFree(h->flush);
     h->flush = 0;
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++) {
+        region_layout *l = &h->slot[s].idle_regions;
+        CUdeviceptr *ring[] = {&l->records, &l->headers, &l->counts};
+        for (size_t i = 0; i < 3; i++)
+            if (*ring[i]) {
+                h->cu.MemFree(*ring[i]);
+                *ring[i] = 0;
+            }
+    }
 }
 
 static void setup(harness *h)
@@ -644,12 +692,6 @@ static void check(harness *h, kd_words *w)
         kd_proto_reply("ok check bytes=%zu", written);
 }
 
-/* The device-side layout of include/kerndiff/regions.h (struct kd_region_layout). */
-typedef struct region_layout {
-    CUdeviceptr records, headers, counts;
-    unsigned capacity, launch;
-} region_layout;
-
 static int by_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -666,7 +708,7 @@ static unsigned long long record_cost(harness *h, harness_slot *slot, CUdevicept
         return 0;
     uint64_t records[64], spans[32];
     layout.capacity = 64;
-    layout.launch = 0xCA11B;
+    layout.launch = ++h->region_launches;
     cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 1), "clearing region counts");
     cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
     cuda_ok(h, h->cu.LaunchKernel(calibrate, 1, 1, 1, 32, 1, 1, 0, h->stream, NULL, NULL), "calibrating regions");
@@ -691,18 +733,15 @@ static void regions(harness *h, kd_words *w)
         kd_proto_reply("err protocol usage: regions CAPACITY LAUNCHES PATH (CAPACITY a power of two)");
         return;
     }
-    CUdeviceptr global;
-    size_t global_bytes;
-    if (!slot->module || slot->launcher ||
-        h->cu.ModuleGetGlobal(&global, &global_bytes, slot->module, "kd_regions") != 0 ||
-        global_bytes != sizeof(region_layout)) {
+    CUdeviceptr global = slot->regions_global;
+    if (!global || slot->launcher) {
         kd_proto_reply("err load the kernel has no kd_regions: it was not built with KERNDIFF_REGIONS (or is a launcher)");
         return;
     }
     kd_proto_decode(w->word[3]);
     unsigned long long blocks = (unsigned long long)slot->grid[0] * slot->grid[1] * slot->grid[2];
     unsigned warps_per_block = (slot->block[0] * slot->block[1] * slot->block[2] + 31) / 32;
-    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, (uint32_t)(blocks * warps_per_block),
+    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, (uint32_t)slot_warps(slot),
                                   (uint32_t)capacity, (uint32_t)launches, warps_per_block};
     size_t bytes = kd_region_launch_bytes(head.warps, head.capacity);
     region_layout layout = {.capacity = (unsigned)capacity};
@@ -725,7 +764,8 @@ static void regions(harness *h, kd_words *w)
     }
     fwrite(&head, sizeof head, 1, f);
     for (unsigned long l = 0; l < launches; l++) {
-        layout.launch = (unsigned)l + 1;
+        /* A tag never used before: shared memory keeps the index of earlier launches. */
+        layout.launch = ++h->region_launches;
         cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, head.warps), "clearing region counts");
         cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
         cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
@@ -741,6 +781,7 @@ static void regions(harness *h, kd_words *w)
     free(host);
     /* The calibration needs 64 records of room: every buffer has at least one warp's worth. */
     unsigned long long cost = capacity >= 64 ? record_cost(h, slot, global, layout) : 0;
+    cuda_ok(h, h->cu.MemcpyHtoD(global, &slot->idle_regions, sizeof slot->idle_regions), "setting kd_regions");
     h->cu.MemFree(layout.counts);
     h->cu.MemFree(layout.headers);
     h->cu.MemFree(layout.records);
@@ -807,6 +848,7 @@ int main(void)
 {
     static harness h;
     h.cur = &h.slot[0];
+    h.region_launches = 1;
     if (start_cuda(&h) != 0)
         return 2;
     char line[4096];

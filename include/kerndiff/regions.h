@@ -48,16 +48,17 @@ __constant__ kd_region_layout kd_regions;
 
 #define KD_REGION_CLOCK_BITS 56
 
+/* Every lane computes the same index and writes the same state (no lane waits for
+ * another's store, and there is no divergent branch to reconverge); only the first active
+ * lane stores the record. The header branch is the same for the whole warp. */
 static __device__ __forceinline__ void kd_region_record(unsigned id, unsigned long long end)
 {
     __shared__ unsigned long long kd_region_state[32];
     unsigned long long now;
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(now));
-    unsigned active = __activemask();
     unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    if ((thread & 31) != (unsigned)(__ffs(active) - 1))
-        return;
     unsigned warp = thread >> 5;
+    bool leader = (thread & 31) == (unsigned)(__ffs(__activemask()) - 1);
     unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     unsigned warps = (blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
     unsigned long long slot = (unsigned long long)block * warps + warp;
@@ -65,18 +66,22 @@ static __device__ __forceinline__ void kd_region_record(unsigned id, unsigned lo
     unsigned long long state = kd_region_state[warp];
     unsigned index = (unsigned)(state >> 32) == tag ? (unsigned)state : 0u;
     kd_region_state[warp] = ((unsigned long long)tag << 32) | (index + 1);
+    if (leader) {
+        kd_regions.records[slot * kd_regions.capacity + (index & (kd_regions.capacity - 1))] =
+            ((unsigned long long)id << 57) | (end << KD_REGION_CLOCK_BITS) |
+            (now & ((1ull << KD_REGION_CLOCK_BITS) - 1));
+        kd_regions.counts[slot] = index + 1;
+    }
     if (index == 0) {
         unsigned long long global;
         unsigned sm;
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        kd_regions.headers[2 * slot] = global;
-        kd_regions.headers[2 * slot + 1] = ((unsigned long long)sm << 32) | (now & 0xffffffffull);
+        if (leader) {
+            kd_regions.headers[2 * slot] = global;
+            kd_regions.headers[2 * slot + 1] = ((unsigned long long)sm << 32) | (now & 0xffffffffull);
+        }
     }
-    kd_regions.records[slot * kd_regions.capacity + (index & (kd_regions.capacity - 1))] =
-        ((unsigned long long)id << 57) | (end << KD_REGION_CLOCK_BITS) |
-        (now & ((1ull << KD_REGION_CLOCK_BITS) - 1));
-    kd_regions.counts[slot] = index + 1;
 }
 
 struct kd_region_scope {

@@ -70,8 +70,10 @@ static void read_libs(kd_side *side)
         kd_strlist_push(&side->libs, lib);
 }
 
+/* `folder` names the private build folder: the plain and the instrumented build of a side
+ * must not share one. */
 static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side, const kd_strlist *regions,
-                      kd_build *out)
+                      const char *folder, kd_build *out)
 {
     /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
     kd_strlist include_dirs = {0};
@@ -95,7 +97,7 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
         .regions = regions,
     };
     kd_strbuf why = {0};
-    kd_build_status st = kd_build_source(&cfg, side->path, side->label, out, &why);
+    kd_build_status st = kd_build_source(&cfg, side->path, folder, out, &why);
     int rc = KD_EXIT_OK;
     switch (st) {
     case KD_BUILD_OK:
@@ -154,7 +156,9 @@ static int build_instrumented(const kd_options *opts, kd_comparison *c)
         }
     }
     for (int s = 0; s < 2 && !c->regions_note; s++) {
-        int rc = build_side(opts, c, &c->side[s], &c->side[s].region_names, &c->side[s].regions_build);
+        char folder[32];
+        snprintf(folder, sizeof folder, "%s-regions", c->side[s].label);
+        int rc = build_side(opts, c, &c->side[s], &c->side[s].region_names, folder, &c->side[s].regions_build);
         if (rc != KD_EXIT_OK)
             return rc;
         kd_trace("%s instrumented build%s", c->side[s].label, c->side[s].regions_build.from_cache ? " (cache)" : "");
@@ -269,7 +273,7 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     if ((rc = choose_arch(opts, c)) != KD_EXIT_OK)
         return rc;
     for (int s = 0; s < 2; s++)
-        if ((rc = build_side(opts, c, &c->side[s], NULL, &c->side[s].build)) != KD_EXIT_OK)
+        if ((rc = build_side(opts, c, &c->side[s], NULL, c->side[s].label, &c->side[s].build)) != KD_EXIT_OK)
             return rc;
         else
             kd_trace("%s built%s", c->side[s].label, c->side[s].build.from_cache ? " (cache)" : "");

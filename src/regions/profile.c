@@ -8,7 +8,7 @@
 #include "measure/stats.h"
 #include "regions/records.h"
 
-#define MAX_SLICES 200000
+#define MAX_SLICES 50000 /* per side: a trace of about 10 MB, which a browser opens */
 #define MAX_DEPTH 32
 
 /* Every instance of one region: its cycles and its SM; per launch, where its instances

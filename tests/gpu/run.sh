@@ -137,6 +137,35 @@ verdict=$(field "$WORK/place.json" 'd["runtime"]["verdict"]')
 check aa_short_add_same_buffers "$([ "$verdict" = "no significant difference" ]; echo $?)" \
     "$(field "$WORK/place.json" 'd["runtime"]["headline"]'); $(grep -o 'placement sensitivity.*' "$WORK/place.txt")"
 
+# 12. Regions (issue 12): known spin lengths read back; the matmul example's load wait shrinks.
+"$KD" --no-ncu --regions --json="$WORK/spin.json" "$K/regions_spin.cu" "$K/regions_spin.cu" >"$WORK/spin.txt" 2>&1
+sed -n '/^regions:/,/^  instrumented/p' "$WORK/spin.txt"
+spin_ok=$(python3 - "$WORK/spin.txt" <<'PY'
+import re, sys
+rows = {m.group(1): float(m.group(2)) for m in re.finditer(r"^  (\w+) +([0-9.]+) \[", open(sys.argv[1]).read(), re.M)}
+want = {"spin1k": 1000, "spin10k": 10000, "spin100k": 100000}
+ok = all(k in rows for k in want) and "empty" in rows
+for k, v in want.items():
+    got = rows.get(k, -1)
+    ok &= abs(got - v) <= max(0.02 * v, 50)
+    print(f"{k}: {got:.0f} cycles (want {v})", end="; ")
+# The spin loop itself overshoots by its last iteration: differences of regions cancel that.
+print(f"spin10k - spin1k: {rows.get('spin10k', 0) - rows.get('spin1k', 0):.0f} (want 9000); "
+      f"spin100k - spin10k: {rows.get('spin100k', 0) - rows.get('spin10k', 0):.0f} (want 90000)", end="; ")
+print(f"empty: {rows.get('empty', -1):.0f}", end="; ")
+ok &= abs(rows.get("empty", 1e9)) <= 50
+print(int(not ok))
+PY
+)
+check regions_spin_accuracy "${spin_ok##*; }" "${spin_ok%; *}"
+"$KD" --no-ncu --regions --trace "$WORK/regions_trace.json" "examples/regions/v1.cu" "examples/regions/v2.cu" >"$WORK/regions.txt" 2>&1
+sed -n '/^v2 is\|^no signif/p;/^regions:/,/^  instrumented/p' "$WORK/regions.txt"
+load=$(grep -E '^  load ' "$WORK/regions.txt")
+check regions_matmul_load_shrinks "$(echo "$load" | grep -q -- '-[0-9.]*% (beyond launch-to-launch noise)'; echo $?)" "$load"
+python3 tests/e2e/check_trace.py "$WORK/regions_trace.json" >"$WORK/trace_check.txt" 2>&1
+check regions_trace_valid $? "$(head -1 "$WORK/trace_check.txt")"
+cp "$WORK/regions_trace.json" "${REPORT%/*}/regions_trace.json" 2>/dev/null
+
 for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"
