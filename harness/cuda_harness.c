@@ -33,6 +33,7 @@
 #define MAX_ARGS 64
 #define OUTPUT_SEED_INDEX 1000
 #define SPIN_TIMEOUT_NS 2000000000ull /* a spin kernel never holds the stream longer */
+#define GUARD_BYTES (64u << 10) /* `setup guard`: the hole after each buffer, small so that it lands right after */
 
 /* Holds the stream until *flag != 0 or the timeout passes (so a lost release never hangs). */
 static const char spin_ptx[] =
@@ -299,9 +300,11 @@ static bool set_up_regions(harness *h, harness_slot *slot)
  * by their order among the slot's inputs, outputs all from one seed, so that an output has
  * the same starting contents on both sides wherever its parameter sits (an in-place kernel
  * reads them). Returns the bytes allocated, or -1 after an error reply. */
-static long long set_up_slot(harness *h, harness_slot *slot)
+static long long set_up_slot(harness *h, harness_slot *slot, bool guard)
 {
     size_t total = 0, inputs = 0;
+    CUdeviceptr holes[MAX_ARGS];
+    size_t nholes = 0;
     for (size_t i = 0; i < slot->nargs; i++) {
         harness_arg *a = &slot->args[i];
         if (!slot->arg_ptrs[i]) {
@@ -317,6 +320,10 @@ static long long set_up_slot(harness *h, harness_slot *slot)
         snprintf(what, sizeof what, "argument %zu", i);
         if (!allocate(h, &a->device, a->bytes, what))
             return -1;
+        /* guard: a hole after each buffer, so that an overrun lands in memory no one owns
+         * (a tool like compute-sanitizer sees it) instead of in the next buffer. */
+        if (guard && h->cu.MemAlloc(&holes[nholes], GUARD_BYTES) == 0)
+            nholes++;
         total += a->bytes;
         size_t elements = (size_t)a->count * (size_t)a->lanes;
         void *host = malloc(a->bytes ? a->bytes : 1);
@@ -328,6 +335,8 @@ static long long set_up_slot(harness *h, harness_slot *slot)
         cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "copying inputs");
         a->initial = host;
     }
+    for (size_t i = 0; i < nholes; i++)
+        h->cu.MemFree(holes[i]);
     if (!set_up_regions(h, slot))
         return -1;
     if (slot->kernel && slot->smem > 48 * 1024)
@@ -364,17 +373,18 @@ static void release_buffers(harness *h)
     }
 }
 
-static void setup(harness *h)
+static void setup(harness *h, kd_words *w)
 {
-    if (!loaded(&h->slot[0]) || h->ready) {
-        kd_proto_reply("err protocol setup before load, or twice");
+    bool guard = w->count == 2 && strcmp(w->word[1], "guard") == 0;
+    if ((w->count != 1 && !guard) || !loaded(&h->slot[0]) || h->ready) {
+        kd_proto_reply("err protocol usage: setup [guard], after load, once");
         return;
     }
     long long total = 0;
     for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++) {
         if (!loaded(&h->slot[s]))
             continue;
-        long long bytes = set_up_slot(h, &h->slot[s]);
+        long long bytes = set_up_slot(h, &h->slot[s], guard);
         if (bytes < 0) {
             release_buffers(h);
             return;
@@ -793,6 +803,24 @@ static void regions(harness *h, kd_words *w)
                        sizeof head + launches * bytes, cost);
 }
 
+/* buffers: where the current slot's buffers sit, so that an address a tool reports (the
+ * compute-sanitizer) can be named as a buffer and an element. */
+static void buffers(harness *h)
+{
+    harness_slot *slot = h->cur;
+    printf("ok buffers list=");
+    const char *sep = "";
+    for (size_t i = 0; i < slot->nargs; i++) {
+        const harness_arg *a = &slot->args[i];
+        const harness_arg *owner = a->share >= 0 ? &h->slot[0].args[a->share] : a;
+        if (!a->is_buffer)
+            continue;
+        printf("%s%zu:0x%llx:%zu", sep, i, (unsigned long long)owner->device, owner->bytes);
+        sep = ",";
+    }
+    kd_proto_reply("%s", *sep ? "" : "-");
+}
+
 static void once(harness *h)
 {
     cuda_ok(h, h->cu.CtxSynchronize(), "synchronizing");
@@ -859,7 +887,8 @@ int main(void)
             continue;
         const char *cmd = w.word[0];
         bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
-                           !strcmp(cmd, "once") || !strcmp(cmd, "place") || !strcmp(cmd, "regions");
+                           !strcmp(cmd, "once") || !strcmp(cmd, "place") || !strcmp(cmd, "regions") ||
+                           !strcmp(cmd, "buffers");
         if (needs_setup && !h.ready)
             kd_proto_reply("err protocol %s before setup", cmd);
         else if (!strcmp(cmd, "hello"))
@@ -874,7 +903,7 @@ int main(void)
             h.seed = strtoull(w.word[1], NULL, 10);
             kd_proto_reply("ok seed");
         } else if (!strcmp(cmd, "setup"))
-            setup(&h);
+            setup(&h, &w);
         else if (!strcmp(cmd, "side"))
             side(&h, &w);
         else if (!strcmp(cmd, "place"))
@@ -891,6 +920,8 @@ int main(void)
             once(&h);
         else if (!strcmp(cmd, "regions"))
             regions(&h, &w);
+        else if (!strcmp(cmd, "buffers"))
+            buffers(&h);
         else if (!strcmp(cmd, "quit")) {
             kd_proto_reply("ok quit");
             break;
