@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "cli/options.h"
 #include "diff/compare.h"
+#include "report/model_text.h"
 #include "report/report.h"
 #include "source/roles.h"
 #include "workflow/saved.h"
@@ -76,13 +77,22 @@ static int close_output(FILE *f, const char *path, const char *what)
     return failed ? -1 : 0;
 }
 
-/* --fail-if-slower: a failed gate, or one with nothing to judge, decides the exit status. */
+/* The gate's result (judged by the pipeline, diff/gate.h) decides the exit status of a
+ * comparison that otherwise succeeded: the same step for a diff and for `compare`. */
 static int gate_status(const kd_comparison *c, int rc)
 {
-    if (rc != KD_EXIT_OK || !c->gate.requested || (c->gate.evaluated && !c->gate.failed))
+    if (rc != KD_EXIT_OK || c->gate.result == KD_GATE_PASSED)
         return rc;
-    fprintf(stderr, "kerndiff: %s\n", c->gate.text);
-    return c->gate.failed ? KD_EXIT_SLOWER : KD_EXIT_RUNTIME;
+    kd_strbuf why = {0};
+    kd_gate_reason(&c->gate, &why);
+    fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+    kd_sb_free(&why);
+    switch (c->gate.result) {
+    case KD_GATE_SLOWER: return KD_EXIT_SLOWER;
+    case KD_GATE_OUTPUTS_DIFFER: return KD_EXIT_MISMATCH;
+    case KD_GATE_NOT_MEASURED: case KD_GATE_PASSED: break;
+    }
+    return KD_EXIT_RUNTIME;
 }
 
 static int render(const kd_options *opts, const kd_comparison *c)
@@ -141,8 +151,6 @@ int main(int argc, char **argv)
     case KD_CMD_COMPARE: {
         kd_comparison c;
         rc = kd_compare_saved(&opts, &c);
-        if (c.analysed && opts.fail_if_slower_pct >= 0)
-            kd_gate_evaluate(&c.timing, c.timed, opts.fail_if_slower_pct, &c.gate);
         if (c.analysed)
             rc = render(&opts, &c);
         rc = gate_status(&c, rc);
@@ -179,10 +187,6 @@ int main(int argc, char **argv)
                 rc = render_rc;
         }
         rc = gate_status(&c, rc);
-        if (rc == KD_EXIT_OK && opts.require_match && c.timed && c.timing.checked && !c.timing.outputs_match) {
-            fprintf(stderr, "kerndiff: outputs differ between v1 and v2 (--require-match)\n");
-            rc = KD_EXIT_MISMATCH;
-        }
         kd_comparison_free(&c);
         break;
     }

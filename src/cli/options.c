@@ -236,7 +236,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     kd_timing_options_default(&opts->timing);
     opts->ncu_repeats = 1;
     kd_regions_options_default(&opts->regions);
-    opts->fail_if_slower_pct = -1;
+    opts->gate.fail_if_slower_pct = -1;
     opts->ncu_clock_control = "none";
     const char *no_color = getenv("NO_COLOR");
     opts->color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
@@ -298,7 +298,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
                 return usage_error("--min-effect wants a percentage from 0 to 100, got '%s'", optarg);
             break;
         case OPT_FAIL_IF_SLOWER:
-            if (parse_number(optarg, 0, 1000, true, &opts->fail_if_slower_pct) != 0)
+            if (parse_number(optarg, 0, 1000, true, &opts->gate.fail_if_slower_pct) != 0)
                 return usage_error("--fail-if-slower wants a percentage (e.g. 2 or 2%%), got '%s'", optarg);
             break;
         case OPT_NCU_SET:
@@ -328,7 +328,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             break;
         }
         case OPT_NO_CHECK: opts->timing.check = false; break;
-        case OPT_REQUIRE_MATCH: opts->require_match = true; break;
+        case OPT_REQUIRE_MATCH: opts->gate.require_match = true; break;
         case OPT_LOCK_CLOCKS: opts->lock_clocks = true; break;
         case OPT_TARGET:
             if (parse_number(optarg, 0.01, 100, true, &opts->timing.target_pct) != 0)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diff/gate.h"
 #include "measure/timing.h"
 #include "regions/pass.h"
 #include "util/strlist.h"
@@ -28,8 +29,8 @@ typedef struct kd_options {
     kd_strlist calls;         /* --call v1:KEY=VALUE,... (one side's launch settings) */
     kd_timing_options timing; /* --target, --max-time, --seed, --rtol ... */
     bool no_run;              /* --no-run: static diff only, even with a GPU */
-    bool require_match, lock_clocks;
-    double fail_if_slower_pct; /* --fail-if-slower PCT; < 0: not given */
+    bool lock_clocks;
+    kd_gate_options gate;     /* --fail-if-slower PCT (< 0: not given), --require-match */
     const char *save_path;    /* --save FILE.json: the whole result */
     const char *sweep;        /* --sweep NAME=a,b,c */
     const char *git_file;     /* git mode: `kerndiff FILE` (files[] are filled later) */

@@ -290,7 +290,6 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     c->analysed = true;
     kd_trace("static analysis done");
     rc = kd_compare_runtime(opts, c);
-    if (opts->fail_if_slower_pct >= 0)
-        kd_gate_evaluate(&c->timing, c->timed, opts->fail_if_slower_pct, &c->gate);
+    kd_gate_evaluate(&c->timing, c->timed, kd_outputs_of(&c->timing, c->timed), &opts->gate, &c->gate);
     return rc;
 }

@@ -108,7 +108,7 @@ static int build_side(const kd_ncu_result *res, bool full, kd_side_counters *sid
 static double noise_of(size_t m, const kd_counters *c, const kd_counter_context *ctx)
 {
     const kd_metric_def *d = &kd_metric_defs[m];
-    if (!strcmp(d->id, "duration") || !strcmp(d->id, "dram_bandwidth"))
+    if (kd_metric_time_derived(d))
         return ctx->timing_noise_pct;
     double worst = 0;
     for (int s = 0; s < 2; s++) {

@@ -1,78 +1,63 @@
 #include "diff/findings.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "diff/model.h"
 
-__attribute__((format(printf, 2, 3))) static int add(kd_comparison *c, const char *fmt, ...)
+const char *const *kd_finding_value_names(kd_finding_id id)
 {
-    char **grown = realloc(c->findings, (c->finding_count + 1) * sizeof *grown);
+    static const char *const names[KD_FINDING_ID_COUNT][KD_FINDING_VALUES + 1] = {
+        [KD_FINDING_SPILLS] = {"spill_stores_bytes", "spill_loads_bytes", NULL},
+        [KD_FINDING_LOADS_128] = {"global_loads_128", "global_loads", NULL},
+        [KD_FINDING_STORES_128] = {"global_stores_128", "global_stores", NULL},
+        [KD_FINDING_BARRIERS] = {"barriers", NULL},
+        [KD_FINDING_MEMORY_BARRIERS] = {"memory_barriers", NULL},
+        [KD_FINDING_OCCUPANCY] = {"occupancy", "warps_per_sm", NULL},
+    };
+    return names[(unsigned)id < KD_FINDING_ID_COUNT ? id : 0];
+}
+
+/* Adds a finding with up to two pairs of values; `change` describes the first pair. */
+static int add(kd_comparison *c, kd_finding_id id, kd_change change, double a1, double a2, double b1, double b2)
+{
+    kd_finding *grown = realloc(c->findings, (c->finding_count + 1) * sizeof *grown);
     if (!grown)
         return -1;
     c->findings = grown;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vasprintf(&c->findings[c->finding_count], fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return -1;
-    c->finding_count++;
+    c->findings[c->finding_count++] = (kd_finding){.id = id, .change = change, .value = {{a1, a2}, {b1, b2}}};
     return 0;
 }
 
-/* "appeared" / "vanished" / "changed" for a count that matters mostly by being non-zero. */
-static const char *presence_change(long v1, long v2)
+/* Whether a count that matters mostly by being non-zero changed, and how. */
+static bool change_of(long v1, long v2, kd_change *out)
 {
-    if (v1 == 0 && v2 > 0)
-        return "appeared";
-    if (v1 > 0 && v2 == 0)
-        return "vanished";
-    return v1 != v2 ? "changed" : NULL;
+    *out = v1 == 0 && v2 > 0 ? KD_CHANGE_APPEARED : v1 > 0 && v2 == 0 ? KD_CHANGE_VANISHED : KD_CHANGE_CHANGED;
+    return v1 != v2;
 }
 
 static int spills(kd_comparison *c, const kd_static_result *a, const kd_static_result *b)
 {
-    long s1 = a->resources.spill_stores + a->resources.spill_loads;
-    long s2 = b->resources.spill_stores + b->resources.spill_loads;
-    const char *what = presence_change(s1, s2);
-    if (!what)
+    kd_change what;
+    if (!change_of(a->resources.spill_stores + a->resources.spill_loads,
+                   b->resources.spill_stores + b->resources.spill_loads, &what))
         return 0;
-    return add(c, "register spills %s: spill stores %ld -> %ld B, spill loads %ld -> %ld B (ptxas)", what,
-               a->resources.spill_stores, b->resources.spill_stores, a->resources.spill_loads,
-               b->resources.spill_loads);
+    return add(c, KD_FINDING_SPILLS, what, (double)a->resources.spill_stores, (double)b->resources.spill_stores,
+               (double)a->resources.spill_loads, (double)b->resources.spill_loads);
 }
 
-static int load_width(kd_comparison *c, const kd_static_result *a, const kd_static_result *b)
+/* Wider accesses matter when they appear or vanish, not when their number moves. */
+static int width(kd_comparison *c, kd_finding_id id, long wide1, long wide2, long all1, long all2)
 {
-    const kd_sass_checks *x = &a->sass_checks, *y = &b->sass_checks;
-    const char *what = presence_change(x->global_loads_128, y->global_loads_128);
-    if (what && strcmp(what, "changed") != 0 &&
-        add(c, "128-bit global loads %s: LDG .128 %ld -> %ld of %ld -> %ld LDG (SASS)", what,
-            x->global_loads_128, y->global_loads_128, x->global_loads, y->global_loads) != 0)
-        return -1;
-    what = presence_change(x->global_stores_128, y->global_stores_128);
-    if (what && strcmp(what, "changed") != 0 &&
-        add(c, "128-bit global stores %s: STG .128 %ld -> %ld of %ld -> %ld STG (SASS)", what,
-            x->global_stores_128, y->global_stores_128, x->global_stores, y->global_stores) != 0)
-        return -1;
-    return 0;
+    kd_change what;
+    if (!change_of(wide1, wide2, &what) || what == KD_CHANGE_CHANGED)
+        return 0;
+    return add(c, id, what, (double)wide1, (double)wide2, (double)all1, (double)all2);
 }
 
-static int barriers(kd_comparison *c, const kd_static_result *a, const kd_static_result *b)
+static int count(kd_comparison *c, kd_finding_id id, long v1, long v2)
 {
-    const kd_sass_checks *x = &a->sass_checks, *y = &b->sass_checks;
-    if (x->barriers != y->barriers &&
-        add(c, "barriers %s: BAR %ld -> %ld (SASS)", presence_change(x->barriers, y->barriers),
-            x->barriers, y->barriers) != 0)
-        return -1;
-    if (x->memory_barriers != y->memory_barriers &&
-        add(c, "memory barriers %s: MEMBAR %ld -> %ld (SASS)",
-            presence_change(x->memory_barriers, y->memory_barriers), x->memory_barriers,
-            y->memory_barriers) != 0)
-        return -1;
-    return 0;
+    kd_change what;
+    return change_of(v1, v2, &what) ? add(c, id, what, (double)v1, (double)v2, 0, 0) : 0;
 }
 
 static int occupancy(kd_comparison *c, const kd_static_result *a, const kd_static_result *b)
@@ -82,9 +67,12 @@ static int occupancy(kd_comparison *c, const kd_static_result *a, const kd_stati
     const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;
     if (x->warps_per_sm == y->warps_per_sm && x->limiter == y->limiter)
         return 0;
-    return add(c, "theoretical occupancy %.0f%% -> %.0f%% (%d -> %d warps/SM), limited by %s -> %s",
-               100.0 * x->occupancy, 100.0 * y->occupancy, x->warps_per_sm, y->warps_per_sm,
-               kd_limiter_name(x->limiter), kd_limiter_name(y->limiter));
+    if (add(c, KD_FINDING_OCCUPANCY, KD_CHANGE_CHANGED, x->occupancy, y->occupancy, x->warps_per_sm,
+            y->warps_per_sm) != 0)
+        return -1;
+    c->findings[c->finding_count - 1].limiter[0] = x->limiter;
+    c->findings[c->finding_count - 1].limiter[1] = y->limiter;
+    return 0;
 }
 
 int kd_findings_collect(kd_comparison *c)
@@ -92,7 +80,15 @@ int kd_findings_collect(kd_comparison *c)
     const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
     if (spills(c, a, b) != 0 || occupancy(c, a, b) != 0)
         return -1;
-    if (a->sass_present && b->sass_present && (load_width(c, a, b) != 0 || barriers(c, a, b) != 0))
+    if (!a->sass_present || !b->sass_present)
+        return 0;
+    const kd_sass_checks *x = &a->sass_checks, *y = &b->sass_checks;
+    if (width(c, KD_FINDING_LOADS_128, x->global_loads_128, y->global_loads_128, x->global_loads,
+              y->global_loads) != 0 ||
+        width(c, KD_FINDING_STORES_128, x->global_stores_128, y->global_stores_128, x->global_stores,
+              y->global_stores) != 0 ||
+        count(c, KD_FINDING_BARRIERS, x->barriers, y->barriers) != 0 ||
+        count(c, KD_FINDING_MEMORY_BARRIERS, x->memory_barriers, y->memory_barriers) != 0)
         return -1;
     return 0;
 }

@@ -1,23 +1,36 @@
 #include "diff/gate.h"
 
-#include <stdio.h>
 #include <string.h>
 
-void kd_gate_evaluate(const kd_timing *t, bool timed, double limit_pct, kd_gate *out)
+kd_outputs_state kd_outputs_of(const kd_timing *t, bool timed)
+{
+    if (!timed || !t->checked)
+        return KD_OUTPUTS_NOT_CHECKED;
+    return t->outputs_match && t->noutputs > 0 ? KD_OUTPUTS_MATCH : KD_OUTPUTS_DIFFER;
+}
+
+kd_gate_result kd_gate_evaluate(const kd_timing *t, bool timed, kd_outputs_state outputs,
+                                const kd_gate_options *o, kd_gate *out)
 {
     memset(out, 0, sizeof *out);
-    out->requested = true;
-    out->limit_pct = limit_pct;
-    if (!timed || t->speedup.hi <= 0) {
-        snprintf(out->text, sizeof out->text,
-                 "gate --fail-if-slower %g%%: NOT EVALUATED, nothing was measured (no GPU?)", limit_pct);
-        return;
+    out->match_required = o->require_match;
+    out->outputs = outputs;
+    if (o->fail_if_slower_pct >= 0) {
+        out->requested = true;
+        out->limit_pct = o->fail_if_slower_pct;
+        /* A speedup's upper end of 0 means no interval was computed. */
+        if (timed && t->speedup.hi > 0) {
+            out->evaluated = true;
+            out->slowdown = 1 / t->speedup.ratio;
+            out->slowdown_low = 1 / t->speedup.hi;
+            out->failed = out->slowdown_low > 1 + o->fail_if_slower_pct / 100;
+        }
     }
-    out->evaluated = true;
-    out->slowdown = 1 / t->speedup.ratio;
-    out->slowdown_low = 1 / t->speedup.hi;
-    out->failed = out->slowdown_low > 1 + limit_pct / 100;
-    snprintf(out->text, sizeof out->text,
-             "gate --fail-if-slower %g%%: %s (v2 takes %+.2f%% time, 95%% CI at least %+.2f%%)", limit_pct,
-             out->failed ? "FAILED" : "passed", 100 * (out->slowdown - 1), 100 * (out->slowdown_low - 1));
+    if (out->failed)
+        out->result = KD_GATE_SLOWER;
+    else if (out->requested && !out->evaluated)
+        out->result = KD_GATE_NOT_MEASURED;
+    else if (out->match_required && outputs == KD_OUTPUTS_DIFFER)
+        out->result = KD_GATE_OUTPUTS_DIFFER;
+    return out->result;
 }

@@ -99,8 +99,6 @@ void kd_comparison_free(kd_comparison *c)
     kd_timing_free(&c->timing);
     kd_counters_free(&c->counters);
     free(c->counters_note);
-    for (size_t i = 0; i < c->finding_count; i++)
-        free(c->findings[i]);
     free(c->findings);
     kd_count_table_free(&c->ptx_ops);
     kd_count_table_free(&c->ptx_families);

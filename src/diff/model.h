@@ -10,6 +10,7 @@
 #include "launch/spec.h"
 #include "measure/timing.h"
 #include "diff/counters.h"
+#include "diff/findings.h"
 #include "diff/gate.h"
 #include "source/annotation.h"
 #include "source/scan.h"
@@ -66,7 +67,7 @@ typedef struct kd_comparison {
     bool simulated;             /* ... taken from the simulated harness (KERNDIFF_SIMULATE) */
     kd_timing timing;
     kd_counters counters;       /* present when the counter pass ran */
-    kd_gate gate;               /* --fail-if-slower */
+    kd_gate gate;               /* --fail-if-slower, --require-match */
     int argc;                   /* the command line, for saved results (borrowed) */
     char **argv;
     long long started;          /* Unix time the comparison started */
@@ -74,7 +75,7 @@ typedef struct kd_comparison {
     bool regions_run;           /* both sides' region profiles are present */
     char *regions_note;         /* why there are no region profiles, or NULL */
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
-    char **findings;            /* one-line notes on what changed that matters (findings.h) */
+    kd_finding *findings;       /* what changed that matters (findings.h) */
     size_t finding_count;
 } kd_comparison;
 

@@ -20,24 +20,24 @@ GETTER(sass_barriers, r->sass_checks.barriers)
 GETTER(memory_barriers, r->sass_checks.memory_barriers)
 
 const kd_value_row kd_resource_rows[] = {
-    {"registers/thread", "registers", KD_BETTER_NEITHER, false, registers},
-    {"spill stores (B)", "spill_stores_bytes", KD_BETTER_LOWER, false, spill_stores},
-    {"spill loads (B)", "spill_loads_bytes", KD_BETTER_LOWER, false, spill_loads},
-    {"stack frame (B)", "stack_frame_bytes", KD_BETTER_LOWER, false, stack_frame},
-    {"static shared (B)", "shared_static_bytes", KD_BETTER_NEITHER, false, shared_static},
-    {"barriers", "barriers", KD_BETTER_NEITHER, false, barriers},
+    {"registers/thread", KD_BETTER_NEITHER, false, registers},
+    {"spill stores (B)", KD_BETTER_LOWER, false, spill_stores},
+    {"spill loads (B)", KD_BETTER_LOWER, false, spill_loads},
+    {"stack frame (B)", KD_BETTER_LOWER, false, stack_frame},
+    {"static shared (B)", KD_BETTER_NEITHER, false, shared_static},
+    {"barriers", KD_BETTER_NEITHER, false, barriers},
 };
 const size_t kd_resource_row_count = sizeof kd_resource_rows / sizeof *kd_resource_rows;
 
 const kd_value_row kd_check_rows[] = {
-    {"local stores STL", "local_stores", KD_BETTER_LOWER, true, local_stores},
-    {"local loads LDL", "local_loads", KD_BETTER_LOWER, true, local_loads},
-    {"global loads LDG", "global_loads", KD_BETTER_NEITHER, true, global_loads},
-    {"  of them 128-bit", "global_loads_128", KD_BETTER_HIGHER, true, global_loads_128},
-    {"  of them 64-bit", "global_loads_64", KD_BETTER_NEITHER, true, global_loads_64},
-    {"global stores STG", "global_stores", KD_BETTER_NEITHER, true, global_stores},
-    {"  of them 128-bit", "global_stores_128", KD_BETTER_HIGHER, true, global_stores_128},
-    {"barriers BAR", "barriers", KD_BETTER_LOWER, true, sass_barriers},
-    {"memory barriers MEMBAR", "memory_barriers", KD_BETTER_LOWER, true, memory_barriers},
+    {"local stores STL", KD_BETTER_LOWER, true, local_stores},
+    {"local loads LDL", KD_BETTER_LOWER, true, local_loads},
+    {"global loads LDG", KD_BETTER_NEITHER, true, global_loads},
+    {"  of them 128-bit", KD_BETTER_HIGHER, true, global_loads_128},
+    {"  of them 64-bit", KD_BETTER_NEITHER, true, global_loads_64},
+    {"global stores STG", KD_BETTER_NEITHER, true, global_stores},
+    {"  of them 128-bit", KD_BETTER_HIGHER, true, global_stores_128},
+    {"barriers BAR", KD_BETTER_LOWER, true, sass_barriers},
+    {"memory barriers MEMBAR", KD_BETTER_LOWER, true, memory_barriers},
 };
 const size_t kd_check_row_count = sizeof kd_check_rows / sizeof *kd_check_rows;

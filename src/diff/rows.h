@@ -11,7 +11,6 @@ typedef enum kd_better { KD_BETTER_NEITHER, KD_BETTER_LOWER, KD_BETTER_HIGHER } 
 
 typedef struct kd_value_row {
     const char *label;   /* terminal/Markdown label */
-    const char *key;     /* JSON key */
     kd_better better;
     bool needs_sass;     /* only meaningful when both sides were disassembled */
     long (*get)(const kd_static_result *r);

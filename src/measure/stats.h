@@ -26,6 +26,15 @@ size_t kd_remove_outliers(const double *samples, size_t n, double *kept);
 /* Summary of `samples` after the outlier rule. Returns 0, -1 when n == 0. */
 int kd_summarize(const double *samples, size_t n, kd_summary *out);
 
+/* The speedup's interval, as the timing pass reports it and `kerndiff compare` recomputes
+ * it: the same confidence and resamples, so both give the same interval for the same
+ * samples. The adaptive stop checks on a cheaper bootstrap. */
+#define KD_SPEEDUP_CONFIDENCE 0.95
+enum {
+    KD_CHECK_RESAMPLES = 400,   /* bootstrap rounds while deciding whether to stop */
+    KD_FINAL_RESAMPLES = 4000,  /* ... and for the reported interval */
+};
+
 typedef struct kd_speedup {
     double ratio;      /* median(v1) / median(v2): > 1 means v2 is faster */
     double lo, hi;     /* confidence interval of the ratio */

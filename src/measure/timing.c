@@ -16,8 +16,6 @@
 enum {
     SAMPLES_PER_BLOCK = 5,         /* per side and round: many rounds, so many placements */
     WARMUP_BUDGET_MS = 1000,
-    CHECK_RESAMPLES = 400,         /* bootstrap rounds while deciding whether to stop */
-    FINAL_RESAMPLES = 4000,        /* ... and for the reported interval */
     CHECK_EXTRA_MS = 60000,        /* the correctness run copies every buffer twice */
 };
 
@@ -272,7 +270,7 @@ static unsigned long long next_random(unsigned long long *state)
 static int compute_speedup(run_state *r, int resamples)
 {
     const kd_side_timing *a = &r->out->side[0], *b = &r->out->side[1];
-    return kd_speedup_ci_rounds(a->samples, a->round, a->n, b->samples, b->round, b->n, 0.95, resamples,
+    return kd_speedup_ci_rounds(a->samples, a->round, a->n, b->samples, b->round, b->n, KD_SPEEDUP_CONFIDENCE, resamples,
                                 r->o->seed, &r->out->speedup);
 }
 
@@ -306,30 +304,30 @@ static kd_timing_status measure_rounds(run_state *r)
             /* Checking every round would cost a bootstrap each time; every 25% more samples
              * is enough to stop close to where the target is met. */
             next_check = n + (n / 4 > SAMPLES_PER_BLOCK ? n / 4 : SAMPLES_PER_BLOCK);
-            if (compute_speedup(r, CHECK_RESAMPLES) == 0 &&
+            if (compute_speedup(r, KD_CHECK_RESAMPLES) == 0 &&
                 kd_speedup_ci_halfwidth_pct(&r->out->speedup) <= r->o->target_pct) {
-                r->out->stop_reason = "target reached";
+                r->out->stop_reason = KD_STOP_TARGET_REACHED;
                 break;
             }
         }
         if (elapsed >= r->o->max_time_s && n >= 2 * SAMPLES_PER_BLOCK) {
-            r->out->stop_reason = "--max-time";
+            r->out->stop_reason = KD_STOP_MAX_TIME;
             break;
         }
         if (n >= (size_t)r->o->max_runs) {
-            r->out->stop_reason = "--max-runs";
+            r->out->stop_reason = KD_STOP_MAX_RUNS;
             break;
         }
     }
     r->out->measure_s = now_s() - start;
-    if (compute_speedup(r, FINAL_RESAMPLES) != 0) {
+    if (compute_speedup(r, KD_FINAL_RESAMPLES) != 0) {
         kd_sb_puts(r->error, "too few samples to compare");
         return KD_TIMING_RUN_FAILED;
     }
     r->out->target_pct = r->o->target_pct;
     /* The decision to stop was taken on the cheaper bootstrap; the reported interval comes
      * from the larger one and may be a hair wider. */
-    r->out->target_reached = !strcmp(r->out->stop_reason, "target reached");
+    r->out->target_reached = r->out->stop_reason == KD_STOP_TARGET_REACHED;
     r->out->verdict = kd_verdict_with_floor(&r->out->speedup, r->o->min_effect_pct);
     r->out->min_effect_pct = r->o->min_effect_pct;
     for (int s = 0; s < 2; s++) {
@@ -653,28 +651,4 @@ void kd_format_ns(double ns, char *buf, size_t n)
         snprintf(buf, n, "%.2fus", ns / 1e3);
     else
         snprintf(buf, n, "%.0fns", ns);
-}
-
-void kd_timing_headline(const kd_timing *t, kd_strbuf *out)
-{
-    char a[32], b[32];
-    kd_format_ns(t->side[0].summary.median, a, sizeof a);
-    kd_format_ns(t->side[1].summary.median, b, sizeof b);
-    const kd_speedup *s = &t->speedup;
-    switch (t->verdict) {
-    case KD_VERDICT_FASTER:
-        kd_sb_printf(out, "v2 is %.3gx faster (%s -> %s, 95%% CI %.3f-%.3fx)", s->ratio, a, b, s->lo, s->hi);
-        break;
-    case KD_VERDICT_SLOWER:
-        kd_sb_printf(out, "v2 is %.3gx slower (%s -> %s, 95%% CI %.3f-%.3fx)", 1 / s->ratio, a, b, 1 / s->hi,
-                     1 / s->lo);
-        break;
-    case KD_VERDICT_NO_DIFFERENCE:
-        kd_sb_printf(out, "no significant difference (%s -> %s, speedup %.3fx, 95%% CI %.3f-%.3fx)", a, b, s->ratio,
-                     s->lo, s->hi);
-        if (s->lo > 1 || s->hi < 1)
-            kd_sb_printf(out, "; the CI excludes 1 but stays within the %.2g%% noise floor (--min-effect)",
-                         t->min_effect_pct);
-        break;
-    }
 }

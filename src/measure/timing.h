@@ -55,6 +55,15 @@ typedef struct kd_output_check {
     kd_buffer_check result;
 } kd_output_check;
 
+/* Why sampling stopped. */
+typedef enum kd_stop_reason {
+    KD_STOP_TARGET_REACHED,   /* the CI is as narrow as --target asks */
+    KD_STOP_MAX_TIME,         /* --max-time */
+    KD_STOP_MAX_RUNS,         /* --max-runs */
+    KD_STOP_SAVED_SAMPLES,    /* kerndiff compare: the saved runs' samples are all there is */
+    KD_STOP_REASON_COUNT
+} kd_stop_reason;
+
 typedef struct kd_timing {
     char device[128];
     int sm, sms, driver;
@@ -69,7 +78,7 @@ typedef struct kd_timing {
     double target_pct;
     double min_effect_pct;    /* the verdict's noise floor */
     bool target_reached;
-    const char *stop_reason;  /* "target reached", "--max-time", "--max-runs" */
+    kd_stop_reason stop_reason;
     bool from_saved;          /* kerndiff compare: recomputed from two saved runs' samples */
     size_t rounds;
     size_t placements;        /* rounds on a fresh placement of the buffers (moved by `place`) */
@@ -106,8 +115,6 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
 size_t kd_share_buffers(const kd_launch_spec *v1, const kd_launch_spec *v2, int share[]);
 void kd_timing_free(kd_timing *t);
 
-/* "v2 is 1.14x faster (214.1us -> 188.4us, 95% CI 1.12-1.16x)" */
-void kd_timing_headline(const kd_timing *t, kd_strbuf *out);
 /* "214.1us", "4.05us", "1.234ms" */
 void kd_format_ns(double ns, char *buf, size_t n);
 

@@ -432,3 +432,8 @@ const char *kd_bound_short(kd_bound b)
     static const char *const names[] = {"mem", "com", "lat"};
     return names[b];
 }
+
+bool kd_metric_time_derived(const kd_metric_def *def)
+{
+    return !strcmp(def->id, "duration") || !strcmp(def->id, "dram_bandwidth");
+}

@@ -128,6 +128,9 @@ void kd_roofline_compute(const kd_metric_values *v, const kd_peaks *p, kd_roofli
 const char *kd_bound_name(kd_bound b);       /* "memory", "compute", "latency" */
 const char *kd_bound_short(kd_bound b);      /* "mem", "com", "lat" */
 
+/* Whether a metric is derived from the kernel's time (its noise is the timing CI's). */
+bool kd_metric_time_derived(const kd_metric_def *def);
+
 /* Index of a definition by id, or -1. */
 long kd_metric_index(const char *id);
 

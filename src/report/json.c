@@ -1,48 +1,153 @@
+/* json.c — the JSON document (docs/json-schema.json), written and read from one set of
+ * field tables: each key is spelled once, below. Fields marked derived are written from
+ * what the tables hold (totals, the headline, the gate's sentence) and recomputed, not
+ * read, by the reader. */
 #include "report/report.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "diff/rows.h"
 #include "gpu/nvml.h"
+#include "report/metric_text.h"
+#include "report/model_text.h"
 #include "util/fs.h"
 #include "util/hash.h"
-#include "report/metric_text.h"
 
-#define KD_JSON_SCHEMA_VERSION 1
+/* ---- ids of the model's codes ---------------------------------------------------------- */
 
-static json_t *string_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+static const char *verdict_id(int v) { return kd_verdict_name((kd_verdict)v); }
+static const char *limiter_id(int v) { return kd_limiter_name((kd_limiter)v); }
 
-static json_t *value_rows(const kd_value_row *rows, size_t n, const kd_static_result *r)
+static const char *stop_id(int v)
 {
-    json_t *obj = json_object();
-    for (size_t i = 0; i < n; i++)
-        json_object_set_new(obj, rows[i].key, json_integer(rows[i].get(r)));
-    return obj;
+    static const char *const ids[KD_STOP_REASON_COUNT] = {
+        [KD_STOP_TARGET_REACHED] = "target_reached", [KD_STOP_MAX_TIME] = "max_time",
+        [KD_STOP_MAX_RUNS] = "max_runs", [KD_STOP_SAVED_SAMPLES] = "saved_samples"};
+    return ids[v];
 }
 
-static json_t *occupancy(const kd_static_result *r)
+static const char *gate_result_id(int v)
 {
-    json_t *o = json_pack("{s:i, s:s, s:b}", "block_threads", r->block_threads, "block_origin",
-                          r->block_origin, "valid", r->occupancy_valid);
-    if (r->occupancy_valid) {
-        const kd_occupancy *x = &r->occupancy;
-        json_object_update_new(o, json_pack("{s:i, s:i, s:f, s:s, s:{s:i, s:i, s:i, s:i}}",
-                                            "blocks_per_sm", x->blocks_per_sm, "warps_per_sm",
-                                            x->warps_per_sm, "occupancy", x->occupancy, "limiter",
-                                            kd_limiter_name(x->limiter), "blocks_allowed_by",
-                                            "warps", x->by_warps, "blocks", x->by_blocks,
-                                            "registers", x->by_registers, "shared", x->by_shared));
-    }
-    return o;
+    static const char *const ids[] = {[KD_GATE_PASSED] = "passed", [KD_GATE_SLOWER] = "slower",
+                                      [KD_GATE_NOT_MEASURED] = "not_measured",
+                                      [KD_GATE_OUTPUTS_DIFFER] = "outputs_differ"};
+    return ids[v];
 }
 
-static json_t *launch(const kd_side *s)
+static const char *finding_id(kd_finding_id id)
 {
+    static const char *const ids[KD_FINDING_ID_COUNT] = {
+        [KD_FINDING_SPILLS] = "register_spills", [KD_FINDING_LOADS_128] = "global_loads_128",
+        [KD_FINDING_STORES_128] = "global_stores_128", [KD_FINDING_BARRIERS] = "barriers",
+        [KD_FINDING_MEMORY_BARRIERS] = "memory_barriers", [KD_FINDING_OCCUPANCY] = "occupancy"};
+    return (unsigned)id < KD_FINDING_ID_COUNT ? ids[id] : "?";
+}
+
+static const char *change_id(kd_change c)
+{
+    static const char *const ids[KD_CHANGE_COUNT] = {"appeared", "vanished", "changed"};
+    return (unsigned)c < KD_CHANGE_COUNT ? ids[c] : "?";
+}
+
+/* ---- small readers and writers for what a plain field cannot say ------------------------ */
+
+
+static json_t *gate_text(const void *base)
+{
+    kd_strbuf line = {0};
+    kd_gate_line(base, &line);
+    json_t *s = json_string(kd_sb_str(&line));
+    kd_sb_free(&line);
+    return s;
+}
+
+/* The GPU's name when there is one, else why there is none. */
+static json_t *gpu_reason(const void *base)
+{
+    const kd_gpu_info *g = base;
+    return g->present ? NULL : json_string(g->reason);
+}
+
+static int read_gpu_reason(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_gpu_info *g = base;
+    if (g->present || !json_is_string(v) || json_string_length(v) >= sizeof g->reason)
+        return kd_jfail(at, err, "must be a short string, and only when present is false");
+    memcpy(g->reason, json_string_value(v), json_string_length(v) + 1);
+    return 0;
+}
+
+/* ---- a side's static result ---------------------------------------------------------- */
+
+static const kd_jfield build_fields[] = {
+    {KD_J_TEXT_FIELD("key", kd_build, key)},
+    {KD_J_FIELD("cached", kd_build, from_cache)},
+};
+static const kd_jtable build_table = KD_J_TABLE(build_fields);
+
+static const kd_jfield resource_fields[] = {
+    {KD_J_FIELD("registers", kd_resources, registers), .range = KD_J_NONNEG},
+    {KD_J_FIELD("spill_stores_bytes", kd_resources, spill_stores), .range = KD_J_NONNEG},
+    {KD_J_FIELD("spill_loads_bytes", kd_resources, spill_loads), .range = KD_J_NONNEG},
+    {KD_J_FIELD("stack_frame_bytes", kd_resources, stack_frame), .range = KD_J_NONNEG},
+    {KD_J_FIELD("shared_static_bytes", kd_resources, shared_static), .range = KD_J_NONNEG},
+    {KD_J_FIELD("barriers", kd_resources, barriers), .range = KD_J_NONNEG},
+};
+static const kd_jtable resource_table = KD_J_TABLE(resource_fields);
+
+static const kd_jfield blocks_allowed_fields[] = {
+    {KD_J_FIELD("warps", kd_occupancy, by_warps), .range = KD_J_NONNEG},
+    {KD_J_FIELD("blocks", kd_occupancy, by_blocks), .range = KD_J_NONNEG},
+    {KD_J_FIELD("registers", kd_occupancy, by_registers), .range = KD_J_NONNEG},
+    {KD_J_FIELD("shared", kd_occupancy, by_shared), .range = KD_J_NONNEG},
+};
+static const kd_jtable blocks_allowed_table = KD_J_TABLE(blocks_allowed_fields);
+
+#define IF_OCCUPANCY KD_J_WHEN(kd_static_result, occupancy_valid), .omit = true
+static const kd_jfield occupancy_fields[] = {
+    {KD_J_FIELD("block_threads", kd_static_result, block_threads), .range = KD_J_NONNEG},
+    {KD_J_FIELD("block_origin", kd_static_result, block_origin)},
+    {KD_J_FIELD("valid", kd_static_result, occupancy_valid)},
+    {KD_J_FIELD("blocks_per_sm", kd_static_result, occupancy.blocks_per_sm), .range = KD_J_NONNEG, IF_OCCUPANCY},
+    {KD_J_FIELD("warps_per_sm", kd_static_result, occupancy.warps_per_sm), .range = KD_J_NONNEG, IF_OCCUPANCY},
+    {KD_J_FIELD("occupancy", kd_static_result, occupancy.occupancy), .range = KD_J_FRACTION, IF_OCCUPANCY},
+    {KD_J_ENUM_FIELD("limiter", kd_static_result, occupancy.limiter, limiter_id, KD_LIMIT_SHARED + 1), IF_OCCUPANCY},
+    {KD_J_OBJECT_FIELD("blocks_allowed_by", kd_static_result, occupancy, blocks_allowed_table), IF_OCCUPANCY},
+};
+static const kd_jtable occupancy_table = KD_J_TABLE(occupancy_fields);
+
+static const kd_jfield check_fields[] = {
+    {KD_J_FIELD("local_stores", kd_sass_checks, local_stores), .range = KD_J_NONNEG},
+    {KD_J_FIELD("local_loads", kd_sass_checks, local_loads), .range = KD_J_NONNEG},
+    {KD_J_FIELD("global_loads", kd_sass_checks, global_loads), .range = KD_J_NONNEG},
+    {KD_J_FIELD("global_loads_128", kd_sass_checks, global_loads_128), .range = KD_J_NONNEG},
+    {KD_J_FIELD("global_loads_64", kd_sass_checks, global_loads_64), .range = KD_J_NONNEG},
+    {KD_J_FIELD("global_stores", kd_sass_checks, global_stores), .range = KD_J_NONNEG},
+    {KD_J_FIELD("global_stores_128", kd_sass_checks, global_stores_128), .range = KD_J_NONNEG},
+    {KD_J_FIELD("barriers", kd_sass_checks, barriers), .range = KD_J_NONNEG},
+    {KD_J_FIELD("memory_barriers", kd_sass_checks, memory_barriers), .range = KD_J_NONNEG},
+};
+static const kd_jtable check_table = KD_J_TABLE(check_fields);
+
+static json_t *ptx_instructions(const void *base)
+{
+    return json_integer(((const kd_side *)base)->stat.ptx_ops.total);
+}
+
+static json_t *sass_instructions(const void *base)
+{
+    const kd_static_result *r = &((const kd_side *)base)->stat;
+    return r->sass_present ? json_integer(r->sass_ops.total) : json_null();
+}
+
+/* How the side was launched: written for the reader of the file; `compare` does not launch. */
+static json_t *launch(const void *base)
+{
+    const kd_side *s = base;
     if (s->launch_error)
         return json_pack("{s:s}", "error", s->launch_error);
     const kd_launch_spec *l = &s->launch;
@@ -64,101 +169,469 @@ static json_t *launch(const kd_side *s)
                      "dynamic_smem", (json_int_t)l->dynamic_smem, "args", args);
 }
 
-static json_t *side(const kd_side *s)
+static const kd_jfield side_fields[] = {
+    {KD_J_FIELD("label", kd_side, label)},
+    {KD_J_FIELD("path", kd_side, path)},
+    {KD_J_FIELD("kernel", kd_side, kernel)},
+    {KD_J_FIELD("entry", kd_side, stat.entry), .nullable = true},
+    {KD_J_FIELD("demangled", kd_side, stat.demangled), .nullable = true},
+    {KD_J_OBJECT_FIELD("build", kd_side, build, build_table)},
+    {KD_J_OBJECT_FIELD("resources", kd_side, stat.resources, resource_table)},
+    {KD_J_OBJECT_FIELD("occupancy", kd_side, stat, occupancy_table)},
+    {.key = "ptx_instructions", .type = KD_J_CUSTOM, .write = ptx_instructions},
+    {KD_J_OBJECT_FIELD("sass_checks", kd_side, stat.sass_checks, check_table), KD_J_WHEN(kd_side, stat.sass_present)},
+    {.key = "sass_instructions", .type = KD_J_CUSTOM, .write = sass_instructions},
+    {.key = "launch", .type = KD_J_CUSTOM, .write = launch},
+    {KD_J_FIELD("origin", kd_side, origin), .nullable = true},
+};
+static const kd_jtable side_table = KD_J_TABLE(side_fields);
+
+/* ---- instruction histograms: rows of both sides, read back into each side's histogram ---- */
+
+static const kd_jfield row_fields[] = {
+    {KD_J_FIELD("key", kd_count_row, key)},
+    {KD_J_FIELD("v1", kd_count_row, v1), .range = KD_J_NONNEG},
+    {KD_J_FIELD("v2", kd_count_row, v2), .range = KD_J_NONNEG},
+};
+static const kd_jtable row_table = KD_J_TABLE(row_fields);
+
+static const char *const histogram_keys[2] = {"opcodes", "families"};
+
+static json_t *histograms(const kd_count_table *tables[2])
 {
-    const kd_static_result *r = &s->stat;
-    json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:s, s:b}, s:o, s:o, s:I}", "label", s->label,
-                          "path", s->path, "kernel", s->kernel, "entry", string_or_null(r->entry),
-                          "demangled", string_or_null(r->demangled), "build", "key", s->build.key,
-                          "cached", s->build.from_cache, "resources",
-                          value_rows(kd_resource_rows, kd_resource_row_count, r), "occupancy",
-                          occupancy(r), "ptx_instructions", (json_int_t)r->ptx_ops.total);
-    json_object_set_new(o, "sass_checks",
-                        r->sass_present ? value_rows(kd_check_rows, kd_check_row_count, r) : json_null());
-    json_object_set_new(o, "sass_instructions",
-                        r->sass_present ? json_integer(r->sass_ops.total) : json_null());
-    json_object_set_new(o, "launch", launch(s));
-    json_object_set_new(o, "origin", string_or_null(s->origin));
+    json_t *o = json_pack("{s:[I, I]}", "total", (json_int_t)tables[0]->total[0], (json_int_t)tables[0]->total[1]);
+    for (int h = 0; o && h < 2; h++) {
+        json_t *rows = json_array();
+        for (size_t i = 0; rows && i < tables[h]->count; i++)
+            if (json_array_append_new(rows, kd_jtable_write(&row_table, &tables[h]->rows[i])) != 0) {
+                json_decref(rows);
+                rows = NULL;
+            }
+        if (json_object_set_new(o, histogram_keys[h], rows) != 0) {
+            json_decref(o);
+            o = NULL;
+        }
+    }
     return o;
 }
 
-static json_t *summary(const kd_summary *s)
+/* Column v1 of every row goes to side 0's histogram, v2 to side 1's. */
+static int read_histograms(json_t *v, kd_histogram *ops[2], kd_histogram *families[2], const kd_jpath *at,
+                           kd_strbuf *err)
 {
-    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s->n,
-                     "outliers", (json_int_t)s->outliers, "min", s->min, "p20", s->p20, "median", s->median, "p80",
-                     s->p80, "p95", s->p95, "max", s->max, "mean", s->mean, "stdev", s->stdev, "cv", s->cv, "iqr",
-                     s->iqr);
+    if (!json_is_object(v))
+        return kd_jfail(at, err, "must be an object");
+    for (int h = 0; h < 2; h++) {
+        kd_jpath list = {at, histogram_keys[h], 0};
+        json_t *rows = json_object_get(v, histogram_keys[h]);
+        if (!json_is_array(rows))
+            return kd_jfail(&list, err, "must be an array");
+        for (size_t i = 0; i < json_array_size(rows); i++) {
+            kd_jpath item = {&list, NULL, i};
+            kd_count_row row = {0};
+            if (kd_jtable_read(&row_table, json_array_get(rows, i), &row, &item, err) != 0)
+                return -1;
+            kd_histogram **to = h == 0 ? ops : families;
+            if ((row.v1 && kd_hist_add(to[0], row.key, row.v1) != 0) ||
+                (row.v2 && kd_hist_add(to[1], row.key, row.v2) != 0))
+                return kd_jfail(&item, err, "out of memory");
+        }
+    }
+    return 0;
 }
 
-static json_t *timing_side(const kd_side_timing *t)
+static json_t *write_ptx(const void *base)
 {
-    json_t *samples = json_array(), *throttled = json_array();
-    for (size_t i = 0; i < t->n; i++) {
-        json_array_append_new(samples, json_real(t->samples[i]));
+    const kd_comparison *c = base;
+    return histograms((const kd_count_table *[2]){&c->ptx_ops, &c->ptx_families});
+}
+
+static int read_ptx(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_comparison *c = base;
+    return read_histograms(v, (kd_histogram *[2]){&c->side[0].stat.ptx_ops, &c->side[1].stat.ptx_ops},
+                           (kd_histogram *[2]){&c->side[0].stat.ptx_families, &c->side[1].stat.ptx_families}, at, err);
+}
+
+static bool both_sass(const kd_comparison *c) { return c->side[0].stat.sass_present && c->side[1].stat.sass_present; }
+
+static json_t *write_sass(const void *base)
+{
+    const kd_comparison *c = base;
+    return both_sass(c) ? histograms((const kd_count_table *[2]){&c->sass_ops, &c->sass_families}) : json_null();
+}
+
+/* SASS histograms exist exactly when both sides have SASS checks (read before this). */
+static int read_sass(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_comparison *c = base;
+    if (json_is_null(v) != !both_sass(c))
+        return kd_jfail(at, err, "must be %s when %s sides have sass_checks", both_sass(c) ? "an object" : "null",
+                        both_sass(c) ? "both" : "not both");
+    if (json_is_null(v))
+        return 0;
+    return read_histograms(v, (kd_histogram *[2]){&c->side[0].stat.sass_ops, &c->side[1].stat.sass_ops},
+                           (kd_histogram *[2]){&c->side[0].stat.sass_families, &c->side[1].stat.sass_families}, at,
+                           err);
+}
+
+static json_t *findings(const void *base)
+{
+    const kd_comparison *c = base;
+    json_t *list = json_array();
+    for (size_t i = 0; list && i < c->finding_count; i++) {
+        const kd_finding *f = &c->findings[i];
+        kd_strbuf text = {0};
+        kd_finding_text(f, &text);
+        json_t *values = json_object();
+        const char *const *names = kd_finding_value_names(f->id);
+        for (int k = 0; names[k]; k++)
+            json_object_set_new(values, names[k], json_pack("[f, f]", f->value[k][0], f->value[k][1]));
+        if (f->id == KD_FINDING_OCCUPANCY)
+            json_object_set_new(values, "limiter", json_pack("[s, s]", kd_limiter_name(f->limiter[0]),
+                                                             kd_limiter_name(f->limiter[1])));
+        json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:s}", "id", finding_id(f->id), "change",
+                                              change_id(f->change), "values", values, "text", kd_sb_str(&text)));
+        kd_sb_free(&text);
+    }
+    return list;
+}
+
+/* ---- the timing pass ----------------------------------------------------------------- */
+
+static const kd_jfield summary_fields[] = {
+    {KD_J_FIELD("n", kd_summary, n)},
+    {KD_J_FIELD("outliers", kd_summary, outliers)},
+    {KD_J_FIELD("min", kd_summary, min), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("p20", kd_summary, p20), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("median", kd_summary, median), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("p80", kd_summary, p80), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("p95", kd_summary, p95), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("max", kd_summary, max), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("mean", kd_summary, mean), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("stdev", kd_summary, stdev), .range = KD_J_NONNEG},
+    {KD_J_FIELD("cv", kd_summary, cv), .range = KD_J_NONNEG},
+    {KD_J_FIELD("iqr", kd_summary, iqr), .range = KD_J_NONNEG},
+};
+static const kd_jtable summary_table = KD_J_TABLE(summary_fields);
+
+static json_t *throttled_indexes(const void *base)
+{
+    const kd_side_timing *t = base;
+    json_t *list = json_array();
+    for (size_t i = 0; list && i < t->n; i++)
         if (t->throttled[i])
-            json_array_append_new(throttled, json_integer((json_int_t)i));
-    }
-    return json_pack("{s:o, s:o, s:o, s:{s:I, s:f, s:b}, s:I}", "summary_ns", summary(&t->summary), "samples_ns",
-                     samples, "throttled_sample_indexes", throttled, "warmup", "launches",
-                     (json_int_t)t->warmup_launches, "median_ns", t->warmup_median_ns, "stable", t->warmup_stable,
-                     "device_bytes", (json_int_t)t->device_bytes);
+            json_array_append_new(list, json_integer((json_int_t)i));
+    return list;
 }
 
-static json_t *correctness(const kd_timing *t)
+/* After samples_ns: each index must name one of them. */
+static int read_throttled(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
 {
-    if (!t->checked)
-        return json_null();
-    json_t *outputs = json_array();
-    for (size_t i = 0; i < t->noutputs; i++) {
-        const kd_output_check *oc = &t->outputs[i];
-        const kd_buffer_check *r = &oc->result;
-        json_t *first = json_array();
-        for (size_t k = 0; k < r->first_count; k++)
-            json_array_append_new(first, json_pack("{s:I, s:f, s:f}", "index", (json_int_t)r->first[k].index, "v1",
-                                                   r->first[k].v1, "v2", r->first[k].v2));
-        json_array_append_new(
-            outputs, json_pack("{s:s, s:s, s:i, s:I, s:b, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:o}", "name",
-                               oc->name, "dtype", kd_dtype_name(oc->type.base), "lanes", oc->type.lanes, "elements",
-                               (json_int_t)r->count, "match", r->match, "mismatches", (json_int_t)r->mismatches,
-                               "unwritten_v1", (json_int_t)r->unwritten[0], "unwritten_v2",
-                               (json_int_t)r->unwritten[1], "nan_mismatches", (json_int_t)r->nan_mismatches,
-                               "max_abs_err", r->max_abs_err, "max_rel_err", r->max_rel_err, "rtol",
-                               oc->tolerance.rtol, "atol", oc->tolerance.atol, "first_mismatches", first));
+    kd_side_timing *t = base;
+    if (!json_is_array(v))
+        return kd_jfail(at, err, "must be an array of sample indexes");
+    if (!(t->throttled = calloc(t->n + 1, sizeof *t->throttled)))
+        return kd_jfail(at, err, "out of memory");
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *x = json_array_get(v, i);
+        json_int_t k = json_integer_value(x);
+        if (!json_is_integer(x) || k < 0 || (size_t)k >= t->n) {
+            kd_jpath item = {at, NULL, i};
+            return kd_jfail(&item, err, "must be the index of a sample (0 to %zu)", t->n ? t->n - 1 : 0);
+        }
+        t->throttled_count += !t->throttled[k];
+        t->throttled[k] = true;
     }
-    return json_pack("{s:b, s:o, s:o}", "match", t->outputs_match && t->noutputs > 0, "outputs", outputs,
-                     "not_compared", string_or_null(t->unpaired));
+    return 0;
 }
 
-static json_t *runtime(const kd_comparison *c)
+/* The round (placement) of each sample, for the cluster bootstrap. */
+static json_t *sample_rounds(const void *base)
 {
-    if (!c->timed)
+    const kd_side_timing *t = base;
+    if (!t->round) /* a comparison of saved runs made before rounds were recorded */
         return json_null();
-    const kd_timing *t = &c->timing;
-    kd_strbuf headline = {0};
-    kd_timing_headline(t, &headline);
+    json_t *list = json_array();
+    for (size_t i = 0; list && i < t->n; i++)
+        json_array_append_new(list, json_integer((json_int_t)t->round[i]));
+    return list;
+}
+
+/* After samples_ns: one round per sample; a document without rounds reads as one round. */
+static int read_rounds(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_side_timing *t = base;
+    if (!(t->round = calloc(t->n + 1, sizeof *t->round)))
+        return kd_jfail(at, err, "out of memory");
+    if (json_is_null(v))
+        return 0;
+    if (!json_is_array(v) || json_array_size(v) != t->n)
+        return kd_jfail(at, err, "must be an array with one round per sample (%zu)", t->n);
+    for (size_t i = 0; i < t->n; i++) {
+        json_t *x = json_array_get(v, i);
+        json_int_t k = json_integer_value(x);
+        if (!json_is_integer(x) || k < 0 || k > 10000000) {
+            kd_jpath item = {at, NULL, i};
+            return kd_jfail(&item, err, "must be a round number (0 to 10000000)");
+        }
+        t->round[i] = (unsigned)k;
+    }
+    return 0;
+}
+
+static const kd_jfield warmup_fields[] = {
+    {KD_J_FIELD("launches", kd_side_timing, warmup_launches)},
+    {KD_J_FIELD("median_ns", kd_side_timing, warmup_median_ns), .range = KD_J_NONNEG},
+    {KD_J_FIELD("stable", kd_side_timing, warmup_stable)},
+};
+static const kd_jtable warmup_table = KD_J_TABLE(warmup_fields);
+
+/* One side's samples. A new per-side timing field is one line here. */
+static const kd_jfield timing_side_fields[] = {
+    {KD_J_OBJECT_FIELD("summary_ns", kd_side_timing, summary, summary_table)},
+    {KD_J_DOUBLES_FIELD("samples_ns", kd_side_timing, samples, n), .range = KD_J_POSITIVE},
+    {.key = "throttled_sample_indexes", .type = KD_J_CUSTOM, .write = throttled_indexes, .read = read_throttled},
+    {.key = "sample_rounds", .type = KD_J_CUSTOM, .write = sample_rounds, .read = read_rounds, .optional = true},
+    {KD_J_FIELD("placement_spread_pct", kd_side_timing, placement_spread_pct), .range = KD_J_NONNEG, .optional = true},
+    {KD_J_GROUP_FIELD("warmup", warmup_table)},
+    {KD_J_FIELD("device_bytes", kd_side_timing, device_bytes)},
+};
+static const kd_jtable timing_side_table = KD_J_TABLE(timing_side_fields);
+
+static const kd_jfield runtime_gpu_fields[] = {
+    {KD_J_TEXT_FIELD("name", kd_timing, device)},
+    {KD_J_FIELD("sm", kd_timing, sm), .range = KD_J_NONNEG},
+    {KD_J_FIELD("sms", kd_timing, sms), .range = KD_J_NONNEG},
+    {KD_J_FIELD("driver_version", kd_timing, driver), .range = KD_J_NONNEG},
+    {KD_J_FIELD("l2_bytes", kd_timing, l2_bytes), .range = KD_J_NONNEG},
+};
+static const kd_jtable runtime_gpu_table = KD_J_TABLE(runtime_gpu_fields);
+
+static json_t *l2_flushed(const void *base) { return json_boolean(!((const kd_timing *)base)->batched); }
+
+static const kd_jfield mode_fields[] = {
+    {KD_J_FIELD("batched", kd_timing, batched)},
+    {KD_J_FIELD("launches_per_sample", kd_timing, batch)},
+    {.key = "l2_flushed", .type = KD_J_CUSTOM, .write = l2_flushed},
+    {KD_J_TEXT_FIELD("timer", kd_timing, timer)},
+    {KD_J_TEXT_FIELD("timer_note", kd_timing, timer_note)},
+};
+static const kd_jtable mode_table = KD_J_TABLE(mode_fields);
+
+/* The clock range and throttling are written for both sides together; the range is read
+ * back into both. */
+static json_t *clocks_locked(const void *base)
+{
+    const kd_timing *t = base;
+    return json_boolean(t->clocks_locked || t->locked_by_kerndiff_mhz);
+}
+
+static int read_clocks_locked(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    if (!json_is_boolean(v))
+        return kd_jfail(at, err, "must be true or false");
+    ((kd_timing *)base)->clocks_locked = json_is_true(v);
+    return 0;
+}
+
+static json_t *clock_min(const void *base)
+{
+    const kd_timing *t = base;
+    unsigned a = t->side[0].clock_min_mhz, b = t->side[1].clock_min_mhz;
+    return json_integer(a < b ? a : b);
+}
+
+static json_t *clock_max(const void *base)
+{
+    const kd_timing *t = base;
+    unsigned a = t->side[0].clock_max_mhz, b = t->side[1].clock_max_mhz;
+    return json_integer(a > b ? a : b);
+}
+
+static int read_clock(json_t *v, unsigned *both[2], const kd_jpath *at, kd_strbuf *err)
+{
+    json_int_t mhz = json_integer_value(v);
+    if (!json_is_integer(v) || mhz < 0 || mhz > 1000000)
+        return kd_jfail(at, err, "must be an integer number of MHz >= 0");
+    *both[0] = *both[1] = (unsigned)mhz;
+    return 0;
+}
+
+static int read_clock_min(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_timing *t = base;
+    return read_clock(v, (unsigned *[2]){&t->side[0].clock_min_mhz, &t->side[1].clock_min_mhz}, at, err);
+}
+
+static int read_clock_max(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_timing *t = base;
+    return read_clock(v, (unsigned *[2]){&t->side[0].clock_max_mhz, &t->side[1].clock_max_mhz}, at, err);
+}
+
+static json_t *throttled_samples(const void *base)
+{
+    const kd_timing *t = base;
+    return json_integer((json_int_t)(t->side[0].throttled_count + t->side[1].throttled_count));
+}
+
+static json_t *throttle_reasons(const void *base)
+{
+    const kd_timing *t = base;
     char reasons[128];
     kd_nvml_reason_names(t->side[0].reasons_seen | t->side[1].reasons_seen, reasons, sizeof reasons);
-    json_t *o = json_pack(
-        "{s:b, s:{s:s, s:i, s:i, s:i, s:I}, s:{s:b, s:i, s:b, s:s}, s:{s:b, s:i, s:i, s:i, s:I, s:s},"
-        " s:[o, o], s:{s:f, s:f, s:f, s:f, s:f, s:s}, s:s, s:s, s:{s:s, s:f, s:b, s:I, s:f}, s:o}",
-        "simulated", c->simulated, "gpu", "name", t->device, "sm", t->sm, "sms", t->sms, "driver_version", t->driver,
-        "l2_bytes", (json_int_t)t->l2_bytes, "mode", "batched", t->batched, "launches_per_sample", t->batch,
-        "l2_flushed", !t->batched, "timer", t->timer, "clocks", "locked", t->clocks_locked || t->locked_by_kerndiff_mhz, "locked_by_kerndiff_mhz",
-        t->locked_by_kerndiff_mhz, "sm_mhz_min",
-        t->side[0].clock_min_mhz < t->side[1].clock_min_mhz ? t->side[0].clock_min_mhz : t->side[1].clock_min_mhz,
-        "sm_mhz_max",
-        t->side[0].clock_max_mhz > t->side[1].clock_max_mhz ? t->side[0].clock_max_mhz : t->side[1].clock_max_mhz,
-        "throttled_samples", (json_int_t)(t->side[0].throttled_count + t->side[1].throttled_count), "reasons",
-        reasons, "sides", timing_side(&t->side[0]), timing_side(&t->side[1]), "speedup", "ratio", t->speedup.ratio,
-        "ci_low", t->speedup.lo, "ci_high", t->speedup.hi, "confidence", t->speedup.confidence, "min_effect_pct",
-        t->min_effect_pct, "method",
-        "ratio of medians (v1/v2) after outlier removal; percentile bootstrap interval", "verdict",
-        kd_verdict_name(t->verdict), "headline", kd_sb_str(&headline), "stop", "reason", t->stop_reason,
-        "target_pct", t->target_pct, "target_reached", t->target_reached, "rounds", (json_int_t)t->rounds,
-        "seconds", t->measure_s, "correctness", correctness(t));
-    kd_sb_free(&headline);
-    return o;
+    return json_string(reasons);
 }
+
+static const kd_jfield clock_fields[] = {
+    {.key = "locked", .type = KD_J_CUSTOM, .write = clocks_locked, .read = read_clocks_locked},
+    {KD_J_FIELD("locked_by_kerndiff_mhz", kd_timing, locked_by_kerndiff_mhz)},
+    {.key = "sm_mhz_min", .type = KD_J_CUSTOM, .write = clock_min, .read = read_clock_min},
+    {.key = "sm_mhz_max", .type = KD_J_CUSTOM, .write = clock_max, .read = read_clock_max},
+    {.key = "throttled_samples", .type = KD_J_CUSTOM, .write = throttled_samples},
+    {.key = "reasons", .type = KD_J_CUSTOM, .write = throttle_reasons},
+};
+static const kd_jtable clock_table = KD_J_TABLE(clock_fields);
+
+static json_t *speedup_method(const void *base)
+{
+    (void)base;
+    return json_string("ratio of medians (v1/v2) after outlier removal; percentile bootstrap interval");
+}
+
+static const kd_jfield speedup_fields[] = {
+    {KD_J_FIELD("ratio", kd_timing, speedup.ratio), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("ci_low", kd_timing, speedup.lo), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("ci_high", kd_timing, speedup.hi), .range = KD_J_POSITIVE},
+    {KD_J_FIELD("confidence", kd_timing, speedup.confidence), .range = KD_J_FRACTION},
+    {KD_J_FIELD("min_effect_pct", kd_timing, min_effect_pct), .range = KD_J_NONNEG},
+    {.key = "method", .type = KD_J_CUSTOM, .write = speedup_method},
+};
+static const kd_jtable speedup_table = KD_J_TABLE(speedup_fields);
+
+
+static const kd_jfield stop_fields[] = {
+    {KD_J_ENUM_FIELD("reason", kd_timing, stop_reason, stop_id, KD_STOP_REASON_COUNT)},
+    {KD_J_FIELD("target_pct", kd_timing, target_pct), .range = KD_J_NONNEG},
+    {KD_J_FIELD("target_reached", kd_timing, target_reached)},
+    {KD_J_FIELD("rounds", kd_timing, rounds)},
+    {KD_J_FIELD("placements", kd_timing, placements), .optional = true},
+    {KD_J_FIELD("shared_buffers", kd_timing, shared_buffers), .optional = true},
+    {KD_J_FIELD("seconds", kd_timing, measure_s), .range = KD_J_NONNEG},
+};
+static const kd_jtable stop_table = KD_J_TABLE(stop_fields);
+
+static const kd_jfield mismatch_fields[] = {
+    {KD_J_FIELD("index", kd_mismatch, index)},
+    {KD_J_FIELD("v1", kd_mismatch, v1), .nullable = true},
+    {KD_J_FIELD("v2", kd_mismatch, v2), .nullable = true},
+};
+static const kd_jtable mismatch_table = KD_J_TABLE(mismatch_fields);
+
+static json_t *first_mismatches(const void *base)
+{
+    const kd_buffer_check *r = &((const kd_output_check *)base)->result;
+    json_t *list = json_array();
+    for (size_t k = 0; list && k < r->first_count; k++)
+        if (json_array_append_new(list, kd_jtable_write(&mismatch_table, &r->first[k])) != 0) {
+            json_decref(list);
+            list = NULL;
+        }
+    return list;
+}
+
+static int read_first_mismatches(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_buffer_check *r = &((kd_output_check *)base)->result;
+    if (!json_is_array(v) || json_array_size(v) > KD_FIRST_MISMATCHES)
+        return kd_jfail(at, err, "must be an array of at most %d mismatches", KD_FIRST_MISMATCHES);
+    for (; r->first_count < json_array_size(v); r->first_count++) {
+        kd_jpath item = {at, NULL, r->first_count};
+        if (kd_jtable_read(&mismatch_table, json_array_get(v, r->first_count), &r->first[r->first_count], &item,
+                           err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static json_t *dtype(const void *base) { return json_string(kd_dtype_name(((const kd_output_check *)base)->type.base)); }
+
+static int read_dtype(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_dtype t = kd_dtype_from_name(json_string_value(v));
+    if (t == KD_DT_UNKNOWN)
+        return kd_jfail(at, err, "must be a data type (f32, i32, bf16 ...)");
+    ((kd_output_check *)base)->type.base = t;
+    return 0;
+}
+
+static const kd_jfield output_fields[] = {
+    {KD_J_FIELD("name", kd_output_check, name)},
+    {.key = "dtype", .type = KD_J_CUSTOM, .write = dtype, .read = read_dtype},
+    {KD_J_FIELD("lanes", kd_output_check, type.lanes), .range = KD_J_NONNEG},
+    {KD_J_FIELD("elements", kd_output_check, result.count)},
+    {KD_J_FIELD("match", kd_output_check, result.match)},
+    {KD_J_FIELD("mismatches", kd_output_check, result.mismatches)},
+    {KD_J_FIELD("unwritten_v1", kd_output_check, result.unwritten[0])},
+    {KD_J_FIELD("unwritten_v2", kd_output_check, result.unwritten[1])},
+    {KD_J_FIELD("nan_mismatches", kd_output_check, result.nan_mismatches)},
+    {KD_J_FIELD("max_abs_err", kd_output_check, result.max_abs_err), .range = KD_J_NONNEG},
+    {KD_J_FIELD("max_rel_err", kd_output_check, result.max_rel_err), .range = KD_J_NONNEG},
+    {KD_J_FIELD("rtol", kd_output_check, tolerance.rtol), .range = KD_J_NONNEG},
+    {KD_J_FIELD("atol", kd_output_check, tolerance.atol), .range = KD_J_NONNEG},
+    {.key = "first_mismatches", .type = KD_J_CUSTOM, .write = first_mismatches, .read = read_first_mismatches},
+};
+static const kd_jtable output_table = KD_J_TABLE(output_fields);
+
+/* "match" is true only when something was compared and all of it matched. */
+static json_t *outputs_match(const void *base)
+{
+    const kd_timing *t = base;
+    return json_boolean(t->outputs_match && t->noutputs > 0);
+}
+
+static int read_outputs_match(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    if (!json_is_boolean(v))
+        return kd_jfail(at, err, "must be true or false");
+    ((kd_timing *)base)->outputs_match = json_is_true(v);
+    return 0;
+}
+
+static const kd_jfield correctness_fields[] = {
+    {.key = "match", .type = KD_J_CUSTOM, .write = outputs_match, .read = read_outputs_match},
+    {KD_J_ARRAY_FIELD("outputs", kd_timing, outputs, noutputs, output_table)},
+    {KD_J_FIELD("not_compared", kd_timing, unpaired), .nullable = true},
+};
+static const kd_jtable correctness_table = KD_J_TABLE(correctness_fields);
+
+static json_t *headline(const void *base)
+{
+    kd_strbuf line = {0};
+    kd_timing_headline(&((const kd_comparison *)base)->timing, &line);
+    json_t *s = json_string(kd_sb_str(&line));
+    kd_sb_free(&line);
+    return s;
+}
+
+/* The timing pass ("runtime"). A new timing field is one line here (over kd_comparison:
+ * `timing.NAME`), in a group's table above, or in timing_side_fields. */
+static const kd_jfield runtime_fields[] = {
+    {KD_J_FIELD("simulated", kd_comparison, simulated)},
+    {KD_J_OBJECT_FIELD("gpu", kd_comparison, timing, runtime_gpu_table)},
+    {KD_J_OBJECT_FIELD("mode", kd_comparison, timing, mode_table)},
+    {KD_J_OBJECT_FIELD("clocks", kd_comparison, timing, clock_table)},
+    {KD_J_PAIR_FIELD("sides", kd_comparison, timing.side, timing_side_table)},
+    {KD_J_OBJECT_FIELD("speedup", kd_comparison, timing, speedup_table)},
+    {KD_J_ENUM_FIELD("verdict", kd_comparison, timing.verdict, verdict_id, KD_VERDICT_SLOWER + 1)},
+    {.key = "headline", .type = KD_J_CUSTOM, .write = headline},
+    {KD_J_OBJECT_FIELD("stop", kd_comparison, timing, stop_table)},
+    {KD_J_OBJECT_FIELD("correctness", kd_comparison, timing, correctness_table), KD_J_WHEN(kd_comparison, timing.checked)},
+};
+static const kd_jtable runtime_table = KD_J_TABLE(runtime_fields);
+
+/* ---- the counter pass ---------------------------------------------------------------- */
 
 static const char *unit_name(kd_unit u)
 {
@@ -166,17 +639,57 @@ static const char *unit_name(kd_unit u)
     return (size_t)u < sizeof names / sizeof *names ? names[u] : "?";
 }
 
+/* Metrics by id; a metric without a value is left out. */
 static json_t *metric_object(const kd_metric_values *v)
 {
     json_t *o = json_object();
-    for (size_t m = 0; m < kd_metric_def_count; m++)
+    for (size_t m = 0; o && m < kd_metric_def_count; m++)
         if (v->present[m] && isfinite(v->value[m]))
             json_object_set_new(o, kd_metric_defs[m].id, json_real(v->value[m]));
     return o;
 }
 
-static json_t *roofline(const kd_side_counters *s)
+static int read_metric_object(json_t *v, kd_metric_values *out, const kd_jpath *at, kd_strbuf *err)
 {
+    if (!json_is_object(v))
+        return kd_jfail(at, err, "must be an object of metrics");
+    for (size_t m = 0; m < kd_metric_def_count; m++) {
+        json_t *x = json_object_get(v, kd_metric_defs[m].id);
+        if (!x)
+            continue;
+        kd_jpath here = {at, kd_metric_defs[m].id, 0};
+        if (!json_is_number(x))
+            return kd_jfail(&here, err, "must be a number");
+        out->value[m] = json_number_value(x);
+        out->present[m] = true;
+    }
+    return 0;
+}
+
+static json_t *kernel_metrics(const void *base) { return metric_object(&((const kd_kernel_counters *)base)->values); }
+
+static int read_kernel_metrics(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    return read_metric_object(v, &((kd_kernel_counters *)base)->values, at, err);
+}
+
+static json_t *side_metrics(const void *base) { return metric_object(&((const kd_side_counters *)base)->total); }
+
+static int read_side_metrics(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    return read_metric_object(v, &((kd_side_counters *)base)->total, at, err);
+}
+
+static const kd_jfield kernel_counter_fields[] = {
+    {KD_J_FIELD("name", kd_kernel_counters, name)},
+    {.key = "metrics", .type = KD_J_CUSTOM, .write = kernel_metrics, .read = read_kernel_metrics},
+};
+static const kd_jtable kernel_counter_table = KD_J_TABLE(kernel_counter_fields);
+
+/* Derived from the metrics and the peaks. */
+static json_t *roofline(const void *base)
+{
+    const kd_side_counters *s = base;
     if (!s->roofline_valid)
         return json_null();
     const kd_roofline *r = &s->roofline;
@@ -185,50 +698,137 @@ static json_t *roofline(const kd_side_counters *s)
                      r->compute_fraction, "bound", kd_bound_name(r->bound), "headroom", r->headroom);
 }
 
-static json_t *counter_side(const kd_side_counters *s)
+static const kd_jfield counter_side_fields[] = {
+    {KD_J_ARRAY_FIELD("kernels", kd_side_counters, kernels, nkernels, kernel_counter_table)},
+    {.key = "metrics", .type = KD_J_CUSTOM, .write = side_metrics, .read = read_side_metrics},
+    {.key = "roofline", .type = KD_J_CUSTOM, .write = roofline},
+};
+static const kd_jtable counter_side_table = KD_J_TABLE(counter_side_fields);
+
+static const kd_jfield peak_fields[] = {
+    {KD_J_FIELD("dram_bytes_per_s", kd_peaks, dram_bytes_per_s), .range = KD_J_NONNEG},
+    {KD_J_FIELD("fp32_flops_per_s", kd_peaks, fp32_flops_per_s), .range = KD_J_NONNEG},
+    {KD_J_FIELD("fp64_flops_per_s", kd_peaks, fp64_flops_per_s), .range = KD_J_NONNEG},
+    {KD_J_FIELD("tensor_flops_per_s", kd_peaks, tensor_flops_per_s), .range = KD_J_NONNEG},
+};
+static const kd_jtable peak_table = KD_J_TABLE(peak_fields);
+
+/* --ncu-set: "full" or "fast". */
+static json_t *counter_set(const void *base) { return json_string(((const kd_counters *)base)->full ? "full" : "fast"); }
+
+static int read_counter_set(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
 {
-    json_t *kernels = json_array();
-    for (size_t k = 0; k < s->nkernels; k++)
-        json_array_append_new(kernels, json_pack("{s:s, s:o}", "name", s->kernels[k].name, "metrics",
-                                                 metric_object(&s->kernels[k].values)));
-    return json_pack("{s:o, s:o, s:o}", "kernels", kernels, "metrics", metric_object(&s->total), "roofline",
-                     roofline(s));
+    const char *set = json_string_value(v);
+    if (!set || (strcmp(set, "full") && strcmp(set, "fast")))
+        return kd_jfail(at, err, "must be \"full\" or \"fast\"");
+    ((kd_counters *)base)->full = !strcmp(set, "full");
+    return 0;
 }
 
-static json_t *counters(const kd_comparison *c)
+/* Derived from both sides' metrics. */
+static json_t *deltas(const void *base)
 {
-    const kd_counters *k = &c->counters;
-    if (!k->present)
-        return json_null();
-    json_t *deltas = json_array(), *advice = json_array();
-    for (size_t m = 0; m < kd_metric_def_count; m++) {
+    const kd_counters *k = base;
+    json_t *list = json_array();
+    for (size_t m = 0; list && m < kd_metric_def_count; m++) {
         const kd_metric_delta *d = &k->delta[m];
         if (!d->comparable)
             continue;
         const kd_metric_def *def = &kd_metric_defs[m];
         json_array_append_new(
-            deltas, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:o, s:s, s:s, s:b, s:b}", "id", def->id, "label",
-                              def->label, "group", kd_group_name(def->group), "unit", unit_name(def->unit), "v1", d->v1,
-                              "v2", d->v2, "delta", isfinite(d->delta) ? json_real(d->delta) : json_null(), "delta_unit",
-                              def->unit == KD_UNIT_PCT ? "pp" : "%", "symbol", d->symbol, "noisy", d->noisy, "changed",
-                              d->changed));
+            list, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:o, s:s, s:s, s:b, s:b}", "id", def->id, "label",
+                            def->label, "group", kd_group_name(def->group), "unit", unit_name(def->unit), "v1", d->v1,
+                            "v2", d->v2, "delta", isfinite(d->delta) ? json_real(d->delta) : json_null(), "delta_unit",
+                            def->unit == KD_UNIT_PCT ? "pp" : "%", "symbol", d->symbol, "noisy", d->noisy, "changed",
+                            d->changed));
     }
-    for (size_t i = 0; i < k->nadvice; i++)
-        json_array_append_new(advice, json_string(k->advice[i]));
-    json_t *peaks = k->peaks_valid ? json_pack("{s:f, s:f, s:f, s:f}", "dram_bytes_per_s", k->peaks.dram_bytes_per_s,
-                                               "fp32_flops_per_s", k->peaks.fp32_flops_per_s, "fp64_flops_per_s",
-                                               k->peaks.fp64_flops_per_s, "tensor_flops_per_s",
-                                               k->peaks.tensor_flops_per_s)
-                                   : json_null();
-    return json_pack("{s:s, s:i, s:o, s:[o, o], s:o, s:o}", "set", k->full ? "full" : "fast", "repeats", k->repeats,
-                     "peaks", peaks, "sides", counter_side(&k->side[0]), counter_side(&k->side[1]), "deltas", deltas,
-                     "advice", advice);
+    return list;
+}
+
+static json_t *advice(const void *base)
+{
+    const kd_counters *k = base;
+    json_t *list = json_array();
+    for (size_t i = 0; list && i < k->nadvice; i++)
+        json_array_append_new(list, json_string(k->advice[i]));
+    return list;
+}
+
+static const kd_jfield counter_fields[] = {
+    {.key = "set", .type = KD_J_CUSTOM, .write = counter_set, .read = read_counter_set},
+    {KD_J_FIELD("repeats", kd_counters, repeats), .range = KD_J_NONNEG},
+    {KD_J_OBJECT_FIELD("peaks", kd_counters, peaks, peak_table), KD_J_WHEN(kd_counters, peaks_valid)},
+    {KD_J_PAIR_FIELD("sides", kd_counters, side, counter_side_table)},
+    {.key = "deltas", .type = KD_J_CUSTOM, .write = deltas},
+    {.key = "advice", .type = KD_J_CUSTOM, .write = advice},
+};
+static const kd_jtable counter_table = KD_J_TABLE(counter_fields);
+
+/* ---- the document -------------------------------------------------------------------- */
+
+static const kd_jfield gate_fields[] = {
+    {KD_J_FIELD("limit_pct", kd_gate, limit_pct), .range = KD_J_NONNEG},
+    {KD_J_FIELD("evaluated", kd_gate, evaluated)},
+    {KD_J_FIELD("failed", kd_gate, failed)},
+    {KD_J_FIELD("slowdown", kd_gate, slowdown), .range = KD_J_NONNEG},
+    {KD_J_FIELD("slowdown_ci_low", kd_gate, slowdown_low), .range = KD_J_NONNEG},
+    {KD_J_ENUM_FIELD("result", kd_gate, result, gate_result_id, KD_GATE_OUTPUTS_DIFFER + 1)},
+    {.key = "text", .type = KD_J_CUSTOM, .write = gate_text},
+};
+static const kd_jtable gate_table = KD_J_TABLE(gate_fields);
+
+static const kd_jfield notes_fields[] = {
+    {KD_J_FIELD("selection", kd_comparison, selection_note), .nullable = true},
+    {KD_J_FIELD("sass", kd_comparison, sass_note), .nullable = true},
+    {KD_J_FIELD("runtime", kd_comparison, runtime_note), .nullable = true},
+    {KD_J_FIELD("counters", kd_comparison, counters_note), .nullable = true},
+    {KD_J_FIELD("git", kd_comparison, git_note), .nullable = true},
+    {KD_J_FIELD("regions", kd_comparison, regions_note), .nullable = true, .optional = true},
+};
+static const kd_jtable notes_table = KD_J_TABLE(notes_fields);
+
+static const kd_jfield arch_fields[] = {
+    {KD_J_TEXT_FIELD("name", kd_comparison, arch)},
+    {KD_J_FIELD("origin", kd_comparison, arch_origin)},
+};
+static const kd_jtable arch_table = KD_J_TABLE(arch_fields);
+
+static const kd_jfield gpu_fields[] = {
+    {KD_J_FIELD("present", kd_gpu_info, present)},
+    {KD_J_TEXT_FIELD("name", kd_gpu_info, name), KD_J_WHEN(kd_gpu_info, present), .omit = true},
+    {KD_J_FIELD("sm", kd_gpu_info, sm), .range = KD_J_NONNEG, KD_J_WHEN(kd_gpu_info, present), .omit = true},
+    {KD_J_FIELD("driver_version", kd_gpu_info, driver_version), .range = KD_J_NONNEG, KD_J_WHEN(kd_gpu_info, present),
+     .omit = true},
+    {.key = "reason", .type = KD_J_CUSTOM, .write = gpu_reason, .read = read_gpu_reason, .omit = true, .optional = true},
+};
+static const kd_jtable gpu_table = KD_J_TABLE(gpu_fields);
+
+static json_t *schema_version(const void *base)
+{
+    (void)base;
+    return json_integer(KD_JSON_SCHEMA_VERSION);
+}
+
+static int read_schema_version(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    (void)base;
+    if (!json_is_integer(v) || json_integer_value(v) != KD_JSON_SCHEMA_VERSION)
+        return kd_jfail(at, err, "must be %d (this kerndiff reads version %d only; save the run again)",
+                        KD_JSON_SCHEMA_VERSION, KD_JSON_SCHEMA_VERSION);
+    return 0;
+}
+
+static json_t *kerndiff_version(const void *base)
+{
+    (void)base;
+    return json_string(KD_VERSION);
 }
 
 /* Where and how the result was made, so that a saved run can be compared later and its
  * comparability judged (GPU, driver, kerndiff version, the sources' contents). */
-static json_t *environment(const kd_comparison *c)
+static json_t *environment(const void *base)
 {
+    const kd_comparison *c = base;
     char host[256] = "", date[32] = "";
     gethostname(host, sizeof host - 1);
     time_t t = (time_t)c->started;
@@ -256,56 +856,100 @@ static json_t *environment(const kd_comparison *c)
                      "command", command, "sources", sources);
 }
 
-static json_t *count_rows(const kd_count_table *t)
+/* ---- the region pass ---------------------------------------------------------------- */
+
+static json_t *launch_medians(const void *base)
 {
-    json_t *rows = json_array();
-    for (size_t i = 0; i < t->count; i++)
-        json_array_append_new(rows, json_pack("{s:s, s:I, s:I}", "key", t->rows[i].key, "v1",
-                                              (json_int_t)t->rows[i].v1, "v2", (json_int_t)t->rows[i].v2));
-    return rows;
+    const kd_region_stat *st = base;
+    json_t *list = json_array();
+    for (size_t l = 0; list && l < st->launches; l++)
+        json_array_append_new(list, json_real(st->launch_median[l]));
+    return list;
 }
 
-static json_t *histograms(const kd_count_table *ops, const kd_count_table *families)
+static int read_launch_medians(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
 {
-    return json_pack("{s:[I, I], s:o, s:o}", "total", (json_int_t)ops->total[0],
-                     (json_int_t)ops->total[1], "opcodes", count_rows(ops), "families",
-                     count_rows(families));
-}
-
-static json_t *gpu(const kd_gpu_info *g)
-{
-    if (!g->present)
-        return json_pack("{s:b, s:s}", "present", 0, "reason", g->reason);
-    return json_pack("{s:b, s:s, s:i, s:i}", "present", 1, "name", g->name, "sm", g->sm,
-                     "driver_version", g->driver_version);
-}
-
-json_t *kd_comparison_json(const kd_comparison *c)
-{
-    json_t *findings = json_array();
-    for (size_t i = 0; i < c->finding_count; i++)
-        json_array_append_new(findings, json_string(c->findings[i]));
-    bool sass = c->side[0].stat.sass_present && c->side[1].stat.sass_present;
-    json_t *root = json_pack(
-        "{s:i, s:s, s:{s:s, s:s}, s:o, s:[o, o], s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o}",
-        "schema_version", KD_JSON_SCHEMA_VERSION, "kerndiff_version", KD_VERSION, "arch", "name",
-        c->arch, "origin", c->arch_origin, "gpu", gpu(&c->gpu), "sides", side(&c->side[0]),
-        side(&c->side[1]), "findings", findings, "ptx", histograms(&c->ptx_ops, &c->ptx_families),
-        "sass", sass ? histograms(&c->sass_ops, &c->sass_families) : json_null(), "notes",
-        "selection", string_or_null(c->selection_note), "sass", string_or_null(c->sass_note),
-        "runtime", string_or_null(c->runtime_note), "runtime", runtime(c));
-    if (root) {
-        json_object_set_new(root, "counters", counters(c));
-        json_object_set_new(root, "gate", !c->gate.requested ? json_null()
-                                          : json_pack("{s:f, s:b, s:b, s:f, s:f, s:s}", "limit_pct", c->gate.limit_pct,
-                                                      "evaluated", c->gate.evaluated, "failed", c->gate.failed,
-                                                      "slowdown", c->gate.slowdown, "slowdown_ci_low",
-                                                      c->gate.slowdown_low, "text", c->gate.text));
-        json_object_set_new(json_object_get(root, "notes"), "counters", string_or_null(c->counters_note));
-        json_object_set_new(json_object_get(root, "notes"), "git", string_or_null(c->git_note));
-        json_object_set_new(root, "environment", environment(c));
+    kd_region_stat *st = base;
+    if (!json_is_array(v) || json_array_size(v) > KD_REGION_MAX_LAUNCHES)
+        return kd_jfail(at, err, "must be an array of at most %d numbers", KD_REGION_MAX_LAUNCHES);
+    st->launches = json_array_size(v);
+    for (size_t l = 0; l < st->launches; l++) {
+        json_t *x = json_array_get(v, l);
+        st->launch_median[l] = json_number_value(x);
+        if (!json_is_number(x) || st->launch_median[l] < 0) {
+            kd_jpath item = {at, NULL, l};
+            return kd_jfail(&item, err, "must be a number of cycles >= 0");
+        }
     }
-    return root;
+    return 0;
+}
+
+static const kd_jfield region_stat_fields[] = {
+    {KD_J_FIELD("name", kd_region_stat, name)},
+    {KD_J_FIELD("instances", kd_region_stat, instances)},
+    {KD_J_FIELD("median_cycles", kd_region_stat, median), .range = KD_J_NONNEG},
+    {KD_J_FIELD("p10_cycles", kd_region_stat, p10), .range = KD_J_NONNEG},
+    {KD_J_FIELD("p90_cycles", kd_region_stat, p90), .range = KD_J_NONNEG},
+    {KD_J_FIELD("share_pct", kd_region_stat, share_pct), .range = KD_J_NONNEG},
+    {KD_J_FIELD("sm_spread_pct", kd_region_stat, sm_spread_pct), .range = KD_J_NONNEG},
+    {.key = "launch_median_cycles", .type = KD_J_CUSTOM, .write = launch_medians, .read = read_launch_medians},
+};
+static const kd_jtable region_stat_table = KD_J_TABLE(region_stat_fields);
+
+static const kd_jfield region_profile_fields[] = {
+    {KD_J_ARRAY_FIELD("regions", kd_region_profile, regions, count, region_stat_table)},
+    {KD_J_FIELD("warps", kd_region_profile, warps)},
+    {KD_J_FIELD("launches", kd_region_profile, launches)},
+    {KD_J_FIELD("records", kd_region_profile, records)},
+    {KD_J_FIELD("dropped", kd_region_profile, dropped)},
+    {KD_J_FIELD("unmatched", kd_region_profile, unmatched)},
+    {KD_J_FIELD("record_cycles", kd_region_profile, record_cycles), .range = KD_J_NONNEG},
+    {KD_J_FIELD("plain_ns", kd_region_profile, plain_ns), .range = KD_J_NONNEG},
+    {KD_J_FIELD("instrumented_ns", kd_region_profile, instrumented_ns), .range = KD_J_NONNEG},
+};
+static const kd_jtable region_profile_table = KD_J_TABLE(region_profile_fields);
+
+static const kd_jfield side_regions_fields[] = {
+    {KD_J_OBJECT_FIELD("profile", kd_side, regions, region_profile_table)},
+};
+static const kd_jtable side_regions_table = KD_J_TABLE(side_regions_fields);
+
+static const kd_jfield regions_fields[] = {
+    {KD_J_PAIR_FIELD("sides", kd_comparison, side, side_regions_table)},
+};
+static const kd_jtable regions_table = KD_J_TABLE(regions_fields);
+
+static const kd_jfield comparison_fields[] = {
+    {.key = "schema_version", .type = KD_J_CUSTOM, .write = schema_version, .read = read_schema_version},
+    {.key = "kerndiff_version", .type = KD_J_CUSTOM, .write = kerndiff_version},
+    {KD_J_GROUP_FIELD("arch", arch_table)},
+    {KD_J_OBJECT_FIELD("gpu", kd_comparison, gpu, gpu_table)},
+    {KD_J_PAIR_FIELD("sides", kd_comparison, side, side_table)},
+    {.key = "findings", .type = KD_J_CUSTOM, .write = findings},
+    {.key = "ptx", .type = KD_J_CUSTOM, .write = write_ptx, .read = read_ptx},
+    {.key = "sass", .type = KD_J_CUSTOM, .write = write_sass, .read = read_sass},
+    {KD_J_GROUP_FIELD("notes", notes_table)},
+    {KD_J_GROUP_FIELD("runtime", runtime_table), KD_J_WHEN(kd_comparison, timed)},
+    {KD_J_OBJECT_FIELD("counters", kd_comparison, counters, counter_table), KD_J_WHEN(kd_comparison, counters.present)},
+    {KD_J_GROUP_FIELD("regions", regions_table), KD_J_WHEN(kd_comparison, regions_run), .optional = true},
+    {KD_J_OBJECT_FIELD("gate", kd_comparison, gate, gate_table), KD_J_WHEN(kd_comparison, gate.requested)},
+    {.key = "environment", .type = KD_J_CUSTOM, .write = environment},
+};
+const kd_jtable kd_comparison_table = KD_J_TABLE(comparison_fields);
+
+json_t *kd_comparison_json(const kd_comparison *c) { return kd_jtable_write(&kd_comparison_table, c); }
+
+int kd_comparison_read(json_t *root, kd_comparison *out, kd_strbuf *err)
+{
+    memset(out, 0, sizeof *out);
+    if (kd_jtable_read(&kd_comparison_table, root, out, NULL, err) != 0)
+        return -1;
+    if (kd_comparison_tabulate(out) != 0) {
+        kd_sb_puts(err, "out of memory");
+        return -1;
+    }
+    out->analysed = true;
+    return 0;
 }
 
 int kd_render_json(FILE *out, const kd_comparison *c)

@@ -5,6 +5,7 @@
 
 #include "diff/rows.h"
 #include "report/metric_text.h"
+#include "report/model_text.h"
 #include "report/timing_text.h"
 
 /* "+3", "-12", "" for no change. */
@@ -162,16 +163,24 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "- %s\n", c->runtime_note);
     if (c->timed)
         timing_section(out, c);
-    if (c->gate.requested)
-        fprintf(out, "\n%s %s\n", c->gate.failed || !c->gate.evaluated ? ":x:" : ":white_check_mark:", c->gate.text);
+    if (c->gate.requested) {
+        kd_strbuf gate = {0};
+        kd_gate_line(&c->gate, &gate);
+        fprintf(out, "\n%s %s\n", c->gate.failed || !c->gate.evaluated ? ":x:" : ":white_check_mark:", kd_sb_str(&gate));
+        kd_sb_free(&gate);
+    }
     if (c->counters.present)
         counters_section(out, c, o);
     else if (c->counters_note)
         fprintf(out, "- %s\n", c->counters_note);
     if (c->finding_count) {
         fprintf(out, "\n**What changed**\n\n");
-        for (size_t i = 0; i < c->finding_count; i++)
-            fprintf(out, "- %s\n", c->findings[i]);
+        for (size_t i = 0; i < c->finding_count; i++) {
+            kd_strbuf finding = {0};
+            kd_finding_text(&c->findings[i], &finding);
+            fprintf(out, "- %s\n", kd_sb_str(&finding));
+            kd_sb_free(&finding);
+        }
     }
     value_table(out, "resources (ptxas)", kd_resource_rows, kd_resource_row_count, c);
     occupancy_table(out, c);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "cli/options.h"
 #include "diff/model.h"
+#include "util/jtable.h"
 
 typedef struct kd_render_options {
     bool color;          /* ANSI colour (terminal only) */
@@ -28,6 +29,15 @@ int kd_render_json(FILE *out, const kd_comparison *c);
 json_t *kd_comparison_json(const kd_comparison *c);
 /* The region timelines (Chrome/Perfetto trace JSON); 0, -1 on failure. */
 int kd_render_trace(FILE *out, const kd_comparison *c);
+/* The JSON document's version: it changes when a field changes meaning or disappears. */
+#define KD_JSON_SCHEMA_VERSION 2
+/* The document's fields (report/json.c): the writer and the reader both come from it. */
+extern const kd_jtable kd_comparison_table;
+/* Reads a document written by kd_comparison_json into `out` (zeroed first) and rebuilds
+ * what is derived (instruction tables, findings). Returns 0, or -1 with "PATH: what is
+ * wrong" in err. Borrowed strings (paths, labels, origins) point into `root`, which must
+ * outlive `out`; free `out` with kd_comparison_free whatever the result. */
+int kd_comparison_read(json_t *root, kd_comparison *out, kd_strbuf *err);
 /* Writes and releases `root`. */
 int kd_write_json(FILE *out, json_t *root);
 

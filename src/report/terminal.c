@@ -5,6 +5,7 @@
 
 #include "diff/rows.h"
 #include "report/metric_text.h"
+#include "report/model_text.h"
 #include "report/timing_text.h"
 #include "report/regions_text.h"
 
@@ -282,9 +283,13 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
     if (c->timed)
         timing_section(out, o, c);
-    if (c->gate.requested)
-        fprintf(out, "%s%s%s\n", paint(o, c->gate.failed || !c->gate.evaluated ? RED : GREEN), c->gate.text,
+    if (c->gate.requested) {
+        kd_strbuf gate = {0};
+        kd_gate_line(&c->gate, &gate);
+        fprintf(out, "%s%s%s\n", paint(o, c->gate.failed || !c->gate.evaluated ? RED : GREEN), kd_sb_str(&gate),
                 paint(o, RESET));
+        kd_sb_free(&gate);
+    }
     if (c->counters.present)
         counters_section(out, o, c);
     else if (c->counters_note)
@@ -297,8 +302,12 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
 
     if (c->finding_count) {
         heading(out, o, "what changed");
-        for (size_t i = 0; i < c->finding_count; i++)
-            fprintf(out, "  * %s\n", c->findings[i]);
+        for (size_t i = 0; i < c->finding_count; i++) {
+            kd_strbuf finding = {0};
+            kd_finding_text(&c->findings[i], &finding);
+            fprintf(out, "  * %s\n", kd_sb_str(&finding));
+            kd_sb_free(&finding);
+        }
     }
 
     column_heading(out, o, "resources (ptxas)", 24);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gpu/nvml.h"
+#include "report/model_text.h"
 
 void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out)
 {
@@ -63,7 +64,7 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out)
     else if (t->target_reached)
         kd_sb_printf(out, "stopped: CI half-width %.2f%% at the target (%.2f%%)", half, t->target_pct);
     else
-        kd_sb_printf(out, "stopped by %s before the target: CI half-width %.2f%% > %.2f%%", t->stop_reason, half,
+        kd_sb_printf(out, "stopped by %s before the target: CI half-width %.2f%% > %.2f%%", kd_stop_reason_text(t->stop_reason), half,
                      t->target_pct);
 }
 

@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "diff/compare.h"
 #include "launch/expr.h"
+#include "report/model_text.h"
 #include "report/report.h"
 
 enum { MAX_POINTS = 64 };
@@ -209,7 +210,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
     }
     print_table(stdout, s, points, false);
     const char *json_path = opts->save_path ? opts->save_path : opts->json_path;
-    json_t *root = json_pack("{s:i, s:s, s:{s:s, s:b, s:o}}", "schema_version", 1, "kerndiff_version", KD_VERSION,
+    json_t *root = json_pack("{s:i, s:s, s:{s:s, s:b, s:o}}", "schema_version", KD_JSON_SCHEMA_VERSION, "kerndiff_version", KD_VERSION,
                              "sweep", "parameter", s->parameter, "compile_time", s->define, "points", results);
     if (json_path) {
         FILE *f = strcmp(json_path, "-") ? fopen(json_path, "w") : stdout;

@@ -36,18 +36,18 @@ static long long newest_change(const kd_options *opts)
     return newest;
 }
 
-static void print_trend(const double *speedups, const char *const *verdicts, int n)
+static void print_trend(const double *speedups, const kd_verdict *verdicts, int n)
 {
     printf("trend (oldest first):");
     for (int i = 0; i < n; i++)
-        printf(" %.3fx%s", speedups[i], !strcmp(verdicts[i], "faster") ? "+" : !strcmp(verdicts[i], "slower") ? "-" : "~");
+        printf(" %.3fx%s", speedups[i], verdicts[i] == KD_VERDICT_FASTER ? "+" : verdicts[i] == KD_VERDICT_SLOWER ? "-" : "~");
     printf("   (+ faster, - slower, ~ no significant difference)\n");
 }
 
 int kd_watch_run(const kd_options *opts, int argc, char **argv)
 {
     double speedups[TREND];
-    const char *verdicts[TREND];
+    kd_verdict verdicts[TREND];
     int runs = 0, shown = 0, rc = KD_EXIT_OK;
     kd_render_options ro = kd_render_options_for(opts);
     for (;;) {
@@ -68,7 +68,7 @@ int kd_watch_run(const kd_options *opts, int argc, char **argv)
                 shown--;
             }
             speedups[shown] = c.timing.speedup.ratio;
-            verdicts[shown++] = kd_verdict_name(c.timing.verdict);
+            verdicts[shown++] = c.timing.verdict;
             print_trend(speedups, verdicts, shown);
         }
         kd_comparison_free(&c);

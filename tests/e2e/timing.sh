@@ -49,10 +49,10 @@ expect_json drift "$WORK/drift.json" 'd["runtime"]["sides"][0]["summary_ns"]["ou
 
 # Stopping rules.
 sim "median=100us,cv=5%;median=100us,cv=5%" max_runs 0 -- --target 0.01 --max-runs 60 --json="$WORK/mr.json" "$A" "$B"
-expect_json max_runs "$WORK/mr.json" 'd["runtime"]["stop"]["reason"]' --max-runs
+expect_json max_runs "$WORK/mr.json" 'd["runtime"]["stop"]["reason"]' max_runs
 has max_runs out 'stopped by --max-runs before the target'
 sim "median=100us,cv=5%;median=100us,cv=5%" max_time 0 -- --target 0.01 --max-time 0.3 --max-runs 10000000 --json="$WORK/mt.json" "$A" "$B"
-expect_json max_time "$WORK/mt.json" 'd["runtime"]["stop"]["reason"]' --max-time
+expect_json max_time "$WORK/mt.json" 'd["runtime"]["stop"]["reason"]' max_time
 sim "median=100us,cv=0.5%;median=100us,cv=0.5%" min_runs 0 -- --min-runs 200 --json="$WORK/min.json" "$A" "$B"
 expect_json min_runs "$WORK/min.json" 'd["runtime"]["sides"][1]["summary_ns"]["n"] + d["runtime"]["sides"][1]["summary_ns"]["outliers"] >= 200' True
 
@@ -179,3 +179,37 @@ run compare_gpu 0 -- compare "$WORK/old.json" "$WORK/other_gpu.json"
 has compare_gpu out 'WARNING: the runs differ: OLD ran on Simulated GPU .*NEW on NVIDIA H100'
 run compare_missing 3 -- compare "$WORK/old.json" "$WORK/nope.json"
 has compare_missing err 'NEW: .*nope\.json is not a saved kerndiff result'
+
+# A saved file that is not a valid version-2 document is an input error naming the field,
+# never a crash (tests/unit/test_json.c checks the reader in detail).
+bad() { # NAME PYTHON-EDIT-OF-d MESSAGE
+    python3 - "$WORK/new.json" "$WORK/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))
+PY
+    run "$1" 3 -- compare "$WORK/old.json" "$WORK/$1.json"
+    has "$1" err "$3"
+}
+bad bad_opcode_key 'd["ptx"]["opcodes"][0]["key"] = 7' 'ptx\.opcodes\[0\]\.key: must be a string'
+bad bad_version_99 'd["schema_version"] = 99' 'schema_version: must be 2'
+bad bad_version_missing 'del d["schema_version"]' 'schema_version: is missing'
+bad bad_version_string 'd["schema_version"] = "2"' 'schema_version: must be 2'
+bad bad_zero_sample 'd["runtime"]["sides"][1]["samples_ns"][3] = 0' 'runtime\.sides\[1\]\.samples_ns\[3\]: must be a positive number'
+bad bad_negative_sample 'd["runtime"]["sides"][0]["samples_ns"][0] = -5.0' 'runtime\.sides\[0\]\.samples_ns\[0\]: must be a positive number'
+bad bad_string_sample 'd["runtime"]["sides"][0]["samples_ns"][1] = "nan"' 'runtime\.sides\[0\]\.samples_ns\[1\]: must be a positive number'
+bad bad_registers 'd["sides"][1]["resources"]["registers"] = "many"' 'sides\[1\]\.resources\.registers: must be an integer'
+bad bad_sides 'd["sides"] = {}' 'sides: must be an array of two objects'
+head -c 300 "$WORK/new.json" >"$WORK/truncated.json"
+run bad_truncated 3 -- compare "$WORK/old.json" "$WORK/truncated.json"
+has bad_truncated err 'NEW: .*truncated\.json is not a saved kerndiff result'
+: >"$WORK/empty.json"
+run bad_empty 3 -- compare "$WORK/empty.json" "$WORK/new.json"
+has bad_empty err 'OLD: .*empty\.json is not a saved kerndiff result'
+printf '{"schema_version": 2, "sides": NaN}' >"$WORK/nan.json"
+run bad_nan 3 -- compare "$WORK/old.json" "$WORK/nan.json"
+# --require-match holds in compare too: a saved run whose outputs differed fails it.
+bad_match() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["runtime"]["correctness"]["match"]=False; json.dump(d,open(sys.argv[2],"w"))' "$WORK/new.json" "$WORK/mismatch.json"; }
+bad_match
+run compare_require_match 6 -- compare --require-match "$WORK/old.json" "$WORK/mismatch.json"
+has compare_require_match err 'outputs differ between v1 and v2 \(--require-match\)'
+run compare_match_not_required 0 -- compare "$WORK/old.json" "$WORK/mismatch.json"

@@ -9,6 +9,7 @@ seeds_for() {
     fuzz_ptx) ls tests/fixtures/ptx/* tests/fixtures/sass/* 2>/dev/null ;;
     fuzz_expr) ls tests/fuzz/seeds/expr/* ;;
     fuzz_ncu_csv) ls tests/fixtures/ncu/*/*.csv ;;
+    fuzz_json) ls tests/fuzz/seeds/json/* ;;
     esac
 }
 for target in "$build"/fuzz/fuzz_*; do

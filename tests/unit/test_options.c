@@ -165,7 +165,7 @@ static void timing_and_launch_options(void **state)
     assert_true(o.timing.tolerance.rtol == 1e-3);
     assert_int_equal(o.timing.batch, -1);
     assert_false(o.timing.check);
-    assert_true(o.require_match);
+    assert_true(o.gate.require_match);
     kd_options_free(&o);
 
     const char *defaults[] = {"kerndiff", "a.cu", "b.cu", NULL};

@@ -1,0 +1,93 @@
+#include "report/model_text.h"
+
+void kd_timing_headline(const kd_timing *t, kd_strbuf *out)
+{
+    char a[32], b[32];
+    kd_format_ns(t->side[0].summary.median, a, sizeof a);
+    kd_format_ns(t->side[1].summary.median, b, sizeof b);
+    const kd_speedup *s = &t->speedup;
+    switch (t->verdict) {
+    case KD_VERDICT_FASTER:
+        kd_sb_printf(out, "v2 is %.3gx faster (%s -> %s, 95%% CI %.3f-%.3fx)", s->ratio, a, b, s->lo, s->hi);
+        break;
+    case KD_VERDICT_SLOWER:
+        kd_sb_printf(out, "v2 is %.3gx slower (%s -> %s, 95%% CI %.3f-%.3fx)", 1 / s->ratio, a, b, 1 / s->hi,
+                     1 / s->lo);
+        break;
+    case KD_VERDICT_NO_DIFFERENCE:
+        kd_sb_printf(out, "no significant difference (%s -> %s, speedup %.3fx, 95%% CI %.3f-%.3fx)", a, b, s->ratio,
+                     s->lo, s->hi);
+        if (s->lo > 1 || s->hi < 1)
+            kd_sb_printf(out, "; the CI excludes 1 but stays within the %.2g%% noise floor (--min-effect)",
+                         t->min_effect_pct);
+        break;
+    }
+}
+
+const char *kd_stop_reason_text(kd_stop_reason r)
+{
+    switch (r) {
+    case KD_STOP_TARGET_REACHED: return "target reached";
+    case KD_STOP_MAX_TIME: return "--max-time";
+    case KD_STOP_MAX_RUNS: return "--max-runs";
+    case KD_STOP_SAVED_SAMPLES: return "the saved samples";
+    case KD_STOP_REASON_COUNT: break;
+    }
+    return "?";
+}
+
+static const char *change_text(kd_change c)
+{
+    return c == KD_CHANGE_APPEARED ? "appeared" : c == KD_CHANGE_VANISHED ? "vanished" : "changed";
+}
+
+void kd_finding_text(const kd_finding *f, kd_strbuf *out)
+{
+    const double (*v)[2] = f->value;
+    const char *what = change_text(f->change);
+    switch (f->id) {
+    case KD_FINDING_SPILLS:
+        kd_sb_printf(out, "register spills %s: spill stores %.0f -> %.0f B, spill loads %.0f -> %.0f B (ptxas)", what,
+                     v[0][0], v[0][1], v[1][0], v[1][1]);
+        break;
+    case KD_FINDING_LOADS_128:
+        kd_sb_printf(out, "128-bit global loads %s: LDG .128 %.0f -> %.0f of %.0f -> %.0f LDG (SASS)", what, v[0][0],
+                     v[0][1], v[1][0], v[1][1]);
+        break;
+    case KD_FINDING_STORES_128:
+        kd_sb_printf(out, "128-bit global stores %s: STG .128 %.0f -> %.0f of %.0f -> %.0f STG (SASS)", what, v[0][0],
+                     v[0][1], v[1][0], v[1][1]);
+        break;
+    case KD_FINDING_BARRIERS:
+        kd_sb_printf(out, "barriers %s: BAR %.0f -> %.0f (SASS)", what, v[0][0], v[0][1]);
+        break;
+    case KD_FINDING_MEMORY_BARRIERS:
+        kd_sb_printf(out, "memory barriers %s: MEMBAR %.0f -> %.0f (SASS)", what, v[0][0], v[0][1]);
+        break;
+    case KD_FINDING_OCCUPANCY:
+        kd_sb_printf(out, "theoretical occupancy %.0f%% -> %.0f%% (%.0f -> %.0f warps/SM), limited by %s -> %s",
+                     100.0 * v[0][0], 100.0 * v[0][1], v[1][0], v[1][1], kd_limiter_name(f->limiter[0]),
+                     kd_limiter_name(f->limiter[1]));
+        break;
+    case KD_FINDING_ID_COUNT:
+        break;
+    }
+}
+
+void kd_gate_line(const kd_gate *g, kd_strbuf *out)
+{
+    if (!g->evaluated)
+        kd_sb_printf(out, "gate --fail-if-slower %g%%: NOT EVALUATED, nothing was measured (no GPU?)", g->limit_pct);
+    else
+        kd_sb_printf(out, "gate --fail-if-slower %g%%: %s (v2 takes %+.2f%% time, 95%% CI at least %+.2f%%)",
+                     g->limit_pct, g->failed ? "FAILED" : "passed", 100 * (g->slowdown - 1),
+                     100 * (g->slowdown_low - 1));
+}
+
+void kd_gate_reason(const kd_gate *g, kd_strbuf *out)
+{
+    if (g->result == KD_GATE_OUTPUTS_DIFFER)
+        kd_sb_puts(out, "outputs differ between v1 and v2 (--require-match)");
+    else
+        kd_gate_line(g, out);
+}
