@@ -358,14 +358,14 @@ static json_t *sample_rounds(const void *base)
     return list;
 }
 
-/* After samples_ns: one round per sample; a document without rounds reads as one round. */
+/* After samples_ns: one round per sample, or null (none recorded). */
 static int read_rounds(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
 {
     kd_side_timing *t = base;
-    if (!(t->round = calloc(t->n + 1, sizeof *t->round)))
-        return kd_jfail(at, err, "out of memory");
     if (json_is_null(v))
         return 0;
+    if (!(t->round = calloc(t->n + 1, sizeof *t->round)))
+        return kd_jfail(at, err, "out of memory");
     if (!json_is_array(v) || json_array_size(v) != t->n)
         return kd_jfail(at, err, "must be an array with one round per sample (%zu)", t->n);
     for (size_t i = 0; i < t->n; i++) {

@@ -73,6 +73,10 @@ static void fill_custom(kd_comparison *c)
         assert_non_null(t->throttled);
         t->throttled[1] = true;
         t->throttled_count = 1;
+        t->round = calloc(t->n, sizeof *t->round);
+        assert_non_null(t->round);
+        for (size_t i = 0; i < t->n; i++)
+            t->round[i] = (unsigned)(i / 5);
         t->clock_min_mhz = 1000;
         t->clock_max_mhz = 1980;
         assert_int_equal(kd_hist_add(&c->side[s].stat.ptx_ops, "fma.rn.f32", 3 + s), 0);
