@@ -21,6 +21,9 @@
  *   regions=C1+C2  `regions` records region ids 1, 2, ... lasting C1, C2 ... cycles (plus
  *                  the 30-cycle record cost it reports), 4 times each, in every warp of
  *                  2 blocks x 2 warps, with the spread of cv=
+ *   buffers=A1+A2  `buffers` puts the side's buffers at these addresses (hex), in argument
+ *                  order (default 0x7f0000000000 + 1 MiB per buffer): to replay a recorded
+ *                  compute-sanitizer log, whose addresses they must be (tests/fakes)
  *   placement=2%   buffer placement: every placement of the buffers scales the time by
  *                  1 + placement*z, z ~ N(0,1) drawn per placement, as real GPUs do (up to
  *                  5% measured on an H100). A process starts on a placement of its own and
@@ -47,6 +50,8 @@ typedef struct sim_spec {
     double median_ns, cv, drift, outliers, placement;
     double region_cycles[8];
     int nregions;
+    unsigned long long buffer_address[8];
+    int nbuffers;
     unsigned long long seed;
     long crash_at, hang_at, fault_at, garble_at;
     long wrong, unwritten;
@@ -114,6 +119,11 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "throttle")) spec->throttle = atoi(v);
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
+        else if (!strcmp(k, "sanitizer"))
+            ; /* read by tests/fakes/fake_compute_sanitizer: which recorded log to replay */
+        else if (!strcmp(k, "buffers"))
+            for (char *c = (char *)v; *c && spec->nbuffers < 8; c += *c == '+')
+                spec->buffer_address[spec->nbuffers++] = strtoull(c, &c, 16);
         else if (!strcmp(k, "regions"))
             for (char *c = (char *)v; *c && spec->nregions < 8; c += *c == '+')
                 spec->region_cycles[spec->nregions++] = strtod(c, &c);
@@ -332,6 +342,20 @@ static void regions(kd_words *w)
     kd_proto_reply("ok regions warps=%d launches=%u bytes=0 record_cycles=%d", SIM_WARPS, launches, SIM_RECORD_CYCLES);
 }
 
+static void buffers(void)
+{
+    printf("ok buffers list=");
+    int k = 0;
+    for (size_t i = 0; i < cur->nargs; i++) {
+        if (!cur->args[i].is_buffer)
+            continue;
+        unsigned long long at = k < cur->spec.nbuffers ? cur->spec.buffer_address[k] : 0x7f0000000000ull + ((unsigned long long)k << 20);
+        printf("%s%zu:0x%llx:%zu", k ? "," : "", i, at, buffer_bytes(&cur->args[i]));
+        k++;
+    }
+    kd_proto_reply("%s", k ? "" : "-");
+}
+
 static void side(kd_words *w)
 {
     int s = w->count == 2 ? atoi(w->word[1]) : -1;
@@ -378,7 +402,8 @@ int main(int argc, char **argv)
             continue;
         const char *cmd = w.word[0];
         bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
-                           !strcmp(cmd, "once") || !strcmp(cmd, "place") || !strcmp(cmd, "regions");
+                           !strcmp(cmd, "once") || !strcmp(cmd, "place") || !strcmp(cmd, "regions") ||
+                           !strcmp(cmd, "buffers");
         if (needs_setup && !ready)
             kd_proto_reply("err protocol %s before setup", cmd);
         else if (!strcmp(cmd, "hello"))
@@ -411,6 +436,8 @@ int main(int argc, char **argv)
             check(&w);
         else if (!strcmp(cmd, "regions"))
             regions(&w);
+        else if (!strcmp(cmd, "buffers"))
+            buffers();
         else if (!strcmp(cmd, "quit")) {
             kd_proto_reply("ok quit");
             break;

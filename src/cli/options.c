@@ -15,7 +15,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE,
+    OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
 };
 
@@ -55,6 +55,9 @@ static const struct option long_options[] = {
     {"regions", no_argument, NULL, OPT_REGIONS},
     {"region-records", required_argument, NULL, OPT_REGION_RECORDS},
     {"trace", required_argument, NULL, OPT_TRACE},
+    {"sanitize", optional_argument, NULL, OPT_SANITIZE},
+    {"sanitize-warn", no_argument, NULL, OPT_SANITIZE_WARN},
+    {"compute-sanitizer", required_argument, NULL, OPT_SANITIZER},
     {"fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER},
     {"save", required_argument, NULL, OPT_SAVE},
     {"sweep", required_argument, NULL, OPT_SWEEP},
@@ -130,6 +133,11 @@ void kd_print_help(void)
         "  --all-metrics         unchanged metric rows too\n"
         "  --per-kernel          a pipeline's metrics kernel by kernel\n"
         "  --no-advice           no advice notes\n"
+        "Verifying (compute-sanitizer, with a GPU):\n"
+        "  --sanitize[=TOOLS]    each side once under compute-sanitizer before timing; TOOLS of\n"
+        "                        memcheck,racecheck,initcheck,synccheck (memcheck); findings: exit 9\n"
+        "  --sanitize-warn       report the findings and time anyway\n"
+        "  --compute-sanitizer PATH   the compute-sanitizer to run\n"
         "Regions (include/kerndiff/regions.h markers, with a GPU):\n"
         "  --regions             time each marked region of both versions and diff them\n"
         "  --region-records N    records kept per warp, a power of two (256)\n"
@@ -312,6 +320,13 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             opts->ncu_clock_control = optarg;
             break;
         case OPT_REGIONS: opts->regions_on = true; break;
+        case OPT_SANITIZE:
+            opts->sanitize.tools = optarg ? kd_san_tools_parse(optarg) : 1u << KD_SAN_MEMCHECK;
+            if (!opts->sanitize.tools)
+                return usage_error("--sanitize wants tools among memcheck,racecheck,initcheck,synccheck, got '%s'", optarg);
+            break;
+        case OPT_SANITIZE_WARN: opts->sanitize.warn = true; break;
+        case OPT_SANITIZER: opts->sanitize.program = optarg; break;
         case OPT_TRACE: opts->regions_on = true; opts->trace_path = optarg; break;
         case OPT_REGION_RECORDS: {
             double v;

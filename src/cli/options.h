@@ -8,6 +8,7 @@
 #include "diff/gate.h"
 #include "measure/timing.h"
 #include "regions/pass.h"
+#include "sanitizer/pass.h"
 #include "util/strlist.h"
 
 typedef enum kd_command { KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_HELP, KD_CMD_VERSION } kd_command;
@@ -42,6 +43,7 @@ typedef struct kd_options {
     const char *ncu;          /* --ncu PATH */
     int ncu_repeats;          /* --ncu-repeats (1) */
     const char *ncu_clock_control; /* "none" (default) or "base" */
+    kd_sanitize_options sanitize; /* --sanitize, --sanitize-warn, --compute-sanitizer */
     bool regions_on;          /* --regions (or --trace) */
     kd_regions_options regions;/* --region-records */
     const char *trace_path;   /* --trace FILE: the region timelines */

@@ -91,6 +91,9 @@ void kd_comparison_free(kd_comparison *c)
         kd_region_profile_free(&side->regions);
     }
     free(c->regions_note);
+    free(c->fault_explained);
+    kd_sanitize_side_free(&c->sanitize[0]);
+    kd_sanitize_side_free(&c->sanitize[1]);
     free(c->selection_note);
     free(c->git_note);
     kd_git_result_free(&c->git);

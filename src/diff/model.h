@@ -16,6 +16,7 @@
 #include "source/scan.h"
 #include "static/analysis.h"
 #include "regions/profile.h"
+#include "sanitizer/pass.h"
 
 typedef struct kd_count_row {
     const char *key;  /* borrowed from the sides' histograms */
@@ -72,6 +73,9 @@ typedef struct kd_comparison {
     char **argv;
     long long started;          /* Unix time the comparison started */
     char *counters_note;        /* why there are no counters, or NULL */
+    unsigned sanitize_tools;    /* --sanitize: the tools that ran on both sides (0: none) */
+    kd_sanitize_side sanitize[2];
+    char *fault_explained;      /* a fault re-run under memcheck: what it says, or NULL */
     bool regions_run;           /* both sides' region profiles are present */
     char *regions_note;         /* why there are no region profiles, or NULL */
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;

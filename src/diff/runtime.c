@@ -207,6 +207,107 @@ static void run_regions(const kd_options *opts, kd_comparison *c, const kd_timin
     c->regions_run = true;
 }
 
+/* The compute-sanitizer to run: --compute-sanitizer, else (not for the simulated backend,
+ * whose children a real one cannot run) the one on PATH. */
+static const char *sanitizer_for(const kd_options *opts, const kd_backend *backend)
+{
+    if (opts->sanitize.program || !backend->simulated)
+        return kd_find_sanitizer(opts->sanitize.program);
+    return NULL;
+}
+
+/* --sanitize: each side once under compute-sanitizer before timing. Returns KD_EXIT_OK to go
+ * on (clean, or --sanitize-warn), KD_EXIT_SANITIZER on findings, KD_EXIT_TOOL without a
+ * compute-sanitizer, KD_EXIT_RUNTIME when it could not run. */
+static int run_sanitizer(const kd_options *opts, kd_comparison *c, const kd_backend *backend,
+                         const kd_timing_side sides[2], const char *workdir)
+{
+    if (!opts->sanitize.tools)
+        return KD_EXIT_OK;
+    const char *sanitizer = sanitizer_for(opts, backend);
+    if (!sanitizer) {
+        c->runtime_note = note("--sanitize: no compute-sanitizer found%s%s (it comes with the CUDA toolkit; or pass "
+                               "--compute-sanitizer PATH)",
+                               opts->sanitize.program ? " at " : "", opts->sanitize.program ? opts->sanitize.program : "");
+        return KD_EXIT_TOOL;
+    }
+    kd_sanitize_options o = opts->sanitize;
+    o.timeout_ms = opts->timing.timeout_ms;
+    o.seed = opts->timing.seed;
+    size_t findings[2] = {0, 0};
+    for (int s = 0; s < 2; s++) {
+        kd_strbuf why = {0};
+        kd_trace("sanitizer %s", sides[s].label);
+        if (kd_sanitize_side_run(sanitizer, &sides[s], o.tools, &o, workdir, &c->sanitize[s], &why) != 0) {
+            c->runtime_note = note("%s: compute-sanitizer: %s", sides[s].label, kd_sb_str(&why));
+            kd_sb_free(&why);
+            return KD_EXIT_RUNTIME;
+        }
+        kd_sb_free(&why);
+        findings[s] = kd_sanitize_findings(&c->sanitize[s]);
+    }
+    c->sanitize_tools = o.tools;
+    if ((findings[0] || findings[1]) && !o.warn) {
+        c->runtime_note = note("nothing timed: compute-sanitizer found problems in %s (above); fix them, or pass "
+                               "--sanitize-warn to time anyway",
+                               findings[0] && findings[1] ? "v1 and v2" : findings[0] ? "v1" : "v2");
+        return KD_EXIT_SANITIZER;
+    }
+    return KD_EXIT_OK;
+}
+
+/* A kernel faulted: re-run that side once under memcheck, so that the report can say which
+ * buffer and element it touched. Best effort: without a compute-sanitizer, say how to get one. */
+static void explain_fault(const kd_options *opts, kd_comparison *c, const kd_backend *backend,
+                          const kd_timing_side sides[2], const char *workdir)
+{
+    const char *error = c->runtime_note;
+    if (!error || !strstr(error, "CUDA_ERROR_") || error[0] != 'v' || (error[1] != '1' && error[1] != '2'))
+        return;
+    int s = error[1] - '1';
+    const char *sanitizer = sanitizer_for(opts, backend);
+    if (!sanitizer) {
+        if (!backend->simulated)
+            c->fault_explained = strdup("install compute-sanitizer (part of the CUDA toolkit) and kerndiff will say "
+                                        "which buffer and element the faulting access hit");
+        return;
+    }
+    kd_sanitize_options o = opts->sanitize;
+    o.timeout_ms = opts->timing.timeout_ms;
+    o.seed = opts->timing.seed;
+    kd_sanitize_side found;
+    memset(&found, 0, sizeof found);
+    kd_strbuf why = {0}, text = {0};
+    kd_trace("explaining the fault of %s under memcheck", sides[s].label);
+    if (kd_sanitize_side_run(sanitizer, &sides[s], 1u << KD_SAN_MEMCHECK, &o, workdir, &found, &why) == 0 &&
+        found.report[KD_SAN_MEMCHECK].count) {
+        kd_sb_printf(&text, "%s, under compute-sanitizer memcheck: ", sides[s].label);
+        kd_san_explain(&found.report[KD_SAN_MEMCHECK].findings[0], found.buffers, found.nbuffers, &text);
+        c->fault_explained = kd_sb_take(&text);
+    }
+    kd_sb_free(&why);
+    kd_sb_free(&text);
+    kd_sanitize_side_free(&found);
+}
+
+/* Timing (with the correctness check), then the passes that explain it. */
+static int run_passes(const kd_options *opts, kd_comparison *c, const kd_backend *backend,
+                      const kd_timing_side sides[2], const char *const *shared_argv, const char *workdir)
+{
+    kd_strbuf error = {0};
+    kd_timing_status st = kd_measure(sides, shared_argv, &opts->timing, workdir, &c->timing, &error);
+    if (st != KD_TIMING_OK) {
+        c->runtime_note = kd_sb_take(&error);
+        explain_fault(opts, c, backend, sides, workdir);
+        return KD_EXIT_RUNTIME;
+    }
+    kd_sb_free(&error);
+    c->timed = true;
+    run_counters(opts, c, sides, c->simulated, workdir);
+    run_regions(opts, c, sides, workdir);
+    return KD_EXIT_OK;
+}
+
 int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
 {
     const kd_backend *backend = kd_backend_for(c->side[0].path, c->side[1].path);
@@ -267,20 +368,11 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
                 .load_symbol = c->side[s].stat.launcher ? KD_SHIM_SYMBOL : c->side[s].stat.entry,
                 .spec = &c->side[s].launch,
             };
-        kd_strbuf error = {0};
-        kd_timing_status st = kd_measure(sides, (const char *const *)argv[2].items, &opts->timing, workdir,
-                                         &c->timing, &error);
         c->simulated = backend->simulated;
+        rc = run_sanitizer(opts, c, backend, sides, workdir);
+        if (rc == KD_EXIT_OK)
+            rc = run_passes(opts, c, backend, sides, (const char *const *)argv[2].items, workdir);
         c->timing.locked_by_kerndiff_mhz = locked_mhz;
-        if (st == KD_TIMING_OK) {
-            c->timed = true;
-            run_counters(opts, c, sides, c->simulated, workdir);
-            run_regions(opts, c, sides, workdir);
-        } else {
-            c->runtime_note = kd_sb_take(&error);
-            rc = KD_EXIT_RUNTIME;
-        }
-        kd_sb_free(&error);
     }
     for (int s = 0; s < 3; s++)
         kd_argv_free(&argv[s]);

@@ -7,8 +7,11 @@
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/timing_text.h"
+#include "report/sanitizer_text.h"
 
 /* "+3", "-12", "" for no change. */
+static void bullet(const char *text, void *out) { fprintf(out, "  - %s\n", text); }
+
 static void format_delta(char *buf, size_t n, long v1, long v2)
 {
     if (v1 == v2)
@@ -159,8 +162,17 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "- note: %s\n", c->git_note);
     if (c->selection_note)
         fprintf(out, "- note: %s\n", c->selection_note);
+    if (c->sanitize_tools) {
+        kd_strbuf heading = {0};
+        kd_sanitizer_heading(c, &heading);
+        fprintf(out, "- **%s**\n", kd_sb_str(&heading));
+        kd_sb_free(&heading);
+        kd_sanitizer_lines(c, bullet, out);
+    }
     if (c->runtime_note)
         fprintf(out, "- %s\n", c->runtime_note);
+    if (c->fault_explained)
+        fprintf(out, "- %s\n", c->fault_explained);
     if (c->timed)
         timing_section(out, c);
     if (c->gate.requested) {

@@ -8,6 +8,7 @@
 #include "report/model_text.h"
 #include "report/timing_text.h"
 #include "report/regions_text.h"
+#include "report/sanitizer_text.h"
 
 #define BOLD "\033[1m"
 #define DIM "\033[2m"
@@ -240,6 +241,17 @@ static void counters_section(FILE *out, const kd_render_options *o, const kd_com
     }
 }
 
+static void print_indented(const char *text, void *out) { fprintf(out, "  %s\n", text); }
+
+static void sanitizer_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    kd_strbuf line = {0};
+    kd_sanitizer_heading(c, &line);
+    fprintf(out, "%s%s%s\n", paint(o, BOLD), kd_sb_str(&line), paint(o, RESET));
+    kd_sb_free(&line);
+    kd_sanitizer_lines(c, print_indented, out);
+}
+
 static void regions_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
     kd_strbuf line = {0};
@@ -279,8 +291,12 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), c->git_note, paint(o, RESET));
     if (c->selection_note)
         fprintf(out, "  note: %s\n", c->selection_note);
+    if (c->sanitize_tools)
+        sanitizer_section(out, o, c);
     if (c->runtime_note)
         fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
+    if (c->fault_explained)
+        fprintf(out, "%s  %s%s\n", paint(o, YELLOW), c->fault_explained, paint(o, RESET));
     if (c->timed)
         timing_section(out, o, c);
     if (c->gate.requested) {

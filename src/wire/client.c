@@ -100,6 +100,15 @@ int kd_harness_describe(kd_child *c, const kd_harness_side *side, unsigned long 
 
 void kd_wire_send_setup(kd_child *c) { kd_child_send(c, "setup"); }
 
+void kd_wire_send_setup_guarded(kd_child *c) { kd_child_send(c, "setup guard"); }
+
+kd_reply_status kd_wire_buffers(kd_child *c, int timeout_ms, const char **list)
+{
+    kd_reply_status st = kd_child_call(c, timeout_ms, "buffers");
+    *list = st == KD_REPLY_OK ? value(c, "list") : NULL;
+    return st == KD_REPLY_OK && !*list ? KD_REPLY_GARBLED : st;
+}
+
 int kd_wire_setup_reply(kd_child *c, unsigned long long need_bytes, unsigned long long *bytes, kd_strbuf *why)
 {
     kd_reply_status st = kd_child_receive(c, KD_HARNESS_START_MS);

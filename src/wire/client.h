@@ -80,6 +80,12 @@ kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms);
 kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, const char *path, int timeout_ms,
                                 double *record_cycles);
 
+/* setup guard: the same, with a hole after every buffer (for compute-sanitizer). */
+void kd_wire_send_setup_guarded(kd_child *c);
+
+/* buffers: *list is the reply's "I:0xADDR:BYTES,..." (in the child's last reply). */
+kd_reply_status kd_wire_buffers(kd_child *c, int timeout_ms, const char **list);
+
 /* once: one launch inside cuProfilerStart/Stop (the counter pass). */
 kd_reply_status kd_wire_once(kd_child *c, int timeout_ms);
 

@@ -66,6 +66,9 @@ source tests/e2e/counters.sh
 # --- the region pass ----------------------------------------------------------------------
 source tests/e2e/regions.sh
 
+# --- the sanitizer pass ----------------------------------------------------------------------
+source tests/e2e/sanitizer.sh
+
 # --- JSON against the schema, Markdown ------------------------------------------------------
 run json 0 -- --json="$WORK/d.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/d.json" >"$WORK/json_valid.err" 2>&1; then

@@ -166,6 +166,30 @@ python3 tests/e2e/check_trace.py "$WORK/regions_trace.json" >"$WORK/trace_check.
 check regions_trace_valid $? "$(head -1 "$WORK/trace_check.txt")"
 cp "$WORK/regions_trace.json" "${REPORT%/*}/regions_trace.json" 2>/dev/null
 
+# 13. The sanitizer (issue 13): planted defects found and explained with buffer, element, line.
+P=tests/gpu/sanitizer/planted.cu
+sanitize() { # NAME TOOL FN PATTERN [FLAGS...]
+    local name=$1 tool=$2 fn=$3 pattern=$4; shift 4
+    "$KD" --no-ncu --n 1024 --fn "$fn" --sanitize="$tool" "$@" "$P" "$P" >"$WORK/$name.txt" 2>&1
+    local rc=$? line
+    line=$(grep -E "^  v1 $tool: " "$WORK/$name.txt" | head -1)
+    check "$name" "$([ $rc -eq 9 ] && echo "$line" | grep -Eq -- "$pattern"; echo $?)" "exit $rc: $line"
+}
+sanitize sanitize_oob_write memcheck oob_write 'wrote 4 bytes at out\[1024\], one past its end .* at planted\.cu:12'
+sanitize sanitize_oob_read memcheck oob_read 'read 4 bytes at x\[1024\], one past its end .* at planted\.cu:20'
+sanitize sanitize_race racecheck smem_race 'a data race: Write access at planted\.cu:28 .* Read access .*planted\.cu:29'
+sanitize sanitize_barrier synccheck warp_sync_bad_mask 'barrier error .* at planted\.cu:91'
+sanitize sanitize_uninit initcheck uninit_read 'read 4 bytes .* at planted\.cu:51'
+# A fault explained: a too-small --n, and a too-large --block for a 128-float shared array.
+"$KD" --no-ncu --n 64K "$K/fixed_rows.cu" "$K/fixed_rows.cu" >"$WORK/fault_n.txt" 2>&1
+rc=$?
+line=$(grep 'under compute-sanitizer memcheck' "$WORK/fault_n.txt")
+check fault_explained_small_n "$([ $rc -eq 5 ] && echo "$line" | grep -q 'at out\[65536\], one past its end (65536 elements).*--n'; echo $?)" "exit $rc: $line"
+"$KD" --no-ncu --n 1024 --fn smem_overflow --block 256 "$P" "$P" >"$WORK/fault_block.txt" 2>&1
+rc=$?
+line=$(grep -E 'under compute-sanitizer memcheck|^  v1 memcheck' "$WORK/fault_block.txt")
+check fault_explained_big_block "$(echo "$line" | grep -q 'shared memory at offset .*--block'; echo $?)" "exit $rc: $line"
+
 for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"

@@ -1,0 +1,33 @@
+#include "report/sanitizer_text.h"
+
+void kd_sanitizer_heading(const kd_comparison *c, kd_strbuf *out)
+{
+    kd_sb_puts(out, "compute-sanitizer (");
+    const char *sep = "";
+    for (int t = 0; t < KD_SAN_TOOLS; t++)
+        if (c->sanitize_tools & (1u << t)) {
+            kd_sb_printf(out, "%s%s", sep, kd_san_tool_name((kd_san_tool)t));
+            sep = ", ";
+        }
+    kd_sb_puts(out, ")");
+}
+
+void kd_sanitizer_lines(const kd_comparison *c, void (*line)(const char *text, void *ctx), void *ctx)
+{
+    for (int s = 0; s < 2; s++) {
+        const kd_sanitize_side *side = &c->sanitize[s];
+        kd_strbuf text = {0};
+        if (!kd_sanitize_findings(side)) {
+            kd_sb_printf(&text, "%s: clean", c->side[s].label);
+            line(kd_sb_str(&text), ctx);
+        }
+        for (int t = 0; t < KD_SAN_TOOLS; t++)
+            for (size_t i = 0; i < side->report[t].count; i++) {
+                kd_sb_free(&text);
+                kd_sb_printf(&text, "%s %s: ", c->side[s].label, kd_san_tool_name((kd_san_tool)t));
+                kd_san_explain(&side->report[t].findings[i], side->buffers, side->nbuffers, &text);
+                line(kd_sb_str(&text), ctx);
+            }
+        kd_sb_free(&text);
+    }
+}

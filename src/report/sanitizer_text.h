@@ -1,0 +1,15 @@
+/* sanitizer_text.h — the sanitizer findings of both sides as lines, shared by the terminal
+ * and Markdown renderers. */
+#ifndef KD_REPORT_SANITIZER_TEXT_H
+#define KD_REPORT_SANITIZER_TEXT_H
+
+#include "diff/model.h"
+#include "util/strbuf.h"
+
+/* "compute-sanitizer (memcheck, racecheck)" */
+void kd_sanitizer_heading(const kd_comparison *c, kd_strbuf *out);
+/* Calls line() once per finding ("v2 memcheck: thread ... wrote ...") or per clean side
+ * ("v1: clean"). */
+void kd_sanitizer_lines(const kd_comparison *c, void (*line)(const char *text, void *ctx), void *ctx);
+
+#endif

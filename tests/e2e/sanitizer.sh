@@ -1,0 +1,30 @@
+# Sourced by run.sh: the sanitizer pass (--sanitize) and the explanation of a fault, through
+# the simulated harness and tests/fakes/fake_compute_sanitizer, which replays logs recorded
+# on an H100 (tests/fixtures/sanitizer). buffers= puts the simulated buffers where the
+# recorded run had them, so that addresses name buffers and elements.
+S=tests/gpu/kernels/scale.cu   # launched with --n 1024, the recorded run's size
+FAKE_SAN=tests/fakes/fake_compute_sanitizer
+OOB="sanitizer=memcheck_oob_write,buffers=7fdca8e00000+7fdca8e11000"
+KERNDIFF_SIMULATE="median=50us;median=50us,$OOB" run san_oob 9 -- --n 1024 --sanitize --compute-sanitizer $FAKE_SAN "$S" "$S"
+has san_oob out '^compute-sanitizer \(memcheck\)$'
+has san_oob out '^  v1: clean$'
+has san_oob out '^  v2 memcheck: thread \(255,0,0\) of block \(3,0,0\) wrote 4 bytes at out\[1024\], one past its end \(1024 elements\) at planted\.cu:12 \(in oob_write\); the launch probably needs --n, --buf out=\.\.\. or --grid$'
+has san_oob err 'nothing timed: compute-sanitizer found problems in v2'
+lacks san_oob out '^latency per launch'
+# --sanitize-warn: the findings, then the timing anyway.
+KERNDIFF_SIMULATE="median=50us;median=50us,$OOB" run san_warn 0 -- --n 1024 --sanitize --sanitize-warn --compute-sanitizer $FAKE_SAN "$S" "$S"
+has san_warn out '^  v2 memcheck: thread'
+has san_warn out '^latency per launch'
+# Several tools; a race found by racecheck, a clean memcheck.
+KERNDIFF_SIMULATE="median=50us,sanitizer=racecheck_smem;median=50us" run san_race 9 -- --sanitize=memcheck,racecheck --compute-sanitizer $FAKE_SAN "$S" "$S"
+has san_race out '^compute-sanitizer \(memcheck, racecheck\)$'
+has san_race out '^  v1 racecheck: a data race: Write access at planted\.cu:28 \(in smem_race\) against Read access at smem_race\+0x150 in planted\.cu:29 \(4096 hazards\)'
+has san_race out '^  v2: clean$'
+run san_bad_tool 2 -- --sanitize=memcheck,leakcheck "$S" "$S"
+has san_bad_tool err 'memcheck,racecheck,initcheck,synccheck'
+KERNDIFF_SIMULATE="median=50us" run san_missing 7 -- --sanitize --compute-sanitizer /nonexistent/compute-sanitizer "$S" "$S"
+has san_missing err 'no compute-sanitizer found at /nonexistent/compute-sanitizer'
+# A fault during timing: that side re-run under memcheck says which buffer and element.
+KERNDIFF_SIMULATE="median=50us;median=50us,fault_at=3,$OOB" run san_explain 5 -- --n 1024 --compute-sanitizer $FAKE_SAN "$S" "$S"
+has san_explain err '^kerndiff: v2: timing the kernel: .*CUDA_ERROR_ILLEGAL_ADDRESS'
+has san_explain out '^  v2, under compute-sanitizer memcheck: thread \(255,0,0\) of block \(3,0,0\) wrote 4 bytes at out\[1024\], one past its end'
