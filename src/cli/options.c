@@ -222,6 +222,19 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
     return KD_EXIT_USAGE;
 }
 
+/* --call vN:SETTINGS, merged into that side's earlier --call settings. */
+static int parse_call(const char *arg, kd_options *opts)
+{
+    if (strncmp(arg, "v1:", 3) != 0 && strncmp(arg, "v2:", 3) != 0)
+        return usage_error("--call wants v1:SETTINGS or v2:SETTINGS, got '%s'", arg);
+    kd_strbuf why = {0};
+    int rc = kd_call_parse(arg + 3, &opts->call[arg[1] - '1'], &why);
+    if (rc != 0)
+        usage_error("--call %s: %s", arg, kd_sb_str(&why));
+    kd_sb_free(&why);
+    return rc;
+}
+
 int kd_options_parse(int argc, char **argv, kd_options *opts)
 {
     memset(opts, 0, sizeof *opts);
@@ -265,9 +278,8 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_BUF: kd_strlist_push(&opts->buffers, optarg); break;
         case OPT_ARG: kd_strlist_push(&opts->scalars, optarg); break;
         case OPT_CALL:
-            if (strncmp(optarg, "v1:", 3) != 0 && strncmp(optarg, "v2:", 3) != 0)
-                return usage_error("--call wants v1:SETTINGS or v2:SETTINGS, got '%s'", optarg);
-            kd_strlist_push(&opts->calls, optarg);
+            if (parse_call(optarg, opts) != 0)
+                return KD_EXIT_USAGE;
             break;
         case OPT_NO_RUN: opts->no_run = true; break;
         case OPT_NCU: opts->ncu = optarg; break;
@@ -408,7 +420,8 @@ void kd_options_free(kd_options *opts)
     free(opts->nvcc_flags.items);
     free(opts->buffers.items);
     free(opts->scalars.items);
-    free(opts->calls.items);
+    kd_call_settings_free(&opts->call[0]);
+    kd_call_settings_free(&opts->call[1]);
     free((char *)opts->fn[0]);
     free((char *)opts->fn[1]);
 }

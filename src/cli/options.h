@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "launch/call.h"
 #include "measure/timing.h"
 #include "util/strlist.h"
 
@@ -24,7 +25,7 @@ typedef struct kd_options {
     const char *n, *grid, *block, *smem;
     kd_strlist buffers;       /* --buf NAME=EXPR */
     kd_strlist scalars;       /* --arg NAME=VALUE */
-    kd_strlist calls;         /* --call v1:KEY=VALUE,... (one side's launch settings) */
+    kd_call_settings call[2]; /* --call vN:KEY=VALUE,...: each side's settings, merged */
     kd_timing_options timing; /* --target, --max-time, --seed, --rtol ... */
     bool no_run;              /* --no-run: static diff only, even with a GPU */
     bool require_match, lock_clocks;
