@@ -8,16 +8,41 @@
 #include "cli/exit_codes.h"
 #include "cli/options.h"
 #include "diff/compare.h"
+#include "report/launch_text.h"
 #include "report/report.h"
 #include "source/roles.h"
 #include "workflow/saved.h"
 #include "workflow/sweep.h"
 #include "workflow/watch.h"
 
-static int list_kernels(const char *path)
+/* The launch `kerndiff` would use for kernel k: the file's annotations and the launch
+ * flags on the command line (there is no side, so no --call). */
+static void print_launch(const kd_options *opts, const kd_kernel *k, const kd_annotations *notes)
+{
+    kd_launch_request req = {
+        .kernel = k, .annotations = notes,
+        .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
+        .buffers = &opts->buffers, .scalars = &opts->scalars,
+    };
+    kd_launch_spec spec;
+    kd_strbuf geometry = {0}, args = {0};
+    if (kd_launch_spec_build(&req, &spec, &geometry) != 0) {
+        printf("  launch: not launchable as described: %s\n", kd_sb_str(&geometry));
+    } else {
+        kd_launch_geometry_text(&spec, &geometry);
+        kd_launch_args_text(&spec, &args);
+        printf("  launch: %s\n          %s\n", kd_sb_str(&geometry), kd_sb_str(&args));
+        kd_launch_spec_free(&spec);
+    }
+    kd_sb_free(&geometry);
+    kd_sb_free(&args);
+}
+
+static int list_kernels(const kd_options *opts, const char *path)
 {
     kd_kernel_list list = {0};
-    int rc = kd_scan_file(path, NULL, &list, NULL);
+    kd_annotations notes = {0};
+    int rc = kd_scan_file(path, NULL, &list, &notes);
     if (rc != KD_EXIT_OK)
         return rc;
     if (list.count == 0)
@@ -50,8 +75,10 @@ static int list_kernels(const char *path)
                 printf(" (default %s)", p->default_value);
             printf("\n");
         }
+        print_launch(opts, k, &notes);
     }
     kd_kernel_list_free(&list);
+    kd_annotations_free(&notes);
     return KD_EXIT_OK;
 }
 
@@ -131,7 +158,7 @@ int main(int argc, char **argv)
         printf("kerndiff %s\n", KD_VERSION);
         break;
     case KD_CMD_LIST:
-        rc = list_kernels(opts.files[0]);
+        rc = list_kernels(&opts, opts.files[0]);
         break;
     case KD_CMD_COMPARE: {
         kd_comparison c;

@@ -122,12 +122,13 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
     return rc;
 }
 
-/* --block as a plain number, for the occupancy estimate when no launch could be described. */
-static int leading_count(const char *text)
+/* --block or --smem as a plain number up to `max`, for the occupancy estimate when no
+ * launch could be described; 0 otherwise. */
+static unsigned long long plain_number(const char *text, unsigned long long max)
 {
     char *end;
-    long v = text ? strtol(text, &end, 10) : 0;
-    return text && !*end && v > 0 && v <= 1024 ? (int)v : 0;
+    unsigned long long v = text && *text != '-' ? strtoull(text, &end, 10) : 0;
+    return text && v && !*end && v <= max ? v : 0;
 }
 
 static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
@@ -137,9 +138,10 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
         .kernel = side->kernel,
         .launch_bounds = side->kernel_info ? side->kernel_info->launch_bounds : NULL,
         .annotated_block = kd_annotation_get(&side->annotations, "block"),
-        .block_threads = side->launch_error ? leading_count(opts->block)
+        .block_threads = side->launch_error ? (int)plain_number(opts->block, 1024)
                                             : (int)(side->launch.block[0] * side->launch.block[1] * side->launch.block[2]),
         .block_origin = side->launch_error ? "--block" : "launch",
+        .dynamic_smem = side->launch_error ? plain_number(opts->smem, ~0ULL) : side->launch.dynamic_smem,
         .limits = c->limits,
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
         .launcher = side->kernel_info && side->kernel_info->is_launcher,

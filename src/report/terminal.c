@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/timing_text.h"
 
@@ -76,6 +77,7 @@ static void occupancy_rows(FILE *out, const kd_render_options *o, const kd_compa
         return;
     }
     const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;
+    number_row(out, o, "shared/block (B)", a->shared_per_block, b->shared_per_block, ""); /* static + dynamic */
     number_row(out, o, "blocks/SM", x->blocks_per_sm, y->blocks_per_sm, "");
     number_row(out, o, "warps/SM", x->warps_per_sm, y->warps_per_sm, "");
     double pp = 100.0 * (y->occupancy - x->occupancy);
@@ -233,6 +235,15 @@ static void counters_section(FILE *out, const kd_render_options *o, const kd_com
     }
 }
 
+static void launch_block(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    heading(out, o, "launch");
+    kd_strbuf text = {0};
+    kd_launch_block_text(c, "  ", &text);
+    fputs(kd_sb_str(&text), out);
+    kd_sb_free(&text);
+}
+
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -247,6 +258,7 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), c->git_note, paint(o, RESET));
     if (c->selection_note)
         fprintf(out, "  note: %s\n", c->selection_note);
+    launch_block(out, o, c);
     if (c->runtime_note)
         fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
     if (c->timed)
