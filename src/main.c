@@ -11,6 +11,7 @@
 #include "report/launch_text.h"
 #include "report/report.h"
 #include "source/roles.h"
+#include "util/output.h"
 #include "workflow/saved.h"
 #include "workflow/sweep.h"
 #include "workflow/watch.h"
@@ -82,26 +83,6 @@ static int list_kernels(const kd_options *opts, const char *path)
     return KD_EXIT_OK;
 }
 
-/* Opens an output destination: "-" is stdout. */
-static FILE *open_output(const char *path, const char *what)
-{
-    if (strcmp(path, "-") == 0)
-        return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "kerndiff: cannot write the %s to '%s': %s\n", what, path, strerror(errno));
-    return f;
-}
-
-static int close_output(FILE *f, const char *path, const char *what)
-{
-    int failed = fflush(f) != 0 || ferror(f);
-    if (f != stdout)
-        failed |= fclose(f) != 0;
-    if (failed)
-        fprintf(stderr, "kerndiff: writing the %s to '%s' failed\n", what, path);
-    return failed ? -1 : 0;
-}
 
 /* --fail-if-slower: a failed gate, or one with nothing to judge, decides the exit status. */
 static int gate_status(const kd_comparison *c, int rc)
@@ -112,6 +93,15 @@ static int gate_status(const kd_comparison *c, int rc)
     return c->gate.failed ? KD_EXIT_SLOWER : KD_EXIT_RUNTIME;
 }
 
+/* The comparison as one JSON document to `path` (a file, or "-" for stdout). */
+static int write_json(const char *path, const kd_comparison *c)
+{
+    kd_output out;
+    if (!kd_output_open(&out, path, "JSON"))
+        return -1;
+    return kd_output_close(&out, kd_render_json(out.stream, c));
+}
+
 static int render(const kd_options *opts, const kd_comparison *c)
 {
     kd_render_options ro = kd_render_options_for(opts);
@@ -119,24 +109,22 @@ static int render(const kd_options *opts, const kd_comparison *c)
                         (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
     if (!stdout_taken)
         kd_render_terminal(stdout, c, &ro);
+    /* Every output is attempted, so one bad path does not cost the others. */
+    int rc = KD_EXIT_OK;
     const char *json_paths[2] = {opts->json_path, opts->save_path};
-    for (int i = 0; i < 2; i++) {
-        if (!json_paths[i])
-            continue;
-        FILE *f = open_output(json_paths[i], "JSON");
-        if (!f || kd_render_json(f, c) != 0 || close_output(f, json_paths[i], "JSON") != 0)
-            return KD_EXIT_TOOL;
-    }
+    for (int i = 0; i < 2; i++)
+        if (json_paths[i] && write_json(json_paths[i], c) != 0)
+            rc = KD_EXIT_TOOL;
+    kd_output out;
+    ro.color = false;
     if (opts->markdown_path) {
-        FILE *f = open_output(opts->markdown_path, "Markdown");
-        if (!f)
+        if (!kd_output_open(&out, opts->markdown_path, "Markdown"))
             return KD_EXIT_TOOL;
-        ro.color = false;
-        kd_render_markdown(f, c, &ro);
-        if (close_output(f, opts->markdown_path, "Markdown") != 0)
-            return KD_EXIT_TOOL;
+        kd_render_markdown(out.stream, c, &ro);
+        if (kd_output_close(&out, 0) != 0)
+            rc = KD_EXIT_TOOL;
     }
-    return KD_EXIT_OK;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -210,5 +198,7 @@ int main(int argc, char **argv)
     }
     }
     kd_options_free(&opts);
+    if (kd_stdout_check() != 0 && rc == KD_EXIT_OK)
+        rc = KD_EXIT_TOOL; /* a report nobody received: the status says so too */
     return rc;
 }

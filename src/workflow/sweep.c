@@ -9,6 +9,7 @@
 #include "diff/compare.h"
 #include "launch/expr.h"
 #include "report/report.h"
+#include "util/output.h"
 
 enum { MAX_POINTS = 64 };
 
@@ -37,12 +38,16 @@ static int expand_range(const char *text, kd_sweep_spec *s, kd_strbuf *error)
         kd_sb_printf(error, "--n range '%s' wants FROM..TO:xFACTOR or FROM..TO:+STEP (e.g. 1M..64M:x4)", text);
         return -1;
     }
-    char from_text[64], to_text[64], err[128];
-    snprintf(from_text, sizeof from_text, "%.*s", (int)(dots - text), text);
-    snprintf(to_text, sizeof to_text, "%.*s", (int)(colon - dots - 2), dots + 2);
+    /* Copies of any length: a range written as expressions must not be cut short. */
+    char *from_text = strndup(text, (size_t)(dots - text)), *to_text = strndup(dots + 2, (size_t)(colon - dots - 2));
+    char err[256] = "";
     unsigned long long from, to, by;
-    if (kd_parse_count(from_text, &from, err, sizeof err) != 0 || kd_parse_count(to_text, &to, err, sizeof err) != 0 ||
-        kd_parse_count(colon + 2, &by, err, sizeof err) != 0 || (colon[1] == 'x' && by < 2) || from > to) {
+    bool bad = !from_text || !to_text || kd_parse_count(from_text, &from, err, sizeof err) != 0 ||
+               kd_parse_count(to_text, &to, err, sizeof err) != 0 || kd_parse_count(colon + 2, &by, err, sizeof err) != 0 ||
+               (colon[1] == 'x' && by < 2) || from > to;
+    free(from_text);
+    free(to_text);
+    if (bad) {
         kd_sb_printf(error, "--n range '%s': %s", text, *err ? err : "FROM must not exceed TO and a factor must be >= 2");
         return -1;
     }
@@ -208,29 +213,26 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
             break; /* the other points would fail the same way */
     }
     print_table(stdout, s, points, false);
-    const char *json_path = opts->save_path ? opts->save_path : opts->json_path;
     json_t *root = json_pack("{s:i, s:s, s:{s:s, s:b, s:o}}", "schema_version", 1, "kerndiff_version", KD_VERSION,
                              "sweep", "parameter", s->parameter, "compile_time", s->define, "points", results);
-    if (json_path) {
-        FILE *f = strcmp(json_path, "-") ? fopen(json_path, "w") : stdout;
-        if (!f || kd_write_json(f, root) != 0)
+    /* --json and --save may both be given: each gets the document. */
+    const char *json_paths[2] = {opts->json_path, opts->save_path};
+    kd_output out;
+    for (int i = 0; i < 2; i++) {
+        if (!json_paths[i])
+            continue;
+        if (!kd_output_open(&out, json_paths[i], "sweep JSON") ||
+            kd_output_close(&out, !root || kd_write_json(out.stream, json_incref(root)) != 0) != 0)
             status = KD_EXIT_TOOL;
-        else
-            root = NULL;
-        if (f && f != stdout)
-            fclose(f);
     }
     json_decref(root);
     if (opts->markdown_path) {
-        FILE *f = strcmp(opts->markdown_path, "-") ? fopen(opts->markdown_path, "w") : stdout;
-        if (f) {
-            fprintf(f, "### kerndiff sweep over `%s`\n", s->parameter);
-            print_table(f, s, points, true);
-            if (f != stdout)
-                fclose(f);
-        } else {
-            status = KD_EXIT_TOOL;
+        if (kd_output_open(&out, opts->markdown_path, "sweep Markdown")) {
+            fprintf(out.stream, "### kerndiff sweep over `%s`\n", s->parameter);
+            print_table(out.stream, s, points, true);
         }
+        if (!out.stream || kd_output_close(&out, 0) != 0)
+            status = KD_EXIT_TOOL;
     }
     free(points);
     return status;
