@@ -18,6 +18,9 @@ enum {
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
 };
 
+/* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
+#define MAX_TIMEOUT_S 3600
+
 static const struct option long_options[] = {
     {"fn", required_argument, NULL, OPT_FN},
     {"arch", required_argument, NULL, OPT_ARCH},
@@ -332,17 +335,22 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             if (parse_number(optarg, 0.1, 86400, false, &opts->timing.max_time_s) != 0)
                 return usage_error("--max-time wants seconds (0.1 to 86400), got '%s'", optarg);
             break;
-        case OPT_MIN_RUNS:
-        case OPT_MAX_RUNS:
         case OPT_TIMEOUT: {
+            /* The watchdog's milliseconds are scaled for slower steps (the counter pass
+             * waits 50 times as long), so the bound keeps every such product in an int. */
             double v;
-            if (parse_number(optarg, c == OPT_TIMEOUT ? 0.1 : 2, 1e7, false, &v) != 0)
-                return usage_error("%s wants a number, got '%s'", c == OPT_TIMEOUT ? "--timeout (seconds)" :
+            if (parse_number(optarg, 0.1, MAX_TIMEOUT_S, false, &v) != 0)
+                return usage_error("--timeout wants seconds from 0.1 to %d (an hour), got '%s'", MAX_TIMEOUT_S, optarg);
+            opts->timing.timeout_ms = (int)(v * 1000 + 0.5);
+            break;
+        }
+        case OPT_MIN_RUNS:
+        case OPT_MAX_RUNS: {
+            double v;
+            if (parse_number(optarg, 2, 1e7, false, &v) != 0)
+                return usage_error("%s wants a number from 2 to 10000000, got '%s'",
                                    c == OPT_MIN_RUNS ? "--min-runs" : "--max-runs", optarg);
-            if (c == OPT_TIMEOUT)
-                opts->timing.timeout_ms = (int)(v * 1000);
-            else
-                *(c == OPT_MIN_RUNS ? &opts->timing.min_runs : &opts->timing.max_runs) = (int)v;
+            *(c == OPT_MIN_RUNS ? &opts->timing.min_runs : &opts->timing.max_runs) = (int)v;
             break;
         }
         case OPT_SEED: {

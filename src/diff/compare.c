@@ -165,7 +165,9 @@ static int resolve_git(const kd_options *opts, kd_comparison *c, const char *fil
     kd_git_request req = {.file = opts->git_file, .at = opts->at, .workdir = workdir,
                           .include_dirs = &opts->include_dirs};
     kd_strbuf error = {0};
-    int rc = workdir && kd_git_resolve(&req, &c->git, &error) == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
+    /* No temporary folder or no git: the tool, not the input, is at fault (exit 7). */
+    int resolved = workdir ? kd_git_resolve(&req, &c->git, &error) : -2;
+    int rc = resolved == 0 ? KD_EXIT_OK : resolved == -2 ? KD_EXIT_TOOL : KD_EXIT_INPUT;
     if (rc != KD_EXIT_OK)
         fprintf(stderr, "kerndiff: %s\n", workdir ? kd_sb_str(&error) : "cannot create a private temporary folder");
     for (int s = 0; s < 2 && rc == KD_EXIT_OK; s++) {
