@@ -225,6 +225,20 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
     return KD_EXIT_USAGE;
 }
 
+/* getopt's '?': an unknown option or a missing value. An unknown letter may sit inside an
+ * argument getopt has not finished (argv[optind]), e.g. a file named -dash.cu: name that
+ * argument, not its neighbour, and say how to pass such a file. */
+static int unknown_option(int argc, char **argv)
+{
+    bool letter = optopt > 0 && optopt < 256 && optopt != 'I' && optopt != 'D';
+    if (!letter)
+        return usage_error("unknown option or missing value: '%s'", argv[optind - 1]);
+    const char *arg = optind < argc && argv[optind][0] == '-' && strchr(argv[optind] + 1, optopt) ? argv[optind]
+                                                                                               : argv[optind - 1];
+    return usage_error("unknown option '-%c' in '%s' (a file whose name starts with '-' goes after '--': "
+                       "kerndiff [options] -- %s OTHER.cu, or write it as ./%s)", optopt, arg, arg, arg);
+}
+
 /* --call vN:SETTINGS, merged into that side's earlier --call settings. */
 static int parse_call(const char *arg, kd_options *opts)
 {
@@ -379,7 +393,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             break;
         }
         default:
-            return usage_error("unknown option or missing value: '%s'", argv[optind - 1]);
+            return unknown_option(argc, argv);
         }
     }
     /* GNU getopt has moved every option in front, so the rest are the files. */

@@ -22,8 +22,12 @@ int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
     size_t len;
     char *text = kd_read_file(path, &len);
     if (!text) {
-        fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "",
-                path, strerror(errno));
+        if (errno == EISDIR)
+            fprintf(stderr, "kerndiff: %s%s'%s' is a folder, not a kernel file: give a .cu file\n", side ? side : "",
+                    side ? ": " : "", path);
+        else
+            fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
+                    strerror(errno));
         return KD_EXIT_INPUT;
     }
     int rc = kd_scan_source(text, len, kernels);
