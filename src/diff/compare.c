@@ -13,6 +13,7 @@
 #include "cli/exit_codes.h"
 #include "source/select.h"
 #include "util/fs.h"
+#include "util/text.h"
 #include "util/tmpdir.h"
 #include "util/trace.h"
 
@@ -30,10 +31,17 @@ int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
                     strerror(errno));
         return KD_EXIT_INPUT;
     }
-    int rc = kd_scan_source(text, len, kernels);
-    if (rc == 0 && annotations)
-        rc = kd_annotations_parse(text, len, annotations);
+    /* Every name, type and annotation shown later comes from this text: it is made to
+     * read as lines and to carry no terminal control sequences here, once. */
+    len = kd_normalize_newlines(text, len);
+    kd_strbuf safe = {0};
+    int rc = kd_escape_controls(text, len, &safe);
     free(text);
+    if (rc == 0)
+        rc = kd_scan_source(kd_sb_str(&safe), safe.len, kernels);
+    if (rc == 0 && annotations)
+        rc = kd_annotations_parse(kd_sb_str(&safe), safe.len, annotations);
+    kd_sb_free(&safe);
     if (rc != 0) {
         fprintf(stderr, "kerndiff: out of memory while scanning '%s'\n", path);
         return KD_EXIT_TOOL;
@@ -109,12 +117,16 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
         fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         rc = KD_EXIT_TOOL;
         break;
-    case KD_BUILD_FAILED:
+    case KD_BUILD_FAILED: {
+        kd_strbuf said = {0}; /* nvcc quotes source lines: no control sequences from them */
+        kd_escape_controls(kd_sb_str(&why), why.len, &said);
         fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n"
                         "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
-                side->label, side->path, c->arch, kd_sb_str(&why), side->path);
+                side->label, side->path, c->arch, kd_sb_str(&said), side->path);
+        kd_sb_free(&said);
         rc = KD_EXIT_BUILD;
         break;
+    }
     case KD_BUILD_SYSTEM:
         fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
         rc = KD_EXIT_TOOL;
