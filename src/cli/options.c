@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/exit_codes.h"
+#include "compile/build.h"
 
 enum {
     OPT_FN = 256, OPT_ARCH, OPT_NVCC_FLAG, OPT_NVCC, OPT_NO_COLOR, OPT_JSON, OPT_MARKDOWN,
@@ -271,9 +272,21 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         switch (c) {
         case 'h': opts->command = KD_CMD_HELP; return 0;
         case OPT_VERSION: opts->command = KD_CMD_VERSION; return 0;
-        case 'I': kd_strlist_push(&opts->include_dirs, optarg); break;
-        case 'D': kd_strlist_push(&opts->defines, optarg); break;
-        case OPT_NVCC_FLAG: kd_strlist_push(&opts->nvcc_flags, optarg); break;
+        case 'I':
+        case 'D':
+        case OPT_NVCC_FLAG: {
+            /* Checked here, before anything runs: nvcc hands some arguments to a shell. */
+            kd_strbuf why = {0};
+            int bad = c == 'D' ? kd_build_check_define(optarg, &why)
+                               : kd_build_check_flag(c == 'I' ? "-I" : "--nvcc-flag", optarg, &why);
+            if (bad)
+                usage_error("%s", kd_sb_str(&why));
+            kd_sb_free(&why);
+            if (bad)
+                return KD_EXIT_USAGE;
+            kd_strlist_push(c == 'I' ? &opts->include_dirs : c == 'D' ? &opts->defines : &opts->nvcc_flags, optarg);
+            break;
+        }
         case OPT_NVCC: opts->nvcc = optarg; break;
         case OPT_ARCH: opts->arch = optarg; break;
         case OPT_NO_COLOR: opts->color = false; break;

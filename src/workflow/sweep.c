@@ -75,6 +75,23 @@ static int split_list(const char *list, kd_sweep_spec *s, kd_strbuf *error, cons
     return 0;
 }
 
+/* Each point is a -D NAME=VALUE: checked as -D is (compile/build.h), before any build. */
+static int check_defines(const kd_sweep_spec *s, kd_strbuf *error)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        kd_strbuf define = {0}, why = {0};
+        kd_sb_printf(&define, "%s=%s", s->parameter, s->values[i]);
+        int rc = kd_build_check_define(kd_sb_str(&define), &why);
+        if (rc != 0)
+            kd_sb_printf(error, "--sweep: %s", kd_sb_str(&why));
+        kd_sb_free(&define);
+        kd_sb_free(&why);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
@@ -86,7 +103,9 @@ int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
         }
         out->parameter = strndup(opts->sweep, (size_t)(eq - opts->sweep));
         out->define = true;
-        return split_list(eq + 1, out, error, "--sweep");
+        if (split_list(eq + 1, out, error, "--sweep") != 0)
+            return -1;
+        return check_defines(out, error);
     }
     out->parameter = strdup("n");
     if (strstr(opts->n, ".."))
@@ -160,7 +179,7 @@ static void print_table(FILE *out, const kd_sweep_spec *s, const point *points, 
 
 /* A point's options: the sweep's value in place of --n, or one more -D. */
 static void point_options(const kd_options *opts, const kd_sweep_spec *s, size_t i, kd_options *o,
-                          kd_strlist *defines, char *define_text, size_t define_len)
+                          kd_strlist *defines, kd_strbuf *define_text)
 {
     *o = *opts;
     o->json_path = o->markdown_path = o->save_path = NULL;
@@ -171,8 +190,8 @@ static void point_options(const kd_options *opts, const kd_sweep_spec *s, size_t
     memset(defines, 0, sizeof *defines);
     for (size_t d = 0; d < opts->defines.count; d++)
         kd_strlist_push(defines, opts->defines.items[d]);
-    snprintf(define_text, define_len, "%s=%s", s->parameter, s->values[i]);
-    kd_strlist_push(defines, define_text);
+    kd_sb_printf(define_text, "%s=%s", s->parameter, s->values[i]); /* any length */
+    kd_strlist_push(defines, kd_sb_str(define_text));
     o->defines = *defines;
 }
 
@@ -185,8 +204,8 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
     for (size_t i = 0; i < s->count && points; i++) {
         kd_options o;
         kd_strlist defines = {0};
-        char define_text[256];
-        point_options(opts, s, i, &o, &defines, define_text, sizeof define_text);
+        kd_strbuf define_text = {0};
+        point_options(opts, s, i, &o, &defines, &define_text);
         printf("== %s = %s\n", s->parameter, s->values[i]);
         fflush(stdout);
         kd_comparison c;
@@ -207,6 +226,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
                                                  "result", result ? result : json_null()));
         kd_comparison_free(&c);
         free(defines.items);
+        kd_sb_free(&define_text);
         if (rc != KD_EXIT_OK && status == KD_EXIT_OK)
             status = rc;
         if (rc == KD_EXIT_BUILD || rc == KD_EXIT_INPUT || rc == KD_EXIT_USAGE || rc == KD_EXIT_TOOL)
