@@ -33,8 +33,8 @@ int kd_output_close(kd_output *o, int failed)
     failed |= fclose(o->stream) != 0;
     int rc = -1;
     if (failed)
-        fprintf(stderr, "kerndiff: cannot write the %s to '%s': it could not be rendered (out of memory?); "
-                "nothing was written\n", o->what, destination(o));
+        fprintf(stderr, "kerndiff: cannot write the %s to '%s': it could not be rendered (out of memory, or a "
+                "value JSON cannot hold); nothing was written\n", o->what, destination(o));
     else if ((rc = strcmp(o->path, "-") == 0 ? write_stdout(o->data, o->len) : kd_write_file(o->path, o->data, o->len)) != 0)
         fprintf(stderr, "kerndiff: cannot write the %s to '%s': %s (check that the folder exists, is writable "
                 "and has space)\n", o->what, destination(o), strerror(errno));
