@@ -27,7 +27,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
 export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
-.PHONY: all test unit e2e check install sanitize fuzz fuzz-run demo clean
+.PHONY: all test unit e2e check clean-clone install sanitize fuzz fuzz-run demo clean
 all: $(BIN) $(HARNESS) $(CONFORMANCE)
 
 $(BUILD)/%.o: %.c
@@ -74,10 +74,15 @@ e2e: $(BIN) $(HARNESS) $(FAKE_NVML) $(CONFORMANCE)
 
 test: unit e2e
 
-# Everything CI runs: the tests, again under ASan+UBSan, and a short fuzz of each parser.
-check: test sanitize fuzz-run
+# Everything CI runs: the tests, again under ASan+UBSan, a short fuzz of each parser, and
+# `make demo` and `make install` from a fresh clone (what a newcomer runs first).
+check: test sanitize fuzz-run clean-clone
 
-demo: $(BIN)
+clean-clone:
+	tests/e2e/clean_clone.sh
+
+# The demo times both sides when there is a GPU: it needs the harness programs too.
+demo: $(BIN) $(HARNESS)
 	$(BIN) examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 
 # Sanitizer build in its own folder so it never mixes objects with the normal build.
@@ -97,7 +102,7 @@ FUZZ_SECONDS ?= 20
 fuzz-run: fuzz
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
-install: $(BIN)
+install: $(BIN) $(HARNESS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
 	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff $(DESTDIR)$(PREFIX)/include/kerndiff

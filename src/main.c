@@ -9,16 +9,42 @@
 #include "cli/options.h"
 #include "diff/compare.h"
 #include "report/model_text.h"
+#include "report/launch_text.h"
 #include "report/report.h"
 #include "source/roles.h"
+#include "util/output.h"
 #include "workflow/saved.h"
 #include "workflow/sweep.h"
 #include "workflow/watch.h"
 
-static int list_kernels(const char *path)
+/* The launch `kerndiff` would use for kernel k: the file's annotations and the launch
+ * flags on the command line (there is no side, so no --call). */
+static void print_launch(const kd_options *opts, const kd_kernel *k, const kd_annotations *notes)
+{
+    kd_launch_request req = {
+        .kernel = k, .annotations = notes,
+        .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
+        .buffers = &opts->buffers, .scalars = &opts->scalars,
+    };
+    kd_launch_spec spec;
+    kd_strbuf geometry = {0}, args = {0};
+    if (kd_launch_spec_build(&req, &spec, &geometry) != 0) {
+        printf("  launch: not launchable as described: %s\n", kd_sb_str(&geometry));
+    } else {
+        kd_launch_geometry_text(&spec, &geometry);
+        kd_launch_args_text(&spec, &args);
+        printf("  launch: %s\n          %s\n", kd_sb_str(&geometry), kd_sb_str(&args));
+        kd_launch_spec_free(&spec);
+    }
+    kd_sb_free(&geometry);
+    kd_sb_free(&args);
+}
+
+static int list_kernels(const kd_options *opts, const char *path)
 {
     kd_kernel_list list = {0};
-    int rc = kd_scan_file(path, NULL, &list, NULL);
+    kd_annotations notes = {0};
+    int rc = kd_scan_file(path, NULL, &list, &notes);
     if (rc != KD_EXIT_OK)
         return rc;
     if (list.count == 0)
@@ -51,31 +77,13 @@ static int list_kernels(const char *path)
                 printf(" (default %s)", p->default_value);
             printf("\n");
         }
+        print_launch(opts, k, &notes);
     }
     kd_kernel_list_free(&list);
+    kd_annotations_free(&notes);
     return KD_EXIT_OK;
 }
 
-/* Opens an output destination: "-" is stdout. */
-static FILE *open_output(const char *path, const char *what)
-{
-    if (strcmp(path, "-") == 0)
-        return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "kerndiff: cannot write the %s to '%s': %s\n", what, path, strerror(errno));
-    return f;
-}
-
-static int close_output(FILE *f, const char *path, const char *what)
-{
-    int failed = fflush(f) != 0 || ferror(f);
-    if (f != stdout)
-        failed |= fclose(f) != 0;
-    if (failed)
-        fprintf(stderr, "kerndiff: writing the %s to '%s' failed\n", what, path);
-    return failed ? -1 : 0;
-}
 
 /* The gate's result (judged by the pipeline, diff/gate.h) decides the exit status of a
  * comparison that otherwise succeeded: the same step for a diff and for `compare`. */
@@ -95,6 +103,15 @@ static int gate_status(const kd_comparison *c, int rc)
     return KD_EXIT_RUNTIME;
 }
 
+/* The comparison as one JSON document to `path` (a file, or "-" for stdout). */
+static int write_json(const char *path, const kd_comparison *c)
+{
+    kd_output out;
+    if (!kd_output_open(&out, path, "JSON"))
+        return -1;
+    return kd_output_close(&out, kd_render_json(out.stream, c));
+}
+
 static int render(const kd_options *opts, const kd_comparison *c)
 {
     kd_render_options ro = kd_render_options_for(opts);
@@ -102,29 +119,28 @@ static int render(const kd_options *opts, const kd_comparison *c)
                         (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
     if (!stdout_taken)
         kd_render_terminal(stdout, c, &ro);
+    /* Every output is attempted, so one bad path does not cost the others. */
+    int rc = KD_EXIT_OK;
     const char *json_paths[2] = {opts->json_path, opts->save_path};
-    for (int i = 0; i < 2; i++) {
-        if (!json_paths[i])
-            continue;
-        FILE *f = open_output(json_paths[i], "JSON");
-        if (!f || kd_render_json(f, c) != 0 || close_output(f, json_paths[i], "JSON") != 0)
-            return KD_EXIT_TOOL;
-    }
+    for (int i = 0; i < 2; i++)
+        if (json_paths[i] && write_json(json_paths[i], c) != 0)
+            rc = KD_EXIT_TOOL;
+    kd_output out;
     if (opts->trace_path && c->regions_run) {
-        FILE *f = open_output(opts->trace_path, "trace");
-        if (!f || kd_render_trace(f, c) != 0 || close_output(f, opts->trace_path, "trace") != 0)
+        if (!kd_output_open(&out, opts->trace_path, "trace"))
             return KD_EXIT_TOOL;
+        if (kd_output_close(&out, kd_render_trace(out.stream, c)) != 0)
+            rc = KD_EXIT_TOOL;
     }
+    ro.color = false;
     if (opts->markdown_path) {
-        FILE *f = open_output(opts->markdown_path, "Markdown");
-        if (!f)
+        if (!kd_output_open(&out, opts->markdown_path, "Markdown"))
             return KD_EXIT_TOOL;
-        ro.color = false;
-        kd_render_markdown(f, c, &ro);
-        if (close_output(f, opts->markdown_path, "Markdown") != 0)
-            return KD_EXIT_TOOL;
+        kd_render_markdown(out.stream, c, &ro);
+        if (kd_output_close(&out, 0) != 0)
+            rc = KD_EXIT_TOOL;
     }
-    return KD_EXIT_OK;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -146,7 +162,7 @@ int main(int argc, char **argv)
         printf("kerndiff %s\n", KD_VERSION);
         break;
     case KD_CMD_LIST:
-        rc = list_kernels(opts.files[0]);
+        rc = list_kernels(&opts, opts.files[0]);
         break;
     case KD_CMD_COMPARE: {
         kd_comparison c;
@@ -192,5 +208,7 @@ int main(int argc, char **argv)
     }
     }
     kd_options_free(&opts);
+    if (kd_stdout_check() != 0 && rc == KD_EXIT_OK)
+        rc = KD_EXIT_TOOL; /* a report nobody received: the status says so too */
     return rc;
 }

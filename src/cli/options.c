@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/exit_codes.h"
+#include "compile/build.h"
 
 enum {
     OPT_FN = 256, OPT_ARCH, OPT_NVCC_FLAG, OPT_NVCC, OPT_NO_COLOR, OPT_JSON, OPT_MARKDOWN,
@@ -18,6 +19,9 @@ enum {
     OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
 };
+
+/* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
+#define MAX_TIMEOUT_S 3600
 
 static const struct option long_options[] = {
     {"fn", required_argument, NULL, OPT_FN},
@@ -82,7 +86,7 @@ void kd_print_help(void)
         "       kerndiff [options] FILE.cu         git: HEAD against the working copy\n"
         "       kerndiff --at REF[..REF2] FILE.cu  git: a revision against the working copy,\n"
         "                                          or two revisions\n"
-        "       kerndiff list FILE.cu              list the kernels of a file\n"
+        "       kerndiff list FILE.cu              list the kernels of a file and their launch\n"
         "       kerndiff compare OLD.json NEW.json two saved runs (--save), v2 of each\n"
         "                                          (--side v1 for v1)\n"
         "\n"
@@ -110,7 +114,8 @@ void kd_print_help(void)
         "  --smem EXPR           dynamic shared memory bytes\n"
         "  --buf NAME=EXPR       elements of buffer NAME (e.g. C=n*n)\n"
         "  --arg NAME=VALUE      value of scalar parameter NAME\n"
-        "  --call vN:K=V,...     settings for one side only (e.g. v2:block=128)\n"
+        "  --call vN:K=V,...     settings for one side only (e.g. v2:block=16,16,grid=64);\n"
+        "                        repeated flags for one side merge, later keys win\n"
         "Sweeps:\n"
         "  --n 1M,4M,16M         the diff at each size (also FROM..TO:xFACTOR, FROM..TO:+STEP)\n"
         "  --sweep NAME=a,b,c    the diff for each compile-time value (-D NAME=a ...)\n"
@@ -119,7 +124,7 @@ void kd_print_help(void)
         "  --target PCT          stop when the speedup CI half-width < PCT% (1)\n"
         "  --max-time S          stop measuring after S seconds (10)\n"
         "  --min-runs N, --max-runs N   samples per side (30, 3000)\n"
-        "  --timeout S           kill a harness silent for S seconds (10)\n"
+        "  --timeout S           kill a harness silent for S seconds (10; at most 3600)\n"
         "  --seed N              inputs and interleaving seed (1)\n"
         "  --min-effect PCT      faster/slower only beyond this much change (0: any the CI resolves)\n"
         "  --batch auto|off|N    launches per sample for tiny kernels (auto)\n"
@@ -163,7 +168,8 @@ void kd_print_help(void)
         "\n"
         "Exit status: 0 diff done, 2 usage, 3 input (missing file, kernel not found or\n"
         "ambiguous), 4 build failed, 5 runtime failure, 6 outputs differ (--require-match),\n"
-        "7 a required tool is missing, 8 v2 slower than --fail-if-slower allows.\n"
+        "7 a required tool is missing or an output could not be written, 8 v2 slower\n"
+        "than --fail-if-slower allows. A file named -x.cu goes after --.\n"
         "\n"
         "Examples:\n"
         "  kerndiff examples/vector_loads/v1.cu examples/vector_loads/v2.cu\n"
@@ -238,6 +244,33 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
     return KD_EXIT_USAGE;
 }
 
+/* getopt's '?': an unknown option or a missing value. An unknown letter may sit inside an
+ * argument getopt has not finished (argv[optind]), e.g. a file named -dash.cu: name that
+ * argument, not its neighbour, and say how to pass such a file. */
+static int unknown_option(int argc, char **argv)
+{
+    bool letter = optopt > 0 && optopt < 256 && optopt != 'I' && optopt != 'D';
+    if (!letter)
+        return usage_error("unknown option or missing value: '%s'", argv[optind - 1]);
+    const char *arg = optind < argc && argv[optind][0] == '-' && strchr(argv[optind] + 1, optopt) ? argv[optind]
+                                                                                               : argv[optind - 1];
+    return usage_error("unknown option '-%c' in '%s' (a file whose name starts with '-' goes after '--': "
+                       "kerndiff [options] -- %s OTHER.cu, or write it as ./%s)", optopt, arg, arg, arg);
+}
+
+/* --call vN:SETTINGS, merged into that side's earlier --call settings. */
+static int parse_call(const char *arg, kd_options *opts)
+{
+    if (strncmp(arg, "v1:", 3) != 0 && strncmp(arg, "v2:", 3) != 0)
+        return usage_error("--call wants v1:SETTINGS or v2:SETTINGS, got '%s'", arg);
+    kd_strbuf why = {0};
+    int rc = kd_call_parse(arg + 3, &opts->call[arg[1] - '1'], &why);
+    if (rc != 0)
+        usage_error("--call %s: %s", arg, kd_sb_str(&why));
+    kd_sb_free(&why);
+    return rc;
+}
+
 int kd_options_parse(int argc, char **argv, kd_options *opts)
 {
     memset(opts, 0, sizeof *opts);
@@ -258,9 +291,21 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         switch (c) {
         case 'h': opts->command = KD_CMD_HELP; return 0;
         case OPT_VERSION: opts->command = KD_CMD_VERSION; return 0;
-        case 'I': kd_strlist_push(&opts->include_dirs, optarg); break;
-        case 'D': kd_strlist_push(&opts->defines, optarg); break;
-        case OPT_NVCC_FLAG: kd_strlist_push(&opts->nvcc_flags, optarg); break;
+        case 'I':
+        case 'D':
+        case OPT_NVCC_FLAG: {
+            /* Checked here, before anything runs: nvcc hands some arguments to a shell. */
+            kd_strbuf why = {0};
+            int bad = c == 'D' ? kd_build_check_define(optarg, &why)
+                               : kd_build_check_flag(c == 'I' ? "-I" : "--nvcc-flag", optarg, &why);
+            if (bad)
+                usage_error("%s", kd_sb_str(&why));
+            kd_sb_free(&why);
+            if (bad)
+                return KD_EXIT_USAGE;
+            kd_strlist_push(c == 'I' ? &opts->include_dirs : c == 'D' ? &opts->defines : &opts->nvcc_flags, optarg);
+            break;
+        }
         case OPT_NVCC: opts->nvcc = optarg; break;
         case OPT_ARCH: opts->arch = optarg; break;
         case OPT_NO_COLOR: opts->color = false; break;
@@ -282,9 +327,8 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_BUF: kd_strlist_push(&opts->buffers, optarg); break;
         case OPT_ARG: kd_strlist_push(&opts->scalars, optarg); break;
         case OPT_CALL:
-            if (strncmp(optarg, "v1:", 3) != 0 && strncmp(optarg, "v2:", 3) != 0)
-                return usage_error("--call wants v1:SETTINGS or v2:SETTINGS, got '%s'", optarg);
-            kd_strlist_push(&opts->calls, optarg);
+            if (parse_call(optarg, opts) != 0)
+                return KD_EXIT_USAGE;
             break;
         case OPT_NO_RUN: opts->no_run = true; break;
         case OPT_NCU: opts->ncu = optarg; break;
@@ -353,17 +397,22 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             if (parse_number(optarg, 0.1, 86400, false, &opts->timing.max_time_s) != 0)
                 return usage_error("--max-time wants seconds (0.1 to 86400), got '%s'", optarg);
             break;
-        case OPT_MIN_RUNS:
-        case OPT_MAX_RUNS:
         case OPT_TIMEOUT: {
+            /* The watchdog's milliseconds are scaled for slower steps (the counter pass
+             * waits 50 times as long), so the bound keeps every such product in an int. */
             double v;
-            if (parse_number(optarg, c == OPT_TIMEOUT ? 0.1 : 2, 1e7, false, &v) != 0)
-                return usage_error("%s wants a number, got '%s'", c == OPT_TIMEOUT ? "--timeout (seconds)" :
+            if (parse_number(optarg, 0.1, MAX_TIMEOUT_S, false, &v) != 0)
+                return usage_error("--timeout wants seconds from 0.1 to %d (an hour), got '%s'", MAX_TIMEOUT_S, optarg);
+            opts->timing.timeout_ms = (int)(v * 1000 + 0.5);
+            break;
+        }
+        case OPT_MIN_RUNS:
+        case OPT_MAX_RUNS: {
+            double v;
+            if (parse_number(optarg, 2, 1e7, false, &v) != 0)
+                return usage_error("%s wants a number from 2 to 10000000, got '%s'",
                                    c == OPT_MIN_RUNS ? "--min-runs" : "--max-runs", optarg);
-            if (c == OPT_TIMEOUT)
-                opts->timing.timeout_ms = (int)(v * 1000);
-            else
-                *(c == OPT_MIN_RUNS ? &opts->timing.min_runs : &opts->timing.max_runs) = (int)v;
+            *(c == OPT_MIN_RUNS ? &opts->timing.min_runs : &opts->timing.max_runs) = (int)v;
             break;
         }
         case OPT_SEED: {
@@ -392,7 +441,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             break;
         }
         default:
-            return usage_error("unknown option or missing value: '%s'", argv[optind - 1]);
+            return unknown_option(argc, argv);
         }
     }
     /* GNU getopt has moved every option in front, so the rest are the files. */
@@ -441,7 +490,8 @@ void kd_options_free(kd_options *opts)
     free(opts->nvcc_flags.items);
     free(opts->buffers.items);
     free(opts->scalars.items);
-    free(opts->calls.items);
+    kd_call_settings_free(&opts->call[0]);
+    kd_call_settings_free(&opts->call[1]);
     free((char *)opts->fn[0]);
     free((char *)opts->fn[1]);
 }

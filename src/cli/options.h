@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "diff/gate.h"
+#include "launch/call.h"
 #include "measure/timing.h"
 #include "regions/pass.h"
 #include "sanitizer/pass.h"
@@ -27,7 +28,7 @@ typedef struct kd_options {
     const char *n, *grid, *block, *smem;
     kd_strlist buffers;       /* --buf NAME=EXPR */
     kd_strlist scalars;       /* --arg NAME=VALUE */
-    kd_strlist calls;         /* --call v1:KEY=VALUE,... (one side's launch settings) */
+    kd_call_settings call[2]; /* --call vN:KEY=VALUE,...: each side's settings, merged */
     kd_timing_options timing; /* --target, --max-time, --seed, --rtol ... */
     bool no_run;              /* --no-run: static diff only, even with a GPU */
     bool lock_clocks;

@@ -1,5 +1,6 @@
 #include "compile/build.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -158,10 +159,62 @@ static int load_artifacts(const kd_build_config *cfg, kd_build *out)
     return out->ptx && out->ptxas_log && out->cubin_path ? 0 : -1;
 }
 
-/* The compile unit is a one-line wrapper that #includes the user's file by absolute path:
- * nvcc hands file names to a shell internally, so a name with spaces or `$(...)` would
- * break (or run) there; the preprocessor reads the path safely, and quoted includes in
- * the user's file still resolve beside it. */
+static size_t identifier_length(const char *s)
+{
+    size_t i = 0;
+    if (isalpha((unsigned char)s[0]) || s[0] == '_')
+        while (isalnum((unsigned char)s[i]) || s[i] == '_')
+            i++;
+    return i;
+}
+
+/* Length of the "NAME" or "NAME(PARAMS)" that starts a -D; 0 when it is neither. */
+static size_t macro_name_length(const char *d)
+{
+    size_t n = identifier_length(d);
+    if (!n || d[n] != '(')
+        return n;
+    size_t close = n + 1 + strspn(d + n + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_, .");
+    return d[close] == ')' ? close + 1 : 0;
+}
+
+int kd_build_check_define(const char *define, kd_strbuf *why)
+{
+    size_t name = macro_name_length(define);
+    const char *value = define + name;
+    if (!name || (*value && *value != '=')) {
+        kd_sb_printf(why, "-D '%s': expected NAME, NAME=VALUE or NAME(ARGS)=VALUE", define);
+        return -1;
+    }
+    value += *value == '=';
+    size_t vlen = strlen(value);
+    if (strpbrk(value, "\r\n") || (vlen && value[vlen - 1] == '\\')) {
+        kd_sb_printf(why, "-D '%s': the value may not contain a line break or end in a backslash", define);
+        return -1;
+    }
+    return 0;
+}
+
+int kd_build_check_flag(const char *option, const char *flag, kd_strbuf *why)
+{
+    static const char allowed[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-=+.,:/@%^";
+    size_t ok = strspn(flag, allowed);
+    if (*flag && !flag[ok])
+        return 0;
+    kd_sb_printf(why, "%s '%s': ", option, flag);
+    if (!*flag)
+        kd_sb_puts(why, "empty");
+    else
+        kd_sb_printf(why, "'%c' is not allowed, since nvcc passes arguments through a shell (letters, digits and "
+                     "_-=+.,:/@%%^ only; %s)", flag[ok],
+                     strcmp(option, "-I") ? "use -D for macros and -I for folders" : "use a symbolic link to the folder");
+    return -1;
+}
+
+/* The compile unit is a wrapper that #defines the -D macros and #includes the user's file
+ * by absolute path: nvcc hands file names and -D values to a shell internally, so a name
+ * with spaces or a value with `$(...)` would break (or run) there; the preprocessor reads
+ * both safely, and quoted includes in the user's file still resolve beside it. */
 static int write_wrapper(const kd_build_config *cfg, const char *dir, const char *real_source, kd_strbuf *why)
 {
     if (strpbrk(real_source, "\"\n\\")) {
@@ -169,6 +222,17 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
         return -1;
     }
     kd_strbuf text = {0};
+    for (size_t i = 0; i < cfg->defines->count; i++) {
+        const char *d = cfg->defines->items[i], *eq = strchr(d, '=');
+        if (kd_build_check_define(d, why) != 0) {
+            kd_sb_free(&text);
+            return -1;
+        }
+        if (eq) /* NAME=VALUE; NAME(ARGS)=VALUE */
+            kd_sb_printf(&text, "#define %.*s %s\n", (int)(eq - d), d, eq + 1);
+        else /* nvcc's -D NAME means 1 */
+            kd_sb_printf(&text, "#define %s 1\n", d);
+    }
     if (cfg->regions)
         kd_regions_wrapper_prologue(cfg->regions, &text);
     kd_sb_printf(&text, "#include \"%s\"\n", real_source);
@@ -213,10 +277,7 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, con
         push_arg(&argv, &n, "-I");
         push_arg(&argv, &n, absolute[i] ? absolute[i] : cfg->include_dirs->items[i]);
     }
-    for (size_t i = 0; i < cfg->defines->count; i++) {
-        push_arg(&argv, &n, "-D");
-        push_arg(&argv, &n, cfg->defines->items[i]);
-    }
+    /* -D macros are #defines in the wrapper (write_wrapper), never arguments. */
     for (size_t i = 0; i < cfg->nvcc_flags->count; i++)
         push_arg(&argv, &n, cfg->nvcc_flags->items[i]);
     push_arg(&argv, &n, "kernel.cu");

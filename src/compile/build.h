@@ -46,6 +46,15 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
                                 const char *side, kd_build *out, kd_strbuf *diagnostics);
 void kd_build_free(kd_build *b);
 
+/* nvcc runs some of its arguments through a shell, so no text of the user's may reach it
+ * as an argument unchecked. A `-D NAME[=VALUE]` becomes a `#define` line of the generated
+ * wrapper instead: it needs NAME (or NAME(PARAMS)) and a VALUE without a newline or a
+ * trailing backslash (either would change the lines after it). An --nvcc-flag or an -I
+ * folder (`option` says which, for the message) may only hold characters no shell acts
+ * on. Each returns 0, or -1 with the reason and what to do in `why`. */
+int kd_build_check_define(const char *define, kd_strbuf *why);
+int kd_build_check_flag(const char *option, const char *flag, kd_strbuf *why);
+
 /* The nvcc to run: --nvcc/KERNDIFF_NVCC, else nvcc on PATH, else /usr/local/cuda/bin/nvcc. */
 const char *kd_find_nvcc(const char *requested);
 /* The cuobjdump to run, beside nvcc or on PATH (KERNDIFF_CUOBJDUMP overrides); NULL if none. */

@@ -14,6 +14,7 @@
 #include "cli/exit_codes.h"
 #include "source/select.h"
 #include "util/fs.h"
+#include "util/text.h"
 #include "util/tmpdir.h"
 #include "util/trace.h"
 
@@ -23,14 +24,25 @@ int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
     size_t len;
     char *text = kd_read_file(path, &len);
     if (!text) {
-        fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "",
-                path, strerror(errno));
+        if (errno == EISDIR)
+            fprintf(stderr, "kerndiff: %s%s'%s' is a folder, not a kernel file: give a .cu file\n", side ? side : "",
+                    side ? ": " : "", path);
+        else
+            fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
+                    strerror(errno));
         return KD_EXIT_INPUT;
     }
-    int rc = kd_scan_source(text, len, kernels);
-    if (rc == 0 && annotations)
-        rc = kd_annotations_parse(text, len, annotations);
+    /* Every name, type and annotation shown later comes from this text: it is made to
+     * read as lines and to carry no terminal control sequences here, once. */
+    len = kd_normalize_newlines(text, len);
+    kd_strbuf safe = {0};
+    int rc = kd_escape_controls(text, len, &safe);
     free(text);
+    if (rc == 0)
+        rc = kd_scan_source(kd_sb_str(&safe), safe.len, kernels);
+    if (rc == 0 && annotations)
+        rc = kd_annotations_parse(kd_sb_str(&safe), safe.len, annotations);
+    kd_sb_free(&safe);
     if (rc != 0) {
         fprintf(stderr, "kerndiff: out of memory while scanning '%s'\n", path);
         return KD_EXIT_TOOL;
@@ -110,12 +122,16 @@ static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *s
         fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         rc = KD_EXIT_TOOL;
         break;
-    case KD_BUILD_FAILED:
+    case KD_BUILD_FAILED: {
+        kd_strbuf said = {0}; /* nvcc quotes source lines: no control sequences from them */
+        kd_escape_controls(kd_sb_str(&why), why.len, &said);
         fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n"
                         "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
-                side->label, side->path, c->arch, kd_sb_str(&why), side->path);
+                side->label, side->path, c->arch, kd_sb_str(&said), side->path);
+        kd_sb_free(&said);
         rc = KD_EXIT_BUILD;
         break;
+    }
     case KD_BUILD_SYSTEM:
         fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
         rc = KD_EXIT_TOOL;
@@ -166,12 +182,13 @@ static int build_instrumented(const kd_options *opts, kd_comparison *c)
     return KD_EXIT_OK;
 }
 
-/* --block as a plain number, for the occupancy estimate when no launch could be described. */
-static int leading_count(const char *text)
+/* --block or --smem as a plain number up to `max`, for the occupancy estimate when no
+ * launch could be described; 0 otherwise. */
+static unsigned long long plain_number(const char *text, unsigned long long max)
 {
     char *end;
-    long v = text ? strtol(text, &end, 10) : 0;
-    return text && !*end && v > 0 && v <= 1024 ? (int)v : 0;
+    unsigned long long v = text && *text != '-' ? strtoull(text, &end, 10) : 0;
+    return text && v && !*end && v <= max ? v : 0;
 }
 
 static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
@@ -181,9 +198,10 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
         .kernel = side->kernel,
         .launch_bounds = side->kernel_info ? side->kernel_info->launch_bounds : NULL,
         .annotated_block = kd_annotation_get(&side->annotations, "block"),
-        .block_threads = side->launch_error ? leading_count(opts->block)
+        .block_threads = side->launch_error ? (int)plain_number(opts->block, 1024)
                                             : (int)(side->launch.block[0] * side->launch.block[1] * side->launch.block[2]),
         .block_origin = side->launch_error ? "--block" : "launch",
+        .dynamic_smem = side->launch_error ? plain_number(opts->smem, ~0ULL) : side->launch.dynamic_smem,
         .limits = c->limits,
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
         .launcher = side->kernel_info && side->kernel_info->is_launcher,
@@ -207,7 +225,9 @@ static int resolve_git(const kd_options *opts, kd_comparison *c, const char *fil
     kd_git_request req = {.file = opts->git_file, .at = opts->at, .workdir = workdir,
                           .include_dirs = &opts->include_dirs};
     kd_strbuf error = {0};
-    int rc = workdir && kd_git_resolve(&req, &c->git, &error) == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
+    /* No temporary folder or no git: the tool, not the input, is at fault (exit 7). */
+    int resolved = workdir ? kd_git_resolve(&req, &c->git, &error) : -2;
+    int rc = resolved == 0 ? KD_EXIT_OK : resolved == -2 ? KD_EXIT_TOOL : KD_EXIT_INPUT;
     if (rc != KD_EXIT_OK)
         fprintf(stderr, "kerndiff: %s\n", workdir ? kd_sb_str(&error) : "cannot create a private temporary folder");
     for (int s = 0; s < 2 && rc == KD_EXIT_OK; s++) {

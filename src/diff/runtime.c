@@ -13,71 +13,17 @@
 #include "backend/backend.h"
 #include "util/tmpdir.h"
 
-/* One side's launch request: the global flags, then that side's --call settings on top. */
-typedef struct side_request {
-    kd_launch_request req;
-    kd_strlist buffers, scalars;
-    char *call_text;   /* a copy of "--call vN:..." that the settings point into */
-} side_request;
-
-static bool is_pointer_param(const kd_kernel *k, const char *name)
+/* One side's launch request: the global flags, then that side's --call settings on top
+ * (already merged by the option parser, launch/call.h). */
+static kd_launch_request build_request(const kd_options *opts, const kd_side *side, int s)
 {
-    for (size_t i = 0; k && i < k->nparams; i++)
-        if (strcmp(k->params[i].name, name) == 0)
-            return k->params[i].is_pointer;
-    return false;
-}
-
-static void apply_call(side_request *sr, const kd_kernel *k, const char *settings)
-{
-    free(sr->call_text);
-    sr->call_text = strdup(settings);
-    for (char *save = NULL, *kv = strtok_r(sr->call_text, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '=');
-        if (!eq)
-            continue;
-        size_t klen = (size_t)(eq - kv);
-        const char *value = eq + 1;
-        if (klen == 1 && kv[0] == 'n')
-            sr->req.n = value;
-        else if (klen == 4 && !strncmp(kv, "grid", 4))
-            sr->req.grid = value;
-        else if (klen == 5 && !strncmp(kv, "block", 5))
-            sr->req.block = value;
-        else if (klen == 4 && !strncmp(kv, "smem", 4))
-            sr->req.smem = value;
-        else {
-            *eq = '\0';
-            bool pointer = is_pointer_param(k, kv);
-            *eq = '=';
-            kd_strlist_push(pointer ? &sr->buffers : &sr->scalars, kv);
-        }
-    }
-}
-
-static void build_request(const kd_options *opts, const kd_side *side, side_request *sr)
-{
-    memset(sr, 0, sizeof *sr);
-    for (size_t i = 0; i < opts->buffers.count; i++)
-        kd_strlist_push(&sr->buffers, opts->buffers.items[i]);
-    for (size_t i = 0; i < opts->scalars.count; i++)
-        kd_strlist_push(&sr->scalars, opts->scalars.items[i]);
-    sr->req = (kd_launch_request){
+    return (kd_launch_request){
         .kernel = side->kernel_info,
         .annotations = &side->annotations,
         .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
-        .buffers = &sr->buffers, .scalars = &sr->scalars,
+        .buffers = &opts->buffers, .scalars = &opts->scalars,
+        .call = &opts->call[s], .call_origin = s ? "--call v2" : "--call v1",
     };
-    for (size_t i = 0; i < opts->calls.count; i++)
-        if (strncmp(opts->calls.items[i], side->label, 2) == 0 && opts->calls.items[i][2] == ':')
-            apply_call(sr, side->kernel_info, opts->calls.items[i] + 3);
-}
-
-static void free_request(side_request *sr)
-{
-    free(sr->buffers.items);
-    free(sr->scalars.items);
-    free(sr->call_text);
 }
 
 void kd_describe_launches(const kd_options *opts, kd_comparison *c)
@@ -88,13 +34,11 @@ void kd_describe_launches(const kd_options *opts, kd_comparison *c)
             side->launch_error = strdup("the kernel's signature was not found in the source");
             continue;
         }
-        side_request sr;
-        build_request(opts, side, &sr);
+        kd_launch_request req = build_request(opts, side, s);
         kd_strbuf error = {0};
-        if (kd_launch_spec_build(&sr.req, &side->launch, &error) != 0)
+        if (kd_launch_spec_build(&req, &side->launch, &error) != 0)
             side->launch_error = kd_sb_take(&error);
         kd_sb_free(&error);
-        free_request(&sr);
     }
 }
 

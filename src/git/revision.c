@@ -634,6 +634,14 @@ static int resolve_sides(const repo *r, const kd_git_request *req, kd_git_result
 int kd_git_resolve(const kd_git_request *req, kd_git_result *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
+    /* git itself missing is a tool problem, not bad input: tell the two apart first. */
+    const char *const version[] = {"git", "--version", NULL};
+    kd_spawn_result probe;
+    if (run_git(version, &probe, error) != 0) {
+        kd_sb_puts(error, ": install git, or compare two files (kerndiff V1.cu V2.cu)");
+        return -2;
+    }
+    kd_spawn_result_free(&probe);
     repo r = {0};
     int rc = open_repo(req, &r, error);
     if (rc == 0)

@@ -62,14 +62,14 @@ typedef struct kd_git_result {
  * the same way as for materialising; for the working copy, the files on disk at those
  * paths, tracked or not): the same set of paths with the same bytes.
  *
- * Returns 0 with *out filled (free it with kd_git_result_free), or -1 with *out left
- * empty and a one-line reason appended to `error`, such as:
+ * Returns 0 with *out filled (free it with kd_git_result_free); -2 when git cannot be
+ * run at all ("git not found: install git ..."); or -1 with *out left empty and a
+ * one-line reason appended to `error`, such as:
  *   "kern.cu is not inside a git repository"
  *   "kern.cu is not tracked by git (git add it, or compare two files)"
  *   "unknown revision 'xyz'"
  *   "kern.cu does not exist at revision v1.0"
- *   "kern.cu does not exist in the working copy"
- *   "git not found" */
+ *   "kern.cu does not exist in the working copy" */
 int kd_git_resolve(const kd_git_request *req, kd_git_result *out, kd_strbuf *error);
 
 /* Frees what kd_git_resolve filled and zeroes *r; safe on a zeroed result. Materialised

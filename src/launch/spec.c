@@ -82,14 +82,26 @@ static bool from_annotation(const kd_annotations *a, const char *key, setting *s
     return false;
 }
 
-/* The command line's value, else the annotation's; s->text stays NULL when neither. */
-static setting pick(const builder *b, const char *cli, const char *flag, const char *key)
+/* This side's --call value, else the command line's, else the annotation's; s->text
+ * stays NULL when none. */
+static setting pick(const builder *b, const char *call, const char *cli, const char *flag, const char *key)
 {
+    if (call)
+        return (setting){call, b->req->call_origin, key, 0, true};
     setting s = {cli, flag, key, 0, false};
     if (!cli)
         from_annotation(b->req->annotations, key, &s);
     return s;
 }
+
+/* Where a picked setting came from, for the report ("default" when nothing set it). */
+static const char *origin_of(const setting *s)
+{
+    return s->text ? s->origin : "default";
+}
+
+/* The --call field for a setting, NULL when this side has no --call for it. */
+#define CALL_FIELD(b, field) ((b)->req->call ? (b)->req->call->field : NULL)
 
 /* The value of the last "NAME=..." entry for name: later entries override earlier ones. */
 static const char *find_entry(const kd_strlist *list, const char *name)
@@ -104,9 +116,13 @@ static const char *find_entry(const kd_strlist *list, const char *name)
     return value;
 }
 
-/* Command line, then annotation (unless the name is a setting's), for a parameter. */
+/* --call, then command line, then annotation (unless the name is a setting's), for a
+ * parameter. */
 static setting pick_for_param(const builder *b, const kd_strlist *list, const char *flag, const char *name)
 {
+    const char *call = *name && b->req->call ? find_entry(&b->req->call->params, name) : NULL;
+    if (call)
+        return (setting){call, b->req->call_origin, name, 0, true};
     setting s = {find_entry(list, name), flag, name, 0, true};
     if (!s.text && *name && !is_setting_key(name))
         from_annotation(b->req->annotations, name, &s);
@@ -160,8 +176,9 @@ static const kd_param *find_param(const kd_kernel *k, const char *name, size_t l
     return NULL;
 }
 
-/* Every --buf/--arg entry must be NAME=VALUE for a parameter of the right kind. */
-static int check_entries(builder *b, const kd_strlist *list, const char *flag, bool for_pointers)
+/* Every --buf/--arg entry must be NAME=VALUE for a parameter of the right kind; a --call
+ * entry (any_kind) for a parameter of either kind. */
+static int check_entries(builder *b, const kd_strlist *list, const char *flag, bool for_pointers, bool any_kind)
 {
     const kd_kernel *k = b->req->kernel;
     for (size_t i = 0; list && i < list->count; i++) {
@@ -179,7 +196,7 @@ static int check_entries(builder *b, const kd_strlist *list, const char *flag, b
             kd_sb_puts(b->error, ")");
             return -1;
         }
-        if (p->is_pointer == for_pointers)
+        if (any_kind || p->is_pointer == for_pointers)
             continue;
         if (p->is_pointer)
             kd_sb_printf(b->error, "%s %s: '%s' is a buffer (%s), not a scalar; set its element count with --buf %s=COUNT",
@@ -194,9 +211,9 @@ static int check_entries(builder *b, const kd_strlist *list, const char *flag, b
 
 static int resolve_n(builder *b)
 {
-    setting s = pick(b, b->req->n, "--n", "n");
+    setting s = pick(b, CALL_FIELD(b, n), b->req->n, "--n", "n");
     b->out->n = DEFAULT_N;
-    b->out->n_origin = s.text ? (s.line ? "annotation" : "--n") : "default";
+    b->out->n_origin = origin_of(&s);
     char reason[512];
     if (s.text && kd_parse_count(s.text, &b->out->n, reason, sizeof reason) != 0) {
         describe(b->error, &s);
@@ -249,15 +266,33 @@ static bool from_default(builder *b, const kd_param *p, double *value)
     return p->default_value && kd_expr_eval(p->default_value, &vars, value, NULL, 0) == 0;
 }
 
-static int missing_value(builder *b, const kd_param *p)
+/* One message for every scalar without a value, so the user fixes them in one go. An
+ * unnamed one cannot be given a value until it has a name. */
+static void missing_values(builder *b, const kd_param *const *missing, size_t count)
 {
-    if (!*p->name)
+    if (count == 1 && !*missing[0]->name) {
         kd_sb_printf(b->error, "an unnamed scalar parameter (%s) of kernel '%s' needs a value: name it in the "
-                     "signature, then give it with --arg NAME=VALUE", p->type, b->req->kernel->name);
-    else
-        kd_sb_printf(b->error, "scalar parameter '%s' (%s) needs a value: --arg %s=VALUE or `// kerndiff: %s=VALUE`",
-                     p->name, p->type, p->name, p->name);
-    return -1;
+                     "signature, then give it with --arg NAME=VALUE", missing[0]->type, b->req->kernel->name);
+        return;
+    }
+    kd_sb_printf(b->error, "scalar parameter%s ", count > 1 ? "s" : "");
+    for (size_t i = 0; i < count; i++)
+        kd_sb_printf(b->error, "%s'%s' (%s)", i ? ", " : "", *missing[i]->name ? missing[i]->name : "(unnamed)",
+                     missing[i]->type);
+    kd_sb_printf(b->error, " need%s a value:", count > 1 ? "" : "s");
+    for (size_t i = 0; i < count; i++)
+        if (*missing[i]->name)
+            kd_sb_printf(b->error, " --arg %s=VALUE", missing[i]->name);
+    kd_sb_puts(b->error, " or `// kerndiff:");
+    for (size_t i = 0; i < count; i++)
+        if (*missing[i]->name)
+            kd_sb_printf(b->error, " %s=VALUE", missing[i]->name);
+    kd_sb_puts(b->error, "`");
+    for (size_t i = 0; i < count; i++)
+        if (!*missing[i]->name) {
+            kd_sb_puts(b->error, "; name the unnamed ones in the signature first");
+            break;
+        }
 }
 
 /* An integer parameter must receive a whole number its type can hold. */
@@ -277,13 +312,14 @@ static int check_fits(builder *b, const kd_param *p, const kd_launch_arg *arg)
     return -1;
 }
 
+/* 0: resolved; 1: no value anywhere (the caller collects those); -1: error. */
 static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
 {
     if (scalar_type(b, p, &arg->type) != 0)
         return -1;
     setting s = pick_for_param(b, b->req->scalars, "--arg", p->name);
     if (s.text) {
-        arg->origin = s.line ? "annotation" : "--arg";
+        arg->origin = s.origin;
         if (eval_text(b, &s, s.text, NULL, &arg->value) != 0)
             return -1;
     } else if (from_default(b, p, &arg->value)) {
@@ -292,7 +328,7 @@ static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
         arg->origin = "n";
         arg->value = (double)b->out->n;
     } else {
-        return missing_value(b, p);
+        return 1;
     }
     if (check_fits(b, p, arg) != 0)
         return -1;
@@ -338,7 +374,8 @@ static int resolve_dims(builder *b, const setting *s, const double limits[3], un
 
 static int resolve_block(builder *b)
 {
-    setting s = pick(b, b->req->block, "--block", "block");
+    setting s = pick(b, CALL_FIELD(b, block), b->req->block, "--block", "block");
+    b->out->block_origin = origin_of(&s);
     if (!s.text)
         s = (setting){DEFAULT_BLOCK, "default block", "block", 0, false};
     unsigned *block = b->out->block;
@@ -373,13 +410,15 @@ static int default_grid(builder *b)
 
 static int resolve_grid(builder *b)
 {
-    setting s = pick(b, b->req->grid, "--grid", "grid");
+    setting s = pick(b, CALL_FIELD(b, grid), b->req->grid, "--grid", "grid");
+    b->out->grid_origin = origin_of(&s);
     return s.text ? resolve_dims(b, &s, grid_limits, b->out->grid) : default_grid(b);
 }
 
 static int resolve_smem(builder *b)
 {
-    setting s = pick(b, b->req->smem, "--smem", "smem");
+    setting s = pick(b, CALL_FIELD(b, smem), b->req->smem, "--smem", "smem");
+    b->out->smem_origin = origin_of(&s);
     double bytes = 0;
     if (s.text && eval_whole(b, &s, s.text, NULL, 0, 9007199254740992.0, &bytes) != 0)
         return -1;
@@ -401,7 +440,7 @@ static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
         arg->count = b->out->n;
         return 0;
     }
-    arg->origin = s.line ? "annotation" : "--buf";
+    arg->origin = s.origin;
     double count;
     if (eval_whole(b, &s, s.text, NULL, 1, 9007199254740992.0, &count) != 0)
         return -1;
@@ -426,13 +465,36 @@ static int init_args(builder *b)
     return 0;
 }
 
+/* Every scalar; those without a value are named together. A later scalar's error that
+ * stems from a missing one (an unknown name in its expression) gives way to that list. */
 static int resolve_scalars(builder *b)
 {
-    for (size_t i = 0; i < b->out->nargs; i++)
-        if (!b->req->kernel->params[i].is_pointer && b->out->args[i].role != KD_ROLE_STREAM &&
-            resolve_scalar(b, &b->req->kernel->params[i], &b->out->args[i]) != 0)
-            return -1;
-    return 0;
+    const kd_param *missing[KD_LAUNCH_MAX_ARGS];
+    size_t nmissing = 0;
+    int rc = 0;
+    for (size_t i = 0; i < b->out->nargs && rc >= 0; i++) {
+        const kd_param *p = &b->req->kernel->params[i];
+        if (p->is_pointer || b->out->args[i].role == KD_ROLE_STREAM)
+            continue;
+        rc = resolve_scalar(b, p, &b->out->args[i]);
+        if (rc > 0)
+            missing[nmissing++] = p;
+    }
+    if (nmissing == 0)
+        return rc < 0 ? -1 : 0;
+    kd_sb_free(b->error);
+    missing_values(b, missing, nmissing);
+    return -1;
+}
+
+static int check_arg_count(builder *b)
+{
+    if (b->req->kernel->nparams <= KD_LAUNCH_MAX_ARGS)
+        return 0;
+    kd_sb_printf(b->error, "kernel '%s' has %zu parameters, but kerndiff passes at most %d: gather some into a "
+                 "struct or an array, or launch it from a custom launcher (include/kerndiff/launcher.h)",
+                 b->req->kernel->name, b->req->kernel->nparams, KD_LAUNCH_MAX_ARGS);
+    return -1;
 }
 
 static int resolve_buffers(builder *b)
@@ -450,8 +512,10 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
     kd_var *vars = calloc(req->kernel->nparams + 2, sizeof *vars);
     builder b = {req, out, error, vars, 0};
     bool failed = !vars ? oom(&b) != 0
-                        : (check_entries(&b, req->buffers, "--buf", true) ||
-                           check_entries(&b, req->scalars, "--arg", false) || init_args(&b) || resolve_n(&b) ||
+                        : (check_arg_count(&b) || check_entries(&b, req->buffers, "--buf", true, false) ||
+                           check_entries(&b, req->scalars, "--arg", false, false) ||
+                           (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true)) ||
+                           init_args(&b) || resolve_n(&b) ||
                            resolve_scalars(&b) || resolve_block(&b) || resolve_grid(&b) || resolve_smem(&b) ||
                            resolve_buffers(&b));
     free(vars);

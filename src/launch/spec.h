@@ -1,8 +1,8 @@
 /* spec.h — how one side's kernel is launched: one buffer per pointer parameter, typed by
  * its pointee; values for the scalars; grid, block and dynamic shared memory.
  *
- * Precedence, per setting: the command line, then the file's `// kerndiff:` annotations,
- * then inference from the signature:
+ * Precedence, per setting: the side's --call settings, the command line, then the file's
+ * `// kerndiff:` annotations, then inference from the signature:
  *   - a pointer parameter is a buffer of `n` elements of its pointee type (a float4*
  *     buffer of n holds n float4); `const` pointee: input (seeded random data), else
  *     output (poisoned, compared after the run). `NAME=EXPR` (annotation) or
@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "util/strlist.h"
+#include "launch/call.h"
 #include "launch/dtype.h"
 #include "source/annotation.h"
 #include "source/roles.h"
@@ -32,14 +33,17 @@ typedef struct kd_launch_arg {
     kd_type_info type;      /* pointee type for buffers, the value's type for scalars */
     unsigned long long count;/* buffers: elements of `type` (vector types count whole vectors) */
     double value;           /* scalars: the value (integers exact up to 2^53) */
-    const char *origin;     /* "--buf", "--arg", "annotation", "n", "inferred" */
+    const char *origin;     /* "--buf", "--arg", "--call vN", "annotation", "n", "inferred" */
 } kd_launch_arg;
 
 typedef struct kd_launch_spec {
     unsigned long long n;
-    const char *n_origin;   /* "--n", "annotation", "default" */
+    const char *n_origin;   /* "--n", "--call vN", "annotation", "default" */
     unsigned grid[3], block[3];
     unsigned long long dynamic_smem;
+    /* Where grid, block and dynamic_smem came from: "--grid" (the flag), "--call vN",
+     * "annotation" or "default"; the report shows them so a wrong launch can be seen. */
+    const char *grid_origin, *block_origin, *smem_origin;
     kd_launch_arg *args;    /* in parameter order */
     size_t nargs;
 } kd_launch_spec;
@@ -51,12 +55,19 @@ typedef struct kd_launch_request {
     const char *grid, *block, *smem;   /* --grid/--block/--smem or NULL */
     const kd_strlist *buffers;         /* --buf NAME=EXPR */
     const kd_strlist *scalars;         /* --arg NAME=VALUE */
+    const kd_call_settings *call;      /* this side's --call settings, or NULL */
+    const char *call_origin;           /* "--call v1" or "--call v2": quoted in messages */
 } kd_launch_request;
+
+/* The harnesses pass at most this many kernel parameters (their argument tables). */
+#define KD_LAUNCH_MAX_ARGS 64
 
 /* Returns 0, or -1 with a reason in `error` that names the parameter or setting and what
  * to do (e.g. "scalar parameter 'alpha' (float) needs a value: --arg alpha=VALUE or
- * `// kerndiff: alpha=VALUE`"). Unknown --buf/--arg names, a pointee type kerndiff cannot
- * allocate (a struct, a template's T), zero or oversized geometry are errors. */
+ * `// kerndiff: alpha=VALUE`"; every scalar without a value is named in one message).
+ * Unknown --buf/--arg/--call names, a pointee type kerndiff cannot allocate (a struct, a
+ * template's T), zero or oversized geometry and more than KD_LAUNCH_MAX_ARGS parameters
+ * are errors. */
 int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_strbuf *error);
 void kd_launch_spec_free(kd_launch_spec *s);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/timing_text.h"
@@ -65,6 +66,7 @@ static void occupancy_table(FILE *out, const kd_comparison *c)
     const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;
     fprintf(out, "\n| occupancy (%s) | v1 | v2 |\n|---|---:|---:|\n", c->arch);
     fprintf(out, "| block threads | %d | %d |\n", a->block_threads, b->block_threads);
+    fprintf(out, "| shared/block (B, static + dynamic) | %ld | %ld |\n", a->shared_per_block, b->shared_per_block);
     fprintf(out, "| blocks/SM | %d | %d |\n", x->blocks_per_sm, y->blocks_per_sm);
     fprintf(out, "| warps/SM | %d | %d |\n", x->warps_per_sm, y->warps_per_sm);
     fprintf(out, "| occupancy | %.1f%% | %.1f%% |\n", 100 * x->occupancy, 100 * y->occupancy);
@@ -162,6 +164,10 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "- note: %s\n", c->git_note);
     if (c->selection_note)
         fprintf(out, "- note: %s\n", c->selection_note);
+    kd_strbuf launch = {0};
+    kd_launch_block_text(c, "", &launch);
+    fprintf(out, "\n**Launch**\n\n```text\n%s```\n\n", kd_sb_str(&launch)); /* a fence: text stays literal */
+    kd_sb_free(&launch);
     if (c->sanitize_tools) {
         kd_strbuf heading = {0};
         kd_sanitizer_heading(c, &heading);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/timing_text.h"
@@ -80,6 +81,7 @@ static void occupancy_rows(FILE *out, const kd_render_options *o, const kd_compa
         return;
     }
     const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;
+    number_row(out, o, "shared/block (B)", a->shared_per_block, b->shared_per_block, ""); /* static + dynamic */
     number_row(out, o, "blocks/SM", x->blocks_per_sm, y->blocks_per_sm, "");
     number_row(out, o, "warps/SM", x->warps_per_sm, y->warps_per_sm, "");
     double pp = 100.0 * (y->occupancy - x->occupancy);
@@ -241,6 +243,15 @@ static void counters_section(FILE *out, const kd_render_options *o, const kd_com
     }
 }
 
+static void launch_block(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    heading(out, o, "launch");
+    kd_strbuf text = {0};
+    kd_launch_block_text(c, "  ", &text);
+    fputs(kd_sb_str(&text), out);
+    kd_sb_free(&text);
+}
+
 static void print_indented(const char *text, void *out) { fprintf(out, "  %s\n", text); }
 
 static void sanitizer_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
@@ -291,6 +302,7 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), c->git_note, paint(o, RESET));
     if (c->selection_note)
         fprintf(out, "  note: %s\n", c->selection_note);
+    launch_block(out, o, c);
     if (c->sanitize_tools)
         sanitizer_section(out, o, c);
     if (c->runtime_note)

@@ -55,17 +55,41 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out)
         kd_sb_printf(out, "; CUDA events around the launch (%s)", *t->timer_note ? t->timer_note : "no CUPTI");
     if (t->from_saved)
         kd_sb_printf(out, "; %zu + %zu samples; ", t->side[0].n, t->side[1].n);
-    else
-        kd_sb_printf(out, "; v1/v2 interleaved in %zu random-order rounds; %zu + %zu samples in %.1f s; ", t->rounds,
-                     t->side[0].n, t->side[1].n, t->measure_s);
+    else {
+        kd_sb_printf(out, "; v1/v2 interleaved in %zu random-order rounds; %zu + %zu samples in ", t->rounds,
+                     t->side[0].n, t->side[1].n);
+        kd_duration_text(t->measure_s, out);
+        kd_sb_puts(out, "; ");
+    }
     double half = kd_speedup_ci_halfwidth_pct(&t->speedup);
     if (t->from_saved)
         kd_sb_printf(out, "recomputed from the two saved runs' raw samples: CI half-width %.2f%%", half);
-    else if (t->target_reached)
-        kd_sb_printf(out, "stopped: CI half-width %.2f%% at the target (%.2f%%)", half, t->target_pct);
     else
-        kd_sb_printf(out, "stopped by %s before the target: CI half-width %.2f%% > %.2f%%", kd_stop_reason_text(t->stop_reason), half,
-                     t->target_pct);
+        kd_target_text(t, half, out);
+}
+
+void kd_duration_text(double seconds, kd_strbuf *out)
+{
+    if (seconds < 0.0005)
+        kd_sb_puts(out, "under 1 ms");
+    else if (seconds < 1)
+        kd_sb_printf(out, "%.0f ms", seconds * 1e3);
+    else
+        kd_sb_printf(out, "%.1f s", seconds);
+}
+
+/* Whether the final CI met --target, said as a comparison. The stopping rule checks a
+ * quicker 400-resample interval, so "stopped at the target" can still end with a final
+ * interval a little wider than the target: that is said too. */
+void kd_target_text(const kd_timing *t, double half, kd_strbuf *out)
+{
+    bool met = half <= t->target_pct;
+    kd_sb_printf(out, "target %s: CI half-width %.2f%% %s %.2f%% target", met ? "reached" : "not reached", half,
+                 met ? "<=" : ">", t->target_pct);
+    if (!met && t->target_reached)
+        kd_sb_puts(out, " (the stopping check's quicker estimate was within it)");
+    else if (!met)
+        kd_sb_printf(out, " (stopped by %s)", kd_stop_reason_text(t->stop_reason));
 }
 
 void kd_timing_placement(const kd_timing *t, kd_strbuf *out)

@@ -15,6 +15,11 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out);
  * much the placement moved each version's time. Empty for a comparison of saved runs made
  * before placements were recorded. */
 void kd_timing_placement(const kd_timing *t, kd_strbuf *out);
+/* A duration for people: "under 1 ms", "37 ms", "2.4 s" (never "0.0 s"). */
+void kd_duration_text(double seconds, kd_strbuf *out);
+/* "target reached: CI half-width 0.80% <= 1.00% target", or "target not reached: ... > ...
+ * (stopped by --max-time)", from the final interval's half-width `half` (percent). */
+void kd_target_text(const kd_timing *t, double half, kd_strbuf *out);
 /* "outputs match (2 buffers compared in full)" or "OUTPUTS DIFFER: ..." */
 void kd_correctness_line(const kd_timing *t, kd_strbuf *out);
 /* One output buffer's comparison. */

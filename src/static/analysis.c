@@ -192,10 +192,13 @@ int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_st
     free(body);
     kd_resources_parse(req->build->ptxas_log, out->entry, &out->resources);
     choose_block(req, out);
+    /* Clamped so the sum cannot overflow; anything this large cannot launch anyway. */
+    long dynamic = req->dynamic_smem > (1ULL << 40) ? 1L << 40 : (long)req->dynamic_smem;
+    out->shared_per_block = out->resources.shared_static + dynamic;
     if (req->limits && out->resources.found)
         out->occupancy_valid = kd_occupancy_compute(req->limits, out->block_threads,
                                                     out->resources.registers,
-                                                    out->resources.shared_static,
+                                                    out->shared_per_block,
                                                     &out->occupancy) == 0;
     disassemble(req, out, sass_note);
     return 0;

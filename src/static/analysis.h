@@ -24,6 +24,7 @@ typedef struct kd_static_result {
     kd_sass_checks sass_checks;
     int block_threads;         /* used for the occupancy estimate */
     const char *block_origin;  /* "launch", "--block", "annotation", "__launch_bounds__", "default", "launcher" */
+    long shared_per_block;     /* static + the launch's dynamic shared memory, bytes (occupancy input) */
     bool occupancy_valid;
     kd_occupancy occupancy;
 } kd_static_result;
@@ -35,6 +36,7 @@ typedef struct kd_static_request {
     const char *annotated_block;    /* `// kerndiff: block=N` of the file, or NULL */
     int block_threads;              /* the launch's threads per block, 0 if not known */
     const char *block_origin;       /* where block_threads came from ("launch", "--block") */
+    unsigned long long dynamic_smem; /* the launch's dynamic shared memory bytes (--smem) */
     const kd_arch_limits *limits;   /* NULL: no table entry for the arch */
     const char *cuobjdump;          /* NULL: SASS skipped */
     bool launcher;                  /* `kernel` is a custom launcher: analyse every entry */

@@ -30,11 +30,11 @@ char *kd_read_file(const char *path, size_t *len)
         if (got == 0)
             break;
     }
-    int failed = ferror(f);
+    int failed = ferror(f) ? (errno ? errno : EIO) : 0; /* fread's errno, e.g. EISDIR */
     fclose(f);
     if (!buf || failed) {
         free(buf);
-        errno = failed ? EIO : ENOMEM;
+        errno = failed ? failed : ENOMEM;
         return NULL;
     }
     buf[n] = '\0';
@@ -43,8 +43,54 @@ char *kd_read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* All of data to fd; -1 with errno (ENOSPC on a full disk) when it does not all go. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
+}
+
+/* Writes in place what must not be renamed over (a device, a FIFO). */
+static int write_in_place(const char *path, const char *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = write_all(fd, data, len);
+    int saved = errno;
+    if (close(fd) != 0 && rc == 0)
+        return -1;
+    errno = saved;
+    return rc;
+}
+
+static mode_t new_file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
 int kd_write_file(const char *path, const char *data, size_t len)
 {
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return -1;
+    }
+    if (exists && !S_ISREG(st.st_mode))
+        return write_in_place(path, data, len);
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
     if (!tmp)
@@ -55,21 +101,22 @@ int kd_write_file(const char *path, const char *data, size_t len)
         free(tmp);
         return -1;
     }
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        off += (size_t)w;
+    int rc = fchmod(fd, exists ? st.st_mode & 07777 : new_file_mode());
+    if (rc == 0)
+        rc = write_all(fd, data, len);
+    int saved = errno;
+    if (close(fd) != 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
     }
-    int rc = (off == len && close(fd) == 0) ? rename(tmp, path) : -1;
-    if (off != len)
-        close(fd);
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        saved = errno;
+    }
     if (rc != 0)
         unlink(tmp);
     free(tmp);
+    errno = saved;
     return rc;
 }
 

@@ -5,9 +5,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Reads a whole file (NUL-terminated, length in *len if non-NULL). NULL with errno on failure. */
+/* Reads a whole file (NUL-terminated, length in *len if non-NULL). NULL with errno on
+ * failure (EISDIR for a folder). */
 char *kd_read_file(const char *path, size_t *len);
-/* Writes len bytes atomically (temp file + rename). 0, or -1 with errno. */
+/* Every file kerndiff writes goes through here. A regular file (or a new one) is written
+ * to a temporary file in the same folder and renamed over it, so a failure (a full disk)
+ * never leaves it partial or destroys the old one; it keeps an existing file's permissions,
+ * a new one gets 0666 less the umask. Anything else that exists (/dev/stdout, a FIFO, a
+ * device) is written in place: renaming over it would replace the device. 0, or -1 with
+ * errno (EISDIR for a folder). */
 int kd_write_file(const char *path, const char *data, size_t len);
 /* mkdir -p with mode 0700 for new folders. */
 int kd_mkdir_p(const char *path);

@@ -10,6 +10,7 @@
 #include "launch/expr.h"
 #include "report/model_text.h"
 #include "report/report.h"
+#include "util/output.h"
 
 enum { MAX_POINTS = 64 };
 
@@ -38,12 +39,16 @@ static int expand_range(const char *text, kd_sweep_spec *s, kd_strbuf *error)
         kd_sb_printf(error, "--n range '%s' wants FROM..TO:xFACTOR or FROM..TO:+STEP (e.g. 1M..64M:x4)", text);
         return -1;
     }
-    char from_text[64], to_text[64], err[128];
-    snprintf(from_text, sizeof from_text, "%.*s", (int)(dots - text), text);
-    snprintf(to_text, sizeof to_text, "%.*s", (int)(colon - dots - 2), dots + 2);
+    /* Copies of any length: a range written as expressions must not be cut short. */
+    char *from_text = strndup(text, (size_t)(dots - text)), *to_text = strndup(dots + 2, (size_t)(colon - dots - 2));
+    char err[256] = "";
     unsigned long long from, to, by;
-    if (kd_parse_count(from_text, &from, err, sizeof err) != 0 || kd_parse_count(to_text, &to, err, sizeof err) != 0 ||
-        kd_parse_count(colon + 2, &by, err, sizeof err) != 0 || (colon[1] == 'x' && by < 2) || from > to) {
+    bool bad = !from_text || !to_text || kd_parse_count(from_text, &from, err, sizeof err) != 0 ||
+               kd_parse_count(to_text, &to, err, sizeof err) != 0 || kd_parse_count(colon + 2, &by, err, sizeof err) != 0 ||
+               (colon[1] == 'x' && by < 2) || from > to;
+    free(from_text);
+    free(to_text);
+    if (bad) {
         kd_sb_printf(error, "--n range '%s': %s", text, *err ? err : "FROM must not exceed TO and a factor must be >= 2");
         return -1;
     }
@@ -71,6 +76,23 @@ static int split_list(const char *list, kd_sweep_spec *s, kd_strbuf *error, cons
     return 0;
 }
 
+/* Each point is a -D NAME=VALUE: checked as -D is (compile/build.h), before any build. */
+static int check_defines(const kd_sweep_spec *s, kd_strbuf *error)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        kd_strbuf define = {0}, why = {0};
+        kd_sb_printf(&define, "%s=%s", s->parameter, s->values[i]);
+        int rc = kd_build_check_define(kd_sb_str(&define), &why);
+        if (rc != 0)
+            kd_sb_printf(error, "--sweep: %s", kd_sb_str(&why));
+        kd_sb_free(&define);
+        kd_sb_free(&why);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
@@ -82,7 +104,9 @@ int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
         }
         out->parameter = strndup(opts->sweep, (size_t)(eq - opts->sweep));
         out->define = true;
-        return split_list(eq + 1, out, error, "--sweep");
+        if (split_list(eq + 1, out, error, "--sweep") != 0)
+            return -1;
+        return check_defines(out, error);
     }
     out->parameter = strdup("n");
     if (strstr(opts->n, ".."))
@@ -156,7 +180,7 @@ static void print_table(FILE *out, const kd_sweep_spec *s, const point *points, 
 
 /* A point's options: the sweep's value in place of --n, or one more -D. */
 static void point_options(const kd_options *opts, const kd_sweep_spec *s, size_t i, kd_options *o,
-                          kd_strlist *defines, char *define_text, size_t define_len)
+                          kd_strlist *defines, kd_strbuf *define_text)
 {
     *o = *opts;
     o->json_path = o->markdown_path = o->save_path = NULL;
@@ -167,8 +191,8 @@ static void point_options(const kd_options *opts, const kd_sweep_spec *s, size_t
     memset(defines, 0, sizeof *defines);
     for (size_t d = 0; d < opts->defines.count; d++)
         kd_strlist_push(defines, opts->defines.items[d]);
-    snprintf(define_text, define_len, "%s=%s", s->parameter, s->values[i]);
-    kd_strlist_push(defines, define_text);
+    kd_sb_printf(define_text, "%s=%s", s->parameter, s->values[i]); /* any length */
+    kd_strlist_push(defines, kd_sb_str(define_text));
     o->defines = *defines;
 }
 
@@ -181,8 +205,8 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
     for (size_t i = 0; i < s->count && points; i++) {
         kd_options o;
         kd_strlist defines = {0};
-        char define_text[256];
-        point_options(opts, s, i, &o, &defines, define_text, sizeof define_text);
+        kd_strbuf define_text = {0};
+        point_options(opts, s, i, &o, &defines, &define_text);
         printf("== %s = %s\n", s->parameter, s->values[i]);
         fflush(stdout);
         kd_comparison c;
@@ -203,35 +227,33 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
                                                  "result", result ? result : json_null()));
         kd_comparison_free(&c);
         free(defines.items);
+        kd_sb_free(&define_text);
         if (rc != KD_EXIT_OK && status == KD_EXIT_OK)
             status = rc;
         if (rc == KD_EXIT_BUILD || rc == KD_EXIT_INPUT || rc == KD_EXIT_USAGE || rc == KD_EXIT_TOOL)
             break; /* the other points would fail the same way */
     }
     print_table(stdout, s, points, false);
-    const char *json_path = opts->save_path ? opts->save_path : opts->json_path;
     json_t *root = json_pack("{s:i, s:s, s:{s:s, s:b, s:o}}", "schema_version", KD_JSON_SCHEMA_VERSION, "kerndiff_version", KD_VERSION,
                              "sweep", "parameter", s->parameter, "compile_time", s->define, "points", results);
-    if (json_path) {
-        FILE *f = strcmp(json_path, "-") ? fopen(json_path, "w") : stdout;
-        if (!f || kd_write_json(f, root) != 0)
+    /* --json and --save may both be given: each gets the document. */
+    const char *json_paths[2] = {opts->json_path, opts->save_path};
+    kd_output out;
+    for (int i = 0; i < 2; i++) {
+        if (!json_paths[i])
+            continue;
+        if (!kd_output_open(&out, json_paths[i], "sweep JSON") ||
+            kd_output_close(&out, !root || kd_write_json(out.stream, json_incref(root)) != 0) != 0)
             status = KD_EXIT_TOOL;
-        else
-            root = NULL;
-        if (f && f != stdout)
-            fclose(f);
     }
     json_decref(root);
     if (opts->markdown_path) {
-        FILE *f = strcmp(opts->markdown_path, "-") ? fopen(opts->markdown_path, "w") : stdout;
-        if (f) {
-            fprintf(f, "### kerndiff sweep over `%s`\n", s->parameter);
-            print_table(f, s, points, true);
-            if (f != stdout)
-                fclose(f);
-        } else {
-            status = KD_EXIT_TOOL;
+        if (kd_output_open(&out, opts->markdown_path, "sweep Markdown")) {
+            fprintf(out.stream, "### kerndiff sweep over `%s`\n", s->parameter);
+            print_table(out.stream, s, points, true);
         }
+        if (!out.stream || kd_output_close(&out, 0) != 0)
+            status = KD_EXIT_TOOL;
     }
     free(points);
     return status;

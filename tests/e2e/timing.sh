@@ -50,7 +50,7 @@ expect_json drift "$WORK/drift.json" 'd["runtime"]["sides"][0]["summary_ns"]["ou
 # Stopping rules.
 sim "median=100us,cv=5%;median=100us,cv=5%" max_runs 0 -- --target 0.01 --max-runs 60 --json="$WORK/mr.json" "$A" "$B"
 expect_json max_runs "$WORK/mr.json" 'd["runtime"]["stop"]["reason"]' max_runs
-has max_runs out 'stopped by --max-runs before the target'
+has max_runs out 'target not reached: CI half-width [0-9.]+% > [0-9.]+% target \(stopped by --max-runs\)'
 sim "median=100us,cv=5%;median=100us,cv=5%" max_time 0 -- --target 0.01 --max-time 0.3 --max-runs 10000000 --json="$WORK/mt.json" "$A" "$B"
 expect_json max_time "$WORK/mt.json" 'd["runtime"]["stop"]["reason"]' max_time
 sim "median=100us,cv=0.5%;median=100us,cv=0.5%" min_runs 0 -- --min-runs 200 --json="$WORK/min.json" "$A" "$B"

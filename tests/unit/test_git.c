@@ -487,8 +487,8 @@ static void missing_git_is_reported(void **state)
     int rc = resolve("kern.cu", NULL, NULL, &result, &error);
     setenv("PATH", saved, 1);
     free(saved);
-    assert_int_equal(rc, -1);
-    assert_string_equal(kd_sb_str(&error), "git not found");
+    assert_int_equal(rc, -2); /* a missing tool (exit 7), not bad input */
+    assert_string_equal(kd_sb_str(&error), "git not found: install git, or compare two files (kerndiff V1.cu V2.cu)");
     kd_sb_free(&error);
 }
 

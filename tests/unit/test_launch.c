@@ -395,6 +395,63 @@ static void no_annotations_at_all(void **state)
     unload(&l);
 }
 
+static void call_settings_beat_the_command_line_and_say_so(void **state)
+{
+    (void)state;
+    launch l;
+    load(&l, "// kerndiff: block=128\n__global__ void k(const float* x, float* y, int iters) {}\n");
+    char *args[] = {"iters=3"};
+    l.scalars = (kd_strlist){args, 1};
+    l.req.grid = "64";
+    kd_call_settings call = {0};
+    kd_strbuf why = {0};
+    assert_int_equal(kd_call_parse("grid=32,2,iters=9,y=n*2", &call, &why), 0);
+    l.req.call = &call;
+    l.req.call_origin = "--call v2";
+    build_ok(&l);
+    assert_dims(l.spec.grid, 32, 2, 1);
+    assert_string_equal(l.spec.grid_origin, "--call v2");
+    assert_string_equal(l.spec.block_origin, "annotation");
+    assert_string_equal(l.spec.smem_origin, "default");
+    assert_string_equal(l.spec.n_origin, "default");
+    assert_true(l.spec.args[2].value == 9);
+    assert_string_equal(l.spec.args[2].origin, "--call v2");
+    assert_true(l.spec.args[1].count == 2 * 1048576ULL);
+    assert_string_equal(l.spec.args[1].origin, "--call v2");
+    assert_string_equal(l.spec.args[0].origin, "n");
+    kd_launch_spec_free(&l.spec);
+    kd_call_settings_free(&call);
+    assert_int_equal(kd_call_parse("bogus=1", &call, &why), 0);
+    build_fails(&l, "--call v2 bogus=1: kernel 'k' has no parameter 'bogus' (its parameters: x, y, iters)");
+    kd_call_settings_free(&call);
+    unload(&l);
+}
+
+static void every_missing_scalar_is_named_at_once(void **state)
+{
+    (void)state;
+    launch l;
+    load(&l, "__global__ void k(float a, float* y, int n, double b) {}\n");
+    build_fails(&l, "scalar parameters 'a' (float), 'b' (double) need a value: --arg a=VALUE --arg b=VALUE "
+                    "or `// kerndiff: a=VALUE b=VALUE`");
+    unload(&l);
+}
+
+static void more_parameters_than_the_harness_passes_is_an_error(void **state)
+{
+    (void)state;
+    kd_strbuf src = {0};
+    kd_sb_puts(&src, "__global__ void wide(float* y");
+    for (int i = 0; i < KD_LAUNCH_MAX_ARGS; i++)
+        kd_sb_printf(&src, ", int p%d", i);
+    kd_sb_puts(&src, ") {}\n");
+    launch l;
+    load(&l, kd_sb_str(&src));
+    build_fails_with(&l, "kernel 'wide' has 65 parameters, but kerndiff passes at most 64");
+    unload(&l);
+    kd_sb_free(&src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +469,9 @@ int main(void)
         cmocka_unit_test(command_line_names_must_match_parameters),
         cmocka_unit_test(integer_scalars_must_fit_their_type),
         cmocka_unit_test(no_annotations_at_all),
+        cmocka_unit_test(call_settings_beat_the_command_line_and_say_so),
+        cmocka_unit_test(every_missing_scalar_is_named_at_once),
+        cmocka_unit_test(more_parameters_than_the_harness_passes_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

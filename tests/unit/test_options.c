@@ -154,7 +154,8 @@ static void timing_and_launch_options(void **state)
     assert_string_equal(o.scalars.items[0], "alpha=2");
     assert_string_equal(o.grid, "ceil(n/256)");
     assert_string_equal(o.block, "128");
-    assert_string_equal(o.calls.items[0], "v2:block=256");
+    assert_string_equal(o.call[1].block, "256");
+    assert_null(o.call[0].block);
     assert_true(o.timing.target_pct == 0.5);
     assert_true(o.timing.max_time_s == 3.0);
     assert_int_equal(o.timing.min_runs, 50);
@@ -176,6 +177,41 @@ static void timing_and_launch_options(void **state)
     kd_options_free(&o);
 }
 
+/* Usage errors (exit 2) caught before anything runs, with the offending text named. */
+static void expect_usage_error(int argc, const char **argv)
+{
+    kd_options o;
+    assert_int_equal(parse(&o, argc, argv), KD_EXIT_USAGE);
+    kd_options_free(&o);
+}
+
+static void timeout_is_bounded_and_shell_text_never_reaches_nvcc(void **state)
+{
+    (void)state;
+    const char *huge[] = {"kerndiff", "--timeout", "715827", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, huge);
+    const char *hour[] = {"kerndiff", "--timeout", "3600", "a.cu", "b.cu", NULL};
+    kd_options o;
+    assert_int_equal(parse(&o, 5, hour), 0);
+    assert_int_equal(o.timing.timeout_ms, 3600000);
+    kd_options_free(&o);
+    const char *flag[] = {"kerndiff", "--nvcc-flag", "-Xcompiler=$(id)", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, flag);
+    const char *include[] = {"kerndiff", "-I", "my `dir`", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, include);
+    const char *newline[] = {"kerndiff", "-D", "X=1\n#include </etc/passwd>", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, newline);
+    const char *name[] = {"kerndiff", "-D", "$(id)=1", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, name);
+    const char *fine[] = {"kerndiff", "-D", "X=$(touch p)", "-D", "F(a,b)=((a)<(b))", "-DY", "--nvcc-flag",
+                          "-gencode=arch=compute_90,code=sm_90", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 10, fine), 0); /* values go into a header, never to a shell */
+    assert_int_equal(o.defines.count, 3);
+    kd_options_free(&o);
+    const char *call[] = {"kerndiff", "--call", "v2:n=1M,iters", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, call);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +219,7 @@ int main(void)
         cmocka_unit_test(fn_pair_and_scopes),  cmocka_unit_test(json_destination),
         cmocka_unit_test(usage_errors),        cmocka_unit_test(list_and_no_color_env),
         cmocka_unit_test(timing_and_launch_options),
+        cmocka_unit_test(timeout_is_bounded_and_shell_text_never_reaches_nvcc),
         cmocka_unit_test(one_file_is_git_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

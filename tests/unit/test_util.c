@@ -1,8 +1,11 @@
 #include "kd_test.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "compile/deps.h"
@@ -125,6 +128,41 @@ static void parameter_roles(void **state)
     assert_int_equal(kd_param_role_of(&flag), KD_ROLE_SCALAR);
 }
 
+/* A write that fails part-way (here: the file-size limit, as a full disk would) leaves the
+ * old file whole; a folder or a missing folder is an error with its errno. */
+static void a_failed_write_never_destroys_the_old_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kd-write-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *path = kd_path_join(dir, "run.json");
+    assert_int_equal(kd_write_file(path, "old", 3), 0);
+    struct rlimit saved, small = {.rlim_cur = 8, .rlim_max = RLIM_INFINITY};
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    small.rlim_max = saved.rlim_max;
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int rc = kd_write_file(path, "a much longer new text", 22);
+    int err = errno;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    assert_int_equal(rc, -1);
+    assert_int_equal(err, EFBIG);
+    size_t len;
+    char *text = kd_read_file(path, &len);
+    assert_string_equal(text, "old");
+    free(text);
+    assert_int_equal(kd_write_file(dir, "x", 1), -1);
+    assert_int_equal(errno, EISDIR);
+    assert_null(kd_read_file(dir, NULL));
+    assert_int_equal(errno, EISDIR);
+    char *missing = kd_path_join(dir, "no/such.json");
+    assert_int_equal(kd_write_file(missing, "x", 1), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(kd_remove_tree(dir), 0);
+    free(missing);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -133,6 +171,7 @@ int main(void)
         cmocka_unit_test(includes_resolve_beside_the_file_and_under_dash_i),
         cmocka_unit_test(hash_separates_fields),
         cmocka_unit_test(parameter_roles),
+        cmocka_unit_test(a_failed_write_never_destroys_the_old_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,81 @@
+#include "report/launch_text.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* "64", "64x2" or "64x2x3": trailing dimensions of 1 are left out. */
+static void dims(kd_strbuf *out, const unsigned d[3])
+{
+    kd_sb_printf(out, "%u", d[0]);
+    if (d[1] != 1 || d[2] != 1)
+        kd_sb_printf(out, "x%u", d[1]);
+    if (d[2] != 1)
+        kd_sb_printf(out, "x%u", d[2]);
+}
+
+void kd_launch_geometry_text(const kd_launch_spec *s, kd_strbuf *out)
+{
+    kd_sb_puts(out, "grid ");
+    dims(out, s->grid);
+    kd_sb_printf(out, " (%s)  block ", s->grid_origin);
+    dims(out, s->block);
+    kd_sb_printf(out, " (%s)  smem %llu B (%s)  n %llu (%s)", s->block_origin, s->dynamic_smem, s->smem_origin,
+                 s->n, s->n_origin);
+}
+
+void kd_launch_args_text(const kd_launch_spec *s, kd_strbuf *out)
+{
+    for (size_t i = 0; i < s->nargs; i++) {
+        const kd_launch_arg *a = &s->args[i];
+        const char *name = *a->name ? a->name : "(unnamed)";
+        if (i)
+            kd_sb_puts(out, "  ");
+        switch (a->role) {
+        case KD_ROLE_INPUT:
+        case KD_ROLE_OUTPUT:
+            kd_sb_printf(out, "%s: %llu %s", name, a->count, kd_dtype_name(a->type.base));
+            if (a->type.lanes > 1)
+                kd_sb_printf(out, "x%d", a->type.lanes);
+            kd_sb_printf(out, " %s (%s)", a->role == KD_ROLE_INPUT ? "in" : "out", a->origin);
+            break;
+        case KD_ROLE_STREAM:
+            kd_sb_printf(out, "%s: the harness's stream", name);
+            break;
+        default: /* whole numbers exactly (they are exact up to 2^53), others as typed */
+            if (a->value == (double)(long long)a->value)
+                kd_sb_printf(out, "%s = %lld (%s)", name, (long long)a->value, a->origin);
+            else
+                kd_sb_printf(out, "%s = %.9g (%s)", name, a->value, a->origin);
+            break;
+        }
+    }
+}
+
+/* A side's geometry and arguments, or why it has none (returned in geometry). */
+static void side_text(const kd_side *side, kd_strbuf *geometry, kd_strbuf *args)
+{
+    if (side->launch_error) {
+        kd_sb_printf(geometry, "not launchable as described: %s", side->launch_error);
+        return;
+    }
+    kd_launch_geometry_text(&side->launch, geometry);
+    kd_launch_args_text(&side->launch, args);
+}
+
+void kd_launch_block_text(const kd_comparison *c, const char *indent, kd_strbuf *out)
+{
+    kd_strbuf geometry[2] = {{0}}, args[2] = {{0}};
+    for (int s = 0; s < 2; s++)
+        side_text(&c->side[s], &geometry[s], &args[s]);
+    bool same = !strcmp(kd_sb_str(&geometry[0]), kd_sb_str(&geometry[1])) &&
+                !strcmp(kd_sb_str(&args[0]), kd_sb_str(&args[1]));
+    for (int s = 0; s < (same ? 1 : 2); s++) {
+        kd_sb_printf(out, "%s%-7s %s\n", indent, same ? "v1, v2:" : s ? "v2:" : "v1:", kd_sb_str(&geometry[s]));
+        if (args[s].len)
+            kd_sb_printf(out, "%s%-7s %s\n", indent, "", kd_sb_str(&args[s]));
+    }
+    for (int s = 0; s < 2; s++) {
+        kd_sb_free(&geometry[s]);
+        kd_sb_free(&args[s]);
+    }
+}
