@@ -8,7 +8,9 @@ VERSION := 0.1.0
 # CFLAGS/LDFLAGS are the user's (and the sanitizer builds'); what kerndiff itself needs
 # is kept apart so that overriding them never drops the language level or the warnings.
 CFLAGS   ?= -O2 -g
-KD_CPPFLAGS := -Isrc -DKD_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+# The toolkit kerndiff was built against, for --version.
+KD_CUDA_RELEASE := $(or $(shell PATH="$$PATH:/usr/local/cuda/bin" nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\),.*/\1/p'),unknown)
+KD_CPPFLAGS := -Isrc -DKD_VERSION='"$(VERSION)"' -DKD_CUDA_VERSION='"$(KD_CUDA_RELEASE)"' -D_GNU_SOURCE
 KD_CFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wformat=2
 KD_LIBS     := -ljansson -lnettle -ldl -lm -lstdc++
 
@@ -27,7 +29,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
 export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
-.PHONY: all test unit e2e check clean-clone install sanitize fuzz fuzz-run demo clean
+.PHONY: all test unit e2e check clean-clone install sanitize fuzz fuzz-run demo clean man
 all: $(BIN) $(HARNESS) $(CONFORMANCE)
 
 $(BUILD)/%.o: %.c
@@ -106,11 +108,21 @@ install: $(BIN) $(HARNESS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
 	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff $(DESTDIR)$(PREFIX)/include/kerndiff
-	install -m 644 include/kerndiff/launcher.h $(DESTDIR)$(PREFIX)/include/kerndiff/
+	install -m 644 include/kerndiff/*.h $(DESTDIR)$(PREFIX)/include/kerndiff/
 	install -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
 	install -m 644 docs/kerndiff.1 $(DESTDIR)$(PREFIX)/share/man/man1/kerndiff.1
+	# Shell completions, made by the program from its own option table.
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	$(BIN) --completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kerndiff
+	$(BIN) --completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_kerndiff
+	$(BIN) --completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/kerndiff.fish
 
 clean:
 	rm -rf build build-san build-fuzz
 
 -include $(OBJ:.o=.d) $(BUILD)/src/main.d $(wildcard $(BUILD)/harness/*.d)
+
+# The man page's options come from `kerndiff --help` (scripts/gen-man.py); e2e checks it is current.
+man: $(BIN)
+	python3 scripts/gen-man.py $(BIN) docs/kerndiff.1.in > docs/kerndiff.1

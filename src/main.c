@@ -13,6 +13,8 @@
 #include "report/report.h"
 #include "source/roles.h"
 #include "util/output.h"
+#include "util/trace.h"
+#include "wire/protocol.h"
 #include "workflow/saved.h"
 #include "workflow/sweep.h"
 #include "workflow/watch.h"
@@ -114,6 +116,7 @@ static int write_json(const char *path, const kd_comparison *c)
 
 static int render(const kd_options *opts, const kd_comparison *c)
 {
+    kd_status_clear();
     kd_render_options ro = kd_render_options_for(opts);
     bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
                         (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
@@ -154,12 +157,17 @@ int main(int argc, char **argv)
         kd_options_free(&opts);
         return rc;
     }
+    kd_trace_set(opts.verbosity);
     switch (opts.command) {
     case KD_CMD_HELP:
         kd_print_help();
         break;
     case KD_CMD_VERSION:
-        printf("kerndiff %s\n", KD_VERSION);
+        printf("kerndiff %s\nbuilt with CUDA %s; harness protocol %d; JSON schema %d\n", KD_VERSION, KD_CUDA_VERSION,
+               KD_PROTOCOL_VERSION, KD_JSON_SCHEMA_VERSION);
+        break;
+    case KD_CMD_COMPLETION:
+        kd_print_completion(opts.completion_shell);
         break;
     case KD_CMD_LIST:
         rc = list_kernels(&opts, opts.files[0]);

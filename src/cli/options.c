@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/exit_codes.h"
+#include "util/suggest.h"
 #include "compile/build.h"
 
 enum {
@@ -17,6 +18,7 @@ enum {
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
     OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER,
+    OPT_BRIEF, OPT_COMPLETION,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
 };
 
@@ -74,10 +76,42 @@ static const struct option long_options[] = {
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
     {"json", optional_argument, NULL, OPT_JSON},
     {"markdown", optional_argument, NULL, OPT_MARKDOWN},
+    {"brief", no_argument, NULL, OPT_BRIEF},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"completion", required_argument, NULL, OPT_COMPLETION},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
 };
+
+/* Completion scripts made from the option table, so that they cannot miss an option. */
+void kd_print_completion(const char *shell)
+{
+    static const char *const commands = "list compare help";
+    if (!strcmp(shell, "bash")) {
+        printf("# bash completion for kerndiff (kerndiff --completion bash)\n_kerndiff() {\n"
+               "    local cur=${COMP_WORDS[COMP_CWORD]}\n    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"");
+        for (const struct option *o = long_options; o->name; o++)
+            printf("%s--%s", o == long_options ? "" : " ", o->name);
+        printf(" -q -v -h -I -D\" -- \"$cur\"))\n    elif [[ $COMP_CWORD -eq 1 ]]; then\n"
+               "        COMPREPLY=($(compgen -W \"%s\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n    else\n"
+               "        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\ncomplete -o filenames -F _kerndiff kerndiff\n",
+               commands);
+    } else if (!strcmp(shell, "zsh")) {
+        printf("#compdef kerndiff\n# zsh completion for kerndiff (kerndiff --completion zsh)\nlocal -a options\noptions=(");
+        for (const struct option *o = long_options; o->name; o++)
+            printf("%s--%s", o == long_options ? "" : " ", o->name);
+        printf(" -q -v -h -I -D)\nif [[ $PREFIX == -* ]]; then\n    compadd -- $options\nelse\n"
+               "    (( CURRENT == 2 )) && compadd -- %s\n    _files\nfi\n",
+               commands);
+    } else {
+        printf("# fish completion for kerndiff (kerndiff --completion fish)\n");
+        for (const struct option *o = long_options; o->name; o++)
+            printf("complete -c kerndiff -l %s%s\n", o->name, o->has_arg == required_argument ? " -r" : "");
+        printf("complete -c kerndiff -s q -s v -s h\ncomplete -c kerndiff -n __fish_use_subcommand -a '%s'\n", commands);
+    }
+}
 
 void kd_print_help(void)
 {
@@ -147,7 +181,10 @@ void kd_print_help(void)
         "  --regions             time each marked region of both versions and diff them\n"
         "  --region-records N    records kept per warp, a power of two (256)\n"
         "  --trace FILE.json     both versions' region timelines for ui.perfetto.dev (implies --regions)\n"
+        "Workflows:\n"
         "  --watch               re-run whenever a file changes, with the trend of runs\n"
+        "  --at REF, --at A..B   git mode: revisions of one file\n"
+        "  --side v1|v2          compare: which side of each saved run (v2)\n"
         "Saving and gating:\n"
         "  --save FILE.json      the whole result (samples, counters, environment)\n"
         "  --fail-if-slower PCT  exit 8 when v2 is significantly slower by more than PCT%\n"
@@ -163,13 +200,17 @@ void kd_print_help(void)
         "                        `--json FILE` works when FILE ends in .json\n"
         "  --markdown[=FILE]     write Markdown to FILE or stdout (`--markdown FILE.md`)\n"
         "  --no-color            no colour (also when NO_COLOR is set or not a terminal)\n"
+        "  --brief               the verdict, correctness and what changed, nothing else\n"
+        "  -q, --quiet           nothing on stderr but errors\n"
+        "  -v, --verbose         every stage on stderr with its time (also KERNDIFF_TRACE=1)\n"
+        "  --completion bash|zsh|fish   print a shell completion script\n"
         "  -h, --help            this text\n"
         "  --version             the version\n"
         "\n"
         "Exit status: 0 diff done, 2 usage, 3 input (missing file, kernel not found or\n"
         "ambiguous), 4 build failed, 5 runtime failure, 6 outputs differ (--require-match),\n"
         "7 a required tool is missing or an output could not be written, 8 v2 slower\n"
-        "than --fail-if-slower allows. A file named -x.cu goes after --.\n"
+        "than --fail-if-slower allows, 9 --sanitize found a problem. A file named -x.cu goes after --.\n"
         "\n"
         "Examples:\n"
         "  kerndiff examples/vector_loads/v1.cu examples/vector_loads/v2.cu\n"
@@ -250,8 +291,19 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 static int unknown_option(int argc, char **argv)
 {
     bool letter = optopt > 0 && optopt < 256 && optopt != 'I' && optopt != 'D';
-    if (!letter)
-        return usage_error("unknown option or missing value: '%s'", argv[optind - 1]);
+    if (!letter) {
+        const char *typed = argv[optind - 1];
+        const char *names[sizeof long_options / sizeof *long_options];
+        size_t n = 0;
+        for (const struct option *o = long_options; o->name; o++)
+            names[n++] = o->name;
+        char bare[64];
+        snprintf(bare, sizeof bare, "%.*s", (int)strcspn(typed + strspn(typed, "-"), "="), typed + strspn(typed, "-"));
+        const char *near = strncmp(typed, "--", 2) == 0 ? kd_suggest(bare, names, n) : NULL;
+        if (near && strcmp(near, bare) != 0)
+            return usage_error("unknown option '%s': did you mean --%s?", typed, near);
+        return usage_error("unknown option or missing value: '%s'", typed);
+    }
     const char *arg = optind < argc && argv[optind][0] == '-' && strchr(argv[optind] + 1, optopt) ? argv[optind]
                                                                                                : argv[optind - 1];
     return usage_error("unknown option '-%c' in '%s' (a file whose name starts with '-' goes after '--': "
@@ -287,9 +339,18 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "hI:D:", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hqvI:D:", long_options, NULL)) != -1) {
         switch (c) {
         case 'h': opts->command = KD_CMD_HELP; return 0;
+        case 'q': opts->verbosity = KD_QUIET; break;
+        case 'v': opts->verbosity = KD_VERBOSE; break;
+        case OPT_BRIEF: opts->brief = true; break;
+        case OPT_COMPLETION:
+            if (strcmp(optarg, "bash") && strcmp(optarg, "zsh") && strcmp(optarg, "fish"))
+                return usage_error("--completion wants bash, zsh or fish, got '%s'", optarg);
+            opts->command = KD_CMD_COMPLETION;
+            opts->completion_shell = optarg;
+            return 0;
         case OPT_VERSION: opts->command = KD_CMD_VERSION; return 0;
         case 'I':
         case 'D':
@@ -451,6 +512,10 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         if (npos == 3)
             return usage_error("too many files: '%s'", argv[optind]);
         positional[npos++] = argv[optind++];
+    }
+    if (npos == 1 && strcmp(positional[0], "help") == 0) {
+        opts->command = KD_CMD_HELP;
+        return 0;
     }
     if (npos > 0 && strcmp(positional[0], "list") == 0) {
         if (npos != 2)

@@ -10,9 +10,12 @@
 #include "measure/timing.h"
 #include "regions/pass.h"
 #include "sanitizer/pass.h"
+#include "util/trace.h"
 #include "util/strlist.h"
 
-typedef enum kd_command { KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_HELP, KD_CMD_VERSION } kd_command;
+typedef enum kd_command {
+    KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_HELP, KD_CMD_VERSION, KD_CMD_COMPLETION
+} kd_command;
 
 
 typedef struct kd_options {
@@ -48,6 +51,9 @@ typedef struct kd_options {
     bool regions_on;          /* --regions (or --trace) */
     kd_regions_options regions;/* --region-records */
     const char *trace_path;   /* --trace FILE: the region timelines */
+    kd_verbosity verbosity;   /* -q, -v (util/trace.h) */
+    bool brief;               /* --brief */
+    const char *completion_shell; /* --completion bash|zsh|fish */
     bool color;               /* colour on: a TTY, no --no-color, no NO_COLOR */
     bool no_cache;
     bool all_instructions;    /* --all-instructions: unchanged histogram rows too */
@@ -60,5 +66,7 @@ typedef struct kd_options {
 int kd_options_parse(int argc, char **argv, kd_options *opts);
 void kd_options_free(kd_options *opts);
 void kd_print_help(void);
+/* A completion script for bash, zsh or fish, from the option table. */
+void kd_print_completion(const char *shell);
 
 #endif

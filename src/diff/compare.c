@@ -220,6 +220,14 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
 /* Git mode: the two sides are revisions of one file, written out with their includes. */
 static int resolve_git(const kd_options *opts, kd_comparison *c, const char *files[2])
 {
+    /* One file: git mode. A file that is not there is a typo more often than a question
+     * about git: say that first (`kerndiff helpp`, `kerndiff kernl.cu`). */
+    if (access(opts->git_file, F_OK) != 0) {
+        fprintf(stderr, "kerndiff: cannot read '%s': %s (one file means git mode: its committed version against the "
+                        "working copy; two files are compared with each other; kerndiff --help)\n",
+                opts->git_file, strerror(errno));
+        return KD_EXIT_INPUT;
+    }
     const char *tmp = kd_tmpdir();
     char *workdir = tmp ? kd_path_join(tmp, "git") : NULL;
     kd_git_request req = {.file = opts->git_file, .at = opts->at, .workdir = workdir,

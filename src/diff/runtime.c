@@ -11,6 +11,7 @@
 #include "gpu/nvml.h"
 #include "util/trace.h"
 #include "backend/backend.h"
+#include "report/model_text.h"
 #include "util/tmpdir.h"
 
 /* One side's launch request: the global flags, then that side's --call settings on top
@@ -247,6 +248,12 @@ static int run_passes(const kd_options *opts, kd_comparison *c, const kd_backend
     }
     kd_sb_free(&error);
     c->timed = true;
+    /* The verdict is known now: say it before the slower passes that explain it. */
+    if (!opts->no_ncu || opts->regions_on) {
+        kd_timing_headline(&c->timing, &error);
+        kd_announce("%s", kd_sb_str(&error));
+        kd_sb_free(&error);
+    }
     run_counters(opts, c, sides, c->simulated, workdir);
     run_regions(opts, c, sides, workdir);
     return KD_EXIT_OK;

@@ -247,12 +247,12 @@ static int scalar_type(builder *b, const kd_param *p, kd_type_info *type)
 {
     if (!kd_type_parse(p->type, type)) {
         kd_sb_printf(b->error, "scalar parameter '%s' has type '%s', which kerndiff cannot pass: change the type "
-                     "to a plain number type, or launch it with a custom launcher (not supported yet)", p->name, p->type);
+                     "to a plain number type, or launch it with a custom launcher (include/kerndiff/launcher.h)", p->name, p->type);
         return -1;
     }
     if (type->lanes != 1) {
         kd_sb_printf(b->error, "scalar parameter '%s' is a vector (%s), which kerndiff cannot pass by value: pass its "
-                     "lanes as separate parameters, or launch it with a custom launcher (not supported yet)",
+                     "lanes as separate parameters, or launch it with a custom launcher (include/kerndiff/launcher.h)",
                      p->name, p->type);
         return -1;
     }
@@ -430,7 +430,7 @@ static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
 {
     if (!kd_type_parse(p->pointee, &arg->type)) {
         kd_sb_printf(b->error, "buffer parameter '%s' (%s) points to '%s', which kerndiff cannot allocate: change "
-                     "the type to a number or CUDA vector type, or launch it with a custom launcher (not supported yet)",
+                     "the type to a number or CUDA vector type, or launch it with a custom launcher (include/kerndiff/launcher.h)",
                      p->name, p->type, p->pointee);
         return -1;
     }

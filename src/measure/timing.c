@@ -304,8 +304,12 @@ static kd_timing_status measure_rounds(run_state *r)
             /* Checking every round would cost a bootstrap each time; every 25% more samples
              * is enough to stop close to where the target is met. */
             next_check = n + (n / 4 > SAMPLES_PER_BLOCK ? n / 4 : SAMPLES_PER_BLOCK);
-            if (compute_speedup(r, KD_CHECK_RESAMPLES) == 0 &&
-                kd_speedup_ci_halfwidth_pct(&r->out->speedup) <= r->o->target_pct) {
+            bool computed = compute_speedup(r, KD_CHECK_RESAMPLES) == 0;
+            double half = kd_speedup_ci_halfwidth_pct(&r->out->speedup);
+            if (computed)
+                kd_status("timing: %zu + %zu samples in %zu rounds, CI half-width %.2f%% (target %.2f%%)", n,
+                          r->out->side[1].n, r->out->rounds, half, r->o->target_pct);
+            if (computed && half <= r->o->target_pct) {
                 r->out->stop_reason = KD_STOP_TARGET_REACHED;
                 break;
             }

@@ -1,6 +1,7 @@
 #include "report/report.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diff/rows.h"
@@ -9,6 +10,7 @@
 #include "report/model_text.h"
 #include "report/timing_text.h"
 #include "report/sanitizer_text.h"
+#include "report/regions_text.h"
 
 /* "+3", "-12", "" for no change. */
 static void bullet(const char *text, void *out) { fprintf(out, "  - %s\n", text); }
@@ -154,6 +156,30 @@ static void counters_section(FILE *out, const kd_comparison *c, const kd_render_
     }
 }
 
+static void regions_section(FILE *out, const kd_comparison *c)
+{
+    kd_strbuf line = {0};
+    kd_region_heading(c, &line);
+    fprintf(out, "\n**Regions** (%s)\n\n| region | v1 | v2 | change |\n|---|---:|---:|---|\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    kd_region_row *rows = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
+    size_t n = rows ? kd_region_rows(c, rows) : 0;
+    for (size_t i = 0; i < n; i++) {
+        kd_strbuf a = {0}, b = {0}, change = {0};
+        kd_region_cell(rows[i].v1, &a);
+        kd_region_cell(rows[i].v2, &b);
+        kd_region_change(&rows[i], &change);
+        fprintf(out, "| `%s` | %s | %s | %s |\n", rows[i].name, kd_sb_str(&a), kd_sb_str(&b), kd_sb_str(&change));
+        kd_sb_free(&a);
+        kd_sb_free(&b);
+        kd_sb_free(&change);
+    }
+    free(rows);
+    kd_region_overhead(c, &line);
+    fprintf(out, "\n%s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+}
+
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -187,10 +213,17 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "\n%s %s\n", c->gate.failed || !c->gate.evaluated ? ":x:" : ":white_check_mark:", kd_sb_str(&gate));
         kd_sb_free(&gate);
     }
-    if (c->counters.present)
+    if (c->counters.present && !o->brief) {
+        fprintf(out, "\n<details><summary>Counters (Nsight Compute)</summary>\n");
         counters_section(out, c, o);
-    else if (c->counters_note)
+        fprintf(out, "\n</details>\n");
+    } else if (c->counters_note) {
         fprintf(out, "- %s\n", c->counters_note);
+    }
+    if (c->regions_run)
+        regions_section(out, c);
+    else if (c->regions_note)
+        fprintf(out, "- %s\n", c->regions_note);
     if (c->finding_count) {
         fprintf(out, "\n**What changed**\n\n");
         for (size_t i = 0; i < c->finding_count; i++) {
@@ -200,6 +233,10 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
             kd_sb_free(&finding);
         }
     }
+    if (o->brief)
+        return;
+    /* The long tables fold away: a pull-request comment shows the verdict first. */
+    fprintf(out, "\n<details><summary>Static analysis: resources, occupancy, instructions</summary>\n");
     value_table(out, "resources (ptxas)", kd_resource_rows, kd_resource_row_count, c);
     occupancy_table(out, c);
     bool sass = a->stat.sass_present && b->stat.sass_present;
@@ -213,4 +250,5 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
     } else if (c->sass_note) {
         fprintf(out, "\n%s\n", c->sass_note);
     }
+    fprintf(out, "\n</details>\n");
 }

@@ -288,8 +288,60 @@ static void regions_section(FILE *out, const kd_render_options *o, const kd_comp
     kd_sb_free(&line);
 }
 
+static void findings_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    if (!c->finding_count)
+        return;
+    heading(out, o, "what changed");
+    for (size_t i = 0; i < c->finding_count; i++) {
+        kd_strbuf finding = {0};
+        kd_finding_text(&c->findings[i], &finding);
+        fprintf(out, "  * %s\n", kd_sb_str(&finding));
+        kd_sb_free(&finding);
+    }
+}
+
+static void gate_line(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    if (!c->gate.requested)
+        return;
+    kd_strbuf gate = {0};
+    kd_gate_line(&c->gate, &gate);
+    fprintf(out, "%s%s%s\n", paint(o, c->gate.failed || !c->gate.evaluated ? RED : GREEN), kd_sb_str(&gate),
+            paint(o, RESET));
+    kd_sb_free(&gate);
+}
+
+/* --brief: what a pull request or an agent needs first, in a few lines. */
+static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    kd_strbuf line = {0};
+    if (c->timed) {
+        kd_timing_headline(&c->timing, &line);
+        fprintf(out, "%s%s%s\n", paint(o, BOLD), kd_sb_str(&line), paint(o, RESET));
+        kd_sb_free(&line);
+        if (c->timing.checked) {
+            kd_correctness_line(&c->timing, &line);
+            fprintf(out, "%s%s%s\n", paint(o, c->timing.outputs_match ? GREEN : RED), kd_sb_str(&line), paint(o, RESET));
+            kd_sb_free(&line);
+        }
+    }
+    if (c->runtime_note)
+        fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
+    if (c->fault_explained)
+        fprintf(out, "  %s\n", c->fault_explained);
+    if (c->sanitize_tools)
+        sanitizer_section(out, o, c);
+    gate_line(out, o, c);
+    findings_section(out, o, c);
+}
+
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
+    if (o->brief) {
+        brief(out, o, c);
+        return;
+    }
     const kd_side *a = &c->side[0], *b = &c->side[1];
     fprintf(out, "%skerndiff%s %s   arch %s (%s)\n", paint(o, BOLD), paint(o, RESET),
             strcmp(a->kernel, b->kernel) == 0 ? a->kernel : "", c->arch, c->arch_origin);
@@ -311,13 +363,7 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "%s  %s%s\n", paint(o, YELLOW), c->fault_explained, paint(o, RESET));
     if (c->timed)
         timing_section(out, o, c);
-    if (c->gate.requested) {
-        kd_strbuf gate = {0};
-        kd_gate_line(&c->gate, &gate);
-        fprintf(out, "%s%s%s\n", paint(o, c->gate.failed || !c->gate.evaluated ? RED : GREEN), kd_sb_str(&gate),
-                paint(o, RESET));
-        kd_sb_free(&gate);
-    }
+    gate_line(out, o, c);
     if (c->counters.present)
         counters_section(out, o, c);
     else if (c->counters_note)
@@ -328,15 +374,7 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
     else if (c->regions_note)
         fprintf(out, "\n%s%s%s\n", paint(o, YELLOW), c->regions_note, paint(o, RESET));
 
-    if (c->finding_count) {
-        heading(out, o, "what changed");
-        for (size_t i = 0; i < c->finding_count; i++) {
-            kd_strbuf finding = {0};
-            kd_finding_text(&c->findings[i], &finding);
-            fprintf(out, "  * %s\n", kd_sb_str(&finding));
-            kd_sb_free(&finding);
-        }
-    }
+    findings_section(out, o, c);
 
     column_heading(out, o, "resources (ptxas)", 24);
     for (size_t i = 0; i < kd_resource_row_count; i++)

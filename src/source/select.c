@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/suggest.h"
+
 static const char *const side_label[2] = {"v1", "v2"};
 
 char *kd_base_name(const char *name)
@@ -30,8 +32,15 @@ static int check_named(const kd_kernel_list kernels[2], const char *const files[
         bool found = kd_kernel_find(&kernels[s], base) != NULL;
         free(base);
         if (!found) {
-            kd_sb_printf(error, "%s: no kernel named '%s' in %s; kernels there: ", side_label[s],
-                         fn[s], files[s]);
+            kd_sb_printf(error, "%s: no kernel named '%s' in %s", side_label[s], fn[s], files[s]);
+            const char **names = malloc((kernels[s].count + 1) * sizeof *names);
+            for (size_t i = 0; names && i < kernels[s].count; i++)
+                names[i] = kernels[s].items[i].name;
+            const char *near = names ? kd_suggest(fn[s], names, kernels[s].count) : NULL;
+            if (near)
+                kd_sb_printf(error, " (did you mean %s?)", near);
+            free(names);
+            kd_sb_puts(error, "; kernels there: ");
             list_kernels(error, &kernels[s]);
             kd_selection_free(out);
             return -1;

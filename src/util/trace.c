@@ -1,27 +1,100 @@
 #include "util/trace.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
+
+static struct {
+    bool set;
+    kd_verbosity level;
+    bool terminal;      /* stderr is a terminal: the status line may rewrite itself */
+    bool line_shown;    /* a status line is on screen */
+    struct timespec start;
+} state;
+
+static void ensure(void)
+{
+    if (state.set)
+        return;
+    const char *env = getenv("KERNDIFF_TRACE");
+    state.level = env && *env && *env != '0' ? KD_VERBOSE : KD_NORMAL;
+    state.terminal = isatty(STDERR_FILENO);
+    clock_gettime(CLOCK_MONOTONIC, &state.start);
+    state.set = true;
+}
+
+void kd_trace_set(kd_verbosity level)
+{
+    ensure();
+    if (level != KD_NORMAL || state.level != KD_VERBOSE) /* KERNDIFF_TRACE=1 stays verbose */
+        state.level = level;
+}
+
+static double elapsed(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - state.start.tv_sec) + (double)(now.tv_nsec - state.start.tv_nsec) / 1e9;
+}
+
+static void status_line(const char *fmt, va_list ap)
+{
+    char text[160];
+    vsnprintf(text, sizeof text, fmt, ap);
+    fprintf(stderr, "\r\033[K[kerndiff %.1fs] %s", elapsed(), text);
+    fflush(stderr);
+    state.line_shown = true;
+}
+
+void kd_status_clear(void)
+{
+    ensure();
+    if (state.line_shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        state.line_shown = false;
+    }
+}
 
 void kd_trace(const char *fmt, ...)
 {
-    static int enabled = -1;
-    static struct timespec start;
-    if (enabled < 0) {
-        const char *env = getenv("KERNDIFF_TRACE");
-        enabled = env && *env && *env != '0';
-        clock_gettime(CLOCK_MONOTONIC, &start);
-    }
-    if (!enabled)
-        return;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    double t = (double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9;
+    ensure();
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "[kerndiff %7.3fs] ", t);
+    if (state.level == KD_VERBOSE) {
+        kd_status_clear();
+        fprintf(stderr, "[kerndiff %7.3fs] ", elapsed());
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    } else if (state.level == KD_NORMAL && state.terminal) {
+        status_line(fmt, ap);
+    }
+    va_end(ap);
+}
+
+void kd_status(const char *fmt, ...)
+{
+    ensure();
+    if (state.level != KD_NORMAL || !state.terminal)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    status_line(fmt, ap);
+    va_end(ap);
+}
+
+void kd_announce(const char *fmt, ...)
+{
+    ensure();
+    if (state.level == KD_QUIET || (state.level == KD_NORMAL && !state.terminal))
+        return;
+    kd_status_clear();
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("kerndiff: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

@@ -1,8 +1,23 @@
-/* trace.h — KERNDIFF_TRACE=1 prints each pipeline stage with the time since start to
- * stderr, to see where a run spends its wall time. */
+/* trace.h — what kerndiff is doing, on stderr, at the level the user chose:
+ *   quiet (-q):    nothing but errors;
+ *   normal:        a one-line status that rewrites itself (stage, samples, the CI's width,
+ *                  which ncu pass), only when stderr is a terminal, erased before the report;
+ *   verbose (-v):  every stage as its own line with the time since start (KERNDIFF_TRACE=1
+ *                  means the same). */
 #ifndef KD_UTIL_TRACE_H
 #define KD_UTIL_TRACE_H
 
+typedef enum kd_verbosity { KD_QUIET = -1, KD_NORMAL = 0, KD_VERBOSE = 1 } kd_verbosity;
+
+void kd_trace_set(kd_verbosity level);
+/* A stage: a line when verbose, the status line when normal on a terminal. */
 void kd_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress within a stage (samples, CI width): the status line only. */
+void kd_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A result worth seeing before the run ends (the verdict, before the counter pass): a line,
+ * unless quiet or stderr is not a terminal (and not verbose). */
+void kd_announce(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Erases the status line (before anything else is printed). */
+void kd_status_clear(void);
 
 #endif

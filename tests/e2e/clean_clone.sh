@@ -34,7 +34,9 @@ DEST="$WORK/dest"
 if make -j2 install DESTDIR="$DEST" PREFIX=/usr/local >"$WORK/install.log" 2>&1; then ok "make install: exit 0"; else
     fail "make install: failed" "$WORK/install.log"; fi
 for f in bin/kerndiff libexec/kerndiff/kerndiff-harness libexec/kerndiff/kerndiff-sim-harness \
-         include/kerndiff/launcher.h share/man/man1/kerndiff.1; do
+         include/kerndiff/launcher.h include/kerndiff/regions.h share/man/man1/kerndiff.1 \
+         share/bash-completion/completions/kerndiff share/zsh/site-functions/_kerndiff \
+         share/fish/vendor_completions.d/kerndiff.fish; do
     if [ -s "$DEST/usr/local/$f" ]; then ok "installed $f"; else fail "not installed: $f"; fi
 done
 for f in bin/kerndiff libexec/kerndiff/kerndiff-harness libexec/kerndiff/kerndiff-sim-harness; do

@@ -69,6 +69,9 @@ source tests/e2e/regions.sh
 # --- the sanitizer pass ----------------------------------------------------------------------
 source tests/e2e/sanitizer.sh
 
+# --- documentation, completions, typos, verbosity -------------------------------------------
+source tests/e2e/docs.sh
+
 # --- launch descriptions: --call, the launch block, list, unlaunchable inputs ----------------
 source tests/e2e/launch.sh
 

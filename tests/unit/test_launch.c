@@ -171,7 +171,7 @@ static void types_kerndiff_cannot_handle_are_errors(void **state)
     load(&l, "struct Particle { float x, v; };\n__global__ void step(Particle* p, int n) {}\n");
     build_fails(&l, "buffer parameter 'p' (Particle *) points to 'Particle', which kerndiff cannot allocate: "
                     "change the type to a number or CUDA vector type, or launch it with a custom launcher "
-                    "(not supported yet)");
+                    "(include/kerndiff/launcher.h)");
     unload(&l);
 
     load(&l, "template <typename T> __global__ void k(const T* x, T* y, int n) {}\n");

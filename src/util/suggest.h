@@ -1,0 +1,11 @@
+/* suggest.h — "did you mean ...?": the closest of a list of names to a mistyped one. */
+#ifndef KD_UTIL_SUGGEST_H
+#define KD_UTIL_SUGGEST_H
+
+#include <stddef.h>
+
+/* The name among names[0..n) closest to `typed` by edit distance, if it is close enough
+ * to be a likely typo (at most a third of its length, and at most 3); else NULL. */
+const char *kd_suggest(const char *typed, const char *const *names, size_t n);
+
+#endif
