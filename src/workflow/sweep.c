@@ -202,21 +202,25 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
     json_t *results = json_array();
     int status = KD_EXIT_OK;
     kd_render_options ro = kd_render_options_for(opts);
+    /* JSON or Markdown on stdout owns it: the human report then goes to stderr. */
+    bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
+                        (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
+    FILE *human = stdout_taken ? stderr : stdout;
     for (size_t i = 0; i < s->count && points; i++) {
         kd_options o;
         kd_strlist defines = {0};
         kd_strbuf define_text = {0};
         point_options(opts, s, i, &o, &defines, &define_text);
-        printf("== %s = %s\n", s->parameter, s->values[i]);
-        fflush(stdout);
+        fprintf(human, "== %s = %s\n", s->parameter, s->values[i]);
+        fflush(human);
         kd_comparison c;
         int rc = kd_compare_files(&o, &c);
         if (c.analysed && (i == 0 || opts->per_kernel))
-            kd_render_terminal(stdout, &c, &ro); /* the static diff once; the table says the rest */
+            kd_render_terminal(human, &c, &ro); /* the static diff once; the table says the rest */
         else if (c.timed) {
             kd_strbuf line = {0};
             kd_timing_headline(&c.timing, &line);
-            printf("%s\n", kd_sb_str(&line));
+            fprintf(human, "%s\n", kd_sb_str(&line));
             kd_sb_free(&line);
         }
         if (rc != KD_EXIT_OK && c.runtime_note)
@@ -233,7 +237,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         if (rc == KD_EXIT_BUILD || rc == KD_EXIT_INPUT || rc == KD_EXIT_USAGE || rc == KD_EXIT_TOOL)
             break; /* the other points would fail the same way */
     }
-    print_table(stdout, s, points, false);
+    print_table(human, s, points, false);
     json_t *root = json_pack("{s:i, s:s, s:{s:s, s:b, s:o}}", "schema_version", KD_JSON_SCHEMA_VERSION, "kerndiff_version", KD_VERSION,
                              "sweep", "parameter", s->parameter, "compile_time", s->define, "points", results);
     /* --json and --save may both be given: each gets the document. */
