@@ -14,10 +14,10 @@
 #include "workflow/sweep.h"
 #include "workflow/watch.h"
 
-static int list_kernels(const char *path)
+static int list_kernels(const kd_options *opts, const char *path)
 {
     kd_kernel_list list = {0};
-    int rc = kd_scan_file(path, NULL, &list, NULL);
+    int rc = kd_scan_file(opts, path, NULL, &list, NULL);
     if (rc != KD_EXIT_OK)
         return rc;
     if (list.count == 0)
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
         printf("kerndiff %s\n", KD_VERSION);
         break;
     case KD_CMD_LIST:
-        rc = list_kernels(opts.files[0]);
+        rc = list_kernels(&opts, opts.files[0]);
         break;
     case KD_CMD_COMPARE: {
         kd_comparison c;

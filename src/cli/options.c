@@ -16,6 +16,8 @@ enum {
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
+    /* Triton (.py) inputs */
+    OPT_PYTHON,
 };
 
 static const struct option long_options[] = {
@@ -63,6 +65,8 @@ static const struct option long_options[] = {
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
     {"json", optional_argument, NULL, OPT_JSON},
     {"markdown", optional_argument, NULL, OPT_MARKDOWN},
+    /* Triton (.py) inputs */
+    {"python", required_argument, NULL, OPT_PYTHON},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -96,6 +100,7 @@ void kd_print_help(void)
         "  --nvcc PATH           the nvcc to use (default: $KERNDIFF_NVCC, else nvcc on PATH,\n"
         "                        else /usr/local/cuda/bin/nvcc)\n"
         "  --no-cache            rebuild even if the build cache has both builds\n"
+        "  --python PATH         the Python with Triton, for .py files (default python3)\n"
         "Launch (also `// kerndiff: KEY=VALUE` lines in each file):\n"
         "  --n COUNT             element count (16M, 1<<24; default 1M)\n"
         "  --block EXPR          threads per block, X[,Y[,Z]] (default 256)\n"
@@ -245,6 +250,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case 'D': kd_strlist_push(&opts->defines, optarg); break;
         case OPT_NVCC_FLAG: kd_strlist_push(&opts->nvcc_flags, optarg); break;
         case OPT_NVCC: opts->nvcc = optarg; break;
+        case OPT_PYTHON: opts->python = optarg; break;
         case OPT_ARCH: opts->arch = optarg; break;
         case OPT_NO_COLOR: opts->color = false; break;
         case OPT_NO_CACHE: opts->no_cache = true; break;

@@ -84,6 +84,11 @@ void kd_comparison_free(kd_comparison *c)
         kd_static_result_free(&side->stat);
         kd_launch_spec_free(&side->launch);
         free(side->launch_error);
+        kd_launch_abi_free(&side->abi);
+        if (side->compiled)
+            kd_kernel_free(side->compiled);
+        free(side->compiled);
+        free(side->build_note);
     }
     free(c->selection_note);
     free(c->git_note);

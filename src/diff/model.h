@@ -44,6 +44,11 @@ typedef struct kd_side {
     kd_static_result stat;
     kd_launch_spec launch;      /* how it is launched (valid when launch_error is NULL) */
     char *launch_error;         /* why no launch could be described */
+    const struct kd_backend *frontend; /* the backend that read and built it (backend.h) */
+    kd_launch_abi abi;          /* what its compiler fixes about the launch (Triton); abi.fixed false: nothing */
+    kd_kernel *compiled;        /* the kernel as compiled, when it differs from the source's (Triton:
+                                   constexprs and specialised values removed); kernel_info points here */
+    char *build_note;           /* how it was compiled, when worth saying (Triton: version, num_warps ...) */
 } kd_side;
 
 typedef struct kd_comparison {

@@ -67,6 +67,7 @@ static void build_request(const kd_options *opts, const kd_side *side, side_requ
         .annotations = &side->annotations,
         .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
         .buffers = &sr->buffers, .scalars = &sr->scalars,
+        .abi = side->abi.fixed ? &side->abi : NULL,
     };
     for (size_t i = 0; i < opts->calls.count; i++)
         if (strncmp(opts->calls.items[i], side->label, 2) == 0 && opts->calls.items[i][2] == ':')
