@@ -290,7 +290,6 @@ static kd_kernel *copy_kernel(const kd_kernel *k)
         return NULL;
     c->name = strdup(k->name);
     c->qualified = strdup(k->qualified);
-    c->extern_c = true;
     c->line = k->line;
     c->frontend_info = k->frontend_info ? strdup(k->frontend_info) : NULL;
     c->params = calloc(k->nparams + 1, sizeof *c->params);

@@ -87,10 +87,21 @@ static int occupancy(kd_comparison *c, const kd_static_result *a, const kd_stati
                kd_limiter_name(x->limiter), kd_limiter_name(y->limiter));
 }
 
+/* How a side's compiler was driven when kerndiff chose it (Triton: num_warps, num_stages,
+ * shared memory, constexprs, the autotune config): the first thing to read when two Triton
+ * sides differ, so it leads the list, both sides together. */
+static int build_notes(kd_comparison *c)
+{
+    for (int s = 0; s < 2; s++)
+        if (c->side[s].build_note && add(c, "%s: %s", c->side[s].label, c->side[s].build_note) != 0)
+            return -1;
+    return 0;
+}
+
 int kd_findings_collect(kd_comparison *c)
 {
     const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
-    if (spills(c, a, b) != 0 || occupancy(c, a, b) != 0)
+    if (build_notes(c) != 0 || spills(c, a, b) != 0 || occupancy(c, a, b) != 0)
         return -1;
     if (a->sass_present && b->sass_present && (load_width(c, a, b) != 0 || barriers(c, a, b) != 0))
         return -1;

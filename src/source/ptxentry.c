@@ -52,7 +52,6 @@ static kd_kernel *push_kernel(kd_kernel_list *out, const char *name)
     memset(k, 0, sizeof *k);
     k->name = strdup(name);
     k->qualified = strdup(name);
-    k->extern_c = true;
     return k->name && k->qualified ? k : NULL;
 }
 

@@ -65,7 +65,6 @@ static int add_kernel(kd_kernel_list *out, json_t *k, json_t *imports)
     kernel->name = strdup(name);
     kernel->qualified = strdup(name);
     kernel->line = (int)json_integer_value(json_object_get(k, "line"));
-    kernel->extern_c = true; /* Triton's entry is the plain name */
     json_object_set(k, "imports", imports);
     kernel->frontend_info = json_dumps(k, JSON_COMPACT);
     if (!kernel->name || !kernel->qualified || !kernel->frontend_info)

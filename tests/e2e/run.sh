@@ -63,6 +63,9 @@ source tests/e2e/git.sh
 # --- the counter pass through a recorded-ncu stand-in ------------------------------------------
 source tests/e2e/counters.sh
 
+# --- Triton (.py), cross-language and .ptx/.cubin inputs ----------------------------------------
+source tests/e2e/triton.sh
+
 # --- JSON against the schema, Markdown ------------------------------------------------------
 run json 0 -- --json="$WORK/d.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/d.json" >"$WORK/json_valid.err" 2>&1; then
