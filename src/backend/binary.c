@@ -179,6 +179,16 @@ static int use_cubin(const kd_options *opts, kd_side *side)
     return b->cubin_path && b->ptx && b->ptxas_log ? KD_EXIT_OK : b->cubin_path ? KD_EXIT_TOOL : KD_EXIT_INPUT;
 }
 
+/* A cubin carries no parameter list: without a `signature=` its launch cannot be described
+ * (the static diff still runs). */
+static int binary_prepare(const kd_options *opts, kd_side *side)
+{
+    (void)opts;
+    if (is_cubin(side->path) && !kd_annotation_get(&side->annotations, "signature"))
+        side->kernel_info = NULL;
+    return KD_EXIT_OK;
+}
+
 static int binary_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
 {
     return is_cubin(side->path) ? use_cubin(opts, side) : assemble(opts, c, side);
@@ -190,5 +200,6 @@ const kd_backend kd_backend_binary = {
     .claims = claims_binary,
     .harness = binary_harness,
     .scan = binary_scan,
+    .prepare = binary_prepare,
     .build = binary_build,
 };

@@ -86,7 +86,8 @@ void kd_describe_launches(const kd_options *opts, kd_comparison *c)
     for (int s = 0; s < 2; s++) {
         kd_side *side = &c->side[s];
         if (!side->kernel_info) {
-            side->launch_error = strdup("the kernel's signature was not found in the source");
+            side->launch_error = strdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
+                                         "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
             continue;
         }
         side_request sr;

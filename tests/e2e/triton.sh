@@ -47,6 +47,16 @@ PY
     has cross_lang out 'barriers +[1-9]'
     has cross_lang out 'v2: Triton .*BLOCK=1024'
 
+    # git mode and a sweep over a constexpr (one cached build per value)
+    mkdir -p "$WORK/pyrepo" && cp examples/triton/block_size/v1.py "$WORK/pyrepo/k.py"
+    (cd "$WORK/pyrepo" && git init -q && git add k.py && git -c user.email=t@t -c user.name=t commit -qm k &&
+        sed -i 's/BLOCK=256/BLOCK=512/' k.py)
+    run triton_git 0 -- "$WORK/pyrepo/k.py"
+    has triton_git out 'v1: k.py @ HEAD .*\[add_kernel\]'
+    has triton_git out 'v2: Triton .*BLOCK=512'
+    KERNDIFF_SIMULATE="median=5us" run triton_sweep 0 -- --sweep BLOCK=256,512 "$WORK/pyrepo/k.py" "$WORK/pyrepo/k.py"
+    has triton_sweep out '^  512 .*match'
+
     # errors: a constexpr without value, a compile error, --block on a Triton side
     cat >"$WORK/noval.py" <<'PY'
 import triton
@@ -113,4 +123,4 @@ has cubin_diff out 'SASS instructions'
 has cubin_diff out 'outputs match'
 rm "$WORK/copy.cubin.kerndiff"
 KERNDIFF_SIMULATE="median=5us" run cubin_nosig 3 -- "$WORK/copy.ptx" "$WORK/copy.cubin"
-has cubin_nosig err 'v2: cannot launch'
+has cubin_nosig err 'v2: cannot launch kd_copy: .*signature=NAME:DTYPE'
