@@ -52,7 +52,7 @@ PY
     (cd "$WORK/pyrepo" && git init -q && git add k.py && git -c user.email=t@t -c user.name=t commit -qm k &&
         sed -i 's/BLOCK=256/BLOCK=512/' k.py)
     run triton_git 0 -- "$WORK/pyrepo/k.py"
-    has triton_git out 'v1: k.py @ HEAD .*\[add_kernel\]'
+    has triton_git out 'v1: .*k.py @ HEAD .*\[add_kernel\]'
     has triton_git out 'v2: Triton .*BLOCK=512'
     KERNDIFF_SIMULATE="median=5us" run triton_sweep 0 -- --sweep BLOCK=256,512 "$WORK/pyrepo/k.py" "$WORK/pyrepo/k.py"
     has triton_sweep out '^  512 .*match'
