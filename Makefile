@@ -20,6 +20,8 @@ LIB      := $(BUILD)/libkerndiff.a
 BIN      := $(BUILD)/kerndiff
 # The measuring children (harness/): the CUDA one and the simulated one used by CI.
 HARNESS  := $(BUILD)/kerndiff-harness $(BUILD)/kerndiff-sim-harness
+# The Triton helper (scripts/kerndiff-triton.py), found like the harness programs.
+HELPERS  := $(BUILD)/kerndiff-triton.py
 # The protocol conformance transcript (docs/PROTOCOL.md), played against any harness.
 CONFORMANCE := $(BUILD)/tests/conformance
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -30,7 +32,7 @@ CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
 export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
 .PHONY: all test unit e2e check clean-clone install sanitize fuzz fuzz-run demo clean man
-all: $(BIN) $(HARNESS) $(CONFORMANCE)
+all: $(BIN) $(HARNESS) $(HELPERS) $(CONFORMANCE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -49,6 +51,10 @@ $(BUILD)/harness/cupti_timer.o: CPPFLAGS += -I$(CUDA_HOME)/include
 
 $(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
+
+$(BUILD)/kerndiff-triton.py: scripts/kerndiff-triton.py
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 $(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
@@ -70,7 +76,7 @@ $(CONFORMANCE): tests/conformance/conformance.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(KD_LIBS) $(LDLIBS)
 
-e2e: $(BIN) $(HARNESS) $(FAKE_NVML) $(CONFORMANCE)
+e2e: $(BIN) $(HARNESS) $(HELPERS) $(FAKE_NVML) $(CONFORMANCE)
 	$(CONFORMANCE) $(BUILD)/kerndiff-sim-harness
 	tests/e2e/run.sh $(BIN) $(FAKE_NVML)
 
@@ -104,12 +110,12 @@ FUZZ_SECONDS ?= 20
 fuzz-run: fuzz
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
-install: $(BIN) $(HARNESS)
+install: $(BIN) $(HARNESS) $(HELPERS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
 	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff $(DESTDIR)$(PREFIX)/include/kerndiff
 	install -m 644 include/kerndiff/*.h $(DESTDIR)$(PREFIX)/include/kerndiff/
-	install -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
+	install -m 755 $(HARNESS) $(HELPERS) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
 	install -m 644 docs/kerndiff.1 $(DESTDIR)$(PREFIX)/share/man/man1/kerndiff.1
 	# Shell completions, made by the program from its own option table.
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \

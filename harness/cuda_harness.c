@@ -51,6 +51,7 @@ typedef int (*launcher_fn)(void **args, void *stream);
 
 typedef struct harness_arg {
     bool is_buffer, is_output;
+    bool is_scratch;            /* compiler workspace: zeroed, never seeded, compared or moved */
     int share;                  /* slot 1 only: the slot-0 argument whose buffer this one uses, or -1 */
     kd_dtype dtype;
     int lanes;
@@ -184,7 +185,8 @@ static void scalar_bytes(kd_dtype t, double v, unsigned char out[8])
 }
 
 /* arg <i> buffer <dtype> <lanes> <count> <in|out> [share=<j>]  |  arg <i> scalar <dtype> <value>
- * | arg <i> stream.  share=j (slot 1 only): use slot 0's buffer j, which has the same size. */
+ * | arg <i> stream | arg <i> scratch <bytes>.  share=j (slot 1 only): use slot 0's buffer j,
+ * which has the same size. */
 static void arg(harness *h, kd_words *w)
 {
     char *end;
@@ -224,8 +226,14 @@ static void arg(harness *h, kd_words *w)
     } else if (w->count == 3 && strcmp(w->word[2], "stream") == 0) {
         a->dtype = KD_DT_U64; /* only to pass the check below: the pointer is the stream */
         slot->arg_ptrs[i] = &h->stream;
+    } else if (w->count == 4 && strcmp(w->word[2], "scratch") == 0) {
+        a->is_scratch = true;
+        a->dtype = KD_DT_U8;
+        a->bytes = (size_t)strtoull(w->word[3], NULL, 10);
+        slot->arg_ptrs[i] = &a->device; /* stays 0 (a NULL pointer) when no bytes are needed */
     } else {
-        kd_proto_reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out [share=J] | arg I scalar DTYPE VALUE | arg I stream");
+        kd_proto_reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out [share=J] | arg I scalar DTYPE VALUE | "
+                       "arg I stream | arg I scratch BYTES");
         return;
     }
     if (a->dtype == KD_DT_UNKNOWN || (a->is_buffer && a->lanes <= 0)) {
@@ -310,6 +318,14 @@ static long long set_up_slot(harness *h, harness_slot *slot, bool guard)
         if (!slot->arg_ptrs[i]) {
             kd_proto_reply("err protocol argument %zu was never given", i);
             return -1;
+        }
+        if (a->is_scratch && a->bytes) {
+            char what[40];
+            snprintf(what, sizeof what, "scratch argument %zu", i);
+            if (!allocate(h, &a->device, a->bytes, what))
+                return -1;
+            cuda_ok(h, h->cu.MemsetD8(a->device, 0, a->bytes), "zeroing scratch");
+            total += a->bytes;
         }
         if (!a->is_buffer)
             continue;

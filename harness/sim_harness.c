@@ -63,6 +63,7 @@ typedef struct sim_arg {
     kd_dtype dtype;
     int lanes;
     unsigned long long count;
+    size_t scratch;             /* arg I scratch BYTES */
 } sim_arg;
 
 /* One side: what its samples look like, its arguments, how many samples it has drawn. */
@@ -215,6 +216,9 @@ static void arg(kd_words *w)
         a->dtype = kd_dtype_from_name(w->word[3]);
     } else if (w->count == 3 && !strcmp(w->word[2], "stream")) {
         a->dtype = KD_DT_U64;
+    } else if (w->count == 4 && !strcmp(w->word[2], "scratch")) {
+        a->dtype = KD_DT_U8; /* workspace: counted in setup's bytes, never compared */
+        a->scratch = (size_t)strtoull(w->word[3], NULL, 10);
     } else {
         kd_proto_reply("err protocol bad arg");
         return;
@@ -380,6 +384,8 @@ static void setup(void)
         for (size_t i = 0; slots[s].loaded && i < slots[s].nargs; i++)
             if (slots[s].args[i].is_buffer && !slots[s].args[i].shared)
                 bytes += buffer_bytes(&slots[s].args[i]);
+            else
+                bytes += slots[s].args[i].scratch;
     draw_placement(); /* this process's first placement */
     ready = true;
     kd_proto_reply("ok setup bytes=%zu", bytes);

@@ -46,7 +46,7 @@ static int list_kernels(const kd_options *opts, const char *path)
 {
     kd_kernel_list list = {0};
     kd_annotations notes = {0};
-    int rc = kd_scan_file(path, NULL, &list, &notes);
+    int rc = kd_scan_file(opts, path, NULL, &list, &notes);
     if (rc != KD_EXIT_OK)
         return rc;
     if (list.count == 0)

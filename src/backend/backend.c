@@ -1,13 +1,17 @@
 #include "backend/registry.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "wire/locate.h"
 
-/* In order of preference: the test seam first (it claims nothing unless set), the CUDA
- * backend last (it takes whatever nvcc may compile). */
+/* In order of preference: the test seam first (it claims nothing unless set), then the
+ * languages kerndiff recognises by suffix, the CUDA backend last (it takes whatever nvcc
+ * may compile). */
 static const kd_backend *const table[] = {
     &kd_backend_sim,
+    &kd_backend_triton,
+    &kd_backend_binary,
     &kd_backend_cuda,
 };
 
@@ -17,6 +21,25 @@ const kd_backend *kd_backend_for(const char *v1_path, const char *v2_path)
         if (table[i]->claims(v1_path) && table[i]->claims(v2_path))
             return table[i];
     return NULL;
+}
+
+const kd_backend *kd_frontend_for(const char *path)
+{
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (table[i]->scan && table[i]->claims(path))
+            return table[i];
+    return &kd_backend_cuda;
+}
+
+bool kd_path_has_suffix(const char *path, const char *const suffixes[])
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; suffixes[i]; i++) {
+        size_t m = strlen(suffixes[i]);
+        if (n > m && strcmp(path + n - m, suffixes[i]) == 0)
+            return true;
+    }
+    return false;
 }
 
 int kd_backend_find_harness(const char *program, kd_argv *argv, kd_strbuf *why)

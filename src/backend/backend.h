@@ -1,10 +1,19 @@
-/* backend.h — the table of backends: what kind of input each takes and which harness
- * child runs it. One file per backend (cuda.c, sim.c), one entry in backend.c's table; the
- * pipeline asks the table and never names a backend. (Next: triton, ptx/cubin inputs.) */
+/* backend.h — the table of backends. A backend is one file (cuda.c, triton.c, binary.c,
+ * sim.c) and one entry in backend.c's table: which inputs it claims, how it turns a file
+ * into kernels and a cubin (its front end), and which harness child runs the cubin. The
+ * pipeline asks the table and never names a backend.
+ *
+ * Two questions are asked of the table. Per side: which front end reads this file
+ * (kd_frontend_for: the first entry with a front end that claims it), so that the two sides
+ * of a diff may be written in different languages (scan.cu against scan.py). For the run:
+ * which harness child runs both cubins (kd_backend_for: the first entry that claims both
+ * inputs), so the simulated backend, first in the table, takes over every language. */
 #ifndef KD_BACKEND_BACKEND_H
 #define KD_BACKEND_BACKEND_H
 
 #include <stdbool.h>
+#include "cli/options.h"
+#include "diff/model.h"
 #include "util/strbuf.h"
 
 /* A harness command line: argv[0] the program, NULL-terminated, every string owned. */
@@ -14,7 +23,7 @@ typedef struct kd_argv {
 void kd_argv_free(kd_argv *a);
 
 typedef struct kd_backend {
-    const char *name;        /* "cuda", "sim" */
+    const char *name;        /* "cuda", "triton", "binary", "sim" */
     bool simulated;          /* its timings are synthetic: the reports say so */
     bool needs_gpu;          /* without a GPU the diff is static only */
     /* Whether the backend takes this input file. */
@@ -22,12 +31,35 @@ typedef struct kd_backend {
     /* The harness child for one side (side 0 or 1) or for both at once (side -1), whose
      * program is found beside kerndiff. Returns 0, or -1 with what is missing in why. */
     int (*harness)(int side, kd_argv *argv, kd_strbuf *why);
+
+    /* The front end; NULL in a backend that only runs what the others build (sim). Each
+     * returns a kd_exit code and prints any failure to stderr, naming `side` ("v1"/"v2",
+     * or NULL for `kerndiff list`) and what to do. */
+    /* The kernels of one file and its `kerndiff:` annotations (annotations may be NULL). */
+    int (*scan)(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+                kd_annotations *annotations);
+    /* Before the launch is described: what the kernel's compiler fixes about its launch
+     * (side->abi) and the kernel as it will be compiled (side->kernel_info). NULL: nothing. */
+    int (*prepare)(const kd_options *opts, kd_side *side);
+    /* Builds the chosen kernel into side->build (PTX when there is any, cubin, a resource
+     * report); side->launch is the launch described so far (a build may specialise on it). */
+    int (*build)(const kd_options *opts, const kd_comparison *c, kd_side *side);
+    /* --regions: the build instrumented for include/kerndiff/regions.h, with region ids from
+     * `regions`, into its own build folder `folder`. NULL: the backend has no region markers. */
+    int (*build_instrumented)(const kd_options *opts, const kd_comparison *c, kd_side *side,
+                              const kd_strlist *regions, const char *folder, kd_build *out);
 } kd_backend;
 
 /* The first backend in the table that claims both inputs; NULL if none does. */
 const kd_backend *kd_backend_for(const char *v1_path, const char *v2_path);
 
+/* The backend whose front end reads `path` (the CUDA one takes whatever is left). */
+const kd_backend *kd_frontend_for(const char *path);
+
 /* Shared by backends: `program` found beside kerndiff (or in KERNDIFF_HARNESS_DIR). */
 int kd_backend_find_harness(const char *program, kd_argv *argv, kd_strbuf *why);
+
+/* Shared by backends: true when path ends with one of the NULL-terminated suffixes. */
+bool kd_path_has_suffix(const char *path, const char *const suffixes[]);
 
 #endif

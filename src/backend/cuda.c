@@ -1,7 +1,16 @@
-/* The CUDA C++ backend: .cu (and .cuh, .cpp) files, built by nvcc, run by kerndiff-harness. */
+/* The CUDA C++ backend: .cu (and .cuh, .cpp) files, scanned by source/scan, built by nvcc
+ * (compile/build), run by kerndiff-harness. */
 #include "backend/registry.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cli/exit_codes.h"
+#include "util/fs.h"
+#include "util/text.h"
+#include "wire/locate.h"
 
 static bool claims_cuda(const char *path)
 {
@@ -15,9 +24,127 @@ static int cuda_harness(int side, kd_argv *argv, kd_strbuf *why)
     return kd_backend_find_harness("kerndiff-harness", argv, why);
 }
 
+static int cuda_scan(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+                     kd_annotations *annotations)
+{
+    (void)opts;
+    size_t len;
+    char *text = kd_read_file(path, &len);
+    if (!text) {
+        if (errno == EISDIR)
+            fprintf(stderr, "kerndiff: %s%s'%s' is a folder, not a kernel file: give a .cu file\n", side ? side : "",
+                    side ? ": " : "", path);
+        else
+            fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
+                    strerror(errno));
+        return KD_EXIT_INPUT;
+    }
+    /* Every name, type and annotation shown later comes from this text: it is made to
+     * read as lines and to carry no terminal control sequences here, once. */
+    len = kd_normalize_newlines(text, len);
+    kd_strbuf safe = {0};
+    int rc = kd_escape_controls(text, len, &safe);
+    free(text);
+    if (rc == 0)
+        rc = kd_scan_source(kd_sb_str(&safe), safe.len, kernels);
+    if (rc == 0 && annotations)
+        rc = kd_annotations_parse(kd_sb_str(&safe), safe.len, annotations);
+    kd_sb_free(&safe);
+    if (rc != 0) {
+        fprintf(stderr, "kerndiff: out of memory while scanning '%s'\n", path);
+        return KD_EXIT_TOOL;
+    }
+    return KD_EXIT_OK;
+}
+
+/* `libs=cublas,cublasLt` in a launcher's annotations: libraries to link (owned by side). */
+static void read_libs(kd_side *side)
+{
+    const char *libs = kd_annotation_get(&side->annotations, "libs");
+    if (!libs)
+        return;
+    side->libs_text = strdup(libs);
+    for (char *save = NULL, *lib = strtok_r(side->libs_text, ",", &save); lib; lib = strtok_r(NULL, ",", &save))
+        kd_strlist_push(&side->libs, lib);
+}
+
+/* The plain build (regions NULL) or the instrumented one, in the build folder `folder`. */
+static int build_variant(const kd_options *opts, const kd_comparison *c, kd_side *side, const kd_strlist *regions,
+                         const char *folder, kd_build *out)
+{
+    /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
+    kd_strlist include_dirs = {0};
+    for (size_t i = 0; i < side->include_dirs->count; i++)
+        kd_strlist_push(&include_dirs, side->include_dirs->items[i]);
+    char *public_headers = kd_include_dir();
+    if (public_headers)
+        kd_strlist_push(&include_dirs, public_headers);
+    bool launcher = side->kernel_info && side->kernel_info->is_launcher;
+    if (launcher)
+        read_libs(side);
+    kd_build_config cfg = {
+        .nvcc = kd_find_nvcc(opts->nvcc),
+        .arch = c->arch,
+        .include_dirs = &include_dirs,
+        .defines = &opts->defines,
+        .nvcc_flags = &opts->nvcc_flags,
+        .use_cache = !opts->no_cache,
+        .launcher = launcher ? side->kernel_info : NULL,
+        .libs = &side->libs,
+        .regions = regions,
+    };
+    kd_strbuf why = {0};
+    kd_build_status st = kd_build_source(&cfg, side->path, folder, out, &why);
+    int rc = KD_EXIT_OK;
+    switch (st) {
+    case KD_BUILD_OK:
+        break;
+    case KD_BUILD_NO_SOURCE:
+        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        rc = KD_EXIT_INPUT;
+        break;
+    case KD_BUILD_NO_COMPILER:
+        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        rc = KD_EXIT_TOOL;
+        break;
+    case KD_BUILD_FAILED: {
+        kd_strbuf said = {0}; /* nvcc quotes source lines: no control sequences from them */
+        kd_escape_controls(kd_sb_str(&why), why.len, &said);
+        fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n"
+                        "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
+                side->label, side->path, c->arch, kd_sb_str(&said), side->path);
+        kd_sb_free(&said);
+        rc = KD_EXIT_BUILD;
+        break;
+    }
+    case KD_BUILD_SYSTEM:
+        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        rc = KD_EXIT_TOOL;
+        break;
+    }
+    kd_sb_free(&why);
+    free(include_dirs.items);
+    free(public_headers);
+    return rc;
+}
+
+static int cuda_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
+{
+    return build_variant(opts, c, side, NULL, side->label, &side->build);
+}
+
+static int cuda_build_instrumented(const kd_options *opts, const kd_comparison *c, kd_side *side,
+                                   const kd_strlist *regions, const char *folder, kd_build *out)
+{
+    return build_variant(opts, c, side, regions, folder, out);
+}
+
 const kd_backend kd_backend_cuda = {
     .name = "cuda",
     .needs_gpu = true,
     .claims = claims_cuda,
     .harness = cuda_harness,
+    .scan = cuda_scan,
+    .build = cuda_build,
+    .build_instrumented = cuda_build_instrumented,
 };

@@ -5,6 +5,8 @@
 #include "backend/backend.h"
 
 extern const kd_backend kd_backend_sim;
+extern const kd_backend kd_backend_triton;
+extern const kd_backend kd_backend_binary;
 extern const kd_backend kd_backend_cuda;
 
 #endif

@@ -20,6 +20,8 @@ enum {
     OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER,
     OPT_BRIEF, OPT_COMPLETION,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
+    /* Triton (.py) inputs */
+    OPT_PYTHON,
 };
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
@@ -80,6 +82,8 @@ static const struct option long_options[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"verbose", no_argument, NULL, 'v'},
     {"completion", required_argument, NULL, OPT_COMPLETION},
+    /* Triton (.py) inputs */
+    {"python", required_argument, NULL, OPT_PYTHON},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -141,6 +145,7 @@ void kd_print_help(void)
         "  --nvcc PATH           the nvcc to use (default: $KERNDIFF_NVCC, else nvcc on PATH,\n"
         "                        else /usr/local/cuda/bin/nvcc)\n"
         "  --no-cache            rebuild even if the build cache has both builds\n"
+        "  --python PATH         the Python with Triton, for .py files (default python3)\n"
         "Launch (also `// kerndiff: KEY=VALUE` lines in each file):\n"
         "  --n COUNT             element count (16M, 1<<24; default 1M)\n"
         "  --block EXPR          threads per block, X[,Y[,Z]] (default 256)\n"
@@ -368,6 +373,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             break;
         }
         case OPT_NVCC: opts->nvcc = optarg; break;
+        case OPT_PYTHON: opts->python = optarg; break;
         case OPT_ARCH: opts->arch = optarg; break;
         case OPT_NO_COLOR: opts->color = false; break;
         case OPT_NO_CACHE: opts->no_cache = true; break;

@@ -27,6 +27,7 @@ typedef struct kd_options {
     kd_strlist defines;       /* -D */
     kd_strlist nvcc_flags;    /* --nvcc-flag */
     const char *nvcc;         /* --nvcc PATH, else $KERNDIFF_NVCC, else "nvcc" */
+    const char *python;       /* --python PATH: the interpreter with Triton (NULL: python3) */
     /* Launch (launch/spec.h): NULL when not given. */
     const char *n, *grid, *block, *smem;
     kd_strlist buffers;       /* --buf NAME=EXPR */

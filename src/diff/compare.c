@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/backend.h"
 #include "compile/build.h"
 #include "diff/runtime.h"
 #include "regions/instrument.h"
@@ -18,36 +19,10 @@
 #include "util/tmpdir.h"
 #include "util/trace.h"
 
-int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
+int kd_scan_file(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                  kd_annotations *annotations)
 {
-    size_t len;
-    char *text = kd_read_file(path, &len);
-    if (!text) {
-        if (errno == EISDIR)
-            fprintf(stderr, "kerndiff: %s%s'%s' is a folder, not a kernel file: give a .cu file\n", side ? side : "",
-                    side ? ": " : "", path);
-        else
-            fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
-                    strerror(errno));
-        return KD_EXIT_INPUT;
-    }
-    /* Every name, type and annotation shown later comes from this text: it is made to
-     * read as lines and to carry no terminal control sequences here, once. */
-    len = kd_normalize_newlines(text, len);
-    kd_strbuf safe = {0};
-    int rc = kd_escape_controls(text, len, &safe);
-    free(text);
-    if (rc == 0)
-        rc = kd_scan_source(kd_sb_str(&safe), safe.len, kernels);
-    if (rc == 0 && annotations)
-        rc = kd_annotations_parse(kd_sb_str(&safe), safe.len, annotations);
-    kd_sb_free(&safe);
-    if (rc != 0) {
-        fprintf(stderr, "kerndiff: out of memory while scanning '%s'\n", path);
-        return KD_EXIT_TOOL;
-    }
-    return KD_EXIT_OK;
+    return kd_frontend_for(path)->scan(opts, path, side, kernels, annotations);
 }
 
 /* --arch, else the GPU's own, else sm_90 (the lent and most common data-centre part). */
@@ -71,76 +46,11 @@ static int choose_arch(const kd_options *opts, kd_comparison *c)
     return KD_EXIT_OK;
 }
 
-/* `libs=cublas,cublasLt` in a launcher's annotations: libraries to link (owned by side). */
-static void read_libs(kd_side *side)
+/* The side's front end builds it; a front end that fixes part of the launch (Triton) is
+ * prepared first, and the build may specialise on the launch described so far. */
+static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side)
 {
-    const char *libs = kd_annotation_get(&side->annotations, "libs");
-    if (!libs)
-        return;
-    side->libs_text = strdup(libs);
-    for (char *save = NULL, *lib = strtok_r(side->libs_text, ",", &save); lib; lib = strtok_r(NULL, ",", &save))
-        kd_strlist_push(&side->libs, lib);
-}
-
-/* `folder` names the private build folder: the plain and the instrumented build of a side
- * must not share one. */
-static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side, const kd_strlist *regions,
-                      const char *folder, kd_build *out)
-{
-    /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
-    kd_strlist include_dirs = {0};
-    for (size_t i = 0; i < side->include_dirs->count; i++)
-        kd_strlist_push(&include_dirs, side->include_dirs->items[i]);
-    char *public_headers = kd_include_dir();
-    if (public_headers)
-        kd_strlist_push(&include_dirs, public_headers);
-    bool launcher = side->kernel_info && side->kernel_info->is_launcher;
-    if (launcher)
-        read_libs(side);
-    kd_build_config cfg = {
-        .nvcc = kd_find_nvcc(opts->nvcc),
-        .arch = c->arch,
-        .include_dirs = &include_dirs,
-        .defines = &opts->defines,
-        .nvcc_flags = &opts->nvcc_flags,
-        .use_cache = !opts->no_cache,
-        .launcher = launcher ? side->kernel_info : NULL,
-        .libs = &side->libs,
-        .regions = regions,
-    };
-    kd_strbuf why = {0};
-    kd_build_status st = kd_build_source(&cfg, side->path, folder, out, &why);
-    int rc = KD_EXIT_OK;
-    switch (st) {
-    case KD_BUILD_OK:
-        break;
-    case KD_BUILD_NO_SOURCE:
-        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
-        rc = KD_EXIT_INPUT;
-        break;
-    case KD_BUILD_NO_COMPILER:
-        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
-        rc = KD_EXIT_TOOL;
-        break;
-    case KD_BUILD_FAILED: {
-        kd_strbuf said = {0}; /* nvcc quotes source lines: no control sequences from them */
-        kd_escape_controls(kd_sb_str(&why), why.len, &said);
-        fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n"
-                        "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
-                side->label, side->path, c->arch, kd_sb_str(&said), side->path);
-        kd_sb_free(&said);
-        rc = KD_EXIT_BUILD;
-        break;
-    }
-    case KD_BUILD_SYSTEM:
-        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
-        rc = KD_EXIT_TOOL;
-        break;
-    }
-    kd_sb_free(&why);
-    free(include_dirs.items);
-    free(public_headers);
-    return rc;
+    return side->frontend->build(opts, c, side);
 }
 
 /* --regions: each side's region names, then its instrumented build. A side without
@@ -162,19 +72,23 @@ static int build_instrumented(const kd_options *opts, kd_comparison *c)
             return rc;
         }
         kd_sb_free(&why);
-        if (!c->regions_note && (side->region_names.count == 0 || (side->kernel_info && side->kernel_info->is_launcher))) {
+        bool markers = side->region_names.count > 0;
+        if (!c->regions_note && (!markers || !side->frontend->build_instrumented ||
+                                 (side->kernel_info && side->kernel_info->is_launcher))) {
             kd_strbuf note = {0};
             kd_sb_printf(&note, "regions not recorded: %s %s", side->label,
-                         side->region_names.count ? "is a custom launcher (regions need one kernel)"
-                                                  : "has no region markers (#include <kerndiff/regions.h>, then "
-                                                    "KD_REGION_BEGIN(name) ... KD_REGION_END(name))");
+                         !side->frontend->build_instrumented ? "is not CUDA C (region markers exist for CUDA C only)"
+                         : markers ? "is a custom launcher (regions need one kernel)"
+                                   : "has no region markers (#include <kerndiff/regions.h>, then "
+                                     "KD_REGION_BEGIN(name) ... KD_REGION_END(name))");
             c->regions_note = kd_sb_take(&note);
         }
     }
     for (int s = 0; s < 2 && !c->regions_note; s++) {
         char folder[32];
         snprintf(folder, sizeof folder, "%s-regions", c->side[s].label);
-        int rc = build_side(opts, c, &c->side[s], &c->side[s].region_names, folder, &c->side[s].regions_build);
+        int rc = c->side[s].frontend->build_instrumented(opts, c, &c->side[s], &c->side[s].region_names, folder,
+                                                         &c->side[s].regions_build);
         if (rc != KD_EXIT_OK)
             return rc;
         kd_trace("%s instrumented build%s", c->side[s].label, c->side[s].regions_build.from_cache ? " (cache)" : "");
@@ -270,7 +184,8 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
         c->side[s].path = files[s];
         if (!c->side[s].include_dirs)
             c->side[s].include_dirs = &opts->include_dirs;
-        if ((rc = kd_scan_file(files[s], labels[s], &c->side[s].kernels,
+        c->side[s].frontend = kd_frontend_for(files[s]);
+        if ((rc = kd_scan_file(opts, files[s], labels[s], &c->side[s].kernels,
                                &c->side[s].annotations)) != KD_EXIT_OK)
             return rc;
     }
@@ -301,10 +216,20 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     if ((rc = choose_arch(opts, c)) != KD_EXIT_OK)
         return rc;
     for (int s = 0; s < 2; s++)
-        if ((rc = build_side(opts, c, &c->side[s], NULL, c->side[s].label, &c->side[s].build)) != KD_EXIT_OK)
+        if (c->side[s].frontend->prepare && (rc = c->side[s].frontend->prepare(opts, &c->side[s])) != KD_EXIT_OK)
+            return rc;
+    kd_describe_launches(opts, c);
+    for (int s = 0; s < 2; s++)
+        if ((rc = build_side(opts, c, &c->side[s])) != KD_EXIT_OK)
             return rc;
         else
             kd_trace("%s built%s", c->side[s].label, c->side[s].build.from_cache ? " (cache)" : "");
+    /* Again: what the build fixed (Triton's shared memory, scratch, specialised values). */
+    for (int s = 0; s < 2; s++) {
+        kd_launch_spec_free(&c->side[s].launch);
+        free(c->side[s].launch_error);
+        c->side[s].launch_error = NULL;
+    }
     if (opts->regions_on && (rc = build_instrumented(opts, c)) != KD_EXIT_OK)
         return rc;
     kd_describe_launches(opts, c);

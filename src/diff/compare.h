@@ -12,9 +12,10 @@
  * be shown. */
 int kd_compare_files(const kd_options *opts, kd_comparison *out);
 
-/* Reads one file and finds its kernels and `// kerndiff:` annotations (`annotations` may be
- * NULL); on failure prints the reason naming `side` (NULL: no side). */
-int kd_scan_file(const char *path, const char *side, kd_kernel_list *kernels,
+/* Reads one file through its backend's front end (backend.h) and finds its kernels and
+ * `kerndiff:` annotations (`annotations` may be NULL); on failure prints the reason naming
+ * `side` (NULL: no side). */
+int kd_scan_file(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                  kd_annotations *annotations);
 
 #endif

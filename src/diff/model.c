@@ -89,6 +89,11 @@ void kd_comparison_free(kd_comparison *c)
         free(side->region_names.items);
         kd_build_free(&side->regions_build);
         kd_region_profile_free(&side->regions);
+        kd_launch_abi_free(&side->abi);
+        if (side->compiled)
+            kd_kernel_free(side->compiled);
+        free(side->compiled);
+        free(side->build_note);
     }
     free(c->regions_note);
     free(c->fault_explained);

@@ -50,6 +50,11 @@ typedef struct kd_side {
     kd_strlist region_names;    /* --regions: its markers' names (owned), id = index + 1 */
     kd_build regions_build;     /* --regions: the instrumented build */
     kd_region_profile regions;  /* --regions: what the instrumented runs recorded */
+    const struct kd_backend *frontend; /* the backend that read and built it (backend.h) */
+    kd_launch_abi abi;          /* what its compiler fixes about the launch (Triton); abi.fixed false: nothing */
+    kd_kernel *compiled;        /* the kernel as compiled, when it differs from the source's (Triton:
+                                   constexprs and specialised values removed); kernel_info points here */
+    char *build_note;           /* how it was compiled, when worth saying (Triton: version, num_warps ...) */
 } kd_side;
 
 typedef struct kd_comparison {

@@ -24,6 +24,7 @@ static kd_launch_request build_request(const kd_options *opts, const kd_side *si
         .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
         .buffers = &opts->buffers, .scalars = &opts->scalars,
         .call = &opts->call[s], .call_origin = s ? "--call v2" : "--call v1",
+        .abi = side->abi.fixed ? &side->abi : NULL,
     };
 }
 
@@ -32,7 +33,8 @@ void kd_describe_launches(const kd_options *opts, kd_comparison *c)
     for (int s = 0; s < 2; s++) {
         kd_side *side = &c->side[s];
         if (!side->kernel_info) {
-            side->launch_error = strdup("the kernel's signature was not found in the source");
+            side->launch_error = strdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
+                                         "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
             continue;
         }
         kd_launch_request req = build_request(opts, side, s);

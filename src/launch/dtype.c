@@ -218,6 +218,48 @@ kd_dtype kd_dtype_from_name(const char *name)
     return KD_DT_UNKNOWN;
 }
 
+static const struct { const char *name; kd_dtype t; } aliases[] = {
+    {"fp16", KD_DT_F16}, {"float16", KD_DT_F16}, {"half", KD_DT_F16}, {"bfloat16", KD_DT_BF16},
+    {"fp32", KD_DT_F32}, {"float32", KD_DT_F32}, {"float", KD_DT_F32}, {"fp64", KD_DT_F64},
+    {"float64", KD_DT_F64}, {"double", KD_DT_F64}, {"int8", KD_DT_I8}, {"uint8", KD_DT_U8},
+    {"int16", KD_DT_I16}, {"int32", KD_DT_I32}, {"int64", KD_DT_I64},
+};
+
+bool kd_dtype_setting(const char *text, kd_dtype *type, char **count_text)
+{
+    size_t len = strcspn(text, "[");
+    char name[16];
+    if (len == 0 || len >= sizeof name)
+        return false;
+    memcpy(name, text, len);
+    name[len] = '\0';
+    *type = kd_dtype_from_name(name);
+    for (size_t i = 0; *type == KD_DT_UNKNOWN && i < sizeof aliases / sizeof *aliases; i++)
+        if (strcmp(aliases[i].name, name) == 0)
+            *type = aliases[i].t;
+    if (*type == KD_DT_UNKNOWN)
+        return false;
+    *count_text = NULL;
+    if (!text[len])
+        return true;
+    size_t n = strlen(text);
+    if (text[n - 1] != ']' || n - len < 3)
+        return false;
+    *count_text = strndup(text + len + 1, n - len - 2);
+    return *count_text != NULL;
+}
+
+const char *kd_dtype_triton_name(kd_dtype t)
+{
+    switch (t) {
+    case KD_DT_F16: return "fp16";
+    case KD_DT_BF16: return "bf16";
+    case KD_DT_F32: return "fp32";
+    case KD_DT_F64: return "fp64";
+    default: return kd_dtype_name(t); /* i8 ... u64 are spelled alike */
+    }
+}
+
 bool kd_dtype_is_float(kd_dtype t)
 {
     return t == KD_DT_F16 || t == KD_DT_BF16 || t == KD_DT_F32 || t == KD_DT_F64;

@@ -30,6 +30,14 @@ const char *kd_dtype_name(kd_dtype t);/* "f32", "bf16", "i32" ... */
 kd_dtype kd_dtype_from_name(const char *name); /* the reverse; KD_DT_UNKNOWN if none */
 bool kd_dtype_is_float(kd_dtype t);
 
+/* A buffer setting that names its element type: "f16", "fp16", "float16", "bf16", "f32"
+ * ... (kerndiff's and Triton's spellings), alone or with a count, "f16[n*n]". Returns true
+ * with the type and *count_text (NULL when none; else a malloc'd copy of the text between
+ * the brackets); false when the text does not start with a type name (a plain count). */
+bool kd_dtype_setting(const char *text, kd_dtype *type, char **count_text);
+/* Triton's name of a dtype ("fp32", "bf16", "i32" ...). */
+const char *kd_dtype_triton_name(kd_dtype t);
+
 /* f16/bf16 <-> float without hardware support (round to nearest even). */
 float kd_half_to_float(unsigned short h);
 unsigned short kd_float_to_half(float f);

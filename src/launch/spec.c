@@ -176,6 +176,16 @@ static const kd_param *find_param(const kd_kernel *k, const char *name, size_t l
     return NULL;
 }
 
+/* A compile-time constant of the kernel (abi): a name --arg may set but no parameter. */
+static bool is_constant(const builder *b, const char *name, size_t len)
+{
+    const kd_launch_abi *abi = b->req->abi;
+    for (size_t i = 0; abi && i < abi->nconstants; i++)
+        if (strlen(abi->constants[i].name) == len && strncmp(abi->constants[i].name, name, len) == 0)
+            return true;
+    return false;
+}
+
 /* Every --buf/--arg entry must be NAME=VALUE for a parameter of the right kind; a --call
  * entry (any_kind) for a parameter of either kind. */
 static int check_entries(builder *b, const kd_strlist *list, const char *flag, bool for_pointers, bool any_kind)
@@ -189,6 +199,8 @@ static int check_entries(builder *b, const kd_strlist *list, const char *flag, b
         }
         int len = (int)(eq - item);
         const kd_param *p = find_param(k, item, (size_t)len);
+        if (!p && !for_pointers && is_constant(b, item, (size_t)len))
+            continue; /* the backend already used it (a Triton meta-parameter) */
         if (!p) {
             kd_sb_printf(b->error, "%s %s: kernel '%s' has no parameter '%.*s' (its parameters: ", flag, item,
                          k->name, len, item);
@@ -221,6 +233,15 @@ static int resolve_n(builder *b)
         return -1;
     }
     add_var(b, "n", (double)b->out->n);
+    return 0;
+}
+
+/* The kernel's compile-time constants (BLOCK=1024), for grid and buffer expressions. */
+static int add_constants(builder *b)
+{
+    const kd_launch_abi *abi = b->req->abi;
+    for (size_t i = 0; abi && i < abi->nconstants; i++)
+        add_var(b, abi->constants[i].name, abi->constants[i].value);
     return 0;
 }
 
@@ -374,6 +395,20 @@ static int resolve_dims(builder *b, const setting *s, const double limits[3], un
 
 static int resolve_block(builder *b)
 {
+    const kd_launch_abi *abi = b->req->abi;
+    if (abi && abi->fixed) {
+        const char *asked = CALL_FIELD(b, block) ? CALL_FIELD(b, block) : b->req->block;
+        if (asked) {
+            kd_sb_printf(b->error, "block %s: this kernel's block is fixed by its compiler (%u threads: Triton "
+                         "runs 32 x num_warps); set num_warps instead", asked, abi->block_threads);
+            return -1;
+        }
+        b->out->block[0] = abi->block_threads;
+        b->out->block[1] = b->out->block[2] = 1;
+        b->out->block_origin = "compiler";
+        add_var(b, "block", abi->block_threads);
+        return 0;
+    }
     setting s = pick(b, CALL_FIELD(b, block), b->req->block, "--block", "block");
     b->out->block_origin = origin_of(&s);
     if (!s.text)
@@ -412,11 +447,25 @@ static int resolve_grid(builder *b)
 {
     setting s = pick(b, CALL_FIELD(b, grid), b->req->grid, "--grid", "grid");
     b->out->grid_origin = origin_of(&s);
+    if (!s.text && b->req->abi && b->req->abi->fixed) {
+        if (!b->req->abi->default_grid) {
+            kd_sb_puts(b->error, "the grid (number of programs) needs a value: --grid EXPR or `# kerndiff: "
+                                 "grid=cdiv(n,BLOCK)` (expressions may use n, the scalars and the constexprs)");
+            return -1;
+        }
+        s = (setting){b->req->abi->default_grid, "default grid", "grid", 0, false};
+        b->out->grid_origin = "default grid";
+    }
     return s.text ? resolve_dims(b, &s, grid_limits, b->out->grid) : default_grid(b);
 }
 
 static int resolve_smem(builder *b)
 {
+    if (b->req->abi && b->req->abi->fixed) {
+        b->out->dynamic_smem = b->req->abi->dynamic_smem;
+        b->out->smem_origin = "compiler";
+        return 0;
+    }
     setting s = pick(b, CALL_FIELD(b, smem), b->req->smem, "--smem", "smem");
     b->out->smem_origin = origin_of(&s);
     double bytes = 0;
@@ -435,23 +484,33 @@ static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
         return -1;
     }
     setting s = pick_for_param(b, b->req->buffers, "--buf", p->name);
+    /* NAME=f16 or NAME=f16[COUNT]: the element type too (a Triton pointer has none of its own) */
+    kd_dtype typed;
+    char *count_text = NULL;
+    if (s.text && kd_dtype_setting(s.text, &typed, &count_text)) {
+        arg->type = (kd_type_info){typed, 1};
+        s.text = count_text;
+    }
+    int rc = 0;
     if (!s.text) {
         arg->origin = "n";
         arg->count = b->out->n;
-        return 0;
+    } else {
+        arg->origin = s.origin;
+        double count = 0;
+        rc = eval_whole(b, &s, s.text, NULL, 1, 9007199254740992.0, &count);
+        arg->count = (unsigned long long)count;
     }
-    arg->origin = s.origin;
-    double count;
-    if (eval_whole(b, &s, s.text, NULL, 1, 9007199254740992.0, &count) != 0)
-        return -1;
-    arg->count = (unsigned long long)count;
-    return 0;
+    free(count_text);
+    return rc;
 }
+
+static unsigned scratch_count(const builder *b) { return b->req->abi ? b->req->abi->nscratch : 0; }
 
 static int init_args(builder *b)
 {
     const kd_kernel *k = b->req->kernel;
-    b->out->args = calloc(k->nparams ? k->nparams : 1, sizeof *b->out->args);
+    b->out->args = calloc(k->nparams + scratch_count(b) + 1, sizeof *b->out->args);
     if (!b->out->args)
         return oom(b);
     for (size_t i = 0; i < k->nparams; i++) {
@@ -505,19 +564,41 @@ static int resolve_buffers(builder *b)
     return 0;
 }
 
+/* The compiler's scratch pointers come last, sized per program of the grid (Triton's
+ * launcher allocates size x programs); they are workspace, so never compared. */
+static int add_scratch(builder *b)
+{
+    static const char *const names[2] = {"(global scratch)", "(profile scratch)"};
+    unsigned long long programs = (unsigned long long)b->out->grid[0] * b->out->grid[1] * b->out->grid[2];
+    for (unsigned i = 0; i < scratch_count(b) && i < 2; i++) {
+        kd_launch_arg *arg = &b->out->args[b->out->nargs];
+        arg->name = strdup(names[i]);
+        if (!arg->name)
+            return oom(b);
+        arg->role = KD_ROLE_SCRATCH;
+        arg->type = (kd_type_info){KD_DT_U8, 1};
+        arg->count = b->req->abi->scratch_bytes[i] * programs;
+        arg->origin = "compiler";
+        b->out->nargs++;
+    }
+    return 0;
+}
+
+static size_t constant_count(const kd_launch_request *req) { return req->abi ? req->abi->nconstants : 0; }
+
 int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
-    /* n, block and one entry per scalar at most. */
-    kd_var *vars = calloc(req->kernel->nparams + 2, sizeof *vars);
+    /* n, block, one entry per scalar and per constant at most. */
+    kd_var *vars = calloc(req->kernel->nparams + constant_count(req) + 2, sizeof *vars);
     builder b = {req, out, error, vars, 0};
     bool failed = !vars ? oom(&b) != 0
                         : (check_arg_count(&b) || check_entries(&b, req->buffers, "--buf", true, false) ||
                            check_entries(&b, req->scalars, "--arg", false, false) ||
                            (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true)) ||
-                           init_args(&b) || resolve_n(&b) ||
+                           init_args(&b) || resolve_n(&b) || add_constants(&b) ||
                            resolve_scalars(&b) || resolve_block(&b) || resolve_grid(&b) || resolve_smem(&b) ||
-                           resolve_buffers(&b));
+                           resolve_buffers(&b) || add_scratch(&b));
     free(vars);
     if (failed)
         kd_launch_spec_free(out);
@@ -546,4 +627,30 @@ unsigned long long kd_launch_spec_bytes(const kd_launch_spec *s)
         total += a->count * element;
     }
     return total;
+}
+
+void kd_launch_abi_free(kd_launch_abi *abi)
+{
+    for (size_t i = 0; i < abi->nconstants; i++)
+        free(abi->constants[i].name);
+    free(abi->constants);
+    free(abi->default_grid);
+    memset(abi, 0, sizeof *abi);
+}
+
+int kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value)
+{
+    for (size_t i = 0; i < abi->nconstants; i++)
+        if (strcmp(abi->constants[i].name, name) == 0) {
+            abi->constants[i].value = value;
+            return 0;
+        }
+    kd_launch_constant *grown = realloc(abi->constants, (abi->nconstants + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    abi->constants = grown;
+    if (!(grown[abi->nconstants].name = strdup(name)))
+        return -1;
+    grown[abi->nconstants++].value = value;
+    return 0;
 }

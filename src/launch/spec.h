@@ -48,6 +48,30 @@ typedef struct kd_launch_spec {
     size_t nargs;
 } kd_launch_spec;
 
+/* What a kernel's compiler fixes about its launch. A Triton cubin runs with 32 x num_warps
+ * threads, exactly the dynamic shared memory Triton computed, and trailing scratch pointers
+ * (global, then profile; docs/PROTOCOL.md `arg I scratch`); its meta-parameters (BLOCK=1024)
+ * are compile-time values, not arguments, but grid expressions may use them. */
+typedef struct kd_launch_constant {
+    char *name;
+    double value;
+} kd_launch_constant;
+
+typedef struct kd_launch_abi {
+    bool fixed;                        /* false: the launch decides everything (CUDA) */
+    unsigned block_threads;
+    unsigned long long dynamic_smem;
+    kd_launch_constant *constants;     /* compile-time values (owned): usable in expressions, and
+                                          --arg NAME=VALUE of one is not an unknown name */
+    size_t nconstants;
+    unsigned nscratch;                 /* trailing scratch pointers, 0..2 */
+    unsigned long long scratch_bytes[2]; /* per program (block); 0: a NULL pointer */
+    char *default_grid;                /* grid when none is given ("cdiv(n,BLOCK)"; owned), or NULL */
+} kd_launch_abi;
+/* Adds or replaces a constant. Returns 0, -1 on allocation failure. */
+int kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value);
+void kd_launch_abi_free(kd_launch_abi *abi);
+
 typedef struct kd_launch_request {
     const kd_kernel *kernel;
     const kd_annotations *annotations; /* may be NULL */
@@ -57,6 +81,7 @@ typedef struct kd_launch_request {
     const kd_strlist *scalars;         /* --arg NAME=VALUE */
     const kd_call_settings *call;      /* this side's --call settings, or NULL */
     const char *call_origin;           /* "--call v1" or "--call v2": quoted in messages */
+    const kd_launch_abi *abi;          /* NULL: nothing fixed by the compiler */
 } kd_launch_request;
 
 /* The harnesses pass at most this many kernel parameters (their argument tables). */

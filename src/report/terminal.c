@@ -349,6 +349,9 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         const kd_side *side = &c->side[s];
         fprintf(out, "  %s: %s  [%s]%s\n", side->label, side->origin ? side->origin : side->path,
                 side->stat.demangled, side->build.from_cache ? "  (cached build)" : "");
+        /* How its compiler was driven (Triton: num_warps, num_stages, constexprs, config). */
+        if (side->build_note)
+            fprintf(out, "      %s\n", side->build_note);
     }
     if (c->git_note)
         fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), c->git_note, paint(o, RESET));

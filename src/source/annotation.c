@@ -64,8 +64,10 @@ int kd_annotations_parse(const char *text, size_t len, kd_annotations *out)
         const char *q = p;
         while (q < eol && (*q == ' ' || *q == '\t'))
             q++;
-        if (eol - q >= 2 && q[0] == '/' && q[1] == '/') {
-            q += 2;
+        /* `// kerndiff:` in CUDA C++ and PTX, `# kerndiff:` in Python (Triton) and sidecar files */
+        size_t lead = eol - q >= 2 && q[0] == '/' && q[1] == '/' ? 2 : q < eol && q[0] == '#' ? 1 : 0;
+        if (lead) {
+            q += lead;
             while (q < eol && (*q == ' ' || *q == '\t'))
                 q++;
             size_t m = sizeof marker - 1;

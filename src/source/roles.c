@@ -49,6 +49,7 @@ const char *kd_param_role_name(kd_param_role r)
     case KD_ROLE_LENGTH: return "element count";
     case KD_ROLE_SCALAR: return "scalar";
     case KD_ROLE_STREAM: return "stream";
+    case KD_ROLE_SCRATCH: return "scratch";
     }
     return "?";
 }

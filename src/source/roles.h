@@ -12,6 +12,7 @@ typedef enum kd_param_role {
     KD_ROLE_LENGTH,   /* integer named n, N, size, len, count, num_*, *_size ...: the element count */
     KD_ROLE_SCALAR,   /* any other value: needs --arg NAME=VALUE */
     KD_ROLE_STREAM,   /* a launcher's cudaStream_t: the harness's stream */
+    KD_ROLE_SCRATCH,  /* compiler-owned workspace (Triton's scratch pointers): count bytes, never compared */
 } kd_param_role;
 
 kd_param_role kd_param_role_of(const kd_param *p);

@@ -1064,8 +1064,11 @@ static void free_kernel(kd_kernel *k)
         free(k->instantiations[i]);
     free(k->instantiations);
     free(k->launch_bounds);
+    free(k->frontend_info);
     *k = (kd_kernel){0};
 }
+
+void kd_kernel_free(kd_kernel *k) { free_kernel(k); }
 
 /* Word-by-word equality, ignoring const and volatile: a prototype's `const int n` and the
  * definition's `int n` declare the same function. */

@@ -46,6 +46,8 @@ typedef struct kd_kernel {
     size_t ninstantiations;
     char *launch_bounds;   /* text inside __launch_bounds__( ), or NULL */
     int line;              /* 1-based line of the kernel's name */
+    char *frontend_info;   /* what the backend that found it keeps for its build (Triton: the
+                              helper's JSON description of the kernel), or NULL */
 } kd_kernel;
 
 /* The marker of a custom launcher: a host function that launches kernels (or calls a
@@ -61,6 +63,8 @@ typedef struct kd_kernel_list {
  * failure. Never fails on malformed input: what cannot be read as a kernel is skipped. */
 int kd_scan_source(const char *text, size_t len, kd_kernel_list *out);
 void kd_kernel_list_free(kd_kernel_list *list);
+/* Frees what one kernel owns (for kernels built outside a list) and clears it. */
+void kd_kernel_free(kd_kernel *k);
 
 /* The kernel whose unqualified or qualified name is `name`, or NULL. */
 const kd_kernel *kd_kernel_find(const kd_kernel_list *list, const char *name);

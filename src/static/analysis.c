@@ -181,9 +181,15 @@ int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_st
         disassemble(req, out, sass_note);
         return 0;
     }
-    if (find_entry(req->build->ptx, req->kernel, out, error) != 0)
+    /* A cubin given as input has no PTX: its entry is the kernel's name, its PTX table empty. */
+    bool no_ptx = !*req->build->ptx;
+    if (no_ptx) {
+        out->entry = strdup(req->kernel);
+        out->demangled = strdup(req->kernel);
+    } else if (find_entry(req->build->ptx, req->kernel, out, error) != 0) {
         return -1;
-    char *body = kd_ptx_entry_body(req->build->ptx, out->entry);
+    }
+    char *body = no_ptx ? strdup("") : kd_ptx_entry_body(req->build->ptx, out->entry);
     if (!body || kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families) != 0) {
         kd_sb_printf(error, "cannot read the PTX body of %s", out->entry);
         free(body);

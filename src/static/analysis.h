@@ -36,7 +36,7 @@ typedef struct kd_static_request {
     const char *annotated_block;    /* `// kerndiff: block=N` of the file, or NULL */
     int block_threads;              /* the launch's threads per block, 0 if not known */
     const char *block_origin;       /* where block_threads came from ("launch", "--block") */
-    unsigned long long dynamic_smem; /* the launch's dynamic shared memory bytes (--smem) */
+    unsigned long long dynamic_smem; /* the launch's dynamic shared memory bytes (--smem; Triton's is all dynamic) */
     const kd_arch_limits *limits;   /* NULL: no table entry for the arch */
     const char *cuobjdump;          /* NULL: SASS skipped */
     bool launcher;                  /* `kernel` is a custom launcher: analyse every entry */

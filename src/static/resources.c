@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct line_span {
@@ -173,9 +174,44 @@ static void read_entry_block(kd_resources *out, const char *p, const char *name)
     }
 }
 
+/* `cuobjdump --dump-resource-usage` (a cubin from another compiler, Triton's):
+ *     Function add_kernel:
+ *      REG:26 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:576 TEXTURE:0 SURFACE:0 SAMPLER:0
+ * It gives no spill figures: LOCAL (bytes of local memory per thread) is reported as the
+ * spill stores, since local memory in a compiler's output is spilling or a stack array
+ * (the SASS checks count the LDL/STL instructions themselves). */
+static int parse_cuobjdump(const char *text, const char *function, kd_resources *out)
+{
+    size_t flen = strlen(function);
+    for (const char *p = text; (p = strstr(p, "Function ")) != NULL; p++) {
+        const char *name = p + 9;
+        if (strncmp(name, function, flen) != 0 || name[flen] != ':')
+            continue;
+        const char *figures = name + flen + 1, *eol = strchr(figures, '\n');
+        eol = eol ? strchr(eol + 1, '\n') : NULL; /* the figures are on the next line */
+        out->found = true;
+        for (const char *q = figures; *q && (!eol || q < eol); q++) {
+            if (strncmp(q, "REG:", 4) == 0)
+                out->registers = atoi(q + 4);
+            else if (strncmp(q, "STACK:", 6) == 0)
+                out->stack_frame = atol(q + 6);
+            else if (strncmp(q, "SHARED:", 7) == 0)
+                out->shared_static = atol(q + 7);
+            else if (strncmp(q, "LOCAL:", 6) == 0)
+                out->spill_stores = atol(q + 6);
+            else if (strncmp(q, "CONSTANT[0]:", 12) == 0)
+                out->constant0 = atol(q + 12);
+        }
+        return 0;
+    }
+    return -1;
+}
+
 int kd_resources_parse(const char *ptxas_log, const char *function, kd_resources *out)
 {
     *out = (kd_resources){0};
+    if (strstr(ptxas_log, "Resource usage:"))
+        return parse_cuobjdump(ptxas_log, function, out);
     for (const char *p = ptxas_log; *p;) {
         line_span l = line_at(p);
         p = after_line(l);

@@ -54,6 +54,8 @@ static kd_reply_status send_args(kd_child *c, const kd_launch_spec *spec, const 
                                a->type.lanes, a->count, a->role == KD_ROLE_INPUT ? "in" : "out", shared);
         } else if (a->role == KD_ROLE_STREAM)
             st = kd_child_call(c, timeout_ms, "arg %zu stream", i);
+        else if (a->role == KD_ROLE_SCRATCH)
+            st = kd_child_call(c, timeout_ms, "arg %zu scratch %llu", i, a->count);
         else
             st = kd_child_call(c, timeout_ms, "arg %zu scalar %s %.17g", i, kd_dtype_name(a->type.base), a->value);
     }

@@ -17,7 +17,7 @@
 #include "util/fs.h"
 #include "wire/child.h"
 
-enum { N = 4096, TIMEOUT_MS = 60000 };
+enum { N = 4096, SCRATCH = 4096, TIMEOUT_MS = 60000 };
 
 static int failures;
 static kd_child child;
@@ -106,6 +106,9 @@ int main(int argc, char **argv)
     expect("ok arg", NULL, "arg 2 scalar i32 %d", N);
     expect("err protocol", NULL, "arg 64 scalar i32 1");
     expect("err protocol", NULL, "arg 3 buffer f32 1 16 out share=0");
+    /* compiler workspace (a Triton cubin's trailing pointer); the copy kernel ignores it */
+    expect("ok arg", NULL, "arg 3 scratch %d", SCRATCH);
+    expect("err protocol", NULL, "arg 4 scratch");
     expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0", N / 256);
     expect("ok side", NULL, "side 1");
     expect("ok load", NULL, "load cubin %s %s", cubin, entry);
@@ -113,10 +116,12 @@ int main(int argc, char **argv)
     expect("ok arg", NULL, "arg 0 buffer f32 1 %d in share=0", N);
     expect("ok arg", NULL, "arg 1 buffer f32 1 %d out share=1", N);
     expect("ok arg", NULL, "arg 2 scalar i32 %d", N);
+    expect("ok arg", NULL, "arg 3 scratch 0");
     expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0", N / 256);
     expect("ok seed", NULL, "seed 7");
     expect("ok setup", (const char *const[]){"bytes", NULL}, "setup");
-    check(atoll(value("bytes")) == 2 * N * (long long)sizeof(float), "setup: bytes counts each shared buffer once");
+    check(atoll(value("bytes")) == 2 * N * (long long)sizeof(float) + SCRATCH,
+          "setup: bytes counts each shared buffer once, and the scratch");
     expect("err protocol", NULL, "side 2");
     expect("ok side", NULL, "side 0");
     expect("ok warmup", (const char *const[]){"launches", "median_ns", "stable", "timer", "timer_note", NULL}, "warmup 50");

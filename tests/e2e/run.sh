@@ -78,6 +78,9 @@ source tests/e2e/launch.sh
 # --- bad input, write failures, hostile text -------------------------------------------------
 source tests/e2e/robustness.sh
 
+# --- Triton (.py), cross-language and .ptx/.cubin inputs ----------------------------------------
+source tests/e2e/triton.sh
+
 # --- JSON against the schema, Markdown ------------------------------------------------------
 run json 0 -- --json="$WORK/d.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/d.json" >"$WORK/json_valid.err" 2>&1; then

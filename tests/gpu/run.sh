@@ -190,6 +190,41 @@ rc=$?
 line=$(grep -E 'under compute-sanitizer memcheck|^  v1 memcheck' "$WORK/fault_block.txt")
 check fault_explained_big_block "$(echo "$line" | grep -q 'shared memory at offset .*--block'; echo $?)" "exit $rc: $line"
 
+# 14. Triton (issue 11): the cubins Triton compiles ahead of time, timed by the same harness.
+# Triton vs Triton: timed, outputs match, counters present for both sides.
+"$KD" --json="$WORK/tt.json" examples/triton/block_size/v1.py examples/triton/block_size/v2.py >"$WORK/tt.txt" 2>&1
+check triton_pair_timed "$([ "$(field "$WORK/tt.json" 'd["runtime"]["correctness"]["match"]')" = True ] &&
+    [ "$(field "$WORK/tt.json" 'len(d["counters"]["sides"]) if d.get("counters") else 0')" = 2 ]; echo $?)" \
+    "$(field "$WORK/tt.json" 'd["runtime"]["headline"]'); counters for both sides"
+for ex in softmax matmul; do
+    "$KD" --json="$WORK/t_$ex.json" "examples/triton/$ex/v1.py" "examples/triton/$ex/v2.py" >"$WORK/t_$ex.txt" 2>&1
+    check "triton_example_$ex" "$([ "$(field "$WORK/t_$ex.json" 'd["runtime"]["correctness"]["match"]')" = True ]; echo $?)" \
+        "$(field "$WORK/t_$ex.json" 'd["runtime"]["headline"]')"
+done
+# CUDA vs Triton, the seed's story: Blelloch (exclusive) against tl.cumsum (inclusive) must be
+# flagged "outputs differ", and --require-match must exit 6.
+"$KD" --require-match --json="$WORK/scan.json" examples/triton/scan/blelloch.cu examples/triton/scan/scan.py >"$WORK/scan.txt" 2>&1
+rc=$?
+check cross_language_scan_mismatch "$([ $rc -eq 6 ] && [ "$(field "$WORK/scan.json" 'd["runtime"]["correctness"]["match"]')" = False ]; echo $?)" \
+    "exit $rc; $(grep -m1 -i 'outputs differ' "$WORK/scan.txt")"
+grep -A2 -i 'outputs differ' "$WORK/scan.txt"
+# The Triton timing against triton.testing.do_bench (median, L2 flushed by its 256 MiB
+# memset) on a kernel of well over 20 us: within 2%.
+"$KD" --no-ncu --n 64M --json="$WORK/tb.json" examples/triton/block_size/v2.py examples/triton/block_size/v2.py >/dev/null 2>&1
+ours=$(field "$WORK/tb.json" 'd["runtime"]["sides"][0]["summary_ns"]["median"]')
+theirs=$(python3 tests/gpu/triton_do_bench.py 67108864 2>"$WORK/do_bench.err")
+if [ -z "$theirs" ]; then check triton_vs_do_bench 1 "do_bench failed (needs torch): $(tail -2 "$WORK/do_bench.err")"; else
+    verdict=$(python3 -c "
+ours, theirs = float('$ours'), float('$theirs')
+print(int(abs(ours - theirs) / theirs > 0.02), f'kerndiff median {ours/1e3:.1f} us, do_bench median {theirs/1e3:.1f} us ({100*(ours-theirs)/theirs:+.2f}%)')")
+    check triton_vs_do_bench "${verdict%% *}" "${verdict#* }"; fi
+# An autotuned kernel: the first config without --arg, the selected one with it.
+"$KD" --no-ncu --json="$WORK/tune1.json" "$K/tuned.py" "$K/tuned.py" >"$WORK/tune1.txt" 2>&1
+"$KD" --no-ncu --call v2:BLOCK=1024 --json="$WORK/tune2.json" "$K/tuned.py" "$K/tuned.py" >"$WORK/tune2.txt" 2>&1
+check triton_autotuned "$(grep -q 'v1: .*autotune config 1 of 2' "$WORK/tune2.txt" && grep -q 'v2: .*num_warps=8 .*autotune config 2 of 2' "$WORK/tune2.txt" &&
+    [ "$(field "$WORK/tune2.json" 'd["runtime"]["correctness"]["match"]')" = True ]; echo $?)" \
+    "$(grep -m2 'autotune config' "$WORK/tune2.txt" | tr '\n' ' ')"
+
 for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"

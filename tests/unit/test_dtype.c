@@ -404,9 +404,32 @@ static void poison_patterns_are_the_documented_ones(void **state)
     assert_false(kd_is_poison(KD_DT_F32, &canonical, 0));
 }
 
+/* NAME=f16 / NAME=fp16[n*n] on a buffer: the element type, and maybe its count. */
+static void buffer_settings_may_name_the_type(void **state)
+{
+    (void)state;
+    kd_dtype t;
+    char *count = (char *)"unset";
+    assert_true(kd_dtype_setting("f16", &t, &count));
+    assert_int_equal(t, KD_DT_F16);
+    assert_null(count);
+    assert_true(kd_dtype_setting("bfloat16[n*n]", &t, &count));
+    assert_int_equal(t, KD_DT_BF16);
+    assert_string_equal(count, "n*n");
+    free(count);
+    assert_true(kd_dtype_setting("fp32", &t, &count));
+    assert_int_equal(t, KD_DT_F32);
+    assert_false(kd_dtype_setting("n*n", &t, &count));
+    assert_false(kd_dtype_setting("16M", &t, &count));
+    assert_false(kd_dtype_setting("f16[", &t, &count));
+    assert_string_equal(kd_dtype_triton_name(KD_DT_F16), "fp16");
+    assert_string_equal(kd_dtype_triton_name(KD_DT_I32), "i32");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(buffer_settings_may_name_the_type),
         cmocka_unit_test(type_spellings),
         cmocka_unit_test(sizes_names_and_kinds),
         cmocka_unit_test(float_to_half_known_patterns),

@@ -452,9 +452,43 @@ static void more_parameters_than_the_harness_passes_is_an_error(void **state)
     kd_sb_free(&src);
 }
 
+/* A Triton cubin: block from num_warps, grid over a constexpr, its shared memory, scratch
+ * pointers last, --arg of a constexpr accepted, --block refused, typed buffers. */
+static void a_compiler_fixed_launch(void **state)
+{
+    (void)state;
+    launch l;
+    load(&l, "// kerndiff: n=4096 grid=cdiv(n,BLOCK) x=f16\n"
+             "__global__ void k(const float *x, float *y, int n);\n");
+    kd_launch_abi abi = {.fixed = true, .block_threads = 128, .dynamic_smem = 2048, .nscratch = 2,
+                         .scratch_bytes = {64, 0}};
+    assert_int_equal(kd_launch_abi_set(&abi, "BLOCK", 1024), 0);
+    assert_int_equal(kd_launch_abi_set(&abi, "BLOCK", 512), 0); /* replaced, not added */
+    assert_int_equal(abi.nconstants, 1);
+    l.req.abi = &abi;
+    kd_strlist_push(&l.scalars, "BLOCK=512");
+    build_ok(&l);
+    assert_int_equal(l.spec.block[0], 128);
+    assert_int_equal(l.spec.grid[0], 8);
+    assert_int_equal(l.spec.dynamic_smem, 2048);
+    assert_int_equal(l.spec.nargs, 5);
+    assert_int_equal(l.spec.args[0].type.base, KD_DT_F16);
+    assert_int_equal(l.spec.args[0].count, 4096);
+    assert_int_equal(l.spec.args[3].role, KD_ROLE_SCRATCH);
+    assert_int_equal(l.spec.args[3].count, 64 * 8);
+    assert_int_equal(l.spec.args[4].count, 0);
+    kd_launch_spec_free(&l.spec);
+    l.req.block = "64";
+    build_fails_with(&l, "fixed by its compiler");
+    free(l.scalars.items);
+    kd_launch_abi_free(&abi);
+    unload(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_compiler_fixed_launch),
         cmocka_unit_test(saxpy_is_inferred_from_its_signature),
         cmocka_unit_test(a_scalar_without_a_value_is_an_error),
         cmocka_unit_test(matmul_takes_its_geometry_from_annotations),

@@ -195,9 +195,31 @@ static void test_huge_numbers_saturate(void **state)
     assert_int_equal(r.barriers, 0);
 }
 
+/* A cubin kerndiff did not compile (Triton's): cuobjdump's resource usage. */
+static void test_cuobjdump_resource_usage(void **state)
+{
+    (void)state;
+    const char text[] = "\nResource usage:\n Common:\n  GLOBAL:0\n Function add_kernel_v2:\n"
+                        "  REG:40 STACK:8 SHARED:0 LOCAL:16 CONSTANT[0]:576 TEXTURE:0\n"
+                        " Function add_kernel:\n  REG:26 STACK:0 SHARED:1024 LOCAL:0 CONSTANT[0]:576 TEXTURE:0\n";
+    kd_resources r;
+    assert_int_equal(kd_resources_parse(text, "add_kernel", &r), 0);
+    assert_true(r.found);
+    assert_int_equal(r.registers, 26);
+    assert_int_equal(r.shared_static, 1024);
+    assert_int_equal(r.stack_frame, 0);
+    assert_int_equal(r.constant0, 576);
+    assert_int_equal(kd_resources_parse(text, "add_kernel_v2", &r), 0);
+    assert_int_equal(r.registers, 40);
+    assert_int_equal(r.spill_stores, 16);
+    assert_int_equal(kd_resources_parse(text, "add", &r), -1);
+    assert_false(r.found);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cuobjdump_resource_usage),
         cmocka_unit_test(test_shared_reduce_smem_and_barrier),
         cmocka_unit_test(test_spill_bytes),
         cmocka_unit_test(test_sm80_prints_cmem),

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""kerndiff-triton.py: kerndiff's helper for Triton kernels (.py files).
+
+kerndiff runs it from an argument vector (never a shell) and reads JSON on stdout:
+
+  kerndiff-triton.py list FILE
+      The @triton.jit kernels of FILE (also under @triton.autotune / @triton.heuristics),
+      found with Python's own `ast` without importing FILE or Triton: each kernel's
+      parameters (pointer, scalar or constexpr, with defaults and annotations), which
+      pointers it stores to, autotune configs written as literals, and the local modules
+      FILE imports (they are part of the build's cache key).
+  kerndiff-triton.py version
+      Triton's version, read without importing it.
+  kerndiff-triton.py build FILE KERNEL SPEC_JSON OUTDIR
+      Ahead-of-time compile through triton.compile(ASTSource(...), target=GPUTarget(...)),
+      which needs no GPU and no torch. SPEC_JSON: {"signature": {name: "*fp32"|"i32"|
+      "constexpr"...}, "constexprs": {name: value}, "divisible": [names], "arch": 90,
+      "num_warps": 4, "num_stages": 3}. Writes kernel.ptx, kernel.cubin, metadata.json.
+
+Exit status: 0 ok; 2 usage; 3 Triton cannot be imported; 4 the compile failed (Triton's
+message on stderr); 5 an unsupported Triton version; 6 FILE cannot be read or parsed.
+"""
+import ast
+import json
+import os
+import sys
+
+SUPPORTED = ((3, 4), (3, 6))  # inclusive: the ASTSource/GPUTarget API and the launch ABI kerndiff uses
+LOAD_FUNCS = {"load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or",
+              "atomic_xor", "atomic_xchg", "atomic_cas", "make_block_ptr", "make_tensor_descriptor"}
+STORE_FUNCS = {"store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
+               "atomic_xchg", "atomic_cas"}
+
+
+def fail(status, message):
+    sys.stderr.write(message.rstrip() + "\n")
+    sys.exit(status)
+
+
+def dotted(node):
+    """'triton.jit' for the expression triton.jit, 'jit' for jit; '' for anything else."""
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return base + "." + node.attr if base else ""
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def decorator_kind(dec):
+    name = dotted(dec.func if isinstance(dec, ast.Call) else dec)
+    last = name.rsplit(".", 1)[-1]
+    return last if last in ("jit", "autotune", "heuristics") else None
+
+
+def literal(node):
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+
+
+def autotune_configs(dec):
+    """The triton.Config(...) literals of an @autotune(configs=[...]) decorator."""
+    configs = []
+    for kw in dec.keywords if isinstance(dec, ast.Call) else []:
+        if kw.arg != "configs" or not isinstance(kw.value, (ast.List, ast.Tuple)):
+            continue
+        for call in kw.value.elts:
+            if not isinstance(call, ast.Call):
+                continue
+            cfg = {"meta": literal(call.args[0]) if call.args else {}}
+            for k in call.keywords:
+                if k.arg in ("num_warps", "num_stages", "num_ctas"):
+                    cfg[k.arg] = literal(k.value)
+                elif k.arg == "kwargs":
+                    cfg["meta"] = literal(k.value)
+            if isinstance(cfg["meta"], dict):
+                configs.append(cfg)
+    return configs
+
+
+def leftmost(node, aliases, seen=()):
+    """The names an address expression is based on: the leftmost operand of +/- chains,
+    through local aliases (p = x_ptr + offs) and make_block_ptr(base=...)."""
+    if isinstance(node, ast.Name):
+        if node.id in aliases and node.id not in seen:
+            out = set()
+            for value in aliases[node.id]:
+                out |= leftmost(value, aliases, seen + (node.id,))
+            return out or {node.id}
+        return {node.id}
+    if isinstance(node, ast.BinOp):  # x_ptr + offs * stride: the pointer is on the left
+        return leftmost(node.left, aliases, seen)
+    if isinstance(node, ast.Call):
+        for kw in node.keywords:
+            if kw.arg == "base":
+                return leftmost(kw.value, aliases, seen)
+        return leftmost(node.args[0], aliases, seen) if node.args else set()
+    if isinstance(node, (ast.Subscript, ast.Attribute)):
+        return leftmost(node.value, aliases, seen)
+    return set()
+
+
+def address_uses(fn):
+    """Names used as addresses (loaded or stored) and names stored to."""
+    aliases = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    aliases.setdefault(t.id, []).append(node.value)
+    used, stored = set(), set()
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
+        func = dotted(node.func).rsplit(".", 1)[-1]
+        if func not in LOAD_FUNCS:
+            continue
+        target = node.args[0] if node.args else next((k.value for k in node.keywords
+                                                       if k.arg in ("pointer", "base")), None)
+        # x.store(v) on a block pointer or descriptor: the object is the address
+        if target is None and isinstance(node.func, ast.Attribute):
+            target = node.func.value
+        if target is None:
+            continue
+        names = leftmost(target, aliases)
+        used |= names
+        if func in STORE_FUNCS:
+            stored |= names
+    return used, stored
+
+
+def describe_kernel(fn, decorators):
+    used, stored = address_uses(fn)
+    params = []
+    args = fn.args.args
+    defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
+    for a, d in zip(args, defaults):
+        ann = ast.unparse(a.annotation) if a.annotation is not None else ""
+        if "constexpr" in ann:
+            kind = "constexpr"
+        elif "ptr" in a.arg.lower() or "pointer" in ann or a.arg in used:
+            kind = "pointer"
+        else:
+            kind = "scalar"
+        params.append({"name": a.arg, "kind": kind, "annotation": ann,
+                       "default": ast.unparse(d) if d is not None else None,
+                       "stored": kind == "pointer" and a.arg in stored})
+    configs = []
+    for dec in decorators:
+        if decorator_kind(dec) == "autotune":
+            configs += autotune_configs(dec)
+    return {"name": fn.name, "line": fn.lineno, "params": params,
+            "decorators": [decorator_kind(d) for d in decorators if decorator_kind(d)],
+            "autotune": any(decorator_kind(d) == "autotune" for d in decorators),
+            "configs": configs}
+
+
+def local_imports(tree, folder):
+    """Files of modules imported from FILE's own folder (a change there changes the kernel)."""
+    found = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level <= 1:
+            names = [node.module]
+        for name in names:
+            base = os.path.join(folder, *name.split("."))
+            for path in (base + ".py", os.path.join(base, "__init__.py")):
+                if os.path.isfile(path) and path not in found:
+                    found.append(path)
+    return found
+
+
+def cmd_list(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), filename=path)
+    except (OSError, SyntaxError, UnicodeDecodeError) as e:
+        fail(6, "cannot read %s as Python: %s" % (path, e))
+    kernels = [describe_kernel(node, node.decorator_list) for node in ast.walk(tree)
+               if isinstance(node, ast.FunctionDef) and any(decorator_kind(d) == "jit" for d in node.decorator_list)]
+    json.dump({"kernels": kernels,
+               "imports": local_imports(tree, os.path.dirname(os.path.abspath(path)))}, sys.stdout)
+
+
+def triton_version():
+    try:
+        from importlib.metadata import version, PackageNotFoundError
+        return version("triton")
+    except PackageNotFoundError:
+        fail(3, "Triton is not installed for %s (install it with `%s -m pip install triton`, or pass "
+                "--python PATH of an interpreter that has it)" % (sys.executable, sys.executable))
+
+
+def check_version(text):
+    parts = tuple(int(p) for p in text.split("+")[0].split(".")[:2] if p.isdigit())
+    if not SUPPORTED[0] <= parts <= SUPPORTED[1]:
+        fail(5, "Triton %s is not supported: kerndiff compiles with Triton %d.%d to %d.%d "
+                "(pip install 'triton>=%d.%d,<=%d.%d.99')" % ((text,) + SUPPORTED[0] + SUPPORTED[1] +
+                                                            SUPPORTED[0] + SUPPORTED[1]))
+
+
+def find_jit(obj):
+    """The JITFunction under autotune/heuristics wrappers."""
+    for _ in range(8):
+        if type(obj).__name__ == "JITFunction":
+            return obj
+        obj = getattr(obj, "fn", None)
+    return None
+
+
+def cmd_build(path, kernel, spec_text, outdir):
+    check_version(triton_version())
+    try:
+        import importlib.util
+        import triton
+        from triton.compiler import ASTSource
+        from triton.backends.compiler import GPUTarget
+    except Exception as e:  # Triton's import can fail in many ways
+        fail(3, "cannot import Triton with %s: %s: %s (reinstall it: `%s -m pip install triton`)"
+             % (sys.executable, type(e).__name__, e, sys.executable))
+    spec = json.loads(spec_text)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        mod_spec = importlib.util.spec_from_file_location("kerndiff_user_kernels", path)
+        module = importlib.util.module_from_spec(mod_spec)
+        mod_spec.loader.exec_module(module)
+    except Exception as e:
+        fail(4, "importing %s failed: %s: %s" % (path, type(e).__name__, e))
+    fn = find_jit(getattr(module, kernel, None))
+    if fn is None:
+        fail(6, "%s defines no @triton.jit function named %s" % (path, kernel))
+    names = list(spec["signature"])
+    attrs = {(names.index(n),): [["tt.divisibility", 16]] for n in spec.get("divisible", [])}
+    options = {"num_warps": spec.get("num_warps", 4), "num_stages": spec.get("num_stages", 3)}
+    try:
+        src = ASTSource(fn=fn, signature=spec["signature"], constexprs=spec.get("constexprs", {}), attrs=attrs)
+        compiled = triton.compile(src, target=GPUTarget("cuda", int(spec.get("arch", 90)), 32), options=options)
+    except Exception as e:
+        fail(4, "Triton could not compile %s: %s" % (kernel, e))
+    md = compiled.metadata
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "kernel.ptx"), "w") as f:
+        f.write(compiled.asm["ptx"])
+    with open(os.path.join(outdir, "kernel.cubin"), "wb") as f:
+        f.write(compiled.asm["cubin"])
+    meta = {"name": md.name, "num_warps": md.num_warps, "num_stages": md.num_stages, "shared": md.shared,
+            "global_scratch_size": getattr(md, "global_scratch_size", 0),
+            "global_scratch_align": getattr(md, "global_scratch_align", 1),
+            # Triton 3.5 added a second trailing pointer for the profiler's scratch
+            "scratch_pointers": 2 if hasattr(md, "profile_scratch_size") else 1,
+            "profile_scratch_size": getattr(md, "profile_scratch_size", 0),
+            "triton_version": triton.__version__}
+    with open(os.path.join(outdir, "metadata.json"), "w") as f:
+        json.dump(meta, f)
+    json.dump(meta, sys.stdout)
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "list":
+        cmd_list(argv[2])
+    elif len(argv) == 2 and argv[1] == "version":
+        text = triton_version()
+        check_version(text)
+        print(text)
+    elif len(argv) == 6 and argv[1] == "build":
+        cmd_build(*argv[2:])
+    else:
+        fail(2, "usage: kerndiff-triton.py list FILE | version | build FILE KERNEL SPEC_JSON OUTDIR")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

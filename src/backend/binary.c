@@ -1,0 +1,205 @@
+/* The binary backend: .ptx and .cubin files that another compiler made (Triton's cache,
+ * CuTe DSL, hand-written PTX). Kernels are the entry symbols; a .ptx is assembled with
+ * ptxas (whose -v report gives the resources, as for nvcc builds), a .cubin is used as it
+ * is (cuobjdump gives its functions and resources; no PTX, so no PTX histogram). What PTX
+ * cannot say (element types, which buffers are inputs; everything, for a cubin) comes from
+ * `// kerndiff:` lines in the .ptx or from a sidecar file FILE.kerndiff beside the input
+ * (`# kerndiff: signature=x:f32*,n:i32 inputs=x grid=... block=...`), see ptxentry.h. */
+#include "backend/registry.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/exit_codes.h"
+#include "source/ptxentry.h"
+#include "util/fs.h"
+#include "util/spawn.h"
+#include "util/tmpdir.h"
+
+enum { TOOL_TIMEOUT_MS = 120000 };
+
+static bool is_cubin(const char *path) { return kd_path_has_suffix(path, (const char *const[]){".cubin", NULL}); }
+
+static bool claims_binary(const char *path)
+{
+    return kd_path_has_suffix(path, (const char *const[]){".ptx", ".cubin", NULL});
+}
+
+static int binary_harness(int side, kd_argv *argv, kd_strbuf *why)
+{
+    (void)side;
+    return kd_backend_find_harness("kerndiff-harness", argv, why);
+}
+
+/* cuobjdump --dump-resource-usage of a cubin (functions and resources), malloc'd, or NULL
+ * with the reason printed. */
+static char *resource_usage(const kd_options *opts, const char *side, const char *cubin)
+{
+    const char *cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc));
+    const char *argv[] = {cuobjdump, "--dump-resource-usage", cubin, NULL};
+    kd_spawn_result r;
+    if (!cuobjdump || kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
+        fprintf(stderr, "kerndiff: %s%sa .cubin input needs cuobjdump (install the CUDA toolkit's, or pip install "
+                        "nvidia-cuda-cuobjdump and put it on PATH)\n", side ? side : "", side ? ": " : "");
+        return NULL;
+    }
+    char *text = NULL;
+    if (r.exit_code == 0 && !r.signal)
+        text = kd_sb_take(&r.out);
+    else
+        fprintf(stderr, "kerndiff: %s%s%s cannot read %s: %s\n", side ? side : "", side ? ": " : "", cuobjdump, cubin,
+                kd_sb_str(&r.err));
+    kd_spawn_result_free(&r);
+    return text;
+}
+
+/* The functions cuobjdump lists ("Function NAME:"). */
+static int cubin_functions(const char *usage, kd_kernel_list *out)
+{
+    kd_strlist names = {0};
+    kd_strbuf copy = {0};
+    kd_sb_puts(&copy, usage);
+    for (char *p = copy.data; p && (p = strstr(p, "Function ")) != NULL;) {
+        char *name = p + 9, *colon = strchr(name, ':');
+        if (!colon)
+            break;
+        *colon = '\0';
+        kd_strlist_push(&names, name);
+        p = colon + 1;
+    }
+    int rc = kd_ptx_kernels_named(names.items, names.count, out);
+    free(names.items);
+    kd_sb_free(&copy);
+    return rc;
+}
+
+static int binary_scan(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+                       kd_annotations *annotations)
+{
+    const char *label = side ? side : "", *sep = side ? ": " : "";
+    bool cubin = is_cubin(path);
+    size_t len = 0;
+    char *text = cubin ? resource_usage(opts, side, path) : kd_read_file(path, &len);
+    if (!text) {
+        if (!cubin)
+            fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", label, sep, path, strerror(errno));
+        return cubin ? KD_EXIT_TOOL : KD_EXIT_INPUT;
+    }
+    /* The file's own annotations (PTX comments), then the sidecar's, which win. */
+    kd_strbuf notes = {0};
+    if (!cubin)
+        kd_sb_puts(&notes, text);
+    kd_strbuf sidecar_path = {0};
+    kd_sb_printf(&sidecar_path, "%s.kerndiff", path);
+    char *sidecar = kd_read_file(kd_sb_str(&sidecar_path), NULL);
+    if (sidecar)
+        kd_sb_printf(&notes, "\n%s", sidecar);
+    kd_annotations local = {0};
+    kd_annotations *a = annotations ? annotations : &local;
+    kd_strbuf why = {0};
+    int rc = kd_annotations_parse(kd_sb_str(&notes), notes.len, a) != 0 ||
+                     (cubin ? cubin_functions(text, kernels) : kd_ptx_kernels(text, kernels)) != 0
+                 ? KD_EXIT_TOOL
+                 : KD_EXIT_OK;
+    if (rc == KD_EXIT_OK && kd_ptx_kernels_annotate(kernels, a, &why) != 0) {
+        fprintf(stderr, "kerndiff: %s%s%s: %s\n", label, sep, sidecar ? kd_sb_str(&sidecar_path) : path, kd_sb_str(&why));
+        rc = KD_EXIT_INPUT;
+    } else if (rc != KD_EXIT_OK) {
+        fprintf(stderr, "kerndiff: out of memory while reading '%s'\n", path);
+    }
+    kd_annotations_free(&local);
+    kd_sb_free(&why);
+    kd_sb_free(&notes);
+    kd_sb_free(&sidecar_path);
+    free(sidecar);
+    free(text);
+    return rc;
+}
+
+/* ptxas beside nvcc, else on PATH. */
+static char *find_ptxas(const kd_options *opts)
+{
+    const char *nvcc = kd_find_nvcc(opts->nvcc);
+    char *dir = strchr(nvcc, '/') ? kd_dirname(nvcc) : NULL;
+    char *beside = dir ? kd_path_join(dir, "ptxas") : NULL;
+    free(dir);
+    if (beside && kd_program_exists(beside))
+        return beside;
+    free(beside);
+    return strdup("ptxas");
+}
+
+/* A .ptx is assembled by ptxas -v (cubin and resource report in one run); not cached:
+ * ptxas takes a fraction of a second. */
+static int assemble(const kd_options *opts, const kd_comparison *c, kd_side *side)
+{
+    kd_build *b = &side->build;
+    const char *tmp = kd_tmpdir();
+    b->dir = tmp ? kd_path_join(tmp, side->label) : NULL;
+    b->cubin_path = b->dir ? kd_path_join(b->dir, "kernel.cubin") : NULL;
+    b->ptx = kd_read_file(side->path, NULL);
+    if (!b->cubin_path || kd_mkdir_p(b->dir) != 0 || !b->ptx) {
+        fprintf(stderr, "kerndiff: %s: cannot read '%s' or create a build folder: %s\n", side->label, side->path,
+                strerror(errno));
+        return KD_EXIT_INPUT;
+    }
+    char *ptxas = find_ptxas(opts);
+    const char *argv[] = {ptxas, "-v", "-arch", c->arch, "-o", b->cubin_path, side->path, NULL};
+    kd_spawn_result r;
+    int rc = KD_EXIT_OK;
+    if (kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
+        fprintf(stderr, "kerndiff: %s: cannot run %s to assemble %s: install the CUDA toolkit (or pass --nvcc PATH "
+                        "beside its ptxas)\n", side->label, ptxas, side->path);
+        rc = KD_EXIT_TOOL;
+    } else {
+        if (r.exit_code != 0 || r.signal) {
+            fprintf(stderr, "kerndiff: %s: ptxas -arch=%s failed on %s:\n%s\nFix the PTX, or check --arch.\n",
+                    side->label, c->arch, side->path, kd_sb_str(&r.err));
+            rc = KD_EXIT_BUILD;
+        }
+        b->ptxas_log = kd_sb_take(&r.err);
+        kd_spawn_result_free(&r);
+    }
+    free(ptxas);
+    return rc;
+}
+
+/* A .cubin is used as it is: no PTX, resources from cuobjdump. */
+static int use_cubin(const kd_options *opts, kd_side *side)
+{
+    kd_build *b = &side->build;
+    b->cubin_path = realpath(side->path, NULL);
+    b->dir = b->cubin_path ? kd_dirname(b->cubin_path) : NULL;
+    b->ptx = strdup("");
+    b->ptxas_log = b->cubin_path ? resource_usage(opts, side->label, b->cubin_path) : NULL;
+    if (!b->cubin_path)
+        fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, strerror(errno));
+    return b->cubin_path && b->ptx && b->ptxas_log ? KD_EXIT_OK : b->cubin_path ? KD_EXIT_TOOL : KD_EXIT_INPUT;
+}
+
+/* A cubin carries no parameter list: without a `signature=` its launch cannot be described
+ * (the static diff still runs). */
+static int binary_prepare(const kd_options *opts, kd_side *side)
+{
+    (void)opts;
+    if (is_cubin(side->path) && !kd_annotation_get(&side->annotations, "signature"))
+        side->kernel_info = NULL;
+    return KD_EXIT_OK;
+}
+
+static int binary_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
+{
+    return is_cubin(side->path) ? use_cubin(opts, side) : assemble(opts, c, side);
+}
+
+const kd_backend kd_backend_binary = {
+    .name = "binary",
+    .needs_gpu = true,
+    .claims = claims_binary,
+    .harness = binary_harness,
+    .scan = binary_scan,
+    .prepare = binary_prepare,
+    .build = binary_build,
+};

@@ -1,0 +1,635 @@
+/* The Triton backend: .py files. Kernels are found by the helper `kerndiff-triton.py list`
+ * (Python's ast, no import), compiled ahead of time by `kerndiff-triton.py build` (Triton's
+ * own compiler, no GPU, no torch) into PTX + cubin, and the cubin runs in kerndiff-harness
+ * like any other: the same timer, L2 flush, placement moves and seeded inputs as CUDA.
+ *
+ * The compiled signature must match the launch, so the build specialises as Triton's JIT
+ * does on the values the launch passes: an integer equal to 1 becomes a constexpr (and
+ * leaves the argument list), integers divisible by 16 and every pointer (the harness's
+ * allocations are 256-byte aligned) get tt.divisibility=16. Hence the order prepare →
+ * describe the launch → build → describe it again (compare.c). */
+#include "backend/registry.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/exit_codes.h"
+#include "compile/cache.h"
+#include "launch/dtype.h"
+#include "launch/expr.h"
+#include "source/pykernels.h"
+#include "util/fs.h"
+#include "util/hash.h"
+#include "util/spawn.h"
+#include "util/tmpdir.h"
+#include "wire/locate.h"
+
+#define HELPER "kerndiff-triton.py"
+#define RECIPE "kerndiff-triton-build-1"
+enum { LIST_TIMEOUT_MS = 60000, BUILD_TIMEOUT_MS = 600000, DEFAULT_WARPS = 4, DEFAULT_STAGES = 3 };
+/* The helper's exit statuses (scripts/kerndiff-triton.py). */
+enum { HELPER_NO_TRITON = 3, HELPER_COMPILE = 4, HELPER_VERSION = 5, HELPER_INPUT = 6 };
+
+static const char *const artifacts[] = {"kernel.ptx", "kernel.cubin", "metadata.json", "resources.txt"};
+enum { N_ARTIFACTS = sizeof artifacts / sizeof *artifacts };
+
+static bool claims_python(const char *path) { return kd_path_has_suffix(path, (const char *const[]){".py", NULL}); }
+
+static int triton_harness(int side, kd_argv *argv, kd_strbuf *why)
+{
+    (void)side; /* the CUDA harness runs the cubin, alone or beside the other side */
+    return kd_backend_find_harness("kerndiff-harness", argv, why);
+}
+
+static const char *python_of(const kd_options *opts) { return opts->python ? opts->python : "python3"; }
+
+/* Runs the helper with up to 5 arguments. Returns 0 when it ran (whatever its status), else
+ * prints why it could not start, naming the side, and returns KD_EXIT_TOOL. */
+static int run_helper(const kd_options *opts, const char *side, const char *const args[5], int timeout_ms,
+                      kd_spawn_result *r)
+{
+    char *script = kd_harness_path(HELPER);
+    if (!script) {
+        fprintf(stderr, "kerndiff: %s%scannot find %s beside kerndiff (build it with `make`, or set "
+                        "KERNDIFF_HARNESS_DIR)\n", side ? side : "", side ? ": " : "", HELPER);
+        return KD_EXIT_TOOL;
+    }
+    const char *argv[8] = {python_of(opts), script};
+    for (int i = 0; i < 5 && args[i]; i++)
+        argv[2 + i] = args[i];
+    int rc = kd_spawn(argv, NULL, timeout_ms, r);
+    free(script);
+    if (rc != 0) {
+        fprintf(stderr, "kerndiff: %s%scannot run %s (%s), the Python that reads Triton files: install Python 3 "
+                        "with Triton (pip install triton), or pass --python PATH\n",
+                side ? side : "", side ? ": " : "", python_of(opts), strerror(errno));
+        return KD_EXIT_TOOL;
+    }
+    return KD_EXIT_OK;
+}
+
+/* A helper that ran and failed: its message, with the side, and the exit code it means. */
+static int helper_failed(const kd_spawn_result *r, const char *side, const char *doing, const kd_options *opts)
+{
+    const char *said = kd_sb_str(&r->err);
+    const char *label = side ? side : "", *sep = side ? ": " : "";
+    if (r->timed_out || r->signal) {
+        fprintf(stderr, "kerndiff: %s%s%s: %s %s\n", label, sep, doing, python_of(opts),
+                r->timed_out ? "took too long" : "crashed");
+        return KD_EXIT_TOOL;
+    }
+    switch (r->exit_code) {
+    case HELPER_NO_TRITON:
+    case HELPER_VERSION:
+        fprintf(stderr, "kerndiff: %s%s%s with %s: %s", label, sep, doing, python_of(opts), said);
+        return KD_EXIT_TOOL;
+    case HELPER_COMPILE:
+        fprintf(stderr, "kerndiff: %s%s%s failed; Triton said:\n%s", label, sep, doing, said);
+        return KD_EXIT_BUILD;
+    case HELPER_INPUT:
+        fprintf(stderr, "kerndiff: %s%s%s", label, sep, said);
+        return KD_EXIT_INPUT;
+    default:
+        fprintf(stderr, "kerndiff: %s%s%s: %s exited with status %d:\n%s", label, sep, doing, python_of(opts),
+                r->exit_code, said);
+        return KD_EXIT_TOOL;
+    }
+}
+
+static int triton_scan(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+                       kd_annotations *annotations)
+{
+    size_t len;
+    char *text = kd_read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
+                strerror(errno));
+        return KD_EXIT_INPUT;
+    }
+    int rc = annotations && kd_annotations_parse(text, len, annotations) != 0 ? KD_EXIT_TOOL : KD_EXIT_OK;
+    free(text);
+    kd_spawn_result r;
+    if (rc == KD_EXIT_OK && (rc = run_helper(opts, side, (const char *const[5]){"list", path}, LIST_TIMEOUT_MS, &r)) ==
+                                KD_EXIT_OK) {
+        kd_strbuf why = {0};
+        if (r.exit_code != 0 || r.signal)
+            rc = helper_failed(&r, side, "listing the Triton kernels", opts);
+        else if (kd_pykernels_parse(kd_sb_str(&r.out), kernels, &why) != 0) {
+            fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+            rc = KD_EXIT_TOOL;
+        }
+        kd_sb_free(&why);
+        kd_spawn_result_free(&r);
+    }
+    return rc;
+}
+
+/* --- settings: --call vN:NAME=V, then --arg NAME=V, then `# kerndiff: NAME=V` ---------------- */
+
+/* The value of the last NAME=VALUE entry of `list` (later entries win), malloc'd. */
+static char *from_list(const kd_strlist *list, const char *name)
+{
+    const char *found = NULL;
+    size_t nlen = strlen(name);
+    for (size_t i = 0; i < list->count; i++)
+        if (strncmp(list->items[i], name, nlen) == 0 && list->items[i][nlen] == '=')
+            found = list->items[i] + nlen + 1;
+    return found ? strdup(found) : NULL;
+}
+
+/* The text of a setting for this side, malloc'd; NULL when none is given. */
+static char *setting_text(const kd_options *opts, const kd_side *side, const char *name)
+{
+    int s = side->label[1] == '2'; /* "v1" / "v2" */
+    char *text = from_list(&opts->call[s].params, name);
+    if (!text)
+        text = from_list(&opts->scalars, name);
+    if (!text) {
+        const char *a = kd_annotation_get(&side->annotations, name);
+        text = a ? strdup(a) : NULL;
+    }
+    return text;
+}
+
+/* --- the kernel's meta-parameters ----------------------------------------------------------- */
+
+typedef struct meta {
+    json_t *kernel;       /* the helper's description (frontend_info) */
+    json_t *constexprs;   /* name -> value, for the build */
+    int num_warps, num_stages;
+    char *config_note;    /* which autotune config, or NULL */
+} meta;
+
+static void meta_free(meta *m)
+{
+    json_decref(m->kernel);
+    json_decref(m->constexprs);
+    free(m->config_note);
+}
+
+/* A constexpr's value: a number when the text reads as one (16K, 1<<10), else a string. */
+static json_t *meta_value(const char *text)
+{
+    double v;
+    if (strcmp(text, "True") == 0 || strcmp(text, "False") == 0)
+        return json_boolean(text[0] == 'T');
+    if (kd_expr_eval(text, &(kd_vars){NULL, 0}, &v, NULL, 0) != 0) {
+        size_t n = strlen(text); /* a quoted Python string default: 'relu' */
+        if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
+            return json_stringn(text + 1, n - 2);
+        return json_string(text);
+    }
+    return v == floor(v) && fabs(v) < 9007199254740992.0 ? json_integer((json_int_t)v) : json_real(v);
+}
+
+/* The autotune config to use: the first whose meta-parameters all agree with the values
+ * given (--arg/annotation), else the first. Timing every config is left to the user. */
+static json_t *choose_config(const kd_options *opts, const kd_side *side, json_t *configs, kd_strbuf *note)
+{
+    size_t i, chosen = 0;
+    json_t *cfg;
+    bool matched = false;
+    json_array_foreach(configs, i, cfg) {
+        const char *key;
+        json_t *v;
+        bool all = true, any = false;
+        json_object_foreach(json_object_get(cfg, "meta"), key, v) {
+            char *given = setting_text(opts, side, key);
+            if (given) {
+                json_t *g = meta_value(given);
+                any = true;
+                all = all && json_equal(g, v);
+                json_decref(g);
+            }
+            free(given);
+        }
+        if (any && all && !matched) {
+            chosen = i;
+            matched = true;
+        }
+    }
+    size_t n = json_array_size(configs);
+    if (n)
+        kd_sb_printf(note, "autotune config %zu of %zu%s", chosen + 1, n,
+                     matched ? " (the one the given values select)"
+                             : " (the first; pick another by giving its meta-parameters with --arg)");
+    return json_array_get(configs, chosen);
+}
+
+static int int_setting(const kd_options *opts, const kd_side *side, const char *name, json_t *config, int fallback)
+{
+    char *text = setting_text(opts, side, name);
+    int v = text ? atoi(text) : json_is_integer(json_object_get(config, name))
+                                    ? (int)json_integer_value(json_object_get(config, name))
+                                    : fallback;
+    free(text);
+    return v;
+}
+
+/* Resolves every meta-parameter of the side's kernel. Prints the reason on failure. */
+static int resolve_meta(const kd_options *opts, const kd_side *side, meta *m)
+{
+    memset(m, 0, sizeof *m);
+    const kd_kernel *k = side->kernel_info;
+    m->kernel = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
+    m->constexprs = json_object();
+    if (!m->kernel || !m->constexprs) {
+        fprintf(stderr, "kerndiff: %s: the kernel's description is missing (out of memory?)\n", side->label);
+        return KD_EXIT_TOOL;
+    }
+    kd_strbuf note = {0};
+    json_t *config = choose_config(opts, side, json_object_get(m->kernel, "configs"), &note);
+    m->config_note = note.len ? kd_sb_take(&note) : NULL;
+    kd_sb_free(&note);
+    m->num_warps = int_setting(opts, side, "num_warps", config, DEFAULT_WARPS);
+    m->num_stages = int_setting(opts, side, "num_stages", config, DEFAULT_STAGES);
+    if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)) || m->num_stages < 1) {
+        fprintf(stderr, "kerndiff: %s: num_warps must be a power of two from 1 to 32 and num_stages at least 1 "
+                        "(got %d and %d)\n", side->label, m->num_warps, m->num_stages);
+        return KD_EXIT_INPUT;
+    }
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(m->kernel, "params"), i, p) {
+        if (strcmp(json_string_value(json_object_get(p, "kind")), "constexpr") != 0)
+            continue;
+        const char *name = json_string_value(json_object_get(p, "name"));
+        char *text = setting_text(opts, side, name);
+        json_t *from_config = json_object_get(json_object_get(config, "meta"), name);
+        const char *dflt = json_string_value(json_object_get(p, "default"));
+        json_t *value = text ? meta_value(text) : from_config ? json_incref(from_config) : dflt ? meta_value(dflt) : NULL;
+        free(text);
+        if (!value) {
+            fprintf(stderr, "kerndiff: %s: tl.constexpr '%s' of kernel '%s' needs a value: --arg %s=VALUE, "
+                            "`# kerndiff: %s=VALUE` in %s, or a default in the signature\n",
+                    side->label, name, k->name, name, name, side->path);
+            return KD_EXIT_INPUT;
+        }
+        json_object_set_new(m->constexprs, name, value);
+    }
+    return KD_EXIT_OK;
+}
+
+/* A copy of the source kernel: the compiled one starts as it and loses folded parameters. */
+static kd_kernel *copy_kernel(const kd_kernel *k)
+{
+    kd_kernel *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->name = strdup(k->name);
+    c->qualified = strdup(k->qualified);
+    c->line = k->line;
+    c->frontend_info = k->frontend_info ? strdup(k->frontend_info) : NULL;
+    c->params = calloc(k->nparams + 1, sizeof *c->params);
+    bool ok = c->name && c->qualified && c->params && (!k->frontend_info || c->frontend_info);
+    for (size_t i = 0; ok && i < k->nparams; i++) {
+        const kd_param *p = &k->params[i];
+        kd_param *q = &c->params[c->nparams++];
+        *q = (kd_param){strdup(p->name), strdup(p->type), p->pointee ? strdup(p->pointee) : NULL, p->is_pointer,
+                        p->is_const, p->default_value ? strdup(p->default_value) : NULL};
+        ok = q->name && q->type && (!p->pointee || q->pointee) && (!p->default_value || q->default_value);
+    }
+    if (!ok) {
+        kd_kernel_free(c);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static int set_constants(kd_side *side, const meta *m)
+{
+    const char *key;
+    json_t *v;
+    int rc = kd_launch_abi_set(&side->abi, "num_warps", m->num_warps) |
+             kd_launch_abi_set(&side->abi, "num_stages", m->num_stages);
+    const char *block_name = NULL;
+    json_object_foreach(m->constexprs, key, v) {
+        if (json_is_number(v))
+            rc |= kd_launch_abi_set(&side->abi, key, json_number_value(v));
+        if (json_is_number(v) && strstr(key, "BLOCK"))
+            block_name = block_name ? "" : key; /* "": more than one, no default grid */
+    }
+    free(side->abi.default_grid);
+    side->abi.default_grid = NULL;
+    if (block_name && *block_name) {
+        kd_strbuf grid = {0};
+        kd_sb_printf(&grid, "cdiv(n,%s)", block_name);
+        side->abi.default_grid = kd_sb_take(&grid);
+    }
+    return rc;
+}
+
+/* Before the first launch description: the block (32 x num_warps), the constexprs as
+ * constants, and scalar types from the values given (Triton types a scalar by its value). */
+static int triton_prepare(const kd_options *opts, kd_side *side)
+{
+    if (!side->kernel_info)
+        return KD_EXIT_OK;
+    meta m;
+    int rc = resolve_meta(opts, side, &m);
+    if (rc == KD_EXIT_OK) {
+        kd_kernel *compiled = copy_kernel(side->kernel_info);
+        for (size_t i = 0; compiled && i < compiled->nparams; i++) {
+            kd_param *p = &compiled->params[i];
+            if (p->is_pointer)
+                continue;
+            char *text = setting_text(opts, side, p->name);
+            json_t *param = NULL;
+            size_t j;
+            json_t *q;
+            json_array_foreach(json_object_get(m.kernel, "params"), j, q)
+                if (strcmp(json_string_value(json_object_get(q, "name")), p->name) == 0)
+                    param = q;
+            const char *type = kd_pykernels_scalar_type(json_string_value(json_object_get(param, "annotation")),
+                                                        text ? text : p->default_value);
+            free(text);
+            free(p->type);
+            p->type = strdup(type);
+        }
+        side->abi.fixed = true;
+        side->abi.block_threads = 32u * (unsigned)m.num_warps;
+        if (!compiled || set_constants(side, &m) != 0) {
+            fprintf(stderr, "kerndiff: out of memory\n");
+            rc = KD_EXIT_TOOL;
+        }
+        side->compiled = compiled;
+        side->kernel_info = compiled;
+    }
+    meta_free(&m);
+    return rc;
+}
+
+/* --- the build ------------------------------------------------------------------------------ */
+
+static const kd_launch_arg *launch_arg(const kd_side *side, const char *name)
+{
+    for (size_t i = 0; !side->launch_error && i < side->launch.nargs; i++)
+        if (strcmp(side->launch.args[i].name, name) == 0)
+            return &side->launch.args[i];
+    return NULL;
+}
+
+/* The signature Triton's JIT would make for this launch (see the top of the file). Integers
+ * equal to 1 are folded into constexprs and listed in `folded`. */
+static json_t *make_spec(const kd_comparison *c, const kd_side *side, const meta *m, kd_strlist *folded)
+{
+    json_t *sig = json_object(), *divisible = json_array(), *constexprs = json_deep_copy(m->constexprs);
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(m->kernel, "params"), i, p) {
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *kind = json_string_value(json_object_get(p, "kind"));
+        const kd_launch_arg *a = launch_arg(side, name);
+        const kd_param *param = NULL;
+        for (size_t j = 0; j < side->kernel_info->nparams; j++)
+            if (strcmp(side->kernel_info->params[j].name, name) == 0)
+                param = &side->kernel_info->params[j];
+        if (strcmp(kind, "constexpr") == 0) {
+            json_object_set_new(sig, name, json_string("constexpr"));
+        } else if (strcmp(kind, "pointer") == 0) {
+            kd_dtype t = a ? a->type.base : KD_DT_F32;
+            char text[16];
+            snprintf(text, sizeof text, "*%s", kd_dtype_triton_name(t));
+            json_object_set_new(sig, name, json_string(text));
+            json_array_append_new(divisible, json_string(name));
+        } else if (param && strcmp(param->type, "float") == 0) {
+            json_object_set_new(sig, name, json_string("fp32"));
+        } else if (a && a->value == 1) {
+            json_object_set_new(sig, name, json_string("constexpr"));
+            json_object_set_new(constexprs, name, json_integer(1));
+            kd_strlist_push(folded, name);
+        } else {
+            bool wide = (param && strcmp(param->type, "long long") == 0) ||
+                        (a && (a->value > 2147483647.0 || a->value < -2147483648.0));
+            json_object_set_new(sig, name, json_string(wide ? "i64" : "i32"));
+            if (a && fmod(a->value, 16) == 0)
+                json_array_append_new(divisible, json_string(name));
+        }
+    }
+    return json_pack("{s:o, s:o, s:o, s:i, s:i, s:i}", "signature", sig, "constexprs", constexprs, "divisible",
+                     divisible, "arch", atoi(c->arch + 3), "num_warps", m->num_warps, "num_stages", m->num_stages);
+}
+
+static void hash_file(kd_hash *h, const char *path)
+{
+    size_t len = 0;
+    char *text = kd_read_file(path, &len);
+    kd_hash_str(h, path);
+    kd_hash_field(h, text ? text : "", text ? len : 0);
+    free(text);
+}
+
+/* The cache key: the recipe, the helper, the interpreter and Triton's version, the source
+ * and the local modules it imports, the kernel and the full compile spec. */
+static void compute_key(const kd_options *opts, const kd_side *side, const meta *m, const char *version,
+                        const char *spec, char key[65])
+{
+    kd_hash h;
+    kd_hash_init(&h);
+    kd_hash_str(&h, RECIPE);
+    char *script = kd_harness_path(HELPER);
+    if (script)
+        hash_file(&h, script);
+    free(script);
+    kd_hash_str(&h, python_of(opts));
+    kd_hash_str(&h, version);
+    hash_file(&h, side->path);
+    size_t i;
+    json_t *imp;
+    json_array_foreach(json_object_get(m->kernel, "imports"), i, imp)
+        hash_file(&h, json_string_value(imp));
+    kd_hash_str(&h, side->kernel_info->name);
+    kd_hash_str(&h, spec);
+    kd_hash_hex(&h, key);
+}
+
+/* Runs the helper's build into dir, then cuobjdump for the resources (Triton's n_regs
+ * needs a GPU; the cubin says the same without one). */
+static int compile_into(const kd_options *opts, const kd_side *side, const char *spec, const char *dir)
+{
+    char *abs_path = realpath(side->path, NULL);
+    kd_spawn_result r;
+    int rc = run_helper(opts, side->label,
+                        (const char *const[5]){"build", abs_path ? abs_path : side->path, side->kernel_info->name,
+                                               spec, dir},
+                        BUILD_TIMEOUT_MS, &r);
+    free(abs_path);
+    if (rc != KD_EXIT_OK)
+        return rc;
+    if (r.exit_code != 0 || r.signal) {
+        kd_strbuf doing = {0};
+        kd_sb_printf(&doing, "Triton's compile of %s (%s)", side->kernel_info->name, side->path);
+        rc = helper_failed(&r, side->label, kd_sb_str(&doing), opts);
+        kd_sb_free(&doing);
+    }
+    kd_spawn_result_free(&r);
+    if (rc != KD_EXIT_OK)
+        return rc;
+    char *cubin = kd_path_join(dir, "kernel.cubin"), *resources = kd_path_join(dir, "resources.txt");
+    const char *cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc));
+    const char *argv[] = {cuobjdump, "--dump-resource-usage", cubin, NULL};
+    /* Without cuobjdump the resources are missing (the report says so), not the build. */
+    bool dumped = cuobjdump && cubin && kd_spawn(argv, NULL, LIST_TIMEOUT_MS, &r) == 0;
+    const char *text = dumped && r.exit_code == 0 ? kd_sb_str(&r.out) : "";
+    if (!resources || kd_write_file(resources, text, strlen(text)) != 0) {
+        fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, resources ? resources : dir,
+                strerror(errno));
+        rc = KD_EXIT_TOOL;
+    }
+    if (dumped)
+        kd_spawn_result_free(&r);
+    free(cubin);
+    free(resources);
+    return rc;
+}
+
+/* The launch facts the metadata fixes, and the build's artifacts, from dir. */
+static int load_build(kd_side *side, const char *dir, bool from_cache)
+{
+    kd_build *b = &side->build;
+    b->dir = strdup(dir);
+    b->from_cache = from_cache;
+    char *ptx = kd_path_join(dir, "kernel.ptx"), *res = kd_path_join(dir, "resources.txt"),
+         *md = kd_path_join(dir, "metadata.json");
+    b->cubin_path = kd_path_join(dir, "kernel.cubin");
+    b->ptx = ptx ? kd_read_file(ptx, NULL) : NULL;
+    b->ptxas_log = res ? kd_read_file(res, NULL) : NULL;
+    json_t *meta_json = md ? json_load_file(md, 0, NULL) : NULL;
+    free(ptx);
+    free(res);
+    free(md);
+    if (!b->dir || !b->cubin_path || !b->ptx || !b->ptxas_log || !json_is_object(meta_json)) {
+        json_decref(meta_json);
+        return -1;
+    }
+    side->abi.dynamic_smem = (unsigned long long)json_integer_value(json_object_get(meta_json, "shared"));
+    side->abi.nscratch = (unsigned)json_integer_value(json_object_get(meta_json, "scratch_pointers"));
+    side->abi.scratch_bytes[0] = (unsigned long long)json_integer_value(json_object_get(meta_json, "global_scratch_size"));
+    side->abi.scratch_bytes[1] = (unsigned long long)json_integer_value(json_object_get(meta_json, "profile_scratch_size"));
+    side->abi.block_threads = 32u * (unsigned)json_integer_value(json_object_get(meta_json, "num_warps"));
+    json_decref(meta_json);
+    return 0;
+}
+
+/* "Triton 3.6.0: num_warps=4 num_stages=3 shared=2048 B; BLOCK=1024; specialised stride=1" */
+static char *describe_build(const char *version, const meta *m, const kd_side *side, const kd_strlist *folded)
+{
+    kd_strbuf sb = {0};
+    kd_sb_printf(&sb, "Triton %s: num_warps=%d num_stages=%d shared=%llu B", version, m->num_warps, m->num_stages,
+                 side->abi.dynamic_smem);
+    const char *key;
+    json_t *v;
+    json_object_foreach(m->constexprs, key, v) {
+        char *text = json_dumps(v, JSON_ENCODE_ANY);
+        kd_sb_printf(&sb, " %s=%s", key, text ? text : "?");
+        free(text);
+    }
+    for (size_t i = 0; i < folded->count; i++)
+        kd_sb_printf(&sb, "%s%s=1", i ? ", " : "; specialised as constexpr: ", folded->items[i]);
+    if (m->config_note)
+        kd_sb_printf(&sb, "; %s", m->config_note);
+    return kd_sb_take(&sb);
+}
+
+/* The Triton version, which also checks that the interpreter has a supported one. */
+static int triton_version(const kd_options *opts, const kd_side *side, char **version)
+{
+    kd_spawn_result r;
+    int rc = run_helper(opts, side->label, (const char *const[5]){"version"}, LIST_TIMEOUT_MS, &r);
+    if (rc != KD_EXIT_OK)
+        return rc;
+    if (r.exit_code != 0 || r.signal)
+        rc = helper_failed(&r, side->label, "looking for Triton", opts);
+    else
+        *version = strndup(kd_sb_str(&r.out), strcspn(kd_sb_str(&r.out), "\n"));
+    kd_spawn_result_free(&r);
+    return rc;
+}
+
+/* The compiled kernel loses the parameters folded into constexprs. */
+static void drop_folded(kd_kernel *k, const kd_strlist *folded)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < k->nparams; i++) {
+        bool gone = false;
+        for (size_t j = 0; j < folded->count && !gone; j++)
+            gone = strcmp(k->params[i].name, folded->items[j]) == 0;
+        if (!gone) {
+            k->params[kept++] = k->params[i];
+            continue;
+        }
+        free(k->params[i].name);
+        free(k->params[i].type);
+        free(k->params[i].pointee);
+        free(k->params[i].default_value);
+    }
+    k->nparams = kept;
+}
+
+static int triton_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
+{
+    meta m;
+    char *version = NULL, *spec_text = NULL, *entry = NULL, *dir = NULL;
+    kd_strlist folded = {0};
+    int rc = triton_version(opts, side, &version);
+    if (rc == KD_EXIT_OK)
+        rc = resolve_meta(opts, side, &m);
+    else
+        memset(&m, 0, sizeof m);
+    json_t *spec = rc == KD_EXIT_OK ? make_spec(c, side, &m, &folded) : NULL;
+    spec_text = spec ? json_dumps(spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(spec);
+    if (rc == KD_EXIT_OK && !spec_text) {
+        fprintf(stderr, "kerndiff: out of memory\n");
+        rc = KD_EXIT_TOOL;
+    }
+    if (rc == KD_EXIT_OK) {
+        compute_key(opts, side, &m, version, spec_text, side->build.key);
+        entry = kd_cache_entry(side->build.key);
+        bool cached = !opts->no_cache && entry && kd_cache_complete(entry, artifacts, N_ARTIFACTS);
+        if (!cached) {
+            const char *tmp = kd_tmpdir();
+            dir = tmp ? kd_path_join(tmp, side->label) : NULL;
+            if (!dir || kd_mkdir_p(dir) != 0) {
+                fprintf(stderr, "kerndiff: %s: cannot create a private build folder: %s\n", side->label, strerror(errno));
+                rc = KD_EXIT_TOOL;
+            } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_EXIT_OK && entry) {
+                kd_cache_store(dir, entry, artifacts, N_ARTIFACTS);
+            }
+        }
+        if (rc == KD_EXIT_OK && load_build(side, cached ? entry : dir, cached) != 0) {
+            fprintf(stderr, "kerndiff: %s: Triton's build left no usable kernel.ptx/kernel.cubin/metadata.json in %s "
+                            "(rerun with --no-cache)\n", side->label, cached ? entry : dir);
+            rc = KD_EXIT_TOOL;
+        }
+    }
+    for (size_t i = 0; rc == KD_EXIT_OK && i < folded.count; i++)
+        if (kd_launch_abi_set(&side->abi, folded.items[i], 1) != 0)
+            rc = KD_EXIT_TOOL;
+    if (rc == KD_EXIT_OK) {
+        drop_folded(side->compiled, &folded);
+        side->build_note = describe_build(version, &m, side, &folded);
+    }
+    meta_free(&m);
+    free(folded.items);
+    free(version);
+    free(spec_text);
+    free(entry);
+    free(dir);
+    return rc;
+}
+
+const kd_backend kd_backend_triton = {
+    .name = "triton",
+    .needs_gpu = true,
+    .claims = claims_python,
+    .harness = triton_harness,
+    .scan = triton_scan,
+    .prepare = triton_prepare,
+    .build = triton_build,
+};

@@ -1,0 +1,110 @@
+#include "source/pykernels.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *kd_pykernels_scalar_type(const char *annotation, const char *value)
+{
+    if (annotation && *annotation) {
+        if (strstr(annotation, "float") || strstr(annotation, "fp"))
+            return "float";
+        if (strstr(annotation, "64"))
+            return "long long";
+        if (strstr(annotation, "int"))
+            return "int";
+    }
+    if (!value)
+        return "int";
+    bool hex = value[0] == '0' && (value[1] == 'x' || value[1] == 'X');
+    if (!hex && (strpbrk(value, ".eE") || strcasestr(value, "inf") || strcasestr(value, "nan")))
+        return "float";
+    return "int";
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static int add_param(kd_kernel *k, json_t *p)
+{
+    const char *kind = json_string_value(json_object_get(p, "kind"));
+    const char *name = json_string_value(json_object_get(p, "name"));
+    if (!kind || !name)
+        return 1; /* malformed */
+    if (strcmp(kind, "constexpr") == 0)
+        return 0;
+    kd_param *grown = realloc(k->params, (k->nparams + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    k->params = grown;
+    kd_param *q = &grown[k->nparams++];
+    memset(q, 0, sizeof *q);
+    q->name = strdup(name);
+    q->is_pointer = strcmp(kind, "pointer") == 0;
+    q->is_const = q->is_pointer && !json_is_true(json_object_get(p, "stored"));
+    q->pointee = q->is_pointer ? strdup("float") : NULL;
+    q->type = strdup(q->is_pointer ? (q->is_const ? "const float *" : "float *")
+                                   : kd_pykernels_scalar_type(json_string_value(json_object_get(p, "annotation")),
+                                                              NULL));
+    q->default_value = dup_or_null(json_string_value(json_object_get(p, "default")));
+    return q->name && q->type && (!q->is_pointer || q->pointee) ? 0 : -1;
+}
+
+static int add_kernel(kd_kernel_list *out, json_t *k, json_t *imports)
+{
+    const char *name = json_string_value(json_object_get(k, "name"));
+    json_t *params = json_object_get(k, "params");
+    if (!name || !json_is_array(params))
+        return 1;
+    kd_kernel *grown = realloc(out->items, (out->count + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    out->items = grown;
+    kd_kernel *kernel = &grown[out->count++];
+    memset(kernel, 0, sizeof *kernel);
+    kernel->name = strdup(name);
+    kernel->qualified = strdup(name);
+    kernel->line = (int)json_integer_value(json_object_get(k, "line"));
+    json_object_set(k, "imports", imports);
+    kernel->frontend_info = json_dumps(k, JSON_COMPACT);
+    if (!kernel->name || !kernel->qualified || !kernel->frontend_info)
+        return -1;
+    size_t i;
+    json_t *p;
+    json_array_foreach(params, i, p) {
+        int rc = add_param(kernel, p);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error)
+{
+    *out = (kd_kernel_list){0};
+    json_error_t jerr;
+    json_t *root = json_loads(json, 0, &jerr);
+    json_t *kernels = json_object_get(root, "kernels");
+    json_t *imports = json_object_get(root, "imports");
+    int rc = json_is_array(kernels) ? 0 : 1;
+    size_t i;
+    json_t *k;
+    if (rc == 0 && !json_is_array(imports))
+        imports = json_array();
+    else if (rc == 0)
+        json_incref(imports);
+    if (rc == 0) {
+        json_array_foreach(kernels, i, k) {
+            if ((rc = add_kernel(out, k, imports)) != 0)
+                break;
+        }
+        json_decref(imports);
+    }
+    json_decref(root);
+    if (rc != 0) {
+        kd_sb_puts(error, rc < 0 ? "out of memory" : "the Triton helper's kernel list is malformed (reinstall kerndiff)");
+        kd_kernel_list_free(out);
+        return -1;
+    }
+    return 0;
+}

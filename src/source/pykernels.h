@@ -1,0 +1,25 @@
+/* pykernels.h — the Triton kernels of a .py file, from the JSON that the helper
+ * `kerndiff-triton.py list` prints (it reads the file with Python's own `ast`).
+ *
+ * Each @triton.jit function becomes a kd_kernel whose parameters are the kernel's runtime
+ * arguments only: pointers (a buffer: an output when the kernel stores through it, else an
+ * input; the pointee is float until the launch description says otherwise) and scalars
+ * (an `int`; `float` when annotated so). tl.constexpr meta-parameters are not arguments:
+ * they stay in the kernel's frontend_info (the helper's JSON for it, with the file's local
+ * imports added) for the Triton build. */
+#ifndef KD_SOURCE_PYKERNELS_H
+#define KD_SOURCE_PYKERNELS_H
+
+#include "source/scan.h"
+#include "util/strbuf.h"
+
+/* Returns 0, or -1 with the reason in error (malformed JSON, out of memory). */
+int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error);
+
+/* The C type kerndiff gives a scalar of a Triton kernel, from its Python annotation
+ * ("tl.float32", "float", "tl.int64" ...) and the text of its value (may be NULL): "float"
+ * for a float annotation or a value written with '.', an exponent, inf or nan; "long long"
+ * for 64-bit annotations; else "int". */
+const char *kd_pykernels_scalar_type(const char *annotation, const char *value);
+
+#endif

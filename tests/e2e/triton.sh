@@ -1,0 +1,126 @@
+# Triton (.py) and .ptx/.cubin inputs: discovery, the AOT build, the static diff, and the
+# launch each side gets, through the simulated harness (sourced by tests/e2e/run.sh).
+# The outputs-differ check of the scan pair needs a GPU: tests/gpu/run.sh.
+if python3 -c 'import triton' 2>/dev/null; then
+    run triton_list 0 -- list examples/triton/softmax/v1.py
+    has triton_list out '^softmax_kernel  \(line [0-9]+'
+    has triton_list out 'out_ptr .*output buffer of float'
+    has triton_list out 'x_ptr .*input buffer of float'
+    has triton_list out 'n_rows .*element count'
+    lacks triton_list out 'BLOCK'
+
+    run triton_static 0 -- examples/triton/block_size/v1.py examples/triton/block_size/v2.py
+    has triton_static out '^kerndiff add_kernel'
+    has triton_static out 'v1: Triton [0-9.]+: num_warps=4 num_stages=3 shared=[0-9]+ B BLOCK=256'
+    has triton_static out 'v2: Triton [0-9.]+: num_warps=8 .* BLOCK=1024'
+    has triton_static out 'block threads +128 +256 +\(launch / launch\)'
+    has triton_static out '^  registers/thread +[0-9]+'
+    has triton_static out 'LDG'
+    run triton_cached 0 -- examples/triton/block_size/v1.py examples/triton/block_size/v2.py
+    has triton_cached out 'v1: .*\(cached build\)'
+
+    # the launch: 32 x num_warps threads, constexprs in the grid, the scratch pointers
+    KERNDIFF_SIMULATE="median=20us" run triton_sim 0 -- --json="$WORK/triton.json" \
+        examples/triton/block_size/v1.py examples/triton/block_size/v2.py
+    has triton_sim out 'outputs match'
+    if python3 - "$WORK/triton.json" >"$WORK/triton_json.err" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v1, v2 = (s["launch"] for s in d["sides"])
+assert v1["block"][0] == 128 and v2["block"][0] == 256, (v1["block"], v2["block"])
+assert v1["grid"][0] == 16 * 1024 * 1024 // 256 and v2["grid"][0] == 16 * 1024 * 1024 // 1024
+names = [a["name"] for a in v1["args"]]
+assert names == ["x_ptr", "y_ptr", "out_ptr", "n_elements", "(global scratch)", "(profile scratch)"], names
+PY
+    then ok "triton_sim: block 32 x num_warps, grid cdiv(n,BLOCK), scratch last"
+    else fail "triton_sim: launch in JSON" "$WORK/triton_json.err"; fi
+
+    # specialisation: an int equal to 1 leaves the signature (matmul's unit strides)
+    run triton_matmul 0 -- examples/triton/matmul/v1.py examples/triton/matmul/v2.py
+    has triton_matmul out 'specialised as constexpr: stride_ak=1, stride_bn=1, stride_cn=1'
+    has triton_matmul out 'shared=[0-9]+ B BLOCK_M=128'
+
+    # cross-language: the seed's scan pair (the mismatch itself is a GPU check)
+    KERNDIFF_SIMULATE="median=20us" run cross_lang 0 -- examples/triton/scan/blelloch.cu examples/triton/scan/scan.py
+    has cross_lang out 'v1: examples/triton/scan/blelloch.cu  \[prefix_scan\]'
+    has cross_lang out 'v2: examples/triton/scan/scan.py  \[prefix_scan\]'
+    has cross_lang out 'barriers +[1-9]'
+    has cross_lang out 'v2: Triton .*BLOCK=1024'
+
+    # git mode and a sweep over a constexpr (one cached build per value)
+    mkdir -p "$WORK/pyrepo" && cp examples/triton/block_size/v1.py "$WORK/pyrepo/k.py"
+    (cd "$WORK/pyrepo" && git init -q && git add k.py && git -c user.email=t@t -c user.name=t commit -qm k &&
+        sed -i 's/BLOCK=256/BLOCK=512/' k.py)
+    run triton_git 0 -- "$WORK/pyrepo/k.py"
+    has triton_git out 'v1: .*k.py @ HEAD .*\[add_kernel\]'
+    has triton_git out 'v2: Triton .*BLOCK=512'
+    KERNDIFF_SIMULATE="median=5us" run triton_sweep 0 -- --sweep BLOCK=256,512 "$WORK/pyrepo/k.py" "$WORK/pyrepo/k.py"
+    has triton_sweep out '^  512 .*match'
+
+    # errors: a constexpr without value, a compile error, --block on a Triton side
+    cat >"$WORK/noval.py" <<'PY'
+import triton
+import triton.language as tl
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+PY
+    run triton_noval 3 -- "$WORK/noval.py" "$WORK/noval.py"
+    has triton_noval err "v1: tl.constexpr 'BLOCK' of kernel 'k' needs a value: --arg BLOCK=VALUE"
+    KERNDIFF_SIMULATE="median=20us" run triton_blockflag 3 -- --arg BLOCK=128 --block 64 "$WORK/noval.py" "$WORK/noval.py"
+    has triton_blockflag err 'block is fixed by its compiler'
+    sed 's/\* 2/* undefined_name/' "$WORK/noval.py" >"$WORK/broken.py"
+    run triton_compile_error 4 -- --arg BLOCK=128 "$WORK/noval.py" "$WORK/broken.py"
+    has triton_compile_error err "^kerndiff: v2: Triton's compile of k .*failed; Triton said:"
+    has triton_compile_error err 'undefined_name'
+else
+    echo "note: Triton is not importable by python3; Triton build tests skipped (scripts/install-deps.sh installs it)"
+fi
+
+# discovery needs only Python's ast: autotuned and heuristics-wrapped kernels are found
+cat >"$WORK/tuned.py" <<'PY'
+import triton
+import triton.language as tl
+@triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=2), triton.Config({"BLOCK": 1024}, num_warps=8)], key=["n"])
+@triton.heuristics({"EVEN": lambda a: a["n"] % a["BLOCK"] == 0})
+@triton.jit
+def tuned(src, dst, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    p = src + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst + tl.arange(0, BLOCK), tl.load(p))
+PY
+run triton_list_tuned 0 -- list "$WORK/tuned.py"
+has triton_list_tuned out '^tuned  \(line 6\)'
+has triton_list_tuned out 'src .*input buffer'
+has triton_list_tuned out 'dst .*output buffer'
+run triton_no_python 7 -- --python /nonexistent/python3 "$WORK/tuned.py" "$WORK/tuned.py"
+has triton_no_python err 'cannot run /nonexistent/python3 .*pip install triton.*--python PATH'
+
+# --- .ptx and .cubin inputs ------------------------------------------------------------------
+nvcc -arch=sm_90 -ptx -o "$WORK/copy.ptx" tests/gpu/kernels/copy.cu 2>"$WORK/ptx_build.err" ||
+    fail "ptx: nvcc -ptx" "$WORK/ptx_build.err"
+cp "$WORK/copy.ptx" "$WORK/copy2.ptx"
+# nvcc's PTX names parameters NAME_param_K: its types are all the PTX says
+run ptx_list 0 -- list "$WORK/copy.ptx"
+has ptx_list out 'kd_copy_param_0 +output buffer of float'
+has ptx_list out 'unsigned int +kd_copy_param_2 +scalar'
+# the sidecar names and types them, and says which buffers are inputs
+for f in copy copy2; do
+    printf '# kerndiff: signature=in:f32*,out:f32*,n:i32 inputs=in n=64K\n' >"$WORK/$f.ptx.kerndiff"
+done
+run ptx_list_sidecar 0 -- list "$WORK/copy.ptx"
+has ptx_list_sidecar out 'in +input buffer of float'
+has ptx_list_sidecar out 'n +element count'
+KERNDIFF_SIMULATE="median=5us" run ptx_diff 0 -- "$WORK/copy.ptx" "$WORK/copy2.ptx"
+has ptx_diff out '^  registers/thread +[0-9]+ +[0-9]+'
+has ptx_diff out 'PTX instructions'
+has ptx_diff out 'outputs match'
+ptxas -arch=sm_90 -o "$WORK/copy.cubin" "$WORK/copy.ptx" 2>"$WORK/cubin_build.err" || fail "cubin: ptxas" "$WORK/cubin_build.err"
+printf '# kerndiff: signature=in:f32*,out:f32*,n:i32 inputs=in n=64K\n' >"$WORK/copy.cubin.kerndiff"
+KERNDIFF_SIMULATE="median=5us" run cubin_diff 0 -- "$WORK/copy.ptx" "$WORK/copy.cubin"
+has cubin_diff out '^  registers/thread +[0-9]+ +[0-9]+ *$'
+has cubin_diff out 'SASS instructions'
+has cubin_diff out 'outputs match'
+rm "$WORK/copy.cubin.kerndiff"
+KERNDIFF_SIMULATE="median=5us" run cubin_nosig 3 -- "$WORK/copy.ptx" "$WORK/copy.cubin"
+has cubin_nosig err 'v2: cannot launch kd_copy: .*signature=NAME:DTYPE'
