@@ -156,25 +156,18 @@ static void counters_section(FILE *out, const kd_comparison *c, const kd_render_
     }
 }
 
+static void region_row(const char *name, const char *v1, const char *v2, const char *change, void *out)
+{
+    fprintf(out, "| `%s` | %s | %s | %s |\n", name, v1, v2, change);
+}
+
 static void regions_section(FILE *out, const kd_comparison *c)
 {
     kd_strbuf line = {0};
     kd_region_heading(c, &line);
     fprintf(out, "\n**Regions** (%s)\n\n| region | v1 | v2 | change |\n|---|---:|---:|---|\n", kd_sb_str(&line));
     kd_sb_free(&line);
-    kd_region_row *rows = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
-    size_t n = rows ? kd_region_rows(c, rows) : 0;
-    for (size_t i = 0; i < n; i++) {
-        kd_strbuf a = {0}, b = {0}, change = {0};
-        kd_region_cell(rows[i].v1, &a);
-        kd_region_cell(rows[i].v2, &b);
-        kd_region_change(&rows[i], &change);
-        fprintf(out, "| `%s` | %s | %s | %s |\n", rows[i].name, kd_sb_str(&a), kd_sb_str(&b), kd_sb_str(&change));
-        kd_sb_free(&a);
-        kd_sb_free(&b);
-        kd_sb_free(&change);
-    }
-    free(rows);
+    kd_region_table(c, region_row, out);
     kd_region_overhead(c, &line);
     fprintf(out, "\n%s\n", kd_sb_str(&line));
     kd_sb_free(&line);

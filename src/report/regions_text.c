@@ -1,5 +1,6 @@
 #include "report/regions_text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const kd_region_stat *find(const kd_region_profile *p, const char *name)
@@ -42,6 +43,25 @@ void kd_region_change(const kd_region_row *row, kd_strbuf *out)
     else
         kd_sb_printf(out, "%+.1f%% (%s)", row->change_pct,
                      row->beyond_noise ? "beyond launch-to-launch noise" : "within launch-to-launch noise");
+}
+
+void kd_region_table(const kd_comparison *c,
+                     void (*row)(const char *name, const char *v1, const char *v2, const char *change, void *ctx),
+                     void *ctx)
+{
+    kd_region_row *rows = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
+    size_t n = rows ? kd_region_rows(c, rows) : 0;
+    for (size_t i = 0; i < n; i++) {
+        kd_strbuf a = {0}, b = {0}, change = {0};
+        kd_region_cell(rows[i].v1, &a);
+        kd_region_cell(rows[i].v2, &b);
+        kd_region_change(&rows[i], &change);
+        row(rows[i].name, kd_sb_str(&a), kd_sb_str(&b), kd_sb_str(&change), ctx);
+        kd_sb_free(&a);
+        kd_sb_free(&b);
+        kd_sb_free(&change);
+    }
+    free(rows);
 }
 
 void kd_region_heading(const kd_comparison *c, kd_strbuf *out)

@@ -20,6 +20,11 @@ size_t kd_region_rows(const kd_comparison *c, kd_region_row *rows);
 void kd_region_cell(const kd_region_stat *s, kd_strbuf *out);
 /* "-45.0% (beyond launch-to-launch noise)", "+0.4% (within noise)", "only in v2" */
 void kd_region_change(const kd_region_row *row, kd_strbuf *out);
+/* Calls row() once per region (both sides' regions matched by name) with its three cells:
+ * v1, v2 (kd_region_cell) and the change (kd_region_change). */
+void kd_region_table(const kd_comparison *c,
+                     void (*row)(const char *name, const char *v1, const char *v2, const char *change, void *ctx),
+                     void *ctx);
 /* The header's note: what the numbers are. */
 void kd_region_heading(const kd_comparison *c, kd_strbuf *out);
 /* Instrumented against plain time per side, launches, warps, dropped and unmatched records. */

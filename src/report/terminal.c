@@ -263,6 +263,11 @@ static void sanitizer_section(FILE *out, const kd_render_options *o, const kd_co
     kd_sanitizer_lines(c, print_indented, out);
 }
 
+static void region_row(const char *name, const char *v1, const char *v2, const char *change, void *out)
+{
+    fprintf(out, "  %-20s %24s %24s  %s\n", name, v1, v2, change);
+}
+
 static void regions_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
     kd_strbuf line = {0};
@@ -270,19 +275,7 @@ static void regions_section(FILE *out, const kd_render_options *o, const kd_comp
     heading(out, o, kd_sb_str(&line));
     kd_sb_free(&line);
     fprintf(out, "  %-20s %24s %24s  %s\n", "", "v1", "v2", "change");
-    kd_region_row *rows = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
-    size_t n = rows ? kd_region_rows(c, rows) : 0;
-    for (size_t i = 0; i < n; i++) {
-        kd_strbuf a = {0}, b = {0}, change = {0};
-        kd_region_cell(rows[i].v1, &a);
-        kd_region_cell(rows[i].v2, &b);
-        kd_region_change(&rows[i], &change);
-        fprintf(out, "  %-20s %24s %24s  %s\n", rows[i].name, kd_sb_str(&a), kd_sb_str(&b), kd_sb_str(&change));
-        kd_sb_free(&a);
-        kd_sb_free(&b);
-        kd_sb_free(&change);
-    }
-    free(rows);
+    kd_region_table(c, region_row, out);
     kd_region_overhead(c, &line);
     fprintf(out, "  %s\n", kd_sb_str(&line));
     kd_sb_free(&line);

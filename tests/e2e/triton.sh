@@ -11,8 +11,8 @@ if python3 -c 'import triton' 2>/dev/null; then
 
     run triton_static 0 -- examples/triton/block_size/v1.py examples/triton/block_size/v2.py
     has triton_static out '^kerndiff add_kernel'
-    has triton_static out 'v1: Triton [0-9.]+: num_warps=4 num_stages=3 shared=[0-9]+ B BLOCK=256'
-    has triton_static out 'v2: Triton [0-9.]+: num_warps=8 .* BLOCK=1024'
+    has triton_static out '^      Triton [0-9.]+: num_warps=4 num_stages=3 shared=[0-9]+ B BLOCK=256'
+    has triton_static out '^      Triton [0-9.]+: num_warps=8 .* BLOCK=1024'
     has triton_static out 'block threads +128 +256 +\(launch / launch\)'
     has triton_static out '^  registers/thread +[0-9]+'
     has triton_static out 'LDG'
@@ -45,7 +45,7 @@ PY
     has cross_lang out 'v1: examples/triton/scan/blelloch.cu  \[prefix_scan\]'
     has cross_lang out 'v2: examples/triton/scan/scan.py  \[prefix_scan\]'
     has cross_lang out 'barriers +[1-9]'
-    has cross_lang out 'v2: Triton .*BLOCK=1024'
+    has cross_lang out '^      Triton .*BLOCK=1024'
 
     # git mode and a sweep over a constexpr (one cached build per value)
     mkdir -p "$WORK/pyrepo" && cp examples/triton/block_size/v1.py "$WORK/pyrepo/k.py"
@@ -53,7 +53,7 @@ PY
         sed -i 's/BLOCK=256/BLOCK=512/' k.py)
     run triton_git 0 -- "$WORK/pyrepo/k.py"
     has triton_git out 'v1: .*k.py @ HEAD .*\[add_kernel\]'
-    has triton_git out 'v2: Triton .*BLOCK=512'
+    has triton_git out '^      Triton .*BLOCK=512'
     KERNDIFF_SIMULATE="median=5us" run triton_sweep 0 -- --sweep BLOCK=256,512 "$WORK/pyrepo/k.py" "$WORK/pyrepo/k.py"
     has triton_sweep out '^  512 .*match'
 
