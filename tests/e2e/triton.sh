@@ -75,7 +75,7 @@ PY
     has triton_compile_error err "^kerndiff: v2: Triton's compile of k .*failed; Triton said:"
     has triton_compile_error err 'undefined_name'
 else
-    echo "note: Triton is not importable by python3; Triton build tests skipped (scripts/install-deps.sh installs it)"
+    fail "triton: Triton is not importable by python3, so the Triton build tests cannot run (scripts/install-deps.sh installs it)"
 fi
 
 # discovery needs only Python's ast: autotuned and heuristics-wrapped kernels are found
