@@ -18,6 +18,7 @@ enum {
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
     OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
+    OPT_HTML, OPT_CSV,
 };
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
@@ -74,6 +75,8 @@ static const struct option long_options[] = {
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
     {"json", optional_argument, NULL, OPT_JSON},
     {"markdown", optional_argument, NULL, OPT_MARKDOWN},
+    {"html", required_argument, NULL, OPT_HTML},
+    {"csv", required_argument, NULL, OPT_CSV},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -162,6 +165,10 @@ void kd_print_help(void)
         "  --json[=FILE]         write JSON (docs/json-schema.json) to FILE or stdout;\n"
         "                        `--json FILE` works when FILE ends in .json\n"
         "  --markdown[=FILE]     write Markdown to FILE or stdout (`--markdown FILE.md`)\n"
+        "  --html FILE           a self-contained HTML report with charts (samples, speedup CI,\n"
+        "                        roofline, regions; a sweep's time and speedup against its values)\n"
+        "  --csv FILE            the raw samples (side,index,round,ns,throttled), or one row per\n"
+        "                        sweep point; \"-\" writes either to stdout\n"
         "  --no-color            no colour (also when NO_COLOR is set or not a terminal)\n"
         "  -h, --help            this text\n"
         "  --version             the version\n"
@@ -313,6 +320,8 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_ALL_INSTRUCTIONS: opts->all_instructions = true; break;
         case OPT_JSON: opts->json_path = optional_output(argc, argv, ".json"); break;
         case OPT_MARKDOWN: opts->markdown_path = optional_output(argc, argv, ".md"); break;
+        case OPT_HTML: opts->html_path = optarg; break;
+        case OPT_CSV: opts->csv_path = optarg; break;
         case OPT_FN:
             free((char *)opts->fn[0]);
             free((char *)opts->fn[1]);

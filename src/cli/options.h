@@ -53,6 +53,8 @@ typedef struct kd_options {
     bool all_instructions;    /* --all-instructions: unchanged histogram rows too */
     const char *json_path;    /* --json [FILE]: "-" is stdout; NULL: none */
     const char *markdown_path;/* --markdown [FILE] */
+    const char *html_path;    /* --html FILE: the report with charts (report/html.c) */
+    const char *csv_path;     /* --csv FILE: raw samples, or a sweep's points */
 } kd_options;
 
 /* Parses argv. On a usage error prints the reason to stderr and returns KD_EXIT_USAGE;
