@@ -118,9 +118,7 @@ static int render(const kd_options *opts, const kd_comparison *c)
 {
     kd_status_clear();
     kd_render_options ro = kd_render_options_for(opts);
-    bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
-                        (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
-    if (!stdout_taken)
+    if (!kd_options_stdout_taken(opts))
         kd_render_terminal(stdout, c, &ro);
     /* Every output is attempted, so one bad path does not cost the others. */
     int rc = KD_EXIT_OK;
@@ -140,6 +138,19 @@ static int render(const kd_options *opts, const kd_comparison *c)
         if (!kd_output_open(&out, opts->markdown_path, "Markdown"))
             return KD_EXIT_TOOL;
         kd_render_markdown(out.stream, c, &ro);
+        if (kd_output_close(&out, 0) != 0)
+            rc = KD_EXIT_TOOL;
+    }
+    if (opts->html_path) {
+        if (!kd_output_open(&out, opts->html_path, "HTML"))
+            return KD_EXIT_TOOL;
+        if (kd_output_close(&out, kd_render_html(out.stream, c, NULL)) != 0)
+            rc = KD_EXIT_TOOL;
+    }
+    if (opts->csv_path) {
+        if (!kd_output_open(&out, opts->csv_path, "CSV"))
+            return KD_EXIT_TOOL;
+        kd_render_csv(out.stream, c, NULL);
         if (kd_output_close(&out, 0) != 0)
             rc = KD_EXIT_TOOL;
     }

@@ -22,6 +22,7 @@ enum {
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
     /* Triton (.py) inputs */
     OPT_PYTHON,
+    OPT_HTML, OPT_CSV,
 };
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
@@ -84,6 +85,8 @@ static const struct option long_options[] = {
     {"completion", required_argument, NULL, OPT_COMPLETION},
     /* Triton (.py) inputs */
     {"python", required_argument, NULL, OPT_PYTHON},
+    {"html", required_argument, NULL, OPT_HTML},
+    {"csv", required_argument, NULL, OPT_CSV},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -115,6 +118,15 @@ void kd_print_completion(const char *shell)
             printf("complete -c kerndiff -l %s%s\n", o->name, o->has_arg == required_argument ? " -r" : "");
         printf("complete -c kerndiff -s q -s v -s h\ncomplete -c kerndiff -n __fish_use_subcommand -a '%s'\n", commands);
     }
+}
+
+bool kd_options_stdout_taken(const kd_options *opts)
+{
+    const char *outputs[] = {opts->json_path, opts->markdown_path, opts->html_path, opts->csv_path};
+    for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++)
+        if (outputs[i] && strcmp(outputs[i], "-") == 0)
+            return true;
+    return false;
 }
 
 void kd_print_help(void)
@@ -204,6 +216,10 @@ void kd_print_help(void)
         "  --json[=FILE]         write JSON (docs/json-schema.json) to FILE or stdout;\n"
         "                        `--json FILE` works when FILE ends in .json\n"
         "  --markdown[=FILE]     write Markdown to FILE or stdout (`--markdown FILE.md`)\n"
+        "  --html FILE           a self-contained HTML report with charts (samples, speedup CI,\n"
+        "                        roofline, regions; a sweep's time and speedup against its values)\n"
+        "  --csv FILE            the raw samples (side,index,round,ns,throttled), or one row per\n"
+        "                        sweep point; \"-\" writes either to stdout\n"
         "  --no-color            no colour (also when NO_COLOR is set or not a terminal)\n"
         "  --brief               the verdict, correctness and what changed, nothing else\n"
         "  -q, --quiet           nothing on stderr but errors\n"
@@ -380,6 +396,8 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_ALL_INSTRUCTIONS: opts->all_instructions = true; break;
         case OPT_JSON: opts->json_path = optional_output(argc, argv, ".json"); break;
         case OPT_MARKDOWN: opts->markdown_path = optional_output(argc, argv, ".md"); break;
+        case OPT_HTML: opts->html_path = optarg; break;
+        case OPT_CSV: opts->csv_path = optarg; break;
         case OPT_FN:
             free((char *)opts->fn[0]);
             free((char *)opts->fn[1]);

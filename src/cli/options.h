@@ -60,6 +60,8 @@ typedef struct kd_options {
     bool all_instructions;    /* --all-instructions: unchanged histogram rows too */
     const char *json_path;    /* --json [FILE]: "-" is stdout; NULL: none */
     const char *markdown_path;/* --markdown [FILE] */
+    const char *html_path;    /* --html FILE: the report with charts (report/html.c) */
+    const char *csv_path;     /* --csv FILE: raw samples, or a sweep's points */
 } kd_options;
 
 /* Parses argv. On a usage error prints the reason to stderr and returns KD_EXIT_USAGE;
@@ -67,6 +69,9 @@ typedef struct kd_options {
 int kd_options_parse(int argc, char **argv, kd_options *opts);
 void kd_options_free(kd_options *opts);
 void kd_print_help(void);
+/* Whether a document (--json, --markdown, --html, --csv) goes to stdout: then the terminal
+ * report does not. */
+bool kd_options_stdout_taken(const kd_options *opts);
 /* A completion script for bash, zsh or fish, from the option table. */
 void kd_print_completion(const char *shell);
 

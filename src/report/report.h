@@ -28,6 +28,37 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
 int kd_render_json(FILE *out, const kd_comparison *c);
 /* The same document as a jansson value (new reference), NULL on failure: sweeps embed it. */
 json_t *kd_comparison_json(const kd_comparison *c);
+/* One point of a sweep (workflow/sweep.c): a row of its summary table, CSV and chart. */
+typedef struct kd_sweep_point {
+    const char *value;        /* the parameter's value as given ("1048576", "4") */
+    int rc;                   /* the point's exit status */
+    bool timed;
+    double v1, v2;            /* median ns per launch */
+    double ratio, lo, hi;     /* speedup v1/v2 and its 95% CI */
+    const char *verdict;      /* kd_verdict_name */
+    const char *bound;        /* v2's roofline bound, "-" when not known */
+    bool outputs_ok;          /* matched, or not checked */
+} kd_sweep_point;
+
+typedef struct kd_sweep_result {
+    const char *parameter;    /* "n" or the --sweep NAME */
+    bool compile_time;        /* -D NAME=value per point */
+    const kd_sweep_point *points;
+    size_t count;
+} kd_sweep_result;
+
+/* The HTML report (report/html.c): one self-contained page (inline CSS and SVG, no script,
+ * nothing fetched) with the verdict, launch, correctness, the samples' distribution and
+ * order with the speedup's CI, the roofline, regions, and the counter and static tables.
+ * `c` is the comparison shown in full; for a sweep, `sweep` adds its time and speedup
+ * charts and `c` is its first analysed point (the static diff) or NULL. A `kerndiff app`
+ * report would pass its per-kernel comparisons the same way, one section each. Returns 0,
+ * -1 on allocation failure. */
+int kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *sweep);
+/* CSV for plotting elsewhere (report/csv.c): with `sweep`, one row per point; else one row
+ * per raw sample of `c` (side, index, round, ns, throttled; a header only when nothing
+ * was timed). */
+void kd_render_csv(FILE *out, const kd_comparison *c, const kd_sweep_result *sweep);
 /* The region timelines (Chrome/Perfetto trace JSON); 0, -1 on failure. */
 int kd_render_trace(FILE *out, const kd_comparison *c);
 /* The JSON document's version: it changes when a field changes meaning or disappears. */

@@ -123,18 +123,8 @@ void kd_sweep_spec_free(kd_sweep_spec *s)
     memset(s, 0, sizeof *s);
 }
 
-typedef struct point {
-    bool timed;
-    double v1, v2, ratio, lo, hi;
-    const char *verdict;
-    const char *bound;
-    bool outputs_ok;
-    int rc;
-} point;
-
-static void summarise(const kd_comparison *c, int rc, point *p)
+static void summarise(const kd_comparison *c, int rc, kd_sweep_point *p)
 {
-    memset(p, 0, sizeof *p);
     p->rc = rc;
     p->timed = c->timed;
     if (!c->timed)
@@ -151,7 +141,7 @@ static void summarise(const kd_comparison *c, int rc, point *p)
     p->outputs_ok = !t->checked || t->outputs_match;
 }
 
-static void print_table(FILE *out, const kd_sweep_spec *s, const point *points, bool markdown)
+static void print_table(FILE *out, const kd_sweep_spec *s, const kd_sweep_point *points, bool markdown)
 {
     if (markdown)
         fprintf(out, "\n| %s | v1 | v2 | speedup (95%% CI) | verdict | v2 bound | outputs |\n|---:|---:|---:|---|---|---|---|\n",
@@ -160,7 +150,7 @@ static void print_table(FILE *out, const kd_sweep_spec *s, const point *points, 
         fprintf(out, "\nsweep over %s\n  %-12s %10s %10s  %-24s %-26s %-8s %s\n", s->parameter, s->parameter, "v1", "v2",
                 "speedup (95% CI)", "verdict", "bound", "outputs");
     for (size_t i = 0; i < s->count; i++) {
-        const point *p = &points[i];
+        const kd_sweep_point *p = &points[i];
         char a[32] = "-", b[32] = "-", speedup[64] = "-";
         if (p->timed) {
             kd_format_ns(p->v1, a, sizeof a);
@@ -183,7 +173,7 @@ static void point_options(const kd_options *opts, const kd_sweep_spec *s, size_t
                           kd_strlist *defines, kd_strbuf *define_text)
 {
     *o = *opts;
-    o->json_path = o->markdown_path = o->save_path = NULL;
+    o->json_path = o->markdown_path = o->save_path = o->html_path = o->csv_path = NULL;
     if (!s->define) {
         o->n = s->values[i];
         return;
@@ -196,18 +186,52 @@ static void point_options(const kd_options *opts, const kd_sweep_spec *s, size_t
     o->defines = *defines;
 }
 
+/* The first analysed point, kept for the HTML page's static diff, with what its
+ * comparison may still point into (the point's -D list). */
+typedef struct kept_point {
+    bool kept;
+    kd_comparison c;
+    kd_strlist defines;
+    kd_strbuf define_text;
+} kept_point;
+
+/* --html and --csv: the sweep's charts and table, and its points as CSV rows. */
+static int write_pictures(const kd_options *opts, const kd_sweep_spec *s, const kd_sweep_point *points,
+                          const kept_point *first)
+{
+    kd_sweep_result result = {s->parameter, s->define, points, s->count};
+    const kd_comparison *c = first->kept ? &first->c : NULL;
+    int status = KD_EXIT_OK;
+    kd_output out;
+    if (opts->html_path &&
+        (!kd_output_open(&out, opts->html_path, "sweep HTML") || kd_output_close(&out, kd_render_html(out.stream, c, &result)) != 0))
+        status = KD_EXIT_TOOL;
+    if (opts->csv_path) {
+        if (kd_output_open(&out, opts->csv_path, "sweep CSV"))
+            kd_render_csv(out.stream, c, &result);
+        if (!out.stream || kd_output_close(&out, 0) != 0)
+            status = KD_EXIT_TOOL;
+    }
+    return status;
+}
+
 int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
 {
-    point *points = calloc(s->count, sizeof *points);
+    kd_sweep_point *points = calloc(s->count, sizeof *points);
     json_t *results = json_array();
     int status = KD_EXIT_OK;
     kd_render_options ro = kd_render_options_for(opts);
-    /* JSON or Markdown on stdout owns it: the human report then goes to stderr. */
-    bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
-                        (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
+    /* A document on stdout owns it: the human report then goes to stderr. */
+    bool stdout_taken = kd_options_stdout_taken(opts);
     FILE *human = stdout_taken ? stderr : stdout;
+    kept_point first = {0};
+    /* Outside the loop: a comparison keeps pointers into its options (side.include_dirs),
+     * and the kept first point must not see them go out of scope. Points differ only in
+     * n and the -D list, which the kept point owns. */
+    kd_options o;
+    for (size_t i = 0; i < s->count && points; i++)
+        points[i].value = s->values[i];
     for (size_t i = 0; i < s->count && points; i++) {
-        kd_options o;
         kd_strlist defines = {0};
         kd_strbuf define_text = {0};
         point_options(opts, s, i, &o, &defines, &define_text);
@@ -229,9 +253,13 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         json_t *result = c.analysed ? kd_comparison_json(&c) : json_null();
         json_array_append_new(results, json_pack("{s:s, s:i, s:o}", "value", s->values[i], "exit", rc,
                                                  "result", result ? result : json_null()));
-        kd_comparison_free(&c);
-        free(defines.items);
-        kd_sb_free(&define_text);
+        if (c.analysed && !first.kept && opts->html_path) {
+            first = (kept_point){true, c, defines, define_text};
+        } else {
+            kd_comparison_free(&c);
+            free(defines.items);
+            kd_sb_free(&define_text);
+        }
         if (rc != KD_EXIT_OK && status == KD_EXIT_OK)
             status = rc;
         if (rc == KD_EXIT_BUILD || rc == KD_EXIT_INPUT || rc == KD_EXIT_USAGE || rc == KD_EXIT_TOOL)
@@ -258,6 +286,13 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         }
         if (!out.stream || kd_output_close(&out, 0) != 0)
             status = KD_EXIT_TOOL;
+    }
+    if (points && write_pictures(opts, s, points, &first) != KD_EXIT_OK)
+        status = KD_EXIT_TOOL;
+    if (first.kept) {
+        kd_comparison_free(&first.c);
+        free(first.defines.items);
+        kd_sb_free(&first.define_text);
     }
     free(points);
     return status;

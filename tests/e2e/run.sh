@@ -171,6 +171,9 @@ has list out 'instances: scale<float> scale<double>'
 has list out 'T \*.*p .*output buffer of T'
 run list_missing 3 -- list "$WORK/nope.cu"
 
+# --- the HTML report and CSV, checked in headless Chromium ---------------------------------
+source tests/e2e/html.sh
+
 echo
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -92,11 +92,14 @@ nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader
 for ex in vector_loads coalescing bank_conflicts matmul reduction unroll fusion cublas; do
     tolerance=()
     [ $ex = cublas ] && tolerance=(--rtol 1e-4 --atol 1e-4) # cuBLAS sums in another order
-    "$KD" "${tolerance[@]}" --json="$WORK/$ex.json" "examples/$ex/v1.cu" "examples/$ex/v2.cu" >"$WORK/$ex.txt" 2>&1
+    html=() # the real-GPU HTML example committed beside the results (issue 15)
+    [ $ex = vector_loads ] && html=(--html "${REPORT%/*}/example.html")
+    "$KD" "${tolerance[@]}" "${html[@]}" --json="$WORK/$ex.json" "examples/$ex/v1.cu" "examples/$ex/v2.cu" >"$WORK/$ex.txt" 2>&1
     rc=$?
     check "example_$ex" "$([ $rc -eq 0 ] && [ "$(field "$WORK/$ex.json" 'd["runtime"]["correctness"]["match"]')" = True ]; echo $?)" \
         "$(field "$WORK/$ex.json" 'd["runtime"]["headline"]' 2>&1)"
 done
+check example_html "$(grep -q 'svg id="chart-roofline"' "${REPORT%/*}/example.html"; echo $?)" "${REPORT%/*}/example.html"
 echo
 # 8. Counters (issue 4): the diffs the examples exist to show.
 counter() { field "$1" "next(x for x in d['counters']['deltas'] if x['id'] == '$2')['$3']"; }

@@ -1,0 +1,62 @@
+# Sourced by run.sh: the HTML report (--html) and CSV (--csv). scripts/example-pictures.sh
+# renders a simulated diff, a sweep and a compare and screenshots them; each page is then
+# loaded in headless Chromium (Debian `chromium`, from scripts/install-deps.sh) and checked by
+# check_html.py: self-contained, no script error, every chart with its axis labels.
+CHROMIUM=${CHROMIUM:-chromium}
+PICS="$WORK/pictures"
+if ! command -v "$CHROMIUM" >/dev/null; then
+    fail "html: $CHROMIUM not found (scripts/install-deps.sh installs it)"
+elif CHROMIUM=$CHROMIUM scripts/example-pictures.sh "$KD" "$FAKE_NVML" "$PICS" >"$WORK/pictures.log" 2>&1; then
+    ok "html: a diff, a sweep and a compare rendered and screenshot"
+    for page in "diff chart-speedup chart-histogram chart-samples chart-roofline" \
+                "compare chart-speedup chart-histogram chart-samples chart-roofline" \
+                "sweep chart-sweep-time chart-sweep-speedup chart-speedup chart-histogram chart-samples"; do
+        read -r name charts <<<"$page"
+        "$CHROMIUM" --headless --disable-gpu --no-sandbox --user-data-dir="$WORK/chromium" --enable-logging=stderr \
+            --v=0 --dump-dom "file://$PICS/$name.html" >"$WORK/$name.dom" 2>"$WORK/$name.chromium.log"
+        # shellcheck disable=SC2086 # the chart ids are words
+        if python3 tests/e2e/check_html.py "$PICS/$name.html" "$WORK/$name.dom" "$WORK/$name.chromium.log" \
+            "$PICS/$name.png" $charts >"$WORK/$name.check" 2>&1; then
+            ok "html $name: loads cleanly in Chromium with $charts"
+        else
+            fail "html $name: page" "$WORK/$name.check"
+        fi
+    done
+else
+    fail "html: scripts/example-pictures.sh" "$WORK/pictures.log"
+fi
+
+# CSV: one row per raw sample (the same samples --save kept), one per sweep point.
+if [ -f "$PICS/diff.csv" ] && python3 - "$PICS/diff.csv" "$PICS/new.json" >"$WORK/csv_check.txt" 2>&1 <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sides = json.load(open(sys.argv[2]))["runtime"]["sides"]
+want = [(f"v{s + 1}", i, sides[s]["samples_ns"][i]) for s in range(2) for i in range(len(sides[s]["samples_ns"]))]
+got = [(r["side"], int(r["index"]), float(r["ns"])) for r in rows]
+assert len(got) == len(want), (len(got), len(want))
+assert all(g[:2] == w[:2] and abs(g[2] - w[2]) <= 1e-6 * w[2] for g, w in zip(got, want)), "samples differ"
+assert all(r["throttled"] in ("0", "1") and r["round"].isdigit() for r in rows)
+PY
+then ok "csv: every saved sample, in order, with its round"; else fail "csv: samples" "$WORK/csv_check.txt"; fi
+if [ -f "$PICS/sweep.csv" ] && [ "$(cut -d, -f2 "$PICS/sweep.csv" | tr '\n' ' ')" = "value 1024 4096 16384 65536 262144 1048576 " ]; then
+    ok "csv: one row per sweep point"; else fail "csv: sweep points" "$PICS/sweep.csv"; fi
+KERNDIFF_SIMULATE="median=50us" run csv_stdout 0 -- --csv - "$A" "$B"
+has csv_stdout out '^side,index,round,ns,throttled$'
+lacks csv_stdout out '^kerndiff '
+
+# Regions: the per-region bars.
+KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000;median=700us,cv=0.3%,regions=2000+20000" \
+    run html_regions 0 -- --regions --html "$WORK/html_regions.html" examples/regions/v1.cu examples/regions/v2.cu
+has html_regions html '<svg id="chart-regions"'
+has html_regions html '<td>load</td><td>[0-9]+ \[[0-9]+-[0-9]+\]</td>'
+
+# No counters, no timing: the page says so; user text (a file name) is escaped.
+hostile="$WORK/<b>&x'.cu"
+cp "$A" "$hostile"
+run html_static 0 -- --html "$WORK/html_static.html" "$hostile" "$B"
+has html_static html '&lt;b&gt;&amp;x&#39;\.cu'
+lacks html_static html '<b>&x'
+has html_static html 'No counters|counters not collected'
+lacks html_static html 'id="chart-histogram"'
+run html_unwritable 7 -- --html /nonexistent/dir/r.html "$A" "$B"
+has html_unwritable err "cannot write the HTML to '/nonexistent/dir/r.html'"
