@@ -175,6 +175,7 @@ static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timi
     int s = 0;
     for (; s < 2 && st == KD_NCU_OK; s++) {
         kd_trace("counter pass %s", sides[s].label);
+        o.launch_ns = c->timing.side[s].summary.median;
         st = kd_ncu_profile(&o, &sides[s], opts->timing.seed, workdir, &results[s], &why);
     }
     if (st != KD_NCU_OK) {

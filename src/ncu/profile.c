@@ -1,5 +1,6 @@
 #include "ncu/profile.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,17 @@ static const char **profile_argv(const kd_ncu_options *o, const char *ncu, const
     return (const char **)argv.items;
 }
 
+/* ncu replays a profiled launch once per counter pass (about 40 for the fast set, more for
+ * the full one), restoring memory between passes: a 275 ms kernel needs tens of seconds.
+ * The bound is generous in passes and time per pass, on top of the ordinary watchdog and
+ * ncu's start-up; the timing pass measured the launch. */
+int kd_ncu_once_timeout_ms(const kd_ncu_options *o)
+{
+    double passes = o->full ? 256 : 64;
+    double ms = KD_HARNESS_START_MS + (double)o->timeout_ms + passes * 2 * o->launch_ns / 1e6;
+    return ms < INT_MAX ? (int)ms : INT_MAX;
+}
+
 /* Drives the harness under ncu: prepare, set up, `once` per repeat, quit. */
 static int run_harness(const kd_ncu_options *o, const char *const *argv, const kd_harness_side *side,
                        unsigned long long seed, kd_strbuf *why)
@@ -55,9 +67,8 @@ static int run_harness(const kd_ncu_options *o, const char *const *argv, const k
         kd_child_send(&c, "setup");
         rc = kd_harness_setup_reply(&c, side->spec, &bytes, why);
     }
-    /* Each profiled launch is replayed once per counter pass: allow for many. */
     for (int i = 0; i < o->repeats && rc == 0; i++) {
-        kd_reply_status st = kd_child_call(&c, o->timeout_ms * 50 + KD_HARNESS_START_MS, "once");
+        kd_reply_status st = kd_child_call(&c, kd_ncu_once_timeout_ms(o), "once");
         if (st != KD_REPLY_OK) {
             kd_sb_puts(why, "profiling the kernel: ");
             kd_child_describe_failure(&c, st, why);

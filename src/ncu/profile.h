@@ -23,6 +23,7 @@ typedef struct kd_ncu_options {
     int repeats;                /* --ncu-repeats: profiled launches per side (1) */
     const char *clock_control;  /* --ncu-clock-control: "none" (default) or "base" */
     int timeout_ms;
+    double launch_ns;           /* the side's measured time per `once` (0: unknown) */
 } kd_ncu_options;
 
 typedef enum kd_ncu_status {
@@ -37,6 +38,10 @@ typedef struct kd_ncu_result {
     size_t kernels_per_launch;  /* rows per `once` (a pipeline's kernels) */
     int repeats;
 } kd_ncu_result;
+
+/* How long one `once` may take under ncu: --timeout plus ncu's start-up plus the launch's
+ * replays (a bound on ncu's passes x twice the measured launch time). */
+int kd_ncu_once_timeout_ms(const kd_ncu_options *o);
 
 /* The ncu program to run, or NULL when none is found. */
 const char *kd_ncu_find(const char *requested);

@@ -110,10 +110,43 @@ static void drain_fd(int *fd, kd_strbuf *into)
     }
 }
 
+/* The text a terminal would show for `line`: what follows its last carriage return (a
+ * trailing one, as in CRLF, does not count). */
+static char *visible_text(char *line)
+{
+    size_t len = strlen(line);
+    while (len && line[len - 1] == '\r')
+        line[--len] = '\0';
+    char *cr = strrchr(line, '\r');
+    return cr ? cr + 1 : line;
+}
+
+/* A program that runs the harness (ncu) shares its stdout and may write there: blank lines,
+ * "==PROF==" messages, progress redrawn with '\r'. Such lines are not replies. They are kept
+ * with the child's stderr text, which a failure report quotes. */
+static bool is_tool_noise(kd_child *c)
+{
+    char *text = visible_text(c->line);
+    memmove(c->line, text, strlen(text) + 1); /* from here on, the line is what a terminal shows */
+    if (c->line[strspn(c->line, " \t")] != '\0' && strncmp(c->line, "==", 2) != 0)
+        return false;
+    kd_sb_printf(&c->stderr_text, "(stdout) %s\n", c->line);
+    return true;
+}
+
+/* One complete reply line, skipping tool noise. */
+static bool take_reply(kd_child *c)
+{
+    while (take_line(c))
+        if (!is_tool_noise(c))
+            return true;
+    return false;
+}
+
 static kd_reply_status read_reply(kd_child *c, int timeout_ms)
 {
     long deadline = now_ms() + timeout_ms;
-    while (!take_line(c)) {
+    while (!take_reply(c)) {
         if (c->from_child < 0) {
             /* stdout closed: collect the rest of stderr, then the exit status. */
             while (c->child_err >= 0)

@@ -25,6 +25,9 @@ expect_json counters_pipeline "$WORK/pipeline.json" \
 FAKE_NCU_MODE=perm FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counters_perm 0 -- --ncu $NCU "$A" "$B"
 has counters_perm out '^counters not collected \(v1\): ==ERROR== ERR_NVGPUCTRPERM.*; run as root, or allow profiling'
 has counters_perm out '^v2 is 1\.[0-9]+x faster'
+# ncu's own lines on the stdout it shares with the harness are not replies.
+FAKE_NCU_MODE=chatty FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counters_chatty 0 -- --ncu $NCU "$A" "$B"
+has counters_chatty out '^counters +v1 +v2 +delta$'
 KERNDIFF_SIMULATE="$SIM" run counters_no_ncu 0 -- --ncu /nonexistent/ncu "$A" "$B"
 has counters_no_ncu out '^counters not collected \(v1\): ncu not found: /nonexistent/ncu .*install Nsight Compute'
 # ncu drops a metric it does not know without a word: a recording with one column removed.

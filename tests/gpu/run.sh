@@ -123,6 +123,15 @@ last=$(field "$WORK/sweep.json" 'd["sweep"]["points"][-1]["result"]["runtime"]["
 check sweep_crossover "$([ "$first" = slower ] && [ "$last" = faster ]; echo $?)" "v2 at the smallest size: $first; at the largest: $last"
 sed -n '/^sweep over/,$p' "$WORK/sweep.txt"
 
+# 10. A long kernel (about 0.4 s per launch) keeps its counters: ncu replays it once per
+# counter pass (issue 10: a 275 ms SGEMM lost them to ncu's lines on the shared stdout).
+"$KD" --json="$WORK/long.json" --arg iters=50000000 --min-runs 5 --max-time 5 "$K/fma_loop.cu" "$K/fma_loop.cu" \
+    >"$WORK/long.txt" 2>&1
+ms=$(field "$WORK/long.json" 'round(d["runtime"]["sides"][0]["summary_ns"]["median"] / 1e6, 1)')
+note=$(grep '^counters not' "$WORK/long.txt")
+check long_kernel_counters "$([ "$(field "$WORK/long.json" 'bool(d.get("counters"))')" = True ] && [ -z "$note" ]; echo $?)" \
+    "median $ms ms per launch (want 300-1000); ${note:-counters present}"
+
 for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"

@@ -1,5 +1,6 @@
 #include "kd_test.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "ncu/advice.h"
 #include "ncu/metrics.h"
+#include "ncu/profile.h"
 
 #define ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -459,6 +461,23 @@ static void request_lists_are_sorted_and_nested(void **state)
     assert_true(listed(fast, "dram__bytes_write.sum"));
 }
 
+/* ncu replays a launch once per counter pass: the watchdog must cover many passes of a long
+ * launch, and more for the full set than for the fast one. */
+static void once_watchdog_covers_replays_of_long_launches(void **state)
+{
+    (void)state;
+    kd_ncu_options o = {.repeats = 1, .timeout_ms = 10000, .launch_ns = 0};
+    int idle = kd_ncu_once_timeout_ms(&o);
+    assert_true(idle >= o.timeout_ms);
+    o.launch_ns = 1e9; /* a one-second kernel */
+    int fast = kd_ncu_once_timeout_ms(&o);
+    assert_true(fast >= idle + 60 * 1000); /* at least 60 passes of 1 s */
+    o.full = true;
+    assert_true(kd_ncu_once_timeout_ms(&o) > fast);
+    o.launch_ns = 1e15; /* absurd: saturates instead of overflowing */
+    assert_int_equal(kd_ncu_once_timeout_ms(&o), INT_MAX);
+}
+
 static void occupancy_limiter_is_the_smallest(void **state)
 {
     (void)state;
@@ -683,6 +702,7 @@ int main(void)
         cmocka_unit_test(arch_table_and_bound_names),
         cmocka_unit_test(table_is_consistent),
         cmocka_unit_test(request_lists_are_sorted_and_nested),
+        cmocka_unit_test(once_watchdog_covers_replays_of_long_launches),
         cmocka_unit_test(occupancy_limiter_is_the_smallest),
         cmocka_unit_test(advice_bank_conflicts_and_dram),
         cmocka_unit_test(advice_coalescing),
