@@ -26,6 +26,10 @@ static int artifact_count(const kd_build_config *cfg) { return cfg->launcher ? N
 
 const char *kd_find_nvcc(const char *requested)
 {
+    /* nvcc runs in the private build folder: a relative path must be made absolute here. */
+    static char absolute[PATH_MAX];
+    if (requested && requested[0] != '/' && strchr(requested, '/') && realpath(requested, absolute))
+        return absolute;
     if (requested)
         return requested;
     if (kd_program_exists("nvcc"))

@@ -87,6 +87,23 @@ cp examples/vector_loads/v2.cu "$WORK/v2copy.cu"
 run cache_flags 0 -- -D UNUSED_FLAG=1 examples/vector_loads/v1.cu "$WORK/v2copy.cu"
 lacks cache_flags out 'cached build'
 
+# --- SIGTERM during a build ends nvcc's whole process group (and what it started) ------------
+rm -f "$WORK/nvcc.pid"
+FAKE_NVCC_PIDS="$WORK/nvcc.pid" "$KD" --nvcc "$ROOT/tests/fakes/fake_nvcc" "$A" "$B" >"$WORK/sigterm.out" 2>"$WORK/sigterm.err" </dev/null &
+kd_pid=$!
+for _ in $(seq 100); do [ -s "$WORK/nvcc.pid" ] && break; sleep 0.1; done
+kill -TERM "$kd_pid"
+wait "$kd_pid"
+status=$?
+grandchild=$(cat "$WORK/nvcc.pid" 2>/dev/null)
+for _ in $(seq 50); do [ -n "$grandchild" ] && ! kill -0 "$grandchild" 2>/dev/null && break; sleep 0.1; done
+if [ -n "$grandchild" ] && ! kill -0 "$grandchild" 2>/dev/null && [ "$status" -eq 143 ]; then
+    ok "sigterm: kerndiff ended by SIGTERM (143), nvcc's child $grandchild gone"
+else
+    fail "sigterm: status $status, nvcc's child '${grandchild}' still running" "$WORK/sigterm.err"
+    [ -n "$grandchild" ] && kill "$grandchild" 2>/dev/null
+fi
+
 # --- includes resolve beside the kernel file ------------------------------------------------
 mkdir -p "$WORK/inc"
 printf '#define SCALE 2.0f\n' >"$WORK/inc/scale.h"

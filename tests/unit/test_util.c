@@ -40,6 +40,48 @@ static void spawn_reports_status_missing_program_and_timeout(void **state)
     kd_spawn_result_free(&r);
 }
 
+/* True once `pid` is gone (or a zombie waiting for init), looking for up to 5 s. */
+static bool process_ends(long pid)
+{
+    for (int i = 0; i < 500; i++) {
+        char path[64], state = 0;
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return true;
+        int fields = fscanf(f, "%*d (%*[^)]) %c", &state);
+        fclose(f);
+        if (fields == 1 && state == 'Z')
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/* A tool that started a child of its own: a timeout ends both (nvcc runs cicc and ptxas). */
+static void spawn_timeout_ends_the_whole_process_group(void **state)
+{
+    (void)state;
+    char pid_file[] = "/tmp/kd-spawn-XXXXXX";
+    int fd = mkstemp(pid_file);
+    assert_true(fd >= 0);
+    close(fd);
+    setenv("FAKE_NVCC_PIDS", pid_file, 1);
+    const char *argv[] = {"tests/fakes/fake_nvcc", "-cubin", NULL};
+    kd_spawn_result r;
+    assert_int_equal(kd_spawn(argv, NULL, 1500, &r), 0);
+    assert_true(r.timed_out);
+    kd_spawn_result_free(&r);
+    size_t len;
+    char *text = kd_read_file(pid_file, &len);
+    assert_non_null(text);
+    long grandchild = atol(text);
+    assert_true(grandchild > 0);
+    assert_true(process_ends(grandchild));
+    free(text);
+    unlink(pid_file);
+}
+
 static char scratch[256];
 
 static void write_text(const char *name, const char *text)
@@ -130,6 +172,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spawn_passes_arguments_verbatim),
         cmocka_unit_test(spawn_reports_status_missing_program_and_timeout),
+        cmocka_unit_test(spawn_timeout_ends_the_whole_process_group),
         cmocka_unit_test(includes_resolve_beside_the_file_and_under_dash_i),
         cmocka_unit_test(hash_separates_fields),
         cmocka_unit_test(parameter_roles),
