@@ -242,6 +242,8 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         const kd_side *side = &c->side[s];
         fprintf(out, "  %s: %s  [%s]%s\n", side->label, side->origin ? side->origin : side->path,
                 side->stat.demangled, side->build.from_cache ? "  (cached build)" : "");
+        if (side->build.note)
+            fprintf(out, "  %snote: %s: %s%s\n", paint(o, YELLOW), side->label, side->build.note, paint(o, RESET));
     }
     if (c->git_note)
         fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), c->git_note, paint(o, RESET));
