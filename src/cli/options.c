@@ -121,7 +121,7 @@ void kd_print_help(void)
         "  --no-ncu              no counter pass\n"
         "  --ncu PATH            the ncu to run (default: ncu on PATH)\n"
         "  --ncu-set fast|full   metric set (fast)\n"
-        "  --ncu-repeats N       profile each side N times; shows counter noise (1)\n"
+        "  --ncu-repeats N       profile each side N times; shows counter noise (1; 5 under 50us)\n"
         "  --ncu-clock-control none|base   ncu's clock policy (none: as the timing pass)\n"
         "  --all-metrics         unchanged metric rows too\n"
         "  --per-kernel          a pipeline's metrics kernel by kernel\n"
@@ -226,7 +226,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
 {
     memset(opts, 0, sizeof *opts);
     kd_timing_options_default(&opts->timing);
-    opts->ncu_repeats = 1;
+    opts->ncu_repeats = 0; /* auto: kd_ncu_auto_repeats */
     opts->fail_if_slower_pct = -1;
     opts->ncu_clock_control = "none";
     const char *no_color = getenv("NO_COLOR");

@@ -38,7 +38,7 @@ typedef struct kd_options {
     /* Counters (ncu/profile.h). */
     bool no_ncu, ncu_full, all_metrics, per_kernel, no_advice;
     const char *ncu;          /* --ncu PATH */
-    int ncu_repeats;          /* --ncu-repeats (1) */
+    int ncu_repeats;          /* --ncu-repeats; 0: 1, or 5 for kernels under 50 us */
     const char *ncu_clock_control; /* "none" (default) or "base" */
     bool color;               /* colour on: a TTY, no --no-color, no NO_COLOR */
     bool no_cache;

@@ -119,6 +119,21 @@ static double noise_of(size_t m, const kd_counters *c, const kd_counter_context 
     return worst;
 }
 
+/* ncu's duration comes from a few serialised, cache-flushed launches, the verdict from many
+ * interleaved samples: a duration delta of the other sign is not evidence against the
+ * verdict, and the table must not contradict it without saying so. */
+static void check_duration(const kd_counter_context *ctx, kd_counters *c)
+{
+    long m = kd_metric_index("duration");
+    kd_metric_delta *d = &c->delta[m];
+    bool contradicts = (ctx->verdict == KD_VERDICT_FASTER && d->delta > 0) ||
+                       (ctx->verdict == KD_VERDICT_SLOWER && d->delta < 0);
+    if (!d->comparable || !contradicts)
+        return;
+    d->noisy = true;
+    c->contradicted_verdict = ctx->verdict;
+}
+
 static void compute_peaks(const kd_counter_context *ctx, kd_counters *c)
 {
     double fp32, fp64, tensor;
@@ -146,6 +161,7 @@ int kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counte
         if (a->present[m] && b->present[m])
             kd_metric_diff(&kd_metric_defs[m], a->value[m], b->value[m], noise_of(m, out, ctx), &out->delta[m]);
     }
+    check_duration(ctx, out);
     compute_peaks(ctx, out);
     for (int s = 0; s < 2 && out->peaks_valid; s++) {
         kd_roofline_compute(&out->side[s].total, &out->peaks, &out->side[s].roofline);

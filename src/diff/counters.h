@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "measure/stats.h"
 #include "ncu/metrics.h"
 #include "ncu/profile.h"
 
@@ -34,6 +35,9 @@ typedef struct kd_counters {
     kd_peaks peaks;
     char **advice;
     size_t nadvice;
+    /* The timing verdict that ncu's duration delta contradicts (its sign differs; the row
+     * is then marked noisy), else KD_VERDICT_NO_DIFFERENCE. */
+    kd_verdict contradicted_verdict;
 } kd_counters;
 
 /* Everything the counter diff needs to know about the run besides ncu's numbers. */
@@ -43,6 +47,7 @@ typedef struct kd_counter_context {
     double max_sm_clock_hz;     /* 0: unknown */
     double peak_dram_bytes_per_s; /* 0: unknown */
     double timing_noise_pct;    /* the speedup CI's half-width, for time-derived metrics; 0: not timed */
+    kd_verdict verdict;         /* the timing's verdict (no difference when not timed) */
     long spill_bytes[2];
 } kd_counter_context;
 

@@ -54,6 +54,13 @@ int kd_ncu_once_timeout_ms(const kd_ncu_options *o)
     return ms < INT_MAX ? (int)ms : INT_MAX;
 }
 
+int kd_ncu_auto_repeats(int requested, double shortest_launch_ns)
+{
+    if (requested > 0)
+        return requested;
+    return shortest_launch_ns > 0 && shortest_launch_ns < KD_NCU_SHORT_NS ? KD_NCU_SHORT_REPEATS : 1;
+}
+
 /* Drives the harness under ncu: prepare, set up, `once` per repeat, quit. */
 static int run_harness(const kd_ncu_options *o, const char *const *argv, const kd_harness_side *side,
                        unsigned long long seed, kd_strbuf *why)

@@ -134,6 +134,10 @@ static void counters_section(FILE *out, const kd_comparison *c, const kd_render_
     }
     if (hidden)
         fprintf(out, "\n%zu unchanged metrics not shown.\n", hidden);
+    kd_duration_note(k, &line);
+    if (line.len)
+        fprintf(out, "\nNote: %s.\n", kd_sb_str(&line));
+    kd_sb_free(&line);
     kd_roofline_line(k, &line);
     fprintf(out, "\nRoofline: %s\n", kd_sb_str(&line));
     kd_sb_free(&line);

@@ -73,6 +73,16 @@ void kd_roofline_line(const kd_counters *c, kd_strbuf *out)
                  kd_bound_short(c->side[1].roofline.bound), 100 * c->side[1].roofline.headroom);
 }
 
+void kd_duration_note(const kd_counters *c, kd_strbuf *out)
+{
+    if (c->contradicted_verdict == KD_VERDICT_NO_DIFFERENCE)
+        return;
+    const kd_metric_delta *d = &c->delta[kd_metric_index("duration")];
+    kd_sb_printf(out, "ncu's duration (%+.1f%%, median of %d profiled launch%s) disagrees with the timing (v2 %s): "
+                      "the timing is the measurement; ncu replays each launch alone with caches flushed (marked ?)",
+                 d->delta, c->repeats, c->repeats == 1 ? "" : "es", kd_verdict_name(c->contradicted_verdict));
+}
+
 void kd_counters_header(const kd_counters *c, kd_strbuf *out)
 {
     kd_sb_printf(out, "Nsight Compute, %s metric set, %d profiled launch%s per side", c->full ? "full" : "fast",

@@ -14,6 +14,8 @@ void kd_format_delta(const kd_metric_def *def, const kd_metric_delta *d, char *b
 const char *kd_group_name(kd_metric_group g);
 /* "v1: memory-bound at 64% of peak DRAM bandwidth (AI 0.25 FLOP/B); v2: ...; mem->mem, headroom 15%" */
 void kd_roofline_line(const kd_counters *c, kd_strbuf *out);
+/* When ncu's duration delta contradicts the timing verdict: why the verdict stands. */
+void kd_duration_note(const kd_counters *c, kd_strbuf *out);
 /* The counter pass's provenance: set, repeats, whether counter noise is known. */
 void kd_counters_header(const kd_counters *c, kd_strbuf *out);
 

@@ -196,6 +196,10 @@ static void counters_section(FILE *out, const kd_render_options *o, const kd_com
     kd_counters_header(k, &line);
     fprintf(out, "  %s%s%s\n", paint(o, DIM), kd_sb_str(&line), paint(o, RESET));
     kd_sb_free(&line);
+    kd_duration_note(k, &line);
+    if (line.len)
+        fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), kd_sb_str(&line), paint(o, RESET));
+    kd_sb_free(&line);
     if (k->side[0].nkernels != k->side[1].nkernels || k->side[0].nkernels > 1)
         fprintf(out, "  kernels per launch: %zu -> %zu (extensive metrics summed, intensive ones duration-weighted)\n",
                 k->side[0].nkernels, k->side[1].nkernels);

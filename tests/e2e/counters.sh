@@ -2,7 +2,7 @@
 # (tests/fakes/fake_ncu answers with CSV recorded from the real ncu on an H200,
 # tests/fixtures/ncu/), on top of the simulated harness.
 NCU=tests/fakes/fake_ncu
-SIM="median=65us,cv=0.5%,seed=1;median=49us,cv=0.5%,seed=2"
+SIM="median=65us,cv=0.5%,seed=1;median=51us,cv=0.5%,seed=2" # both over 50 us: 1 profiled launch
 
 FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counters 0 -- --ncu $NCU --json="$WORK/counters.json" "$A" "$B"
 has counters out '^counters +v1 +v2 +delta$'
@@ -41,5 +41,20 @@ with open(sys.argv[2], "w", newline="") as f:
 PY
 FAKE_NCU_FIXTURES="$WORK/missing" KERNDIFF_SIMULATE="$SIM" run counters_missing 0 -- --ncu $NCU "$A" "$B"
 has counters_missing out '^counters not collected \(v1\): ncu returned no values for: dram__bytes_write\.sum \(not supported'
+# A short kernel (under 50 us) is profiled 5 times (rows repeated from the recording); ncu's
+# duration falls while the timing says v2 is slower: the row gets a ? and a note says why.
+mkdir -p "$WORK/five"
+for side in v1 v2; do
+    { head -2 tests/fixtures/ncu/single/$side.csv; for _ in 1 2 3 4 5; do sed -n 3p tests/fixtures/ncu/single/$side.csv; done; } \
+        >"$WORK/five/$side.csv"
+done
+FAKE_NCU_FIXTURES="$WORK/five" KERNDIFF_SIMULATE="median=5.4us,cv=0.5%,seed=1;median=6us,cv=0.5%,seed=2" \
+    run counters_short 0 -- --ncu $NCU --markdown="$WORK/short.md" "$A" "$B"
+has counters_short out '5 profiled launches per side'
+has counters_short out '^v2 is 1\.[0-9]+x slower'
+has counters_short out "^  note: ncu's duration \(-24\.4%, median of 5 profiled launches\) disagrees with the timing \(v2 slower\)"
+has counters_short out '^  duration .* -24\.4% \+\+ \?$'
+if grep -q "^Note: ncu's duration" "$WORK/short.md"; then ok "counters_short: Markdown has the note"; else
+    fail "counters_short: Markdown lacks the note" "$WORK/short.md"; fi
 KERNDIFF_SIMULATE="$SIM" run counters_off 0 -- --no-ncu "$A" "$B"
 has counters_off out '^counters not collected: --no-ncu$'

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff/counters.h"
 #include "ncu/csv.h"
 #include "ncu/metrics.h"
 #include "util/fs.h"
@@ -108,6 +109,29 @@ static void pipeline_side_has_three_kernels(void **state)
     kd_ncu_table_free(&t);
 }
 
+/* ncu's duration falls 58.9 -> 44.6 us in single/: against a "slower" verdict the row is
+ * marked noisy and the contradiction is recorded; with the verdict it agrees with, not. */
+static void duration_against_the_timing_verdict(void **state)
+{
+    (void)state;
+    const kd_verdict verdicts[] = {KD_VERDICT_SLOWER, KD_VERDICT_FASTER, KD_VERDICT_NO_DIFFERENCE};
+    const kd_verdict expected[] = {KD_VERDICT_SLOWER, KD_VERDICT_NO_DIFFERENCE, KD_VERDICT_NO_DIFFERENCE};
+    long dur = kd_metric_index("duration");
+    for (size_t i = 0; i < 3; i++) {
+        kd_ncu_result results[2] = {{.table = load("single/v1.csv"), .kernels_per_launch = 1, .repeats = 1},
+                                    {.table = load("single/v2.csv"), .kernels_per_launch = 1, .repeats = 1}};
+        kd_counter_context ctx = {.sm = 90, .verdict = verdicts[i]};
+        kd_counters c;
+        assert_int_equal(kd_counters_build(results, false, &ctx, &c), 0);
+        assert_true(c.delta[dur].delta < 0);
+        assert_int_equal(c.contradicted_verdict, expected[i]);
+        assert_int_equal(c.delta[dur].noisy, expected[i] != KD_VERDICT_NO_DIFFERENCE);
+        kd_counters_free(&c);
+        kd_ncu_result_free(&results[0]);
+        kd_ncu_result_free(&results[1]);
+    }
+}
+
 static void repeats_and_the_full_set(void **state)
 {
     (void)state;
@@ -148,6 +172,7 @@ int main(void)
         cmocka_unit_test(float4_loads_are_16_sectors_per_request_and_fully_used),
         cmocka_unit_test(pipeline_side_has_three_kernels),
         cmocka_unit_test(repeats_and_the_full_set),
+        cmocka_unit_test(duration_against_the_timing_verdict),
         cmocka_unit_test(an_unknown_metric_is_dropped_without_a_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -478,6 +478,18 @@ static void once_watchdog_covers_replays_of_long_launches(void **state)
     assert_int_equal(kd_ncu_once_timeout_ms(&o), INT_MAX);
 }
 
+/* A short kernel gets several profiled launches unless --ncu-repeats says otherwise. */
+static void short_kernels_get_several_profiled_launches(void **state)
+{
+    (void)state;
+    assert_int_equal(kd_ncu_auto_repeats(0, 6000), KD_NCU_SHORT_REPEATS);
+    assert_true(KD_NCU_SHORT_REPEATS >= 3);
+    assert_int_equal(kd_ncu_auto_repeats(0, 275e6), 1);
+    assert_int_equal(kd_ncu_auto_repeats(0, 0), 1); /* not timed */
+    assert_int_equal(kd_ncu_auto_repeats(1, 6000), 1);
+    assert_int_equal(kd_ncu_auto_repeats(7, 275e6), 7);
+}
+
 static void occupancy_limiter_is_the_smallest(void **state)
 {
     (void)state;
@@ -703,6 +715,7 @@ int main(void)
         cmocka_unit_test(table_is_consistent),
         cmocka_unit_test(request_lists_are_sorted_and_nested),
         cmocka_unit_test(once_watchdog_covers_replays_of_long_launches),
+        cmocka_unit_test(short_kernels_get_several_profiled_launches),
         cmocka_unit_test(occupancy_limiter_is_the_smallest),
         cmocka_unit_test(advice_bank_conflicts_and_dram),
         cmocka_unit_test(advice_coalescing),
