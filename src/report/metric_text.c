@@ -55,8 +55,9 @@ const char *kd_group_name(kd_metric_group g)
 static void side_roofline(const kd_side_counters *s, kd_strbuf *out)
 {
     const kd_roofline *r = &s->roofline;
-    kd_sb_printf(out, "%s-bound, %.0f%% of peak DRAM bandwidth, %.0f%% of peak FLOP/s, AI %.3g FLOP/B",
-                 kd_bound_name(r->bound), 100 * r->bw_fraction, 100 * r->compute_fraction, r->intensity);
+    kd_sb_printf(out, "%s-bound (%s%s %.0f%% of peak), %.0f%% of peak DRAM bandwidth, %.0f%% of peak FLOP/s, AI %.3g FLOP/B",
+                 kd_bound_name(r->bound), r->bound == KD_BOUND_LATENCY ? "busiest: " : "", kd_busy_unit_name(r->busiest),
+                 100 * r->busiest_fraction, 100 * r->bw_fraction, 100 * r->compute_fraction, r->intensity);
 }
 
 void kd_roofline_line(const kd_counters *c, kd_strbuf *out)

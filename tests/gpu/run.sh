@@ -116,6 +116,16 @@ pct=$(python3 -c "print(round(100 * float('$worst'), 1))")
 check dram_bandwidth_below_peak "$(python3 -c "import sys; sys.exit(not (0 < float('$worst') <= 1.05))"; echo $?)" \
     "highest achieved DRAM bandwidth over all runs: $pct% of the computed peak"
 
+# 8b. The roofline names the unit it is bound by, and that unit is busy (issue 10: "memory-bound,
+# 0% of peak DRAM bandwidth" for a naive SGEMM that was L1-bound).
+lines=$(grep -h '^  roofline: ' "$WORK"/*.txt)
+bad=$(printf '%s\n' "$lines" | python3 -c '
+import re, sys
+for line in sys.stdin:
+    for bound, unit, pct in re.findall(r"(memory|compute)-bound \(([^)]*?) (\d+)% of peak\)", line):
+        if int(pct) < 60: print(line.strip())')
+check roofline_names_a_busy_unit "$([ -n "$lines" ] && [ -z "$bad" ]; echo $?)" "$(printf '%s\n' "$lines" | head -3 | tr '\n' ' ')${bad:+ BAD: $bad}"
+
 # 9. A size sweep where the faster version changes with size (issue 5).
 "$KD" --n 1K..16M:x16 --json="$WORK/sweep.json" examples/crossover/v1.cu examples/crossover/v2.cu >"$WORK/sweep.txt" 2>&1
 first=$(field "$WORK/sweep.json" 'd["sweep"]["points"][0]["result"]["runtime"]["verdict"]')

@@ -337,6 +337,19 @@ static void roofline_classifies(void **state)
     v = one_ms(5e8, 5.9e9, 0, 0, 0); /* both just under 0.6 */
     kd_roofline_compute(&v, &peaks, &r);
     assert_int_equal(r.bound, KD_BOUND_LATENCY);
+
+    v = one_ms(1e8, 1e9, 0, 0, 0); /* DRAM 10%, but ncu's memory throughput 80%: */
+    set(&v, "mem_throughput", 80);
+    kd_roofline_compute(&v, &peaks, &r); /* without a breakdown, "the memory system" */
+    assert_int_equal(r.bound, KD_BOUND_MEMORY);
+    assert_int_equal(r.busiest, KD_BUSY_MEMORY);
+    set(&v, "l2_throughput", 80); /* with one, the unit */
+    set(&v, "l1_throughput", 30);
+    set(&v, "dram_throughput", 10);
+    kd_roofline_compute(&v, &peaks, &r);
+    assert_int_equal(r.busiest, KD_BUSY_L2);
+    assert_close(r.busiest_fraction, 0.8);
+    assert_close(r.headroom, 0.2);
 }
 
 static void roofline_without_data(void **state)
@@ -419,7 +432,7 @@ static void table_is_consistent(void **state)
 {
     (void)state;
     assert_true(kd_metric_def_count <= 64);
-    assert_int_equal(kd_metric_def_count, 42);
+    assert_int_equal(kd_metric_def_count, 45);
     size_t full_only = 0;
     for (size_t i = 0; i < kd_metric_def_count; i++) {
         assert_int_equal(kd_metric_index(kd_metric_defs[i].id), (long)i); /* ids are unique */
