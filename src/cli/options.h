@@ -40,6 +40,11 @@ typedef struct kd_options {
     const char *ncu;          /* --ncu PATH */
     int ncu_repeats;          /* --ncu-repeats; 0: 1, or 5 for kernels under 50 us */
     const char *ncu_clock_control; /* "none" (default) or "base" */
+    /* ncu's own output (--ncu-report DIR, --metric-names, --metrics a,b,...). */
+    const char *ncu_report_dir;
+    bool metric_names;
+    kd_strlist extra_metrics;      /* raw ncu metric names, pointing into extra_metrics_text */
+    kd_strlist extra_metrics_text; /* the --metrics values, copied (owned) */
     bool color;               /* colour on: a TTY, no --no-color, no NO_COLOR */
     bool no_cache;
     bool all_instructions;    /* --all-instructions: unchanged histogram rows too */

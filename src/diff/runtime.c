@@ -169,7 +169,8 @@ static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timi
     }
     double shortest = fmin(c->timing.side[0].summary.median, c->timing.side[1].summary.median);
     kd_ncu_options o = {.ncu = opts->ncu, .full = opts->ncu_full, .repeats = kd_ncu_auto_repeats(opts->ncu_repeats, shortest),
-                        .clock_control = opts->ncu_clock_control, .timeout_ms = opts->timing.timeout_ms};
+                        .clock_control = opts->ncu_clock_control, .timeout_ms = opts->timing.timeout_ms,
+                        .report_dir = opts->ncu_report_dir, .extra = &opts->extra_metrics};
     kd_ncu_result results[2];
     memset(results, 0, sizeof results);
     kd_ncu_status st = KD_NCU_OK;
@@ -189,6 +190,7 @@ static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timi
             .sms = c->timing.sms,
             .timing_noise_pct = kd_speedup_ci_halfwidth_pct(&c->timing.speedup),
             .verdict = c->timing.verdict,
+            .extra_metrics = &opts->extra_metrics,
         };
         for (int k = 0; k < 2; k++)
             ctx.spill_bytes[k] = c->side[k].stat.resources.spill_stores + c->side[k].stat.resources.spill_loads;

@@ -4,5 +4,5 @@ kd_render_options kd_render_options_for(const kd_options *opts)
 {
     return (kd_render_options){.color = opts->color, .all_rows = opts->all_instructions,
                                .all_metrics = opts->all_metrics, .per_kernel = opts->per_kernel,
-                               .advice = !opts->no_advice};
+                               .advice = !opts->no_advice, .metric_names = opts->metric_names};
 }

@@ -15,6 +15,7 @@ typedef struct kd_render_options {
     bool all_metrics;    /* unchanged counter rows too */
     bool per_kernel;     /* a pipeline's counters kernel by kernel */
     bool advice;         /* the advice notes */
+    bool metric_names;   /* ncu's metric names beside the counter rows */
 } kd_render_options;
 
 /* The render options the command line asks for. */

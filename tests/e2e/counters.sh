@@ -56,5 +56,27 @@ has counters_short out "^  note: ncu's duration \(-24\.4%, median of 5 profiled 
 has counters_short out '^  duration .* -24\.4% \+\+ \?$'
 if grep -q "^Note: ncu's duration" "$WORK/short.md"; then ok "counters_short: Markdown has the note"; else
     fail "counters_short: Markdown lacks the note" "$WORK/short.md"; fi
+# --ncu-report keeps both reports; --metric-names shows ncu's names; --metrics adds raw
+# metrics and reports the ones ncu has no column for.
+FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counters_extras 0 -- --ncu $NCU \
+    --ncu-report "$WORK/reports" --metric-names --metrics dram__bytes_read.max,made_up__metric.sum \
+    --markdown="$WORK/extras.md" "$A" "$B"
+for side in v1 v2; do
+    if [ "$(cat "$WORK/reports/$side.ncu-rep" 2>/dev/null)" = "fake report" ]; then ok "counters_extras: $side.ncu-rep kept"; else
+        fail "counters_extras: no $side.ncu-rep in $WORK/reports"; fi
+done
+has counters_extras out '^  duration .*\[gpu__time_duration\.sum\]$'
+has counters_extras out '^  DRAM bytes .*\[dram__bytes_read\.sum \+ dram__bytes_write\.sum\]$'
+has counters_extras out '^  extra metrics \(--metrics\)$'
+has counters_extras out '^  dram__bytes_read\.max +[0-9.]+ ?[kMG]? +[0-9.]+ ?[kMG]? +[+-][0-9.]+% '
+has counters_extras out '^  note: --metrics: ncu gave no values for: made_up__metric\.sum \(unknown names'
+lacks counters_extras out '^  made_up__metric'
+if grep -q '^| `dram__bytes_read.max` |' "$WORK/extras.md" && grep -q '^| duration (`gpu__time_duration.sum`) |' "$WORK/extras.md"; then
+    ok "counters_extras: Markdown has the extra row and the names"; else fail "counters_extras: Markdown" "$WORK/extras.md"; fi
+FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counters_report_unwritable 0 -- --ncu $NCU \
+    --ncu-report /dev/null/reports "$A" "$B"
+has counters_report_unwritable out "^counters not collected \(v1\): cannot keep ncu's report as /dev/null/reports/v1\.ncu-rep: .*\(check --ncu-report\)"
+run metrics_bad_name 2 -- --metrics 'a;b' "$A" "$B"
+has metrics_bad_name err '^kerndiff: --metrics wants ncu metric names'
 KERNDIFF_SIMULATE="$SIM" run counters_off 0 -- --no-ncu "$A" "$B"
 has counters_off out '^counters not collected: --no-ncu$'
