@@ -147,9 +147,37 @@ static void file_digest(const char *data, size_t len, char hex[65])
     kd_hash_hex(&h, hex);
 }
 
-/* Checks a cache entry against its manifest: every line "NAME SIZE SHA256" must match its
- * file, and every required artifact must be listed. Returns 0, or -1 with what is wrong
- * in `why`. A truncated PTX or an empty ptxas log (0 registers) is caught here. */
+/* One manifest line, "NAME SIZE SHA256", against its file. Returns the artifact's index,
+ * or -1 with what is wrong in `why`. */
+static int check_manifest_line(const char *dir, const char *line, kd_strbuf *why)
+{
+    char name[32], digest[65], actual[65];
+    unsigned long long size;
+    if (sscanf(line, "%31s %llu %64s", name, &size, digest) != 3) {
+        kd_sb_puts(why, "a malformed manifest");
+        return -1;
+    }
+    int i = 0;
+    while (i < N_ARTIFACTS && strcmp(artifact_names[i], name) != 0)
+        i++;
+    char *path = i < N_ARTIFACTS ? kd_path_join(dir, name) : NULL;
+    size_t len = 0;
+    char *data = path ? kd_read_file(path, &len) : NULL;
+    if (data)
+        file_digest(data, len, actual);
+    if (!data || len != size || strcmp(actual, digest) != 0) {
+        kd_sb_printf(why, "%s %s", name, !data ? "is missing" : len != size ? "has the wrong size"
+                                                                          : "does not match its checksum");
+        i = -1;
+    }
+    free(data);
+    free(path);
+    return i;
+}
+
+/* Checks a cache entry against its manifest: every line must match its file, and every
+ * required artifact must be listed. Returns 0, or -1 with what is wrong in `why`. A
+ * truncated PTX or an empty ptxas log (0 registers) is caught here. */
 static int verify_entry(const kd_build_config *cfg, const char *dir, kd_strbuf *why)
 {
     char *manifest_path = kd_path_join(dir, MANIFEST);
@@ -163,30 +191,11 @@ static int verify_entry(const kd_build_config *cfg, const char *dir, kd_strbuf *
     int rc = 0;
     char *save = NULL;
     for (char *line = strtok_r(manifest, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
-        char name[32], digest[65], actual[65];
-        unsigned long long size;
-        int i = 0;
-        if (sscanf(line, "%31s %llu %64s", name, &size, digest) != 3) {
-            kd_sb_puts(why, "a malformed manifest");
+        int i = check_manifest_line(dir, line, why);
+        if (i < 0)
             rc = -1;
-            break;
-        }
-        while (i < N_ARTIFACTS && strcmp(artifact_names[i], name) != 0)
-            i++;
-        char *path = i < N_ARTIFACTS ? kd_path_join(dir, name) : NULL;
-        size_t len = 0;
-        char *data = path ? kd_read_file(path, &len) : NULL;
-        if (data)
-            file_digest(data, len, actual);
-        if (!data || len != size || strcmp(actual, digest) != 0) {
-            kd_sb_printf(why, "%s %s", name, !data ? "is missing" : len != size ? "has the wrong size"
-                                                                              : "does not match its checksum");
-            rc = -1;
-        } else {
+        else
             listed[i] = true;
-        }
-        free(data);
-        free(path);
     }
     for (int i = 0; i < N_ARTIFACTS && rc == 0; i++)
         if (artifact_required(cfg, i) && !listed[i]) {
