@@ -72,7 +72,7 @@ static void end_running_groups(void)
             kill(-(pid_t)running[i], SIGKILL);
 }
 
-static void track(pid_t group)
+void kd_spawn_track_group(pid_t group)
 {
     static bool registered;
     if (!registered)
@@ -84,7 +84,7 @@ static void track(pid_t group)
         }
 }
 
-static void untrack(pid_t group)
+void kd_spawn_untrack_group(pid_t group)
 {
     for (int i = 0; i < MAX_RUNNING; i++)
         if (running[i] == group)
@@ -101,7 +101,7 @@ static int spawn_in_group(pid_t *pid, const char *const argv[], posix_spawn_file
     int rc = posix_spawnp(pid, argv[0], fa, &attr, (char *const *)argv, environ);
     posix_spawnattr_destroy(&attr);
     if (rc == 0)
-        track(*pid);
+        kd_spawn_track_group(*pid);
     return rc;
 }
 
@@ -144,7 +144,7 @@ int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn
     int status; /* reaped only now: until then the group's id cannot be reused */
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    untrack(pid);
+    kd_spawn_untrack_group(pid);
     if (WIFSIGNALED(status))
         res->signal = WTERMSIG(status);
     else

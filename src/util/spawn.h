@@ -4,6 +4,7 @@
 #define KD_UTIL_SPAWN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include "util/strbuf.h"
 
 typedef struct kd_spawn_result {
@@ -21,6 +22,11 @@ typedef struct kd_spawn_result {
  * with errno set when it could not be started (ENOENT: not found). */
 int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res);
 void kd_spawn_result_free(kd_spawn_result *res);
+
+/* A process group started elsewhere (wire/child) that the same cleanup must end; untrack
+ * it once its leader is reaped. At most 8 groups are tracked at a time. */
+void kd_spawn_track_group(pid_t group);
+void kd_spawn_untrack_group(pid_t group);
 
 /* True when `name` resolves to an executable through PATH (or is an executable path). */
 bool kd_program_exists(const char *name);

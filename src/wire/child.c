@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/spawn.h"
+
 static long now_ms(void)
 {
     struct timespec ts;
@@ -41,6 +43,7 @@ int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_s
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(127);
+        setpgid(0, 0); /* its own group: what it starts (ncu's target) ends with it */
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         dup2(err[1], STDERR_FILENO);
@@ -49,6 +52,8 @@ int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_s
         dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
+    setpgid(c->pid, c->pid); /* also here: whichever side runs first */
+    kd_spawn_track_group(c->pid);
     close(in[0]);
     close(out[1]);
     close(err[1]);
@@ -69,6 +74,7 @@ static void reap(kd_child *c, bool block)
     if (r != c->pid)
         return;
     c->exited = true;
+    kd_spawn_untrack_group(c->pid);
     if (WIFSIGNALED(status))
         c->signal = WTERMSIG(status);
     else
@@ -78,7 +84,7 @@ static void reap(kd_child *c, bool block)
 static void kill_child(kd_child *c)
 {
     if (!c->exited && c->pid > 0) {
-        kill(c->pid, SIGKILL);
+        kill(-c->pid, SIGKILL); /* the group: ncu and the harness it runs */
         reap(c, true);
     }
 }

@@ -78,5 +78,22 @@ FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" run counter
 has counters_report_unwritable out "^counters not collected \(v1\): cannot keep ncu's report as /dev/null/reports/v1\.ncu-rep: .*\(check --ncu-report\)"
 run metrics_bad_name 2 -- --metrics 'a;b' "$A" "$B"
 has metrics_bad_name err '^kerndiff: --metrics wants ncu metric names'
+# SIGTERM during the counter pass ends ncu's whole process group (ncu runs its target).
+rm -f "$WORK/ncu.pid"
+FAKE_NCU_MODE=stuck FAKE_NCU_PIDS="$WORK/ncu.pid" FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM" \
+    "$KD" --ncu $NCU "$A" "$B" >"$WORK/ncu_sigterm.out" 2>&1 </dev/null &
+kd_pid=$!
+for _ in $(seq 300); do [ -s "$WORK/ncu.pid" ] && break; sleep 0.1; done
+kill -TERM "$kd_pid"
+wait "$kd_pid"
+status=$?
+target=$(cat "$WORK/ncu.pid" 2>/dev/null)
+for _ in $(seq 50); do [ -n "$target" ] && ! kill -0 "$target" 2>/dev/null && break; sleep 0.1; done
+if [ -n "$target" ] && ! kill -0 "$target" 2>/dev/null && [ "$status" -eq 143 ]; then
+    ok "ncu_sigterm: kerndiff ended by SIGTERM (143), ncu's child $target gone"
+else
+    fail "ncu_sigterm: status $status, ncu's child '$target' still running" "$WORK/ncu_sigterm.out"
+    [ -n "$target" ] && kill "$target" 2>/dev/null
+fi
 KERNDIFF_SIMULATE="$SIM" run counters_off 0 -- --no-ncu "$A" "$B"
 has counters_off out '^counters not collected: --no-ncu$'
