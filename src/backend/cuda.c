@@ -92,6 +92,7 @@ static int build_variant(const kd_options *opts, const kd_comparison *c, kd_side
         .launcher = launcher ? side->kernel_info : NULL,
         .libs = &side->libs,
         .regions = regions,
+        .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
     };
     kd_strbuf why = {0};
     kd_build_status st = kd_build_source(&cfg, side->path, folder, out, &why);

@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "util/suggest.h"
 #include "compile/build.h"
+#include "ncu/profile.h"
 
 enum {
     OPT_FN = 256, OPT_ARCH, OPT_NVCC_FLAG, OPT_NVCC, OPT_NO_COLOR, OPT_JSON, OPT_MARKDOWN,
@@ -27,8 +28,13 @@ enum {
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
 #define MAX_TIMEOUT_S 3600
+/* ncu's own output: one block, so that flags added elsewhere merge cleanly. */
+enum { OPT_NCU_REPORT = 1000, OPT_METRIC_NAMES, OPT_METRICS };
 
 static const struct option long_options[] = {
+    {"ncu-report", required_argument, NULL, OPT_NCU_REPORT},
+    {"metric-names", no_argument, NULL, OPT_METRIC_NAMES},
+    {"metrics", required_argument, NULL, OPT_METRICS},
     {"fn", required_argument, NULL, OPT_FN},
     {"arch", required_argument, NULL, OPT_ARCH},
     {"nvcc-flag", required_argument, NULL, OPT_NVCC_FLAG},
@@ -184,8 +190,11 @@ void kd_print_help(void)
         "  --no-ncu              no counter pass\n"
         "  --ncu PATH            the ncu to run (default: ncu on PATH)\n"
         "  --ncu-set fast|full   metric set (fast)\n"
-        "  --ncu-repeats N       profile each side N times; shows counter noise (1)\n"
+        "  --ncu-repeats N       profile each side N times; shows counter noise (1; 5 under 50us)\n"
         "  --ncu-clock-control none|base   ncu's clock policy (none: as the timing pass)\n"
+        "  --ncu-report DIR      keep ncu's reports as DIR/v1.ncu-rep, DIR/v2.ncu-rep\n"
+        "  --metric-names        show ncu's metric names beside the counter rows\n"
+        "  --metrics A,B,...     extra raw ncu metrics to collect and compare\n"
         "  --all-metrics         unchanged metric rows too\n"
         "  --per-kernel          a pipeline's metrics kernel by kernel\n"
         "  --no-advice           no advice notes\n"
@@ -344,11 +353,28 @@ static int parse_call(const char *arg, kd_options *opts)
     return rc;
 }
 
+/* --metrics a,b,...: appends each name (repeated flags add up). */
+static int parse_metrics(const char *arg, kd_options *opts)
+{
+    char *text = strdup(arg);
+    if (!text || kd_strlist_push(&opts->extra_metrics_text, text) != 0) {
+        free(text);
+        return -1;
+    }
+    char *save = NULL;
+    int names = 0;
+    for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save), names++)
+        if (!kd_ncu_metric_name_ok(name) || opts->extra_metrics.count >= KD_NCU_MAX_EXTRA ||
+            kd_strlist_push(&opts->extra_metrics, name) != 0)
+            return -1;
+    return names > 0 && !strstr(arg, ",,") && arg[strlen(arg) - 1] != ',' ? 0 : -1;
+}
+
 int kd_options_parse(int argc, char **argv, kd_options *opts)
 {
     memset(opts, 0, sizeof *opts);
     kd_timing_options_default(&opts->timing);
-    opts->ncu_repeats = 1;
+    opts->ncu_repeats = 0; /* auto: kd_ncu_auto_repeats */
     kd_regions_options_default(&opts->regions);
     opts->gate.fail_if_slower_pct = -1;
     opts->ncu_clock_control = "none";
@@ -417,6 +443,13 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             break;
         case OPT_NO_RUN: opts->no_run = true; break;
         case OPT_NCU: opts->ncu = optarg; break;
+        case OPT_NCU_REPORT: opts->ncu_report_dir = optarg; break;
+        case OPT_METRIC_NAMES: opts->metric_names = true; break;
+        case OPT_METRICS:
+            if (parse_metrics(optarg, opts) != 0)
+                return usage_error("--metrics wants ncu metric names separated by commas (letters, digits, _ and .), "
+                                   "at most %d in all, got '%s'", KD_NCU_MAX_EXTRA, optarg);
+            break;
         case OPT_NO_NCU: opts->no_ncu = true; break;
         case OPT_ALL_METRICS: opts->all_metrics = true; break;
         case OPT_PER_KERNEL: opts->per_kernel = true; break;
@@ -583,4 +616,8 @@ void kd_options_free(kd_options *opts)
     kd_call_settings_free(&opts->call[1]);
     free((char *)opts->fn[0]);
     free((char *)opts->fn[1]);
+    free(opts->extra_metrics.items);
+    for (size_t i = 0; i < opts->extra_metrics_text.count; i++)
+        free(opts->extra_metrics_text.items[i]);
+    free(opts->extra_metrics_text.items);
 }

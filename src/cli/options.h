@@ -46,7 +46,7 @@ typedef struct kd_options {
     /* Counters (ncu/profile.h). */
     bool no_ncu, ncu_full, all_metrics, per_kernel, no_advice;
     const char *ncu;          /* --ncu PATH */
-    int ncu_repeats;          /* --ncu-repeats (1) */
+    int ncu_repeats;          /* --ncu-repeats; 0: 1, or 5 for kernels under 50 us */
     const char *ncu_clock_control; /* "none" (default) or "base" */
     kd_sanitize_options sanitize; /* --sanitize, --sanitize-warn, --compute-sanitizer */
     bool regions_on;          /* --regions (or --trace) */
@@ -55,6 +55,11 @@ typedef struct kd_options {
     kd_verbosity verbosity;   /* -q, -v (util/trace.h) */
     bool brief;               /* --brief */
     const char *completion_shell; /* --completion bash|zsh|fish */
+    /* ncu's own output (--ncu-report DIR, --metric-names, --metrics a,b,...). */
+    const char *ncu_report_dir;
+    bool metric_names;
+    kd_strlist extra_metrics;      /* raw ncu metric names, pointing into extra_metrics_text */
+    kd_strlist extra_metrics_text; /* the --metrics values, copied (owned) */
     bool color;               /* colour on: a TTY, no --no-color, no NO_COLOR */
     bool no_cache;
     bool all_instructions;    /* --all-instructions: unchanged histogram rows too */

@@ -18,16 +18,27 @@
 #include "util/tmpdir.h"
 
 /* Bump when what a build folder holds, or how it is made, changes. */
-#define KD_BUILD_RECIPE "kerndiff-build-1"
+#define KD_BUILD_RECIPE "kerndiff-build-2"
 
-static const char *const artifact_names[] = {"kernel.ptx", "kernel.cubin", "ptxas.log", "launcher.so"};
-enum { N_ARTIFACTS = sizeof artifact_names / sizeof *artifact_names };
+/* What a cache entry holds, each file listed with its size and SHA-256 in MANIFEST, which
+ * is checked on every read. kernel.sass (cuobjdump's disassembly of the cubin, so a cached
+ * build costs no cuobjdump run) is there when cuobjdump succeeded; launcher.so for launcher
+ * builds only. */
+#define MANIFEST "manifest"
+static const char *const artifact_names[] = {"kernel.ptx", "kernel.cubin", "ptxas.log", "kernel.sass", "launcher.so"};
+enum { N_ARTIFACTS = sizeof artifact_names / sizeof *artifact_names, SASS_ARTIFACT = 3, LAUNCHER_ARTIFACT = 4 };
 
-/* launcher.so, the last artifact, exists only for launcher builds. */
-static int artifact_count(const kd_build_config *cfg) { return cfg->launcher ? N_ARTIFACTS : N_ARTIFACTS - 1; }
+static bool artifact_required(const kd_build_config *cfg, int i)
+{
+    return i == LAUNCHER_ARTIFACT ? cfg->launcher != NULL : i != SASS_ARTIFACT;
+}
 
 const char *kd_find_nvcc(const char *requested)
 {
+    /* nvcc runs in the private build folder: a relative path must be made absolute here. */
+    static char absolute[PATH_MAX];
+    if (requested && requested[0] != '/' && strchr(requested, '/') && realpath(requested, absolute))
+        return absolute;
     if (requested)
         return requested;
     if (kd_program_exists("nvcc"))
@@ -79,17 +90,22 @@ static void hash_list(kd_hash *h, const char *tag, const kd_strlist *list)
         kd_hash_str(h, list->items[i]);
 }
 
-static int compute_key(const kd_build_config *cfg, const char *version, const char *source_path,
-                       char key[65])
+/* The key of a build: recipe, toolkit, flags, and every file the source reaches through
+ * #include (the shared include walk), path and bytes. */
+static int compute_key(const kd_build_config *cfg, const char *version, const char *source_path, char key[65])
 {
-    kd_strlist files = {0};
-    if (kd_collect_includes(source_path, cfg->include_dirs, &files) != 0)
+    kd_include_set files;
+    kd_strbuf error = {0};
+    kd_include_lookup found = kd_include_walk_disk(source_path, cfg->include_dirs, &files, &error);
+    kd_sb_free(&error);
+    if (found != KD_INCLUDE_FOUND)
         return -1;
     kd_hash h;
     kd_hash_init(&h);
     kd_hash_str(&h, KD_BUILD_RECIPE);
     kd_hash_str(&h, version);
     kd_hash_str(&h, cfg->arch);
+    kd_hash_str(&h, cfg->cuobjdump ? cfg->cuobjdump : "");
     hash_list(&h, "-I", cfg->include_dirs);
     hash_list(&h, "-D", cfg->defines);
     hash_list(&h, "flags", cfg->nvcc_flags);
@@ -102,21 +118,14 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
         kd_sb_free(&shim);
         hash_list(&h, "libs", cfg->libs);
     }
-    int rc = 0;
+    /* The path matters too: PTX line info names it, and quoted includes resolve from it. */
     for (size_t i = 0; i < files.count; i++) {
-        size_t len;
-        char *text = kd_read_file(files.items[i], &len);
-        if (!text && i == 0)
-            rc = -1;
-        /* The path matters too: PTX line info names it, and quoted includes resolve from it. */
-        kd_hash_str(&h, files.items[i]);
-        kd_hash_field(&h, text ? text : "", text ? len : 0);
-        free(text);
-        free(files.items[i]);
+        kd_hash_str(&h, files.files[i].path);
+        kd_hash_field(&h, files.files[i].text, files.files[i].len);
     }
-    free(files.items);
+    kd_include_set_free(&files);
     kd_hash_hex(&h, key);
-    return rc;
+    return 0;
 }
 
 static char *cache_root(void)
@@ -133,16 +142,72 @@ static char *cache_root(void)
     return kd_sb_take(&sb);
 }
 
-static bool has_artifacts(const kd_build_config *cfg, const char *dir)
+/* SHA-256 of one file's bytes, hex. */
+static void file_digest(const char *data, size_t len, char hex[65])
 {
-    for (int i = 0; i < artifact_count(cfg); i++) {
-        char *p = kd_path_join(dir, artifact_names[i]);
-        bool ok = p && access(p, R_OK) == 0;
-        free(p);
-        if (!ok)
-            return false;
+    kd_hash h;
+    kd_hash_init(&h);
+    kd_hash_field(&h, data, len);
+    kd_hash_hex(&h, hex);
+}
+
+/* One manifest line, "NAME SIZE SHA256", against its file. Returns the artifact's index,
+ * or -1 with what is wrong in `why`. */
+static int check_manifest_line(const char *dir, const char *line, kd_strbuf *why)
+{
+    char name[32], digest[65], actual[65];
+    unsigned long long size;
+    if (sscanf(line, "%31s %llu %64s", name, &size, digest) != 3) {
+        kd_sb_puts(why, "a malformed manifest");
+        return -1;
     }
-    return true;
+    int i = 0;
+    while (i < N_ARTIFACTS && strcmp(artifact_names[i], name) != 0)
+        i++;
+    char *path = i < N_ARTIFACTS ? kd_path_join(dir, name) : NULL;
+    size_t len = 0;
+    char *data = path ? kd_read_file(path, &len) : NULL;
+    if (data)
+        file_digest(data, len, actual);
+    if (!data || len != size || strcmp(actual, digest) != 0) {
+        kd_sb_printf(why, "%s %s", name, !data ? "is missing" : len != size ? "has the wrong size"
+                                                                          : "does not match its checksum");
+        i = -1;
+    }
+    free(data);
+    free(path);
+    return i;
+}
+
+/* Checks a cache entry against its manifest: every line must match its file, and every
+ * required artifact must be listed. Returns 0, or -1 with what is wrong in `why`. A
+ * truncated PTX or an empty ptxas log (0 registers) is caught here. */
+static int verify_entry(const kd_build_config *cfg, const char *dir, kd_strbuf *why)
+{
+    char *manifest_path = kd_path_join(dir, MANIFEST);
+    char *manifest = manifest_path ? kd_read_file(manifest_path, NULL) : NULL;
+    free(manifest_path);
+    if (!manifest) {
+        kd_sb_puts(why, "no manifest");
+        return -1;
+    }
+    bool listed[N_ARTIFACTS] = {false};
+    int rc = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(manifest, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
+        int i = check_manifest_line(dir, line, why);
+        if (i < 0)
+            rc = -1;
+        else
+            listed[i] = true;
+    }
+    for (int i = 0; i < N_ARTIFACTS && rc == 0; i++)
+        if (artifact_required(cfg, i) && !listed[i]) {
+            kd_sb_printf(why, "%s is not in the manifest", artifact_names[i]);
+            rc = -1;
+        }
+    free(manifest);
+    return rc;
 }
 
 static int load_artifacts(const kd_build_config *cfg, kd_build *out)
@@ -151,11 +216,17 @@ static int load_artifacts(const kd_build_config *cfg, kd_build *out)
         out->launcher_path = kd_path_join(out->dir, "launcher.so");
     char *ptx_path = kd_path_join(out->dir, "kernel.ptx");
     char *log_path = kd_path_join(out->dir, "ptxas.log");
+    char *sass_path = kd_path_join(out->dir, "kernel.sass");
     out->cubin_path = kd_path_join(out->dir, "kernel.cubin");
     out->ptx = ptx_path ? kd_read_file(ptx_path, NULL) : NULL;
     out->ptxas_log = log_path ? kd_read_file(log_path, NULL) : NULL;
+    /* KERNDIFF_SASS_CACHE=off disassembles again: bench/static_wall.sh measures the saving. */
+    const char *sass_cache = getenv("KERNDIFF_SASS_CACHE");
+    if (!out->sass && sass_path && !(sass_cache && strcmp(sass_cache, "off") == 0))
+        out->sass = kd_read_file(sass_path, NULL);
     free(ptx_path);
     free(log_path);
+    free(sass_path);
     return out->ptx && out->ptxas_log && out->cubin_path ? 0 : -1;
 }
 
@@ -327,6 +398,79 @@ static kd_build_status compile(const kd_build_config *cfg, const char *dir, kd_s
     return st;
 }
 
+/* cuobjdump's SASS of `cubin` into b->sass; a failure is not the build's: the reason goes
+ * to b->sass_problem. */
+static void disassemble(const kd_build_config *cfg, const char *cubin, kd_build *b)
+{
+    const char *argv[] = {cfg->cuobjdump, "-sass", cubin, NULL};
+    kd_spawn_result r;
+    kd_strbuf problem = {0};
+    if (kd_spawn(argv, NULL, 120000, &r) != 0) {
+        kd_sb_printf(&problem, "cannot run %s", cfg->cuobjdump);
+    } else {
+        if (r.exit_code != 0 || r.signal || r.timed_out)
+            kd_sb_printf(&problem, "%s -sass failed (exit %d): %.200s", cfg->cuobjdump, r.exit_code,
+                         kd_sb_str(&r.err));
+        else
+            b->sass = kd_sb_take(&r.out);
+        kd_spawn_result_free(&r);
+    }
+    if (problem.len)
+        b->sass_problem = kd_sb_take(&problem);
+    kd_sb_free(&problem);
+}
+
+/* A new build's SASS, kept as kernel.sass in its folder, so the cache entry holds it. */
+static void disassemble_new(const kd_build_config *cfg, const char *dir, kd_build *b)
+{
+    char *cubin = kd_path_join(dir, "kernel.cubin"), *sass = kd_path_join(dir, "kernel.sass");
+    if (cubin && sass)
+        disassemble(cfg, cubin, b);
+    if (b->sass && kd_write_file(sass, b->sass, strlen(b->sass)) != 0)
+        unlink(sass); /* not cached then, but used */
+    free(cubin);
+    free(sass);
+}
+
+/* Writes MANIFEST for the artifacts in `dir`. */
+static int write_manifest(const char *dir)
+{
+    kd_strbuf text = {0};
+    for (int i = 0; i < N_ARTIFACTS; i++) {
+        char *path = kd_path_join(dir, artifact_names[i]);
+        size_t len;
+        char *data = path ? kd_read_file(path, &len) : NULL;
+        if (data) {
+            char digest[65];
+            file_digest(data, len, digest);
+            kd_sb_printf(&text, "%s %zu %s\n", artifact_names[i], len, digest);
+        }
+        free(data);
+        free(path);
+    }
+    char *path = kd_path_join(dir, MANIFEST);
+    int rc = path ? kd_write_file(path, kd_sb_str(&text), text.len) : -1;
+    free(path);
+    kd_sb_free(&text);
+    return rc;
+}
+
+/* Puts the staging folder where the entry goes, replacing a damaged (or, with --no-cache,
+ * any) entry already there: the old one is moved aside first, so readers see either. */
+static int install_entry(const char *staging, const char *entry_dir)
+{
+    if (rename(staging, entry_dir) == 0)
+        return 0;
+    if (errno != ENOTEMPTY && errno != EEXIST)
+        return -1;
+    kd_strbuf old = {0};
+    kd_sb_printf(&old, "%s.old.%ld", entry_dir, (long)getpid());
+    int rc = rename(entry_dir, old.data) == 0 && rename(staging, entry_dir) == 0 ? 0 : -1;
+    kd_remove_tree(old.data);
+    kd_sb_free(&old);
+    return rc;
+}
+
 /* Copies the artifacts into the cache through a temporary folder and a rename, so a
  * concurrent kerndiff never sees half an entry. A cache that cannot be written is not
  * an error: the build is still good. */
@@ -336,17 +480,17 @@ static void store_in_cache(const kd_build_config *cfg, const char *build_dir, co
     kd_sb_printf(&staging, "%s.tmp.%ld", entry_dir, (long)getpid());
     if (kd_mkdir_p(staging.data) == 0) {
         bool ok = true;
-        for (int i = 0; i < artifact_count(cfg) && ok; i++) {
+        for (int i = 0; i < N_ARTIFACTS && ok; i++) {
             char *from = kd_path_join(build_dir, artifact_names[i]);
             char *to = kd_path_join(staging.data, artifact_names[i]);
             size_t len;
             char *data = kd_read_file(from, &len);
-            ok = data && kd_write_file(to, data, len) == 0 && chmod(to, 0700) == 0;
+            ok = data ? kd_write_file(to, data, len) == 0 && chmod(to, 0700) == 0 : !artifact_required(cfg, i);
             free(data);
             free(from);
             free(to);
         }
-        if (!ok || rename(staging.data, entry_dir) != 0)
+        if (!ok || write_manifest(staging.data) != 0 || install_entry(staging.data, entry_dir) != 0)
             kd_remove_tree(staging.data);
     }
     kd_sb_free(&staging);
@@ -359,7 +503,9 @@ static void clear_artifacts(kd_build *b)
     free(b->launcher_path);
     free(b->ptx);
     free(b->ptxas_log);
-    b->cubin_path = b->launcher_path = b->ptx = b->ptxas_log = NULL;
+    free(b->sass);
+    free(b->sass_problem);
+    b->cubin_path = b->launcher_path = b->ptx = b->ptxas_log = b->sass = b->sass_problem = NULL;
     b->from_cache = false;
 }
 
@@ -369,6 +515,52 @@ static char *cache_entry_for(const char *key)
     char *entry = root ? kd_path_join(root, key) : NULL;
     free(root);
     return entry;
+}
+
+/* A cache entry that passes its manifest, loaded into `out`. A damaged one is described in
+ * out->note; the caller rebuilds and replaces it. */
+static bool load_cached(const kd_build_config *cfg, const char *entry, kd_build *out)
+{
+    kd_strbuf why = {0};
+    if (verify_entry(cfg, entry, &why) == 0) {
+        out->dir = strdup(entry);
+        out->from_cache = true;
+        if (out->dir && load_artifacts(cfg, out) == 0) {
+            /* No SASS in the entry (cuobjdump failed when it was made, or
+                 * KERNDIFF_SASS_CACHE=off): disassembled now, not stored. */
+            if (!out->sass && cfg->cuobjdump)
+                disassemble(cfg, out->cubin_path, out);
+            kd_sb_free(&why);
+            return true;
+        }
+        kd_sb_puts(&why, "cannot be read");
+        clear_artifacts(out);
+        free(out->dir);
+        out->dir = NULL;
+    }
+    kd_strbuf note = {0};
+    kd_sb_printf(&note, "cache entry %.12s was damaged (%s): rebuilt and replaced", out->key, kd_sb_str(&why));
+    out->note = kd_sb_take(&note);
+    kd_sb_free(&why);
+    return false;
+}
+
+/* Stores a finished build, unless a file it reads changed while nvcc ran: the key would
+ * no longer name what was built. */
+static void store_checked(const kd_build_config *cfg, const char *version, const char *source, const char *dir,
+                          const char *entry, kd_build *out)
+{
+    char after[65];
+    if (compute_key(cfg, version, source, after) != 0 || strcmp(after, out->key) != 0) {
+        free(out->note);
+        out->note = strdup("a source file changed during the build: not cached (run again to be sure which "
+                           "version was built)");
+        return;
+    }
+    char *parent = kd_dirname(entry);
+    if (parent && kd_mkdir_p(parent) == 0)
+        store_in_cache(cfg, dir, entry);
+    free(parent);
 }
 
 kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_path,
@@ -391,15 +583,9 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
         return KD_BUILD_NO_SOURCE;
     }
     char *entry = cache_entry_for(out->key);
-    if (cfg->use_cache && entry && has_artifacts(cfg, entry)) {
-        out->dir = entry;
-        out->from_cache = true;
-        if (load_artifacts(cfg, out) == 0)
-            return KD_BUILD_OK;
-        /* An unreadable cache entry is rebuilt, not trusted. */
-        clear_artifacts(out);
-        entry = out->dir;
-        out->dir = NULL;
+    if (cfg->use_cache && entry && access(entry, F_OK) == 0 && load_cached(cfg, entry, out)) {
+        free(entry);
+        return KD_BUILD_OK;
     }
     const char *tmp = kd_tmpdir();
     char *dir = tmp ? kd_path_join(tmp, side) : NULL;
@@ -412,12 +598,10 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
     kd_build_status status = write_wrapper(cfg, dir, real_source, diagnostics) == 0
                                  ? compile(cfg, dir, diagnostics)
                                  : KD_BUILD_SYSTEM;
-    if (status == KD_BUILD_OK && entry) {
-        char *parent = kd_dirname(entry);
-        if (kd_mkdir_p(parent) == 0)
-            store_in_cache(cfg, dir, entry);
-        free(parent);
-    }
+    if (status == KD_BUILD_OK && cfg->cuobjdump)
+        disassemble_new(cfg, dir, out);
+    if (status == KD_BUILD_OK && entry)
+        store_checked(cfg, version, real_source, dir, entry, out);
     free(entry);
     out->dir = dir;
     if (status == KD_BUILD_OK && load_artifacts(cfg, out) != 0) {
@@ -430,6 +614,8 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
 void kd_build_free(kd_build *b)
 {
     clear_artifacts(b);
+    free(b->note);
+    b->note = NULL;
     free(b->dir);
     b->dir = NULL;
 }

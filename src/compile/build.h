@@ -1,5 +1,8 @@
-/* build.h — compile one side's kernel file with nvcc into PTX, a cubin and ptxas's
- * resource log, through a content-addressed cache under $XDG_CACHE_HOME/kerndiff. */
+/* build.h — compile one side's kernel file with nvcc into PTX, a cubin, ptxas's resource
+ * log and cuobjdump's SASS, through a content-addressed cache under
+ * $XDG_CACHE_HOME/kerndiff. The key hashes every file the source includes (compile/deps),
+ * and is checked again after the build; each entry carries a manifest (sizes, SHA-256)
+ * checked on every read, and a damaged entry is rebuilt and replaced, with a note. */
 #ifndef KD_BUILD_BUILD_H
 #define KD_BUILD_BUILD_H
 
@@ -20,6 +23,7 @@ typedef struct kd_build_config {
     /* The instrumented variant (include/kerndiff/regions.h): region names, id = position + 1;
      * NULL for the plain build. */
     const kd_strlist *regions;
+    const char *cuobjdump;   /* disassemble the cubin into kernel.sass (cached); NULL: none */
 } kd_build_config;
 
 typedef struct kd_build {
@@ -29,6 +33,11 @@ typedef struct kd_build {
     char *launcher_path; /* launcher.so when cfg->launcher was given, else NULL */
     char *ptx;           /* the PTX text */
     char *ptxas_log;     /* ptxas -v output (resource usage) */
+    char *sass;          /* cuobjdump -sass of the cubin, or NULL (then sass_problem says why,
+                            unless no cuobjdump was given) */
+    char *sass_problem;
+    char *note;          /* what the cache did that is worth saying (a damaged entry
+                            replaced, a source changed during the build), or NULL */
     bool from_cache;
 } kd_build;
 

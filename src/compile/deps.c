@@ -3,43 +3,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include "util/fs.h"
-
-enum { MAX_INCLUDE_DEPTH = 64 };
-
-static bool already_listed(const kd_strlist *list, const char *path)
-{
-    for (size_t i = 0; i < list->count; i++)
-        if (strcmp(list->items[i], path) == 0)
-            return true;
-    return false;
-}
-
-/* Where `name` resolves from a file in `from_dir`: quoted includes look beside the
- * including file first. Returns a malloc'd real path or NULL. */
-static char *resolve(const char *name, bool quoted, const char *from_dir, const kd_strlist *dirs)
-{
-    char resolved[PATH_MAX];
-    if (name[0] == '/')
-        return realpath(name, resolved) ? strdup(resolved) : NULL;
-    if (quoted) {
-        char *candidate = kd_path_join(from_dir, name);
-        char *hit = candidate && realpath(candidate, resolved) ? strdup(resolved) : NULL;
-        free(candidate);
-        if (hit)
-            return hit;
-    }
-    for (size_t i = 0; i < dirs->count; i++) {
-        char *candidate = kd_path_join(dirs->items[i], name);
-        char *hit = candidate && realpath(candidate, resolved) ? strdup(resolved) : NULL;
-        free(candidate);
-        if (hit)
-            return hit;
-    }
-    return NULL;
-}
 
 bool kd_include_line(const char *line, const char *end, char *name, size_t cap, bool *quoted)
 {
@@ -71,44 +37,174 @@ bool kd_include_line(const char *line, const char *end, char *name, size_t cap, 
     return true;
 }
 
-static void collect(const char *path, const kd_strlist *dirs, kd_strlist *out, int depth)
+static bool set_has(const kd_include_set *set, const char *path)
 {
-    if (depth > MAX_INCLUDE_DEPTH)
-        return;
-    size_t len;
-    char *text = kd_read_file(path, &len);
-    if (!text)
-        return;
-    char *dir = kd_dirname(path);
-    for (const char *line = text; line < text + len;) {
-        const char *eol = memchr(line, '\n', (size_t)(text + len - line));
+    for (size_t i = 0; i < set->count; i++)
+        if (strcmp(set->files[i].path, path) == 0)
+            return true;
+    return false;
+}
+
+/* Takes ownership of path and text, also on failure. */
+static int set_add(kd_include_set *set, char *path, char *text, size_t len)
+{
+    kd_include_file *files = realloc(set->files, (set->count + 1) * sizeof *files);
+    if (!files) {
+        free(path);
+        free(text);
+        return -1;
+    }
+    set->files = files;
+    set->files[set->count++] = (kd_include_file){.path = path, .text = text, .len = len};
+    return 0;
+}
+
+void kd_include_set_free(kd_include_set *set)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        free(set->files[i].path);
+        free(set->files[i].text);
+    }
+    free(set->files);
+    memset(set, 0, sizeof *set);
+}
+
+/* `dir`/`name`; "" is the reader's top, where the name stands alone. */
+static char *join(const char *dir, const char *name)
+{
+    return *dir ? kd_path_join(dir, name) : strdup(name);
+}
+
+/* One candidate path (owned, consumed): already collected counts as found; a file found
+ * is added to the set. */
+static kd_include_lookup try_candidate(const kd_include_reader *r, char *candidate, kd_include_set *set,
+                                       kd_strbuf *error)
+{
+    char *path = candidate ? r->canonical(r->ctx, candidate) : NULL;
+    free(candidate);
+    if (!path)
+        return KD_INCLUDE_MISSING;
+    if (set_has(set, path)) {
+        free(path);
+        return KD_INCLUDE_FOUND;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    kd_include_lookup found = r->read(r->ctx, path, &text, &len, error);
+    if (found != KD_INCLUDE_FOUND) {
+        free(path);
+        free(text);
+        return found;
+    }
+    if (set->count >= KD_INCLUDE_MAX_FILES) {
+        kd_sb_printf(error, "%s includes more than %d files", set->files[0].path, KD_INCLUDE_MAX_FILES);
+        free(path);
+        free(text);
+        return KD_INCLUDE_ERROR;
+    }
+    if (set_add(set, path, text, len) != 0) {
+        kd_sb_puts(error, "out of memory");
+        return KD_INCLUDE_ERROR;
+    }
+    return KD_INCLUDE_FOUND;
+}
+
+/* The preprocessor's search for one include of a file in folder `from_dir`. */
+static kd_include_lookup resolve(const kd_include_reader *r, const char *from_dir, const char *name, bool quoted,
+                                 const char *const *dirs, size_t ndirs, kd_include_set *set, kd_strbuf *error)
+{
+    if (name[0] == '/')
+        return try_candidate(r, strdup(name), set, error);
+    kd_include_lookup found = KD_INCLUDE_MISSING;
+    if (quoted)
+        found = try_candidate(r, join(strcmp(from_dir, ".") == 0 ? "" : from_dir, name), set, error);
+    for (size_t i = 0; found == KD_INCLUDE_MISSING && i < ndirs; i++)
+        found = try_candidate(r, join(dirs[i], name), set, error);
+    return found;
+}
+
+/* Reads every include line of set->files[index] and collects what they reach. */
+static int follow(const kd_include_reader *r, kd_include_set *set, size_t index, const char *const *dirs,
+                  size_t ndirs, kd_strbuf *error)
+{
+    /* The file array may move as files are added; the strings it points to do not. */
+    const char *text = set->files[index].text, *end = text + set->files[index].len;
+    char *from_dir = kd_dirname(set->files[index].path);
+    int rc = from_dir ? 0 : -1;
+    for (const char *line = text; line < end && rc == 0;) {
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
         if (!eol)
-            eol = text + len;
+            eol = end;
         char name[PATH_MAX];
         bool quoted;
-        if (kd_include_line(line, eol, name, sizeof name, &quoted)) {
-            char *hit = resolve(name, quoted, dir, dirs);
-            if (hit && !already_listed(out, hit) && kd_strlist_push(out, hit) == 0)
-                collect(hit, dirs, out, depth + 1);
-            else
-                free(hit);
-        }
+        if (kd_include_line(line, eol, name, sizeof name, &quoted) &&
+            resolve(r, from_dir, name, quoted, dirs, ndirs, set, error) == KD_INCLUDE_ERROR)
+            rc = -1;
         line = eol + 1;
     }
-    free(dir);
-    free(text);
+    free(from_dir);
+    return rc;
+}
+
+kd_include_lookup kd_include_walk(const kd_include_reader *reader, const char *first, const char *const *dirs,
+                                  size_t ndirs, kd_include_set *out, kd_strbuf *error)
+{
+    memset(out, 0, sizeof *out);
+    char *copy = strdup(first);
+    kd_include_lookup found = copy ? try_candidate(reader, copy, out, error) : KD_INCLUDE_ERROR;
+    if (found == KD_INCLUDE_OUTSIDE)
+        found = KD_INCLUDE_MISSING;
+    /* Breadth first over a growing set: each file is read once, cycles end by themselves. */
+    for (size_t i = 0; found == KD_INCLUDE_FOUND && i < out->count; i++)
+        if (follow(reader, out, i, dirs, ndirs, error) != 0)
+            found = KD_INCLUDE_ERROR;
+    if (found != KD_INCLUDE_FOUND)
+        kd_include_set_free(out);
+    return found;
+}
+
+/* ---- the disk ---- */
+
+static char *disk_canonical(void *ctx, const char *path)
+{
+    (void)ctx;
+    return realpath(path, NULL);
+}
+
+static kd_include_lookup disk_read(void *ctx, const char *path, char **text, size_t *len, kd_strbuf *error)
+{
+    (void)ctx;
+    (void)error;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return KD_INCLUDE_MISSING;
+    *text = kd_read_file(path, len);
+    return *text ? KD_INCLUDE_FOUND : KD_INCLUDE_MISSING;
+}
+
+kd_include_lookup kd_include_walk_disk(const char *source_path, const kd_strlist *include_dirs,
+                                       kd_include_set *out, kd_strbuf *error)
+{
+    const kd_include_reader disk = {NULL, disk_canonical, disk_read};
+    return kd_include_walk(&disk, source_path, (const char *const *)include_dirs->items, include_dirs->count, out,
+                           error);
 }
 
 int kd_collect_includes(const char *source_path, const kd_strlist *include_dirs, kd_strlist *out)
 {
-    char resolved[PATH_MAX];
-    if (!realpath(source_path, resolved) || access(resolved, R_OK) != 0)
+    kd_include_set set;
+    kd_strbuf error = {0};
+    kd_include_lookup found = kd_include_walk_disk(source_path, include_dirs, &set, &error);
+    kd_sb_free(&error);
+    if (found != KD_INCLUDE_FOUND)
         return -1;
-    char *first = strdup(resolved);
-    if (!first || kd_strlist_push(out, first) != 0) {
-        free(first);
-        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < set.count; i++) {
+        if (rc == 0 && kd_strlist_push(out, set.files[i].path) == 0)
+            set.files[i].path = NULL; /* now out's */
+        else
+            rc = -1;
     }
-    collect(resolved, include_dirs, out, 0);
-    return 0;
+    kd_include_set_free(&set);
+    return rc;
 }

@@ -124,8 +124,12 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
     int rc = kd_static_analyze(&req, &side->stat, &error, &sass_note);
     if (rc != 0)
         fprintf(stderr, "kerndiff: %s (%s): %s\n", side->label, side->path, kd_sb_str(&error));
-    if (sass_note.len && !c->sass_note)
-        c->sass_note = kd_sb_take(&sass_note);
+    if (sass_note.len && !c->sass_note) {
+        kd_strbuf labelled = {0};
+        kd_sb_printf(&labelled, "%s%s%s", req.cuobjdump ? side->label : "", req.cuobjdump ? ": " : "",
+                     kd_sb_str(&sass_note));
+        c->sass_note = kd_sb_take(&labelled);
+    }
     kd_sb_free(&error);
     kd_sb_free(&sass_note);
     return rc == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;

@@ -24,6 +24,13 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The median of v[0..k), k > 0 (sorts v). */
+static double median_of(double *v, int k)
+{
+    qsort(v, (size_t)k, sizeof *v, by_value);
+    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
 /* Median and spread (max - min) over the repeats of one kernel, metric by metric. */
 static void combine_repeats(const kd_metric_values *runs, int n, kd_metric_values *median, kd_metric_values *spread)
 {
@@ -37,8 +44,7 @@ static void combine_repeats(const kd_metric_values *runs, int n, kd_metric_value
                 v[k++] = runs[r].value[m];
         if (k == 0)
             continue;
-        qsort(v, (size_t)k, sizeof *v, by_value);
-        median->value[m] = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+        median->value[m] = median_of(v, k);
         median->present[m] = spread->present[m] = true;
         spread->value[m] = v[k - 1] - v[0];
     }
@@ -119,6 +125,73 @@ static double noise_of(size_t m, const kd_counters *c, const kd_counter_context 
     return worst;
 }
 
+/* ncu's duration comes from a few serialised, cache-flushed launches, the verdict from many
+ * interleaved samples: a duration delta of the other sign is not evidence against the
+ * verdict, and the table must not contradict it without saying so. */
+static void check_duration(const kd_counter_context *ctx, kd_counters *c)
+{
+    long m = kd_metric_index("duration");
+    kd_metric_delta *d = &c->delta[m];
+    bool contradicts = (ctx->verdict == KD_VERDICT_FASTER && d->delta > 0) ||
+                       (ctx->verdict == KD_VERDICT_SLOWER && d->delta < 0);
+    if (!d->comparable || !contradicts)
+        return;
+    d->noisy = true;
+    c->contradicted_verdict = ctx->verdict;
+}
+
+/* A raw metric on one side: per kernel the median over repeats; a pipeline's kernels summed
+ * for a ".sum" metric, else weighted by duration (the rule of the metric table). */
+static bool extra_value(const kd_ncu_result *res, const kd_side_counters *side, const char *name, double *out)
+{
+    long col = kd_ncu_column(&res->table, name), dur = kd_metric_index("duration");
+    size_t len = strlen(name), kernels = res->kernels_per_launch;
+    bool sum = len > 4 && strcmp(name + len - 4, ".sum") == 0;
+    double total = 0, weights = 0, v[256];
+    for (size_t k = 0; col >= 0 && k < kernels && k < side->nkernels; k++) {
+        int n = 0;
+        for (int r = 0; r < res->repeats && n < 256; r++)
+            n += kd_ncu_number(res->table.rows[(size_t)r * kernels + k][col], &v[n]);
+        const kd_metric_values *kv = &side->kernels[k].values;
+        double w = sum ? 1 : kv->present[dur] ? kv->value[dur] : 0;
+        if (n == 0)
+            continue;
+        total += w * median_of(v, n);
+        weights += w;
+    }
+    *out = sum ? total : weights > 0 ? total / weights : 0;
+    return weights > 0;
+}
+
+/* --metrics: each name both sides have, diffed like a neutral count (or percentage). */
+static int build_extras(const kd_ncu_result results[2], const kd_strlist *names, kd_counters *c)
+{
+    static const kd_metric_def count = {"extra", "", KD_GROUP_SOL, KD_UNIT_COUNT, KD_NEUTRAL, KD_EXTENSIVE, false,
+                                        {NULL}, NULL};
+    static const kd_metric_def pct = {"extra", "", KD_GROUP_SOL, KD_UNIT_PCT, KD_NEUTRAL, KD_INTENSIVE, false,
+                                      {NULL}, NULL};
+    for (int s = 0; s < 2 && !c->missing_extra; s++)
+        if (results[s].missing_extra && !(c->missing_extra = strdup(results[s].missing_extra)))
+            return -1;
+    if (!names || names->count == 0)
+        return 0;
+    c->extras = calloc(names->count, sizeof *c->extras);
+    if (!c->extras)
+        return -1;
+    for (size_t i = 0; i < names->count; i++) {
+        double v[2];
+        if (!extra_value(&results[0], &c->side[0], names->items[i], &v[0]) ||
+            !extra_value(&results[1], &c->side[1], names->items[i], &v[1]))
+            continue;
+        kd_extra_metric *e = &c->extras[c->nextras++];
+        e->name = names->items[i];
+        const kd_metric_def *def = strstr(e->name, "pct") ? &pct : &count;
+        e->unit = def->unit;
+        kd_metric_diff(def, v[0], v[1], 0, &e->delta);
+    }
+    return 0;
+}
+
 static void compute_peaks(const kd_counter_context *ctx, kd_counters *c)
 {
     double fp32, fp64, tensor;
@@ -146,6 +219,9 @@ int kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counte
         if (a->present[m] && b->present[m])
             kd_metric_diff(&kd_metric_defs[m], a->value[m], b->value[m], noise_of(m, out, ctx), &out->delta[m]);
     }
+    check_duration(ctx, out);
+    if (build_extras(results, ctx->extra_metrics, out) != 0)
+        return -1;
     compute_peaks(ctx, out);
     for (int s = 0; s < 2 && out->peaks_valid; s++) {
         kd_roofline_compute(&out->side[s].total, &out->peaks, &out->side[s].roofline);
@@ -169,5 +245,7 @@ void kd_counters_free(kd_counters *c)
     for (size_t i = 0; i < c->nadvice; i++)
         free(c->advice[i]);
     free(c->advice);
+    free(c->extras);
+    free(c->missing_extra);
     memset(c, 0, sizeof *c);
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "measure/stats.h"
 #include "ncu/metrics.h"
 #include "ncu/profile.h"
 
@@ -24,6 +25,13 @@ typedef struct kd_side_counters {
     kd_roofline roofline;
 } kd_side_counters;
 
+/* A raw ncu metric asked for with --metrics. */
+typedef struct kd_extra_metric {
+    const char *name;           /* borrowed from the options */
+    kd_unit unit;               /* a percentage (a name with "pct") or a count */
+    kd_metric_delta delta;      /* v1, v2 and the change; never marked noisy */
+} kd_extra_metric;
+
 typedef struct kd_counters {
     bool present;
     bool full;                  /* --ncu-set full */
@@ -34,6 +42,12 @@ typedef struct kd_counters {
     kd_peaks peaks;
     char **advice;
     size_t nadvice;
+    /* The timing verdict that ncu's duration delta contradicts (its sign differs; the row
+     * is then marked noisy), else KD_VERDICT_NO_DIFFERENCE. */
+    kd_verdict contradicted_verdict;
+    kd_extra_metric *extras;    /* --metrics that both sides have */
+    size_t nextras;
+    char *missing_extra;        /* --metrics without a column on either side ("a, b"), or NULL */
 } kd_counters;
 
 /* Everything the counter diff needs to know about the run besides ncu's numbers. */
@@ -43,6 +57,8 @@ typedef struct kd_counter_context {
     double max_sm_clock_hz;     /* 0: unknown */
     double peak_dram_bytes_per_s; /* 0: unknown */
     double timing_noise_pct;    /* the speedup CI's half-width, for time-derived metrics; 0: not timed */
+    kd_verdict verdict;         /* the timing's verdict (no difference when not timed) */
+    const kd_strlist *extra_metrics; /* --metrics (may be NULL) */
     long spill_bytes[2];
 } kd_counter_context;
 

@@ -1,5 +1,6 @@
 #include "diff/runtime.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,8 +97,10 @@ static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timi
         c->counters_note = strdup("counters not collected: the simulated harness has none (pass --ncu to use a stand-in)");
         return;
     }
-    kd_ncu_options o = {.ncu = opts->ncu, .full = opts->ncu_full, .repeats = opts->ncu_repeats,
-                        .clock_control = opts->ncu_clock_control, .timeout_ms = opts->timing.timeout_ms};
+    double shortest = fmin(c->timing.side[0].summary.median, c->timing.side[1].summary.median);
+    kd_ncu_options o = {.ncu = opts->ncu, .full = opts->ncu_full, .repeats = kd_ncu_auto_repeats(opts->ncu_repeats, shortest),
+                        .clock_control = opts->ncu_clock_control, .timeout_ms = opts->timing.timeout_ms,
+                        .report_dir = opts->ncu_report_dir, .extra = &opts->extra_metrics};
     kd_ncu_result results[2];
     memset(results, 0, sizeof results);
     kd_ncu_status st = KD_NCU_OK;
@@ -105,6 +108,7 @@ static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timi
     int s = 0;
     for (; s < 2 && st == KD_NCU_OK; s++) {
         kd_trace("counter pass %s", sides[s].label);
+        o.launch_ns = c->timing.side[s].summary.median;
         st = kd_ncu_profile(&o, &sides[s], opts->timing.seed, workdir, &results[s], &why);
     }
     if (st != KD_NCU_OK) {
@@ -115,6 +119,8 @@ static void run_counters(const kd_options *opts, kd_comparison *c, const kd_timi
             .sm = c->timing.sm,
             .sms = c->timing.sms,
             .timing_noise_pct = kd_speedup_ci_halfwidth_pct(&c->timing.speedup),
+            .verdict = c->timing.verdict,
+            .extra_metrics = &opts->extra_metrics,
         };
         for (int k = 0; k < 2; k++)
             ctx.spill_bytes[k] = c->side[k].stat.resources.spill_stores + c->side[k].stat.resources.spill_loads;

@@ -14,21 +14,10 @@
 /* Generous: a cold `git cat-file` on a network file system can take seconds, but a hung
  * git (a credential prompt, a lock) must not hang kerndiff. */
 enum { GIT_TIMEOUT_MS = 60000 };
-/* A bound on the include walk, so a pathological tree cannot make us spawn git forever. */
-enum { MAX_REPO_FILES = 4096 };
 
-/* One file of a side: where it sits relative to the repository top, and its bytes. */
-typedef struct repo_file {
-    char *relpath;
-    char *content;
-    size_t len;
-} repo_file;
-
-/* The compared file (first) and everything it includes from the repository. */
-typedef struct file_set {
-    repo_file *items;
-    size_t count;
-} file_set;
+/* The compared file (first) and everything it includes from the repository: paths
+ * relative to the repository's top (the shared include walk, compile/deps). */
+typedef kd_include_set file_set;
 
 /* What every lookup needs to know about the repository. */
 typedef struct repo {
@@ -237,88 +226,70 @@ static char *repo_join(const char *dir, const char *name)
 
 /* ---- reading one version of a file ---------------------------------------------- */
 
-enum lookup { LOOKUP_ERROR = -1, LOOKUP_MISSING = 0, LOOKUP_FOUND = 1 };
-
-static enum lookup read_from_disk(const repo *r, const char *relpath, repo_file *file)
+static kd_include_lookup read_from_disk(const repo *r, const char *relpath, char **text, size_t *len)
 {
     char *path = kd_path_join(r->top, relpath);
     struct stat st;
     if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        file->content = kd_read_file(path, &file->len);
+        *text = kd_read_file(path, len);
     free(path);
-    return file->content ? LOOKUP_FOUND : LOOKUP_MISSING;
+    return *text ? KD_INCLUDE_FOUND : KD_INCLUDE_MISSING;
 }
 
 /* `cat-file blob` rather than `show`: it refuses trees, so an include naming a folder
  * reads as missing instead of as a tree listing. The bytes are the same as `git show`. */
-static enum lookup read_from_revision(const repo *r, const char *revision, const char *relpath,
-                                      repo_file *file, kd_strbuf *error)
+static kd_include_lookup read_from_revision(const repo *r, const char *revision, const char *relpath, char **text,
+                                            size_t *len, kd_strbuf *error)
 {
     kd_strbuf spec = {0};
     if (kd_sb_printf(&spec, "%s:%s", revision, relpath) < 0) {
         kd_sb_free(&spec);
         out_of_memory(error);
-        return LOOKUP_ERROR;
+        return KD_INCLUDE_ERROR;
     }
     const char *argv[] = {"git", "-C", r->top, "cat-file", "blob", kd_sb_str(&spec), NULL};
     kd_spawn_result res;
     int ran = run_git(argv, &res, error);
     kd_sb_free(&spec);
     if (ran != 0)
-        return LOOKUP_ERROR;
-    enum lookup found = LOOKUP_MISSING;
+        return KD_INCLUDE_ERROR;
+    kd_include_lookup found = KD_INCLUDE_MISSING;
     if (res.exit_code == 0) {
-        file->len = res.out.len;
-        file->content = kd_sb_take(&res.out);
-        found = LOOKUP_FOUND;
+        *len = res.out.len;
+        *text = kd_sb_take(&res.out);
+        found = KD_INCLUDE_FOUND;
     }
     kd_spawn_result_free(&res);
     return found;
 }
 
-/* Reads relpath as it is at `revision` (NULL: the working copy on disk) into file. */
-static enum lookup read_version(const repo *r, const char *revision, const char *relpath,
-                                repo_file *file, kd_strbuf *error)
+/* Where the include walk reads one side's files: a revision, or (NULL) the working copy. */
+typedef struct side_reader {
+    const repo *r;
+    const char *revision;
+} side_reader;
+
+/* A repository path, normalised (NULL when it leaves the repository); an absolute path
+ * (a folder outside the repository) as it is. */
+static char *side_canonical(void *ctx, const char *path)
 {
-    file->content = NULL;
-    file->len = 0;
-    return revision ? read_from_revision(r, revision, relpath, file, error)
-                    : read_from_disk(r, relpath, file);
+    (void)ctx;
+    return path[0] == '/' ? strdup(path) : repo_join("", path);
+}
+
+/* Outside the repository a file is the same for every side: found, never collected. */
+static kd_include_lookup side_read(void *ctx, const char *path, char **text, size_t *len, kd_strbuf *error)
+{
+    const side_reader *sr = ctx;
+    if (path[0] == '/') {
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? KD_INCLUDE_OUTSIDE : KD_INCLUDE_MISSING;
+    }
+    return sr->revision ? read_from_revision(sr->r, sr->revision, path, text, len, error)
+                        : read_from_disk(sr->r, path, text, len);
 }
 
 /* ---- the set of files one side is built from ------------------------------------ */
-
-static bool set_has(const file_set *set, const char *relpath)
-{
-    for (size_t i = 0; i < set->count; i++)
-        if (strcmp(set->items[i].relpath, relpath) == 0)
-            return true;
-    return false;
-}
-
-/* Takes ownership of relpath and content, also on failure. */
-static int set_add(file_set *set, char *relpath, char *content, size_t len)
-{
-    repo_file *items = realloc(set->items, (set->count + 1) * sizeof *items);
-    if (!items) {
-        free(relpath);
-        free(content);
-        return -1;
-    }
-    set->items = items;
-    set->items[set->count++] = (repo_file){.relpath = relpath, .content = content, .len = len};
-    return 0;
-}
-
-static void set_free(file_set *set)
-{
-    for (size_t i = 0; i < set->count; i++) {
-        free(set->items[i].relpath);
-        free(set->items[i].content);
-    }
-    free(set->items);
-    memset(set, 0, sizeof *set);
-}
 
 /* Same paths with the same bytes; order does not matter. */
 static bool sets_equal(const file_set *a, const file_set *b)
@@ -328,132 +299,55 @@ static bool sets_equal(const file_set *a, const file_set *b)
     for (size_t i = 0; i < a->count; i++) {
         bool matched = false;
         for (size_t j = 0; j < b->count && !matched; j++)
-            matched = strcmp(a->items[i].relpath, b->items[j].relpath) == 0 &&
-                      a->items[i].len == b->items[j].len &&
-                      memcmp(a->items[i].content, b->items[j].content, a->items[i].len) == 0;
+            matched = strcmp(a->files[i].path, b->files[j].path) == 0 && a->files[i].len == b->files[j].len &&
+                      memcmp(a->files[i].text, b->files[j].text, a->files[i].len) == 0;
         if (!matched)
             return false;
     }
     return true;
 }
 
-/* ---- following #include --------------------------------------------------------- */
-
-/* Looks for the repository path `candidate` (owned, consumed) at the side's version:
- * already collected counts as found; a file found is added to the set. */
-static enum lookup try_candidate(const repo *r, const char *revision, file_set *set, char *candidate,
-                                 kd_strbuf *error)
-{
-    if (!candidate)
-        return LOOKUP_MISSING; /* outside the repository */
-    if (set_has(set, candidate)) {
-        free(candidate);
-        return LOOKUP_FOUND;
-    }
-    repo_file file;
-    enum lookup found = read_version(r, revision, candidate, &file, error);
-    if (found != LOOKUP_FOUND) {
-        free(candidate);
-        return found;
-    }
-    if (set->count >= MAX_REPO_FILES) {
-        free(candidate);
-        free(file.content);
-        kd_sb_printf(error, "%s includes more than %d files", r->file, MAX_REPO_FILES);
-        return LOOKUP_ERROR;
-    }
-    if (set_add(set, candidate, file.content, file.len) != 0) {
-        out_of_memory(error);
-        return LOOKUP_ERROR;
-    }
-    return LOOKUP_FOUND;
-}
-
-/* Finds `name`, included from the repository file `from`, the way the preprocessor would
- * search: beside the including file for quoted includes, then each -I folder in order.
- * The first folder holding the name wins, even one outside the repository: that file is
- * then not versioned here and the search stops without collecting anything. */
-static int resolve_include(const repo *r, const char *revision, file_set *set, const char *from,
-                           const char *name, bool quoted, kd_strbuf *error)
-{
-    if (name[0] == '/')
-        return 0; /* the same absolute file for every side */
-    enum lookup found = LOOKUP_MISSING;
-    if (quoted) {
-        char *dir = kd_dirname(from);
-        if (!dir)
-            return out_of_memory(error);
-        found = try_candidate(r, revision, set, repo_join(strcmp(dir, ".") == 0 ? "" : dir, name), error);
-        free(dir);
-    }
-    for (size_t i = 0; found == LOOKUP_MISSING && i < r->idirs->count; i++) {
-        if (r->idir_relpaths[i]) {
-            found = try_candidate(r, revision, set, repo_join(r->idir_relpaths[i], name), error);
-            continue;
-        }
-        char *outside = kd_path_join(r->idirs->items[i], name);
-        struct stat st;
-        if (outside && stat(outside, &st) == 0 && S_ISREG(st.st_mode))
-            found = LOOKUP_FOUND;
-        free(outside);
-    }
-    return found == LOOKUP_ERROR ? -1 : 0;
-}
-
-/* Reads every include line of set->items[index] and collects what they reach. */
-static int follow_includes(const repo *r, const char *revision, file_set *set, size_t index, kd_strbuf *error)
-{
-    /* The item array may move as files are added; the strings it points to do not. */
-    const char *from = set->items[index].relpath;
-    const char *text = set->items[index].content;
-    const char *end = text + set->items[index].len;
-    for (const char *line = text; line < end;) {
-        const char *eol = memchr(line, '\n', (size_t)(end - line));
-        if (!eol)
-            eol = end;
-        char name[PATH_MAX];
-        bool quoted;
-        if (kd_include_line(line, eol, name, sizeof name, &quoted) &&
-            resolve_include(r, revision, set, from, name, quoted, error) != 0)
-            return -1;
-        line = eol + 1;
-    }
-    return 0;
-}
-
 /* Collects the compared file and, transitively, what it includes from the repository,
- * at `revision` (NULL: the working copy). Missing compared file: LOOKUP_MISSING. */
-static enum lookup collect_side(const repo *r, const char *revision, file_set *set, kd_strbuf *error)
+ * at `revision` (NULL: the working copy), with the include search the build cache uses.
+ * Each -I folder is searched as a repository path, or, outside the repository, on disk. */
+static kd_include_lookup collect_side(const repo *r, const char *revision, file_set *set, kd_strbuf *error)
 {
-    repo_file main_file;
-    enum lookup found = read_version(r, revision, r->relpath, &main_file, error);
-    if (found != LOOKUP_FOUND)
-        return found;
-    char *relpath = strdup(r->relpath);
-    if (!relpath || set_add(set, relpath, main_file.content, main_file.len) != 0) {
-        if (!relpath)
-            free(main_file.content);
+    side_reader sr = {r, revision};
+    const kd_include_reader reader = {&sr, side_canonical, side_read};
+    size_t n = r->idirs->count;
+    const char **dirs = calloc(n ? n : 1, sizeof *dirs);
+    char **outside = calloc(n ? n : 1, sizeof *outside);
+    kd_include_lookup found = KD_INCLUDE_ERROR;
+    if (dirs && outside) {
+        size_t used = 0;
+        for (size_t i = 0; i < n; i++) {
+            /* A folder outside the repository that does not exist holds nothing. */
+            if (!r->idir_relpaths[i] && !(outside[i] = realpath(r->idirs->items[i], NULL)))
+                continue;
+            dirs[used++] = r->idir_relpaths[i] ? r->idir_relpaths[i] : outside[i];
+        }
+        found = kd_include_walk(&reader, r->relpath, dirs, used, set, error);
+    } else {
         out_of_memory(error);
-        return LOOKUP_ERROR;
     }
-    /* Breadth first over a growing set: each file is read once, cycles end by themselves. */
-    for (size_t i = 0; i < set->count; i++)
-        if (follow_includes(r, revision, set, i, error) != 0)
-            return LOOKUP_ERROR;
-    return LOOKUP_FOUND;
+    for (size_t i = 0; outside && i < n; i++)
+        free(outside[i]);
+    free(outside);
+    free(dirs);
+    return found;
 }
 
 static int write_tree(const file_set *set, const char *root, kd_strbuf *error)
 {
     for (size_t i = 0; i < set->count; i++) {
-        char *path = kd_path_join(root, set->items[i].relpath);
+        char *path = kd_path_join(root, set->files[i].path);
         char *dir = path ? kd_dirname(path) : NULL;
         int rc = dir && kd_mkdir_p(dir) == 0 &&
-                         kd_write_file(path, set->items[i].content, set->items[i].len) == 0
+                         kd_write_file(path, set->files[i].text, set->files[i].len) == 0
                      ? 0
                      : -1;
         if (rc != 0)
-            kd_sb_printf(error, "cannot write %s: %s", path ? path : set->items[i].relpath, strerror(errno));
+            kd_sb_printf(error, "cannot write %s: %s", path ? path : set->files[i].path, strerror(errno));
         free(dir);
         free(path);
         if (rc != 0)
@@ -554,10 +448,10 @@ static int revision_side(const repo *r, const kd_git_request *req, const char *r
         commit_free(&c);
         return -1;
     }
-    enum lookup found = collect_side(r, c.hash, set, error);
-    if (found == LOOKUP_MISSING)
+    kd_include_lookup found = collect_side(r, c.hash, set, error);
+    if (found == KD_INCLUDE_MISSING)
         kd_sb_printf(error, "%s does not exist at revision %s", r->file, ref);
-    char *root = found == LOOKUP_FOUND ? kd_path_join(req->workdir, c.short_hash) : NULL;
+    char *root = found == KD_INCLUDE_FOUND ? kd_path_join(req->workdir, c.short_hash) : NULL;
     int rc = -1;
     if (root && write_tree(set, root, error) == 0) {
         side->path = kd_path_join(root, r->relpath);
@@ -567,7 +461,7 @@ static int revision_side(const repo *r, const kd_git_request *req, const char *r
         rc = side->path && side->label && remap_include_dirs(r, root, &side->include_dirs) == 0
                  ? 0
                  : out_of_memory(error);
-    } else if (found == LOOKUP_FOUND && !root) {
+    } else if (found == KD_INCLUDE_FOUND && !root) {
         out_of_memory(error);
     }
     free(root);
@@ -577,13 +471,13 @@ static int revision_side(const repo *r, const kd_git_request *req, const char *r
 
 static int working_side(const repo *r, kd_git_side *side, file_set *set, kd_strbuf *error)
 {
-    enum lookup found = collect_side(r, NULL, set, error);
+    kd_include_lookup found = collect_side(r, NULL, set, error);
     char real[PATH_MAX];
-    if (found == LOOKUP_MISSING || (found == LOOKUP_FOUND && !realpath(r->file, real))) {
+    if (found == KD_INCLUDE_MISSING || (found == KD_INCLUDE_FOUND && !realpath(r->file, real))) {
         kd_sb_printf(error, "%s does not exist in the working copy", r->file);
         return -1;
     }
-    if (found != LOOKUP_FOUND)
+    if (found != KD_INCLUDE_FOUND)
         return -1;
     side->path = strdup(real);
     side->label = strdup("working copy");
@@ -624,8 +518,8 @@ static int resolve_sides(const repo *r, const kd_git_request *req, kd_git_result
                 : working_side(r, &out->side[1], &sets[1], error);
     if (rc == 0)
         out->identical = sets_equal(&sets[0], &sets[1]);
-    set_free(&sets[0]);
-    set_free(&sets[1]);
+    kd_include_set_free(&sets[0]);
+    kd_include_set_free(&sets[1]);
     free(from);
     free(to);
     return rc;

@@ -65,6 +65,14 @@ const kd_metric_def kd_metric_defs[] = {
      {"sm__throughput.avg.pct_of_peak_sustained_elapsed"}, NULL},
     {"mem_throughput", "memory throughput", KD_GROUP_SOL, KD_UNIT_PCT, KD_HIGHER_BETTER, KD_INTENSIVE, false,
      {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"}, NULL},
+    /* The memory units' own throughputs: which one is busy decides what "memory-bound" means
+     * (a naive SGEMM saturates L1 with DRAM idle). gpu__compute_memory_throughput is their max. */
+    {"l1_throughput", "L1/shared throughput", KD_GROUP_SOL, KD_UNIT_PCT, KD_HIGHER_BETTER, KD_INTENSIVE, false,
+     {"l1tex__throughput.avg.pct_of_peak_sustained_elapsed"}, NULL},
+    {"l2_throughput", "L2 throughput", KD_GROUP_SOL, KD_UNIT_PCT, KD_HIGHER_BETTER, KD_INTENSIVE, false,
+     {"lts__throughput.avg.pct_of_peak_sustained_elapsed"}, NULL},
+    {"dram_throughput", "DRAM throughput", KD_GROUP_SOL, KD_UNIT_PCT, KD_HIGHER_BETTER, KD_INTENSIVE, false,
+     {"dram__throughput.avg.pct_of_peak_sustained_elapsed"}, NULL},
     {"dram_bytes", "DRAM bytes", KD_GROUP_SOL, KD_UNIT_BYTES, KD_LOWER_BETTER, KD_EXTENSIVE, false,
      {"dram__bytes_read.sum", "dram__bytes_write.sum"}, sum_of_two},
     {"dram_bandwidth", "DRAM bandwidth", KD_GROUP_SOL, KD_UNIT_BYTES_PER_S, KD_HIGHER_BETTER, KD_INTENSIVE, false,
@@ -397,6 +405,33 @@ static double compute_fraction(const kd_metric_values *v, const kd_peaks *p, dou
     return fmax(fp32, fmax(fp64, tensor));
 }
 
+/* The busiest unit and its fraction of peak. Memory units come first, so a tie goes to
+ * memory; the unspecified memory system (ncu's max over its units) only stands in when the
+ * per-unit throughputs are absent (results saved before they were collected). */
+static void busiest_unit(const kd_metric_values *v, const kd_roofline *r, kd_unit_busy *unit, double *fraction)
+{
+    double unused;
+    bool breakdown = value_of(v, "l1_throughput", &unused) || value_of(v, "l2_throughput", &unused) ||
+                     value_of(v, "dram_throughput", &unused);
+    const struct {
+        kd_unit_busy unit;
+        double fraction;
+    } units[] = {
+        {KD_BUSY_DRAM, fmax(r->bw_fraction, value_or_zero(v, "dram_throughput") / 100)},
+        {KD_BUSY_L2, value_or_zero(v, "l2_throughput") / 100},
+        {KD_BUSY_L1, value_or_zero(v, "l1_throughput") / 100},
+        {KD_BUSY_MEMORY, breakdown ? 0 : value_or_zero(v, "mem_throughput") / 100},
+        {KD_BUSY_SM, fmax(r->compute_fraction, value_or_zero(v, "sm_throughput") / 100)},
+    };
+    *unit = units[0].unit;
+    *fraction = units[0].fraction;
+    for (size_t i = 1; i < sizeof units / sizeof *units; i++)
+        if (units[i].fraction > *fraction) {
+            *unit = units[i].unit;
+            *fraction = units[i].fraction;
+        }
+}
+
 void kd_roofline_compute(const kd_metric_values *v, const kd_peaks *p, kd_roofline *out)
 {
     memset(out, 0, sizeof *out);
@@ -407,18 +442,21 @@ void kd_roofline_compute(const kd_metric_values *v, const kd_peaks *p, kd_roofli
     /* bytes / seconds equals the duration-weighted mean of dram_bandwidth over the kernels. */
     out->bw_fraction = out->seconds > 0 ? fraction(out->bytes / out->seconds, p->dram_bytes_per_s) : 0;
     out->compute_fraction = compute_fraction(v, p, out->seconds);
-    /* The bound also looks at ncu's speed-of-light throughputs: shared-memory or L1 traffic
-     * (bank conflicts) saturates the memory system without touching DRAM, and integer or
-     * load/store instructions keep the SM busy without a floating-point operation. */
-    double memory = fmax(out->bw_fraction, value_or_zero(v, "mem_throughput") / 100);
-    double compute = fmax(out->compute_fraction, value_or_zero(v, "sm_throughput") / 100);
-    if (memory >= 0.6 && memory >= compute)
-        out->bound = KD_BOUND_MEMORY;
-    else if (compute >= 0.6)
-        out->bound = KD_BOUND_COMPUTE;
-    else
+    /* Bound by the busiest unit by ncu's speed-of-light throughputs, not by DRAM alone:
+     * shared-memory or L1 traffic saturates the memory system without touching DRAM, and
+     * integer or load/store instructions keep the SM busy without a floating-point op. */
+    busiest_unit(v, out, &out->busiest, &out->busiest_fraction);
+    if (out->busiest_fraction < 0.6)
         out->bound = KD_BOUND_LATENCY;
-    out->headroom = fmax(0, 1 - fmax(memory, compute));
+    else
+        out->bound = out->busiest == KD_BUSY_SM ? KD_BOUND_COMPUTE : KD_BOUND_MEMORY;
+    out->headroom = fmax(0, 1 - out->busiest_fraction);
+}
+
+const char *kd_busy_unit_name(kd_unit_busy u)
+{
+    static const char *const names[] = {"DRAM", "L2", "L1/shared", "memory system", "SM"};
+    return names[u];
 }
 
 const char *kd_bound_name(kd_bound b)

@@ -110,6 +110,15 @@ bool kd_arch_flops_per_clock(int sm, double *fp32, double *fp64, double *tensor1
 
 typedef enum kd_bound { KD_BOUND_MEMORY, KD_BOUND_COMPUTE, KD_BOUND_LATENCY } kd_bound;
 
+/* The units a kernel can keep busy, by ncu's speed-of-light throughputs. */
+typedef enum kd_unit_busy {
+    KD_BUSY_DRAM,    /* the larger of achieved / peak bandwidth and dram_throughput */
+    KD_BUSY_L2,      /* l2_throughput */
+    KD_BUSY_L1,      /* l1_throughput: L1, shared memory, texture */
+    KD_BUSY_MEMORY,  /* mem_throughput, when the per-unit throughputs are absent */
+    KD_BUSY_SM,      /* the larger of the FLOP fraction and sm_throughput */
+} kd_unit_busy;
+
 typedef struct kd_roofline {
     double flops, bytes, seconds;   /* achieved work and time */
     double intensity;               /* FLOP / DRAM byte */
@@ -118,15 +127,17 @@ typedef struct kd_roofline {
                                        the largest of (FP32 + FP16) / FP32 peak, FP64 / FP64 peak and
                                        the tensor pipe's utilization, since the FLOP counters miss
                                        tensor-core work */
-    kd_bound bound;                 /* memory / compute when that side's utilisation is >= 0.6 and the
-                                       larger, else latency; utilisation is the larger of the roofline
-                                       fraction and ncu's memory / SM throughput (% of peak) */
-    double headroom;                /* 1 - max(bw_fraction, compute_fraction), at least 0 */
+    kd_unit_busy busiest;           /* the unit nearest its peak (memory units win a tie) */
+    double busiest_fraction;
+    kd_bound bound;                 /* latency when the busiest unit is under 0.6 of its peak, else
+                                       compute (SM) or memory (DRAM, L2, L1/shared) */
+    double headroom;                /* 1 - busiest_fraction, at least 0 */
 } kd_roofline;
 
 void kd_roofline_compute(const kd_metric_values *v, const kd_peaks *p, kd_roofline *out);
 const char *kd_bound_name(kd_bound b);       /* "memory", "compute", "latency" */
 const char *kd_bound_short(kd_bound b);      /* "mem", "com", "lat" */
+const char *kd_busy_unit_name(kd_unit_busy u); /* "DRAM", "L2", "L1/shared", "memory system", "SM" */
 
 /* Whether a metric is derived from the kernel's time (its noise is the timing CI's). */
 bool kd_metric_time_derived(const kd_metric_def *def);

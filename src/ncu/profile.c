@@ -1,5 +1,7 @@
 #include "ncu/profile.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +20,29 @@ const char *kd_ncu_find(const char *requested)
     return kd_program_exists("/usr/local/cuda/bin/ncu") ? "/usr/local/cuda/bin/ncu" : NULL;
 }
 
-/* "a,b,c" from the request list. */
-static char *joined_metrics(bool full)
+bool kd_ncu_metric_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && n <= 200 && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") == n;
+}
+
+static bool requested(const kd_ncu_options *o, const char *name)
+{
+    for (const char *const *m = kd_ncu_request_list(o->full); *m; m++)
+        if (strcmp(*m, name) == 0)
+            return true;
+    return false;
+}
+
+/* "a,b,c" from the request list, then the --metrics names it lacks. */
+static char *joined_metrics(const kd_ncu_options *o)
 {
     kd_strbuf sb = {0};
-    for (const char *const *m = kd_ncu_request_list(full); *m; m++)
+    for (const char *const *m = kd_ncu_request_list(o->full); *m; m++)
         kd_sb_printf(&sb, "%s%s", sb.len ? "," : "", *m);
+    for (size_t i = 0; o->extra && i < o->extra->count; i++)
+        if (!requested(o, o->extra->items[i]))
+            kd_sb_printf(&sb, ",%s", o->extra->items[i]);
     return kd_sb_take(&sb);
 }
 
@@ -42,6 +61,24 @@ static const char **profile_argv(const kd_ncu_options *o, const char *ncu, const
     return (const char **)argv.items;
 }
 
+/* ncu replays a profiled launch once per counter pass (about 40 for the fast set, more for
+ * the full one), restoring memory between passes: a 275 ms kernel needs tens of seconds.
+ * The bound is generous in passes and time per pass, on top of the ordinary watchdog and
+ * ncu's start-up; the timing pass measured the launch. */
+int kd_ncu_once_timeout_ms(const kd_ncu_options *o)
+{
+    double passes = o->full ? 256 : 64;
+    double ms = KD_HARNESS_START_MS + (double)o->timeout_ms + passes * 2 * o->launch_ns / 1e6;
+    return ms < INT_MAX ? (int)ms : INT_MAX;
+}
+
+int kd_ncu_auto_repeats(int requested, double shortest_launch_ns)
+{
+    if (requested > 0)
+        return requested;
+    return shortest_launch_ns > 0 && shortest_launch_ns < KD_NCU_SHORT_NS ? KD_NCU_SHORT_REPEATS : 1;
+}
+
 /* Drives the harness under ncu: prepare, set up, `once` per repeat, quit. */
 static int run_harness(const kd_ncu_options *o, const char *const *argv, const kd_harness_side *side,
                        unsigned long long seed, kd_strbuf *why)
@@ -55,9 +92,8 @@ static int run_harness(const kd_ncu_options *o, const char *const *argv, const k
         kd_wire_send_setup(&c);
         rc = kd_wire_setup_reply(&c, kd_launch_spec_bytes(side->spec), &bytes, why);
     }
-    /* Each profiled launch is replayed once per counter pass: allow for many. */
     for (int i = 0; i < o->repeats && rc == 0; i++) {
-        kd_reply_status st = kd_wire_once(&c, o->timeout_ms * 50 + KD_HARNESS_START_MS);
+        kd_reply_status st = kd_wire_once(&c, kd_ncu_once_timeout_ms(o));
         if (st != KD_REPLY_OK) {
             kd_sb_puts(why, "profiling the kernel: ");
             kd_child_describe_failure(&c, st, why);
@@ -124,7 +160,7 @@ static kd_ncu_status read_report(const char *ncu, const char *label, const char 
 }
 
 /* ncu drops an unknown metric without a word: every requested one must have a column. */
-static kd_ncu_status check_columns(const kd_ncu_options *o, const kd_ncu_result *out, kd_strbuf *why)
+static kd_ncu_status check_columns(const kd_ncu_options *o, kd_ncu_result *out, kd_strbuf *why)
 {
     size_t missing = 0;
     for (const char *const *m = kd_ncu_request_list(o->full); *m; m++) {
@@ -134,7 +170,33 @@ static kd_ncu_status check_columns(const kd_ncu_options *o, const kd_ncu_result 
     }
     if (missing)
         kd_sb_puts(why, " (not supported on this GPU or ncu version?)");
+    /* --metrics names are the user's guesses: one without a column is reported, not fatal. */
+    kd_strbuf extra = {0};
+    for (size_t i = 0; o->extra && i < o->extra->count; i++)
+        if (kd_ncu_column(&out->table, o->extra->items[i]) < 0)
+            kd_sb_printf(&extra, "%s%s", extra.len ? ", " : "", o->extra->items[i]);
+    out->missing_extra = extra.len ? kd_sb_take(&extra) : NULL;
+    kd_sb_free(&extra);
     return missing ? KD_NCU_FAILED : KD_NCU_OK;
+}
+
+/* --ncu-report DIR: the report as DIR/<side>.ncu-rep, for Nsight Compute's UI. */
+static kd_ncu_status keep_report(const kd_ncu_options *o, const char *label, const char *report, kd_strbuf *why)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.ncu-rep", label);
+    char *to = kd_path_join(o->report_dir, name);
+    size_t len;
+    char *data = kd_read_file(report, &len);
+    kd_ncu_status st = KD_NCU_OK;
+    if (!to || !data || kd_mkdir_p(o->report_dir) != 0 || kd_write_file(to, data, len) != 0) {
+        kd_sb_printf(why, "cannot keep ncu's report as %s: %s (check --ncu-report)", to ? to : o->report_dir,
+                     data ? strerror(errno) : "ncu wrote no report");
+        st = KD_NCU_FAILED;
+    }
+    free(data);
+    free(to);
+    return st;
 }
 
 kd_ncu_status kd_ncu_profile(const kd_ncu_options *o, const kd_harness_side *side, unsigned long long seed,
@@ -154,7 +216,7 @@ kd_ncu_status kd_ncu_profile(const kd_ncu_options *o, const kd_harness_side *sid
     kd_strbuf log = {0}, report = {0};
     kd_sb_printf(&log, "%s.log", base);
     kd_sb_printf(&report, "%s.ncu-rep", base);
-    char *metrics = joined_metrics(o->full);
+    char *metrics = joined_metrics(o);
     const char **argv = profile_argv(o, ncu, side, metrics, log.data, base);
     kd_ncu_status st = KD_NCU_OK;
     kd_strbuf harness_why = {0};
@@ -176,6 +238,8 @@ kd_ncu_status kd_ncu_profile(const kd_ncu_options *o, const kd_harness_side *sid
     }
     if (st == KD_NCU_OK)
         st = check_columns(o, out, why);
+    if (st == KD_NCU_OK && o->report_dir)
+        st = keep_report(o, side->label, report.data, why);
     if (st == KD_NCU_OK) {
         out->kernels_per_launch = out->table.nrows / (size_t)o->repeats;
         if (out->table.nrows % (size_t)o->repeats) {
@@ -195,5 +259,6 @@ kd_ncu_status kd_ncu_profile(const kd_ncu_options *o, const kd_harness_side *sid
 void kd_ncu_result_free(kd_ncu_result *r)
 {
     kd_ncu_table_free(&r->table);
+    free(r->missing_extra);
     memset(r, 0, sizeof *r);
 }

@@ -16,13 +16,19 @@
 #include "wire/client.h"
 #include "ncu/csv.h"
 #include "util/strbuf.h"
+#include "util/strlist.h"
+
+enum { KD_NCU_MAX_EXTRA = 16 }; /* --metrics names */
 
 typedef struct kd_ncu_options {
     const char *ncu;            /* --ncu PATH, else ncu on PATH, else /usr/local/cuda/bin/ncu */
     bool full;                  /* --ncu-set full */
-    int repeats;                /* --ncu-repeats: profiled launches per side (1) */
+    int repeats;                /* profiled launches per side (kd_ncu_auto_repeats) */
     const char *clock_control;  /* --ncu-clock-control: "none" (default) or "base" */
     int timeout_ms;
+    double launch_ns;           /* the side's measured time per `once` (0: unknown) */
+    const char *report_dir;     /* --ncu-report: keep the report as DIR/<side>.ncu-rep; NULL: not */
+    const kd_strlist *extra;    /* --metrics: raw ncu metric names to collect too (may be NULL) */
 } kd_ncu_options;
 
 typedef enum kd_ncu_status {
@@ -36,7 +42,22 @@ typedef struct kd_ncu_result {
     kd_ncu_table table;         /* one row per profiled launch, in launch order */
     size_t kernels_per_launch;  /* rows per `once` (a pipeline's kernels) */
     int repeats;
+    char *missing_extra;        /* --metrics names ncu gave no column for ("a, b"), or NULL */
 } kd_ncu_result;
+
+/* How long one `once` may take under ncu: --timeout plus ncu's start-up plus the launch's
+ * replays (a bound on ncu's passes x twice the measured launch time). */
+int kd_ncu_once_timeout_ms(const kd_ncu_options *o);
+
+/* Profiled launches per side: `requested` (--ncu-repeats) when given (> 0), else 1, or
+ * KD_NCU_SHORT_REPEATS when the shorter side's launch takes under KD_NCU_SHORT_NS: one
+ * launch of a short kernel under ncu varies by more than the difference being explained. */
+enum { KD_NCU_SHORT_NS = 50000, KD_NCU_SHORT_REPEATS = 5 };
+int kd_ncu_auto_repeats(int requested, double shortest_launch_ns);
+
+/* A plausible ncu metric name: letters, digits, '_' and '.', 1 to 200 characters. Whether
+ * ncu knows it is only seen in its report (an unknown one has no column). */
+bool kd_ncu_metric_name_ok(const char *name);
 
 /* The ncu program to run, or NULL when none is found. */
 const char *kd_ncu_find(const char *requested);

@@ -138,14 +138,35 @@ static void counters_section(FILE *out, const kd_comparison *c, const kd_render_
             continue;
         }
         const kd_metric_def *def = &kd_metric_defs[m];
-        char a[40], b[40], delta[32];
-        kd_format_metric(def->unit, d->v1, a, sizeof a);
-        kd_format_metric(def->unit, d->v2, b, sizeof b);
-        kd_format_delta(def, d, delta, sizeof delta);
-        fprintf(out, "| %s | %s | %s | %s | `%s`%s |\n", def->label, a, b, delta, d->symbol, d->noisy ? " ?" : "");
+        kd_row_cells cells;
+        kd_row_cells_of(def->unit, d, &cells);
+        kd_strbuf names = {0};
+        if (o->metric_names) {
+            kd_sb_puts(&names, " (`");
+            kd_metric_ncu_names(def, &names);
+            kd_sb_puts(&names, "`)");
+        }
+        fprintf(out, "| %s%s | %s | %s | %s | `%s`%s |\n", def->label, kd_sb_str(&names), cells.v1, cells.v2, cells.delta,
+                d->symbol,
+                d->noisy ? " ?" : "");
+        kd_sb_free(&names);
+    }
+    for (size_t i = 0; i < k->nextras; i++) { /* --metrics, by ncu's name */
+        kd_row_cells cells;
+        kd_row_cells_of(k->extras[i].unit, &k->extras[i].delta, &cells);
+        fprintf(out, "| `%s` | %s | %s | %s | `%s` |\n", k->extras[i].name, cells.v1, cells.v2, cells.delta,
+                k->extras[i].delta.symbol);
     }
     if (hidden)
         fprintf(out, "\n%zu unchanged metrics not shown.\n", hidden);
+    kd_duration_note(k, &line);
+    if (line.len)
+        fprintf(out, "\nNote: %s.\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    kd_missing_extra_note(k, &line);
+    if (line.len)
+        fprintf(out, "\nNote: %s.\n", kd_sb_str(&line));
+    kd_sb_free(&line);
     kd_roofline_line(k, &line);
     fprintf(out, "\nRoofline: %s\n", kd_sb_str(&line));
     kd_sb_free(&line);

@@ -45,6 +45,14 @@ void kd_format_delta(const kd_metric_def *def, const kd_metric_delta *d, char *b
         snprintf(buf, n, "%+.1f%%", d->delta);
 }
 
+void kd_row_cells_of(kd_unit unit, const kd_metric_delta *d, kd_row_cells *out)
+{
+    const kd_metric_def def = {.unit = unit};
+    kd_format_metric(unit, d->v1, out->v1, sizeof out->v1);
+    kd_format_metric(unit, d->v2, out->v2, sizeof out->v2);
+    kd_format_delta(&def, d, out->delta, sizeof out->delta);
+}
+
 const char *kd_group_name(kd_metric_group g)
 {
     static const char *const names[KD_GROUP_COUNT] = {"speed of light", "arithmetic", "cache", "warp state",
@@ -55,8 +63,9 @@ const char *kd_group_name(kd_metric_group g)
 static void side_roofline(const kd_side_counters *s, kd_strbuf *out)
 {
     const kd_roofline *r = &s->roofline;
-    kd_sb_printf(out, "%s-bound, %.0f%% of peak DRAM bandwidth, %.0f%% of peak FLOP/s, AI %.3g FLOP/B",
-                 kd_bound_name(r->bound), 100 * r->bw_fraction, 100 * r->compute_fraction, r->intensity);
+    kd_sb_printf(out, "%s-bound (%s%s %.0f%% of peak), %.0f%% of peak DRAM bandwidth, %.0f%% of peak FLOP/s, AI %.3g FLOP/B",
+                 kd_bound_name(r->bound), r->bound == KD_BOUND_LATENCY ? "busiest: " : "", kd_busy_unit_name(r->busiest),
+                 100 * r->busiest_fraction, 100 * r->bw_fraction, 100 * r->compute_fraction, r->intensity);
 }
 
 void kd_roofline_line(const kd_counters *c, kd_strbuf *out)
@@ -71,6 +80,31 @@ void kd_roofline_line(const kd_counters *c, kd_strbuf *out)
     side_roofline(&c->side[1], out);
     kd_sb_printf(out, "; %s->%s, v2 headroom %.0f%%", kd_bound_short(c->side[0].roofline.bound),
                  kd_bound_short(c->side[1].roofline.bound), 100 * c->side[1].roofline.headroom);
+}
+
+void kd_duration_note(const kd_counters *c, kd_strbuf *out)
+{
+    if (c->contradicted_verdict == KD_VERDICT_NO_DIFFERENCE)
+        return;
+    const kd_metric_delta *d = &c->delta[kd_metric_index("duration")];
+    kd_sb_printf(out, "ncu's duration (%+.1f%%, median of %d profiled launch%s) disagrees with the timing (v2 %s): "
+                      "the timing is the measurement; ncu replays each launch alone with caches flushed (marked ?)",
+                 d->delta, c->repeats, c->repeats == 1 ? "" : "es", kd_verdict_name(c->contradicted_verdict));
+}
+
+void kd_metric_ncu_names(const kd_metric_def *def, kd_strbuf *out)
+{
+    if (!def->raw[0])
+        kd_sb_puts(out, "derived");
+    for (size_t i = 0; i < KD_MAX_RAW && def->raw[i]; i++)
+        kd_sb_printf(out, "%s%s", i ? " + " : "", def->raw[i]);
+}
+
+void kd_missing_extra_note(const kd_counters *c, kd_strbuf *out)
+{
+    if (c->missing_extra)
+        kd_sb_printf(out, "--metrics: ncu gave no values for: %s (unknown names, or not on this GPU? "
+                          "ncu --query-metrics lists them)", c->missing_extra);
 }
 
 void kd_counters_header(const kd_counters *c, kd_strbuf *out)

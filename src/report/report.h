@@ -17,6 +17,7 @@ typedef struct kd_render_options {
     bool per_kernel;     /* a pipeline's counters kernel by kernel */
     bool advice;         /* the advice notes */
     bool brief;          /* --brief: verdict, correctness, what changed */
+    bool metric_names;   /* ncu's metric names beside the counter rows */
 } kd_render_options;
 
 /* The render options the command line asks for. */

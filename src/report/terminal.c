@@ -171,14 +171,37 @@ static void counter_row(FILE *out, const kd_render_options *o, size_t m, const k
 {
     const kd_metric_def *def = &kd_metric_defs[m];
     const kd_metric_delta *d = &c->delta[m];
-    char a[40], b[40], delta[32];
-    kd_format_metric(def->unit, d->v1, a, sizeof a);
-    kd_format_metric(def->unit, d->v2, b, sizeof b);
-    kd_format_delta(def, d, delta, sizeof delta);
+    kd_row_cells cells;
+    kd_row_cells_of(def->unit, d, &cells);
     bool better = d->symbol[0] == '+', worse = d->symbol[0] == '-';
     const char *colour = !d->changed || d->noisy ? "" : paint(o, better ? GREEN : worse ? RED : "");
-    fprintf(out, "  %-28s %10s %10s  %9s %s%s%s%s\n", def->label, a, b, delta, colour, d->symbol,
+    fprintf(out, "  %-28s %10s %10s  %9s %s%s%s%s", def->label, cells.v1, cells.v2, cells.delta, colour, d->symbol,
             *colour ? paint(o, RESET) : "", d->noisy ? " ?" : "");
+    if (o->metric_names) {
+        kd_strbuf names = {0};
+        kd_metric_ncu_names(def, &names);
+        fprintf(out, "  %s[%s]%s", paint(o, DIM), kd_sb_str(&names), paint(o, RESET));
+        kd_sb_free(&names);
+    }
+    fputc('\n', out);
+}
+
+/* --metrics rows: named by ncu's metric name. */
+static void extra_rows(FILE *out, const kd_render_options *o, const kd_counters *k)
+{
+    kd_strbuf line = {0};
+    kd_missing_extra_note(k, &line);
+    if (k->nextras)
+        fprintf(out, "  %sextra metrics (--metrics)%s\n", paint(o, BOLD), paint(o, RESET));
+    for (size_t i = 0; i < k->nextras; i++) {
+        kd_row_cells cells;
+        kd_row_cells_of(k->extras[i].unit, &k->extras[i].delta, &cells);
+        fprintf(out, "  %-28s %10s %10s  %9s %s\n", k->extras[i].name, cells.v1, cells.v2, cells.delta,
+                k->extras[i].delta.symbol);
+    }
+    if (line.len)
+        fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), kd_sb_str(&line), paint(o, RESET));
+    kd_sb_free(&line);
 }
 
 static void per_kernel(FILE *out, const kd_counters *c)
@@ -206,6 +229,10 @@ static void counters_section(FILE *out, const kd_render_options *o, const kd_com
     kd_counters_header(k, &line);
     fprintf(out, "  %s%s%s\n", paint(o, DIM), kd_sb_str(&line), paint(o, RESET));
     kd_sb_free(&line);
+    kd_duration_note(k, &line);
+    if (line.len)
+        fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), kd_sb_str(&line), paint(o, RESET));
+    kd_sb_free(&line);
     if (k->side[0].nkernels != k->side[1].nkernels || k->side[0].nkernels > 1)
         fprintf(out, "  kernels per launch: %zu -> %zu (extensive metrics summed, intensive ones duration-weighted)\n",
                 k->side[0].nkernels, k->side[1].nkernels);
@@ -231,6 +258,7 @@ static void counters_section(FILE *out, const kd_render_options *o, const kd_com
             fprintf(out, "  %s%s: %zu metrics unchanged%s\n", paint(o, DIM), kd_group_name((kd_metric_group)g), hidden,
                     paint(o, RESET));
     }
+    extra_rows(out, o, k);
     if (o->per_kernel)
         per_kernel(out, k);
     kd_roofline_line(k, &line);
@@ -345,6 +373,8 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         /* How its compiler was driven (Triton: num_warps, num_stages, constexprs, config). */
         if (side->build_note)
             fprintf(out, "      %s\n", side->build_note);
+        if (side->build.note)
+            fprintf(out, "  %snote: %s: %s%s\n", paint(o, YELLOW), side->label, side->build.note, paint(o, RESET));
     }
     if (c->git_note)
         fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), c->git_note, paint(o, RESET));

@@ -5,7 +5,6 @@
 
 #include "static/ptx.h"
 #include "static/symbols.h"
-#include "util/spawn.h"
 
 enum { DEFAULT_BLOCK_THREADS = 256 };
 
@@ -139,6 +138,8 @@ static void add_checks(kd_sass_checks *sum, const kd_sass_checks *c)
     sum->memory_barriers += c->memory_barriers;
 }
 
+/* The SASS histograms from the build's disassembly (compile/build runs cuobjdump, and
+ * keeps its output in the cache entry). Every way of not having SASS leaves a note. */
 static void disassemble(const kd_static_request *req, kd_static_result *out, kd_strbuf *note)
 {
     if (!req->cuobjdump) {
@@ -146,28 +147,25 @@ static void disassemble(const kd_static_request *req, kd_static_result *out, kd_
                          "or pip install nvidia-cuda-cuobjdump and put it on PATH)");
         return;
     }
-    const char *argv[] = {req->cuobjdump, "-sass", req->build->cubin_path, NULL};
-    kd_spawn_result r;
-    if (kd_spawn(argv, NULL, 120000, &r) != 0) {
-        kd_sb_printf(note, "SASS skipped: cannot run %s", req->cuobjdump);
+    if (!req->build->sass) {
+        kd_sb_printf(note, "SASS skipped: %s", req->build->sass_problem ? req->build->sass_problem
+                                                                         : "the build has no disassembly");
         return;
     }
     /* A launcher's side sums every kernel; a kernel's side is its one entry. */
     char *const *functions = out->launcher ? out->entries : &out->entry;
     size_t n = out->launcher ? out->entry_count : 1;
-    out->sass_present = r.exit_code == 0 && !r.signal;
+    out->sass_present = true;
     for (size_t i = 0; i < n && out->sass_present; i++) {
-        char *text = kd_sass_function_text(kd_sb_str(&r.out), functions[i]);
+        char *text = kd_sass_function_text(req->build->sass, functions[i]);
         kd_sass_checks checks;
         out->sass_present = text && kd_sass_histogram(text, &out->sass_ops, &out->sass_families, &checks) == 0;
         if (out->sass_present)
             add_checks(&out->sass_checks, &checks);
         else
-            kd_sb_printf(note, "SASS skipped: %s gave no disassembly of %s (exit %d)", req->cuobjdump, functions[i],
-                         r.exit_code);
+            kd_sb_printf(note, "SASS skipped: %s gave no disassembly of %s", req->cuobjdump, functions[i]);
         free(text);
     }
-    kd_spawn_result_free(&r);
 }
 
 int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error,

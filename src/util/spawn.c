@@ -1,5 +1,7 @@
 #include "util/spawn.h"
 
+#include "util/cleanup.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -57,6 +59,52 @@ static bool drain(int out_fd, int err_fd, kd_spawn_result *res, long deadline)
     return true;
 }
 
+/* Process groups of the tools running now, so that a timeout or SIGINT/SIGTERM/SIGHUP
+ * (util/cleanup) ends each tool with everything it started (nvcc runs cicc, ptxas ...). */
+enum { MAX_RUNNING = 8 };
+static volatile sig_atomic_t running[MAX_RUNNING];
+
+/* Runs from a signal handler too: only async-signal-safe calls. */
+static void end_running_groups(void)
+{
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (running[i] > 0)
+            kill(-(pid_t)running[i], SIGKILL);
+}
+
+void kd_spawn_track_group(pid_t group)
+{
+    static bool registered;
+    if (!registered)
+        registered = kd_on_exit(end_running_groups) == 0;
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (running[i] == 0) {
+            running[i] = group;
+            return;
+        }
+}
+
+void kd_spawn_untrack_group(pid_t group)
+{
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (running[i] == group)
+            running[i] = 0;
+}
+
+/* posix_spawnp in a process group of its own (its id is the child's pid). */
+static int spawn_in_group(pid_t *pid, const char *const argv[], posix_spawn_file_actions_t *fa)
+{
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    int rc = posix_spawnp(pid, argv[0], fa, &attr, (char *const *)argv, environ);
+    posix_spawnattr_destroy(&attr);
+    if (rc == 0)
+        kd_spawn_track_group(*pid);
+    return rc;
+}
+
 int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -76,7 +124,7 @@ int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn
     if (cwd)
         posix_spawn_file_actions_addchdir_np(&fa, cwd);
     pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    int rc = spawn_in_group(&pid, argv, &fa);
     posix_spawn_file_actions_destroy(&fa);
     close(out_pipe[1]);
     close(err_pipe[1]);
@@ -88,14 +136,15 @@ int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn
     }
     long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
     if (!drain(out_pipe[0], err_pipe[0], res, deadline)) {
-        kill(pid, SIGKILL);
+        kill(-pid, SIGKILL);
         res->timed_out = true;
     }
     close(out_pipe[0]);
     close(err_pipe[0]);
-    int status;
+    int status; /* reaped only now: until then the group's id cannot be reused */
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    kd_spawn_untrack_group(pid);
     if (WIFSIGNALED(status))
         res->signal = WTERMSIG(status);
     else

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/spawn.h"
+
 static long now_ms(void)
 {
     struct timespec ts;
@@ -41,6 +43,7 @@ int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_s
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(127);
+        setpgid(0, 0); /* its own group: what it starts (ncu's target) ends with it */
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         dup2(err[1], STDERR_FILENO);
@@ -49,6 +52,8 @@ int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_s
         dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
+    setpgid(c->pid, c->pid); /* also here: whichever side runs first */
+    kd_spawn_track_group(c->pid);
     close(in[0]);
     close(out[1]);
     close(err[1]);
@@ -69,6 +74,7 @@ static void reap(kd_child *c, bool block)
     if (r != c->pid)
         return;
     c->exited = true;
+    kd_spawn_untrack_group(c->pid);
     if (WIFSIGNALED(status))
         c->signal = WTERMSIG(status);
     else
@@ -78,7 +84,7 @@ static void reap(kd_child *c, bool block)
 static void kill_child(kd_child *c)
 {
     if (!c->exited && c->pid > 0) {
-        kill(c->pid, SIGKILL);
+        kill(-c->pid, SIGKILL); /* the group: ncu and the harness it runs */
         reap(c, true);
     }
 }
@@ -110,10 +116,43 @@ static void drain_fd(int *fd, kd_strbuf *into)
     }
 }
 
+/* The text a terminal would show for `line`: what follows its last carriage return (a
+ * trailing one, as in CRLF, does not count). */
+static char *visible_text(char *line)
+{
+    size_t len = strlen(line);
+    while (len && line[len - 1] == '\r')
+        line[--len] = '\0';
+    char *cr = strrchr(line, '\r');
+    return cr ? cr + 1 : line;
+}
+
+/* A program that runs the harness (ncu) shares its stdout and may write there: blank lines,
+ * "==PROF==" messages, progress redrawn with '\r'. Such lines are not replies. They are kept
+ * with the child's stderr text, which a failure report quotes. */
+static bool is_tool_noise(kd_child *c)
+{
+    char *text = visible_text(c->line);
+    memmove(c->line, text, strlen(text) + 1); /* from here on, the line is what a terminal shows */
+    if (c->line[strspn(c->line, " \t")] != '\0' && strncmp(c->line, "==", 2) != 0)
+        return false;
+    kd_sb_printf(&c->stderr_text, "(stdout) %s\n", c->line);
+    return true;
+}
+
+/* One complete reply line, skipping tool noise. */
+static bool take_reply(kd_child *c)
+{
+    while (take_line(c))
+        if (!is_tool_noise(c))
+            return true;
+    return false;
+}
+
 static kd_reply_status read_reply(kd_child *c, int timeout_ms)
 {
     long deadline = now_ms() + timeout_ms;
-    while (!take_line(c)) {
+    while (!take_reply(c)) {
         if (c->from_child < 0) {
             /* stdout closed: collect the rest of stderr, then the exit status. */
             while (c->child_err >= 0)

@@ -105,6 +105,50 @@ cp examples/vector_loads/v2.cu "$WORK/v2copy.cu"
 run cache_flags 0 -- -D UNUSED_FLAG=1 examples/vector_loads/v1.cu "$WORK/v2copy.cu"
 lacks cache_flags out 'cached build'
 
+# --- a damaged cache entry is rebuilt and replaced, with a note; --no-cache replaces it too -----
+DAMAGE="$WORK/cache-damage"
+XDG_CACHE_HOME="$DAMAGE" run cache_damage_fill 0 -- "$A" "$A"
+entry=$(ls -d "$DAMAGE"/kerndiff/builds/*/ | head -1)
+for artifact in kernel.ptx kernel.cubin ptxas.log kernel.sass manifest; do
+    head -c 200 "$entry/$artifact" >"$WORK/truncated" && cat "$WORK/truncated" >"$entry/$artifact"
+    XDG_CACHE_HOME="$DAMAGE" run "cache_damaged_$artifact" 0 -- "$A" "$A"
+    has "cache_damaged_$artifact" out "^  note: v1: cache entry [0-9a-f]{12} was damaged \\(.*\\): rebuilt and replaced"
+    lacks "cache_damaged_$artifact" out '^  v1: .*\(cached build\)'
+    has "cache_damaged_$artifact" out '^SASS instructions'
+    XDG_CACHE_HOME="$DAMAGE" run "cache_repaired_$artifact" 0 -- "$A" "$A"
+    has "cache_repaired_$artifact" out '^  v1: .*\(cached build\)'
+    lacks "cache_repaired_$artifact" out 'note: v1'
+done
+printf 'x' >>"$entry/kernel.ptx"
+XDG_CACHE_HOME="$DAMAGE" run cache_no_cache_replaces 0 -- --no-cache "$A" "$A"
+XDG_CACHE_HOME="$DAMAGE" run cache_after_no_cache 0 -- "$A" "$A"
+has cache_after_no_cache out '^  v1: .*\(cached build\)'
+
+# --- a source edited while nvcc runs: the build is not stored under the old key ---------------
+cp "$A" "$WORK/edited.cu"
+FAKE_NVCC_EDIT="$WORK/edited.cu" run cache_edit 0 -- --nvcc "$ROOT/tests/fakes/fake_nvcc" "$WORK/edited.cu" "$B"
+has cache_edit out '^  note: v1: a source file changed during the build: not cached'
+cp "$A" "$WORK/edited.cu" # as it was when the key was taken: that key must not be cached
+FAKE_NVCC_EDIT="$WORK/elsewhere.txt" run cache_edit_again 0 -- --nvcc "$ROOT/tests/fakes/fake_nvcc" "$WORK/edited.cu" "$B"
+lacks cache_edit_again out '^  v1: .*\(cached build\)'
+
+# --- SIGTERM during a build ends nvcc's whole process group (and what it started) ------------
+rm -f "$WORK/nvcc.pid"
+FAKE_NVCC_PIDS="$WORK/nvcc.pid" "$KD" --nvcc "$ROOT/tests/fakes/fake_nvcc" "$A" "$B" >"$WORK/sigterm.out" 2>"$WORK/sigterm.err" </dev/null &
+kd_pid=$!
+for _ in $(seq 100); do [ -s "$WORK/nvcc.pid" ] && break; sleep 0.1; done
+kill -TERM "$kd_pid"
+wait "$kd_pid"
+status=$?
+grandchild=$(cat "$WORK/nvcc.pid" 2>/dev/null)
+for _ in $(seq 50); do [ -n "$grandchild" ] && ! kill -0 "$grandchild" 2>/dev/null && break; sleep 0.1; done
+if [ -n "$grandchild" ] && ! kill -0 "$grandchild" 2>/dev/null && [ "$status" -eq 143 ]; then
+    ok "sigterm: kerndiff ended by SIGTERM (143), nvcc's child $grandchild gone"
+else
+    fail "sigterm: status $status, nvcc's child '${grandchild}' still running" "$WORK/sigterm.err"
+    [ -n "$grandchild" ] && kill "$grandchild" 2>/dev/null
+fi
+
 # --- includes resolve beside the kernel file ------------------------------------------------
 mkdir -p "$WORK/inc"
 printf '#define SCALE 2.0f\n' >"$WORK/inc/scale.h"

@@ -119,6 +119,16 @@ pct=$(python3 -c "print(round(100 * float('$worst'), 1))")
 check dram_bandwidth_below_peak "$(python3 -c "import sys; sys.exit(not (0 < float('$worst') <= 1.05))"; echo $?)" \
     "highest achieved DRAM bandwidth over all runs: $pct% of the computed peak"
 
+# 8b. The roofline names the unit it is bound by, and that unit is busy (issue 10: "memory-bound,
+# 0% of peak DRAM bandwidth" for a naive SGEMM that was L1-bound).
+lines=$(grep -h '^  roofline: ' "$WORK"/*.txt)
+bad=$(printf '%s\n' "$lines" | python3 -c '
+import re, sys
+for line in sys.stdin:
+    for bound, unit, pct in re.findall(r"(memory|compute)-bound \(([^)]*?) (\d+)% of peak\)", line):
+        if int(pct) < 60: print(line.strip())')
+check roofline_names_a_busy_unit "$([ -n "$lines" ] && [ -z "$bad" ]; echo $?)" "$(printf '%s\n' "$lines" | head -3 | tr '\n' ' ')${bad:+ BAD: $bad}"
+
 # 9. A size sweep where the faster version changes with size (issue 5).
 "$KD" --n 1K..16M:x16 --json="$WORK/sweep.json" examples/crossover/v1.cu examples/crossover/v2.cu >"$WORK/sweep.txt" 2>&1
 first=$(field "$WORK/sweep.json" 'd["sweep"]["points"][0]["result"]["runtime"]["verdict"]')
@@ -227,6 +237,24 @@ print(int(abs(ours - theirs) / theirs > 0.02), f'kerndiff median {ours/1e3:.1f} 
 check triton_autotuned "$(grep -q 'v1: .*autotune config 1 of 2' "$WORK/tune2.txt" && grep -q 'v2: .*num_warps=8 .*autotune config 2 of 2' "$WORK/tune2.txt" &&
     [ "$(field "$WORK/tune2.json" 'd["runtime"]["correctness"]["match"]')" = True ]; echo $?)" \
     "$(grep -m2 'autotune config' "$WORK/tune2.txt" | tr '\n' ' ')"
+
+# 15. A long kernel (about 0.4 s per launch) keeps its counters: ncu replays it once per
+# counter pass (issue 10: a 275 ms SGEMM lost them to ncu's lines on the shared stdout).
+"$KD" --json="$WORK/long.json" --arg iters=50000000 --min-runs 5 --max-time 5 "$K/fma_loop.cu" "$K/fma_loop.cu" \
+    >"$WORK/long.txt" 2>&1
+ms=$(field "$WORK/long.json" 'round(d["runtime"]["sides"][0]["summary_ns"]["median"] / 1e6, 1)')
+note=$(grep '^counters not' "$WORK/long.txt")
+check long_kernel_counters "$([ "$(field "$WORK/long.json" 'bool(d.get("counters"))')" = True ] && [ -z "$note" ]; echo $?)" \
+    "median $ms ms per launch (want 300-1000); ${note:-counters present}"
+
+# 16. A short pair (about 5 us, v2 with 10% more iterations): several profiled launches, and
+# ncu's duration agrees with the verdict or is marked noisy (issue 10: +3.2% against -10.7%).
+"$KD" --json="$WORK/shortpair.json" --arg iters=400 --call v2:iters=440 "$K/fma_loop.cu" "$K/fma_loop.cu" \
+    >"$WORK/shortpair.txt" 2>&1
+agree=$(field "$WORK/shortpair.json" '(lambda v, x: x["noisy"] or v == "no significant difference" or (x["delta"] > 0) == (v == "slower"))(d["runtime"]["verdict"], next(x for x in d["counters"]["deltas"] if x["id"] == "duration"))')
+check short_pair_counters_agree "$([ "$agree" = True ] && [ "$(field "$WORK/shortpair.json" 'd["counters"]["repeats"]')" -ge 5 ]; echo $?)" \
+    "$(field "$WORK/shortpair.json" 'd["runtime"]["headline"]'); ncu duration $(field "$WORK/shortpair.json" 'next(x for x in d["counters"]["deltas"] if x["id"] == "duration")') "
+grep "^  note: ncu's duration" "$WORK/shortpair.txt"
 
 for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff/counters.h"
 #include "ncu/csv.h"
 #include "ncu/metrics.h"
+#include "report/metric_text.h"
 #include "util/fs.h"
 
 static kd_ncu_table load(const char *name)
@@ -53,7 +55,7 @@ static void single_kernel_with_thousands_separators(void **state)
     (void)state;
     kd_ncu_table t = load("single/v1.csv");
     assert_int_equal(t.nrows, 1);
-    assert_int_equal(t.ncolumns, 379);
+    assert_int_equal(t.ncolumns, 382); /* 379 recorded + 3 constructed (tests/fixtures/README.md) */
     assert_null(t.error_line);
     long name = kd_ncu_column(&t, "Kernel Name"), dur = kd_ncu_column(&t, "gpu__time_duration.sum");
     assert_string_equal(t.rows[0][name], "saxpy(const float *, const float *, float *, int)");
@@ -108,6 +110,71 @@ static void pipeline_side_has_three_kernels(void **state)
     kd_ncu_table_free(&t);
 }
 
+/* ncu's duration falls 58.9 -> 44.6 us in single/: against a "slower" verdict the row is
+ * marked noisy and the contradiction is recorded; with the verdict it agrees with, not. */
+static void duration_against_the_timing_verdict(void **state)
+{
+    (void)state;
+    const kd_verdict verdicts[] = {KD_VERDICT_SLOWER, KD_VERDICT_FASTER, KD_VERDICT_NO_DIFFERENCE};
+    const kd_verdict expected[] = {KD_VERDICT_SLOWER, KD_VERDICT_NO_DIFFERENCE, KD_VERDICT_NO_DIFFERENCE};
+    long dur = kd_metric_index("duration");
+    for (size_t i = 0; i < 3; i++) {
+        kd_ncu_result results[2] = {{.table = load("single/v1.csv"), .kernels_per_launch = 1, .repeats = 1},
+                                    {.table = load("single/v2.csv"), .kernels_per_launch = 1, .repeats = 1}};
+        kd_counter_context ctx = {.sm = 90, .verdict = verdicts[i]};
+        kd_counters c;
+        assert_int_equal(kd_counters_build(results, false, &ctx, &c), 0);
+        assert_true(c.delta[dur].delta < 0);
+        assert_int_equal(c.contradicted_verdict, expected[i]);
+        assert_int_equal(c.delta[dur].noisy, expected[i] != KD_VERDICT_NO_DIFFERENCE);
+        kd_counters_free(&c);
+        kd_ncu_result_free(&results[0]);
+        kd_ncu_result_free(&results[1]);
+    }
+}
+
+/* SGEMM naive at 4096^3 (a constructed variant of single/v1.csv with its reported figures:
+ * 275 ms, L1 at 92%, DRAM under 1%, 1% of peak FLOP/s) was called "memory-bound, 0% of peak
+ * DRAM bandwidth": the text must name the unit that is busy. */
+static void roofline_names_the_busiest_unit(void **state)
+{
+    (void)state;
+    kd_ncu_table t = load("variants/sgemm_naive_l1.csv");
+    row_ref ref = {&t, 0};
+    kd_raw_lookup raw = {&ref, lookup};
+    kd_counters c;
+    memset(&c, 0, sizeof c);
+    kd_metrics_evaluate(&raw, false, &c.side[0].total);
+    c.side[1].total = c.side[0].total;
+    const kd_peaks h200 = {.dram_bytes_per_s = 2 * 3201e6 * 6016 / 8, .fp32_flops_per_s = 132 * 1.98e9 * 256,
+                           .fp64_flops_per_s = 132 * 1.98e9 * 128};
+    for (int s = 0; s < 2; s++) {
+        kd_roofline_compute(&c.side[s].total, &h200, &c.side[s].roofline);
+        c.side[s].roofline_valid = true;
+    }
+    const kd_roofline *r = &c.side[0].roofline;
+    assert_int_equal(r->busiest, KD_BUSY_L1);
+    assert_int_equal(r->bound, KD_BOUND_MEMORY);
+    assert_true(r->bw_fraction < 0.01 && r->compute_fraction < 0.02);
+    kd_strbuf line = {0};
+    kd_roofline_line(&c, &line);
+    if (!strstr(kd_sb_str(&line), "v1 memory-bound (L1/shared 92% of peak), 0% of peak DRAM bandwidth, 1% of peak FLOP/s"))
+        fail_msg("roofline line: %s", kd_sb_str(&line));
+    kd_sb_free(&line);
+
+    /* L1 idle as well: nothing near its peak is latency-bound, and says what was busiest. */
+    long l1 = kd_metric_index("l1_throughput"), mem = kd_metric_index("mem_throughput");
+    c.side[1].total.value[l1] = c.side[1].total.value[mem] = 20;
+    kd_roofline_compute(&c.side[1].total, &h200, &c.side[1].roofline);
+    assert_int_equal(c.side[1].roofline.bound, KD_BOUND_LATENCY);
+    assert_int_equal(c.side[1].roofline.busiest, KD_BUSY_SM);
+    kd_roofline_line(&c, &line);
+    if (!strstr(kd_sb_str(&line), "v2 latency-bound (busiest: SM 46% of peak)"))
+        fail_msg("roofline line: %s", kd_sb_str(&line));
+    kd_sb_free(&line);
+    kd_ncu_table_free(&t);
+}
+
 static void repeats_and_the_full_set(void **state)
 {
     (void)state;
@@ -148,6 +215,8 @@ int main(void)
         cmocka_unit_test(float4_loads_are_16_sectors_per_request_and_fully_used),
         cmocka_unit_test(pipeline_side_has_three_kernels),
         cmocka_unit_test(repeats_and_the_full_set),
+        cmocka_unit_test(duration_against_the_timing_verdict),
+        cmocka_unit_test(roofline_names_the_busiest_unit),
         cmocka_unit_test(an_unknown_metric_is_dropped_without_a_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

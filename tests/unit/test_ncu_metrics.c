@@ -1,5 +1,6 @@
 #include "kd_test.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "ncu/advice.h"
 #include "ncu/metrics.h"
+#include "ncu/profile.h"
 
 #define ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -335,6 +337,19 @@ static void roofline_classifies(void **state)
     v = one_ms(5e8, 5.9e9, 0, 0, 0); /* both just under 0.6 */
     kd_roofline_compute(&v, &peaks, &r);
     assert_int_equal(r.bound, KD_BOUND_LATENCY);
+
+    v = one_ms(1e8, 1e9, 0, 0, 0); /* DRAM 10%, but ncu's memory throughput 80%: */
+    set(&v, "mem_throughput", 80);
+    kd_roofline_compute(&v, &peaks, &r); /* without a breakdown, "the memory system" */
+    assert_int_equal(r.bound, KD_BOUND_MEMORY);
+    assert_int_equal(r.busiest, KD_BUSY_MEMORY);
+    set(&v, "l2_throughput", 80); /* with one, the unit */
+    set(&v, "l1_throughput", 30);
+    set(&v, "dram_throughput", 10);
+    kd_roofline_compute(&v, &peaks, &r);
+    assert_int_equal(r.busiest, KD_BUSY_L2);
+    assert_close(r.busiest_fraction, 0.8);
+    assert_close(r.headroom, 0.2);
 }
 
 static void roofline_without_data(void **state)
@@ -417,7 +432,7 @@ static void table_is_consistent(void **state)
 {
     (void)state;
     assert_true(kd_metric_def_count <= 64);
-    assert_int_equal(kd_metric_def_count, 42);
+    assert_int_equal(kd_metric_def_count, 45);
     size_t full_only = 0;
     for (size_t i = 0; i < kd_metric_def_count; i++) {
         assert_int_equal(kd_metric_index(kd_metric_defs[i].id), (long)i); /* ids are unique */
@@ -457,6 +472,35 @@ static void request_lists_are_sorted_and_nested(void **state)
     assert_true(listed(full, "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio"));
     assert_false(listed(fast, "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio"));
     assert_true(listed(fast, "dram__bytes_write.sum"));
+}
+
+/* ncu replays a launch once per counter pass: the watchdog must cover many passes of a long
+ * launch, and more for the full set than for the fast one. */
+static void once_watchdog_covers_replays_of_long_launches(void **state)
+{
+    (void)state;
+    kd_ncu_options o = {.repeats = 1, .timeout_ms = 10000, .launch_ns = 0};
+    int idle = kd_ncu_once_timeout_ms(&o);
+    assert_true(idle >= o.timeout_ms);
+    o.launch_ns = 1e9; /* a one-second kernel */
+    int fast = kd_ncu_once_timeout_ms(&o);
+    assert_true(fast >= idle + 60 * 1000); /* at least 60 passes of 1 s */
+    o.full = true;
+    assert_true(kd_ncu_once_timeout_ms(&o) > fast);
+    o.launch_ns = 1e15; /* absurd: saturates instead of overflowing */
+    assert_int_equal(kd_ncu_once_timeout_ms(&o), INT_MAX);
+}
+
+/* A short kernel gets several profiled launches unless --ncu-repeats says otherwise. */
+static void short_kernels_get_several_profiled_launches(void **state)
+{
+    (void)state;
+    assert_int_equal(kd_ncu_auto_repeats(0, 6000), KD_NCU_SHORT_REPEATS);
+    assert_true(KD_NCU_SHORT_REPEATS >= 3);
+    assert_int_equal(kd_ncu_auto_repeats(0, 275e6), 1);
+    assert_int_equal(kd_ncu_auto_repeats(0, 0), 1); /* not timed */
+    assert_int_equal(kd_ncu_auto_repeats(1, 6000), 1);
+    assert_int_equal(kd_ncu_auto_repeats(7, 275e6), 7);
 }
 
 static void occupancy_limiter_is_the_smallest(void **state)
@@ -683,6 +727,8 @@ int main(void)
         cmocka_unit_test(arch_table_and_bound_names),
         cmocka_unit_test(table_is_consistent),
         cmocka_unit_test(request_lists_are_sorted_and_nested),
+        cmocka_unit_test(once_watchdog_covers_replays_of_long_launches),
+        cmocka_unit_test(short_kernels_get_several_profiled_launches),
         cmocka_unit_test(occupancy_limiter_is_the_smallest),
         cmocka_unit_test(advice_bank_conflicts_and_dram),
         cmocka_unit_test(advice_coalescing),

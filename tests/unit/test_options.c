@@ -86,6 +86,35 @@ static void json_destination(void **state)
     kd_options_free(&o);
 }
 
+/* --ncu-report, --metric-names and --metrics (repeated flags add up); a bad name is a usage error. */
+static void ncu_output_options(void **state)
+{
+    (void)state;
+    kd_options o;
+    const char *argv[] = {"kerndiff", "--ncu-report", "reps", "--metric-names", "--metrics", "a__b.sum,c.pct",
+                          "--metrics=d.max", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 9, argv), 0);
+    assert_string_equal(o.ncu_report_dir, "reps");
+    assert_true(o.metric_names);
+    assert_int_equal(o.extra_metrics.count, 3);
+    assert_string_equal(o.extra_metrics.items[0], "a__b.sum");
+    assert_string_equal(o.extra_metrics.items[1], "c.pct");
+    assert_string_equal(o.extra_metrics.items[2], "d.max");
+    kd_options_free(&o);
+    const char *bad[][6] = {{"kerndiff", "--metrics", "a b", "a.cu", "b.cu", NULL},
+                            {"kerndiff", "--metrics", "a,,b", "a.cu", "b.cu", NULL},
+                            {"kerndiff", "--metrics", "a,", "a.cu", "b.cu", NULL},
+                            {"kerndiff", "--metrics", "$(id)", "a.cu", "b.cu", NULL},
+                            {"kerndiff", "--metrics", "", "a.cu", "b.cu", NULL}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(parse(&o, 5, bad[i]), KD_EXIT_USAGE);
+        kd_options_free(&o);
+    }
+    const char *many[] = {"kerndiff", "--metrics", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, many), KD_EXIT_USAGE); /* 17: over the limit */
+    kd_options_free(&o);
+}
+
 static void usage_errors(void **state)
 {
     (void)state;
@@ -217,7 +246,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_files_and_flags), cmocka_unit_test(options_after_files),
         cmocka_unit_test(fn_pair_and_scopes),  cmocka_unit_test(json_destination),
-        cmocka_unit_test(usage_errors),        cmocka_unit_test(list_and_no_color_env),
+        cmocka_unit_test(usage_errors),
+        cmocka_unit_test(ncu_output_options),        cmocka_unit_test(list_and_no_color_env),
         cmocka_unit_test(timing_and_launch_options),
         cmocka_unit_test(timeout_is_bounded_and_shell_text_never_reaches_nvcc),
         cmocka_unit_test(one_file_is_git_mode),

@@ -43,6 +43,48 @@ static void spawn_reports_status_missing_program_and_timeout(void **state)
     kd_spawn_result_free(&r);
 }
 
+/* True once `pid` is gone (or a zombie waiting for init), looking for up to 5 s. */
+static bool process_ends(long pid)
+{
+    for (int i = 0; i < 500; i++) {
+        char path[64], state = 0;
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return true;
+        int fields = fscanf(f, "%*d (%*[^)]) %c", &state);
+        fclose(f);
+        if (fields == 1 && state == 'Z')
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/* A tool that started a child of its own: a timeout ends both (nvcc runs cicc and ptxas). */
+static void spawn_timeout_ends_the_whole_process_group(void **state)
+{
+    (void)state;
+    char pid_file[] = "/tmp/kd-spawn-XXXXXX";
+    int fd = mkstemp(pid_file);
+    assert_true(fd >= 0);
+    close(fd);
+    setenv("FAKE_NVCC_PIDS", pid_file, 1);
+    const char *argv[] = {"tests/fakes/fake_nvcc", "-cubin", NULL};
+    kd_spawn_result r;
+    assert_int_equal(kd_spawn(argv, NULL, 1500, &r), 0);
+    assert_true(r.timed_out);
+    kd_spawn_result_free(&r);
+    size_t len;
+    char *text = kd_read_file(pid_file, &len);
+    assert_non_null(text);
+    long grandchild = atol(text);
+    assert_true(grandchild > 0);
+    assert_true(process_ends(grandchild));
+    free(text);
+    unlink(pid_file);
+}
+
 static char scratch[256];
 
 static void write_text(const char *name, const char *text)
@@ -92,6 +134,98 @@ static void includes_resolve_beside_the_file_and_under_dash_i(void **state)
     free(k);
     free(sub);
     free(extra);
+}
+
+/* An include naming a folder beside the file is no match, for the cache key as for git
+ * mode (whose `cat-file blob` refuses trees): the search goes on under -I. */
+static void includes_skip_folders(void **state)
+{
+    (void)state;
+    snprintf(scratch, sizeof scratch, "/tmp/kd-deps-XXXXXX");
+    assert_non_null(mkdtemp(scratch));
+    char *folder = kd_path_join(scratch, "c.h"), *extra = kd_path_join(scratch, "extra");
+    assert_int_equal(kd_mkdir_p(folder), 0);
+    assert_int_equal(kd_mkdir_p(extra), 0);
+    write_text("k.cu", "#include \"c.h\"\n");
+    write_text("extra/c.h", "int c;\n");
+    kd_strlist dirs = {.items = (char *[]){extra}, .count = 1};
+    kd_strlist out = {0};
+    char *k = kd_path_join(scratch, "k.cu");
+    assert_int_equal(kd_collect_includes(k, &dirs, &out), 0);
+    assert_int_equal(out.count, 2);
+    assert_true(listed(&out, "/extra/c.h"));
+    for (size_t i = 0; i < out.count; i++)
+        free(out.items[i]);
+    free(out.items);
+    assert_int_equal(kd_remove_tree(scratch), 0);
+    free(k);
+    free(folder);
+    free(extra);
+}
+
+/* An in-memory tree for the shared walk: FOUND files with their text, OUTSIDE ones. */
+typedef struct memory_file {
+    const char *path, *text;
+    kd_include_lookup kind;
+} memory_file;
+
+static const memory_file *memory_find(void *ctx, const char *path)
+{
+    for (const memory_file *f = ctx; f->path; f++)
+        if (strcmp(f->path, path) == 0)
+            return f;
+    return NULL;
+}
+
+static char *memory_canonical(void *ctx, const char *path)
+{
+    (void)ctx;
+    return strdup(path);
+}
+
+static kd_include_lookup memory_read(void *ctx, const char *path, char **text, size_t *len, kd_strbuf *error)
+{
+    (void)error;
+    const memory_file *f = memory_find(ctx, path);
+    if (!f)
+        return KD_INCLUDE_MISSING;
+    if (f->kind == KD_INCLUDE_FOUND) {
+        *text = strdup(f->text);
+        *len = strlen(f->text);
+    }
+    return f->kind;
+}
+
+/* The search order and stop rule both the cache key and git mode use. */
+static void include_walk_search_order_and_stop_rule(void **state)
+{
+    (void)state;
+    memory_file tree[] = {
+        {"src/k.cu", "#include \"a.h\"\n#include <b.h>\n#include \"o.h\"\n#include <gone.h>\n#include \"/abs.h\"\n",
+         KD_INCLUDE_FOUND},
+        {"src/a.h", "#include \"a.h\"\n#include \"../top.h\"\n", KD_INCLUDE_FOUND}, /* beside: first */
+        {"inc1/a.h", "", KD_INCLUDE_FOUND},
+        {"inc2/b.h", "", KD_INCLUDE_FOUND},  /* not in inc1: the next -I folder */
+        {"inc3/b.h", "", KD_INCLUDE_FOUND},  /* shadowed by inc2 */
+        {"inc1/o.h", "", KD_INCLUDE_OUTSIDE},/* stops the search: inc2/o.h is not taken */
+        {"inc2/o.h", "", KD_INCLUDE_FOUND},
+        {"src/../top.h", "", KD_INCLUDE_FOUND},
+        {"/abs.h", "", KD_INCLUDE_FOUND},
+        {NULL, NULL, KD_INCLUDE_MISSING},
+    };
+    const kd_include_reader reader = {tree, memory_canonical, memory_read};
+    const char *dirs[] = {"inc1", "inc2", "inc3"};
+    kd_include_set set;
+    kd_strbuf error = {0};
+    assert_int_equal(kd_include_walk(&reader, "src/k.cu", dirs, 3, &set, &error), KD_INCLUDE_FOUND);
+    const char *expected[] = {"src/k.cu", "src/a.h", "inc2/b.h", "/abs.h", "src/../top.h"};
+    assert_int_equal(set.count, 5);
+    for (size_t i = 0; i < set.count; i++)
+        assert_string_equal(set.files[i].path, expected[i]);
+    kd_include_set_free(&set);
+    assert_int_equal(kd_include_walk(&reader, "src/none.cu", dirs, 3, &set, &error), KD_INCLUDE_MISSING);
+    assert_int_equal(set.count, 0);
+    kd_sb_free(&error);
 }
 
 static void hash_separates_fields(void **state)
@@ -168,7 +302,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spawn_passes_arguments_verbatim),
         cmocka_unit_test(spawn_reports_status_missing_program_and_timeout),
+        cmocka_unit_test(spawn_timeout_ends_the_whole_process_group),
         cmocka_unit_test(includes_resolve_beside_the_file_and_under_dash_i),
+        cmocka_unit_test(includes_skip_folders),
+        cmocka_unit_test(include_walk_search_order_and_stop_rule),
         cmocka_unit_test(hash_separates_fields),
         cmocka_unit_test(parameter_roles),
         cmocka_unit_test(a_failed_write_never_destroys_the_old_file),
