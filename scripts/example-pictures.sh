@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 mkdir -p "$OUT"
 export KERNDIFF_NVML_LIBRARY="$NVML" FAKE_NCU_FIXTURES=tests/fixtures/ncu/single
 A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
-KERNDIFF_SIMULATE="median=65us,cv=1%,drift=2%,outliers=3%,seed=3;median=49us,cv=1%,seed=4" \
+KERNDIFF_SIMULATE="median=65us,cv=1%,drift=2%,outliers=3%,seed=3;median=51us,cv=1%,seed=4" \
     "$KD" --ncu tests/fakes/fake_ncu --html "$OUT/diff.html" --csv "$OUT/diff.csv" --save "$OUT/new.json" "$A" "$B" >"$OUT/diff.txt"
 KERNDIFF_SIMULATE="median=60us,cv=1%,seed=5;median=50us,cv=1%,seed=6" \
     "$KD" --ncu tests/fakes/fake_ncu --save "$OUT/old.json" "$A" "$B" >/dev/null

@@ -191,7 +191,10 @@ static int binary_prepare(const kd_options *opts, kd_side *side)
 
 static int binary_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
 {
-    return is_cubin(side->path) ? use_cubin(opts, side) : assemble(opts, c, side);
+    int rc = is_cubin(side->path) ? use_cubin(opts, side) : assemble(opts, c, side);
+    if (rc == KD_EXIT_OK) /* ptxas made the cubin: no cache entry holds its SASS */
+        kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);
+    return rc;
 }
 
 const kd_backend kd_backend_binary = {

@@ -614,6 +614,8 @@ static int triton_build(const kd_options *opts, const kd_comparison *c, kd_side 
     if (rc == KD_EXIT_OK) {
         drop_folded(side->compiled, &folded);
         side->build_note = describe_build(version, &m, side, &folded);
+        /* Triton's cache entry holds no disassembly: cuobjdump runs here, every time. */
+        kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);
     }
     meta_free(&m);
     free(folded.items);

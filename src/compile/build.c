@@ -398,18 +398,16 @@ static kd_build_status compile(const kd_build_config *cfg, const char *dir, kd_s
     return st;
 }
 
-/* cuobjdump's SASS of `cubin` into b->sass; a failure is not the build's: the reason goes
- * to b->sass_problem. */
-static void disassemble(const kd_build_config *cfg, const char *cubin, kd_build *b)
+static void disassemble_with(const char *cuobjdump, const char *cubin, kd_build *b)
 {
-    const char *argv[] = {cfg->cuobjdump, "-sass", cubin, NULL};
+    const char *argv[] = {cuobjdump, "-sass", cubin, NULL};
     kd_spawn_result r;
     kd_strbuf problem = {0};
     if (kd_spawn(argv, NULL, 120000, &r) != 0) {
-        kd_sb_printf(&problem, "cannot run %s", cfg->cuobjdump);
+        kd_sb_printf(&problem, "cannot run %s", cuobjdump);
     } else {
         if (r.exit_code != 0 || r.signal || r.timed_out)
-            kd_sb_printf(&problem, "%s -sass failed (exit %d): %.200s", cfg->cuobjdump, r.exit_code,
+            kd_sb_printf(&problem, "%s -sass failed (exit %d): %.200s", cuobjdump, r.exit_code,
                          kd_sb_str(&r.err));
         else
             b->sass = kd_sb_take(&r.out);
@@ -418,6 +416,26 @@ static void disassemble(const kd_build_config *cfg, const char *cubin, kd_build 
     if (problem.len)
         b->sass_problem = kd_sb_take(&problem);
     kd_sb_free(&problem);
+}
+
+void kd_build_disassemble(const char *cuobjdump, kd_build *b)
+{
+    if (b->sass || !b->cubin_path)
+        return;
+    if (!cuobjdump) {
+        free(b->sass_problem);
+        b->sass_problem = strdup("cuobjdump not found (install the CUDA toolkit's cuobjdump, or pip install "
+                                 "nvidia-cuda-cuobjdump and put it on PATH)");
+        return;
+    }
+    disassemble_with(cuobjdump, b->cubin_path, b);
+}
+
+/* cuobjdump's SASS of `cubin` into b->sass; a failure is not the build's: the reason goes
+ * to b->sass_problem. */
+static void disassemble(const kd_build_config *cfg, const char *cubin, kd_build *b)
+{
+    disassemble_with(cfg->cuobjdump, cubin, b);
 }
 
 /* A new build's SASS, kept as kernel.sass in its folder, so the cache entry holds it. */

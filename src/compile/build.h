@@ -64,6 +64,10 @@ void kd_build_free(kd_build *b);
 int kd_build_check_define(const char *define, kd_strbuf *why);
 int kd_build_check_flag(const char *option, const char *flag, kd_strbuf *why);
 
+/* The SASS of a build made elsewhere (Triton, a given cubin): cuobjdump on b->cubin_path
+ * into b->sass, or the reason into b->sass_problem. Nothing when b->sass is there. */
+void kd_build_disassemble(const char *cuobjdump, kd_build *b);
+
 /* The nvcc to run: --nvcc/KERNDIFF_NVCC, else nvcc on PATH, else /usr/local/cuda/bin/nvcc. */
 const char *kd_find_nvcc(const char *requested);
 /* The cuobjdump to run, beside nvcc or on PATH (KERNDIFF_CUOBJDUMP overrides); NULL if none. */

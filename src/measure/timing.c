@@ -16,7 +16,8 @@
 enum {
     SAMPLES_PER_BLOCK = 5,         /* per side and round: many rounds, so many placements */
     WARMUP_BUDGET_MS = 1000,
-    CHECK_EXTRA_MS = 60000,        /* the correctness run copies every buffer twice */
+    CHECK_EXTRA_MS = 2000,         /* the correctness run: start-up, then ... */
+    CHECK_MS_PER_GIB = 4000,       /* ... every buffer restored and read back, twice */
 };
 
 /* Below this time per launch, one launch per event pair is too short to time well
@@ -507,7 +508,10 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
         kd_wire_send_check(&r->child[s], paths[s]);
     }
     for (int s = 0; s < 2; s++) {
-        kd_reply_status st = kd_wire_check_reply(&r->child[s], r->o->timeout_ms * 3 + CHECK_EXTRA_MS);
+        /* A hung kernel is reported within a few --timeouts, a large one given time to copy. */
+        double gib = (double)(kd_launch_spec_bytes(r->sides[s].spec) + total[s]) / (1u << 30);
+        kd_reply_status st = kd_wire_check_reply(&r->child[s], r->o->timeout_ms * 3 + CHECK_EXTRA_MS +
+                                                                   (int)(CHECK_MS_PER_GIB * 2 * gib));
         struct stat info;
         if (st != KD_REPLY_OK) {
             if (status == KD_TIMING_OK)

@@ -188,7 +188,9 @@ size_t kd_san_buffers(const char *list, const kd_launch_spec *spec, kd_san_buffe
 }
 
 /* The buffer an address is in, or the one it overran: the nearest allocation the sanitizer
- * named is the buffer's start. */
+ * named is the buffer's start; when it named none (an access far past every allocation),
+ * the closest buffer below the address, within OVERRUN_REACH of its end. */
+#define OVERRUN_REACH (1ull << 30)
 static const kd_san_buffer *owner(const kd_san_finding *f, const kd_san_buffer *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -197,7 +199,11 @@ static const kd_san_buffer *owner(const kd_san_finding *f, const kd_san_buffer *
     for (size_t i = 0; f->has_nearest && i < n; i++)
         if (b[i].address == f->nearest)
             return &b[i];
-    return NULL;
+    const kd_san_buffer *below = NULL;
+    for (size_t i = 0; !f->has_nearest && i < n; i++)
+        if (b[i].address <= f->address && (!below || b[i].address > below->address))
+            below = &b[i];
+    return below && f->address - (below->address + below->bytes) < OVERRUN_REACH ? below : NULL;
 }
 
 static void where(const kd_san_finding *f, kd_strbuf *out)

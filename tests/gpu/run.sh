@@ -31,6 +31,10 @@ check() { # check NAME CONDITION-EXIT-STATUS DETAIL
 }
 field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
+# Two parts, for machines that limit one command's time: GPU_PART=1 (checks 1-9),
+# GPU_PART=2 (10-16); unset, both.
+part() { [ -z "${GPU_PART:-}" ] || [ "$GPU_PART" = "$1" ]; }
+if part 1; then
 # 1. A/A: the same kernel on both sides -> no significant difference.
 "$KD" --json="$WORK/aa.json" "$K/fma_loop.cu" "$K/fma_loop.cu" >"$WORK/aa.txt" 2>&1
 verdict=$(field "$WORK/aa.json" 'd["runtime"]["verdict"]')
@@ -136,6 +140,8 @@ last=$(field "$WORK/sweep.json" 'd["sweep"]["points"][-1]["result"]["runtime"]["
 check sweep_crossover "$([ "$first" = slower ] && [ "$last" = faster ]; echo $?)" "v2 at the smallest size: $first; at the largest: $last"
 sed -n '/^sweep over/,$p' "$WORK/sweep.txt"
 
+fi
+if part 2; then
 # 10. The protocol (docs/PROTOCOL.md): the conformance transcript on the CUDA harness, with
 # a copy kernel whose outputs must be the seeded inputs bit for bit.
 nvcc -arch=sm_90 -cubin -o "$WORK/copy.cubin" "$K/copy.cu" 2>"$WORK/copy.err"
@@ -197,7 +203,7 @@ sanitize sanitize_uninit initcheck uninit_read 'read 4 bytes .* at planted\.cu:5
 "$KD" --no-ncu --n 64K "$K/fixed_rows.cu" "$K/fixed_rows.cu" >"$WORK/fault_n.txt" 2>&1
 rc=$?
 line=$(grep 'under compute-sanitizer memcheck' "$WORK/fault_n.txt")
-check fault_explained_small_n "$([ $rc -eq 5 ] && echo "$line" | grep -q 'at out\[65536\], one past its end (65536 elements).*--n'; echo $?)" "exit $rc: $line"
+check fault_explained_small_n "$([ $rc -eq 5 ] && echo "$line" | grep -Eq 'at out\[[0-9]+\], (one )?past its end \(65536 elements\).*--n'; echo $?)" "exit $rc: $line"
 "$KD" --no-ncu --n 1024 --fn smem_overflow --block 256 "$P" "$P" >"$WORK/fault_block.txt" 2>&1
 rc=$?
 line=$(grep -E 'under compute-sanitizer memcheck|^  v1 memcheck' "$WORK/fault_block.txt")
@@ -212,7 +218,7 @@ check triton_pair_timed "$([ "$(field "$WORK/tt.json" 'd["runtime"]["correctness
 for ex in softmax matmul; do
     "$KD" --json="$WORK/t_$ex.json" "examples/triton/$ex/v1.py" "examples/triton/$ex/v2.py" >"$WORK/t_$ex.txt" 2>&1
     check "triton_example_$ex" "$([ "$(field "$WORK/t_$ex.json" 'd["runtime"]["correctness"]["match"]')" = True ]; echo $?)" \
-        "$(field "$WORK/t_$ex.json" 'd["runtime"]["headline"]')"
+        "$(field "$WORK/t_$ex.json" 'd["runtime"]["headline"]' 2>/dev/null || grep -m2 '^kerndiff:' "$WORK/t_$ex.txt")"
 done
 # CUDA vs Triton, the seed's story: Blelloch (exclusive) against tl.cumsum (inclusive) must be
 # flagged "outputs differ", and --require-match must exit 6.
@@ -234,7 +240,7 @@ print(int(abs(ours - theirs) / theirs > 0.02), f'kerndiff median {ours/1e3:.1f} 
 # An autotuned kernel: the first config without --arg, the selected one with it.
 "$KD" --no-ncu --json="$WORK/tune1.json" "$K/tuned.py" "$K/tuned.py" >"$WORK/tune1.txt" 2>&1
 "$KD" --no-ncu --call v2:BLOCK=1024 --json="$WORK/tune2.json" "$K/tuned.py" "$K/tuned.py" >"$WORK/tune2.txt" 2>&1
-check triton_autotuned "$(grep -q 'v1: .*autotune config 1 of 2' "$WORK/tune2.txt" && grep -q 'v2: .*num_warps=8 .*autotune config 2 of 2' "$WORK/tune2.txt" &&
+check triton_autotuned "$(grep -q '^      Triton .*autotune config 1 of 2' "$WORK/tune2.txt" && grep -q '^      Triton .*num_warps=8 .*autotune config 2 of 2' "$WORK/tune2.txt" &&
     [ "$(field "$WORK/tune2.json" 'd["runtime"]["correctness"]["match"]')" = True ]; echo $?)" \
     "$(grep -m2 'autotune config' "$WORK/tune2.txt" | tr '\n' ' ')"
 
@@ -256,7 +262,9 @@ check short_pair_counters_agree "$([ "$agree" = True ] && [ "$(field "$WORK/shor
     "$(field "$WORK/shortpair.json" 'd["runtime"]["headline"]'); ncu duration $(field "$WORK/shortpair.json" 'next(x for x in d["counters"]["deltas"] if x["id"] == "duration")') "
 grep "^  note: ncu's duration" "$WORK/shortpair.txt"
 
-for ex in bank_conflicts fusion cublas; do
+fi
+
+part 1 && for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"
 done

@@ -131,6 +131,25 @@ static void uninitialized_read_and_barrier(void **state)
     kd_san_report_free(&r);
 }
 
+/* An access far past every allocation: the sanitizer names no nearest allocation, and the
+ * buffer just below the address is the one overrun (a too-small --n). */
+static void far_overrun_names_the_buffer_below(void **state)
+{
+    (void)state;
+    kd_san_finding f = {.kind = KD_SAN_INVALID_ACCESS, .space = "global", .access = "write", .size = 4,
+                        .has_address = true, .address = 0x7f0000110000ull + 4096 + 4 * 1000, .count = 1};
+    kd_san_buffer b[2] = {{&args[0], 0x7f0000000000ull, 4096}, {&args[1], 0x7f0000110000ull, 4096}};
+    kd_strbuf text = {0};
+    kd_san_explain(&f, b, 2, &text);
+    assert_string_equal(kd_sb_str(&text), "wrote 4 bytes at out[2024], past its end (1024 elements); the launch "
+                                           "probably needs --n, --buf out=... or --grid");
+    kd_sb_free(&text);
+    f.address = 0x100; /* below every buffer: not theirs */
+    kd_san_explain(&f, b, 2, &text);
+    assert_string_equal(kd_sb_str(&text), "wrote 4 bytes at 0x100, in no buffer of the launch");
+    kd_sb_free(&text);
+}
+
 static void clean_log_has_no_findings(void **state)
 {
     (void)state;
@@ -155,6 +174,7 @@ int main(void)
         cmocka_unit_test_setup(shared_overflow_suggests_block, set_up_spec),
         cmocka_unit_test_setup(uninitialized_read_and_barrier, set_up_spec),
         cmocka_unit_test_setup(clean_log_has_no_findings, set_up_spec),
+        cmocka_unit_test_setup(far_overrun_names_the_buffer_below, set_up_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
