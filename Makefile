@@ -10,7 +10,7 @@ VERSION := 0.1.0
 CFLAGS   ?= -O2 -g
 KD_CPPFLAGS := -Isrc -DKD_VERSION='"$(VERSION)"' -D_GNU_SOURCE
 KD_CFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wformat=2
-KD_LIBS     := -ljansson -lnettle -ldl -lm -lstdc++
+KD_LIBS     := -ljansson -lnettle -lsqlite3 -ldl -lm -lstdc++
 
 SRC      := $(sort $(wildcard src/*/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o)
@@ -18,6 +18,8 @@ LIB      := $(BUILD)/libkerndiff.a
 BIN      := $(BUILD)/kerndiff
 # The measuring children (harness/): the CUDA one and the simulated one used by CI.
 HARNESS  := $(BUILD)/kerndiff-harness $(BUILD)/kerndiff-sim-harness
+# The collector of `kerndiff app`, loaded into the user's program (CUDA_INJECTION64_PATH).
+INJECT   := $(BUILD)/libkerndiff-inject.so
 # The protocol conformance transcript (docs/PROTOCOL.md), played against any harness.
 CONFORMANCE := $(BUILD)/tests/conformance
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -28,7 +30,7 @@ CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
 export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
 .PHONY: all test unit e2e check clean-clone install sanitize fuzz fuzz-run demo clean
-all: $(BIN) $(HARNESS) $(CONFORMANCE)
+all: $(BIN) $(HARNESS) $(INJECT) $(CONFORMANCE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -51,6 +53,11 @@ $(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/cuda
 $(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
+# It runs inside programs built without sanitizers, so the sanitizer flags stay out of it.
+$(INJECT): harness/inject.c
+	$(CC) $(KD_CPPFLAGS) -I$(CUDA_HOME)/include $(KD_CFLAGS) $(filter-out -fsanitize%,$(CFLAGS)) \
+	  -fPIC -shared -fvisibility=hidden -o $@ $< -ldl -lpthread
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
@@ -68,7 +75,7 @@ $(CONFORMANCE): tests/conformance/conformance.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(KD_LIBS) $(LDLIBS)
 
-e2e: $(BIN) $(HARNESS) $(FAKE_NVML) $(CONFORMANCE)
+e2e: $(BIN) $(HARNESS) $(INJECT) $(FAKE_NVML) $(CONFORMANCE)
 	$(CONFORMANCE) $(BUILD)/kerndiff-sim-harness
 	tests/e2e/run.sh $(BIN) $(FAKE_NVML)
 
@@ -102,12 +109,12 @@ FUZZ_SECONDS ?= 20
 fuzz-run: fuzz
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
-install: $(BIN) $(HARNESS)
+install: $(BIN) $(HARNESS) $(INJECT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
 	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff $(DESTDIR)$(PREFIX)/include/kerndiff
 	install -m 644 include/kerndiff/launcher.h $(DESTDIR)$(PREFIX)/include/kerndiff/
-	install -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
+	install -m 755 $(HARNESS) $(INJECT) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
 	install -m 644 docs/kerndiff.1 $(DESTDIR)$(PREFIX)/share/man/man1/kerndiff.1
 
 clean:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what kerndiff needs to build and test on Debian/Ubuntu: the C libraries
-# (jansson, nettle, cmocka), clang for sanitizer and fuzz builds, and from PyPI the SASS
+# (jansson, nettle, sqlite3, cmocka), clang for sanitizer and fuzz builds, and from PyPI the SASS
 # disassemblers (cuobjdump, nvdisasm) plus jsonschema for the JSON tests.
 # nvcc itself comes from the CUDA toolkit (https://developer.nvidia.com/cuda-downloads).
 set -euo pipefail
@@ -9,7 +9,7 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    make gcc clang libclang-rt-14-dev libjansson-dev nettle-dev libcmocka-dev \
+    make gcc clang libclang-rt-14-dev libjansson-dev nettle-dev libsqlite3-dev libcmocka-dev \
     python3 python3-pip >/dev/null
 python3 -m pip install -q --disable-pip-version-check jsonschema nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm \
     2>&1 | grep -v -e 'Running pip as the' -e 'externally-managed' || true

@@ -165,6 +165,9 @@ has list out 'instances: scale<float> scale<double>'
 has list out 'T \*.*p .*output buffer of T'
 run list_missing 3 -- list "$WORK/nope.cu"
 
+# --- kerndiff app: whole programs through fake programs and made-up nsys exports ----------------
+source tests/e2e/app.sh
+
 echo
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
