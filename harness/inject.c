@@ -373,6 +373,20 @@ static void at_exit(void)
     pthread_mutex_unlock(&lock);
 }
 
+/* Collection could not start: a file that says so, so that the report does not take the
+ * process for one without GPU work. */
+static int unavailable(const char *dir, const char *why)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%d.rec", dir, (int)getpid());
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "kerndiff-records 1\npid %d\nunavailable %s\nend\n", (int)getpid(), why);
+        fclose(f);
+    }
+    return 1;
+}
+
 #define LOAD(lib, field, symbol) memcpy(&cupti.field, &(void *){dlsym(lib, symbol)}, sizeof(void *))
 
 /* The NVTX injection entry: NVTX calls it at the program's first NVTX call when
@@ -391,9 +405,11 @@ EXPORT int InitializeInjectionNvtx2(void *get_export_table)
 EXPORT int InitializeInjection(void)
 {
     const char *dir = getenv("KERNDIFF_APP_RECORDS");
-    void *lib = dir && *dir ? open_cupti() : NULL;
-    if (!lib)
+    if (!dir || !*dir)
         return 1;
+    void *lib = open_cupti();
+    if (!lib)
+        return unavailable(dir, "libcupti not found (set KERNDIFF_CUPTI_LIBRARY)");
     LOAD(lib, register_callbacks, "cuptiActivityRegisterCallbacks");
     LOAD(lib, enable, "cuptiActivityEnable");
     LOAD(lib, flush_all, "cuptiActivityFlushAll");
@@ -404,26 +420,26 @@ EXPORT int InitializeInjection(void)
     LOAD(lib, enable_domain, "cuptiEnableDomain");
     if (!cupti.register_callbacks || !cupti.enable || !cupti.flush_all || !cupti.next_record || !cupti.dropped ||
         !cupti.callback_name || !cupti.subscribe || !cupti.enable_domain)
-        return 1;
+        return unavailable(dir, "libcupti lacks the activity API");
     out_dir = strdup(dir);
     const char *range = getenv("KERNDIFF_APP_RANGE");
     range_name = range && *range ? strdup(range) : NULL;
     if (!out_dir || cupti.register_callbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
-        return 1;
+        return unavailable(dir, "CUPTI refused the activity API (another profiler in the process?)");
     if (range_name) {
         CUpti_SubscriberHandle sub;
         if (cupti.subscribe(&sub, on_callback, NULL) != CUPTI_SUCCESS ||
             cupti.enable_domain(1, sub, CUPTI_CB_DOMAIN_NVTX) != CUPTI_SUCCESS ||
             cupti.enable_domain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) != CUPTI_SUCCESS ||
             cupti.enable_domain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS)
-            return 1;
+            return unavailable(dir, "CUPTI refused the callbacks --range needs (another subscriber?)");
     }
     const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                         CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_RUNTIME,
                                         CUPTI_ACTIVITY_KIND_DRIVER};
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
         if (cupti.enable(kinds[i]) != CUPTI_SUCCESS)
-            return 1;
+            return unavailable(dir, "CUPTI refused an activity kind");
     owner_pid = getpid();
     atexit(at_exit);
     return 1;

@@ -45,6 +45,7 @@ typedef struct kd_app_activity {
     bool has_ranges;      /* collected with --range */
     uint64_t ranges;      /* ... and the NVTX range instances seen */
     uint64_t lost;        /* records CUPTI dropped or the collector could not keep */
+    size_t unavailable;   /* processes where collection could not start (CUPTI refused) */
 } kd_app_activity;
 
 /* Adds launches of one kernel at one configuration, merging with an equal entry. 0, -1 (memory). */

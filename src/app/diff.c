@@ -246,6 +246,7 @@ int kd_app_diff(kd_app_comparison *c, double steps)
                 qsort(a->kernels, a->nkernels, sizeof *a->kernels, by_name);
             c->gpu[s] |= a->processes > 0;
             c->lost[s] += a->lost;
+            c->unavailable[s] += a->unavailable;
         }
     c->steps = steps;
     if (rc == 0 && steps <= 0 && c->range) {

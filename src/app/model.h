@@ -90,6 +90,7 @@ typedef struct kd_app_comparison {
     kd_app_api_row *apis;    /* by the larger side's time, descending */
     size_t napis;
     uint64_t lost[2];        /* records lost, all runs */
+    size_t unavailable[2];   /* processes where collection could not start, all runs */
     double fail_if_slower_pct; /* < 0: no gate */
     kd_app_gate gate;
 } kd_app_comparison;

@@ -48,6 +48,10 @@ static int parse_line(const char *line, kd_app_activity *a, bool *ended)
         a->lost += n[0];
         return 0;
     }
+    if (!strncmp(line, "unavailable ", 12)) {
+        a->unavailable++;
+        return 0;
+    }
     if (sscanf(line, "pid %llu%n", &n[0], &used) == 1 && !line[used])
         return 0;
     if (!strcmp(line, "end")) {
@@ -65,6 +69,7 @@ int kd_app_records_parse(const char *text, kd_app_activity *a, kd_strbuf *err)
     }
     bool ended = false;
     int lineno = 1;
+    size_t unavailable_before = a->unavailable;
     for (const char *p = text + 19; *p && !ended; lineno++) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
@@ -81,7 +86,7 @@ int kd_app_records_parse(const char *text, kd_app_activity *a, kd_strbuf *err)
         kd_sb_puts(err, "no 'end' line: the file is incomplete (was the process killed while writing it?)");
         return -1;
     }
-    a->processes++;
+    a->processes += a->unavailable == unavailable_before; /* one that collected nothing did no known GPU work */
     return 0;
 }
 

@@ -32,6 +32,7 @@ static json_t *side_json(const kd_app_comparison *c, int s)
         json_t *o = json_pack("{s:i, s:i, s:f, s:I, s:I}", "exit_code", run->exit_code, "signal", run->signal,
                               "wall_ns", run->wall_ns, "processes", (json_int_t)run->activity.processes,
                               "lost_records", (json_int_t)run->activity.lost);
+        json_object_set_new(o, "collection_unavailable", json_integer((json_int_t)run->activity.unavailable));
         json_object_set_new(o, "ranges", run->activity.has_ranges ? json_integer((json_int_t)run->activity.ranges)
                                                                   : json_null());
         json_array_append_new(runs, o);

@@ -150,7 +150,10 @@ static void side_summary(FILE *out, const kd_app_comparison *c, int s, bool mark
         value_text(wall, sizeof wall, c->totals[KD_APP_WALL_NS].v[s], KD_APP_UNIT_NS);
         fprintf(out, "exit 0 in %zu of %zu runs, wall time %s (median)", ok, side->nruns, wall);
     }
-    if (!c->gpu[s])
+    if (c->unavailable[s])
+        fprintf(out, "; collection could not start in %zu process%s (CUPTI refused: another profiler?), totals are "
+                     "incomplete", c->unavailable[s], c->unavailable[s] == 1 ? "" : "es");
+    else if (!c->gpu[s])
         fputs("; no GPU activity (the program never initialised CUDA)", out);
     if (c->lost[s])
         fprintf(out, "; %llu activity records lost (totals are low)", (unsigned long long)c->lost[s]);

@@ -48,6 +48,9 @@ has app_missing_N err "^kerndiff: v2: cannot run '/nonexistent/program'"
 run app_nogpu 0 -- app "$FA three" "$FA nogpu"
 has app_nogpu out 'v2: .*no GPU activity \(the program never initialised CUDA\)'
 has app_nogpu out 'no ratio \(a side has no kernel time\)'
+run app_refused 0 -- app --runs 1 "$FA three" "$FA refused"
+has app_refused out 'v2: .*collection could not start in 1 process \(CUPTI refused'
+lacks app_refused out 'never initialised CUDA'
 # Child processes: each writes its own records file; the run is their sum.
 run app_child 0 -- app --runs 2 "$FA fused" "$FA child"
 has app_child out '^  kernel launches +100 +100 '
