@@ -184,8 +184,7 @@ void kd_print_help(void)
         "\n"
         "Exit status: 0 diff done, 2 usage, 3 input (missing file, kernel not found or\n"
         "ambiguous), 4 build failed, 5 runtime failure (app: a command failed), 6 outputs\n"
-        "differ (--require-match),\n"
-        "7 a required tool is missing or an output could not be written, 8 v2 slower\n"
+        "differ (--require-match), 7 a required tool is missing or an output could not be written, 8 v2 slower\n"
         "than --fail-if-slower allows. A file named -x.cu goes after --.\n"
         "\n"
         "Examples:\n"
@@ -499,6 +498,8 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     if (npos > 0 && strcmp(positional[0], "app") == 0) {
         if (npos != 3)
             return usage_error("usage: kerndiff app [options] CMD1 CMD2 (each command one argument: quote it)");
+        if (opts->at)
+            return usage_error("kerndiff app --at (git revisions of one program) is not built yet: give two commands");
         opts->command = KD_CMD_APP;
         opts->files[0] = positional[1];
         opts->files[1] = positional[2];

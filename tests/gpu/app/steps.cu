@@ -2,7 +2,9 @@
 // elementwise kernels (add, scale, relu) or, built with -DFUSED, one fused kernel doing the
 // same; one device-to-host copy of a checksum per step. Each step is an NVTX range named
 // "step" (for --range), and CUDA events around all steps give an independent measure of
-// the GPU time, appended to the file named by argv[3].
+// the GPU time, appended to the file named by argv[3]. Before each step a spin kernel
+// (outside the range) holds the GPU while the step's launches are queued, so the events
+// measure the kernels, not the host's launch latency.
 // usage: steps N_ELEMENTS STEPS EVENTS_FILE [LAUNCHES_PER_STEP_SCALE]
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +24,11 @@ __global__ void relu(float *y, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = y[i] > 0.f ? y[i] : 0.f;
+}
+__global__ void spin(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {}
 }
 __global__ void fused(const float *a, const float *b, float *y, float s, int n)
 {
@@ -44,6 +51,7 @@ int main(int argc, char **argv)
     cudaEventCreate(&start); cudaEventCreate(&stop);
     float total_ms = 0;
     for (int s = 0; s < steps; s++) {
+        spin<<<1, 1>>>(2000000);  // about 1 ms
         nvtxRangePushA("step");
         cudaEventRecord(start);
 #ifdef FUSED

@@ -1,7 +1,9 @@
 """A PyTorch "application" for `kerndiff app` on a real GPU: STEPS steps of relu(x * a + b)
 on a large tensor, either eager (three elementwise kernels per step) or torch.compile'd
 (one fused Triton kernel). Each step is an NVTX range "step" (for --range); CUDA events
-around each step give an independent GPU time, summed and appended to EVENTS_FILE.
+around each step give an independent GPU time, summed and appended to EVENTS_FILE. Before
+each step torch.cuda._sleep (outside the range) holds the GPU while the step is queued, so
+the events measure the kernels, not Python's launch latency.
 usage: torch_step.py eager|compiled STEPS EVENTS_FILE"""
 import sys
 
@@ -22,6 +24,7 @@ for _ in range(3):  # warm-up (and compilation) outside the ranges
 torch.cuda.synchronize()
 total = 0.0
 for _ in range(steps):
+    torch.cuda._sleep(2_000_000)  # about 1 ms
     torch.cuda.nvtx.range_push("step")
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
