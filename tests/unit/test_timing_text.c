@@ -30,7 +30,7 @@ static void expect_target(double half, bool reached_by_stop_rule, const char *wa
     t.speedup.hi = 1 + half / 100;
     t.target_pct = 1;
     t.target_reached = reached_by_stop_rule;
-    t.stop_reason = reached_by_stop_rule ? "target reached" : "--max-time";
+    t.stop_reason = reached_by_stop_rule ? KD_STOP_TARGET_REACHED : KD_STOP_MAX_TIME;
     kd_strbuf sb = {0};
     kd_target_text(&t, half, &sb);
     assert_string_equal(kd_sb_str(&sb), want);
