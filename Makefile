@@ -12,7 +12,7 @@ CFLAGS   ?= -O2 -g
 KD_CUDA_RELEASE := $(or $(shell PATH="$$PATH:/usr/local/cuda/bin" nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\),.*/\1/p'),unknown)
 KD_CPPFLAGS := -Isrc -DKD_VERSION='"$(VERSION)"' -DKD_CUDA_VERSION='"$(KD_CUDA_RELEASE)"' -D_GNU_SOURCE
 KD_CFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wformat=2
-KD_LIBS     := -ljansson -lnettle -ldl -lm -lstdc++
+KD_LIBS     := -ljansson -lnettle -lsqlite3 -ldl -lm -lstdc++
 
 SRC      := $(sort $(wildcard src/*/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o)
@@ -22,6 +22,8 @@ BIN      := $(BUILD)/kerndiff
 HARNESS  := $(BUILD)/kerndiff-harness $(BUILD)/kerndiff-sim-harness
 # The Triton helper (scripts/kerndiff-triton.py), found like the harness programs.
 HELPERS  := $(BUILD)/kerndiff-triton.py
+# The collector of `kerndiff app`, loaded into the user's program (CUDA_INJECTION64_PATH).
+INJECT   := $(BUILD)/libkerndiff-inject.so
 # The protocol conformance transcript (docs/PROTOCOL.md), played against any harness.
 CONFORMANCE := $(BUILD)/tests/conformance
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -32,7 +34,7 @@ CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
 export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
 .PHONY: all test unit e2e check clean-clone install sanitize fuzz fuzz-run demo clean man
-all: $(BIN) $(HARNESS) $(HELPERS) $(CONFORMANCE)
+all: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(CONFORMANCE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -59,6 +61,11 @@ $(BUILD)/kerndiff-triton.py: scripts/kerndiff-triton.py
 $(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
+# It runs inside programs built without sanitizers, so the sanitizer flags stay out of it.
+$(INJECT): harness/inject.c
+	$(CC) $(KD_CPPFLAGS) -I$(CUDA_HOME)/include $(KD_CFLAGS) $(filter-out -fsanitize%,$(CFLAGS)) \
+	  -fPIC -shared -fvisibility=hidden -o $@ $< -ldl -lpthread
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
@@ -76,7 +83,7 @@ $(CONFORMANCE): tests/conformance/conformance.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(KD_LIBS) $(LDLIBS)
 
-e2e: $(BIN) $(HARNESS) $(HELPERS) $(FAKE_NVML) $(CONFORMANCE)
+e2e: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(FAKE_NVML) $(CONFORMANCE)
 	$(CONFORMANCE) $(BUILD)/kerndiff-sim-harness
 	tests/e2e/run.sh $(BIN) $(FAKE_NVML)
 
@@ -110,12 +117,12 @@ FUZZ_SECONDS ?= 20
 fuzz-run: fuzz
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
-install: $(BIN) $(HARNESS) $(HELPERS)
+install: $(BIN) $(HARNESS) $(HELPERS) $(INJECT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
 	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff $(DESTDIR)$(PREFIX)/include/kerndiff
 	install -m 644 include/kerndiff/*.h $(DESTDIR)$(PREFIX)/include/kerndiff/
-	install -m 755 $(HARNESS) $(HELPERS) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
+	install -m 755 $(HARNESS) $(HELPERS) $(INJECT) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
 	install -m 644 docs/kerndiff.1 $(DESTDIR)$(PREFIX)/share/man/man1/kerndiff.1
 	# Shell completions, made by the program from its own option table.
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \

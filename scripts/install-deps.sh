@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what kerndiff needs to build and test on Debian/Ubuntu: the C libraries
-# (jansson, nettle, cmocka), clang for sanitizer and fuzz builds, chromium (run headless by
-# the HTML report test), and from PyPI the SASS disassemblers (cuobjdump, nvdisasm), jsonschema
+# (jansson, nettle, sqlite3, cmocka), clang for sanitizer and fuzz builds, chromium (run headless
+# by the HTML report test), and from PyPI the SASS disassemblers (cuobjdump, nvdisasm), jsonschema
 # for the JSON tests and Triton for .py inputs.
 # nvcc itself comes from the CUDA toolkit (https://developer.nvidia.com/cuda-downloads).
 set -euo pipefail
@@ -10,7 +10,7 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    make gcc clang libclang-rt-14-dev libjansson-dev nettle-dev libcmocka-dev chromium \
+    make gcc clang libclang-rt-14-dev libjansson-dev nettle-dev libsqlite3-dev libcmocka-dev chromium \
     python3 python3-pip >/dev/null
 # Triton compiles .py kernels ahead of time (no GPU, no torch needed): pinned to the version
 # the Triton backend is checked against.

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/collect.h"
 #include "cli/exit_codes.h"
 #include "cli/options.h"
 #include "diff/compare.h"
+#include "report/app_report.h"
 #include "report/model_text.h"
 #include "report/launch_text.h"
 #include "report/report.h"
@@ -157,6 +159,40 @@ static int render(const kd_options *opts, const kd_comparison *c)
     return rc;
 }
 
+/* `kerndiff app`: collect or read both sides, render, gate on the total kernel time. */
+static int app_command(const kd_options *opts)
+{
+    kd_app_comparison c;
+    int rc = kd_app_collect(opts->files, &opts->app, opts->gate.fail_if_slower_pct, &c);
+    if (rc == KD_EXIT_OK) {
+        bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
+                            (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
+        if (!stdout_taken)
+            kd_app_render_terminal(stdout, &c, opts->app.top);
+        /* Every output is attempted, so one bad path does not cost the others. */
+        kd_output out;
+        if (opts->json_path && (!kd_output_open(&out, opts->json_path, "JSON") ||
+                                kd_output_close(&out, kd_app_render_json(out.stream, &c)) != 0))
+            rc = KD_EXIT_TOOL;
+        if (opts->markdown_path) {
+            if (!kd_output_open(&out, opts->markdown_path, "Markdown"))
+                rc = KD_EXIT_TOOL;
+            else {
+                kd_app_render_markdown(out.stream, &c, opts->app.top);
+                if (kd_output_close(&out, 0) != 0)
+                    rc = KD_EXIT_TOOL;
+            }
+        }
+        if (rc == KD_EXIT_OK && c.gate == KD_APP_GATE_SLOWER) {
+            fprintf(stderr, "kerndiff: v2's GPU kernel time is more than %g%% above v1's (--fail-if-slower)\n",
+                    opts->gate.fail_if_slower_pct);
+            rc = KD_EXIT_SLOWER;
+        }
+    }
+    kd_app_comparison_free(&c);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     /* A harness that dies makes writes to its pipe fail; that must be an error to handle,
@@ -182,6 +218,9 @@ int main(int argc, char **argv)
         break;
     case KD_CMD_LIST:
         rc = list_kernels(&opts, opts.files[0]);
+        break;
+    case KD_CMD_APP:
+        rc = app_command(&opts);
         break;
     case KD_CMD_COMPARE: {
         kd_comparison c;

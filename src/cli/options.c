@@ -24,6 +24,7 @@ enum {
     /* Triton (.py) inputs */
     OPT_PYTHON,
     OPT_HTML, OPT_CSV,
+    OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP,
 };
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
@@ -80,6 +81,12 @@ static const struct option long_options[] = {
     {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
     {"watch", no_argument, NULL, OPT_WATCH},
     {"side", required_argument, NULL, OPT_SIDE},
+    /* kerndiff app */
+    {"runs", required_argument, NULL, OPT_APP_RUNS},
+    {"no-shell", no_argument, NULL, 'N'},
+    {"range", required_argument, NULL, OPT_APP_RANGE},
+    {"steps", required_argument, NULL, OPT_APP_STEPS},
+    {"top", required_argument, NULL, OPT_APP_TOP},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -145,6 +152,8 @@ void kd_print_help(void)
         "       kerndiff list FILE.cu              list the kernels of a file and their launch\n"
         "       kerndiff compare OLD.json NEW.json two saved runs (--save), v2 of each\n"
         "                                          (--side v1 for v1)\n"
+        "       kerndiff app [options] CMD1 CMD2   two programs' GPU activity, kernel by kernel\n"
+        "                                          (commands, or nsys SQLite exports)\n"
         "\n"
         "Builds both versions with nvcc and shows what the compiler made of each: PTX and\n"
         "SASS instruction histograms, registers, spills, shared memory, barriers and the\n"
@@ -211,10 +220,17 @@ void kd_print_help(void)
         "  --watch               re-run whenever a file changes, with the trend of runs\n"
         "  --at REF, --at A..B   git mode: revisions of one file\n"
         "  --side v1|v2          compare: which side of each saved run (v2)\n"
+        "Whole programs (kerndiff app, docs/APP.md):\n"
+        "  --runs N              runs of each command, alternating (3)\n"
+        "  -N, --no-shell        split each command at blanks instead of running it with sh -c\n"
+        "  --range NAME          only GPU work inside NVTX ranges named NAME\n"
+        "  --steps N             steps per run, for per-step figures (default: the ranges)\n"
+        "  --top K               kernels shown, by time (20; 0: all)\n"
         "Saving and gating:\n"
         "  --save FILE.json      the whole result (samples, counters, environment)\n"
         "  --fail-if-slower PCT  exit 8 when v2 is significantly slower by more than PCT%\n"
-        "                        (judged on the 95% CI, not the point estimate)\n"
+        "                        (judged on the 95% CI, not the point estimate; app: the\n"
+        "                        total GPU kernel time)\n"
         "Correctness:\n"
         "  --no-check            do not compare outputs\n"
         "  --rtol X, --atol X    tolerances (default per dtype)\n"
@@ -238,9 +254,10 @@ void kd_print_help(void)
         "  --version             the version\n"
         "\n"
         "Exit status: 0 diff done, 2 usage, 3 input (missing file, kernel not found or\n"
-        "ambiguous), 4 build failed, 5 runtime failure, 6 outputs differ (--require-match),\n"
-        "7 a required tool is missing or an output could not be written, 8 v2 slower\n"
-        "than --fail-if-slower allows, 9 --sanitize found a problem. A file named -x.cu goes after --.\n"
+        "ambiguous), 4 build failed, 5 runtime failure (app: a command failed), 6 outputs\n"
+        "differ (--require-match), 7 a required tool is missing or an output could not be\n"
+        "written, 8 v2 slower than --fail-if-slower allows, 9 --sanitize found a problem.\n"
+        "A file named -x.cu goes after --.\n"
         "\n"
         "Examples:\n"
         "  kerndiff examples/vector_loads/v1.cu examples/vector_loads/v2.cu\n"
@@ -376,6 +393,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     kd_timing_options_default(&opts->timing);
     opts->ncu_repeats = 0; /* auto: kd_ncu_auto_repeats */
     kd_regions_options_default(&opts->regions);
+    kd_app_options_default(&opts->app);
     opts->gate.fail_if_slower_pct = -1;
     opts->ncu_clock_control = "none";
     const char *no_color = getenv("NO_COLOR");
@@ -386,7 +404,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "hqvI:D:", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hqvNI:D:", long_options, NULL)) != -1) {
         switch (c) {
         case 'h': opts->command = KD_CMD_HELP; return 0;
         case 'q': opts->verbosity = KD_QUIET; break;
@@ -504,6 +522,25 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             opts->ncu_repeats = (int)v;
             break;
         }
+        /* kerndiff app */
+        case 'N': opts->app.no_shell = true; break;
+        case OPT_APP_RANGE: opts->app.range = optarg; break;
+        case OPT_APP_RUNS:
+        case OPT_APP_STEPS:
+        case OPT_APP_TOP: {
+            double v;
+            const char *name = c == OPT_APP_RUNS ? "--runs" : c == OPT_APP_STEPS ? "--steps" : "--top";
+            if (parse_number(optarg, c == OPT_APP_TOP ? 0 : 1, 1e6, false, &v) != 0 || (c != OPT_APP_STEPS && v != (int)v))
+                return usage_error("%s wants a %snumber up to 1000000, got '%s'", name,
+                                   c == OPT_APP_STEPS ? "positive " : "whole ", optarg);
+            if (c == OPT_APP_RUNS)
+                opts->app.runs = (int)v;
+            else if (c == OPT_APP_STEPS)
+                opts->app.steps = v;
+            else
+                opts->app.top = (int)v;
+            break;
+        }
         case OPT_NO_CHECK: opts->timing.check = false; break;
         case OPT_REQUIRE_MATCH: opts->gate.require_match = true; break;
         case OPT_LOCK_CLOCKS: opts->lock_clocks = true; break;
@@ -579,6 +616,16 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             return usage_error("usage: kerndiff list FILE.cu");
         opts->command = KD_CMD_LIST;
         opts->files[0] = positional[1];
+        return 0;
+    }
+    if (npos > 0 && strcmp(positional[0], "app") == 0) {
+        if (npos != 3)
+            return usage_error("usage: kerndiff app [options] CMD1 CMD2 (each command one argument: quote it)");
+        if (opts->at)
+            return usage_error("kerndiff app --at (git revisions of one program) is not built yet: give two commands");
+        opts->command = KD_CMD_APP;
+        opts->files[0] = positional[1];
+        opts->files[1] = positional[2];
         return 0;
     }
     if (npos > 0 && strcmp(positional[0], "compare") == 0) {

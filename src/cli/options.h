@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/collect.h"
 #include "diff/gate.h"
 #include "launch/call.h"
 #include "measure/timing.h"
@@ -14,13 +15,13 @@
 #include "util/strlist.h"
 
 typedef enum kd_command {
-    KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_HELP, KD_CMD_VERSION, KD_CMD_COMPLETION
+    KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_APP, KD_CMD_HELP, KD_CMD_VERSION, KD_CMD_COMPLETION
 } kd_command;
 
 
 typedef struct kd_options {
     kd_command command;
-    const char *files[2];     /* diff: v1 and v2; list: files[0] */
+    const char *files[2];     /* diff: v1 and v2; list: files[0]; app: the commands or profiles */
     const char *fn[2];        /* --fn NAME or NAME1:NAME2; NULL: choose */
     const char *arch;         /* --arch sm_XX; NULL: the GPU's, else sm_90 */
     kd_strlist include_dirs;  /* -I */
@@ -48,6 +49,7 @@ typedef struct kd_options {
     const char *ncu;          /* --ncu PATH */
     int ncu_repeats;          /* --ncu-repeats; 0: 1, or 5 for kernels under 50 us */
     const char *ncu_clock_control; /* "none" (default) or "base" */
+    kd_app_options app;       /* kerndiff app: --runs, -N, --range, --steps, --top */
     kd_sanitize_options sanitize; /* --sanitize, --sanitize-warn, --compute-sanitizer */
     bool regions_on;          /* --regions (or --trace) */
     kd_regions_options regions;/* --region-records */

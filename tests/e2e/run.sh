@@ -218,6 +218,9 @@ run list_missing 3 -- list "$WORK/nope.cu"
 # --- the HTML report and CSV, checked in headless Chromium ---------------------------------
 source tests/e2e/html.sh
 
+# --- kerndiff app: whole programs through fake programs and made-up nsys exports ----------------
+source tests/e2e/app.sh
+
 echo
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -262,6 +262,59 @@ check short_pair_counters_agree "$([ "$agree" = True ] && [ "$(field "$WORK/shor
     "$(field "$WORK/shortpair.json" 'd["runtime"]["headline"]'); ncu duration $(field "$WORK/shortpair.json" 'next(x for x in d["counters"]["deltas"] if x["id"] == "duration")') "
 grep "^  note: ncu's duration" "$WORK/shortpair.txt"
 
+# 17. kerndiff app (whole programs, libkerndiff-inject.so): 3 kernels per step against a fused one,
+# eager PyTorch against torch.compile; kernel time against CUDA events around the steps.
+A=tests/gpu/app
+nvcc -O2 -arch=native -o "$WORK/steps3" "$A/steps.cu" && nvcc -O2 -arch=native -DFUSED -o "$WORK/steps1" "$A/steps.cu"
+rm -f "$WORK/ev3" "$WORK/ev1"
+"$KD" app --range step --json="$WORK/app.json" "$WORK/steps3 67108864 50 $WORK/ev3" "$WORK/steps1 67108864 50 $WORK/ev1" >"$WORK/app.txt" 2>&1
+rc=$?
+check app_cuda_ran "$rc" "exit $rc; $(head -3 "$WORK/app.txt" | tail -1)"
+lps=$(field "$WORK/app.json" 'd["totals"]["launches"]["per_step"]' 2>&1)
+check app_launches_per_step "$([ "$lps" = "[3.0, 1.0]" ]; echo $?)" "launches per step v1, v2: $lps (want 3 -> 1)"
+d2h=$(field "$WORK/app.json" 'd["totals"]["dtoh_copies"]["per_step"]' 2>&1)
+check app_d2h_per_step "$([ "$d2h" = "[1.0, 1.0]" ]; echo $?)" "D2H copies per step: $d2h"
+only=$(field "$WORK/app.json" 'sorted(k["name"].split("(")[0] for k in d["kernels"] if k["v1"] is None)' 2>&1)
+check app_fused_only_in_v2 "$([ "$only" = "['fused']" ]; echo $?)" "kernels only in v2: $only (the warm-up fused launch is outside the ranges)"
+# Kernel time (CUPTI) against the events around the steps, per side: within 2%.
+for s in 1 2; do
+    ev=$([ $s = 1 ] && echo "$WORK/ev3" || echo "$WORK/ev1")
+    agree=$(python3 - "$WORK/app.json" "$ev" $s <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1])); side = int(sys.argv[3])
+k = d["totals"]["kernel_ns"]["v%d" % side] / 1e6
+e = statistics.median(float(l) for l in open(sys.argv[2]))
+print("%.4f ms kernels, %.4f ms events, %+.2f%%" % (k, e, (k / e - 1) * 100))
+sys.exit(0 if abs(k / e - 1) < 0.02 else 1)
+PY
+)
+    check app_events_agree_v$s $? "$agree"
+done
+cat "$WORK/app.txt"
+# PyTorch: eager (mul, add, relu) against torch.compile (one Triton kernel).
+rm -f "$WORK/evt_e" "$WORK/evt_c"
+"$KD" app --range step --json="$WORK/app_torch.json" "python3 $A/torch_step.py eager 20 $WORK/evt_e" \
+    "python3 $A/torch_step.py compiled 20 $WORK/evt_c" >"$WORK/app_torch.txt" 2>&1
+rc=$?
+check app_torch_ran "$rc" "exit $rc; $(head -3 "$WORK/app_torch.txt" | tail -1)"
+lps=$(field "$WORK/app_torch.json" 'd["totals"]["launches"]["per_step"]' 2>&1)
+check app_torch_fewer_launches "$(python3 -c "import sys; v=$lps; sys.exit(0 if v[0] >= 3 and v[1] < v[0] else 1)" 2>/dev/null; echo $?)" "launches per step eager, compiled: $lps"
+for s in 1 2; do
+    ev=$([ $s = 1 ] && echo "$WORK/evt_e" || echo "$WORK/evt_c")
+    agree=$(python3 -c '
+import json, statistics, sys
+d = json.load(open(sys.argv[1])); k = d["totals"]["kernel_ns"]["v" + sys.argv[3]] / 1e6
+e = statistics.median(float(l) for l in open(sys.argv[2]))
+print("%.4f ms kernels, %.4f ms events, %+.2f%%" % (k, e, (k / e - 1) * 100)); sys.exit(0 if abs(k / e - 1) < 0.02 else 1)' "$WORK/app_torch.json" "$ev" $s)
+    check app_torch_events_agree_v$s $? "$agree"
+done
+cat "$WORK/app_torch.txt"
+# A child process is collected too: the fused program started by a shell that forks it.
+"$KD" app --runs 2 --json="$WORK/app_child.json" "$WORK/steps1 1048576 10 /dev/null" \
+    "sh -c '$WORK/steps1 1048576 10 /dev/null; true'" >"$WORK/app_child.txt" 2>&1
+l=$(field "$WORK/app_child.json" '[d["totals"]["launches"]["v1"], d["totals"]["launches"]["v2"]]' 2>&1)
+check app_child_process "$(python3 -c "import sys; v=$l; sys.exit(0 if v[0] == v[1] == 21 else 1)" 2>/dev/null; echo $?)" "launches direct vs through a child: $l (want 21 each: warm-up, 10 spins, 10 steps)"
+
 fi
 
 part 1 && for ex in bank_conflicts fusion cublas; do

@@ -1,0 +1,118 @@
+#include "app/activity.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Grows an array of `size`-byte items to hold one more. 0, -1 (memory). */
+static int reserve(void **items, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t want = *cap ? *cap * 2 : 32;
+    void *grown = realloc(*items, want * size);
+    if (!grown)
+        return -1;
+    *items = grown;
+    *cap = want;
+    return 0;
+}
+
+int kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, uint64_t count,
+                      uint64_t total_ns, uint64_t min_ns, uint64_t max_ns)
+{
+    kd_app_kernel *k = NULL;
+    for (size_t i = 0; i < a->nkernels && !k; i++)
+        if (!strcmp(a->kernels[i].name, name) && !memcmp(&a->kernels[i].config, cfg, sizeof *cfg))
+            k = &a->kernels[i];
+    if (!k) {
+        if (reserve((void **)&a->kernels, a->nkernels, &a->kernels_cap, sizeof *a->kernels) != 0)
+            return -1;
+        char *copy = strdup(name);
+        if (!copy)
+            return -1;
+        k = &a->kernels[a->nkernels++];
+        *k = (kd_app_kernel){.name = copy, .config = *cfg, .min_ns = min_ns};
+    }
+    k->count += count;
+    k->total_ns += total_ns;
+    if (min_ns < k->min_ns)
+        k->min_ns = min_ns;
+    if (max_ns > k->max_ns)
+        k->max_ns = max_ns;
+    return 0;
+}
+
+int kd_app_add_api(kd_app_activity *a, const char *name, bool driver, uint64_t count, uint64_t ns)
+{
+    for (size_t i = 0; i < a->napis; i++)
+        if (a->apis[i].driver == driver && !strcmp(a->apis[i].name, name)) {
+            a->apis[i].count += count;
+            a->apis[i].ns += ns;
+            return 0;
+        }
+    if (reserve((void **)&a->apis, a->napis, &a->apis_cap, sizeof *a->apis) != 0)
+        return -1;
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    a->apis[a->napis++] = (kd_app_api){.name = copy, .driver = driver, .count = count, .ns = ns};
+    return 0;
+}
+
+void kd_app_activity_free(kd_app_activity *a)
+{
+    for (size_t i = 0; i < a->nkernels; i++)
+        free(a->kernels[i].name);
+    for (size_t i = 0; i < a->napis; i++)
+        free(a->apis[i].name);
+    free(a->kernels);
+    free(a->apis);
+    memset(a, 0, sizeof *a);
+}
+
+const char *kd_app_copy_kind_name(int kind)
+{
+    static const char *const names[KD_COPY_KINDS] = {"unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
+                                                     "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"};
+    return kind >= 0 && kind < KD_COPY_KINDS ? names[kind] : "other";
+}
+
+static uint64_t count_calls(const kd_app_activity *a, const char *const *patterns)
+{
+    uint64_t by_domain[2] = {0, 0};
+    for (size_t i = 0; i < a->napis; i++)
+        for (const char *const *p = patterns; *p; p++)
+            if (strstr(a->apis[i].name, *p)) {
+                by_domain[a->apis[i].driver] += a->apis[i].count;
+                break;
+            }
+    return by_domain[0] > by_domain[1] ? by_domain[0] : by_domain[1];
+}
+
+uint64_t kd_app_allocations(const kd_app_activity *a)
+{
+    static const char *const patterns[] = {"Malloc", "MemAlloc", NULL};
+    return count_calls(a, patterns);
+}
+
+uint64_t kd_app_synchronisations(const kd_app_activity *a)
+{
+    static const char *const patterns[] = {"Synchronize", NULL};
+    return count_calls(a, patterns);
+}
+
+uint64_t kd_app_kernel_ns(const kd_app_activity *a)
+{
+    uint64_t ns = 0;
+    for (size_t i = 0; i < a->nkernels; i++)
+        ns += a->kernels[i].total_ns;
+    return ns;
+}
+
+uint64_t kd_app_launches(const kd_app_activity *a)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < a->nkernels; i++)
+        n += a->kernels[i].count;
+    return n;
+}

@@ -1,0 +1,128 @@
+#include "app/records.h"
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "static/symbols.h"
+#include "util/fs.h"
+
+/* One line of a records file. A name is the rest of its line (after %n), so it may hold
+ * blanks ("void k<int>(float*, int)"). */
+static int parse_line(const char *line, kd_app_activity *a, bool *ended)
+{
+    unsigned long long n[8];
+    int used = 0;
+    char word[16];
+    kd_app_config cfg;
+    if (sscanf(line, "kernel %llu %llu %llu %llu %d %d %d %d %d %d %u %d %d %n", &n[0], &n[1], &n[2], &n[3],
+               &cfg.grid[0], &cfg.grid[1], &cfg.grid[2], &cfg.block[0], &cfg.block[1], &cfg.block[2],
+               &cfg.registers, &cfg.static_smem, &cfg.dynamic_smem, &used) == 13 && used > 0) {
+        if (!line[used] || n[2] > n[3] || n[1] < n[2])
+            return -1;
+        char *name = kd_demangle(line + used);
+        int rc = name ? kd_app_add_kernel(a, name, &cfg, n[0], n[1], n[2], n[3]) : -1;
+        free(name);
+        return rc;
+    }
+    if (sscanf(line, "copy %llu %llu %llu %llu%n", &n[0], &n[1], &n[2], &n[3], &used) == 4 && !line[used]) {
+        kd_app_totals *t = &a->copies[n[0] < KD_COPY_KINDS ? n[0] : 0];
+        t->count += n[1], t->bytes += n[2], t->ns += n[3];
+        return 0;
+    }
+    if (sscanf(line, "memset %llu %llu %llu%n", &n[0], &n[1], &n[2], &used) == 3 && !line[used]) {
+        a->memsets.count += n[0], a->memsets.bytes += n[1], a->memsets.ns += n[2];
+        return 0;
+    }
+    if (sscanf(line, "api %15s %llu %llu %n", word, &n[0], &n[1], &used) == 3 && used > 0 && line[used] &&
+        (!strcmp(word, "runtime") || !strcmp(word, "driver")))
+        return kd_app_add_api(a, line + used, !strcmp(word, "driver"), n[0], n[1]);
+    if (sscanf(line, "ranges %llu%n", &n[0], &used) == 1 && !line[used]) {
+        a->has_ranges = true;
+        a->ranges += n[0];
+        return 0;
+    }
+    if (sscanf(line, "lost %llu%n", &n[0], &used) == 1 && !line[used]) {
+        a->lost += n[0];
+        return 0;
+    }
+    if (!strncmp(line, "unavailable ", 12)) {
+        a->unavailable++;
+        return 0;
+    }
+    if (sscanf(line, "pid %llu%n", &n[0], &used) == 1 && !line[used])
+        return 0;
+    if (!strcmp(line, "end")) {
+        *ended = true;
+        return 0;
+    }
+    return -1;
+}
+
+int kd_app_records_parse(const char *text, kd_app_activity *a, kd_strbuf *err)
+{
+    if (strncmp(text, "kerndiff-records 1\n", 19) != 0) {
+        kd_sb_puts(err, "line 1: not a kerndiff records file (version 1)");
+        return -1;
+    }
+    bool ended = false;
+    int lineno = 1;
+    size_t unavailable_before = a->unavailable;
+    for (const char *p = text + 19; *p && !ended; lineno++) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char *line = strndup(p, len);
+        int rc = line ? parse_line(line, a, &ended) : -1;
+        if (rc != 0)
+            kd_sb_printf(err, "line %d: cannot read '%.60s'", lineno + 1, line ? line : "");
+        free(line);
+        if (rc != 0)
+            return -1;
+        p += len + (eol != NULL);
+    }
+    if (!ended) {
+        kd_sb_puts(err, "no 'end' line: the file is incomplete (was the process killed while writing it?)");
+        return -1;
+    }
+    a->processes += a->unavailable == unavailable_before; /* one that collected nothing did no known GPU work */
+    return 0;
+}
+
+static int by_name(const struct dirent **x, const struct dirent **y)
+{
+    return strcmp((*x)->d_name, (*y)->d_name);
+}
+
+static int is_records(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name);
+    return n > 4 && !strcmp(e->d_name + n - 4, ".rec");
+}
+
+int kd_app_records_read_dir(const char *dir, kd_app_activity *a, kd_strbuf *err)
+{
+    struct dirent **names;
+    int n = scandir(dir, &names, is_records, by_name);
+    if (n < 0) {
+        kd_sb_printf(err, "%s: cannot read the records folder", dir);
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        char *path = kd_path_join(dir, names[i]->d_name);
+        char *text = path ? kd_read_file(path, NULL) : NULL;
+        kd_strbuf why = {0};
+        if (rc == 0 && (!text || kd_app_records_parse(text, a, &why) != 0)) {
+            kd_sb_printf(err, "%s: %s", names[i]->d_name, text ? kd_sb_str(&why) : "cannot read it");
+            rc = -1;
+        }
+        kd_sb_free(&why);
+        free(text);
+        free(path);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}

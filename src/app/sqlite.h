@@ -1,0 +1,24 @@
+/* sqlite.h — reading a profile made by `nsys export --type sqlite` into the activity model,
+ * so that `kerndiff app a.sqlite b.sqlite` gives the same report as a collected run.
+ * Tables used (nsys's documented schema): CUPTI_ACTIVITY_KIND_KERNEL (start, end,
+ * demangledName -> StringIds, gridX..Z, blockX..Z, registersPerThread, staticSharedMemory,
+ * dynamicSharedMemory), CUPTI_ACTIVITY_KIND_MEMCPY (copyKind, bytes, start, end),
+ * CUPTI_ACTIVITY_KIND_MEMSET (bytes, start, end), CUPTI_ACTIVITY_KIND_RUNTIME and, when
+ * present, CUPTI_ACTIVITY_KIND_DRIVER (nameId -> StringIds, start, end). nsys leaves a
+ * table out when it has no rows: a missing activity table is no activity. Aggregation is
+ * done by SQLite, so a profile of millions of launches is never held in memory. */
+#ifndef KD_APP_SQLITE_H
+#define KD_APP_SQLITE_H
+
+#include <stdbool.h>
+
+#include "app/activity.h"
+#include "util/strbuf.h"
+
+/* True when `path` is a readable file starting with SQLite's magic header. */
+bool kd_app_is_sqlite(const char *path);
+
+/* Adds the profile's activity to `a`. Returns 0, or -1 with the reason in err. */
+int kd_app_sqlite_read(const char *path, kd_app_activity *a, kd_strbuf *err);
+
+#endif

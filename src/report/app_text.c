@@ -1,0 +1,325 @@
+/* app_text.c — the terminal and Markdown views of `kerndiff app`. Both are built from the
+ * same tables of cells (one function per section); only the table printer differs, so the
+ * two cannot disagree on a figure. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/app_report.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+
+enum { MAX_COLS = 10, NAME_WIDTH = 64 };
+
+typedef struct table {
+    int ncols;
+    char **cells; /* row-major, header first */
+    size_t ncells, cap;
+} table;
+
+static void cell(table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cell(table *t, const char *fmt, ...)
+{
+    if (t->ncells == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        char **grown = realloc(t->cells, cap * sizeof *grown);
+        if (!grown)
+            return;
+        t->cells = grown;
+        t->cap = cap;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    t->cells[t->ncells++] = s;
+}
+
+/* Text from the user's program (a kernel or API name): control characters written out;
+ * for Markdown, '|' escaped; in the terminal, long names cut. */
+static void name_cell(table *t, const char *name, bool markdown)
+{
+    kd_strbuf sb = {0};
+    kd_escape_controls(name, strlen(name), &sb);
+    kd_strbuf md = {0};
+    for (const char *p = kd_sb_str(&sb); markdown && *p; p++)
+        kd_sb_puts(&md, *p == '|' ? "\\|" : (char[]){*p, 0});
+    const char *text = markdown ? kd_sb_str(&md) : kd_sb_str(&sb);
+    if (!markdown && strlen(text) > NAME_WIDTH)
+        cell(t, "%.*s...", NAME_WIDTH - 3, text);
+    else
+        cell(t, "%s", text);
+    kd_sb_free(&sb);
+    kd_sb_free(&md);
+}
+
+static void print_table(FILE *out, table *t, bool markdown, const char *indent)
+{
+    size_t width[MAX_COLS] = {0};
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t n = t->cells[i] ? strlen(t->cells[i]) : 0;
+        if (n > width[i % (size_t)t->ncols])
+            width[i % (size_t)t->ncols] = n;
+    }
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t col = i % (size_t)t->ncols;
+        const char *s = t->cells[i] ? t->cells[i] : "";
+        if (markdown)
+            fprintf(out, "%s %s ", col ? "" : "|", s);
+        else
+            fprintf(out, "%s%-*s", col ? "  " : indent, col + 1 == (size_t)t->ncols ? 0 : (int)width[col], s);
+        if (col + 1 == (size_t)t->ncols) {
+            fputs(markdown ? "|\n" : "\n", out);
+            if (markdown && i + 1 == (size_t)t->ncols) {
+                for (int c = 0; c < t->ncols; c++)
+                    fputs(c ? "---|" : "|---|", out);
+                fputc('\n', out);
+            }
+        } else if (markdown) {
+            fputc('|', out);
+        }
+    }
+    for (size_t i = 0; i < t->ncells; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+static void value_text(char *buf, size_t n, double v, kd_app_unit unit)
+{
+    if (unit == KD_APP_UNIT_NS) {
+        if (v >= 1e9)
+            snprintf(buf, n, "%.3f s", v / 1e9);
+        else if (v >= 1e6)
+            snprintf(buf, n, "%.3f ms", v / 1e6);
+        else if (v >= 1e3)
+            snprintf(buf, n, "%.2f us", v / 1e3);
+        else
+            snprintf(buf, n, "%.0f ns", v);
+    } else if (unit == KD_APP_UNIT_BYTES) {
+        const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+        int u = 0;
+        while (v >= 1024 && u < 4)
+            v /= 1024, u++;
+        snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+    } else {
+        snprintf(buf, n, v == (long long)v ? "%.0f" : "%.3g", v);
+    }
+}
+
+/* The change of a quantity as a percentage of v1, with its 95% CI when there is one. */
+static void change_text(char *buf, size_t n, const kd_app_change *ch, bool present_v1, bool present_v2)
+{
+    if (!present_v1 || !present_v2)
+        snprintf(buf, n, "%s", present_v1 ? "gone" : present_v2 ? "new" : "");
+    else if (!ch->has_ratio)
+        snprintf(buf, n, ch->v[0] == ch->v[1] ? "=" : "-");
+    else if (ch->has_ci)
+        snprintf(buf, n, "%+.1f%% [%+.1f, %+.1f]%s", (1 / ch->ratio.ratio - 1) * 100, (1 / ch->ratio.hi - 1) * 100,
+                 (1 / ch->ratio.lo - 1) * 100, ch->verdict == KD_VERDICT_NO_DIFFERENCE ? "" : " *");
+    else
+        snprintf(buf, n, "%+.1f%%", (1 / ch->ratio.ratio - 1) * 100);
+}
+
+static void config_text(char *buf, size_t n, const kd_app_config *g, size_t nconfigs)
+{
+    int len = snprintf(buf, n, "(%d,%d,%d)x(%d,%d,%d) %ur", g->grid[0], g->grid[1], g->grid[2], g->block[0],
+                       g->block[1], g->block[2], g->registers);
+    if (len > 0 && (size_t)len < n && g->static_smem + g->dynamic_smem)
+        len += snprintf(buf + len, n - (size_t)len, " %dB smem", g->static_smem + g->dynamic_smem);
+    if (len > 0 && (size_t)len < n && nconfigs > 1)
+        snprintf(buf + len, n - (size_t)len, " +%zu more", nconfigs - 1);
+}
+
+static void side_summary(FILE *out, const kd_app_comparison *c, int s, bool markdown)
+{
+    const kd_app_side *side = &c->sides[s];
+    kd_strbuf label = {0};
+    kd_escape_controls(side->label, strlen(side->label), &label);
+    fprintf(out, markdown ? "- **v%d**: `%s` — " : "  v%d: %s — ", s + 1, kd_sb_str(&label));
+    kd_sb_free(&label);
+    if (side->profile) {
+        fputs("nsys profile", out);
+    } else {
+        size_t ok = 0;
+        for (size_t r = 0; r < side->nruns; r++)
+            ok += side->runs[r].exit_code == 0 && side->runs[r].signal == 0;
+        char wall[32];
+        value_text(wall, sizeof wall, c->totals[KD_APP_WALL_NS].v[s], KD_APP_UNIT_NS);
+        fprintf(out, "exit 0 in %zu of %zu runs, wall time %s (median)", ok, side->nruns, wall);
+    }
+    if (c->unavailable[s])
+        fprintf(out, "; collection could not start in %zu process%s (CUPTI refused: another profiler?), totals are "
+                     "incomplete", c->unavailable[s], c->unavailable[s] == 1 ? "" : "es");
+    else if (!c->gpu[s])
+        fputs("; no GPU activity (the program never initialised CUDA)", out);
+    if (c->lost[s])
+        fprintf(out, "; %llu activity records lost (totals are low)", (unsigned long long)c->lost[s]);
+    fputc('\n', out);
+}
+
+static void headline(FILE *out, const kd_app_comparison *c, bool markdown)
+{
+    const kd_app_change *t = &c->totals[KD_APP_KERNEL_NS];
+    char a[32], b[32];
+    value_text(a, sizeof a, t->v[0], KD_APP_UNIT_NS);
+    value_text(b, sizeof b, t->v[1], KD_APP_UNIT_NS);
+    const char *bold = markdown ? "**" : "";
+    if (!t->has_ratio)
+        fprintf(out, "%sGPU kernel time %s -> %s%s: no ratio (a side has no kernel time)\n", bold, a, b, bold);
+    else if (!t->has_ci)
+        fprintf(out, "%sv2 takes %.3fx the GPU kernel time of v1 (%s -> %s)%s; one run a side: no confidence interval\n",
+                bold, 1 / t->ratio.ratio, a, b, bold);
+    else if (t->verdict == KD_VERDICT_NO_DIFFERENCE)
+        fprintf(out, "%sno significant difference in GPU kernel time (%s -> %s, v1/v2 %.3fx, 95%% CI %.3f-%.3fx)%s\n",
+                bold, a, b, t->ratio.ratio, t->ratio.lo, t->ratio.hi, bold);
+    else
+        fprintf(out, "%sv2 is %.2fx %s in GPU kernel time (%s -> %s, 95%% CI %.3f-%.3fx)%s\n", bold,
+                t->verdict == KD_VERDICT_FASTER ? t->ratio.ratio : 1 / t->ratio.ratio,
+                t->verdict == KD_VERDICT_FASTER ? "faster" : "slower", a, b, t->ratio.lo, t->ratio.hi, bold);
+}
+
+static void totals_section(FILE *out, const kd_app_comparison *c, bool markdown)
+{
+    table t = {.ncols = c->steps > 0 ? 6 : 4};
+    cell(&t, "totals (median per run)");
+    cell(&t, "v1");
+    cell(&t, "v2");
+    cell(&t, "change [95%% CI]");
+    if (c->steps > 0) {
+        cell(&t, "per step v1");
+        cell(&t, "per step v2");
+    }
+    for (int id = 0; id < KD_APP_TOTALS; id++) {
+        const kd_app_total_info *info = &kd_app_total_infos[id];
+        const kd_app_change *ch = &c->totals[id];
+        if (id == KD_APP_WALL_NS && (c->sides[0].profile || c->sides[1].profile))
+            continue;
+        char v1[32], v2[32], change[64];
+        value_text(v1, sizeof v1, ch->v[0], info->unit);
+        value_text(v2, sizeof v2, ch->v[1], info->unit);
+        change_text(change, sizeof change, ch, true, true);
+        cell(&t, "%s", info->label);
+        cell(&t, "%s", v1);
+        cell(&t, "%s", v2);
+        cell(&t, "%s", change);
+        if (c->steps > 0) {
+            value_text(v1, sizeof v1, ch->per_step[0], info->unit);
+            value_text(v2, sizeof v2, ch->per_step[1], info->unit);
+            cell(&t, "%s", info->per_step ? v1 : "");
+            cell(&t, "%s", info->per_step ? v2 : "");
+        }
+    }
+    print_table(out, &t, markdown, "  ");
+}
+
+static void kernels_section(FILE *out, const kd_app_comparison *c, int top, bool markdown)
+{
+    size_t shown = top > 0 && (size_t)top < c->nrows ? (size_t)top : c->nrows;
+    fprintf(out, markdown ? "\n### Kernels (%zu of %zu, by time)\n\n" : "\nkernels (%zu of %zu, by time; median per run)\n",
+            shown, c->nrows);
+    table t = {.ncols = 10};
+    const char *head[] = {"kernel", "launches v1", "launches v2", "time v1", "time v2", "change [95% CI]",
+                          "mean v1", "mean v2", "share v1/v2", "config v2 (grid x block, regs)"};
+    for (int i = 0; i < 10; i++)
+        cell(&t, "%s", head[i]);
+    for (size_t i = 0; i < shown; i++) {
+        const kd_app_row *r = &c->rows[i];
+        char buf[6][48], change[64], cfg[96];
+        value_text(buf[0], sizeof buf[0], r->launches[0], KD_APP_UNIT_COUNT);
+        value_text(buf[1], sizeof buf[1], r->launches[1], KD_APP_UNIT_COUNT);
+        value_text(buf[2], sizeof buf[2], r->time.v[0], KD_APP_UNIT_NS);
+        value_text(buf[3], sizeof buf[3], r->time.v[1], KD_APP_UNIT_NS);
+        value_text(buf[4], sizeof buf[4], r->mean_ns[0], KD_APP_UNIT_NS);
+        value_text(buf[5], sizeof buf[5], r->mean_ns[1], KD_APP_UNIT_NS);
+        change_text(change, sizeof change, &r->time, r->present[0], r->present[1]);
+        int s = r->present[1] ? 1 : 0;
+        config_text(cfg, sizeof cfg, &r->config[s], r->nconfigs[s]);
+        name_cell(&t, r->name, markdown);
+        for (int k = 0; k < 2; k++)
+            cell(&t, "%s", r->present[k] ? buf[k] : "-");
+        for (int k = 0; k < 2; k++)
+            cell(&t, "%s", r->present[k] ? buf[2 + k] : "-");
+        cell(&t, "%s", change);
+        for (int k = 0; k < 2; k++)
+            cell(&t, "%s", r->present[k] ? buf[4 + k] : "-");
+        cell(&t, "%.1f%% / %.1f%%", r->share[0] * 100, r->share[1] * 100);
+        cell(&t, "%s%s", s == 0 ? "v1: " : "", cfg);
+    }
+    print_table(out, &t, markdown, "  ");
+    for (int s = 0; s < 2; s++) {
+        size_t only = 0;
+        for (size_t i = 0; i < c->nrows; i++)
+            only += c->rows[i].present[s] && !c->rows[i].present[1 - s];
+        if (only)
+            fprintf(out, markdown ? "\n%zu kernel%s only in v%d.\n" : "  %zu kernel%s only in v%d\n", only,
+                    only == 1 ? "" : "s", s + 1);
+    }
+}
+
+static void api_section(FILE *out, const kd_app_comparison *c, int top, bool markdown)
+{
+    if (c->napis == 0)
+        return;
+    size_t shown = top > 0 && (size_t)top < c->napis ? (size_t)top : c->napis;
+    fprintf(out, markdown ? "\n### CUDA API calls (%zu of %zu, by time; mean per run)\n\n"
+                          : "\nCUDA API calls (%zu of %zu, by time; mean per run)\n", shown, c->napis);
+    table t = {.ncols = 5};
+    const char *head[] = {"call", "calls v1", "calls v2", "time v1", "time v2"};
+    for (int i = 0; i < 5; i++)
+        cell(&t, "%s", head[i]);
+    for (size_t i = 0; i < shown; i++) {
+        const kd_app_api_row *a = &c->apis[i];
+        char buf[4][32];
+        value_text(buf[0], sizeof buf[0], a->count[0], KD_APP_UNIT_COUNT);
+        value_text(buf[1], sizeof buf[1], a->count[1], KD_APP_UNIT_COUNT);
+        value_text(buf[2], sizeof buf[2], a->ns[0], KD_APP_UNIT_NS);
+        value_text(buf[3], sizeof buf[3], a->ns[1], KD_APP_UNIT_NS);
+        kd_strbuf name = {0};
+        kd_sb_printf(&name, "%s (%s)", a->name, a->driver ? "driver" : "runtime");
+        name_cell(&t, kd_sb_str(&name), markdown);
+        kd_sb_free(&name);
+        for (int k = 0; k < 4; k++)
+            cell(&t, "%s", buf[k]);
+    }
+    print_table(out, &t, markdown, "  ");
+}
+
+static void render(FILE *out, const kd_app_comparison *c, int top, bool markdown)
+{
+    fprintf(out, markdown ? "## kerndiff app\n\n" : "kerndiff app\n\n");
+    headline(out, c, markdown);
+    if (markdown)
+        fputc('\n', out);
+    for (int s = 0; s < 2; s++)
+        side_summary(out, c, s, markdown);
+    if (c->range)
+        fprintf(out, markdown ? "- only GPU work inside NVTX ranges `%s`\n" : "  only GPU work inside NVTX ranges '%s'\n",
+                c->range);
+    if (c->steps > 0)
+        fprintf(out, markdown ? "- %g steps per run (%s)\n" : "  %g steps per run (%s)\n", c->steps,
+                c->steps_from_ranges ? "NVTX ranges" : "--steps");
+    fputs(markdown ? "\n" : "\n", out);
+    totals_section(out, c, markdown);
+    kernels_section(out, c, top, markdown);
+    api_section(out, c, top, markdown);
+    if (c->gate == KD_APP_GATE_SLOWER)
+        fprintf(out, "\ngate: v2's GPU kernel time is more than %g%% above v1's\n", c->fail_if_slower_pct);
+    fputs(markdown ? "\nchange: v2 against v1; * where the 95% CI excludes no change. Kernel times are sums of "
+                     "kernel durations (concurrent kernels count in full).\n"
+                   : "\n  change: v2 against v1; * where the 95% CI excludes no change. Kernel times are sums of\n"
+                     "  kernel durations (concurrent kernels count in full).\n",
+          out);
+}
+
+void kd_app_render_terminal(FILE *out, const kd_app_comparison *c, int top)
+{
+    render(out, c, top, false);
+}
+
+void kd_app_render_markdown(FILE *out, const kd_app_comparison *c, int top)
+{
+    render(out, c, top, true);
+}

@@ -1,0 +1,79 @@
+# Sourced by run.sh: `kerndiff app` without a GPU. tests/fakes/fake_app stands in for CUDA
+# programs: it writes the records file the injection library would write into
+# $KERNDIFF_APP_RECORDS (synthetic figures, docs/APP.md). The real collector is checked by
+# tests/gpu/run.sh.
+FA=$ROOT/tests/fakes/fake_app
+run app_fused 0 -- app --steps 100 --json "$WORK/app.json" --markdown "$WORK/app.md" "$FA three" "$FA fused"
+has app_fused out '^v2 is 2\.4[0-9]x faster in GPU kernel time \(2\.40[0-9] ms -> 98[0-9]\.[0-9]+ us, 95% CI'
+has app_fused out '^  kernel launches +300 +100 .* 3 +1$'
+has app_fused out '^  device-to-host copies +100 +100 .* 1 +1$'
+has app_fused out '^  fused\(float const\*, float\*, int\) +- +100 .* new .*\(4096,1,1\)x\(256,1,1\) 24r 1024B smem$'
+has app_fused out '^  add\(float const\*, float const\*, float\*, int\) +100 +- .* gone '
+has app_fused out '^  3 kernels only in v1$'
+has app_fused out 'cudaLaunchKernel_v7000 \(runtime\) +300 +100'
+has app_fused out 'exit 0 in 3 of 3 runs'
+if python3 tests/e2e/validate_json.py docs/app-json-schema.json "$WORK/app.json" >"$WORK/app_schema.err" 2>&1; then
+    ok "app_fused: JSON valid against docs/app-json-schema.json"; else fail "app_fused: JSON schema" "$WORK/app_schema.err"; fi
+if python3 - "$WORK/app.json" >"$WORK/app_json.err" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["totals"]
+assert t["launches"]["per_step"] == [3, 1], t["launches"]
+assert t["kernel_ns"]["verdict"] == "faster" and t["kernel_ns"]["ci"][0] > 2.4, t["kernel_ns"]
+assert [k["name"] for k in d["kernels"]][0] == "fused(float const*, float*, int)"
+assert len(d["sides"][0]["runs"]) == 3 and d["sides"][0]["runs"][0]["exit_code"] == 0
+PY
+then ok "app_fused: JSON figures"; else fail "app_fused: JSON figures" "$WORK/app_json.err"; fi
+if grep -q '^| kernel | launches v1 | launches v2 |' "$WORK/app.md" && grep -q '^\*\*v2 is 2\.4' "$WORK/app.md"; then
+    ok "app_fused: Markdown table"; else fail "app_fused: Markdown table" "$WORK/app.md"; fi
+# A slower v2, judged on the CI: exit 8 beyond the limit, 0 within it.
+run app_slower 8 -- app --fail-if-slower 5 "$FA three" "$FA slow"
+has app_slower out '^v2 is 1\.10x slower in GPU kernel time'
+has app_slower err "more than 5% above v1's"
+run app_slower_ok 0 -- app --fail-if-slower 20 "$FA three" "$FA slow"
+# --top, one run (no CI), -N.
+run app_top 0 -- app --top 1 --runs 1 -N "$FA three" "$FA slow"
+has app_top out '^kernels \(1 of 3, by time'
+has app_top out 'one run a side: no confidence interval'
+# A failing command: its status and stderr, nothing compared, exit 5.
+run app_fail 5 -- app "$FA three" "$FA fail"
+has app_fail err "^kerndiff: v2: the command exited with status 3 in run 1 of 3; nothing compared"
+has app_fail err 'out of memory on purpose'
+lacks app_fail out 'kernels'
+run app_missing 5 -- app "$FA three" "/nonexistent/program"
+has app_missing err '^kerndiff: v2: the command exited with status 127'
+run app_missing_N 3 -- app -N "$FA three" "/nonexistent/program"
+has app_missing_N err "^kerndiff: v2: cannot run '/nonexistent/program'"
+# A program without GPU work: reported, no ratio, exit 0.
+run app_nogpu 0 -- app "$FA three" "$FA nogpu"
+has app_nogpu out 'v2: .*no GPU activity \(the program never initialised CUDA\)'
+has app_nogpu out 'no ratio \(a side has no kernel time\)'
+run app_refused 0 -- app --runs 1 "$FA three" "$FA refused"
+has app_refused out 'v2: .*collection could not start in 1 process \(CUPTI refused'
+lacks app_refused out 'never initialised CUDA'
+# Child processes: each writes its own records file; the run is their sum.
+run app_child 0 -- app --runs 2 "$FA fused" "$FA child"
+has app_child out '^  kernel launches +100 +100 '
+# 50 million launches are one aggregated line: nothing grows with the launch count.
+run app_many 0 -- app --runs 1 "$FA many" "$FA many"
+has app_many out '^  kernel launches +50000000 +50000000 '
+run app_broken 5 -- app --runs 1 "$FA three" "$FA broken"
+has app_broken err "v2: run 1: the collected records are unreadable: [0-9]+\.rec: no 'end' line"
+KERNDIFF_INJECT_LIBRARY= KERNDIFF_HARNESS_DIR=/nonexistent run app_noinject 7 -- app "$FA three" "$FA fused"
+has app_noinject err 'libkerndiff-inject.so not found'
+run app_usage 2 -- app "$FA three"
+has app_usage err 'usage: kerndiff app'
+run app_bad_runs 2 -- app --runs 0 "$FA three" "$FA fused"
+# nsys SQLite exports, made here with nsys's documented tables (tests/e2e/make_nsys_sqlite.py).
+python3 tests/e2e/make_nsys_sqlite.py "$WORK/a.sqlite" three && python3 tests/e2e/make_nsys_sqlite.py "$WORK/b.sqlite" fused
+run app_sqlite 0 -- app --steps 10 "$WORK/a.sqlite" "$WORK/b.sqlite"
+has app_sqlite out '^  kernel launches +30 +10 .* 3 +1$'
+has app_sqlite out '^  fused_kernel\(float\*\) '
+has app_sqlite out 'v1: .*a\.sqlite — nsys profile'
+has app_sqlite out 'cudaMalloc_v3020 \(runtime\) +2 +1 '
+has app_sqlite out '^  device-to-host copies +10 +10 '
+run app_sqlite_mixed 0 -- app --runs 2 "$WORK/a.sqlite" "$FA fused"
+run app_sqlite_range 2 -- app --range step "$WORK/a.sqlite" "$WORK/b.sqlite"
+printf 'not a database' >"$WORK/c.sqlite"; sqlite3 "$WORK/empty.sqlite" 'CREATE TABLE t(x)' 2>/dev/null
+run app_sqlite_bad 3 -- app "$WORK/a.sqlite" "$WORK/empty.sqlite"
+has app_sqlite_bad err 'v2: .*empty\.sqlite: not an nsys export \(no StringIds table\)'

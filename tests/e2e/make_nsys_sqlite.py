@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Makes a small database with the tables and columns of `nsys export --type sqlite`
+(nsys's documented schema: StringIds, CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _RUNTIME) for
+the SQLite reader's tests. The figures are synthetic; no nsys profile was recorded.
+usage: make_nsys_sqlite.py OUT.sqlite three|fused"""
+import sqlite3, sys
+
+out, mode = sys.argv[1], sys.argv[2]
+db = sqlite3.connect(out)
+db.executescript("""
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER,
+  contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER,
+  shortName INTEGER, mangledName INTEGER, launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER,
+  gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER,
+  staticSharedMemory INTEGER, dynamicSharedMemory INTEGER, localMemoryPerThread INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER,
+  contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL,
+  copyKind INTEGER NOT NULL, srcKind INTEGER, dstKind INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER,
+  globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER);
+""")
+names = ["add_kernel(float*)", "scale_kernel(float*)", "relu_kernel(float*)", "fused_kernel(float*)",
+         "cudaLaunchKernel_v7000", "cudaMalloc_v3020", "cudaMemcpy_v3020"]
+db.executemany("INSERT INTO StringIds VALUES (?, ?)", enumerate(names, 1))
+kernels = [1, 2, 3] if mode == "three" else [4]
+t, corr = 1000, 1
+for step in range(10):
+    for k in kernels:
+        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, correlationId, demangledName, shortName, "
+                   "registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, "
+                   "dynamicSharedMemory) VALUES (?, ?, ?, ?, ?, 16, 1024, 1, 1, 256, 1, 1, 0, 0)",
+                   (t, t + (3000 if k == 4 else 2000), corr, k, k))
+        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, correlationId, nameId) VALUES (?, ?, ?, 5)",
+                   (t - 500, t - 100, corr))
+        t, corr = t + 4000, corr + 1
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, bytes, copyKind) VALUES (?, ?, 4096, 2)", (t, t + 800))
+    t += 1000
+for i in range(2 if mode == "three" else 1):
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, correlationId, nameId) VALUES (?, ?, ?, 6)",
+               (i, i + 100, 0))
+db.commit()
