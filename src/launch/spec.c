@@ -525,19 +525,43 @@ static int init_args(builder *b)
 }
 
 /* Every scalar; those without a value are named together. A later scalar's error that
- * stems from a missing one (an unknown name in its expression) gives way to that list. */
+ * stems from a missing one (an unknown name in its expression) gives way to that list.
+ * A value may name a scalar that comes later in the signature (`row_stride=n_cols`): the
+ * scalars are taken in passes, each resolving those whose names are known by then, until a
+ * pass makes no progress; only then does an error stand. */
 static int resolve_scalars(builder *b)
 {
     const kd_param *missing[KD_LAUNCH_MAX_ARGS];
+    bool done[KD_LAUNCH_MAX_ARGS + 1] = {false};
     size_t nmissing = 0;
     int rc = 0;
-    for (size_t i = 0; i < b->out->nargs && rc >= 0; i++) {
+    for (bool progress = true; progress;) {
+        progress = false;
+        nmissing = 0;
+        rc = 0;
+        for (size_t i = 0; i < b->out->nargs && i < KD_LAUNCH_MAX_ARGS; i++) {
+            const kd_param *p = &b->req->kernel->params[i];
+            if (done[i] || p->is_pointer || b->out->args[i].role == KD_ROLE_STREAM)
+                continue;
+            size_t error_len = b->error->len;
+            int one = resolve_scalar(b, p, &b->out->args[i]);
+            if (one == 0) {
+                done[i] = progress = true;
+            } else if (one > 0) {
+                missing[nmissing++] = p;
+            } else {
+                rc = one; /* kept for the report unless a later pass resolves it */
+                b->error->len = error_len;
+                if (b->error->data)
+                    b->error->data[error_len] = '\0';
+            }
+        }
+    }
+    /* No more progress: the first scalar that still fails says why, in order. */
+    for (size_t i = 0; i < b->out->nargs && i < KD_LAUNCH_MAX_ARGS && rc < 0 && nmissing == 0; i++) {
         const kd_param *p = &b->req->kernel->params[i];
-        if (p->is_pointer || b->out->args[i].role == KD_ROLE_STREAM)
-            continue;
-        rc = resolve_scalar(b, p, &b->out->args[i]);
-        if (rc > 0)
-            missing[nmissing++] = p;
+        if (!done[i] && !p->is_pointer && b->out->args[i].role != KD_ROLE_STREAM)
+            return resolve_scalar(b, p, &b->out->args[i]) < 0 ? -1 : 0;
     }
     if (nmissing == 0)
         return rc < 0 ? -1 : 0;

@@ -427,6 +427,23 @@ static void call_settings_beat_the_command_line_and_say_so(void **state)
     unload(&l);
 }
 
+/* A scalar's value may name a scalar later in the signature (a Triton softmax's
+ * `row_stride=n_cols`); a name no scalar will ever have is still an error. */
+static void scalars_may_name_later_scalars(void **state)
+{
+    (void)state;
+    launch l;
+    load(&l, "// kerndiff: stride=cols*2 cols=64\n__global__ void k(float* y, int stride, int cols) {}\n");
+    build_ok(&l);
+    assert_true(l.spec.args[1].value == 128);
+    assert_true(l.spec.args[2].value == 64);
+    kd_launch_spec_free(&l.spec);
+    unload(&l);
+    load(&l, "// kerndiff: stride=rows cols=64\n__global__ void k(float* y, int stride, int cols) {}\n");
+    build_fails_with(&l, "unknown name 'rows'");
+    unload(&l);
+}
+
 static void every_missing_scalar_is_named_at_once(void **state)
 {
     (void)state;
@@ -505,6 +522,7 @@ int main(void)
         cmocka_unit_test(no_annotations_at_all),
         cmocka_unit_test(call_settings_beat_the_command_line_and_say_so),
         cmocka_unit_test(every_missing_scalar_is_named_at_once),
+        cmocka_unit_test(scalars_may_name_later_scalars),
         cmocka_unit_test(more_parameters_than_the_harness_passes_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
