@@ -48,6 +48,13 @@ hi=$(field "$WORK/slow.json" 'd["runtime"]["speedup"]["ci_high"]')
 check loop_3pct_slower "$([ "$verdict" = "slower" ] && python3 -c "import sys; sys.exit(not float('$hi') < 1)"; echo $?)" \
     "$(field "$WORK/slow.json" 'd["runtime"]["headline"]')"
 
+# 2b. Two --call flags for one side merge (issue 10: the second one replaced the first and
+# launched the wrong grid): v2 gets both the longer loop and the smaller block.
+"$KD" --no-ncu --json="$WORK/calls.json" --call v2:iters=5150 --call v2:block=128 "$K/fma_loop.cu" "$K/fma_loop.cu" \
+    >"$WORK/calls.txt" 2>&1
+launched=$(field "$WORK/calls.json" '[d["sides"][1]["launch"]["block"][0], next(a["value"] for a in d["sides"][1]["launch"]["args"] if a["name"] == "iters"), d["sides"][1]["launch"]["grid"][0], d["runtime"]["verdict"]]')
+check two_calls_merge "$([ "$launched" = "[128, 5150.0, 2112, 'slower']" ]; echo $?)" "v2 block, iters, grid, verdict: $launched (want 128, 5150, 270336/128 = 2112, slower)"
+
 # 3. Medians against ncu's gpu__time_duration (--clock-control none, --cache-control all).
 compare_ncu() { # NAME JSON TOLERANCE-KIND TOLERANCE
     local ours ncu
