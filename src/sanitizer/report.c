@@ -50,9 +50,9 @@ static bool start(const char *t, kd_san_finding *f)
         f->kind = KD_SAN_RACE;
         *space = *access = '\0';
         size = 0;
-        const char *at = strstr(t, " access at ");
-        if (at) {
-            const char *kind = strstr(t, "between ") + 8;
+        const char *at = strstr(t, " access at "), *between = strstr(t, "between ");
+        if (at && between && between + 8 <= at) {
+            const char *kind = between + 8;
             snprintf(f->access, sizeof f->access, "%.*s", (int)(at - kind), kind);
             location(at + 11, f);
         }

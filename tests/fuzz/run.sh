@@ -10,6 +10,7 @@ seeds_for() {
     fuzz_expr) ls tests/fuzz/seeds/expr/* ;;
     fuzz_ncu_csv) ls tests/fixtures/ncu/*/*.csv ;;
     fuzz_json) ls tests/fuzz/seeds/json/* ;;
+    fuzz_sanitizer) ls tests/fixtures/sanitizer/*.log ;;
     esac
 }
 for target in "$build"/fuzz/fuzz_*; do
