@@ -919,6 +919,38 @@ static const kd_jfield regions_fields[] = {
 };
 static const kd_jtable regions_table = KD_J_TABLE(regions_fields);
 
+/* ---- the sanitizer pass: written for readers (CI, agents); a saved run's findings are not
+ * read back (compare does not re-judge them) ---------------------------------------------- */
+
+static json_t *sanitizer(const void *base)
+{
+    const kd_comparison *c = base;
+    if (!c->sanitize_tools)
+        return json_null();
+    json_t *tools = json_array(), *sides = json_array();
+    for (int t = 0; t < KD_SAN_TOOLS; t++)
+        if (c->sanitize_tools & (1u << t))
+            json_array_append_new(tools, json_string(kd_san_tool_name((kd_san_tool)t)));
+    for (int s = 0; s < 2; s++) {
+        const kd_sanitize_side *side = &c->sanitize[s];
+        json_t *findings = json_array();
+        for (int t = 0; t < KD_SAN_TOOLS; t++)
+            for (size_t i = 0; i < side->report[t].count; i++) {
+                const kd_san_finding *f = &side->report[t].findings[i];
+                kd_strbuf text = {0};
+                kd_san_explain(f, side->buffers, side->nbuffers, &text);
+                json_array_append_new(findings,
+                    json_pack("{s:s, s:s, s:s, s:s, s:I, s:s, s:s, s:I, s:I, s:s}", "tool",
+                              kd_san_tool_name((kd_san_tool)t), "kind", f->title, "space", f->space, "access", f->access,
+                              "size", (json_int_t)f->size, "function", f->function, "file", f->file, "line",
+                              (json_int_t)f->line, "count", (json_int_t)f->count, "text", kd_sb_str(&text)));
+                kd_sb_free(&text);
+            }
+        json_array_append_new(sides, json_pack("{s:s, s:o}", "label", c->side[s].label, "findings", findings));
+    }
+    return json_pack("{s:o, s:o}", "tools", tools, "sides", sides);
+}
+
 static const kd_jfield comparison_fields[] = {
     {.key = "schema_version", .type = KD_J_CUSTOM, .write = schema_version, .read = read_schema_version},
     {.key = "kerndiff_version", .type = KD_J_CUSTOM, .write = kerndiff_version},
@@ -932,6 +964,7 @@ static const kd_jfield comparison_fields[] = {
     {KD_J_GROUP_FIELD("runtime", runtime_table), KD_J_WHEN(kd_comparison, timed)},
     {KD_J_OBJECT_FIELD("counters", kd_comparison, counters, counter_table), KD_J_WHEN(kd_comparison, counters.present)},
     {KD_J_GROUP_FIELD("regions", regions_table), KD_J_WHEN(kd_comparison, regions_run), .optional = true},
+    {.key = "sanitizer", .type = KD_J_CUSTOM, .write = sanitizer},
     {KD_J_OBJECT_FIELD("gate", kd_comparison, gate, gate_table), KD_J_WHEN(kd_comparison, gate.requested)},
     {.key = "environment", .type = KD_J_CUSTOM, .write = environment},
 };
