@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/exit_codes.h"
+#include "launch/expr.h"
 #include "util/suggest.h"
 #include "compile/build.h"
 #include "ncu/profile.h"
@@ -18,7 +19,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER,
+    OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER, OPT_SANITIZE_N,
     OPT_BRIEF, OPT_COMPLETION,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
     /* Triton (.py) inputs */
@@ -74,6 +75,7 @@ static const struct option long_options[] = {
     {"sanitize", optional_argument, NULL, OPT_SANITIZE},
     {"sanitize-warn", no_argument, NULL, OPT_SANITIZE_WARN},
     {"compute-sanitizer", required_argument, NULL, OPT_SANITIZER},
+    {"sanitize-n", required_argument, NULL, OPT_SANITIZE_N},
     {"fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER},
     {"save", required_argument, NULL, OPT_SAVE},
     {"sweep", required_argument, NULL, OPT_SWEEP},
@@ -212,6 +214,7 @@ void kd_print_help(void)
         "                        memcheck,racecheck,initcheck,synccheck (memcheck); findings: exit 9\n"
         "  --sanitize-warn       report the findings and time anyway\n"
         "  --compute-sanitizer PATH   the compute-sanitizer to run\n"
+        "  --sanitize-n COUNT    run the sanitizer on a smaller launch (n = COUNT on both sides)\n"
         "Regions (include/kerndiff/regions.h markers, with a GPU):\n"
         "  --regions             time each marked region of both versions and diff them\n"
         "  --region-records N    records kept per warp, a power of two (256)\n"
@@ -507,6 +510,14 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             break;
         case OPT_SANITIZE_WARN: opts->sanitize.warn = true; break;
         case OPT_SANITIZER: opts->sanitize.program = optarg; break;
+        case OPT_SANITIZE_N: {
+            unsigned long long count;
+            char why[128];
+            if (kd_parse_count(optarg, &count, why, sizeof why) != 0 || count == 0)
+                return usage_error("--sanitize-n wants an element count of at least 1 (e.g. 4096, 64K), got '%s'", optarg);
+            opts->sanitize.n = optarg;
+            break;
+        }
         case OPT_TRACE: opts->regions_on = true; opts->trace_path = optarg; break;
         case OPT_REGION_RECORDS: {
             double v;

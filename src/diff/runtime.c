@@ -169,6 +169,18 @@ static const char *sanitizer_for(const kd_options *opts, const kd_backend *backe
     return NULL;
 }
 
+/* --sanitize-n: the side's launch described again with n = COUNT on both sides (a --call n
+ * gives way to it), so that a slow sanitizer runs on a smaller problem. */
+static int sanitized_launch(const kd_options *opts, const kd_side *side, int s, kd_launch_spec *out, kd_strbuf *why)
+{
+    kd_launch_request req = build_request(opts, side, s);
+    kd_call_settings call = opts->call[s];
+    call.n = NULL;
+    req.call = &call;
+    req.n = opts->sanitize.n;
+    return kd_launch_spec_build(&req, out, why);
+}
+
 /* --sanitize: each side once under compute-sanitizer before timing. Returns KD_EXIT_OK to go
  * on (clean, or --sanitize-warn), KD_EXIT_SANITIZER on findings, KD_EXIT_TOOL without a
  * compute-sanitizer, KD_EXIT_RUNTIME when it could not run. */
@@ -190,9 +202,19 @@ static int run_sanitizer(const kd_options *opts, kd_comparison *c, const kd_back
     size_t findings[2] = {0, 0};
     for (int s = 0; s < 2; s++) {
         kd_strbuf why = {0};
-        kd_trace("sanitizer %s", sides[s].label);
-        if (kd_sanitize_side_run(sanitizer, &sides[s], o.tools, &o, workdir, &c->sanitize[s], &why) != 0) {
-            c->runtime_note = note("%s: compute-sanitizer: %s", sides[s].label, kd_sb_str(&why));
+        kd_timing_side side = sides[s];
+        /* The findings name this launch's buffers: it lives as long as they do. */
+        if (o.n && sanitized_launch(opts, &c->side[s], s, &c->sanitize[s].launch, &why) != 0) {
+            c->runtime_note = note("%s: --sanitize-n %s: %s", side.label, o.n, kd_sb_str(&why));
+            kd_sb_free(&why);
+            return KD_EXIT_INPUT;
+        }
+        if (o.n)
+            side.spec = &c->sanitize[s].launch;
+        kd_trace("sanitizer %s", side.label);
+        int rc = kd_sanitize_side_run(sanitizer, &side, o.tools, &o, workdir, &c->sanitize[s], &why);
+        if (rc != 0) {
+            c->runtime_note = note("%s: compute-sanitizer: %s", side.label, kd_sb_str(&why));
             kd_sb_free(&why);
             return KD_EXIT_RUNTIME;
         }

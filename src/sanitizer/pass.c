@@ -125,6 +125,7 @@ size_t kd_sanitize_findings(const kd_sanitize_side *s)
 
 void kd_sanitize_side_free(kd_sanitize_side *s)
 {
+    kd_launch_spec_free(&s->launch);
     for (int t = 0; t < KD_SAN_TOOLS; t++)
         kd_san_report_free(&s->report[t]);
     memset(s, 0, sizeof *s);

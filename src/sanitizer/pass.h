@@ -21,12 +21,14 @@ typedef struct kd_sanitize_options {
     unsigned tools;           /* --sanitize[=...]: 0 = off */
     bool warn;                /* --sanitize-warn: report and go on */
     const char *program;      /* --compute-sanitizer PATH, else compute-sanitizer on PATH */
+    const char *n;            /* --sanitize-n COUNT: the element count of the sanitized launch (NULL: the timed one) */
     int timeout_ms;
     unsigned long long seed;
 } kd_sanitize_options;
 
 /* What one side's runs found. */
 typedef struct kd_sanitize_side {
+    kd_launch_spec launch;    /* --sanitize-n: the smaller launch it ran (owned; nargs 0: the timed one) */
     kd_san_report report[KD_SAN_TOOLS];
     bool ran[KD_SAN_TOOLS];
     kd_san_buffer buffers[64];

@@ -33,3 +33,9 @@ KERNDIFF_SIMULATE="median=50us;median=50us,$OOB" run san_json 0 -- --n 1024 --sa
 expect_json san_json "$WORK/san.json" '[d["sanitizer"]["tools"], len(d["sanitizer"]["sides"][0]["findings"]), d["sanitizer"]["sides"][1]["findings"][0]["line"], "out[1024]" in d["sanitizer"]["sides"][1]["findings"][0]["text"]]' "[['memcheck'], 0, 12, True]"
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/san.json" >"$WORK/san_valid.err" 2>&1; then
     ok "san_json: valid against the schema"; else fail "san_json: schema" "$WORK/san_valid.err"; fi
+# --sanitize-n: the sanitized launch is smaller (the recorded log's buffers are 1024 elements;
+# the timed launch keeps its own size).
+KERNDIFF_SIMULATE="median=50us;median=50us,$OOB" run san_small 9 -- --sanitize --sanitize-n 1024 --compute-sanitizer $FAKE_SAN "$S" "$S"
+has san_small out '^  v2 memcheck: thread \(255,0,0\) of block \(3,0,0\) wrote 4 bytes at out\[1024\], one past its end \(1024 elements\)'
+run san_small_bad 2 -- --sanitize --sanitize-n 0 --compute-sanitizer $FAKE_SAN "$S" "$S"
+has san_small_bad err "sanitize-n wants an element count of at least 1"
