@@ -28,9 +28,10 @@
 #include "gpu/nvml.h"
 #include "wire/protocol.h"
 #include "launch/dtype.h"
+#include "launch/spec.h"
 #include "regions/records.h"
 
-#define MAX_ARGS 64
+#define MAX_ARGS KD_LAUNCH_MAX_ARGS /* what kerndiff passes at most (launch/spec.h) */
 #define OUTPUT_SEED_INDEX 1000
 #define SPIN_TIMEOUT_NS 2000000000ull /* a spin kernel never holds the stream longer */
 #define GUARD_BYTES (64u << 10) /* `setup guard`: the hole after each buffer, small so that it lands right after */

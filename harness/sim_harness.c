@@ -42,9 +42,10 @@
 
 #include "wire/protocol.h"
 #include "launch/dtype.h"
+#include "launch/spec.h"
 #include "regions/records.h"
 
-#define MAX_ARGS 64
+#define MAX_ARGS KD_LAUNCH_MAX_ARGS /* what kerndiff passes at most (launch/spec.h) */
 
 typedef struct sim_spec {
     double median_ns, cv, drift, outliers, placement;
