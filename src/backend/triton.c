@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/exit_codes.h"
 #include "compile/cache.h"
@@ -591,7 +592,17 @@ static int triton_build(const kd_options *opts, const kd_comparison *c, kd_side 
     if (rc == KD_EXIT_OK) {
         compute_key(opts, side, &m, version, spec_text, side->build.key);
         entry = kd_cache_entry(side->build.key);
-        bool cached = !opts->no_cache && entry && kd_cache_complete(entry, artifacts, N_ARTIFACTS);
+        static const bool required[N_ARTIFACTS] = {true, true, true, true};
+        const kd_cache_layout layout = {artifacts, required, N_ARTIFACTS};
+        kd_strbuf damaged = {0};
+        bool cached = !opts->no_cache && entry && kd_cache_verify(entry, &layout, &damaged) == 0;
+        if (!cached && !opts->no_cache && entry && access(entry, F_OK) == 0) {
+            kd_strbuf note = {0};
+            kd_sb_printf(&note, "cache entry %.12s was damaged (%s): rebuilt and replaced", side->build.key,
+                         kd_sb_str(&damaged));
+            side->build.note = kd_sb_take(&note);
+        }
+        kd_sb_free(&damaged);
         if (!cached) {
             const char *tmp = kd_tmpdir();
             dir = tmp ? kd_path_join(tmp, side->label) : NULL;
@@ -599,7 +610,7 @@ static int triton_build(const kd_options *opts, const kd_comparison *c, kd_side 
                 fprintf(stderr, "kerndiff: %s: cannot create a private build folder: %s\n", side->label, strerror(errno));
                 rc = KD_EXIT_TOOL;
             } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_EXIT_OK && entry) {
-                kd_cache_store(dir, entry, artifacts, N_ARTIFACTS);
+                kd_cache_store(dir, entry, &layout);
             }
         }
         if (rc == KD_EXIT_OK && load_build(side, cached ? entry : dir, cached) != 0) {

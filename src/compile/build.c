@@ -1,5 +1,7 @@
 #include "compile/build.h"
 
+#include "compile/cache.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -20,17 +22,24 @@
 /* Bump when what a build folder holds, or how it is made, changes. */
 #define KD_BUILD_RECIPE "kerndiff-build-2"
 
-/* What a cache entry holds, each file listed with its size and SHA-256 in MANIFEST, which
- * is checked on every read. kernel.sass (cuobjdump's disassembly of the cubin, so a cached
- * build costs no cuobjdump run) is there when cuobjdump succeeded; launcher.so for launcher
- * builds only. */
-#define MANIFEST "manifest"
+/* What a cache entry holds (compile/cache.c lists each file's size and SHA-256 in its
+ * manifest and checks it on every read). kernel.sass (cuobjdump's disassembly of the cubin,
+ * so a cached build costs no cuobjdump run) is there when cuobjdump succeeded; launcher.so
+ * for launcher builds only. */
 static const char *const artifact_names[] = {"kernel.ptx", "kernel.cubin", "ptxas.log", "kernel.sass", "launcher.so"};
 enum { N_ARTIFACTS = sizeof artifact_names / sizeof *artifact_names, SASS_ARTIFACT = 3, LAUNCHER_ARTIFACT = 4 };
 
 static bool artifact_required(const kd_build_config *cfg, int i)
 {
     return i == LAUNCHER_ARTIFACT ? cfg->launcher != NULL : i != SASS_ARTIFACT;
+}
+
+/* The cache layout of this build (compile/cache.h), its `required` flags in `required`. */
+static kd_cache_layout layout_for(const kd_build_config *cfg, bool required[N_ARTIFACTS])
+{
+    for (int i = 0; i < N_ARTIFACTS; i++)
+        required[i] = artifact_required(cfg, i);
+    return (kd_cache_layout){artifact_names, required, N_ARTIFACTS};
 }
 
 const char *kd_find_nvcc(const char *requested)
@@ -126,88 +135,6 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
     kd_include_set_free(&files);
     kd_hash_hex(&h, key);
     return 0;
-}
-
-static char *cache_root(void)
-{
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    kd_strbuf sb = {0};
-    if (xdg && *xdg)
-        kd_sb_printf(&sb, "%s/kerndiff/builds", xdg);
-    else if (home && *home)
-        kd_sb_printf(&sb, "%s/.cache/kerndiff/builds", home);
-    else
-        return NULL;
-    return kd_sb_take(&sb);
-}
-
-/* SHA-256 of one file's bytes, hex. */
-static void file_digest(const char *data, size_t len, char hex[65])
-{
-    kd_hash h;
-    kd_hash_init(&h);
-    kd_hash_field(&h, data, len);
-    kd_hash_hex(&h, hex);
-}
-
-/* One manifest line, "NAME SIZE SHA256", against its file. Returns the artifact's index,
- * or -1 with what is wrong in `why`. */
-static int check_manifest_line(const char *dir, const char *line, kd_strbuf *why)
-{
-    char name[32], digest[65], actual[65];
-    unsigned long long size;
-    if (sscanf(line, "%31s %llu %64s", name, &size, digest) != 3) {
-        kd_sb_puts(why, "a malformed manifest");
-        return -1;
-    }
-    int i = 0;
-    while (i < N_ARTIFACTS && strcmp(artifact_names[i], name) != 0)
-        i++;
-    char *path = i < N_ARTIFACTS ? kd_path_join(dir, name) : NULL;
-    size_t len = 0;
-    char *data = path ? kd_read_file(path, &len) : NULL;
-    if (data)
-        file_digest(data, len, actual);
-    if (!data || len != size || strcmp(actual, digest) != 0) {
-        kd_sb_printf(why, "%s %s", name, !data ? "is missing" : len != size ? "has the wrong size"
-                                                                          : "does not match its checksum");
-        i = -1;
-    }
-    free(data);
-    free(path);
-    return i;
-}
-
-/* Checks a cache entry against its manifest: every line must match its file, and every
- * required artifact must be listed. Returns 0, or -1 with what is wrong in `why`. A
- * truncated PTX or an empty ptxas log (0 registers) is caught here. */
-static int verify_entry(const kd_build_config *cfg, const char *dir, kd_strbuf *why)
-{
-    char *manifest_path = kd_path_join(dir, MANIFEST);
-    char *manifest = manifest_path ? kd_read_file(manifest_path, NULL) : NULL;
-    free(manifest_path);
-    if (!manifest) {
-        kd_sb_puts(why, "no manifest");
-        return -1;
-    }
-    bool listed[N_ARTIFACTS] = {false};
-    int rc = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(manifest, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
-        int i = check_manifest_line(dir, line, why);
-        if (i < 0)
-            rc = -1;
-        else
-            listed[i] = true;
-    }
-    for (int i = 0; i < N_ARTIFACTS && rc == 0; i++)
-        if (artifact_required(cfg, i) && !listed[i]) {
-            kd_sb_printf(why, "%s is not in the manifest", artifact_names[i]);
-            rc = -1;
-        }
-    free(manifest);
-    return rc;
 }
 
 static int load_artifacts(const kd_build_config *cfg, kd_build *out)
@@ -450,70 +377,6 @@ static void disassemble_new(const kd_build_config *cfg, const char *dir, kd_buil
     free(sass);
 }
 
-/* Writes MANIFEST for the artifacts in `dir`. */
-static int write_manifest(const char *dir)
-{
-    kd_strbuf text = {0};
-    for (int i = 0; i < N_ARTIFACTS; i++) {
-        char *path = kd_path_join(dir, artifact_names[i]);
-        size_t len;
-        char *data = path ? kd_read_file(path, &len) : NULL;
-        if (data) {
-            char digest[65];
-            file_digest(data, len, digest);
-            kd_sb_printf(&text, "%s %zu %s\n", artifact_names[i], len, digest);
-        }
-        free(data);
-        free(path);
-    }
-    char *path = kd_path_join(dir, MANIFEST);
-    int rc = path ? kd_write_file(path, kd_sb_str(&text), text.len) : -1;
-    free(path);
-    kd_sb_free(&text);
-    return rc;
-}
-
-/* Puts the staging folder where the entry goes, replacing a damaged (or, with --no-cache,
- * any) entry already there: the old one is moved aside first, so readers see either. */
-static int install_entry(const char *staging, const char *entry_dir)
-{
-    if (rename(staging, entry_dir) == 0)
-        return 0;
-    if (errno != ENOTEMPTY && errno != EEXIST)
-        return -1;
-    kd_strbuf old = {0};
-    kd_sb_printf(&old, "%s.old.%ld", entry_dir, (long)getpid());
-    int rc = rename(entry_dir, old.data) == 0 && rename(staging, entry_dir) == 0 ? 0 : -1;
-    kd_remove_tree(old.data);
-    kd_sb_free(&old);
-    return rc;
-}
-
-/* Copies the artifacts into the cache through a temporary folder and a rename, so a
- * concurrent kerndiff never sees half an entry. A cache that cannot be written is not
- * an error: the build is still good. */
-static void store_in_cache(const kd_build_config *cfg, const char *build_dir, const char *entry_dir)
-{
-    kd_strbuf staging = {0};
-    kd_sb_printf(&staging, "%s.tmp.%ld", entry_dir, (long)getpid());
-    if (kd_mkdir_p(staging.data) == 0) {
-        bool ok = true;
-        for (int i = 0; i < N_ARTIFACTS && ok; i++) {
-            char *from = kd_path_join(build_dir, artifact_names[i]);
-            char *to = kd_path_join(staging.data, artifact_names[i]);
-            size_t len;
-            char *data = kd_read_file(from, &len);
-            ok = data ? kd_write_file(to, data, len) == 0 && chmod(to, 0700) == 0 : !artifact_required(cfg, i);
-            free(data);
-            free(from);
-            free(to);
-        }
-        if (!ok || write_manifest(staging.data) != 0 || install_entry(staging.data, entry_dir) != 0)
-            kd_remove_tree(staging.data);
-    }
-    kd_sb_free(&staging);
-}
-
 /* Releases what load_artifacts read, keeping the key. */
 static void clear_artifacts(kd_build *b)
 {
@@ -527,20 +390,14 @@ static void clear_artifacts(kd_build *b)
     b->from_cache = false;
 }
 
-static char *cache_entry_for(const char *key)
-{
-    char *root = cache_root();
-    char *entry = root ? kd_path_join(root, key) : NULL;
-    free(root);
-    return entry;
-}
-
 /* A cache entry that passes its manifest, loaded into `out`. A damaged one is described in
  * out->note; the caller rebuilds and replaces it. */
 static bool load_cached(const kd_build_config *cfg, const char *entry, kd_build *out)
 {
     kd_strbuf why = {0};
-    if (verify_entry(cfg, entry, &why) == 0) {
+    bool required[N_ARTIFACTS];
+    kd_cache_layout layout = layout_for(cfg, required);
+    if (kd_cache_verify(entry, &layout, &why) == 0) {
         out->dir = strdup(entry);
         out->from_cache = true;
         if (out->dir && load_artifacts(cfg, out) == 0) {
@@ -575,10 +432,9 @@ static void store_checked(const kd_build_config *cfg, const char *version, const
                            "version was built)");
         return;
     }
-    char *parent = kd_dirname(entry);
-    if (parent && kd_mkdir_p(parent) == 0)
-        store_in_cache(cfg, dir, entry);
-    free(parent);
+    bool required[N_ARTIFACTS];
+    kd_cache_layout layout = layout_for(cfg, required);
+    kd_cache_store(dir, entry, &layout);
 }
 
 kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_path,
@@ -600,7 +456,7 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
         kd_sb_printf(diagnostics, "cannot read '%s'", source_path);
         return KD_BUILD_NO_SOURCE;
     }
-    char *entry = cache_entry_for(out->key);
+    char *entry = kd_cache_entry(out->key);
     if (cfg->use_cache && entry && access(entry, F_OK) == 0 && load_cached(cfg, entry, out)) {
         free(entry);
         return KD_BUILD_OK;
