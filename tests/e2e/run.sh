@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of the kerndiff CLI with the real nvcc and (when found) cuobjdump.
 # No GPU needed: KERNDIFF_NO_GPU=1 makes the runs static-only on any machine.
-# usage: tests/e2e/run.sh path/to/kerndiff
+# usage: tests/e2e/run.sh path/to/kerndiff   (E2E_ONLY=triton,app: only those suites; add "core" for
+# the checks written in this file)
 set -u
 KD=$(realpath "${1:-build/kerndiff}")
 FAKE_NVML=$(realpath "${2:-build/tests/libfake_nvml.so}")
@@ -28,12 +29,20 @@ has() {
     if grep -Eq -- "$3" "$WORK/$1.$2"; then ok "$1: $2 has /$3/"; else
         fail "$1: $2 lacks /$3/" "$WORK/$1.$2"; fi
 }
+# suite NAME: sources tests/e2e/NAME.sh; E2E_ONLY=a,b runs only those suites (and skips the
+# core checks written in this file), for a quick loop while working on one part.
+suite() {
+    if [ -n "${E2E_ONLY:-}" ] && [[ ",$E2E_ONLY," != *",$1,"* ]]; then return 0; fi
+    source "tests/e2e/$1.sh"
+}
+core() { [ -z "${E2E_ONLY:-}" ] || [[ ",$E2E_ONLY," == *",core,"* ]]; }
 lacks() {
     if grep -Eq -- "$3" "$WORK/$1.$2"; then fail "$1: $2 has /$3/" "$WORK/$1.$2"; else
         ok "$1: $2 lacks /$3/"; fi
 }
 
 # --- CLI basics -------------------------------------------------------------------------
+if core; then
 run help 0 -- --help
 has help out 'usage: kerndiff'
 has help out 'Exit status'
@@ -48,38 +57,42 @@ has bad_target err 'target'
 run bad_arch 2 -- --arch nonsense examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 has bad_arch err 'sm_XX'
 
+fi
+
 # --- the examples: expected content of each diff -------------------------------------------
-source tests/e2e/examples.sh
+suite examples
 
 # --- the timing engine through the simulated harness ------------------------------------
-source tests/e2e/timing.sh
+suite timing
 
 # --- --lock-clocks, against the fake NVML (never against a real GPU's) ------------------------
-source tests/e2e/clocks.sh
+suite clocks
 
 # --- git mode ----------------------------------------------------------------------------------
-source tests/e2e/git.sh
+suite git
 
 # --- the counter pass through a recorded-ncu stand-in ------------------------------------------
-source tests/e2e/counters.sh
+suite counters
 
 # --- the region pass ----------------------------------------------------------------------
-source tests/e2e/regions.sh
+suite regions
 
 # --- the sanitizer pass ----------------------------------------------------------------------
-source tests/e2e/sanitizer.sh
+suite sanitizer
 
 # --- documentation, completions, typos, verbosity -------------------------------------------
-source tests/e2e/docs.sh
+suite docs
 
 # --- launch descriptions: --call, the launch block, list, unlaunchable inputs ----------------
-source tests/e2e/launch.sh
+suite launch
 
 # --- bad input, write failures, hostile text -------------------------------------------------
-source tests/e2e/robustness.sh
+suite robustness
 
 # --- Triton (.py), cross-language and .ptx/.cubin inputs ----------------------------------------
-source tests/e2e/triton.sh
+suite triton
+if core; then
+A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
 
 # --- JSON against the schema, Markdown ------------------------------------------------------
 run json 0 -- --json="$WORK/d.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu
@@ -215,11 +228,13 @@ has list out 'instances: scale<float> scale<double>'
 has list out 'T \*.*p .*output buffer of T'
 run list_missing 3 -- list "$WORK/nope.cu"
 
+fi
+
 # --- the HTML report and CSV, checked in headless Chromium ---------------------------------
-source tests/e2e/html.sh
+suite html
 
 # --- kerndiff app: whole programs through fake programs and made-up nsys exports ----------------
-source tests/e2e/app.sh
+suite app
 
 echo
 echo "e2e: $passed passed, $failed failed"
