@@ -2,9 +2,12 @@
 # The cost of region records (issue 12), on a GPU:
 #   bench/regions_cost.sh [BUILD_DIR] > bench/regions_cost.txt
 # 1. cycles per record: an FMA chain with a region around every 16 dependent steps, plain
-#    and instrumented (each timed by the harness: L2 flushed, median of 20 launches);
-#    extra cycles per record = (instrumented - plain) x SM clock / records per warp.
-# 2. the overhead on the tiled matmul of examples/regions (2 regions per tile iteration).
+#    and instrumented (each timed by the harness: L2 flushed, median of the launches);
+#    extra cycles per record = (instrumented - plain) x SM clock / records per warp. With
+#    one warp per scheduler (4 per SM) that is what a record adds to a warp's path; with 16
+#    warps per SM, four warps share each scheduler's issue slots as well.
+# 2. the overhead on a tiled matmul with 3 regions in its main loop, and on the matmul of
+#    examples/regions (2 regions), from kerndiff's own "instrumented vs plain" line.
 set -u
 BUILD=$(realpath "${1:-build}")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,27 +17,33 @@ trap 'rm -rf "$WORK"' EXIT
 export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1
 echo "# region record cost, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "# gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader 2>&1)"
-for iters in 1024 4096; do
-    "$BUILD/kerndiff" --no-ncu --regions --arg iters=$iters tests/gpu/kernels/regions_loop.cu tests/gpu/kernels/regions_loop.cu >"$WORK/loop.txt" 2>&1
-    python3 - "$WORK/loop.txt" "$iters" <<'PY'
+loop=tests/gpu/kernels/regions_loop.cu
+for shape in "4 --block 128 --grid 132" "16 --block 256 --grid 264"; do
+    set -- $shape
+    per_sm=$1
+    shift
+    "$BUILD/kerndiff" --no-ncu --regions --arg iters=4096 "$@" "$loop" "$loop" >"$WORK/loop.txt" 2>&1
+    python3 - "$WORK/loop.txt" "$per_sm" <<'PY'
 import re, sys
 t = open(sys.argv[1]).read()
-iters = int(sys.argv[2])
-plain = float(re.search(r"^  median +([0-9.]+)(us|ms|ns)", t, re.M).group(1))
-unit = re.search(r"^  median +[0-9.]+(us|ms|ns)", t, re.M).group(1)
-over = re.search(r"instrumented vs plain time per launch: v1 ([-+][0-9.]+)%", t).group(1)
-mhz = re.search(r"SM clock [0-9]+-([0-9]+) MHz", t).group(1)
+per_sm = sys.argv[2]
+m = re.search(r"^  median +([0-9.]+)(us|ms|ns)", t, re.M)
+if not m:
+    sys.exit(f"no timing in the output:\n{t[-2000:]}")
+plain_ns = float(m.group(1)) * {"us": 1e3, "ms": 1e6, "ns": 1}[m.group(2)]
+over = float(re.search(r"instrumented vs plain time per launch: v1 ([-+][0-9.]+)%", t).group(1))
+mhz = float(re.search(r"SM clock [0-9]+-([0-9]+) MHz", t).group(1))
 rec = re.search(r"cost subtracted \(v1 ([0-9.]+)", t).group(1)
-scale = {"us": 1e3, "ms": 1e6, "ns": 1}[unit]
-plain_ns = plain * scale
-extra_ns = plain_ns * float(over) / 100
-records = 2 * iters / 16   # per warp, in program order
-# All warps of an SM run concurrently; the dependent chain is the critical path of each warp.
-per_record = extra_ns * float(mhz) / 1e3 / records
-print(f"iters={iters}: plain {plain_ns/1e3:.2f} us, instrumented {float(over):+.2f}%, {records:.0f} records per warp, "
-      f"{per_record:.1f} extra cycles per record (at {mhz} MHz); the calibration kernel's record cost: {rec} cycles")
+records = 2 * 4096 / 16   # per warp, in program order
+per_record = plain_ns * over / 100 * mhz / 1e3 / records
+print(f"{per_sm:>2} warps/SM: plain {plain_ns/1e3:.2f} us, instrumented {over:+.2f}%, {records:.0f} records per warp, "
+      f"{per_record:.1f} extra cycles per record (at {mhz:.0f} MHz); calibrated record cost: {rec} cycles")
 PY
 done
+m3=tests/gpu/kernels/regions_matmul3.cu
+"$BUILD/kerndiff" --no-ncu --regions "$m3" "$m3" >"$WORK/mm3.txt" 2>&1
+echo "tiled matmul, 3 regions per tile iteration (tests/gpu/kernels/regions_matmul3.cu, n=2048):"
+grep -E '^  (load|wait|mma) |instrumented vs plain' "$WORK/mm3.txt"
 "$BUILD/kerndiff" --no-ncu --regions examples/regions/v1.cu examples/regions/v2.cu >"$WORK/mm.txt" 2>&1
-echo "tiled matmul (examples/regions, 2 regions per tile iteration):"
+echo "tiled matmul of examples/regions (2 regions per tile iteration):"
 grep -E '^v2 is|^no signif|^  (load|mma) |instrumented vs plain' "$WORK/mm.txt"

@@ -284,7 +284,7 @@ static unsigned long long slot_warps(const harness_slot *slot)
 }
 
 /* An instrumented kernel writes records wherever kd_regions points, on every launch: before
- * any launch it points at a ring of one record per warp (the same instructions run, the
+ * any launch it points at rings of one record per warp and stream (the same instructions run, the
  * records overwrite each other), and `regions` points it at real rings for a while. */
 static bool set_up_regions(harness *h, harness_slot *slot)
 {
@@ -298,8 +298,9 @@ static bool set_up_regions(harness *h, harness_slot *slot)
     size_t warps = (size_t)slot_warps(slot);
     l->capacity = 1;
     l->launch = 1;
-    if (!allocate(h, &l->records, 8 * warps, "region records") || !allocate(h, &l->headers, 16 * warps, "region headers") ||
-        !allocate(h, &l->counts, 4 * warps, "region counts"))
+    if (!allocate(h, &l->records, 2 * 8 * warps, "region records") ||
+        !allocate(h, &l->headers, 16 * warps, "region headers") ||
+        !allocate(h, &l->counts, 2 * 4 * warps, "region counts"))
         return false;
     cuda_ok(h, h->cu.MemcpyHtoD(slot->regions_global, l, sizeof *l), "setting kd_regions");
     return true;
@@ -736,16 +737,32 @@ static unsigned long long record_cost(harness *h, harness_slot *slot, CUdevicept
     uint64_t records[64], spans[32];
     layout.capacity = 64;
     layout.launch = ++h->region_launches;
-    cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 1), "clearing region counts");
+    cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 2), "clearing region counts");
     cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
     cuda_ok(h, h->cu.LaunchKernel(calibrate, 1, 1, 1, 32, 1, 1, 0, h->stream, NULL, NULL), "calibrating regions");
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), "calibrating regions");
     cuda_ok(h, h->cu.MemcpyDtoH(records, layout.records, sizeof records), "reading calibration records");
-    for (int i = 0; i < 32; i++)
-        spans[i] = (kd_region_record_clock(records[2 * i + 1]) - kd_region_record_clock(records[2 * i])) &
-                   ((1ull << KD_REGION_CLOCK_BITS) - 1);
+    for (int i = 0; i < 32; i++) /* stream 0 of warp 0; the low 32 bits are the clock */
+        spans[i] = (uint32_t)((uint32_t)records[2 * i + 1] - (uint32_t)records[2 * i]);
     qsort(spans, 32, sizeof *spans, by_u64);
     return spans[16];
+}
+
+/* One launch's device rings (counts [warp][2], headers [warp][2], records [warp][2][capacity],
+ * as include/kerndiff/regions.h writes them) as the file's launch block, into `out`. */
+static void merge_launch(const unsigned char *device, size_t warps, uint32_t capacity, unsigned char *out)
+{
+    const uint32_t *counts = (const uint32_t *)device;
+    const uint64_t *headers = (const uint64_t *)(device + 8 * warps);
+    const uint64_t *records = headers + 2 * warps;
+    uint32_t *file_counts = (uint32_t *)out;
+    uint64_t *file_headers = (uint64_t *)(out + 4 * warps), *file_records = file_headers + 2 * warps;
+    memcpy(file_headers, headers, 16 * warps);
+    for (size_t w = 0; w < warps; w++) {
+        const uint64_t *streams[2] = {records + 2 * w * capacity, records + (2 * w + 1) * capacity};
+        file_counts[w] = kd_region_merge_streams(streams, &counts[2 * w], capacity, (uint32_t)headers[2 * w + 1],
+                                                 file_records + w * capacity);
+    }
 }
 
 /* regions CAPACITY LAUNCHES PATH: LAUNCHES launches of the current slot's instrumented
@@ -771,40 +788,44 @@ static void regions(harness *h, kd_words *w)
     kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, (uint32_t)slot_warps(slot),
                                   (uint32_t)capacity, (uint32_t)launches, warps_per_block};
     size_t bytes = kd_region_launch_bytes(head.warps, head.capacity);
+    size_t counts_bytes = 2 * 4 * (size_t)head.warps, headers_bytes = 16 * (size_t)head.warps,
+           records_bytes = 2 * 8 * (size_t)head.warps * capacity, device_bytes = counts_bytes + headers_bytes + records_bytes;
     region_layout layout = {.capacity = (unsigned)capacity};
-    unsigned char *host = malloc(bytes);
+    unsigned char *host = calloc(1, bytes), *device = malloc(device_bytes);
     FILE *f = fopen(w->word[3], "wb");
-    if (!host || !f || blocks * warps_per_block > UINT32_MAX) {
-        kd_proto_reply("err alloc cannot hold %zu bytes of records, or open %s", bytes, w->word[3]);
+    if (!host || !device || !f || blocks * warps_per_block > UINT32_MAX) {
+        kd_proto_reply("err alloc cannot hold %zu bytes of records, or open %s", bytes + device_bytes, w->word[3]);
         free(host);
+        free(device);
         if (f)
             fclose(f);
         return;
     }
-    size_t counts_bytes = 4 * (size_t)head.warps, headers_bytes = 16 * (size_t)head.warps;
     if (!allocate(h, &layout.counts, counts_bytes, "region counts") ||
         !allocate(h, &layout.headers, headers_bytes, "region headers") ||
-        !allocate(h, &layout.records, bytes - counts_bytes - headers_bytes, "region records")) {
+        !allocate(h, &layout.records, records_bytes, "region records")) {
         free(host);
+        free(device);
         fclose(f);
         return;
     }
     fwrite(&head, sizeof head, 1, f);
     for (unsigned long l = 0; l < launches; l++) {
-        /* A tag never used before: shared memory keeps the index of earlier launches. */
+        /* A tag never used before: shared memory keeps the fallback's index of earlier launches. */
         layout.launch = ++h->region_launches;
-        cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, head.warps), "clearing region counts");
+        cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 2 * head.warps), "clearing region counts");
         cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
         cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
         launch(h);
         cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the instrumented kernel");
-        cuda_ok(h, h->cu.MemcpyDtoH(host, layout.counts, counts_bytes), "reading region counts");
-        cuda_ok(h, h->cu.MemcpyDtoH(host + counts_bytes, layout.headers, headers_bytes), "reading region headers");
-        cuda_ok(h, h->cu.MemcpyDtoH(host + counts_bytes + headers_bytes, layout.records,
-                                    bytes - counts_bytes - headers_bytes),
+        cuda_ok(h, h->cu.MemcpyDtoH(device, layout.counts, counts_bytes), "reading region counts");
+        cuda_ok(h, h->cu.MemcpyDtoH(device + counts_bytes, layout.headers, headers_bytes), "reading region headers");
+        cuda_ok(h, h->cu.MemcpyDtoH(device + counts_bytes + headers_bytes, layout.records, records_bytes),
                 "reading region records");
+        merge_launch(device, head.warps, head.capacity, host);
         fwrite(host, 1, bytes, f);
     }
+    free(device);
     free(host);
     /* The calibration needs 64 records of room: every buffer has at least one warp's worth. */
     unsigned long long cost = capacity >= 64 ? record_cost(h, slot, global, layout) : 0;

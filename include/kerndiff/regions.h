@@ -20,81 +20,186 @@
  * same file is timed plain and profiled instrumented, and the markers can stay in.
  * Regions nest and may sit in loops and in __device__ functions.
  *
- * What a marker does in the instrumented build: the first active lane of the warp reads
- * %clock64 and stores one 8-byte record (region id, begin/end, 56 clock bits) into the
- * warp's ring in global memory, whose place comes from a __constant__ that the harness
- * sets (cuModuleGetGlobal), so the kernel's signature does not change. The ring keeps the
- * newest records; the count written tells how many were dropped. The warp's first record
- * also stores %globaltimer and %smid, which places warps of all SMs on one time axis. The
- * per-warp ring index lives in shared memory (8 bytes a warp), tagged by launch and block
- * so that no initialisation is needed. */
+ * What a marker does in the instrumented build. kerndiff declares a record context,
+ * `kd_region_ctx`, at the top of every kernel body of the file it instruments (on the same
+ * line, so diagnostics keep their line numbers). The context lives in registers: the
+ * warp's ring in global memory (its place comes from a __constant__ that the harness sets
+ * with cuModuleGetGlobal, so the kernel's signature does not change), the ring index, and
+ * the last record. A marker reads %clock, stores the *previous* record and keeps the new
+ * one, so no record waits for its own clock read; the last is stored when the kernel
+ * returns (the context's destructor), with the warp's count. A record is 8 bytes: the
+ * 32-bit %clock and id << 1 | end. At its start the context writes the warp's header:
+ * %globaltimer, %smid and %clock, which place warps of all SMs on one time axis.
+ *
+ * Markers are for warp-uniform code (all lanes of a warp reach them together, as with
+ * __syncthreads): a warp whose lanes recorded different numbers of markers (markers in
+ * lane-divergent branches) is flagged and left out, and kerndiff says how many were.
+ *
+ * Markers outside a kernel body of the instrumented file (in __device__ functions, or in
+ * kernels of included headers) find no local context: `kd_region_ctx` names a
+ * namespace-scope fallback there, which keeps the warp's index in shared memory (slower:
+ * about 90 cycles a record on H100, against about 15) and writes a second ring of the
+ * warp; the host merges both rings by clock. */
 #ifndef KERNDIFF_REGIONS_H
 #define KERNDIFF_REGIONS_H
 
 #if defined(KERNDIFF_REGIONS) && defined(__CUDACC__)
 
 /* The layout the harness writes into kd_regions before each launch. Keep in step with
- * src/regions/records.h (the host's reader). */
+ * src/regions/records.h and harness/cuda_harness.c (which merges the streams into its file). */
 struct kd_region_layout {
-    unsigned long long *records; /* [warp][capacity] */
-    unsigned long long *headers; /* [warp][2]: globaltimer, smid << 32 | low 32 clock bits, at the first record */
-    unsigned *counts;            /* [warp]: records the warp wrote (dropped: count - capacity) */
-    unsigned capacity;           /* records per warp, a power of two */
-    unsigned launch;             /* a new value every launch: tags the shared-memory index */
+    unsigned long long *records; /* [warp][stream][capacity]: stream 0 from the kernel's context,
+                                    stream 1 from the fallback; %clock | (id << 1 | end) << 32 */
+    unsigned long long *headers; /* [warp][2]: %globaltimer, %smid << 32 | %clock, at the warp's start */
+    unsigned *counts;            /* [warp][stream]: records written (dropped: count - capacity);
+                                    bit 31 of stream 0's: the warp's lanes disagreed */
+    unsigned capacity;           /* records per stream and warp, a power of two */
+    unsigned launch;             /* a new value every launch: tags the fallback's shared-memory index */
 };
 
 extern "C" __constant__ kd_region_layout kd_regions;
 __constant__ kd_region_layout kd_regions;
 
-#define KD_REGION_CLOCK_BITS 56
-
-/* Every lane computes the same index and writes the same state (no lane waits for
- * another's store, and there is no divergent branch to reconverge); only the first active
- * lane stores the record. The header branch is the same for the whole warp. */
-static __device__ __forceinline__ void kd_region_record(unsigned id, unsigned long long end)
+static __device__ __forceinline__ unsigned kd_region_clock()
 {
-    __shared__ unsigned long long kd_region_state[32];
-    unsigned long long now;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(now));
-    unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    unsigned warp = thread >> 5;
-    bool leader = (thread & 31) == (unsigned)(__ffs(__activemask()) - 1);
-    unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-    unsigned warps = (blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
-    unsigned long long slot = (unsigned long long)block * warps + warp;
-    unsigned tag = (kd_regions.launch * 2654435761u) ^ block;
-    unsigned long long state = kd_region_state[warp];
-    unsigned index = (unsigned)(state >> 32) == tag ? (unsigned)state : 0u;
-    kd_region_state[warp] = ((unsigned long long)tag << 32) | (index + 1);
-    if (leader) {
-        kd_regions.records[slot * kd_regions.capacity + (index & (kd_regions.capacity - 1))] =
-            ((unsigned long long)id << 57) | (end << KD_REGION_CLOCK_BITS) |
-            (now & ((1ull << KD_REGION_CLOCK_BITS) - 1));
-        kd_regions.counts[slot] = index + 1;
-    }
-    if (index == 0) {
-        unsigned long long global;
-        unsigned sm;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        if (leader) {
-            kd_regions.headers[2 * slot] = global;
-            kd_regions.headers[2 * slot + 1] = ((unsigned long long)sm << 32) | (now & 0xffffffffull);
-        }
-    }
+    unsigned t;
+    asm volatile("mov.u32 %0, %%clock;" : "=r"(t) :: "memory");
+    return t;
 }
 
-struct kd_region_scope {
-    unsigned id;
-    __device__ __forceinline__ explicit kd_region_scope(unsigned i) : id(i) { kd_region_record(i, 0); }
-    __device__ __forceinline__ ~kd_region_scope() { kd_region_record(id, 1); }
+static __device__ __forceinline__ unsigned kd_region_warp_in_block()
+{
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5;
+}
+
+/* The warp's place among all warps of the launch: block-major. */
+static __device__ __forceinline__ unsigned long long kd_region_warp_slot()
+{
+    unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    unsigned warps = (blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
+    return (unsigned long long)block * warps + kd_region_warp_in_block();
+}
+
+static __device__ __forceinline__ unsigned long long kd_region_pack(unsigned id, unsigned end, unsigned clock)
+{
+    return (unsigned long long)(id << 1 | end) << 32 | clock;
+}
+
+static __device__ __forceinline__ void kd_region_write_header(unsigned long long slot, unsigned clock)
+{
+    unsigned long long global;
+    unsigned sm;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    kd_regions.headers[2 * slot] = global;
+    kd_regions.headers[2 * slot + 1] = (unsigned long long)sm << 32 | clock;
+}
+
+/* The fallback's per-warp state in shared memory: this launch and block's tag << 32, bit 31
+ * when the warp's header is written, and the index. The tag makes initialisation needless. */
+#define KD_REGION_HEADER_DONE 0x80000000u
+static __device__ __forceinline__ unsigned long long *kd_region_fallback_state()
+{
+    __shared__ unsigned long long state[32];
+    return state;
+}
+
+static __device__ __forceinline__ unsigned kd_region_tag()
+{
+    return (kd_regions.launch * 2654435761u) ^ (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
+}
+
+/* The fast path: one per kernel body, in registers. Every active lane executes the same
+ * stores to the same address with the same value, which the memory system merges into
+ * one: no lane election, no branch. */
+struct kd_region_context {
+    unsigned long long *ring;   /* this warp's stream 0 */
+    unsigned long long pending; /* the newest record, not yet stored */
+    unsigned index, mask;
+    unsigned long long slot;
+
+    __device__ __forceinline__ kd_region_context()
+    {
+        unsigned clock = kd_region_clock();
+        slot = kd_region_warp_slot();
+        mask = kd_regions.capacity - 1;
+        ring = kd_regions.records + 2 * slot * kd_regions.capacity;
+        index = 0;
+        pending = 0;
+        kd_region_write_header(slot, clock);
+        kd_region_fallback_state()[kd_region_warp_in_block()] =
+            (unsigned long long)kd_region_tag() << 32 | KD_REGION_HEADER_DONE;
+    }
+
+    /* Store the previous record (at index 0 a placeholder into the ring's last slot, which
+     * the host does not read unless the ring wraps, and then it holds a real record). */
+    __device__ __forceinline__ void record(unsigned id, unsigned end)
+    {
+        unsigned clock = kd_region_clock();
+        ring[(index - 1) & mask] = pending;
+        pending = kd_region_pack(id, end, clock);
+        index++;
+    }
+
+    __device__ __forceinline__ ~kd_region_context()
+    {
+        if (index)
+            ring[(index - 1) & mask] = pending;
+        unsigned flag = 0;
+#if __CUDA_ARCH__ >= 800
+        /* Lanes leaving together must have recorded alike (lanes that left early and
+         * recorded nothing do not count). */
+        unsigned active = __activemask();
+        unsigned most = __reduce_max_sync(active, index), least = __reduce_min_sync(active, index ? index : ~0u);
+        flag = index && least != most ? KD_REGION_HEADER_DONE : 0u;
+#endif
+        if (index)
+            atomicMax(&kd_regions.counts[2 * slot], index | flag);
+    }
 };
 
-#define KD_REGION_BEGIN(name) kd_region_record(KD_REGION_ID_##name, 0)
-#define KD_REGION_END(name) kd_region_record(KD_REGION_ID_##name, 1)
+/* The slow path, for markers with no kernel context in scope. */
+struct kd_region_fallback {
+    __device__ __forceinline__ void record(unsigned id, unsigned end) const
+    {
+        unsigned clock = kd_region_clock();
+        unsigned long long slot = kd_region_warp_slot(), *state = kd_region_fallback_state() + kd_region_warp_in_block();
+        bool leader = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) & 31) ==
+                      (unsigned)(__ffs(__activemask()) - 1);
+        unsigned tag = kd_region_tag();
+        unsigned long long s = *state;
+        bool mine = (unsigned)(s >> 32) == tag;
+        unsigned index = mine ? (unsigned)s & ~KD_REGION_HEADER_DONE : 0u;
+        bool header_done = mine && ((unsigned)s & KD_REGION_HEADER_DONE);
+        *state = (unsigned long long)tag << 32 | KD_REGION_HEADER_DONE | (index + 1);
+        if (leader) {
+            kd_regions.records[(2 * slot + 1) * kd_regions.capacity + (index & (kd_regions.capacity - 1))] =
+                kd_region_pack(id, end, clock);
+            kd_regions.counts[2 * slot + 1] = index + 1;
+            if (!header_done)
+                kd_region_write_header(slot, clock);
+        }
+    }
+};
+static __device__ const kd_region_fallback kd_region_ctx = {};
+
+template <class Context> struct kd_region_scope {
+    Context &context;
+    unsigned id;
+    __device__ __forceinline__ kd_region_scope(Context &c, unsigned i) : context(c), id(i) { context.record(id, 0); }
+    __device__ __forceinline__ ~kd_region_scope() { context.record(id, 1); }
+};
+
+#define KD_REGION_BEGIN(name) kd_region_ctx.record(KD_REGION_ID_##name, 0)
+#define KD_REGION_END(name) kd_region_ctx.record(KD_REGION_ID_##name, 1)
 #define KD_REGION_CAT2(a, b) a##b
 #define KD_REGION_CAT(a, b) KD_REGION_CAT2(a, b)
-#define KD_REGION(name) kd_region_scope KD_REGION_CAT(kd_region_scope_, __LINE__)(KD_REGION_ID_##name)
+#define KD_REGION(name)                                                                                            \
+    kd_region_scope<decltype(kd_region_ctx)> KD_REGION_CAT(kd_region_scope_, __LINE__)(kd_region_ctx,              \
+                                                                                         KD_REGION_ID_##name)
+
+/* What the instrumented build inserts after the `{` of every kernel body. */
+#define KD_REGION_KERNEL_CONTEXT kd_region_context kd_region_ctx;
 
 #else
 

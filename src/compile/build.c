@@ -20,7 +20,7 @@
 #include "util/tmpdir.h"
 
 /* Bump when what a build folder holds, or how it is made, changes. */
-#define KD_BUILD_RECIPE "kerndiff-build-2"
+#define KD_BUILD_RECIPE "kerndiff-build-3"
 
 /* What a cache entry holds (compile/cache.c lists each file's size and SHA-256 in its
  * manifest and checks it on every read). kernel.sass (cuobjdump's disassembly of the cubin,
@@ -231,11 +231,24 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
         else /* nvcc's -D NAME means 1 */
             kd_sb_printf(&text, "#define %s 1\n", d);
     }
-    if (cfg->regions)
+    if (cfg->regions) {
+        /* The instrumented build compiles the user's file with a record context declared in
+         * each kernel body (run_nvcc adds its folder to the include path, for its quoted
+         * includes). */
         kd_regions_wrapper_prologue(cfg->regions, &text);
-    kd_sb_printf(&text, "#include \"%s\"\n", real_source);
-    if (cfg->regions)
+        size_t len;
+        char *source = kd_read_file(real_source, &len);
+        if (!source || kd_regions_instrument_source(source, len, real_source, &text) != 0) {
+            kd_sb_printf(why, "cannot read %s to instrument it: %s", real_source, source ? "out of memory" : strerror(errno));
+            free(source);
+            kd_sb_free(&text);
+            return -1;
+        }
+        free(source);
         kd_regions_wrapper_epilogue(&text);
+    } else {
+        kd_sb_printf(&text, "#include \"%s\"\n", real_source);
+    }
     if (cfg->launcher)
         kd_shim_source(cfg->launcher, &text); /* host code: the cubin compile ignores it */
     char *path = kd_path_join(dir, "kernel.cu");
@@ -256,8 +269,8 @@ static void push_arg(const char ***argv, size_t *n, const char *arg)
 
 /* One nvcc run in the build folder: `mode` is the arguments that say what to make; the
  * cubin pass keeps ptxas's log, the other links the libraries. */
-static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, const char *const *mode,
-                                bool cubin_pass, kd_strbuf *diagnostics)
+static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, const char *source_dir,
+                                const char *const *mode, bool cubin_pass, kd_strbuf *diagnostics)
 {
     kd_strbuf arch = {0};
     kd_sb_printf(&arch, "-arch=%s", cfg->arch);
@@ -268,6 +281,12 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, con
     push_arg(&argv, &n, "-lineinfo");
     for (size_t i = 0; mode[i]; i++)
         push_arg(&argv, &n, mode[i]);
+    /* The instrumented build compiles a copy of the source (write_wrapper): its quoted
+     * includes must still find the files beside the original, before any -I folder. */
+    if (cfg->regions) {
+        push_arg(&argv, &n, "-I");
+        push_arg(&argv, &n, source_dir);
+    }
     /* The compile runs in the build folder: relative -I folders must be made absolute. */
     char **absolute = calloc(cfg->include_dirs->count + 1, sizeof *absolute);
     for (size_t i = 0; i < cfg->include_dirs->count; i++) {
@@ -315,13 +334,21 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, con
 }
 
 /* The cubin (with PTX and the resource log) and, for a launcher, the shared object. */
-static kd_build_status compile(const kd_build_config *cfg, const char *dir, kd_strbuf *diagnostics)
+static kd_build_status compile(const kd_build_config *cfg, const char *dir, const char *real_source,
+                               kd_strbuf *diagnostics)
 {
     static const char *const cubin[] = {"-cubin", "-Xptxas", "-v", "-keep", "-o", "kernel.cubin", NULL};
     static const char *const shared[] = {"-shared", "-Xcompiler", "-fPIC", "-o", "launcher.so", NULL};
-    kd_build_status st = run_nvcc(cfg, dir, cubin, true, diagnostics);
+    char *source_dir = strdup(real_source);
+    if (!source_dir)
+        return KD_BUILD_SYSTEM;
+    char *slash = strrchr(source_dir, '/');
+    if (slash)
+        slash[slash == source_dir] = '\0'; /* "/k.cu" -> "/" */
+    kd_build_status st = run_nvcc(cfg, dir, source_dir, cubin, true, diagnostics);
     if (st == KD_BUILD_OK && cfg->launcher)
-        st = run_nvcc(cfg, dir, shared, false, diagnostics);
+        st = run_nvcc(cfg, dir, source_dir, shared, false, diagnostics);
+    free(source_dir);
     return st;
 }
 
@@ -470,7 +497,7 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
         return KD_BUILD_SYSTEM;
     }
     kd_build_status status = write_wrapper(cfg, dir, real_source, diagnostics) == 0
-                                 ? compile(cfg, dir, diagnostics)
+                                 ? compile(cfg, dir, real_source, diagnostics)
                                  : KD_BUILD_SYSTEM;
     if (status == KD_BUILD_OK && cfg->cuobjdump)
         disassemble_new(cfg, dir, out);

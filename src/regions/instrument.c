@@ -1,5 +1,7 @@
 #include "regions/instrument.h"
 
+#include "source/scan.h"
+
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -61,6 +63,29 @@ void kd_regions_wrapper_prologue(const kd_strlist *names, kd_strbuf *out)
     for (size_t i = 0; i < names->count; i++)
         kd_sb_printf(out, "#define KD_REGION_ID_%s %zu\n", names->items[i], i + 1);
     kd_sb_printf(out, "#define KD_REGION_ID_kd_calibrate %d\n", KD_REGION_CALIBRATION_ID);
+    /* Before the user's code: every kernel body declares a context of this header's type. */
+    kd_sb_puts(out, "#include <kerndiff/regions.h>\n");
+}
+
+int kd_regions_instrument_source(const char *text, size_t len, const char *path, kd_strbuf *out)
+{
+    size_t *bodies, count;
+    if (kd_scan_kernel_bodies(text, len, &bodies, &count) != 0)
+        return -1;
+    /* The same line numbers and file name as the original: the context goes on the line
+     * of the brace, and #line names the user's file. */
+    kd_sb_printf(out, "#line 1 \"%s\"\n", path);
+    size_t at = 0;
+    for (size_t i = 0; i < count; i++) {
+        kd_sb_append(out, text + at, bodies[i] + 1 - at);
+        kd_sb_puts(out, " KD_REGION_KERNEL_CONTEXT ");
+        at = bodies[i] + 1;
+    }
+    kd_sb_append(out, text + at, len - at);
+    if (len == 0 || text[len - 1] != '\n')
+        kd_sb_puts(out, "\n");
+    free(bodies);
+    return 0;
 }
 
 void kd_regions_wrapper_epilogue(kd_strbuf *out)
@@ -69,6 +94,7 @@ void kd_regions_wrapper_epilogue(kd_strbuf *out)
                  "#include <kerndiff/regions.h>\n"
                  "extern \"C\" __global__ void %s(void)\n"
                  "{\n"
+                 "    KD_REGION_KERNEL_CONTEXT\n"
                  "    for (int i = 0; i < 32; i++) {\n"
                  "        KD_REGION_BEGIN(kd_calibrate);\n"
                  "        KD_REGION_END(kd_calibrate);\n"

@@ -17,9 +17,15 @@
  * that is not an identifier or more names than ids (126). */
 int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why);
 
-/* Before the #include of the user's file: KERNDIFF_REGIONS and one KD_REGION_ID_<name>
- * define per region. After it: the calibration kernel (32 empty regions in one warp). */
+/* Before the user's code: KERNDIFF_REGIONS, one KD_REGION_ID_<name> define per region and
+ * the header. After it: the calibration kernel (32 empty regions in one warp). */
 void kd_regions_wrapper_prologue(const kd_strlist *names, kd_strbuf *out);
 void kd_regions_wrapper_epilogue(kd_strbuf *out);
+
+/* The user's file (`len` bytes of `text`, read from `path`) as the instrumented build
+ * compiles it: KD_REGION_KERNEL_CONTEXT (a record context in registers) right after the `{`
+ * of every kernel body, on the same line, under `#line 1 "path"`. Returns 0, or -1 when out
+ * of memory. */
+int kd_regions_instrument_source(const char *text, size_t len, const char *path, kd_strbuf *out);
 
 #endif

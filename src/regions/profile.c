@@ -81,6 +81,10 @@ static int add_slice(reader *r, unsigned sm, size_t slot, unsigned region, doubl
 static int read_warp(reader *r, size_t launch, size_t slot, uint32_t count, const uint64_t header[2],
                      const uint64_t *ring, uint64_t first_global)
 {
+    if (count & KD_REGION_DIVERGENT) { /* its lanes recorded differently: no order to trust */
+        r->out->divergent_warps++;
+        return 0;
+    }
     uint32_t cap = r->head.capacity, n = count < cap ? count : cap;
     r->out->dropped += count - n;
     r->out->records += n;

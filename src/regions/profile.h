@@ -34,6 +34,7 @@ typedef struct kd_region_profile {
     size_t count;
     size_t warps, launches;
     unsigned long long records, dropped, unmatched;
+    unsigned long long divergent_warps; /* warps left out: their lanes reached markers apart */
     double record_cycles;            /* measured by the calibration kernel */
     double plain_ns, instrumented_ns;/* time per launch without and with the markers */
     kd_region_slice *slices;         /* the last launch */

@@ -6,10 +6,15 @@
  *             u32 warps per block (warp w is warp w % this of block w / this)
  *   launches: u32 counts[warps], u64 headers[2 * warps], u64 records[warps * capacity]
  *
- * A record: bit 63..57 region id, bit 56 end (1) or begin (0), bits 55..0 %clock64. A
- * warp's header: %globaltimer at its first record, then %smid << 32 | the low 32 bits of
- * %clock64 at that record. Ring: record k of a warp sits at k % capacity; a warp that wrote
- * count > capacity records kept the newest `capacity`. */
+ * A record: bit 63..57 region id, bit 56 end (1) or begin (0), bits 55..0 the SM clock. A
+ * warp's header: %globaltimer at its start, then %smid << 32 | the low 32 bits of the clock
+ * there. Ring: record k of a warp sits at k % capacity; a warp that wrote count > capacity
+ * records kept the newest `capacity`. A count with bit 31 set (KD_REGION_DIVERGENT) marks a
+ * warp whose lanes recorded differently: its records are not to be read.
+ *
+ * On the GPU (include/kerndiff/regions.h) each warp writes two streams of compact records
+ * (its kernel context's and the fallback's: 32-bit %clock, id << 1 | end); the harness
+ * merges them into this file's ring with kd_region_merge_streams. */
 #ifndef KD_REGIONS_RECORDS_H
 #define KD_REGIONS_RECORDS_H
 
@@ -20,6 +25,7 @@
 #define KD_REGION_VERSION 1u
 #define KD_REGION_CLOCK_BITS 56
 #define KD_REGION_MAX_ID 127
+#define KD_REGION_DIVERGENT 0x80000000u
 
 typedef struct kd_region_file_header {
     uint32_t magic, version, warps, capacity, launches, warps_per_block;
@@ -34,5 +40,14 @@ static inline size_t kd_region_launch_bytes(uint32_t warps, uint32_t capacity)
 {
     return (size_t)warps * (4 + 16 + 8 * (size_t)capacity);
 }
+
+/* One warp's device streams as the file's ring. `streams[s]` is stream s's ring of
+ * `capacity` device records (clock | (id << 1 | end) << 32) of which it wrote counts[s];
+ * clock0 is the warp's header clock (low 32 bits). Writes the newest `capacity` records of
+ * both streams, in clock order, into ring[] (file records, clocks extended from 32 bits
+ * counting from clock0, so spans up to 2^32 cycles are exact) and returns the file's count
+ * for the warp (counts[0] + counts[1], with KD_REGION_DIVERGENT kept). */
+uint32_t kd_region_merge_streams(const uint64_t *const streams[2], const uint32_t counts[2], uint32_t capacity,
+                                 uint32_t clock0, uint64_t *ring);
 
 #endif

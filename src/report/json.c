@@ -902,6 +902,7 @@ static const kd_jfield region_profile_fields[] = {
     {KD_J_FIELD("launches", kd_region_profile, launches)},
     {KD_J_FIELD("records", kd_region_profile, records)},
     {KD_J_FIELD("dropped", kd_region_profile, dropped)},
+    {KD_J_FIELD("divergent_warps", kd_region_profile, divergent_warps), .optional = true},
     {KD_J_FIELD("unmatched", kd_region_profile, unmatched)},
     {KD_J_FIELD("record_cycles", kd_region_profile, record_cycles), .range = KD_J_NONNEG},
     {KD_J_FIELD("plain_ns", kd_region_profile, plain_ns), .range = KD_J_NONNEG},

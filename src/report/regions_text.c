@@ -80,6 +80,9 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
         kd_sb_printf(out, "%s %s %+.1f%%", s ? ";" : "", c->side[s].label, pct);
         if (p->dropped || p->unmatched)
             kd_sb_printf(out, " (%llu records dropped by full rings, %llu unmatched)", p->dropped, p->unmatched);
+        if (p->divergent_warps)
+            kd_sb_printf(out, " (%llu warps left out: their lanes reached the markers apart, in lane-divergent code)",
+                         p->divergent_warps);
     }
     kd_sb_printf(out, "; %zu launches, %zu + %zu warps recorded", c->side[0].regions.launches, c->side[0].regions.warps,
                  c->side[1].regions.warps);

@@ -49,6 +49,8 @@ typedef struct scanner {
     kd_kernel *kernels;
     bool *defined; /* parallel to kernels: a body has been seen, not just a prototype */
     size_t nkernels, kernel_cap;
+    size_t *bodies; /* byte offsets of the `{` of every __global__ definition, in order */
+    size_t nbodies, body_cap;
     bool oom;
 } scanner;
 
@@ -864,7 +866,7 @@ typedef struct decl_head {
     size_t qual_begin, name;            /* `ns::` written before the name starts at qual_begin */
     size_t targs_open, targs_close;     /* k<...> before the parameters, or NONE */
     size_t params_open, params_close;
-    bool has_body;
+    size_t body_open; /* the body's `{`, or NONE */
     size_t stop; /* on failure: the token that ended the attempt */
 } decl_head;
 
@@ -885,24 +887,25 @@ static size_t qualifier_start(const scanner *sc, size_t begin, size_t name)
     return q;
 }
 
-static bool body_follows(const scanner *sc, size_t from)
+/* The `{` of the body that follows a declaration's parameters, or NONE (a prototype). */
+static size_t body_open(const scanner *sc, size_t from)
 {
     for (size_t i = from; i < sc->ntoks; i++) {
         if (tok_punct(sc, i, '{'))
-            return true;
+            return i;
         /* The next kernel's keywords end the search too, so a run of declarations with
          * neither body nor `;` is not rescanned for each of them. */
         if (tok_punct(sc, i, ';') || tok_punct(sc, i, '}') || tok_is(sc, i, "__global__") ||
             tok_is(sc, i, KD_LAUNCHER_MARK) || tok_is(sc, i, "template"))
-            return false;
+            return NONE;
         if (tok_punct(sc, i, '(') || tok_punct(sc, i, '[')) {
             size_t close = match_group(sc, i, sc->ntoks);
             if (close == NONE)
-                return false;
+                return NONE;
             i = close;
         }
     }
-    return false;
+    return NONE;
 }
 
 /* Handles a prefix at `i` (template<...>, extern "C", attributes); returns the index after
@@ -1011,7 +1014,7 @@ static bool parse_decl_head(const scanner *sc, size_t begin, decl_head *h)
     if (h->params_close == NONE)
         return false;
     h->qual_begin = qualifier_start(sc, begin, h->name);
-    h->has_body = body_follows(sc, h->params_close + 1);
+    h->body_open = body_open(sc, h->params_close + 1);
     return true;
 }
 
@@ -1173,7 +1176,15 @@ static void record_kernel(scanner *sc, const decl_head *h)
         free_kernel(&k);
         return;
     }
-    add_kernel(sc, &k, h->has_body);
+    bool defines = h->body_open != NONE;
+    if (defines && !h->is_launcher) {
+        size_t cap = sc->body_cap;
+        if (grow(sc, (void **)&sc->bodies, &cap, sc->nbodies + 1, sizeof *sc->bodies)) {
+            sc->body_cap = cap;
+            sc->bodies[sc->nbodies++] = sc->toks[h->body_open].off;
+        }
+    }
+    add_kernel(sc, &k, defines);
 }
 
 /* The template kernel an instantiation names: the exact qualified name first, then any
@@ -1302,6 +1313,28 @@ static void free_kernels(kd_kernel *items, size_t count)
     free(items);
 }
 
+/* Runs the scanner over `text`; the caller takes what it needs and calls scan_end. */
+static void scan_run(scanner *sc, const char *text, size_t len)
+{
+    *sc = (scanner){.text = text, .len = len};
+    lex(sc);
+    if (!sc->oom)
+        pair_brackets(sc);
+    if (!sc->oom)
+        scan_declarations(sc);
+    while (sc->nscopes > 0)
+        pop_scope(sc);
+}
+
+static void scan_end(scanner *sc)
+{
+    free(sc->scopes);
+    free(sc->toks);
+    free(sc->defined);
+    free(sc->bodies);
+    free_kernels(sc->kernels, sc->nkernels);
+}
+
 int kd_scan_source(const char *text, size_t len, kd_kernel_list *out)
 {
     if (!out)
@@ -1309,24 +1342,35 @@ int kd_scan_source(const char *text, size_t len, kd_kernel_list *out)
     *out = (kd_kernel_list){0};
     if (!text || len == 0)
         return 0;
-    scanner sc = {.text = text, .len = len};
-    lex(&sc);
-    if (!sc.oom)
-        pair_brackets(&sc);
-    if (!sc.oom)
-        scan_declarations(&sc);
-    while (sc.nscopes > 0)
-        pop_scope(&sc);
-    free(sc.scopes);
-    free(sc.toks);
-    free(sc.defined);
-    if (sc.oom) {
-        free_kernels(sc.kernels, sc.nkernels);
-        return -1;
+    scanner sc;
+    scan_run(&sc, text, len);
+    if (!sc.oom) {
+        out->items = sc.kernels;
+        out->count = sc.nkernels;
+        sc.kernels = NULL;
+        sc.nkernels = 0;
     }
-    out->items = sc.kernels;
-    out->count = sc.nkernels;
-    return 0;
+    bool oom = sc.oom;
+    scan_end(&sc);
+    return oom ? -1 : 0;
+}
+
+int kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_t *count)
+{
+    *offsets = NULL;
+    *count = 0;
+    if (!text || len == 0)
+        return 0;
+    scanner sc;
+    scan_run(&sc, text, len);
+    if (!sc.oom) {
+        *offsets = sc.bodies;
+        *count = sc.nbodies;
+        sc.bodies = NULL;
+    }
+    bool oom = sc.oom;
+    scan_end(&sc);
+    return oom ? -1 : 0;
 }
 
 void kd_kernel_list_free(kd_kernel_list *list)

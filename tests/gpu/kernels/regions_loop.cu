@@ -1,7 +1,10 @@
-// kerndiff: block=256 grid=264 n=67584 iters=4096
+// kerndiff: block=128 grid=132 n=16896 iters=4096
 /* Record cost: a dependent FMA chain with a region around every 16 steps (iters/16 regions
  * per warp, 2 records each). bench/regions_cost.sh times it plain and instrumented: the
- * extra cycles per record, and the overhead in percent. */
+ * extra cycles per record, and the overhead in percent. One block of 4 warps per SM (132
+ * SMs on H100/H200): one warp per scheduler, so the extra time is what a record adds to a
+ * warp's own path, not a share of an issue slot contended by other warps (the bench also
+ * runs 16 warps per SM, where the scheduler is the limit). */
 #include <kerndiff/regions.h>
 
 __global__ void regions_loop(const float *x, float *out, int iters, int n)
