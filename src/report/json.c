@@ -57,13 +57,19 @@ static const char *change_id(kd_change c)
 /* ---- small readers and writers for what a plain field cannot say ------------------------ */
 
 
+/* A sentence made by report/ as a JSON string; frees the buffer. */
+static json_t *sentence(kd_strbuf *text)
+{
+    json_t *s = json_string(kd_sb_str(text));
+    kd_sb_free(text);
+    return s;
+}
+
 static json_t *gate_text(const void *base)
 {
     kd_strbuf line = {0};
     kd_gate_line(base, &line);
-    json_t *s = json_string(kd_sb_str(&line));
-    kd_sb_free(&line);
-    return s;
+    return sentence(&line);
 }
 
 /* The GPU's name when there is one, else why there is none. */
@@ -611,9 +617,7 @@ static json_t *headline(const void *base)
 {
     kd_strbuf line = {0};
     kd_timing_headline(&((const kd_comparison *)base)->timing, &line);
-    json_t *s = json_string(kd_sb_str(&line));
-    kd_sb_free(&line);
-    return s;
+    return sentence(&line);
 }
 
 /* The timing pass ("runtime"). A new timing field is one line here (over kd_comparison:
@@ -837,9 +841,7 @@ static json_t *note_text(const void *base)
 {
     kd_strbuf text = {0};
     kd_note_text(base, &text);
-    json_t *s = json_string(kd_sb_str(&text));
-    kd_sb_free(&text);
-    return s;
+    return sentence(&text);
 }
 
 /* One table per slot: they differ in the ids they accept (those of their kind). */
