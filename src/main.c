@@ -13,6 +13,7 @@
 #include "report/model_text.h"
 #include "report/launch_text.h"
 #include "report/report.h"
+#include "report/note_text.h"
 #include "source/roles.h"
 #include "util/output.h"
 #include "util/trace.h"
@@ -255,8 +256,10 @@ int main(int argc, char **argv)
         c.argv = argv;
         if (c.analysed) {
             int render_rc = render(&opts, &c);
-            if (rc != KD_EXIT_OK && c.runtime_note)
-                fprintf(stderr, "kerndiff: %s\n", c.runtime_note);
+            kd_strbuf why = {0};
+            if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
+                fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+            kd_sb_free(&why);
             if (rc == KD_EXIT_OK)
                 rc = render_rc;
         }

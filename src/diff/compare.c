@@ -73,18 +73,15 @@ static int build_instrumented(const kd_options *opts, kd_comparison *c)
         }
         kd_sb_free(&why);
         bool markers = side->region_names.count > 0;
-        if (!c->regions_note && (!markers || !side->frontend->build_instrumented ||
-                                 (side->kernel_info && side->kernel_info->is_launcher))) {
-            kd_strbuf note = {0};
-            kd_sb_printf(&note, "regions not recorded: %s %s", side->label,
-                         !side->frontend->build_instrumented ? "is not CUDA C (region markers exist for CUDA C only)"
-                         : markers ? "is a custom launcher (regions need one kernel)"
-                                   : "has no region markers (#include <kerndiff/regions.h>, then "
-                                     "KD_REGION_BEGIN(name) ... KD_REGION_END(name))");
-            c->regions_note = kd_sb_take(&note);
-        }
+        if (!c->regions_note.present && (!markers || !side->frontend->build_instrumented ||
+                                         (side->kernel_info && side->kernel_info->is_launcher)))
+            kd_note_set(&c->regions_note,
+                        !side->frontend->build_instrumented ? KD_REGIONS_NOT_CUDA
+                        : markers                           ? KD_REGIONS_LAUNCHER
+                                                            : KD_REGIONS_NO_MARKERS,
+                        KD_NOTE_SIDE(s), NULL, NULL, NULL);
     }
-    for (int s = 0; s < 2 && !c->regions_note; s++) {
+    for (int s = 0; s < 2 && !c->regions_note.present; s++) {
         char folder[32];
         snprintf(folder, sizeof folder, "%s-regions", c->side[s].label);
         int rc = c->side[s].frontend->build_instrumented(opts, c, &c->side[s], &c->side[s].region_names, folder,
@@ -120,18 +117,22 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
         .launcher = side->kernel_info && side->kernel_info->is_launcher,
     };
-    kd_strbuf error = {0}, sass_note = {0};
-    int rc = kd_static_analyze(&req, &side->stat, &error, &sass_note);
+    kd_strbuf error = {0};
+    int rc = kd_static_analyze(&req, &side->stat, &error);
     if (rc != 0)
         fprintf(stderr, "kerndiff: %s (%s): %s\n", side->label, side->path, kd_sb_str(&error));
-    if (sass_note.len && !c->sass_note) {
-        kd_strbuf labelled = {0};
-        kd_sb_printf(&labelled, "%s%s%s", req.cuobjdump ? side->label : "", req.cuobjdump ? ": " : "",
-                     kd_sb_str(&sass_note));
-        c->sass_note = kd_sb_take(&labelled);
-    }
     kd_sb_free(&error);
-    kd_sb_free(&sass_note);
+    /* The first side without SASS says why. */
+    kd_note_sides which = KD_NOTE_SIDE(side == &c->side[1]);
+    if (rc == 0 && !side->stat.sass_present && !c->sass_note.present) {
+        if (!req.cuobjdump)
+            kd_note_set(&c->sass_note, KD_SASS_NO_CUOBJDUMP, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+        else if (!side->build.sass)
+            kd_note_set(&c->sass_note, KD_SASS_NOT_IN_BUILD, which, NULL, NULL, side->build.sass_problem);
+        else
+            kd_note_set(&c->sass_note, KD_SASS_NO_FUNCTION, which, req.cuobjdump, side->stat.sass_missing_function,
+                        NULL);
+    }
     return rc == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
 }
 
@@ -164,10 +165,8 @@ static int resolve_git(const kd_options *opts, kd_comparison *c, const char *fil
         c->side[s].include_dirs = &c->git.side[s].include_dirs;
     }
     if (rc == KD_EXIT_OK && c->git.identical) {
-        kd_strbuf note = {0};
-        kd_sb_printf(&note, "%s and %s are identical (file and includes): any difference below is noise",
-                     c->git.side[0].label, c->git.side[1].label);
-        c->git_note = kd_sb_take(&note);
+        kd_note_set(&c->git_note, KD_GIT_IDENTICAL, KD_NOTE_NO_SIDE, c->git.side[0].label, c->git.side[1].label,
+                    NULL);
     }
     kd_sb_free(&error);
     free(workdir);
@@ -210,8 +209,9 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
         c->side[s].kernel_info = kd_kernel_find(&c->side[s].kernels, base);
         free(base);
     }
-    c->selection_note = sel.note;
-    sel.note = NULL;
+    if (sel.one_kernel_each)
+        kd_note_set(&c->selection_note, KD_SELECTION_ONE_KERNEL_EACH, KD_NOTE_NO_SIDE, c->side[0].kernel,
+                    c->side[1].kernel, NULL);
     kd_selection_free(&sel);
 
     kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);

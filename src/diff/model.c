@@ -95,22 +95,36 @@ void kd_comparison_free(kd_comparison *c)
         free(side->compiled);
         free(side->build_note);
     }
-    free(c->regions_note);
+    kd_note_free(&c->regions_note);
     free(c->fault_explained);
     kd_sanitize_side_free(&c->sanitize[0]);
     kd_sanitize_side_free(&c->sanitize[1]);
-    free(c->selection_note);
-    free(c->git_note);
+    kd_note_free(&c->selection_note);
+    kd_note_free(&c->git_note);
     kd_git_result_free(&c->git);
-    free(c->sass_note);
-    free(c->runtime_note);
+    kd_note_free(&c->sass_note);
+    kd_note_free(&c->runtime_note);
     kd_timing_free(&c->timing);
     kd_counters_free(&c->counters);
-    free(c->counters_note);
+    kd_note_free(&c->counters_note);
     free(c->findings);
     kd_count_table_free(&c->ptx_ops);
     kd_count_table_free(&c->ptx_families);
     kd_count_table_free(&c->sass_ops);
     kd_count_table_free(&c->sass_families);
     memset(c, 0, sizeof *c);
+}
+
+kd_note *kd_comparison_note(kd_comparison *c, kd_note_kind kind)
+{
+    switch (kind) {
+    case KD_NOTE_SELECTION: return &c->selection_note;
+    case KD_NOTE_SASS: return &c->sass_note;
+    case KD_NOTE_GIT: return &c->git_note;
+    case KD_NOTE_RUNTIME: return &c->runtime_note;
+    case KD_NOTE_COUNTERS: return &c->counters_note;
+    case KD_NOTE_REGIONS: return &c->regions_note;
+    case KD_NOTE_KINDS: break;
+    }
+    return NULL;
 }

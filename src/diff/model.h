@@ -12,6 +12,7 @@
 #include "diff/counters.h"
 #include "diff/findings.h"
 #include "diff/gate.h"
+#include "diff/notes.h"
 #include "source/annotation.h"
 #include "source/scan.h"
 #include "static/analysis.h"
@@ -64,11 +65,11 @@ typedef struct kd_comparison {
     const char *arch_origin;    /* "--arch", "GPU" or "default, no GPU" */
     const kd_arch_limits *limits;
     kd_gpu_info gpu;
-    char *selection_note;       /* how the kernel was chosen, when worth saying */
-    char *git_note;             /* git mode: the versions are identical, ... */
+    kd_note selection_note;     /* how the kernel was chosen, or why two saved runs differ */
+    kd_note git_note;           /* git mode: the versions are identical */
     kd_git_result git;          /* git mode's two sides (owned) */
-    char *sass_note;            /* why SASS is missing, or NULL */
-    char *runtime_note;         /* why nothing was measured, or NULL */
+    kd_note sass_note;          /* why SASS is missing */
+    kd_note runtime_note;       /* why nothing was measured, or what failed */
     bool timed;                 /* `timing` holds a measurement */
     bool simulated;             /* ... taken from the simulated harness (KERNDIFF_SIMULATE) */
     kd_timing timing;
@@ -77,12 +78,12 @@ typedef struct kd_comparison {
     int argc;                   /* the command line, for saved results (borrowed) */
     char **argv;
     long long started;          /* Unix time the comparison started */
-    char *counters_note;        /* why there are no counters, or NULL */
+    kd_note counters_note;      /* why there are no counters */
     unsigned sanitize_tools;    /* --sanitize: the tools that ran on both sides (0: none) */
     kd_sanitize_side sanitize[2];
     char *fault_explained;      /* a fault re-run under memcheck: what it says, or NULL */
     bool regions_run;           /* both sides' region profiles are present */
-    char *regions_note;         /* why there are no region profiles, or NULL */
+    kd_note regions_note;       /* why there are no region profiles */
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
     kd_finding *findings;       /* what changed that matters (findings.h) */
     size_t finding_count;
@@ -95,5 +96,8 @@ void kd_count_table_free(kd_count_table *t);
 /* Fills the four instruction tables and the findings from the sides' static results. */
 int kd_comparison_tabulate(kd_comparison *c);
 void kd_comparison_free(kd_comparison *c);
+
+/* The comparison's note slot of a kind (selection_note for KD_NOTE_SELECTION ...); NULL for no kind. */
+kd_note *kd_comparison_note(kd_comparison *c, kd_note_kind kind);
 
 #endif

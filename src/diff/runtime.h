@@ -6,11 +6,16 @@
 #include "cli/options.h"
 #include "diff/model.h"
 
+/* Side s's launch request: the global flags, then that side's --call settings on top
+ * (already merged by the option parser, launch/call.h). */
+kd_launch_request kd_side_launch_request(const kd_options *opts, const kd_side *side, int s);
+
 /* Fills each side's launch (or launch_error). Never fails: a launch that cannot be
  * described matters only when kerndiff is about to run it. */
 void kd_describe_launches(const kd_options *opts, kd_comparison *c);
 
-/* Runs the timing pass when there is something to run it on; otherwise sets
+/* Starts the harness children and runs the passes of diff/passes.h (sanitizer, timing,
+ * counters, regions) when there is something to run them on; otherwise sets
  * c->runtime_note to why not. Returns KD_EXIT_OK, KD_EXIT_INPUT (a launch cannot be
  * described), KD_EXIT_RUNTIME (a side faulted, hung or broke), KD_EXIT_TOOL. On failure
  * the message is also in c->runtime_note, so the static report still shows it. */

@@ -14,6 +14,7 @@
 #include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
+#include "report/note_text.h"
 #include "report/regions_text.h"
 #include "report/sanitizer_text.h"
 #include "report/svg.h"
@@ -63,6 +64,15 @@ static void say_text(FILE *out, const char *tag, const char *cls, const char *te
     kd_strbuf sb = {0};
     kd_sb_puts(&sb, text);
     say(out, tag, cls, &sb);
+}
+
+/* A note's sentence as a paragraph of class `cls`, when there is one. */
+static void say_note(FILE *out, const char *cls, const kd_note *n)
+{
+    kd_strbuf text = {0};
+    if (kd_note_text(n, &text))
+        say(out, "p", cls, &text);
+    kd_sb_free(&text);
 }
 
 static void cell(FILE *out, const char *tag, const char *text)
@@ -405,9 +415,11 @@ static void counters_section(FILE *out, const kd_comparison *c)
     fputs("<h2>Counters and roofline</h2>\n", out);
     const kd_counters *k = &c->counters;
     if (!k->present) {
-        say_text(out, "p", "warn", c->counters_note ? c->counters_note
-                                                    : "No counters: the Nsight Compute pass did not run, so there is no "
-                                                      "roofline and no counter table.");
+        kd_strbuf why = {0};
+        if (!kd_note_text(&c->counters_note, &why))
+            kd_sb_puts(&why, "No counters: the Nsight Compute pass did not run, so there is no roofline and no counter "
+                             "table.");
+        say(out, "p", "warn", &why);
         return;
     }
     if (k->peaks_valid && k->side[0].roofline_valid && k->side[1].roofline_valid) {
@@ -582,8 +594,7 @@ static void static_section(FILE *out, const kd_comparison *c)
         count_table(out, "SASS instructions by family", &c->sass_families);
         count_table(out, "SASS instructions", &c->sass_ops);
     }
-    if (c->sass_note)
-        say_text(out, "p", "muted", c->sass_note);
+    say_note(out, "muted", &c->sass_note);
     say_text(out, "p", "muted", "Static counts: each instruction once, however often it runs.");
 }
 
@@ -602,10 +613,8 @@ static void summary_section(FILE *out, const kd_comparison *c)
         say(out, "li", NULL, &line);
     }
     fputs("</ul>\n", out);
-    const char *notes[] = {c->git_note, c->selection_note};
-    for (size_t i = 0; i < 2; i++)
-        if (notes[i])
-            say_text(out, "p", "warn", notes[i]);
+    say_note(out, "warn", &c->git_note);
+    say_note(out, "warn", &c->selection_note);
     if (c->simulated)
         say_text(out, "p", "warn", "Simulated harness (KERNDIFF_SIMULATE): the times below are synthetic, made for "
                                    "testing, not a measurement.");
@@ -627,10 +636,9 @@ static void summary_section(FILE *out, const kd_comparison *c)
             fputs("</ul>\n", out);
         }
     }
-    const char *problems[] = {c->runtime_note, c->fault_explained};
-    for (size_t i = 0; i < 2; i++)
-        if (problems[i])
-            say_text(out, "p", "warn", problems[i]);
+    say_note(out, "warn", &c->runtime_note);
+    if (c->fault_explained)
+        say_text(out, "p", "warn", c->fault_explained);
     if (c->gate.requested) {
         kd_gate_line(&c->gate, &line);
         say(out, "p", c->gate.failed || !c->gate.evaluated ? "bad" : "good", &line);
@@ -655,8 +663,8 @@ static void comparison_body(FILE *out, const kd_comparison *c)
     counters_section(out, c);
     if (c->regions_run)
         regions_section(out, c);
-    else if (c->regions_note)
-        say_text(out, "p", "muted", c->regions_note);
+    else
+        say_note(out, "muted", &c->regions_note);
     static_section(out, c);
 }
 

@@ -14,6 +14,7 @@
 #include "gpu/nvml.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
+#include "report/note_text.h"
 #include "util/fs.h"
 #include "util/hash.h"
 
@@ -56,13 +57,19 @@ static const char *change_id(kd_change c)
 /* ---- small readers and writers for what a plain field cannot say ------------------------ */
 
 
+/* A sentence made by report/ as a JSON string; frees the buffer. */
+static json_t *sentence(kd_strbuf *text)
+{
+    json_t *s = json_string(kd_sb_str(text));
+    kd_sb_free(text);
+    return s;
+}
+
 static json_t *gate_text(const void *base)
 {
     kd_strbuf line = {0};
     kd_gate_line(base, &line);
-    json_t *s = json_string(kd_sb_str(&line));
-    kd_sb_free(&line);
-    return s;
+    return sentence(&line);
 }
 
 /* The GPU's name when there is one, else why there is none. */
@@ -610,9 +617,7 @@ static json_t *headline(const void *base)
 {
     kd_strbuf line = {0};
     kd_timing_headline(&((const kd_comparison *)base)->timing, &line);
-    json_t *s = json_string(kd_sb_str(&line));
-    kd_sb_free(&line);
-    return s;
+    return sentence(&line);
 }
 
 /* The timing pass ("runtime"). A new timing field is one line here (over kd_comparison:
@@ -777,13 +782,99 @@ static const kd_jfield gate_fields[] = {
 };
 static const kd_jtable gate_table = KD_J_TABLE(gate_fields);
 
+/* ---- notes: an id (per slot, diff/notes.h), the values its sentence quotes, the sentence --- */
+
+static const char *note_sides_id(int v)
+{
+    static const char *const ids[] = {[KD_NOTE_NO_SIDE] = "none", [KD_NOTE_V1] = "v1", [KD_NOTE_V2] = "v2",
+                                      [KD_NOTE_BOTH] = "both"};
+    return ids[v];
+}
+
+/* value[0..1], trailing NULLs left out. */
+static json_t *note_values(const void *base)
+{
+    const kd_note *n = base;
+    json_t *list = json_array();
+    size_t count = n->value[1] ? 2 : n->value[0] ? 1 : 0;
+    for (size_t i = 0; list && i < count; i++)
+        json_array_append_new(list, n->value[i] ? json_string(n->value[i]) : json_null());
+    return list;
+}
+
+static int read_note_values(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_note *n = base;
+    if (!json_is_array(v) || json_array_size(v) > 2)
+        return kd_jfail(at, err, "must be an array of at most 2 strings");
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *x = json_array_get(v, i);
+        if (!json_is_string(x) && !json_is_null(x)) {
+            kd_jpath item = {at, NULL, i};
+            return kd_jfail(&item, err, "must be a string or null");
+        }
+        n->value[i] = json_is_string(x) ? strdup(json_string_value(x)) : NULL;
+    }
+    return 0;
+}
+
+/* number[0..1], left out when both are 0 (only runs_differ has numbers: the drivers). */
+static json_t *note_numbers(const void *base)
+{
+    const kd_note *n = base;
+    return n->number[0] || n->number[1] ? json_pack("[I, I]", (json_int_t)n->number[0], (json_int_t)n->number[1])
+                                        : NULL;
+}
+
+static int read_note_numbers(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_note *n = base;
+    if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(json_array_get(v, 0)) ||
+        !json_is_integer(json_array_get(v, 1)))
+        return kd_jfail(at, err, "must be an array of 2 integers");
+    for (size_t i = 0; i < 2; i++)
+        n->number[i] = (long)json_integer_value(json_array_get(v, i));
+    return 0;
+}
+
+static json_t *note_text(const void *base)
+{
+    kd_strbuf text = {0};
+    kd_note_text(base, &text);
+    return sentence(&text);
+}
+
+/* One table per slot: they differ in the ids they accept (those of their kind). */
+#define NOTE_TABLE(slot, kind)                                                                                  \
+    static const char *slot##_note_id(int v)                                                                  \
+    {                                                                                                           \
+        return kd_note_kind_of((kd_note_id)v) == (kind) ? kd_note_id_name((kd_note_id)v) : NULL;               \
+    }                                                                                                           \
+    static const kd_jfield slot##_note_fields[] = {                                                             \
+        {KD_J_ENUM_FIELD("id", kd_note, id, slot##_note_id, KD_NOTE_ID_COUNT)},                                 \
+        {KD_J_ENUM_FIELD("side", kd_note, sides, note_sides_id, KD_NOTE_BOTH + 1)},                             \
+        {.key = "values", .type = KD_J_CUSTOM, .write = note_values, .read = read_note_values},                 \
+        {.key = "numbers", .type = KD_J_CUSTOM, .write = note_numbers, .read = read_note_numbers, .omit = true, \
+         .optional = true},                                                                                     \
+        {KD_J_FIELD("detail", kd_note, detail), .nullable = true},                                              \
+        {.key = "text", .type = KD_J_CUSTOM, .write = note_text},                                               \
+    };                                                                                                          \
+    static const kd_jtable slot##_note_table = KD_J_TABLE(slot##_note_fields);
+
+NOTE_TABLE(selection, KD_NOTE_SELECTION)
+NOTE_TABLE(sass, KD_NOTE_SASS)
+NOTE_TABLE(runtime, KD_NOTE_RUNTIME)
+NOTE_TABLE(counters, KD_NOTE_COUNTERS)
+NOTE_TABLE(git, KD_NOTE_GIT)
+NOTE_TABLE(regions, KD_NOTE_REGIONS)
+
+/* Each slot is null when there is no note. */
+#define NOTE_FIELD(slot)                                                                                        \
+    KD_J_OBJECT_FIELD(#slot, kd_comparison, slot##_note, slot##_note_table), KD_J_WHEN(kd_comparison, slot##_note.present)
+
 static const kd_jfield notes_fields[] = {
-    {KD_J_FIELD("selection", kd_comparison, selection_note), .nullable = true},
-    {KD_J_FIELD("sass", kd_comparison, sass_note), .nullable = true},
-    {KD_J_FIELD("runtime", kd_comparison, runtime_note), .nullable = true},
-    {KD_J_FIELD("counters", kd_comparison, counters_note), .nullable = true},
-    {KD_J_FIELD("git", kd_comparison, git_note), .nullable = true},
-    {KD_J_FIELD("regions", kd_comparison, regions_note), .nullable = true, .optional = true},
+    {NOTE_FIELD(selection)}, {NOTE_FIELD(sass)}, {NOTE_FIELD(runtime)},
+    {NOTE_FIELD(counters)},  {NOTE_FIELD(git)},  {NOTE_FIELD(regions)},
 };
 static const kd_jtable notes_table = KD_J_TABLE(notes_fields);
 
@@ -812,7 +903,12 @@ static json_t *schema_version(const void *base)
 static int read_schema_version(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
 {
     (void)base;
-    if (!json_is_integer(v) || json_integer_value(v) != KD_JSON_SCHEMA_VERSION)
+    json_int_t version = json_is_integer(v) ? json_integer_value(v) : 0;
+    if (version > 0 && version < KD_JSON_SCHEMA_VERSION)
+        return kd_jfail(at, err, "must be %d: version %d was written by an older kerndiff, whose findings, notes and "
+                        "ids differ (docs/json-schema.json); save the run again with this one",
+                        KD_JSON_SCHEMA_VERSION, (int)version);
+    if (version != KD_JSON_SCHEMA_VERSION)
         return kd_jfail(at, err, "must be %d (this kerndiff reads version %d only; save the run again)",
                         KD_JSON_SCHEMA_VERSION, KD_JSON_SCHEMA_VERSION);
     return 0;

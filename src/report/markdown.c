@@ -8,6 +8,7 @@
 #include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
+#include "report/note_text.h"
 #include "report/timing_text.h"
 #include "report/sanitizer_text.h"
 #include "report/regions_text.h"
@@ -194,6 +195,15 @@ static void regions_section(FILE *out, const kd_comparison *c)
     kd_sb_free(&line);
 }
 
+/* A note's sentence after `lead` ("- ", a blank line), when there is one. */
+static void note_line(FILE *out, const char *lead, const kd_note *n)
+{
+    kd_strbuf text = {0};
+    if (kd_note_text(n, &text))
+        fprintf(out, "%s%s\n", lead, kd_sb_str(&text));
+    kd_sb_free(&text);
+}
+
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -203,10 +213,8 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
     for (int s = 0; s < 2; s++)
         if (c->side[s].build_note)
             fprintf(out, "- %s build: %s\n", c->side[s].label, c->side[s].build_note);
-    if (c->git_note)
-        fprintf(out, "- note: %s\n", c->git_note);
-    if (c->selection_note)
-        fprintf(out, "- note: %s\n", c->selection_note);
+    note_line(out, "- note: ", &c->git_note);
+    note_line(out, "- note: ", &c->selection_note);
     kd_strbuf launch = {0};
     kd_launch_block_text(c, "", &launch);
     fprintf(out, "\n**Launch**\n\n```text\n%s```\n\n", kd_sb_str(&launch)); /* a fence: text stays literal */
@@ -218,8 +226,7 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         kd_sb_free(&heading);
         kd_sanitizer_lines(c, bullet, out);
     }
-    if (c->runtime_note)
-        fprintf(out, "- %s\n", c->runtime_note);
+    note_line(out, "- ", &c->runtime_note);
     if (c->fault_explained)
         fprintf(out, "- %s\n", c->fault_explained);
     if (c->timed)
@@ -234,13 +241,13 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         fprintf(out, "\n<details><summary>Counters (Nsight Compute)</summary>\n");
         counters_section(out, c, o);
         fprintf(out, "\n</details>\n");
-    } else if (c->counters_note) {
-        fprintf(out, "- %s\n", c->counters_note);
+    } else {
+        note_line(out, "- ", &c->counters_note);
     }
     if (c->regions_run)
         regions_section(out, c);
-    else if (c->regions_note)
-        fprintf(out, "- %s\n", c->regions_note);
+    else
+        note_line(out, "- ", &c->regions_note);
     if (c->finding_count) {
         fprintf(out, "\n**What changed**\n\n");
         for (size_t i = 0; i < c->finding_count; i++) {
@@ -264,8 +271,8 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
     if (sass) {
         count_table(out, "SASS instructions by family", &c->sass_families, o->all_rows);
         count_table(out, "SASS instructions", &c->sass_ops, o->all_rows);
-    } else if (c->sass_note) {
-        fprintf(out, "\n%s\n", c->sass_note);
+    } else {
+        note_line(out, "\n", &c->sass_note);
     }
     fprintf(out, "\n</details>\n");
 }

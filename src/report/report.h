@@ -63,7 +63,7 @@ void kd_render_csv(FILE *out, const kd_comparison *c, const kd_sweep_result *swe
 /* The region timelines (Chrome/Perfetto trace JSON); 0, -1 on failure. */
 int kd_render_trace(FILE *out, const kd_comparison *c);
 /* The JSON document's version: it changes when a field changes meaning or disappears. */
-#define KD_JSON_SCHEMA_VERSION 2
+#define KD_JSON_SCHEMA_VERSION 3
 /* The document's fields (report/json.c): the writer and the reader both come from it. */
 extern const kd_jtable kd_comparison_table;
 /* Reads a document written by kd_comparison_json into `out` (zeroed first) and rebuilds

@@ -7,6 +7,7 @@
 #include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
+#include "report/note_text.h"
 #include "report/timing_text.h"
 #include "report/regions_text.h"
 #include "report/sanitizer_text.h"
@@ -333,6 +334,18 @@ static void gate_line(FILE *out, const kd_render_options *o, const kd_comparison
     kd_sb_free(&gate);
 }
 
+/* A note's sentence on a line of its own: `lead` (indent, a blank line), then in `colour`
+ * (NULL: none) `label` and the sentence. Nothing when there is no note. */
+static void note_line(FILE *out, const kd_render_options *o, const char *lead, const char *colour, const char *label,
+                      const kd_note *n)
+{
+    kd_strbuf text = {0};
+    if (kd_note_text(n, &text))
+        fprintf(out, "%s%s%s%s%s\n", lead, colour ? paint(o, colour) : "", label, kd_sb_str(&text),
+                colour ? paint(o, RESET) : "");
+    kd_sb_free(&text);
+}
+
 /* --brief: what a pull request or an agent needs first, in a few lines. */
 static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
@@ -347,8 +360,7 @@ static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
             kd_sb_free(&line);
         }
     }
-    if (c->runtime_note)
-        fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
+    note_line(out, o, "", YELLOW, "", &c->runtime_note);
     if (c->fault_explained)
         fprintf(out, "  %s\n", c->fault_explained);
     if (c->sanitize_tools)
@@ -376,15 +388,12 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         if (side->build.note)
             fprintf(out, "  %snote: %s: %s%s\n", paint(o, YELLOW), side->label, side->build.note, paint(o, RESET));
     }
-    if (c->git_note)
-        fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), c->git_note, paint(o, RESET));
-    if (c->selection_note)
-        fprintf(out, "  note: %s\n", c->selection_note);
+    note_line(out, o, "  ", YELLOW, "note: ", &c->git_note);
+    note_line(out, o, "  ", NULL, "note: ", &c->selection_note);
     launch_block(out, o, c);
     if (c->sanitize_tools)
         sanitizer_section(out, o, c);
-    if (c->runtime_note)
-        fprintf(out, "%s%s%s\n", paint(o, YELLOW), c->runtime_note, paint(o, RESET));
+    note_line(out, o, "", YELLOW, "", &c->runtime_note);
     if (c->fault_explained)
         fprintf(out, "%s  %s%s\n", paint(o, YELLOW), c->fault_explained, paint(o, RESET));
     if (c->timed)
@@ -392,13 +401,13 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
     gate_line(out, o, c);
     if (c->counters.present)
         counters_section(out, o, c);
-    else if (c->counters_note)
-        fprintf(out, "\n%s%s%s\n", paint(o, YELLOW), c->counters_note, paint(o, RESET));
+    else
+        note_line(out, o, "\n", YELLOW, "", &c->counters_note);
 
     if (c->regions_run)
         regions_section(out, o, c);
-    else if (c->regions_note)
-        fprintf(out, "\n%s%s%s\n", paint(o, YELLOW), c->regions_note, paint(o, RESET));
+    else
+        note_line(out, o, "\n", YELLOW, "", &c->regions_note);
 
     findings_section(out, o, c);
 
@@ -418,8 +427,7 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         count_table(out, o, "SASS instructions by family", &c->sass_families);
         count_table(out, o, "SASS instructions", &c->sass_ops);
     }
-    if (c->sass_note)
-        fprintf(out, "\n%s\n", c->sass_note);
+    note_line(out, o, "\n", NULL, "", &c->sass_note);
     fprintf(out, "%s(static counts: each instruction once, however often it runs)%s\n", paint(o, DIM),
             paint(o, RESET));
 }

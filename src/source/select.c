@@ -91,10 +91,7 @@ int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2]
         /* One kernel on each side under different names: a renamed kernel, compare them. */
         out->name[0] = strdup(kernels[0].items[0].qualified);
         out->name[1] = strdup(kernels[1].items[0].qualified);
-        kd_strbuf note = {0};
-        kd_sb_printf(&note, "comparing %s (v1) with %s (v2): each file has one kernel", out->name[0],
-                     out->name[1]);
-        out->note = kd_sb_take(&note);
+        out->one_kernel_each = true;
     } else if (n > 1 && prompt_in) {
         int pick = ask(prompt_in, prompt_out, common, n);
         if (pick < 0) {
@@ -124,6 +121,5 @@ void kd_selection_free(kd_selection *s)
 {
     free(s->name[0]);
     free(s->name[1]);
-    free(s->note);
     memset(s, 0, sizeof *s);
 }

@@ -10,7 +10,7 @@
 
 typedef struct kd_selection {
     char *name[2]; /* per side, as the user names it (may carry template args: "tk<float>") */
-    char *note;    /* a remark to show the user (e.g. how the kernel was chosen), or NULL */
+    bool one_kernel_each; /* paired because each file has one kernel, under different names */
 } kd_selection;
 
 /* kernels[i] are the kernels of files[i]. fn[i] are --fn's names or NULL. With `prompt_in`

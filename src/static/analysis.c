@@ -139,19 +139,11 @@ static void add_checks(kd_sass_checks *sum, const kd_sass_checks *c)
 }
 
 /* The SASS histograms from the build's disassembly (compile/build runs cuobjdump, and
- * keeps its output in the cache entry). Every way of not having SASS leaves a note. */
-static void disassemble(const kd_static_request *req, kd_static_result *out, kd_strbuf *note)
+ * keeps its output in the cache entry). Without cuobjdump or a disassembly, there are none. */
+static void disassemble(const kd_static_request *req, kd_static_result *out)
 {
-    if (!req->cuobjdump) {
-        kd_sb_puts(note, "SASS skipped: cuobjdump not found (install the CUDA toolkit's cuobjdump, "
-                         "or pip install nvidia-cuda-cuobjdump and put it on PATH)");
+    if (!req->cuobjdump || !req->build->sass)
         return;
-    }
-    if (!req->build->sass) {
-        kd_sb_printf(note, "SASS skipped: %s", req->build->sass_problem ? req->build->sass_problem
-                                                                         : "the build has no disassembly");
-        return;
-    }
     /* A launcher's side sums every kernel; a kernel's side is its one entry. */
     char *const *functions = out->launcher ? out->entries : &out->entry;
     size_t n = out->launcher ? out->entry_count : 1;
@@ -163,20 +155,19 @@ static void disassemble(const kd_static_request *req, kd_static_result *out, kd_
         if (out->sass_present)
             add_checks(&out->sass_checks, &checks);
         else
-            kd_sb_printf(note, "SASS skipped: %s gave no disassembly of %s", req->cuobjdump, functions[i]);
+            out->sass_missing_function = functions[i];
         free(text);
     }
 }
 
-int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error,
-                      kd_strbuf *sass_note)
+int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
     if (req->launcher) {
         if (all_entries(req, out, error) != 0)
             return -1;
         out->block_origin = "launcher";
-        disassemble(req, out, sass_note);
+        disassemble(req, out);
         return 0;
     }
     /* A cubin given as input has no PTX: its entry is the kernel's name, its PTX table empty. */
@@ -204,7 +195,7 @@ int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_st
                                                     out->resources.registers,
                                                     out->shared_per_block,
                                                     &out->occupancy) == 0;
-    disassemble(req, out, sass_note);
+    disassemble(req, out);
     return 0;
 }
 

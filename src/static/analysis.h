@@ -19,7 +19,8 @@ typedef struct kd_static_result {
     size_t entry_count;
     kd_resources resources;
     kd_histogram ptx_ops, ptx_families;
-    bool sass_present;         /* false when no cuobjdump, or it failed (see sass_note) */
+    bool sass_present;         /* false when no cuobjdump, the build has no disassembly, or ... */
+    const char *sass_missing_function; /* ... it has none of this entry (borrowed from entry/entries) */
     kd_histogram sass_ops, sass_families;
     kd_sass_checks sass_checks;
     int block_threads;         /* used for the occupancy estimate */
@@ -43,12 +44,11 @@ typedef struct kd_static_request {
 } kd_static_request;
 
 /* Returns 0; -1 when the kernel has no (or several) entries in the PTX, with the reason
- * and what to do in `error`. A SASS failure is not an error: it is said in `sass_note`.
+ * and what to do in `error`. A SASS failure is not an error: sass_present says it.
  * For a launcher, the histograms and checks sum over every kernel of the file, registers,
  * barriers, shared memory and stack are the largest of any kernel, spills are summed, and
  * no occupancy is computed (each kernel has its own launch). */
-int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error,
-                      kd_strbuf *sass_note);
+int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error);
 void kd_static_result_free(kd_static_result *r);
 
 #endif

@@ -138,15 +138,13 @@ static int take_counters(saved_run run[2], const int index[2], const kd_comparis
 }
 
 /* A warning when the two runs cannot be compared as like for like. */
-static char *comparability(const kd_timing *old, const kd_timing *new)
+static void comparability(const kd_timing *old, const kd_timing *new, kd_note *note)
 {
     if (!strcmp(old->device, new->device) && old->driver == new->driver)
-        return NULL;
-    char *note = NULL;
-    if (asprintf(&note, "WARNING: the runs differ: OLD ran on %s (driver %d), NEW on %s (driver %d): timings are not like for like",
-                 old->device, old->driver, new->device, new->driver) < 0)
-        return NULL;
-    return note;
+        return;
+    kd_note_set(note, KD_SELECTION_RUNS_DIFFER, KD_NOTE_NO_SIDE, old->device, new->device, NULL);
+    note->number[0] = old->driver;
+    note->number[1] = new->driver;
 }
 
 /* --require-match: each run compared its own v1 and v2 outputs; any difference counts. */
@@ -181,12 +179,12 @@ int kd_compare_saved(const kd_options *opts, kd_comparison *c)
         if (run[0].c.timed && run[1].c.timed) {
             c->timed = take_timing(run, index, opts, &c->timing) == 0;
             c->simulated = run[1].c.simulated;
-            c->selection_note = comparability(&run[0].c.timing, &run[1].c.timing);
+            comparability(&run[0].c.timing, &run[1].c.timing, &c->selection_note);
         }
         if (!c->timed)
-            c->runtime_note = strdup("no timing compared: a saved run has no runtime samples");
+            kd_note_set(&c->runtime_note, KD_RUNTIME_SAVED_NO_SAMPLES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
         if (run[0].c.counters.present && run[1].c.counters.present && take_counters(run, index, c, &c->counters) != 0)
-            c->counters_note = strdup("counters not compared: out of memory");
+            kd_note_set(&c->counters_note, KD_COUNTERS_SAVED_OUT_OF_MEMORY, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
         kd_gate_evaluate(&c->timing, c->timed, outputs_of(run), &opts->gate, &c->gate);
         if (kd_comparison_tabulate(c) != 0)
             rc = KD_EXIT_TOOL;

@@ -10,6 +10,7 @@
 #include "launch/expr.h"
 #include "report/model_text.h"
 #include "report/report.h"
+#include "report/note_text.h"
 #include "util/output.h"
 
 enum { MAX_POINTS = 64 };
@@ -247,8 +248,10 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
             fprintf(human, "%s\n", kd_sb_str(&line));
             kd_sb_free(&line);
         }
-        if (rc != KD_EXIT_OK && c.runtime_note)
-            fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], c.runtime_note);
+        kd_strbuf why = {0};
+        if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
+            fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
+        kd_sb_free(&why);
         summarise(&c, rc, &points[i]);
         json_t *result = c.analysed ? kd_comparison_json(&c) : json_null();
         json_array_append_new(results, json_pack("{s:s, s:i, s:o}", "value", s->values[i], "exit", rc,

@@ -11,6 +11,7 @@
 #include "cli/exit_codes.h"
 #include "diff/compare.h"
 #include "report/report.h"
+#include "report/note_text.h"
 
 enum { TREND = 8, POLL_MS = 300 };
 
@@ -59,8 +60,10 @@ int kd_watch_run(const kd_options *opts, int argc, char **argv)
         c.argv = argv;
         if (c.analysed)
             kd_render_terminal(stdout, &c, &ro);
-        if (rc != KD_EXIT_OK && c.runtime_note)
-            fprintf(stderr, "kerndiff: %s\n", c.runtime_note);
+        kd_strbuf why = {0};
+        if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
+            fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_sb_free(&why);
         if (c.timed) {
             if (shown == TREND) {
                 memmove(speedups, speedups + 1, (TREND - 1) * sizeof *speedups);

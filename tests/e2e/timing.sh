@@ -191,9 +191,11 @@ PY
     has "$1" err "$3"
 }
 bad bad_opcode_key 'd["ptx"]["opcodes"][0]["key"] = 7' 'ptx\.opcodes\[0\]\.key: must be a string'
-bad bad_version_99 'd["schema_version"] = 99' 'schema_version: must be 2'
+bad bad_version_99 'd["schema_version"] = 99' 'schema_version: must be 3'
+bad bad_version_2 'd["schema_version"] = 2' 'schema_version: must be 3: version 2 was written by an older kerndiff'
 bad bad_version_missing 'del d["schema_version"]' 'schema_version: is missing'
-bad bad_version_string 'd["schema_version"] = "2"' 'schema_version: must be 2'
+bad bad_version_string 'd["schema_version"] = "3"' 'schema_version: must be 3'
+bad bad_note_id 'd["notes"]["runtime"] = {"id": "no_ncu_flag", "side": "none", "values": [], "detail": None}' 'notes\.runtime\.id: must be one of'
 bad bad_zero_sample 'd["runtime"]["sides"][1]["samples_ns"][3] = 0' 'runtime\.sides\[1\]\.samples_ns\[3\]: must be a positive number'
 bad bad_negative_sample 'd["runtime"]["sides"][0]["samples_ns"][0] = -5.0' 'runtime\.sides\[0\]\.samples_ns\[0\]: must be a positive number'
 bad bad_string_sample 'd["runtime"]["sides"][0]["samples_ns"][1] = "nan"' 'runtime\.sides\[0\]\.samples_ns\[1\]: must be a positive number'

@@ -101,6 +101,19 @@ static void fill_custom(kd_comparison *c)
         oc->result.first_count = 1;
         oc->result.first[0] = (kd_mismatch){.index = 7, .v1 = 1.5, .v2 = NAN};
     }
+    /* Each note slot holds one of its own ids (the last of its kind), with values and numbers. */
+    for (int id = 1; id < KD_NOTE_ID_COUNT; id++) {
+        kd_note *n = kd_comparison_note(c, kd_note_kind_of((kd_note_id)id));
+        n->id = (kd_note_id)id;
+        n->number[0] = id;
+        n->number[1] = -id;
+    }
+    for (int k = 0; k < KD_NOTE_KINDS; k++) {
+        kd_note *n = kd_comparison_note(c, (kd_note_kind)k);
+        assert_true(n->present);
+        n->value[0] = strdup("a value");
+        n->value[1] = strdup("another");
+    }
     c->counters.full = true;
     c->gpu.present = false;
     snprintf(c->gpu.reason, sizeof c->gpu.reason, "no driver");
@@ -269,6 +282,10 @@ static void opcode_key_number(json_t *d) { json_object_set_new(get(d, "ptx.opcod
 static void version_99(json_t *d) { json_object_set_new(d, "schema_version", json_integer(99)); }
 static void version_missing(json_t *d) { json_object_del(d, "schema_version"); }
 static void version_string(json_t *d) { json_object_set_new(d, "schema_version", json_string("2")); }
+static void version_2(json_t *d) { json_object_set_new(d, "schema_version", json_integer(2)); }
+static void note_of_another_slot(json_t *d) { json_object_set_new(get(d, "notes.runtime"), "id", json_string("no_ncu_flag")); }
+static void note_value_number(json_t *d) { json_array_set_new(get(d, "notes.git.values"), 1, json_integer(4)); }
+static void note_as_sentence(json_t *d) { json_object_set_new(get(d, "notes"), "sass", json_string("SASS skipped")); }
 static void sample_zero(json_t *d) { json_array_set_new(get(d, "runtime.sides.1.samples_ns"), 2, json_real(0)); }
 static void sample_negative(json_t *d) { json_array_set_new(get(d, "runtime.sides.0.samples_ns"), 0, json_real(-3)); }
 static void sample_string(json_t *d) { json_array_set_new(get(d, "runtime.sides.0.samples_ns"), 1, json_string("NaN")); }
@@ -284,9 +301,13 @@ static void bad_documents_are_refused_with_the_path(void **state)
 {
     (void)state;
     expect_refused(opcode_key_number, "ptx.opcodes[0].key: must be a string");
-    expect_refused(version_99, "schema_version: must be 2");
+    expect_refused(version_99, "schema_version: must be 3 (");
+    expect_refused(version_2, "schema_version: must be 3: version 2 was written by an older kerndiff");
     expect_refused(version_missing, "schema_version: is missing");
-    expect_refused(version_string, "schema_version: must be 2");
+    expect_refused(version_string, "schema_version: must be 3");
+    expect_refused(note_of_another_slot, "notes.runtime.id: must be one of \"no_run_flag\"");
+    expect_refused(note_value_number, "notes.git.values[1]: must be a string or null");
+    expect_refused(note_as_sentence, "notes.sass: must be an object");
     expect_refused(sample_zero, "runtime.sides[1].samples_ns[2]: must be a positive number");
     expect_refused(sample_negative, "runtime.sides[0].samples_ns[0]: must be a positive number");
     expect_refused(sample_string, "runtime.sides[0].samples_ns[1]: must be a positive number");

@@ -25,7 +25,7 @@ static void the_one_common_kernel_is_chosen(void **state)
     assert_int_equal(kd_select_kernel(lists, files, no_fn, NULL, NULL, &sel, &err), 0);
     assert_string_equal(sel.name[0], "k");
     assert_string_equal(sel.name[1], "k");
-    assert_null(sel.note);
+    assert_false(sel.one_kernel_each);
     kd_selection_free(&sel);
     kd_kernel_list_free(&lists[0]);
     kd_kernel_list_free(&lists[1]);
@@ -92,7 +92,7 @@ static void a_renamed_single_kernel_is_paired_with_a_note(void **state)
     assert_int_equal(kd_select_kernel(lists, files, no_fn, NULL, NULL, &sel, &err), 0);
     assert_string_equal(sel.name[0], "old_k");
     assert_string_equal(sel.name[1], "new_k");
-    assert_non_null(sel.note);
+    assert_true(sel.one_kernel_each);
     kd_selection_free(&sel);
     kd_kernel_list_free(&lists[0]);
     kd_kernel_list_free(&lists[1]);

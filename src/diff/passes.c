@@ -1,0 +1,263 @@
+#include "diff/passes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "cli/exit_codes.h"
+#include "diff/runtime.h"
+#include "gpu/nvml.h"
+#include "util/trace.h"
+
+static kd_pass_result ran(void) { return (kd_pass_result){.status = KD_PASS_RAN}; }
+
+/* Sets the note (when `id` is not already there) and says why the pass did not run. */
+static kd_pass_result skipped(kd_note *slot, kd_note_id id)
+{
+    if (!slot->present || slot->id != id)
+        kd_note_set(slot, id, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+    return (kd_pass_result){.status = KD_PASS_SKIPPED, .reason = id};
+}
+
+static kd_pass_result failed(const kd_note *note, int exit_code)
+{
+    return (kd_pass_result){.status = KD_PASS_FAILED, .reason = note->id, .exit_code = exit_code};
+}
+
+/* ---- the sanitizer (sanitizer/): each side under compute-sanitizer, before the timing ---- */
+
+/* The compute-sanitizer to run: --compute-sanitizer, else (not for the simulated backend,
+ * whose children a real one cannot run) the one on PATH. */
+static const char *sanitizer_for(const kd_options *opts, const kd_backend *backend)
+{
+    if (opts->sanitize.program || !backend->simulated)
+        return kd_find_sanitizer(opts->sanitize.program);
+    return NULL;
+}
+
+/* --sanitize-n: the side's launch described again with n = COUNT on both sides (a --call n
+ * gives way to it), so that a slow sanitizer runs on a smaller problem. */
+static int sanitized_launch(const kd_options *opts, const kd_side *side, int s, kd_launch_spec *out, kd_strbuf *why)
+{
+    kd_launch_request req = kd_side_launch_request(opts, side, s);
+    kd_call_settings call = opts->call[s];
+    call.n = NULL;
+    req.call = &call;
+    req.n = opts->sanitize.n;
+    return kd_launch_spec_build(&req, out, why);
+}
+
+static bool sanitizer_wanted(const kd_options *opts) { return opts->sanitize.tools != 0; }
+
+/* Ran: clean, or findings with --sanitize-warn. Fails with KD_EXIT_SANITIZER on findings,
+ * KD_EXIT_TOOL without a compute-sanitizer, KD_EXIT_INPUT when --sanitize-n describes no
+ * launch, KD_EXIT_RUNTIME when it could not run. */
+static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c)
+{
+    const kd_options *opts = ctx->opts;
+    const char *sanitizer = sanitizer_for(opts, ctx->backend);
+    if (!sanitizer) {
+        kd_note_set(&c->runtime_note, KD_RUNTIME_NO_SANITIZER, KD_NOTE_NO_SIDE, opts->sanitize.program, NULL, NULL);
+        return failed(&c->runtime_note, KD_EXIT_TOOL);
+    }
+    kd_sanitize_options o = opts->sanitize;
+    o.timeout_ms = opts->timing.timeout_ms;
+    o.seed = opts->timing.seed;
+    size_t findings[2] = {0, 0};
+    for (int s = 0; s < 2; s++) {
+        kd_strbuf why = {0};
+        kd_timing_side side = ctx->sides[s];
+        /* The findings name this launch's buffers: it lives as long as they do. */
+        if (o.n && sanitized_launch(opts, &c->side[s], s, &c->sanitize[s].launch, &why) != 0) {
+            kd_note_set(&c->runtime_note, KD_RUNTIME_SANITIZE_N_INVALID, KD_NOTE_SIDE(s), o.n, NULL, kd_sb_str(&why));
+            kd_sb_free(&why);
+            return failed(&c->runtime_note, KD_EXIT_INPUT);
+        }
+        if (o.n)
+            side.spec = &c->sanitize[s].launch;
+        kd_trace("sanitizer %s", side.label);
+        int rc = kd_sanitize_side_run(sanitizer, &side, o.tools, &o, ctx->workdir, &c->sanitize[s], &why);
+        if (rc != 0) {
+            kd_note_set(&c->runtime_note, KD_RUNTIME_SANITIZER_FAILED, KD_NOTE_SIDE(s), NULL, NULL, kd_sb_str(&why));
+            kd_sb_free(&why);
+            return failed(&c->runtime_note, KD_EXIT_RUNTIME);
+        }
+        kd_sb_free(&why);
+        findings[s] = kd_sanitize_findings(&c->sanitize[s]);
+    }
+    c->sanitize_tools = o.tools;
+    if ((findings[0] || findings[1]) && !o.warn) {
+        kd_note_set(&c->runtime_note, KD_RUNTIME_SANITIZER_FINDINGS,
+                    (kd_note_sides)((findings[0] ? KD_NOTE_V1 : 0) | (findings[1] ? KD_NOTE_V2 : 0)), NULL, NULL,
+                    NULL);
+        return failed(&c->runtime_note, KD_EXIT_SANITIZER);
+    }
+    return ran();
+}
+
+/* A kernel faulted: re-run that side once under memcheck, so that the report can say which
+ * buffer and element it touched. Best effort: without a compute-sanitizer, say how to get one. */
+static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
+{
+    const kd_options *opts = ctx->opts;
+    const kd_backend *backend = ctx->backend;
+    const kd_timing_side *sides = ctx->sides;
+    const char *error = c->runtime_note.detail;
+    if (!error || !strstr(error, "CUDA_ERROR_") || error[0] != 'v' || (error[1] != '1' && error[1] != '2'))
+        return;
+    int s = error[1] - '1';
+    const char *sanitizer = sanitizer_for(opts, backend);
+    if (!sanitizer) {
+        if (!backend->simulated)
+            c->fault_explained = strdup("install compute-sanitizer (part of the CUDA toolkit) and kerndiff will say "
+                                        "which buffer and element the faulting access hit");
+        return;
+    }
+    kd_sanitize_options o = opts->sanitize;
+    o.timeout_ms = opts->timing.timeout_ms;
+    o.seed = opts->timing.seed;
+    kd_sanitize_side found;
+    memset(&found, 0, sizeof found);
+    kd_strbuf why = {0}, text = {0};
+    kd_trace("explaining the fault of %s under memcheck", sides[s].label);
+    if (kd_sanitize_side_run(sanitizer, &sides[s], 1u << KD_SAN_MEMCHECK, &o, ctx->workdir, &found, &why) == 0 &&
+        found.report[KD_SAN_MEMCHECK].count) {
+        kd_sb_printf(&text, "%s, under compute-sanitizer memcheck: ", sides[s].label);
+        kd_san_explain(&found.report[KD_SAN_MEMCHECK].findings[0], found.buffers, found.nbuffers, &text);
+        c->fault_explained = kd_sb_take(&text);
+    }
+    kd_sb_free(&why);
+    kd_sb_free(&text);
+    kd_sanitize_side_free(&found);
+}
+
+/* ---- the timing (measure/): the correctness check, then both sides in one child ---------- */
+
+static kd_pass_result run_timing(const kd_pass_context *ctx, kd_comparison *c)
+{
+    kd_strbuf error = {0};
+    kd_timing_status st = kd_measure(ctx->sides, ctx->shared_argv, &ctx->opts->timing, ctx->workdir, &c->timing, &error);
+    if (st != KD_TIMING_OK) {
+        kd_note_set(&c->runtime_note, KD_RUNTIME_TIMING_FAILED, KD_NOTE_NO_SIDE, NULL, NULL, kd_sb_str(&error));
+        kd_sb_free(&error);
+        explain_fault(ctx, c);
+        return failed(&c->runtime_note, KD_EXIT_RUNTIME);
+    }
+    kd_sb_free(&error);
+    c->timed = true;
+    return ran();
+}
+
+/* Peak DRAM bandwidth (FACTS.md: 2 x max memory clock x bus width / 8) and the highest SM
+ * clock, from NVML; zeros when NVML cannot tell. */
+static void read_peaks(kd_counter_context *ctx)
+{
+    char why[128];
+    kd_nvml *n = kd_nvml_open(NULL, why, sizeof why);
+    if (!n)
+        return;
+    unsigned mem_mhz, bus_bits, sm_mhz;
+    if (kd_nvml_memory(n, &mem_mhz, &bus_bits) == 0)
+        ctx->peak_dram_bytes_per_s = 2.0 * mem_mhz * 1e6 * bus_bits / 8;
+    if (kd_nvml_max_sm_clock(n, &sm_mhz) == 0)
+        ctx->max_sm_clock_hz = sm_mhz * 1e6;
+    kd_nvml_close(n);
+}
+
+/* ---- counters (ncu/): each side under Nsight Compute, after the timing ------------------ */
+
+static bool counters_wanted(const kd_options *opts) { return !opts->no_ncu; }
+
+/* Counters explain a timing; without them the timing still stands, so every failure here
+ * becomes a note, never an error. */
+static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
+{
+    const kd_options *opts = ctx->opts;
+    const kd_timing_side *sides = ctx->sides;
+    if (c->simulated && !opts->ncu)
+        return skipped(&c->counters_note, KD_COUNTERS_SIMULATED);
+    double shortest = fmin(c->timing.side[0].summary.median, c->timing.side[1].summary.median);
+    kd_ncu_options o = {.ncu = opts->ncu, .full = opts->ncu_full, .repeats = kd_ncu_auto_repeats(opts->ncu_repeats, shortest),
+                        .clock_control = opts->ncu_clock_control, .timeout_ms = opts->timing.timeout_ms,
+                        .report_dir = opts->ncu_report_dir, .extra = &opts->extra_metrics};
+    kd_ncu_result results[2];
+    memset(results, 0, sizeof results);
+    kd_ncu_status st = KD_NCU_OK;
+    kd_strbuf why = {0};
+    int s = 0;
+    for (; s < 2 && st == KD_NCU_OK; s++) {
+        kd_trace("counter pass %s", sides[s].label);
+        o.launch_ns = c->timing.side[s].summary.median;
+        st = kd_ncu_profile(&o, &sides[s], opts->timing.seed, ctx->workdir, &results[s], &why);
+    }
+    if (st != KD_NCU_OK) {
+        kd_note_id id = st == KD_NCU_MISSING      ? KD_COUNTERS_NCU_MISSING
+                        : st == KD_NCU_PERMISSION ? KD_COUNTERS_NCU_PERMISSION
+                                                  : KD_COUNTERS_NCU_FAILED;
+        kd_note_set(&c->counters_note, id, KD_NOTE_SIDE(s - 1), NULL, NULL, kd_sb_str(&why));
+    } else {
+        kd_counter_context k = {
+            .sm = c->timing.sm,
+            .sms = c->timing.sms,
+            .timing_noise_pct = kd_speedup_ci_halfwidth_pct(&c->timing.speedup),
+            .verdict = c->timing.verdict,
+            .extra_metrics = &opts->extra_metrics,
+        };
+        for (s = 0; s < 2; s++)
+            k.spill_bytes[s] = c->side[s].stat.resources.spill_stores + c->side[s].stat.resources.spill_loads;
+        read_peaks(&k);
+        if (kd_counters_build(results, opts->ncu_full, &k, &c->counters) != 0)
+            kd_note_set(&c->counters_note, KD_COUNTERS_OUT_OF_MEMORY, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+    }
+    kd_sb_free(&why);
+    kd_ncu_result_free(&results[0]);
+    kd_ncu_result_free(&results[1]);
+    return c->counters_note.present ? skipped(&c->counters_note, c->counters_note.id) : ran();
+}
+
+/* ---- regions (regions/): each side's instrumented build, after the timing --------------- */
+
+static bool regions_wanted(const kd_options *opts) { return opts->regions_on; }
+
+/* Each side's instrumented build alone in a harness child. Like the counters, regions
+ * explain a timing; a failure here is a note, never an error. */
+static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
+{
+    const kd_options *opts = ctx->opts;
+    if (c->regions_note.present) /* the build left the pass out (no markers, a launcher ...) */
+        return skipped(&c->regions_note, c->regions_note.id);
+    unsigned mhz = c->timing.side[0].clock_max_mhz > c->timing.side[1].clock_max_mhz ? c->timing.side[0].clock_max_mhz
+                                                                                      : c->timing.side[1].clock_max_mhz;
+    kd_regions_options o = opts->regions;
+    o.timeout_ms = opts->timing.timeout_ms;
+    o.seed = opts->timing.seed;
+    for (int s = 0; s < 2; s++) {
+        kd_timing_side side = ctx->sides[s];
+        side.load_path = c->side[s].regions_build.cubin_path;
+        kd_strbuf why = {0};
+        kd_trace("region pass %s", side.label);
+        if (kd_regions_run(&side, &c->side[s].region_names, &o, ctx->workdir, c->timing.side[s].summary.median,
+                           mhz * 1e6, &c->side[s].regions, &why) != 0) {
+            kd_note_set(&c->regions_note, KD_REGIONS_FAILED, KD_NOTE_SIDE(s), NULL, NULL, kd_sb_str(&why));
+            kd_sb_free(&why);
+            return skipped(&c->regions_note, KD_REGIONS_FAILED);
+        }
+        kd_sb_free(&why);
+    }
+    c->regions_run = true;
+    return ran();
+}
+
+/* ---- the table ---------------------------------------------------------------------- */
+
+static const kd_pass sanitizer_pass = {
+    .name = "sanitizer", .stage = KD_PASS_BEFORE_TIMING, .wanted = sanitizer_wanted, .run = run_sanitizer};
+static const kd_pass timing_pass = {.name = "timing", .stage = KD_PASS_TIMING, .run = run_timing};
+static const kd_pass counters_pass = {.name = "counters", .stage = KD_PASS_AFTER_TIMING, .wanted = counters_wanted,
+                                      .unwanted_note = KD_COUNTERS_NO_NCU_FLAG, .run = run_counters};
+static const kd_pass regions_pass = {
+    .name = "regions", .stage = KD_PASS_AFTER_TIMING, .wanted = regions_wanted, .run = run_regions};
+
+const kd_pass *const kd_passes[] = {&sanitizer_pass, &timing_pass, &counters_pass, &regions_pass};
+const size_t kd_pass_count = sizeof kd_passes / sizeof *kd_passes;

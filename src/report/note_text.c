@@ -1,0 +1,95 @@
+#include "report/note_text.h"
+
+static const char *sides_text(kd_note_sides s)
+{
+    return s == KD_NOTE_V1 ? "v1" : s == KD_NOTE_V2 ? "v2" : s == KD_NOTE_BOTH ? "v1 and v2" : "";
+}
+
+static const char *or_empty(const char *text) { return text ? text : ""; }
+
+/* What to do when ncu could not profile. */
+static const char *counter_advice(kd_note_id id)
+{
+    switch (id) {
+    case KD_COUNTERS_NCU_MISSING: return "install Nsight Compute (ncu) or pass --ncu PATH";
+    case KD_COUNTERS_NCU_PERMISSION:
+        return "run as root, or allow profiling for all users (NVreg_RestrictProfilingToAdminUsers=0, "
+               "https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    default: return "see the message above; --no-ncu skips the counter pass";
+    }
+}
+
+bool kd_note_text(const kd_note *n, kd_strbuf *out)
+{
+    if (!n->present)
+        return false;
+    const char *side = sides_text(n->sides), *v0 = or_empty(n->value[0]), *v1 = or_empty(n->value[1]);
+    const char *detail = or_empty(n->detail);
+    switch (n->id) {
+    case KD_NOTE_NONE: case KD_NOTE_ID_COUNT: return false;
+    case KD_SELECTION_ONE_KERNEL_EACH:
+        kd_sb_printf(out, "comparing %s (v1) with %s (v2): each file has one kernel", v0, v1);
+        break;
+    case KD_SELECTION_RUNS_DIFFER:
+        kd_sb_printf(out, "WARNING: the runs differ: OLD ran on %s (driver %ld), NEW on %s (driver %ld): timings are not "
+                          "like for like", v0, n->number[0], v1, n->number[1]);
+        break;
+    case KD_SASS_NO_CUOBJDUMP:
+        kd_sb_puts(out, "SASS skipped: cuobjdump not found (install the CUDA toolkit's cuobjdump, "
+                        "or pip install nvidia-cuda-cuobjdump and put it on PATH)");
+        break;
+    case KD_SASS_NOT_IN_BUILD:
+        kd_sb_printf(out, "%s: SASS skipped: %s", side, n->detail ? detail : "the build has no disassembly");
+        break;
+    case KD_SASS_NO_FUNCTION:
+        kd_sb_printf(out, "%s: SASS skipped: %s gave no disassembly of %s", side, v0, v1);
+        break;
+    case KD_GIT_IDENTICAL:
+        kd_sb_printf(out, "%s and %s are identical (file and includes): any difference below is noise", v0, v1);
+        break;
+    case KD_RUNTIME_NO_RUN_FLAG: kd_sb_puts(out, "runtime measurement not run: --no-run; static diff only"); break;
+    case KD_RUNTIME_NO_BACKEND:
+        kd_sb_puts(out, "runtime measurement skipped: no backend runs these inputs; static diff only");
+        break;
+    case KD_RUNTIME_NO_GPU: kd_sb_printf(out, "runtime measurement skipped: %s; static diff only", detail); break;
+    case KD_RUNTIME_UNLAUNCHABLE:
+        kd_sb_printf(out, "%s: cannot launch %s: %s (or pass --no-run for the static diff only)", side, v0, detail);
+        break;
+    case KD_RUNTIME_NO_HARNESS: case KD_RUNTIME_CLOCKS_NOT_LOCKED: case KD_RUNTIME_TIMING_FAILED:
+        kd_sb_puts(out, detail); /* each says what failed, on which side, and what to do */
+        break;
+    case KD_RUNTIME_NO_TMPDIR: kd_sb_puts(out, "cannot create a private temporary folder"); break;
+    case KD_RUNTIME_NO_SANITIZER:
+        kd_sb_printf(out, "--sanitize: no compute-sanitizer found%s%s (it comes with the CUDA toolkit; or pass "
+                          "--compute-sanitizer PATH)", n->value[0] ? " at " : "", v0);
+        break;
+    case KD_RUNTIME_SANITIZE_N_INVALID: kd_sb_printf(out, "%s: --sanitize-n %s: %s", side, v0, detail); break;
+    case KD_RUNTIME_SANITIZER_FAILED: kd_sb_printf(out, "%s: compute-sanitizer: %s", side, detail); break;
+    case KD_RUNTIME_SANITIZER_FINDINGS:
+        kd_sb_printf(out, "nothing timed: compute-sanitizer found problems in %s (above); fix them, or pass "
+                          "--sanitize-warn to time anyway", side);
+        break;
+    case KD_RUNTIME_SAVED_NO_SAMPLES: kd_sb_puts(out, "no timing compared: a saved run has no runtime samples"); break;
+    case KD_COUNTERS_NO_NCU_FLAG: kd_sb_puts(out, "counters not collected: --no-ncu"); break;
+    case KD_COUNTERS_SIMULATED:
+        kd_sb_puts(out, "counters not collected: the simulated harness has none (pass --ncu to use a stand-in)");
+        break;
+    case KD_COUNTERS_NCU_MISSING: case KD_COUNTERS_NCU_PERMISSION: case KD_COUNTERS_NCU_FAILED:
+        kd_sb_printf(out, "counters not collected (%s): %s; %s", side, detail, counter_advice(n->id));
+        break;
+    case KD_COUNTERS_OUT_OF_MEMORY: kd_sb_puts(out, "counters not shown: out of memory"); break;
+    case KD_COUNTERS_SAVED_OUT_OF_MEMORY: kd_sb_puts(out, "counters not compared: out of memory"); break;
+    case KD_REGIONS_NOT_CUDA:
+        kd_sb_printf(out, "regions not recorded: %s is not CUDA C (region markers exist for CUDA C only)", side);
+        break;
+    case KD_REGIONS_LAUNCHER:
+        kd_sb_printf(out, "regions not recorded: %s is a custom launcher (regions need one kernel)", side);
+        break;
+    case KD_REGIONS_NO_MARKERS:
+        kd_sb_printf(out, "regions not recorded: %s has no region markers (#include <kerndiff/regions.h>, then "
+                          "KD_REGION_BEGIN(name) ... KD_REGION_END(name))", side);
+        break;
+    case KD_REGIONS_FAILED: kd_sb_printf(out, "regions not recorded (%s): %s", side, detail); break;
+    }
+    return true;
+}
