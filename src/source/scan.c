@@ -49,6 +49,7 @@ typedef struct scanner {
     kd_kernel *kernels;
     bool *defined; /* parallel to kernels: a body has been seen, not just a prototype */
     size_t nkernels, kernel_cap;
+    bool macro_kernels; /* a directive mentions __global__ */
     bool oom;
 } scanner;
 
@@ -364,7 +365,9 @@ static void lex(scanner *sc)
         bool directive = c == '#' && line_start;
         line_start = false;
         if (directive) {
+            size_t start = lx.pos;
             skip_directive(&lx);
+            sc->macro_kernels |= memmem(lx.s + start, lx.pos - start, "__global__", 10) != NULL;
             continue;
         }
         size_t start = lx.pos;
@@ -1065,6 +1068,7 @@ static void free_kernel(kd_kernel *k)
     free(k->instantiations);
     free(k->launch_bounds);
     free(k->frontend_info);
+    free(k->signature);
     *k = (kd_kernel){0};
 }
 
@@ -1326,6 +1330,7 @@ int kd_scan_source(const char *text, size_t len, kd_kernel_list *out)
     }
     out->items = sc.kernels;
     out->count = sc.nkernels;
+    out->macro_kernels = sc.macro_kernels;
     return 0;
 }
 
