@@ -14,6 +14,7 @@
 #include "report/launch_text.h"
 #include "report/report.h"
 #include "report/note_text.h"
+#include "source/compiled.h"
 #include "source/roles.h"
 #include "util/output.h"
 #include "util/trace.h"
@@ -45,18 +46,55 @@ static void print_launch(const kd_options *opts, const kd_kernel *k, const kd_an
     kd_sb_free(&args);
 }
 
+/* One kernel's parameters, as the launch will read them. */
+static void print_params(const kd_kernel *k)
+{
+    for (size_t j = 0; j < k->nparams; j++) {
+        const kd_param *p = &k->params[j];
+        kd_param_role role = kd_param_role_of(p);
+        printf("  %-24s %-12s %s", p->type, *p->name ? p->name : "(unnamed)", kd_param_role_name(role));
+        if (p->is_pointer)
+            printf(" of %s", p->pointee);
+        if (role == KD_ROLE_SCALAR && !p->default_value)
+            printf(" (needs --arg %s=VALUE)", *p->name ? p->name : "NAME");
+        if (p->default_value)
+            printf(" (default %s)", p->default_value);
+        printf("\n");
+    }
+}
+
+/* A template's compiled instances, each with the launch it would get (its types are the
+ * instance's); the template's own launch when none was compiled. */
+static void print_instances(const kd_options *opts, const kd_kernel *k, const char *ptx, const kd_annotations *notes)
+{
+    kd_kernel_list instances = {0};
+    if (ptx && kd_compiled_instances(k, ptx, &instances) != 0)
+        printf("  (out of memory while reading the compiled instances)\n");
+    for (size_t i = 0; i < instances.count; i++) {
+        printf("  instance %s, compiled as %s\n", instances.items[i].name, instances.items[i].signature);
+        print_launch(opts, &instances.items[i], notes);
+    }
+    if (instances.count == 0)
+        print_launch(opts, k, notes);
+    kd_kernel_list_free(&instances);
+}
+
 static int list_kernels(const kd_options *opts, const char *path)
 {
     kd_kernel_list list = {0};
     kd_annotations notes = {0};
-    int rc = kd_scan_file(opts, path, NULL, &list, &notes);
-    if (rc != KD_EXIT_OK)
-        return rc;
-    if (list.count == 0)
+    char *ptx = NULL;
+    int rc = kd_list_file(opts, path, &list, &notes, &ptx);
+    if (rc == KD_EXIT_OK && list.count == 0)
         printf("%s: no __global__ kernels\n", path);
-    for (size_t i = 0; i < list.count; i++) {
+    for (size_t i = 0; rc == KD_EXIT_OK && i < list.count; i++) {
         const kd_kernel *k = &list.items[i];
-        printf("%s%s  (line %d", k->qualified, k->is_template ? "<...>" : "", k->line);
+        printf("%s%s  (", k->qualified, k->is_template ? "<...>" : "");
+        if (k->from_compiled)
+            printf("found in the compiled code, not in the source (declared through a macro?): %s; parameters "
+                   "named by position", k->signature ? k->signature : "no C++ signature, types from the PTX .entry");
+        else
+            printf("line %d", k->line);
         if (k->is_launcher)
             printf(", launcher");
         if (k->extern_c)
@@ -70,23 +108,16 @@ static int list_kernels(const kd_options *opts, const char *path)
                 printf(" %s<%s>", k->name, k->instantiations[j]);
             printf("%s\n", k->ninstantiations ? "" : " none (pick one with --fn 'NAME<TYPE>')");
         }
-        for (size_t j = 0; j < k->nparams; j++) {
-            const kd_param *p = &k->params[j];
-            kd_param_role role = kd_param_role_of(p);
-            printf("  %-24s %-12s %s", p->type, *p->name ? p->name : "(unnamed)", kd_param_role_name(role));
-            if (p->is_pointer)
-                printf(" of %s", p->pointee);
-            if (role == KD_ROLE_SCALAR && !p->default_value)
-                printf(" (needs --arg %s=VALUE)", *p->name ? p->name : "NAME");
-            if (p->default_value)
-                printf(" (default %s)", p->default_value);
-            printf("\n");
-        }
-        print_launch(opts, k, &notes);
+        print_params(k);
+        if (k->is_template)
+            print_instances(opts, k, ptx, &notes);
+        else
+            print_launch(opts, k, &notes);
     }
+    free(ptx);
     kd_kernel_list_free(&list);
     kd_annotations_free(&notes);
-    return KD_EXIT_OK;
+    return rc;
 }
 
 

@@ -26,6 +26,8 @@ typedef struct kd_backend {
     const char *name;        /* "cuda", "triton", "binary", "sim" */
     bool simulated;          /* its timings are synthetic: the reports say so */
     bool needs_gpu;          /* without a GPU the diff is static only */
+    bool scan_misses_macros; /* its scan does not expand macros: a kernel declared through one
+                                is looked for in the compiled entries (source/compiled.h) */
     /* Whether the backend takes this input file. */
     bool (*claims)(const char *path);
     /* The harness child for one side (side 0 or 1) or for both at once (side -1), whose

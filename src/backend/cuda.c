@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli/exit_codes.h"
+#include "source/compiled.h"
+#include "static/symbols.h"
 #include "util/fs.h"
 #include "util/text.h"
 #include "wire/locate.h"
@@ -129,9 +131,41 @@ static int build_variant(const kd_options *opts, const kd_comparison *c, kd_side
     return rc;
 }
 
+/* A template's parameter types are its instance's: `const T *in` of copy<float> is a
+ * `float const*` in the compiled entry the chosen name picks ("copy<float>", or "copy" when
+ * there is one instance). None or several: the static analysis says which to pick. */
+static int use_instance(kd_side *side)
+{
+    kd_kernel_list instances;
+    if (kd_compiled_instances(side->kernel_info, side->build.ptx, &instances) != 0) {
+        fprintf(stderr, "kerndiff: %s: out of memory while reading the compiled entries of %s\n", side->label,
+                side->path);
+        return KD_EXIT_TOOL;
+    }
+    kd_kernel *pick = NULL;
+    size_t matches = 0;
+    for (size_t i = 0; i < instances.count; i++)
+        if (kd_symbol_matches(instances.items[i].qualified, side->kernel) && matches++ == 0)
+            pick = &instances.items[i];
+    int rc = KD_EXIT_OK;
+    if (matches == 1 && (side->compiled = malloc(sizeof *side->compiled)) != NULL) {
+        *side->compiled = *pick;
+        *pick = (kd_kernel){0};
+        side->kernel_info = side->compiled;
+    } else if (matches == 1) {
+        fprintf(stderr, "kerndiff: %s: out of memory\n", side->label);
+        rc = KD_EXIT_TOOL;
+    }
+    kd_kernel_list_free(&instances);
+    return rc;
+}
+
 static int cuda_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
 {
-    return build_variant(opts, c, side, NULL, side->label, &side->build);
+    int rc = build_variant(opts, c, side, NULL, side->label, &side->build);
+    if (rc == KD_EXIT_OK && side->kernel_info && side->kernel_info->is_template && !side->compiled)
+        rc = use_instance(side);
+    return rc;
 }
 
 static int cuda_build_instrumented(const kd_options *opts, const kd_comparison *c, kd_side *side,
@@ -143,6 +177,7 @@ static int cuda_build_instrumented(const kd_options *opts, const kd_comparison *
 const kd_backend kd_backend_cuda = {
     .name = "cuda",
     .needs_gpu = true,
+    .scan_misses_macros = true,
     .claims = claims_cuda,
     .harness = cuda_harness,
     .scan = cuda_scan,

@@ -13,6 +13,7 @@
 #include "regions/instrument.h"
 #include "wire/locate.h"
 #include "cli/exit_codes.h"
+#include "source/compiled.h"
 #include "source/select.h"
 #include "util/fs.h"
 #include "util/text.h"
@@ -51,6 +52,29 @@ static int choose_arch(const kd_options *opts, kd_comparison *c)
 static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side)
 {
     return side->frontend->build(opts, c, side);
+}
+
+/* Kernels the scan cannot see (declared through a macro) are read from the compiled entries
+ * when the file may have some (a directive mentions __global__) or --fn (`fn`) names one the
+ * scan did not find. The build is the one the diff makes anyway: after the choice it comes
+ * from the cache. */
+static int add_compiled_kernels(const kd_options *opts, const kd_comparison *c, kd_side *side, const char *fn)
+{
+    char *base = fn ? kd_base_name(fn) : NULL;
+    bool unseen = base && !kd_kernel_find(&side->kernels, base);
+    free(base);
+    if (!side->frontend->scan_misses_macros || !(side->kernels.macro_kernels || unseen))
+        return KD_EXIT_OK;
+    kd_trace("%s: looking for kernels in the compiled code", side->label);
+    int rc = build_side(opts, c, side);
+    if (rc == KD_EXIT_OK && kd_compiled_kernels_add(&side->kernels, side->build.ptx) < 0) {
+        fprintf(stderr, "kerndiff: %s: out of memory while reading the compiled entries of %s\n", side->label,
+                side->path);
+        rc = KD_EXIT_TOOL;
+    }
+    kd_build_free(&side->build);
+    side->build = (kd_build){0};
+    return rc;
 }
 
 /* --regions: each side's region names, then its instrumented build. A side without
@@ -192,6 +216,13 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
                                &c->side[s].annotations)) != KD_EXIT_OK)
             return rc;
     }
+    kd_gpu_probe(&c->gpu);
+    kd_trace("GPU probe: %s", c->gpu.present ? c->gpu.name : c->gpu.reason);
+    if ((rc = choose_arch(opts, c)) != KD_EXIT_OK)
+        return rc;
+    for (int s = 0; s < 2; s++)
+        if ((rc = add_compiled_kernels(opts, c, &c->side[s], opts->fn[s])) != KD_EXIT_OK)
+            return rc;
     kd_kernel_list lists[2] = {c->side[0].kernels, c->side[1].kernels};
     kd_selection sel;
     kd_strbuf error = {0};
@@ -215,10 +246,6 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     kd_selection_free(&sel);
 
     kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);
-    kd_gpu_probe(&c->gpu);
-    kd_trace("GPU probe: %s", c->gpu.present ? c->gpu.name : c->gpu.reason);
-    if ((rc = choose_arch(opts, c)) != KD_EXIT_OK)
-        return rc;
     for (int s = 0; s < 2; s++)
         if (c->side[s].frontend->prepare && (rc = c->side[s].frontend->prepare(opts, &c->side[s])) != KD_EXIT_OK)
             return rc;
@@ -248,5 +275,43 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     kd_trace("static analysis done");
     rc = kd_compare_runtime(opts, c);
     kd_gate_evaluate(&c->timing, c->timed, kd_outputs_of(&c->timing, c->timed), &opts->gate, &c->gate);
+    return rc;
+}
+
+int kd_list_file(const kd_options *opts, const char *path, kd_kernel_list *kernels, kd_annotations *annotations,
+                 char **ptx)
+{
+    *ptx = NULL;
+    kd_comparison *c = calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "kerndiff: out of memory\n");
+        return KD_EXIT_TOOL;
+    }
+    kd_side *side = &c->side[0];
+    side->label = "list";
+    side->path = path;
+    side->include_dirs = &opts->include_dirs;
+    side->frontend = kd_frontend_for(path);
+    int rc = kd_scan_file(opts, path, NULL, &side->kernels, &side->annotations);
+    bool instances = false;
+    for (size_t i = 0; i < side->kernels.count; i++)
+        instances |= side->kernels.items[i].ninstantiations > 0;
+    if (rc == KD_EXIT_OK && side->frontend->scan_misses_macros && (side->kernels.macro_kernels || instances)) {
+        kd_gpu_probe(&c->gpu);
+        if ((rc = choose_arch(opts, c)) == KD_EXIT_OK)
+            rc = build_side(opts, c, side);
+        if (rc == KD_EXIT_OK && kd_compiled_kernels_add(&side->kernels, side->build.ptx) < 0) {
+            fprintf(stderr, "kerndiff: out of memory while reading the compiled entries of %s\n", path);
+            rc = KD_EXIT_TOOL;
+        }
+        *ptx = side->build.ptx;
+        side->build.ptx = NULL;
+    }
+    *kernels = side->kernels;
+    *annotations = side->annotations;
+    side->kernels = (kd_kernel_list){0};
+    side->annotations = (kd_annotations){0};
+    kd_comparison_free(c);
+    free(c);
     return rc;
 }

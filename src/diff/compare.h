@@ -18,4 +18,12 @@ int kd_compare_files(const kd_options *opts, kd_comparison *out);
 int kd_scan_file(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                  kd_annotations *annotations);
 
+/* `kerndiff list`: the kernels of one file as a diff would see them. When the scan cannot
+ * tell everything (a macro may declare kernels; a template's instances have types only once
+ * compiled) the file is built: kernels found only in the compiled code are added to
+ * `kernels`, and *ptx is the build's PTX (for kd_compiled_instances), else NULL. On
+ * failure the reason is printed; kernels and annotations are the caller's to free. */
+int kd_list_file(const kd_options *opts, const char *path, kd_kernel_list *kernels, kd_annotations *annotations,
+                 char **ptx);
+
 #endif

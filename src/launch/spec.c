@@ -314,6 +314,10 @@ static void missing_values(builder *b, const kd_param *const *missing, size_t co
             kd_sb_puts(b->error, "; name the unnamed ones in the signature first");
             break;
         }
+    if (b->req->kernel->from_compiled)
+        kd_sb_printf(b->error, " (kernel '%s' was found in the compiled code, not in the source, so its parameters "
+                     "are named by position: p0, p1, ...; a length is not recognised by its name: give it as "
+                     "--arg NAME=n)", b->req->kernel->name);
 }
 
 /* An integer parameter must receive a whole number its type can hold. */

@@ -51,6 +51,7 @@ typedef struct scanner {
     size_t nkernels, kernel_cap;
     size_t *bodies; /* byte offsets of the `{` of every __global__ definition, in order */
     size_t nbodies, body_cap;
+    bool macro_kernels; /* a directive mentions __global__ */
     bool oom;
 } scanner;
 
@@ -366,7 +367,9 @@ static void lex(scanner *sc)
         bool directive = c == '#' && line_start;
         line_start = false;
         if (directive) {
+            size_t start = lx.pos;
             skip_directive(&lx);
+            sc->macro_kernels |= memmem(lx.s + start, lx.pos - start, "__global__", 10) != NULL;
             continue;
         }
         size_t start = lx.pos;
@@ -1068,6 +1071,7 @@ static void free_kernel(kd_kernel *k)
     free(k->instantiations);
     free(k->launch_bounds);
     free(k->frontend_info);
+    free(k->signature);
     *k = (kd_kernel){0};
 }
 
@@ -1347,6 +1351,7 @@ int kd_scan_source(const char *text, size_t len, kd_kernel_list *out)
     if (!sc.oom) {
         out->items = sc.kernels;
         out->count = sc.nkernels;
+        out->macro_kernels = sc.macro_kernels;
         sc.kernels = NULL;
         sc.nkernels = 0;
     }

@@ -16,8 +16,9 @@
  *    `template <> __global__ void k<half>(...)` also add instantiations; `extern template`
  *    and instantiations with deduced arguments add none;
  *  - array parameters decay: `float x[]` is the pointer `float *`;
- *  - macros are not expanded: `#define G __global__` then `G void k()` finds nothing, and
- *    both branches of an `#if` are read. */
+ *  - macros are not expanded: `#define G __global__` then `G void k()` finds nothing (the
+ *    list's macro_kernels says that a directive mentions __global__), and both branches of
+ *    an `#if` are read. */
 #ifndef KD_SOURCE_SCAN_H
 #define KD_SOURCE_SCAN_H
 
@@ -48,6 +49,10 @@ typedef struct kd_kernel {
     int line;              /* 1-based line of the kernel's name */
     char *frontend_info;   /* what the backend that found it keeps for its build (Triton: the
                               helper's JSON description of the kernel), or NULL */
+    char *signature;       /* read from a compiled entry (source/compiled.h): its demangled
+                              signature "void copy<float>(float const*, float*, int)"; else NULL */
+    bool from_compiled;    /* found only in the compiled code (declared through a macro): its
+                              parameters are named p0, p1, ... by position */
 } kd_kernel;
 
 /* The marker of a custom launcher: a host function that launches kernels (or calls a
@@ -57,6 +62,8 @@ typedef struct kd_kernel {
 typedef struct kd_kernel_list {
     kd_kernel *items;
     size_t count;
+    bool macro_kernels;    /* a preprocessor line mentions __global__: a macro may declare
+                              kernels this scan cannot see (source/compiled.h finds them) */
 } kd_kernel_list;
 
 /* Scans `len` bytes of `text` (need not be NUL-terminated). Returns 0, or -1 on allocation

@@ -13,12 +13,12 @@ char *kd_demangle(const char *mangled)
     return d && status == 0 ? d : strdup(mangled);
 }
 
-/* Splits "void ns::tk<float>(float*, int)" into the name "ns::tk" and the template
- * arguments "float". Both are malloc'd; *targs is NULL without template arguments. */
-static void split_symbol(const char *demangled, char **name, char **targs)
+/* Where the name of a demangled entry lies: [*start, *end) is "ns::tk<float>" in
+ * "void ns::tk<float>(float*, int)"; *paren is the top-level '(' of its parameters, or NULL
+ * when there is none (an extern "C" name). */
+static void name_span(const char *demangled, const char **start, const char **end, const char **paren)
 {
-    *name = *targs = NULL;
-    const char *open_paren = NULL;
+    *paren = NULL;
     int depth = 0;
     for (const char *p = demangled; *p; p++) {
         if (*p == '<')
@@ -26,23 +26,32 @@ static void split_symbol(const char *demangled, char **name, char **targs)
         else if (*p == '>')
             depth--;
         else if (*p == '(' && depth == 0) {
-            open_paren = p;
+            *paren = p;
             break;
         }
     }
-    const char *end = open_paren ? open_paren : demangled + strlen(demangled);
+    *end = *paren ? *paren : demangled + strlen(demangled);
     /* The name is the last top-level word before the parameters: templates put the
      * return type in front ("void tk<float>"). */
-    const char *start = demangled;
+    *start = demangled;
     depth = 0;
-    for (const char *p = demangled; p < end; p++) {
+    for (const char *p = demangled; p < *end; p++) {
         if (*p == '<')
             depth++;
         else if (*p == '>')
             depth--;
         else if (*p == ' ' && depth == 0)
-            start = p + 1;
+            *start = p + 1;
     }
+}
+
+/* Splits "void ns::tk<float>(float*, int)" into the name "ns::tk" and the template
+ * arguments "float". Both are malloc'd; *targs is NULL without template arguments. */
+static void split_symbol(const char *demangled, char **name, char **targs)
+{
+    *name = *targs = NULL;
+    const char *start, *end, *paren;
+    name_span(demangled, &start, &end, &paren);
     const char *angle = memchr(start, '<', (size_t)(end - start));
     if (angle && end > angle && end[-1] == '>') {
         *name = strndup(start, (size_t)(angle - start));
@@ -97,4 +106,56 @@ char *kd_symbol_template_args(const char *demangled)
     split_symbol(demangled, &name, &targs);
     free(name);
     return targs;
+}
+
+static char *trimmed(const char *from, const char *to)
+{
+    while (from < to && *from == ' ')
+        from++;
+    while (to > from && to[-1] == ' ')
+        to--;
+    return strndup(from, (size_t)(to - from));
+}
+
+int kd_symbol_signature(const char *demangled, char **name, kd_strlist *params)
+{
+    *name = NULL;
+    *params = (kd_strlist){0};
+    const char *start, *end, *paren;
+    name_span(demangled, &start, &end, &paren);
+    if (!paren)
+        return 1;
+    int rc = (*name = trimmed(start, end)) ? 0 : -1;
+    /* Parameters end at top-level commas: "Pair<float, int>" and "void (*)(int, int)" are
+     * one each. */
+    int depth = 0;
+    for (const char *item = paren + 1, *p = item; rc == 0 && *p && depth >= 0; p++) {
+        bool closing = depth == 0 && *p == ')';
+        if (!closing && !(depth == 0 && *p == ',')) {
+            depth += strchr("<([", *p) ? 1 : strchr(">)]", *p) ? -1 : 0;
+            continue;
+        }
+        char *text = trimmed(item, p);
+        if (text && *text && kd_strlist_push(params, text) == 0)
+            text = NULL;
+        else if (!text || *text)
+            rc = -1;
+        free(text); /* "()": no parameters */
+        item = p + 1;
+        if (closing)
+            break;
+    }
+    if (rc != 0)
+        kd_symbol_signature_free(name, params);
+    return rc;
+}
+
+void kd_symbol_signature_free(char **name, kd_strlist *params)
+{
+    free(*name);
+    *name = NULL;
+    for (size_t i = 0; i < params->count; i++)
+        free(params->items[i]);
+    free(params->items);
+    *params = (kd_strlist){0};
 }

@@ -5,6 +5,7 @@
 #define KD_STATIC_SYMBOLS_H
 
 #include <stdbool.h>
+#include "util/strlist.h"
 
 /* The demangled name ("void tk<float>(float*, int)"), or a copy of `mangled` when it is
  * not a C++ name. Always malloc'd. */
@@ -16,5 +17,12 @@ bool kd_symbol_matches(const char *demangled, const char *want);
 
 /* The template arguments of a demangled entry ("float, 4"), malloc'd; NULL if none. */
 char *kd_symbol_template_args(const char *demangled);
+
+/* The parts of a demangled entry "void ns::tk<float>(float const*, int)": its name with
+ * template arguments ("ns::tk<float>") and its parameter types as the demangler spells them
+ * ("float const*", "int"; the list owns its strings). Returns 0; 1 when the entry has no
+ * parameter list (an extern "C" name: nothing is set); -1 on allocation failure. */
+int kd_symbol_signature(const char *demangled, char **name, kd_strlist *params);
+void kd_symbol_signature_free(char **name, kd_strlist *params);
 
 #endif

@@ -32,7 +32,7 @@ check() { # check NAME CONDITION-EXIT-STATUS DETAIL
 field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 # Two parts, for machines that limit one command's time: GPU_PART=1 (checks 1-9),
-# GPU_PART=2 (10-16); unset, both.
+# GPU_PART=2 (10-16 and the checks appended at the end); unset, both.
 part() { [ -z "${GPU_PART:-}" ] || [ "$GPU_PART" = "$1" ]; }
 if part 1; then
 # 1. A/A: the same kernel on both sides -> no significant difference.
@@ -323,6 +323,42 @@ cat "$WORK/app_torch.txt"
 l=$(field "$WORK/app_child.json" '[d["totals"]["launches"]["v1"], d["totals"]["launches"]["v2"]]' 2>&1)
 check app_child_process "$(python3 -c "import sys; v=$l; sys.exit(0 if v[0] == v[1] == 21 else 1)" 2>/dev/null; echo $?)" "launches direct vs through a child: $l (want 21 each: warm-up, 10 spins, 10 steps)"
 
+fi
+
+# Issue 10: a templated kernel times with its instance's types (copy<float>: float buffers),
+# and kernels declared through a macro are found in the compiled code (parameters p0, p1, ...).
+if part 2; then
+cat >"$WORK/tcopy_a.cu" <<'CU'
+template <typename T>
+__global__ void copy(const T* __restrict__ in, T* out, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i]; }
+template __global__ void copy<float>(const float*, float*, int);
+CU
+cat >"$WORK/tcopy_b.cu" <<'CU'
+template <typename T>
+__global__ void copy(const T* __restrict__ in, T* out, int n)
+{ for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = in[i]; }
+template __global__ void copy<float>(const float*, float*, int);
+CU
+"$KD" --no-ncu --max-time 3 --fn copy --n 16M --json="$WORK/tcopy.json" "$WORK/tcopy_a.cu" "$WORK/tcopy_b.cu" >"$WORK/tcopy.txt" 2>&1
+rc=$?
+args=$(field "$WORK/tcopy.json" '[(a["name"], a["dtype"], a.get("count")) for s in d["sides"] for a in s["launch"]["args"][:2]]' 2>&1)
+check template_copy_float "$([ $rc -eq 0 ] && [ "$(field "$WORK/tcopy.json" 'd["runtime"]["correctness"]["match"]')" = True ] &&
+    [ "$args" = "[('in', 'f32', 16777216), ('out', 'f32', 16777216), ('in', 'f32', 16777216), ('out', 'f32', 16777216)]" ]; echo $?)" \
+    "exit $rc; buffers $args; $(field "$WORK/tcopy.json" 'd["runtime"]["headline"]' 2>&1)"
+cat >"$WORK/macro_gpu.cu" <<'CU'
+#define DEFINE_DOUBLE(NAME, EXPR) \
+  __global__ void NAME(const float* in, float* out, int n) { int i = blockIdx.x*blockDim.x+threadIdx.x; if (i<n) out[i] = EXPR; }
+DEFINE_DOUBLE(twice_mul, in[i] * 2.0f)
+DEFINE_DOUBLE(twice_add, in[i] + in[i])
+CU
+"$KD" --no-ncu --max-time 3 --fn twice_mul:twice_add --n 16M --arg p2=n --json="$WORK/macro_gpu.json" \
+    "$WORK/macro_gpu.cu" "$WORK/macro_gpu.cu" >"$WORK/macro_gpu.txt" 2>&1
+rc=$?
+args=$(field "$WORK/macro_gpu.json" '[(a["name"], a["dtype"], a.get("count", a.get("value"))) for a in d["sides"][1]["launch"]["args"]]' 2>&1)
+check macro_kernels_timed "$([ $rc -eq 0 ] && [ "$(field "$WORK/macro_gpu.json" 'd["runtime"]["correctness"]["match"]')" = True ] &&
+    [ "$args" = "[('p0', 'f32', 16777216), ('p1', 'f32', 16777216), ('p2', 'i32', 16777216.0)]" ]; echo $?)" \
+    "exit $rc; v2 args $args; $(field "$WORK/macro_gpu.json" 'd["runtime"]["headline"]' 2>&1)"
 fi
 
 part 1 && for ex in bank_conflicts fusion cublas; do

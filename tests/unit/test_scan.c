@@ -22,7 +22,7 @@ static kd_kernel_list scan_bytes(const char *src, size_t len)
     assert_non_null(copy);
     if (len)
         memcpy(copy, src, len);
-    kd_kernel_list list = {(kd_kernel *)1, 99};
+    kd_kernel_list list = {(kd_kernel *)1, 99, true};
     assert_int_equal(kd_scan_source(copy, len, &list), 0);
     free(copy); /* the list must own all of its strings */
     return list;
@@ -91,7 +91,7 @@ static void check_names(const kd_kernel_list *list, const char *const *names, si
 static void test_empty_input(void **state)
 {
     (void)state;
-    kd_kernel_list list = {(kd_kernel *)1, 7};
+    kd_kernel_list list = {(kd_kernel *)1, 7, true};
     assert_int_equal(kd_scan_source(NULL, 0, &list), 0);
     assert_null(list.items);
     assert_int_equal(list.count, 0);
@@ -152,6 +152,11 @@ static void test_macro_lines_ignored(void **state)
     CHECK_NAMES(list, "after");
     CHECK_KERNEL(kernel(&list, "after"), "after", 8, 1, false, NULL, NULL);
     CHECK_PARAM(kernel(&list, "after"), 0, "p", "float *", "float", false, NULL);
+    assert_true(list.macro_kernels); /* KERNEL(name) may declare kernels: the compiled code tells */
+    kd_kernel_list_free(&list);
+    list = scan("#define N 256\n// #define K __global__ (a comment)\n__global__ void k(float *p) {}\n");
+    CHECK_NAMES(list, "k");
+    assert_false(list.macro_kernels);
     kd_kernel_list_free(&list);
 }
 

@@ -43,12 +43,44 @@ static void template_arguments(void **state)
     assert_null(kd_symbol_template_args("spill(float4*, int)"));
 }
 
+/* Splits a demangled signature into the name and one string per parameter type. */
+static void signature_parts(void **state)
+{
+    (void)state;
+    char *name;
+    kd_strlist types;
+    assert_int_equal(kd_symbol_signature("void ns::copy<float>(float const*, float*, int)", &name, &types), 0);
+    assert_string_equal(name, "ns::copy<float>");
+    assert_int_equal(types.count, 3);
+    assert_string_equal(types.items[0], "float const*");
+    assert_string_equal(types.items[1], "float*");
+    assert_string_equal(types.items[2], "int");
+    kd_symbol_signature_free(&name, &types);
+    /* commas inside template arguments and function types stay with their parameter */
+    assert_int_equal(kd_symbol_signature("void k<Pair<float, int>, 4>(Pair<float, int>*, void (*)(int, int), long)",
+                                         &name, &types), 0);
+    assert_string_equal(name, "k<Pair<float, int>, 4>");
+    assert_int_equal(types.count, 3);
+    assert_string_equal(types.items[0], "Pair<float, int>*");
+    assert_string_equal(types.items[1], "void (*)(int, int)");
+    assert_string_equal(types.items[2], "long");
+    kd_symbol_signature_free(&name, &types);
+    assert_int_equal(kd_symbol_signature("empty()", &name, &types), 0);
+    assert_string_equal(name, "empty");
+    assert_int_equal(types.count, 0);
+    kd_symbol_signature_free(&name, &types);
+    assert_int_equal(kd_symbol_signature("cscale", &name, &types), 1); /* extern "C": no parameter list */
+    assert_null(name);
+    assert_int_equal(types.count, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(demangles_cxx_and_keeps_c_names),
         cmocka_unit_test(matches_plain_scoped_and_template_names),
         cmocka_unit_test(template_arguments),
+        cmocka_unit_test(signature_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
