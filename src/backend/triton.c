@@ -162,14 +162,12 @@ typedef struct meta {
     json_t *kernel;       /* the helper's description (frontend_info) */
     json_t *constexprs;   /* name -> value, for the build */
     int num_warps, num_stages;
-    char *config_note;    /* which autotune config, or NULL */
 } meta;
 
 static void meta_free(meta *m)
 {
     json_decref(m->kernel);
     json_decref(m->constexprs);
-    free(m->config_note);
 }
 
 /* A constexpr's value: a number when the text reads as one (16K, 1<<10), else a string. */
@@ -187,13 +185,12 @@ static json_t *meta_value(const char *text)
     return v == floor(v) && fabs(v) < 9007199254740992.0 ? json_integer((json_int_t)v) : json_real(v);
 }
 
-/* The autotune config to use: the first whose meta-parameters all agree with the values
- * given (--arg/annotation), else the first. Timing every config is left to the user. */
-static json_t *choose_config(const kd_options *opts, const kd_side *side, json_t *configs, kd_strbuf *note)
+/* The autotune config the given values (--arg, --call, annotations) select: the first
+ * whose meta-parameters all agree with them; -1 when none is given or none agrees. */
+static int given_config(const kd_options *opts, const kd_side *side, json_t *configs)
 {
-    size_t i, chosen = 0;
+    size_t i;
     json_t *cfg;
-    bool matched = false;
     json_array_foreach(configs, i, cfg) {
         const char *key;
         json_t *v;
@@ -208,17 +205,59 @@ static json_t *choose_config(const kd_options *opts, const kd_side *side, json_t
             }
             free(given);
         }
-        if (any && all && !matched) {
-            chosen = i;
-            matched = true;
+        if (any && all)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* "BLOCK=256, num_warps=8": a config's meta-parameters, then its options. */
+static char *describe_config(json_t *cfg)
+{
+    kd_strbuf sb = {0};
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(cfg, "meta"), key, v) {
+        char *text = json_dumps(v, JSON_ENCODE_ANY);
+        kd_sb_printf(&sb, "%s%s=%s", sb.len ? ", " : "", key, text ? text : "?");
+        free(text);
+    }
+    static const char *const options[] = {"num_warps", "num_stages", "num_ctas"};
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+        if (json_is_integer(json_object_get(cfg, options[i])))
+            kd_sb_printf(&sb, "%s%s=%lld", sb.len ? ", " : "", options[i],
+                         (long long)json_integer_value(json_object_get(cfg, options[i])));
+    return kd_sb_take(&sb);
+}
+
+static int triton_configs(const kd_options *opts, const kd_side *side, kd_strlist *out, int *given)
+{
+    *given = -1;
+    const kd_kernel *k = side->kernel_info;
+    json_t *info = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
+    json_t *configs = json_object_get(info, "configs");
+    size_t i;
+    json_t *cfg;
+    int rc = 0;
+    json_array_foreach(configs, i, cfg) {
+        char *text = describe_config(cfg);
+        if (!text || kd_strlist_push(out, text) != 0) {
+            free(text);
+            rc = -1;
+            break;
         }
     }
-    size_t n = json_array_size(configs);
-    if (n)
-        kd_sb_printf(note, "autotune config %zu of %zu%s", chosen + 1, n,
-                     matched ? " (the one the given values select)"
-                             : " (the first; pick another by giving its meta-parameters with --arg)");
-    return json_array_get(configs, chosen);
+    if (rc == 0)
+        *given = given_config(opts, side, configs);
+    json_decref(info);
+    return rc;
+}
+
+/* The config to build: the pipeline's choice (side->config), else the given one, else the first. */
+static json_t *choose_config(const kd_options *opts, const kd_side *side, json_t *configs)
+{
+    int chosen = side->config >= 0 ? side->config : given_config(opts, side, configs);
+    return json_array_get(configs, chosen >= 0 ? (size_t)chosen : 0);
 }
 
 static int int_setting(const kd_options *opts, const kd_side *side, const char *name, json_t *config, int fallback)
@@ -242,10 +281,7 @@ static int resolve_meta(const kd_options *opts, const kd_side *side, meta *m)
         fprintf(stderr, "kerndiff: %s: the kernel's description is missing (out of memory?)\n", side->label);
         return KD_EXIT_TOOL;
     }
-    kd_strbuf note = {0};
-    json_t *config = choose_config(opts, side, json_object_get(m->kernel, "configs"), &note);
-    m->config_note = note.len ? kd_sb_take(&note) : NULL;
-    kd_sb_free(&note);
+    json_t *config = choose_config(opts, side, json_object_get(m->kernel, "configs"));
     m->num_warps = int_setting(opts, side, "num_warps", config, DEFAULT_WARPS);
     m->num_stages = int_setting(opts, side, "num_stages", config, DEFAULT_STAGES);
     if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)) || m->num_stages < 1) {
@@ -532,8 +568,6 @@ static char *describe_build(const char *version, const meta *m, const kd_side *s
     }
     for (size_t i = 0; i < folded->count; i++)
         kd_sb_printf(&sb, "%s%s=1", i ? ", " : "; specialised as constexpr: ", folded->items[i]);
-    if (m->config_note)
-        kd_sb_printf(&sb, "; %s", m->config_note);
     return kd_sb_take(&sb);
 }
 
@@ -643,6 +677,7 @@ const kd_backend kd_backend_triton = {
     .claims = claims_python,
     .harness = triton_harness,
     .scan = triton_scan,
+    .configs = triton_configs,
     .prepare = triton_prepare,
     .build = triton_build,
 };

@@ -29,21 +29,37 @@ static kd_launch_request build_request(const kd_options *opts, const kd_side *si
     };
 }
 
+void kd_describe_launch(const kd_options *opts, kd_side *side, int s)
+{
+    if (!side->kernel_info) {
+        side->launch_error = strdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
+                                     "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
+        return;
+    }
+    kd_launch_request req = build_request(opts, side, s);
+    kd_strbuf error = {0};
+    if (kd_launch_spec_build(&req, &side->launch, &error) != 0)
+        side->launch_error = kd_sb_take(&error);
+    kd_sb_free(&error);
+}
+
 void kd_describe_launches(const kd_options *opts, kd_comparison *c)
 {
-    for (int s = 0; s < 2; s++) {
-        kd_side *side = &c->side[s];
-        if (!side->kernel_info) {
-            side->launch_error = strdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
-                                         "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
-            continue;
-        }
-        kd_launch_request req = build_request(opts, side, s);
-        kd_strbuf error = {0};
-        if (kd_launch_spec_build(&req, &side->launch, &error) != 0)
-            side->launch_error = kd_sb_take(&error);
-        kd_sb_free(&error);
-    }
+    for (int s = 0; s < 2; s++)
+        kd_describe_launch(opts, &c->side[s], s);
+}
+
+kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness)
+{
+    bool launcher = side->stat.launcher;
+    return (kd_timing_side){
+        .label = side->label,
+        .harness_argv = (const char *const *)harness->items,
+        .load_kind = launcher ? "launcher" : "cubin",
+        .load_path = launcher ? side->build.launcher_path : side->build.cubin_path,
+        .load_symbol = launcher ? KD_SHIM_SYMBOL : side->stat.entry,
+        .spec = &side->launch,
+    };
 }
 
 __attribute__((format(printf, 1, 2))) static char *note(const char *fmt, ...)
@@ -289,21 +305,22 @@ static int run_passes(const kd_options *opts, kd_comparison *c, const kd_backend
     return KD_EXIT_OK;
 }
 
-int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
+const kd_backend *kd_runtime_backend(const kd_options *opts, const kd_comparison *c, char **why)
 {
     const kd_backend *backend = kd_backend_for(c->side[0].path, c->side[1].path);
-    if (opts->no_run) {
-        c->runtime_note = strdup("runtime measurement not run: --no-run; static diff only");
+    *why = opts->no_run ? strdup("runtime measurement not run: --no-run; static diff only")
+           : !backend   ? strdup("runtime measurement skipped: no backend runs these inputs; static diff only")
+           : backend->needs_gpu && !c->gpu.present
+               ? note("runtime measurement skipped: %s; static diff only", c->gpu.reason)
+               : NULL;
+    return *why ? NULL : backend;
+}
+
+int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
+{
+    const kd_backend *backend = kd_runtime_backend(opts, c, &c->runtime_note);
+    if (!backend)
         return KD_EXIT_OK;
-    }
-    if (!backend) {
-        c->runtime_note = strdup("runtime measurement skipped: no backend runs these inputs; static diff only");
-        return KD_EXIT_OK;
-    }
-    if (backend->needs_gpu && !c->gpu.present) {
-        c->runtime_note = note("runtime measurement skipped: %s; static diff only", c->gpu.reason);
-        return KD_EXIT_OK;
-    }
     for (int s = 0; s < 2; s++) {
         if (c->side[s].launch_error) {
             kd_strbuf sb = {0};
@@ -341,14 +358,7 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
     if (rc == KD_EXIT_OK) {
         kd_timing_side sides[2];
         for (int s = 0; s < 2; s++)
-            sides[s] = (kd_timing_side){
-                .label = c->side[s].label,
-                .harness_argv = (const char *const *)argv[s].items,
-                .load_kind = c->side[s].stat.launcher ? "launcher" : "cubin",
-                .load_path = c->side[s].stat.launcher ? c->side[s].build.launcher_path : c->side[s].build.cubin_path,
-                .load_symbol = c->side[s].stat.launcher ? KD_SHIM_SYMBOL : c->side[s].stat.entry,
-                .spec = &c->side[s].launch,
-            };
+            sides[s] = kd_timing_side_of(&c->side[s], &argv[s]);
         c->simulated = backend->simulated;
         rc = run_sanitizer(opts, c, backend, sides, workdir);
         if (rc == KD_EXIT_OK)
