@@ -23,10 +23,10 @@
 
 /* The launch `kerndiff` would use for kernel k: the file's annotations and the launch
  * flags on the command line (there is no side, so no --call). */
-static void print_launch(const kd_options *opts, const kd_kernel *k, const kd_annotations *notes)
+static void print_launch(const kd_options *opts, const char *path, const kd_kernel *k, const kd_annotations *notes)
 {
     kd_launch_request req = {
-        .kernel = k, .annotations = notes,
+        .kernel = k, .annotations = notes, .comment = kd_annotation_comment(path),
         .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
         .buffers = &opts->buffers, .scalars = &opts->scalars,
     };
@@ -81,7 +81,7 @@ static int list_kernels(const kd_options *opts, const char *path)
                 printf(" (default %s)", p->default_value);
             printf("\n");
         }
-        print_launch(opts, k, &notes);
+        print_launch(opts, path, k, &notes);
     }
     kd_kernel_list_free(&list);
     kd_annotations_free(&notes);

@@ -178,7 +178,7 @@ void kd_print_help(void)
         "  --python PATH         the Python with Triton, for .py files (default python3)\n"
         "  --no-autotune         an @triton.autotune kernel: its first config, untimed (default:\n"
         "                        each config timed briefly, the fastest kept)\n"
-        "Launch (also `// kerndiff: KEY=VALUE` lines in each file):\n"
+        "Launch (also `// kerndiff: KEY=VALUE` lines in each file; `# kerndiff:` in .py):\n"
         "  --n COUNT             element count (16M, 1<<24; default 1M)\n"
         "  --block EXPR          threads per block, X[,Y[,Z]] (default 256)\n"
         "  --grid EXPR           blocks (default ceil(n/threads per block))\n"

@@ -26,6 +26,7 @@ static kd_launch_request build_request(const kd_options *opts, const kd_side *si
         .buffers = &opts->buffers, .scalars = &opts->scalars,
         .call = &opts->call[s], .call_origin = s ? "--call v2" : "--call v1",
         .abi = side->abi.fixed ? &side->abi : NULL,
+        .comment = kd_annotation_comment(side->path),
     };
 }
 
