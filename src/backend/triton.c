@@ -716,15 +716,7 @@ static int triton_build(const kd_options *opts, const kd_comparison *c, kd_side 
         entry = kd_cache_entry(side->build.key);
         static const bool required[N_ARTIFACTS] = {true, true, true, true};
         const kd_cache_layout layout = {artifacts, required, N_ARTIFACTS};
-        kd_strbuf damaged = {0};
-        bool cached = !opts->no_cache && entry && kd_cache_verify(entry, &layout, &damaged) == 0;
-        if (!cached && !opts->no_cache && entry && access(entry, F_OK) == 0) {
-            kd_strbuf note = {0};
-            kd_sb_printf(&note, "cache entry %.12s was damaged (%s): rebuilt and replaced", side->build.key,
-                         kd_sb_str(&damaged));
-            side->build.note = kd_sb_take(&note);
-        }
-        kd_sb_free(&damaged);
+        bool cached = !opts->no_cache && kd_cache_usable(entry, side->build.key, &layout, &side->build.note);
         if (!cached) {
             const char *tmp = kd_tmpdir();
             dir = tmp ? kd_path_join(tmp, side->label) : NULL;
