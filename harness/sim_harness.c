@@ -4,6 +4,9 @@
  * argument describes: one argument per slot (side), a comma-separated list of key=value:
  *
  *   median=100us   median time per launch (ns if no unit; us, ms accepted)
+ *   by_block=T1:M1+T2:M2  the median when the launch's block has T1 threads is M1 (units as
+ *                  median=), and so on; other blocks get median=. A config-dependent time,
+ *                  so that the autotune pass (each config its own num_warps) has a fastest
  *   cv=1%          spread: lognormal sigma
  *   drift=2%       a slow common drift: the time is scaled by 1 + drift*sin(2*pi*t/0.2 s),
  *                  t the wall clock, so both sides (two processes) drift together
@@ -53,6 +56,9 @@ typedef struct sim_spec {
     int nregions;
     unsigned long long buffer_address[8];
     int nbuffers;
+    unsigned by_block_threads[8];
+    double by_block_ns[8];
+    int nby_block;
     unsigned long long seed;
     long crash_at, hang_at, fault_at, garble_at;
     long wrong, unwritten;
@@ -73,6 +79,7 @@ typedef struct sim_slot {
     sim_arg args[MAX_ARGS];
     size_t nargs;
     long samples_drawn;
+    unsigned block_threads;     /* from `geometry` */
     bool loaded;
 } sim_slot;
 
@@ -126,6 +133,13 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "buffers"))
             for (char *c = (char *)v; *c && spec->nbuffers < 8; c += *c == '+')
                 spec->buffer_address[spec->nbuffers++] = strtoull(c, &c, 16);
+        else if (!strcmp(k, "by_block"))
+            for (char *save2 = NULL, *item = strtok_r(eq + 1, "+", &save2); item && spec->nby_block < 8;
+                 item = strtok_r(NULL, "+", &save2)) {
+                char *colon = strchr(item, ':');
+                spec->by_block_threads[spec->nby_block] = (unsigned)strtoul(item, NULL, 10);
+                spec->by_block_ns[spec->nby_block++] = colon ? parse_quantity(colon + 1) : spec->median_ns;
+            }
         else if (!strcmp(k, "regions"))
             for (char *c = (char *)v; *c && spec->nregions < 8; c += *c == '+')
                 spec->region_cycles[spec->nregions++] = strtod(c, &c);
@@ -176,11 +190,21 @@ static void misbehave(const sim_spec *spec, long samples_drawn)
     }
 }
 
+/* The current slot's median: by_block's for its block, else median=. */
+static double median_ns(void)
+{
+    const sim_spec *spec = &cur->spec;
+    for (int i = 0; i < spec->nby_block; i++)
+        if (spec->by_block_threads[i] == cur->block_threads)
+            return spec->by_block_ns[i];
+    return spec->median_ns;
+}
+
 static double draw(void)
 {
     const sim_spec *spec = &cur->spec;
     misbehave(spec, ++cur->samples_drawn);
-    double t = spec->median_ns * placement_factor * exp(spec->cv * normal());
+    double t = median_ns() * placement_factor * exp(spec->cv * normal());
     if (spec->outliers > 0 && uniform() < spec->outliers)
         t *= 2 + 3 * uniform();
     return t * (1 + spec->drift * sin(2 * M_PI * (now_s() - start_s) / 0.2));
@@ -436,7 +460,7 @@ int main(int argc, char **argv)
             kd_proto_reply("ok place moved=1 pad=131072");
         } else if (!strcmp(cmd, "warmup"))
             kd_proto_reply("ok warmup launches=10 median_ns=%.1f stable=1 timer=simulated timer_note=-",
-                           cur->spec.median_ns);
+                           median_ns());
         else if (!strcmp(cmd, "time"))
             time_samples(&w);
         else if (!strcmp(cmd, "check"))
@@ -448,6 +472,10 @@ int main(int argc, char **argv)
         else if (!strcmp(cmd, "quit")) {
             kd_proto_reply("ok quit");
             break;
+        } else if (!strcmp(cmd, "geometry") && w.count == 8) {
+            cur->block_threads = (unsigned)(strtoul(w.word[4], NULL, 10) * strtoul(w.word[5], NULL, 10) *
+                                            strtoul(w.word[6], NULL, 10));
+            kd_proto_reply("ok geometry");
         } else if (!strcmp(cmd, "geometry") || !strcmp(cmd, "mode") || !strcmp(cmd, "once"))
             kd_proto_reply("ok %s", cmd);
         else

@@ -11,6 +11,13 @@ kerndiff runs it from an argument vector (never a shell) and reads JSON on stdou
       FILE imports (they are part of the build's cache key).
   kerndiff-triton.py version
       Triton's version, read without importing it.
+  kerndiff-triton.py heuristics SPEC_JSON
+      The meta-parameters @triton.heuristics lambdas compute, without importing Triton:
+      SPEC_JSON {"kernel": NAME, "heuristics": [{"name": N, "lambda": SOURCE}], "values":
+      {name: value}}. Each lambda's body is evaluated from its AST against the values (and
+      the heuristics before it), allowing only arithmetic, comparisons, and/or, x if c else
+      y, args["NAME"], min/max/abs/int/bool and triton.next_power_of_2/cdiv; prints
+      {name: value}.
   kerndiff-triton.py build FILE KERNEL SPEC_JSON OUTDIR
       Ahead-of-time compile through triton.compile(ASTSource(...), target=GPUTarget(...)),
       which needs no GPU and no torch. SPEC_JSON: {"signature": {name: "*fp32"|"i32"|
@@ -58,6 +65,16 @@ def literal(node):
         return ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError):
         return None
+
+
+def heuristics_of(dec):
+    """The {name: lambda source} of an @heuristics({...}) / @heuristics(values={...})."""
+    arg = dec.args[0] if isinstance(dec, ast.Call) and dec.args else next(
+        (k.value for k in (dec.keywords if isinstance(dec, ast.Call) else []) if k.arg == "values"), None)
+    if not isinstance(arg, ast.Dict):
+        return []
+    return [{"name": k.value, "lambda": ast.unparse(v)} for k, v in zip(arg.keys, arg.values)
+            if isinstance(k, ast.Constant) and isinstance(k.value, str)]
 
 
 def autotune_configs(dec):
@@ -147,14 +164,16 @@ def describe_kernel(fn, decorators):
         params.append({"name": a.arg, "kind": kind, "annotation": ann,
                        "default": ast.unparse(d) if d is not None else None,
                        "stored": kind == "pointer" and a.arg in stored})
-    configs = []
+    configs, heuristics = [], []
     for dec in decorators:
         if decorator_kind(dec) == "autotune":
             configs += autotune_configs(dec)
+        elif decorator_kind(dec) == "heuristics":  # the outermost computes first
+            heuristics += heuristics_of(dec)
     return {"name": fn.name, "line": fn.lineno, "params": params,
             "decorators": [decorator_kind(d) for d in decorators if decorator_kind(d)],
             "autotune": any(decorator_kind(d) == "autotune" for d in decorators),
-            "configs": configs}
+            "configs": configs, "heuristics": heuristics}
 
 
 def local_imports(tree, folder):
@@ -184,6 +203,82 @@ def cmd_list(path):
                if isinstance(node, ast.FunctionDef) and any(decorator_kind(d) == "jit" for d in node.decorator_list)]
     json.dump({"kernels": kernels,
                "imports": local_imports(tree, os.path.dirname(os.path.abspath(path)))}, sys.stdout)
+
+
+class Unknown(Exception):
+    """A heuristic needs something the known values do not hold."""
+
+
+def next_power_of_2(n):
+    return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()
+
+
+SAFE_CALLS = {"min": min, "max": max, "abs": abs, "int": int, "bool": bool,
+              "next_power_of_2": next_power_of_2, "cdiv": lambda a, b: -(-a // b)}
+BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+          ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+          ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
+          ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
+COMPARES = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+            ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
+UNARY = {ast.USub: lambda a: -a, ast.UAdd: lambda a: +a, ast.Not: lambda a: not a, ast.Invert: lambda a: ~a}
+
+
+def evaluate(node, arg, values):
+    """The value of a heuristic lambda's body; Unknown for anything outside the safe forms."""
+    ev = lambda n: evaluate(n, arg, values)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool, str)):
+        return node.value
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == arg:
+        key = ev(node.slice)
+        if key not in values:
+            raise Unknown("%s[%r] has no known value (a buffer, or a value kerndiff was not given)" % (arg, key))
+        return values[key]
+    if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
+        return BINOPS[type(node.op)](ev(node.left), ev(node.right))
+    if isinstance(node, ast.UnaryOp) and type(node.op) in UNARY:
+        return UNARY[type(node.op)](ev(node.operand))
+    if isinstance(node, ast.BoolOp):
+        result = ev(node.values[0])
+        for v in node.values[1:]:
+            if (not result) if isinstance(node.op, ast.And) else result:
+                break
+            result = ev(v)
+        return result
+    if isinstance(node, ast.Compare) and all(type(o) in COMPARES for o in node.ops):
+        left = ev(node.left)
+        for op, right in zip(node.ops, node.comparators):
+            right = ev(right)
+            if not COMPARES[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.IfExp):
+        return ev(node.body) if ev(node.test) else ev(node.orelse)
+    if isinstance(node, ast.Call) and not node.keywords:
+        name = dotted(node.func).rsplit(".", 1)[-1]
+        if name in SAFE_CALLS:
+            return SAFE_CALLS[name](*[ev(a) for a in node.args])
+    raise Unknown("`%s` is not a form kerndiff evaluates (arithmetic, comparisons, and/or, if-else, "
+                  "%s[\"NAME\"], min/max, triton.next_power_of_2, triton.cdiv)" % (ast.unparse(node), arg))
+
+
+def cmd_heuristics(spec_text):
+    spec = json.loads(spec_text)
+    values = dict(spec.get("values", {}))
+    out = {}
+    for h in spec.get("heuristics", []):
+        try:
+            fn = ast.parse(h["lambda"], mode="eval").body
+            if not isinstance(fn, ast.Lambda) or len(fn.args.args) != 1:
+                raise Unknown("it is not a one-argument lambda")
+            value = evaluate(fn.body, fn.args.args[0].arg, values)
+        except (Unknown, SyntaxError, TypeError, ValueError, ZeroDivisionError, OverflowError) as e:
+            fail(6, "@triton.heuristics value %s of kernel %s (%s) cannot be evaluated: %s; give it with --arg %s=VALUE "
+                    "or `# kerndiff: %s=VALUE`" % (h["name"], spec.get("kernel", "?"), h["lambda"], e, h["name"],
+                                                   h["name"]))
+        values[h["name"]] = out[h["name"]] = value
+    json.dump(out, sys.stdout)
 
 
 def triton_version():
@@ -268,8 +363,11 @@ def main(argv):
         print(text)
     elif len(argv) == 6 and argv[1] == "build":
         cmd_build(*argv[2:])
+    elif len(argv) == 3 and argv[1] == "heuristics":
+        cmd_heuristics(argv[2])
     else:
-        fail(2, "usage: kerndiff-triton.py list FILE | version | build FILE KERNEL SPEC_JSON OUTDIR")
+        fail(2, "usage: kerndiff-triton.py list FILE | version | heuristics SPEC_JSON | "
+                "build FILE KERNEL SPEC_JSON OUTDIR")
 
 
 if __name__ == "__main__":

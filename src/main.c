@@ -25,10 +25,10 @@
 
 /* The launch `kerndiff` would use for kernel k: the file's annotations and the launch
  * flags on the command line (there is no side, so no --call). */
-static void print_launch(const kd_options *opts, const kd_kernel *k, const kd_annotations *notes)
+static void print_launch(const kd_options *opts, const char *path, const kd_kernel *k, const kd_annotations *notes)
 {
     kd_launch_request req = {
-        .kernel = k, .annotations = notes,
+        .kernel = k, .annotations = notes, .comment = kd_annotation_comment(path),
         .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
         .buffers = &opts->buffers, .scalars = &opts->scalars,
     };
@@ -65,17 +65,18 @@ static void print_params(const kd_kernel *k)
 
 /* A template's compiled instances, each with the launch it would get (its types are the
  * instance's); the template's own launch when none was compiled. */
-static void print_instances(const kd_options *opts, const kd_kernel *k, const char *ptx, const kd_annotations *notes)
+static void print_instances(const kd_options *opts, const char *path, const kd_kernel *k, const char *ptx,
+                            const kd_annotations *notes)
 {
     kd_kernel_list instances = {0};
     if (ptx && kd_compiled_instances(k, ptx, &instances) != 0)
         printf("  (out of memory while reading the compiled instances)\n");
     for (size_t i = 0; i < instances.count; i++) {
         printf("  instance %s, compiled as %s\n", instances.items[i].name, instances.items[i].signature);
-        print_launch(opts, &instances.items[i], notes);
+        print_launch(opts, path, &instances.items[i], notes);
     }
     if (instances.count == 0)
-        print_launch(opts, k, notes);
+        print_launch(opts, path, k, notes);
     kd_kernel_list_free(&instances);
 }
 
@@ -110,9 +111,9 @@ static int list_kernels(const kd_options *opts, const char *path)
         }
         print_params(k);
         if (k->is_template)
-            print_instances(opts, k, ptx, &notes);
+            print_instances(opts, path, k, ptx, &notes);
         else
-            print_launch(opts, k, &notes);
+            print_launch(opts, path, k, &notes);
     }
     free(ptx);
     kd_kernel_list_free(&list);

@@ -40,6 +40,11 @@ typedef struct kd_backend {
     /* The kernels of one file and its `kerndiff:` annotations (annotations may be NULL). */
     int (*scan)(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                 kd_annotations *annotations);
+    /* Autotuned kernels: the configs the side's kernel may be built with, each in words
+     * ("BLOCK=256, num_warps=8", malloc'd, pushed onto `configs`), and the one the values
+     * the user gave select (*given; -1: none). prepare and build then use side->config.
+     * Returns 0, or -1 out of memory. NULL, or fewer than two configs: nothing to choose. */
+    int (*configs)(const kd_options *opts, const kd_side *side, kd_strlist *configs, int *given);
     /* Before the launch is described: what the kernel's compiler fixes about its launch
      * (side->abi) and the kernel as it will be compiled (side->kernel_info). NULL: nothing. */
     int (*prepare)(const kd_options *opts, kd_side *side);

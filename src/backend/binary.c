@@ -13,11 +13,14 @@
 #include <string.h>
 
 #include "cli/exit_codes.h"
+#include "compile/cache.h"
 #include "source/ptxentry.h"
 #include "util/fs.h"
+#include "util/hash.h"
 #include "util/spawn.h"
 #include "util/tmpdir.h"
 
+#define RECIPE "kerndiff-ptxas-1"
 enum { TOOL_TIMEOUT_MS = 120000 };
 
 static bool is_cubin(const char *path) { return kd_path_has_suffix(path, (const char *const[]){".cubin", NULL}); }
@@ -131,25 +134,26 @@ static char *find_ptxas(const kd_options *opts)
     return strdup("ptxas");
 }
 
-/* A .ptx is assembled by ptxas -v (cubin and resource report in one run); not cached:
- * ptxas takes a fraction of a second. */
-static int assemble(const kd_options *opts, const kd_comparison *c, kd_side *side)
+/* `ptxas --version`, part of the cache key ("" when it will not say). */
+static char *ptxas_version(const char *ptxas)
 {
-    kd_build *b = &side->build;
-    const char *tmp = kd_tmpdir();
-    b->dir = tmp ? kd_path_join(tmp, side->label) : NULL;
-    b->cubin_path = b->dir ? kd_path_join(b->dir, "kernel.cubin") : NULL;
-    b->ptx = kd_read_file(side->path, NULL);
-    if (!b->cubin_path || kd_mkdir_p(b->dir) != 0 || !b->ptx) {
-        fprintf(stderr, "kerndiff: %s: cannot read '%s' or create a build folder: %s\n", side->label, side->path,
-                strerror(errno));
-        return KD_EXIT_INPUT;
-    }
-    char *ptxas = find_ptxas(opts);
-    const char *argv[] = {ptxas, "-v", "-arch", c->arch, "-o", b->cubin_path, side->path, NULL};
+    const char *argv[] = {ptxas, "--version", NULL};
+    kd_spawn_result r;
+    if (kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0)
+        return strdup("");
+    char *version = r.exit_code == 0 ? kd_sb_take(&r.out) : strdup("");
+    kd_spawn_result_free(&r);
+    return version;
+}
+
+/* ptxas -v into dir: the cubin, and its resource report as ptxas.log. */
+static int run_ptxas(const char *ptxas, const kd_comparison *c, const kd_side *side, const char *dir)
+{
+    char *cubin = kd_path_join(dir, "kernel.cubin"), *log = kd_path_join(dir, "ptxas.log");
+    const char *argv[] = {ptxas, "-v", "-arch", c->arch, "-o", cubin, side->path, NULL};
     kd_spawn_result r;
     int rc = KD_EXIT_OK;
-    if (kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
+    if (!cubin || !log || kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
         fprintf(stderr, "kerndiff: %s: cannot run %s to assemble %s: install the CUDA toolkit (or pass --nvcc PATH "
                         "beside its ptxas)\n", side->label, ptxas, side->path);
         rc = KD_EXIT_TOOL;
@@ -158,11 +162,68 @@ static int assemble(const kd_options *opts, const kd_comparison *c, kd_side *sid
             fprintf(stderr, "kerndiff: %s: ptxas -arch=%s failed on %s:\n%s\nFix the PTX, or check --arch.\n",
                     side->label, c->arch, side->path, kd_sb_str(&r.err));
             rc = KD_EXIT_BUILD;
+        } else if (kd_write_file(log, kd_sb_str(&r.err), r.err.len) != 0) {
+            fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, log, strerror(errno));
+            rc = KD_EXIT_TOOL;
         }
-        b->ptxas_log = kd_sb_take(&r.err);
         kd_spawn_result_free(&r);
     }
+    free(cubin);
+    free(log);
+    return rc;
+}
+
+/* A .ptx is assembled by ptxas -v (cubin and resource report in one run), cached like
+ * every build: the key is the PTX, the arch and ptxas's version. */
+static int assemble(const kd_options *opts, const kd_comparison *c, kd_side *side)
+{
+    static const char *const names[] = {"kernel.cubin", "ptxas.log"};
+    static const bool required[] = {true, true};
+    const kd_cache_layout layout = {names, required, 2};
+    kd_build *b = &side->build;
+    size_t len = 0;
+    b->ptx = kd_read_file(side->path, &len);
+    if (!b->ptx) {
+        fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, strerror(errno));
+        return KD_EXIT_INPUT;
+    }
+    char *ptxas = find_ptxas(opts), *version = ptxas_version(ptxas);
+    kd_hash h;
+    kd_hash_init(&h);
+    kd_hash_str(&h, RECIPE);
+    kd_hash_str(&h, version);
+    kd_hash_str(&h, c->arch);
+    kd_hash_field(&h, b->ptx, len);
+    kd_hash_hex(&h, b->key);
+    free(version);
+    char *entry = kd_cache_entry(b->key);
+    int rc = KD_EXIT_OK;
+    b->from_cache = !opts->no_cache && kd_cache_usable(entry, b->key, &layout, &b->note);
+    if (!b->from_cache) {
+        const char *tmp = kd_tmpdir();
+        char *dir = tmp ? kd_path_join(tmp, side->label) : NULL;
+        if (!dir || kd_mkdir_p(dir) != 0) {
+            fprintf(stderr, "kerndiff: %s: cannot create a build folder: %s\n", side->label, strerror(errno));
+            rc = KD_EXIT_TOOL;
+        } else if ((rc = run_ptxas(ptxas, c, side, dir)) == KD_EXIT_OK && entry) {
+            kd_cache_store(dir, entry, &layout);
+        }
+        b->dir = dir;
+    } else {
+        b->dir = entry;
+        entry = NULL;
+    }
+    free(entry);
     free(ptxas);
+    char *log = rc == KD_EXIT_OK ? kd_path_join(b->dir, "ptxas.log") : NULL;
+    b->cubin_path = rc == KD_EXIT_OK ? kd_path_join(b->dir, "kernel.cubin") : NULL;
+    b->ptxas_log = log ? kd_read_file(log, NULL) : NULL;
+    free(log);
+    if (rc == KD_EXIT_OK && (!b->cubin_path || !b->ptxas_log)) {
+        fprintf(stderr, "kerndiff: %s: the assembled %s left no usable kernel.cubin/ptxas.log in %s (rerun with "
+                        "--no-cache)\n", side->label, side->path, b->dir);
+        rc = KD_EXIT_TOOL;
+    }
     return rc;
 }
 

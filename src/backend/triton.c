@@ -162,14 +162,15 @@ typedef struct meta {
     json_t *kernel;       /* the helper's description (frontend_info) */
     json_t *constexprs;   /* name -> value, for the build */
     int num_warps, num_stages;
-    char *config_note;    /* which autotune config, or NULL */
+    bool heuristics_pending; /* constexprs left to @triton.heuristics (apply_heuristics) */
+    json_t *computed;        /* what the heuristics computed, or NULL */
 } meta;
 
 static void meta_free(meta *m)
 {
     json_decref(m->kernel);
     json_decref(m->constexprs);
-    free(m->config_note);
+    json_decref(m->computed);
 }
 
 /* A constexpr's value: a number when the text reads as one (16K, 1<<10), else a string. */
@@ -187,13 +188,12 @@ static json_t *meta_value(const char *text)
     return v == floor(v) && fabs(v) < 9007199254740992.0 ? json_integer((json_int_t)v) : json_real(v);
 }
 
-/* The autotune config to use: the first whose meta-parameters all agree with the values
- * given (--arg/annotation), else the first. Timing every config is left to the user. */
-static json_t *choose_config(const kd_options *opts, const kd_side *side, json_t *configs, kd_strbuf *note)
+/* The autotune config the given values (--arg, --call, annotations) select: the first
+ * whose meta-parameters all agree with them; -1 when none is given or none agrees. */
+static int given_config(const kd_options *opts, const kd_side *side, json_t *configs)
 {
-    size_t i, chosen = 0;
+    size_t i;
     json_t *cfg;
-    bool matched = false;
     json_array_foreach(configs, i, cfg) {
         const char *key;
         json_t *v;
@@ -208,17 +208,59 @@ static json_t *choose_config(const kd_options *opts, const kd_side *side, json_t
             }
             free(given);
         }
-        if (any && all && !matched) {
-            chosen = i;
-            matched = true;
+        if (any && all)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* "BLOCK=256, num_warps=8": a config's meta-parameters, then its options. */
+static char *describe_config(json_t *cfg)
+{
+    kd_strbuf sb = {0};
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(cfg, "meta"), key, v) {
+        char *text = json_dumps(v, JSON_ENCODE_ANY);
+        kd_sb_printf(&sb, "%s%s=%s", sb.len ? ", " : "", key, text ? text : "?");
+        free(text);
+    }
+    static const char *const options[] = {"num_warps", "num_stages", "num_ctas"};
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+        if (json_is_integer(json_object_get(cfg, options[i])))
+            kd_sb_printf(&sb, "%s%s=%lld", sb.len ? ", " : "", options[i],
+                         (long long)json_integer_value(json_object_get(cfg, options[i])));
+    return kd_sb_take(&sb);
+}
+
+static int triton_configs(const kd_options *opts, const kd_side *side, kd_strlist *out, int *given)
+{
+    *given = -1;
+    const kd_kernel *k = side->kernel_info;
+    json_t *info = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
+    json_t *configs = json_object_get(info, "configs");
+    size_t i;
+    json_t *cfg;
+    int rc = 0;
+    json_array_foreach(configs, i, cfg) {
+        char *text = describe_config(cfg);
+        if (!text || kd_strlist_push(out, text) != 0) {
+            free(text);
+            rc = -1;
+            break;
         }
     }
-    size_t n = json_array_size(configs);
-    if (n)
-        kd_sb_printf(note, "autotune config %zu of %zu%s", chosen + 1, n,
-                     matched ? " (the one the given values select)"
-                             : " (the first; pick another by giving its meta-parameters with --arg)");
-    return json_array_get(configs, chosen);
+    if (rc == 0)
+        *given = given_config(opts, side, configs);
+    json_decref(info);
+    return rc;
+}
+
+/* The config to build: the pipeline's choice (side->config), else the given one, else the first. */
+static json_t *choose_config(const kd_options *opts, const kd_side *side, json_t *configs)
+{
+    int chosen = side->config >= 0 ? side->config : given_config(opts, side, configs);
+    return json_array_get(configs, chosen >= 0 ? (size_t)chosen : 0);
 }
 
 static int int_setting(const kd_options *opts, const kd_side *side, const char *name, json_t *config, int fallback)
@@ -229,6 +271,17 @@ static int int_setting(const kd_options *opts, const kd_side *side, const char *
                                     : fallback;
     free(text);
     return v;
+}
+
+/* The @triton.heuristics entry that computes `name`, or NULL. */
+static json_t *heuristic_of(json_t *kernel, const char *name)
+{
+    size_t i;
+    json_t *h;
+    json_array_foreach(json_object_get(kernel, "heuristics"), i, h)
+        if (strcmp(json_string_value(json_object_get(h, "name")), name) == 0)
+            return h;
+    return NULL;
 }
 
 /* Resolves every meta-parameter of the side's kernel. Prints the reason on failure. */
@@ -242,10 +295,7 @@ static int resolve_meta(const kd_options *opts, const kd_side *side, meta *m)
         fprintf(stderr, "kerndiff: %s: the kernel's description is missing (out of memory?)\n", side->label);
         return KD_EXIT_TOOL;
     }
-    kd_strbuf note = {0};
-    json_t *config = choose_config(opts, side, json_object_get(m->kernel, "configs"), &note);
-    m->config_note = note.len ? kd_sb_take(&note) : NULL;
-    kd_sb_free(&note);
+    json_t *config = choose_config(opts, side, json_object_get(m->kernel, "configs"));
     m->num_warps = int_setting(opts, side, "num_warps", config, DEFAULT_WARPS);
     m->num_stages = int_setting(opts, side, "num_stages", config, DEFAULT_STAGES);
     if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)) || m->num_stages < 1) {
@@ -264,6 +314,10 @@ static int resolve_meta(const kd_options *opts, const kd_side *side, meta *m)
         const char *dflt = json_string_value(json_object_get(p, "default"));
         json_t *value = text ? meta_value(text) : from_config ? json_incref(from_config) : dflt ? meta_value(dflt) : NULL;
         free(text);
+        if (!value && heuristic_of(m->kernel, name)) {
+            m->heuristics_pending = true; /* computed at the build, from the launch's values */
+            continue;
+        }
         if (!value) {
             fprintf(stderr, "kerndiff: %s: tl.constexpr '%s' of kernel '%s' needs a value: --arg %s=VALUE, "
                             "`# kerndiff: %s=VALUE` in %s, or a default in the signature\n",
@@ -354,7 +408,11 @@ static int triton_prepare(const kd_options *opts, kd_side *side)
         }
         side->abi.fixed = true;
         side->abi.block_threads = 32u * (unsigned)m.num_warps;
-        if (!compiled || set_constants(side, &m) != 0) {
+        /* A heuristic may compute the BLOCK the grid divides by. The first description
+         * only feeds the build (values, dtypes), so a one-program grid stands in; the
+         * build sets the real default once the heuristics are known. */
+        bool stand_in = m.heuristics_pending && compiled && !side->abi.default_grid;
+        if (!compiled || set_constants(side, &m) != 0 || (stand_in && !(side->abi.default_grid = strdup("1")))) {
             fprintf(stderr, "kerndiff: out of memory\n");
             rc = KD_EXIT_TOOL;
         }
@@ -366,6 +424,65 @@ static int triton_prepare(const kd_options *opts, kd_side *side)
 }
 
 /* --- the build ------------------------------------------------------------------------------ */
+
+static const kd_launch_arg *launch_arg(const kd_side *side, const char *name);
+
+/* @triton.heuristics: the meta-parameters its lambdas compute, evaluated by the helper (no
+ * import, only safe forms) against what is known of this launch: its scalars, the
+ * constexprs, and the values given. A value given (--arg, annotation) wins, as an explicit
+ * choice. The results join the constexprs, and the launch's constants for its grid. */
+static int apply_heuristics(const kd_options *opts, kd_side *side, meta *m)
+{
+    if (!m->heuristics_pending)
+        return KD_EXIT_OK;
+    json_t *pending = json_array(), *values = json_deep_copy(m->constexprs);
+    size_t i;
+    json_t *h;
+    json_array_foreach(json_object_get(m->kernel, "heuristics"), i, h)
+        if (!json_object_get(m->constexprs, json_string_value(json_object_get(h, "name"))))
+            json_array_append(pending, h);
+    json_t *p;
+    json_array_foreach(json_object_get(m->kernel, "params"), i, p) {
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const kd_launch_arg *a = launch_arg(side, name);
+        char *text = a ? NULL : setting_text(opts, side, name);
+        if (a && (a->role == KD_ROLE_LENGTH || a->role == KD_ROLE_SCALAR))
+            json_object_set_new(values, name, a->value == floor(a->value) ? json_integer((json_int_t)a->value)
+                                                                          : json_real(a->value));
+        else if (text && strcmp(json_string_value(json_object_get(p, "kind")), "pointer") != 0)
+            json_object_set_new(values, name, meta_value(text));
+        free(text);
+    }
+    int rc = KD_EXIT_OK;
+    json_t *spec = json_pack("{s:s, s:O, s:O}", "kernel", side->kernel_info->name, "heuristics", pending, "values", values);
+    char *text = spec ? json_dumps(spec, JSON_COMPACT) : NULL;
+    json_decref(spec);
+    json_decref(values);
+    kd_spawn_result r;
+    if (!text) {
+        fprintf(stderr, "kerndiff: out of memory\n");
+        rc = KD_EXIT_TOOL;
+    } else if ((rc = run_helper(opts, side->label, (const char *const[5]){"heuristics", text}, LIST_TIMEOUT_MS, &r)) ==
+                    KD_EXIT_OK) {
+        json_t *computed = r.exit_code == 0 && !r.signal ? json_loads(kd_sb_str(&r.out), 0, NULL) : NULL;
+        if (r.exit_code != 0 || r.signal)
+            rc = helper_failed(&r, side->label, "@triton.heuristics", opts);
+        else if (!json_is_object(computed)) {
+            fprintf(stderr, "kerndiff: %s: the helper's @triton.heuristics values are not JSON: %s\n", side->label,
+                    kd_sb_str(&r.out));
+            rc = KD_EXIT_TOOL;
+        } else {
+            json_object_update(m->constexprs, computed);
+            m->computed = json_incref(computed);
+            rc = set_constants(side, m) == 0 ? KD_EXIT_OK : KD_EXIT_TOOL;
+        }
+        json_decref(computed);
+        kd_spawn_result_free(&r);
+    }
+    json_decref(pending);
+    free(text);
+    return rc;
+}
 
 static const kd_launch_arg *launch_arg(const kd_side *side, const char *name)
 {
@@ -530,10 +647,13 @@ static char *describe_build(const char *version, const meta *m, const kd_side *s
         kd_sb_printf(&sb, " %s=%s", key, text ? text : "?");
         free(text);
     }
+    const char *sep = "; from @triton.heuristics: ";
+    json_object_foreach(m->computed, key, v) {
+        kd_sb_printf(&sb, "%s%s", sep, key);
+        sep = ", ";
+    }
     for (size_t i = 0; i < folded->count; i++)
         kd_sb_printf(&sb, "%s%s=1", i ? ", " : "; specialised as constexpr: ", folded->items[i]);
-    if (m->config_note)
-        kd_sb_printf(&sb, "; %s", m->config_note);
     return kd_sb_take(&sb);
 }
 
@@ -582,6 +702,8 @@ static int triton_build(const kd_options *opts, const kd_comparison *c, kd_side 
         rc = resolve_meta(opts, side, &m);
     else
         memset(&m, 0, sizeof m);
+    if (rc == KD_EXIT_OK)
+        rc = apply_heuristics(opts, side, &m);
     json_t *spec = rc == KD_EXIT_OK ? make_spec(c, side, &m, &folded) : NULL;
     spec_text = spec ? json_dumps(spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(spec);
@@ -594,15 +716,7 @@ static int triton_build(const kd_options *opts, const kd_comparison *c, kd_side 
         entry = kd_cache_entry(side->build.key);
         static const bool required[N_ARTIFACTS] = {true, true, true, true};
         const kd_cache_layout layout = {artifacts, required, N_ARTIFACTS};
-        kd_strbuf damaged = {0};
-        bool cached = !opts->no_cache && entry && kd_cache_verify(entry, &layout, &damaged) == 0;
-        if (!cached && !opts->no_cache && entry && access(entry, F_OK) == 0) {
-            kd_strbuf note = {0};
-            kd_sb_printf(&note, "cache entry %.12s was damaged (%s): rebuilt and replaced", side->build.key,
-                         kd_sb_str(&damaged));
-            side->build.note = kd_sb_take(&note);
-        }
-        kd_sb_free(&damaged);
+        bool cached = !opts->no_cache && kd_cache_usable(entry, side->build.key, &layout, &side->build.note);
         if (!cached) {
             const char *tmp = kd_tmpdir();
             dir = tmp ? kd_path_join(tmp, side->label) : NULL;
@@ -643,6 +757,7 @@ const kd_backend kd_backend_triton = {
     .claims = claims_python,
     .harness = triton_harness,
     .scan = triton_scan,
+    .configs = triton_configs,
     .prepare = triton_prepare,
     .build = triton_build,
 };

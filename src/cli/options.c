@@ -23,7 +23,7 @@ enum {
     OPT_BRIEF, OPT_COMPLETION,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
     /* Triton (.py) inputs */
-    OPT_PYTHON,
+    OPT_PYTHON, OPT_NO_AUTOTUNE,
     OPT_HTML, OPT_CSV,
     OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP,
 };
@@ -49,6 +49,7 @@ static const struct option long_options[] = {
     {"arg", required_argument, NULL, OPT_ARG},
     {"call", required_argument, NULL, OPT_CALL},
     {"no-run", no_argument, NULL, OPT_NO_RUN},
+    {"no-autotune", no_argument, NULL, OPT_NO_AUTOTUNE},
     {"target", required_argument, NULL, OPT_TARGET},
     {"max-time", required_argument, NULL, OPT_MAX_TIME},
     {"min-runs", required_argument, NULL, OPT_MIN_RUNS},
@@ -175,7 +176,9 @@ void kd_print_help(void)
         "                        else /usr/local/cuda/bin/nvcc)\n"
         "  --no-cache            rebuild even if the build cache has both builds\n"
         "  --python PATH         the Python with Triton, for .py files (default python3)\n"
-        "Launch (also `// kerndiff: KEY=VALUE` lines in each file):\n"
+        "  --no-autotune         an @triton.autotune kernel: its first config, untimed (default:\n"
+        "                        each config timed briefly, the fastest kept)\n"
+        "Launch (also `// kerndiff: KEY=VALUE` lines in each file; `# kerndiff:` in .py):\n"
         "  --n COUNT             element count (16M, 1<<24; default 1M)\n"
         "  --block EXPR          threads per block, X[,Y[,Z]] (default 256)\n"
         "  --grid EXPR           blocks (default ceil(n/threads per block))\n"
@@ -463,6 +466,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
                 return KD_EXIT_USAGE;
             break;
         case OPT_NO_RUN: opts->no_run = true; break;
+        case OPT_NO_AUTOTUNE: opts->no_autotune = true; break;
         case OPT_NCU: opts->ncu = optarg; break;
         case OPT_NCU_REPORT: opts->ncu_report_dir = optarg; break;
         case OPT_METRIC_NAMES: opts->metric_names = true; break;

@@ -36,6 +36,7 @@ typedef struct kd_options {
     kd_call_settings call[2]; /* --call vN:KEY=VALUE,...: each side's settings, merged */
     kd_timing_options timing; /* --target, --max-time, --seed, --rtol ... */
     bool no_run;              /* --no-run: static diff only, even with a GPU */
+    bool no_autotune;         /* --no-autotune: an autotuned kernel's first config, untimed */
     bool lock_clocks;
     kd_gate_options gate;     /* --fail-if-slower PCT (< 0: not given), --require-match */
     const char *save_path;    /* --save FILE.json: the whole result */

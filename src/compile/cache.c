@@ -64,6 +64,19 @@ static int check_manifest_line(const char *dir, const char *line, const kd_cache
     return rc;
 }
 
+bool kd_cache_usable(const char *entry, const char key[65], const kd_cache_layout *layout, char **note)
+{
+    kd_strbuf why = {0};
+    bool usable = entry && kd_cache_verify(entry, layout, &why) == 0;
+    if (!usable && entry && access(entry, F_OK) == 0) {
+        kd_strbuf text = {0};
+        kd_sb_printf(&text, "cache entry %.12s was damaged (%s): rebuilt and replaced", key, kd_sb_str(&why));
+        *note = kd_sb_take(&text);
+    }
+    kd_sb_free(&why);
+    return usable;
+}
+
 int kd_cache_verify(const char *entry, const kd_cache_layout *layout, kd_strbuf *why)
 {
     char *manifest_path = kd_path_join(entry, MANIFEST);

@@ -23,6 +23,10 @@ char *kd_cache_entry(const char key[65]);
 /* Checks an entry against its manifest: every listed file matches its size and digest, and
  * every required one is listed. Returns 0, or -1 with what is wrong (or missing) in `why`. */
 int kd_cache_verify(const char *entry, const kd_cache_layout *layout, kd_strbuf *why);
+/* Whether the entry for key can be used: it is there and passes kd_cache_verify. One that
+ * is there but fails sets *note (malloc'd) to "cache entry KEY was damaged (WHY): rebuilt and
+ * replaced"; the caller rebuilds and stores over it. */
+bool kd_cache_usable(const char *entry, const char key[65], const kd_cache_layout *layout, char **note);
 /* Copies the layout's files that build_dir has (every required one must be there) into
  * entry, with their manifest. A failure leaves no entry (the build is still good: the cache
  * is an optimisation). */

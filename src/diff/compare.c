@@ -9,6 +9,7 @@
 
 #include "backend/backend.h"
 #include "compile/build.h"
+#include "diff/autotune.h"
 #include "diff/runtime.h"
 #include "regions/instrument.h"
 #include "wire/locate.h"
@@ -160,6 +161,26 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
     return rc == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
 }
 
+/* One side from its chosen kernel to its static analysis. A front end that fixes part of
+ * the launch (Triton) is prepared first; the build may specialise on the launch described
+ * so far, and the launch is described again with what the build fixed (Triton's shared
+ * memory, scratch, specialised values). Also the autotune pass's trial of each config. */
+static int make_side(const kd_options *opts, kd_comparison *c, kd_side *side, int s)
+{
+    int rc = side->frontend->prepare ? side->frontend->prepare(opts, side) : KD_EXIT_OK;
+    if (rc != KD_EXIT_OK)
+        return rc;
+    kd_describe_launch(opts, side, s);
+    if ((rc = side->frontend->build(opts, c, side)) != KD_EXIT_OK)
+        return rc;
+    kd_trace("%s built%s", side->label, side->build.from_cache ? " (cache)" : "");
+    kd_launch_spec_free(&side->launch);
+    free(side->launch_error);
+    side->launch_error = NULL;
+    kd_describe_launch(opts, side, s);
+    return analyze_side(opts, c, side);
+}
+
 /* Git mode: the two sides are revisions of one file, written out with their includes. */
 static int resolve_git(const kd_options *opts, kd_comparison *c, const char *files[2])
 {
@@ -247,26 +268,11 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
 
     kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);
     for (int s = 0; s < 2; s++)
-        if (c->side[s].frontend->prepare && (rc = c->side[s].frontend->prepare(opts, &c->side[s])) != KD_EXIT_OK)
+        if ((rc = kd_autotune_side(opts, c, s, make_side)) != KD_EXIT_OK ||
+            (rc = make_side(opts, c, &c->side[s], s)) != KD_EXIT_OK)
             return rc;
-    kd_describe_launches(opts, c);
-    for (int s = 0; s < 2; s++)
-        if ((rc = build_side(opts, c, &c->side[s])) != KD_EXIT_OK)
-            return rc;
-        else
-            kd_trace("%s built%s", c->side[s].label, c->side[s].build.from_cache ? " (cache)" : "");
-    /* Again: what the build fixed (Triton's shared memory, scratch, specialised values). */
-    for (int s = 0; s < 2; s++) {
-        kd_launch_spec_free(&c->side[s].launch);
-        free(c->side[s].launch_error);
-        c->side[s].launch_error = NULL;
-    }
     if (opts->regions_on && (rc = build_instrumented(opts, c)) != KD_EXIT_OK)
         return rc;
-    kd_describe_launches(opts, c);
-    for (int s = 0; s < 2; s++)
-        if ((rc = analyze_side(opts, c, &c->side[s])) != KD_EXIT_OK)
-            return rc;
     if (kd_comparison_tabulate(c) != 0) {
         fprintf(stderr, "kerndiff: out of memory\n");
         return KD_EXIT_TOOL;

@@ -70,6 +70,32 @@ int kd_comparison_tabulate(kd_comparison *c)
     return kd_findings_collect(c);
 }
 
+void kd_autotune_free(kd_autotune *t)
+{
+    for (size_t i = 0; t->configs && i < t->count; i++)
+        free(t->configs[i]);
+    free(t->configs);
+    free(t->median_ns);
+    free(t->summary);
+    memset(t, 0, sizeof *t);
+}
+
+void kd_side_release_built(kd_side *side)
+{
+    kd_build_free(&side->build);
+    kd_static_result_free(&side->stat);
+    kd_launch_spec_free(&side->launch);
+    free(side->launch_error);
+    side->launch_error = NULL;
+    kd_launch_abi_free(&side->abi);
+    if (side->compiled)
+        kd_kernel_free(side->compiled);
+    free(side->compiled);
+    side->compiled = NULL;
+    free(side->build_note);
+    side->build_note = NULL;
+}
+
 void kd_comparison_free(kd_comparison *c)
 {
     for (int s = 0; s < 2; s++) {
@@ -78,22 +104,15 @@ void kd_comparison_free(kd_comparison *c)
         kd_kernel_list_free(&side->kernels);
         kd_annotations_free(&side->annotations);
         free(side->origin);
-        kd_build_free(&side->build);
+        kd_side_release_built(side);
+        kd_autotune_free(&side->autotune);
         free(side->libs.items);
         free(side->libs_text);
-        kd_static_result_free(&side->stat);
-        kd_launch_spec_free(&side->launch);
-        free(side->launch_error);
         for (size_t i = 0; i < side->region_names.count; i++)
             free(side->region_names.items[i]);
         free(side->region_names.items);
         kd_build_free(&side->regions_build);
         kd_region_profile_free(&side->regions);
-        kd_launch_abi_free(&side->abi);
-        if (side->compiled)
-            kd_kernel_free(side->compiled);
-        free(side->compiled);
-        free(side->build_note);
     }
     kd_note_free(&c->regions_note);
     free(c->fault_explained);

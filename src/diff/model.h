@@ -24,6 +24,24 @@ typedef struct kd_count_row {
     long v1, v2;
 } kd_count_row;
 
+/* How an autotuned kernel's config was chosen (src/diff/autotune.h). */
+typedef enum kd_tune_how {
+    KD_TUNE_FASTEST,  /* each config timed briefly alone, the fastest kept */
+    KD_TUNE_GIVEN,    /* the values given (--arg, --call, annotations) select it */
+    KD_TUNE_FIRST,    /* the first: nothing could be timed, or --no-autotune */
+} kd_tune_how;
+
+typedef struct kd_autotune {
+    size_t count;          /* the kernel's configs; 0: the kernel is not autotuned */
+    size_t chosen;         /* the config built, timed and reported (index) */
+    kd_tune_how how;
+    char **configs;        /* each config in words: "BLOCK=256, num_warps=8" (owned) */
+    double *median_ns;     /* KD_TUNE_FASTEST: each config's brief time alone, NAN where it
+                              could not run; else NULL */
+    char *summary;         /* the sentence the reports print */
+} kd_autotune;
+void kd_autotune_free(kd_autotune *t);
+
 /* Two histograms side by side: changed rows first (largest change first), then the
  * unchanged ones, each group in key order. */
 typedef struct kd_count_table {
@@ -56,7 +74,14 @@ typedef struct kd_side {
     kd_kernel *compiled;        /* the kernel as compiled, when it differs from the source's (Triton:
                                    constexprs and specialised values removed); kernel_info points here */
     char *build_note;           /* how it was compiled, when worth saying (Triton: version, num_warps ...) */
+    int config;                 /* the autotune config to build (index into the backend's list); -1: the
+                                   backend's own choice */
+    kd_autotune autotune;       /* how that config was chosen; count 0 when there was no choice */
 } kd_side;
+
+/* Frees what preparing, building, describing the launch and analysing a side made (abi,
+ * compiled kernel, build, launch, static result, build note), leaving what scanning made. */
+void kd_side_release_built(kd_side *side);
 
 typedef struct kd_comparison {
     kd_side side[2];

@@ -22,24 +22,53 @@ kd_launch_request kd_side_launch_request(const kd_options *opts, const kd_side *
         .buffers = &opts->buffers, .scalars = &opts->scalars,
         .call = &opts->call[s], .call_origin = s ? "--call v2" : "--call v1",
         .abi = side->abi.fixed ? &side->abi : NULL,
+        .comment = kd_annotation_comment(side->path),
     };
+}
+
+void kd_describe_launch(const kd_options *opts, kd_side *side, int s)
+{
+    if (!side->kernel_info) {
+        side->launch_error = strdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
+                                     "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
+        return;
+    }
+    kd_launch_request req = kd_side_launch_request(opts, side, s);
+    kd_strbuf error = {0};
+    if (kd_launch_spec_build(&req, &side->launch, &error) != 0)
+        side->launch_error = kd_sb_take(&error);
+    kd_sb_free(&error);
 }
 
 void kd_describe_launches(const kd_options *opts, kd_comparison *c)
 {
-    for (int s = 0; s < 2; s++) {
-        kd_side *side = &c->side[s];
-        if (!side->kernel_info) {
-            side->launch_error = strdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
-                                         "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
-            continue;
-        }
-        kd_launch_request req = kd_side_launch_request(opts, side, s);
-        kd_strbuf error = {0};
-        if (kd_launch_spec_build(&req, &side->launch, &error) != 0)
-            side->launch_error = kd_sb_take(&error);
-        kd_sb_free(&error);
-    }
+    for (int s = 0; s < 2; s++)
+        kd_describe_launch(opts, &c->side[s], s);
+}
+
+kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness)
+{
+    bool launcher = side->stat.launcher;
+    return (kd_timing_side){
+        .label = side->label,
+        .harness_argv = (const char *const *)harness->items,
+        .load_kind = launcher ? "launcher" : "cubin",
+        .load_path = launcher ? side->build.launcher_path : side->build.cubin_path,
+        .load_symbol = launcher ? KD_SHIM_SYMBOL : side->stat.entry,
+        .spec = &side->launch,
+    };
+}
+
+const kd_backend *kd_runtime_backend(const kd_options *opts, const kd_comparison *c, kd_note *why)
+{
+    const kd_backend *backend = kd_backend_for(c->side[0].path, c->side[1].path);
+    if (opts->no_run)
+        kd_note_set(why, KD_RUNTIME_NO_RUN_FLAG, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+    else if (!backend)
+        kd_note_set(why, KD_RUNTIME_NO_BACKEND, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+    else if (backend->needs_gpu && !c->gpu.present)
+        kd_note_set(why, KD_RUNTIME_NO_GPU, KD_NOTE_NO_SIDE, NULL, NULL, c->gpu.reason);
+    return why->present ? NULL : backend;
 }
 
 /* The passes of the table (diff/passes.h), stage by stage. Before the first pass after the
@@ -76,19 +105,9 @@ static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
 
 int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
 {
-    const kd_backend *backend = kd_backend_for(c->side[0].path, c->side[1].path);
-    if (opts->no_run) {
-        kd_note_set(&c->runtime_note, KD_RUNTIME_NO_RUN_FLAG, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+    const kd_backend *backend = kd_runtime_backend(opts, c, &c->runtime_note);
+    if (!backend)
         return KD_EXIT_OK;
-    }
-    if (!backend) {
-        kd_note_set(&c->runtime_note, KD_RUNTIME_NO_BACKEND, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
-        return KD_EXIT_OK;
-    }
-    if (backend->needs_gpu && !c->gpu.present) {
-        kd_note_set(&c->runtime_note, KD_RUNTIME_NO_GPU, KD_NOTE_NO_SIDE, NULL, NULL, c->gpu.reason);
-        return KD_EXIT_OK;
-    }
     for (int s = 0; s < 2; s++) {
         if (c->side[s].launch_error) {
             kd_note_set(&c->runtime_note, KD_RUNTIME_UNLAUNCHABLE, KD_NOTE_SIDE(s), c->side[s].kernel, NULL,
@@ -124,14 +143,7 @@ int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
     if (rc == KD_EXIT_OK) {
         kd_timing_side sides[2];
         for (int s = 0; s < 2; s++)
-            sides[s] = (kd_timing_side){
-                .label = c->side[s].label,
-                .harness_argv = (const char *const *)argv[s].items,
-                .load_kind = c->side[s].stat.launcher ? "launcher" : "cubin",
-                .load_path = c->side[s].stat.launcher ? c->side[s].build.launcher_path : c->side[s].build.cubin_path,
-                .load_symbol = c->side[s].stat.launcher ? KD_SHIM_SYMBOL : c->side[s].stat.entry,
-                .spec = &c->side[s].launch,
-            };
+            sides[s] = kd_timing_side_of(&c->side[s], &argv[s]);
         c->simulated = backend->simulated;
         kd_pass_context ctx = {.opts = opts, .backend = backend, .sides = sides,
                                .shared_argv = (const char *const *)argv[2].items, .workdir = workdir};

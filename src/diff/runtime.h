@@ -3,6 +3,7 @@
 #ifndef KD_DIFF_RUNTIME_H
 #define KD_DIFF_RUNTIME_H
 
+#include "backend/backend.h"
 #include "cli/options.h"
 #include "diff/model.h"
 
@@ -13,6 +14,15 @@ kd_launch_request kd_side_launch_request(const kd_options *opts, const kd_side *
 /* Fills each side's launch (or launch_error). Never fails: a launch that cannot be
  * described matters only when kerndiff is about to run it. */
 void kd_describe_launches(const kd_options *opts, kd_comparison *c);
+/* The same for one side (s: 0 for v1, 1 for v2, whose --call settings apply). */
+void kd_describe_launch(const kd_options *opts, kd_side *side, int s);
+
+/* The backend that runs the comparison's kernels, or NULL with why nothing can run in *why
+ * (a runtime note). */
+const kd_backend *kd_runtime_backend(const kd_options *opts, const kd_comparison *c, kd_note *why);
+
+/* What the timing code needs of a built, described and analysed side, run by `harness`. */
+kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness);
 
 /* Starts the harness children and runs the passes of diff/passes.h (sanitizer, timing,
  * counters, regions) when there is something to run them on; otherwise sets

@@ -54,11 +54,13 @@ static int oom(builder *b)
     return -1;
 }
 
+static const char *comment_of(const builder *b) { return b->req->comment ? b->req->comment : "//"; }
+
 /* Quotes a setting as the user wrote it, so the message points at the right place. */
-static void describe(kd_strbuf *sb, const setting *s)
+static void describe(const builder *b, kd_strbuf *sb, const setting *s)
 {
     if (s->line)
-        kd_sb_printf(sb, "`// kerndiff: %s=%s` (line %d)", s->key, s->text, s->line);
+        kd_sb_printf(sb, "`%s kerndiff: %s=%s` (line %d)", comment_of(b), s->key, s->text, s->line);
     else if (s->keyed)
         kd_sb_printf(sb, "%s %s=%s", s->origin, s->key, s->text);
     else
@@ -140,7 +142,7 @@ static int eval_text(builder *b, const setting *s, const char *text, const char 
     const kd_vars vars = {b->vars, b->nvars};
     if (kd_expr_eval(text, &vars, out, reason, sizeof reason) == 0)
         return 0;
-    describe(b->error, s);
+    describe(b, b->error, s);
     kd_sb_printf(b->error, ": %s%s%s", part ? part : "", part ? ": " : "", reason);
     return -1;
 }
@@ -153,7 +155,7 @@ static int eval_whole(builder *b, const setting *s, const char *text, const char
         return -1;
     if (*out == floor(*out) && *out >= lo && *out <= hi)
         return 0;
-    describe(b->error, s);
+    describe(b, b->error, s);
     kd_sb_printf(b->error, ": %s is %.17g, ", part ? part : "the value", *out);
     if (*out != floor(*out))
         kd_sb_puts(b->error, "not a whole number (round it with ceil() or floor())");
@@ -228,7 +230,7 @@ static int resolve_n(builder *b)
     b->out->n_origin = origin_of(&s);
     char reason[512];
     if (s.text && kd_parse_count(s.text, &b->out->n, reason, sizeof reason) != 0) {
-        describe(b->error, &s);
+        describe(b, b->error, &s);
         kd_sb_printf(b->error, ": %s", reason);
         return -1;
     }
@@ -304,7 +306,7 @@ static void missing_values(builder *b, const kd_param *const *missing, size_t co
     for (size_t i = 0; i < count; i++)
         if (*missing[i]->name)
             kd_sb_printf(b->error, " --arg %s=VALUE", missing[i]->name);
-    kd_sb_puts(b->error, " or `// kerndiff:");
+    kd_sb_printf(b->error, " or `%s kerndiff:", comment_of(b));
     for (size_t i = 0; i < count; i++)
         if (*missing[i]->name)
             kd_sb_printf(b->error, " %s=VALUE", missing[i]->name);
@@ -377,7 +379,7 @@ static int resolve_dims(builder *b, const setting *s, const double limits[3], un
         if (*c != ',' || depth != 0)
             continue;
         if (nparts == 3) {
-            describe(b->error, s);
+            describe(b, b->error, s);
             kd_sb_puts(b->error, ": expected X, X,Y or X,Y,Z");
             free(copy);
             return -1;
@@ -422,7 +424,7 @@ static int resolve_block(builder *b)
         return -1;
     double threads = (double)block[0] * block[1] * block[2];
     if (threads > MAX_THREADS_PER_BLOCK) {
-        describe(b->error, &s);
+        describe(b, b->error, &s);
         kd_sb_printf(b->error, ": %.0f threads per block, but CUDA allows at most %.0f", threads, MAX_THREADS_PER_BLOCK);
         return -1;
     }

@@ -82,6 +82,7 @@ typedef struct kd_launch_request {
     const kd_call_settings *call;      /* this side's --call settings, or NULL */
     const char *call_origin;           /* "--call v1" or "--call v2": quoted in messages */
     const kd_launch_abi *abi;          /* NULL: nothing fixed by the compiler */
+    const char *comment;               /* the file's annotation comment ("//", "#"), for messages; NULL: "//" */
 } kd_launch_request;
 
 /* The harnesses pass at most this many kernel parameters (their argument tables). */

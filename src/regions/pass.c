@@ -5,10 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure/stats.h"
+#include "measure/brief.h"
 #include "util/fs.h"
-
-enum { WARMUP_MS = 500, TIMED_SAMPLES = 20 };
 
 void kd_regions_options_default(kd_regions_options *o)
 {
@@ -20,27 +18,6 @@ static int failed(kd_child *c, kd_reply_status st, const char *doing, kd_strbuf 
     kd_sb_printf(why, "%s: ", doing);
     kd_child_describe_failure(c, st, why);
     return -1;
-}
-
-/* The instrumented build's time per launch, timed like the plain one (L2 flushed, one
- * launch per sample), for the overhead the markers add. */
-static int time_instrumented(kd_child *c, const kd_regions_options *o, double *median_ns, kd_strbuf *why)
-{
-    kd_warmup_result w;
-    kd_reply_status st = kd_wire_warmup(c, WARMUP_MS, o->timeout_ms, &w);
-    if (st == KD_REPLY_OK)
-        st = kd_wire_mode(c, 0, o->timeout_ms);
-    double samples[TIMED_SAMPLES];
-    kd_time_block block = {.samples = samples};
-    if (st == KD_REPLY_OK)
-        st = kd_wire_time(c, TIMED_SAMPLES, o->timeout_ms + TIMED_SAMPLES, &block);
-    if (st != KD_REPLY_OK)
-        return failed(c, st, "timing the instrumented kernel", why);
-    kd_summary s;
-    if (kd_summarize(samples, TIMED_SAMPLES, &s) != 0)
-        return -1;
-    *median_ns = s.median;
-    return 0;
 }
 
 int kd_regions_run(const kd_harness_side *side, const kd_strlist *names, const kd_regions_options *o,
@@ -61,7 +38,7 @@ int kd_regions_run(const kd_harness_side *side, const kd_strlist *names, const k
         rc = kd_wire_setup_reply(&c, kd_launch_spec_bytes(side->spec), &bytes, why);
     }
     if (rc == 0)
-        rc = time_instrumented(&c, o, &instrumented_ns, why);
+        rc = kd_time_briefly(&c, "the instrumented kernel", o->timeout_ms, &instrumented_ns, why);
     if (rc == 0) {
         /* Reading every warp's ring back after each launch takes longer than the launch. */
         kd_reply_status st = kd_wire_regions(&c, o->capacity, o->launches, path, o->timeout_ms * 10, &record_cycles);

@@ -176,6 +176,22 @@ static json_t *launch(const void *base)
                      "dynamic_smem", (json_int_t)l->dynamic_smem, "args", args);
 }
 
+/* An autotuned kernel's configs and the choice (diff/autotune.h); null when not autotuned. */
+static json_t *autotune(const void *base)
+{
+    const kd_autotune *t = &((const kd_side *)base)->autotune;
+    if (!t->count)
+        return json_null();
+    static const char *const how[] = {[KD_TUNE_FASTEST] = "fastest", [KD_TUNE_GIVEN] = "given", [KD_TUNE_FIRST] = "first"};
+    json_t *configs = json_array();
+    for (size_t i = 0; i < t->count; i++)
+        json_array_append_new(configs, json_pack("{s:s, s:o}", "config", t->configs[i], "median_ns",
+                                                 t->median_ns && !isnan(t->median_ns[i]) ? json_real(t->median_ns[i])
+                                                                                        : json_null()));
+    return json_pack("{s:o, s:I, s:s, s:s}", "configs", configs, "chosen", (json_int_t)t->chosen, "how", how[t->how],
+                     "summary", t->summary ? t->summary : "");
+}
+
 static const kd_jfield side_fields[] = {
     {KD_J_FIELD("label", kd_side, label)},
     {KD_J_FIELD("path", kd_side, path)},
@@ -190,6 +206,7 @@ static const kd_jfield side_fields[] = {
     {.key = "sass_instructions", .type = KD_J_CUSTOM, .write = sass_instructions},
     {.key = "launch", .type = KD_J_CUSTOM, .write = launch},
     {KD_J_FIELD("origin", kd_side, origin), .nullable = true},
+    {.key = "autotune", .type = KD_J_CUSTOM, .write = autotune},
 };
 static const kd_jtable side_table = KD_J_TABLE(side_fields);
 

@@ -210,9 +210,12 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
     fprintf(out, "### kerndiff: `%s` (%s)\n\n", a->kernel, c->arch);
     fprintf(out, "- v1: `%s` (`%s`)\n- v2: `%s` (`%s`)\n", a->origin ? a->origin : a->path, a->stat.demangled,
             b->origin ? b->origin : b->path, b->stat.demangled);
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         if (c->side[s].build_note)
             fprintf(out, "- %s build: %s\n", c->side[s].label, c->side[s].build_note);
+        if (c->side[s].autotune.summary)
+            fprintf(out, "- %s %s\n", c->side[s].label, c->side[s].autotune.summary);
+    }
     note_line(out, "- note: ", &c->git_note);
     note_line(out, "- note: ", &c->selection_note);
     kd_strbuf launch = {0};

@@ -385,6 +385,8 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         /* How its compiler was driven (Triton: num_warps, num_stages, constexprs, config). */
         if (side->build_note)
             fprintf(out, "      %s\n", side->build_note);
+        if (side->autotune.summary)
+            fprintf(out, "      %s\n", side->autotune.summary);
         if (side->build.note)
             fprintf(out, "  %snote: %s: %s%s\n", paint(o, YELLOW), side->label, side->build.note, paint(o, RESET));
     }

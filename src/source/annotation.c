@@ -5,6 +5,12 @@
 
 static const char marker[] = "kerndiff:";
 
+const char *kd_annotation_comment(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return n > 3 && strcmp(path + n - 3, ".py") == 0 ? "#" : "//";
+}
+
 static int set(kd_annotations *a, const char *key, size_t key_len, const char *value,
                size_t value_len, int line)
 {

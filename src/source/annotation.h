@@ -20,6 +20,9 @@ typedef struct kd_annotations {
 
 /* Returns 0, -1 on allocation failure. Text need not be NUL-terminated. */
 int kd_annotations_parse(const char *text, size_t len, kd_annotations *out);
+/* The comment that starts an annotation line in a file like path, for messages that tell
+ * the user to write one: "#" in Python (.py), else "//". */
+const char *kd_annotation_comment(const char *path);
 /* The value for key, or NULL. */
 const char *kd_annotation_get(const kd_annotations *a, const char *key);
 void kd_annotations_free(kd_annotations *a);

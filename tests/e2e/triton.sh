@@ -74,6 +74,82 @@ PY
     run triton_compile_error 4 -- --arg BLOCK=128 "$WORK/noval.py" "$WORK/broken.py"
     has triton_compile_error err "^kerndiff: v2: Triton's compile of k .*failed; Triton said:"
     has triton_compile_error err 'undefined_name'
+
+    # autotune: each config timed briefly alone (the sim's by_block= makes num_warps=4, a
+    # 128-thread block, the fastest), the fastest kept on each side and said
+    cat >"$WORK/autotuned.py" <<'PY'
+import triton
+import triton.language as tl
+# kerndiff: n=1M grid=cdiv(n,BLOCK)
+@triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=2), triton.Config({"BLOCK": 512}, num_warps=4),
+                          triton.Config({"BLOCK": 1024}, num_warps=8)], key=["n"])
+@triton.jit
+def tuned(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+PY
+    TUNE_SIM="median=50us,by_block=64:55us+128:41us+256:60us"
+    KERNDIFF_SIMULATE="$TUNE_SIM" run autotune 0 -- --no-ncu --json="$WORK/autotune.json" --markdown="$WORK/autotune.md" \
+        "$WORK/autotuned.py" "$WORK/autotuned.py"
+    has autotune out '^      autotune: config 2 of 3 \(BLOCK=512, num_warps=4\) was fastest, 4[01]\.[0-9]+us vs 5[45]\.[0-9]+us/(59|60)\.[0-9]+us'
+    has autotune out '^      Triton .*num_warps=4 .*BLOCK=512'
+    has autotune out 'block 128 \(compiler\)'
+    if grep -q '^- v2 autotune: config 2 of 3 (BLOCK=512, num_warps=4) was fastest' "$WORK/autotune.md" &&
+        python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/autotune.json" >"$WORK/autotune_json.err" 2>&1 &&
+        python3 - "$WORK/autotune.json" >>"$WORK/autotune_json.err" 2>&1 <<'PY'
+import json, sys
+for s in json.load(open(sys.argv[1]))["sides"]:
+    t = s["autotune"]
+    assert t["how"] == "fastest" and t["chosen"] == 1, t
+    assert [c["config"] for c in t["configs"]] == ["BLOCK=256, num_warps=2", "BLOCK=512, num_warps=4",
+                                                   "BLOCK=1024, num_warps=8"], t
+    medians = [c["median_ns"] for c in t["configs"]]
+    assert min(medians) == medians[1] and 50e3 < medians[0] < 58e3 < medians[2], medians
+PY
+    then ok "autotune: Markdown and JSON (schema-valid) say the fastest config and each config's time"
+    else fail "autotune: Markdown/JSON" "$WORK/autotune_json.err"; fi
+    # --arg of a meta-parameter picks a config (per side with --call); --no-autotune and a
+    # static-only run take the first, and say why
+    KERNDIFF_SIMULATE="$TUNE_SIM" run autotune_given 0 -- --no-ncu --call v2:BLOCK=1024 "$WORK/autotuned.py" "$WORK/autotuned.py"
+    has autotune_given out '^      autotune: config 2 of 3 .* was fastest'
+    has autotune_given out '^      autotune: config 3 of 3 \(BLOCK=1024, num_warps=8\) used, the one the values given'
+    KERNDIFF_SIMULATE="$TUNE_SIM" run autotune_off 0 -- --no-ncu --no-autotune "$WORK/autotuned.py" "$WORK/autotuned.py"
+    has autotune_off out '^      autotune: config 1 of 3 \(BLOCK=256, num_warps=2\) used, the first: --no-autotune'
+    has autotune_off out 'block 64 \(compiler\)'
+    run autotune_static 0 -- "$WORK/autotuned.py" "$WORK/autotuned.py"
+    has autotune_static out '^      autotune: config 1 of 3 .* used, the first: nothing could be timed \(runtime measurement'
+
+    # @triton.heuristics: computed from the launch's values (n per side), in order
+    cat >"$WORK/heur.py" <<'PY'
+import triton
+import triton.language as tl
+# kerndiff: n=1000
+@triton.heuristics({"BLOCK": lambda args: min(triton.next_power_of_2(args["n"]) // 4, 1024),
+                    "EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@triton.jit
+def scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs) * 2)
+    else:
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+PY
+    KERNDIFF_SIMULATE="median=5us" run heuristics 0 -- --no-ncu --call v2:n=4096 "$WORK/heur.py" "$WORK/heur.py"
+    has heuristics out '^      Triton .* BLOCK=256 EVEN=false; from @triton.heuristics: BLOCK, EVEN'
+    has heuristics out '^      Triton .* BLOCK=1024 EVEN=true; from @triton.heuristics: BLOCK, EVEN'
+    has heuristics out '^  v1: +grid 4 \(default grid\)'
+    has heuristics out '^  v2: +grid 4 \(default grid\)'
+    # a heuristic on a buffer cannot be evaluated: named, with --arg to give it
+    sed 's/args\["n"\] % args\["BLOCK"\] == 0/args["x_ptr"].dtype.is_fp16()/' "$WORK/heur.py" >"$WORK/heur_buf.py"
+    run heuristics_unknown 3 -- --no-run "$WORK/heur_buf.py" "$WORK/heur_buf.py"
+    has heuristics_unknown err '^kerndiff: v1: @triton.heuristics value EVEN of kernel scale .* cannot be evaluated: .*--arg EVEN=VALUE'
+    run heuristics_given 0 -- --no-run --arg EVEN=0 "$WORK/heur_buf.py" "$WORK/heur_buf.py"
+    has heuristics_given out 'EVEN=0 BLOCK=256; from @triton.heuristics: BLOCK$'
+
+    # a .py side is told to write `# kerndiff:`, not `// kerndiff:`
+    printf 'import triton\nimport triton.language as tl\n# kerndiff: grid=4\n@triton.jit\ndef k(x_ptr, alpha, BLOCK: tl.constexpr = 128):\n    o = tl.arange(0, BLOCK)\n    tl.store(x_ptr + o, tl.load(x_ptr + o) * alpha)\n' >"$WORK/alpha.py"
+    KERNDIFF_SIMULATE="median=5us" run py_comment 3 -- "$WORK/alpha.py" "$WORK/alpha.py"
+    has py_comment err "needs a value: --arg alpha=VALUE or \`# kerndiff: alpha=VALUE\`"
 else
     fail "triton: Triton is not importable by python3, so the Triton build tests cannot run (scripts/install-deps.sh installs it)"
 fi
@@ -115,6 +191,9 @@ KERNDIFF_SIMULATE="median=5us" run ptx_diff 0 -- "$WORK/copy.ptx" "$WORK/copy2.p
 has ptx_diff out '^  registers/thread +[0-9]+ +[0-9]+'
 has ptx_diff out 'PTX instructions'
 has ptx_diff out 'outputs match'
+# ptxas builds are cached like every build
+KERNDIFF_SIMULATE="median=5us" run ptx_cached 0 -- --no-run "$WORK/copy.ptx" "$WORK/copy2.ptx"
+has ptx_cached out 'v1: .*copy.ptx .*\(cached build\)'
 ptxas -arch=sm_90 -o "$WORK/copy.cubin" "$WORK/copy.ptx" 2>"$WORK/cubin_build.err" || fail "cubin: ptxas" "$WORK/cubin_build.err"
 printf '# kerndiff: signature=in:f32*,out:f32*,n:i32 inputs=in n=64K\n' >"$WORK/copy.cubin.kerndiff"
 KERNDIFF_SIMULATE="median=5us" run cubin_diff 0 -- "$WORK/copy.ptx" "$WORK/copy.cubin"

@@ -1,5 +1,5 @@
 # An autotuned Triton kernel (tests/gpu/run.sh): kerndiff uses the config that --arg selects,
-# else the first, and says which.
+# else times each briefly and keeps the fastest, and says which.
 # kerndiff: n=16M grid=cdiv(n,BLOCK)
 import triton
 import triton.language as tl
