@@ -19,6 +19,7 @@ static const char style[] =
     "pre{background:var(--panel);padding:8px 12px;overflow-x:auto;font-size:13px}\n"
     "table{border-collapse:collapse;margin:8px 0;font-size:14px}th,td{padding:3px 10px;border-bottom:1px solid var(--grid);"
     "text-align:right}th:first-child,td:first-child{text-align:left}td.code{font-family:ui-monospace,monospace}\n"
+    "td:not(.code){white-space:nowrap}.scroll{overflow-x:auto}\n"
     "tr.group th{text-align:left;padding-top:10px}details{margin:8px 0}summary{cursor:pointer;font-weight:600}\n"
     "figure{margin:18px 0}figcaption{font-size:13px;max-width:760px}\n"
     "svg.chart{width:100%;height:auto;max-width:760px;display:block}\n"

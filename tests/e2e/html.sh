@@ -1,5 +1,5 @@
 # Sourced by run.sh: the HTML report (--html) and CSV (--csv). scripts/example-pictures.sh
-# renders a simulated diff, a sweep, a compare and a --regions diff and screenshots them; each page is then
+# renders a simulated diff, a sweep, a compare, a --regions diff and an app diff and screenshots them; each page is then
 # loaded in headless Chromium (Debian `chromium`, from scripts/install-deps.sh) and checked by
 # check_html.py: self-contained, no script error, every chart with its axis labels.
 CHROMIUM=${CHROMIUM:-chromium}
@@ -7,11 +7,12 @@ PICS="$WORK/pictures"
 if ! command -v "$CHROMIUM" >/dev/null; then
     fail "html: $CHROMIUM not found (scripts/install-deps.sh installs it)"
 elif CHROMIUM=$CHROMIUM scripts/example-pictures.sh "$KD" "$FAKE_NVML" "$PICS" >"$WORK/pictures.log" 2>&1; then
-    ok "html: a diff, a sweep, a compare and a regions diff rendered and screenshot"
+    ok "html: a diff, a sweep, a compare, a regions diff and an app diff rendered and screenshot"
     for page in "diff chart-speedup chart-histogram chart-samples chart-roofline" \
                 "compare chart-speedup chart-histogram chart-samples chart-roofline" \
                 "sweep chart-sweep-time chart-sweep-speedup chart-speedup chart-histogram chart-samples" \
-                "regions chart-speedup chart-regions chart-region-timeline"; do
+                "regions chart-speedup chart-regions chart-region-timeline" \
+                "app chart-app-kernels"; do
         read -r name charts <<<"$page"
         "$CHROMIUM" --headless --disable-gpu --no-sandbox --user-data-dir="$WORK/chromium" --enable-logging=stderr \
             --v=0 --dump-dom "file://$PICS/$name.html" >"$WORK/$name.dom" 2>"$WORK/$name.chromium.log"
@@ -81,3 +82,24 @@ has html_static html 'No counters|counters not collected'
 lacks html_static html 'id="chart-histogram"'
 run html_unwritable 7 -- --html /nonexistent/dir/r.html "$A" "$B"
 has html_unwritable err "cannot write the HTML to '/nonexistent/dir/r.html'"
+
+# kerndiff app --html: the stand-in program of app.sh (tests/fakes/fake_app writes the records
+# the injection library would): v1 runs three kernels 100 times, v2 one fused kernel.
+FA=$ROOT/tests/fakes/fake_app
+run app_html 0 -- app --steps 100 --html "$WORK/app_html.html" "$FA three" "$FA fused"
+has app_html out '^v2 is 2\.4[0-9]x faster'
+has app_html html '<p class="verdict good">v2 is 2\.4[0-9]x faster in GPU kernel time \(2\.40[0-9] ms -&gt; 98[0-9]\.[0-9]+ us, 95% CI'
+has app_html html '<td>GPU kernel time</td><td>2\.40[0-9] ms</td><td>98[0-9]\.[0-9]+ us</td><td>-59\.[0-9]% \[-59\.[0-9], -59\.[0-9]\] \*</td><td>24\.0[0-9] us</td>'
+has app_html html '<td class="code">fused\(float const\*, float\*, int\)</td><td>-</td><td>100</td><td>-</td><td>98[0-9]\.[0-9]+ us</td><td>new</td>'
+has app_html html '<p>3 kernels only in v1:</p>'
+has app_html html 'cudaLaunchKernel_v7000 \(runtime\)</td><td>300</td><td>100</td>'
+# One bar per kernel and side that ran it: v1's three, v2's fused one.
+if [ "$(grep -o 'class="bar v1"' "$WORK/app_html.html" | wc -l),$(grep -o 'class="bar v2"' "$WORK/app_html.html" | wc -l)" = "3,1" ] &&
+    grep -q '>#1 fused</text>' "$WORK/app_html.html"; then
+    ok "app_html: a bar per kernel and side, the largest first"; else fail "app_html: kernel bars" "$WORK/app_html.html"; fi
+run app_html_top 0 -- app --top 2 --runs 1 --html - "$FA three" "$FA fused"
+lacks app_html_top out '^kerndiff app$'
+has app_html_top out '<summary>Kernels \(2 of 4, by time; median per run\)</summary>'
+has app_html_top out '<span class="muted">; one run a side: no confidence interval</span>'
+run app_html_unwritable 7 -- app --html /nonexistent/dir/a.html "$FA three" "$FA fused"
+has app_html_unwritable err "cannot write the HTML to '/nonexistent/dir/a.html'"
