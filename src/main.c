@@ -199,7 +199,8 @@ static int app_command(const kd_options *opts)
     int rc = kd_app_collect(opts->files, &opts->app, opts->gate.fail_if_slower_pct, &c);
     if (rc == KD_EXIT_OK) {
         bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
-                            (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0);
+                            (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0) ||
+                            (opts->html_path && strcmp(opts->html_path, "-") == 0);
         if (!stdout_taken)
             kd_app_render_terminal(stdout, &c, opts->app.top);
         /* Every output is attempted, so one bad path does not cost the others. */
@@ -216,6 +217,9 @@ static int app_command(const kd_options *opts)
                     rc = KD_EXIT_TOOL;
             }
         }
+        if (opts->html_path && (!kd_output_open(&out, opts->html_path, "HTML") ||
+                                kd_output_close(&out, kd_app_render_html(out.stream, &c, opts->app.top)) != 0))
+            rc = KD_EXIT_TOOL;
         if (rc == KD_EXIT_OK && c.gate == KD_APP_GATE_SLOWER) {
             fprintf(stderr, "kerndiff: v2's GPU kernel time is more than %g%% above v1's (--fail-if-slower)\n",
                     opts->gate.fail_if_slower_pct);

@@ -1,6 +1,7 @@
-/* app_text.c — the terminal and Markdown views of `kerndiff app`. Both are built from the
- * same tables of cells (one function per section); only the table printer differs, so the
- * two cannot disagree on a figure. */
+/* app_text.c — the terminal and Markdown views of `kerndiff app`, and the sentences and
+ * cells every view of it shares (app_report.h: the HTML page takes them too). Terminal and
+ * Markdown are built from the same tables of cells (one function per section); only the
+ * table printer differs, so the two cannot disagree on a figure. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,9 @@
 #include "util/text.h"
 
 enum { MAX_COLS = 10, NAME_WIDTH = 64 };
+
+const char kd_app_change_note[] = "change: v2 against v1; * where the 95% CI excludes no change. Kernel times are "
+                                  "sums of kernel durations (concurrent kernels count in full).";
 
 typedef struct table {
     int ncols;
@@ -87,7 +91,7 @@ static void print_table(FILE *out, table *t, bool markdown, const char *indent)
     memset(t, 0, sizeof *t);
 }
 
-static void value_text(char *buf, size_t n, double v, kd_app_unit unit)
+void kd_app_value_text(char *buf, size_t n, double v, kd_app_unit unit)
 {
     if (unit == KD_APP_UNIT_NS) {
         if (v >= 1e9)
@@ -109,8 +113,7 @@ static void value_text(char *buf, size_t n, double v, kd_app_unit unit)
     }
 }
 
-/* The change of a quantity as a percentage of v1, with its 95% CI when there is one. */
-static void change_text(char *buf, size_t n, const kd_app_change *ch, bool present_v1, bool present_v2)
+void kd_app_change_text(char *buf, size_t n, const kd_app_change *ch, bool present_v1, bool present_v2)
 {
     if (!present_v1 || !present_v2)
         snprintf(buf, n, "%s", present_v1 ? "gone" : present_v2 ? "new" : "");
@@ -123,7 +126,7 @@ static void change_text(char *buf, size_t n, const kd_app_change *ch, bool prese
         snprintf(buf, n, "%+.1f%%", (1 / ch->ratio.ratio - 1) * 100);
 }
 
-static void config_text(char *buf, size_t n, const kd_app_config *g, size_t nconfigs)
+void kd_app_config_text(char *buf, size_t n, const kd_app_config *g, size_t nconfigs)
 {
     int len = snprintf(buf, n, "(%d,%d,%d)x(%d,%d,%d) %ur", g->grid[0], g->grid[1], g->grid[2], g->block[0],
                        g->block[1], g->block[2], g->registers);
@@ -133,52 +136,76 @@ static void config_text(char *buf, size_t n, const kd_app_config *g, size_t ncon
         snprintf(buf + len, n - (size_t)len, " +%zu more", nconfigs - 1);
 }
 
-static void side_summary(FILE *out, const kd_app_comparison *c, int s, bool markdown)
+void kd_app_side_text(const kd_app_comparison *c, int s, kd_strbuf *out)
 {
     const kd_app_side *side = &c->sides[s];
-    kd_strbuf label = {0};
-    kd_escape_controls(side->label, strlen(side->label), &label);
-    fprintf(out, markdown ? "- **v%d**: `%s` — " : "  v%d: %s — ", s + 1, kd_sb_str(&label));
-    kd_sb_free(&label);
     if (side->profile) {
-        fputs("nsys profile", out);
+        kd_sb_puts(out, "nsys profile");
     } else {
         size_t ok = 0;
         for (size_t r = 0; r < side->nruns; r++)
             ok += side->runs[r].exit_code == 0 && side->runs[r].signal == 0;
         char wall[32];
-        value_text(wall, sizeof wall, c->totals[KD_APP_WALL_NS].v[s], KD_APP_UNIT_NS);
-        fprintf(out, "exit 0 in %zu of %zu runs, wall time %s (median)", ok, side->nruns, wall);
+        kd_app_value_text(wall, sizeof wall, c->totals[KD_APP_WALL_NS].v[s], KD_APP_UNIT_NS);
+        kd_sb_printf(out, "exit 0 in %zu of %zu runs, wall time %s (median)", ok, side->nruns, wall);
     }
     if (c->unavailable[s])
-        fprintf(out, "; collection could not start in %zu process%s (CUPTI refused: another profiler?), totals are "
-                     "incomplete", c->unavailable[s], c->unavailable[s] == 1 ? "" : "es");
+        kd_sb_printf(out, "; collection could not start in %zu process%s (CUPTI refused: another profiler?), totals "
+                          "are incomplete", c->unavailable[s], c->unavailable[s] == 1 ? "" : "es");
     else if (!c->gpu[s])
-        fputs("; no GPU activity (the program never initialised CUDA)", out);
+        kd_sb_puts(out, "; no GPU activity (the program never initialised CUDA)");
     if (c->lost[s])
-        fprintf(out, "; %llu activity records lost (totals are low)", (unsigned long long)c->lost[s]);
-    fputc('\n', out);
+        kd_sb_printf(out, "; %llu activity records lost (totals are low)", (unsigned long long)c->lost[s]);
+}
+
+static void side_summary(FILE *out, const kd_app_comparison *c, int s, bool markdown)
+{
+    kd_strbuf label = {0}, text = {0};
+    kd_escape_controls(c->sides[s].label, strlen(c->sides[s].label), &label);
+    kd_app_side_text(c, s, &text);
+    fprintf(out, markdown ? "- **v%d**: `%s` — %s\n" : "  v%d: %s — %s\n", s + 1, kd_sb_str(&label), kd_sb_str(&text));
+    kd_sb_free(&label);
+    kd_sb_free(&text);
+}
+
+void kd_app_headline(const kd_app_comparison *c, kd_strbuf *verdict, kd_strbuf *rest)
+{
+    const kd_app_change *t = &c->totals[KD_APP_KERNEL_NS];
+    char a[32], b[32];
+    kd_app_value_text(a, sizeof a, t->v[0], KD_APP_UNIT_NS);
+    kd_app_value_text(b, sizeof b, t->v[1], KD_APP_UNIT_NS);
+    if (!t->has_ratio) {
+        kd_sb_printf(verdict, "GPU kernel time %s -> %s", a, b);
+        kd_sb_puts(rest, ": no ratio (a side has no kernel time)");
+    } else if (!t->has_ci) {
+        kd_sb_printf(verdict, "v2 takes %.3fx the GPU kernel time of v1 (%s -> %s)", 1 / t->ratio.ratio, a, b);
+        kd_sb_puts(rest, "; one run a side: no confidence interval");
+    } else if (t->verdict == KD_VERDICT_NO_DIFFERENCE) {
+        kd_sb_printf(verdict, "no significant difference in GPU kernel time (%s -> %s, v1/v2 %.3fx, 95%% CI %.3f-%.3fx)",
+                     a, b, t->ratio.ratio, t->ratio.lo, t->ratio.hi);
+    } else {
+        kd_sb_printf(verdict, "v2 is %.2fx %s in GPU kernel time (%s -> %s, 95%% CI %.3f-%.3fx)",
+                     t->verdict == KD_VERDICT_FASTER ? t->ratio.ratio : 1 / t->ratio.ratio,
+                     t->verdict == KD_VERDICT_FASTER ? "faster" : "slower", a, b, t->ratio.lo, t->ratio.hi);
+    }
 }
 
 static void headline(FILE *out, const kd_app_comparison *c, bool markdown)
 {
-    const kd_app_change *t = &c->totals[KD_APP_KERNEL_NS];
-    char a[32], b[32];
-    value_text(a, sizeof a, t->v[0], KD_APP_UNIT_NS);
-    value_text(b, sizeof b, t->v[1], KD_APP_UNIT_NS);
+    kd_strbuf verdict = {0}, rest = {0};
+    kd_app_headline(c, &verdict, &rest);
     const char *bold = markdown ? "**" : "";
-    if (!t->has_ratio)
-        fprintf(out, "%sGPU kernel time %s -> %s%s: no ratio (a side has no kernel time)\n", bold, a, b, bold);
-    else if (!t->has_ci)
-        fprintf(out, "%sv2 takes %.3fx the GPU kernel time of v1 (%s -> %s)%s; one run a side: no confidence interval\n",
-                bold, 1 / t->ratio.ratio, a, b, bold);
-    else if (t->verdict == KD_VERDICT_NO_DIFFERENCE)
-        fprintf(out, "%sno significant difference in GPU kernel time (%s -> %s, v1/v2 %.3fx, 95%% CI %.3f-%.3fx)%s\n",
-                bold, a, b, t->ratio.ratio, t->ratio.lo, t->ratio.hi, bold);
-    else
-        fprintf(out, "%sv2 is %.2fx %s in GPU kernel time (%s -> %s, 95%% CI %.3f-%.3fx)%s\n", bold,
-                t->verdict == KD_VERDICT_FASTER ? t->ratio.ratio : 1 / t->ratio.ratio,
-                t->verdict == KD_VERDICT_FASTER ? "faster" : "slower", a, b, t->ratio.lo, t->ratio.hi, bold);
+    fprintf(out, "%s%s%s%s\n", bold, kd_sb_str(&verdict), bold, kd_sb_str(&rest));
+    kd_sb_free(&verdict);
+    kd_sb_free(&rest);
+}
+
+size_t kd_app_only_in(const kd_app_comparison *c, int s)
+{
+    size_t only = 0;
+    for (size_t i = 0; i < c->nrows; i++)
+        only += c->rows[i].present[s] && !c->rows[i].present[1 - s];
+    return only;
 }
 
 static void totals_section(FILE *out, const kd_app_comparison *c, bool markdown)
@@ -198,16 +225,16 @@ static void totals_section(FILE *out, const kd_app_comparison *c, bool markdown)
         if (id == KD_APP_WALL_NS && (c->sides[0].profile || c->sides[1].profile))
             continue;
         char v1[32], v2[32], change[64];
-        value_text(v1, sizeof v1, ch->v[0], info->unit);
-        value_text(v2, sizeof v2, ch->v[1], info->unit);
-        change_text(change, sizeof change, ch, true, true);
+        kd_app_value_text(v1, sizeof v1, ch->v[0], info->unit);
+        kd_app_value_text(v2, sizeof v2, ch->v[1], info->unit);
+        kd_app_change_text(change, sizeof change, ch, true, true);
         cell(&t, "%s", info->label);
         cell(&t, "%s", v1);
         cell(&t, "%s", v2);
         cell(&t, "%s", change);
         if (c->steps > 0) {
-            value_text(v1, sizeof v1, ch->per_step[0], info->unit);
-            value_text(v2, sizeof v2, ch->per_step[1], info->unit);
+            kd_app_value_text(v1, sizeof v1, ch->per_step[0], info->unit);
+            kd_app_value_text(v2, sizeof v2, ch->per_step[1], info->unit);
             cell(&t, "%s", info->per_step ? v1 : "");
             cell(&t, "%s", info->per_step ? v2 : "");
         }
@@ -228,15 +255,15 @@ static void kernels_section(FILE *out, const kd_app_comparison *c, int top, bool
     for (size_t i = 0; i < shown; i++) {
         const kd_app_row *r = &c->rows[i];
         char buf[6][48], change[64], cfg[96];
-        value_text(buf[0], sizeof buf[0], r->launches[0], KD_APP_UNIT_COUNT);
-        value_text(buf[1], sizeof buf[1], r->launches[1], KD_APP_UNIT_COUNT);
-        value_text(buf[2], sizeof buf[2], r->time.v[0], KD_APP_UNIT_NS);
-        value_text(buf[3], sizeof buf[3], r->time.v[1], KD_APP_UNIT_NS);
-        value_text(buf[4], sizeof buf[4], r->mean_ns[0], KD_APP_UNIT_NS);
-        value_text(buf[5], sizeof buf[5], r->mean_ns[1], KD_APP_UNIT_NS);
-        change_text(change, sizeof change, &r->time, r->present[0], r->present[1]);
+        kd_app_value_text(buf[0], sizeof buf[0], r->launches[0], KD_APP_UNIT_COUNT);
+        kd_app_value_text(buf[1], sizeof buf[1], r->launches[1], KD_APP_UNIT_COUNT);
+        kd_app_value_text(buf[2], sizeof buf[2], r->time.v[0], KD_APP_UNIT_NS);
+        kd_app_value_text(buf[3], sizeof buf[3], r->time.v[1], KD_APP_UNIT_NS);
+        kd_app_value_text(buf[4], sizeof buf[4], r->mean_ns[0], KD_APP_UNIT_NS);
+        kd_app_value_text(buf[5], sizeof buf[5], r->mean_ns[1], KD_APP_UNIT_NS);
+        kd_app_change_text(change, sizeof change, &r->time, r->present[0], r->present[1]);
         int s = r->present[1] ? 1 : 0;
-        config_text(cfg, sizeof cfg, &r->config[s], r->nconfigs[s]);
+        kd_app_config_text(cfg, sizeof cfg, &r->config[s], r->nconfigs[s]);
         name_cell(&t, r->name, markdown);
         for (int k = 0; k < 2; k++)
             cell(&t, "%s", r->present[k] ? buf[k] : "-");
@@ -250,9 +277,7 @@ static void kernels_section(FILE *out, const kd_app_comparison *c, int top, bool
     }
     print_table(out, &t, markdown, "  ");
     for (int s = 0; s < 2; s++) {
-        size_t only = 0;
-        for (size_t i = 0; i < c->nrows; i++)
-            only += c->rows[i].present[s] && !c->rows[i].present[1 - s];
+        size_t only = kd_app_only_in(c, s);
         if (only)
             fprintf(out, markdown ? "\n%zu kernel%s only in v%d.\n" : "  %zu kernel%s only in v%d\n", only,
                     only == 1 ? "" : "s", s + 1);
@@ -273,10 +298,10 @@ static void api_section(FILE *out, const kd_app_comparison *c, int top, bool mar
     for (size_t i = 0; i < shown; i++) {
         const kd_app_api_row *a = &c->apis[i];
         char buf[4][32];
-        value_text(buf[0], sizeof buf[0], a->count[0], KD_APP_UNIT_COUNT);
-        value_text(buf[1], sizeof buf[1], a->count[1], KD_APP_UNIT_COUNT);
-        value_text(buf[2], sizeof buf[2], a->ns[0], KD_APP_UNIT_NS);
-        value_text(buf[3], sizeof buf[3], a->ns[1], KD_APP_UNIT_NS);
+        kd_app_value_text(buf[0], sizeof buf[0], a->count[0], KD_APP_UNIT_COUNT);
+        kd_app_value_text(buf[1], sizeof buf[1], a->count[1], KD_APP_UNIT_COUNT);
+        kd_app_value_text(buf[2], sizeof buf[2], a->ns[0], KD_APP_UNIT_NS);
+        kd_app_value_text(buf[3], sizeof buf[3], a->ns[1], KD_APP_UNIT_NS);
         kd_strbuf name = {0};
         kd_sb_printf(&name, "%s (%s)", a->name, a->driver ? "driver" : "runtime");
         name_cell(&t, kd_sb_str(&name), markdown);
@@ -307,11 +332,12 @@ static void render(FILE *out, const kd_app_comparison *c, int top, bool markdown
     api_section(out, c, top, markdown);
     if (c->gate == KD_APP_GATE_SLOWER)
         fprintf(out, "\ngate: v2's GPU kernel time is more than %g%% above v1's\n", c->fail_if_slower_pct);
-    fputs(markdown ? "\nchange: v2 against v1; * where the 95% CI excludes no change. Kernel times are sums of "
-                     "kernel durations (concurrent kernels count in full).\n"
-                   : "\n  change: v2 against v1; * where the 95% CI excludes no change. Kernel times are sums of\n"
-                     "  kernel durations (concurrent kernels count in full).\n",
-          out);
+    if (markdown)
+        fprintf(out, "\n%s\n", kd_app_change_note);
+    else
+        fputs("\n  change: v2 against v1; * where the 95% CI excludes no change. Kernel times are sums of\n"
+              "  kernel durations (concurrent kernels count in full).\n",
+              out);
 }
 
 void kd_app_render_terminal(FILE *out, const kd_app_comparison *c, int top)

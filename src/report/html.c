@@ -3,7 +3,8 @@
  * the other renderers it reads kd_comparison (and a sweep's points) only, and takes its
  * sentences from the shared text modules so that it says what the terminal says. Each
  * chart is an <svg> with a fixed id (chart-histogram, chart-samples, chart-speedup,
- * chart-roofline, chart-regions, chart-sweep-time, chart-sweep-speedup) for the tests. */
+ * chart-roofline, chart-sweep-time, chart-sweep-speedup; html_regions.c adds chart-regions
+ * and chart-region-timeline) for the tests. The page's shell is html_page.c's. */
 #include "report/report.h"
 
 #include <math.h>
@@ -15,93 +16,18 @@
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/note_text.h"
-#include "report/regions_text.h"
 #include "report/sanitizer_text.h"
-#include "report/svg.h"
+#include "report/html_page.h"
+#include "report/html_regions.h"
 #include "report/timing_text.h"
-
-/* Light by default, dark when the reader's system asks; v1 blue and v2 orange stay apart
- * for the common colour-vision deficiencies, and v2's marks are squares besides. */
-static const char style[] =
-    ":root{color-scheme:light dark;--fg:#1f2328;--bg:#fff;--muted:#59636e;--grid:#d1d9e0;--frame:#818b98;"
-    "--v1:#0969da;--v2:#bc4c00;--good:#1a7f37;--bad:#d1242f;--band:rgba(9,105,218,.18);--panel:#f6f8fa}\n"
-    "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#9198a1;--grid:#30363d;"
-    "--frame:#656c76;--v1:#58a6ff;--v2:#f0883e;--good:#3fb950;--bad:#f85149;--band:rgba(88,166,255,.22);"
-    "--panel:#161b22}}\n"
-    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);background:var(--bg);margin:0}\n"
-    "main{max-width:980px;margin:0 auto;padding:12px 24px 48px}\n"
-    "h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid var(--grid)}\n"
-    ".muted,figcaption{color:var(--muted)}.good{color:var(--good)}.bad{color:var(--bad)}\n"
-    ".verdict{font-size:1.2em;font-weight:600}.warn{border-left:4px solid var(--bad);padding:4px 10px;background:var(--panel)}\n"
-    "pre{background:var(--panel);padding:8px 12px;overflow-x:auto;font-size:13px}\n"
-    "table{border-collapse:collapse;margin:8px 0;font-size:14px}th,td{padding:3px 10px;border-bottom:1px solid var(--grid);"
-    "text-align:right}th:first-child,td:first-child{text-align:left}td.code{font-family:ui-monospace,monospace}\n"
-    "tr.group th{text-align:left;padding-top:10px}details{margin:8px 0}summary{cursor:pointer;font-weight:600}\n"
-    "figure{margin:18px 0}figcaption{font-size:13px;max-width:760px}\n"
-    "svg.chart{width:100%;height:auto;max-width:760px;display:block}\n"
-    "svg text{fill:var(--fg);font:12px system-ui,sans-serif}svg text.tick{fill:var(--muted)}svg text.label{font-weight:600}\n"
-    ".grid{stroke:var(--grid)}.frame{fill:none;stroke:var(--frame)}\n"
-    ".v1{fill:var(--v1);stroke:var(--v1)}.v2{fill:var(--v2);stroke:var(--v2)}\n"
-    ".bar{fill-opacity:.55;stroke-width:.5}.pt{fill-opacity:.75;stroke:none}.median{stroke-width:2;stroke-dasharray:6 3}\n"
-    ".line{fill:none;stroke-width:2}.clipped{fill:none;stroke-width:1.5}.throttled{fill:none;stroke:var(--bad);stroke-width:1.5}\n"
-    ".reference{stroke:var(--frame);stroke-dasharray:4 3}.ci{fill:var(--band);stroke:var(--v1)}.band{fill:var(--band)}\n"
-    ".floor{fill:var(--grid);fill-opacity:.6}.estimate{fill:var(--fg)}.ceiling{stroke:var(--frame);stroke-width:2}\n"
-    ".whisker{stroke:var(--fg);stroke-width:1.5}\n";
-
-static const char *const side_class[2] = {"v1", "v2"};
-
-/* A sentence made by a text module, escaped, in an element, and the buffer released. */
-static void say(FILE *out, const char *tag, const char *cls, kd_strbuf *text)
-{
-    fprintf(out, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-    kd_xml_text(out, kd_sb_str(text));
-    fprintf(out, "</%s>\n", tag);
-    kd_sb_free(text);
-}
-
-static void say_text(FILE *out, const char *tag, const char *cls, const char *text)
-{
-    kd_strbuf sb = {0};
-    kd_sb_puts(&sb, text);
-    say(out, tag, cls, &sb);
-}
 
 /* A note's sentence as a paragraph of class `cls`, when there is one. */
 static void say_note(FILE *out, const char *cls, const kd_note *n)
 {
     kd_strbuf text = {0};
     if (kd_note_text(n, &text))
-        say(out, "p", cls, &text);
+        kd_html_say(out, "p", cls, &text);
     kd_sb_free(&text);
-}
-
-static void cell(FILE *out, const char *tag, const char *text)
-{
-    fprintf(out, "<%s>", tag);
-    kd_xml_text(out, text);
-    fprintf(out, "</%s>", tag);
-}
-
-static void figure_start(FILE *out) { fputs("<figure>\n", out); }
-
-static void figure_end(FILE *out, kd_strbuf *caption)
-{
-    say(out, "figcaption", NULL, caption);
-    fputs("</figure>\n", out);
-}
-
-/* A time axis in the unit that suits its largest value; `label` receives its text. */
-static void time_axis(kd_axis *a, double lo, double hi, kd_scale scale, const char *what, char *label, size_t n)
-{
-    static const struct {
-        double ns;
-        const char *name;
-    } units[] = {{1, "ns"}, {1e3, "µs"}, {1e6, "ms"}, {1e9, "s"}};
-    size_t u = 0;
-    while (u < 3 && hi >= units[u + 1].ns)
-        u++;
-    snprintf(label, n, "%s (%s)", what, units[u].name);
-    *a = (kd_axis){.label = label, .lo = lo, .hi = hi, .scale = scale, .unit = units[u].ns};
 }
 
 /* ---- the samples ------------------------------------------------------------------------ */
@@ -133,9 +59,9 @@ static void histogram_chart(FILE *out, const kd_timing *t)
         }
     char xlabel[64];
     kd_plot p = {.out = out, .width = 720, .height = 300};
-    time_axis(&p.x, lo, hi, KD_SCALE_LINEAR, "time per launch", xlabel, sizeof xlabel);
+    kd_html_time_axis(&p.x, lo, hi, KD_SCALE_LINEAR, "time per launch", xlabel, sizeof xlabel);
     p.y = (kd_axis){.label = "samples per bin", .lo = 0, .hi = (double)most * 1.15};
-    figure_start(out);
+    kd_html_figure_start(out);
     kd_plot_begin(&p, "chart-histogram", "Distribution of the time per launch of v1 and v2");
     for (int s = 0; s < 2; s++)
         for (size_t bin = 0; bin < BINS; bin++)
@@ -145,7 +71,7 @@ static void histogram_chart(FILE *out, const kd_timing *t)
     kd_plot_line(&p, a->median, 0, a->median, p.y.hi, "median v1");
     kd_plot_line(&p, b->median, 0, b->median, p.y.hi, "median v2");
     const char *labels[2] = {"v1", "v2"};
-    kd_plot_legend(&p, labels, side_class, 2);
+    kd_plot_legend(&p, labels, kd_html_side_class, 2);
     kd_plot_end(&p);
     char bin_text[32];
     kd_format_ns(width, bin_text, sizeof bin_text);
@@ -154,7 +80,7 @@ static void histogram_chart(FILE *out, const kd_timing *t)
                            "lines: the medians.", BINS, bin_text);
     if (outside[0] || outside[1])
         kd_sb_printf(&caption, " Outliers outside the range, not drawn: %zu of v1, %zu of v2.", outside[0], outside[1]);
-    figure_end(out, &caption);
+    kd_html_figure_end(out, &caption);
 }
 
 /* Every raw sample in the order taken: drift is a trend, outliers stand apart. */
@@ -175,8 +101,8 @@ static void order_chart(FILE *out, const kd_timing *t)
     char ylabel[64];
     kd_plot p = {.out = out, .width = 720, .height = 300};
     p.x = (kd_axis){.label = "sample (in the order taken, per version)", .lo = 0, .hi = (double)(longest - 1) + 1e-9};
-    time_axis(&p.y, lo - pad, hi + pad, KD_SCALE_LINEAR, "time per launch", ylabel, sizeof ylabel);
-    figure_start(out);
+    kd_html_time_axis(&p.y, lo - pad, hi + pad, KD_SCALE_LINEAR, "time per launch", ylabel, sizeof ylabel);
+    kd_html_figure_start(out);
     kd_plot_begin(&p, "chart-samples", "Every sample of v1 and v2 in the order taken");
     for (int s = 0; s < 2; s++) {
         const kd_side_timing *st = &t->side[s];
@@ -203,7 +129,7 @@ static void order_chart(FILE *out, const kd_timing *t)
         kd_sb_printf(&caption, " Hollow marks on the top or bottom edge: %zu samples beyond the range shown.", clipped);
     if (throttled)
         kd_sb_printf(&caption, " Rings: %zu samples taken while the GPU reported throttling.", throttled);
-    figure_end(out, &caption);
+    kd_html_figure_end(out, &caption);
 }
 
 /* The speedup's estimate and 95% CI against 1 (no change). */
@@ -218,7 +144,7 @@ static void speedup_chart(FILE *out, const kd_timing *t)
     kd_plot p = {.out = out, .width = 720, .height = 130, .left = 70};
     p.x = (kd_axis){.label = "speedup: v1 median / v2 median (×; above 1: v2 is faster)", .lo = lo - pad, .hi = hi + pad};
     p.y = (kd_axis){.label = "v1/v2", .lo = -1, .hi = 1, .tick_at = at, .tick_text = text, .nticks = 1};
-    figure_start(out);
+    kd_html_figure_start(out);
     kd_plot_begin(&p, "chart-speedup", "The speedup of v2 over v1 with its 95% confidence interval");
     if (floor > 0)
         kd_plot_rect(&p, 1 / (1 + floor), -0.8, 1 + floor, 0.8, "floor");
@@ -235,7 +161,7 @@ static void speedup_chart(FILE *out, const kd_timing *t)
     if (floor > 0)
         kd_sb_printf(&caption, " and the grey --min-effect band of %.2f%%", t->min_effect_pct);
     kd_sb_puts(&caption, ".");
-    figure_end(out, &caption);
+    kd_html_figure_end(out, &caption);
 }
 
 static void latency_table(FILE *out, const kd_timing *t)
@@ -256,9 +182,9 @@ static void latency_table(FILE *out, const kd_timing *t)
         kd_format_ns(*(const double *)((const char *)s[0] + rows[r].offset), a, sizeof a);
         kd_format_ns(*(const double *)((const char *)s[1] + rows[r].offset), b, sizeof b);
         fputs("<tr>", out);
-        cell(out, "td", rows[r].label);
-        cell(out, "td", a);
-        cell(out, "td", b);
+        kd_html_cell(out, "td", rows[r].label);
+        kd_html_cell(out, "td", a);
+        kd_html_cell(out, "td", b);
         fputs("</tr>\n", out);
     }
     fprintf(out, "<tr><td>CV</td><td>%.2f%%</td><td>%.2f%%</td></tr>\n", 100 * s[0]->cv, 100 * s[1]->cv);
@@ -272,12 +198,12 @@ static void timing_section(FILE *out, const kd_comparison *c)
     kd_strbuf line = {0};
     fputs("<h2>Time</h2>\n", out);
     kd_timing_environment(t, c->simulated, &line);
-    say(out, "p", "muted", &line);
+    kd_html_say(out, "p", "muted", &line);
     kd_timing_method(t, &line);
-    say(out, "p", "muted", &line);
+    kd_html_say(out, "p", "muted", &line);
     kd_timing_placement(t, &line);
     if (line.len)
-        say(out, "p", "muted", &line);
+        kd_html_say(out, "p", "muted", &line);
     kd_sb_free(&line);
     speedup_chart(out, t);
     histogram_chart(out, t);
@@ -326,7 +252,7 @@ static void roofline_chart(FILE *out, const kd_counters *k)
                     .style = KD_TICKS_SI};
     p.y = (kd_axis){.label = "performance (FLOP/s)", .lo = ylo, .hi = decade_above(top * 1.5), .scale = KD_SCALE_LOG,
                     .style = KD_TICKS_SI};
-    figure_start(out);
+    kd_html_figure_start(out);
     kd_plot_begin(&p, "chart-roofline", "Roofline: v1 and v2 against the GPU's DRAM and compute ceilings");
     char text[96], value[40];
     kd_plot_line(&p, xlo, bw * xlo, top / bw, top, "ceiling");
@@ -343,8 +269,8 @@ static void roofline_chart(FILE *out, const kd_counters *k)
     }
     for (int s = 0; s < 2; s++)
         if (placed[s]) {
-            kd_plot_point(&p, ai[s], perf[s], 5, s == 1, side_class[s]);
-            kd_plot_text(&p, ai[s], perf[s], s ? 9 : -9, 4, s ? "start" : "end", "value", side_class[s]);
+            kd_plot_point(&p, ai[s], perf[s], 5, s == 1, kd_html_side_class[s]);
+            kd_plot_text(&p, ai[s], perf[s], s ? 9 : -9, 4, s ? "start" : "end", "value", kd_html_side_class[s]);
         }
     kd_plot_end(&p); /* the points are labelled where they are: no legend */
     kd_strbuf caption = {0};
@@ -355,7 +281,7 @@ static void roofline_chart(FILE *out, const kd_counters *k)
         if (!placed[s])
             kd_sb_printf(&caption, " v%d is not drawn: the counters saw no floating-point work or no DRAM traffic "
                                    "(a point at zero has no place on log axes).", s + 1);
-    figure_end(out, &caption);
+    kd_html_figure_end(out, &caption);
 }
 
 static void counter_table(FILE *out, const kd_counters *k)
@@ -368,7 +294,7 @@ static void counter_table(FILE *out, const kd_counters *k)
     fprintf(out, "<details><summary>Counter table: %zu of %zu metrics changed</summary>\n", changed, comparable);
     kd_strbuf line = {0};
     kd_counters_header(k, &line);
-    say(out, "p", "muted", &line);
+    kd_html_say(out, "p", "muted", &line);
     fputs("<table><tr><th>metric</th><th>v1</th><th>v2</th><th>change</th><th></th></tr>\n", out);
     for (int g = 0; g < KD_GROUP_COUNT; g++) {
         bool titled = false;
@@ -391,10 +317,10 @@ static void counter_table(FILE *out, const kd_counters *k)
                 snprintf(symbol, sizeof symbol, "%s%s", d->symbol, d->noisy ? " ?" : "");
                 const char *cls = !d->changed || d->noisy ? "" : d->symbol[0] == '+' ? "good" : d->symbol[0] == '-' ? "bad" : "";
                 fputs("<tr>", out);
-                cell(out, "td", def->label);
-                cell(out, "td", a);
-                cell(out, "td", b);
-                cell(out, "td", d->changed ? delta : "");
+                kd_html_cell(out, "td", def->label);
+                kd_html_cell(out, "td", a);
+                kd_html_cell(out, "td", b);
+                kd_html_cell(out, "td", d->changed ? delta : "");
                 fprintf(out, "<td class=\"%s\">", cls);
                 kd_xml_text(out, symbol);
                 fputs("</td></tr>\n", out);
@@ -404,7 +330,7 @@ static void counter_table(FILE *out, const kd_counters *k)
     if (k->nadvice) {
         fputs("<p><strong>Advice</strong></p><ul>\n", out);
         for (size_t i = 0; i < k->nadvice; i++)
-            say_text(out, "li", NULL, k->advice[i]);
+            kd_html_say_text(out, "li", NULL, k->advice[i]);
         fputs("</ul>\n", out);
     }
     fputs("</details>\n", out);
@@ -419,7 +345,7 @@ static void counters_section(FILE *out, const kd_comparison *c)
         if (!kd_note_text(&c->counters_note, &why))
             kd_sb_puts(&why, "No counters: the Nsight Compute pass did not run, so there is no roofline and no counter "
                              "table.");
-        say(out, "p", "warn", &why);
+        kd_html_say(out, "p", "warn", &why);
         return;
     }
     if (k->peaks_valid && k->side[0].roofline_valid && k->side[1].roofline_valid) {
@@ -428,77 +354,9 @@ static void counters_section(FILE *out, const kd_comparison *c)
         kd_strbuf line = {0};
         kd_sb_puts(&line, "Roofline ");
         kd_roofline_line(k, &line);
-        say(out, "p", "warn", &line);
+        kd_html_say(out, "p", "warn", &line);
     }
     counter_table(out, k);
-}
-
-/* ---- regions ------------------------------------------------------------------------------ */
-
-static void regions_section(FILE *out, const kd_comparison *c)
-{
-    fputs("<h2>Regions</h2>\n", out);
-    kd_region_row *rows = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
-    double *at = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *at);
-    const char **names = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *names);
-    size_t n = rows && at && names ? kd_region_rows(c, rows) : 0;
-    double most = 1;
-    for (size_t i = 0; i < n; i++) {
-        at[i] = (double)i;
-        names[i] = rows[i].name;
-        const kd_region_stat *st[2] = {rows[i].v1, rows[i].v2};
-        for (int s = 0; s < 2; s++)
-            if (st[s] && st[s]->instances)
-                most = fmax(most, st[s]->p90);
-    }
-    if (n) {
-        kd_plot p = {.out = out, .width = 720, .height = 300};
-        p.x = (kd_axis){.label = "region", .lo = -0.5, .hi = (double)n - 0.5, .tick_at = at, .tick_text = names, .nticks = n};
-        p.y = (kd_axis){.label = "cycles per instance", .lo = 0, .hi = most * 1.15,
-                        .style = KD_TICKS_SI};
-        figure_start(out);
-        kd_plot_begin(&p, "chart-regions", "Cycles per instance of each region, v1 and v2");
-        for (size_t i = 0; i < n; i++) {
-            const kd_region_stat *st[2] = {rows[i].v1, rows[i].v2};
-            for (int s = 0; s < 2; s++) {
-                if (!st[s] || !st[s]->instances)
-                    continue;
-                double x0 = (double)i + (s ? 0.03 : -0.38), x1 = x0 + 0.35, mid = (x0 + x1) / 2;
-                kd_plot_rect(&p, x0, 0, x1, st[s]->median, s ? "bar v2" : "bar v1");
-                kd_plot_line(&p, mid, st[s]->p10, mid, st[s]->p90, "whisker");
-            }
-        }
-        const char *labels[2] = {"v1", "v2"};
-        kd_plot_legend(&p, labels, side_class, 2);
-        kd_plot_end(&p);
-        kd_strbuf caption = {0};
-        kd_region_heading(c, &caption);
-        kd_sb_puts(&caption, ". Bars: medians; whiskers: p10 to p90.");
-        figure_end(out, &caption);
-    }
-    fputs("<table><tr><th>region</th><th>v1 cycles</th><th>v2 cycles</th><th>change</th></tr>\n", out);
-    for (size_t i = 0; i < n; i++) {
-        kd_strbuf a = {0}, b = {0}, change = {0};
-        kd_region_cell(rows[i].v1, &a);
-        kd_region_cell(rows[i].v2, &b);
-        kd_region_change(&rows[i], &change);
-        fputs("<tr>", out);
-        cell(out, "td", rows[i].name);
-        cell(out, "td", kd_sb_str(&a));
-        cell(out, "td", kd_sb_str(&b));
-        cell(out, "td", kd_sb_str(&change));
-        fputs("</tr>\n", out);
-        kd_sb_free(&a);
-        kd_sb_free(&b);
-        kd_sb_free(&change);
-    }
-    fputs("</table>\n", out);
-    kd_strbuf line = {0};
-    kd_region_overhead(c, &line);
-    say(out, "p", "muted", &line);
-    free(rows);
-    free(at);
-    free(names);
 }
 
 /* ---- the static diff ---------------------------------------------------------------------- */
@@ -521,7 +379,7 @@ static void value_table(FILE *out, const char *title, const kd_value_row *rows, 
         while (*label == ' ')
             label++;
         fputs("<tr>", out);
-        cell(out, "td", label);
+        kd_html_cell(out, "td", label);
         number_cells(out, rows[i].get(&c->side[0].stat), rows[i].get(&c->side[1].stat));
     }
     fputs("</table></details>\n", out);
@@ -548,8 +406,8 @@ static void occupancy_table(FILE *out, const kd_comparison *c)
     fprintf(out, "<tr><td>occupancy</td><td>%.1f%%</td><td>%.1f%%</td><td>%+.1fpp</td></tr>\n", 100 * x->occupancy,
             100 * y->occupancy, 100 * (y->occupancy - x->occupancy));
     fputs("<tr><td>limited by</td>", out);
-    cell(out, "td", kd_limiter_name(x->limiter));
-    cell(out, "td", kd_limiter_name(y->limiter));
+    kd_html_cell(out, "td", kd_limiter_name(x->limiter));
+    kd_html_cell(out, "td", kd_limiter_name(y->limiter));
     fputs("<td></td></tr>\n</table></details>\n", out);
 }
 
@@ -576,11 +434,11 @@ static void static_section(FILE *out, const kd_comparison *c)
         for (size_t i = 0; i < c->finding_count; i++) {
             kd_strbuf finding = {0};
             kd_finding_text(&c->findings[i], &finding);
-            say(out, "li", NULL, &finding);
+            kd_html_say(out, "li", NULL, &finding);
         }
         fputs("</ul>\n", out);
     } else {
-        say_text(out, "p", NULL, "No finding: nothing in resources, SASS checks or instruction mix changed enough to "
+        kd_html_say_text(out, "p", NULL, "No finding: nothing in resources, SASS checks or instruction mix changed enough to "
                                  "name.");
     }
     value_table(out, "Resources (ptxas)", kd_resource_rows, kd_resource_row_count, c);
@@ -595,12 +453,12 @@ static void static_section(FILE *out, const kd_comparison *c)
         count_table(out, "SASS instructions", &c->sass_ops);
     }
     say_note(out, "muted", &c->sass_note);
-    say_text(out, "p", "muted", "Static counts: each instruction once, however often it runs.");
+    kd_html_say_text(out, "p", "muted", "Static counts: each instruction once, however often it runs.");
 }
 
 /* ---- the comparison ----------------------------------------------------------------------- */
 
-static void emit_line(const char *text, void *out) { say_text(out, "li", NULL, text); }
+static void emit_line(const char *text, void *out) { kd_html_say_text(out, "li", NULL, text); }
 
 static void summary_section(FILE *out, const kd_comparison *c)
 {
@@ -610,49 +468,49 @@ static void summary_section(FILE *out, const kd_comparison *c)
         kd_strbuf line = {0};
         kd_sb_printf(&line, "%s: %s [%s]%s", side->label, side->origin ? side->origin : side->path,
                      side->stat.demangled ? side->stat.demangled : side->kernel, side->build.from_cache ? " (cached build)" : "");
-        say(out, "li", NULL, &line);
+        kd_html_say(out, "li", NULL, &line);
     }
     fputs("</ul>\n", out);
     say_note(out, "warn", &c->git_note);
     say_note(out, "warn", &c->selection_note);
     if (c->simulated)
-        say_text(out, "p", "warn", "Simulated harness (KERNDIFF_SIMULATE): the times below are synthetic, made for "
+        kd_html_say_text(out, "p", "warn", "Simulated harness (KERNDIFF_SIMULATE): the times below are synthetic, made for "
                                    "testing, not a measurement.");
     kd_strbuf line = {0};
     if (c->timed) {
         kd_timing_headline(&c->timing, &line);
-        say(out, "p", c->timing.verdict == KD_VERDICT_FASTER   ? "verdict good"
+        kd_html_say(out, "p", c->timing.verdict == KD_VERDICT_FASTER   ? "verdict good"
                       : c->timing.verdict == KD_VERDICT_SLOWER ? "verdict bad"
                                                                : "verdict",
             &line);
         if (c->timing.checked) {
             kd_correctness_line(&c->timing, &line);
-            say(out, "p", c->timing.outputs_match ? "good" : "bad", &line);
+            kd_html_say(out, "p", c->timing.outputs_match ? "good" : "bad", &line);
             fputs("<ul>\n", out);
             for (size_t i = 0; i < c->timing.noutputs; i++) {
                 kd_output_detail(&c->timing.outputs[i], &line);
-                say(out, "li", NULL, &line);
+                kd_html_say(out, "li", NULL, &line);
             }
             fputs("</ul>\n", out);
         }
     }
     say_note(out, "warn", &c->runtime_note);
     if (c->fault_explained)
-        say_text(out, "p", "warn", c->fault_explained);
+        kd_html_say_text(out, "p", "warn", c->fault_explained);
     if (c->gate.requested) {
         kd_gate_line(&c->gate, &line);
-        say(out, "p", c->gate.failed || !c->gate.evaluated ? "bad" : "good", &line);
+        kd_html_say(out, "p", c->gate.failed || !c->gate.evaluated ? "bad" : "good", &line);
     }
     if (c->sanitize_tools) {
         kd_sanitizer_heading(c, &line);
-        say(out, "p", NULL, &line);
+        kd_html_say(out, "p", NULL, &line);
         fputs("<ul>\n", out);
         kd_sanitizer_lines(c, emit_line, out);
         fputs("</ul>\n", out);
     }
     fputs("<h2>Launch</h2>\n", out);
     kd_launch_block_text(c, "", &line);
-    say(out, "pre", NULL, &line);
+    kd_html_say(out, "pre", NULL, &line);
 }
 
 static void comparison_body(FILE *out, const kd_comparison *c)
@@ -662,7 +520,7 @@ static void comparison_body(FILE *out, const kd_comparison *c)
         timing_section(out, c);
     counters_section(out, c);
     if (c->regions_run)
-        regions_section(out, c);
+        kd_html_regions(out, c);
     else
         say_note(out, "muted", &c->regions_note);
     static_section(out, c);
@@ -738,31 +596,31 @@ static void sweep_charts(FILE *out, const kd_sweep_result *s, const double *x, c
         n++;
     }
     if (n == 0) {
-        say_text(out, "p", "warn", "No point of the sweep was timed: there is nothing to plot.");
+        kd_html_say_text(out, "p", "warn", "No point of the sweep was timed: there is nothing to plot.");
     } else {
         char xlabel[160], ylabel[64];
         kd_plot p = {.out = out, .width = 720, .height = 320};
         sweep_x_axis(s, x, text, log_scale, &p.x, xlabel, sizeof xlabel);
-        time_axis(&p.y, tmin / 1.5, tmax * 1.5, KD_SCALE_LOG, "median time, log scale", ylabel, sizeof ylabel);
-        figure_start(out);
+        kd_html_time_axis(&p.y, tmin / 1.5, tmax * 1.5, KD_SCALE_LOG, "median time, log scale", ylabel, sizeof ylabel);
+        kd_html_figure_start(out);
         kd_plot_begin(&p, "chart-sweep-time", "Median time per launch of v1 and v2 at each point of the sweep");
         for (int side = 0; side < 2; side++) {
             kd_plot_polyline(&p, at, v[side], n, side ? "line v2" : "line v1");
             for (size_t i = 0; i < n; i++)
-                kd_plot_point(&p, at[i], v[side][i], 3.5, side == 1, side_class[side]);
+                kd_plot_point(&p, at[i], v[side][i], 3.5, side == 1, kd_html_side_class[side]);
         }
         const char *labels[2] = {"v1", "v2"};
-        kd_plot_legend(&p, labels, side_class, 2);
+        kd_plot_legend(&p, labels, kd_html_side_class, 2);
         kd_plot_end(&p);
         kd_strbuf caption = {0};
         kd_sb_printf(&caption, "The median of each version's kept samples at each of the %zu timed points.", n);
-        figure_end(out, &caption);
+        kd_html_figure_end(out, &caption);
 
         kd_plot q = {.out = out, .width = 720, .height = 300};
         sweep_x_axis(s, x, text, log_scale, &q.x, xlabel, sizeof xlabel);
         double pad = (rmax - rmin) * 0.1 + 0.005;
         q.y = (kd_axis){.label = "speedup v1/v2 (×)", .lo = rmin - pad, .hi = rmax + pad};
-        figure_start(out);
+        kd_html_figure_start(out);
         kd_plot_begin(&q, "chart-sweep-speedup", "Speedup of v2 over v1 with its 95% confidence band at each point");
         kd_plot_band(&q, at, lo, hi, n, "band");
         kd_plot_line(&q, q.x.lo, 1, q.x.hi, 1, "reference");
@@ -772,7 +630,7 @@ static void sweep_charts(FILE *out, const kd_sweep_result *s, const double *x, c
         kd_plot_end(&q);
         kd_sb_puts(&caption, "The ratio of medians (above 1: v2 is faster) and, shaded, its 95% confidence interval; "
                              "the dashed line is no change.");
-        figure_end(out, &caption);
+        kd_html_figure_end(out, &caption);
     }
     free(v[0]);
     free(v[1]);
@@ -785,7 +643,7 @@ static void sweep_charts(FILE *out, const kd_sweep_result *s, const double *x, c
 static void sweep_table(FILE *out, const kd_sweep_result *s)
 {
     fputs("<table><tr>", out);
-    cell(out, "th", s->parameter);
+    kd_html_cell(out, "th", s->parameter);
     fputs("<th>v1 median</th><th>v2 median</th><th>speedup (95% CI)</th><th>verdict</th><th>v2 bound</th>"
           "<th>outputs</th></tr>\n", out);
     for (size_t i = 0; i < s->count; i++) {
@@ -797,12 +655,12 @@ static void sweep_table(FILE *out, const kd_sweep_result *s)
             snprintf(speedup, sizeof speedup, "%.3f× (%.3f–%.3f)", p->ratio, p->lo, p->hi);
         }
         fputs("<tr>", out);
-        cell(out, "td", p->value);
-        cell(out, "td", a);
-        cell(out, "td", b);
-        cell(out, "td", speedup);
-        cell(out, "td", p->timed ? p->verdict : p->rc ? "failed" : "not measured");
-        cell(out, "td", p->timed ? p->bound : "-");
+        kd_html_cell(out, "td", p->value);
+        kd_html_cell(out, "td", a);
+        kd_html_cell(out, "td", b);
+        kd_html_cell(out, "td", speedup);
+        kd_html_cell(out, "td", p->timed ? p->verdict : p->rc ? "failed" : "not measured");
+        kd_html_cell(out, "td", p->timed ? p->bound : "-");
         fprintf(out, "<td class=\"%s\">%s</td></tr>\n", !p->timed ? "" : p->outputs_ok ? "good" : "bad",
                 !p->timed ? "-" : p->outputs_ok ? "match" : "DIFFER");
     }
@@ -821,7 +679,7 @@ static int sweep_body(FILE *out, const kd_sweep_result *s, const kd_comparison *
     bool log_scale = sweep_positions(s, x);
     fprintf(out, "<p>%zu points; each is a whole diff: both versions timed, outputs compared.</p>\n", s->count);
     if (first && first->simulated)
-        say_text(out, "p", "warn", "Simulated harness (KERNDIFF_SIMULATE): the times below are synthetic, made for "
+        kd_html_say_text(out, "p", "warn", "Simulated harness (KERNDIFF_SIMULATE): the times below are synthetic, made for "
                                    "testing, not a measurement.");
     sweep_charts(out, s, x, text, log_scale);
     sweep_table(out, s);
@@ -830,7 +688,7 @@ static int sweep_body(FILE *out, const kd_sweep_result *s, const kd_comparison *
     if (first) {
         kd_strbuf heading = {0};
         kd_sb_printf(&heading, "The first point in full (%s = %s)", s->parameter, s->points[0].value);
-        say(out, "h2", NULL, &heading);
+        kd_html_say(out, "h2", NULL, &heading);
         comparison_body(out, first);
     }
     return 0;
@@ -843,13 +701,9 @@ int kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *swe
         kd_sb_printf(&title, "kerndiff sweep over %s%s%s", sweep->parameter, c ? ": " : "", c ? c->side[0].kernel : "");
     else
         kd_sb_printf(&title, "kerndiff: %s (%s)", c->side[0].kernel, c->arch);
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
-    kd_xml_text(out, kd_sb_str(&title));
-    fprintf(out, "</title>\n<style>\n%s</style></head>\n<body><main>\n", style);
-    say(out, "h1", NULL, &title);
+    kd_html_begin(out, kd_sb_str(&title));
+    kd_sb_free(&title);
     int rc = sweep ? sweep_body(out, sweep, c) : (comparison_body(out, c), 0);
-    fputs("<p class=\"muted\">Made by kerndiff " KD_VERSION ". Every chart is inline SVG; the page fetches nothing.</p>\n"
-          "</main></body></html>\n", out);
+    kd_html_end(out);
     return rc;
 }

@@ -91,8 +91,9 @@ suite robustness
 
 # --- Triton (.py), cross-language and .ptx/.cubin inputs ----------------------------------------
 suite triton
-if core; then
+# Outside `if core`: suites (html, ...) use them too, and E2E_ONLY skips the core checks.
 A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
+if core; then
 
 # --- JSON against the schema, Markdown ------------------------------------------------------
 run json 0 -- --json="$WORK/d.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu

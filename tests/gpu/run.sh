@@ -32,7 +32,7 @@ check() { # check NAME CONDITION-EXIT-STATUS DETAIL
 field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 # Two parts, for machines that limit one command's time: GPU_PART=1 (checks 1-9),
-# GPU_PART=2 (10-16 and the checks appended at the end); unset, both.
+# GPU_PART=2 (10-18 and the checks appended at the end); unset, both.
 part() { [ -z "${GPU_PART:-}" ] || [ "$GPU_PART" = "$1" ]; }
 if part 1; then
 # 1. A/A: the same kernel on both sides -> no significant difference.
@@ -326,6 +326,16 @@ cat "$WORK/app_torch.txt"
     "sh -c '$WORK/steps1 1048576 10 /dev/null; true'" >"$WORK/app_child.txt" 2>&1
 l=$(field "$WORK/app_child.json" '[d["totals"]["launches"]["v1"], d["totals"]["launches"]["v2"]]' 2>&1)
 check app_child_process "$(python3 -c "import sys; v=$l; sys.exit(0 if v[0] == v[1] == 21 else 1)" 2>/dev/null; echo $?)" "launches direct vs through a child: $l (want 21 each: warm-up, 10 spins, 10 steps)"
+
+# 18. HTML pages from real records (issue 15): the region timeline of one block per side, and
+# the app page's chart of the top kernels. The regions page is kept beside the results.
+"$KD" --no-ncu --regions --html "$WORK/regions.html" examples/regions/v1.cu examples/regions/v2.cu >"$WORK/regions_html.txt" 2>&1
+check html_region_timeline "$(grep -q 'svg id="chart-region-timeline"' "$WORK/regions.html" && grep -q 'class="slice r' "$WORK/regions.html"; echo $?)" \
+    "$(grep -o 'One block of each side[^<]*' "$WORK/regions.html" | cut -c1-300)"
+cp "$WORK/regions.html" "${REPORT%/*}/example-regions.html" 2>/dev/null
+"$KD" app --runs 2 --html "$WORK/app.html" "$WORK/steps3 1048576 10 /dev/null" "$WORK/steps1 1048576 10 /dev/null" >"$WORK/app_html.txt" 2>&1
+check app_html "$(grep -q 'svg id="chart-app-kernels"' "$WORK/app.html" && grep -q 'class="bar v2"' "$WORK/app.html"; echo $?)" \
+    "$(grep -o '<p class="verdict[^<]*' "$WORK/app.html")"
 
 fi
 
