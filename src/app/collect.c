@@ -295,7 +295,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
         if (side->profile) {
             kd_strbuf why = {0};
             side->nruns = 1;
-            if (kd_app_sqlite_read(inputs[s], &side->runs[0].activity, &why) != 0) {
+            if (kd_app_sqlite_read(inputs[s], o->range, &side->runs[0].activity, &why) != 0) {
                 fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
                 kd_sb_free(&why);
                 return KD_EXIT_INPUT;
@@ -309,12 +309,6 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
                 return KD_EXIT_TOOL;
             }
         }
-    }
-    if (o->range && (c->sides[0].profile || c->sides[1].profile)) {
-        free(inject);
-        fprintf(stderr, "kerndiff: --range applies to collected runs only; a profile is read whole "
-                        "(export the range with nsys instead)\n");
-        return KD_EXIT_USAGE;
     }
     kd_app_command cmds[2] = {0};
     int rc = set_up_sides(inputs, o, c, cmds);

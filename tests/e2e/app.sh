@@ -73,7 +73,21 @@ has app_sqlite out 'v1: .*a\.sqlite — nsys profile'
 has app_sqlite out 'cudaMalloc_v3020 \(runtime\) +2 +1 '
 has app_sqlite out '^  device-to-host copies +10 +10 '
 run app_sqlite_mixed 0 -- app --runs 2 "$WORK/a.sqlite" "$FA fused"
-run app_sqlite_range 2 -- app --range step "$WORK/a.sqlite" "$WORK/b.sqlite"
+# --range on a profile: records starting inside NVTX_EVENTS ranges of that name (push/pop
+# for a, start/end named through StringIds for b); the warm-up step, a mark and an enclosing
+# range of another name are left out, and the ranges count the steps.
+run app_sqlite_norange 3 -- app --range step "$WORK/a.sqlite" "$WORK/b.sqlite"
+has app_sqlite_norange err "v1: .*a\.sqlite: no NVTX_EVENTS table, so no range named 'step'"
+python3 tests/e2e/make_nsys_sqlite.py "$WORK/an.sqlite" three --nvtx && python3 tests/e2e/make_nsys_sqlite.py "$WORK/bn.sqlite" fused --nvtx
+run app_sqlite_whole 0 -- app "$WORK/an.sqlite" "$WORK/bn.sqlite"
+has app_sqlite_whole out '^  kernel launches +33 +11 '
+run app_sqlite_range 0 -- app --range step --json "$WORK/app_range.json" "$WORK/an.sqlite" "$WORK/bn.sqlite"
+has app_sqlite_range out '^  kernel launches +30 +10 .* 3 +1$'
+has app_sqlite_range out '^  device-to-host copies +10 +10 .* 1 +1$'
+has app_sqlite_range out '10 steps per run \(NVTX ranges\)'
+has app_sqlite_range out '^  allocations +0 +0 '
+run app_sqlite_range_other 0 -- app --range other "$WORK/an.sqlite" "$WORK/bn.sqlite"
+has app_sqlite_range_other out '^  kernel launches +33 +11 '
 printf 'not a database' >"$WORK/c.sqlite"; sqlite3 "$WORK/empty.sqlite" 'CREATE TABLE t(x)' 2>/dev/null
 run app_sqlite_bad 3 -- app "$WORK/a.sqlite" "$WORK/empty.sqlite"
 has app_sqlite_bad err 'v2: .*empty\.sqlite: not an nsys export \(no StringIds table\)'
