@@ -7,7 +7,8 @@
  * kernels, not launches, so a program making millions of launches costs a few KiB here.
  *
  * With $KERNDIFF_APP_RANGE set, only activity started inside NVTX ranges of that name is
- * kept (nvtxRangePushA/PushEx ... nvtxRangePop on any thread). The library is then also
+ * kept (nvtxRangePushA/PushEx ... nvtxRangePop on any thread, and nvtxRangeStartA/StartEx
+ * ... nvtxRangeEnd, which may end on another thread). The library is then also
  * the NVTX injection (NVTX_INJECTION64_PATH): it hands NVTX over to CUPTI, whose callbacks
  * tell where ranges begin and end. A range is recorded as an interval of CUPTI correlation
  * ids, which grow with every API call in the process, and every activity record carries the
@@ -74,6 +75,10 @@ static _Atomic uint32_t last_correlation;
 static _Atomic int open_depth; /* matching ranges open, over all threads */
 static _Thread_local int nest;
 static _Thread_local unsigned char nest_ours[MAX_NESTING];
+/* Start/end ranges of that name still open, by the id nvtxRangeStart returned: nvtxRangeEnd
+ * names its range by id only, and start/end ranges need not nest. Under `lock`. */
+static nvtxRangeId_t *open_ids;
+static size_t nopen_ids, open_ids_cap;
 
 static uint64_t hash_name(const char *s)
 {
@@ -237,42 +242,90 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     free(buffer);
 }
 
-/* The message of an NVTX push, when it is ASCII. */
-static const char *push_message(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
+/* The message of an NVTX push or range start, when it is ASCII. PushA and StartA take the
+ * same parameters, as do PushEx and StartEx. */
+static const char *range_message(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
 {
-    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushA)
+    if (cbid == CUPTI_CBID_NVTX_nvtxRangePushA || cbid == CUPTI_CBID_NVTX_nvtxRangeStartA)
         return ((const nvtxRangePushA_params *)d->functionParams)->message;
     const nvtxEventAttributes_t *attr = ((const nvtxRangePushEx_params *)d->functionParams)->eventAttrib;
     return attr && attr->messageType == NVTX_MESSAGE_TYPE_ASCII ? attr->message.ascii : NULL;
 }
 
+/* A range of that name opened: the first of those open starts an interval. */
+static void range_opened(void)
+{
+    if (atomic_fetch_add(&open_depth, 1) != 0)
+        return;
+    pthread_mutex_lock(&lock);
+    void *grown = ninterval < interval_cap ? intervals
+                                           : realloc(intervals, (interval_cap = interval_cap * 2 + 64) * sizeof *intervals);
+    if (grown) {
+        intervals = grown;
+        intervals[ninterval].lo = atomic_load(&last_correlation) + 1;
+        intervals[ninterval++].hi = UINT32_MAX;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* ... closed: the last of those open ends the interval. */
+static void range_closed(void)
+{
+    if (atomic_fetch_sub(&open_depth, 1) != 1)
+        return;
+    pthread_mutex_lock(&lock);
+    if (ninterval)
+        intervals[ninterval - 1].hi = atomic_load(&last_correlation);
+    pthread_mutex_unlock(&lock);
+}
+
+/* Remembers (add) or forgets a start/end range's id; whether it was (or is now) there. */
+static int open_id(nvtxRangeId_t id, int add)
+{
+    int found = 0;
+    pthread_mutex_lock(&lock);
+    if (add) {
+        void *grown = nopen_ids < open_ids_cap ? open_ids
+                                               : realloc(open_ids, (open_ids_cap = open_ids_cap * 2 + 16) * sizeof *open_ids);
+        if (grown) {
+            open_ids = grown;
+            open_ids[nopen_ids++] = id;
+            found = 1;
+        }
+    } else {
+        for (size_t i = nopen_ids; i-- > 0 && !found;)
+            if (open_ids[i] == id) {
+                open_ids[i] = open_ids[--nopen_ids];
+                found = 1;
+            }
+    }
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
 static void range_event(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
 {
     if (cbid == CUPTI_CBID_NVTX_nvtxRangePushA || cbid == CUPTI_CBID_NVTX_nvtxRangePushEx) {
-        const char *msg = push_message(cbid, d);
+        const char *msg = range_message(cbid, d);
         int ours = msg && strcmp(msg, range_name) == 0;
         if (nest < MAX_NESTING)
             nest_ours[nest] = (unsigned char)ours;
         nest++;
-        if (ours && atomic_fetch_add(&open_depth, 1) == 0) {
-            pthread_mutex_lock(&lock);
-            void *grown = ninterval < interval_cap ? intervals
-                                                   : realloc(intervals, (interval_cap = interval_cap * 2 + 64) * sizeof *intervals);
-            if (grown) {
-                intervals = grown;
-                intervals[ninterval].lo = atomic_load(&last_correlation) + 1;
-                intervals[ninterval++].hi = UINT32_MAX;
-            }
-            pthread_mutex_unlock(&lock);
-        }
+        if (ours)
+            range_opened();
     } else if (cbid == CUPTI_CBID_NVTX_nvtxRangePop && nest > 0) {
         nest--;
-        if (nest < MAX_NESTING && nest_ours[nest] && atomic_fetch_sub(&open_depth, 1) == 1) {
-            pthread_mutex_lock(&lock);
-            if (ninterval)
-                intervals[ninterval - 1].hi = atomic_load(&last_correlation);
-            pthread_mutex_unlock(&lock);
-        }
+        if (nest < MAX_NESTING && nest_ours[nest])
+            range_closed();
+    } else if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartA || cbid == CUPTI_CBID_NVTX_nvtxRangeStartEx) {
+        /* The id is the call's return value: without it the end could not be matched. */
+        const char *msg = range_message(cbid, d);
+        if (msg && strcmp(msg, range_name) == 0 && d->functionReturnValue &&
+            open_id(*(const nvtxRangeId_t *)d->functionReturnValue, 1))
+            range_opened();
+    } else if (cbid == CUPTI_CBID_NVTX_nvtxRangeEnd) {
+        if (open_id(((const nvtxRangeEnd_params *)d->functionParams)->id, 0))
+            range_closed();
     }
 }
 

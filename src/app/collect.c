@@ -10,14 +10,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/command.h"
 #include "app/diff.h"
 #include "app/records.h"
 #include "app/sqlite.h"
 #include "cli/exit_codes.h"
+#include "git/worktree.h"
 #include "util/fs.h"
+#include "util/spawn.h"
 #include "util/strlist.h"
 #include "util/text.h"
 #include "util/tmpdir.h"
+#include "util/trace.h"
 #include "wire/locate.h"
 
 extern char **environ;
@@ -63,24 +67,6 @@ static void free_environment(char **env)
     free(env);
 }
 
-/* The command as an argument vector: the shell's, or the words of `cmd`. */
-static int command_argv(const char *cmd, bool no_shell, char **storage, kd_strlist *argv)
-{
-    if (!no_shell) {
-        kd_strlist_push(argv, "/bin/sh");
-        kd_strlist_push(argv, "-c");
-        kd_strlist_push(argv, cmd);
-        return 0;
-    }
-    *storage = strdup(cmd);
-    if (!*storage)
-        return -1;
-    char *save = NULL;
-    for (char *w = strtok_r(*storage, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
-        kd_strlist_push(argv, w);
-    return argv->count ? 0 : -1;
-}
-
 static double now_ns(void)
 {
     struct timespec ts;
@@ -88,31 +74,34 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* The last lines of what the command wrote on stderr, escaped, indented. */
-static void stderr_tail(const char *path, kd_strbuf *out)
+/* The last lines of `text` (what a command wrote), escaped, indented, after `heading`. */
+static void text_tail(const char *text, size_t len, const char *heading, kd_strbuf *out)
 {
-    size_t len = 0;
-    char *text = kd_read_file(path, &len);
-    if (!text || len == 0) {
-        free(text);
+    if (!text || len == 0)
         return;
-    }
     size_t start = len, lines = 0;
     while (start > 0 && lines < 11)
         lines += text[--start] == '\n';
     if (text[start] == '\n')
         start++;
-    kd_sb_puts(out, "\n  its last lines on stderr:\n");
+    kd_sb_printf(out, "\n  %s:\n", heading);
     kd_escape_controls(text + start, len - start, out);
+}
+
+static void stderr_tail(const char *path, kd_strbuf *out)
+{
+    size_t len = 0;
+    char *text = kd_read_file(path, &len);
+    text_tail(text, len, "its last lines on stderr", out);
     free(text);
 }
 
 /* One run of side `s`. Returns KD_EXIT_OK or a status after printing why. */
-static int run_once(const char *cmd, int s, size_t run, const kd_app_options *o, const char *inject, kd_app_run *out)
+static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, size_t run, const kd_app_options *o,
+                    const char *inject, kd_app_run *out)
 {
     const char *tmp = kd_tmpdir();
-    char *dir = NULL, *err_path = NULL, *words = NULL;
-    kd_strlist argv = {0};
+    char *dir = NULL, *err_path = NULL;
     char **env = NULL;
     int rc = KD_EXIT_TOOL;
     if (!tmp || asprintf(&dir, "%s/app-v%d-run%zu", tmp, s + 1, run + 1) < 0 || kd_mkdir_p(dir) != 0 ||
@@ -120,23 +109,21 @@ static int run_once(const char *cmd, int s, size_t run, const kd_app_options *o,
         fprintf(stderr, "kerndiff: v%d: cannot prepare a run: %s\n", s + 1, strerror(errno));
         goto done;
     }
-    if (command_argv(cmd, o->no_shell, &words, &argv) != 0) {
-        fprintf(stderr, "kerndiff: v%d: the command is empty\n", s + 1);
-        rc = KD_EXIT_USAGE;
-        goto done;
-    }
-    kd_strlist_push(&argv, NULL);
+    const char *const *argv = (const char *const *)cmd->argv.items;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (side->dir)
+        posix_spawn_file_actions_addchdir_np(&fa, side->dir);
     pid_t pid;
     double t0 = now_ns();
-    int spawned = posix_spawnp(&pid, argv.items[0], &fa, NULL, (char *const *)argv.items, env);
+    int spawned = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, env);
     posix_spawn_file_actions_destroy(&fa);
     if (spawned != 0) {
-        fprintf(stderr, "kerndiff: v%d: cannot run '%s': %s\n", s + 1, argv.items[0], strerror(spawned));
+        fprintf(stderr, "kerndiff: v%d: cannot run '%s'%s%s: %s\n", s + 1, argv[0], side->dir ? " in " : "",
+                side->dir ? side->dir : "", strerror(spawned));
         rc = KD_EXIT_INPUT;
         goto done;
     }
@@ -167,10 +154,125 @@ static int run_once(const char *cmd, int s, size_t run, const kd_app_options *o,
     kd_sb_free(&why);
 done:
     free_environment(env);
-    free(argv.items);
-    free(words);
     free(err_path);
     free(dir);
+    return rc;
+}
+
+/* The argument vectors of both sides' commands, checked before anything runs. */
+static int make_commands(const char *const inputs[2], const kd_app_options *o, const kd_app_comparison *c,
+                         kd_app_command cmds[2])
+{
+    for (int s = 0; s < 2; s++) {
+        if (c->sides[s].profile)
+            continue;
+        kd_strbuf why = {0};
+        int made = kd_app_command_make(inputs[s], o->no_shell, &cmds[s], &why);
+        if (made != 0)
+            fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
+        kd_sb_free(&why);
+        if (made != 0)
+            return made == -2 ? KD_EXIT_USAGE : KD_EXIT_INPUT;
+    }
+    return KD_EXIT_OK;
+}
+
+/* --at: each side's folder, a checkout of its revision or the current folder, and its
+ * label, "REF (a1b2c3d): CMD" or "working tree: CMD". */
+static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_comparison *c)
+{
+    for (int s = 0; s < 2; s++) {
+        kd_app_side *side = &c->sides[s];
+        kd_git_checkout checkout = {0};
+        kd_strbuf why = {0}, label = {0};
+        char *path = NULL;
+        int rc = 0;
+        if (o->at[s]) {
+            const char *tmp = kd_tmpdir();
+            if (!tmp || asprintf(&path, "%s/app-v%d-tree", tmp, s + 1) < 0) {
+                kd_sb_printf(&why, "cannot make a private folder for the checkout: %s", strerror(errno));
+                path = NULL;
+                rc = -2;
+            } else {
+                kd_trace("v%d: checking out %s", s + 1, o->at[s]);
+                rc = kd_git_checkout_add(o->at[s], path, &checkout, &why);
+            }
+        }
+        if (rc == 0 && kd_sb_printf(&label, "%s: %s", checkout.label ? checkout.label : "working tree", cmd) < 0) {
+            kd_sb_puts(&why, "out of memory");
+            rc = -2;
+        }
+        if (rc != 0)
+            fprintf(stderr, "kerndiff: v%d: --at %s: %s\n", s + 1, o->at[s] ? o->at[s] : "", kd_sb_str(&why));
+        else {
+            side->label = side->label_storage = kd_sb_take(&label);
+            side->dir = checkout.dir;
+            checkout.dir = NULL;
+        }
+        kd_git_checkout_free(&checkout);
+        kd_sb_free(&label);
+        kd_sb_free(&why);
+        free(path);
+        if (rc != 0)
+            return rc == -2 ? KD_EXIT_TOOL : KD_EXIT_INPUT;
+    }
+    return KD_EXIT_OK;
+}
+
+/* --prepare, once in side `s`'s folder. Its output is kept for the message when it fails. */
+static int prepare_side(const kd_app_command *prepare, const kd_app_options *o, const kd_app_side *side, int s)
+{
+    kd_strbuf where = {0}, why = {0};
+    if (side->dir)
+        kd_sb_printf(&where, "in the checkout of %s", o->at[s]);
+    else
+        kd_sb_puts(&where, "in the current folder");
+    kd_trace("v%d: --prepare %s", s + 1, kd_sb_str(&where));
+    kd_spawn_result res;
+    int rc = KD_EXIT_OK;
+    if (kd_spawn((const char *const *)prepare->argv.items, side->dir, 0, &res) != 0) {
+        kd_sb_printf(&why, "v%d: --prepare: cannot run '%s' %s: %s", s + 1, prepare->argv.items[0], kd_sb_str(&where),
+                     strerror(errno));
+        rc = KD_EXIT_INPUT;
+    } else {
+        if (res.exit_code || res.signal) {
+            kd_sb_printf(&why, "v%d: --prepare '%s' %s %d %s; nothing compared", s + 1, o->prepare,
+                         res.signal ? "was killed by signal" : "exited with status", res.signal ? res.signal : res.exit_code,
+                         kd_sb_str(&where));
+            /* Build tools report errors on stderr, but some only on stdout. */
+            const kd_strbuf *shown = res.err.len ? &res.err : &res.out;
+            text_tail(kd_sb_str(shown), shown->len, res.err.len ? "its last lines on stderr" : "its last lines on stdout", &why);
+            rc = KD_EXIT_BUILD;
+        }
+        kd_spawn_result_free(&res);
+    }
+    if (rc != KD_EXIT_OK)
+        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+    kd_sb_free(&why);
+    kd_sb_free(&where);
+    return rc;
+}
+
+/* What comes before the runs: the commands, with --at the checkouts, then --prepare. */
+static int set_up_sides(const char *const inputs[2], const kd_app_options *o, kd_app_comparison *c,
+                        kd_app_command cmds[2])
+{
+    int rc = make_commands(inputs, o, c, cmds);
+    kd_app_command prepare = {0};
+    if (rc == KD_EXIT_OK && o->prepare) {
+        kd_strbuf why = {0};
+        int made = kd_app_command_make(o->prepare, o->no_shell, &prepare, &why);
+        if (made != 0) {
+            fprintf(stderr, "kerndiff: --prepare: %s\n", kd_sb_str(&why));
+            rc = made == -2 ? KD_EXIT_USAGE : KD_EXIT_INPUT;
+        }
+        kd_sb_free(&why);
+    }
+    if (rc == KD_EXIT_OK && o->at[0])
+        rc = checkout_sides(inputs[0], o, c);
+    for (int s = 0; rc == KD_EXIT_OK && o->prepare && s < 2; s++)
+        rc = prepare_side(&prepare, o, &c->sides[s], s);
+    kd_app_command_free(&prepare);
     return rc;
 }
 
@@ -184,7 +286,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
     for (int s = 0; s < 2; s++) {
         kd_app_side *side = &c->sides[s];
         side->label = inputs[s];
-        side->profile = kd_app_is_sqlite(inputs[s]);
+        side->profile = !o->at[0] && kd_app_is_sqlite(inputs[s]);
         side->runs = calloc(side->profile ? 1 : (size_t)o->runs, sizeof *side->runs);
         if (!side->runs) {
             fprintf(stderr, "kerndiff: out of memory\n");
@@ -193,7 +295,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
         if (side->profile) {
             kd_strbuf why = {0};
             side->nruns = 1;
-            if (kd_app_sqlite_read(inputs[s], &side->runs[0].activity, &why) != 0) {
+            if (kd_app_sqlite_read(inputs[s], o->range, &side->runs[0].activity, &why) != 0) {
                 fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
                 kd_sb_free(&why);
                 return KD_EXIT_INPUT;
@@ -208,24 +310,21 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
             }
         }
     }
-    if (o->range && (c->sides[0].profile || c->sides[1].profile)) {
-        free(inject);
-        fprintf(stderr, "kerndiff: --range applies to collected runs only; a profile is read whole "
-                        "(export the range with nsys instead)\n");
-        return KD_EXIT_USAGE;
-    }
+    kd_app_command cmds[2] = {0};
+    int rc = set_up_sides(inputs, o, c, cmds);
     /* Alternating, and the order swapped every run, so that a slow drift of the machine
      * (clocks, another user) falls on both sides alike. */
-    int rc = KD_EXIT_OK;
     for (int run = 0; rc == KD_EXIT_OK && run < o->runs; run++)
         for (int k = 0; rc == KD_EXIT_OK && k < 2; k++) {
             int s = run % 2 ? 1 - k : k;
             kd_app_side *side = &c->sides[s];
             if (side->profile)
                 continue;
-            rc = run_once(inputs[s], s, (size_t)run, o, inject, &side->runs[run]);
+            rc = run_once(&cmds[s], side, s, (size_t)run, o, inject, &side->runs[run]);
             side->nruns = (size_t)run + 1;
         }
+    kd_app_command_free(&cmds[0]);
+    kd_app_command_free(&cmds[1]);
     free(inject);
     if (rc == KD_EXIT_OK && kd_app_diff(c, o->steps) != 0) {
         fprintf(stderr, "kerndiff: out of memory\n");

@@ -288,6 +288,8 @@ void kd_app_comparison_free(kd_app_comparison *c)
         for (size_t r = 0; r < c->sides[s].nruns; r++)
             kd_app_activity_free(&c->sides[s].runs[r].activity);
         free(c->sides[s].runs);
+        free(c->sides[s].label_storage);
+        free(c->sides[s].dir);
     }
     free(c->rows);
     free(c->apis);

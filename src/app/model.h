@@ -19,7 +19,10 @@ typedef struct kd_app_run {
 } kd_app_run;
 
 typedef struct kd_app_side {
-    const char *label;       /* the command, or the profile's path */
+    const char *label;       /* the command, or the profile's path; with --at, "REF (a1b2c3d): CMD"
+                              * or "working tree: CMD" (then owned: label_storage) */
+    char *label_storage;
+    char *dir;               /* where the command runs (a checkout, --at); NULL: the current folder */
     bool profile;            /* an nsys SQLite export, read rather than run */
     kd_app_run *runs;
     size_t nruns;

@@ -74,33 +74,55 @@ static int driver_row(sqlite3_stmt *st, kd_app_activity *a)
     return kd_app_add_api(a, name ? name : "(unnamed)", true, u64(st, 1), u64(st, 2));
 }
 
+/* Each query's parts, so that --range can add its condition on the record's start. */
 static const struct query {
-    const char *table, *sql;
+    const char *table, *columns, *alias, *join, *group;
     row_fn row;
 } queries[] = {
     {"CUPTI_ACTIVITY_KIND_KERNEL",
-     "SELECT s.value, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, "
+     "s.value, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, "
      "k.staticSharedMemory, k.dynamicSharedMemory, COUNT(*), SUM(k.\"end\" - k.start), MIN(k.\"end\" - k.start), "
-     "MAX(k.\"end\" - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.demangledName "
-     "GROUP BY k.demangledName, 2, 3, 4, 5, 6, 7, 8, 9, 10",
+     "MAX(k.\"end\" - k.start)",
+     "k", "LEFT JOIN StringIds s ON s.id = k.demangledName", "GROUP BY k.demangledName, 2, 3, 4, 5, 6, 7, 8, 9, 10",
      kernel_row},
-    {"CUPTI_ACTIVITY_KIND_MEMCPY",
-     "SELECT copyKind, COUNT(*), SUM(bytes), SUM(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY copyKind",
-     copy_row},
-    {"CUPTI_ACTIVITY_KIND_MEMSET",
-     "SELECT COUNT(*), SUM(bytes), SUM(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMSET HAVING COUNT(*) > 0",
+    {"CUPTI_ACTIVITY_KIND_MEMCPY", "k.copyKind, COUNT(*), SUM(k.bytes), SUM(k.\"end\" - k.start)", "k", "",
+     "GROUP BY k.copyKind", copy_row},
+    {"CUPTI_ACTIVITY_KIND_MEMSET", "COUNT(*), SUM(k.bytes), SUM(k.\"end\" - k.start)", "k", "", "HAVING COUNT(*) > 0",
      memset_row},
-    {"CUPTI_ACTIVITY_KIND_RUNTIME",
-     "SELECT s.value, COUNT(*), SUM(r.\"end\" - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
-     "LEFT JOIN StringIds s ON s.id = r.nameId GROUP BY r.nameId",
-     runtime_row},
-    {"CUPTI_ACTIVITY_KIND_DRIVER",
-     "SELECT s.value, COUNT(*), SUM(r.\"end\" - r.start) FROM CUPTI_ACTIVITY_KIND_DRIVER r "
-     "LEFT JOIN StringIds s ON s.id = r.nameId GROUP BY r.nameId",
-     driver_row},
+    {"CUPTI_ACTIVITY_KIND_RUNTIME", "s.value, COUNT(*), SUM(k.\"end\" - k.start)", "k",
+     "LEFT JOIN StringIds s ON s.id = k.nameId", "GROUP BY k.nameId", runtime_row},
+    {"CUPTI_ACTIVITY_KIND_DRIVER", "s.value, COUNT(*), SUM(k.\"end\" - k.start)", "k",
+     "LEFT JOIN StringIds s ON s.id = k.nameId", "GROUP BY k.nameId", driver_row},
 };
 
-int kd_app_sqlite_read(const char *path, kd_app_activity *a, kd_strbuf *err)
+/* NVTX_EVENTS' eventType for push/pop and start/end ranges (nsys's ENUM_NSYS_EVENT_TYPE).
+ * A range's name is in `text`, or in StringIds through `textId` for registered strings. */
+#define RANGES_OF_NAME                                                                             \
+    "SELECT e.start AS start, e.\"end\" AS \"end\" FROM NVTX_EVENTS e LEFT JOIN StringIds n ON n.id = e.textId " \
+    "WHERE e.eventType IN (59, 60) AND e.\"end\" IS NOT NULL AND COALESCE(e.text, n.value) = ?1"
+
+/* --range NAME: how many ranges of that name the profile holds. 0, or -1 with err set. */
+static int count_ranges(sqlite3 *db, const char *path, const char *range, kd_app_activity *a, kd_strbuf *err)
+{
+    if (!has_table(db, "NVTX_EVENTS")) {
+        kd_sb_printf(err, "%s: no NVTX_EVENTS table, so no range named '%s' (record with "
+                          "`nsys profile --trace cuda,nvtx`)", path, range);
+        return -1;
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM (" RANGES_OF_NAME ")", -1, &st, NULL) != SQLITE_OK) {
+        kd_sb_printf(err, "%s: table NVTX_EVENTS lacks a column kerndiff reads: %s", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, range, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        a->ranges = u64(st, 0);
+    sqlite3_finalize(st);
+    a->has_ranges = true;
+    return 0;
+}
+
+int kd_app_sqlite_read(const char *path, const char *range, kd_app_activity *a, kd_strbuf *err)
 {
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
@@ -114,11 +136,24 @@ int kd_app_sqlite_read(const char *path, kd_app_activity *a, kd_strbuf *err)
                           "`nsys export --type sqlite REPORT.nsys-rep`", path);
         rc = -1;
     }
+    if (rc == 0 && range)
+        rc = count_ranges(db, path, range, a, err);
     for (size_t q = 0; rc == 0 && q < sizeof queries / sizeof *queries; q++) {
         if (!has_table(db, queries[q].table))
             continue;
+        const struct query *qu = &queries[q];
+        kd_strbuf sql = {0};
+        kd_sb_printf(&sql, "SELECT %s FROM %s %s %s", qu->columns, qu->table, qu->alias, qu->join);
+        if (range)
+            kd_sb_printf(&sql, " WHERE EXISTS (SELECT 1 FROM (" RANGES_OF_NAME ") r WHERE %s.start BETWEEN r.start AND r.\"end\")",
+                         qu->alias);
+        kd_sb_printf(&sql, " %s", qu->group);
         sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(db, queries[q].sql, -1, &st, NULL) != SQLITE_OK) {
+        int prepared = sqlite3_prepare_v2(db, kd_sb_str(&sql), -1, &st, NULL);
+        kd_sb_free(&sql);
+        if (prepared == SQLITE_OK && range)
+            sqlite3_bind_text(st, 1, range, -1, SQLITE_STATIC);
+        if (prepared != SQLITE_OK) {
             kd_sb_printf(err, "%s: table %s lacks a column kerndiff reads: %s", path, queries[q].table, sqlite3_errmsg(db));
             rc = -1;
             break;

@@ -18,7 +18,11 @@
 /* True when `path` is a readable file starting with SQLite's magic header. */
 bool kd_app_is_sqlite(const char *path);
 
-/* Adds the profile's activity to `a`. Returns 0, or -1 with the reason in err. */
-int kd_app_sqlite_read(const char *path, kd_app_activity *a, kd_strbuf *err);
+/* Adds the profile's activity to `a`. With `range` (--range NAME), only records whose
+ * start lies inside an NVTX range of that name (push/pop or start/end, NVTX_EVENTS, ends
+ * included) are kept, and a->ranges counts those ranges: a kernel, copy or memset by its
+ * start on the GPU, an API call by its start on the CPU (nsys puts both on one clock).
+ * Returns 0, or -1 with the reason in err (also when there is no NVTX_EVENTS table). */
+int kd_app_sqlite_read(const char *path, const char *range, kd_app_activity *a, kd_strbuf *err);
 
 #endif

@@ -25,7 +25,7 @@ enum {
     /* Triton (.py) inputs */
     OPT_PYTHON, OPT_NO_AUTOTUNE,
     OPT_HTML, OPT_CSV,
-    OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP,
+    OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, OPT_APP_PREPARE,
 };
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
@@ -90,6 +90,7 @@ static const struct option long_options[] = {
     {"range", required_argument, NULL, OPT_APP_RANGE},
     {"steps", required_argument, NULL, OPT_APP_STEPS},
     {"top", required_argument, NULL, OPT_APP_TOP},
+    {"prepare", required_argument, NULL, OPT_APP_PREPARE},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"all-instructions", no_argument, NULL, OPT_ALL_INSTRUCTIONS},
@@ -157,6 +158,7 @@ void kd_print_help(void)
         "                                          (--side v1 for v1)\n"
         "       kerndiff app [options] CMD1 CMD2   two programs' GPU activity, kernel by kernel\n"
         "                                          (commands, or nsys SQLite exports)\n"
+        "       kerndiff app --at REF CMD          the same program at a git revision and now\n"
         "\n"
         "Builds both versions with nvcc and shows what the compiler made of each: PTX and\n"
         "SASS instruction histograms, registers, spills, shared memory, barriers and the\n"
@@ -228,10 +230,14 @@ void kd_print_help(void)
         "  --side v1|v2          compare: which side of each saved run (v2)\n"
         "Whole programs (kerndiff app, docs/APP.md):\n"
         "  --runs N              runs of each command, alternating (3)\n"
-        "  -N, --no-shell        split each command at blanks instead of running it with sh -c\n"
+        "  -N, --no-shell        split each command into words (sh's quoting, nothing expanded)\n"
+        "                        and run it directly, instead of with sh -c\n"
         "  --range NAME          only GPU work inside NVTX ranges named NAME\n"
         "  --steps N             steps per run, for per-step figures (default: the ranges)\n"
         "  --top K               kernels shown, by time (20; 0: all)\n"
+        "  --at REF [--at REF2]  one command: v1 runs in a checkout of REF, v2 in the current\n"
+        "                        folder (or a checkout of REF2)\n"
+        "  --prepare CMD         run CMD once in each side's folder before the runs (a build)\n"
         "Saving and gating:\n"
         "  --save FILE.json      the whole result (samples, counters, environment)\n"
         "  --fail-if-slower PCT  exit 8 when v2 is significantly slower by more than PCT%\n"
@@ -261,9 +267,10 @@ void kd_print_help(void)
         "  --version             the version\n"
         "\n"
         "Exit status: 0 diff done, 2 usage, 3 input (missing file, kernel not found or\n"
-        "ambiguous), 4 build failed, 5 runtime failure (app: a command failed), 6 outputs\n"
-        "differ (--require-match), 7 a required tool is missing or an output could not be\n"
-        "written, 8 v2 slower than --fail-if-slower allows, 9 --sanitize found a problem.\n"
+        "ambiguous), 4 build failed (app: --prepare), 5 runtime failure (app: a command\n"
+        "failed), 6 outputs differ (--require-match), 7 a required tool is missing or an\n"
+        "output could not be written, 8 v2 slower than --fail-if-slower allows, 9 --sanitize\n"
+        "found a problem.\n"
         "A file named -x.cu goes after --.\n"
         "\n"
         "Examples:\n"
@@ -482,7 +489,11 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_NO_ADVICE: opts->no_advice = true; break;
         case OPT_SAVE: opts->save_path = optarg; break;
         case OPT_SWEEP: opts->sweep = optarg; break;
-        case OPT_AT: opts->at = optarg; break;
+        case OPT_AT:
+            if (opts->at_second)
+                return usage_error("--at is given at most twice (kerndiff app --at REF1 --at REF2 CMD)");
+            *(opts->at ? &opts->at_second : &opts->at) = optarg;
+            break;
         case OPT_WATCH: opts->watch = true; break;
         case OPT_SIDE:
             if (strcmp(optarg, "v1") && strcmp(optarg, "v2"))
@@ -541,6 +552,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         /* kerndiff app */
         case 'N': opts->app.no_shell = true; break;
         case OPT_APP_RANGE: opts->app.range = optarg; break;
+        case OPT_APP_PREPARE: opts->app.prepare = optarg; break;
         case OPT_APP_RUNS:
         case OPT_APP_STEPS:
         case OPT_APP_TOP: {
@@ -635,15 +647,28 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         return 0;
     }
     if (npos > 0 && strcmp(positional[0], "app") == 0) {
-        if (npos != 3)
-            return usage_error("usage: kerndiff app [options] CMD1 CMD2 (each command one argument: quote it)");
-        if (opts->at)
-            return usage_error("kerndiff app --at (git revisions of one program) is not built yet: give two commands");
+        if (opts->at && npos != 2)
+            return usage_error("usage: kerndiff app --at REF [--at REF2] [--prepare BUILD] CMD (one command, "
+                               "run at both revisions)");
+        if (!opts->at && npos != 3)
+            return usage_error("usage: kerndiff app [options] CMD1 CMD2 (each command one argument: quote it), "
+                               "or kerndiff app --at REF CMD");
+        if (opts->app.prepare && !opts->at)
+            return usage_error("--prepare builds each side's checkout: it goes with --at REF");
+        if (opts->at && strstr(opts->at, ".."))
+            return usage_error("kerndiff app takes two revisions as --at %.*s --at %s, not --at %s",
+                               (int)(strstr(opts->at, "..") - opts->at), opts->at, strstr(opts->at, "..") + 2, opts->at);
         opts->command = KD_CMD_APP;
+        opts->app.at[0] = opts->at;
+        opts->app.at[1] = opts->at_second;
         opts->files[0] = positional[1];
-        opts->files[1] = positional[2];
+        opts->files[1] = positional[npos - 1];
         return 0;
     }
+    if (opts->at_second)
+        return usage_error("--at is given once outside kerndiff app (--at A..B for two revisions)");
+    if (opts->app.prepare)
+        return usage_error("--prepare belongs to kerndiff app --at REF CMD");
     if (npos > 0 && strcmp(positional[0], "compare") == 0) {
         if (npos != 3)
             return usage_error("usage: kerndiff compare OLD.json NEW.json");

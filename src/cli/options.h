@@ -42,7 +42,8 @@ typedef struct kd_options {
     const char *save_path;    /* --save FILE.json: the whole result */
     const char *sweep;        /* --sweep NAME=a,b,c */
     const char *git_file;     /* git mode: `kerndiff FILE` (files[] are filled later) */
-    const char *at;           /* --at REF or A..B (git mode) */
+    const char *at;           /* --at REF or A..B (git mode); app: v1's revision */
+    const char *at_second;    /* a second --at (app only: v2's revision) */
     bool watch;               /* --watch */
     const char *compare_side; /* compare --side v1|v2 (default v2) */
     /* Counters (ncu/profile.h). */
@@ -50,7 +51,7 @@ typedef struct kd_options {
     const char *ncu;          /* --ncu PATH */
     int ncu_repeats;          /* --ncu-repeats; 0: 1, or 5 for kernels under 50 us */
     const char *ncu_clock_control; /* "none" (default) or "base" */
-    kd_app_options app;       /* kerndiff app: --runs, -N, --range, --steps, --top */
+    kd_app_options app;       /* kerndiff app: --runs, -N, --range, --steps, --top, --at, --prepare */
     kd_sanitize_options sanitize; /* --sanitize, --sanitize-warn, --compute-sanitizer */
     bool regions_on;          /* --regions (or --trace) */
     kd_regions_options regions;/* --region-records */

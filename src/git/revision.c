@@ -4,16 +4,12 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "compile/deps.h"
+#include "git/run.h"
 #include "util/fs.h"
 #include "util/spawn.h"
-
-/* Generous: a cold `git cat-file` on a network file system can take seconds, but a hung
- * git (a credential prompt, a lock) must not hang kerndiff. */
-enum { GIT_TIMEOUT_MS = 60000 };
 
 /* The compared file (first) and everything it includes from the repository: paths
  * relative to the repository's top (the shared include walk, compile/deps). */
@@ -29,43 +25,6 @@ typedef struct repo {
                                  * NULL when it is outside the repository */
 } repo;
 
-/* ---- running git ---------------------------------------------------------------- */
-
-/* Runs git (argv[0] == "git"). 0 when it ran to an exit status (res then holds its
- * output and must be freed), -1 with a reason in `error` when it could not run. */
-static int run_git(const char *const argv[], kd_spawn_result *res, kd_strbuf *error)
-{
-    if (kd_spawn(argv, NULL, GIT_TIMEOUT_MS, res) != 0) {
-        if (errno == ENOENT)
-            kd_sb_puts(error, "git not found");
-        else
-            kd_sb_printf(error, "could not run git: %s", strerror(errno));
-        return -1;
-    }
-    if (res->timed_out || res->signal) {
-        kd_sb_printf(error, "git did not finish (%s)", res->timed_out ? "timed out" : "killed by a signal");
-        kd_spawn_result_free(res);
-        return -1;
-    }
-    return 0;
-}
-
-/* Runs git for a one-line answer: 0 with *line malloc'd, or NULL when git said no (a
- * failing status or nothing printed); -1 with a reason in `error` when git did not run. */
-static int git_line(const char *const argv[], char **line, kd_strbuf *error)
-{
-    kd_spawn_result res;
-    *line = NULL;
-    if (run_git(argv, &res, error) != 0)
-        return -1;
-    const char *text = kd_sb_str(&res.out);
-    size_t n = strcspn(text, "\r\n");
-    if (res.exit_code == 0 && n > 0)
-        *line = strndup(text, n);
-    kd_spawn_result_free(&res);
-    return 0;
-}
-
 static int out_of_memory(kd_strbuf *error)
 {
     kd_sb_puts(error, "out of memory");
@@ -78,7 +37,7 @@ static int find_top(repo *r, const char *file_dir, kd_strbuf *error)
 {
     const char *argv[] = {"git", "-C", file_dir, "rev-parse", "--show-toplevel", NULL};
     char *top;
-    if (git_line(argv, &top, error) != 0)
+    if (kd_git_line(argv, &top, error) != 0)
         return -1;
     /* No answer also inside a .git folder or a bare repository: no working tree to read. */
     char real[PATH_MAX];
@@ -101,7 +60,7 @@ static int find_relpath(repo *r, const char *file_dir, const char *base, kd_strb
     const char *argv[] = {"git", "--literal-pathspecs", "-C", file_dir, "ls-files", "-z", "--full-name",
                           "--", base, NULL};
     kd_spawn_result res;
-    if (run_git(argv, &res, error) != 0)
+    if (kd_git_run(argv, &res, error) != 0)
         return -1;
     const char *listed = kd_sb_str(&res.out);
     size_t first_len = strlen(listed);
@@ -249,7 +208,7 @@ static kd_include_lookup read_from_revision(const repo *r, const char *revision,
     }
     const char *argv[] = {"git", "-C", r->top, "cat-file", "blob", kd_sb_str(&spec), NULL};
     kd_spawn_result res;
-    int ran = run_git(argv, &res, error);
+    int ran = kd_git_run(argv, &res, error);
     kd_sb_free(&spec);
     if (ran != 0)
         return KD_INCLUDE_ERROR;
@@ -358,60 +317,6 @@ static int write_tree(const file_set *set, const char *root, kd_strbuf *error)
 
 /* ---- revisions and sides -------------------------------------------------------- */
 
-typedef struct commit {
-    char *hash;       /* full */
-    char *short_hash; /* unique abbreviation, as git shows it */
-} commit;
-
-static void commit_free(commit *c)
-{
-    free(c->hash);
-    free(c->short_hash);
-}
-
-static int resolve_commit(const repo *r, const char *ref, commit *c, kd_strbuf *error)
-{
-    /* A leading '-' would be read as an option, never as a revision. */
-    if (!*ref || ref[0] == '-') {
-        kd_sb_printf(error, "unknown revision '%s'", ref);
-        return -1;
-    }
-    kd_strbuf spec = {0};
-    if (kd_sb_printf(&spec, "%s^{commit}", ref) < 0) {
-        kd_sb_free(&spec);
-        return out_of_memory(error);
-    }
-    const char *verify[] = {"git", "-C", r->top, "rev-parse", "--verify", "--quiet", kd_sb_str(&spec), NULL};
-    int rc = git_line(verify, &c->hash, error);
-    kd_sb_free(&spec);
-    if (rc != 0)
-        return -1;
-    if (!c->hash) {
-        kd_sb_printf(error, "unknown revision '%s'", ref);
-        return -1;
-    }
-    const char *abbreviate[] = {"git", "-C", r->top, "rev-parse", "--short", c->hash, NULL};
-    if (git_line(abbreviate, &c->short_hash, error) != 0)
-        return -1;
-    if (!c->short_hash) {
-        kd_sb_printf(error, "git could not abbreviate %s", c->hash);
-        return -1;
-    }
-    return 0;
-}
-
-/* "v1.2 (a1b2c3d)"; a hash typed by the user is shown once, as the abbreviation. */
-static char *make_label(const char *ref, const commit *c)
-{
-    size_t n = strlen(ref);
-    kd_strbuf label = {0};
-    if (n >= 4 && n <= strlen(c->hash) && strncasecmp(ref, c->hash, n) == 0)
-        kd_sb_puts(&label, c->short_hash);
-    else
-        kd_sb_printf(&label, "%s (%s)", ref, c->short_hash);
-    return kd_sb_take(&label);
-}
-
 static int push_copy(kd_strlist *list, const char *s)
 {
     char *copy = s ? strdup(s) : NULL;
@@ -443,9 +348,9 @@ static int remap_include_dirs(const repo *r, const char *root, kd_strlist *out)
 static int revision_side(const repo *r, const kd_git_request *req, const char *ref, kd_git_side *side,
                          file_set *set, kd_strbuf *error)
 {
-    commit c = {0};
-    if (resolve_commit(r, ref, &c, error) != 0) {
-        commit_free(&c);
+    kd_git_commit c = {0};
+    if (kd_git_commit_resolve(r->top, ref, &c, error) != 0) {
+        kd_git_commit_free(&c);
         return -1;
     }
     kd_include_lookup found = collect_side(r, c.hash, set, error);
@@ -455,7 +360,7 @@ static int revision_side(const repo *r, const kd_git_request *req, const char *r
     int rc = -1;
     if (root && write_tree(set, root, error) == 0) {
         side->path = kd_path_join(root, r->relpath);
-        side->label = make_label(ref, &c);
+        side->label = kd_git_commit_label(ref, &c);
         side->revision = c.hash;
         c.hash = NULL;
         rc = side->path && side->label && remap_include_dirs(r, root, &side->include_dirs) == 0
@@ -465,7 +370,7 @@ static int revision_side(const repo *r, const kd_git_request *req, const char *r
         out_of_memory(error);
     }
     free(root);
-    commit_free(&c);
+    kd_git_commit_free(&c);
     return rc;
 }
 
@@ -531,7 +436,7 @@ int kd_git_resolve(const kd_git_request *req, kd_git_result *out, kd_strbuf *err
     /* git itself missing is a tool problem, not bad input: tell the two apart first. */
     const char *const version[] = {"git", "--version", NULL};
     kd_spawn_result probe;
-    if (run_git(version, &probe, error) != 0) {
+    if (kd_git_run(version, &probe, error) != 0) {
         kd_sb_puts(error, ": install git, or compare two files (kerndiff V1.cu V2.cu)");
         return -2;
     }

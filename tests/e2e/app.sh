@@ -73,7 +73,82 @@ has app_sqlite out 'v1: .*a\.sqlite — nsys profile'
 has app_sqlite out 'cudaMalloc_v3020 \(runtime\) +2 +1 '
 has app_sqlite out '^  device-to-host copies +10 +10 '
 run app_sqlite_mixed 0 -- app --runs 2 "$WORK/a.sqlite" "$FA fused"
-run app_sqlite_range 2 -- app --range step "$WORK/a.sqlite" "$WORK/b.sqlite"
+# --range on a profile: records starting inside NVTX_EVENTS ranges of that name (push/pop
+# for a, start/end named through StringIds for b); the warm-up step, a mark and an enclosing
+# range of another name are left out, and the ranges count the steps.
+run app_sqlite_norange 3 -- app --range step "$WORK/a.sqlite" "$WORK/b.sqlite"
+has app_sqlite_norange err "v1: .*a\.sqlite: no NVTX_EVENTS table, so no range named 'step'"
+python3 tests/e2e/make_nsys_sqlite.py "$WORK/an.sqlite" three --nvtx && python3 tests/e2e/make_nsys_sqlite.py "$WORK/bn.sqlite" fused --nvtx
+run app_sqlite_whole 0 -- app "$WORK/an.sqlite" "$WORK/bn.sqlite"
+has app_sqlite_whole out '^  kernel launches +33 +11 '
+run app_sqlite_range 0 -- app --range step --json "$WORK/app_range.json" "$WORK/an.sqlite" "$WORK/bn.sqlite"
+has app_sqlite_range out '^  kernel launches +30 +10 .* 3 +1$'
+has app_sqlite_range out '^  device-to-host copies +10 +10 .* 1 +1$'
+has app_sqlite_range out '10 steps per run \(NVTX ranges\)'
+has app_sqlite_range out '^  allocations +0 +0 '
+run app_sqlite_range_other 0 -- app --range other "$WORK/an.sqlite" "$WORK/bn.sqlite"
+has app_sqlite_range_other out '^  kernel launches +33 +11 '
 printf 'not a database' >"$WORK/c.sqlite"; sqlite3 "$WORK/empty.sqlite" 'CREATE TABLE t(x)' 2>/dev/null
 run app_sqlite_bad 3 -- app "$WORK/a.sqlite" "$WORK/empty.sqlite"
 has app_sqlite_bad err 'v2: .*empty\.sqlite: not an nsys export \(no StringIds table\)'
+# -N splits with the shell's quoting rules; an unclosed quote is an input error naming the command.
+run app_N_quotes 0 -- app --runs 1 -N "$FA 'three'" "\"$FA\" fus\\ed"
+has app_N_quotes out '^  kernel launches +300 +100 '
+run app_N_unclosed 3 -- app --runs 1 -N "$FA three" "$FA 'fused"
+has app_N_unclosed err "^kerndiff: v2: the command '.*fake_app 'fused' has an unclosed ' quote"
+lacks app_N_unclosed out 'kernels'
+
+# Git revisions: one command, v1 in a checkout of --at REF (a git worktree in kerndiff's
+# temporary folder), v2 in the working tree or at a second --at. The program's mode is in
+# a tracked file that --prepare "builds"; without the build the command fails.
+export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+AREPO="$WORK/apprepo"
+mkdir -p "$AREPO/sub" && git -C "$AREPO" init -q
+printf 'built\n' >"$AREPO/.gitignore"
+echo three >"$AREPO/sub/mode" && git -C "$AREPO" add . && git -C "$AREPO" commit -qm three
+echo fused >"$AREPO/sub/mode" && git -C "$AREPO" commit -qam fused
+echo slow >"$AREPO/sub/mode"   # the working tree, not committed
+APP_CMD="$FA \$(cat built)"
+BUILD='cp mode built'
+worktrees() { git -C "$AREPO" worktree list | wc -l; }
+cd "$AREPO/sub"
+run app_at 0 -- app --runs 2 --at HEAD~1 --prepare "$BUILD" "$APP_CMD"
+has app_at out '^v2 is 1\.10x slower in GPU kernel time'
+has app_at out "v1: HEAD~1 \([0-9a-f]{7,}\): .*fake_app \\\$\(cat built\) — "
+has app_at out "v2: working tree: .*fake_app \\\$\(cat built\) — "
+mkdir -p "$WORK/apptmp"
+TMPDIR="$WORK/apptmp" run app_at_two 0 -- app --runs 2 --at HEAD~1 --at HEAD --prepare "$BUILD" --json "$WORK/app_at.json" "$APP_CMD"
+has app_at_two out '^v2 is 2\.4[0-9]x faster in GPU kernel time'
+has app_at_two out "v2: HEAD \([0-9a-f]{7,}\): "
+if [ "$(worktrees)" -eq 1 ] && [ "$(cat "$AREPO/sub/built")" = slow ] && [ -z "$(ls "$WORK/apptmp")" ]; then
+    ok "app_at: checkouts removed with kerndiff's temporary folder; v2 built in the working tree"; else
+    git -C "$AREPO" worktree list >"$WORK/app_at_wt.txt"; fail "app_at: checkouts left" "$WORK/app_at_wt.txt"; fi
+# Without --prepare the checkout has no build: the command fails there, nothing compared.
+run app_at_unbuilt 5 -- app --runs 1 --at HEAD~1 "$APP_CMD"
+has app_at_unbuilt err '^kerndiff: v[12]: the command exited with status'
+run app_at_prepare_fails 4 -- app --runs 1 --at HEAD --prepare 'echo no compiler here >&2; exit 2' "$APP_CMD"
+has app_at_prepare_fails err "^kerndiff: v1: --prepare 'echo no compiler here >&2; exit 2' exited with status 2 in the checkout of HEAD; nothing compared"
+has app_at_prepare_fails err 'no compiler here'
+lacks app_at_prepare_fails out 'kernels'
+run app_at_prepare_v2 4 -- app --runs 1 --at HEAD --prepare "case \$PWD in $AREPO/*) exit 7;; esac" "$APP_CMD"
+has app_at_prepare_v2 err "^kerndiff: v2: --prepare .* exited with status 7 in the current folder"
+run app_at_badref 3 -- app --at no-such-ref "$APP_CMD"
+has app_at_badref err "^kerndiff: v1: --at no-such-ref: unknown revision 'no-such-ref'"
+run app_at_range_syntax 2 -- app --at HEAD~1..HEAD "$APP_CMD"
+has app_at_range_syntax err 'takes two revisions as --at HEAD~1 --at HEAD'
+run app_at_three 2 -- app --at HEAD --at HEAD --at HEAD "$APP_CMD"
+run app_at_two_cmds 2 -- app --at HEAD "$APP_CMD" "$APP_CMD"
+run app_prepare_alone 2 -- app --prepare make "$FA three" "$FA fused"
+has app_prepare_alone err '--prepare builds each side'
+# Interrupted while building: the checkout goes all the same.
+"$KD" app --at HEAD~1 --prepare 'sleep 30' "$APP_CMD" >/dev/null 2>"$WORK/app_at_signal.err" </dev/null &
+kd_pid=$!
+for _ in $(seq 100); do [ "$(worktrees)" -gt 1 ] && break; sleep 0.1; done
+sleep 0.3; kill -TERM "$kd_pid"; wait "$kd_pid"; st=$?
+if [ "$st" -eq 143 ] && [ "$(worktrees)" -eq 1 ]; then ok "app_at_signal: SIGTERM removes the checkout"; else
+    git -C "$AREPO" worktree list >>"$WORK/app_at_signal.err"; fail "app_at_signal: exit $st, checkouts $(worktrees)" "$WORK/app_at_signal.err"; fi
+cd "$ROOT"
+mkdir -p "$WORK/appnorepo"; cd "$WORK/appnorepo"
+GIT_CEILING_DIRECTORIES="$WORK" run app_at_norepo 3 -- app --at HEAD "$FA three"
+has app_at_norepo err 'v1: --at HEAD: the current folder is not inside a git repository'
+cd "$ROOT"

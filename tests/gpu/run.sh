@@ -326,6 +326,13 @@ cat "$WORK/app_torch.txt"
     "sh -c '$WORK/steps1 1048576 10 /dev/null; true'" >"$WORK/app_child.txt" 2>&1
 l=$(field "$WORK/app_child.json" '[d["totals"]["launches"]["v1"], d["totals"]["launches"]["v2"]]' 2>&1)
 check app_child_process "$(python3 -c "import sys; v=$l; sys.exit(0 if v[0] == v[1] == 21 else 1)" 2>/dev/null; echo $?)" "launches direct vs through a child: $l (want 21 each: warm-up, 10 spins, 10 steps)"
+# --range follows nvtxRangeStartA/nvtxRangeEnd ranges as it does push/pop ones: the same
+# program with each kind of range, the same steps and launches inside them.
+nvcc -O2 -arch=native -DSTART_END -o "$WORK/steps3se" "$A/steps.cu"
+"$KD" app --runs 1 --range step --json="$WORK/app_se.json" "$WORK/steps3 1048576 20 /dev/null" \
+    "$WORK/steps3se 1048576 20 /dev/null" >"$WORK/app_se.txt" 2>&1
+se=$(field "$WORK/app_se.json" '[d["steps"], d["totals"]["launches"]["v1"], d["totals"]["launches"]["v2"]]' 2>&1)
+check app_range_start_end "$([ "$se" = "[20.0, 60.0, 60.0]" ]; echo $?)" "steps, launches push/pop, launches start/end: $se (want 20, 60, 60)"
 
 # 18. HTML pages from real records (issue 15): the region timeline of one block per side, and
 # the app page's chart of the top kernels. The regions page is kept beside the results.

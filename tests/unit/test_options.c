@@ -155,6 +155,38 @@ static void one_file_is_git_mode(void **state)
     kd_options_free(&o);
 }
 
+static void app_at_revisions(void **state)
+{
+    (void)state;
+    kd_options o;
+    const char *two[] = {"kerndiff", "app", "--at", "v1", "--at", "v2", "--prepare", "make -j", "./prog x", NULL};
+    assert_int_equal(parse(&o, 9, two), 0);
+    assert_int_equal(o.command, KD_CMD_APP);
+    assert_string_equal(o.app.at[0], "v1");
+    assert_string_equal(o.app.at[1], "v2");
+    assert_string_equal(o.app.prepare, "make -j");
+    assert_string_equal(o.files[0], "./prog x");
+    assert_string_equal(o.files[1], "./prog x");
+    kd_options_free(&o);
+    const char *one[] = {"kerndiff", "app", "--at", "HEAD~2", "./prog", NULL};
+    assert_int_equal(parse(&o, 5, one), 0);
+    assert_string_equal(o.app.at[0], "HEAD~2");
+    assert_null(o.app.at[1]);
+    assert_null(o.app.prepare);
+    kd_options_free(&o);
+    /* Refused: a second --at outside app, --prepare without --at, A..B, two commands with --at. */
+    const char *kernel_twice[] = {"kerndiff", "--at", "a", "--at", "b", "k.cu", NULL};
+    const char *prepare_alone[] = {"kerndiff", "app", "--prepare", "make", "./a", "./b", NULL};
+    const char *dots[] = {"kerndiff", "app", "--at", "a..b", "./prog", NULL};
+    const char *two_cmds[] = {"kerndiff", "app", "--at", "a", "./a", "./b", NULL};
+    const char **bad[] = {kernel_twice, prepare_alone, dots, two_cmds};
+    const int argc[] = {6, 6, 5, 6};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(parse(&o, argc[i], bad[i]), KD_EXIT_USAGE);
+        kd_options_free(&o);
+    }
+}
+
 static void list_and_no_color_env(void **state)
 {
     (void)state;
@@ -247,7 +279,8 @@ int main(void)
         cmocka_unit_test(two_files_and_flags), cmocka_unit_test(options_after_files),
         cmocka_unit_test(fn_pair_and_scopes),  cmocka_unit_test(json_destination),
         cmocka_unit_test(usage_errors),
-        cmocka_unit_test(ncu_output_options),        cmocka_unit_test(list_and_no_color_env),
+        cmocka_unit_test(ncu_output_options),        cmocka_unit_test(app_at_revisions),
+        cmocka_unit_test(list_and_no_color_env),
         cmocka_unit_test(timing_and_launch_options),
         cmocka_unit_test(timeout_is_bounded_and_shell_text_never_reaches_nvcc),
         cmocka_unit_test(one_file_is_git_mode),

@@ -4,7 +4,8 @@
 // "step" (for --range), and CUDA events around all steps give an independent measure of
 // the GPU time, appended to the file named by argv[3]. Before each step a spin kernel
 // (outside the range) holds the GPU while the step's launches are queued, so the events
-// measure the kernels, not the host's launch latency.
+// measure the kernels, not the host's launch latency. Built with -DSTART_END, the steps are
+// nvtxRangeStartA/nvtxRangeEnd ranges instead of push/pop ones (both are --range's).
 // usage: steps N_ELEMENTS STEPS EVENTS_FILE [LAUNCHES_PER_STEP_SCALE]
 #include <cstdio>
 #include <cstdlib>
@@ -52,7 +53,11 @@ int main(int argc, char **argv)
     float total_ms = 0;
     for (int s = 0; s < steps; s++) {
         spin<<<1, 1>>>(2000000);  // about 1 ms
+#ifdef START_END
+        nvtxRangeId_t range = nvtxRangeStartA("step");
+#else
         nvtxRangePushA("step");
+#endif
         cudaEventRecord(start);
 #ifdef FUSED
         fused<<<grid, block>>>(a, b, y, 0.5f, n);
@@ -63,7 +68,11 @@ int main(int argc, char **argv)
 #endif
         cudaEventRecord(stop);
         cudaMemcpy(&host, y, sizeof host, cudaMemcpyDeviceToHost);  // the step's D2H sync
+#ifdef START_END
+        nvtxRangeEnd(range);
+#else
         nvtxRangePop();
+#endif
         float ms;
         cudaEventElapsedTime(&ms, start, stop);
         total_ms += ms;

@@ -1,0 +1,91 @@
+#include "git/run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Generous: a cold `git cat-file` on a network file system can take seconds, but a hung
+ * git (a credential prompt, a lock) must not hang kerndiff. */
+enum { GIT_TIMEOUT_MS = 60000 };
+
+int kd_git_run(const char *const argv[], kd_spawn_result *res, kd_strbuf *error)
+{
+    if (kd_spawn(argv, NULL, GIT_TIMEOUT_MS, res) != 0) {
+        if (errno == ENOENT)
+            kd_sb_puts(error, "git not found");
+        else
+            kd_sb_printf(error, "could not run git: %s", strerror(errno));
+        return -1;
+    }
+    if (res->timed_out || res->signal) {
+        kd_sb_printf(error, "git did not finish (%s)", res->timed_out ? "timed out" : "killed by a signal");
+        kd_spawn_result_free(res);
+        return -1;
+    }
+    return 0;
+}
+
+int kd_git_line(const char *const argv[], char **line, kd_strbuf *error)
+{
+    kd_spawn_result res;
+    *line = NULL;
+    if (kd_git_run(argv, &res, error) != 0)
+        return -1;
+    const char *text = kd_sb_str(&res.out);
+    size_t n = strcspn(text, "\r\n");
+    if (res.exit_code == 0 && n > 0)
+        *line = strndup(text, n);
+    kd_spawn_result_free(&res);
+    return 0;
+}
+
+void kd_git_commit_free(kd_git_commit *c)
+{
+    free(c->hash);
+    free(c->short_hash);
+    c->hash = c->short_hash = NULL;
+}
+
+int kd_git_commit_resolve(const char *top, const char *ref, kd_git_commit *c, kd_strbuf *error)
+{
+    /* A leading '-' would be read as an option, never as a revision. */
+    if (!*ref || ref[0] == '-') {
+        kd_sb_printf(error, "unknown revision '%s'", ref);
+        return -1;
+    }
+    kd_strbuf spec = {0};
+    if (kd_sb_printf(&spec, "%s^{commit}", ref) < 0) {
+        kd_sb_free(&spec);
+        kd_sb_puts(error, "out of memory");
+        return -1;
+    }
+    const char *verify[] = {"git", "-C", top, "rev-parse", "--verify", "--quiet", kd_sb_str(&spec), NULL};
+    int rc = kd_git_line(verify, &c->hash, error);
+    kd_sb_free(&spec);
+    if (rc != 0)
+        return -1;
+    if (!c->hash) {
+        kd_sb_printf(error, "unknown revision '%s'", ref);
+        return -1;
+    }
+    const char *abbreviate[] = {"git", "-C", top, "rev-parse", "--short", c->hash, NULL};
+    if (kd_git_line(abbreviate, &c->short_hash, error) != 0)
+        return -1;
+    if (!c->short_hash) {
+        kd_sb_printf(error, "git could not abbreviate %s", c->hash);
+        return -1;
+    }
+    return 0;
+}
+
+char *kd_git_commit_label(const char *ref, const kd_git_commit *c)
+{
+    size_t n = strlen(ref);
+    kd_strbuf label = {0};
+    if (n >= 4 && n <= strlen(c->hash) && strncasecmp(ref, c->hash, n) == 0)
+        kd_sb_puts(&label, c->short_hash);
+    else
+        kd_sb_printf(&label, "%s (%s)", ref, c->short_hash);
+    return kd_sb_take(&label);
+}

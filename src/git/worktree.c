@@ -1,0 +1,123 @@
+#include "git/worktree.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "git/run.h"
+#include "util/cleanup.h"
+#include "util/fs.h"
+
+/* The checkouts to remove when kerndiff ends: a side each at most. */
+enum { MAX_CHECKOUTS = 2 };
+static struct {
+    char *top, *path;
+} checkouts[MAX_CHECKOUTS];
+static size_t ncheckouts;
+
+static void remove_checkouts(void)
+{
+    while (ncheckouts > 0) {
+        ncheckouts--;
+        /* --force: the checkout holds the build's outputs, files git does not track. */
+        const char *argv[] = {"git", "-C", checkouts[ncheckouts].top, "worktree", "remove", "--force",
+                              checkouts[ncheckouts].path, NULL};
+        kd_spawn_result res;
+        kd_strbuf ignored = {0};
+        int ran = kd_git_run(argv, &res, &ignored);
+        bool removed = ran == 0 && res.exit_code == 0;
+        if (ran == 0)
+            kd_spawn_result_free(&res);
+        /* A build still writing into it (kerndiff interrupted during --prepare) can make
+         * git refuse: the files go anyway, and git forgets checkouts whose folder is gone. */
+        if (!removed) {
+            kd_remove_tree(checkouts[ncheckouts].path);
+            const char *prune[] = {"git", "-C", checkouts[ncheckouts].top, "worktree", "prune", NULL};
+            if (kd_git_run(prune, &res, &ignored) == 0)
+                kd_spawn_result_free(&res);
+        }
+        kd_sb_free(&ignored);
+    }
+}
+
+/* Remembers a checkout for removal; false when the table is full or memory ran out. */
+static bool track(const char *top, const char *path)
+{
+    static bool registered;
+    if (!registered && kd_on_exit(remove_checkouts) != 0)
+        return false;
+    registered = true;
+    if (ncheckouts == MAX_CHECKOUTS)
+        return false;
+    checkouts[ncheckouts].top = strdup(top);
+    checkouts[ncheckouts].path = strdup(path);
+    if (!checkouts[ncheckouts].top || !checkouts[ncheckouts].path) {
+        free(checkouts[ncheckouts].top);
+        free(checkouts[ncheckouts].path);
+        return false;
+    }
+    ncheckouts++;
+    return true;
+}
+
+int kd_git_checkout_add(const char *ref, const char *path, kd_git_checkout *out, kd_strbuf *error)
+{
+    memset(out, 0, sizeof *out);
+    const char *const version[] = {"git", "--version", NULL};
+    kd_spawn_result probe;
+    if (kd_git_run(version, &probe, error) != 0) {
+        kd_sb_puts(error, ": install git, or give two commands");
+        return -2;
+    }
+    kd_spawn_result_free(&probe);
+    char *top = NULL, *prefix = NULL;
+    kd_git_commit commit = {0};
+    int rc = -1;
+    const char *show_top[] = {"git", "rev-parse", "--show-toplevel", NULL};
+    if (kd_git_line(show_top, &top, error) != 0)
+        goto done;
+    if (!top) {
+        kd_sb_puts(error, "the current folder is not inside a git repository");
+        goto done;
+    }
+    /* Empty at the top, "sub/dir/" below it: the same folder in the checkout. */
+    const char *show_prefix[] = {"git", "rev-parse", "--show-prefix", NULL};
+    if (kd_git_line(show_prefix, &prefix, error) != 0 || kd_git_commit_resolve(top, ref, &commit, error) != 0)
+        goto done;
+    const char *add[] = {"git", "-C", top, "worktree", "add", "--detach", "--quiet", path, commit.hash, NULL};
+    kd_spawn_result res;
+    if (kd_git_run(add, &res, error) != 0)
+        goto done;
+    if (res.exit_code != 0) {
+        kd_sb_printf(error, "git worktree add failed: %.*s", (int)strcspn(kd_sb_str(&res.err), "\n"), kd_sb_str(&res.err));
+        kd_spawn_result_free(&res);
+        goto done;
+    }
+    kd_spawn_result_free(&res);
+    if (!track(top, path)) {
+        kd_sb_puts(error, "cannot keep track of the checkout (out of memory)");
+        goto done;
+    }
+    out->dir = prefix ? kd_path_join(path, prefix) : strdup(path);
+    out->label = kd_git_commit_label(ref, &commit);
+    struct stat st;
+    if (!out->dir || !out->label)
+        kd_sb_puts(error, "out of memory");
+    else if (stat(out->dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        kd_sb_printf(error, "the current folder (%s) does not exist at revision %s", prefix, out->label);
+    else
+        rc = 0;
+done:
+    kd_git_commit_free(&commit);
+    free(prefix);
+    free(top);
+    return rc;
+}
+
+void kd_git_checkout_free(kd_git_checkout *c)
+{
+    free(c->dir);
+    free(c->label);
+    memset(c, 0, sizeof *c);
+}
