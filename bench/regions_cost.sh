@@ -41,7 +41,7 @@ print(f"{per_sm:>2} warps/SM: plain {plain_ns/1e3:.2f} us, instrumented {over:+.
 PY
 done
 m3=tests/gpu/kernels/regions_matmul3.cu
-"$BUILD/kerndiff" --no-ncu --regions "$m3" "$m3" >"$WORK/mm3.txt" 2>&1
+"$BUILD/kerndiff" --no-ncu --regions --region-records 512 "$m3" "$m3" >"$WORK/mm3.txt" 2>&1
 echo "tiled matmul, 3 regions per tile iteration (tests/gpu/kernels/regions_matmul3.cu, n=2048):"
 grep -E '^  (load|wait|mma) |instrumented vs plain' "$WORK/mm3.txt"
 "$BUILD/kerndiff" --no-ncu --regions examples/regions/v1.cu examples/regions/v2.cu >"$WORK/mm.txt" 2>&1

@@ -801,14 +801,17 @@ static void regions(harness *h, kd_words *w)
             fclose(f);
         return;
     }
+    /* Each ring must be aligned to its size (8 * capacity bytes): allocate that much more. */
+    CUdeviceptr records_allocation = 0;
     if (!allocate(h, &layout.counts, counts_bytes, "region counts") ||
         !allocate(h, &layout.headers, headers_bytes, "region headers") ||
-        !allocate(h, &layout.records, records_bytes, "region records")) {
+        !allocate(h, &records_allocation, records_bytes + 8 * capacity, "region records")) {
         free(host);
         free(device);
         fclose(f);
         return;
     }
+    layout.records = (records_allocation + 8 * capacity - 1) & ~(CUdeviceptr)(8 * capacity - 1);
     fwrite(&head, sizeof head, 1, f);
     for (unsigned long l = 0; l < launches; l++) {
         /* A tag never used before: shared memory keeps the fallback's index of earlier launches. */
@@ -832,7 +835,7 @@ static void regions(harness *h, kd_words *w)
     cuda_ok(h, h->cu.MemcpyHtoD(global, &slot->idle_regions, sizeof slot->idle_regions), "setting kd_regions");
     h->cu.MemFree(layout.counts);
     h->cu.MemFree(layout.headers);
-    h->cu.MemFree(layout.records);
+    h->cu.MemFree(records_allocation);
     int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
     if (failed)
         kd_proto_reply("err io writing %s failed: %s", w->word[3], strerror(failed));

@@ -27,7 +27,8 @@
  * with cuModuleGetGlobal, so the kernel's signature does not change), the ring index, and
  * the last record. A marker reads %clock, stores the *previous* record and keeps the new
  * one, so no record waits for its own clock read; the last is stored when the kernel
- * returns (the context's destructor), with the warp's count. A record is 8 bytes: the
+ * returns (the context's destructor), with the warp's count. The ring is aligned to its
+ * size, so advancing in it is an add and a mask. A record is 8 bytes: the
  * 32-bit %clock and id << 1 | end. At its start the context writes the warp's header:
  * %globaltimer, %smid and %clock, which place warps of all SMs on one time axis.
  *
@@ -49,7 +50,8 @@
  * src/regions/records.h and harness/cuda_harness.c (which merges the streams into its file). */
 struct kd_region_layout {
     unsigned long long *records; /* [warp][stream][capacity]: stream 0 from the kernel's context,
-                                    stream 1 from the fallback; %clock | (id << 1 | end) << 32 */
+                                    stream 1 from the fallback; %clock | (id << 1 | end) << 32;
+                                    aligned to 8 * capacity bytes */
     unsigned long long *headers; /* [warp][2]: %globaltimer, %smid << 32 | %clock, at the warp's start */
     unsigned *counts;            /* [warp][stream]: records written (dropped: count - capacity);
                                     bit 31 of stream 0's: the warp's lanes disagreed */
@@ -113,17 +115,20 @@ static __device__ __forceinline__ unsigned kd_region_tag()
  * stores to the same address with the same value, which the memory system merges into
  * one: no lane election, no branch. */
 struct kd_region_context {
-    unsigned long long *ring;   /* this warp's stream 0 */
+    unsigned long long at;      /* the address of the next store: the warp's stream 0 ring,
+                                   aligned to its size, so advancing is an add and a mask */
     unsigned long long pending; /* the newest record, not yet stored */
-    unsigned index, mask;
+    unsigned index, wrap;       /* records so far; ring bytes - 1 */
     unsigned long long slot;
 
     __device__ __forceinline__ kd_region_context()
     {
         unsigned clock = kd_region_clock();
         slot = kd_region_warp_slot();
-        mask = kd_regions.capacity - 1;
-        ring = kd_regions.records + 2 * slot * kd_regions.capacity;
+        wrap = kd_regions.capacity * 8 - 1;
+        /* The first store (a placeholder, at index 0) goes to the ring's last slot, which the
+         * host does not read unless the ring wraps, and then it holds a real record. */
+        at = (unsigned long long)(kd_regions.records + 2 * slot * kd_regions.capacity) + wrap - 7;
         index = 0;
         pending = 0;
         kd_region_write_header(slot, clock);
@@ -131,12 +136,12 @@ struct kd_region_context {
             (unsigned long long)kd_region_tag() << 32 | KD_REGION_HEADER_DONE;
     }
 
-    /* Store the previous record (at index 0 a placeholder into the ring's last slot, which
-     * the host does not read unless the ring wraps, and then it holds a real record). */
+    /* Stores the previous record, so no store waits for its own clock read. */
     __device__ __forceinline__ void record(unsigned id, unsigned end)
     {
         unsigned clock = kd_region_clock();
-        ring[(index - 1) & mask] = pending;
+        asm volatile("st.global.u64 [%0], %1;" ::"l"(at), "l"(pending) : "memory");
+        at = (at & ~(unsigned long long)wrap) | ((at + 8) & wrap);
         pending = kd_region_pack(id, end, clock);
         index++;
     }
@@ -144,7 +149,7 @@ struct kd_region_context {
     __device__ __forceinline__ ~kd_region_context()
     {
         if (index)
-            ring[(index - 1) & mask] = pending;
+            asm volatile("st.global.u64 [%0], %1;" ::"l"(at), "l"(pending) : "memory");
         unsigned flag = 0;
 #if __CUDA_ARCH__ >= 800
         /* Lanes leaving together must have recorded alike (lanes that left early and
