@@ -66,7 +66,7 @@ typedef struct harness_arg {
 /* The device-side layout of include/kerndiff/regions.h (struct kd_region_layout). */
 typedef struct region_layout {
     CUdeviceptr records, headers, counts;
-    unsigned capacity, launch;
+    unsigned capacity, launch, ring_mask;
 } region_layout;
 
 /* One side: its kernel or launcher, its arguments and its launch geometry. */
@@ -298,6 +298,7 @@ static bool set_up_regions(harness *h, harness_slot *slot)
     size_t warps = (size_t)slot_warps(slot);
     l->capacity = 1;
     l->launch = 1;
+    l->ring_mask = 7;
     if (!allocate(h, &l->records, 2 * 8 * warps, "region records") ||
         !allocate(h, &l->headers, 16 * warps, "region headers") ||
         !allocate(h, &l->counts, 2 * 4 * warps, "region counts"))
@@ -736,6 +737,7 @@ static unsigned long long record_cost(harness *h, harness_slot *slot, CUdevicept
         return 0;
     uint64_t records[64], spans[32];
     layout.capacity = 64;
+    layout.ring_mask = 8 * 64 - 1;
     layout.launch = ++h->region_launches;
     cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 2), "clearing region counts");
     cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
@@ -790,7 +792,7 @@ static void regions(harness *h, kd_words *w)
     size_t bytes = kd_region_launch_bytes(head.warps, head.capacity);
     size_t counts_bytes = 2 * 4 * (size_t)head.warps, headers_bytes = 16 * (size_t)head.warps,
            records_bytes = 2 * 8 * (size_t)head.warps * capacity, device_bytes = counts_bytes + headers_bytes + records_bytes;
-    region_layout layout = {.capacity = (unsigned)capacity};
+    region_layout layout = {.capacity = (unsigned)capacity, .ring_mask = 8 * (unsigned)capacity - 1};
     unsigned char *host = calloc(1, bytes), *device = malloc(device_bytes);
     FILE *f = fopen(w->word[3], "wb");
     if (!host || !device || !f || blocks * warps_per_block > UINT32_MAX) {

@@ -57,6 +57,7 @@ struct kd_region_layout {
                                     bit 31 of stream 0's: the warp's lanes disagreed */
     unsigned capacity;           /* records per stream and warp, a power of two */
     unsigned launch;             /* a new value every launch: tags the fallback's shared-memory index */
+    unsigned ring_mask;          /* 8 * capacity - 1: read where used, so it needs no register */
 };
 
 extern "C" __constant__ kd_region_layout kd_regions;
@@ -115,20 +116,20 @@ static __device__ __forceinline__ unsigned kd_region_tag()
  * stores to the same address with the same value, which the memory system merges into
  * one: no lane election, no branch. */
 struct kd_region_context {
+    /* Five registers live through the kernel: the markers' cost in registers can cost a
+     * block per SM (kerndiff reports it), so nothing is kept that can be recomputed. */
     unsigned long long at;      /* the address of the next store: the warp's stream 0 ring,
                                    aligned to its size, so advancing is an add and a mask */
     unsigned long long pending; /* the newest record, not yet stored */
-    unsigned index, wrap;       /* records so far; ring bytes - 1 */
-    unsigned long long slot;
+    unsigned index;             /* records so far */
 
     __device__ __forceinline__ kd_region_context()
     {
         unsigned clock = kd_region_clock();
-        slot = kd_region_warp_slot();
-        wrap = kd_regions.capacity * 8 - 1;
+        unsigned long long slot = kd_region_warp_slot();
         /* The first store (a placeholder, at index 0) goes to the ring's last slot, which the
          * host does not read unless the ring wraps, and then it holds a real record. */
-        at = (unsigned long long)(kd_regions.records + 2 * slot * kd_regions.capacity) + wrap - 7;
+        at = (unsigned long long)(kd_regions.records + 2 * slot * kd_regions.capacity) + kd_regions.ring_mask - 7;
         index = 0;
         pending = 0;
         kd_region_write_header(slot, clock);
@@ -141,7 +142,7 @@ struct kd_region_context {
     {
         unsigned clock = kd_region_clock();
         asm volatile("st.global.u64 [%0], %1;" ::"l"(at), "l"(pending) : "memory");
-        at = (at & ~(unsigned long long)wrap) | ((at + 8) & wrap);
+        at = (at & ~(unsigned long long)kd_regions.ring_mask) | ((at + 8) & kd_regions.ring_mask);
         pending = kd_region_pack(id, end, clock);
         index++;
     }
@@ -159,7 +160,7 @@ struct kd_region_context {
         flag = index && least != most ? KD_REGION_HEADER_DONE : 0u;
 #endif
         if (index)
-            atomicMax(&kd_regions.counts[2 * slot], index | flag);
+            atomicMax(&kd_regions.counts[2 * kd_region_warp_slot()], index | flag);
     }
 };
 

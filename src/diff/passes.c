@@ -220,6 +220,26 @@ static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
 
 static bool regions_wanted(const kd_options *opts) { return opts->regions_on; }
 
+/* The instrumented build's registers and blocks per SM beside the plain build's: the
+ * markers' registers can cost a block per SM, which is then much of the overhead. */
+static void instrumented_resources(const kd_comparison *c, kd_side *side)
+{
+    kd_region_profile *p = &side->regions;
+    kd_resources r;
+    const kd_static_result *plain = &side->stat;
+    if (!plain->occupancy_valid || !c->limits || !side->regions_build.ptxas_log ||
+        kd_resources_parse(side->regions_build.ptxas_log, plain->entry, &r) != 0)
+        return;
+    kd_occupancy o;
+    long shared = plain->shared_per_block - plain->resources.shared_static + r.shared_static;
+    if (kd_occupancy_compute(c->limits, plain->block_threads, r.registers, shared, &o) != 0)
+        return;
+    p->registers[0] = plain->resources.registers;
+    p->registers[1] = r.registers;
+    p->blocks_per_sm[0] = plain->occupancy.blocks_per_sm;
+    p->blocks_per_sm[1] = o.blocks_per_sm;
+}
+
 /* Each side's instrumented build alone in a harness child. Like the counters, regions
  * explain a timing; a failure here is a note, never an error. */
 static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
@@ -244,6 +264,7 @@ static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
             return skipped(&c->regions_note, KD_REGIONS_FAILED);
         }
         kd_sb_free(&why);
+        instrumented_resources(c, &c->side[s]);
     }
     c->regions_run = true;
     return ran();

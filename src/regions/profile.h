@@ -37,6 +37,8 @@ typedef struct kd_region_profile {
     unsigned long long divergent_warps; /* warps left out: their lanes reached markers apart */
     double record_cycles;            /* measured by the calibration kernel */
     double plain_ns, instrumented_ns;/* time per launch without and with the markers */
+    int registers[2];                /* per thread, plain and instrumented build (0: unknown) */
+    int blocks_per_sm[2];            /* theoretical, plain and instrumented build (0: unknown) */
     kd_region_slice *slices;         /* the last launch */
     size_t nslices;
     bool slices_truncated;           /* more than the trace keeps */

@@ -1020,6 +1020,11 @@ static const kd_jfield region_profile_fields[] = {
     {KD_J_FIELD("record_cycles", kd_region_profile, record_cycles), .range = KD_J_NONNEG},
     {KD_J_FIELD("plain_ns", kd_region_profile, plain_ns), .range = KD_J_NONNEG},
     {KD_J_FIELD("instrumented_ns", kd_region_profile, instrumented_ns), .range = KD_J_NONNEG},
+    {KD_J_FIELD("plain_registers", kd_region_profile, registers[0]), .range = KD_J_NONNEG, .optional = true},
+    {KD_J_FIELD("instrumented_registers", kd_region_profile, registers[1]), .range = KD_J_NONNEG, .optional = true},
+    {KD_J_FIELD("plain_blocks_per_sm", kd_region_profile, blocks_per_sm[0]), .range = KD_J_NONNEG, .optional = true},
+    {KD_J_FIELD("instrumented_blocks_per_sm", kd_region_profile, blocks_per_sm[1]), .range = KD_J_NONNEG,
+     .optional = true},
 };
 static const kd_jtable region_profile_table = KD_J_TABLE(region_profile_fields);
 

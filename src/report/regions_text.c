@@ -80,6 +80,9 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
         kd_sb_printf(out, "%s %s %+.1f%%", s ? ";" : "", c->side[s].label, pct);
         if (p->dropped || p->unmatched)
             kd_sb_printf(out, " (%llu records dropped by full rings, %llu unmatched)", p->dropped, p->unmatched);
+        if (p->registers[1] && p->blocks_per_sm[1] != p->blocks_per_sm[0])
+            kd_sb_printf(out, " (the markers' registers, %d -> %d a thread, leave %d blocks per SM instead of %d)",
+                         p->registers[0], p->registers[1], p->blocks_per_sm[1], p->blocks_per_sm[0]);
         if (p->divergent_warps)
             kd_sb_printf(out, " (%llu warps left out: their lanes reached the markers apart, in lane-divergent code)",
                          p->divergent_warps);
