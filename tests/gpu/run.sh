@@ -148,6 +148,16 @@ last=$(field "$WORK/sweep.json" 'd["sweep"]["points"][-1]["result"]["runtime"]["
 check sweep_crossover "$([ "$first" = slower ] && [ "$last" = faster ]; echo $?)" "v2 at the smallest size: $first; at the largest: $last"
 sed -n '/^sweep over/,$p' "$WORK/sweep.txt"
 
+
+# 9b. SGEMM_CUDA's naive kernel at 4096^3 (issue 10: about 275 ms a launch; its counters were
+# once lost to a broken protocol reply), timed and profiled.
+"$KD" --json="$WORK/sgemm.json" --min-runs 5 --max-time 5 "$K/sgemm_naive.cu" "$K/sgemm_naive.cu" \
+    >"$WORK/sgemm.txt" 2>&1
+rc=$?
+sgemm_ms=$(field "$WORK/sgemm.json" 'round(d["runtime"]["sides"][0]["summary_ns"]["median"] / 1e6, 1)' 2>/dev/null)
+sgemm_note=$(field "$WORK/sgemm.json" '(d.get("notes") or {}).get("counters") and d["notes"]["counters"]["text"] or ""' 2>/dev/null)
+check sgemm_naive_4096_counters "$([ $rc -eq 0 ] && [ "$(field "$WORK/sgemm.json" 'bool(d.get("counters"))')" = True ] &&
+    [ -z "$sgemm_note" ]; echo $?)" "exit $rc; median ${sgemm_ms:-?} ms per launch; ${sgemm_note:-counters present}"
 fi
 if part 2; then
 # 10. The protocol (docs/PROTOCOL.md): the conformance transcript on the CUDA harness, with
