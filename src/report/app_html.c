@@ -59,24 +59,17 @@ static void totals_table(FILE *out, const kd_app_comparison *c)
         fputs("<th>per step v1</th><th>per step v2</th>", out);
     fputs("</tr>\n", out);
     for (int id = 0; id < KD_APP_TOTALS; id++) {
-        const kd_app_total_info *info = &kd_app_total_infos[id];
-        const kd_app_change *ch = &c->totals[id];
-        if (id == KD_APP_WALL_NS && (c->sides[0].profile || c->sides[1].profile))
+        kd_app_total_cells row;
+        if (!kd_app_total_row(c, id, &row))
             continue;
-        char v1[32], v2[32], change[64];
-        kd_app_value_text(v1, sizeof v1, ch->v[0], info->unit);
-        kd_app_value_text(v2, sizeof v2, ch->v[1], info->unit);
-        kd_app_change_text(change, sizeof change, ch, true, true);
         fputs("<tr>", out);
-        kd_html_cell(out, "td", info->label);
-        kd_html_cell(out, "td", v1);
-        kd_html_cell(out, "td", v2);
-        kd_html_cell(out, "td", change);
+        kd_html_cell(out, "td", row.label);
+        kd_html_cell(out, "td", row.v[0]);
+        kd_html_cell(out, "td", row.v[1]);
+        kd_html_cell(out, "td", row.change);
         if (c->steps > 0) {
-            kd_app_value_text(v1, sizeof v1, ch->per_step[0], info->unit);
-            kd_app_value_text(v2, sizeof v2, ch->per_step[1], info->unit);
-            kd_html_cell(out, "td", info->per_step ? v1 : "");
-            kd_html_cell(out, "td", info->per_step ? v2 : "");
+            kd_html_cell(out, "td", row.per_step[0]);
+            kd_html_cell(out, "td", row.per_step[1]);
         }
         fputs("</tr>\n", out);
     }

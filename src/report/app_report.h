@@ -27,6 +27,14 @@ void kd_app_value_text(char *buf, size_t n, double v, kd_app_unit unit);
 /* v2 against v1 in percent with its 95% CI when there is one ("+12.3% [+10.1, +14.0] *",
  * the star where the CI excludes no change), or "new", "gone", "=", "-". */
 void kd_app_change_text(char *buf, size_t n, const kd_app_change *ch, bool present_v1, bool present_v2);
+/* The cells of the totals table's row `id` (label, v1, v2, change, per step v1 and v2; the
+ * per-step cells empty for a total that has none), or false when the row is not shown (wall
+ * time of an nsys profile). */
+typedef struct kd_app_total_cells {
+    const char *label;
+    char v[2][32], change[64], per_step[2][32];
+} kd_app_total_cells;
+bool kd_app_total_row(const kd_app_comparison *c, int id, kd_app_total_cells *out);
 /* "(4096,1,1)x(256,1,1) 24r 1024B smem +2 more" */
 void kd_app_config_text(char *buf, size_t n, const kd_app_config *g, size_t nconfigs);
 /* The verdict on the GPU kernel time, and in `rest` what follows it unstressed

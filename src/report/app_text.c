@@ -126,6 +126,23 @@ void kd_app_change_text(char *buf, size_t n, const kd_app_change *ch, bool prese
         snprintf(buf, n, "%+.1f%%", (1 / ch->ratio.ratio - 1) * 100);
 }
 
+bool kd_app_total_row(const kd_app_comparison *c, int id, kd_app_total_cells *out)
+{
+    if (id == KD_APP_WALL_NS && (c->sides[0].profile || c->sides[1].profile))
+        return false;
+    const kd_app_total_info *info = &kd_app_total_infos[id];
+    const kd_app_change *ch = &c->totals[id];
+    out->label = info->label;
+    for (int s = 0; s < 2; s++) {
+        kd_app_value_text(out->v[s], sizeof out->v[s], ch->v[s], info->unit);
+        out->per_step[s][0] = '\0';
+        if (info->per_step)
+            kd_app_value_text(out->per_step[s], sizeof out->per_step[s], ch->per_step[s], info->unit);
+    }
+    kd_app_change_text(out->change, sizeof out->change, ch, true, true);
+    return true;
+}
+
 void kd_app_config_text(char *buf, size_t n, const kd_app_config *g, size_t nconfigs)
 {
     int len = snprintf(buf, n, "(%d,%d,%d)x(%d,%d,%d) %ur", g->grid[0], g->grid[1], g->grid[2], g->block[0],
@@ -220,23 +237,16 @@ static void totals_section(FILE *out, const kd_app_comparison *c, bool markdown)
         cell(&t, "per step v2");
     }
     for (int id = 0; id < KD_APP_TOTALS; id++) {
-        const kd_app_total_info *info = &kd_app_total_infos[id];
-        const kd_app_change *ch = &c->totals[id];
-        if (id == KD_APP_WALL_NS && (c->sides[0].profile || c->sides[1].profile))
+        kd_app_total_cells row;
+        if (!kd_app_total_row(c, id, &row))
             continue;
-        char v1[32], v2[32], change[64];
-        kd_app_value_text(v1, sizeof v1, ch->v[0], info->unit);
-        kd_app_value_text(v2, sizeof v2, ch->v[1], info->unit);
-        kd_app_change_text(change, sizeof change, ch, true, true);
-        cell(&t, "%s", info->label);
-        cell(&t, "%s", v1);
-        cell(&t, "%s", v2);
-        cell(&t, "%s", change);
+        cell(&t, "%s", row.label);
+        cell(&t, "%s", row.v[0]);
+        cell(&t, "%s", row.v[1]);
+        cell(&t, "%s", row.change);
         if (c->steps > 0) {
-            kd_app_value_text(v1, sizeof v1, ch->per_step[0], info->unit);
-            kd_app_value_text(v2, sizeof v2, ch->per_step[1], info->unit);
-            cell(&t, "%s", info->per_step ? v1 : "");
-            cell(&t, "%s", info->per_step ? v2 : "");
+            cell(&t, "%s", row.per_step[0]);
+            cell(&t, "%s", row.per_step[1]);
         }
     }
     print_table(out, &t, markdown, "  ");
