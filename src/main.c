@@ -27,10 +27,11 @@
  * flags on the command line (there is no side, so no --call). */
 static void print_launch(const kd_options *opts, const char *path, const kd_kernel *k, const kd_annotations *notes)
 {
+    const kd_launch_options *given = &opts->diff.launch;
     kd_launch_request req = {
         .kernel = k, .annotations = notes, .comment = kd_annotation_comment(path),
-        .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
-        .buffers = &opts->buffers, .scalars = &opts->scalars,
+        .n = given->n, .grid = given->grid, .block = given->block, .smem = given->smem,
+        .buffers = &given->buffers, .scalars = &given->scalars,
     };
     kd_launch_spec spec;
     kd_strbuf geometry = {0}, args = {0};
@@ -85,7 +86,7 @@ static int list_kernels(const kd_options *opts, const char *path)
     kd_kernel_list list = {0};
     kd_annotations notes = {0};
     char *ptx = NULL;
-    int rc = kd_list_file(opts, path, &list, &notes, &ptx);
+    int rc = kd_list_file(&opts->diff, path, &list, &notes, &ptx);
     if (rc == KD_EXIT_OK && list.count == 0)
         printf("%s: no __global__ kernels\n", path);
     for (size_t i = 0; rc == KD_EXIT_OK && i < list.count; i++) {
@@ -152,9 +153,8 @@ static int write_json(const char *path, const kd_comparison *c)
 static int render(const kd_options *opts, const kd_comparison *c)
 {
     kd_status_clear();
-    kd_render_options ro = kd_render_options_for(opts);
     if (!kd_options_stdout_taken(opts))
-        kd_render_terminal(stdout, c, &ro);
+        kd_render_terminal(stdout, c, &opts->render);
     /* Every output is attempted, so one bad path does not cost the others. */
     int rc = KD_EXIT_OK;
     const char *json_paths[2] = {opts->json_path, opts->save_path};
@@ -168,11 +168,12 @@ static int render(const kd_options *opts, const kd_comparison *c)
         if (kd_output_close(&out, kd_render_trace(out.stream, c)) != 0)
             rc = KD_EXIT_TOOL;
     }
-    ro.color = false;
+    kd_render_options plain = opts->render;
+    plain.color = false;
     if (opts->markdown_path) {
         if (!kd_output_open(&out, opts->markdown_path, "Markdown"))
             return KD_EXIT_TOOL;
-        kd_render_markdown(out.stream, c, &ro);
+        kd_render_markdown(out.stream, c, &plain);
         if (kd_output_close(&out, 0) != 0)
             rc = KD_EXIT_TOOL;
     }
@@ -196,7 +197,7 @@ static int render(const kd_options *opts, const kd_comparison *c)
 static int app_command(const kd_options *opts)
 {
     kd_app_comparison c;
-    int rc = kd_app_collect(opts->files, &opts->app, opts->gate.fail_if_slower_pct, &c);
+    int rc = kd_app_collect(opts->diff.files, &opts->app, opts->diff.gate.fail_if_slower_pct, &c);
     if (rc == KD_EXIT_OK) {
         bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
                             (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0) ||
@@ -222,7 +223,7 @@ static int app_command(const kd_options *opts)
             rc = KD_EXIT_TOOL;
         if (rc == KD_EXIT_OK && c.gate == KD_APP_GATE_SLOWER) {
             fprintf(stderr, "kerndiff: v2's GPU kernel time is more than %g%% above v1's (--fail-if-slower)\n",
-                    opts->gate.fail_if_slower_pct);
+                    opts->diff.gate.fail_if_slower_pct);
             rc = KD_EXIT_SLOWER;
         }
     }
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
         kd_print_completion(opts.completion_shell);
         break;
     case KD_CMD_LIST:
-        rc = list_kernels(&opts, opts.files[0]);
+        rc = list_kernels(&opts, opts.diff.files[0]);
         break;
     case KD_CMD_APP:
         rc = app_command(&opts);
@@ -287,7 +288,7 @@ int main(int argc, char **argv)
             break;
         }
         kd_comparison c;
-        rc = kd_compare_files(&opts, &c);
+        rc = kd_compare_files(&opts.diff, &c);
         c.argc = argc;
         c.argv = argv;
         if (c.analysed) {

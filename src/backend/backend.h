@@ -12,9 +12,20 @@
 #define KD_BACKEND_BACKEND_H
 
 #include <stdbool.h>
-#include "cli/options.h"
 #include "diff/model.h"
+#include "launch/spec.h"
 #include "util/strbuf.h"
+
+/* What the front ends are asked, filled once by the option parser. Include folders reach
+ * a build through side->include_dirs (git mode gives each revision its own). */
+typedef struct kd_frontend_options {
+    const char *nvcc;         /* --nvcc PATH, else $KERNDIFF_NVCC, else "nvcc" */
+    const char *python;       /* --python PATH: the interpreter with Triton (NULL: python3) */
+    kd_strlist include_dirs;  /* -I */
+    kd_strlist defines;       /* -D */
+    kd_strlist nvcc_flags;    /* --nvcc-flag */
+    bool no_cache;            /* --no-cache */
+} kd_frontend_options;
 
 /* A harness command line: argv[0] the program, NULL-terminated, every string owned. */
 typedef struct kd_argv {
@@ -38,23 +49,28 @@ typedef struct kd_backend {
      * returns a kd_exit code and prints any failure to stderr, naming `side` ("v1"/"v2",
      * or NULL for `kerndiff list`) and what to do. */
     /* The kernels of one file and its `kerndiff:` annotations (annotations may be NULL). */
-    int (*scan)(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+    int (*scan)(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                 kd_annotations *annotations);
     /* Autotuned kernels: the configs the side's kernel may be built with, each in words
      * ("BLOCK=256, num_warps=8", malloc'd, pushed onto `configs`), and the one the values
      * the user gave select (*given; -1: none). prepare and build then use side->config.
-     * Returns 0, or -1 out of memory. NULL, or fewer than two configs: nothing to choose. */
-    int (*configs)(const kd_options *opts, const kd_side *side, kd_strlist *configs, int *given);
+     * Returns 0, or -1 out of memory. NULL, or fewer than two configs: nothing to choose.
+     * `launch`, here and below: the launch values the user gave, which a compiler that
+     * specialises on them (Triton's constexprs) reads. */
+    int (*configs)(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_side *side,
+                   kd_strlist *configs, int *given);
     /* Before the launch is described: what the kernel's compiler fixes about its launch
      * (side->abi) and the kernel as it will be compiled (side->kernel_info). NULL: nothing. */
-    int (*prepare)(const kd_options *opts, kd_side *side);
+    int (*prepare)(const kd_frontend_options *opts, const kd_launch_options *launch, kd_side *side);
     /* Builds the chosen kernel into side->build (PTX when there is any, cubin, a resource
      * report); side->launch is the launch described so far (a build may specialise on it). */
-    int (*build)(const kd_options *opts, const kd_comparison *c, kd_side *side);
+    int (*build)(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+                 kd_side *side);
     /* --regions: the build instrumented for include/kerndiff/regions.h, with region ids from
      * `regions`, into its own build folder `folder`. NULL: the backend has no region markers. */
-    int (*build_instrumented)(const kd_options *opts, const kd_comparison *c, kd_side *side,
-                              const kd_strlist *regions, const char *folder, kd_build *out);
+    int (*build_instrumented)(const kd_frontend_options *opts, const kd_launch_options *launch,
+                              const kd_comparison *c, kd_side *side, const kd_strlist *regions,
+                              const char *folder, kd_build *out);
 } kd_backend;
 
 /* The first backend in the table that claims both inputs; NULL if none does. */

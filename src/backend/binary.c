@@ -38,7 +38,7 @@ static int binary_harness(int side, kd_argv *argv, kd_strbuf *why)
 
 /* cuobjdump --dump-resource-usage of a cubin (functions and resources), malloc'd, or NULL
  * with the reason printed. */
-static char *resource_usage(const kd_options *opts, const char *side, const char *cubin)
+static char *resource_usage(const kd_frontend_options *opts, const char *side, const char *cubin)
 {
     const char *cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc));
     const char *argv[] = {cuobjdump, "--dump-resource-usage", cubin, NULL};
@@ -78,7 +78,7 @@ static int cubin_functions(const char *usage, kd_kernel_list *out)
     return rc;
 }
 
-static int binary_scan(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+static int binary_scan(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                        kd_annotations *annotations)
 {
     const char *label = side ? side : "", *sep = side ? ": " : "";
@@ -122,7 +122,7 @@ static int binary_scan(const kd_options *opts, const char *path, const char *sid
 }
 
 /* ptxas beside nvcc, else on PATH. */
-static char *find_ptxas(const kd_options *opts)
+static char *find_ptxas(const kd_frontend_options *opts)
 {
     const char *nvcc = kd_find_nvcc(opts->nvcc);
     char *dir = strchr(nvcc, '/') ? kd_dirname(nvcc) : NULL;
@@ -175,7 +175,7 @@ static int run_ptxas(const char *ptxas, const kd_comparison *c, const kd_side *s
 
 /* A .ptx is assembled by ptxas -v (cubin and resource report in one run), cached like
  * every build: the key is the PTX, the arch and ptxas's version. */
-static int assemble(const kd_options *opts, const kd_comparison *c, kd_side *side)
+static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_side *side)
 {
     static const char *const names[] = {"kernel.cubin", "ptxas.log"};
     static const bool required[] = {true, true};
@@ -228,7 +228,7 @@ static int assemble(const kd_options *opts, const kd_comparison *c, kd_side *sid
 }
 
 /* A .cubin is used as it is: no PTX, resources from cuobjdump. */
-static int use_cubin(const kd_options *opts, kd_side *side)
+static int use_cubin(const kd_frontend_options *opts, kd_side *side)
 {
     kd_build *b = &side->build;
     b->cubin_path = realpath(side->path, NULL);
@@ -242,16 +242,19 @@ static int use_cubin(const kd_options *opts, kd_side *side)
 
 /* A cubin carries no parameter list: without a `signature=` its launch cannot be described
  * (the static diff still runs). */
-static int binary_prepare(const kd_options *opts, kd_side *side)
+static int binary_prepare(const kd_frontend_options *opts, const kd_launch_options *launch, kd_side *side)
 {
     (void)opts;
+    (void)launch;
     if (is_cubin(side->path) && !kd_annotation_get(&side->annotations, "signature"))
         side->kernel_info = NULL;
     return KD_EXIT_OK;
 }
 
-static int binary_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
+static int binary_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+                        kd_side *side)
 {
+    (void)launch; /* ptxas and a cubin do not specialise on the launch */
     int rc = is_cubin(side->path) ? use_cubin(opts, side) : assemble(opts, c, side);
     if (rc == KD_EXIT_OK) /* ptxas made the cubin: no cache entry holds its SASS */
         kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);

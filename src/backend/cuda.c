@@ -26,7 +26,7 @@ static int cuda_harness(int side, kd_argv *argv, kd_strbuf *why)
     return kd_backend_find_harness("kerndiff-harness", argv, why);
 }
 
-static int cuda_scan(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+static int cuda_scan(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                      kd_annotations *annotations)
 {
     (void)opts;
@@ -71,7 +71,7 @@ static void read_libs(kd_side *side)
 }
 
 /* The plain build (regions NULL) or the instrumented one, in the build folder `folder`. */
-static int build_variant(const kd_options *opts, const kd_comparison *c, kd_side *side, const kd_strlist *regions,
+static int build_variant(const kd_frontend_options *opts, const kd_comparison *c, kd_side *side, const kd_strlist *regions,
                          const char *folder, kd_build *out)
 {
     /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
@@ -160,17 +160,21 @@ static int use_instance(kd_side *side)
     return rc;
 }
 
-static int cuda_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
+static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+                      kd_side *side)
 {
+    (void)launch; /* nvcc does not specialise on the launch */
     int rc = build_variant(opts, c, side, NULL, side->label, &side->build);
     if (rc == KD_EXIT_OK && side->kernel_info && side->kernel_info->is_template && !side->compiled)
         rc = use_instance(side);
     return rc;
 }
 
-static int cuda_build_instrumented(const kd_options *opts, const kd_comparison *c, kd_side *side,
-                                   const kd_strlist *regions, const char *folder, kd_build *out)
+static int cuda_build_instrumented(const kd_frontend_options *opts, const kd_launch_options *launch,
+                                   const kd_comparison *c, kd_side *side, const kd_strlist *regions,
+                                   const char *folder, kd_build *out)
 {
+    (void)launch;
     return build_variant(opts, c, side, regions, folder, out);
 }
 

@@ -46,11 +46,11 @@ static int triton_harness(int side, kd_argv *argv, kd_strbuf *why)
     return kd_backend_find_harness("kerndiff-harness", argv, why);
 }
 
-static const char *python_of(const kd_options *opts) { return opts->python ? opts->python : "python3"; }
+static const char *python_of(const kd_frontend_options *opts) { return opts->python ? opts->python : "python3"; }
 
 /* Runs the helper with up to 5 arguments. Returns 0 when it ran (whatever its status), else
  * prints why it could not start, naming the side, and returns KD_EXIT_TOOL. */
-static int run_helper(const kd_options *opts, const char *side, const char *const args[5], int timeout_ms,
+static int run_helper(const kd_frontend_options *opts, const char *side, const char *const args[5], int timeout_ms,
                       kd_spawn_result *r)
 {
     char *script = kd_harness_path(HELPER);
@@ -74,7 +74,7 @@ static int run_helper(const kd_options *opts, const char *side, const char *cons
 }
 
 /* A helper that ran and failed: its message, with the side, and the exit code it means. */
-static int helper_failed(const kd_spawn_result *r, const char *side, const char *doing, const kd_options *opts)
+static int helper_failed(const kd_spawn_result *r, const char *side, const char *doing, const kd_frontend_options *opts)
 {
     const char *said = kd_sb_str(&r->err);
     const char *label = side ? side : "", *sep = side ? ": " : "";
@@ -101,7 +101,7 @@ static int helper_failed(const kd_spawn_result *r, const char *side, const char 
     }
 }
 
-static int triton_scan(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+static int triton_scan(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                        kd_annotations *annotations)
 {
     size_t len;
@@ -143,12 +143,12 @@ static char *from_list(const kd_strlist *list, const char *name)
 }
 
 /* The text of a setting for this side, malloc'd; NULL when none is given. */
-static char *setting_text(const kd_options *opts, const kd_side *side, const char *name)
+static char *setting_text(const kd_launch_options *launch, const kd_side *side, const char *name)
 {
     int s = side->label[1] == '2'; /* "v1" / "v2" */
-    char *text = from_list(&opts->call[s].params, name);
+    char *text = from_list(&launch->call[s].params, name);
     if (!text)
-        text = from_list(&opts->scalars, name);
+        text = from_list(&launch->scalars, name);
     if (!text) {
         const char *a = kd_annotation_get(&side->annotations, name);
         text = a ? strdup(a) : NULL;
@@ -190,7 +190,7 @@ static json_t *meta_value(const char *text)
 
 /* The autotune config the given values (--arg, --call, annotations) select: the first
  * whose meta-parameters all agree with them; -1 when none is given or none agrees. */
-static int given_config(const kd_options *opts, const kd_side *side, json_t *configs)
+static int given_config(const kd_launch_options *launch, const kd_side *side, json_t *configs)
 {
     size_t i;
     json_t *cfg;
@@ -199,7 +199,7 @@ static int given_config(const kd_options *opts, const kd_side *side, json_t *con
         json_t *v;
         bool all = true, any = false;
         json_object_foreach(json_object_get(cfg, "meta"), key, v) {
-            char *given = setting_text(opts, side, key);
+            char *given = setting_text(launch, side, key);
             if (given) {
                 json_t *g = meta_value(given);
                 any = true;
@@ -233,8 +233,10 @@ static char *describe_config(json_t *cfg)
     return kd_sb_take(&sb);
 }
 
-static int triton_configs(const kd_options *opts, const kd_side *side, kd_strlist *out, int *given)
+static int triton_configs(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_side *side,
+                          kd_strlist *out, int *given)
 {
+    (void)opts; /* the configs are in the kernel's description, read at the scan */
     *given = -1;
     const kd_kernel *k = side->kernel_info;
     json_t *info = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
@@ -251,21 +253,21 @@ static int triton_configs(const kd_options *opts, const kd_side *side, kd_strlis
         }
     }
     if (rc == 0)
-        *given = given_config(opts, side, configs);
+        *given = given_config(launch, side, configs);
     json_decref(info);
     return rc;
 }
 
 /* The config to build: the pipeline's choice (side->config), else the given one, else the first. */
-static json_t *choose_config(const kd_options *opts, const kd_side *side, json_t *configs)
+static json_t *choose_config(const kd_launch_options *launch, const kd_side *side, json_t *configs)
 {
-    int chosen = side->config >= 0 ? side->config : given_config(opts, side, configs);
+    int chosen = side->config >= 0 ? side->config : given_config(launch, side, configs);
     return json_array_get(configs, chosen >= 0 ? (size_t)chosen : 0);
 }
 
-static int int_setting(const kd_options *opts, const kd_side *side, const char *name, json_t *config, int fallback)
+static int int_setting(const kd_launch_options *launch, const kd_side *side, const char *name, json_t *config, int fallback)
 {
-    char *text = setting_text(opts, side, name);
+    char *text = setting_text(launch, side, name);
     int v = text ? atoi(text) : json_is_integer(json_object_get(config, name))
                                     ? (int)json_integer_value(json_object_get(config, name))
                                     : fallback;
@@ -285,7 +287,7 @@ static json_t *heuristic_of(json_t *kernel, const char *name)
 }
 
 /* Resolves every meta-parameter of the side's kernel. Prints the reason on failure. */
-static int resolve_meta(const kd_options *opts, const kd_side *side, meta *m)
+static int resolve_meta(const kd_launch_options *launch, const kd_side *side, meta *m)
 {
     memset(m, 0, sizeof *m);
     const kd_kernel *k = side->kernel_info;
@@ -295,9 +297,9 @@ static int resolve_meta(const kd_options *opts, const kd_side *side, meta *m)
         fprintf(stderr, "kerndiff: %s: the kernel's description is missing (out of memory?)\n", side->label);
         return KD_EXIT_TOOL;
     }
-    json_t *config = choose_config(opts, side, json_object_get(m->kernel, "configs"));
-    m->num_warps = int_setting(opts, side, "num_warps", config, DEFAULT_WARPS);
-    m->num_stages = int_setting(opts, side, "num_stages", config, DEFAULT_STAGES);
+    json_t *config = choose_config(launch, side, json_object_get(m->kernel, "configs"));
+    m->num_warps = int_setting(launch, side, "num_warps", config, DEFAULT_WARPS);
+    m->num_stages = int_setting(launch, side, "num_stages", config, DEFAULT_STAGES);
     if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)) || m->num_stages < 1) {
         fprintf(stderr, "kerndiff: %s: num_warps must be a power of two from 1 to 32 and num_stages at least 1 "
                         "(got %d and %d)\n", side->label, m->num_warps, m->num_stages);
@@ -309,7 +311,7 @@ static int resolve_meta(const kd_options *opts, const kd_side *side, meta *m)
         if (strcmp(json_string_value(json_object_get(p, "kind")), "constexpr") != 0)
             continue;
         const char *name = json_string_value(json_object_get(p, "name"));
-        char *text = setting_text(opts, side, name);
+        char *text = setting_text(launch, side, name);
         json_t *from_config = json_object_get(json_object_get(config, "meta"), name);
         const char *dflt = json_string_value(json_object_get(p, "default"));
         json_t *value = text ? meta_value(text) : from_config ? json_incref(from_config) : dflt ? meta_value(dflt) : NULL;
@@ -381,19 +383,20 @@ static int set_constants(kd_side *side, const meta *m)
 
 /* Before the first launch description: the block (32 x num_warps), the constexprs as
  * constants, and scalar types from the values given (Triton types a scalar by its value). */
-static int triton_prepare(const kd_options *opts, kd_side *side)
+static int triton_prepare(const kd_frontend_options *opts, const kd_launch_options *launch, kd_side *side)
 {
+    (void)opts; /* the helper runs at the build */
     if (!side->kernel_info)
         return KD_EXIT_OK;
     meta m;
-    int rc = resolve_meta(opts, side, &m);
+    int rc = resolve_meta(launch, side, &m);
     if (rc == KD_EXIT_OK) {
         kd_kernel *compiled = copy_kernel(side->kernel_info);
         for (size_t i = 0; compiled && i < compiled->nparams; i++) {
             kd_param *p = &compiled->params[i];
             if (p->is_pointer)
                 continue;
-            char *text = setting_text(opts, side, p->name);
+            char *text = setting_text(launch, side, p->name);
             json_t *param = NULL;
             size_t j;
             json_t *q;
@@ -431,7 +434,8 @@ static const kd_launch_arg *launch_arg(const kd_side *side, const char *name);
  * import, only safe forms) against what is known of this launch: its scalars, the
  * constexprs, and the values given. A value given (--arg, annotation) wins, as an explicit
  * choice. The results join the constexprs, and the launch's constants for its grid. */
-static int apply_heuristics(const kd_options *opts, kd_side *side, meta *m)
+static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_options *launch, kd_side *side,
+                            meta *m)
 {
     if (!m->heuristics_pending)
         return KD_EXIT_OK;
@@ -445,7 +449,7 @@ static int apply_heuristics(const kd_options *opts, kd_side *side, meta *m)
     json_array_foreach(json_object_get(m->kernel, "params"), i, p) {
         const char *name = json_string_value(json_object_get(p, "name"));
         const kd_launch_arg *a = launch_arg(side, name);
-        char *text = a ? NULL : setting_text(opts, side, name);
+        char *text = a ? NULL : setting_text(launch, side, name);
         if (a && (a->role == KD_ROLE_LENGTH || a->role == KD_ROLE_SCALAR))
             json_object_set_new(values, name, a->value == floor(a->value) ? json_integer((json_int_t)a->value)
                                                                           : json_real(a->value));
@@ -544,7 +548,7 @@ static void hash_file(kd_hash *h, const char *path)
 
 /* The cache key: the recipe, the helper, the interpreter and Triton's version, the source
  * and the local modules it imports, the kernel and the full compile spec. */
-static void compute_key(const kd_options *opts, const kd_side *side, const meta *m, const char *version,
+static void compute_key(const kd_frontend_options *opts, const kd_side *side, const meta *m, const char *version,
                         const char *spec, char key[65])
 {
     kd_hash h;
@@ -568,7 +572,7 @@ static void compute_key(const kd_options *opts, const kd_side *side, const meta 
 
 /* Runs the helper's build into dir, then cuobjdump for the resources (Triton's n_regs
  * needs a GPU; the cubin says the same without one). */
-static int compile_into(const kd_options *opts, const kd_side *side, const char *spec, const char *dir)
+static int compile_into(const kd_frontend_options *opts, const kd_side *side, const char *spec, const char *dir)
 {
     char *abs_path = realpath(side->path, NULL);
     kd_spawn_result r;
@@ -658,7 +662,7 @@ static char *describe_build(const char *version, const meta *m, const kd_side *s
 }
 
 /* The Triton version, which also checks that the interpreter has a supported one. */
-static int triton_version(const kd_options *opts, const kd_side *side, char **version)
+static int triton_version(const kd_frontend_options *opts, const kd_side *side, char **version)
 {
     kd_spawn_result r;
     int rc = run_helper(opts, side->label, (const char *const[5]){"version"}, LIST_TIMEOUT_MS, &r);
@@ -692,18 +696,19 @@ static void drop_folded(kd_kernel *k, const kd_strlist *folded)
     k->nparams = kept;
 }
 
-static int triton_build(const kd_options *opts, const kd_comparison *c, kd_side *side)
+static int triton_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+                        kd_side *side)
 {
     meta m;
     char *version = NULL, *spec_text = NULL, *entry = NULL, *dir = NULL;
     kd_strlist folded = {0};
     int rc = triton_version(opts, side, &version);
     if (rc == KD_EXIT_OK)
-        rc = resolve_meta(opts, side, &m);
+        rc = resolve_meta(launch, side, &m);
     else
         memset(&m, 0, sizeof m);
     if (rc == KD_EXIT_OK)
-        rc = apply_heuristics(opts, side, &m);
+        rc = apply_heuristics(opts, launch, side, &m);
     json_t *spec = rc == KD_EXIT_OK ? make_spec(c, side, &m, &folded) : NULL;
     spec_text = spec ? json_dumps(spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(spec);

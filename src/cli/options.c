@@ -323,15 +323,15 @@ static int parse_fn(const char *arg, kd_options *opts)
         if (*p == ':') {
             if (p == arg || !p[1])
                 return -1;
-            opts->fn[0] = strndup(arg, (size_t)(p - arg));
-            opts->fn[1] = strdup(p + 1);
+            opts->diff.fn[0] = strndup(arg, (size_t)(p - arg));
+            opts->diff.fn[1] = strdup(p + 1);
             return 0;
         }
     }
     if (!*arg)
         return -1;
-    opts->fn[0] = strdup(arg);
-    opts->fn[1] = strdup(arg);
+    opts->diff.fn[0] = strdup(arg);
+    opts->diff.fn[1] = strdup(arg);
     return 0;
 }
 
@@ -377,7 +377,7 @@ static int parse_call(const char *arg, kd_options *opts)
     if (strncmp(arg, "v1:", 3) != 0 && strncmp(arg, "v2:", 3) != 0)
         return usage_error("--call wants v1:SETTINGS or v2:SETTINGS, got '%s'", arg);
     kd_strbuf why = {0};
-    int rc = kd_call_parse(arg + 3, &opts->call[arg[1] - '1'], &why);
+    int rc = kd_call_parse(arg + 3, &opts->diff.launch.call[arg[1] - '1'], &why);
     if (rc != 0)
         usage_error("--call %s: %s", arg, kd_sb_str(&why));
     kd_sb_free(&why);
@@ -388,15 +388,15 @@ static int parse_call(const char *arg, kd_options *opts)
 static int parse_metrics(const char *arg, kd_options *opts)
 {
     char *text = strdup(arg);
-    if (!text || kd_strlist_push(&opts->extra_metrics_text, text) != 0) {
+    if (!text || kd_strlist_push(&opts->diff.counters.extra_metrics_text, text) != 0) {
         free(text);
         return -1;
     }
     char *save = NULL;
     int names = 0;
     for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save), names++)
-        if (!kd_ncu_metric_name_ok(name) || opts->extra_metrics.count >= KD_NCU_MAX_EXTRA ||
-            kd_strlist_push(&opts->extra_metrics, name) != 0)
+        if (!kd_ncu_metric_name_ok(name) || opts->diff.counters.extra_metrics.count >= KD_NCU_MAX_EXTRA ||
+            kd_strlist_push(&opts->diff.counters.extra_metrics, name) != 0)
             return -1;
     return names > 0 && !strstr(arg, ",,") && arg[strlen(arg) - 1] != ',' ? 0 : -1;
 }
@@ -404,16 +404,17 @@ static int parse_metrics(const char *arg, kd_options *opts)
 int kd_options_parse(int argc, char **argv, kd_options *opts)
 {
     memset(opts, 0, sizeof *opts);
-    kd_timing_options_default(&opts->timing);
-    opts->ncu_repeats = 0; /* auto: kd_ncu_auto_repeats */
-    kd_regions_options_default(&opts->regions);
+    kd_timing_options_default(&opts->diff.timing);
+    opts->diff.counters.repeats = 0; /* auto: kd_ncu_auto_repeats */
+    kd_regions_options_default(&opts->diff.regions);
     kd_app_options_default(&opts->app);
-    opts->gate.fail_if_slower_pct = -1;
-    opts->ncu_clock_control = "none";
+    opts->diff.gate.fail_if_slower_pct = -1;
+    opts->diff.counters.clock_control = "none";
+    opts->render.advice = true;
     const char *no_color = getenv("NO_COLOR");
-    opts->color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
+    opts->render.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
     const char *nvcc_env = getenv("KERNDIFF_NVCC");
-    opts->nvcc = nvcc_env && *nvcc_env ? nvcc_env : NULL;
+    opts->diff.frontend.nvcc = nvcc_env && *nvcc_env ? nvcc_env : NULL;
 
     optind = 1;
     opterr = 0;
@@ -423,7 +424,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case 'h': opts->command = KD_CMD_HELP; return 0;
         case 'q': opts->verbosity = KD_QUIET; break;
         case 'v': opts->verbosity = KD_VERBOSE; break;
-        case OPT_BRIEF: opts->brief = true; break;
+        case OPT_BRIEF: opts->render.brief = true; break;
         case OPT_COMPLETION:
             if (strcmp(optarg, "bash") && strcmp(optarg, "zsh") && strcmp(optarg, "fish"))
                 return usage_error("--completion wants bash, zsh or fish, got '%s'", optarg);
@@ -443,56 +444,56 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             kd_sb_free(&why);
             if (bad)
                 return KD_EXIT_USAGE;
-            kd_strlist_push(c == 'I' ? &opts->include_dirs : c == 'D' ? &opts->defines : &opts->nvcc_flags, optarg);
+            kd_strlist_push(c == 'I' ? &opts->diff.frontend.include_dirs : c == 'D' ? &opts->diff.frontend.defines : &opts->diff.frontend.nvcc_flags, optarg);
             break;
         }
-        case OPT_NVCC: opts->nvcc = optarg; break;
-        case OPT_PYTHON: opts->python = optarg; break;
-        case OPT_ARCH: opts->arch = optarg; break;
-        case OPT_NO_COLOR: opts->color = false; break;
-        case OPT_NO_CACHE: opts->no_cache = true; break;
-        case OPT_ALL_INSTRUCTIONS: opts->all_instructions = true; break;
+        case OPT_NVCC: opts->diff.frontend.nvcc = optarg; break;
+        case OPT_PYTHON: opts->diff.frontend.python = optarg; break;
+        case OPT_ARCH: opts->diff.arch = optarg; break;
+        case OPT_NO_COLOR: opts->render.color = false; break;
+        case OPT_NO_CACHE: opts->diff.frontend.no_cache = true; break;
+        case OPT_ALL_INSTRUCTIONS: opts->render.all_rows = true; break;
         case OPT_JSON: opts->json_path = optional_output(argc, argv, ".json"); break;
         case OPT_MARKDOWN: opts->markdown_path = optional_output(argc, argv, ".md"); break;
         case OPT_HTML: opts->html_path = optarg; break;
         case OPT_CSV: opts->csv_path = optarg; break;
         case OPT_FN:
-            free((char *)opts->fn[0]);
-            free((char *)opts->fn[1]);
-            opts->fn[0] = opts->fn[1] = NULL;
+            free((char *)opts->diff.fn[0]);
+            free((char *)opts->diff.fn[1]);
+            opts->diff.fn[0] = opts->diff.fn[1] = NULL;
             if (parse_fn(optarg, opts) != 0)
                 return usage_error("--fn wants NAME or NAME1:NAME2, got '%s'", optarg);
             break;
-        case OPT_BLOCK: opts->block = optarg; break;
-        case OPT_N: opts->n = optarg; break;
-        case OPT_GRID: opts->grid = optarg; break;
-        case OPT_SMEM: opts->smem = optarg; break;
-        case OPT_BUF: kd_strlist_push(&opts->buffers, optarg); break;
-        case OPT_ARG: kd_strlist_push(&opts->scalars, optarg); break;
+        case OPT_BLOCK: opts->diff.launch.block = optarg; break;
+        case OPT_N: opts->diff.launch.n = optarg; break;
+        case OPT_GRID: opts->diff.launch.grid = optarg; break;
+        case OPT_SMEM: opts->diff.launch.smem = optarg; break;
+        case OPT_BUF: kd_strlist_push(&opts->diff.launch.buffers, optarg); break;
+        case OPT_ARG: kd_strlist_push(&opts->diff.launch.scalars, optarg); break;
         case OPT_CALL:
             if (parse_call(optarg, opts) != 0)
                 return KD_EXIT_USAGE;
             break;
-        case OPT_NO_RUN: opts->no_run = true; break;
-        case OPT_NO_AUTOTUNE: opts->no_autotune = true; break;
-        case OPT_NCU: opts->ncu = optarg; break;
-        case OPT_NCU_REPORT: opts->ncu_report_dir = optarg; break;
-        case OPT_METRIC_NAMES: opts->metric_names = true; break;
+        case OPT_NO_RUN: opts->diff.no_run = true; break;
+        case OPT_NO_AUTOTUNE: opts->diff.no_autotune = true; break;
+        case OPT_NCU: opts->diff.counters.ncu = optarg; break;
+        case OPT_NCU_REPORT: opts->diff.counters.report_dir = optarg; break;
+        case OPT_METRIC_NAMES: opts->render.metric_names = true; break;
         case OPT_METRICS:
             if (parse_metrics(optarg, opts) != 0)
                 return usage_error("--metrics wants ncu metric names separated by commas (letters, digits, _ and .), "
                                    "at most %d in all, got '%s'", KD_NCU_MAX_EXTRA, optarg);
             break;
-        case OPT_NO_NCU: opts->no_ncu = true; break;
-        case OPT_ALL_METRICS: opts->all_metrics = true; break;
-        case OPT_PER_KERNEL: opts->per_kernel = true; break;
-        case OPT_NO_ADVICE: opts->no_advice = true; break;
+        case OPT_NO_NCU: opts->diff.counters.off = true; break;
+        case OPT_ALL_METRICS: opts->render.all_metrics = true; break;
+        case OPT_PER_KERNEL: opts->render.per_kernel = true; break;
+        case OPT_NO_ADVICE: opts->render.advice = false; break;
         case OPT_SAVE: opts->save_path = optarg; break;
         case OPT_SWEEP: opts->sweep = optarg; break;
         case OPT_AT:
             if (opts->at_second)
                 return usage_error("--at is given at most twice (kerndiff app --at REF1 --at REF2 CMD)");
-            *(opts->at ? &opts->at_second : &opts->at) = optarg;
+            *(opts->diff.at ? &opts->at_second : &opts->diff.at) = optarg;
             break;
         case OPT_WATCH: opts->watch = true; break;
         case OPT_SIDE:
@@ -501,52 +502,52 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             opts->compare_side = optarg;
             break;
         case OPT_MIN_EFFECT:
-            if (parse_number(optarg, 0, 100, true, &opts->timing.min_effect_pct) != 0)
+            if (parse_number(optarg, 0, 100, true, &opts->diff.timing.min_effect_pct) != 0)
                 return usage_error("--min-effect wants a percentage from 0 to 100, got '%s'", optarg);
             break;
         case OPT_FAIL_IF_SLOWER:
-            if (parse_number(optarg, 0, 1000, true, &opts->gate.fail_if_slower_pct) != 0)
+            if (parse_number(optarg, 0, 1000, true, &opts->diff.gate.fail_if_slower_pct) != 0)
                 return usage_error("--fail-if-slower wants a percentage (e.g. 2 or 2%%), got '%s'", optarg);
             break;
         case OPT_NCU_SET:
             if (strcmp(optarg, "fast") && strcmp(optarg, "full"))
                 return usage_error("--ncu-set wants fast or full, got '%s'", optarg);
-            opts->ncu_full = !strcmp(optarg, "full");
+            opts->diff.counters.full = !strcmp(optarg, "full");
             break;
         case OPT_NCU_CLOCK:
             if (strcmp(optarg, "none") && strcmp(optarg, "base"))
                 return usage_error("--ncu-clock-control wants none or base, got '%s'", optarg);
-            opts->ncu_clock_control = optarg;
+            opts->diff.counters.clock_control = optarg;
             break;
-        case OPT_REGIONS: opts->regions_on = true; break;
+        case OPT_REGIONS: opts->diff.regions_on = true; break;
         case OPT_SANITIZE:
-            opts->sanitize.tools = optarg ? kd_san_tools_parse(optarg) : 1u << KD_SAN_MEMCHECK;
-            if (!opts->sanitize.tools)
+            opts->diff.sanitize.tools = optarg ? kd_san_tools_parse(optarg) : 1u << KD_SAN_MEMCHECK;
+            if (!opts->diff.sanitize.tools)
                 return usage_error("--sanitize wants tools among memcheck,racecheck,initcheck,synccheck, got '%s'", optarg);
             break;
-        case OPT_SANITIZE_WARN: opts->sanitize.warn = true; break;
-        case OPT_SANITIZER: opts->sanitize.program = optarg; break;
+        case OPT_SANITIZE_WARN: opts->diff.sanitize.warn = true; break;
+        case OPT_SANITIZER: opts->diff.sanitize.program = optarg; break;
         case OPT_SANITIZE_N: {
             unsigned long long count;
             char why[128];
             if (kd_parse_count(optarg, &count, why, sizeof why) != 0 || count == 0)
                 return usage_error("--sanitize-n wants an element count of at least 1 (e.g. 4096, 64K), got '%s'", optarg);
-            opts->sanitize.n = optarg;
+            opts->diff.sanitize.n = optarg;
             break;
         }
-        case OPT_TRACE: opts->regions_on = true; opts->trace_path = optarg; break;
+        case OPT_TRACE: opts->diff.regions_on = true; opts->trace_path = optarg; break;
         case OPT_REGION_RECORDS: {
             double v;
             if (parse_number(optarg, 1, 1 << 20, false, &v) != 0 || v != (unsigned)v || ((unsigned)v & ((unsigned)v - 1)))
                 return usage_error("--region-records wants a power of two from 1 to 1048576, got '%s'", optarg);
-            opts->regions.capacity = (unsigned)v;
+            opts->diff.regions.capacity = (unsigned)v;
             break;
         }
         case OPT_NCU_REPEATS: {
             double v;
             if (parse_number(optarg, 1, 100, false, &v) != 0 || v != (int)v)
                 return usage_error("--ncu-repeats wants a whole number from 1 to 100, got '%s'", optarg);
-            opts->ncu_repeats = (int)v;
+            opts->diff.counters.repeats = (int)v;
             break;
         }
         /* kerndiff app */
@@ -569,15 +570,15 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
                 opts->app.top = (int)v;
             break;
         }
-        case OPT_NO_CHECK: opts->timing.check = false; break;
-        case OPT_REQUIRE_MATCH: opts->gate.require_match = true; break;
-        case OPT_LOCK_CLOCKS: opts->lock_clocks = true; break;
+        case OPT_NO_CHECK: opts->diff.timing.check = false; break;
+        case OPT_REQUIRE_MATCH: opts->diff.gate.require_match = true; break;
+        case OPT_LOCK_CLOCKS: opts->diff.lock_clocks = true; break;
         case OPT_TARGET:
-            if (parse_number(optarg, 0.01, 100, true, &opts->timing.target_pct) != 0)
+            if (parse_number(optarg, 0.01, 100, true, &opts->diff.timing.target_pct) != 0)
                 return usage_error("--target wants a percentage from 0.01 to 100 (e.g. 1 or 0.5%%), got '%s'", optarg);
             break;
         case OPT_MAX_TIME:
-            if (parse_number(optarg, 0.1, 86400, false, &opts->timing.max_time_s) != 0)
+            if (parse_number(optarg, 0.1, 86400, false, &opts->diff.timing.max_time_s) != 0)
                 return usage_error("--max-time wants seconds (0.1 to 86400), got '%s'", optarg);
             break;
         case OPT_TIMEOUT: {
@@ -586,7 +587,7 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             double v;
             if (parse_number(optarg, 0.1, MAX_TIMEOUT_S, false, &v) != 0)
                 return usage_error("--timeout wants seconds from 0.1 to %d (an hour), got '%s'", MAX_TIMEOUT_S, optarg);
-            opts->timing.timeout_ms = (int)(v * 1000 + 0.5);
+            opts->diff.timing.timeout_ms = (int)(v * 1000 + 0.5);
             break;
         }
         case OPT_MIN_RUNS:
@@ -595,30 +596,30 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             if (parse_number(optarg, 2, 1e7, false, &v) != 0)
                 return usage_error("%s wants a number from 2 to 10000000, got '%s'",
                                    c == OPT_MIN_RUNS ? "--min-runs" : "--max-runs", optarg);
-            *(c == OPT_MIN_RUNS ? &opts->timing.min_runs : &opts->timing.max_runs) = (int)v;
+            *(c == OPT_MIN_RUNS ? &opts->diff.timing.min_runs : &opts->diff.timing.max_runs) = (int)v;
             break;
         }
         case OPT_SEED: {
             char *end;
-            opts->timing.seed = strtoull(optarg, &end, 0);
+            opts->diff.timing.seed = strtoull(optarg, &end, 0);
             if (*end || !*optarg)
                 return usage_error("--seed wants a whole number, got '%s'", optarg);
             break;
         }
         case OPT_RTOL:
         case OPT_ATOL:
-            if (parse_number(optarg, 0, 1e30, false, c == OPT_RTOL ? &opts->timing.tolerance.rtol : &opts->timing.tolerance.atol) != 0)
+            if (parse_number(optarg, 0, 1e30, false, c == OPT_RTOL ? &opts->diff.timing.tolerance.rtol : &opts->diff.timing.tolerance.atol) != 0)
                 return usage_error("%s wants a non-negative number, got '%s'", c == OPT_RTOL ? "--rtol" : "--atol", optarg);
-            opts->timing.tolerance_given = true;
+            opts->diff.timing.tolerance_given = true;
             break;
         case OPT_BATCH: {
             double v;
             if (strcmp(optarg, "auto") == 0)
-                opts->timing.batch = 0;
+                opts->diff.timing.batch = 0;
             else if (strcmp(optarg, "off") == 0)
-                opts->timing.batch = -1;
+                opts->diff.timing.batch = -1;
             else if (parse_number(optarg, 1, 100000, false, &v) == 0)
-                opts->timing.batch = (long)v;
+                opts->diff.timing.batch = (long)v;
             else
                 return usage_error("--batch wants auto, off or launches per sample, got '%s'", optarg);
             break;
@@ -643,26 +644,26 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         if (npos != 2)
             return usage_error("usage: kerndiff list FILE.cu");
         opts->command = KD_CMD_LIST;
-        opts->files[0] = positional[1];
+        opts->diff.files[0] = positional[1];
         return 0;
     }
     if (npos > 0 && strcmp(positional[0], "app") == 0) {
-        if (opts->at && npos != 2)
+        if (opts->diff.at && npos != 2)
             return usage_error("usage: kerndiff app --at REF [--at REF2] [--prepare BUILD] CMD (one command, "
                                "run at both revisions)");
-        if (!opts->at && npos != 3)
+        if (!opts->diff.at && npos != 3)
             return usage_error("usage: kerndiff app [options] CMD1 CMD2 (each command one argument: quote it), "
                                "or kerndiff app --at REF CMD");
-        if (opts->app.prepare && !opts->at)
+        if (opts->app.prepare && !opts->diff.at)
             return usage_error("--prepare builds each side's checkout: it goes with --at REF");
-        if (opts->at && strstr(opts->at, ".."))
+        if (opts->diff.at && strstr(opts->diff.at, ".."))
             return usage_error("kerndiff app takes two revisions as --at %.*s --at %s, not --at %s",
-                               (int)(strstr(opts->at, "..") - opts->at), opts->at, strstr(opts->at, "..") + 2, opts->at);
+                               (int)(strstr(opts->diff.at, "..") - opts->diff.at), opts->diff.at, strstr(opts->diff.at, "..") + 2, opts->diff.at);
         opts->command = KD_CMD_APP;
-        opts->app.at[0] = opts->at;
+        opts->app.at[0] = opts->diff.at;
         opts->app.at[1] = opts->at_second;
-        opts->files[0] = positional[1];
-        opts->files[1] = positional[npos - 1];
+        opts->diff.files[0] = positional[1];
+        opts->diff.files[1] = positional[npos - 1];
         return 0;
     }
     if (opts->at_second)
@@ -673,39 +674,39 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         if (npos != 3)
             return usage_error("usage: kerndiff compare OLD.json NEW.json");
         opts->command = KD_CMD_COMPARE;
-        opts->files[0] = positional[1];
-        opts->files[1] = positional[2];
+        opts->diff.files[0] = positional[1];
+        opts->diff.files[1] = positional[2];
         return 0;
     }
     if (npos == 1) { /* git mode: the committed version against the working copy */
         opts->command = KD_CMD_DIFF;
-        opts->git_file = positional[0];
+        opts->diff.git_file = positional[0];
         return 0;
     }
-    if (opts->at)
+    if (opts->diff.at)
         return usage_error("--at compares revisions of one file: kerndiff --at REF FILE.cu");
     if (npos != 2)
         return usage_error(npos < 2 ? "need two kernel files: kerndiff [options] V1.cu V2.cu"
                                     : "need exactly two kernel files");
     opts->command = KD_CMD_DIFF;
-    opts->files[0] = positional[0];
-    opts->files[1] = positional[1];
+    opts->diff.files[0] = positional[0];
+    opts->diff.files[1] = positional[1];
     return 0;
 }
 
 void kd_options_free(kd_options *opts)
 {
-    free(opts->include_dirs.items);
-    free(opts->defines.items);
-    free(opts->nvcc_flags.items);
-    free(opts->buffers.items);
-    free(opts->scalars.items);
-    kd_call_settings_free(&opts->call[0]);
-    kd_call_settings_free(&opts->call[1]);
-    free((char *)opts->fn[0]);
-    free((char *)opts->fn[1]);
-    free(opts->extra_metrics.items);
-    for (size_t i = 0; i < opts->extra_metrics_text.count; i++)
-        free(opts->extra_metrics_text.items[i]);
-    free(opts->extra_metrics_text.items);
+    free(opts->diff.frontend.include_dirs.items);
+    free(opts->diff.frontend.defines.items);
+    free(opts->diff.frontend.nvcc_flags.items);
+    free(opts->diff.launch.buffers.items);
+    free(opts->diff.launch.scalars.items);
+    kd_call_settings_free(&opts->diff.launch.call[0]);
+    kd_call_settings_free(&opts->diff.launch.call[1]);
+    free((char *)opts->diff.fn[0]);
+    free((char *)opts->diff.fn[1]);
+    free(opts->diff.counters.extra_metrics.items);
+    for (size_t i = 0; i < opts->diff.counters.extra_metrics_text.count; i++)
+        free(opts->diff.counters.extra_metrics_text.items[i]);
+    free(opts->diff.counters.extra_metrics_text.items);
 }

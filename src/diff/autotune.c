@@ -23,7 +23,7 @@ static kd_side trial_of(const kd_side *side, int i)
 
 /* Times every config briefly; t->median_ns[i] is NAN where config i could not run, and
  * *failure says why the first such did. */
-static int time_configs(const kd_options *opts, kd_comparison *c, int s, const kd_backend *runner,
+static int time_configs(const kd_diff_options *opts, kd_comparison *c, int s, const kd_backend *runner,
                         kd_side_maker make, char **failure)
 {
     kd_side *side = &c->side[s];
@@ -102,7 +102,7 @@ static char *summarize(const kd_autotune *t, const char *untimed)
     return kd_sb_take(&sb);
 }
 
-int kd_autotune_side(const kd_options *opts, kd_comparison *c, int s, kd_side_maker make)
+int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_side_maker make)
 {
     kd_side *side = &c->side[s];
     kd_autotune *t = &side->autotune;
@@ -111,7 +111,7 @@ int kd_autotune_side(const kd_options *opts, kd_comparison *c, int s, kd_side_ma
         return KD_EXIT_OK;
     kd_strlist configs = {0};
     int given = -1;
-    if (side->frontend->configs(opts, side, &configs, &given) != 0 || configs.count < 2) {
+    if (side->frontend->configs(&opts->frontend, &opts->launch, side, &configs, &given) != 0 || configs.count < 2) {
         bool failed = configs.count >= 2;
         for (size_t i = 0; i < configs.count; i++)
             free(configs.items[i]);

@@ -21,14 +21,14 @@
 #include "util/tmpdir.h"
 #include "util/trace.h"
 
-int kd_scan_file(const kd_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
+int kd_scan_file(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                  kd_annotations *annotations)
 {
     return kd_frontend_for(path)->scan(opts, path, side, kernels, annotations);
 }
 
 /* --arch, else the GPU's own, else sm_90 (the lent and most common data-centre part). */
-static int choose_arch(const kd_options *opts, kd_comparison *c)
+static int choose_arch(const kd_diff_options *opts, kd_comparison *c)
 {
     if (opts->arch) {
         if (kd_arch_parse(opts->arch) < 0) {
@@ -50,16 +50,16 @@ static int choose_arch(const kd_options *opts, kd_comparison *c)
 
 /* The side's front end builds it; a front end that fixes part of the launch (Triton) is
  * prepared first, and the build may specialise on the launch described so far. */
-static int build_side(const kd_options *opts, const kd_comparison *c, kd_side *side)
+static int build_side(const kd_diff_options *opts, const kd_comparison *c, kd_side *side)
 {
-    return side->frontend->build(opts, c, side);
+    return side->frontend->build(&opts->frontend, &opts->launch, c, side);
 }
 
 /* Kernels the scan cannot see (declared through a macro) are read from the compiled entries
  * when the file may have some (a directive mentions __global__) or --fn (`fn`) names one the
  * scan did not find. The build is the one the diff makes anyway: after the choice it comes
  * from the cache. */
-static int add_compiled_kernels(const kd_options *opts, const kd_comparison *c, kd_side *side, const char *fn)
+static int add_compiled_kernels(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, const char *fn)
 {
     char *base = fn ? kd_base_name(fn) : NULL;
     bool unseen = base && !kd_kernel_find(&side->kernels, base);
@@ -81,7 +81,7 @@ static int add_compiled_kernels(const kd_options *opts, const kd_comparison *c, 
 /* --regions: each side's region names, then its instrumented build. A side without
  * markers (or a launcher) leaves the pass out, with a note; a name that is not an
  * identifier is an input error. */
-static int build_instrumented(const kd_options *opts, kd_comparison *c)
+static int build_instrumented(const kd_diff_options *opts, kd_comparison *c)
 {
     for (int s = 0; s < 2; s++) {
         kd_side *side = &c->side[s];
@@ -109,8 +109,8 @@ static int build_instrumented(const kd_options *opts, kd_comparison *c)
     for (int s = 0; s < 2 && !c->regions_note.present; s++) {
         char folder[32];
         snprintf(folder, sizeof folder, "%s-regions", c->side[s].label);
-        int rc = c->side[s].frontend->build_instrumented(opts, c, &c->side[s], &c->side[s].region_names, folder,
-                                                         &c->side[s].regions_build);
+        int rc = c->side[s].frontend->build_instrumented(&opts->frontend, &opts->launch, c, &c->side[s],
+                                                         &c->side[s].region_names, folder, &c->side[s].regions_build);
         if (rc != KD_EXIT_OK)
             return rc;
         kd_trace("%s instrumented build%s", c->side[s].label, c->side[s].regions_build.from_cache ? " (cache)" : "");
@@ -127,19 +127,19 @@ static unsigned long long plain_number(const char *text, unsigned long long max)
     return text && v && !*end && v <= max ? v : 0;
 }
 
-static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
+static int analyze_side(const kd_diff_options *opts, kd_comparison *c, kd_side *side)
 {
     kd_static_request req = {
         .build = &side->build,
         .kernel = side->kernel,
         .launch_bounds = side->kernel_info ? side->kernel_info->launch_bounds : NULL,
         .annotated_block = kd_annotation_get(&side->annotations, "block"),
-        .block_threads = side->launch_error ? (int)plain_number(opts->block, 1024)
+        .block_threads = side->launch_error ? (int)plain_number(opts->launch.block, 1024)
                                             : (int)(side->launch.block[0] * side->launch.block[1] * side->launch.block[2]),
         .block_origin = side->launch_error ? "--block" : "launch",
-        .dynamic_smem = side->launch_error ? plain_number(opts->smem, ~0ULL) : side->launch.dynamic_smem,
+        .dynamic_smem = side->launch_error ? plain_number(opts->launch.smem, ~0ULL) : side->launch.dynamic_smem,
         .limits = c->limits,
-        .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
+        .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->frontend.nvcc)),
         .launcher = side->kernel_info && side->kernel_info->is_launcher,
     };
     kd_strbuf error = {0};
@@ -165,24 +165,25 @@ static int analyze_side(const kd_options *opts, kd_comparison *c, kd_side *side)
  * the launch (Triton) is prepared first; the build may specialise on the launch described
  * so far, and the launch is described again with what the build fixed (Triton's shared
  * memory, scratch, specialised values). Also the autotune pass's trial of each config. */
-static int make_side(const kd_options *opts, kd_comparison *c, kd_side *side, int s)
+static int make_side(const kd_diff_options *opts, kd_comparison *c, kd_side *side, int s)
 {
-    int rc = side->frontend->prepare ? side->frontend->prepare(opts, side) : KD_EXIT_OK;
+    const kd_backend *fe = side->frontend;
+    int rc = fe->prepare ? fe->prepare(&opts->frontend, &opts->launch, side) : KD_EXIT_OK;
     if (rc != KD_EXIT_OK)
         return rc;
-    kd_describe_launch(opts, side, s);
-    if ((rc = side->frontend->build(opts, c, side)) != KD_EXIT_OK)
+    kd_describe_launch(&opts->launch, side, s);
+    if ((rc = side->frontend->build(&opts->frontend, &opts->launch, c, side)) != KD_EXIT_OK)
         return rc;
     kd_trace("%s built%s", side->label, side->build.from_cache ? " (cache)" : "");
     kd_launch_spec_free(&side->launch);
     free(side->launch_error);
     side->launch_error = NULL;
-    kd_describe_launch(opts, side, s);
+    kd_describe_launch(&opts->launch, side, s);
     return analyze_side(opts, c, side);
 }
 
 /* Git mode: the two sides are revisions of one file, written out with their includes. */
-static int resolve_git(const kd_options *opts, kd_comparison *c, const char *files[2])
+static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char *files[2])
 {
     /* One file: git mode. A file that is not there is a typo more often than a question
      * about git: say that first (`kerndiff helpp`, `kerndiff kernl.cu`). */
@@ -195,7 +196,7 @@ static int resolve_git(const kd_options *opts, kd_comparison *c, const char *fil
     const char *tmp = kd_tmpdir();
     char *workdir = tmp ? kd_path_join(tmp, "git") : NULL;
     kd_git_request req = {.file = opts->git_file, .at = opts->at, .workdir = workdir,
-                          .include_dirs = &opts->include_dirs};
+                          .include_dirs = &opts->frontend.include_dirs};
     kd_strbuf error = {0};
     /* No temporary folder or no git: the tool, not the input, is at fault (exit 7). */
     int resolved = workdir ? kd_git_resolve(&req, &c->git, &error) : -2;
@@ -218,7 +219,7 @@ static int resolve_git(const kd_options *opts, kd_comparison *c, const char *fil
     return rc;
 }
 
-int kd_compare_files(const kd_options *opts, kd_comparison *c)
+int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
 {
     memset(c, 0, sizeof *c);
     c->started = (long long)time(NULL);
@@ -231,9 +232,9 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
         c->side[s].label = labels[s];
         c->side[s].path = files[s];
         if (!c->side[s].include_dirs)
-            c->side[s].include_dirs = &opts->include_dirs;
+            c->side[s].include_dirs = &opts->frontend.include_dirs;
         c->side[s].frontend = kd_frontend_for(files[s]);
-        if ((rc = kd_scan_file(opts, files[s], labels[s], &c->side[s].kernels,
+        if ((rc = kd_scan_file(&opts->frontend, files[s], labels[s], &c->side[s].kernels,
                                &c->side[s].annotations)) != KD_EXIT_OK)
             return rc;
     }
@@ -284,7 +285,7 @@ int kd_compare_files(const kd_options *opts, kd_comparison *c)
     return rc;
 }
 
-int kd_list_file(const kd_options *opts, const char *path, kd_kernel_list *kernels, kd_annotations *annotations,
+int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *kernels, kd_annotations *annotations,
                  char **ptx)
 {
     *ptx = NULL;
@@ -296,9 +297,9 @@ int kd_list_file(const kd_options *opts, const char *path, kd_kernel_list *kerne
     kd_side *side = &c->side[0];
     side->label = "list";
     side->path = path;
-    side->include_dirs = &opts->include_dirs;
+    side->include_dirs = &opts->frontend.include_dirs;
     side->frontend = kd_frontend_for(path);
-    int rc = kd_scan_file(opts, path, NULL, &side->kernels, &side->annotations);
+    int rc = kd_scan_file(&opts->frontend, path, NULL, &side->kernels, &side->annotations);
     bool instances = false;
     for (size_t i = 0; i < side->kernels.count; i++)
         instances |= side->kernels.items[i].ninstantiations > 0;

@@ -29,7 +29,7 @@ static kd_pass_result failed(const kd_note *note, int exit_code)
 
 /* The compute-sanitizer to run: --compute-sanitizer, else (not for the simulated backend,
  * whose children a real one cannot run) the one on PATH. */
-static const char *sanitizer_for(const kd_options *opts, const kd_backend *backend)
+static const char *sanitizer_for(const kd_diff_options *opts, const kd_backend *backend)
 {
     if (opts->sanitize.program || !backend->simulated)
         return kd_find_sanitizer(opts->sanitize.program);
@@ -38,24 +38,24 @@ static const char *sanitizer_for(const kd_options *opts, const kd_backend *backe
 
 /* --sanitize-n: the side's launch described again with n = COUNT on both sides (a --call n
  * gives way to it), so that a slow sanitizer runs on a smaller problem. */
-static int sanitized_launch(const kd_options *opts, const kd_side *side, int s, kd_launch_spec *out, kd_strbuf *why)
+static int sanitized_launch(const kd_diff_options *opts, const kd_side *side, int s, kd_launch_spec *out, kd_strbuf *why)
 {
-    kd_launch_request req = kd_side_launch_request(opts, side, s);
-    kd_call_settings call = opts->call[s];
+    kd_launch_request req = kd_side_launch_request(&opts->launch, side, s);
+    kd_call_settings call = opts->launch.call[s];
     call.n = NULL;
     req.call = &call;
     req.n = opts->sanitize.n;
     return kd_launch_spec_build(&req, out, why);
 }
 
-static bool sanitizer_wanted(const kd_options *opts) { return opts->sanitize.tools != 0; }
+static bool sanitizer_wanted(const kd_diff_options *opts) { return opts->sanitize.tools != 0; }
 
 /* Ran: clean, or findings with --sanitize-warn. Fails with KD_EXIT_SANITIZER on findings,
  * KD_EXIT_TOOL without a compute-sanitizer, KD_EXIT_INPUT when --sanitize-n describes no
  * launch, KD_EXIT_RUNTIME when it could not run. */
 static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c)
 {
-    const kd_options *opts = ctx->opts;
+    const kd_diff_options *opts = ctx->opts;
     const char *sanitizer = sanitizer_for(opts, ctx->backend);
     if (!sanitizer) {
         kd_note_set(&c->runtime_note, KD_RUNTIME_NO_SANITIZER, KD_NOTE_NO_SIDE, opts->sanitize.program, NULL, NULL);
@@ -100,7 +100,7 @@ static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c
  * buffer and element it touched. Best effort: without a compute-sanitizer, say how to get one. */
 static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
 {
-    const kd_options *opts = ctx->opts;
+    const kd_diff_options *opts = ctx->opts;
     const kd_backend *backend = ctx->backend;
     const kd_timing_side *sides = ctx->sides;
     const char *error = c->runtime_note.detail;
@@ -167,20 +167,21 @@ static void read_peaks(kd_counter_context *ctx)
 
 /* ---- counters (ncu/): each side under Nsight Compute, after the timing ------------------ */
 
-static bool counters_wanted(const kd_options *opts) { return !opts->no_ncu; }
+static bool counters_wanted(const kd_diff_options *opts) { return !opts->counters.off; }
 
 /* Counters explain a timing; without them the timing still stands, so every failure here
  * becomes a note, never an error. */
 static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
 {
-    const kd_options *opts = ctx->opts;
+    const kd_diff_options *opts = ctx->opts;
     const kd_timing_side *sides = ctx->sides;
-    if (c->simulated && !opts->ncu)
+    if (c->simulated && !opts->counters.ncu)
         return skipped(&c->counters_note, KD_COUNTERS_SIMULATED);
     double shortest = fmin(c->timing.side[0].summary.median, c->timing.side[1].summary.median);
-    kd_ncu_options o = {.ncu = opts->ncu, .full = opts->ncu_full, .repeats = kd_ncu_auto_repeats(opts->ncu_repeats, shortest),
-                        .clock_control = opts->ncu_clock_control, .timeout_ms = opts->timing.timeout_ms,
-                        .report_dir = opts->ncu_report_dir, .extra = &opts->extra_metrics};
+    const kd_counters_options *asked = &opts->counters;
+    kd_ncu_options o = {.ncu = asked->ncu, .full = asked->full, .repeats = kd_ncu_auto_repeats(asked->repeats, shortest),
+                        .clock_control = asked->clock_control, .timeout_ms = opts->timing.timeout_ms,
+                        .report_dir = asked->report_dir, .extra = &asked->extra_metrics};
     kd_ncu_result results[2];
     memset(results, 0, sizeof results);
     kd_ncu_status st = KD_NCU_OK;
@@ -202,12 +203,12 @@ static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
             .sms = c->timing.sms,
             .timing_noise_pct = kd_speedup_ci_halfwidth_pct(&c->timing.speedup),
             .verdict = c->timing.verdict,
-            .extra_metrics = &opts->extra_metrics,
+            .extra_metrics = &opts->counters.extra_metrics,
         };
         for (s = 0; s < 2; s++)
             k.spill_bytes[s] = c->side[s].stat.resources.spill_stores + c->side[s].stat.resources.spill_loads;
         read_peaks(&k);
-        if (kd_counters_build(results, opts->ncu_full, &k, &c->counters) != 0)
+        if (kd_counters_build(results, opts->counters.full, &k, &c->counters) != 0)
             kd_note_set(&c->counters_note, KD_COUNTERS_OUT_OF_MEMORY, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
     }
     kd_sb_free(&why);
@@ -218,7 +219,7 @@ static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
 
 /* ---- regions (regions/): each side's instrumented build, after the timing --------------- */
 
-static bool regions_wanted(const kd_options *opts) { return opts->regions_on; }
+static bool regions_wanted(const kd_diff_options *opts) { return opts->regions_on; }
 
 /* The instrumented build's registers and blocks per SM beside the plain build's: the
  * markers' registers can cost a block per SM, which is then much of the overhead. */
@@ -244,7 +245,7 @@ static void instrumented_resources(const kd_comparison *c, kd_side *side)
  * explain a timing; a failure here is a note, never an error. */
 static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
 {
-    const kd_options *opts = ctx->opts;
+    const kd_diff_options *opts = ctx->opts;
     if (c->regions_note.present) /* the build left the pass out (no markers, a launcher ...) */
         return skipped(&c->regions_note, c->regions_note.id);
     unsigned mhz = c->timing.side[0].clock_max_mhz > c->timing.side[1].clock_max_mhz ? c->timing.side[0].clock_max_mhz

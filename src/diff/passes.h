@@ -8,7 +8,7 @@
 #define KD_DIFF_PASSES_H
 
 #include <stdbool.h>
-#include "cli/options.h"
+#include "diff/options.h"
 #include "diff/model.h"
 
 struct kd_backend;
@@ -30,7 +30,7 @@ typedef struct kd_pass_result {
 
 /* What every pass runs on. */
 typedef struct kd_pass_context {
-    const kd_options *opts;
+    const kd_diff_options *opts;
     const struct kd_backend *backend;
     const kd_timing_side *sides;      /* [2]: each side's harness argv, what it loads, its launch */
     const char *const *shared_argv;   /* the harness child that holds both sides (the timing) */
@@ -41,7 +41,7 @@ typedef struct kd_pass {
     const char *name;
     kd_pass_stage stage;
     /* Whether the options ask for it; NULL: always. */
-    bool (*wanted)(const kd_options *opts);
+    bool (*wanted)(const kd_diff_options *opts);
     /* The note left when they do not (KD_NOTE_NONE: nothing said). */
     kd_note_id unwanted_note;
     kd_pass_result (*run)(const kd_pass_context *ctx, kd_comparison *c);

@@ -13,37 +13,37 @@
 #include "report/model_text.h"
 #include "util/tmpdir.h"
 
-kd_launch_request kd_side_launch_request(const kd_options *opts, const kd_side *side, int s)
+kd_launch_request kd_side_launch_request(const kd_launch_options *given, const kd_side *side, int s)
 {
     return (kd_launch_request){
         .kernel = side->kernel_info,
         .annotations = &side->annotations,
-        .n = opts->n, .grid = opts->grid, .block = opts->block, .smem = opts->smem,
-        .buffers = &opts->buffers, .scalars = &opts->scalars,
-        .call = &opts->call[s], .call_origin = s ? "--call v2" : "--call v1",
+        .n = given->n, .grid = given->grid, .block = given->block, .smem = given->smem,
+        .buffers = &given->buffers, .scalars = &given->scalars,
+        .call = &given->call[s], .call_origin = s ? "--call v2" : "--call v1",
         .abi = side->abi.fixed ? &side->abi : NULL,
         .comment = kd_annotation_comment(side->path),
     };
 }
 
-void kd_describe_launch(const kd_options *opts, kd_side *side, int s)
+void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s)
 {
     if (!side->kernel_info) {
         side->launch_error = strdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
                                      "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
         return;
     }
-    kd_launch_request req = kd_side_launch_request(opts, side, s);
+    kd_launch_request req = kd_side_launch_request(given, side, s);
     kd_strbuf error = {0};
     if (kd_launch_spec_build(&req, &side->launch, &error) != 0)
         side->launch_error = kd_sb_take(&error);
     kd_sb_free(&error);
 }
 
-void kd_describe_launches(const kd_options *opts, kd_comparison *c)
+void kd_describe_launches(const kd_launch_options *given, kd_comparison *c)
 {
     for (int s = 0; s < 2; s++)
-        kd_describe_launch(opts, &c->side[s], s);
+        kd_describe_launch(given, &c->side[s], s);
 }
 
 kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness)
@@ -59,7 +59,7 @@ kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness)
     };
 }
 
-const kd_backend *kd_runtime_backend(const kd_options *opts, const kd_comparison *c, kd_note *why)
+const kd_backend *kd_runtime_backend(const kd_diff_options *opts, const kd_comparison *c, kd_note *why)
 {
     const kd_backend *backend = kd_backend_for(c->side[0].path, c->side[1].path);
     if (opts->no_run)
@@ -103,7 +103,7 @@ static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
     return KD_EXIT_OK;
 }
 
-int kd_compare_runtime(const kd_options *opts, kd_comparison *c)
+int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c)
 {
     const kd_backend *backend = kd_runtime_backend(opts, c, &c->runtime_note);
     if (!backend)

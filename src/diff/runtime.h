@@ -4,22 +4,22 @@
 #define KD_DIFF_RUNTIME_H
 
 #include "backend/backend.h"
-#include "cli/options.h"
+#include "diff/options.h"
 #include "diff/model.h"
 
 /* Side s's launch request: the global flags, then that side's --call settings on top
  * (already merged by the option parser, launch/call.h). */
-kd_launch_request kd_side_launch_request(const kd_options *opts, const kd_side *side, int s);
+kd_launch_request kd_side_launch_request(const kd_launch_options *given, const kd_side *side, int s);
 
 /* Fills each side's launch (or launch_error). Never fails: a launch that cannot be
  * described matters only when kerndiff is about to run it. */
-void kd_describe_launches(const kd_options *opts, kd_comparison *c);
+void kd_describe_launches(const kd_launch_options *given, kd_comparison *c);
 /* The same for one side (s: 0 for v1, 1 for v2, whose --call settings apply). */
-void kd_describe_launch(const kd_options *opts, kd_side *side, int s);
+void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s);
 
 /* The backend that runs the comparison's kernels, or NULL with why nothing can run in *why
  * (a runtime note). */
-const kd_backend *kd_runtime_backend(const kd_options *opts, const kd_comparison *c, kd_note *why);
+const kd_backend *kd_runtime_backend(const kd_diff_options *opts, const kd_comparison *c, kd_note *why);
 
 /* What the timing code needs of a built, described and analysed side, run by `harness`. */
 kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness);
@@ -29,6 +29,6 @@ kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness);
  * c->runtime_note to why not. Returns KD_EXIT_OK, KD_EXIT_INPUT (a launch cannot be
  * described), KD_EXIT_RUNTIME (a side faulted, hung or broke), KD_EXIT_TOOL. On failure
  * the message is also in c->runtime_note, so the static report still shows it. */
-int kd_compare_runtime(const kd_options *opts, kd_comparison *c);
+int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c);
 
 #endif

@@ -72,6 +72,16 @@ typedef struct kd_launch_abi {
 int kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value);
 void kd_launch_abi_free(kd_launch_abi *abi);
 
+/* The launch settings of the command line (--n, --grid, --block, --smem, --buf, --arg,
+ * --call), filled once by the option parser; kd_side_launch_request (diff/runtime.h)
+ * makes a side's request from them. NULL / empty: not given. */
+typedef struct kd_launch_options {
+    const char *n, *grid, *block, *smem;
+    kd_strlist buffers;       /* --buf NAME=EXPR */
+    kd_strlist scalars;       /* --arg NAME=VALUE */
+    kd_call_settings call[2]; /* --call vN:KEY=VALUE,...: each side's settings, merged */
+} kd_launch_options;
+
 typedef struct kd_launch_request {
     const kd_kernel *kernel;
     const kd_annotations *annotations; /* may be NULL */

@@ -20,6 +20,19 @@
 
 enum { KD_NCU_MAX_EXTRA = 16 }; /* --metrics names */
 
+/* What the command line asks of the counter pass, filled once by the option parser; the
+ * pass (diff/passes.c) makes each side's kd_ncu_options from it. */
+typedef struct kd_counters_options {
+    bool off;                      /* --no-ncu */
+    const char *ncu;               /* --ncu PATH */
+    bool full;                     /* --ncu-set full */
+    int repeats;                   /* --ncu-repeats; 0: kd_ncu_auto_repeats decides */
+    const char *clock_control;     /* --ncu-clock-control: "none" (default) or "base" */
+    const char *report_dir;        /* --ncu-report DIR */
+    kd_strlist extra_metrics;      /* --metrics: raw ncu metric names, pointing into extra_metrics_text */
+    kd_strlist extra_metrics_text; /* the --metrics values, copied (owned) */
+} kd_counters_options;
+
 typedef struct kd_ncu_options {
     const char *ncu;            /* --ncu PATH, else ncu on PATH, else /usr/local/cuda/bin/ncu */
     bool full;                  /* --ncu-set full */

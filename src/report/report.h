@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <jansson.h>
 #include <stdio.h>
-#include "cli/options.h"
 #include "diff/model.h"
 #include "util/jtable.h"
 
@@ -19,9 +18,6 @@ typedef struct kd_render_options {
     bool brief;          /* --brief: verdict, correctness, what changed */
     bool metric_names;   /* ncu's metric names beside the counter rows */
 } kd_render_options;
-
-/* The render options the command line asks for. */
-kd_render_options kd_render_options_for(const kd_options *opts);
 
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o);
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o);

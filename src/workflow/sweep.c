@@ -17,7 +17,7 @@ enum { MAX_POINTS = 64 };
 
 bool kd_sweep_requested(const kd_options *opts)
 {
-    return opts->sweep || (opts->n && (strchr(opts->n, ',') || strstr(opts->n, "..")));
+    return opts->sweep || (opts->diff.launch.n && (strchr(opts->diff.launch.n, ',') || strstr(opts->diff.launch.n, "..")));
 }
 
 static int push_value(kd_sweep_spec *s, const char *text, size_t len)
@@ -110,9 +110,9 @@ int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
         return check_defines(out, error);
     }
     out->parameter = strdup("n");
-    if (strstr(opts->n, ".."))
-        return expand_range(opts->n, out, error);
-    return split_list(opts->n, out, error, "--n");
+    if (strstr(opts->diff.launch.n, ".."))
+        return expand_range(opts->diff.launch.n, out, error);
+    return split_list(opts->diff.launch.n, out, error, "--n");
 }
 
 void kd_sweep_spec_free(kd_sweep_spec *s)
@@ -176,15 +176,15 @@ static void point_options(const kd_options *opts, const kd_sweep_spec *s, size_t
     *o = *opts;
     o->json_path = o->markdown_path = o->save_path = o->html_path = o->csv_path = NULL;
     if (!s->define) {
-        o->n = s->values[i];
+        o->diff.launch.n = s->values[i];
         return;
     }
     memset(defines, 0, sizeof *defines);
-    for (size_t d = 0; d < opts->defines.count; d++)
-        kd_strlist_push(defines, opts->defines.items[d]);
+    for (size_t d = 0; d < opts->diff.frontend.defines.count; d++)
+        kd_strlist_push(defines, opts->diff.frontend.defines.items[d]);
     kd_sb_printf(define_text, "%s=%s", s->parameter, s->values[i]); /* any length */
     kd_strlist_push(defines, kd_sb_str(define_text));
-    o->defines = *defines;
+    o->diff.frontend.defines = *defines;
 }
 
 /* The first analysed point, kept for the HTML page's static diff, with what its
@@ -221,7 +221,6 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
     kd_sweep_point *points = calloc(s->count, sizeof *points);
     json_t *results = json_array();
     int status = KD_EXIT_OK;
-    kd_render_options ro = kd_render_options_for(opts);
     /* A document on stdout owns it: the human report then goes to stderr. */
     bool stdout_taken = kd_options_stdout_taken(opts);
     FILE *human = stdout_taken ? stderr : stdout;
@@ -239,9 +238,9 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         fprintf(human, "== %s = %s\n", s->parameter, s->values[i]);
         fflush(human);
         kd_comparison c;
-        int rc = kd_compare_files(&o, &c);
-        if (c.analysed && (i == 0 || opts->per_kernel))
-            kd_render_terminal(human, &c, &ro); /* the static diff once; the table says the rest */
+        int rc = kd_compare_files(&o.diff, &c);
+        if (c.analysed && (i == 0 || opts->render.per_kernel))
+            kd_render_terminal(human, &c, &opts->render); /* the static diff once; the table says the rest */
         else if (c.timed) {
             kd_strbuf line = {0};
             kd_timing_headline(&c.timing, &line);

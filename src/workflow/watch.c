@@ -19,10 +19,10 @@ enum { TREND = 8, POLL_MS = 300 };
 static long long newest_change(const kd_options *opts)
 {
     long long newest = 0;
-    const char *files[2] = {opts->git_file ? opts->git_file : opts->files[0], opts->git_file ? NULL : opts->files[1]};
+    const char *files[2] = {opts->diff.git_file ? opts->diff.git_file : opts->diff.files[0], opts->diff.git_file ? NULL : opts->diff.files[1]};
     for (int s = 0; s < 2 && files[s]; s++) {
         kd_strlist deps = {0};
-        if (kd_collect_includes(files[s], &opts->include_dirs, &deps) != 0)
+        if (kd_collect_includes(files[s], &opts->diff.frontend.include_dirs, &deps) != 0)
             return -1;
         for (size_t i = 0; i < deps.count; i++) {
             struct stat st;
@@ -50,16 +50,15 @@ int kd_watch_run(const kd_options *opts, int argc, char **argv)
     double speedups[TREND];
     kd_verdict verdicts[TREND];
     int runs = 0, shown = 0, rc = KD_EXIT_OK;
-    kd_render_options ro = kd_render_options_for(opts);
     for (;;) {
         long long seen = newest_change(opts);
         printf("== run %d\n", ++runs);
         kd_comparison c;
-        rc = kd_compare_files(opts, &c);
+        rc = kd_compare_files(&opts->diff, &c);
         c.argc = argc;
         c.argv = argv;
         if (c.analysed)
-            kd_render_terminal(stdout, &c, &ro);
+            kd_render_terminal(stdout, &c, &opts->render);
         kd_strbuf why = {0};
         if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
             fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));

@@ -19,15 +19,15 @@ static void two_files_and_flags(void **state)
     kd_options o;
     assert_int_equal(parse(&o, 11, argv), 0);
     assert_int_equal(o.command, KD_CMD_DIFF);
-    assert_string_equal(o.files[0], "a.cu");
-    assert_string_equal(o.files[1], "b.cu");
-    assert_string_equal(o.arch, "sm_80");
-    assert_int_equal(o.include_dirs.count, 1);
-    assert_string_equal(o.include_dirs.items[0], "inc");
-    assert_string_equal(o.defines.items[0], "X=1");
-    assert_int_equal(o.nvcc_flags.count, 2);
-    assert_string_equal(o.nvcc_flags.items[1], "-maxrregcount=32");
-    assert_null(o.fn[0]);
+    assert_string_equal(o.diff.files[0], "a.cu");
+    assert_string_equal(o.diff.files[1], "b.cu");
+    assert_string_equal(o.diff.arch, "sm_80");
+    assert_int_equal(o.diff.frontend.include_dirs.count, 1);
+    assert_string_equal(o.diff.frontend.include_dirs.items[0], "inc");
+    assert_string_equal(o.diff.frontend.defines.items[0], "X=1");
+    assert_int_equal(o.diff.frontend.nvcc_flags.count, 2);
+    assert_string_equal(o.diff.frontend.nvcc_flags.items[1], "-maxrregcount=32");
+    assert_null(o.diff.fn[0]);
     kd_options_free(&o);
 }
 
@@ -37,9 +37,9 @@ static void options_after_files(void **state)
     const char *argv[] = {"kerndiff", "a.cu", "b.cu", "--fn", "k", "--no-color", NULL};
     kd_options o;
     assert_int_equal(parse(&o, 6, argv), 0);
-    assert_string_equal(o.files[1], "b.cu");
-    assert_string_equal(o.fn[0], "k");
-    assert_false(o.color);
+    assert_string_equal(o.diff.files[1], "b.cu");
+    assert_string_equal(o.diff.fn[0], "k");
+    assert_false(o.render.color);
     kd_options_free(&o);
 }
 
@@ -49,14 +49,14 @@ static void fn_pair_and_scopes(void **state)
     const char *pair[] = {"kerndiff", "--fn", "ns::old_k:ns::new_k", "a.cu", "b.cu", NULL};
     kd_options o;
     assert_int_equal(parse(&o, 5, pair), 0);
-    assert_string_equal(o.fn[0], "ns::old_k");
-    assert_string_equal(o.fn[1], "ns::new_k");
+    assert_string_equal(o.diff.fn[0], "ns::old_k");
+    assert_string_equal(o.diff.fn[1], "ns::new_k");
     kd_options_free(&o);
 
     const char *scoped[] = {"kerndiff", "--fn", "ns::k", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 5, scoped), 0);
-    assert_string_equal(o.fn[0], "ns::k");
-    assert_string_equal(o.fn[1], "ns::k");
+    assert_string_equal(o.diff.fn[0], "ns::k");
+    assert_string_equal(o.diff.fn[1], "ns::k");
     kd_options_free(&o);
 
     const char *bad[] = {"kerndiff", "--fn", "k:", "a.cu", "b.cu", NULL};
@@ -71,13 +71,13 @@ static void json_destination(void **state)
     const char *to_stdout[] = {"kerndiff", "--json", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 4, to_stdout), 0);
     assert_string_equal(o.json_path, "-");
-    assert_string_equal(o.files[0], "a.cu");
+    assert_string_equal(o.diff.files[0], "a.cu");
     kd_options_free(&o);
 
     const char *to_file[] = {"kerndiff", "--json", "out.json", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 5, to_file), 0);
     assert_string_equal(o.json_path, "out.json");
-    assert_string_equal(o.files[1], "b.cu");
+    assert_string_equal(o.diff.files[1], "b.cu");
     kd_options_free(&o);
 
     const char *md[] = {"kerndiff", "--markdown=r.txt", "a.cu", "b.cu", NULL};
@@ -94,12 +94,12 @@ static void ncu_output_options(void **state)
     const char *argv[] = {"kerndiff", "--ncu-report", "reps", "--metric-names", "--metrics", "a__b.sum,c.pct",
                           "--metrics=d.max", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 9, argv), 0);
-    assert_string_equal(o.ncu_report_dir, "reps");
-    assert_true(o.metric_names);
-    assert_int_equal(o.extra_metrics.count, 3);
-    assert_string_equal(o.extra_metrics.items[0], "a__b.sum");
-    assert_string_equal(o.extra_metrics.items[1], "c.pct");
-    assert_string_equal(o.extra_metrics.items[2], "d.max");
+    assert_string_equal(o.diff.counters.report_dir, "reps");
+    assert_true(o.render.metric_names);
+    assert_int_equal(o.diff.counters.extra_metrics.count, 3);
+    assert_string_equal(o.diff.counters.extra_metrics.items[0], "a__b.sum");
+    assert_string_equal(o.diff.counters.extra_metrics.items[1], "c.pct");
+    assert_string_equal(o.diff.counters.extra_metrics.items[2], "d.max");
     kd_options_free(&o);
     const char *bad[][6] = {{"kerndiff", "--metrics", "a b", "a.cu", "b.cu", NULL},
                             {"kerndiff", "--metrics", "a,,b", "a.cu", "b.cu", NULL},
@@ -149,9 +149,9 @@ static void one_file_is_git_mode(void **state)
     const char *argv[] = {"kerndiff", "--at", "v1..v2", "k.cu", NULL};
     assert_int_equal(parse(&o, 4, argv), 0);
     assert_int_equal(o.command, KD_CMD_DIFF);
-    assert_string_equal(o.git_file, "k.cu");
-    assert_string_equal(o.at, "v1..v2");
-    assert_null(o.files[0]);
+    assert_string_equal(o.diff.git_file, "k.cu");
+    assert_string_equal(o.diff.at, "v1..v2");
+    assert_null(o.diff.files[0]);
     kd_options_free(&o);
 }
 
@@ -165,8 +165,8 @@ static void app_at_revisions(void **state)
     assert_string_equal(o.app.at[0], "v1");
     assert_string_equal(o.app.at[1], "v2");
     assert_string_equal(o.app.prepare, "make -j");
-    assert_string_equal(o.files[0], "./prog x");
-    assert_string_equal(o.files[1], "./prog x");
+    assert_string_equal(o.diff.files[0], "./prog x");
+    assert_string_equal(o.diff.files[1], "./prog x");
     kd_options_free(&o);
     const char *one[] = {"kerndiff", "app", "--at", "HEAD~2", "./prog", NULL};
     assert_int_equal(parse(&o, 5, one), 0);
@@ -195,8 +195,8 @@ static void list_and_no_color_env(void **state)
     const char *list[] = {"kerndiff", "list", "k.cu", NULL};
     assert_int_equal(parse(&o, 3, list), 0);
     assert_int_equal(o.command, KD_CMD_LIST);
-    assert_string_equal(o.files[0], "k.cu");
-    assert_false(o.color);
+    assert_string_equal(o.diff.files[0], "k.cu");
+    assert_false(o.render.color);
     kd_options_free(&o);
     unsetenv("NO_COLOR");
 }
@@ -210,31 +210,31 @@ static void timing_and_launch_options(void **state)
                           "--batch", "off", "--no-check", "--require-match", "a.cu", "b.cu", NULL};
     kd_options o;
     assert_int_equal(parse(&o, 33, argv), 0);
-    assert_string_equal(o.n, "16M");
-    assert_string_equal(o.buffers.items[0], "C=n*n");
-    assert_string_equal(o.scalars.items[0], "alpha=2");
-    assert_string_equal(o.grid, "ceil(n/256)");
-    assert_string_equal(o.block, "128");
-    assert_string_equal(o.call[1].block, "256");
-    assert_null(o.call[0].block);
-    assert_true(o.timing.target_pct == 0.5);
-    assert_true(o.timing.max_time_s == 3.0);
-    assert_int_equal(o.timing.min_runs, 50);
-    assert_int_equal(o.timing.max_runs, 900);
-    assert_int_equal(o.timing.timeout_ms, 2500);
-    assert_int_equal(o.timing.seed, 7);
-    assert_true(o.timing.tolerance_given);
-    assert_true(o.timing.tolerance.rtol == 1e-3);
-    assert_int_equal(o.timing.batch, -1);
-    assert_false(o.timing.check);
-    assert_true(o.gate.require_match);
+    assert_string_equal(o.diff.launch.n, "16M");
+    assert_string_equal(o.diff.launch.buffers.items[0], "C=n*n");
+    assert_string_equal(o.diff.launch.scalars.items[0], "alpha=2");
+    assert_string_equal(o.diff.launch.grid, "ceil(n/256)");
+    assert_string_equal(o.diff.launch.block, "128");
+    assert_string_equal(o.diff.launch.call[1].block, "256");
+    assert_null(o.diff.launch.call[0].block);
+    assert_true(o.diff.timing.target_pct == 0.5);
+    assert_true(o.diff.timing.max_time_s == 3.0);
+    assert_int_equal(o.diff.timing.min_runs, 50);
+    assert_int_equal(o.diff.timing.max_runs, 900);
+    assert_int_equal(o.diff.timing.timeout_ms, 2500);
+    assert_int_equal(o.diff.timing.seed, 7);
+    assert_true(o.diff.timing.tolerance_given);
+    assert_true(o.diff.timing.tolerance.rtol == 1e-3);
+    assert_int_equal(o.diff.timing.batch, -1);
+    assert_false(o.diff.timing.check);
+    assert_true(o.diff.gate.require_match);
     kd_options_free(&o);
 
     const char *defaults[] = {"kerndiff", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 3, defaults), 0);
-    assert_true(o.timing.target_pct == 1.0);
-    assert_true(o.timing.check);
-    assert_int_equal(o.timing.seed, 1);
+    assert_true(o.diff.timing.target_pct == 1.0);
+    assert_true(o.diff.timing.check);
+    assert_int_equal(o.diff.timing.seed, 1);
     kd_options_free(&o);
 }
 
@@ -254,7 +254,7 @@ static void timeout_is_bounded_and_shell_text_never_reaches_nvcc(void **state)
     const char *hour[] = {"kerndiff", "--timeout", "3600", "a.cu", "b.cu", NULL};
     kd_options o;
     assert_int_equal(parse(&o, 5, hour), 0);
-    assert_int_equal(o.timing.timeout_ms, 3600000);
+    assert_int_equal(o.diff.timing.timeout_ms, 3600000);
     kd_options_free(&o);
     const char *flag[] = {"kerndiff", "--nvcc-flag", "-Xcompiler=$(id)", "a.cu", "b.cu", NULL};
     expect_usage_error(5, flag);
@@ -267,7 +267,7 @@ static void timeout_is_bounded_and_shell_text_never_reaches_nvcc(void **state)
     const char *fine[] = {"kerndiff", "-D", "X=$(touch p)", "-D", "F(a,b)=((a)<(b))", "-DY", "--nvcc-flag",
                           "-gencode=arch=compute_90,code=sm_90", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 10, fine), 0); /* values go into a header, never to a shell */
-    assert_int_equal(o.defines.count, 3);
+    assert_int_equal(o.diff.frontend.defines.count, 3);
     kd_options_free(&o);
     const char *call[] = {"kerndiff", "--call", "v2:n=1M,iters", "a.cu", "b.cu", NULL};
     expect_usage_error(5, call);
