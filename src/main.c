@@ -8,6 +8,7 @@
 #include "app/collect.h"
 #include "cli/exit_codes.h"
 #include "cli/options.h"
+#include "cli/status.h"
 #include "diff/compare.h"
 #include "report/app_report.h"
 #include "report/model_text.h"
@@ -127,18 +128,12 @@ static int list_kernels(const kd_options *opts, const char *path)
  * comparison that otherwise succeeded: the same step for a diff and for `compare`. */
 static int gate_status(const kd_comparison *c, int rc)
 {
-    if (rc != KD_EXIT_OK || c->gate.result == KD_GATE_PASSED)
-        return rc;
     kd_strbuf why = {0};
-    kd_gate_reason(&c->gate, &why);
-    fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+    int status = kd_comparison_status(c, rc, &why);
+    if (status != rc)
+        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     kd_sb_free(&why);
-    switch (c->gate.result) {
-    case KD_GATE_SLOWER: return KD_EXIT_SLOWER;
-    case KD_GATE_OUTPUTS_DIFFER: return KD_EXIT_MISMATCH;
-    case KD_GATE_NOT_MEASURED: case KD_GATE_PASSED: break;
-    }
-    return KD_EXIT_RUNTIME;
+    return status;
 }
 
 /* The comparison as one JSON document to `path` (a file, or "-" for stdout). */
@@ -262,7 +257,7 @@ int main(int argc, char **argv)
         break;
     case KD_CMD_COMPARE: {
         kd_comparison c;
-        rc = kd_compare_saved(&opts, &c);
+        rc = kd_compare_saved(&opts.diff, opts.compare_side, &c);
         if (c.analysed)
             rc = render(&opts, &c);
         rc = gate_status(&c, rc);
@@ -271,7 +266,7 @@ int main(int argc, char **argv)
     }
     case KD_CMD_DIFF: {
         if (opts.watch) {
-            rc = kd_watch_run(&opts, argc, argv);
+            rc = kd_watch_run(&opts.diff, &opts.render, argc, argv);
             break;
         }
         if (kd_sweep_requested(&opts)) {

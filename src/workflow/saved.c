@@ -68,7 +68,7 @@ static int take_side(saved_run *run, int index, const char *column, const char *
 }
 
 /* Speedup and verdict from both runs' raw samples, as the timing pass computes them. */
-static int take_timing(saved_run run[2], const int index[2], const kd_options *opts, kd_timing *t)
+static int take_timing(saved_run run[2], const int index[2], const kd_diff_options *opts, kd_timing *t)
 {
     const kd_timing *newest = &run[1].c.timing;
     memcpy(t->device, newest->device, sizeof t->device);
@@ -93,12 +93,12 @@ static int take_timing(saved_run run[2], const int index[2], const kd_options *o
     }
     if (rc == 0)
         rc = kd_speedup_ci(kept[0], n[0], kept[1], n[1], KD_SPEEDUP_CONFIDENCE, KD_FINAL_RESAMPLES,
-                           opts->diff.timing.seed, &t->speedup);
+                           opts->timing.seed, &t->speedup);
     free(kept[0]);
     free(kept[1]);
-    t->min_effect_pct = opts->diff.timing.min_effect_pct;
+    t->min_effect_pct = opts->timing.min_effect_pct;
     t->verdict = kd_verdict_with_floor(&t->speedup, t->min_effect_pct);
-    t->target_pct = opts->diff.timing.target_pct;
+    t->target_pct = opts->timing.target_pct;
     t->target_reached = kd_speedup_ci_halfwidth_pct(&t->speedup) <= t->target_pct;
     t->stop_reason = KD_STOP_SAVED_SAMPLES;
     t->from_saved = true;
@@ -157,19 +157,19 @@ static kd_outputs_state outputs_of(const saved_run run[2])
     return a == KD_OUTPUTS_MATCH && b == KD_OUTPUTS_MATCH ? KD_OUTPUTS_MATCH : KD_OUTPUTS_NOT_CHECKED;
 }
 
-int kd_compare_saved(const kd_options *opts, kd_comparison *c)
+int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_comparison *c)
 {
     memset(c, 0, sizeof *c);
     static const char *const names[2] = {"OLD", "NEW"};
-    const char *column = opts->compare_side ? opts->compare_side : "v2";
+    const char *column = side_column ? side_column : "v2";
     int index[2];
     saved_run run[2];
     memset(run, 0, sizeof run);
     int rc = KD_EXIT_OK;
     for (int s = 0; s < 2 && rc == KD_EXIT_OK; s++) {
-        rc = load_run(opts->diff.files[s], names[s], &run[s]);
+        rc = load_run(opts->files[s], names[s], &run[s]);
         index[s] = !strcmp(column, "v1") ? 0 : 1;
-        if (rc == KD_EXIT_OK && take_side(&run[s], index[s], column, opts->diff.files[s], s, c) != 0)
+        if (rc == KD_EXIT_OK && take_side(&run[s], index[s], column, opts->files[s], s, c) != 0)
             rc = KD_EXIT_TOOL;
     }
     if (rc == KD_EXIT_OK) {
@@ -185,7 +185,7 @@ int kd_compare_saved(const kd_options *opts, kd_comparison *c)
             kd_note_set(&c->runtime_note, KD_RUNTIME_SAVED_NO_SAMPLES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
         if (run[0].c.counters.present && run[1].c.counters.present && take_counters(run, index, c, &c->counters) != 0)
             kd_note_set(&c->counters_note, KD_COUNTERS_SAVED_OUT_OF_MEMORY, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
-        kd_gate_evaluate(&c->timing, c->timed, outputs_of(run), &opts->diff.gate, &c->gate);
+        kd_gate_evaluate(&c->timing, c->timed, outputs_of(run), &opts->gate, &c->gate);
         if (kd_comparison_tabulate(c) != 0)
             rc = KD_EXIT_TOOL;
         c->analysed = rc == KD_EXIT_OK;

@@ -6,11 +6,13 @@
 #ifndef KD_WORKFLOW_SAVED_H
 #define KD_WORKFLOW_SAVED_H
 
-#include "cli/options.h"
 #include "diff/model.h"
+#include "diff/options.h"
 
-/* Returns KD_EXIT_OK, or KD_EXIT_INPUT (a file missing, not JSON, or not a kerndiff result)
- * with the reason printed. */
-int kd_compare_saved(const kd_options *opts, kd_comparison *out);
+/* The two saved runs are opts->files; side_column is "v1" or "v2" (NULL: "v2"); the
+ * timing options recompute the verdict and the gate is judged on it. Returns KD_EXIT_OK,
+ * or KD_EXIT_INPUT (a file missing, not JSON, or not a kerndiff result) with the reason
+ * printed. */
+int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_comparison *out);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/exit_codes.h"
+#include "cli/status.h"
 #include "diff/compare.h"
 #include "launch/expr.h"
 #include "report/model_text.h"
@@ -251,6 +252,12 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
             fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
         kd_sb_free(&why);
+        /* --fail-if-slower and --require-match hold at every point, as in a single diff. */
+        int gated = kd_comparison_status(&c, rc, &why);
+        if (gated != rc)
+            fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
+        kd_sb_free(&why);
+        rc = gated;
         summarise(&c, rc, &points[i]);
         json_t *result = c.analysed ? kd_comparison_json(&c) : json_null();
         json_array_append_new(results, json_pack("{s:s, s:i, s:o}", "value", s->values[i], "exit", rc,

@@ -9,6 +9,7 @@
 
 #include "compile/deps.h"
 #include "cli/exit_codes.h"
+#include "cli/status.h"
 #include "diff/compare.h"
 #include "report/report.h"
 #include "report/note_text.h"
@@ -16,13 +17,13 @@
 enum { TREND = 8, POLL_MS = 300 };
 
 /* The newest modification time among both sources and everything they include. */
-static long long newest_change(const kd_options *opts)
+static long long newest_change(const kd_diff_options *opts)
 {
     long long newest = 0;
-    const char *files[2] = {opts->diff.git_file ? opts->diff.git_file : opts->diff.files[0], opts->diff.git_file ? NULL : opts->diff.files[1]};
+    const char *files[2] = {opts->git_file ? opts->git_file : opts->files[0], opts->git_file ? NULL : opts->files[1]};
     for (int s = 0; s < 2 && files[s]; s++) {
         kd_strlist deps = {0};
-        if (kd_collect_includes(files[s], &opts->diff.frontend.include_dirs, &deps) != 0)
+        if (kd_collect_includes(files[s], &opts->frontend.include_dirs, &deps) != 0)
             return -1;
         for (size_t i = 0; i < deps.count; i++) {
             struct stat st;
@@ -45,7 +46,7 @@ static void print_trend(const double *speedups, const kd_verdict *verdicts, int 
     printf("   (+ faster, - slower, ~ no significant difference)\n");
 }
 
-int kd_watch_run(const kd_options *opts, int argc, char **argv)
+int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, int argc, char **argv)
 {
     double speedups[TREND];
     kd_verdict verdicts[TREND];
@@ -54,13 +55,17 @@ int kd_watch_run(const kd_options *opts, int argc, char **argv)
         long long seen = newest_change(opts);
         printf("== run %d\n", ++runs);
         kd_comparison c;
-        rc = kd_compare_files(&opts->diff, &c);
+        rc = kd_compare_files(opts, &c);
         c.argc = argc;
         c.argv = argv;
         if (c.analysed)
-            kd_render_terminal(stdout, &c, &opts->render);
+            kd_render_terminal(stdout, &c, render);
         kd_strbuf why = {0};
         if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
+            fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_sb_free(&why);
+        /* The gate is said after each run; watching goes on whatever it says. */
+        if (kd_comparison_status(&c, rc, &why) != rc)
             fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         kd_sb_free(&why);
         if (c.timed) {

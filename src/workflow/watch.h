@@ -3,9 +3,10 @@
 #ifndef KD_WORKFLOW_WATCH_H
 #define KD_WORKFLOW_WATCH_H
 
-#include "cli/options.h"
+#include "diff/options.h"
+#include "report/report.h"
 
 /* Runs until interrupted; returns the last run's exit status if the files vanish. */
-int kd_watch_run(const kd_options *opts, int argc, char **argv);
+int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, int argc, char **argv);
 
 #endif

@@ -120,6 +120,12 @@ expect_json sweep_n "$WORK/sweep.json" '[p["result"]["sides"][0]["launch"]["n"] 
 expect_json sweep_n "$WORK/sweep.json" 'all(p["result"]["sides"][0]["build"]["cached"] for p in d["sweep"]["points"][1:])' True
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/sweep.json" >"$WORK/sweep_valid.err" 2>&1; then
     ok "sweep_n: JSON valid against the schema"; else fail "sweep_n: schema" "$WORK/sweep_valid.err"; fi
+# The gate holds at every point of a sweep, as in a single diff: the first failing point's status.
+sim "median=50us;median=50us,wrong=3" sweep_require_match 6 -- --require-match --n 1K,2K --json="$WORK/sweep_rm.json" "$A" "$B"
+has sweep_require_match err 'n = 2K: outputs differ between v1 and v2 \(--require-match\)'
+expect_json sweep_require_match "$WORK/sweep_rm.json" '[p["exit"] for p in d["sweep"]["points"]]' "[6, 6]"
+sim "median=50us,cv=0.5%;median=70us,cv=0.5%" sweep_gate 8 -- --fail-if-slower 5 --n 1K,2K "$A" "$B"
+has sweep_gate err 'n = 1K: gate --fail-if-slower 5%: FAILED'
 sim "median=50us;median=40us" sweep_list 0 -- --n 1000,3000 "$A" "$B"
 has sweep_list out '^  3000 '
 cat >"$WORK/tile.cu" <<'CU'
@@ -144,9 +150,10 @@ expect_json floor "$WORK/floor.json" 'd["runtime"]["verdict"]' "no significant d
 sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor_off 0 -- --min-runs 200 --json="$WORK/floor0.json" "$A" "$B"
 expect_json floor_off "$WORK/floor0.json" 'd["runtime"]["verdict"]' slower
 
-# --watch: a change to either file re-runs the diff, and the trend line grows.
+# --watch: a change to either file re-runs the diff, and the trend line grows; the gate
+# (--require-match) is said after every run.
 cp "$A" "$WORK/w1.cu"; cp "$B" "$WORK/w2.cu"
-KERNDIFF_SIMULATE="median=60us;median=50us" "$KD" --watch "$WORK/w1.cu" "$WORK/w2.cu" >"$WORK/watch.out" 2>&1 &
+KERNDIFF_SIMULATE="median=60us;median=50us,wrong=3" "$KD" --watch --require-match "$WORK/w1.cu" "$WORK/w2.cu" >"$WORK/watch.out" 2>&1 &
 watcher=$!
 for _ in $(seq 100); do grep -q 'watching for changes' "$WORK/watch.out" && break; sleep 0.1; done
 sleep 0.5
@@ -155,6 +162,8 @@ for _ in $(seq 100); do [ "$(grep -c 'watching for changes' "$WORK/watch.out")" 
 kill -INT $watcher; wait $watcher 2>/dev/null
 if grep -q '^== run 2$' "$WORK/watch.out" && grep -Eq '^trend \(oldest first\): 1\.[0-9]+x\+ 1\.[0-9]+x\+ ' "$WORK/watch.out"; then
     ok "watch: re-ran after an edit, trend of two runs"; else fail "watch: no second run" "$WORK/watch.out"; fi
+if [ "$(grep -c 'outputs differ between v1 and v2 (--require-match)' "$WORK/watch.out")" -ge 2 ]; then
+    ok "watch: --require-match said after each run"; else fail "watch: --require-match not said" "$WORK/watch.out"; fi
 
 # Saved results: --save keeps everything; `compare` diffs two saved runs (v2 of each).
 sim "median=65us,seed=1;median=50us,seed=2" save_old 0 -- --save "$WORK/old.json" "$A" "$B"
