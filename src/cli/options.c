@@ -444,7 +444,9 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             kd_sb_free(&why);
             if (bad)
                 return KD_EXIT_USAGE;
-            kd_strlist_push(c == 'I' ? &opts->diff.frontend.include_dirs : c == 'D' ? &opts->diff.frontend.defines : &opts->diff.frontend.nvcc_flags, optarg);
+            kd_strlist_push(c == 'I'   ? &opts->diff.frontend.include_dirs
+                            : c == 'D' ? &opts->diff.frontend.defines
+                                       : &opts->diff.frontend.nvcc_flags, optarg);
             break;
         }
         case OPT_NVCC: opts->diff.frontend.nvcc = optarg; break;
@@ -608,7 +610,8 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         }
         case OPT_RTOL:
         case OPT_ATOL:
-            if (parse_number(optarg, 0, 1e30, false, c == OPT_RTOL ? &opts->diff.timing.tolerance.rtol : &opts->diff.timing.tolerance.atol) != 0)
+            if (parse_number(optarg, 0, 1e30, false,
+                             c == OPT_RTOL ? &opts->diff.timing.tolerance.rtol : &opts->diff.timing.tolerance.atol) != 0)
                 return usage_error("%s wants a non-negative number, got '%s'", c == OPT_RTOL ? "--rtol" : "--atol", optarg);
             opts->diff.timing.tolerance_given = true;
             break;
@@ -656,9 +659,10 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
                                "or kerndiff app --at REF CMD");
         if (opts->app.prepare && !opts->diff.at)
             return usage_error("--prepare builds each side's checkout: it goes with --at REF");
-        if (opts->diff.at && strstr(opts->diff.at, ".."))
+        const char *at = opts->diff.at;
+        if (at && strstr(at, ".."))
             return usage_error("kerndiff app takes two revisions as --at %.*s --at %s, not --at %s",
-                               (int)(strstr(opts->diff.at, "..") - opts->diff.at), opts->diff.at, strstr(opts->diff.at, "..") + 2, opts->diff.at);
+                               (int)(strstr(at, "..") - at), at, strstr(at, "..") + 2, at);
         opts->command = KD_CMD_APP;
         opts->app.at[0] = opts->diff.at;
         opts->app.at[1] = opts->at_second;

@@ -18,7 +18,8 @@ enum { MAX_POINTS = 64 };
 
 bool kd_sweep_requested(const kd_options *opts)
 {
-    return opts->sweep || (opts->diff.launch.n && (strchr(opts->diff.launch.n, ',') || strstr(opts->diff.launch.n, "..")));
+    const char *n = opts->diff.launch.n;
+    return opts->sweep || (n && (strchr(n, ',') || strstr(n, "..")));
 }
 
 static int push_value(kd_sweep_spec *s, const char *text, size_t len)
