@@ -87,7 +87,7 @@ static int list_kernels(const kd_options *opts, const char *path)
     kd_kernel_list list = {0};
     kd_annotations notes = {0};
     char *ptx = NULL;
-    int rc = kd_list_file(&opts->diff, path, &list, &notes, &ptx);
+    int rc = kd_exit_code(kd_list_file(&opts->diff, path, &list, &notes, &ptx));
     if (rc == KD_EXIT_OK && list.count == 0)
         printf("%s: no __global__ kernels\n", path);
     for (size_t i = 0; rc == KD_EXIT_OK && i < list.count; i++) {
@@ -124,13 +124,16 @@ static int list_kernels(const kd_options *opts, const char *path)
 }
 
 
-/* The gate's result (judged by the pipeline, diff/gate.h) decides the exit status of a
- * comparison that otherwise succeeded: the same step for a diff and for `compare`. */
-static int gate_status(const kd_comparison *c, int rc)
+/* A comparison's exit status: its outcome; when it succeeded, a report that could not be
+ * written (render_rc), then the gate's result (judged by the pipeline, diff/gate.h). The
+ * same step for a diff and for `compare`. */
+static int comparison_status(const kd_comparison *c, kd_outcome outcome, int render_rc)
 {
+    if (outcome == KD_OK && render_rc != KD_EXIT_OK)
+        return render_rc;
     kd_strbuf why = {0};
-    int status = kd_comparison_status(c, rc, &why);
-    if (status != rc)
+    int status = kd_comparison_status(c, outcome, &why);
+    if (why.len)
         fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     kd_sb_free(&why);
     return status;
@@ -192,7 +195,7 @@ static int render(const kd_options *opts, const kd_comparison *c)
 static int app_command(const kd_options *opts)
 {
     kd_app_comparison c;
-    int rc = kd_app_collect(opts->diff.files, &opts->app, opts->diff.gate.fail_if_slower_pct, &c);
+    int rc = kd_exit_code(kd_app_collect(opts->diff.files, &opts->app, opts->diff.gate.fail_if_slower_pct, &c));
     if (rc == KD_EXIT_OK) {
         bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
                             (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0) ||
@@ -257,16 +260,14 @@ int main(int argc, char **argv)
         break;
     case KD_CMD_COMPARE: {
         kd_comparison c;
-        rc = kd_compare_saved(&opts.diff, opts.compare_side, &c);
-        if (c.analysed)
-            rc = render(&opts, &c);
-        rc = gate_status(&c, rc);
+        kd_outcome outcome = kd_compare_saved(&opts.diff, opts.compare_side, &c);
+        rc = comparison_status(&c, outcome, c.analysed ? render(&opts, &c) : KD_EXIT_OK);
         kd_comparison_free(&c);
         break;
     }
     case KD_CMD_DIFF: {
         if (opts.watch) {
-            rc = kd_watch_run(&opts.diff, &opts.render, argc, argv);
+            rc = kd_exit_code(kd_watch_run(&opts.diff, &opts.render, argc, argv));
             break;
         }
         if (kd_sweep_requested(&opts)) {
@@ -283,19 +284,18 @@ int main(int argc, char **argv)
             break;
         }
         kd_comparison c;
-        rc = kd_compare_files(&opts.diff, &c);
+        kd_outcome outcome = kd_compare_files(&opts.diff, &c);
         c.argc = argc;
         c.argv = argv;
+        int render_rc = KD_EXIT_OK;
         if (c.analysed) {
-            int render_rc = render(&opts, &c);
+            render_rc = render(&opts, &c);
             kd_strbuf why = {0};
-            if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
+            if (outcome != KD_OK && kd_note_text(&c.runtime_note, &why))
                 fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
             kd_sb_free(&why);
-            if (rc == KD_EXIT_OK)
-                rc = render_rc;
         }
-        rc = gate_status(&c, rc);
+        rc = comparison_status(&c, outcome, render_rc);
         kd_comparison_free(&c);
         break;
     }

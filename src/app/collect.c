@@ -14,7 +14,7 @@
 #include "app/diff.h"
 #include "app/records.h"
 #include "app/sqlite.h"
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "git/worktree.h"
 #include "util/fs.h"
 #include "util/spawn.h"
@@ -96,14 +96,14 @@ static void stderr_tail(const char *path, kd_strbuf *out)
     free(text);
 }
 
-/* One run of side `s`. Returns KD_EXIT_OK or a status after printing why. */
+/* One run of side `s`. Returns KD_OK or a status after printing why. */
 static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, size_t run, const kd_app_options *o,
                     const char *inject, kd_app_run *out)
 {
     const char *tmp = kd_tmpdir();
     char *dir = NULL, *err_path = NULL;
     char **env = NULL;
-    int rc = KD_EXIT_TOOL;
+    int rc = KD_FAIL_TOOL;
     if (!tmp || asprintf(&dir, "%s/app-v%d-run%zu", tmp, s + 1, run + 1) < 0 || kd_mkdir_p(dir) != 0 ||
         !(err_path = kd_path_join(dir, "stderr.txt")) || !(env = run_environment(inject, dir, o->range))) {
         fprintf(stderr, "kerndiff: v%d: cannot prepare a run: %s\n", s + 1, strerror(errno));
@@ -124,7 +124,7 @@ static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, s
     if (spawned != 0) {
         fprintf(stderr, "kerndiff: v%d: cannot run '%s'%s%s: %s\n", s + 1, argv[0], side->dir ? " in " : "",
                 side->dir ? side->dir : "", strerror(spawned));
-        rc = KD_EXIT_INPUT;
+        rc = KD_FAIL_INPUT;
         goto done;
     }
     int status;
@@ -139,17 +139,17 @@ static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, s
                      out->signal ? "was killed by signal" : "exited with status",
                      out->signal ? out->signal : out->exit_code, run + 1, o->runs);
         stderr_tail(err_path, &why);
-        rc = KD_EXIT_RUNTIME;
+        rc = KD_FAIL_RUNTIME;
     } else if (kd_app_records_read_dir(dir, &out->activity, &why) != 0) {
         kd_strbuf msg = {0};
         kd_sb_printf(&msg, "v%d: run %zu: the collected records are unreadable: %s", s + 1, run + 1, kd_sb_str(&why));
         kd_sb_free(&why);
         why = msg;
-        rc = KD_EXIT_RUNTIME;
+        rc = KD_FAIL_RUNTIME;
     } else {
-        rc = KD_EXIT_OK;
+        rc = KD_OK;
     }
-    if (rc != KD_EXIT_OK)
+    if (rc != KD_OK)
         fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     kd_sb_free(&why);
 done:
@@ -172,9 +172,9 @@ static int make_commands(const char *const inputs[2], const kd_app_options *o, c
             fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
         kd_sb_free(&why);
         if (made != 0)
-            return made == -2 ? KD_EXIT_USAGE : KD_EXIT_INPUT;
+            return made == -2 ? KD_FAIL_USAGE : KD_FAIL_INPUT;
     }
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 /* --at: each side's folder, a checkout of its revision or the current folder, and its
@@ -214,9 +214,9 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
         kd_sb_free(&why);
         free(path);
         if (rc != 0)
-            return rc == -2 ? KD_EXIT_TOOL : KD_EXIT_INPUT;
+            return rc == -2 ? KD_FAIL_TOOL : KD_FAIL_INPUT;
     }
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 /* --prepare, once in side `s`'s folder. Its output is kept for the message when it fails. */
@@ -229,11 +229,11 @@ static int prepare_side(const kd_app_command *prepare, const kd_app_options *o, 
         kd_sb_puts(&where, "in the current folder");
     kd_trace("v%d: --prepare %s", s + 1, kd_sb_str(&where));
     kd_spawn_result res;
-    int rc = KD_EXIT_OK;
+    int rc = KD_OK;
     if (kd_spawn((const char *const *)prepare->argv.items, side->dir, 0, &res) != 0) {
         kd_sb_printf(&why, "v%d: --prepare: cannot run '%s' %s: %s", s + 1, prepare->argv.items[0], kd_sb_str(&where),
                      strerror(errno));
-        rc = KD_EXIT_INPUT;
+        rc = KD_FAIL_INPUT;
     } else {
         if (res.exit_code || res.signal) {
             kd_sb_printf(&why, "v%d: --prepare '%s' %s %d %s; nothing compared", s + 1, o->prepare,
@@ -242,11 +242,11 @@ static int prepare_side(const kd_app_command *prepare, const kd_app_options *o, 
             /* Build tools report errors on stderr, but some only on stdout. */
             const kd_strbuf *shown = res.err.len ? &res.err : &res.out;
             text_tail(kd_sb_str(shown), shown->len, res.err.len ? "its last lines on stderr" : "its last lines on stdout", &why);
-            rc = KD_EXIT_BUILD;
+            rc = KD_FAIL_BUILD;
         }
         kd_spawn_result_free(&res);
     }
-    if (rc != KD_EXIT_OK)
+    if (rc != KD_OK)
         fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     kd_sb_free(&why);
     kd_sb_free(&where);
@@ -259,18 +259,18 @@ static int set_up_sides(const char *const inputs[2], const kd_app_options *o, kd
 {
     int rc = make_commands(inputs, o, c, cmds);
     kd_app_command prepare = {0};
-    if (rc == KD_EXIT_OK && o->prepare) {
+    if (rc == KD_OK && o->prepare) {
         kd_strbuf why = {0};
         int made = kd_app_command_make(o->prepare, o->no_shell, &prepare, &why);
         if (made != 0) {
             fprintf(stderr, "kerndiff: --prepare: %s\n", kd_sb_str(&why));
-            rc = made == -2 ? KD_EXIT_USAGE : KD_EXIT_INPUT;
+            rc = made == -2 ? KD_FAIL_USAGE : KD_FAIL_INPUT;
         }
         kd_sb_free(&why);
     }
-    if (rc == KD_EXIT_OK && o->at[0])
+    if (rc == KD_OK && o->at[0])
         rc = checkout_sides(inputs[0], o, c);
-    for (int s = 0; rc == KD_EXIT_OK && o->prepare && s < 2; s++)
+    for (int s = 0; rc == KD_OK && o->prepare && s < 2; s++)
         rc = prepare_side(&prepare, o, &c->sides[s], s);
     kd_app_command_free(&prepare);
     return rc;
@@ -290,7 +290,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
         side->runs = calloc(side->profile ? 1 : (size_t)o->runs, sizeof *side->runs);
         if (!side->runs) {
             fprintf(stderr, "kerndiff: out of memory\n");
-            return KD_EXIT_TOOL;
+            return KD_FAIL_TOOL;
         }
         if (side->profile) {
             kd_strbuf why = {0};
@@ -298,7 +298,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
             if (kd_app_sqlite_read(inputs[s], o->range, &side->runs[0].activity, &why) != 0) {
                 fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
                 kd_sb_free(&why);
-                return KD_EXIT_INPUT;
+                return KD_FAIL_INPUT;
             }
         } else if (!inject) {
             const char *env = getenv("KERNDIFF_INJECT_LIBRARY");
@@ -306,7 +306,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
             if (!inject) {
                 fprintf(stderr, "kerndiff: libkerndiff-inject.so not found beside kerndiff or in "
                                 "../libexec/kerndiff (build it with `make`, or set KERNDIFF_INJECT_LIBRARY)\n");
-                return KD_EXIT_TOOL;
+                return KD_FAIL_TOOL;
             }
         }
     }
@@ -314,8 +314,8 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
     int rc = set_up_sides(inputs, o, c, cmds);
     /* Alternating, and the order swapped every run, so that a slow drift of the machine
      * (clocks, another user) falls on both sides alike. */
-    for (int run = 0; rc == KD_EXIT_OK && run < o->runs; run++)
-        for (int k = 0; rc == KD_EXIT_OK && k < 2; k++) {
+    for (int run = 0; rc == KD_OK && run < o->runs; run++)
+        for (int k = 0; rc == KD_OK && k < 2; k++) {
             int s = run % 2 ? 1 - k : k;
             kd_app_side *side = &c->sides[s];
             if (side->profile)
@@ -326,9 +326,9 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
     kd_app_command_free(&cmds[0]);
     kd_app_command_free(&cmds[1]);
     free(inject);
-    if (rc == KD_EXIT_OK && kd_app_diff(c, o->steps) != 0) {
+    if (rc == KD_OK && kd_app_diff(c, o->steps) != 0) {
         fprintf(stderr, "kerndiff: out of memory\n");
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     }
     return rc;
 }

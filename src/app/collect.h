@@ -28,11 +28,11 @@ void kd_app_options_default(kd_app_options *o);
 
 /* Collects both sides into c->sides (labels borrowed from `inputs`, or made with --at),
  * then diffs them. With o->at[0], inputs[0] and inputs[1] are the same command.
- * Returns KD_EXIT_OK, or an exit status after a message on stderr naming the side:
- * KD_EXIT_RUNTIME when a command failed (exit status, signal, its last stderr lines;
- * nothing is compared), KD_EXIT_BUILD when --prepare failed (likewise), KD_EXIT_INPUT for
+ * Returns KD_OK, or a kd_outcome (util/outcome.h) after a message on stderr naming the side:
+ * KD_FAIL_RUNTIME when a command failed (exit status, signal, its last stderr lines;
+ * nothing is compared), KD_FAIL_BUILD when --prepare failed (likewise), KD_FAIL_INPUT for
  * an unreadable profile, a command with an unclosed quote (-N), a revision that cannot be
- * checked out; KD_EXIT_TOOL when the injection library or git is missing. Free c with
+ * checked out; KD_FAIL_TOOL when the injection library or git is missing. Free c with
  * kd_app_comparison_free in every case. */
 int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double fail_if_slower_pct,
                    kd_app_comparison *c);

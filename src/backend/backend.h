@@ -46,7 +46,7 @@ typedef struct kd_backend {
     int (*harness)(int side, kd_argv *argv, kd_strbuf *why);
 
     /* The front end; NULL in a backend that only runs what the others build (sim). Each
-     * returns a kd_exit code and prints any failure to stderr, naming `side` ("v1"/"v2",
+     * returns a kd_outcome and prints any failure to stderr, naming `side` ("v1"/"v2",
      * or NULL for `kerndiff list`) and what to do. */
     /* The kernels of one file and its `kerndiff:` annotations (annotations may be NULL). */
     int (*scan)(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "compile/cache.h"
 #include "source/ptxentry.h"
 #include "util/fs.h"
@@ -88,7 +88,7 @@ static int binary_scan(const kd_frontend_options *opts, const char *path, const 
     if (!text) {
         if (!cubin)
             fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", label, sep, path, strerror(errno));
-        return cubin ? KD_EXIT_TOOL : KD_EXIT_INPUT;
+        return cubin ? KD_FAIL_TOOL : KD_FAIL_INPUT;
     }
     /* The file's own annotations (PTX comments), then the sidecar's, which win. */
     kd_strbuf notes = {0};
@@ -104,12 +104,12 @@ static int binary_scan(const kd_frontend_options *opts, const char *path, const 
     kd_strbuf why = {0};
     int rc = kd_annotations_parse(kd_sb_str(&notes), notes.len, a) != 0 ||
                      (cubin ? cubin_functions(text, kernels) : kd_ptx_kernels(text, kernels)) != 0
-                 ? KD_EXIT_TOOL
-                 : KD_EXIT_OK;
-    if (rc == KD_EXIT_OK && kd_ptx_kernels_annotate(kernels, a, &why) != 0) {
+                 ? KD_FAIL_TOOL
+                 : KD_OK;
+    if (rc == KD_OK && kd_ptx_kernels_annotate(kernels, a, &why) != 0) {
         fprintf(stderr, "kerndiff: %s%s%s: %s\n", label, sep, sidecar ? kd_sb_str(&sidecar_path) : path, kd_sb_str(&why));
-        rc = KD_EXIT_INPUT;
-    } else if (rc != KD_EXIT_OK) {
+        rc = KD_FAIL_INPUT;
+    } else if (rc != KD_OK) {
         fprintf(stderr, "kerndiff: out of memory while reading '%s'\n", path);
     }
     kd_annotations_free(&local);
@@ -152,19 +152,19 @@ static int run_ptxas(const char *ptxas, const kd_comparison *c, const kd_side *s
     char *cubin = kd_path_join(dir, "kernel.cubin"), *log = kd_path_join(dir, "ptxas.log");
     const char *argv[] = {ptxas, "-v", "-arch", c->arch, "-o", cubin, side->path, NULL};
     kd_spawn_result r;
-    int rc = KD_EXIT_OK;
+    int rc = KD_OK;
     if (!cubin || !log || kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
         fprintf(stderr, "kerndiff: %s: cannot run %s to assemble %s: install the CUDA toolkit (or pass --nvcc PATH "
                         "beside its ptxas)\n", side->label, ptxas, side->path);
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     } else {
         if (r.exit_code != 0 || r.signal) {
             fprintf(stderr, "kerndiff: %s: ptxas -arch=%s failed on %s:\n%s\nFix the PTX, or check --arch.\n",
                     side->label, c->arch, side->path, kd_sb_str(&r.err));
-            rc = KD_EXIT_BUILD;
+            rc = KD_FAIL_BUILD;
         } else if (kd_write_file(log, kd_sb_str(&r.err), r.err.len) != 0) {
             fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, log, strerror(errno));
-            rc = KD_EXIT_TOOL;
+            rc = KD_FAIL_TOOL;
         }
         kd_spawn_result_free(&r);
     }
@@ -185,7 +185,7 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
     b->ptx = kd_read_file(side->path, &len);
     if (!b->ptx) {
         fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, strerror(errno));
-        return KD_EXIT_INPUT;
+        return KD_FAIL_INPUT;
     }
     char *ptxas = find_ptxas(opts), *version = ptxas_version(ptxas);
     kd_hash h;
@@ -197,15 +197,15 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
     kd_hash_hex(&h, b->key);
     free(version);
     char *entry = kd_cache_entry(b->key);
-    int rc = KD_EXIT_OK;
+    int rc = KD_OK;
     b->from_cache = !opts->no_cache && kd_cache_usable(entry, b->key, &layout, &b->note);
     if (!b->from_cache) {
         const char *tmp = kd_tmpdir();
         char *dir = tmp ? kd_path_join(tmp, side->label) : NULL;
         if (!dir || kd_mkdir_p(dir) != 0) {
             fprintf(stderr, "kerndiff: %s: cannot create a build folder: %s\n", side->label, strerror(errno));
-            rc = KD_EXIT_TOOL;
-        } else if ((rc = run_ptxas(ptxas, c, side, dir)) == KD_EXIT_OK && entry) {
+            rc = KD_FAIL_TOOL;
+        } else if ((rc = run_ptxas(ptxas, c, side, dir)) == KD_OK && entry) {
             kd_cache_store(dir, entry, &layout);
         }
         b->dir = dir;
@@ -215,14 +215,14 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
     }
     free(entry);
     free(ptxas);
-    char *log = rc == KD_EXIT_OK ? kd_path_join(b->dir, "ptxas.log") : NULL;
-    b->cubin_path = rc == KD_EXIT_OK ? kd_path_join(b->dir, "kernel.cubin") : NULL;
+    char *log = rc == KD_OK ? kd_path_join(b->dir, "ptxas.log") : NULL;
+    b->cubin_path = rc == KD_OK ? kd_path_join(b->dir, "kernel.cubin") : NULL;
     b->ptxas_log = log ? kd_read_file(log, NULL) : NULL;
     free(log);
-    if (rc == KD_EXIT_OK && (!b->cubin_path || !b->ptxas_log)) {
+    if (rc == KD_OK && (!b->cubin_path || !b->ptxas_log)) {
         fprintf(stderr, "kerndiff: %s: the assembled %s left no usable kernel.cubin/ptxas.log in %s (rerun with "
                         "--no-cache)\n", side->label, side->path, b->dir);
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     }
     return rc;
 }
@@ -237,7 +237,7 @@ static int use_cubin(const kd_frontend_options *opts, kd_side *side)
     b->ptxas_log = b->cubin_path ? resource_usage(opts, side->label, b->cubin_path) : NULL;
     if (!b->cubin_path)
         fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, strerror(errno));
-    return b->cubin_path && b->ptx && b->ptxas_log ? KD_EXIT_OK : b->cubin_path ? KD_EXIT_TOOL : KD_EXIT_INPUT;
+    return b->cubin_path && b->ptx && b->ptxas_log ? KD_OK : b->cubin_path ? KD_FAIL_TOOL : KD_FAIL_INPUT;
 }
 
 /* A cubin carries no parameter list: without a `signature=` its launch cannot be described
@@ -248,7 +248,7 @@ static int binary_prepare(const kd_frontend_options *opts, const kd_launch_optio
     (void)launch;
     if (is_cubin(side->path) && !kd_annotation_get(&side->annotations, "signature"))
         side->kernel_info = NULL;
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 static int binary_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
@@ -256,7 +256,7 @@ static int binary_build(const kd_frontend_options *opts, const kd_launch_options
 {
     (void)launch; /* ptxas and a cubin do not specialise on the launch */
     int rc = is_cubin(side->path) ? use_cubin(opts, side) : assemble(opts, c, side);
-    if (rc == KD_EXIT_OK) /* ptxas made the cubin: no cache entry holds its SASS */
+    if (rc == KD_OK) /* ptxas made the cubin: no cache entry holds its SASS */
         kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);
     return rc;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "source/compiled.h"
 #include "static/symbols.h"
 #include "util/fs.h"
@@ -39,7 +39,7 @@ static int cuda_scan(const kd_frontend_options *opts, const char *path, const ch
         else
             fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
                     strerror(errno));
-        return KD_EXIT_INPUT;
+        return KD_FAIL_INPUT;
     }
     /* Every name, type and annotation shown later comes from this text: it is made to
      * read as lines and to carry no terminal control sequences here, once. */
@@ -54,9 +54,9 @@ static int cuda_scan(const kd_frontend_options *opts, const char *path, const ch
     kd_sb_free(&safe);
     if (rc != 0) {
         fprintf(stderr, "kerndiff: out of memory while scanning '%s'\n", path);
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 /* `libs=cublas,cublasLt` in a launcher's annotations: libraries to link (owned by side). */
@@ -98,17 +98,17 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
     };
     kd_strbuf why = {0};
     kd_build_status st = kd_build_source(&cfg, side->path, folder, out, &why);
-    int rc = KD_EXIT_OK;
+    int rc = KD_OK;
     switch (st) {
     case KD_BUILD_OK:
         break;
     case KD_BUILD_NO_SOURCE:
         fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
-        rc = KD_EXIT_INPUT;
+        rc = KD_FAIL_INPUT;
         break;
     case KD_BUILD_NO_COMPILER:
         fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
         break;
     case KD_BUILD_FAILED: {
         kd_strbuf said = {0}; /* nvcc quotes source lines: no control sequences from them */
@@ -117,12 +117,12 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
                         "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
                 side->label, side->path, c->arch, kd_sb_str(&said), side->path);
         kd_sb_free(&said);
-        rc = KD_EXIT_BUILD;
+        rc = KD_FAIL_BUILD;
         break;
     }
     case KD_BUILD_SYSTEM:
         fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
         break;
     }
     kd_sb_free(&why);
@@ -140,21 +140,21 @@ static int use_instance(kd_side *side)
     if (kd_compiled_instances(side->kernel_info, side->build.ptx, &instances) != 0) {
         fprintf(stderr, "kerndiff: %s: out of memory while reading the compiled entries of %s\n", side->label,
                 side->path);
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
     kd_kernel *pick = NULL;
     size_t matches = 0;
     for (size_t i = 0; i < instances.count; i++)
         if (kd_symbol_matches(instances.items[i].qualified, side->kernel) && matches++ == 0)
             pick = &instances.items[i];
-    int rc = KD_EXIT_OK;
+    int rc = KD_OK;
     if (matches == 1 && (side->compiled = malloc(sizeof *side->compiled)) != NULL) {
         *side->compiled = *pick;
         *pick = (kd_kernel){0};
         side->kernel_info = side->compiled;
     } else if (matches == 1) {
         fprintf(stderr, "kerndiff: %s: out of memory\n", side->label);
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     }
     kd_kernel_list_free(&instances);
     return rc;
@@ -165,7 +165,7 @@ static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *
 {
     (void)launch; /* nvcc does not specialise on the launch */
     int rc = build_variant(opts, c, side, NULL, side->label, &side->build);
-    if (rc == KD_EXIT_OK && side->kernel_info && side->kernel_info->is_template && !side->compiled)
+    if (rc == KD_OK && side->kernel_info && side->kernel_info->is_template && !side->compiled)
         rc = use_instance(side);
     return rc;
 }

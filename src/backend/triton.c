@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "compile/cache.h"
 #include "launch/dtype.h"
 #include "launch/expr.h"
@@ -49,7 +49,7 @@ static int triton_harness(int side, kd_argv *argv, kd_strbuf *why)
 static const char *python_of(const kd_frontend_options *opts) { return opts->python ? opts->python : "python3"; }
 
 /* Runs the helper with up to 5 arguments. Returns 0 when it ran (whatever its status), else
- * prints why it could not start, naming the side, and returns KD_EXIT_TOOL. */
+ * prints why it could not start, naming the side, and returns KD_FAIL_TOOL. */
 static int run_helper(const kd_frontend_options *opts, const char *side, const char *const args[5], int timeout_ms,
                       kd_spawn_result *r)
 {
@@ -57,7 +57,7 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
     if (!script) {
         fprintf(stderr, "kerndiff: %s%scannot find %s beside kerndiff (build it with `make`, or set "
                         "KERNDIFF_HARNESS_DIR)\n", side ? side : "", side ? ": " : "", HELPER);
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
     const char *argv[8] = {python_of(opts), script};
     for (int i = 0; i < 5 && args[i]; i++)
@@ -68,9 +68,9 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
         fprintf(stderr, "kerndiff: %s%scannot run %s (%s), the Python that reads Triton files: install Python 3 "
                         "with Triton (pip install triton), or pass --python PATH\n",
                 side ? side : "", side ? ": " : "", python_of(opts), strerror(errno));
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 /* A helper that ran and failed: its message, with the side, and the exit code it means. */
@@ -81,23 +81,23 @@ static int helper_failed(const kd_spawn_result *r, const char *side, const char 
     if (r->timed_out || r->signal) {
         fprintf(stderr, "kerndiff: %s%s%s: %s %s\n", label, sep, doing, python_of(opts),
                 r->timed_out ? "took too long" : "crashed");
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
     switch (r->exit_code) {
     case HELPER_NO_TRITON:
     case HELPER_VERSION:
         fprintf(stderr, "kerndiff: %s%s%s with %s: %s", label, sep, doing, python_of(opts), said);
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     case HELPER_COMPILE:
         fprintf(stderr, "kerndiff: %s%s%s failed; Triton said:\n%s", label, sep, doing, said);
-        return KD_EXIT_BUILD;
+        return KD_FAIL_BUILD;
     case HELPER_INPUT:
         fprintf(stderr, "kerndiff: %s%s%s", label, sep, said);
-        return KD_EXIT_INPUT;
+        return KD_FAIL_INPUT;
     default:
         fprintf(stderr, "kerndiff: %s%s%s: %s exited with status %d:\n%s", label, sep, doing, python_of(opts),
                 r->exit_code, said);
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
 }
 
@@ -109,19 +109,19 @@ static int triton_scan(const kd_frontend_options *opts, const char *path, const 
     if (!text) {
         fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
                 strerror(errno));
-        return KD_EXIT_INPUT;
+        return KD_FAIL_INPUT;
     }
-    int rc = annotations && kd_annotations_parse(text, len, annotations) != 0 ? KD_EXIT_TOOL : KD_EXIT_OK;
+    int rc = annotations && kd_annotations_parse(text, len, annotations) != 0 ? KD_FAIL_TOOL : KD_OK;
     free(text);
     kd_spawn_result r;
-    if (rc == KD_EXIT_OK && (rc = run_helper(opts, side, (const char *const[5]){"list", path}, LIST_TIMEOUT_MS, &r)) ==
-                                KD_EXIT_OK) {
+    if (rc == KD_OK && (rc = run_helper(opts, side, (const char *const[5]){"list", path}, LIST_TIMEOUT_MS, &r)) ==
+                                KD_OK) {
         kd_strbuf why = {0};
         if (r.exit_code != 0 || r.signal)
             rc = helper_failed(&r, side, "listing the Triton kernels", opts);
         else if (kd_pykernels_parse(kd_sb_str(&r.out), kernels, &why) != 0) {
             fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
-            rc = KD_EXIT_TOOL;
+            rc = KD_FAIL_TOOL;
         }
         kd_sb_free(&why);
         kd_spawn_result_free(&r);
@@ -295,7 +295,7 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
     m->constexprs = json_object();
     if (!m->kernel || !m->constexprs) {
         fprintf(stderr, "kerndiff: %s: the kernel's description is missing (out of memory?)\n", side->label);
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
     json_t *config = choose_config(launch, side, json_object_get(m->kernel, "configs"));
     m->num_warps = int_setting(launch, side, "num_warps", config, DEFAULT_WARPS);
@@ -303,7 +303,7 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
     if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)) || m->num_stages < 1) {
         fprintf(stderr, "kerndiff: %s: num_warps must be a power of two from 1 to 32 and num_stages at least 1 "
                         "(got %d and %d)\n", side->label, m->num_warps, m->num_stages);
-        return KD_EXIT_INPUT;
+        return KD_FAIL_INPUT;
     }
     size_t i;
     json_t *p;
@@ -324,11 +324,11 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
             fprintf(stderr, "kerndiff: %s: tl.constexpr '%s' of kernel '%s' needs a value: --arg %s=VALUE, "
                             "`# kerndiff: %s=VALUE` in %s, or a default in the signature\n",
                     side->label, name, k->name, name, name, side->path);
-            return KD_EXIT_INPUT;
+            return KD_FAIL_INPUT;
         }
         json_object_set_new(m->constexprs, name, value);
     }
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 /* A copy of the source kernel: the compiled one starts as it and loses folded parameters. */
@@ -387,10 +387,10 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
 {
     (void)opts; /* the helper runs at the build */
     if (!side->kernel_info)
-        return KD_EXIT_OK;
+        return KD_OK;
     meta m;
     int rc = resolve_meta(launch, side, &m);
-    if (rc == KD_EXIT_OK) {
+    if (rc == KD_OK) {
         kd_kernel *compiled = copy_kernel(side->kernel_info);
         for (size_t i = 0; compiled && i < compiled->nparams; i++) {
             kd_param *p = &compiled->params[i];
@@ -417,7 +417,7 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
         bool stand_in = m.heuristics_pending && compiled && !side->abi.default_grid;
         if (!compiled || set_constants(side, &m) != 0 || (stand_in && !(side->abi.default_grid = strdup("1")))) {
             fprintf(stderr, "kerndiff: out of memory\n");
-            rc = KD_EXIT_TOOL;
+            rc = KD_FAIL_TOOL;
         }
         side->compiled = compiled;
         side->kernel_info = compiled;
@@ -438,7 +438,7 @@ static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_opt
                             meta *m)
 {
     if (!m->heuristics_pending)
-        return KD_EXIT_OK;
+        return KD_OK;
     json_t *pending = json_array(), *values = json_deep_copy(m->constexprs);
     size_t i;
     json_t *h;
@@ -457,7 +457,7 @@ static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_opt
             json_object_set_new(values, name, meta_value(text));
         free(text);
     }
-    int rc = KD_EXIT_OK;
+    int rc = KD_OK;
     json_t *spec = json_pack("{s:s, s:O, s:O}", "kernel", side->kernel_info->name, "heuristics", pending, "values", values);
     char *text = spec ? json_dumps(spec, JSON_COMPACT) : NULL;
     json_decref(spec);
@@ -465,20 +465,20 @@ static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_opt
     kd_spawn_result r;
     if (!text) {
         fprintf(stderr, "kerndiff: out of memory\n");
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     } else if ((rc = run_helper(opts, side->label, (const char *const[5]){"heuristics", text}, LIST_TIMEOUT_MS, &r)) ==
-                    KD_EXIT_OK) {
+                    KD_OK) {
         json_t *computed = r.exit_code == 0 && !r.signal ? json_loads(kd_sb_str(&r.out), 0, NULL) : NULL;
         if (r.exit_code != 0 || r.signal)
             rc = helper_failed(&r, side->label, "@triton.heuristics", opts);
         else if (!json_is_object(computed)) {
             fprintf(stderr, "kerndiff: %s: the helper's @triton.heuristics values are not JSON: %s\n", side->label,
                     kd_sb_str(&r.out));
-            rc = KD_EXIT_TOOL;
+            rc = KD_FAIL_TOOL;
         } else {
             json_object_update(m->constexprs, computed);
             m->computed = json_incref(computed);
-            rc = set_constants(side, m) == 0 ? KD_EXIT_OK : KD_EXIT_TOOL;
+            rc = set_constants(side, m) == 0 ? KD_OK : KD_FAIL_TOOL;
         }
         json_decref(computed);
         kd_spawn_result_free(&r);
@@ -581,7 +581,7 @@ static int compile_into(const kd_frontend_options *opts, const kd_side *side, co
                                                spec, dir},
                         BUILD_TIMEOUT_MS, &r);
     free(abs_path);
-    if (rc != KD_EXIT_OK)
+    if (rc != KD_OK)
         return rc;
     if (r.exit_code != 0 || r.signal) {
         kd_strbuf doing = {0};
@@ -590,7 +590,7 @@ static int compile_into(const kd_frontend_options *opts, const kd_side *side, co
         kd_sb_free(&doing);
     }
     kd_spawn_result_free(&r);
-    if (rc != KD_EXIT_OK)
+    if (rc != KD_OK)
         return rc;
     char *cubin = kd_path_join(dir, "kernel.cubin"), *resources = kd_path_join(dir, "resources.txt");
     const char *cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc));
@@ -601,7 +601,7 @@ static int compile_into(const kd_frontend_options *opts, const kd_side *side, co
     if (!resources || kd_write_file(resources, text, strlen(text)) != 0) {
         fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, resources ? resources : dir,
                 strerror(errno));
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     }
     if (dumped)
         kd_spawn_result_free(&r);
@@ -666,7 +666,7 @@ static int triton_version(const kd_frontend_options *opts, const kd_side *side, 
 {
     kd_spawn_result r;
     int rc = run_helper(opts, side->label, (const char *const[5]){"version"}, LIST_TIMEOUT_MS, &r);
-    if (rc != KD_EXIT_OK)
+    if (rc != KD_OK)
         return rc;
     if (r.exit_code != 0 || r.signal)
         rc = helper_failed(&r, side->label, "looking for Triton", opts);
@@ -703,20 +703,20 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
     char *version = NULL, *spec_text = NULL, *entry = NULL, *dir = NULL;
     kd_strlist folded = {0};
     int rc = triton_version(opts, side, &version);
-    if (rc == KD_EXIT_OK)
+    if (rc == KD_OK)
         rc = resolve_meta(launch, side, &m);
     else
         memset(&m, 0, sizeof m);
-    if (rc == KD_EXIT_OK)
+    if (rc == KD_OK)
         rc = apply_heuristics(opts, launch, side, &m);
-    json_t *spec = rc == KD_EXIT_OK ? make_spec(c, side, &m, &folded) : NULL;
+    json_t *spec = rc == KD_OK ? make_spec(c, side, &m, &folded) : NULL;
     spec_text = spec ? json_dumps(spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(spec);
-    if (rc == KD_EXIT_OK && !spec_text) {
+    if (rc == KD_OK && !spec_text) {
         fprintf(stderr, "kerndiff: out of memory\n");
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     }
-    if (rc == KD_EXIT_OK) {
+    if (rc == KD_OK) {
         compute_key(opts, side, &m, version, spec_text, side->build.key);
         entry = kd_cache_entry(side->build.key);
         static const bool required[N_ARTIFACTS] = {true, true, true, true};
@@ -727,21 +727,21 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
             dir = tmp ? kd_path_join(tmp, side->label) : NULL;
             if (!dir || kd_mkdir_p(dir) != 0) {
                 fprintf(stderr, "kerndiff: %s: cannot create a private build folder: %s\n", side->label, strerror(errno));
-                rc = KD_EXIT_TOOL;
-            } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_EXIT_OK && entry) {
+                rc = KD_FAIL_TOOL;
+            } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_OK && entry) {
                 kd_cache_store(dir, entry, &layout);
             }
         }
-        if (rc == KD_EXIT_OK && load_build(side, cached ? entry : dir, cached) != 0) {
+        if (rc == KD_OK && load_build(side, cached ? entry : dir, cached) != 0) {
             fprintf(stderr, "kerndiff: %s: Triton's build left no usable kernel.ptx/kernel.cubin/metadata.json in %s "
                             "(rerun with --no-cache)\n", side->label, cached ? entry : dir);
-            rc = KD_EXIT_TOOL;
+            rc = KD_FAIL_TOOL;
         }
     }
-    for (size_t i = 0; rc == KD_EXIT_OK && i < folded.count; i++)
+    for (size_t i = 0; rc == KD_OK && i < folded.count; i++)
         if (kd_launch_abi_set(&side->abi, folded.items[i], 1) != 0)
-            rc = KD_EXIT_TOOL;
-    if (rc == KD_EXIT_OK) {
+            rc = KD_FAIL_TOOL;
+    if (rc == KD_OK) {
         drop_folded(side->compiled, &folded);
         side->build_note = describe_build(version, &m, side, &folded);
         /* Triton's cache entry holds no disassembly: cuobjdump runs here, every time. */

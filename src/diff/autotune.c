@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "diff/runtime.h"
 #include "report/note_text.h"
 #include "measure/brief.h"
@@ -32,15 +32,15 @@ static int time_configs(const kd_diff_options *opts, kd_comparison *c, int s, co
     kd_strbuf why = {0};
     if (runner->harness(s, &harness, &why) != 0) {
         *failure = kd_sb_take(&why);
-        return KD_EXIT_OK;
+        return KD_OK;
     }
     t->median_ns = malloc(t->count * sizeof *t->median_ns);
-    int rc = t->median_ns ? KD_EXIT_OK : KD_EXIT_TOOL;
-    for (size_t i = 0; rc == KD_EXIT_OK && i < t->count; i++) {
+    int rc = t->median_ns ? KD_OK : KD_FAIL_TOOL;
+    for (size_t i = 0; rc == KD_OK && i < t->count; i++) {
         kd_side trial = trial_of(side, (int)i);
         t->median_ns[i] = NAN;
         kd_trace("%s autotune: config %zu of %zu (%s)", side->label, i + 1, t->count, t->configs[i]);
-        if ((rc = make(opts, c, &trial, s)) == KD_EXIT_OK) {
+        if ((rc = make(opts, c, &trial, s)) == KD_OK) {
             kd_timing_side timed = kd_timing_side_of(&trial, &harness);
             if (trial.launch_error)
                 kd_sb_printf(&why, "cannot launch it: %s", trial.launch_error);
@@ -108,7 +108,7 @@ int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_si
     kd_autotune *t = &side->autotune;
     side->config = -1;
     if (!side->frontend->configs || !side->kernel_info)
-        return KD_EXIT_OK;
+        return KD_OK;
     kd_strlist configs = {0};
     int given = -1;
     if (side->frontend->configs(&opts->frontend, &opts->launch, side, &configs, &given) != 0 || configs.count < 2) {
@@ -118,14 +118,14 @@ int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_si
         free(configs.items);
         if (failed)
             fprintf(stderr, "kerndiff: out of memory\n");
-        return failed ? KD_EXIT_TOOL : KD_EXIT_OK;
+        return failed ? KD_FAIL_TOOL : KD_OK;
     }
     t->count = configs.count;
     t->configs = configs.items;
     char *untimed = NULL;
     kd_note why_not = {0};
     const kd_backend *runner = NULL;
-    int rc = KD_EXIT_OK;
+    int rc = KD_OK;
     if (given >= 0)
         t->how = KD_TUNE_GIVEN;
     else if (opts->no_autotune)
@@ -149,9 +149,9 @@ int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_si
         t->median_ns = NULL;
     }
     side->config = (int)t->chosen;
-    if (rc == KD_EXIT_OK && !(t->summary = summarize(t, untimed))) {
+    if (rc == KD_OK && !(t->summary = summarize(t, untimed))) {
         fprintf(stderr, "kerndiff: out of memory\n");
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     }
     free(untimed);
     kd_note_free(&why_not);

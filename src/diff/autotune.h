@@ -10,12 +10,12 @@
 #include "diff/model.h"
 
 /* Takes a side from its chosen kernel through prepare, launch, build and static analysis
- * (the pipeline's own steps, compare.c); returns a kd_exit code, the failure printed. */
+ * (the pipeline's own steps, compare.c); returns a kd_outcome, the failure printed. */
 typedef int (*kd_side_maker)(const kd_diff_options *opts, kd_comparison *c, kd_side *side, int s);
 
 /* Chooses side s's config. A config that fails to build fails the comparison (the build's
  * message is printed); one that cannot run is left out of the ranking, and said. Returns a
- * kd_exit code. */
+ * kd_outcome. */
 int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_side_maker make);
 
 #endif

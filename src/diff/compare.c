@@ -13,7 +13,7 @@
 #include "diff/runtime.h"
 #include "regions/instrument.h"
 #include "wire/locate.h"
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "source/compiled.h"
 #include "source/select.h"
 #include "util/fs.h"
@@ -33,7 +33,7 @@ static int choose_arch(const kd_diff_options *opts, kd_comparison *c)
     if (opts->arch) {
         if (kd_arch_parse(opts->arch) < 0) {
             fprintf(stderr, "kerndiff: --arch wants sm_XX (e.g. sm_90), got '%s'\n", opts->arch);
-            return KD_EXIT_USAGE;
+            return KD_FAIL_USAGE;
         }
         snprintf(c->arch, sizeof c->arch, "%s", opts->arch);
         c->arch_origin = "--arch";
@@ -45,7 +45,7 @@ static int choose_arch(const kd_diff_options *opts, kd_comparison *c)
         c->arch_origin = "default, no GPU";
     }
     c->limits = kd_arch_limits_for(kd_arch_parse(c->arch));
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 /* The side's front end builds it; a front end that fixes part of the launch (Triton) is
@@ -65,13 +65,13 @@ static int add_compiled_kernels(const kd_diff_options *opts, const kd_comparison
     bool unseen = base && !kd_kernel_find(&side->kernels, base);
     free(base);
     if (!side->frontend->scan_misses_macros || !(side->kernels.macro_kernels || unseen))
-        return KD_EXIT_OK;
+        return KD_OK;
     kd_trace("%s: looking for kernels in the compiled code", side->label);
     int rc = build_side(opts, c, side);
-    if (rc == KD_EXIT_OK && kd_compiled_kernels_add(&side->kernels, side->build.ptx) < 0) {
+    if (rc == KD_OK && kd_compiled_kernels_add(&side->kernels, side->build.ptx) < 0) {
         fprintf(stderr, "kerndiff: %s: out of memory while reading the compiled entries of %s\n", side->label,
                 side->path);
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     }
     kd_build_free(&side->build);
     side->build = (kd_build){0};
@@ -89,9 +89,9 @@ static int build_instrumented(const kd_diff_options *opts, kd_comparison *c)
         kd_strbuf why = {0};
         if (!text)
             kd_sb_printf(&why, "cannot read %s again", side->path);
-        int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
+        int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
         free(text);
-        if (rc != KD_EXIT_OK) {
+        if (rc != KD_OK) {
             fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
             kd_sb_free(&why);
             return rc;
@@ -111,11 +111,11 @@ static int build_instrumented(const kd_diff_options *opts, kd_comparison *c)
         snprintf(folder, sizeof folder, "%s-regions", c->side[s].label);
         int rc = c->side[s].frontend->build_instrumented(&opts->frontend, &opts->launch, c, &c->side[s],
                                                          &c->side[s].region_names, folder, &c->side[s].regions_build);
-        if (rc != KD_EXIT_OK)
+        if (rc != KD_OK)
             return rc;
         kd_trace("%s instrumented build%s", c->side[s].label, c->side[s].regions_build.from_cache ? " (cache)" : "");
     }
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 /* --block or --smem as a plain number up to `max`, for the occupancy estimate when no
@@ -158,7 +158,7 @@ static int analyze_side(const kd_diff_options *opts, kd_comparison *c, kd_side *
             kd_note_set(&c->sass_note, KD_SASS_NO_FUNCTION, which, req.cuobjdump, side->stat.sass_missing_function,
                         NULL);
     }
-    return rc == 0 ? KD_EXIT_OK : KD_EXIT_INPUT;
+    return rc == 0 ? KD_OK : KD_FAIL_INPUT;
 }
 
 /* One side from its chosen kernel to its static analysis. A front end that fixes part of
@@ -168,11 +168,11 @@ static int analyze_side(const kd_diff_options *opts, kd_comparison *c, kd_side *
 static int make_side(const kd_diff_options *opts, kd_comparison *c, kd_side *side, int s)
 {
     const kd_backend *fe = side->frontend;
-    int rc = fe->prepare ? fe->prepare(&opts->frontend, &opts->launch, side) : KD_EXIT_OK;
-    if (rc != KD_EXIT_OK)
+    int rc = fe->prepare ? fe->prepare(&opts->frontend, &opts->launch, side) : KD_OK;
+    if (rc != KD_OK)
         return rc;
     kd_describe_launch(&opts->launch, side, s);
-    if ((rc = side->frontend->build(&opts->frontend, &opts->launch, c, side)) != KD_EXIT_OK)
+    if ((rc = side->frontend->build(&opts->frontend, &opts->launch, c, side)) != KD_OK)
         return rc;
     kd_trace("%s built%s", side->label, side->build.from_cache ? " (cache)" : "");
     kd_launch_spec_free(&side->launch);
@@ -191,7 +191,7 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
         fprintf(stderr, "kerndiff: cannot read '%s': %s (one file means git mode: its committed version against the "
                         "working copy; two files are compared with each other; kerndiff --help)\n",
                 opts->git_file, strerror(errno));
-        return KD_EXIT_INPUT;
+        return KD_FAIL_INPUT;
     }
     const char *tmp = kd_tmpdir();
     char *workdir = tmp ? kd_path_join(tmp, "git") : NULL;
@@ -200,17 +200,17 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
     kd_strbuf error = {0};
     /* No temporary folder or no git: the tool, not the input, is at fault (exit 7). */
     int resolved = workdir ? kd_git_resolve(&req, &c->git, &error) : -2;
-    int rc = resolved == 0 ? KD_EXIT_OK : resolved == -2 ? KD_EXIT_TOOL : KD_EXIT_INPUT;
-    if (rc != KD_EXIT_OK)
+    int rc = resolved == 0 ? KD_OK : resolved == -2 ? KD_FAIL_TOOL : KD_FAIL_INPUT;
+    if (rc != KD_OK)
         fprintf(stderr, "kerndiff: %s\n", workdir ? kd_sb_str(&error) : "cannot create a private temporary folder");
-    for (int s = 0; s < 2 && rc == KD_EXIT_OK; s++) {
+    for (int s = 0; s < 2 && rc == KD_OK; s++) {
         files[s] = c->git.side[s].path;
         kd_strbuf origin = {0};
         kd_sb_printf(&origin, "%s @ %s", opts->git_file, c->git.side[s].label);
         c->side[s].origin = kd_sb_take(&origin);
         c->side[s].include_dirs = &c->git.side[s].include_dirs;
     }
-    if (rc == KD_EXIT_OK && c->git.identical) {
+    if (rc == KD_OK && c->git.identical) {
         kd_note_set(&c->git_note, KD_GIT_IDENTICAL, KD_NOTE_NO_SIDE, c->git.side[0].label, c->git.side[1].label,
                     NULL);
     }
@@ -226,7 +226,7 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
     static const char *const labels[2] = {"v1", "v2"};
     const char *files[2] = {opts->files[0], opts->files[1]};
     int rc;
-    if (opts->git_file && (rc = resolve_git(opts, c, files)) != KD_EXIT_OK)
+    if (opts->git_file && (rc = resolve_git(opts, c, files)) != KD_OK)
         return rc;
     for (int s = 0; s < 2; s++) {
         c->side[s].label = labels[s];
@@ -235,15 +235,15 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
             c->side[s].include_dirs = &opts->frontend.include_dirs;
         c->side[s].frontend = kd_frontend_for(files[s]);
         if ((rc = kd_scan_file(&opts->frontend, files[s], labels[s], &c->side[s].kernels,
-                               &c->side[s].annotations)) != KD_EXIT_OK)
+                               &c->side[s].annotations)) != KD_OK)
             return rc;
     }
     kd_gpu_probe(&c->gpu);
     kd_trace("GPU probe: %s", c->gpu.present ? c->gpu.name : c->gpu.reason);
-    if ((rc = choose_arch(opts, c)) != KD_EXIT_OK)
+    if ((rc = choose_arch(opts, c)) != KD_OK)
         return rc;
     for (int s = 0; s < 2; s++)
-        if ((rc = add_compiled_kernels(opts, c, &c->side[s], opts->fn[s])) != KD_EXIT_OK)
+        if ((rc = add_compiled_kernels(opts, c, &c->side[s], opts->fn[s])) != KD_OK)
             return rc;
     kd_kernel_list lists[2] = {c->side[0].kernels, c->side[1].kernels};
     kd_selection sel;
@@ -253,7 +253,7 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
                          &error) != 0) {
         fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
         kd_sb_free(&error);
-        return KD_EXIT_INPUT;
+        return KD_FAIL_INPUT;
     }
     for (int s = 0; s < 2; s++) {
         c->side[s].kernel = sel.name[s];
@@ -269,14 +269,14 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
 
     kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);
     for (int s = 0; s < 2; s++)
-        if ((rc = kd_autotune_side(opts, c, s, make_side)) != KD_EXIT_OK ||
-            (rc = make_side(opts, c, &c->side[s], s)) != KD_EXIT_OK)
+        if ((rc = kd_autotune_side(opts, c, s, make_side)) != KD_OK ||
+            (rc = make_side(opts, c, &c->side[s], s)) != KD_OK)
             return rc;
-    if (opts->regions_on && (rc = build_instrumented(opts, c)) != KD_EXIT_OK)
+    if (opts->regions_on && (rc = build_instrumented(opts, c)) != KD_OK)
         return rc;
     if (kd_comparison_tabulate(c) != 0) {
         fprintf(stderr, "kerndiff: out of memory\n");
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
     c->analysed = true;
     kd_trace("static analysis done");
@@ -292,7 +292,7 @@ int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *
     kd_comparison *c = calloc(1, sizeof *c);
     if (!c) {
         fprintf(stderr, "kerndiff: out of memory\n");
-        return KD_EXIT_TOOL;
+        return KD_FAIL_TOOL;
     }
     kd_side *side = &c->side[0];
     side->label = "list";
@@ -303,13 +303,13 @@ int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *
     bool instances = false;
     for (size_t i = 0; i < side->kernels.count; i++)
         instances |= side->kernels.items[i].ninstantiations > 0;
-    if (rc == KD_EXIT_OK && side->frontend->scan_misses_macros && (side->kernels.macro_kernels || instances)) {
+    if (rc == KD_OK && side->frontend->scan_misses_macros && (side->kernels.macro_kernels || instances)) {
         kd_gpu_probe(&c->gpu);
-        if ((rc = choose_arch(opts, c)) == KD_EXIT_OK)
+        if ((rc = choose_arch(opts, c)) == KD_OK)
             rc = build_side(opts, c, side);
-        if (rc == KD_EXIT_OK && kd_compiled_kernels_add(&side->kernels, side->build.ptx) < 0) {
+        if (rc == KD_OK && kd_compiled_kernels_add(&side->kernels, side->build.ptx) < 0) {
             fprintf(stderr, "kerndiff: out of memory while reading the compiled entries of %s\n", path);
-            rc = KD_EXIT_TOOL;
+            rc = KD_FAIL_TOOL;
         }
         *ptx = side->build.ptx;
         side->build.ptx = NULL;

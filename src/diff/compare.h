@@ -6,7 +6,7 @@
 #include "diff/options.h"
 #include "diff/model.h"
 
-/* Returns KD_EXIT_OK or another kd_exit code. A failure before the static analysis is
+/* Returns KD_OK or another kd_outcome. A failure before the static analysis is
  * complete has been printed to stderr (what failed, on which side, what to do); a runtime
  * failure after it is in c->runtime_note, with c->analysed set so the report can still
  * be shown. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "diff/runtime.h"
 #include "gpu/nvml.h"
 #include "util/trace.h"
@@ -20,9 +20,9 @@ static kd_pass_result skipped(kd_note *slot, kd_note_id id)
     return (kd_pass_result){.status = KD_PASS_SKIPPED, .reason = id};
 }
 
-static kd_pass_result failed(const kd_note *note, int exit_code)
+static kd_pass_result failed(const kd_note *note, kd_outcome outcome)
 {
-    return (kd_pass_result){.status = KD_PASS_FAILED, .reason = note->id, .exit_code = exit_code};
+    return (kd_pass_result){.status = KD_PASS_FAILED, .reason = note->id, .outcome = outcome};
 }
 
 /* ---- the sanitizer (sanitizer/): each side under compute-sanitizer, before the timing ---- */
@@ -50,16 +50,16 @@ static int sanitized_launch(const kd_diff_options *opts, const kd_side *side, in
 
 static bool sanitizer_wanted(const kd_diff_options *opts) { return opts->sanitize.tools != 0; }
 
-/* Ran: clean, or findings with --sanitize-warn. Fails with KD_EXIT_SANITIZER on findings,
- * KD_EXIT_TOOL without a compute-sanitizer, KD_EXIT_INPUT when --sanitize-n describes no
- * launch, KD_EXIT_RUNTIME when it could not run. */
+/* Ran: clean, or findings with --sanitize-warn. Fails with KD_FAIL_SANITIZER on findings,
+ * KD_FAIL_TOOL without a compute-sanitizer, KD_FAIL_INPUT when --sanitize-n describes no
+ * launch, KD_FAIL_RUNTIME when it could not run. */
 static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c)
 {
     const kd_diff_options *opts = ctx->opts;
     const char *sanitizer = sanitizer_for(opts, ctx->backend);
     if (!sanitizer) {
         kd_note_set(&c->runtime_note, KD_RUNTIME_NO_SANITIZER, KD_NOTE_NO_SIDE, opts->sanitize.program, NULL, NULL);
-        return failed(&c->runtime_note, KD_EXIT_TOOL);
+        return failed(&c->runtime_note, KD_FAIL_TOOL);
     }
     kd_sanitize_options o = opts->sanitize;
     o.timeout_ms = opts->timing.timeout_ms;
@@ -72,7 +72,7 @@ static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c
         if (o.n && sanitized_launch(opts, &c->side[s], s, &c->sanitize[s].launch, &why) != 0) {
             kd_note_set(&c->runtime_note, KD_RUNTIME_SANITIZE_N_INVALID, KD_NOTE_SIDE(s), o.n, NULL, kd_sb_str(&why));
             kd_sb_free(&why);
-            return failed(&c->runtime_note, KD_EXIT_INPUT);
+            return failed(&c->runtime_note, KD_FAIL_INPUT);
         }
         if (o.n)
             side.spec = &c->sanitize[s].launch;
@@ -81,7 +81,7 @@ static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c
         if (rc != 0) {
             kd_note_set(&c->runtime_note, KD_RUNTIME_SANITIZER_FAILED, KD_NOTE_SIDE(s), NULL, NULL, kd_sb_str(&why));
             kd_sb_free(&why);
-            return failed(&c->runtime_note, KD_EXIT_RUNTIME);
+            return failed(&c->runtime_note, KD_FAIL_RUNTIME);
         }
         kd_sb_free(&why);
         findings[s] = kd_sanitize_findings(&c->sanitize[s]);
@@ -91,7 +91,7 @@ static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c
         kd_note_set(&c->runtime_note, KD_RUNTIME_SANITIZER_FINDINGS,
                     (kd_note_sides)((findings[0] ? KD_NOTE_V1 : 0) | (findings[1] ? KD_NOTE_V2 : 0)), NULL, NULL,
                     NULL);
-        return failed(&c->runtime_note, KD_EXIT_SANITIZER);
+        return failed(&c->runtime_note, KD_FAIL_SANITIZER);
     }
     return ran();
 }
@@ -142,7 +142,7 @@ static kd_pass_result run_timing(const kd_pass_context *ctx, kd_comparison *c)
         kd_note_set(&c->runtime_note, KD_RUNTIME_TIMING_FAILED, KD_NOTE_NO_SIDE, NULL, NULL, kd_sb_str(&error));
         kd_sb_free(&error);
         explain_fault(ctx, c);
-        return failed(&c->runtime_note, KD_EXIT_RUNTIME);
+        return failed(&c->runtime_note, KD_FAIL_RUNTIME);
     }
     kd_sb_free(&error);
     c->timed = true;

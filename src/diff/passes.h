@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include "diff/options.h"
 #include "diff/model.h"
+#include "util/outcome.h"
 
 struct kd_backend;
 
@@ -19,13 +20,13 @@ typedef enum kd_pass_stage { KD_PASS_BEFORE_TIMING, KD_PASS_TIMING, KD_PASS_AFTE
 typedef enum kd_pass_status {
     KD_PASS_RAN,      /* its result is in the comparison */
     KD_PASS_SKIPPED,  /* it did not run: `reason` is the note it left; the comparison goes on */
-    KD_PASS_FAILED,   /* the comparison stops: `reason` is the note, `exit_code` the KD_EXIT_* */
+    KD_PASS_FAILED,   /* the comparison stops: `reason` is the note, `outcome` the failure */
 } kd_pass_status;
 
 typedef struct kd_pass_result {
     kd_pass_status status;
     kd_note_id reason;
-    int exit_code;
+    kd_outcome outcome;
 } kd_pass_result;
 
 /* What every pass runs on. */

@@ -6,7 +6,7 @@
 
 #include "compile/shim.h"
 #include "diff/passes.h"
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "gpu/clocks.h"
 #include "util/trace.h"
 #include "backend/backend.h"
@@ -97,50 +97,50 @@ static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
             kd_trace("%s pass", p->name);
             kd_pass_result r = p->run(ctx, c);
             if (r.status == KD_PASS_FAILED)
-                return r.exit_code;
+                return r.outcome;
         }
     }
-    return KD_EXIT_OK;
+    return KD_OK;
 }
 
 int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c)
 {
     const kd_backend *backend = kd_runtime_backend(opts, c, &c->runtime_note);
     if (!backend)
-        return KD_EXIT_OK;
+        return KD_OK;
     for (int s = 0; s < 2; s++) {
         if (c->side[s].launch_error) {
             kd_note_set(&c->runtime_note, KD_RUNTIME_UNLAUNCHABLE, KD_NOTE_SIDE(s), c->side[s].kernel, NULL,
                         c->side[s].launch_error);
-            return KD_EXIT_INPUT;
+            return KD_FAIL_INPUT;
         }
     }
     /* argv[0], argv[1]: each side alone; argv[2]: both together (the timing). */
     kd_argv argv[3] = {{{NULL}}};
-    int rc = KD_EXIT_OK;
-    for (int s = 0; s < 3 && rc == KD_EXIT_OK; s++) {
+    int rc = KD_OK;
+    for (int s = 0; s < 3 && rc == KD_OK; s++) {
         kd_strbuf why = {0};
         if (backend->harness(s < 2 ? s : -1, &argv[s], &why) != 0) {
             kd_note_set(&c->runtime_note, KD_RUNTIME_NO_HARNESS, KD_NOTE_NO_SIDE, NULL, NULL, kd_sb_str(&why));
-            rc = KD_EXIT_TOOL;
+            rc = KD_FAIL_TOOL;
         }
         kd_sb_free(&why);
     }
     unsigned locked_mhz = 0;
-    if (rc == KD_EXIT_OK && opts->lock_clocks) {
+    if (rc == KD_OK && opts->lock_clocks) {
         kd_strbuf why = {0};
         if (kd_clocks_lock(&locked_mhz, &why) != 0) {
             kd_note_set(&c->runtime_note, KD_RUNTIME_CLOCKS_NOT_LOCKED, KD_NOTE_NO_SIDE, NULL, NULL, kd_sb_str(&why));
-            rc = KD_EXIT_TOOL;
+            rc = KD_FAIL_TOOL;
         }
         kd_sb_free(&why);
     }
     const char *workdir = kd_tmpdir();
-    if (rc == KD_EXIT_OK && !workdir) {
+    if (rc == KD_OK && !workdir) {
         kd_note_set(&c->runtime_note, KD_RUNTIME_NO_TMPDIR, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
-        rc = KD_EXIT_TOOL;
+        rc = KD_FAIL_TOOL;
     }
-    if (rc == KD_EXIT_OK) {
+    if (rc == KD_OK) {
         kd_timing_side sides[2];
         for (int s = 0; s < 2; s++)
             sides[s] = kd_timing_side_of(&c->side[s], &argv[s]);

@@ -26,8 +26,8 @@ kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness);
 
 /* Starts the harness children and runs the passes of diff/passes.h (sanitizer, timing,
  * counters, regions) when there is something to run them on; otherwise sets
- * c->runtime_note to why not. Returns KD_EXIT_OK, KD_EXIT_INPUT (a launch cannot be
- * described), KD_EXIT_RUNTIME (a side faulted, hung or broke), KD_EXIT_TOOL. On failure
+ * c->runtime_note to why not. Returns KD_OK, KD_FAIL_INPUT (a launch cannot be
+ * described), KD_FAIL_RUNTIME (a side faulted, hung or broke), KD_FAIL_TOOL. On failure
  * the message is also in c->runtime_note, so the static report still shows it. */
 int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c);
 

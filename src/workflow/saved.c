@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/exit_codes.h"
+#include "util/outcome.h"
 #include "diff/counters.h"
 #include "ncu/advice.h"
 #include "report/report.h"
@@ -24,10 +24,10 @@ static int load_run(const char *path, const char *name, saved_run *run)
     if (!run->root)
         kd_sb_puts(&why, jerr.text);
     else if (kd_comparison_read(run->root, &run->c, &why) == 0)
-        return KD_EXIT_OK;
+        return KD_OK;
     fprintf(stderr, "kerndiff: %s: %s is not a saved kerndiff result (%s)\n", name, path, kd_sb_str(&why));
     kd_sb_free(&why);
-    return KD_EXIT_INPUT;
+    return KD_FAIL_INPUT;
 }
 
 static void free_run(saved_run *run)
@@ -165,14 +165,14 @@ int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_co
     int index[2];
     saved_run run[2];
     memset(run, 0, sizeof run);
-    int rc = KD_EXIT_OK;
-    for (int s = 0; s < 2 && rc == KD_EXIT_OK; s++) {
+    int rc = KD_OK;
+    for (int s = 0; s < 2 && rc == KD_OK; s++) {
         rc = load_run(opts->files[s], names[s], &run[s]);
         index[s] = !strcmp(column, "v1") ? 0 : 1;
-        if (rc == KD_EXIT_OK && take_side(&run[s], index[s], column, opts->files[s], s, c) != 0)
-            rc = KD_EXIT_TOOL;
+        if (rc == KD_OK && take_side(&run[s], index[s], column, opts->files[s], s, c) != 0)
+            rc = KD_FAIL_TOOL;
     }
-    if (rc == KD_EXIT_OK) {
+    if (rc == KD_OK) {
         memcpy(c->arch, run[1].c.arch, sizeof c->arch);
         c->arch_origin = "NEW's run";
         c->limits = kd_arch_limits_for(kd_arch_parse(c->arch));
@@ -187,8 +187,8 @@ int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_co
             kd_note_set(&c->counters_note, KD_COUNTERS_SAVED_OUT_OF_MEMORY, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
         kd_gate_evaluate(&c->timing, c->timed, outputs_of(run), &opts->gate, &c->gate);
         if (kd_comparison_tabulate(c) != 0)
-            rc = KD_EXIT_TOOL;
-        c->analysed = rc == KD_EXIT_OK;
+            rc = KD_FAIL_TOOL;
+        c->analysed = rc == KD_OK;
     }
     free_run(&run[0]);
     free_run(&run[1]);

@@ -10,8 +10,8 @@
 #include "diff/options.h"
 
 /* The two saved runs are opts->files; side_column is "v1" or "v2" (NULL: "v2"); the
- * timing options recompute the verdict and the gate is judged on it. Returns KD_EXIT_OK,
- * or KD_EXIT_INPUT (a file missing, not JSON, or not a kerndiff result) with the reason
+ * timing options recompute the verdict and the gate is judged on it. Returns KD_OK,
+ * or KD_FAIL_INPUT (a file missing, not JSON, or not a kerndiff result) with the reason
  * printed. */
 int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_comparison *out);
 

@@ -240,7 +240,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         fprintf(human, "== %s = %s\n", s->parameter, s->values[i]);
         fflush(human);
         kd_comparison c;
-        int rc = kd_compare_files(&o.diff, &c);
+        kd_outcome outcome = kd_compare_files(&o.diff, &c);
         if (c.analysed && (i == 0 || opts->render.per_kernel))
             kd_render_terminal(human, &c, &opts->render); /* the static diff once; the table says the rest */
         else if (c.timed) {
@@ -250,15 +250,15 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
             kd_sb_free(&line);
         }
         kd_strbuf why = {0};
-        if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
+        if (outcome != KD_OK && kd_note_text(&c.runtime_note, &why))
             fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
         kd_sb_free(&why);
-        /* --fail-if-slower and --require-match hold at every point, as in a single diff. */
-        int gated = kd_comparison_status(&c, rc, &why);
-        if (gated != rc)
+        /* The point's exit status: --fail-if-slower and --require-match hold at every point,
+         * as in a single diff. */
+        int rc = kd_comparison_status(&c, outcome, &why);
+        if (why.len)
             fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
         kd_sb_free(&why);
-        rc = gated;
         summarise(&c, rc, &points[i]);
         json_t *result = c.analysed ? kd_comparison_json(&c) : json_null();
         json_array_append_new(results, json_pack("{s:s, s:i, s:o}", "value", s->values[i], "exit", rc,

@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "compile/deps.h"
-#include "cli/exit_codes.h"
-#include "cli/status.h"
+#include "util/outcome.h"
 #include "diff/compare.h"
+#include "report/model_text.h"
 #include "report/report.h"
 #include "report/note_text.h"
 
@@ -50,7 +50,7 @@ int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, i
 {
     double speedups[TREND];
     kd_verdict verdicts[TREND];
-    int runs = 0, shown = 0, rc = KD_EXIT_OK;
+    int runs = 0, shown = 0, rc = KD_OK;
     for (;;) {
         long long seen = newest_change(opts);
         printf("== run %d\n", ++runs);
@@ -61,12 +61,14 @@ int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, i
         if (c.analysed)
             kd_render_terminal(stdout, &c, render);
         kd_strbuf why = {0};
-        if (rc != KD_EXIT_OK && kd_note_text(&c.runtime_note, &why))
+        if (rc != KD_OK && kd_note_text(&c.runtime_note, &why))
             fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         kd_sb_free(&why);
         /* The gate is said after each run; watching goes on whatever it says. */
-        if (kd_comparison_status(&c, rc, &why) != rc)
+        if (rc == KD_OK && c.gate.result != KD_GATE_PASSED) {
+            kd_gate_reason(&c.gate, &why);
             fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        }
         kd_sb_free(&why);
         if (c.timed) {
             if (shown == TREND) {
@@ -88,7 +90,7 @@ int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, i
         }
         if (now < 0) {
             fprintf(stderr, "kerndiff: a watched file can no longer be read; stopping\n");
-            return rc == KD_EXIT_OK ? KD_EXIT_INPUT : rc;
+            return rc == KD_OK ? KD_FAIL_INPUT : rc;
         }
     }
 }

@@ -6,7 +6,8 @@
 #include "diff/options.h"
 #include "report/report.h"
 
-/* Runs until interrupted; returns the last run's exit status if the files vanish. */
+/* Runs until interrupted; returns the last run's outcome (or
+ * KD_FAIL_INPUT) if the files vanish. */
 int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, int argc, char **argv);
 
 #endif
