@@ -3,21 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Grows an array of `size`-byte items to hold one more. 0, -1 (memory). */
-static int reserve(void **items, size_t n, size_t *cap, size_t size)
+#include "util/xalloc.h"
+
+/* Grows an array of `size`-byte items to hold one more. */
+static void reserve(void **items, size_t n, size_t *cap, size_t size)
 {
     if (n < *cap)
-        return 0;
+        return;
     size_t want = *cap ? *cap * 2 : 32;
-    void *grown = realloc(*items, want * size);
-    if (!grown)
-        return -1;
-    *items = grown;
+    *items = kd_xreallocarray(*items, want, size);
     *cap = want;
-    return 0;
 }
 
-int kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, uint64_t count,
+void kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, uint64_t count,
                       uint64_t total_ns, uint64_t min_ns, uint64_t max_ns)
 {
     kd_app_kernel *k = NULL;
@@ -25,13 +23,9 @@ int kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config 
         if (!strcmp(a->kernels[i].name, name) && !memcmp(&a->kernels[i].config, cfg, sizeof *cfg))
             k = &a->kernels[i];
     if (!k) {
-        if (reserve((void **)&a->kernels, a->nkernels, &a->kernels_cap, sizeof *a->kernels) != 0)
-            return -1;
-        char *copy = strdup(name);
-        if (!copy)
-            return -1;
+        reserve((void **)&a->kernels, a->nkernels, &a->kernels_cap, sizeof *a->kernels);
         k = &a->kernels[a->nkernels++];
-        *k = (kd_app_kernel){.name = copy, .config = *cfg, .min_ns = min_ns};
+        *k = (kd_app_kernel){.name = kd_xstrdup(name), .config = *cfg, .min_ns = min_ns};
     }
     k->count += count;
     k->total_ns += total_ns;
@@ -39,24 +33,18 @@ int kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config 
         k->min_ns = min_ns;
     if (max_ns > k->max_ns)
         k->max_ns = max_ns;
-    return 0;
 }
 
-int kd_app_add_api(kd_app_activity *a, const char *name, bool driver, uint64_t count, uint64_t ns)
+void kd_app_add_api(kd_app_activity *a, const char *name, bool driver, uint64_t count, uint64_t ns)
 {
     for (size_t i = 0; i < a->napis; i++)
         if (a->apis[i].driver == driver && !strcmp(a->apis[i].name, name)) {
             a->apis[i].count += count;
             a->apis[i].ns += ns;
-            return 0;
+            return;
         }
-    if (reserve((void **)&a->apis, a->napis, &a->apis_cap, sizeof *a->apis) != 0)
-        return -1;
-    char *copy = strdup(name);
-    if (!copy)
-        return -1;
-    a->apis[a->napis++] = (kd_app_api){.name = copy, .driver = driver, .count = count, .ns = ns};
-    return 0;
+    reserve((void **)&a->apis, a->napis, &a->apis_cap, sizeof *a->apis);
+    a->apis[a->napis++] = (kd_app_api){.name = kd_xstrdup(name), .driver = driver, .count = count, .ns = ns};
 }
 
 void kd_app_activity_free(kd_app_activity *a)

@@ -48,11 +48,11 @@ typedef struct kd_app_activity {
     size_t unavailable;   /* processes where collection could not start (CUPTI refused) */
 } kd_app_activity;
 
-/* Adds launches of one kernel at one configuration, merging with an equal entry. 0, -1 (memory). */
-int kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, uint64_t count,
+/* Adds launches of one kernel at one configuration, merging with an equal entry. */
+void kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, uint64_t count,
                       uint64_t total_ns, uint64_t min_ns, uint64_t max_ns);
-/* Adds calls of one API function, merging by name and domain. 0, -1 (memory). */
-int kd_app_add_api(kd_app_activity *a, const char *name, bool driver, uint64_t count, uint64_t ns);
+/* Adds calls of one API function, merging by name and domain. */
+void kd_app_add_api(kd_app_activity *a, const char *name, bool driver, uint64_t count, uint64_t ns);
 void kd_app_activity_free(kd_app_activity *a);
 
 /* "HtoD", "DtoH", "DtoD", ... for a copy kind; "other" out of range. */

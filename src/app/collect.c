@@ -22,6 +22,7 @@
 #include "util/text.h"
 #include "util/tmpdir.h"
 #include "util/trace.h"
+#include "util/xalloc.h"
 #include "wire/locate.h"
 
 extern char **environ;
@@ -39,30 +40,28 @@ static char **run_environment(const char *inject, const char *dir, const char *r
     size_t n = 0;
     while (environ[n])
         n++;
-    char **env = calloc(n + 5, sizeof *env);
-    if (!env)
-        return NULL;
+    char **env = kd_xcalloc(n + 5, sizeof *env);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         bool replaced = false;
         for (size_t j = 0; j < 4; j++)
             replaced |= strncmp(environ[i], ours[j], strlen(ours[j])) == 0;
         if (!replaced)
-            env[k++] = strdup(environ[i]);
+            env[k++] = kd_xstrdup(environ[i]);
     }
-    if (asprintf(&env[k++], "CUDA_INJECTION64_PATH=%s", inject) < 0 ||
-        asprintf(&env[k++], "KERNDIFF_APP_RECORDS=%s", dir) < 0)
-        env[k - 1] = NULL;
+    env[k++] = kd_xasprintf("CUDA_INJECTION64_PATH=%s", inject);
+    env[k++] = kd_xasprintf("KERNDIFF_APP_RECORDS=%s", dir);
     /* The collector is also NVTX's injection, to hand the range markers to CUPTI. */
-    if (range && (asprintf(&env[k++], "KERNDIFF_APP_RANGE=%s", range) < 0 ||
-                  asprintf(&env[k++], "NVTX_INJECTION64_PATH=%s", inject) < 0))
-        env[k - 1] = NULL;
+    if (range) {
+        env[k++] = kd_xasprintf("KERNDIFF_APP_RANGE=%s", range);
+        env[k++] = kd_xasprintf("NVTX_INJECTION64_PATH=%s", inject);
+    }
     return env;
 }
 
 static void free_environment(char **env)
 {
-    for (size_t i = 0; env && env[i]; i++)
+    for (size_t i = 0; env[i]; i++)
         free(env[i]);
     free(env);
 }
@@ -101,14 +100,19 @@ static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, s
                     const char *inject, kd_app_run *out)
 {
     const char *tmp = kd_tmpdir();
-    char *dir = NULL, *err_path = NULL;
-    char **env = NULL;
-    int rc = KD_FAIL_TOOL;
-    if (!tmp || asprintf(&dir, "%s/app-v%d-run%zu", tmp, s + 1, run + 1) < 0 || kd_mkdir_p(dir) != 0 ||
-        !(err_path = kd_path_join(dir, "stderr.txt")) || !(env = run_environment(inject, dir, o->range))) {
-        fprintf(stderr, "kerndiff: v%d: cannot prepare a run: %s\n", s + 1, strerror(errno));
-        goto done;
+    if (!tmp) {
+        fprintf(stderr, "kerndiff: v%d: cannot prepare a run: no private temporary folder: %s\n", s + 1, strerror(errno));
+        return KD_FAIL_TOOL;
     }
+    char *dir = kd_xasprintf("%s/app-v%d-run%zu", tmp, s + 1, run + 1);
+    if (kd_mkdir_p(dir) != 0) {
+        fprintf(stderr, "kerndiff: v%d: cannot prepare a run: cannot make %s: %s\n", s + 1, dir, strerror(errno));
+        free(dir);
+        return KD_FAIL_TOOL;
+    }
+    char *err_path = kd_path_join(dir, "stderr.txt");
+    char **env = run_environment(inject, dir, o->range);
+    int rc;
     const char *const *argv = (const char *const *)cmd->argv.items;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -184,33 +188,29 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
     for (int s = 0; s < 2; s++) {
         kd_app_side *side = &c->sides[s];
         kd_git_checkout checkout = {0};
-        kd_strbuf why = {0}, label = {0};
+        kd_strbuf why = {0};
         char *path = NULL;
         int rc = 0;
         if (o->at[s]) {
             const char *tmp = kd_tmpdir();
-            if (!tmp || asprintf(&path, "%s/app-v%d-tree", tmp, s + 1) < 0) {
+            if (!tmp) {
                 kd_sb_printf(&why, "cannot make a private folder for the checkout: %s", strerror(errno));
-                path = NULL;
                 rc = -2;
             } else {
+                path = kd_xasprintf("%s/app-v%d-tree", tmp, s + 1);
                 kd_trace("v%d: checking out %s", s + 1, o->at[s]);
                 rc = kd_git_checkout_add(o->at[s], path, &checkout, &why);
             }
         }
-        if (rc == 0 && kd_sb_printf(&label, "%s: %s", checkout.label ? checkout.label : "working tree", cmd) < 0) {
-            kd_sb_puts(&why, "out of memory");
-            rc = -2;
-        }
         if (rc != 0)
             fprintf(stderr, "kerndiff: v%d: --at %s: %s\n", s + 1, o->at[s] ? o->at[s] : "", kd_sb_str(&why));
         else {
-            side->label = side->label_storage = kd_sb_take(&label);
+            side->label = side->label_storage =
+                kd_xasprintf("%s: %s", checkout.label ? checkout.label : "working tree", cmd);
             side->dir = checkout.dir;
             checkout.dir = NULL;
         }
         kd_git_checkout_free(&checkout);
-        kd_sb_free(&label);
         kd_sb_free(&why);
         free(path);
         if (rc != 0)
@@ -287,11 +287,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
         kd_app_side *side = &c->sides[s];
         side->label = inputs[s];
         side->profile = !o->at[0] && kd_app_is_sqlite(inputs[s]);
-        side->runs = calloc(side->profile ? 1 : (size_t)o->runs, sizeof *side->runs);
-        if (!side->runs) {
-            fprintf(stderr, "kerndiff: out of memory\n");
-            return KD_FAIL_TOOL;
-        }
+        side->runs = kd_xcalloc(side->profile ? 1 : (size_t)o->runs, sizeof *side->runs);
         if (side->profile) {
             kd_strbuf why = {0};
             side->nruns = 1;
@@ -302,7 +298,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
             }
         } else if (!inject) {
             const char *env = getenv("KERNDIFF_INJECT_LIBRARY");
-            inject = env && *env ? strdup(env) : kd_harness_path("libkerndiff-inject.so");
+            inject = env && *env ? kd_xstrdup(env) : kd_harness_path("libkerndiff-inject.so");
             if (!inject) {
                 fprintf(stderr, "kerndiff: libkerndiff-inject.so not found beside kerndiff or in "
                                 "../libexec/kerndiff (build it with `make`, or set KERNDIFF_INJECT_LIBRARY)\n");
@@ -326,9 +322,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
     kd_app_command_free(&cmds[0]);
     kd_app_command_free(&cmds[1]);
     free(inject);
-    if (rc == KD_OK && kd_app_diff(c, o->steps) != 0) {
-        fprintf(stderr, "kerndiff: out of memory\n");
-        rc = KD_FAIL_TOOL;
-    }
+    if (rc == KD_OK)
+        kd_app_diff(c, o->steps);
     return rc;
 }

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 static bool is_blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\n';
@@ -12,11 +14,7 @@ int kd_app_split_words(const char *text, char **storage, kd_strlist *words, kd_s
 {
     /* A word never grows: quotes and backslashes are dropped, and each word's NUL takes
      * the place of the blank (or the closing quote) that ended it. */
-    char *out = *storage = malloc(strlen(text) + 1);
-    if (!out) {
-        kd_sb_puts(err, "out of memory");
-        return -1;
-    }
+    char *out = *storage = kd_xmalloc(strlen(text) + 1);
     const char *p = text;
     for (;;) {
         while (is_blank(*p))
@@ -61,10 +59,7 @@ int kd_app_split_words(const char *text, char **storage, kd_strlist *words, kd_s
             }
         }
         *out++ = '\0';
-        if (kd_strlist_push(words, word) != 0) {
-            kd_sb_puts(err, "out of memory");
-            return -1;
-        }
+        kd_strlist_push(words, word);
     }
 }
 
@@ -78,10 +73,7 @@ int kd_app_command_make(const char *cmd, bool no_shell, kd_app_command *out, kd_
         }
         const char *shell[] = {"/bin/sh", "-c", cmd, NULL};
         for (size_t i = 0; i < 4; i++)
-            if (kd_strlist_push(&out->argv, shell[i]) != 0) {
-                kd_sb_puts(err, "out of memory");
-                return -1;
-            }
+            kd_strlist_push(&out->argv, shell[i]);
         return 0;
     }
     kd_strbuf why = {0};
@@ -94,10 +86,7 @@ int kd_app_command_make(const char *cmd, bool no_shell, kd_app_command *out, kd_
         kd_sb_puts(err, "the command is empty");
         return -2;
     }
-    if (kd_strlist_push(&out->argv, NULL) != 0) {
-        kd_sb_puts(err, "out of memory");
-        return -1;
-    }
+    kd_strlist_push(&out->argv, NULL);
     return 0;
 }
 

@@ -23,8 +23,8 @@ typedef struct kd_app_command {
 } kd_app_command;
 
 /* Splits `text` into `words` (items point into *storage, malloc'd, which the caller frees,
- * also on failure). Returns 0, or -1 with the reason in err: "an unclosed ' quote",
- * "an unclosed \" quote", or "out of memory". No words at all is not an error. */
+ * also on failure). Returns 0, or -1 with the reason in err: "an unclosed ' quote" or
+ * "an unclosed \" quote". No words at all is not an error. */
 int kd_app_split_words(const char *text, char **storage, kd_strlist *words, kd_strbuf *err);
 
 /* The argument vector that runs `cmd`: /bin/sh -c CMD, or its words with no_shell.

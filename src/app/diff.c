@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 const kd_app_total_info kd_app_total_infos[KD_APP_TOTALS] = {
     [KD_APP_KERNEL_NS] = {"kernel_ns", "GPU kernel time", KD_APP_UNIT_NS, true},
     [KD_APP_LAUNCHES] = {"launches", "kernel launches", KD_APP_UNIT_COUNT, true},
@@ -22,9 +24,9 @@ enum { SEED = 1 };
 /* The median of a few runs' values (all of them: with three runs no value is an outlier). */
 static double median(const double *v, size_t n)
 {
-    double *sorted = n ? malloc(n * sizeof *sorted) : NULL;
-    if (!sorted)
+    if (!n)
         return 0;
+    double *sorted = kd_xmalloc(n * sizeof *sorted);
     memcpy(sorted, v, n * sizeof *v);
     for (size_t i = 1; i < n; i++) /* insertion sort: a handful of runs */
         for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
@@ -148,7 +150,7 @@ static void fill_row_side(const kd_app_side *side, int s, kd_app_row *row, doubl
     }
 }
 
-static int build_rows(kd_app_comparison *c)
+static void build_rows(kd_app_comparison *c)
 {
     size_t nnames = 0, cap = 0;
     const char **names = NULL;
@@ -157,12 +159,7 @@ static int build_rows(kd_app_comparison *c)
             const kd_app_activity *a = &c->sides[s].runs[r].activity;
             if (nnames + a->nkernels > cap) {
                 cap = (nnames + a->nkernels) * 2;
-                const char **grown = realloc(names, cap * sizeof *names);
-                if (!grown) {
-                    free(names);
-                    return -1;
-                }
-                names = grown;
+                names = kd_xreallocarray(names, cap, sizeof *names);
             }
             for (size_t i = 0; i < a->nkernels; i++)
                 names[nnames++] = a->kernels[i].name;
@@ -174,13 +171,8 @@ static int build_rows(kd_app_comparison *c)
         if (unique == 0 || strcmp(names[unique - 1], names[i]) != 0)
             names[unique++] = names[i];
     size_t most_runs = c->sides[0].nruns > c->sides[1].nruns ? c->sides[0].nruns : c->sides[1].nruns;
-    double *buf = malloc(4 * (most_runs + 1) * sizeof *buf);
-    c->rows = calloc(unique + 1, sizeof *c->rows);
-    if (!buf || !c->rows) {
-        free(buf);
-        free(names);
-        return -1;
-    }
+    double *buf = kd_xmalloc(4 * (most_runs + 1) * sizeof *buf);
+    c->rows = kd_xcalloc(unique + 1, sizeof *c->rows);
     double *times[2] = {buf, buf + most_runs + 1}, *launches[2] = {buf + 2 * (most_runs + 1), buf + 3 * (most_runs + 1)};
     size_t n[2] = {c->sides[0].nruns, c->sides[1].nruns};
     for (size_t i = 0; i < unique; i++) {
@@ -199,18 +191,15 @@ static int build_rows(kd_app_comparison *c)
     free(buf);
     free(names);
     qsort(c->rows, c->nrows, sizeof *c->rows, by_time);
-    return 0;
 }
 
-static int build_apis(kd_app_comparison *c)
+static void build_apis(kd_app_comparison *c)
 {
     size_t cap = 0;
     for (int s = 0; s < 2; s++)
         for (size_t r = 0; r < c->sides[s].nruns; r++)
             cap += c->sides[s].runs[r].activity.napis;
-    c->apis = calloc(cap + 1, sizeof *c->apis);
-    if (!c->apis)
-        return -1;
+    c->apis = kd_xcalloc(cap + 1, sizeof *c->apis);
     /* The mean per run (a name missing from a run counts 0 there): the API table is a
      * summary, the totals carry the statistics. */
     for (int s = 0; s < 2; s++)
@@ -231,15 +220,13 @@ static int build_apis(kd_app_comparison *c)
             }
         }
     qsort(c->apis, c->napis, sizeof *c->apis, by_api_time);
-    return 0;
 }
 
-int kd_app_diff(kd_app_comparison *c, double steps)
+void kd_app_diff(kd_app_comparison *c, double steps)
 {
     size_t n[2] = {c->sides[0].nruns, c->sides[1].nruns};
-    double *vals[2] = {calloc(n[0] + 1, sizeof(double)), calloc(n[1] + 1, sizeof(double))};
-    int rc = vals[0] && vals[1] ? 0 : -1;
-    for (int s = 0; rc == 0 && s < 2; s++)
+    double *vals[2] = {kd_xcalloc(n[0] + 1, sizeof(double)), kd_xcalloc(n[1] + 1, sizeof(double))};
+    for (int s = 0; s < 2; s++)
         for (size_t r = 0; r < n[s]; r++) {
             kd_app_activity *a = &c->sides[s].runs[r].activity;
             if (a->nkernels)
@@ -249,7 +236,7 @@ int kd_app_diff(kd_app_comparison *c, double steps)
             c->unavailable[s] += a->unavailable;
         }
     c->steps = steps;
-    if (rc == 0 && steps <= 0 && c->range) {
+    if (steps <= 0 && c->range) {
         for (int s = 0; s < 2; s++)
             for (size_t r = 0; r < n[s]; r++)
                 vals[s][r] = (double)c->sides[s].runs[r].activity.ranges;
@@ -260,7 +247,7 @@ int kd_app_diff(kd_app_comparison *c, double steps)
             c->steps_from_ranges = true;
         }
     }
-    for (int id = 0; rc == 0 && id < KD_APP_TOTALS; id++) {
+    for (int id = 0; id < KD_APP_TOTALS; id++) {
         for (int s = 0; s < 2; s++)
             for (size_t r = 0; r < n[s]; r++)
                 vals[s][r] = total_of(&c->sides[s].runs[r], (kd_app_total_id)id);
@@ -268,10 +255,8 @@ int kd_app_diff(kd_app_comparison *c, double steps)
     }
     free(vals[0]);
     free(vals[1]);
-    if (rc == 0)
-        rc = build_rows(c);
-    if (rc == 0)
-        rc = build_apis(c);
+    build_rows(c);
+    build_apis(c);
     const kd_app_change *t = &c->totals[KD_APP_KERNEL_NS];
     if (c->fail_if_slower_pct >= 0) {
         /* v2 slower by more than the limit: ratio v1/v2 below 1/(1 + limit), all of the CI. */
@@ -279,7 +264,6 @@ int kd_app_diff(kd_app_comparison *c, double steps)
         double judged = t->has_ci ? t->ratio.hi : t->ratio.ratio;
         c->gate = t->has_ratio && judged < limit ? KD_APP_GATE_SLOWER : KD_APP_GATE_PASSED;
     }
-    return rc;
 }
 
 void kd_app_comparison_free(kd_app_comparison *c)

@@ -8,7 +8,7 @@
 /* Fills everything in `c` after its sides: `steps` from --steps (0: the NVTX ranges per
  * run when collected with --range, else unknown). The gate judges the total GPU kernel
  * time against c->fail_if_slower_pct: on the CI's bound with two runs a side or more, on
- * the medians otherwise. Returns 0, -1 (memory). */
-int kd_app_diff(kd_app_comparison *c, double steps);
+ * the medians otherwise. */
+void kd_app_diff(kd_app_comparison *c, double steps);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "static/symbols.h"
 #include "util/fs.h"
+#include "util/xalloc.h"
 
 /* One line of a records file. A name is the rest of its line (after %n), so it may hold
  * blanks ("void k<int>(float*, int)"). */
@@ -23,9 +24,11 @@ static int parse_line(const char *line, kd_app_activity *a, bool *ended)
         if (!line[used] || n[2] > n[3] || n[1] < n[2])
             return -1;
         char *name = kd_demangle(line + used);
-        int rc = name ? kd_app_add_kernel(a, name, &cfg, n[0], n[1], n[2], n[3]) : -1;
+        if (!name)
+            return -1;
+        kd_app_add_kernel(a, name, &cfg, n[0], n[1], n[2], n[3]);
         free(name);
-        return rc;
+        return 0;
     }
     if (sscanf(line, "copy %llu %llu %llu %llu%n", &n[0], &n[1], &n[2], &n[3], &used) == 4 && !line[used]) {
         kd_app_totals *t = &a->copies[n[0] < KD_COPY_KINDS ? n[0] : 0];
@@ -37,8 +40,10 @@ static int parse_line(const char *line, kd_app_activity *a, bool *ended)
         return 0;
     }
     if (sscanf(line, "api %15s %llu %llu %n", word, &n[0], &n[1], &used) == 3 && used > 0 && line[used] &&
-        (!strcmp(word, "runtime") || !strcmp(word, "driver")))
-        return kd_app_add_api(a, line + used, !strcmp(word, "driver"), n[0], n[1]);
+        (!strcmp(word, "runtime") || !strcmp(word, "driver"))) {
+        kd_app_add_api(a, line + used, !strcmp(word, "driver"), n[0], n[1]);
+        return 0;
+    }
     if (sscanf(line, "ranges %llu%n", &n[0], &used) == 1 && !line[used]) {
         a->has_ranges = true;
         a->ranges += n[0];
@@ -73,10 +78,10 @@ int kd_app_records_parse(const char *text, kd_app_activity *a, kd_strbuf *err)
     for (const char *p = text + 19; *p && !ended; lineno++) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        char *line = strndup(p, len);
-        int rc = line ? parse_line(line, a, &ended) : -1;
+        char *line = kd_xstrndup(p, len);
+        int rc = parse_line(line, a, &ended);
         if (rc != 0)
-            kd_sb_printf(err, "line %d: cannot read '%.60s'", lineno + 1, line ? line : "");
+            kd_sb_printf(err, "line %d: cannot read '%.60s'", lineno + 1, line);
         free(line);
         if (rc != 0)
             return -1;
@@ -112,7 +117,7 @@ int kd_app_records_read_dir(const char *dir, kd_app_activity *a, kd_strbuf *err)
     int rc = 0;
     for (int i = 0; i < n; i++) {
         char *path = kd_path_join(dir, names[i]->d_name);
-        char *text = path ? kd_read_file(path, NULL) : NULL;
+        char *text = kd_read_file(path, NULL);
         kd_strbuf why = {0};
         if (rc == 0 && (!text || kd_app_records_parse(text, a, &why) != 0)) {
             kd_sb_printf(err, "%s: %s", names[i]->d_name, text ? kd_sb_str(&why) : "cannot read it");

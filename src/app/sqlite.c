@@ -32,9 +32,9 @@ static uint64_t u64(sqlite3_stmt *st, int col)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-typedef int (*row_fn)(sqlite3_stmt *st, kd_app_activity *a);
+typedef void (*row_fn)(sqlite3_stmt *st, kd_app_activity *a);
 
-static int kernel_row(sqlite3_stmt *st, kd_app_activity *a)
+static void kernel_row(sqlite3_stmt *st, kd_app_activity *a)
 {
     kd_app_config cfg;
     for (int i = 0; i < 3; i++) {
@@ -45,33 +45,31 @@ static int kernel_row(sqlite3_stmt *st, kd_app_activity *a)
     cfg.static_smem = sqlite3_column_int(st, 8);
     cfg.dynamic_smem = sqlite3_column_int(st, 9);
     const char *name = (const char *)sqlite3_column_text(st, 0);
-    return kd_app_add_kernel(a, name ? name : "(unnamed)", &cfg, u64(st, 10), u64(st, 11), u64(st, 12), u64(st, 13));
+    kd_app_add_kernel(a, name ? name : "(unnamed)", &cfg, u64(st, 10), u64(st, 11), u64(st, 12), u64(st, 13));
 }
 
-static int copy_row(sqlite3_stmt *st, kd_app_activity *a)
+static void copy_row(sqlite3_stmt *st, kd_app_activity *a)
 {
     int kind = sqlite3_column_int(st, 0);
     kd_app_totals *t = &a->copies[kind >= 0 && kind < KD_COPY_KINDS ? kind : 0];
     t->count += u64(st, 1), t->bytes += u64(st, 2), t->ns += u64(st, 3);
-    return 0;
 }
 
-static int memset_row(sqlite3_stmt *st, kd_app_activity *a)
+static void memset_row(sqlite3_stmt *st, kd_app_activity *a)
 {
     a->memsets.count += u64(st, 0), a->memsets.bytes += u64(st, 1), a->memsets.ns += u64(st, 2);
-    return 0;
 }
 
-static int runtime_row(sqlite3_stmt *st, kd_app_activity *a)
+static void runtime_row(sqlite3_stmt *st, kd_app_activity *a)
 {
     const char *name = (const char *)sqlite3_column_text(st, 0);
-    return kd_app_add_api(a, name ? name : "(unnamed)", false, u64(st, 1), u64(st, 2));
+    kd_app_add_api(a, name ? name : "(unnamed)", false, u64(st, 1), u64(st, 2));
 }
 
-static int driver_row(sqlite3_stmt *st, kd_app_activity *a)
+static void driver_row(sqlite3_stmt *st, kd_app_activity *a)
 {
     const char *name = (const char *)sqlite3_column_text(st, 0);
-    return kd_app_add_api(a, name ? name : "(unnamed)", true, u64(st, 1), u64(st, 2));
+    kd_app_add_api(a, name ? name : "(unnamed)", true, u64(st, 1), u64(st, 2));
 }
 
 /* Each query's parts, so that --range can add its condition on the record's start. */
@@ -159,12 +157,9 @@ int kd_app_sqlite_read(const char *path, const char *range, kd_app_activity *a, 
             break;
         }
         int step = SQLITE_DONE;
-        while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
-            if (queries[q].row(st, a) != 0) {
-                kd_sb_printf(err, "%s: out of memory", path);
-                rc = -1;
-            }
-        if (rc == 0 && step != SQLITE_DONE) {
+        while ((step = sqlite3_step(st)) == SQLITE_ROW)
+            queries[q].row(st, a);
+        if (step != SQLITE_DONE) {
             kd_sb_printf(err, "%s: reading %s: %s", path, queries[q].table, sqlite3_errmsg(db));
             rc = -1;
         }

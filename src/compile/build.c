@@ -18,6 +18,7 @@
 #include "util/hash.h"
 #include "util/spawn.h"
 #include "util/tmpdir.h"
+#include "util/xalloc.h"
 
 /* Bump when what a build folder holds, or how it is made, changes. */
 #define KD_BUILD_RECIPE "kerndiff-build-3"
@@ -145,16 +146,16 @@ static int load_artifacts(const kd_build_config *cfg, kd_build *out)
     char *log_path = kd_path_join(out->dir, "ptxas.log");
     char *sass_path = kd_path_join(out->dir, "kernel.sass");
     out->cubin_path = kd_path_join(out->dir, "kernel.cubin");
-    out->ptx = ptx_path ? kd_read_file(ptx_path, NULL) : NULL;
-    out->ptxas_log = log_path ? kd_read_file(log_path, NULL) : NULL;
+    out->ptx = kd_read_file(ptx_path, NULL);
+    out->ptxas_log = kd_read_file(log_path, NULL);
     /* KERNDIFF_SASS_CACHE=off disassembles again: bench/static_wall.sh measures the saving. */
     const char *sass_cache = getenv("KERNDIFF_SASS_CACHE");
-    if (!out->sass && sass_path && !(sass_cache && strcmp(sass_cache, "off") == 0))
+    if (!out->sass && !(sass_cache && strcmp(sass_cache, "off") == 0))
         out->sass = kd_read_file(sass_path, NULL);
     free(ptx_path);
     free(log_path);
     free(sass_path);
-    return out->ptx && out->ptxas_log && out->cubin_path ? 0 : -1;
+    return out->ptx && out->ptxas_log ? 0 : -1;
 }
 
 static size_t identifier_length(const char *s)
@@ -252,9 +253,9 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
     if (cfg->launcher)
         kd_shim_source(cfg->launcher, &text); /* host code: the cubin compile ignores it */
     char *path = kd_path_join(dir, "kernel.cu");
-    int rc = path ? kd_write_file(path, text.data, text.len) : -1;
+    int rc = kd_write_file(path, text.data, text.len);
     if (rc != 0)
-        kd_sb_printf(why, "cannot write %s: %s", path ? path : dir, strerror(errno));
+        kd_sb_printf(why, "cannot write %s: %s", path, strerror(errno));
     free(path);
     kd_sb_free(&text);
     return rc;
@@ -262,7 +263,7 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
 
 static void push_arg(const char ***argv, size_t *n, const char *arg)
 {
-    *argv = realloc(*argv, (*n + 2) * sizeof **argv);
+    *argv = kd_xreallocarray(*argv, *n + 2, sizeof **argv);
     (*argv)[(*n)++] = arg;
     (*argv)[*n] = NULL;
 }
@@ -288,7 +289,7 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, con
         push_arg(&argv, &n, source_dir);
     }
     /* The compile runs in the build folder: relative -I folders must be made absolute. */
-    char **absolute = calloc(cfg->include_dirs->count + 1, sizeof *absolute);
+    char **absolute = kd_xcalloc(cfg->include_dirs->count + 1, sizeof *absolute);
     for (size_t i = 0; i < cfg->include_dirs->count; i++) {
         absolute[i] = realpath(cfg->include_dirs->items[i], NULL);
         push_arg(&argv, &n, "-I");
@@ -339,9 +340,7 @@ static kd_build_status compile(const kd_build_config *cfg, const char *dir, cons
 {
     static const char *const cubin[] = {"-cubin", "-Xptxas", "-v", "-keep", "-o", "kernel.cubin", NULL};
     static const char *const shared[] = {"-shared", "-Xcompiler", "-fPIC", "-o", "launcher.so", NULL};
-    char *source_dir = strdup(real_source);
-    if (!source_dir)
-        return KD_BUILD_SYSTEM;
+    char *source_dir = kd_xstrdup(real_source);
     char *slash = strrchr(source_dir, '/');
     if (slash)
         slash[slash == source_dir] = '\0'; /* "/k.cu" -> "/" */
@@ -378,8 +377,8 @@ void kd_build_disassemble(const char *cuobjdump, kd_build *b)
         return;
     if (!cuobjdump) {
         free(b->sass_problem);
-        b->sass_problem = strdup("cuobjdump not found (install the CUDA toolkit's cuobjdump, or pip install "
-                                 "nvidia-cuda-cuobjdump and put it on PATH)");
+        b->sass_problem = kd_xstrdup("cuobjdump not found (install the CUDA toolkit's cuobjdump, or pip install "
+                                    "nvidia-cuda-cuobjdump and put it on PATH)");
         return;
     }
     disassemble_with(cuobjdump, b->cubin_path, b);
@@ -396,8 +395,7 @@ static void disassemble(const kd_build_config *cfg, const char *cubin, kd_build 
 static void disassemble_new(const kd_build_config *cfg, const char *dir, kd_build *b)
 {
     char *cubin = kd_path_join(dir, "kernel.cubin"), *sass = kd_path_join(dir, "kernel.sass");
-    if (cubin && sass)
-        disassemble(cfg, cubin, b);
+    disassemble(cfg, cubin, b);
     if (b->sass && kd_write_file(sass, b->sass, strlen(b->sass)) != 0)
         unlink(sass); /* not cached then, but used */
     free(cubin);
@@ -425,9 +423,9 @@ static bool load_cached(const kd_build_config *cfg, const char *entry, kd_build 
     bool required[N_ARTIFACTS];
     kd_cache_layout layout = layout_for(cfg, required);
     if (kd_cache_verify(entry, &layout, &why) == 0) {
-        out->dir = strdup(entry);
+        out->dir = kd_xstrdup(entry);
         out->from_cache = true;
-        if (out->dir && load_artifacts(cfg, out) == 0) {
+        if (load_artifacts(cfg, out) == 0) {
             /* No SASS in the entry (cuobjdump failed when it was made, or
                  * KERNDIFF_SASS_CACHE=off): disassembled now, not stored. */
             if (!out->sass && cfg->cuobjdump)
@@ -455,8 +453,8 @@ static void store_checked(const kd_build_config *cfg, const char *version, const
     char after[65];
     if (compute_key(cfg, version, source, after) != 0 || strcmp(after, out->key) != 0) {
         free(out->note);
-        out->note = strdup("a source file changed during the build: not cached (run again to be sure which "
-                           "version was built)");
+        out->note = kd_xstrdup("a source file changed during the build: not cached (run again to be sure which "
+                               "version was built)");
         return;
     }
     bool required[N_ARTIFACTS];

@@ -9,6 +9,7 @@
 
 #include "util/fs.h"
 #include "util/hash.h"
+#include "util/xalloc.h"
 
 #define MANIFEST "manifest"
 
@@ -80,14 +81,14 @@ bool kd_cache_usable(const char *entry, const char key[65], const kd_cache_layou
 int kd_cache_verify(const char *entry, const kd_cache_layout *layout, kd_strbuf *why)
 {
     char *manifest_path = kd_path_join(entry, MANIFEST);
-    char *manifest = manifest_path ? kd_read_file(manifest_path, NULL) : NULL;
+    char *manifest = kd_read_file(manifest_path, NULL);
     free(manifest_path);
     if (!manifest) {
         kd_sb_puts(why, "no manifest");
         return -1;
     }
-    bool *listed = calloc(layout->n + 1, sizeof *listed);
-    int rc = listed ? 0 : -1;
+    bool *listed = kd_xcalloc(layout->n + 1, sizeof *listed);
+    int rc = 0;
     char *save = NULL;
     for (char *line = strtok_r(manifest, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
         int i = check_manifest_line(entry, line, layout, why);
@@ -115,12 +116,12 @@ static int fill_staging(const char *build_dir, const char *staging, const kd_cac
         char *from = kd_path_join(build_dir, layout->names[i]);
         char *to = kd_path_join(staging, layout->names[i]);
         size_t len;
-        char *data = from ? kd_read_file(from, &len) : NULL;
+        char *data = kd_read_file(from, &len);
         if (data) {
             char digest[65];
             file_digest(data, len, digest);
             kd_sb_printf(&manifest, "%s %zu %s\n", layout->names[i], len, digest);
-            rc = to && kd_write_file(to, data, len) == 0 && chmod(to, 0700) == 0 ? 0 : -1;
+            rc = kd_write_file(to, data, len) == 0 && chmod(to, 0700) == 0 ? 0 : -1;
         } else if (layout->required[i]) {
             rc = -1;
         }
@@ -128,10 +129,11 @@ static int fill_staging(const char *build_dir, const char *staging, const kd_cac
         free(from);
         free(to);
     }
-    char *path = rc == 0 ? kd_path_join(staging, MANIFEST) : NULL;
-    if (rc == 0)
-        rc = path ? kd_write_file(path, kd_sb_str(&manifest), manifest.len) : -1;
-    free(path);
+    if (rc == 0) {
+        char *path = kd_path_join(staging, MANIFEST);
+        rc = kd_write_file(path, kd_sb_str(&manifest), manifest.len);
+        free(path);
+    }
     kd_sb_free(&manifest);
     return rc;
 }
@@ -157,7 +159,7 @@ void kd_cache_store(const char *build_dir, const char *entry, const kd_cache_lay
     char *parent = kd_dirname(entry);
     kd_strbuf staging = {0};
     kd_sb_printf(&staging, "%s.tmp.%ld", entry, (long)getpid());
-    if (parent && kd_mkdir_p(parent) == 0 && kd_mkdir_p(staging.data) == 0 &&
+    if (kd_mkdir_p(parent) == 0 && kd_mkdir_p(staging.data) == 0 &&
         (fill_staging(build_dir, staging.data, layout) != 0 || install_entry(staging.data, entry) != 0))
         kd_remove_tree(staging.data);
     free(parent);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "util/fs.h"
+#include "util/xalloc.h"
 
 bool kd_include_line(const char *line, const char *end, char *name, size_t cap, bool *quoted)
 {
@@ -45,18 +46,11 @@ static bool set_has(const kd_include_set *set, const char *path)
     return false;
 }
 
-/* Takes ownership of path and text, also on failure. */
-static int set_add(kd_include_set *set, char *path, char *text, size_t len)
+/* Takes ownership of path and text. */
+static void set_add(kd_include_set *set, char *path, char *text, size_t len)
 {
-    kd_include_file *files = realloc(set->files, (set->count + 1) * sizeof *files);
-    if (!files) {
-        free(path);
-        free(text);
-        return -1;
-    }
-    set->files = files;
+    set->files = kd_xreallocarray(set->files, set->count + 1, sizeof *set->files);
     set->files[set->count++] = (kd_include_file){.path = path, .text = text, .len = len};
-    return 0;
 }
 
 void kd_include_set_free(kd_include_set *set)
@@ -72,7 +66,7 @@ void kd_include_set_free(kd_include_set *set)
 /* `dir`/`name`; "" is the reader's top, where the name stands alone. */
 static char *join(const char *dir, const char *name)
 {
-    return *dir ? kd_path_join(dir, name) : strdup(name);
+    return *dir ? kd_path_join(dir, name) : kd_xstrdup(name);
 }
 
 /* One candidate path (owned, consumed): already collected counts as found; a file found
@@ -80,7 +74,7 @@ static char *join(const char *dir, const char *name)
 static kd_include_lookup try_candidate(const kd_include_reader *r, char *candidate, kd_include_set *set,
                                        kd_strbuf *error)
 {
-    char *path = candidate ? r->canonical(r->ctx, candidate) : NULL;
+    char *path = r->canonical(r->ctx, candidate);
     free(candidate);
     if (!path)
         return KD_INCLUDE_MISSING;
@@ -102,10 +96,7 @@ static kd_include_lookup try_candidate(const kd_include_reader *r, char *candida
         free(text);
         return KD_INCLUDE_ERROR;
     }
-    if (set_add(set, path, text, len) != 0) {
-        kd_sb_puts(error, "out of memory");
-        return KD_INCLUDE_ERROR;
-    }
+    set_add(set, path, text, len);
     return KD_INCLUDE_FOUND;
 }
 
@@ -114,7 +105,7 @@ static kd_include_lookup resolve(const kd_include_reader *r, const char *from_di
                                  const char *const *dirs, size_t ndirs, kd_include_set *set, kd_strbuf *error)
 {
     if (name[0] == '/')
-        return try_candidate(r, strdup(name), set, error);
+        return try_candidate(r, kd_xstrdup(name), set, error);
     kd_include_lookup found = KD_INCLUDE_MISSING;
     if (quoted)
         found = try_candidate(r, join(strcmp(from_dir, ".") == 0 ? "" : from_dir, name), set, error);
@@ -130,7 +121,7 @@ static int follow(const kd_include_reader *r, kd_include_set *set, size_t index,
     /* The file array may move as files are added; the strings it points to do not. */
     const char *text = set->files[index].text, *end = text + set->files[index].len;
     char *from_dir = kd_dirname(set->files[index].path);
-    int rc = from_dir ? 0 : -1;
+    int rc = 0;
     for (const char *line = text; line < end && rc == 0;) {
         const char *eol = memchr(line, '\n', (size_t)(end - line));
         if (!eol)
@@ -150,8 +141,7 @@ kd_include_lookup kd_include_walk(const kd_include_reader *reader, const char *f
                                   size_t ndirs, kd_include_set *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
-    char *copy = strdup(first);
-    kd_include_lookup found = copy ? try_candidate(reader, copy, out, error) : KD_INCLUDE_ERROR;
+    kd_include_lookup found = try_candidate(reader, kd_xstrdup(first), out, error);
     if (found == KD_INCLUDE_OUTSIDE)
         found = KD_INCLUDE_MISSING;
     /* Breadth first over a growing set: each file is read once, cycles end by themselves. */
@@ -198,13 +188,10 @@ int kd_collect_includes(const char *source_path, const kd_strlist *include_dirs,
     kd_sb_free(&error);
     if (found != KD_INCLUDE_FOUND)
         return -1;
-    int rc = 0;
     for (size_t i = 0; i < set.count; i++) {
-        if (rc == 0 && kd_strlist_push(out, set.files[i].path) == 0)
-            set.files[i].path = NULL; /* now out's */
-        else
-            rc = -1;
+        kd_strlist_push(out, set.files[i].path);
+        set.files[i].path = NULL; /* now out's */
     }
     kd_include_set_free(&set);
-    return rc;
+    return 0;
 }

@@ -51,7 +51,7 @@ typedef struct kd_include_set {
  * in each of `dirs` in order ("" is the reader's top); the first candidate FOUND or OUTSIDE
  * ends the search, and an unresolved include is skipped (the compiler will report it).
  * Returns KD_INCLUDE_FOUND, KD_INCLUDE_MISSING when `first` is not there, or
- * KD_INCLUDE_ERROR (reader error, out of memory, more than KD_INCLUDE_MAX_FILES files). */
+ * KD_INCLUDE_ERROR (reader error, more than KD_INCLUDE_MAX_FILES files). */
 kd_include_lookup kd_include_walk(const kd_include_reader *reader, const char *first, const char *const *dirs,
                                   size_t ndirs, kd_include_set *out, kd_strbuf *error);
 void kd_include_set_free(kd_include_set *set);

@@ -10,6 +10,7 @@
 #include "git/run.h"
 #include "util/fs.h"
 #include "util/spawn.h"
+#include "util/xalloc.h"
 
 /* The compared file (first) and everything it includes from the repository: paths
  * relative to the repository's top (the shared include walk, compile/deps). */
@@ -25,12 +26,6 @@ typedef struct repo {
                                  * NULL when it is outside the repository */
 } repo;
 
-static int out_of_memory(kd_strbuf *error)
-{
-    kd_sb_puts(error, "out of memory");
-    return -1;
-}
-
 /* ---- the repository ------------------------------------------------------------- */
 
 static int find_top(repo *r, const char *file_dir, kd_strbuf *error)
@@ -42,7 +37,7 @@ static int find_top(repo *r, const char *file_dir, kd_strbuf *error)
     /* No answer also inside a .git folder or a bare repository: no working tree to read. */
     char real[PATH_MAX];
     if (top && realpath(top, real))
-        r->top = strdup(real);
+        r->top = kd_xstrdup(real);
     free(top);
     if (!r->top) {
         kd_sb_printf(error, "%s is not inside a git repository", r->file);
@@ -68,7 +63,7 @@ static int find_relpath(repo *r, const char *file_dir, const char *base, kd_strb
     const char *slash = strrchr(listed, '/');
     /* A folder of the same name would list its contents: only the file itself counts. */
     if (single && strcmp(slash ? slash + 1 : listed, base) == 0)
-        r->relpath = strdup(listed);
+        r->relpath = kd_xstrdup(listed);
     kd_spawn_result_free(&res);
     if (!r->relpath) {
         kd_sb_printf(error, "%s is not tracked by git (git add it, or compare two files)", r->file);
@@ -85,23 +80,20 @@ static char *relative_to_top(const char *top, const char *dir)
     if (!realpath(dir, real))
         return NULL;
     if (strcmp(top, "/") == 0)
-        return strdup(real + 1);
+        return kd_xstrdup(real + 1);
     size_t n = strlen(top);
     if (strncmp(real, top, n) != 0 || (real[n] != '\0' && real[n] != '/'))
         return NULL;
-    return strdup(real[n] ? real + n + 1 : "");
+    return kd_xstrdup(real[n] ? real + n + 1 : "");
 }
 
-static int map_include_dirs(repo *r)
+static void map_include_dirs(repo *r)
 {
     if (r->idirs->count == 0)
-        return 0;
-    r->idir_relpaths = calloc(r->idirs->count, sizeof *r->idir_relpaths);
-    if (!r->idir_relpaths)
-        return -1;
+        return;
+    r->idir_relpaths = kd_xcalloc(r->idirs->count, sizeof *r->idir_relpaths);
     for (size_t i = 0; i < r->idirs->count; i++)
         r->idir_relpaths[i] = relative_to_top(r->top, r->idirs->items[i]);
-    return 0;
 }
 
 static const kd_strlist no_include_dirs;
@@ -120,12 +112,12 @@ static int open_repo(const kd_git_request *req, repo *r, kd_strbuf *error)
     }
     char *dir = kd_dirname(req->file), *base = kd_basename(req->file);
     int rc = -1;
-    if (!dir || !base)
-        out_of_memory(error);
-    else if (!kd_is_dir(dir)) /* git -C would fail, and call it "not a repository" */
+    if (!kd_is_dir(dir)) /* git -C would fail, and call it "not a repository" */
         kd_sb_printf(error, "%s: no such folder %s", req->file, dir);
-    else if (find_top(r, dir, error) == 0 && find_relpath(r, dir, base, error) == 0)
-        rc = map_include_dirs(r) == 0 ? 0 : out_of_memory(error);
+    else if (find_top(r, dir, error) == 0 && find_relpath(r, dir, base, error) == 0) {
+        map_include_dirs(r);
+        rc = 0;
+    }
     free(dir);
     free(base);
     return rc;
@@ -147,17 +139,12 @@ static void close_repo(repo *r)
  * climbs above the top: that file is not versioned here. */
 static char *repo_join(const char *dir, const char *name)
 {
-    kd_strbuf joined = {0};
-    if (kd_sb_printf(&joined, "%s/%s", dir, name) < 0) {
-        kd_sb_free(&joined);
-        return NULL;
-    }
-    char *parts = kd_sb_take(&joined);
-    char *out = malloc(strlen(parts) + 1);
+    char *parts = kd_xasprintf("%s/%s", dir, name);
+    char *out = kd_xmalloc(strlen(parts) + 1);
     size_t len = 0;
     bool escaped = false;
     char *save = NULL;
-    for (char *part = strtok_r(parts, "/", &save); out && part && !escaped; part = strtok_r(NULL, "/", &save)) {
+    for (char *part = strtok_r(parts, "/", &save); part && !escaped; part = strtok_r(NULL, "/", &save)) {
         if (strcmp(part, ".") == 0)
             continue;
         if (strcmp(part, "..") == 0) {
@@ -174,12 +161,11 @@ static char *repo_join(const char *dir, const char *name)
         len += n;
     }
     free(parts);
-    if (out && (escaped || len == 0)) {
+    if (escaped || len == 0) {
         free(out);
         return NULL;
     }
-    if (out)
-        out[len] = '\0';
+    out[len] = '\0';
     return out;
 }
 
@@ -189,7 +175,7 @@ static kd_include_lookup read_from_disk(const repo *r, const char *relpath, char
 {
     char *path = kd_path_join(r->top, relpath);
     struct stat st;
-    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
         *text = kd_read_file(path, len);
     free(path);
     return *text ? KD_INCLUDE_FOUND : KD_INCLUDE_MISSING;
@@ -200,16 +186,11 @@ static kd_include_lookup read_from_disk(const repo *r, const char *relpath, char
 static kd_include_lookup read_from_revision(const repo *r, const char *revision, const char *relpath, char **text,
                                             size_t *len, kd_strbuf *error)
 {
-    kd_strbuf spec = {0};
-    if (kd_sb_printf(&spec, "%s:%s", revision, relpath) < 0) {
-        kd_sb_free(&spec);
-        out_of_memory(error);
-        return KD_INCLUDE_ERROR;
-    }
-    const char *argv[] = {"git", "-C", r->top, "cat-file", "blob", kd_sb_str(&spec), NULL};
+    char *spec = kd_xasprintf("%s:%s", revision, relpath);
+    const char *argv[] = {"git", "-C", r->top, "cat-file", "blob", spec, NULL};
     kd_spawn_result res;
     int ran = kd_git_run(argv, &res, error);
-    kd_sb_free(&spec);
+    free(spec);
     if (ran != 0)
         return KD_INCLUDE_ERROR;
     kd_include_lookup found = KD_INCLUDE_MISSING;
@@ -233,7 +214,7 @@ typedef struct side_reader {
 static char *side_canonical(void *ctx, const char *path)
 {
     (void)ctx;
-    return path[0] == '/' ? strdup(path) : repo_join("", path);
+    return path[0] == '/' ? kd_xstrdup(path) : repo_join("", path);
 }
 
 /* Outside the repository a file is the same for every side: found, never collected. */
@@ -274,22 +255,17 @@ static kd_include_lookup collect_side(const repo *r, const char *revision, file_
     side_reader sr = {r, revision};
     const kd_include_reader reader = {&sr, side_canonical, side_read};
     size_t n = r->idirs->count;
-    const char **dirs = calloc(n ? n : 1, sizeof *dirs);
-    char **outside = calloc(n ? n : 1, sizeof *outside);
-    kd_include_lookup found = KD_INCLUDE_ERROR;
-    if (dirs && outside) {
-        size_t used = 0;
-        for (size_t i = 0; i < n; i++) {
-            /* A folder outside the repository that does not exist holds nothing. */
-            if (!r->idir_relpaths[i] && !(outside[i] = realpath(r->idirs->items[i], NULL)))
-                continue;
-            dirs[used++] = r->idir_relpaths[i] ? r->idir_relpaths[i] : outside[i];
-        }
-        found = kd_include_walk(&reader, r->relpath, dirs, used, set, error);
-    } else {
-        out_of_memory(error);
+    const char **dirs = kd_xcalloc(n, sizeof *dirs);
+    char **outside = kd_xcalloc(n, sizeof *outside);
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* A folder outside the repository that does not exist holds nothing. */
+        if (!r->idir_relpaths[i] && !(outside[i] = realpath(r->idirs->items[i], NULL)))
+            continue;
+        dirs[used++] = r->idir_relpaths[i] ? r->idir_relpaths[i] : outside[i];
     }
-    for (size_t i = 0; outside && i < n; i++)
+    kd_include_lookup found = kd_include_walk(&reader, r->relpath, dirs, used, set, error);
+    for (size_t i = 0; i < n; i++)
         free(outside[i]);
     free(outside);
     free(dirs);
@@ -300,13 +276,10 @@ static int write_tree(const file_set *set, const char *root, kd_strbuf *error)
 {
     for (size_t i = 0; i < set->count; i++) {
         char *path = kd_path_join(root, set->files[i].path);
-        char *dir = path ? kd_dirname(path) : NULL;
-        int rc = dir && kd_mkdir_p(dir) == 0 &&
-                         kd_write_file(path, set->files[i].text, set->files[i].len) == 0
-                     ? 0
-                     : -1;
+        char *dir = kd_dirname(path);
+        int rc = kd_mkdir_p(dir) == 0 && kd_write_file(path, set->files[i].text, set->files[i].len) == 0 ? 0 : -1;
         if (rc != 0)
-            kd_sb_printf(error, "cannot write %s: %s", path ? path : set->files[i].path, strerror(errno));
+            kd_sb_printf(error, "cannot write %s: %s", path, strerror(errno));
         free(dir);
         free(path);
         if (rc != 0)
@@ -317,32 +290,15 @@ static int write_tree(const file_set *set, const char *root, kd_strbuf *error)
 
 /* ---- revisions and sides -------------------------------------------------------- */
 
-static int push_copy(kd_strlist *list, const char *s)
-{
-    char *copy = s ? strdup(s) : NULL;
-    if (!copy || kd_strlist_push(list, copy) != 0) {
-        free(copy);
-        return -1;
-    }
-    return 0;
-}
-
 /* A committed side's -I folders: the materialised copy of each folder inside the
  * repository first, so angle includes find that revision's headers. */
-static int remap_include_dirs(const repo *r, const char *root, kd_strlist *out)
+static void remap_include_dirs(const repo *r, const char *root, kd_strlist *out)
 {
     for (size_t i = 0; i < r->idirs->count; i++) {
-        if (r->idir_relpaths[i]) {
-            char *copy = *r->idir_relpaths[i] ? kd_path_join(root, r->idir_relpaths[i]) : strdup(root);
-            if (!copy || kd_strlist_push(out, copy) != 0) {
-                free(copy);
-                return -1;
-            }
-        }
-        if (push_copy(out, r->idirs->items[i]) != 0)
-            return -1;
+        if (r->idir_relpaths[i])
+            kd_strlist_push(out, *r->idir_relpaths[i] ? kd_path_join(root, r->idir_relpaths[i]) : kd_xstrdup(root));
+        kd_strlist_push(out, kd_xstrdup(r->idirs->items[i]));
     }
-    return 0;
 }
 
 static int revision_side(const repo *r, const kd_git_request *req, const char *ref, kd_git_side *side,
@@ -363,11 +319,8 @@ static int revision_side(const repo *r, const kd_git_request *req, const char *r
         side->label = kd_git_commit_label(ref, &c);
         side->revision = c.hash;
         c.hash = NULL;
-        rc = side->path && side->label && remap_include_dirs(r, root, &side->include_dirs) == 0
-                 ? 0
-                 : out_of_memory(error);
-    } else if (found == KD_INCLUDE_FOUND && !root) {
-        out_of_memory(error);
+        remap_include_dirs(r, root, &side->include_dirs);
+        rc = 0;
     }
     free(root);
     kd_git_commit_free(&c);
@@ -384,13 +337,12 @@ static int working_side(const repo *r, kd_git_side *side, file_set *set, kd_strb
     }
     if (found != KD_INCLUDE_FOUND)
         return -1;
-    side->path = strdup(real);
-    side->label = strdup("working copy");
+    side->path = kd_xstrdup(real);
+    side->label = kd_xstrdup("working copy");
     side->revision = NULL;
     for (size_t i = 0; i < r->idirs->count; i++)
-        if (push_copy(&side->include_dirs, r->idirs->items[i]) != 0)
-            return out_of_memory(error);
-    return side->path && side->label ? 0 : out_of_memory(error);
+        kd_strlist_push(&side->include_dirs, kd_xstrdup(r->idirs->items[i]));
+    return 0;
 }
 
 /* Splits "A..B" into two revisions (an empty one means HEAD, as in git). *to stays NULL
@@ -399,16 +351,16 @@ static int split_range(const char *at, char **from, char **to, kd_strbuf *error)
 {
     const char *dots = strstr(at, "..");
     if (!dots) {
-        *from = strdup(at);
-        return *from ? 0 : out_of_memory(error);
+        *from = kd_xstrdup(at);
+        return 0;
     }
     if (dots[2] == '.') {
         kd_sb_printf(error, "'%s' is not supported: give two revisions as A..B", at);
         return -1;
     }
-    *from = dots == at ? strdup("HEAD") : strndup(at, (size_t)(dots - at));
-    *to = strdup(dots[2] ? dots + 2 : "HEAD");
-    return *from && *to ? 0 : out_of_memory(error);
+    *from = dots == at ? kd_xstrdup("HEAD") : kd_xstrndup(at, (size_t)(dots - at));
+    *to = kd_xstrdup(dots[2] ? dots + 2 : "HEAD");
+    return 0;
 }
 
 static int resolve_sides(const repo *r, const kd_git_request *req, kd_git_result *out, kd_strbuf *error)

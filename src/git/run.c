@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/xalloc.h"
+
 /* Generous: a cold `git cat-file` on a network file system can take seconds, but a hung
  * git (a credential prompt, a lock) must not hang kerndiff. */
 enum { GIT_TIMEOUT_MS = 60000 };
@@ -35,7 +37,7 @@ int kd_git_line(const char *const argv[], char **line, kd_strbuf *error)
     const char *text = kd_sb_str(&res.out);
     size_t n = strcspn(text, "\r\n");
     if (res.exit_code == 0 && n > 0)
-        *line = strndup(text, n);
+        *line = kd_xstrndup(text, n);
     kd_spawn_result_free(&res);
     return 0;
 }
@@ -54,15 +56,10 @@ int kd_git_commit_resolve(const char *top, const char *ref, kd_git_commit *c, kd
         kd_sb_printf(error, "unknown revision '%s'", ref);
         return -1;
     }
-    kd_strbuf spec = {0};
-    if (kd_sb_printf(&spec, "%s^{commit}", ref) < 0) {
-        kd_sb_free(&spec);
-        kd_sb_puts(error, "out of memory");
-        return -1;
-    }
-    const char *verify[] = {"git", "-C", top, "rev-parse", "--verify", "--quiet", kd_sb_str(&spec), NULL};
+    char *spec = kd_xasprintf("%s^{commit}", ref);
+    const char *verify[] = {"git", "-C", top, "rev-parse", "--verify", "--quiet", spec, NULL};
     int rc = kd_git_line(verify, &c->hash, error);
-    kd_sb_free(&spec);
+    free(spec);
     if (rc != 0)
         return -1;
     if (!c->hash) {

@@ -27,8 +27,7 @@ typedef struct kd_git_commit {
 int kd_git_commit_resolve(const char *top, const char *ref, kd_git_commit *c, kd_strbuf *error);
 void kd_git_commit_free(kd_git_commit *c);
 
-/* "v1.2 (a1b2c3d)"; a hash typed by the user is shown once, as the abbreviation. NULL when
- * out of memory. */
+/* "v1.2 (a1b2c3d)"; a hash typed by the user is shown once, as the abbreviation. Malloc'd. */
 char *kd_git_commit_label(const char *ref, const kd_git_commit *c);
 
 #endif

@@ -8,6 +8,7 @@
 #include "git/run.h"
 #include "util/cleanup.h"
 #include "util/fs.h"
+#include "util/xalloc.h"
 
 /* The checkouts to remove when kerndiff ends: a side each at most. */
 enum { MAX_CHECKOUTS = 2 };
@@ -41,7 +42,7 @@ static void remove_checkouts(void)
     }
 }
 
-/* Remembers a checkout for removal; false when the table is full or memory ran out. */
+/* Remembers a checkout for removal; false when a table (ours, or the exit actions') is full. */
 static bool track(const char *top, const char *path)
 {
     static bool registered;
@@ -50,13 +51,8 @@ static bool track(const char *top, const char *path)
     registered = true;
     if (ncheckouts == MAX_CHECKOUTS)
         return false;
-    checkouts[ncheckouts].top = strdup(top);
-    checkouts[ncheckouts].path = strdup(path);
-    if (!checkouts[ncheckouts].top || !checkouts[ncheckouts].path) {
-        free(checkouts[ncheckouts].top);
-        free(checkouts[ncheckouts].path);
-        return false;
-    }
+    checkouts[ncheckouts].top = kd_xstrdup(top);
+    checkouts[ncheckouts].path = kd_xstrdup(path);
     ncheckouts++;
     return true;
 }
@@ -96,15 +92,13 @@ int kd_git_checkout_add(const char *ref, const char *path, kd_git_checkout *out,
     }
     kd_spawn_result_free(&res);
     if (!track(top, path)) {
-        kd_sb_puts(error, "cannot keep track of the checkout (out of memory)");
+        kd_sb_puts(error, "cannot keep track of the checkout to remove it at exit (too many checkouts or exit actions)");
         goto done;
     }
-    out->dir = prefix ? kd_path_join(path, prefix) : strdup(path);
+    out->dir = prefix ? kd_path_join(path, prefix) : kd_xstrdup(path);
     out->label = kd_git_commit_label(ref, &commit);
     struct stat st;
-    if (!out->dir || !out->label)
-        kd_sb_puts(error, "out of memory");
-    else if (stat(out->dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    if (stat(out->dir, &st) != 0 || !S_ISDIR(st.st_mode))
         kd_sb_printf(error, "the current folder (%s) does not exist at revision %s", prefix, out->label);
     else
         rc = 0;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 /* Length of the `KEY=` that starts at s (identifier then '='), 0 when there is none. */
 static size_t key_length(const char *s)
 {
@@ -42,14 +44,10 @@ static bool has_top_level_comma(const char *s, const char *end)
     return false;
 }
 
-static int set(char **slot, const char *value, size_t len)
+static void set(char **slot, const char *value, size_t len)
 {
-    char *copy = strndup(value, len);
-    if (!copy)
-        return -1;
     free(*slot);
-    *slot = copy;
-    return 0;
+    *slot = kd_xstrndup(value, len);
 }
 
 /* One `KEY=VALUE` entry of length len. */
@@ -76,24 +74,17 @@ static int apply_entry(const char *entry, size_t len, kd_call_settings *into, kd
         return -1;
     }
     size_t vlen = (size_t)(end - value);
-    int rc;
     if (klen == 1 && entry[0] == 'n')
-        rc = set(&into->n, value, vlen);
+        set(&into->n, value, vlen);
     else if (klen == 4 && !strncmp(entry, "grid", 4))
-        rc = set(&into->grid, value, vlen);
+        set(&into->grid, value, vlen);
     else if (klen == 5 && !strncmp(entry, "block", 5))
-        rc = set(&into->block, value, vlen);
+        set(&into->block, value, vlen);
     else if (klen == 4 && !strncmp(entry, "smem", 4))
-        rc = set(&into->smem, value, vlen);
-    else {
-        char *copy = strndup(entry, len);
-        rc = copy && kd_strlist_push(&into->params, copy) == 0 ? 0 : -1;
-        if (rc != 0)
-            free(copy);
-    }
-    if (rc != 0)
-        kd_sb_puts(error, "out of memory");
-    return rc;
+        set(&into->smem, value, vlen);
+    else
+        kd_strlist_push(&into->params, kd_xstrndup(entry, len));
+    return 0;
 }
 
 int kd_call_parse(const char *text, kd_call_settings *into, kd_strbuf *error)

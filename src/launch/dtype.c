@@ -245,6 +245,7 @@ bool kd_dtype_setting(const char *text, kd_dtype *type, char **count_text)
     size_t n = strlen(text);
     if (text[n - 1] != ']' || n - len < 3)
         return false;
+    /* plain strndup, not kd_xstrndup: the harness compiles this file without util/ */
     *count_text = strndup(text + len + 1, n - len - 2);
     return *count_text != NULL;
 }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 #include "launch/expr.h"
 
 #define DEFAULT_N 1048576ULL
@@ -47,12 +49,6 @@ typedef struct builder {
     kd_var *vars; /* n, then the scalars as they get values, then block */
     size_t nvars;
 } builder;
-
-static int oom(builder *b)
-{
-    kd_sb_puts(b->error, "out of memory while preparing the launch");
-    return -1;
-}
 
 static const char *comment_of(const builder *b) { return b->req->comment ? b->req->comment : "//"; }
 
@@ -368,9 +364,7 @@ static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
  * each part as a whole number within `limits`; missing dimensions are 1. */
 static int resolve_dims(builder *b, const setting *s, const double limits[3], unsigned dims[3])
 {
-    char *copy = strdup(s->text);
-    if (!copy)
-        return oom(b);
+    char *copy = kd_xstrdup(s->text);
     char *parts[3] = {copy};
     size_t nparts = 1;
     int depth = 0;
@@ -516,14 +510,10 @@ static unsigned scratch_count(const builder *b) { return b->req->abi ? b->req->a
 static int init_args(builder *b)
 {
     const kd_kernel *k = b->req->kernel;
-    b->out->args = calloc(k->nparams + scratch_count(b) + 1, sizeof *b->out->args);
-    if (!b->out->args)
-        return oom(b);
+    b->out->args = kd_xcalloc(k->nparams + scratch_count(b) + 1, sizeof *b->out->args);
     for (size_t i = 0; i < k->nparams; i++) {
         kd_launch_arg *arg = &b->out->args[i];
-        arg->name = strdup(k->params[i].name);
-        if (!arg->name)
-            return oom(b);
+        arg->name = kd_xstrdup(k->params[i].name);
         arg->role = kd_param_role_of(&k->params[i]);
         b->out->nargs++;
     }
@@ -602,9 +592,7 @@ static int add_scratch(builder *b)
     unsigned long long programs = (unsigned long long)b->out->grid[0] * b->out->grid[1] * b->out->grid[2];
     for (unsigned i = 0; i < scratch_count(b) && i < 2; i++) {
         kd_launch_arg *arg = &b->out->args[b->out->nargs];
-        arg->name = strdup(names[i]);
-        if (!arg->name)
-            return oom(b);
+        arg->name = kd_xstrdup(names[i]);
         arg->role = KD_ROLE_SCRATCH;
         arg->type = (kd_type_info){KD_DT_U8, 1};
         arg->count = b->req->abi->scratch_bytes[i] * programs;
@@ -620,15 +608,14 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
 {
     memset(out, 0, sizeof *out);
     /* n, block, one entry per scalar and per constant at most. */
-    kd_var *vars = calloc(req->kernel->nparams + constant_count(req) + 2, sizeof *vars);
+    kd_var *vars = kd_xcalloc(req->kernel->nparams + constant_count(req) + 2, sizeof *vars);
     builder b = {req, out, error, vars, 0};
-    bool failed = !vars ? oom(&b) != 0
-                        : (check_arg_count(&b) || check_entries(&b, req->buffers, "--buf", true, false) ||
-                           check_entries(&b, req->scalars, "--arg", false, false) ||
-                           (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true)) ||
-                           init_args(&b) || resolve_n(&b) || add_constants(&b) ||
-                           resolve_scalars(&b) || resolve_block(&b) || resolve_grid(&b) || resolve_smem(&b) ||
-                           resolve_buffers(&b) || add_scratch(&b));
+    bool failed = check_arg_count(&b) || check_entries(&b, req->buffers, "--buf", true, false) ||
+                  check_entries(&b, req->scalars, "--arg", false, false) ||
+                  (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true)) ||
+                  init_args(&b) || resolve_n(&b) || add_constants(&b) ||
+                  resolve_scalars(&b) || resolve_block(&b) || resolve_grid(&b) || resolve_smem(&b) ||
+                  resolve_buffers(&b) || add_scratch(&b);
     free(vars);
     if (failed)
         kd_launch_spec_free(out);
@@ -675,12 +662,7 @@ int kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value)
             abi->constants[i].value = value;
             return 0;
         }
-    kd_launch_constant *grown = realloc(abi->constants, (abi->nconstants + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    abi->constants = grown;
-    if (!(grown[abi->nconstants].name = strdup(name)))
-        return -1;
-    grown[abi->nconstants++].value = value;
+    abi->constants = kd_xreallocarray(abi->constants, abi->nconstants + 1, sizeof *abi->constants);
+    abi->constants[abi->nconstants++] = (kd_launch_constant){kd_xstrdup(name), value};
     return 0;
 }

@@ -20,8 +20,8 @@ int kd_time_briefly(kd_child *c, const char *what, int timeout_ms, double *media
         return -1;
     }
     kd_summary s;
-    if (kd_summarize(samples, TIMED_SAMPLES, &s) != 0) {
-        kd_sb_puts(why, "out of memory");
+    if (kd_summarize(samples, TIMED_SAMPLES, &s) != 0) { /* only when no sample is a number */
+        kd_sb_printf(why, "timing %s: the harness sent no sample that is a number", what);
         return -1;
     }
     *median_ns = s.median;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -57,14 +59,12 @@ static void moments_of_sorted(const double *sorted, size_t n, double *mean, doub
     *stdev = n > 1 ? sqrt(squares / (double)(n - 1)) : 0.0;
 }
 
-/* Returns 0, -1 when n == 0, when no sample is a number, or on allocation failure. */
+/* Returns 0, -1 when n == 0 or when no sample is a number. */
 int kd_summarize(const double *samples, size_t n, kd_summary *out)
 {
     if (n == 0)
         return -1;
-    double *kept = malloc(n * sizeof *kept);
-    if (!kept)
-        return -1;
+    double *kept = kd_xmalloc(n * sizeof *kept);
     size_t count = kd_remove_outliers(samples, n, kept);
     if (count == 0) { /* only samples that are not numbers fail every fence */
         free(kept);
@@ -169,11 +169,9 @@ static double expanded_tail(double confidence, size_t n)
 
 static double *sorted_copy(const double *v, size_t n)
 {
-    double *copy = malloc(n * sizeof *copy);
-    if (copy) {
-        memcpy(copy, v, n * sizeof *copy);
-        sort_doubles(copy, n);
-    }
+    double *copy = kd_xmalloc(n * sizeof *copy);
+    memcpy(copy, v, n * sizeof *copy);
+    sort_doubles(copy, n);
     return copy;
 }
 
@@ -185,30 +183,26 @@ int kd_speedup_ci(const double *v1, size_t n1, const double *v2, size_t n2, doub
     if (n1 < 2 || n2 < 2 || !(confidence > 0.0 && confidence < 1.0) || resamples < 1)
         return -1;
     double *sorted1 = sorted_copy(v1, n1), *sorted2 = sorted_copy(v2, n2);
-    size_t *draws = malloc((n1 > n2 ? n1 : n2) * sizeof *draws);
-    double *ratios = malloc((size_t)resamples * sizeof *ratios);
-    int rc = -1;
-    if (sorted1 && sorted2 && draws && ratios) {
-        uint64_t rng = rng_seeded(seed);
-        for (int r = 0; r < resamples; r++) {
-            double median1 = resampled_median(sorted1, n1, draws, &rng);
-            ratios[r] = median1 / resampled_median(sorted2, n2, draws, &rng);
-        }
-        sort_doubles(ratios, (size_t)resamples);
-        double tail = expanded_tail(confidence, n1 < n2 ? n1 : n2) * 100.0;
-        *out = (kd_speedup){
-            .ratio = kd_percentile_sorted(sorted1, n1, 50.0) / kd_percentile_sorted(sorted2, n2, 50.0),
-            .lo = kd_percentile_sorted(ratios, (size_t)resamples, tail),
-            .hi = kd_percentile_sorted(ratios, (size_t)resamples, 100.0 - tail),
-            .confidence = confidence,
-        };
-        rc = 0;
+    size_t *draws = kd_xmalloc((n1 > n2 ? n1 : n2) * sizeof *draws);
+    double *ratios = kd_xmalloc((size_t)resamples * sizeof *ratios);
+    uint64_t rng = rng_seeded(seed);
+    for (int r = 0; r < resamples; r++) {
+        double median1 = resampled_median(sorted1, n1, draws, &rng);
+        ratios[r] = median1 / resampled_median(sorted2, n2, draws, &rng);
     }
+    sort_doubles(ratios, (size_t)resamples);
+    double tail = expanded_tail(confidence, n1 < n2 ? n1 : n2) * 100.0;
+    *out = (kd_speedup){
+        .ratio = kd_percentile_sorted(sorted1, n1, 50.0) / kd_percentile_sorted(sorted2, n2, 50.0),
+        .lo = kd_percentile_sorted(ratios, (size_t)resamples, tail),
+        .hi = kd_percentile_sorted(ratios, (size_t)resamples, 100.0 - tail),
+        .confidence = confidence,
+    };
     free(sorted1);
     free(sorted2);
     free(draws);
     free(ratios);
-    return rc;
+    return 0;
 }
 
 kd_verdict kd_verdict_with_floor(const kd_speedup *s, double floor_pct)
@@ -296,15 +290,11 @@ typedef struct by_round {
 } by_round;
 
 /* Tukey's far-out fences over all of a side's samples, then a counting sort by round. */
-static int group_by_round(const double *v, const unsigned *round, size_t n, size_t nrounds, by_round *out)
+static void group_by_round(const double *v, const unsigned *round, size_t n, size_t nrounds, by_round *out)
 {
     double *sorted = sorted_copy(v, n);
-    out->values = malloc((n + 1) * sizeof *out->values);
-    out->start = calloc(nrounds + 1, sizeof *out->start);
-    if (!sorted || !out->values || !out->start) {
-        free(sorted);
-        return -1;
-    }
+    out->values = kd_xmalloc((n + 1) * sizeof *out->values);
+    out->start = kd_xcalloc(nrounds + 1, sizeof *out->start);
     double q1 = kd_percentile_sorted(sorted, n, 25.0), q3 = kd_percentile_sorted(sorted, n, 75.0);
     double low = q1 - 3.0 * (q3 - q1), high = q3 + 3.0 * (q3 - q1);
     free(sorted);
@@ -313,16 +303,13 @@ static int group_by_round(const double *v, const unsigned *round, size_t n, size
             out->start[round[i] + 1]++;
     for (size_t r = 0; r < nrounds; r++)
         out->start[r + 1] += out->start[r];
-    size_t *fill = malloc((nrounds + 1) * sizeof *fill);
-    if (!fill)
-        return -1;
+    size_t *fill = kd_xmalloc((nrounds + 1) * sizeof *fill);
     memcpy(fill, out->start, (nrounds + 1) * sizeof *fill);
     for (size_t i = 0; i < n; i++)
         if (v[i] >= low && v[i] <= high)
             out->values[fill[round[i]]++] = v[i];
     out->n = out->start[nrounds];
     free(fill);
-    return 0;
 }
 
 static size_t in_round(const by_round *g, size_t r) { return g->start[r + 1] - g->start[r]; }
@@ -346,14 +333,13 @@ int kd_speedup_ci_rounds(const double *v1, const unsigned *round1, size_t n1, co
     for (size_t i = 0; i < n2; i++)
         nrounds = round2[i] + 1 > nrounds ? round2[i] + 1 : nrounds;
     by_round g[2] = {{0}, {0}};
-    size_t *usable = malloc(nrounds * sizeof *usable);
+    group_by_round(v1, round1, n1, nrounds, &g[0]);
+    group_by_round(v2, round2, n2, nrounds, &g[1]);
+    size_t *usable = kd_xmalloc(nrounds * sizeof *usable);
     double *pool = NULL;
-    double *ratios = malloc((size_t)resamples * sizeof *ratios);
-    size_t *drawn = malloc(nrounds * sizeof *drawn);
-    int rc = -1;
-    if (!usable || !ratios || !drawn || group_by_round(v1, round1, n1, nrounds, &g[0]) != 0 ||
-        group_by_round(v2, round2, n2, nrounds, &g[1]) != 0)
-        goto out;
+    double *ratios = kd_xmalloc((size_t)resamples * sizeof *ratios);
+    size_t *drawn = kd_xmalloc(nrounds * sizeof *drawn);
+    int rc = 0;
     size_t m = 0, largest = 0;
     for (size_t r = 0; r < nrounds; r++)
         if (in_round(&g[0], r) && in_round(&g[1], r)) {
@@ -361,13 +347,12 @@ int kd_speedup_ci_rounds(const double *v1, const unsigned *round1, size_t n1, co
             for (int s = 0; s < 2; s++)
                 largest = in_round(&g[s], r) > largest ? in_round(&g[s], r) : largest;
         }
-    /* A resample of m rounds holds at most m times the largest round. */
-    if (m >= 2 && !(pool = malloc(m * largest * sizeof *pool)))
-        goto out;
     if (m < 2) { /* one round: nothing to resample rounds from */
         rc = kd_speedup_ci(v1, n1, v2, n2, confidence, resamples, seed, out);
         goto out;
     }
+    /* A resample of m rounds holds at most m times the largest round. */
+    pool = kd_xmalloc(m * largest * sizeof *pool);
     uint64_t rng = rng_seeded(seed);
     for (int b = 0; b < resamples; b++) {
         for (size_t i = 0; i < m; i++)
@@ -394,7 +379,6 @@ int kd_speedup_ci_rounds(const double *v1, const unsigned *round1, size_t n1, co
         .hi = kd_percentile_sorted(ratios, (size_t)resamples, 100.0 - tail),
         .confidence = confidence,
     };
-    rc = 0;
 out:
     for (int s = 0; s < 2; s++) {
         free(g[s].values);
@@ -413,9 +397,10 @@ double kd_round_spread_pct(const double *v, const unsigned *round, size_t n)
     for (size_t i = 0; i < n; i++)
         nrounds = round[i] + 1 > nrounds ? round[i] + 1 : nrounds;
     by_round g = {0};
-    double *medians = malloc((nrounds + 1) * sizeof *medians);
+    double *medians = kd_xmalloc((nrounds + 1) * sizeof *medians);
     double spread = 0.0;
-    if (n > 0 && medians && group_by_round(v, round, n, nrounds, &g) == 0) {
+    if (n > 0) {
+        group_by_round(v, round, n, nrounds, &g);
         size_t m = 0;
         for (size_t r = 0; r < nrounds; r++)
             if (in_round(&g, r))

@@ -44,7 +44,7 @@ typedef struct kd_speedup {
 /* Speedup = ratio of medians, with a percentile-bootstrap confidence interval: each of
  * `resamples` rounds draws both sides with replacement (xorshift seeded by `seed`, so the
  * result is reproducible) and takes the ratio of medians. Inputs are the kept samples.
- * Returns 0, -1 when a side has fewer than 2 samples or on allocation failure.
+ * Returns 0, -1 when a side has fewer than 2 samples.
  *
  * The interval is Hesterberg's expanded percentile interval: the bootstrap distribution's
  * percentiles are read at tail Phi(-sqrt(n/(n-1)) t_{n-1, (1-confidence)/2}) instead of

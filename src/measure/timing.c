@@ -12,6 +12,7 @@
 #include "wire/client.h"
 #include "util/fs.h"
 #include "util/trace.h"
+#include "util/xalloc.h"
 
 enum {
     SAMPLES_PER_BLOCK = 5,         /* per side and round: many rounds, so many placements */
@@ -116,11 +117,7 @@ static kd_timing_status describe_shared(run_state *r)
     if (kd_wire_hello(c, &info, &why) != 0)
         return fail_with(r, SHARED, &why, KD_TIMING_SETUP_FAILED);
     record_device(r->out, &info);
-    int *share = malloc((r->sides[1].spec->nargs + 1) * sizeof *share);
-    if (!share) {
-        kd_sb_puts(r->error, "out of memory");
-        return KD_TIMING_SETUP_FAILED;
-    }
+    int *share = kd_xmalloc((r->sides[1].spec->nargs + 1) * sizeof *share);
     r->out->shared_buffers = kd_share_buffers(r->sides[0].spec, r->sides[1].spec, share);
     for (int s = 0; s < 2; s++)
         if (kd_wire_describe(c, s, &r->sides[s], share, r->o->timeout_ms, &why) != 0) {
@@ -193,29 +190,20 @@ static kd_timing_status warm_up(run_state *r)
     return st == KD_REPLY_OK ? KD_TIMING_OK : fail(r, SHARED, c, st, "choosing the timing mode", KD_TIMING_RUN_FAILED);
 }
 
-static bool grow(run_state *r, size_t need)
+static void grow(run_state *r, size_t need)
 {
     if (need <= r->cap)
-        return true;
+        return;
     size_t cap = r->cap ? r->cap * 2 : 256;
     while (cap < need)
         cap *= 2;
     for (int s = 0; s < 2; s++) {
         kd_side_timing *t = &r->out->side[s];
-        double *samples = realloc(t->samples, cap * sizeof *samples);
-        if (samples)
-            t->samples = samples;
-        bool *throttled = realloc(t->throttled, cap * sizeof *throttled);
-        if (throttled)
-            t->throttled = throttled;
-        unsigned *round = realloc(t->round, cap * sizeof *round);
-        if (round)
-            t->round = round;
-        if (!samples || !throttled || !round)
-            return false;
+        t->samples = kd_xreallocarray(t->samples, cap, sizeof *t->samples);
+        t->throttled = kd_xreallocarray(t->throttled, cap, sizeof *t->throttled);
+        t->round = kd_xreallocarray(t->round, cap, sizeof *t->round);
     }
     r->cap = cap;
-    return true;
 }
 
 /* Appends one block of side s, taken in the current round. */
@@ -244,10 +232,7 @@ static kd_timing_status time_block(run_state *r, int s)
     kd_timing_status ts = select_side(r, s);
     if (ts != KD_TIMING_OK)
         return ts;
-    if (!grow(r, r->out->side[s].n + SAMPLES_PER_BLOCK)) {
-        kd_sb_puts(r->error, "out of memory for the samples");
-        return KD_TIMING_RUN_FAILED;
-    }
+    grow(r, r->out->side[s].n + SAMPLES_PER_BLOCK);
     kd_time_block b = {.samples = r->block};
     /* The watchdog allows every sample of the block a full --timeout. */
     kd_reply_status st = kd_wire_time(&r->child[SHARED], SAMPLES_PER_BLOCK,
@@ -439,7 +424,7 @@ static bool read_at(FILE *f, size_t offset, void *buf, size_t bytes)
 static bool compare_pair(const output_ref *x, const output_ref *y, FILE *files[2], const size_t total[2],
                          const kd_timing_options *o, kd_output_check *oc)
 {
-    oc->name = strdup(x->arg->name);
+    oc->name = kd_xstrdup(x->arg->name);
     oc->type = x->arg->type;
     kd_dtype t = x->arg->type.base;
     oc->tolerance = o->tolerance_given ? o->tolerance : kd_default_tolerance(t);
@@ -452,8 +437,8 @@ static bool compare_pair(const output_ref *x, const output_ref *y, FILE *files[2
         return true;
     }
     size_t size = kd_dtype_size(t), step = CHECK_CHUNK_BYTES / (size ? size : 1);
-    char *chunk[2] = {malloc(CHECK_CHUNK_BYTES), malloc(CHECK_CHUNK_BYTES)};
-    bool ok = chunk[0] && chunk[1];
+    char *chunk[2] = {kd_xmalloc(CHECK_CHUNK_BYTES), kd_xmalloc(CHECK_CHUNK_BYTES)};
+    bool ok = true;
     for (size_t at = 0; ok && at < elements; at += step) {
         size_t n = elements - at < step ? elements - at : step;
         ok = read_at(files[0], x->offset + at * size, chunk[0], n * size) &&
@@ -528,7 +513,7 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
         goto out;
     int partner[KD_MAX_OUTPUTS];
     pair_outputs(refs, nrefs, partner);
-    r->out->outputs = calloc(nrefs[0] + 1, sizeof *r->out->outputs);
+    r->out->outputs = kd_xcalloc(nrefs[0] + 1, sizeof *r->out->outputs);
     r->out->outputs_match = true;
     for (size_t i = 0; i < nrefs[0] && status == KD_TIMING_OK; i++) {
         if (partner[i] < 0) {
@@ -537,7 +522,7 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
         }
         kd_output_check *oc = &r->out->outputs[r->out->noutputs++];
         if (!compare_pair(&refs[0][i], &refs[1][partner[i]], files, total, r->o, oc)) {
-            kd_sb_printf(r->error, "cannot read back the outputs in %s (out of memory, or the disk failed)", workdir);
+            kd_sb_printf(r->error, "cannot read back the outputs in %s (the disk failed, or the files changed while read)", workdir);
             status = KD_TIMING_RUN_FAILED;
         }
         r->out->outputs_match &= oc->result.match;

@@ -4,25 +4,19 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 typedef struct note_list {
     char ***notes;
     size_t *count;
 } note_list;
 
-static int add_note(note_list *out, const char *text)
+static void add_note(note_list *out, const char *text)
 {
-    char *copy = strdup(text);
-    char **grown = copy ? realloc(*out->notes, (*out->count + 1) * sizeof *grown) : NULL;
-    if (!grown) {
-        free(copy);
-        return -1;
-    }
-    grown[(*out->count)++] = copy;
-    *out->notes = grown;
-    return 0;
+    *out->notes = kd_xreallocarray(*out->notes, *out->count + 1, sizeof **out->notes);
+    (*out->notes)[(*out->count)++] = kd_xstrdup(text);
 }
 
 /* ---- human-readable values ---- */
@@ -126,11 +120,11 @@ static const ratio_rule ratio_rules[] = {
 /* Beyond this factor "fell 250.0x" reads better as orders of magnitude. */
 #define ORDERS_OF_MAGNITUDE 100
 
-static int apply_ratio_rule(const kd_advice_input *in, const ratio_rule *rule, note_list *out)
+static void apply_ratio_rule(const kd_advice_input *in, const ratio_rule *rule, note_list *out)
 {
     double v[2];
     if (!both(in, rule->id, v) || v[0] == v[1])
-        return 0;
+        return;
     char change[160], what[64] = "appeared", note[256];
     if (v[1] == 0) {
         snprintf(what, sizeof what, "vanished");
@@ -138,7 +132,7 @@ static int apply_ratio_rule(const kd_advice_input *in, const ratio_rule *rule, n
         double factor = fmax(v[0], v[1]) / fmin(v[0], v[1]);
         const char *way = v[1] < v[0] ? "fell" : "rose";
         if (factor < rule->factor)
-            return 0;
+            return;
         if (factor >= ORDERS_OF_MAGNITUDE)
             snprintf(what, sizeof what, "%s by orders of magnitude", way);
         else
@@ -146,7 +140,7 @@ static int apply_ratio_rule(const kd_advice_input *in, const ratio_rule *rule, n
     }
     describe_change(rule->id, v, change, sizeof change);
     snprintf(note, sizeof note, "%s %s (%s)", rule->subject, what, change);
-    return add_note(out, note);
+    add_note(out, note);
 }
 
 /* The share of each fetched 32-byte sector that the accesses use: 100% is coalesced at any
@@ -162,43 +156,43 @@ static const struct {
     {"efficiency_st", "global stores"},
 };
 
-static int apply_coalescing_rule(const kd_advice_input *in, size_t r, note_list *out)
+static void apply_coalescing_rule(const kd_advice_input *in, size_t r, note_list *out)
 {
     double v[2];
     if (!both(in, coalescing_rules[r].id, v))
-        return 0;
+        return;
     const char *what = v[0] >= COALESCED_MIN && v[1] <= UNCOALESCED_MAX   ? "are no longer coalesced"
                        : v[0] <= UNCOALESCED_MAX && v[1] >= COALESCED_MIN ? "are now coalesced"
                                                                            : NULL;
     if (!what)
-        return 0;
+        return;
     char change[160], note[256];
     describe_change(coalescing_rules[r].id, v, change, sizeof change);
     snprintf(note, sizeof note, "%s %s (%s)", coalescing_rules[r].accesses, what, change);
-    return add_note(out, note);
+    add_note(out, note);
 }
 
-static int occupancy_limiter_rule(const kd_advice_input *in, note_list *out)
+static void occupancy_limiter_rule(const kd_advice_input *in, note_list *out)
 {
     const char *was = kd_occupancy_limiter(in->side[0]);
     const char *now = kd_occupancy_limiter(in->side[1]);
     double v[2];
     if (!was || !now || strcmp(was, now) == 0 || !both(in, "achieved_occupancy", v))
-        return 0;
+        return;
     char change[160], note[256];
     describe_change("achieved_occupancy", v, change, sizeof change);
     snprintf(note, sizeof note, "occupancy now limited by %s (was %s; %s)", now, was, change);
-    return add_note(out, note);
+    add_note(out, note);
 }
 
-static int spill_rule(const kd_advice_input *in, note_list *out)
+static void spill_rule(const kd_advice_input *in, note_list *out)
 {
     if (in->spill_bytes[0] != 0 || in->spill_bytes[1] <= 0)
-        return 0;
+        return;
     char note[256];
     snprintf(note, sizeof note, "registers now spill (%ld bytes) — local memory traffic (ptxas spill bytes 0 -> %ld)",
              in->spill_bytes[1], in->spill_bytes[1]);
-    return add_note(out, note);
+    add_note(out, note);
 }
 
 /* Enough FP32/FP16 work at a high enough intensity that tensor cores would pay off. */
@@ -206,41 +200,41 @@ static int spill_rule(const kd_advice_input *in, note_list *out)
 #define MATMUL_MIN_INTENSITY 10
 #define TENSOR_IDLE_PCT 1
 
-static int tensor_idle_rule(const kd_advice_input *in, note_list *out)
+static void tensor_idle_rule(const kd_advice_input *in, note_list *out)
 {
     double fp32, fp16, intensity, tensor;
     if (!on_v2(in, "flops_fp32", &fp32) || !on_v2(in, "flops_fp16", &fp16) ||
         !on_v2(in, "arithmetic_intensity", &intensity) || !on_v2(in, "tensor_pipe", &tensor))
-        return 0;
+        return;
     if (fp32 + fp16 <= MATMUL_MIN_FLOPS || intensity <= MATMUL_MIN_INTENSITY || tensor >= TENSOR_IDLE_PCT)
-        return 0;
+        return;
     char pipe[64], flops[64], ai[64], note[256];
     describe_value("tensor_pipe", tensor, pipe, sizeof pipe);
     format_value(KD_UNIT_COUNT, fp32 + fp16, flops, sizeof flops);
     describe_value("arithmetic_intensity", intensity, ai, sizeof ai);
     snprintf(note, sizeof note, "tensor pipe idle in a matmul-like kernel (%s, FP32+FP16 FLOPs %s, %s)", pipe,
              flops, ai);
-    return add_note(out, note);
+    add_note(out, note);
 }
 
 #define L2_HIT_RATE_PP 10
 
-static int l2_hit_rate_rule(const kd_advice_input *in, note_list *out)
+static void l2_hit_rate_rule(const kd_advice_input *in, note_list *out)
 {
     double v[2];
     if (!both(in, "l2_hit_rate", v) || fabs(v[1] - v[0]) < L2_HIT_RATE_PP)
-        return 0;
+        return;
     char change[160], note[256];
     describe_change("l2_hit_rate", v, change, sizeof change);
     snprintf(note, sizeof note, "L2 hit rate %s by %.1fpp (%s)", v[1] > v[0] ? "rose" : "fell", fabs(v[1] - v[0]),
              change);
-    return add_note(out, note);
+    add_note(out, note);
 }
 
 /* Warps per issue-active cycle: a growth of one whole warp is a new dominant stall. */
 #define STALL_GROWTH_MIN 1.0
 
-static int stall_rule(const kd_advice_input *in, note_list *out)
+static void stall_rule(const kd_advice_input *in, note_list *out)
 {
     static const char prefix[] = "stall_";
     const char *grown_most = NULL;
@@ -255,28 +249,25 @@ static int stall_rule(const kd_advice_input *in, note_list *out)
         memcpy(values, v, sizeof values);
     }
     if (!grown_most || growth < STALL_GROWTH_MIN)
-        return 0;
+        return;
     char change[160], note[256];
     describe_change(grown_most, values, change, sizeof change);
     snprintf(note, sizeof note, "warps now stall mostly on %s (%s warps/issue)", grown_most + sizeof prefix - 1,
              change);
-    return add_note(out, note);
+    add_note(out, note);
 }
 
 int kd_advice(const kd_advice_input *in, char ***notes, size_t *count)
 {
-    static int (*const rules[])(const kd_advice_input *, note_list *) = {
+    static void (*const rules[])(const kd_advice_input *, note_list *) = {
         occupancy_limiter_rule, spill_rule, tensor_idle_rule, l2_hit_rate_rule, stall_rule,
     };
     note_list out = {notes, count};
     for (size_t r = 0; r < sizeof ratio_rules / sizeof ratio_rules[0]; r++)
-        if (apply_ratio_rule(in, &ratio_rules[r], &out) != 0)
-            return -1;
+        apply_ratio_rule(in, &ratio_rules[r], &out);
     for (size_t r = 0; r < sizeof coalescing_rules / sizeof coalescing_rules[0]; r++)
-        if (apply_coalescing_rule(in, r, &out) != 0)
-            return -1;
+        apply_coalescing_rule(in, r, &out);
     for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
-        if (rules[r](in, &out) != 0)
-            return -1;
+        rules[r](in, &out);
     return 0;
 }

@@ -13,8 +13,8 @@ typedef struct kd_advice_input {
     long spill_bytes[2];               /* ptxas spill stores + loads per side (static diff) */
 } kd_advice_input;
 
-/* Appends notes (malloc'd strings) to *notes (*count of them). Returns 0, -1 on allocation
- * failure. */
+/* Appends notes (malloc'd strings) to *notes (*count of them). Always returns 0 (kept for
+ * callers). */
 int kd_advice(const kd_advice_input *in, char ***notes, size_t *count);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 typedef struct cursor {
     const char *p, *end;
 } cursor;
@@ -17,17 +19,6 @@ typedef struct record {
     char **fields;
     size_t n, cap;
 } record;
-
-static char *copy_span(const char *s, size_t n)
-{
-    char *copy = malloc(n + 1);
-    if (!copy)
-        return NULL;
-    if (n)
-        memcpy(copy, s, n);
-    copy[n] = '\0';
-    return copy;
-}
 
 static void free_fields(char **fields, size_t n)
 {
@@ -67,8 +58,7 @@ static void take_line(cursor *c, const char **start, size_t *n)
 }
 
 /* A quoted field: "" inside stands for one quote. Returns NULL when the closing quote is
- * missing or followed by something other than a separator or line end (malformed), or
- * when out of memory. */
+ * missing or followed by something other than a separator or line end (malformed). */
 static char *read_quoted_field(cursor *c)
 {
     const char *start = ++c->p;
@@ -86,9 +76,7 @@ static char *read_quoted_field(cursor *c)
     if (!at_field_end(c))
         return NULL;
     size_t span = (size_t)(c->p - 1 - start);
-    char *field = malloc(span + 1); /* a "" pair shrinks to one quote: never longer */
-    if (!field)
-        return NULL;
+    char *field = kd_xmalloc(span + 1); /* a "" pair shrinks to one quote: never longer */
     size_t out = 0;
     for (size_t i = 0; i < span; i++) {
         field[out++] = start[i];
@@ -105,24 +93,20 @@ static char *read_bare_field(cursor *c)
     const char *start = c->p;
     while (!at_field_end(c))
         c->p++;
-    return copy_span(start, (size_t)(c->p - start));
+    return kd_xstrndup(start, (size_t)(c->p - start));
 }
 
-static int push_field(record *r, char *field)
+static void push_field(record *r, char *field)
 {
     if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 16;
-        char **grown = realloc(r->fields, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        r->fields = grown;
-        r->cap = cap;
+        r->cap = r->cap ? 2 * r->cap : 16;
+        r->fields = kd_xreallocarray(r->fields, r->cap, sizeof *r->fields);
     }
     r->fields[r->n++] = field;
-    return 0;
 }
 
-/* Reads one record into r (emptied first); the cursor ends past its line ending. */
+/* Reads one record into r (emptied first); the cursor ends past its line ending. Returns 0,
+ * or -1 on a malformed quoted field. */
 static int read_record(cursor *c, record *r)
 {
     r->n = 0;
@@ -130,10 +114,7 @@ static int read_record(cursor *c, record *r)
         char *field = !at_end(c) && c->p[0] == '"' ? read_quoted_field(c) : read_bare_field(c);
         if (!field)
             return -1;
-        if (push_field(r, field) != 0) {
-            free(field);
-            return -1;
-        }
+        push_field(r, field);
         if (at_end(c) || c->p[0] != ',')
             break;
         c->p++;
@@ -146,18 +127,14 @@ static int read_record(cursor *c, record *r)
  * left empty. */
 static char **take_fields(record *r)
 {
-    char **fields = r->fields;
-    char **shrunk = realloc(fields, r->n * sizeof *shrunk);
-    if (shrunk)
-        fields = shrunk;
+    char **fields = kd_xreallocarray(r->fields, r->n, sizeof *fields);
     r->fields = NULL;
     r->n = r->cap = 0;
     return fields;
 }
 
-/* Skips blank lines and ncu's own "==" lines, keeping the first ==ERROR== line.
- * Returns -1 on allocation failure. */
-static int skip_non_records(cursor *c, kd_ncu_table *t)
+/* Skips blank lines and ncu's own "==" lines, keeping the first ==ERROR== line. */
+static void skip_non_records(cursor *c, kd_ncu_table *t)
 {
     static const char error_prefix[] = "==ERROR==";
     while (!at_end(c)) {
@@ -167,54 +144,46 @@ static int skip_non_records(cursor *c, kd_ncu_table *t)
             continue;
         }
         if (c->end - c->p < 2 || c->p[0] != '=' || c->p[1] != '=')
-            return 0;
+            return;
         const char *line;
         size_t n;
         take_line(c, &line, &n);
         size_t prefix = sizeof error_prefix - 1;
         bool is_error = n >= prefix && memcmp(line, error_prefix, prefix) == 0;
-        if (is_error && !t->error_line && !(t->error_line = copy_span(line, n)))
-            return -1;
+        if (is_error && !t->error_line)
+            t->error_line = kd_xstrndup(line, n);
     }
-    return 0;
 }
 
-/* Reads the next data record into r; 1 when one was read, 0 at the end, -1 on error. */
+/* Reads the next data record into r; 1 when one was read, 0 at the end, -1 on a malformed
+ * record. */
 static int next_record(cursor *c, kd_ncu_table *t, record *r)
 {
-    if (skip_non_records(c, t) != 0)
-        return -1;
+    skip_non_records(c, t);
     if (at_end(c))
         return 0;
     return read_record(c, r) == 0 ? 1 : -1;
 }
 
+/* Returns 0, or -1 when the row's field count differs from the header's. */
 static int append_row(kd_ncu_table *t, record *r, size_t *cap)
 {
     if (r->n != t->ncolumns)
         return -1;
     if (t->nrows == *cap) {
-        size_t grown_cap = *cap ? 2 * *cap : 8;
-        char ***grown = realloc(t->rows, grown_cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        t->rows = grown;
-        *cap = grown_cap;
+        *cap = *cap ? 2 * *cap : 8;
+        t->rows = kd_xreallocarray(t->rows, *cap, sizeof *t->rows);
     }
     t->rows[t->nrows++] = take_fields(r);
     return 0;
 }
 
 /* A header without a units row (a cut-off output) still gets one unit per column. */
-static int empty_units(kd_ncu_table *t)
+static void empty_units(kd_ncu_table *t)
 {
-    t->units = calloc(t->ncolumns, sizeof *t->units);
-    if (!t->units)
-        return -1;
+    t->units = kd_xcalloc(t->ncolumns, sizeof *t->units);
     for (size_t i = 0; i < t->ncolumns; i++)
-        if (!(t->units[i] = copy_span("", 0)))
-            return -1;
-    return 0;
+        t->units[i] = kd_xstrdup("");
 }
 
 static int parse_records(cursor *c, kd_ncu_table *out, record *r)
@@ -227,8 +196,10 @@ static int parse_records(cursor *c, kd_ncu_table *out, record *r)
     int got = next_record(c, out, r);
     if (got < 0 || (got == 1 && r->n != out->ncolumns))
         return -1;
-    if (got == 0)
-        return empty_units(out);
+    if (got == 0) {
+        empty_units(out);
+        return 0;
+    }
     out->units = take_fields(r);
 
     size_t cap = 0;

@@ -21,10 +21,10 @@ typedef struct kd_ncu_table {
     char *error_line;    /* the first "==ERROR==" line seen, or NULL */
 } kd_ncu_table;
 
-/* Parses text (need not be NUL-terminated). Returns 0, or -1 when there is no header row
- * or on allocation failure. Rows with a different field count from the header are an error,
- * and so is a malformed quoted field (no closing quote, text after it). Lines end with "\n"
- * or "\r\n"; blank lines are skipped. A header with no units row gets "" units.
+/* Parses text (need not be NUL-terminated). Returns 0, or -1 when there is no header row.
+ * Rows with a different field count from the header are an error, and so is a malformed
+ * quoted field (no closing quote, text after it). Lines end with "\n" or "\r\n"; blank
+ * lines are skipped. A header with no units row gets "" units.
  * On -1, *out is empty except error_line, kept because it says why (ERR_NVGPUCTRPERM prints
  * no table at all): call kd_ncu_table_free either way. */
 int kd_ncu_parse_csv(const char *text, size_t len, kd_ncu_table *out);

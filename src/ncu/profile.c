@@ -130,8 +130,7 @@ static void save_export(const char *label, const kd_strbuf *csv)
     char name[64];
     snprintf(name, sizeof name, "%s.csv", label);
     char *path = kd_path_join(dir, name);
-    if (path)
-        kd_write_file(path, kd_sb_str(csv), csv->len);
+    kd_write_file(path, kd_sb_str(csv), csv->len);
     free(path);
 }
 
@@ -189,8 +188,8 @@ static kd_ncu_status keep_report(const kd_ncu_options *o, const char *label, con
     size_t len;
     char *data = kd_read_file(report, &len);
     kd_ncu_status st = KD_NCU_OK;
-    if (!to || !data || kd_mkdir_p(o->report_dir) != 0 || kd_write_file(to, data, len) != 0) {
-        kd_sb_printf(why, "cannot keep ncu's report as %s: %s (check --ncu-report)", to ? to : o->report_dir,
+    if (!data || kd_mkdir_p(o->report_dir) != 0 || kd_write_file(to, data, len) != 0) {
+        kd_sb_printf(why, "cannot keep ncu's report as %s: %s (check --ncu-report)", to,
                      data ? strerror(errno) : "ncu wrote no report");
         st = KD_NCU_FAILED;
     }

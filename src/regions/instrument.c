@@ -1,6 +1,7 @@
 #include "regions/instrument.h"
 
 #include "source/scan.h"
+#include "util/xalloc.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -47,12 +48,7 @@ int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why)
             kd_sb_printf(why, "more than %d region names: the records hold 7-bit ids", KD_REGION_CALIBRATION_ID - 1);
             return -1;
         }
-        char *name = strndup(open, len);
-        if (!name || kd_strlist_push(names, name) != 0) {
-            free(name);
-            kd_sb_puts(why, "out of memory");
-            return -1;
-        }
+        kd_strlist_push(names, kd_xstrndup(open, len));
     }
     return 0;
 }
@@ -70,8 +66,7 @@ void kd_regions_wrapper_prologue(const kd_strlist *names, kd_strbuf *out)
 int kd_regions_instrument_source(const char *text, size_t len, const char *path, kd_strbuf *out)
 {
     size_t *bodies, count;
-    if (kd_scan_kernel_bodies(text, len, &bodies, &count) != 0)
-        return -1;
+    kd_scan_kernel_bodies(text, len, &bodies, &count);
     /* The same line numbers and file name as the original: the context goes on the line
      * of the brace, and #line names the user's file. */
     kd_sb_printf(out, "#line 1 \"%s\"\n", path);

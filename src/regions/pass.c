@@ -50,8 +50,7 @@ int kd_regions_run(const kd_harness_side *side, const kd_strlist *names, const k
         rc = kd_region_profile_read(path, names, record_cycles, sm_clock_hz, out, why);
     out->plain_ns = plain_ns;
     out->instrumented_ns = instrumented_ns;
-    if (path)
-        unlink(path);
+    unlink(path);
     free(path);
     return rc;
 }

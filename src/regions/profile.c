@@ -7,6 +7,7 @@
 
 #include "measure/stats.h"
 #include "regions/records.h"
+#include "util/xalloc.h"
 
 #define MAX_SLICES 50000 /* per side: a trace of about 10 MB, which a browser opens */
 #define MAX_DEPTH 32
@@ -20,23 +21,15 @@ typedef struct instances {
     size_t launch_start[KD_REGION_MAX_LAUNCHES + 1];
 } instances;
 
-static int push_instance(instances *in, double cycles, unsigned sm)
+static void push_instance(instances *in, double cycles, unsigned sm)
 {
     if (in->n == in->cap) {
-        size_t cap = in->cap ? 2 * in->cap : 256;
-        double *c = realloc(in->cycles, cap * sizeof *c);
-        if (c)
-            in->cycles = c;
-        unsigned *s = realloc(in->sm, cap * sizeof *s);
-        if (s)
-            in->sm = s;
-        if (!c || !s)
-            return -1;
-        in->cap = cap;
+        in->cap = in->cap ? 2 * in->cap : 256;
+        in->cycles = kd_xreallocarray(in->cycles, in->cap, sizeof *in->cycles);
+        in->sm = kd_xreallocarray(in->sm, in->cap, sizeof *in->sm);
     }
     in->cycles[in->n] = cycles;
     in->sm[in->n++] = sm;
-    return 0;
 }
 
 static int by_double(const void *a, const void *b)
@@ -61,35 +54,34 @@ typedef struct reader {
     kd_region_profile *out;
 } reader;
 
-static int add_slice(reader *r, unsigned sm, size_t slot, unsigned region, double start_ns, double dur_ns,
-                     unsigned depth)
+static void add_slice(reader *r, unsigned sm, size_t slot, unsigned region, double start_ns, double dur_ns,
+                      unsigned depth)
 {
     kd_region_profile *p = r->out;
     if (p->nslices == MAX_SLICES) {
         p->slices_truncated = true;
-        return 0;
+        return;
     }
-    if (!p->slices && !(p->slices = malloc(MAX_SLICES * sizeof *p->slices)))
-        return -1;
+    if (!p->slices)
+        p->slices = kd_xmalloc(MAX_SLICES * sizeof *p->slices);
     unsigned wpb = r->head.warps_per_block ? r->head.warps_per_block : 1;
     p->slices[p->nslices++] = (kd_region_slice){sm, (unsigned)(slot / wpb), (unsigned)(slot % wpb), region,
                                                 start_ns, dur_ns, depth};
-    return 0;
 }
 
 /* One warp of one launch: pair begins and ends (nesting by a stack), add each instance. */
-static int read_warp(reader *r, size_t launch, size_t slot, uint32_t count, const uint64_t header[2],
+static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, const uint64_t header[2],
                      const uint64_t *ring, uint64_t first_global)
 {
     if (count & KD_REGION_DIVERGENT) { /* its lanes recorded differently: no order to trust */
         r->out->divergent_warps++;
-        return 0;
+        return;
     }
     uint32_t cap = r->head.capacity, n = count < cap ? count : cap;
     r->out->dropped += count - n;
     r->out->records += n;
     if (n == 0)
-        return 0;
+        return;
     unsigned sm = (unsigned)(header[1] >> 32);
     uint32_t clock0 = (uint32_t)header[1];
     double origin_ns = (double)(header[0] - first_global);
@@ -124,19 +116,17 @@ static int read_warp(reader *r, size_t launch, size_t slot, uint32_t count, cons
         depth = open - 1;
         double cycles = (double)((clock - stack[depth].clock) & mask) - r->record_cycles;
         cycles = cycles > 0 ? cycles : 0;
-        if (push_instance(&r->per_region[id - 1], cycles, sm) != 0)
-            return -1;
+        push_instance(&r->per_region[id - 1], cycles, sm);
         if (launch + 1 == r->head.launches) {
             double start = origin_ns + (double)(uint32_t)((uint32_t)stack[depth].clock - clock0) * r->ns_per_cycle;
-            if (add_slice(r, sm, slot, id - 1, start, cycles * r->ns_per_cycle, depth) != 0)
-                return -1;
+            add_slice(r, sm, slot, id - 1, start, cycles * r->ns_per_cycle, depth);
         }
     }
     r->out->unmatched += depth;
     r->total_span += (double)((last_clock - first_clock) & mask);
-    return 0;
 }
 
+/* Returns 0, or -1 when the file ends before the launch does. */
 static int read_launch(reader *r, FILE *f, size_t launch, unsigned char *buf, size_t bytes)
 {
     if (fread(buf, 1, bytes, f) != bytes)
@@ -152,20 +142,20 @@ static int read_launch(reader *r, FILE *f, size_t launch, unsigned char *buf, si
     for (size_t i = 0; i < r->names->count; i++)
         r->per_region[i].launch_start[launch] = r->per_region[i].n;
     for (size_t w = 0; w < warps; w++)
-        if (read_warp(r, launch, w, counts[w], &headers[2 * w], records + w * r->head.capacity, first_global) != 0)
-            return -1;
+        read_warp(r, launch, w, counts[w], &headers[2 * w], records + w * r->head.capacity, first_global);
     return 0;
 }
 
-/* p90 - p10 of the per-SM medians, in % of their median. */
+/* p90 - p10 of the per-SM medians, in % of their median. in->n > 0. */
 static double sm_spread(const instances *in)
 {
     unsigned top = 0;
     for (size_t i = 0; i < in->n; i++)
         top = in->sm[i] > top ? in->sm[i] : top;
-    double *values = malloc((in->n + 1) * sizeof *values), *medians = malloc(((size_t)top + 2) * sizeof *medians);
+    /* At most one median per instance: sized by the count, not by an SM id read from the file. */
+    double *values = kd_xmalloc(in->n * sizeof *values), *medians = kd_xmalloc(in->n * sizeof *medians);
     size_t m = 0;
-    for (unsigned sm = 0; values && medians && sm <= top; sm++) {
+    for (unsigned sm = 0; sm <= top; sm++) {
         size_t k = 0;
         for (size_t i = 0; i < in->n; i++)
             if (in->sm[i] == sm)
@@ -185,16 +175,14 @@ static double sm_spread(const instances *in)
     return spread;
 }
 
-static int summarise(reader *r)
+static void summarise(reader *r)
 {
     kd_region_profile *p = r->out;
-    p->regions = calloc(r->names->count + 1, sizeof *p->regions);
-    if (!p->regions)
-        return -1;
+    p->regions = kd_xcalloc(r->names->count + 1, sizeof *p->regions);
     for (size_t i = 0; i < r->names->count; i++) {
         instances *in = &r->per_region[i];
         kd_region_stat *st = &p->regions[p->count++];
-        st->name = strdup(r->names->items[i]);
+        st->name = kd_xstrdup(r->names->items[i]);
         st->instances = in->n;
         in->launch_start[r->head.launches] = in->n;
         st->launches = r->head.launches;
@@ -214,7 +202,6 @@ static int summarise(reader *r)
             st->p90 = kd_percentile_sorted(in->cycles, in->n, 90.0);
         }
     }
-    return 0;
 }
 
 int kd_region_profile_read(const char *path, const kd_strlist *names, double record_cycles, double sm_clock_hz,
@@ -236,16 +223,23 @@ int kd_region_profile_read(const char *path, const kd_strlist *names, double rec
     out->warps = r.head.warps;
     out->launches = r.head.launches;
     size_t bytes = kd_region_launch_bytes(r.head.warps, r.head.capacity);
+    /* Kept checked: sized by the file (gigabytes for a large grid), so too big is an error naming the size. */
     unsigned char *buf = malloc(bytes ? bytes : 1);
-    r.per_region = calloc(names->count + 1, sizeof *r.per_region);
-    int rc = buf && r.per_region ? 0 : -1;
+    if (!buf) {
+        kd_sb_printf(why, "not enough memory to read one launch's records from %s (%zu bytes: %u warps x %u records); "
+                     "lower --region-records", path, bytes, r.head.warps, r.head.capacity);
+        fclose(f);
+        return -1;
+    }
+    r.per_region = kd_xcalloc(names->count + 1, sizeof *r.per_region);
+    int rc = 0;
     for (size_t l = 0; l < r.head.launches && rc == 0; l++)
         rc = read_launch(&r, f, l, buf, bytes);
     if (rc == 0)
-        rc = summarise(&r);
-    if (rc != 0)
-        kd_sb_printf(why, "%s is truncated, or there is not enough memory to read it", path);
-    for (size_t i = 0; r.per_region && i < names->count; i++) {
+        summarise(&r);
+    else
+        kd_sb_printf(why, "%s is truncated", path);
+    for (size_t i = 0; i < names->count; i++) {
         free(r.per_region[i].cycles);
         free(r.per_region[i].sm);
     }

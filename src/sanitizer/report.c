@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 #define PREFIX "========="
 
 /* "1,024" -> 1024 (the sanitizer groups digits). */
@@ -112,19 +114,15 @@ static bool same(const kd_san_finding *a, const kd_san_finding *b)
            !strcmp(a->file, b->file) && a->line == b->line && !strcmp(a->other, b->other);
 }
 
-static int keep(kd_san_report *r, const kd_san_finding *f)
+static void keep(kd_san_report *r, const kd_san_finding *f)
 {
     for (size_t i = 0; i < r->count; i++)
         if (same(&r->findings[i], f)) {
             r->findings[i].count += f->count;
-            return 0;
+            return;
         }
-    kd_san_finding *grown = realloc(r->findings, (r->count + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    r->findings = grown;
+    r->findings = kd_xreallocarray(r->findings, r->count + 1, sizeof *r->findings);
     r->findings[r->count++] = *f;
-    return 0;
 }
 
 int kd_san_parse(const char *log, kd_san_report *out)
@@ -153,8 +151,8 @@ int kd_san_parse(const char *log, kd_san_report *out)
         }
         kd_san_finding next;
         if (*t == '\0' || start(t, &next)) { /* a blank "=========" line or a new finding ends one */
-            if (open && keep(out, &current) != 0)
-                return -1;
+            if (open)
+                keep(out, &current);
             open = *t != '\0';
             if (open)
                 current = next;
@@ -162,7 +160,9 @@ int kd_san_parse(const char *log, kd_san_report *out)
             detail(t, &current);
         }
     }
-    return open ? keep(out, &current) : 0;
+    if (open)
+        keep(out, &current);
+    return 0;
 }
 
 void kd_san_report_free(kd_san_report *r)

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 static const char marker[] = "kerndiff:";
 
 const char *kd_annotation_comment(const char *path)
@@ -11,39 +13,23 @@ const char *kd_annotation_comment(const char *path)
     return n > 3 && strcmp(path + n - 3, ".py") == 0 ? "#" : "//";
 }
 
-static int set(kd_annotations *a, const char *key, size_t key_len, const char *value,
-               size_t value_len, int line)
+static void set(kd_annotations *a, const char *key, size_t key_len, const char *value,
+                size_t value_len, int line)
 {
     for (size_t i = 0; i < a->count; i++) {
         if (strlen(a->items[i].key) == key_len && memcmp(a->items[i].key, key, key_len) == 0) {
-            char *v = strndup(value, value_len);
-            if (!v)
-                return -1;
             free(a->items[i].value);
-            a->items[i].value = v;
+            a->items[i].value = kd_xstrndup(value, value_len);
             a->items[i].line = line;
-            return 0;
+            return;
         }
     }
-    kd_annotation *grown = realloc(a->items, (a->count + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    a->items = grown;
-    kd_annotation *item = &a->items[a->count];
-    item->key = strndup(key, key_len);
-    item->value = strndup(value, value_len);
-    item->line = line;
-    if (!item->key || !item->value) {
-        free(item->key);
-        free(item->value);
-        return -1;
-    }
-    a->count++;
-    return 0;
+    a->items = kd_xreallocarray(a->items, a->count + 1, sizeof *a->items);
+    a->items[a->count++] = (kd_annotation){kd_xstrndup(key, key_len), kd_xstrndup(value, value_len), line};
 }
 
 /* Reads the key=value words after "// kerndiff:" up to the end of the line. */
-static int parse_words(const char *p, const char *eol, int line, kd_annotations *out)
+static void parse_words(const char *p, const char *eol, int line, kd_annotations *out)
 {
     while (p < eol) {
         while (p < eol && (*p == ' ' || *p == '\t' || *p == '\r'))
@@ -52,10 +38,9 @@ static int parse_words(const char *p, const char *eol, int line, kd_annotations 
         while (p < eol && *p != ' ' && *p != '\t' && *p != '\r')
             p++;
         const char *eq = memchr(word, '=', (size_t)(p - word));
-        if (eq && eq > word && set(out, word, (size_t)(eq - word), eq + 1, (size_t)(p - eq - 1), line) != 0)
-            return -1;
+        if (eq && eq > word)
+            set(out, word, (size_t)(eq - word), eq + 1, (size_t)(p - eq - 1), line);
     }
-    return 0;
 }
 
 int kd_annotations_parse(const char *text, size_t len, kd_annotations *out)
@@ -77,9 +62,8 @@ int kd_annotations_parse(const char *text, size_t len, kd_annotations *out)
             while (q < eol && (*q == ' ' || *q == '\t'))
                 q++;
             size_t m = sizeof marker - 1;
-            if ((size_t)(eol - q) >= m && memcmp(q, marker, m) == 0 &&
-                parse_words(q + m, eol, line, out) != 0)
-                return -1;
+            if ((size_t)(eol - q) >= m && memcmp(q, marker, m) == 0)
+                parse_words(q + m, eol, line, out);
         }
         p = eol + 1;
     }

@@ -8,6 +8,7 @@
 #include "static/ptx.h"
 #include "static/symbols.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static bool is_qualifier(const char *word, size_t len)
 {
@@ -40,7 +41,7 @@ static void drop_qualifiers(const char *text, size_t len, kd_strbuf *out, bool *
 
 /* A demangled parameter type as the scanner would describe the declaration: "float const*"
  * is the pointer "const float *" to "float"; top-level qualifiers never reach a mangled name. */
-static int read_param(const char *demangled_type, kd_param *p)
+static void read_param(const char *demangled_type, kd_param *p)
 {
     *p = (kd_param){0};
     const char *star = strrchr(demangled_type, '*');
@@ -58,14 +59,13 @@ static int read_param(const char *demangled_type, kd_param *p)
     }
     p->type = kd_sb_take(&type);
     kd_sb_free(&base);
-    return p->type && (!star || p->pointee) ? 0 : -1;
 }
 
 static char *positional_name(size_t i)
 {
     char name[24];
     snprintf(name, sizeof name, "p%zu", i);
-    return strdup(name);
+    return kd_xstrdup(name);
 }
 
 /* The unqualified part of "ns::copy<float>": "copy<float>" (no "::" inside <...> counts). */
@@ -91,41 +91,31 @@ int kd_kernel_from_signature(const char *demangled, const kd_kernel *source, kd_
         return rc;
     bool named = source && source->nparams == types.count;
     out->qualified = qualified;
-    out->name = strdup(unqualified(qualified));
-    out->signature = strdup(demangled);
-    out->params = calloc(types.count ? types.count : 1, sizeof *out->params);
-    rc = out->name && out->signature && out->params ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < types.count; i++) {
-        kd_param *p = &out->params[out->nparams];
-        rc = read_param(types.items[i], p);
-        out->nparams++;
-        p->name = named ? strdup(source->params[i].name) : positional_name(i);
+    out->name = kd_xstrdup(unqualified(qualified));
+    out->signature = kd_xstrdup(demangled);
+    out->params = kd_xcalloc(types.count, sizeof *out->params);
+    for (size_t i = 0; i < types.count; i++) {
+        kd_param *p = &out->params[out->nparams++];
+        read_param(types.items[i], p);
+        p->name = named ? kd_xstrdup(source->params[i].name) : positional_name(i);
         if (named && source->params[i].default_value)
-            p->default_value = strdup(source->params[i].default_value);
-        if (!p->name || (named && source->params[i].default_value && !p->default_value))
-            rc = -1;
+            p->default_value = kd_xstrdup(source->params[i].default_value);
     }
-    if (rc == 0 && source && source->launch_bounds && !(out->launch_bounds = strdup(source->launch_bounds)))
-        rc = -1;
+    if (source && source->launch_bounds)
+        out->launch_bounds = kd_xstrdup(source->launch_bounds);
     out->from_compiled = !source;
     out->line = source ? source->line : 0;
     qualified = NULL;
     kd_symbol_signature_free(&qualified, &types);
-    if (rc != 0)
-        kd_kernel_free(out);
-    return rc;
+    return 0;
 }
 
-/* Moves *k to the end of `list` (on failure *k stays the caller's). */
-static int append(kd_kernel_list *list, kd_kernel *k)
+/* Moves *k to the end of `list`. */
+static void append(kd_kernel_list *list, kd_kernel *k)
 {
-    kd_kernel *grown = realloc(list->items, (list->count + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    list->items = grown;
+    list->items = kd_xreallocarray(list->items, list->count + 1, sizeof *list->items);
     list->items[list->count++] = *k;
     *k = (kd_kernel){0};
-    return 0;
 }
 
 static bool accounted_for(const kd_kernel_list *kernels, size_t scanned, const char *demangled)
@@ -137,41 +127,33 @@ static bool accounted_for(const kd_kernel_list *kernels, size_t scanned, const c
 }
 
 /* An extern "C" entry: the .entry declaration's types (ptxentry.h), renamed by position. */
-static int from_entry_declaration(kd_kernel *entry, kd_kernel *out)
+static void from_entry_declaration(kd_kernel *entry, kd_kernel *out)
 {
     *out = *entry;
     *entry = (kd_kernel){0};
     for (size_t i = 0; i < out->nparams; i++) {
         free(out->params[i].name);
-        if (!(out->params[i].name = positional_name(i)))
-            return -1;
+        out->params[i].name = positional_name(i);
     }
     out->from_compiled = true;
     out->extern_c = true;
-    return 0;
 }
 
 int kd_compiled_kernels_add(kd_kernel_list *kernels, const char *ptx)
 {
     kd_kernel_list entries;
-    if (kd_ptx_kernels(ptx, &entries) != 0)
-        return -1;
+    kd_ptx_kernels(ptx, &entries);
     size_t scanned = kernels->count;
     int added = 0;
-    for (size_t i = 0; i < entries.count && added >= 0; i++) {
+    for (size_t i = 0; i < entries.count; i++) {
         char *demangled = kd_demangle(entries.items[i].name);
-        kd_kernel k = {0};
-        int rc = !demangled ? -1 : accounted_for(kernels, scanned, demangled) ? 2
-                                                                               : kd_kernel_from_signature(demangled, NULL, &k);
-        if (rc == 1)
-            rc = from_entry_declaration(&entries.items[i], &k);
-        if (rc == 0)
-            rc = append(kernels, &k);
-        if (rc < 0)
-            added = -1;
-        else if (rc == 0)
+        if (!accounted_for(kernels, scanned, demangled)) {
+            kd_kernel k;
+            if (kd_kernel_from_signature(demangled, NULL, &k) == 1)
+                from_entry_declaration(&entries.items[i], &k);
+            append(kernels, &k);
             added++;
-        kd_kernel_free(&k);
+        }
         free(demangled);
     }
     kd_kernel_list_free(&entries);
@@ -183,25 +165,18 @@ int kd_compiled_instances(const kd_kernel *tmpl, const char *ptx, kd_kernel_list
     *out = (kd_kernel_list){0};
     char **names;
     size_t count;
-    if (kd_ptx_entry_names(ptx, &names, &count) != 0)
-        return -1;
-    int rc = 0;
-    for (size_t i = 0; i < count && rc == 0; i++) {
+    kd_ptx_entry_names(ptx, &names, &count);
+    for (size_t i = 0; i < count; i++) {
         char *demangled = kd_demangle(names[i]);
-        char *targs = demangled ? kd_symbol_template_args(demangled) : NULL;
-        kd_kernel k = {0};
-        if (!demangled)
-            rc = -1;
-        else if (targs && kd_symbol_matches(demangled, tmpl->qualified) &&
-                 (rc = kd_kernel_from_signature(demangled, tmpl, &k)) == 0)
-            rc = append(out, &k);
-        rc = rc < 0 ? -1 : 0; /* 1: no parameter list, not an instance to launch */
-        kd_kernel_free(&k);
+        char *targs = kd_symbol_template_args(demangled);
+        kd_kernel k;
+        /* an entry without a parameter list (1) is not an instance to launch */
+        if (targs && kd_symbol_matches(demangled, tmpl->qualified) &&
+            kd_kernel_from_signature(demangled, tmpl, &k) == 0)
+            append(out, &k);
         free(targs);
         free(demangled);
     }
     kd_ptx_names_free(names, count);
-    if (rc != 0)
-        kd_kernel_list_free(out);
-    return rc;
+    return 0;
 }

@@ -17,17 +17,17 @@
 /* The kernel of one demangled entry, its `signature` kept. Names, default values and
  * launch bounds come from `source` (the scanned kernel it instantiates) when given and its
  * parameter count agrees; otherwise the names are p0, p1, ... Returns 0; 1 when the entry
- * has no demangled parameter list; -1 on allocation failure. */
+ * has no demangled parameter list (then *out is left empty). */
 int kd_kernel_from_signature(const char *demangled, const kd_kernel *source, kd_kernel *out);
 
 /* Adds to `kernels` every entry of `ptx` that none of them accounts for (by name, any
- * template instance or overload of it), marked from_compiled. Returns the number added, or
- * -1 on allocation failure. */
+ * template instance or overload of it), marked from_compiled. Returns the number added
+ * (never negative now that out of memory ends the command; callers may still check). */
 int kd_compiled_kernels_add(kd_kernel_list *kernels, const char *ptx);
 
 /* The compiled instances of the scanned template kernel `tmpl` in `ptx`, in entry order,
- * each named with its template arguments ("copy<float>"). Returns 0, -1 on allocation
- * failure. */
+ * each named with its template arguments ("copy<float>"). Always returns 0 (kept for
+ * callers; out of memory ends the command). */
 int kd_compiled_instances(const kd_kernel *tmpl, const char *ptx, kd_kernel_list *out);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "launch/dtype.h"
 #include "static/ptx.h"
+#include "util/xalloc.h"
 
 /* The C spelling of a PTX parameter type, and whether it is a pointer. NULL: unsupported
  * (an aligned byte array: a struct passed by value). */
@@ -25,38 +26,31 @@ static const char *c_type(const char *decl, bool *pointer)
     return NULL;
 }
 
-static int push_param(kd_kernel *k, const char *name, size_t name_len, const char *type, bool pointer)
+static void push_param(kd_kernel *k, const char *name, size_t name_len, const char *type, bool pointer)
 {
-    kd_param *grown = realloc(k->params, (k->nparams + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    k->params = grown;
-    kd_param *p = &grown[k->nparams++];
-    *p = (kd_param){strndup(name, name_len), strdup(type), NULL, pointer, false, NULL};
+    k->params = kd_xreallocarray(k->params, k->nparams + 1, sizeof *k->params);
+    kd_param *p = &k->params[k->nparams++];
+    *p = (kd_param){kd_xstrndup(name, name_len), kd_xstrdup(type), NULL, pointer, false, NULL};
     if (pointer) {
         size_t n = strlen(type);
         while (n && (type[n - 1] == '*' || type[n - 1] == ' '))
             n--;
-        p->pointee = strndup(type, n);
+        p->pointee = kd_xstrndup(type, n);
     }
-    return p->name && p->type && (!pointer || p->pointee) ? 0 : -1;
 }
 
 static kd_kernel *push_kernel(kd_kernel_list *out, const char *name)
 {
-    kd_kernel *grown = realloc(out->items, (out->count + 1) * sizeof *grown);
-    if (!grown)
-        return NULL;
-    out->items = grown;
-    kd_kernel *k = &grown[out->count++];
-    memset(k, 0, sizeof *k);
-    k->name = strdup(name);
-    k->qualified = strdup(name);
-    return k->name && k->qualified ? k : NULL;
+    out->items = kd_xreallocarray(out->items, out->count + 1, sizeof *out->items);
+    kd_kernel *k = &out->items[out->count++];
+    *k = (kd_kernel){0};
+    k->name = kd_xstrdup(name);
+    k->qualified = kd_xstrdup(name);
+    return k;
 }
 
 /* The parameter list of `.entry NAME(...)`: declarations separated by commas. */
-static int read_params(kd_kernel *k, const char *open, const char *close)
+static void read_params(kd_kernel *k, const char *open, const char *close)
 {
     for (const char *p = open + 1; p < close;) {
         const char *end = memchr(p, ',', (size_t)(close - p));
@@ -74,11 +68,10 @@ static int read_params(kd_kernel *k, const char *open, const char *close)
         decl[dlen] = '\0';
         bool pointer;
         const char *type = c_type(decl, &pointer);
-        if (name_end > name && push_param(k, name, (size_t)(name_end - name), type ? type : "(struct)", pointer) != 0)
-            return -1;
+        if (name_end > name)
+            push_param(k, name, (size_t)(name_end - name), type ? type : "(struct)", pointer);
         p = end + 1;
     }
-    return 0;
 }
 
 int kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
@@ -86,10 +79,8 @@ int kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
     *out = (kd_kernel_list){0};
     char **names;
     size_t count;
-    if (kd_ptx_entry_names(ptx, &names, &count) != 0)
-        return -1;
-    int rc = 0;
-    for (size_t i = 0; i < count && rc == 0; i++) {
+    kd_ptx_entry_names(ptx, &names, &count);
+    for (size_t i = 0; i < count; i++) {
         kd_kernel *k = push_kernel(out, names[i]);
         /* The declaration: ".entry NAME(" up to the matching ")". */
         size_t nlen = strlen(names[i]);
@@ -104,15 +95,11 @@ int kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
         }
         const char *open = decl ? strchr(decl, '(') : NULL, *brace = decl ? strchr(decl, '{') : NULL;
         const char *close = open ? strchr(open, ')') : NULL;
-        if (!k)
-            rc = -1;
-        else if (open && close && (!brace || open < brace))
-            rc = read_params(k, open, close);
+        if (open && close && (!brace || open < brace))
+            read_params(k, open, close);
     }
     kd_ptx_names_free(names, count);
-    if (rc != 0)
-        kd_kernel_list_free(out);
-    return rc;
+    return 0;
 }
 
 /* "x:f32*" -> a parameter; "const" inputs are set by inputs= afterwards. */
@@ -144,8 +131,8 @@ static int signature_param(kd_kernel *k, const char *item, kd_strbuf *error)
     for (size_t i = 0; i < sizeof spell / sizeof *spell; i++)
         if (spell[i].t == t)
             snprintf(type, sizeof type, "%s%s", spell[i].c, pointer ? " *" : "");
-    return push_param(k, item, (size_t)(colon - item), type, pointer) == 0 ? 0
-                                                                                 : (kd_sb_puts(error, "out of memory"), -1);
+    push_param(k, item, (size_t)(colon - item), type, pointer);
+    return 0;
 }
 
 static void free_params(kd_kernel *k)
@@ -163,11 +150,7 @@ static void free_params(kd_kernel *k)
 
 static int apply_signature(kd_kernel *k, const char *signature, kd_strbuf *error)
 {
-    char *copy = strdup(signature);
-    if (!copy) {
-        kd_sb_puts(error, "out of memory");
-        return -1;
-    }
+    char *copy = kd_xstrdup(signature);
     free_params(k);
     int rc = 0;
     for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && rc == 0; item = strtok_r(NULL, ",", &save))
@@ -180,10 +163,7 @@ int kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out)
 {
     *out = (kd_kernel_list){0};
     for (size_t i = 0; i < count; i++)
-        if (!push_kernel(out, names[i])) {
-            kd_kernel_list_free(out);
-            return -1;
-        }
+        push_kernel(out, names[i]);
     return 0;
 }
 

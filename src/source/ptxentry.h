@@ -17,11 +17,12 @@
 #include "source/scan.h"
 #include "util/strbuf.h"
 
-/* The .entry kernels of ptx, described as above. Returns 0, -1 on allocation failure. */
+/* The .entry kernels of ptx, described as above. Always returns 0 (kept for callers; out of
+ * memory ends the command). */
 int kd_ptx_kernels(const char *ptx, kd_kernel_list *out);
 
 /* Kernels named `names` (count of them) without parameters (a cubin's: the annotations
- * give them). Returns 0, -1 on allocation failure. */
+ * give them). Always returns 0 (kept for callers; out of memory ends the command). */
 int kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out);
 
 /* Applies `signature=` and `inputs=` annotations to every kernel. Returns 0, or -1 with the

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/xalloc.h"
+
 const char *kd_pykernels_scalar_type(const char *annotation, const char *value)
 {
     if (annotation && *annotation) {
@@ -23,8 +25,9 @@ const char *kd_pykernels_scalar_type(const char *annotation, const char *value)
     return "int";
 }
 
-static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+static char *dup_or_null(const char *s) { return s ? kd_xstrdup(s) : NULL; }
 
+/* 0, or 1 when the helper's description is malformed. */
 static int add_param(kd_kernel *k, json_t *p)
 {
     const char *kind = json_string_value(json_object_get(p, "kind"));
@@ -33,42 +36,37 @@ static int add_param(kd_kernel *k, json_t *p)
         return 1; /* malformed */
     if (strcmp(kind, "constexpr") == 0)
         return 0;
-    kd_param *grown = realloc(k->params, (k->nparams + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    k->params = grown;
-    kd_param *q = &grown[k->nparams++];
-    memset(q, 0, sizeof *q);
-    q->name = strdup(name);
+    k->params = kd_xreallocarray(k->params, k->nparams + 1, sizeof *k->params);
+    kd_param *q = &k->params[k->nparams++];
+    *q = (kd_param){0};
+    q->name = kd_xstrdup(name);
     q->is_pointer = strcmp(kind, "pointer") == 0;
     q->is_const = q->is_pointer && !json_is_true(json_object_get(p, "stored"));
-    q->pointee = q->is_pointer ? strdup("float") : NULL;
-    q->type = strdup(q->is_pointer ? (q->is_const ? "const float *" : "float *")
+    q->pointee = q->is_pointer ? kd_xstrdup("float") : NULL;
+    q->type = kd_xstrdup(q->is_pointer ? (q->is_const ? "const float *" : "float *")
                                    : kd_pykernels_scalar_type(json_string_value(json_object_get(p, "annotation")),
                                                               NULL));
     q->default_value = dup_or_null(json_string_value(json_object_get(p, "default")));
-    return q->name && q->type && (!q->is_pointer || q->pointee) ? 0 : -1;
+    return 0;
 }
 
+/* 0, or 1 when the helper's description is malformed. */
 static int add_kernel(kd_kernel_list *out, json_t *k, json_t *imports)
 {
     const char *name = json_string_value(json_object_get(k, "name"));
     json_t *params = json_object_get(k, "params");
     if (!name || !json_is_array(params))
         return 1;
-    kd_kernel *grown = realloc(out->items, (out->count + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    out->items = grown;
-    kd_kernel *kernel = &grown[out->count++];
-    memset(kernel, 0, sizeof *kernel);
-    kernel->name = strdup(name);
-    kernel->qualified = strdup(name);
+    out->items = kd_xreallocarray(out->items, out->count + 1, sizeof *out->items);
+    kd_kernel *kernel = &out->items[out->count++];
+    *kernel = (kd_kernel){0};
+    kernel->name = kd_xstrdup(name);
+    kernel->qualified = kd_xstrdup(name);
     kernel->line = (int)json_integer_value(json_object_get(k, "line"));
     json_object_set(k, "imports", imports);
-    kernel->frontend_info = json_dumps(k, JSON_COMPACT);
-    if (!kernel->name || !kernel->qualified || !kernel->frontend_info)
-        return -1;
+    /* jansson allocates with plain malloc; NULL from dumping an object is out of memory */
+    if (!(kernel->frontend_info = json_dumps(k, JSON_COMPACT)))
+        kd_die_oom(0);
     size_t i;
     json_t *p;
     json_array_foreach(params, i, p) {
@@ -102,7 +100,7 @@ int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error)
     }
     json_decref(root);
     if (rc != 0) {
-        kd_sb_puts(error, rc < 0 ? "out of memory" : "the Triton helper's kernel list is malformed (reinstall kerndiff)");
+        kd_sb_puts(error, "the Triton helper's kernel list is malformed (reinstall kerndiff)");
         kd_kernel_list_free(out);
         return -1;
     }

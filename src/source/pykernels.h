@@ -13,7 +13,7 @@
 #include "source/scan.h"
 #include "util/strbuf.h"
 
-/* Returns 0, or -1 with the reason in error (malformed JSON, out of memory). */
+/* Returns 0, or -1 with the reason in error (malformed JSON). */
 int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error);
 
 /* The C type kerndiff gives a scalar of a Triton kernel, from its Python annotation

@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
 #define NONE SIZE_MAX
 
 /* Synthetic items that stand for tokens the source never spelt: an array parameter
@@ -52,78 +55,20 @@ typedef struct scanner {
     size_t *bodies; /* byte offsets of the `{` of every __global__ definition, in order */
     size_t nbodies, body_cap;
     bool macro_kernels; /* a directive mentions __global__ */
-    bool oom;
 } scanner;
 
 /* ------------------------------------------------------------------ memory helpers */
 
 /* Grows *arr (of *cap elements of `size` bytes) to hold at least `need`. */
-static bool grow(scanner *sc, void **arr, size_t *cap, size_t need, size_t size)
+static void grow(void **arr, size_t *cap, size_t need, size_t size)
 {
-    if (sc->oom)
-        return false;
     if (need <= *cap)
-        return true;
-    size_t cap_new = *cap ? *cap : 16;
-    while (cap_new < need) {
-        if (cap_new > SIZE_MAX / 2 / size) {
-            sc->oom = true;
-            return false;
-        }
-        cap_new *= 2;
-    }
-    void *p = realloc(*arr, cap_new * size);
-    if (!p) {
-        sc->oom = true;
-        return false;
-    }
-    *arr = p;
-    *cap = cap_new;
-    return true;
-}
-
-static char *dup_bytes(scanner *sc, const char *p, size_t n)
-{
-    if (sc->oom)
-        return NULL;
-    char *s = malloc(n + 1);
-    if (!s) {
-        sc->oom = true;
-        return NULL;
-    }
-    if (n)
-        memcpy(s, p, n);
-    s[n] = '\0';
-    return s;
-}
-
-typedef struct strbuf {
-    char *s;
-    size_t len, cap;
-} strbuf;
-
-static void sb_add(scanner *sc, strbuf *b, const char *p, size_t n)
-{
-    if (!grow(sc, (void **)&b->s, &b->cap, b->len + n + 1, 1))
         return;
-    memcpy(b->s + b->len, p, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_puts(scanner *sc, strbuf *b, const char *s)
-{
-    sb_add(sc, b, s, strlen(s));
-}
-
-/* The built string (never NULL unless out of memory, then the buffer is released). */
-static char *sb_take(scanner *sc, strbuf *b)
-{
-    if (sc->oom) {
-        free(b->s);
-        return NULL;
-    }
-    return b->s ? b->s : dup_bytes(sc, "", 0);
+    size_t cap_new = *cap ? *cap : 16;
+    while (cap_new < need)
+        cap_new *= 2;
+    *arr = kd_xreallocarray(*arr, cap_new, size);
+    *cap = cap_new;
 }
 
 static void swap_str(char **a, char **b)
@@ -317,8 +262,7 @@ static tok_kind lex_word(lexer *lx)
 
 static void push_token(scanner *sc, tok_kind kind, size_t off, size_t len)
 {
-    if (!grow(sc, (void **)&sc->toks, &sc->tok_cap, sc->ntoks + 1, sizeof *sc->toks))
-        return;
+    grow((void **)&sc->toks, &sc->tok_cap, sc->ntoks + 1, sizeof *sc->toks);
     sc->toks[sc->ntoks++] = (token){kind, off, len, 0, NONE};
 }
 
@@ -340,7 +284,7 @@ static void lex(scanner *sc)
 {
     lexer lx = {sc->text, sc->len, 0};
     bool line_start = true; /* only blanks and comments since the last newline */
-    while (lx.pos < lx.len && !sc->oom) {
+    while (lx.pos < lx.len) {
         unsigned char c = (unsigned char)lx.s[lx.pos];
         size_t splice = splice_len(&lx, lx.pos);
         if (splice) {
@@ -464,11 +408,7 @@ static char closer_of(char c) { return c == '(' ? ')' : c == '[' ? ']' : '}'; }
  *  - a `>` with no `<` open since the innermost bracket is a greater-than. */
 static void pair_brackets(scanner *sc)
 {
-    size_t *stack = malloc((sc->ntoks ? sc->ntoks : 1) * sizeof *stack);
-    if (!stack) {
-        sc->oom = true;
-        return;
-    }
+    size_t *stack = kd_xmalloc(sc->ntoks * sizeof *stack);
     size_t depth = 0;
     for (size_t i = 0; i < sc->ntoks; i++) {
         if (sc->toks[i].kind != TOK_PUNCT)
@@ -584,25 +524,21 @@ static bool space_between(const scanner *sc, size_t prev, size_t cur, size_t nex
 
 static char *canonical_items(scanner *sc, const size_t *items, size_t n)
 {
-    strbuf b = {0};
+    kd_strbuf b = {0};
     for (size_t k = 0; k < n; k++) {
         if (k > 0 && space_between(sc, items[k - 1], items[k], k + 1 < n ? items[k + 1] : NONE))
-            sb_add(sc, &b, " ", 1);
+            kd_sb_append(&b, " ", 1);
         size_t len;
         const char *t = item_text(sc, items[k], &len);
-        sb_add(sc, &b, t, len);
+        kd_sb_append(&b, t, len);
     }
-    return sb_take(sc, &b);
+    return kd_sb_take(&b);
 }
 
 static char *canonical_range(scanner *sc, size_t a, size_t b)
 {
     size_t n = b > a ? b - a : 0;
-    size_t *items = malloc((n ? n : 1) * sizeof *items);
-    if (!items) {
-        sc->oom = true;
-        return NULL;
-    }
+    size_t *items = kd_xmalloc(n * sizeof *items);
     for (size_t k = 0; k < n; k++)
         items[k] = a + k;
     char *s = canonical_items(sc, items, n);
@@ -615,13 +551,13 @@ static char *canonical_range(scanner *sc, size_t a, size_t b)
  * whose operators a canonical spacing would only make worse. */
 static char *source_range(scanner *sc, size_t a, size_t b)
 {
-    strbuf out = {0};
+    kd_strbuf out = {0};
     for (size_t i = a; i < b; i++) {
         if (i > a && sc->toks[i].off > sc->toks[i - 1].off + sc->toks[i - 1].len)
-            sb_add(sc, &out, " ", 1);
-        sb_add(sc, &out, tok_text(sc, i), sc->toks[i].len);
+            kd_sb_append(&out, " ", 1);
+        kd_sb_append(&out, tok_text(sc, i), sc->toks[i].len);
     }
-    return sb_take(sc, &out);
+    return kd_sb_take(&out);
 }
 
 /* ------------------------------------------------------------------ parameters */
@@ -659,11 +595,7 @@ static void describe_pointer(scanner *sc, const size_t *items, size_t n, size_t 
             p->is_const = true;
     if (!p->is_pointer)
         return;
-    size_t *pointee = malloc((star ? star : 1) * sizeof *pointee);
-    if (!pointee) {
-        sc->oom = true;
-        return;
-    }
+    size_t *pointee = kd_xmalloc(star * sizeof *pointee);
     size_t m = 0;
     for (size_t k = 0; k < star; k++) {
         bool pointee_qualifier = k >= seg_begin && items[k] < ITEM_RPAREN &&
@@ -686,17 +618,13 @@ static void describe_declarator_group(scanner *sc, const size_t *items, size_t n
     for (size_t k = group + 1; k < group_end; k++)
         if (tok_kind_is(sc, items[k], TOK_IDENT) && !tok_in(sc, items[k], reserved_words))
             name = k;
-    size_t *rest = malloc(n * sizeof *rest);
-    if (!rest) {
-        sc->oom = true;
-        return;
-    }
+    size_t *rest = kd_xmalloc(n * sizeof *rest);
     size_t m = 0;
     for (size_t k = 0; k < n; k++)
         if (k != name)
             rest[m++] = items[k];
-    p->name = name == NONE ? dup_bytes(sc, "", 0)
-                           : dup_bytes(sc, tok_text(sc, items[name]), sc->toks[items[name]].len);
+    p->name = name == NONE ? kd_xstrndup("", 0)
+                           : kd_xstrndup(tok_text(sc, items[name]), sc->toks[items[name]].len);
     p->type = canonical_items(sc, rest, m);
     p->is_pointer = item_punct(sc, items[group + 1], '*');
     if (p->is_pointer) {
@@ -762,11 +690,7 @@ static void parse_param(scanner *sc, size_t a, size_t b, kd_param *p)
     if (eq + 1 < b)
         p->default_value = source_range(sc, eq + 1, b);
 
-    size_t *items = malloc((eq - a + 1) * sizeof *items);
-    if (!items) {
-        sc->oom = true;
-        return;
-    }
+    size_t *items = kd_xmalloc((eq - a + 1) * sizeof *items);
     size_t n = collect_declarator(sc, a, eq, items);
 
     for (size_t k = 0; k + 1 < n; k = item_group_end(sc, items, k, n, eq) + 1) {
@@ -791,19 +715,14 @@ static void parse_param(scanner *sc, size_t a, size_t b, kd_param *p)
     size_t base = dims;
     if (base > 0 && is_param_name(sc, items, base - 1)) {
         size_t name = items[--base];
-        p->name = dup_bytes(sc, tok_text(sc, name), sc->toks[name].len);
+        p->name = kd_xstrndup(tok_text(sc, name), sc->toks[name].len);
     } else {
-        p->name = dup_bytes(sc, "", 0);
+        p->name = kd_xstrndup("", 0);
     }
 
     /* The type: the element type, then the decayed array, written `*` or `(*)[4]`. */
     size_t extra = n - extra_begin;
-    size_t *type = malloc((base + 3 + extra + 1) * sizeof *type);
-    if (!type) {
-        sc->oom = true;
-        free(items);
-        return;
-    }
+    size_t *type = kd_xmalloc((base + 3 + extra + 1) * sizeof *type);
     size_t m = base;
     memcpy(type, items, base * sizeof *type);
     if (dims < n && extra) {
@@ -845,12 +764,13 @@ static void parse_params(scanner *sc, size_t open, size_t close, kd_kernel *k)
         return;
     size_t cap = 0;
     size_t start = open + 1;
-    for (size_t i = start; i <= close && !sc->oom; i++) {
+    for (size_t i = start; i <= close; i++) {
         if (i < close && !tok_punct(sc, i, ',')) {
             i = skip_nested(sc, i, close);
             continue;
         }
-        if (i > start && grow(sc, (void **)&k->params, &cap, k->nparams + 1, sizeof *k->params)) {
+        if (i > start) {
+            grow((void **)&k->params, &cap, k->nparams + 1, sizeof *k->params);
             kd_param *p = &k->params[k->nparams++];
             *p = (kd_param){0};
             parse_param(sc, start, i, p);
@@ -1030,10 +950,7 @@ static bool in_extern_c(const scanner *sc)
 
 static void push_scope(scanner *sc, char *ns_name, bool extern_c)
 {
-    if (!grow(sc, (void **)&sc->scopes, &sc->scope_cap, sc->nscopes + 1, sizeof *sc->scopes)) {
-        free(ns_name);
-        return;
-    }
+    grow((void **)&sc->scopes, &sc->scope_cap, sc->nscopes + 1, sizeof *sc->scopes);
     sc->scopes[sc->nscopes++] = (scope){ns_name, extern_c};
 }
 
@@ -1047,17 +964,17 @@ static void pop_scope(scanner *sc)
  * starts from the global namespace. */
 static char *qualified_name(scanner *sc, const decl_head *h)
 {
-    strbuf b = {0};
+    kd_strbuf b = {0};
     bool global = tok_kind_is(sc, h->qual_begin, TOK_SCOPE);
     for (size_t s = 0; s < sc->nscopes && !global; s++) {
         if (sc->scopes[s].ns_name && sc->scopes[s].ns_name[0]) {
-            sb_puts(sc, &b, sc->scopes[s].ns_name);
-            sb_puts(sc, &b, "::");
+            kd_sb_puts(&b, sc->scopes[s].ns_name);
+            kd_sb_puts(&b, "::");
         }
     }
     for (size_t i = h->qual_begin + (global ? 1 : 0); i <= h->name; i++)
-        sb_add(sc, &b, tok_text(sc, i), sc->toks[i].len);
-    return sb_take(sc, &b);
+        kd_sb_append(&b, tok_text(sc, i), sc->toks[i].len);
+    return kd_sb_take(&b);
 }
 
 static void free_kernel(kd_kernel *k)
@@ -1153,11 +1070,8 @@ static void add_kernel(scanner *sc, kd_kernel *k, bool defines)
         }
     }
     size_t cap = sc->kernel_cap;
-    if (!grow(sc, (void **)&sc->kernels, &cap, sc->nkernels + 1, sizeof *sc->kernels) ||
-        !grow(sc, (void **)&sc->defined, &sc->kernel_cap, sc->nkernels + 1, sizeof *sc->defined)) {
-        free_kernel(k);
-        return;
-    }
+    grow((void **)&sc->kernels, &cap, sc->nkernels + 1, sizeof *sc->kernels);
+    grow((void **)&sc->defined, &sc->kernel_cap, sc->nkernels + 1, sizeof *sc->defined);
     sc->kernels[sc->nkernels] = *k;
     sc->defined[sc->nkernels++] = defines;
 }
@@ -1165,7 +1079,7 @@ static void add_kernel(scanner *sc, kd_kernel *k, bool defines)
 static void record_kernel(scanner *sc, const decl_head *h)
 {
     kd_kernel k = {0};
-    k.name = dup_bytes(sc, tok_text(sc, h->name), sc->toks[h->name].len);
+    k.name = kd_xstrndup(tok_text(sc, h->name), sc->toks[h->name].len);
     k.qualified = qualified_name(sc, h);
     k.extern_c = h->extern_c || in_extern_c(sc);
     k.is_launcher = h->is_launcher;
@@ -1176,17 +1090,12 @@ static void record_kernel(scanner *sc, const decl_head *h)
         k.launch_bounds = source_range(sc, h->bounds_open + 1, h->bounds_close);
     k.line = sc->toks[h->name].line;
     parse_params(sc, h->params_open, h->params_close, &k);
-    if (sc->oom) {
-        free_kernel(&k);
-        return;
-    }
     bool defines = h->body_open != NONE;
     if (defines && !h->is_launcher) {
         size_t cap = sc->body_cap;
-        if (grow(sc, (void **)&sc->bodies, &cap, sc->nbodies + 1, sizeof *sc->bodies)) {
-            sc->body_cap = cap;
-            sc->bodies[sc->nbodies++] = sc->toks[h->body_open].off;
-        }
+        grow((void **)&sc->bodies, &cap, sc->nbodies + 1, sizeof *sc->bodies);
+        sc->body_cap = cap;
+        sc->bodies[sc->nbodies++] = sc->toks[h->body_open].off;
     }
     add_kernel(sc, &k, defines);
 }
@@ -1212,15 +1121,15 @@ static void record_instantiation(scanner *sc, const decl_head *h)
     if (h->targs_open == NONE)
         return;
     char *qualified = qualified_name(sc, h);
-    char *name = dup_bytes(sc, tok_text(sc, h->name), sc->toks[h->name].len);
+    char *name = kd_xstrndup(tok_text(sc, h->name), sc->toks[h->name].len);
     char *args = canonical_range(sc, h->targs_open + 1, h->targs_close);
-    kd_kernel *k = sc->oom ? NULL : find_template(sc, qualified, name);
+    kd_kernel *k = find_template(sc, qualified, name);
     bool known = false;
     for (size_t i = 0; k && i < k->ninstantiations; i++)
         known |= strcmp(k->instantiations[i], args) == 0;
     size_t cap = k ? k->ninstantiations : 0;
-    if (k && !known &&
-        grow(sc, (void **)&k->instantiations, &cap, k->ninstantiations + 1, sizeof *k->instantiations)) {
+    if (k && !known) {
+        grow((void **)&k->instantiations, &cap, k->ninstantiations + 1, sizeof *k->instantiations);
         k->instantiations[k->ninstantiations++] = args;
         args = NULL;
     }
@@ -1259,27 +1168,27 @@ static size_t handle_declaration(scanner *sc, size_t *decl_start, size_t trigger
  * using-directives, which open nothing. */
 static size_t open_namespace(scanner *sc, size_t i)
 {
-    strbuf name = {0};
+    kd_strbuf name = {0};
     size_t j = i + 1;
     for (; j < sc->ntoks; j++) {
         if (tok_is(sc, j, "inline"))
             continue;
         if (!tok_kind_is(sc, j, TOK_IDENT) && !tok_kind_is(sc, j, TOK_SCOPE))
             break;
-        sb_add(sc, &name, tok_text(sc, j), sc->toks[j].len);
+        kd_sb_append(&name, tok_text(sc, j), sc->toks[j].len);
     }
     if (!tok_punct(sc, j, '{')) {
-        free(name.s);
+        kd_sb_free(&name);
         return NONE;
     }
-    push_scope(sc, sb_take(sc, &name), in_extern_c(sc));
+    push_scope(sc, kd_sb_take(&name), in_extern_c(sc));
     return j;
 }
 
 static void scan_declarations(scanner *sc)
 {
     size_t decl_start = 0, consumed = 0;
-    for (size_t i = 0; i < sc->ntoks && !sc->oom; i++) {
+    for (size_t i = 0; i < sc->ntoks; i++) {
         if (tok_punct(sc, i, ';')) {
             decl_start = i + 1;
         } else if (tok_punct(sc, i, '{')) {
@@ -1322,10 +1231,8 @@ static void scan_run(scanner *sc, const char *text, size_t len)
 {
     *sc = (scanner){.text = text, .len = len};
     lex(sc);
-    if (!sc->oom)
-        pair_brackets(sc);
-    if (!sc->oom)
-        scan_declarations(sc);
+    pair_brackets(sc);
+    scan_declarations(sc);
     while (sc->nscopes > 0)
         pop_scope(sc);
 }
@@ -1348,16 +1255,13 @@ int kd_scan_source(const char *text, size_t len, kd_kernel_list *out)
         return 0;
     scanner sc;
     scan_run(&sc, text, len);
-    if (!sc.oom) {
-        out->items = sc.kernels;
-        out->count = sc.nkernels;
-        out->macro_kernels = sc.macro_kernels;
-        sc.kernels = NULL;
-        sc.nkernels = 0;
-    }
-    bool oom = sc.oom;
+    out->items = sc.kernels;
+    out->count = sc.nkernels;
+    out->macro_kernels = sc.macro_kernels;
+    sc.kernels = NULL;
+    sc.nkernels = 0;
     scan_end(&sc);
-    return oom ? -1 : 0;
+    return 0;
 }
 
 int kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_t *count)
@@ -1368,14 +1272,11 @@ int kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_t
         return 0;
     scanner sc;
     scan_run(&sc, text, len);
-    if (!sc.oom) {
-        *offsets = sc.bodies;
-        *count = sc.nbodies;
-        sc.bodies = NULL;
-    }
-    bool oom = sc.oom;
+    *offsets = sc.bodies;
+    *count = sc.nbodies;
+    sc.bodies = NULL;
     scan_end(&sc);
-    return oom ? -1 : 0;
+    return 0;
 }
 
 void kd_kernel_list_free(kd_kernel_list *list)

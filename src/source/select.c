@@ -4,13 +4,14 @@
 #include <string.h>
 
 #include "util/suggest.h"
+#include "util/xalloc.h"
 
 static const char *const side_label[2] = {"v1", "v2"};
 
 char *kd_base_name(const char *name)
 {
     const char *angle = strchr(name, '<');
-    return angle ? strndup(name, (size_t)(angle - name)) : strdup(name);
+    return angle ? kd_xstrndup(name, (size_t)(angle - name)) : kd_xstrdup(name);
 }
 
 static void list_kernels(kd_strbuf *sb, const kd_kernel_list *list)
@@ -33,10 +34,10 @@ static int check_named(const kd_kernel_list kernels[2], const char *const files[
         free(base);
         if (!found) {
             kd_sb_printf(error, "%s: no kernel named '%s' in %s", side_label[s], fn[s], files[s]);
-            const char **names = malloc((kernels[s].count + 1) * sizeof *names);
-            for (size_t i = 0; names && i < kernels[s].count; i++)
+            const char **names = kd_xcalloc(kernels[s].count, sizeof *names);
+            for (size_t i = 0; i < kernels[s].count; i++)
                 names[i] = kernels[s].items[i].name;
-            const char *near = names ? kd_suggest(fn[s], names, kernels[s].count) : NULL;
+            const char *near = kd_suggest(fn[s], names, kernels[s].count);
             if (near)
                 kd_sb_printf(error, " (did you mean %s?)", near);
             free(names);
@@ -45,7 +46,7 @@ static int check_named(const kd_kernel_list kernels[2], const char *const files[
             kd_selection_free(out);
             return -1;
         }
-        out->name[s] = strdup(fn[s]);
+        out->name[s] = kd_xstrdup(fn[s]);
     }
     return 0;
 }
@@ -78,19 +79,19 @@ int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2]
             return -1;
         }
     }
-    const kd_kernel **common = calloc(kernels[0].count, sizeof *common);
+    const kd_kernel **common = kd_xcalloc(kernels[0].count, sizeof *common);
     size_t n = 0;
-    for (size_t i = 0; common && i < kernels[0].count; i++)
+    for (size_t i = 0; i < kernels[0].count; i++)
         if (kd_kernel_find(&kernels[1], kernels[0].items[i].qualified))
             common[n++] = &kernels[0].items[i];
     int rc = 0;
     if (n == 1) {
-        out->name[0] = strdup(common[0]->qualified);
-        out->name[1] = strdup(common[0]->qualified);
+        out->name[0] = kd_xstrdup(common[0]->qualified);
+        out->name[1] = kd_xstrdup(common[0]->qualified);
     } else if (n == 0 && kernels[0].count == 1 && kernels[1].count == 1) {
         /* One kernel on each side under different names: a renamed kernel, compare them. */
-        out->name[0] = strdup(kernels[0].items[0].qualified);
-        out->name[1] = strdup(kernels[1].items[0].qualified);
+        out->name[0] = kd_xstrdup(kernels[0].items[0].qualified);
+        out->name[1] = kd_xstrdup(kernels[1].items[0].qualified);
         out->one_kernel_each = true;
     } else if (n > 1 && prompt_in) {
         int pick = ask(prompt_in, prompt_out, common, n);
@@ -98,8 +99,8 @@ int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2]
             kd_sb_puts(error, "no kernel chosen; pass --fn NAME");
             rc = -1;
         } else {
-            out->name[0] = strdup(common[pick]->qualified);
-            out->name[1] = strdup(common[pick]->qualified);
+            out->name[0] = kd_xstrdup(common[pick]->qualified);
+            out->name[1] = kd_xstrdup(common[pick]->qualified);
         }
     } else if (n > 1) {
         kd_sb_puts(error, "both files define several kernels; choose one with --fn NAME: ");

@@ -5,6 +5,7 @@
 
 #include "static/ptx.h"
 #include "static/symbols.h"
+#include "util/xalloc.h"
 
 enum { DEFAULT_BLOCK_THREADS = 256 };
 
@@ -14,8 +15,7 @@ static int find_entry(const char *ptx, const char *kernel, kd_static_result *out
 {
     char **names;
     size_t count;
-    if (kd_ptx_entry_names(ptx, &names, &count) != 0)
-        return -1;
+    kd_ptx_entry_names(ptx, &names, &count);
     size_t matches = 0;
     kd_strbuf candidates = {0};
     for (size_t i = 0; i < count; i++) {
@@ -23,7 +23,7 @@ static int find_entry(const char *ptx, const char *kernel, kd_static_result *out
         if (kd_symbol_matches(demangled, kernel)) {
             kd_sb_printf(&candidates, "%s%s", matches ? ", " : "", demangled);
             if (matches++ == 0) {
-                out->entry = strdup(names[i]);
+                out->entry = kd_xstrdup(names[i]);
                 out->demangled = demangled;
                 continue;
             }
@@ -87,10 +87,7 @@ static int all_entries(const kd_static_request *req, kd_static_result *out, kd_s
 {
     char **names;
     size_t count;
-    if (kd_ptx_entry_names(req->build->ptx, &names, &count) != 0) {
-        kd_sb_printf(error, "cannot read the PTX of launcher '%s'", req->kernel);
-        return -1;
-    }
+    kd_ptx_entry_names(req->build->ptx, &names, &count);
     kd_strbuf demangled = {0};
     /* A launcher that only calls a library has no kernel of its own to analyse. */
     kd_sb_printf(&demangled, "launcher %s:%s", req->kernel, count ? "" : " no kernels in the file");
@@ -100,7 +97,10 @@ static int all_entries(const kd_static_request *req, kd_static_result *out, kd_s
         kd_sb_printf(&demangled, "%s %s", i ? "," : "", d);
         free(d);
         char *body = kd_ptx_entry_body(req->build->ptx, names[i]);
-        rc = body ? kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families) : -1;
+        if (body)
+            kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families);
+        else
+            rc = -1;
         free(body);
         kd_resources r;
         if (kd_resources_parse(req->build->ptxas_log, names[i], &r) == 0) {
@@ -116,7 +116,7 @@ static int all_entries(const kd_static_request *req, kd_static_result *out, kd_s
     }
     if (rc != 0)
         kd_sb_printf(error, "cannot read the PTX of launcher '%s'", req->kernel);
-    out->entry = strdup("(launcher)");
+    out->entry = kd_xstrdup("(launcher)");
     out->demangled = kd_sb_take(&demangled);
     out->launcher = true;
     out->entries = names;
@@ -151,10 +151,11 @@ static void disassemble(const kd_static_request *req, kd_static_result *out)
     for (size_t i = 0; i < n && out->sass_present; i++) {
         char *text = kd_sass_function_text(req->build->sass, functions[i]);
         kd_sass_checks checks;
-        out->sass_present = text && kd_sass_histogram(text, &out->sass_ops, &out->sass_families, &checks) == 0;
-        if (out->sass_present)
+        out->sass_present = text != NULL;
+        if (out->sass_present) {
+            kd_sass_histogram(text, &out->sass_ops, &out->sass_families, &checks);
             add_checks(&out->sass_checks, &checks);
-        else
+        } else
             out->sass_missing_function = functions[i];
         free(text);
     }
@@ -173,17 +174,17 @@ int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_st
     /* A cubin given as input has no PTX: its entry is the kernel's name, its PTX table empty. */
     bool no_ptx = !*req->build->ptx;
     if (no_ptx) {
-        out->entry = strdup(req->kernel);
-        out->demangled = strdup(req->kernel);
+        out->entry = kd_xstrdup(req->kernel);
+        out->demangled = kd_xstrdup(req->kernel);
     } else if (find_entry(req->build->ptx, req->kernel, out, error) != 0) {
         return -1;
     }
-    char *body = no_ptx ? strdup("") : kd_ptx_entry_body(req->build->ptx, out->entry);
-    if (!body || kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families) != 0) {
+    char *body = no_ptx ? kd_xstrdup("") : kd_ptx_entry_body(req->build->ptx, out->entry);
+    if (!body) {
         kd_sb_printf(error, "cannot read the PTX body of %s", out->entry);
-        free(body);
         return -1;
     }
+    kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families);
     free(body);
     kd_resources_parse(req->build->ptxas_log, out->entry, &out->resources);
     choose_block(req, out);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 static kd_hist_entry *find_entry(const kd_histogram *h, const char *key)
 {
     for (size_t i = 0; i < h->count; i++)
@@ -13,31 +15,22 @@ static kd_hist_entry *find_entry(const kd_histogram *h, const char *key)
     return NULL;
 }
 
-static int grow_if_full(kd_histogram *h)
+static void grow_if_full(kd_histogram *h)
 {
     if (h->count < h->cap)
-        return 0;
+        return;
     size_t cap = h->cap ? h->cap * 2 : 16;
-    kd_hist_entry *items = realloc(h->items, cap * sizeof *items);
-    if (!items)
-        return -1;
-    h->items = items;
+    h->items = kd_xreallocarray(h->items, cap, sizeof *h->items);
     h->cap = cap;
-    return 0;
 }
 
 int kd_hist_add(kd_histogram *h, const char *key, long n)
 {
     kd_hist_entry *e = find_entry(h, key);
     if (!e) {
-        if (grow_if_full(h) != 0)
-            return -1;
-        char *copy = strdup(key);
-        if (!copy)
-            return -1;
+        grow_if_full(h);
         e = &h->items[h->count++];
-        e->key = copy;
-        e->count = 0;
+        *e = (kd_hist_entry){kd_xstrdup(key), 0};
     }
     e->count += n;
     h->total += n;

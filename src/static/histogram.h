@@ -15,7 +15,8 @@ typedef struct kd_histogram {
     long total;
 } kd_histogram;
 
-/* Adds n to key's count (creating it). Returns 0, or -1 on allocation failure. */
+/* Adds n to key's count (creating it). Always returns 0 (kept for callers; out of memory
+ * ends the command). */
 int kd_hist_add(kd_histogram *h, const char *key, long n);
 long kd_hist_get(const kd_histogram *h, const char *key);
 /* Sorts entries by key so that output is stable. */

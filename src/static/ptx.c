@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 typedef struct entry_span {
     const char *name;
     size_t name_len;
@@ -220,31 +222,14 @@ void kd_ptx_names_free(char **names, size_t count)
     free(names);
 }
 
-static int append_name(char ***names, size_t *count, const entry_span *e)
-{
-    char **grown = realloc(*names, (*count + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    *names = grown;
-    char *name = strndup(e->name, e->name_len);
-    if (!name)
-        return -1;
-    grown[(*count)++] = name;
-    return 0;
-}
-
 int kd_ptx_entry_names(const char *ptx, char ***names, size_t *count)
 {
     *names = NULL;
     *count = 0;
     entry_span e;
     for (const char *p = ptx; (p = next_entry(ptx, p, &e)) != NULL;) {
-        if (append_name(names, count, &e) != 0) {
-            kd_ptx_names_free(*names, *count);
-            *names = NULL;
-            *count = 0;
-            return -1;
-        }
+        *names = kd_xreallocarray(*names, *count + 1, sizeof **names);
+        (*names)[(*count)++] = kd_xstrndup(e.name, e.name_len);
     }
     return 0;
 }
@@ -255,7 +240,7 @@ char *kd_ptx_entry_body(const char *ptx, const char *entry_name)
     entry_span e;
     for (const char *p = ptx; (p = next_entry(ptx, p, &e)) != NULL;)
         if (e.name_len == want && memcmp(e.name, entry_name, want) == 0)
-            return strndup(e.body, e.body_len);
+            return kd_xstrndup(e.body, e.body_len);
     return NULL;
 }
 
@@ -324,30 +309,24 @@ void kd_ptx_family(const char *opcode, char *buf, size_t n)
              space);
 }
 
-static int count_family(const char *opcode, kd_histogram *families)
+static void count_family(const char *opcode, kd_histogram *families)
 {
     /* A family is at most the opcode's own parts joined by one dot. */
     size_t n = strlen(opcode) + 2;
-    char *family = malloc(n);
-    if (!family)
-        return -1;
+    char *family = kd_xmalloc(n);
     kd_ptx_family(opcode, family, n);
-    int rc = kd_hist_add(families, family, 1);
+    kd_hist_add(families, family, 1);
     free(family);
-    return rc;
 }
 
-static int count_opcode(const char *start, const char *end, kd_histogram *opcodes,
-                        kd_histogram *families)
+static void count_opcode(const char *start, const char *end, kd_histogram *opcodes,
+                         kd_histogram *families)
 {
-    char *opcode = strndup(start, (size_t)(end - start));
-    if (!opcode)
-        return -1;
-    int rc = kd_hist_add(opcodes, opcode, 1);
-    if (rc == 0 && families)
-        rc = count_family(opcode, families);
+    char *opcode = kd_xstrndup(start, (size_t)(end - start));
+    kd_hist_add(opcodes, opcode, 1);
+    if (families)
+        count_family(opcode, families);
     free(opcode);
-    return rc;
 }
 
 int kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *families)
@@ -370,8 +349,8 @@ int kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *fami
             p = end + 1;
             continue;
         }
-        if (end > word && is_alpha(*word) && count_opcode(word, end, opcodes, families) != 0)
-            return -1;
+        if (end > word && is_alpha(*word))
+            count_opcode(word, end, opcodes, families);
         p = skip_statement(end);
     }
     return 0;

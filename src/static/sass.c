@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 static bool is_blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
@@ -88,7 +90,7 @@ char *kd_sass_function_text(const char *listing, const char *function)
         const char *end = start;
         while (*end && !is_section_boundary(end))
             end = next_line(end);
-        return strndup(start, (size_t)(end - start));
+        return kd_xstrndup(start, (size_t)(end - start));
     }
     return NULL;
 }
@@ -161,23 +163,19 @@ static void update_checks(kd_sass_checks *c, const char *op, const char *family)
         c->memory_barriers++;
 }
 
-static int count_instruction(const char *mnemonic, size_t len, kd_histogram *ops,
-                             kd_histogram *families, kd_sass_checks *checks)
+static void count_instruction(const char *mnemonic, size_t len, kd_histogram *ops,
+                              kd_histogram *families, kd_sass_checks *checks)
 {
-    char *op = strndup(mnemonic, len);
-    if (!op)
-        return -1;
-    char *family = strndup(op, strcspn(op, "."));
-    int rc = family ? 0 : -1;
-    if (rc == 0 && ops)
-        rc = kd_hist_add(ops, op, 1);
-    if (rc == 0 && families)
-        rc = kd_hist_add(families, family, 1);
-    if (rc == 0 && checks)
+    char *op = kd_xstrndup(mnemonic, len);
+    char *family = kd_xstrndup(op, strcspn(op, "."));
+    if (ops)
+        kd_hist_add(ops, op, 1);
+    if (families)
+        kd_hist_add(families, family, 1);
+    if (checks)
         update_checks(checks, op, family);
     free(family);
     free(op);
-    return rc;
 }
 
 int kd_sass_histogram(const char *function_text, kd_histogram *ops, kd_histogram *families,
@@ -188,8 +186,8 @@ int kd_sass_histogram(const char *function_text, kd_histogram *ops, kd_histogram
     for (const char *line = function_text; *line; line = next_line(line)) {
         size_t len;
         const char *mnemonic = find_mnemonic(line, &len);
-        if (mnemonic && count_instruction(mnemonic, len, ops, families, checks) != 0)
-            return -1;
+        if (mnemonic)
+            count_instruction(mnemonic, len, ops, families, checks);
     }
     return 0;
 }

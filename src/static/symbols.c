@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 /* libstdc++'s demangler, which has C linkage; linking it beats shelling out to c++filt. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
@@ -10,7 +12,7 @@ char *kd_demangle(const char *mangled)
 {
     int status = 0;
     char *d = strncmp(mangled, "_Z", 2) == 0 ? __cxa_demangle(mangled, NULL, NULL, &status) : NULL;
-    return d && status == 0 ? d : strdup(mangled);
+    return d && status == 0 ? d : kd_xstrdup(mangled);
 }
 
 /* Where the name of a demangled entry lies: [*start, *end) is "ns::tk<float>" in
@@ -54,10 +56,10 @@ static void split_symbol(const char *demangled, char **name, char **targs)
     name_span(demangled, &start, &end, &paren);
     const char *angle = memchr(start, '<', (size_t)(end - start));
     if (angle && end > angle && end[-1] == '>') {
-        *name = strndup(start, (size_t)(angle - start));
-        *targs = strndup(angle + 1, (size_t)(end - 1 - angle - 1));
+        *name = kd_xstrndup(start, (size_t)(angle - start));
+        *targs = kd_xstrndup(angle + 1, (size_t)(end - 1 - angle - 1));
     } else {
-        *name = strndup(start, (size_t)(end - start));
+        *name = kd_xstrndup(start, (size_t)(end - start));
     }
 }
 
@@ -91,7 +93,7 @@ bool kd_symbol_matches(const char *demangled, const char *want)
     char *name, *targs, *want_name, *want_targs;
     split_symbol(demangled, &name, &targs);
     split_symbol(want, &want_name, &want_targs);
-    bool match = name && want_name && name_matches(name, want_name) &&
+    bool match = name_matches(name, want_name) &&
                  (!want_targs || (targs && same_ignoring_spaces(targs, want_targs)));
     free(name);
     free(targs);
@@ -114,7 +116,7 @@ static char *trimmed(const char *from, const char *to)
         from++;
     while (to > from && to[-1] == ' ')
         to--;
-    return strndup(from, (size_t)(to - from));
+    return kd_xstrndup(from, (size_t)(to - from));
 }
 
 int kd_symbol_signature(const char *demangled, char **name, kd_strlist *params)
@@ -125,29 +127,26 @@ int kd_symbol_signature(const char *demangled, char **name, kd_strlist *params)
     name_span(demangled, &start, &end, &paren);
     if (!paren)
         return 1;
-    int rc = (*name = trimmed(start, end)) ? 0 : -1;
+    *name = trimmed(start, end);
     /* Parameters end at top-level commas: "Pair<float, int>" and "void (*)(int, int)" are
      * one each. */
     int depth = 0;
-    for (const char *item = paren + 1, *p = item; rc == 0 && *p && depth >= 0; p++) {
+    for (const char *item = paren + 1, *p = item; *p && depth >= 0; p++) {
         bool closing = depth == 0 && *p == ')';
         if (!closing && !(depth == 0 && *p == ',')) {
             depth += strchr("<([", *p) ? 1 : strchr(">)]", *p) ? -1 : 0;
             continue;
         }
         char *text = trimmed(item, p);
-        if (text && *text && kd_strlist_push(params, text) == 0)
-            text = NULL;
-        else if (!text || *text)
-            rc = -1;
-        free(text); /* "()": no parameters */
+        if (*text)
+            kd_strlist_push(params, text);
+        else
+            free(text); /* "()": no parameters */
         item = p + 1;
         if (closing)
             break;
     }
-    if (rc != 0)
-        kd_symbol_signature_free(name, params);
-    return rc;
+    return 0;
 }
 
 void kd_symbol_signature_free(char **name, kd_strlist *params)

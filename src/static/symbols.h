@@ -21,7 +21,7 @@ char *kd_symbol_template_args(const char *demangled);
 /* The parts of a demangled entry "void ns::tk<float>(float const*, int)": its name with
  * template arguments ("ns::tk<float>") and its parameter types as the demangler spells them
  * ("float const*", "int"; the list owns its strings). Returns 0; 1 when the entry has no
- * parameter list (an extern "C" name: nothing is set); -1 on allocation failure. */
+ * parameter list (an extern "C" name: nothing is set). */
 int kd_symbol_signature(const char *demangled, char **name, kd_strlist *params);
 void kd_symbol_signature_free(char **name, kd_strlist *params);
 

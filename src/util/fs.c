@@ -9,12 +9,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/xalloc.h"
+
 char *kd_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
     size_t cap = 4096, n = 0;
+    /* Checked, not kd_x*: a user's file may be too big to hold; the callers report ENOMEM
+     * with the file's name and side. */
     char *buf = malloc(cap);
     for (size_t got; buf; n += got) {
         if (n + 1 >= cap) {
@@ -92,9 +96,7 @@ int kd_write_file(const char *path, const char *data, size_t len)
     if (exists && !S_ISREG(st.st_mode))
         return write_in_place(path, data, len);
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
-        return -1;
+    char *tmp = kd_xmalloc(plen + 16);
     snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
@@ -122,9 +124,7 @@ int kd_write_file(const char *path, const char *data, size_t len)
 
 int kd_mkdir_p(const char *path)
 {
-    char *p = strdup(path);
-    if (!p)
-        return -1;
+    char *p = kd_xstrdup(path);
     for (char *s = p + 1; *s; s++) {
         if (*s != '/')
             continue;
@@ -163,23 +163,22 @@ char *kd_dirname(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
-        return strdup(".");
+        return kd_xstrdup(".");
     if (slash == path)
-        return strdup("/");
-    return strndup(path, (size_t)(slash - path));
+        return kd_xstrdup("/");
+    return kd_xstrndup(path, (size_t)(slash - path));
 }
 
 char *kd_basename(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    return strdup(slash ? slash + 1 : path);
+    return kd_xstrdup(slash ? slash + 1 : path);
 }
 
 char *kd_path_join(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s/%s", dir, name);
+    char *s = kd_xmalloc(n);
+    snprintf(s, n, "%s/%s", dir, name);
     return s;
 }

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /* Reads a whole file (NUL-terminated, length in *len if non-NULL). NULL with errno on
- * failure (EISDIR for a folder). */
+ * failure (EISDIR for a folder; ENOMEM for a file too big to hold). */
 char *kd_read_file(const char *path, size_t *len);
 /* Every file kerndiff writes goes through here. A regular file (or a new one) is written
  * to a temporary file in the same folder and renamed over it, so a failure (a full disk)
@@ -15,7 +15,7 @@ char *kd_read_file(const char *path, size_t *len);
  * device) is written in place: renaming over it would replace the device. 0, or -1 with
  * errno (EISDIR for a folder). */
 int kd_write_file(const char *path, const char *data, size_t len);
-/* mkdir -p with mode 0700 for new folders. */
+/* mkdir -p with mode 0700 for new folders. 0, or -1 with errno from mkdir. */
 int kd_mkdir_p(const char *path);
 /* rm -rf of a folder we created; refuses "" and "/". */
 int kd_remove_tree(const char *path);

@@ -1,5 +1,7 @@
 #include "util/jtable.h"
 
+#include "util/xalloc.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -286,8 +288,8 @@ static int read_field(const kd_jfield *f, json_t *v, void *base, const kd_jpath 
         const char *s;
         if (read_string(v, f, &s, at, err) != 0)
             return -1;
-        if (f->type == KD_J_STRING && s && !(s = strdup(s)))
-            return kd_jfail(at, err, "out of memory");
+        if (f->type == KD_J_STRING && s)
+            s = kd_xstrdup(s);
         memcpy(p, &s, sizeof s);
         return 0;
     }
@@ -304,9 +306,7 @@ static int read_field(const kd_jfield *f, json_t *v, void *base, const kd_jpath 
         if (!json_is_array(v))
             return kd_jfail(at, err, "must be an array of numbers");
         size_t n = json_array_size(v);
-        double *d = calloc(n + 1, sizeof *d);
-        if (!d)
-            return kd_jfail(at, err, "out of memory");
+        double *d = kd_xcalloc(n + 1, sizeof *d);
         memcpy(p, &d, sizeof d);
         memcpy(AT(base, f->count), &n, sizeof n);
         for (size_t i = 0; i < n; i++) {
@@ -325,9 +325,7 @@ static int read_field(const kd_jfield *f, json_t *v, void *base, const kd_jpath 
         if (!json_is_array(v))
             return kd_jfail(at, err, "must be an array");
         size_t n = json_array_size(v);
-        char *items = calloc(n + 1, f->size);
-        if (!items)
-            return kd_jfail(at, err, "out of memory");
+        char *items = kd_xcalloc(n + 1, f->size);
         memcpy(p, &items, sizeof items);
         memcpy(AT(base, f->count), &n, sizeof n);
         return read_items(f, v, items, n, at, err);

@@ -1,6 +1,7 @@
 #include "util/spawn.h"
 
 #include "util/cleanup.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -165,7 +166,7 @@ bool kd_program_exists(const char *name)
     const char *path = getenv("PATH");
     if (!path)
         return false;
-    char *copy = strdup(path), *save = NULL;
+    char *copy = kd_xstrdup(path), *save = NULL;
     bool found = false;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
         char full[4096];

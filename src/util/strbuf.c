@@ -5,25 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(kd_strbuf *sb, size_t extra)
+#include "util/xalloc.h"
+
+static void reserve(kd_strbuf *sb, size_t extra)
 {
     if (sb->len + extra + 1 <= sb->cap)
-        return 0;
+        return;
     size_t cap = sb->cap ? sb->cap : 64;
     while (cap < sb->len + extra + 1)
         cap *= 2;
-    char *p = realloc(sb->data, cap);
-    if (!p)
-        return -1;
-    sb->data = p;
+    sb->data = kd_xrealloc(sb->data, cap);
     sb->cap = cap;
-    return 0;
 }
 
 int kd_sb_append(kd_strbuf *sb, const char *bytes, size_t n)
 {
-    if (reserve(sb, n) != 0)
-        return -1;
+    reserve(sb, n);
     if (n)
         memcpy(sb->data + sb->len, bytes, n);
     sb->len += n;
@@ -39,8 +36,9 @@ int kd_sb_printf(kd_strbuf *sb, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || reserve(sb, (size_t)n) != 0)
+    if (n < 0)
         return -1;
+    reserve(sb, (size_t)n);
     va_start(ap, fmt);
     vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -52,7 +50,7 @@ const char *kd_sb_str(const kd_strbuf *sb) { return sb->data ? sb->data : ""; }
 
 char *kd_sb_take(kd_strbuf *sb)
 {
-    char *s = sb->data ? sb->data : strdup("");
+    char *s = sb->data ? sb->data : kd_xstrdup("");
     sb->data = NULL;
     sb->len = sb->cap = 0;
     return s;

@@ -9,6 +9,9 @@ typedef struct kd_strbuf {
     size_t len, cap;
 } kd_strbuf;
 
+/* The appends never fail (out of memory ends the command, util/xalloc.h): they return 0,
+ * kept for the callers that check. kd_sb_printf returns -1 only when the C library cannot
+ * format the arguments (an encoding error), leaving sb unchanged. */
 int kd_sb_append(kd_strbuf *sb, const char *bytes, size_t n);
 int kd_sb_puts(kd_strbuf *sb, const char *s);
 int kd_sb_printf(kd_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

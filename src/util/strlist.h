@@ -9,7 +9,8 @@ typedef struct kd_strlist {
     size_t count;
 } kd_strlist;
 
-/* Appends s (not copied). Returns 0, -1 on allocation failure. */
+/* Appends s (not copied). Never fails (out of memory ends the command,
+ * util/xalloc.h): always returns 0, kept for the callers that check. */
 int kd_strlist_push(kd_strlist *list, const char *s);
 
 #endif

@@ -9,8 +9,11 @@
 
 _Noreturn void kd_die_oom(size_t size)
 {
-    fprintf(stderr, "kerndiff: out of memory (allocating %zu bytes); free some memory or make the run smaller\n",
-            size);
+    if (size)
+        fprintf(stderr, "kerndiff: out of memory (allocating %zu bytes); free some memory or make the run smaller\n",
+                size);
+    else /* a library allocated and did not say how much */
+        fputs("kerndiff: out of memory; free some memory or make the run smaller\n", stderr);
     exit(KD_EXIT_TOOL);
 }
 

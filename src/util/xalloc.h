@@ -19,7 +19,8 @@ char *kd_xstrndup(const char *s, size_t n);
 char *kd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *kd_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
-/* Ends the command: "kerndiff: out of memory (N bytes)", exit 7. */
+/* Ends the command: "kerndiff: out of memory (allocating N bytes)", exit 7 (size 0: a
+ * library's allocation, size unknown). */
 _Noreturn void kd_die_oom(size_t size);
 
 #endif

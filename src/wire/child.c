@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/spawn.h"
+#include "util/xalloc.h"
 
 static long now_ms(void)
 {
@@ -97,7 +98,7 @@ static bool take_line(kd_child *c)
         return false;
     size_t n = (size_t)(nl - c->pending.data);
     free(c->line);
-    c->line = strndup(c->pending.data, n);
+    c->line = kd_xstrndup(c->pending.data, n);
     memmove(c->pending.data, nl + 1, c->pending.len - n - 1);
     c->pending.len -= n + 1;
     c->pending.data[c->pending.len] = '\0';
@@ -187,11 +188,8 @@ static void send_line(kd_child *c, const char *fmt, va_list ap)
     c->send_failed = true;
     if (c->exited || c->to_child < 0)
         return;
-    char *cmd = NULL;
-    int n = vasprintf(&cmd, fmt, ap);
-    if (n < 0)
-        return;
-    c->send_failed = dprintf(c->to_child, "%s\n", cmd) != n + 1; /* EPIPE: SIGPIPE is ignored */
+    char *cmd = kd_xvasprintf(fmt, ap);
+    c->send_failed = dprintf(c->to_child, "%s\n", cmd) != (int)strlen(cmd) + 1; /* EPIPE: SIGPIPE is ignored */
     free(cmd);
 }
 

@@ -7,11 +7,12 @@
 #include <unistd.h>
 
 #include "util/fs.h"
+#include "util/xalloc.h"
 
 static char *executable_in(const char *dir, const char *name)
 {
     char *path = kd_path_join(dir, name);
-    if (path && access(path, X_OK) == 0)
+    if (access(path, X_OK) == 0)
         return path;
     free(path);
     return NULL;
@@ -31,12 +32,14 @@ char *kd_include_dir(void)
 {
     const char *env = getenv("KERNDIFF_INCLUDE_DIR");
     if (env && *env)
-        return strdup(env);
+        return kd_xstrdup(env);
     char *dir = self_dir();
-    char *include = dir ? kd_path_join(dir, "../include") : NULL;
+    if (!dir)
+        return NULL;
+    char *include = kd_path_join(dir, "../include");
     free(dir);
-    char *header = include ? kd_path_join(include, "kerndiff/launcher.h") : NULL;
-    bool found = header && access(header, R_OK) == 0;
+    char *header = kd_path_join(include, "kerndiff/launcher.h");
+    bool found = access(header, R_OK) == 0;
     free(header);
     if (!found) {
         free(include);
@@ -58,7 +61,7 @@ char *kd_harness_path(const char *name)
     char *found = executable_in(dir, name);
     if (!found) {
         char *libexec = kd_path_join(dir, "../libexec/kerndiff");
-        found = libexec ? executable_in(libexec, name) : NULL;
+        found = executable_in(libexec, name);
         free(libexec);
     }
     free(dir);

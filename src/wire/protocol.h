@@ -47,7 +47,9 @@ void kd_proto_reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The value of "key=value" among words[from..], or NULL. */
 const char *kd_proto_value(const kd_words *w, size_t from, const char *key);
-/* %-encodes spaces, '%' and control bytes so a path is one word; decode reverses it in place. */
+/* %-encodes spaces, '%' and control bytes so a path is one word; decode reverses it in place.
+ * Encode returns malloc'd text, NULL when out of memory (the harness uses it too, and keeps
+ * its own replies rather than kerndiff's out-of-memory exit). */
 char *kd_proto_encode(const char *s);
 void kd_proto_decode(char *s);
 

@@ -36,6 +36,8 @@ suite() {
     source "tests/e2e/$1.sh"
 }
 core() { [ -z "${E2E_ONLY:-}" ] || [[ ",$E2E_ONLY," == *",core,"* ]]; }
+# The pair most checks use (suites set it too; here so that any E2E_ONLY selection has it).
+A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
 lacks() {
     if grep -Eq -- "$3" "$WORK/$1.$2"; then fail "$1: $2 has /$3/" "$WORK/$1.$2"; else
         ok "$1: $2 lacks /$3/"; fi
@@ -91,8 +93,6 @@ suite robustness
 
 # --- Triton (.py), cross-language and .ptx/.cubin inputs ----------------------------------------
 suite triton
-# Outside `if core`: suites (html, ...) use them too, and E2E_ONLY skips the core checks.
-A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
 if core; then
 
 # --- JSON against the schema, Markdown ------------------------------------------------------
