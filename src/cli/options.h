@@ -1,6 +1,6 @@
 /* options.h — the command line, parsed into one struct (getopt_long). The parser writes
  * straight into the engine's option structs (kd_diff_options, kd_render_options); only
- * main.c and workflow/ see the whole kd_options. */
+ * main.c and workflow/sweep.c (which varies it per point) see the whole kd_options. */
 #ifndef KD_CLI_OPTIONS_H
 #define KD_CLI_OPTIONS_H
 

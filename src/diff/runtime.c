@@ -40,12 +40,6 @@ void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s)
     kd_sb_free(&error);
 }
 
-void kd_describe_launches(const kd_launch_options *given, kd_comparison *c)
-{
-    for (int s = 0; s < 2; s++)
-        kd_describe_launch(given, &c->side[s], s);
-}
-
 kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness)
 {
     bool launcher = side->stat.launcher;

@@ -11,10 +11,9 @@
  * (already merged by the option parser, launch/call.h). */
 kd_launch_request kd_side_launch_request(const kd_launch_options *given, const kd_side *side, int s);
 
-/* Fills each side's launch (or launch_error). Never fails: a launch that cannot be
- * described matters only when kerndiff is about to run it. */
-void kd_describe_launches(const kd_launch_options *given, kd_comparison *c);
-/* The same for one side (s: 0 for v1, 1 for v2, whose --call settings apply). */
+/* Fills side s's launch (or launch_error; s: 0 for v1, 1 for v2, whose --call settings
+ * apply). Never fails: a launch that cannot be described matters only when kerndiff is
+ * about to run it. */
 void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s);
 
 /* The backend that runs the comparison's kernels, or NULL with why nothing can run in *why
