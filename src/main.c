@@ -1,8 +1,10 @@
 /* kerndiff — compare two versions of a GPU kernel. This file only dispatches: each stage
  * of the pipeline lives in its own folder under src/ (see docs/ARCHITECTURE.md). */
 #include <errno.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/collect.h"
@@ -19,6 +21,7 @@
 #include "source/roles.h"
 #include "util/output.h"
 #include "util/trace.h"
+#include "util/xalloc.h"
 #include "wire/protocol.h"
 #include "workflow/saved.h"
 #include "workflow/sweep.h"
@@ -71,8 +74,8 @@ static void print_instances(const kd_options *opts, const char *path, const kd_k
                             const kd_annotations *notes)
 {
     kd_kernel_list instances = {0};
-    if (ptx && kd_compiled_instances(k, ptx, &instances) != 0)
-        printf("  (out of memory while reading the compiled instances)\n");
+    if (ptx)
+        kd_compiled_instances(k, ptx, &instances);
     for (size_t i = 0; i < instances.count; i++) {
         printf("  instance %s, compiled as %s\n", instances.items[i].name, instances.items[i].signature);
         print_launch(opts, path, &instances.items[i], notes);
@@ -234,6 +237,8 @@ int main(int argc, char **argv)
     /* A harness that dies makes writes to its pipe fail; that must be an error to handle,
      * not a signal that ends kerndiff. */
     signal(SIGPIPE, SIG_IGN);
+    /* jansson's allocations follow the out-of-memory policy too (util/xalloc.h). */
+    json_set_alloc_funcs(kd_xmalloc, free);
     kd_options opts;
     int rc = kd_options_parse(argc, argv, &opts);
     if (rc != 0) {

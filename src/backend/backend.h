@@ -54,10 +54,10 @@ typedef struct kd_backend {
     /* Autotuned kernels: the configs the side's kernel may be built with, each in words
      * ("BLOCK=256, num_warps=8", malloc'd, pushed onto `configs`), and the one the values
      * the user gave select (*given; -1: none). prepare and build then use side->config.
-     * Returns 0, or -1 out of memory. NULL, or fewer than two configs: nothing to choose.
+     * NULL, or fewer than two configs: nothing to choose.
      * `launch`, here and below: the launch values the user gave, which a compiler that
      * specialises on them (Triton's constexprs) reads. */
-    int (*configs)(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_side *side,
+    void (*configs)(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_side *side,
                    kd_strlist *configs, int *given);
     /* Before the launch is described: what the kernel's compiler fixes about its launch
      * (side->abi) and the kernel as it will be compiled (side->kernel_info). NULL: nothing. */

@@ -19,6 +19,7 @@
 #include "util/hash.h"
 #include "util/spawn.h"
 #include "util/tmpdir.h"
+#include "util/xalloc.h"
 
 #define RECIPE "kerndiff-ptxas-1"
 enum { TOOL_TIMEOUT_MS = 120000 };
@@ -59,7 +60,7 @@ static char *resource_usage(const kd_frontend_options *opts, const char *side, c
 }
 
 /* The functions cuobjdump lists ("Function NAME:"). */
-static int cubin_functions(const char *usage, kd_kernel_list *out)
+static void cubin_functions(const char *usage, kd_kernel_list *out)
 {
     kd_strlist names = {0};
     kd_strbuf copy = {0};
@@ -72,10 +73,9 @@ static int cubin_functions(const char *usage, kd_kernel_list *out)
         kd_strlist_push(&names, name);
         p = colon + 1;
     }
-    int rc = kd_ptx_kernels_named(names.items, names.count, out);
+    kd_ptx_kernels_named(names.items, names.count, out);
     free(names.items);
     kd_sb_free(&copy);
-    return rc;
 }
 
 static int binary_scan(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
@@ -102,15 +102,15 @@ static int binary_scan(const kd_frontend_options *opts, const char *path, const 
     kd_annotations local = {0};
     kd_annotations *a = annotations ? annotations : &local;
     kd_strbuf why = {0};
-    int rc = kd_annotations_parse(kd_sb_str(&notes), notes.len, a) != 0 ||
-                     (cubin ? cubin_functions(text, kernels) : kd_ptx_kernels(text, kernels)) != 0
-                 ? KD_FAIL_TOOL
-                 : KD_OK;
-    if (rc == KD_OK && kd_ptx_kernels_annotate(kernels, a, &why) != 0) {
+    kd_annotations_parse(kd_sb_str(&notes), notes.len, a);
+    if (cubin)
+        cubin_functions(text, kernels);
+    else
+        kd_ptx_kernels(text, kernels);
+    int rc = KD_OK;
+    if (kd_ptx_kernels_annotate(kernels, a, &why) != 0) {
         fprintf(stderr, "kerndiff: %s%s%s: %s\n", label, sep, sidecar ? kd_sb_str(&sidecar_path) : path, kd_sb_str(&why));
         rc = KD_FAIL_INPUT;
-    } else if (rc != KD_OK) {
-        fprintf(stderr, "kerndiff: out of memory while reading '%s'\n", path);
     }
     kd_annotations_free(&local);
     kd_sb_free(&why);
@@ -131,7 +131,7 @@ static char *find_ptxas(const kd_frontend_options *opts)
     if (beside && kd_program_exists(beside))
         return beside;
     free(beside);
-    return strdup("ptxas");
+    return kd_xstrdup("ptxas");
 }
 
 /* `ptxas --version`, part of the cache key ("" when it will not say). */
@@ -140,8 +140,8 @@ static char *ptxas_version(const char *ptxas)
     const char *argv[] = {ptxas, "--version", NULL};
     kd_spawn_result r;
     if (kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0)
-        return strdup("");
-    char *version = r.exit_code == 0 ? kd_sb_take(&r.out) : strdup("");
+        return kd_xstrdup("");
+    char *version = r.exit_code == 0 ? kd_sb_take(&r.out) : kd_xstrdup("");
     kd_spawn_result_free(&r);
     return version;
 }
@@ -233,11 +233,11 @@ static int use_cubin(const kd_frontend_options *opts, kd_side *side)
     kd_build *b = &side->build;
     b->cubin_path = realpath(side->path, NULL);
     b->dir = b->cubin_path ? kd_dirname(b->cubin_path) : NULL;
-    b->ptx = strdup("");
+    b->ptx = kd_xstrdup("");
     b->ptxas_log = b->cubin_path ? resource_usage(opts, side->label, b->cubin_path) : NULL;
     if (!b->cubin_path)
         fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, strerror(errno));
-    return b->cubin_path && b->ptx && b->ptxas_log ? KD_OK : b->cubin_path ? KD_FAIL_TOOL : KD_FAIL_INPUT;
+    return b->cubin_path && b->ptxas_log ? KD_OK : b->cubin_path ? KD_FAIL_TOOL : KD_FAIL_INPUT;
 }
 
 /* A cubin carries no parameter list: without a `signature=` its launch cannot be described

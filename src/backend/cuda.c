@@ -12,6 +12,7 @@
 #include "static/symbols.h"
 #include "util/fs.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 #include "wire/locate.h"
 
 static bool claims_cuda(const char *path)
@@ -45,17 +46,12 @@ static int cuda_scan(const kd_frontend_options *opts, const char *path, const ch
      * read as lines and to carry no terminal control sequences here, once. */
     len = kd_normalize_newlines(text, len);
     kd_strbuf safe = {0};
-    int rc = kd_escape_controls(text, len, &safe);
+    kd_escape_controls(text, len, &safe);
     free(text);
-    if (rc == 0)
-        rc = kd_scan_source(kd_sb_str(&safe), safe.len, kernels);
-    if (rc == 0 && annotations)
-        rc = kd_annotations_parse(kd_sb_str(&safe), safe.len, annotations);
+    kd_scan_source(kd_sb_str(&safe), safe.len, kernels);
+    if (annotations)
+        kd_annotations_parse(kd_sb_str(&safe), safe.len, annotations);
     kd_sb_free(&safe);
-    if (rc != 0) {
-        fprintf(stderr, "kerndiff: out of memory while scanning '%s'\n", path);
-        return KD_FAIL_TOOL;
-    }
     return KD_OK;
 }
 
@@ -65,7 +61,7 @@ static void read_libs(kd_side *side)
     const char *libs = kd_annotation_get(&side->annotations, "libs");
     if (!libs)
         return;
-    side->libs_text = strdup(libs);
+    side->libs_text = kd_xstrdup(libs);
     for (char *save = NULL, *lib = strtok_r(side->libs_text, ",", &save); lib; lib = strtok_r(NULL, ",", &save))
         kd_strlist_push(&side->libs, lib);
 }
@@ -137,27 +133,20 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
 static int use_instance(kd_side *side)
 {
     kd_kernel_list instances;
-    if (kd_compiled_instances(side->kernel_info, side->build.ptx, &instances) != 0) {
-        fprintf(stderr, "kerndiff: %s: out of memory while reading the compiled entries of %s\n", side->label,
-                side->path);
-        return KD_FAIL_TOOL;
-    }
+    kd_compiled_instances(side->kernel_info, side->build.ptx, &instances);
     kd_kernel *pick = NULL;
     size_t matches = 0;
     for (size_t i = 0; i < instances.count; i++)
         if (kd_symbol_matches(instances.items[i].qualified, side->kernel) && matches++ == 0)
             pick = &instances.items[i];
-    int rc = KD_OK;
-    if (matches == 1 && (side->compiled = malloc(sizeof *side->compiled)) != NULL) {
+    if (matches == 1) {
+        side->compiled = kd_xmalloc(sizeof *side->compiled);
         *side->compiled = *pick;
         *pick = (kd_kernel){0};
         side->kernel_info = side->compiled;
-    } else if (matches == 1) {
-        fprintf(stderr, "kerndiff: %s: out of memory\n", side->label);
-        rc = KD_FAIL_TOOL;
     }
     kd_kernel_list_free(&instances);
-    return rc;
+    return KD_OK;
 }
 
 static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,

@@ -27,6 +27,7 @@
 #include "util/hash.h"
 #include "util/spawn.h"
 #include "util/tmpdir.h"
+#include "util/xalloc.h"
 #include "wire/locate.h"
 
 #define HELPER "kerndiff-triton.py"
@@ -139,7 +140,7 @@ static char *from_list(const kd_strlist *list, const char *name)
     for (size_t i = 0; i < list->count; i++)
         if (strncmp(list->items[i], name, nlen) == 0 && list->items[i][nlen] == '=')
             found = list->items[i] + nlen + 1;
-    return found ? strdup(found) : NULL;
+    return found ? kd_xstrdup(found) : NULL;
 }
 
 /* The text of a setting for this side, malloc'd; NULL when none is given. */
@@ -151,7 +152,7 @@ static char *setting_text(const kd_launch_options *launch, const kd_side *side, 
         text = from_list(&launch->scalars, name);
     if (!text) {
         const char *a = kd_annotation_get(&side->annotations, name);
-        text = a ? strdup(a) : NULL;
+        text = a ? kd_xstrdup(a) : NULL;
     }
     return text;
 }
@@ -233,7 +234,7 @@ static char *describe_config(json_t *cfg)
     return kd_sb_take(&sb);
 }
 
-static int triton_configs(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_side *side,
+static void triton_configs(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_side *side,
                           kd_strlist *out, int *given)
 {
     (void)opts; /* the configs are in the kernel's description, read at the scan */
@@ -243,19 +244,10 @@ static int triton_configs(const kd_frontend_options *opts, const kd_launch_optio
     json_t *configs = json_object_get(info, "configs");
     size_t i;
     json_t *cfg;
-    int rc = 0;
-    json_array_foreach(configs, i, cfg) {
-        char *text = describe_config(cfg);
-        if (!text || kd_strlist_push(out, text) != 0) {
-            free(text);
-            rc = -1;
-            break;
-        }
-    }
-    if (rc == 0)
-        *given = given_config(launch, side, configs);
+    json_array_foreach(configs, i, cfg)
+        kd_strlist_push(out, describe_config(cfg));
+    *given = given_config(launch, side, configs);
     json_decref(info);
-    return rc;
 }
 
 /* The config to build: the pipeline's choice (side->config), else the given one, else the first. */
@@ -293,8 +285,8 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
     const kd_kernel *k = side->kernel_info;
     m->kernel = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
     m->constexprs = json_object();
-    if (!m->kernel || !m->constexprs) {
-        fprintf(stderr, "kerndiff: %s: the kernel's description is missing (out of memory?)\n", side->label);
+    if (!m->kernel) {
+        fprintf(stderr, "kerndiff: %s: the kernel's description is missing\n", side->label);
         return KD_FAIL_TOOL;
     }
     json_t *config = choose_config(launch, side, json_object_get(m->kernel, "configs"));
@@ -334,40 +326,31 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
 /* A copy of the source kernel: the compiled one starts as it and loses folded parameters. */
 static kd_kernel *copy_kernel(const kd_kernel *k)
 {
-    kd_kernel *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
-    c->name = strdup(k->name);
-    c->qualified = strdup(k->qualified);
+    kd_kernel *c = kd_xcalloc(1, sizeof *c);
+    c->name = kd_xstrdup(k->name);
+    c->qualified = kd_xstrdup(k->qualified);
     c->line = k->line;
-    c->frontend_info = k->frontend_info ? strdup(k->frontend_info) : NULL;
-    c->params = calloc(k->nparams + 1, sizeof *c->params);
-    bool ok = c->name && c->qualified && c->params && (!k->frontend_info || c->frontend_info);
-    for (size_t i = 0; ok && i < k->nparams; i++) {
+    c->frontend_info = k->frontend_info ? kd_xstrdup(k->frontend_info) : NULL;
+    c->params = kd_xcalloc(k->nparams + 1, sizeof *c->params);
+    for (size_t i = 0; i < k->nparams; i++) {
         const kd_param *p = &k->params[i];
         kd_param *q = &c->params[c->nparams++];
-        *q = (kd_param){strdup(p->name), strdup(p->type), p->pointee ? strdup(p->pointee) : NULL, p->is_pointer,
-                        p->is_const, p->default_value ? strdup(p->default_value) : NULL};
-        ok = q->name && q->type && (!p->pointee || q->pointee) && (!p->default_value || q->default_value);
-    }
-    if (!ok) {
-        kd_kernel_free(c);
-        free(c);
-        return NULL;
+        *q = (kd_param){kd_xstrdup(p->name), kd_xstrdup(p->type), p->pointee ? kd_xstrdup(p->pointee) : NULL, p->is_pointer,
+                        p->is_const, p->default_value ? kd_xstrdup(p->default_value) : NULL};
     }
     return c;
 }
 
-static int set_constants(kd_side *side, const meta *m)
+static void set_constants(kd_side *side, const meta *m)
 {
     const char *key;
     json_t *v;
-    int rc = kd_launch_abi_set(&side->abi, "num_warps", m->num_warps) |
-             kd_launch_abi_set(&side->abi, "num_stages", m->num_stages);
+    kd_launch_abi_set(&side->abi, "num_warps", m->num_warps);
+    kd_launch_abi_set(&side->abi, "num_stages", m->num_stages);
     const char *block_name = NULL;
     json_object_foreach(m->constexprs, key, v) {
         if (json_is_number(v))
-            rc |= kd_launch_abi_set(&side->abi, key, json_number_value(v));
+            kd_launch_abi_set(&side->abi, key, json_number_value(v));
         if (json_is_number(v) && strstr(key, "BLOCK"))
             block_name = block_name ? "" : key; /* "": more than one, no default grid */
     }
@@ -378,7 +361,6 @@ static int set_constants(kd_side *side, const meta *m)
         kd_sb_printf(&grid, "cdiv(n,%s)", block_name);
         side->abi.default_grid = kd_sb_take(&grid);
     }
-    return rc;
 }
 
 /* Before the first launch description: the block (32 x num_warps), the constexprs as
@@ -392,7 +374,7 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
     int rc = resolve_meta(launch, side, &m);
     if (rc == KD_OK) {
         kd_kernel *compiled = copy_kernel(side->kernel_info);
-        for (size_t i = 0; compiled && i < compiled->nparams; i++) {
+        for (size_t i = 0; i < compiled->nparams; i++) {
             kd_param *p = &compiled->params[i];
             if (p->is_pointer)
                 continue;
@@ -407,18 +389,17 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
                                                         text ? text : p->default_value);
             free(text);
             free(p->type);
-            p->type = strdup(type);
+            p->type = kd_xstrdup(type);
         }
         side->abi.fixed = true;
         side->abi.block_threads = 32u * (unsigned)m.num_warps;
         /* A heuristic may compute the BLOCK the grid divides by. The first description
          * only feeds the build (values, dtypes), so a one-program grid stands in; the
          * build sets the real default once the heuristics are known. */
-        bool stand_in = m.heuristics_pending && compiled && !side->abi.default_grid;
-        if (!compiled || set_constants(side, &m) != 0 || (stand_in && !(side->abi.default_grid = strdup("1")))) {
-            fprintf(stderr, "kerndiff: out of memory\n");
-            rc = KD_FAIL_TOOL;
-        }
+        bool stand_in = m.heuristics_pending && !side->abi.default_grid;
+        set_constants(side, &m);
+        if (stand_in)
+            side->abi.default_grid = kd_xstrdup("1");
         side->compiled = compiled;
         side->kernel_info = compiled;
     }
@@ -478,7 +459,7 @@ static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_opt
         } else {
             json_object_update(m->constexprs, computed);
             m->computed = json_incref(computed);
-            rc = set_constants(side, m) == 0 ? KD_OK : KD_FAIL_TOOL;
+            set_constants(side, m);
         }
         json_decref(computed);
         kd_spawn_result_free(&r);
@@ -614,7 +595,7 @@ static int compile_into(const kd_frontend_options *opts, const kd_side *side, co
 static int load_build(kd_side *side, const char *dir, bool from_cache)
 {
     kd_build *b = &side->build;
-    b->dir = strdup(dir);
+    b->dir = kd_xstrdup(dir);
     b->from_cache = from_cache;
     char *ptx = kd_path_join(dir, "kernel.ptx"), *res = kd_path_join(dir, "resources.txt"),
          *md = kd_path_join(dir, "metadata.json");
@@ -671,7 +652,7 @@ static int triton_version(const kd_frontend_options *opts, const kd_side *side, 
     if (r.exit_code != 0 || r.signal)
         rc = helper_failed(&r, side->label, "looking for Triton", opts);
     else
-        *version = strndup(kd_sb_str(&r.out), strcspn(kd_sb_str(&r.out), "\n"));
+        *version = kd_xstrndup(kd_sb_str(&r.out), strcspn(kd_sb_str(&r.out), "\n"));
     kd_spawn_result_free(&r);
     return rc;
 }
@@ -739,8 +720,7 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
         }
     }
     for (size_t i = 0; rc == KD_OK && i < folded.count; i++)
-        if (kd_launch_abi_set(&side->abi, folded.items[i], 1) != 0)
-            rc = KD_FAIL_TOOL;
+        kd_launch_abi_set(&side->abi, folded.items[i], 1);
     if (rc == KD_OK) {
         drop_folded(side->compiled, &folded);
         side->build_note = describe_build(version, &m, side, &folded);

@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "launch/expr.h"
 #include "util/suggest.h"
+#include "util/xalloc.h"
 #include "compile/build.h"
 #include "ncu/profile.h"
 
@@ -323,15 +324,15 @@ static int parse_fn(const char *arg, kd_options *opts)
         if (*p == ':') {
             if (p == arg || !p[1])
                 return -1;
-            opts->diff.fn[0] = strndup(arg, (size_t)(p - arg));
-            opts->diff.fn[1] = strdup(p + 1);
+            opts->diff.fn[0] = kd_xstrndup(arg, (size_t)(p - arg));
+            opts->diff.fn[1] = kd_xstrdup(p + 1);
             return 0;
         }
     }
     if (!*arg)
         return -1;
-    opts->diff.fn[0] = strdup(arg);
-    opts->diff.fn[1] = strdup(arg);
+    opts->diff.fn[0] = kd_xstrdup(arg);
+    opts->diff.fn[1] = kd_xstrdup(arg);
     return 0;
 }
 
@@ -387,17 +388,15 @@ static int parse_call(const char *arg, kd_options *opts)
 /* --metrics a,b,...: appends each name (repeated flags add up). */
 static int parse_metrics(const char *arg, kd_options *opts)
 {
-    char *text = strdup(arg);
-    if (!text || kd_strlist_push(&opts->diff.counters.extra_metrics_text, text) != 0) {
-        free(text);
-        return -1;
-    }
+    char *text = kd_xstrdup(arg);
+    kd_strlist_push(&opts->diff.counters.extra_metrics_text, text);
     char *save = NULL;
     int names = 0;
-    for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save), names++)
-        if (!kd_ncu_metric_name_ok(name) || opts->diff.counters.extra_metrics.count >= KD_NCU_MAX_EXTRA ||
-            kd_strlist_push(&opts->diff.counters.extra_metrics, name) != 0)
+    for (char *name = strtok_r(text, ",", &save); name; name = strtok_r(NULL, ",", &save), names++) {
+        if (!kd_ncu_metric_name_ok(name) || opts->diff.counters.extra_metrics.count >= KD_NCU_MAX_EXTRA)
             return -1;
+        kd_strlist_push(&opts->diff.counters.extra_metrics, name);
+    }
     return names > 0 && !strstr(arg, ",,") && arg[strlen(arg) - 1] != ',' ? 0 : -1;
 }
 

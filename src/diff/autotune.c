@@ -11,6 +11,7 @@
 #include "report/note_text.h"
 #include "measure/brief.h"
 #include "util/trace.h"
+#include "util/xalloc.h"
 
 /* A side that borrows everything scanning made from `side` and builds config i. */
 static kd_side trial_of(const kd_side *side, int i)
@@ -34,8 +35,8 @@ static int time_configs(const kd_diff_options *opts, kd_comparison *c, int s, co
         *failure = kd_sb_take(&why);
         return KD_OK;
     }
-    t->median_ns = malloc(t->count * sizeof *t->median_ns);
-    int rc = t->median_ns ? KD_OK : KD_FAIL_TOOL;
+    t->median_ns = kd_xmalloc(t->count * sizeof *t->median_ns);
+    int rc = KD_OK;
     for (size_t i = 0; rc == KD_OK && i < t->count; i++) {
         kd_side trial = trial_of(side, (int)i);
         t->median_ns[i] = NAN;
@@ -56,8 +57,6 @@ static int time_configs(const kd_diff_options *opts, kd_comparison *c, int s, co
         }
         kd_side_release_built(&trial);
     }
-    if (!t->median_ns)
-        fprintf(stderr, "kerndiff: out of memory\n");
     kd_argv_free(&harness);
     return rc;
 }
@@ -111,14 +110,12 @@ int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_si
         return KD_OK;
     kd_strlist configs = {0};
     int given = -1;
-    if (side->frontend->configs(&opts->frontend, &opts->launch, side, &configs, &given) != 0 || configs.count < 2) {
-        bool failed = configs.count >= 2;
+    side->frontend->configs(&opts->frontend, &opts->launch, side, &configs, &given);
+    if (configs.count < 2) {
         for (size_t i = 0; i < configs.count; i++)
             free(configs.items[i]);
         free(configs.items);
-        if (failed)
-            fprintf(stderr, "kerndiff: out of memory\n");
-        return failed ? KD_FAIL_TOOL : KD_OK;
+        return KD_OK;
     }
     t->count = configs.count;
     t->configs = configs.items;
@@ -129,7 +126,7 @@ int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_si
     if (given >= 0)
         t->how = KD_TUNE_GIVEN;
     else if (opts->no_autotune)
-        untimed = strdup("--no-autotune");
+        untimed = kd_xstrdup("--no-autotune");
     else if (!(runner = kd_runtime_backend(opts, c, &why_not))) {
         kd_strbuf sb = {0};
         kd_sb_puts(&sb, "nothing could be timed (");
@@ -143,16 +140,14 @@ int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_si
     t->how = given >= 0 ? KD_TUNE_GIVEN : best >= 0 ? KD_TUNE_FASTEST : KD_TUNE_FIRST;
     t->chosen = given >= 0 ? (size_t)given : best >= 0 ? (size_t)best : 0;
     if (t->how == KD_TUNE_FIRST && !untimed)
-        untimed = strdup("no config could run");
+        untimed = kd_xstrdup("no config could run");
     if (t->how != KD_TUNE_FASTEST) {
         free(t->median_ns);
         t->median_ns = NULL;
     }
     side->config = (int)t->chosen;
-    if (rc == KD_OK && !(t->summary = summarize(t, untimed))) {
-        fprintf(stderr, "kerndiff: out of memory\n");
-        rc = KD_FAIL_TOOL;
-    }
+    if (rc == KD_OK)
+        t->summary = summarize(t, untimed);
     free(untimed);
     kd_note_free(&why_not);
     return rc;

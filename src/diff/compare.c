@@ -20,6 +20,7 @@
 #include "util/text.h"
 #include "util/tmpdir.h"
 #include "util/trace.h"
+#include "util/xalloc.h"
 
 int kd_scan_file(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                  kd_annotations *annotations)
@@ -68,11 +69,8 @@ static int add_compiled_kernels(const kd_diff_options *opts, const kd_comparison
         return KD_OK;
     kd_trace("%s: looking for kernels in the compiled code", side->label);
     int rc = build_side(opts, c, side);
-    if (rc == KD_OK && kd_compiled_kernels_add(&side->kernels, side->build.ptx) < 0) {
-        fprintf(stderr, "kerndiff: %s: out of memory while reading the compiled entries of %s\n", side->label,
-                side->path);
-        rc = KD_FAIL_TOOL;
-    }
+    if (rc == KD_OK)
+        kd_compiled_kernels_add(&side->kernels, side->build.ptx);
     kd_build_free(&side->build);
     side->build = (kd_build){0};
     return rc;
@@ -274,10 +272,7 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
             return rc;
     if (opts->regions_on && (rc = build_instrumented(opts, c)) != KD_OK)
         return rc;
-    if (kd_comparison_tabulate(c) != 0) {
-        fprintf(stderr, "kerndiff: out of memory\n");
-        return KD_FAIL_TOOL;
-    }
+    kd_comparison_tabulate(c);
     c->analysed = true;
     kd_trace("static analysis done");
     rc = kd_compare_runtime(opts, c);
@@ -289,11 +284,7 @@ int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *
                  char **ptx)
 {
     *ptx = NULL;
-    kd_comparison *c = calloc(1, sizeof *c);
-    if (!c) {
-        fprintf(stderr, "kerndiff: out of memory\n");
-        return KD_FAIL_TOOL;
-    }
+    kd_comparison *c = kd_xcalloc(1, sizeof *c);
     kd_side *side = &c->side[0];
     side->label = "list";
     side->path = path;
@@ -307,10 +298,8 @@ int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *
         kd_gpu_probe(&c->gpu);
         if ((rc = choose_arch(opts, c)) == KD_OK)
             rc = build_side(opts, c, side);
-        if (rc == KD_OK && kd_compiled_kernels_add(&side->kernels, side->build.ptx) < 0) {
-            fprintf(stderr, "kerndiff: out of memory while reading the compiled entries of %s\n", path);
-            rc = KD_FAIL_TOOL;
-        }
+        if (rc == KD_OK)
+            kd_compiled_kernels_add(&side->kernels, side->build.ptx);
         *ptx = side->build.ptx;
         side->build.ptx = NULL;
     }

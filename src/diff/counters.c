@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ncu/advice.h"
+#include "util/xalloc.h"
 
 typedef struct row_ref {
     const kd_ncu_table *table;
@@ -78,35 +79,31 @@ static void aggregate_spread(const kd_metric_values *values, const kd_metric_val
 }
 
 /* Rows come in launch order: repeat r, kernel k is row r * kernels + k. */
-static int build_side(const kd_ncu_result *res, bool full, kd_side_counters *side)
+static void build_side(const kd_ncu_result *res, bool full, kd_side_counters *side)
 {
     size_t kernels = res->kernels_per_launch;
     int repeats = res->repeats;
-    side->kernels = calloc(kernels ? kernels : 1, sizeof *side->kernels);
-    kd_metric_values *runs = calloc((size_t)repeats, sizeof *runs);
-    kd_metric_values *medians = calloc(kernels ? kernels : 1, sizeof *medians);
-    kd_metric_values *spreads = calloc(kernels ? kernels : 1, sizeof *spreads);
-    int rc = side->kernels && runs && medians && spreads ? 0 : -1;
-    for (size_t k = 0; k < kernels && rc == 0; k++) {
+    side->kernels = kd_xcalloc(kernels ? kernels : 1, sizeof *side->kernels);
+    kd_metric_values *runs = kd_xcalloc((size_t)repeats, sizeof *runs);
+    kd_metric_values *medians = kd_xcalloc(kernels ? kernels : 1, sizeof *medians);
+    kd_metric_values *spreads = kd_xcalloc(kernels ? kernels : 1, sizeof *spreads);
+    for (size_t k = 0; k < kernels; k++) {
         for (int r = 0; r < repeats; r++) {
             row_ref ref = {&res->table, (size_t)r * kernels + k};
             kd_raw_lookup lookup = {&ref, raw_value};
             kd_metrics_evaluate(&lookup, full, &runs[r]);
         }
         combine_repeats(runs, repeats, &medians[k], &spreads[k]);
-        side->kernels[k].name = strdup(kernel_name(&res->table, k));
+        side->kernels[k].name = kd_xstrdup(kernel_name(&res->table, k));
         side->kernels[k].values = medians[k];
         side->kernels[k].spread = spreads[k];
         side->nkernels++;
     }
-    if (rc == 0) {
-        kd_metrics_aggregate(medians, kernels, &side->total);
-        aggregate_spread(medians, spreads, kernels, &side->spread);
-    }
+    kd_metrics_aggregate(medians, kernels, &side->total);
+    aggregate_spread(medians, spreads, kernels, &side->spread);
     free(runs);
     free(medians);
     free(spreads);
-    return rc;
 }
 
 /* The variability of a metric's delta, in the delta's unit. Rates derived from time share
@@ -164,20 +161,18 @@ static bool extra_value(const kd_ncu_result *res, const kd_side_counters *side, 
 }
 
 /* --metrics: each name both sides have, diffed like a neutral count (or percentage). */
-static int build_extras(const kd_ncu_result results[2], const kd_strlist *names, kd_counters *c)
+static void build_extras(const kd_ncu_result results[2], const kd_strlist *names, kd_counters *c)
 {
     static const kd_metric_def count = {"extra", "", KD_GROUP_SOL, KD_UNIT_COUNT, KD_NEUTRAL, KD_EXTENSIVE, false,
                                         {NULL}, NULL};
     static const kd_metric_def pct = {"extra", "", KD_GROUP_SOL, KD_UNIT_PCT, KD_NEUTRAL, KD_INTENSIVE, false,
                                       {NULL}, NULL};
     for (int s = 0; s < 2 && !c->missing_extra; s++)
-        if (results[s].missing_extra && !(c->missing_extra = strdup(results[s].missing_extra)))
-            return -1;
+        if (results[s].missing_extra)
+            c->missing_extra = kd_xstrdup(results[s].missing_extra);
     if (!names || names->count == 0)
-        return 0;
-    c->extras = calloc(names->count, sizeof *c->extras);
-    if (!c->extras)
-        return -1;
+        return;
+    c->extras = kd_xcalloc(names->count, sizeof *c->extras);
     for (size_t i = 0; i < names->count; i++) {
         double v[2];
         if (!extra_value(&results[0], &c->side[0], names->items[i], &v[0]) ||
@@ -189,7 +184,6 @@ static int build_extras(const kd_ncu_result results[2], const kd_strlist *names,
         e->unit = def->unit;
         kd_metric_diff(def, v[0], v[1], 0, &e->delta);
     }
-    return 0;
 }
 
 static void compute_peaks(const kd_counter_context *ctx, kd_counters *c)
@@ -206,22 +200,20 @@ static void compute_peaks(const kd_counter_context *ctx, kd_counters *c)
     c->peaks_valid = true;
 }
 
-int kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counter_context *ctx, kd_counters *out)
+void kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counter_context *ctx, kd_counters *out)
 {
     memset(out, 0, sizeof *out);
     out->full = full;
     out->repeats = results[0].repeats;
     for (int s = 0; s < 2; s++)
-        if (build_side(&results[s], full, &out->side[s]) != 0)
-            return -1;
+        build_side(&results[s], full, &out->side[s]);
     for (size_t m = 0; m < kd_metric_def_count; m++) {
         const kd_metric_values *a = &out->side[0].total, *b = &out->side[1].total;
         if (a->present[m] && b->present[m])
             kd_metric_diff(&kd_metric_defs[m], a->value[m], b->value[m], noise_of(m, out, ctx), &out->delta[m]);
     }
     check_duration(ctx, out);
-    if (build_extras(results, ctx->extra_metrics, out) != 0)
-        return -1;
+    build_extras(results, ctx->extra_metrics, out);
     compute_peaks(ctx, out);
     for (int s = 0; s < 2 && out->peaks_valid; s++) {
         kd_roofline_compute(&out->side[s].total, &out->peaks, &out->side[s].roofline);
@@ -229,10 +221,8 @@ int kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counte
     }
     kd_advice_input in = {.side = {&out->side[0].total, &out->side[1].total},
                           .spill_bytes = {ctx->spill_bytes[0], ctx->spill_bytes[1]}};
-    if (kd_advice(&in, &out->advice, &out->nadvice) != 0)
-        return -1;
+    kd_advice(&in, &out->advice, &out->nadvice);
     out->present = true;
-    return 0;
 }
 
 void kd_counters_free(kd_counters *c)

@@ -62,8 +62,8 @@ typedef struct kd_counter_context {
     long spill_bytes[2];
 } kd_counter_context;
 
-/* Builds `out` from both sides' profiles. Returns 0, -1 on allocation failure. */
-int kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counter_context *ctx, kd_counters *out);
+/* Builds `out` from both sides' profiles. */
+void kd_counters_build(const kd_ncu_result results[2], bool full, const kd_counter_context *ctx, kd_counters *out);
 void kd_counters_free(kd_counters *c);
 
 #endif

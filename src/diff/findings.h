@@ -32,7 +32,7 @@ typedef struct kd_finding {
 const char *const *kd_finding_value_names(kd_finding_id id);
 
 struct kd_comparison;
-/* Appends to c->findings. Returns 0, -1 on allocation failure. */
-int kd_findings_collect(struct kd_comparison *c);
+/* Appends to c->findings. */
+void kd_findings_collect(struct kd_comparison *c);
 
 #endif

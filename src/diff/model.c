@@ -1,6 +1,7 @@
 #include "diff/model.h"
 
 #include "diff/findings.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,10 @@ static kd_count_row *row_for(kd_count_table *t, const char *key)
     return NULL;
 }
 
-int kd_count_table_build(const kd_histogram *v1, const kd_histogram *v2, kd_count_table *out)
+void kd_count_table_build(const kd_histogram *v1, const kd_histogram *v2, kd_count_table *out)
 {
     memset(out, 0, sizeof *out);
-    out->rows = calloc(v1->count + v2->count + 1, sizeof *out->rows);
-    if (!out->rows)
-        return -1;
+    out->rows = kd_xcalloc(v1->count + v2->count + 1, sizeof *out->rows);
     const kd_histogram *sides[2] = {v1, v2};
     for (int s = 0; s < 2; s++) {
         for (size_t i = 0; i < sides[s]->count; i++) {
@@ -48,7 +47,6 @@ int kd_count_table_build(const kd_histogram *v1, const kd_histogram *v2, kd_coun
     qsort(out->rows, out->count, sizeof *out->rows, by_change_then_key);
     while (out->changed < out->count && out->rows[out->changed].v1 != out->rows[out->changed].v2)
         out->changed++;
-    return 0;
 }
 
 void kd_count_table_free(kd_count_table *t)
@@ -57,17 +55,16 @@ void kd_count_table_free(kd_count_table *t)
     memset(t, 0, sizeof *t);
 }
 
-int kd_comparison_tabulate(kd_comparison *c)
+void kd_comparison_tabulate(kd_comparison *c)
 {
     const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
-    if (kd_count_table_build(&a->ptx_ops, &b->ptx_ops, &c->ptx_ops) != 0 ||
-        kd_count_table_build(&a->ptx_families, &b->ptx_families, &c->ptx_families) != 0)
-        return -1;
-    if (a->sass_present && b->sass_present &&
-        (kd_count_table_build(&a->sass_ops, &b->sass_ops, &c->sass_ops) != 0 ||
-         kd_count_table_build(&a->sass_families, &b->sass_families, &c->sass_families) != 0))
-        return -1;
-    return kd_findings_collect(c);
+    kd_count_table_build(&a->ptx_ops, &b->ptx_ops, &c->ptx_ops);
+    kd_count_table_build(&a->ptx_families, &b->ptx_families, &c->ptx_families);
+    if (a->sass_present && b->sass_present) {
+        kd_count_table_build(&a->sass_ops, &b->sass_ops, &c->sass_ops);
+        kd_count_table_build(&a->sass_families, &b->sass_families, &c->sass_families);
+    }
+    kd_findings_collect(c);
 }
 
 void kd_autotune_free(kd_autotune *t)

@@ -114,12 +114,12 @@ typedef struct kd_comparison {
     size_t finding_count;
 } kd_comparison;
 
-/* Builds the side-by-side table of two histograms. Returns 0, -1 on allocation failure. */
-int kd_count_table_build(const kd_histogram *v1, const kd_histogram *v2, kd_count_table *out);
+/* Builds the side-by-side table of two histograms. */
+void kd_count_table_build(const kd_histogram *v1, const kd_histogram *v2, kd_count_table *out);
 void kd_count_table_free(kd_count_table *t);
 
 /* Fills the four instruction tables and the findings from the sides' static results. */
-int kd_comparison_tabulate(kd_comparison *c);
+void kd_comparison_tabulate(kd_comparison *c);
 void kd_comparison_free(kd_comparison *c);
 
 /* The comparison's note slot of a kind (selection_note for KD_NOTE_SELECTION ...); NULL for no kind. */

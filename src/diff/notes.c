@@ -1,4 +1,5 @@
 #include "diff/notes.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,6 @@ static const struct {
     [KD_COUNTERS_NCU_MISSING] = {KD_NOTE_COUNTERS, "ncu_missing"},
     [KD_COUNTERS_NCU_PERMISSION] = {KD_NOTE_COUNTERS, "ncu_permission"},
     [KD_COUNTERS_NCU_FAILED] = {KD_NOTE_COUNTERS, "ncu_failed"},
-    [KD_COUNTERS_OUT_OF_MEMORY] = {KD_NOTE_COUNTERS, "out_of_memory"},
-    [KD_COUNTERS_SAVED_OUT_OF_MEMORY] = {KD_NOTE_COUNTERS, "saved_out_of_memory"},
     [KD_REGIONS_NOT_CUDA] = {KD_NOTE_REGIONS, "not_cuda"},
     [KD_REGIONS_LAUNCHER] = {KD_NOTE_REGIONS, "launcher"},
     [KD_REGIONS_NO_MARKERS] = {KD_NOTE_REGIONS, "no_markers"},
@@ -58,7 +57,7 @@ const char *kd_note_kind_name(kd_note_kind kind)
 
 static char *copy(const char *text)
 {
-    return text ? strdup(text) : NULL;
+    return text ? kd_xstrdup(text) : NULL;
 }
 
 void kd_note_set(kd_note *n, kd_note_id id, kd_note_sides sides, const char *value0, const char *value1,

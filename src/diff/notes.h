@@ -41,8 +41,6 @@ typedef enum kd_note_id {
     KD_COUNTERS_NCU_MISSING,        /* side; detail: why */
     KD_COUNTERS_NCU_PERMISSION,     /* side; detail: ncu's message */
     KD_COUNTERS_NCU_FAILED,         /* side; detail: ncu's message */
-    KD_COUNTERS_OUT_OF_MEMORY,
-    KD_COUNTERS_SAVED_OUT_OF_MEMORY,
     KD_REGIONS_NOT_CUDA,            /* side */
     KD_REGIONS_LAUNCHER,            /* side */
     KD_REGIONS_NO_MARKERS,          /* side */

@@ -9,6 +9,7 @@
 #include "diff/runtime.h"
 #include "gpu/nvml.h"
 #include "util/trace.h"
+#include "util/xalloc.h"
 
 static kd_pass_result ran(void) { return (kd_pass_result){.status = KD_PASS_RAN}; }
 
@@ -110,7 +111,7 @@ static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
     const char *sanitizer = sanitizer_for(opts, backend);
     if (!sanitizer) {
         if (!backend->simulated)
-            c->fault_explained = strdup("install compute-sanitizer (part of the CUDA toolkit) and kerndiff will say "
+            c->fault_explained = kd_xstrdup("install compute-sanitizer (part of the CUDA toolkit) and kerndiff will say "
                                         "which buffer and element the faulting access hit");
         return;
     }
@@ -208,8 +209,7 @@ static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
         for (s = 0; s < 2; s++)
             k.spill_bytes[s] = c->side[s].stat.resources.spill_stores + c->side[s].stat.resources.spill_loads;
         read_peaks(&k);
-        if (kd_counters_build(results, opts->counters.full, &k, &c->counters) != 0)
-            kd_note_set(&c->counters_note, KD_COUNTERS_OUT_OF_MEMORY, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+        kd_counters_build(results, opts->counters.full, &k, &c->counters);
     }
     kd_sb_free(&why);
     kd_ncu_result_free(&results[0]);

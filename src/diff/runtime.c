@@ -12,6 +12,7 @@
 #include "backend/backend.h"
 #include "report/model_text.h"
 #include "util/tmpdir.h"
+#include "util/xalloc.h"
 
 kd_launch_request kd_side_launch_request(const kd_launch_options *given, const kd_side *side, int s)
 {
@@ -29,7 +30,7 @@ kd_launch_request kd_side_launch_request(const kd_launch_options *given, const k
 void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s)
 {
     if (!side->kernel_info) {
-        side->launch_error = strdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
+        side->launch_error = kd_xstrdup("the kernel's signature is unknown (not found in the source; a .cubin needs "
                                      "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
         return;
     }

@@ -257,7 +257,7 @@ static void stall_rule(const kd_advice_input *in, note_list *out)
     add_note(out, note);
 }
 
-int kd_advice(const kd_advice_input *in, char ***notes, size_t *count)
+void kd_advice(const kd_advice_input *in, char ***notes, size_t *count)
 {
     static void (*const rules[])(const kd_advice_input *, note_list *) = {
         occupancy_limiter_rule, spill_rule, tensor_idle_rule, l2_hit_rate_rule, stall_rule,
@@ -269,5 +269,4 @@ int kd_advice(const kd_advice_input *in, char ***notes, size_t *count)
         apply_coalescing_rule(in, r, &out);
     for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
         rules[r](in, &out);
-    return 0;
 }

@@ -13,8 +13,7 @@ typedef struct kd_advice_input {
     long spill_bytes[2];               /* ptxas spill stores + loads per side (static diff) */
 } kd_advice_input;
 
-/* Appends notes (malloc'd strings) to *notes (*count of them). Always returns 0 (kept for
- * callers). */
-int kd_advice(const kd_advice_input *in, char ***notes, size_t *count);
+/* Appends notes (malloc'd strings) to *notes (*count of them). */
+void kd_advice(const kd_advice_input *in, char ***notes, size_t *count);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "report/app_report.h"
 #include "report/html_page.h"
+#include "util/xalloc.h"
 
 enum { DEFAULT_CHART_KERNELS = 10, SHORT_NAME = 32 };
 
@@ -91,9 +92,9 @@ static void short_name(char *buf, size_t n, size_t rank, const char *name)
 /* Horizontal bars, the largest kernel on top: v1's above v2's in each kernel's row. */
 static int kernel_chart(FILE *out, const kd_app_comparison *c, size_t k)
 {
-    double *at = calloc(k, sizeof *at);
-    char (*names)[SHORT_NAME + 32] = calloc(k, sizeof *names);
-    const char **text = calloc(k, sizeof *text);
+    double *at = kd_xcalloc(k, sizeof *at);
+    char (*names)[SHORT_NAME + 32] = kd_xcalloc(k, sizeof *names);
+    const char **text = kd_xcalloc(k, sizeof *text);
     if (!at || !names || !text) {
         free(at);
         free(names);

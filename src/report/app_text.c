@@ -9,6 +9,7 @@
 #include "report/app_report.h"
 #include "util/strbuf.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 enum { MAX_COLS = 10, NAME_WIDTH = 64 };
 
@@ -26,7 +27,7 @@ static void cell(table *t, const char *fmt, ...)
 {
     if (t->ncells == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
-        char **grown = realloc(t->cells, cap * sizeof *grown);
+        char **grown = kd_xrealloc(t->cells, cap * sizeof *grown);
         if (!grown)
             return;
         t->cells = grown;

@@ -20,6 +20,7 @@
 #include "report/html_page.h"
 #include "report/html_regions.h"
 #include "report/timing_text.h"
+#include "util/xalloc.h"
 
 /* A note's sentence as a paragraph of class `cls`, when there is one. */
 static void say_note(FILE *out, const char *cls, const kd_note *n)
@@ -572,12 +573,12 @@ static void sweep_charts(FILE *out, const kd_sweep_result *s, const double *x, c
 {
     double *v[2], *ratio, *lo, *hi, *at;
     size_t n = 0;
-    v[0] = calloc(s->count, sizeof(double));
-    v[1] = calloc(s->count, sizeof(double));
-    ratio = calloc(s->count, sizeof(double));
-    lo = calloc(s->count, sizeof(double));
-    hi = calloc(s->count, sizeof(double));
-    at = calloc(s->count, sizeof(double));
+    v[0] = kd_xcalloc(s->count, sizeof(double));
+    v[1] = kd_xcalloc(s->count, sizeof(double));
+    ratio = kd_xcalloc(s->count, sizeof(double));
+    lo = kd_xcalloc(s->count, sizeof(double));
+    hi = kd_xcalloc(s->count, sizeof(double));
+    at = kd_xcalloc(s->count, sizeof(double));
     double tmin = INFINITY, tmax = 0, rmin = 1, rmax = 1;
     for (size_t i = 0; v[0] && v[1] && ratio && lo && hi && at && i < s->count; i++) {
         const kd_sweep_point *p = &s->points[i];
@@ -669,8 +670,8 @@ static void sweep_table(FILE *out, const kd_sweep_result *s)
 
 static int sweep_body(FILE *out, const kd_sweep_result *s, const kd_comparison *first)
 {
-    double *x = calloc(s->count + 1, sizeof *x);
-    const char **text = calloc(s->count + 1, sizeof *text);
+    double *x = kd_xcalloc(s->count + 1, sizeof *x);
+    const char **text = kd_xcalloc(s->count + 1, sizeof *text);
     if (!x || !text) {
         free(x);
         free(text);

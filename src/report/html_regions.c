@@ -8,12 +8,13 @@
 #include "measure/timing.h"
 #include "report/html_page.h"
 #include "report/regions_text.h"
+#include "util/xalloc.h"
 
 /* The bars, then the table. */
 static void bars_and_table(FILE *out, const kd_comparison *c, const kd_region_row *rows, size_t n)
 {
-    double *at = calloc(n + 1, sizeof *at);
-    const char **names = calloc(n + 1, sizeof *names);
+    double *at = kd_xcalloc(n + 1, sizeof *at);
+    const char **names = kd_xcalloc(n + 1, sizeof *names);
     if (!at || !names)
         n = 0;
     double most = 1;
@@ -107,7 +108,7 @@ static shown_block median_block(const kd_region_profile *p)
     unsigned last = 0;
     for (size_t i = 0; i < p->nslices; i++)
         last = p->slices[i].block > last ? p->slices[i].block : last;
-    block_extent *e = p->nslices ? malloc(((size_t)last + 1) * sizeof *e) : NULL;
+    block_extent *e = p->nslices ? kd_xmalloc(((size_t)last + 1) * sizeof *e) : NULL;
     if (!e)
         return shown;
     for (unsigned b = 0; b <= last; b++)
@@ -135,7 +136,7 @@ static shown_block median_block(const kd_region_profile *p)
  * table (rows are matched by name), so a region has one colour on both sides. */
 static size_t *colours_of(const kd_region_profile *p, int side, const kd_region_row *rows, size_t n)
 {
-    size_t *colour = calloc(p->count + 1, sizeof *colour);
+    size_t *colour = kd_xcalloc(p->count + 1, sizeof *colour);
     for (size_t i = 0; colour && i < p->count; i++)
         for (size_t r = 0; r < n; r++)
             if ((side ? rows[r].v2 : rows[r].v1) == &p->regions[i])
@@ -177,9 +178,9 @@ static void timeline_chart(FILE *out, const kd_comparison *c, const kd_region_ro
     }
     /* Rows from the top: v1's warps, a gap, v2's warps. Row r's centre is at y = total - r - 0.5. */
     size_t total = (size_t)shown[0].warps + 1 + shown[1].warps, first_row[2] = {0, (size_t)shown[0].warps + 1};
-    double *at = calloc(total, sizeof *at);
-    char (*names)[24] = calloc(total, sizeof *names);
-    const char **text = calloc(total, sizeof *text);
+    double *at = kd_xcalloc(total, sizeof *at);
+    char (*names)[24] = kd_xcalloc(total, sizeof *names);
+    const char **text = kd_xcalloc(total, sizeof *text);
     size_t *colour[2] = {colours_of(&c->side[0].regions, 0, rows, n), colours_of(&c->side[1].regions, 1, rows, n)};
     if (at && names && text && colour[0] && colour[1]) {
         size_t ticks = 0;
@@ -218,9 +219,9 @@ static void timeline_chart(FILE *out, const kd_comparison *c, const kd_region_ro
                     kd_plot_rect(&p, x0, centre - half, x0 + sl->duration_ns, centre + half, cls);
                 }
         }
-        const char **labels = calloc(n + 1, sizeof *labels);
-        char (*classes)[8] = calloc(n + 1, sizeof *classes);
-        const char **class_names = calloc(n + 1, sizeof *class_names);
+        const char **labels = kd_xcalloc(n + 1, sizeof *labels);
+        char (*classes)[8] = kd_xcalloc(n + 1, sizeof *classes);
+        const char **class_names = kd_xcalloc(n + 1, sizeof *class_names);
         if (labels && classes && class_names) {
             for (size_t r = 0; r < n; r++) {
                 labels[r] = rows[r].name;
@@ -251,7 +252,7 @@ void kd_html_regions(FILE *out, const kd_comparison *c)
 {
     fputs("<h2>Regions</h2>\n", out);
     size_t room = c->side[0].regions.count + c->side[1].regions.count + 1;
-    kd_region_row *rows = calloc(room, sizeof *rows);
+    kd_region_row *rows = kd_xcalloc(room, sizeof *rows);
     size_t n = rows ? kd_region_rows(c, rows) : 0;
     bars_and_table(out, c, rows, n);
     timeline_chart(out, c, rows, n);

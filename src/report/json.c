@@ -17,6 +17,7 @@
 #include "report/note_text.h"
 #include "util/fs.h"
 #include "util/hash.h"
+#include "util/xalloc.h"
 
 /* ---- ids of the model's codes ---------------------------------------------------------- */
 
@@ -256,9 +257,10 @@ static int read_histograms(json_t *v, kd_histogram *ops[2], kd_histogram *famili
             if (kd_jtable_read(&row_table, json_array_get(rows, i), &row, &item, err) != 0)
                 return -1;
             kd_histogram **to = h == 0 ? ops : families;
-            if ((row.v1 && kd_hist_add(to[0], row.key, row.v1) != 0) ||
-                (row.v2 && kd_hist_add(to[1], row.key, row.v2) != 0))
-                return kd_jfail(&item, err, "out of memory");
+            if (row.v1)
+                kd_hist_add(to[0], row.key, row.v1);
+            if (row.v2)
+                kd_hist_add(to[1], row.key, row.v2);
         }
     }
     return 0;
@@ -355,8 +357,7 @@ static int read_throttled(json_t *v, void *base, const kd_jpath *at, kd_strbuf *
     kd_side_timing *t = base;
     if (!json_is_array(v))
         return kd_jfail(at, err, "must be an array of sample indexes");
-    if (!(t->throttled = calloc(t->n + 1, sizeof *t->throttled)))
-        return kd_jfail(at, err, "out of memory");
+    t->throttled = kd_xcalloc(t->n + 1, sizeof *t->throttled);
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *x = json_array_get(v, i);
         json_int_t k = json_integer_value(x);
@@ -388,8 +389,7 @@ static int read_rounds(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err
     kd_side_timing *t = base;
     if (json_is_null(v))
         return 0;
-    if (!(t->round = calloc(t->n + 1, sizeof *t->round)))
-        return kd_jfail(at, err, "out of memory");
+    t->round = kd_xcalloc(t->n + 1, sizeof *t->round);
     if (!json_is_array(v) || json_array_size(v) != t->n)
         return kd_jfail(at, err, "must be an array with one round per sample (%zu)", t->n);
     for (size_t i = 0; i < t->n; i++) {
@@ -830,7 +830,7 @@ static int read_note_values(json_t *v, void *base, const kd_jpath *at, kd_strbuf
             kd_jpath item = {at, NULL, i};
             return kd_jfail(&item, err, "must be a string or null");
         }
-        n->value[i] = json_is_string(x) ? strdup(json_string_value(x)) : NULL;
+        n->value[i] = json_is_string(x) ? kd_xstrdup(json_string_value(x)) : NULL;
     }
     return 0;
 }
@@ -1096,10 +1096,7 @@ int kd_comparison_read(json_t *root, kd_comparison *out, kd_strbuf *err)
     memset(out, 0, sizeof *out);
     if (kd_jtable_read(&kd_comparison_table, root, out, NULL, err) != 0)
         return -1;
-    if (kd_comparison_tabulate(out) != 0) {
-        kd_sb_puts(err, "out of memory");
-        return -1;
-    }
+    kd_comparison_tabulate(out);
     out->analysed = true;
     return 0;
 }

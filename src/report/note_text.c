@@ -77,8 +77,6 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
     case KD_COUNTERS_NCU_MISSING: case KD_COUNTERS_NCU_PERMISSION: case KD_COUNTERS_NCU_FAILED:
         kd_sb_printf(out, "counters not collected (%s): %s; %s", side, detail, counter_advice(n->id));
         break;
-    case KD_COUNTERS_OUT_OF_MEMORY: kd_sb_puts(out, "counters not shown: out of memory"); break;
-    case KD_COUNTERS_SAVED_OUT_OF_MEMORY: kd_sb_puts(out, "counters not compared: out of memory"); break;
     case KD_REGIONS_NOT_CUDA:
         kd_sb_printf(out, "regions not recorded: %s is not CUDA C (region markers exist for CUDA C only)", side);
         break;

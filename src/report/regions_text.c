@@ -1,4 +1,5 @@
 #include "report/regions_text.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ void kd_region_table(const kd_comparison *c,
                      void (*row)(const char *name, const char *v1, const char *v2, const char *change, void *ctx),
                      void *ctx)
 {
-    kd_region_row *rows = calloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
+    kd_region_row *rows = kd_xcalloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
     size_t n = rows ? kd_region_rows(c, rows) : 0;
     for (size_t i = 0; i < n; i++) {
         kd_strbuf a = {0}, b = {0}, change = {0};

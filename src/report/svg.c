@@ -11,8 +11,7 @@ enum { MAX_TICKS = 64, MAX_TICK_LABELS = 12 };
 void kd_xml_text(FILE *out, const char *text)
 {
     kd_strbuf safe = {0};
-    if (kd_escape_controls(text, strlen(text), &safe) != 0)
-        return; /* out of memory: an empty cell rather than unescaped text */
+    kd_escape_controls(text, strlen(text), &safe);
     for (const char *s = kd_sb_str(&safe); *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", out); break;

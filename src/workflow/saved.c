@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/outcome.h"
+#include "util/xalloc.h"
 #include "diff/counters.h"
 #include "ncu/advice.h"
 #include "report/report.h"
@@ -55,16 +56,15 @@ static int take_side(saved_run *run, int index, const char *column, const char *
     d->path = path;
     d->kernel = from->kernel;
     from->kernel = NULL;
-    if (asprintf(&d->origin, "%s (%s %s of that run)", path, column, from->path) < 0)
-        d->origin = NULL;
+    d->origin = kd_xasprintf("%s (%s %s of that run)", path, column, from->path);
     d->stat = from->stat;
     memset(&from->stat, 0, sizeof from->stat);
     d->stat.block_origin = known_origin(d->stat.block_origin);
     d->stat.launcher = !strcmp(d->stat.block_origin, "launcher");
     memcpy(d->build.key, from->build.key, sizeof d->build.key);
     d->build.from_cache = from->build.from_cache;
-    d->launch_error = strdup("compared from a saved run: its launch is in that file");
-    return d->kernel && d->origin && d->launch_error ? 0 : -1;
+    d->launch_error = kd_xstrdup("compared from a saved run: its launch is in that file");
+    return d->kernel ? 0 : -1;
 }
 
 /* Speedup and verdict from both runs' raw samples, as the timing pass computes them. */
@@ -85,8 +85,8 @@ static int take_timing(saved_run run[2], const int index[2], const kd_diff_optio
     for (int s = 0; s < 2; s++) {
         t->side[s] = run[s].c.timing.side[index[s]];
         memset(&run[s].c.timing.side[index[s]], 0, sizeof t->side[s]);
-        kept[s] = malloc((t->side[s].n + 1) * sizeof *kept[s]);
-        if (!kept[s] || kd_summarize(t->side[s].samples, t->side[s].n, &t->side[s].summary) != 0)
+        kept[s] = kd_xmalloc((t->side[s].n + 1) * sizeof *kept[s]);
+        if (kd_summarize(t->side[s].samples, t->side[s].n, &t->side[s].summary) != 0)
             rc = -1;
         else
             n[s] = kd_remove_outliers(t->side[s].samples, t->side[s].n, kept[s]);
@@ -106,7 +106,7 @@ static int take_timing(saved_run run[2], const int index[2], const kd_diff_optio
 }
 
 /* Counters of each run's side, diffed; deltas, roofline and advice are recomputed. */
-static int take_counters(saved_run run[2], const int index[2], const kd_comparison *c, kd_counters *k)
+static void take_counters(saved_run run[2], const int index[2], const kd_comparison *c, kd_counters *k)
 {
     const kd_counters *newest = &run[1].c.counters;
     k->full = newest->full;
@@ -131,10 +131,8 @@ static int take_counters(saved_run run[2], const int index[2], const kd_comparis
         }
     }
     kd_advice_input in = {.side = {&k->side[0].total, &k->side[1].total}};
-    if (kd_advice(&in, &k->advice, &k->nadvice) != 0)
-        return -1;
+    kd_advice(&in, &k->advice, &k->nadvice);
     k->present = true;
-    return 0;
 }
 
 /* A warning when the two runs cannot be compared as like for like. */
@@ -183,12 +181,11 @@ int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_co
         }
         if (!c->timed)
             kd_note_set(&c->runtime_note, KD_RUNTIME_SAVED_NO_SAMPLES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
-        if (run[0].c.counters.present && run[1].c.counters.present && take_counters(run, index, c, &c->counters) != 0)
-            kd_note_set(&c->counters_note, KD_COUNTERS_SAVED_OUT_OF_MEMORY, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+        if (run[0].c.counters.present && run[1].c.counters.present)
+            take_counters(run, index, c, &c->counters);
         kd_gate_evaluate(&c->timing, c->timed, outputs_of(run), &opts->gate, &c->gate);
-        if (kd_comparison_tabulate(c) != 0)
-            rc = KD_FAIL_TOOL;
-        c->analysed = rc == KD_OK;
+        kd_comparison_tabulate(c);
+        c->analysed = true;
     }
     free_run(&run[0]);
     free_run(&run[1]);

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "report/note_text.h"
 #include "util/output.h"
+#include "util/xalloc.h"
 
 enum { MAX_POINTS = 64 };
 
@@ -26,11 +27,11 @@ static int push_value(kd_sweep_spec *s, const char *text, size_t len)
 {
     if (s->count == MAX_POINTS)
         return -1;
-    char **grown = realloc(s->values, (s->count + 1) * sizeof *grown);
+    char **grown = kd_xrealloc(s->values, (s->count + 1) * sizeof *grown);
     if (!grown)
         return -1;
     s->values = grown;
-    s->values[s->count++] = strndup(text, len);
+    s->values[s->count++] = kd_xstrndup(text, len);
     return 0;
 }
 
@@ -43,7 +44,7 @@ static int expand_range(const char *text, kd_sweep_spec *s, kd_strbuf *error)
         return -1;
     }
     /* Copies of any length: a range written as expressions must not be cut short. */
-    char *from_text = strndup(text, (size_t)(dots - text)), *to_text = strndup(dots + 2, (size_t)(colon - dots - 2));
+    char *from_text = kd_xstrndup(text, (size_t)(dots - text)), *to_text = kd_xstrndup(dots + 2, (size_t)(colon - dots - 2));
     char err[256] = "";
     unsigned long long from, to, by;
     bool bad = !from_text || !to_text || kd_parse_count(from_text, &from, err, sizeof err) != 0 ||
@@ -105,13 +106,13 @@ int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
             kd_sb_printf(error, "--sweep wants NAME=a,b,c, got '%s'", opts->sweep);
             return -1;
         }
-        out->parameter = strndup(opts->sweep, (size_t)(eq - opts->sweep));
+        out->parameter = kd_xstrndup(opts->sweep, (size_t)(eq - opts->sweep));
         out->define = true;
         if (split_list(eq + 1, out, error, "--sweep") != 0)
             return -1;
         return check_defines(out, error);
     }
-    out->parameter = strdup("n");
+    out->parameter = kd_xstrdup("n");
     if (strstr(opts->diff.launch.n, ".."))
         return expand_range(opts->diff.launch.n, out, error);
     return split_list(opts->diff.launch.n, out, error, "--n");
@@ -220,7 +221,7 @@ static int write_pictures(const kd_options *opts, const kd_sweep_spec *s, const 
 
 int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
 {
-    kd_sweep_point *points = calloc(s->count, sizeof *points);
+    kd_sweep_point *points = kd_xcalloc(s->count, sizeof *points);
     json_t *results = json_array();
     int status = KD_EXIT_OK;
     /* A document on stdout owns it: the human report then goes to stderr. */

@@ -20,7 +20,7 @@ static void table_puts_changed_rows_first_largest_first(void **state)
          (const long[]){4, 2, 1, 1}, 4);
     fill(&b, (const char *const[]){"ld.global.v4.f32", "fma.rn.f32", "ret"}, (const long[]){1, 8, 1}, 3);
     kd_count_table t;
-    assert_int_equal(kd_count_table_build(&a, &b, &t), 0);
+    kd_count_table_build(&a, &b, &t);
     assert_int_equal(t.count, 5);
     assert_int_equal(t.changed, 4);
     assert_int_equal(t.total[0], 8);
@@ -67,7 +67,7 @@ static void findings_name_spills_widths_barriers_and_occupancy(void **state)
     a->occupancy_valid = b->occupancy_valid = true;
     a->occupancy = (kd_occupancy){.blocks_per_sm = 8, .warps_per_sm = 64, .occupancy = 1.0, .limiter = KD_LIMIT_WARPS};
     b->occupancy = (kd_occupancy){.blocks_per_sm = 4, .warps_per_sm = 32, .occupancy = 0.5, .limiter = KD_LIMIT_REGISTERS};
-    assert_int_equal(kd_comparison_tabulate(&c), 0);
+    kd_comparison_tabulate(&c);
     assert_true(has_finding(&c, "register spills appeared: spill stores 0 -> 24 B, spill loads 0 -> 16 B"));
     assert_true(has_finding(&c, "128-bit global loads appeared: LDG .128 0 -> 1 of 4 -> 1 LDG"));
     assert_true(has_finding(&c, "barriers vanished: BAR 2 -> 0"));
@@ -82,7 +82,7 @@ static void no_findings_when_nothing_changed(void **state)
     kd_comparison c = {0};
     c.side[0].stat.sass_present = c.side[1].stat.sass_present = true;
     c.side[0].stat.sass_checks.barriers = c.side[1].stat.sass_checks.barriers = 3;
-    assert_int_equal(kd_comparison_tabulate(&c), 0);
+    kd_comparison_tabulate(&c);
     assert_int_equal(c.finding_count, 0);
     kd_comparison_free(&c);
 }
