@@ -239,12 +239,12 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
         kd_regions_wrapper_prologue(cfg->regions, &text);
         size_t len;
         char *source = kd_read_file(real_source, &len);
-        if (!source || kd_regions_instrument_source(source, len, real_source, &text) != 0) {
-            kd_sb_printf(why, "cannot read %s to instrument it: %s", real_source, source ? "out of memory" : strerror(errno));
-            free(source);
+        if (!source) {
+            kd_sb_printf(why, "cannot read %s to instrument it: %s", real_source, strerror(errno));
             kd_sb_free(&text);
             return -1;
         }
+        kd_regions_instrument_source(source, len, real_source, &text);
         free(source);
         kd_regions_wrapper_epilogue(&text);
     } else {

@@ -63,7 +63,7 @@ void kd_regions_wrapper_prologue(const kd_strlist *names, kd_strbuf *out)
     kd_sb_puts(out, "#include <kerndiff/regions.h>\n");
 }
 
-int kd_regions_instrument_source(const char *text, size_t len, const char *path, kd_strbuf *out)
+void kd_regions_instrument_source(const char *text, size_t len, const char *path, kd_strbuf *out)
 {
     size_t *bodies, count;
     kd_scan_kernel_bodies(text, len, &bodies, &count);
@@ -80,7 +80,6 @@ int kd_regions_instrument_source(const char *text, size_t len, const char *path,
     if (len == 0 || text[len - 1] != '\n')
         kd_sb_puts(out, "\n");
     free(bodies);
-    return 0;
 }
 
 void kd_regions_wrapper_epilogue(kd_strbuf *out)

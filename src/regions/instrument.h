@@ -24,8 +24,7 @@ void kd_regions_wrapper_epilogue(kd_strbuf *out);
 
 /* The user's file (`len` bytes of `text`, read from `path`) as the instrumented build
  * compiles it: KD_REGION_KERNEL_CONTEXT (a record context in registers) right after the `{`
- * of every kernel body, on the same line, under `#line 1 "path"`. Always returns 0 (kept
- * for callers). */
-int kd_regions_instrument_source(const char *text, size_t len, const char *path, kd_strbuf *out);
+ * of every kernel body, on the same line, under `#line 1 "path"`. */
+void kd_regions_instrument_source(const char *text, size_t len, const char *path, kd_strbuf *out);
 
 #endif

@@ -90,17 +90,11 @@ static void short_name(char *buf, size_t n, size_t rank, const char *name)
 }
 
 /* Horizontal bars, the largest kernel on top: v1's above v2's in each kernel's row. */
-static int kernel_chart(FILE *out, const kd_app_comparison *c, size_t k)
+static void kernel_chart(FILE *out, const kd_app_comparison *c, size_t k)
 {
     double *at = kd_xcalloc(k, sizeof *at);
     char (*names)[SHORT_NAME + 32] = kd_xcalloc(k, sizeof *names);
     const char **text = kd_xcalloc(k, sizeof *text);
-    if (!at || !names || !text) {
-        free(at);
-        free(names);
-        free(text);
-        return -1;
-    }
     double most = 0;
     for (size_t i = 0; i < k; i++) {
         at[i] = (double)(k - i) - 0.5;
@@ -131,7 +125,6 @@ static int kernel_chart(FILE *out, const kd_app_comparison *c, size_t k)
     free(at);
     free(names);
     free(text);
-    return 0;
 }
 
 static void kernel_table(FILE *out, const kd_app_comparison *c, size_t shown)
@@ -220,9 +213,8 @@ int kd_app_render_html(FILE *out, const kd_app_comparison *c, int top)
     fputs("<h2>Kernels</h2>\n", out);
     size_t shown = top > 0 && (size_t)top < c->nrows ? (size_t)top : c->nrows;
     size_t charted = top > 0 ? shown : c->nrows < DEFAULT_CHART_KERNELS ? c->nrows : DEFAULT_CHART_KERNELS;
-    int rc = 0;
     if (charted)
-        rc = kernel_chart(out, c, charted);
+        kernel_chart(out, c, charted);
     else
         kd_html_say_text(out, "p", "muted", "No kernel ran on either side: there is nothing to chart.");
     kernel_table(out, c, shown);
@@ -231,5 +223,5 @@ int kd_app_render_html(FILE *out, const kd_app_comparison *c, int top)
         api_table(out, c, top > 0 && (size_t)top < c->napis ? (size_t)top : c->napis);
     kd_html_say_text(out, "p", "muted", kd_app_change_note);
     kd_html_end(out);
-    return rc;
+    return 0;
 }

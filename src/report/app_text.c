@@ -27,19 +27,13 @@ static void cell(table *t, const char *fmt, ...)
 {
     if (t->ncells == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
-        char **grown = kd_xrealloc(t->cells, cap * sizeof *grown);
-        if (!grown)
-            return;
-        t->cells = grown;
+        t->cells = kd_xrealloc(t->cells, cap * sizeof *t->cells);
         t->cap = cap;
     }
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    t->cells[t->ncells++] = kd_xvasprintf(fmt, ap);
     va_end(ap);
-    t->cells[t->ncells++] = s;
 }
 
 /* Text from the user's program (a kernel or API name): control characters written out;

@@ -15,8 +15,6 @@ static void bars_and_table(FILE *out, const kd_comparison *c, const kd_region_ro
 {
     double *at = kd_xcalloc(n + 1, sizeof *at);
     const char **names = kd_xcalloc(n + 1, sizeof *names);
-    if (!at || !names)
-        n = 0;
     double most = 1;
     for (size_t i = 0; i < n; i++) {
         at[i] = (double)i;
@@ -108,9 +106,9 @@ static shown_block median_block(const kd_region_profile *p)
     unsigned last = 0;
     for (size_t i = 0; i < p->nslices; i++)
         last = p->slices[i].block > last ? p->slices[i].block : last;
-    block_extent *e = p->nslices ? kd_xmalloc(((size_t)last + 1) * sizeof *e) : NULL;
-    if (!e)
+    if (!p->nslices)
         return shown;
+    block_extent *e = kd_xmalloc(((size_t)last + 1) * sizeof *e);
     for (unsigned b = 0; b <= last; b++)
         e[b] = (block_extent){INFINITY, -INFINITY, b};
     for (size_t i = 0; i < p->nslices; i++) {
@@ -137,7 +135,7 @@ static shown_block median_block(const kd_region_profile *p)
 static size_t *colours_of(const kd_region_profile *p, int side, const kd_region_row *rows, size_t n)
 {
     size_t *colour = kd_xcalloc(p->count + 1, sizeof *colour);
-    for (size_t i = 0; colour && i < p->count; i++)
+    for (size_t i = 0; i < p->count; i++)
         for (size_t r = 0; r < n; r++)
             if ((side ? rows[r].v2 : rows[r].v1) == &p->regions[i])
                 colour[i] = r % PALETTE;
@@ -182,65 +180,61 @@ static void timeline_chart(FILE *out, const kd_comparison *c, const kd_region_ro
     char (*names)[24] = kd_xcalloc(total, sizeof *names);
     const char **text = kd_xcalloc(total, sizeof *text);
     size_t *colour[2] = {colours_of(&c->side[0].regions, 0, rows, n), colours_of(&c->side[1].regions, 1, rows, n)};
-    if (at && names && text && colour[0] && colour[1]) {
-        size_t ticks = 0;
-        for (int s = 0; s < 2; s++)
-            for (unsigned w = 0; w < shown[s].warps; w++) {
-                at[ticks] = (double)(total - first_row[s] - w) - 0.5;
-                snprintf(names[ticks], sizeof *names, "v%d warp %u", s + 1, w);
-                text[ticks] = names[ticks];
-                ticks++;
-            }
-        double row_px = total > 20 ? 14 : 24, span = fmax(shown[0].span_ns, shown[1].span_ns);
-        char xlabel[96];
-        kd_plot p = {.out = out, .width = 720, .height = 28 + 46 + row_px * (double)total, .left = 96};
-        kd_html_time_axis(&p.x, 0, span * 1.02 + 1e-9, KD_SCALE_LINEAR, "time from the block's first record", xlabel,
-                          sizeof xlabel);
-        p.y = (kd_axis){.label = "warp", .lo = 0, .hi = (double)total, .tick_at = at, .tick_text = text,
-                        .nticks = ticks};
-        kd_html_figure_start(out);
-        kd_plot_begin(&p, "chart-region-timeline", "Region instances of each warp in one block of v1 and one of v2");
-        kd_plot_line(&p, 0, (double)shown[1].warps + 0.5, p.x.hi, (double)shown[1].warps + 0.5, "reference");
-        for (int s = 0; s < 2; s++) {
-            const kd_region_profile *prof = &c->side[s].regions;
-            unsigned deepest = 0;
-            for (unsigned depth = 0; depth <= deepest; depth++) /* outer first: nested bars drawn on top */
-                for (size_t i = 0; i < prof->nslices; i++) {
-                    const kd_region_slice *sl = &prof->slices[i];
-                    if (sl->block != shown[s].block)
-                        continue;
-                    deepest = sl->depth > deepest ? sl->depth : deepest;
-                    if (sl->depth != depth)
-                        continue;
-                    double centre = (double)(total - first_row[s] - sl->warp) - 0.5;
-                    double half = 0.42 - 0.08 * (depth < 4 ? depth : 4), x0 = sl->start_ns - shown[s].start_ns;
-                    char cls[24];
-                    snprintf(cls, sizeof cls, "slice r%zu", colour[s][sl->region]);
-                    kd_plot_rect(&p, x0, centre - half, x0 + sl->duration_ns, centre + half, cls);
-                }
+    size_t ticks = 0;
+    for (int s = 0; s < 2; s++)
+        for (unsigned w = 0; w < shown[s].warps; w++) {
+            at[ticks] = (double)(total - first_row[s] - w) - 0.5;
+            snprintf(names[ticks], sizeof *names, "v%d warp %u", s + 1, w);
+            text[ticks] = names[ticks];
+            ticks++;
         }
-        const char **labels = kd_xcalloc(n + 1, sizeof *labels);
-        char (*classes)[8] = kd_xcalloc(n + 1, sizeof *classes);
-        const char **class_names = kd_xcalloc(n + 1, sizeof *class_names);
-        if (labels && classes && class_names) {
-            for (size_t r = 0; r < n; r++) {
-                labels[r] = rows[r].name;
-                snprintf(classes[r], sizeof *classes, "r%zu", r % PALETTE);
-                class_names[r] = classes[r];
+    double row_px = total > 20 ? 14 : 24, span = fmax(shown[0].span_ns, shown[1].span_ns);
+    char xlabel[96];
+    kd_plot p = {.out = out, .width = 720, .height = 28 + 46 + row_px * (double)total, .left = 96};
+    kd_html_time_axis(&p.x, 0, span * 1.02 + 1e-9, KD_SCALE_LINEAR, "time from the block's first record", xlabel,
+                      sizeof xlabel);
+    p.y = (kd_axis){.label = "warp", .lo = 0, .hi = (double)total, .tick_at = at, .tick_text = text,
+                    .nticks = ticks};
+    kd_html_figure_start(out);
+    kd_plot_begin(&p, "chart-region-timeline", "Region instances of each warp in one block of v1 and one of v2");
+    kd_plot_line(&p, 0, (double)shown[1].warps + 0.5, p.x.hi, (double)shown[1].warps + 0.5, "reference");
+    for (int s = 0; s < 2; s++) {
+        const kd_region_profile *prof = &c->side[s].regions;
+        unsigned deepest = 0;
+        for (unsigned depth = 0; depth <= deepest; depth++) /* outer first: nested bars drawn on top */
+            for (size_t i = 0; i < prof->nslices; i++) {
+                const kd_region_slice *sl = &prof->slices[i];
+                if (sl->block != shown[s].block)
+                    continue;
+                deepest = sl->depth > deepest ? sl->depth : deepest;
+                if (sl->depth != depth)
+                    continue;
+                double centre = (double)(total - first_row[s] - sl->warp) - 0.5;
+                double half = 0.42 - 0.08 * (depth < 4 ? depth : 4), x0 = sl->start_ns - shown[s].start_ns;
+                char cls[24];
+                snprintf(cls, sizeof cls, "slice r%zu", colour[s][sl->region]);
+                kd_plot_rect(&p, x0, centre - half, x0 + sl->duration_ns, centre + half, cls);
             }
-            kd_plot_legend(&p, labels, class_names, n);
-        }
-        free(labels);
-        free(classes);
-        free(class_names);
-        kd_plot_end(&p);
-        kd_strbuf caption = {0};
-        timeline_caption(c, shown, &caption);
-        if (n > PALETTE)
-            kd_sb_printf(&caption, " With %zu regions, colours repeat after %d: the legend's order is the table's.", n,
-                         PALETTE);
-        kd_html_figure_end(out, &caption);
     }
+    const char **labels = kd_xcalloc(n + 1, sizeof *labels);
+    char (*classes)[8] = kd_xcalloc(n + 1, sizeof *classes);
+    const char **class_names = kd_xcalloc(n + 1, sizeof *class_names);
+    for (size_t r = 0; r < n; r++) {
+        labels[r] = rows[r].name;
+        snprintf(classes[r], sizeof *classes, "r%zu", r % PALETTE);
+        class_names[r] = classes[r];
+    }
+    kd_plot_legend(&p, labels, class_names, n);
+    free(labels);
+    free(classes);
+    free(class_names);
+    kd_plot_end(&p);
+    kd_strbuf caption = {0};
+    timeline_caption(c, shown, &caption);
+    if (n > PALETTE)
+        kd_sb_printf(&caption, " With %zu regions, colours repeat after %d: the legend's order is the table's.", n,
+                     PALETTE);
+    kd_html_figure_end(out, &caption);
     free(at);
     free(names);
     free(text);
@@ -253,7 +247,7 @@ void kd_html_regions(FILE *out, const kd_comparison *c)
     fputs("<h2>Regions</h2>\n", out);
     size_t room = c->side[0].regions.count + c->side[1].regions.count + 1;
     kd_region_row *rows = kd_xcalloc(room, sizeof *rows);
-    size_t n = rows ? kd_region_rows(c, rows) : 0;
+    size_t n = kd_region_rows(c, rows);
     bars_and_table(out, c, rows, n);
     timeline_chart(out, c, rows, n);
     free(rows);

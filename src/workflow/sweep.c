@@ -27,10 +27,7 @@ static int push_value(kd_sweep_spec *s, const char *text, size_t len)
 {
     if (s->count == MAX_POINTS)
         return -1;
-    char **grown = kd_xrealloc(s->values, (s->count + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    s->values = grown;
+    s->values = kd_xrealloc(s->values, (s->count + 1) * sizeof *s->values);
     s->values[s->count++] = kd_xstrndup(text, len);
     return 0;
 }
@@ -47,7 +44,7 @@ static int expand_range(const char *text, kd_sweep_spec *s, kd_strbuf *error)
     char *from_text = kd_xstrndup(text, (size_t)(dots - text)), *to_text = kd_xstrndup(dots + 2, (size_t)(colon - dots - 2));
     char err[256] = "";
     unsigned long long from, to, by;
-    bool bad = !from_text || !to_text || kd_parse_count(from_text, &from, err, sizeof err) != 0 ||
+    bool bad = kd_parse_count(from_text, &from, err, sizeof err) != 0 ||
                kd_parse_count(to_text, &to, err, sizeof err) != 0 || kd_parse_count(colon + 2, &by, err, sizeof err) != 0 ||
                (colon[1] == 'x' && by < 2) || from > to;
     free(from_text);
@@ -232,9 +229,9 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
      * and the kept first point must not see them go out of scope. Points differ only in
      * n and the -D list, which the kept point owns. */
     kd_options o;
-    for (size_t i = 0; i < s->count && points; i++)
+    for (size_t i = 0; i < s->count; i++)
         points[i].value = s->values[i];
-    for (size_t i = 0; i < s->count && points; i++) {
+    for (size_t i = 0; i < s->count; i++) {
         kd_strlist defines = {0};
         kd_strbuf define_text = {0};
         point_options(opts, s, i, &o, &defines, &define_text);
@@ -298,7 +295,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         if (!out.stream || kd_output_close(&out, 0) != 0)
             status = KD_EXIT_TOOL;
     }
-    if (points && write_pictures(opts, s, points, &first) != KD_EXIT_OK)
+    if (write_pictures(opts, s, points, &first) != KD_EXIT_OK)
         status = KD_EXIT_TOOL;
     if (first.kept) {
         kd_comparison_free(&first.c);
