@@ -82,8 +82,8 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
         if (p->dropped || p->unmatched)
             kd_sb_printf(out, " (%llu records dropped by full rings, %llu unmatched)", p->dropped, p->unmatched);
         if (p->registers[1] && p->blocks_per_sm[1] != p->blocks_per_sm[0])
-            kd_sb_printf(out, " (the markers' registers, %d -> %d a thread, leave %d blocks per SM instead of %d)",
-                         p->registers[0], p->registers[1], p->blocks_per_sm[1], p->blocks_per_sm[0]);
+            kd_sb_printf(out, " (the instrumented build: %d registers a thread against %d, %d blocks per SM against %d)",
+                         p->registers[1], p->registers[0], p->blocks_per_sm[1], p->blocks_per_sm[0]);
         if (p->divergent_warps)
             kd_sb_printf(out, " (%llu warps left out: their lanes reached the markers apart, in lane-divergent code)",
                          p->divergent_warps);

@@ -10,8 +10,8 @@ has regions_text out '^regions: cycles per instance, median \[p10-p90\]; a recor
 has regions_text out '^  load +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\] +(19|20)[0-9]{2} \[[0-9]+-[0-9]+\]  -7[0-9]\.[0-9]% \(beyond launch-to-launch noise\)$'
 has regions_text out '^  mma +.*[-+]0\.[0-9]% \(within launch-to-launch noise\)$'
 has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%( \([^)]*\))?; v2 [-+][0-9.]+%( \([^)]*\))?; 5 launches, 4 \+ 4 warps recorded$'
-# The example's v1 sits at a register boundary: the markers' registers cost it a block per SM.
-has regions_text out "v1 [-+][0-9.]+% \(the markers' registers, 40 -> 4[0-9] a thread, leave 5 blocks per SM instead of 6\)"
+# The example's v1 sits at a register boundary: the record context costs it a block per SM.
+has regions_text out "v1 [-+][0-9.]+% \(the instrumented build: 4[1-9] registers a thread against 40, 5 blocks per SM against 6\)"
 # 4 warps x 4 instances of each region, per side, in the traced launch.
 if python3 tests/e2e/check_trace.py "$WORK/trace.json" load=32 mma=32 >"$WORK/trace_check.txt" 2>&1; then
     ok "regions: the trace has both processes, named warps and every slice"; else
