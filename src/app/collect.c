@@ -209,6 +209,9 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
                 kd_xasprintf("%s: %s", checkout.label ? checkout.label : "working tree", cmd);
             side->dir = checkout.dir;
             checkout.dir = NULL;
+            side->ref = o->at[s];
+            side->commit = checkout.commit;
+            checkout.commit = NULL;
         }
         kd_git_checkout_free(&checkout);
         kd_sb_free(&why);

@@ -273,6 +273,7 @@ void kd_app_comparison_free(kd_app_comparison *c)
             kd_app_activity_free(&c->sides[s].runs[r].activity);
         free(c->sides[s].runs);
         free(c->sides[s].label_storage);
+        free(c->sides[s].commit);
         free(c->sides[s].dir);
     }
     free(c->rows);

@@ -23,6 +23,8 @@ typedef struct kd_app_side {
                               * or "working tree: CMD" (then owned: label_storage) */
     char *label_storage;
     char *dir;               /* where the command runs (a checkout, --at); NULL: the current folder */
+    const char *ref;         /* --at: the revision as given (borrowed from the options), else NULL */
+    char *commit;            /* --at: the full hash it resolved to (owned), else NULL */
     bool profile;            /* an nsys SQLite export, read rather than run */
     kd_app_run *runs;
     size_t nruns;

@@ -97,6 +97,7 @@ int kd_git_checkout_add(const char *ref, const char *path, kd_git_checkout *out,
     }
     out->dir = prefix ? kd_path_join(path, prefix) : kd_xstrdup(path);
     out->label = kd_git_commit_label(ref, &commit);
+    out->commit = kd_xstrdup(commit.hash);
     struct stat st;
     if (stat(out->dir, &st) != 0 || !S_ISDIR(st.st_mode))
         kd_sb_printf(error, "the current folder (%s) does not exist at revision %s", prefix, out->label);
@@ -113,5 +114,6 @@ void kd_git_checkout_free(kd_git_checkout *c)
 {
     free(c->dir);
     free(c->label);
+    free(c->commit);
     memset(c, 0, sizeof *c);
 }

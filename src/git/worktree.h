@@ -13,6 +13,7 @@ typedef struct kd_git_checkout {
     char *dir;    /* where to run: the folder of the checkout that matches the current
                    * folder (its top, when run from the repository's top) */
     char *label;  /* "REF (a1b2c3d)", or the abbreviation when REF is a hash */
+    char *commit; /* the full hash REF resolved to */
 } kd_git_checkout;
 
 /* Checks REF out at `path` (which must not exist; its parent must). Returns 0 with *out

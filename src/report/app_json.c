@@ -37,8 +37,11 @@ static json_t *side_json(const kd_app_comparison *c, int s)
                                                                   : json_null());
         json_array_append_new(runs, o);
     }
-    return json_pack("{s:s, s:s, s:b, s:o}", "label", side->label, "source", side->profile ? "nsys_sqlite" : "command",
-                     "gpu_activity", c->gpu[s], "runs", runs);
+    /* --at: which revision the side ran at (null: the current folder) */
+    json_t *revision = side->commit ? json_pack("{s:s, s:s}", "ref", side->ref, "commit", side->commit) : json_null();
+    return json_pack("{s:s, s:s, s:b, s:o, s:o}", "label", side->label, "source",
+                     side->profile ? "nsys_sqlite" : "command", "gpu_activity", c->gpu[s], "runs", runs, "revision",
+                     revision);
 }
 
 static json_t *app_document(const kd_app_comparison *c)

@@ -120,6 +120,12 @@ mkdir -p "$WORK/apptmp"
 TMPDIR="$WORK/apptmp" run app_at_two 0 -- app --runs 2 --at HEAD~1 --at HEAD --prepare "$BUILD" --json "$WORK/app_at.json" "$APP_CMD"
 has app_at_two out '^v2 is 2\.4[0-9]x faster in GPU kernel time'
 has app_at_two out "v2: HEAD \([0-9a-f]{7,}\): "
+# The JSON names each side's revision: as given, and the commit it resolved to.
+want="HEAD~1 $(git -C "$AREPO" rev-parse HEAD~1) HEAD $(git -C "$AREPO" rev-parse HEAD)"
+got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(" ".join(s["revision"]["ref"] + " " + s["revision"]["commit"] for s in d["sides"]))' "$WORK/app_at.json" 2>&1)
+if [ "$got" = "$want" ]; then ok "app_at_two: JSON revisions"; else fail "app_at_two: JSON revisions '$got', wanted '$want'"; fi
+if python3 "$ROOT/tests/e2e/validate_json.py" "$ROOT/docs/app-json-schema.json" "$WORK/app_at.json" >"$WORK/app_at_valid.err" 2>&1; then
+    ok "app_at_two: JSON valid against docs/app-json-schema.json"; else fail "app_at_two: schema" "$WORK/app_at_valid.err"; fi
 if [ "$(worktrees)" -eq 1 ] && [ "$(cat "$AREPO/sub/built")" = slow ] && [ -z "$(ls "$WORK/apptmp")" ]; then
     ok "app_at: checkouts removed with kerndiff's temporary folder; v2 built in the working tree"; else
     git -C "$AREPO" worktree list >"$WORK/app_at_wt.txt"; fail "app_at: checkouts left" "$WORK/app_at_wt.txt"; fi
