@@ -70,10 +70,12 @@ static __device__ __forceinline__ unsigned kd_region_clock()
     return t;
 }
 
-static __device__ __forceinline__ unsigned kd_region_warp_in_block()
+static __device__ __forceinline__ unsigned kd_region_thread_in_block()
 {
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5;
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
+
+static __device__ __forceinline__ unsigned kd_region_warp_in_block() { return kd_region_thread_in_block() >> 5; }
 
 /* The warp's place among all warps of the launch: block-major. */
 static __device__ __forceinline__ unsigned long long kd_region_warp_slot()
@@ -170,8 +172,7 @@ struct kd_region_fallback {
     {
         unsigned clock = kd_region_clock();
         unsigned long long slot = kd_region_warp_slot(), *state = kd_region_fallback_state() + kd_region_warp_in_block();
-        bool leader = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) & 31) ==
-                      (unsigned)(__ffs(__activemask()) - 1);
+        bool leader = (kd_region_thread_in_block() & 31) == (unsigned)(__ffs(__activemask()) - 1);
         unsigned tag = kd_region_tag();
         unsigned long long s = *state;
         bool mine = (unsigned)(s >> 32) == tag;

@@ -340,10 +340,7 @@ static kd_build_status compile(const kd_build_config *cfg, const char *dir, cons
 {
     static const char *const cubin[] = {"-cubin", "-Xptxas", "-v", "-keep", "-o", "kernel.cubin", NULL};
     static const char *const shared[] = {"-shared", "-Xcompiler", "-fPIC", "-o", "launcher.so", NULL};
-    char *source_dir = kd_xstrdup(real_source);
-    char *slash = strrchr(source_dir, '/');
-    if (slash)
-        slash[slash == source_dir] = '\0'; /* "/k.cu" -> "/" */
+    char *source_dir = kd_dirname(real_source);
     kd_build_status st = run_nvcc(cfg, dir, source_dir, cubin, true, diagnostics);
     if (st == KD_BUILD_OK && cfg->launcher)
         st = run_nvcc(cfg, dir, source_dir, shared, false, diagnostics);

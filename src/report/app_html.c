@@ -135,28 +135,21 @@ static void kernel_table(FILE *out, const kd_app_comparison *c, size_t shown)
           "<th>config (grid x block, regs)</th></tr>\n", out);
     for (size_t i = 0; i < shown; i++) {
         const kd_app_row *r = &c->rows[i];
-        char cells[6][32], change[64], config[96], share[32];
-        kd_app_value_text(cells[0], sizeof cells[0], r->launches[0], KD_APP_UNIT_COUNT);
-        kd_app_value_text(cells[1], sizeof cells[1], r->launches[1], KD_APP_UNIT_COUNT);
-        kd_app_value_text(cells[2], sizeof cells[2], r->time.v[0], KD_APP_UNIT_NS);
-        kd_app_value_text(cells[3], sizeof cells[3], r->time.v[1], KD_APP_UNIT_NS);
-        kd_app_value_text(cells[4], sizeof cells[4], r->mean_ns[0], KD_APP_UNIT_NS);
-        kd_app_value_text(cells[5], sizeof cells[5], r->mean_ns[1], KD_APP_UNIT_NS);
-        kd_app_change_text(change, sizeof change, &r->time, r->present[0], r->present[1]);
-        int s = r->present[1] ? 1 : 0;
-        kd_app_config_text(config, sizeof config, &r->config[s], r->nconfigs[s]);
-        snprintf(share, sizeof share, "%.1f%% / %.1f%%", r->share[0] * 100, r->share[1] * 100);
+        kd_app_kernel_cells row;
+        kd_app_kernel_row(r, &row);
         fputs("<tr><td class=\"code\">", out);
         kd_xml_text(out, r->name);
         fputs("</td>", out);
-        for (int k = 0; k < 4; k++) /* launches, then time */
-            kd_html_cell(out, "td", r->present[k % 2] ? cells[k] : "-");
-        kd_html_cell(out, "td", change);
         for (int k = 0; k < 2; k++)
-            kd_html_cell(out, "td", r->present[k] ? cells[4 + k] : "-");
-        kd_html_cell(out, "td", share);
-        fprintf(out, "<td class=\"code\">%s", s == 0 ? "v1: " : "");
-        kd_xml_text(out, config);
+            kd_html_cell(out, "td", row.launches[k]);
+        for (int k = 0; k < 2; k++)
+            kd_html_cell(out, "td", row.time[k]);
+        kd_html_cell(out, "td", row.change);
+        for (int k = 0; k < 2; k++)
+            kd_html_cell(out, "td", row.mean[k]);
+        kd_html_cell(out, "td", row.share);
+        fprintf(out, "<td class=\"code\">%s", row.config_of_v1 ? "v1: " : "");
+        kd_xml_text(out, row.config);
         fputs("</td></tr>\n", out);
     }
     fputs("</table></div></details>\n", out);

@@ -35,6 +35,13 @@ typedef struct kd_app_total_cells {
     char v[2][32], change[64], per_step[2][32];
 } kd_app_total_cells;
 bool kd_app_total_row(const kd_app_comparison *c, int id, kd_app_total_cells *out);
+/* The cells of a per-kernel row ("-" for a side the kernel did not run on); the config is
+ * v2's, or v1's (config_of_v1) for a kernel only v1 ran. */
+typedef struct kd_app_kernel_cells {
+    char launches[2][32], time[2][32], mean[2][32], change[64], share[32], config[96];
+    bool config_of_v1;
+} kd_app_kernel_cells;
+void kd_app_kernel_row(const kd_app_row *r, kd_app_kernel_cells *out);
 /* "(4096,1,1)x(256,1,1) 24r 1024B smem +2 more" */
 void kd_app_config_text(char *buf, size_t n, const kd_app_config *g, size_t nconfigs);
 /* The verdict on the GPU kernel time, and in `rest` what follows it unstressed

@@ -138,6 +138,26 @@ bool kd_app_total_row(const kd_app_comparison *c, int id, kd_app_total_cells *ou
     return true;
 }
 
+void kd_app_kernel_row(const kd_app_row *r, kd_app_kernel_cells *out)
+{
+    for (int s = 0; s < 2; s++) {
+        if (!r->present[s]) {
+            strcpy(out->launches[s], "-");
+            strcpy(out->time[s], "-");
+            strcpy(out->mean[s], "-");
+            continue;
+        }
+        kd_app_value_text(out->launches[s], sizeof out->launches[s], r->launches[s], KD_APP_UNIT_COUNT);
+        kd_app_value_text(out->time[s], sizeof out->time[s], r->time.v[s], KD_APP_UNIT_NS);
+        kd_app_value_text(out->mean[s], sizeof out->mean[s], r->mean_ns[s], KD_APP_UNIT_NS);
+    }
+    kd_app_change_text(out->change, sizeof out->change, &r->time, r->present[0], r->present[1]);
+    snprintf(out->share, sizeof out->share, "%.1f%% / %.1f%%", r->share[0] * 100, r->share[1] * 100);
+    int s = r->present[1] ? 1 : 0;
+    out->config_of_v1 = s == 0;
+    kd_app_config_text(out->config, sizeof out->config, &r->config[s], r->nconfigs[s]);
+}
+
 void kd_app_config_text(char *buf, size_t n, const kd_app_config *g, size_t nconfigs)
 {
     int len = snprintf(buf, n, "(%d,%d,%d)x(%d,%d,%d) %ur", g->grid[0], g->grid[1], g->grid[2], g->block[0],
@@ -259,26 +279,18 @@ static void kernels_section(FILE *out, const kd_app_comparison *c, int top, bool
         cell(&t, "%s", head[i]);
     for (size_t i = 0; i < shown; i++) {
         const kd_app_row *r = &c->rows[i];
-        char buf[6][48], change[64], cfg[96];
-        kd_app_value_text(buf[0], sizeof buf[0], r->launches[0], KD_APP_UNIT_COUNT);
-        kd_app_value_text(buf[1], sizeof buf[1], r->launches[1], KD_APP_UNIT_COUNT);
-        kd_app_value_text(buf[2], sizeof buf[2], r->time.v[0], KD_APP_UNIT_NS);
-        kd_app_value_text(buf[3], sizeof buf[3], r->time.v[1], KD_APP_UNIT_NS);
-        kd_app_value_text(buf[4], sizeof buf[4], r->mean_ns[0], KD_APP_UNIT_NS);
-        kd_app_value_text(buf[5], sizeof buf[5], r->mean_ns[1], KD_APP_UNIT_NS);
-        kd_app_change_text(change, sizeof change, &r->time, r->present[0], r->present[1]);
-        int s = r->present[1] ? 1 : 0;
-        kd_app_config_text(cfg, sizeof cfg, &r->config[s], r->nconfigs[s]);
+        kd_app_kernel_cells row;
+        kd_app_kernel_row(r, &row);
         name_cell(&t, r->name, markdown);
         for (int k = 0; k < 2; k++)
-            cell(&t, "%s", r->present[k] ? buf[k] : "-");
+            cell(&t, "%s", row.launches[k]);
         for (int k = 0; k < 2; k++)
-            cell(&t, "%s", r->present[k] ? buf[2 + k] : "-");
-        cell(&t, "%s", change);
+            cell(&t, "%s", row.time[k]);
+        cell(&t, "%s", row.change);
         for (int k = 0; k < 2; k++)
-            cell(&t, "%s", r->present[k] ? buf[4 + k] : "-");
-        cell(&t, "%.1f%% / %.1f%%", r->share[0] * 100, r->share[1] * 100);
-        cell(&t, "%s%s", s == 0 ? "v1: " : "", cfg);
+            cell(&t, "%s", row.mean[k]);
+        cell(&t, "%s", row.share);
+        cell(&t, "%s%s", row.config_of_v1 ? "v1: " : "", row.config);
     }
     print_table(out, &t, markdown, "  ");
     for (int s = 0; s < 2; s++) {
