@@ -7,7 +7,9 @@
 #    one warp per scheduler (4 per SM) that is what a record adds to a warp's path; with 16
 #    warps per SM, four warps share each scheduler's issue slots as well.
 # 2. the overhead on a tiled matmul with 3 regions in its main loop, and on the matmul of
-#    examples/regions (2 regions), from kerndiff's own "instrumented vs plain" line.
+#    examples/regions (2 regions), from kerndiff's own "instrumented vs plain" line: with the
+#    default block sampling (--region-blocks auto: 1 block in 8 records, the others branch
+#    around the markers) and with every block recording (--region-blocks all).
 set -u
 BUILD=$(realpath "${1:-build}")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,15 +20,19 @@ export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1
 echo "# region record cost, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "# gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader 2>&1)"
 loop=tests/gpu/kernels/regions_loop.cu
+# --region-blocks all builds markers with no sampling branch; auto (the default) builds them
+# with it, and on these small grids (2 blocks per SM at most) still records every block.
+for build in all auto; do
 for shape in "4 --block 128 --grid 132" "16 --block 256 --grid 264"; do
     set -- $shape
     per_sm=$1
     shift
-    "$BUILD/kerndiff" --no-ncu --regions --arg iters=4096 "$@" "$loop" "$loop" >"$WORK/loop.txt" 2>&1
-    python3 - "$WORK/loop.txt" "$per_sm" <<'PY'
+    "$BUILD/kerndiff" --no-ncu --regions --region-blocks $build --arg iters=4096 "$@" "$loop" "$loop" >"$WORK/loop.txt" 2>&1
+    python3 - "$WORK/loop.txt" "$per_sm" "$build" <<'PY'
 import re, sys
 t = open(sys.argv[1]).read()
 per_sm = sys.argv[2]
+build = sys.argv[3]
 m = re.search(r"^  median +([0-9.]+)(us|ms|ns)", t, re.M)
 if not m:
     sys.exit(f"no timing in the output:\n{t[-2000:]}")
@@ -36,14 +42,17 @@ mhz = float(re.search(r"SM clock [0-9]+-([0-9]+) MHz", t).group(1))
 rec = re.search(r"cost subtracted \(v1 ([0-9.]+)", t).group(1)
 records = 2 * 4096 / 16   # per warp, in program order
 per_record = plain_ns * over / 100 * mhz / 1e3 / records
-print(f"{per_sm:>2} warps/SM: plain {plain_ns/1e3:.2f} us, instrumented {over:+.2f}%, {records:.0f} records per warp, "
+print(f"--region-blocks {build:<4} {per_sm:>2} warps/SM: plain {plain_ns/1e3:.2f} us, instrumented {over:+.2f}%, {records:.0f} records per warp, "
       f"{per_record:.1f} extra cycles per record (at {mhz:.0f} MHz); calibrated record cost: {rec} cycles")
 PY
 done
+done
 m3=tests/gpu/kernels/regions_matmul3.cu
-"$BUILD/kerndiff" --no-ncu --regions --region-records 512 "$m3" "$m3" >"$WORK/mm3.txt" 2>&1
-echo "tiled matmul, 3 regions per tile iteration (tests/gpu/kernels/regions_matmul3.cu, n=2048):"
-grep -E '^  (load|wait|mma) |instrumented vs plain' "$WORK/mm3.txt"
-"$BUILD/kerndiff" --no-ncu --regions examples/regions/v1.cu examples/regions/v2.cu >"$WORK/mm.txt" 2>&1
-echo "tiled matmul of examples/regions (2 regions per tile iteration):"
-grep -E '^v2 is|^no signif|^  (load|mma) |instrumented vs plain' "$WORK/mm.txt"
+for blocks in auto all; do
+    "$BUILD/kerndiff" --no-ncu --regions --region-blocks $blocks --region-records 512 "$m3" "$m3" >"$WORK/mm3.txt" 2>&1
+    echo "tiled matmul, 3 regions per tile iteration (tests/gpu/kernels/regions_matmul3.cu, n=2048), --region-blocks $blocks:"
+    grep -E '^  (load|wait|mma) |instrumented vs plain' "$WORK/mm3.txt"
+    "$BUILD/kerndiff" --no-ncu --regions --region-blocks $blocks examples/regions/v1.cu examples/regions/v2.cu >"$WORK/mm.txt" 2>&1
+    echo "tiled matmul of examples/regions (2 regions per tile iteration), --region-blocks $blocks:"
+    grep -E '^v2 is|^no signif|^  (load|mma) |instrumented vs plain' "$WORK/mm.txt"
+done

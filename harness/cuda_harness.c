@@ -66,7 +66,7 @@ typedef struct harness_arg {
 /* The device-side layout of include/kerndiff/regions.h (struct kd_region_layout). */
 typedef struct region_layout {
     CUdeviceptr records, headers, counts;
-    unsigned capacity, launch, ring_mask;
+    unsigned capacity, launch, ring_mask, block_mask, block_shift;
 } region_layout;
 
 /* One side: its kernel or launcher, its arguments and its launch geometry. */
@@ -277,10 +277,22 @@ static unsigned long long input_seed(const harness *h, size_t input_index)
 
 static bool loaded(const harness_slot *slot) { return slot->kernel || slot->launcher; }
 
-static unsigned long long slot_warps(const harness_slot *slot)
+static unsigned long long slot_blocks(const harness_slot *slot)
 {
-    return (unsigned long long)slot->grid[0] * slot->grid[1] * slot->grid[2] *
-           ((slot->block[0] * slot->block[1] * slot->block[2] + 31) / 32);
+    return (unsigned long long)slot->grid[0] * slot->grid[1] * slot->grid[2];
+}
+
+static unsigned slot_warps_per_block(const harness_slot *slot)
+{
+    return (slot->block[0] * slot->block[1] * slot->block[2] + 31) / 32;
+}
+
+static unsigned long long slot_warps(const harness_slot *slot) { return slot_blocks(slot) * slot_warps_per_block(slot); }
+
+/* The blocks that record when one in 2^shift does (those whose index is a multiple of it). */
+static unsigned long long recording_blocks(const harness_slot *slot, unsigned shift)
+{
+    return ((slot_blocks(slot) - 1) >> shift) + 1;
 }
 
 /* An instrumented kernel writes records wherever kd_regions points, on every launch: before
@@ -767,36 +779,45 @@ static void merge_launch(const unsigned char *device, size_t warps, uint32_t cap
     }
 }
 
-/* regions CAPACITY LAUNCHES PATH: LAUNCHES launches of the current slot's instrumented
- * kernel, L2 flushed before each, every warp's ring of CAPACITY records collected and
- * written to PATH (src/regions/records.h). */
+/* regions CAPACITY LAUNCHES STRIDE PATH: LAUNCHES launches of the current slot's
+ * instrumented kernel, L2 flushed before each, with one block in STRIDE recording; every
+ * recording warp's ring of CAPACITY records collected and written to PATH
+ * (src/regions/records.h). Afterwards the idle layout keeps the same STRIDE, so timing the
+ * instrumented kernel measures the instrumentation that was recorded. */
 static void regions(harness *h, kd_words *w)
 {
     harness_slot *slot = h->cur;
-    unsigned long capacity = w->count == 4 ? strtoul(w->word[1], NULL, 10) : 0;
-    unsigned long launches = w->count == 4 ? strtoul(w->word[2], NULL, 10) : 0;
-    if (!capacity || (capacity & (capacity - 1)) || capacity > (1u << 20) || !launches || launches > 1000) {
-        kd_proto_reply("err protocol usage: regions CAPACITY LAUNCHES PATH (CAPACITY a power of two)");
+    unsigned long capacity = w->count == 5 ? strtoul(w->word[1], NULL, 10) : 0;
+    unsigned long launches = w->count == 5 ? strtoul(w->word[2], NULL, 10) : 0;
+    unsigned long stride = w->count == 5 ? strtoul(w->word[3], NULL, 10) : 0;
+    if (!capacity || (capacity & (capacity - 1)) || capacity > (1u << 20) || !launches || launches > 1000 ||
+        !stride || (stride & (stride - 1)) || stride > (1u << 30)) {
+        kd_proto_reply("err protocol usage: regions CAPACITY LAUNCHES STRIDE PATH (CAPACITY and STRIDE powers of two)");
         return;
     }
+    unsigned shift = 0;
+    while ((1ul << shift) < stride)
+        shift++;
     CUdeviceptr global = slot->regions_global;
     if (!global || slot->launcher) {
         kd_proto_reply("err load the kernel has no kd_regions: it was not built with KERNDIFF_REGIONS (or is a launcher)");
         return;
     }
-    kd_proto_decode(w->word[3]);
-    unsigned long long blocks = (unsigned long long)slot->grid[0] * slot->grid[1] * slot->grid[2];
-    unsigned warps_per_block = (slot->block[0] * slot->block[1] * slot->block[2] + 31) / 32;
-    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, (uint32_t)slot_warps(slot),
-                                  (uint32_t)capacity, (uint32_t)launches, warps_per_block};
+    kd_proto_decode(w->word[4]);
+    unsigned long long blocks = recording_blocks(slot, shift);
+    unsigned warps_per_block = slot_warps_per_block(slot);
+    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, (uint32_t)(blocks * warps_per_block),
+                                  (uint32_t)capacity, (uint32_t)launches, warps_per_block, (uint32_t)stride,
+                                  (uint32_t)slot_blocks(slot)};
     size_t bytes = kd_region_launch_bytes(head.warps, head.capacity);
     size_t counts_bytes = 2 * 4 * (size_t)head.warps, headers_bytes = 16 * (size_t)head.warps,
            records_bytes = 2 * 8 * (size_t)head.warps * capacity, device_bytes = counts_bytes + headers_bytes + records_bytes;
-    region_layout layout = {.capacity = (unsigned)capacity, .ring_mask = 8 * (unsigned)capacity - 1};
+    region_layout layout = {.capacity = (unsigned)capacity, .ring_mask = 8 * (unsigned)capacity - 1,
+                            .block_mask = (unsigned)stride - 1, .block_shift = shift};
     unsigned char *host = calloc(1, bytes), *device = malloc(device_bytes);
-    FILE *f = fopen(w->word[3], "wb");
-    if (!host || !device || !f || blocks * warps_per_block > UINT32_MAX) {
-        kd_proto_reply("err alloc cannot hold %zu bytes of records, or open %s", bytes + device_bytes, w->word[3]);
+    FILE *f = fopen(w->word[4], "wb");
+    if (!host || !device || !f || slot_warps(slot) > UINT32_MAX) {
+        kd_proto_reply("err alloc cannot hold %zu bytes of records, or open %s", bytes + device_bytes, w->word[4]);
         free(host);
         free(device);
         if (f)
@@ -834,16 +855,18 @@ static void regions(harness *h, kd_words *w)
     free(host);
     /* The calibration needs 64 records of room: every buffer has at least one warp's worth. */
     unsigned long long cost = capacity >= 64 ? record_cost(h, slot, global, layout) : 0;
+    slot->idle_regions.block_mask = layout.block_mask;
+    slot->idle_regions.block_shift = layout.block_shift;
     cuda_ok(h, h->cu.MemcpyHtoD(global, &slot->idle_regions, sizeof slot->idle_regions), "setting kd_regions");
     h->cu.MemFree(layout.counts);
     h->cu.MemFree(layout.headers);
     h->cu.MemFree(records_allocation);
     int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
     if (failed)
-        kd_proto_reply("err io writing %s failed: %s", w->word[3], strerror(failed));
+        kd_proto_reply("err io writing %s failed: %s", w->word[4], strerror(failed));
     else
-        kd_proto_reply("ok regions warps=%u launches=%lu bytes=%zu record_cycles=%llu", head.warps, launches,
-                       sizeof head + launches * bytes, cost);
+        kd_proto_reply("ok regions warps=%u launches=%lu bytes=%zu record_cycles=%llu blocks=%llu", head.warps,
+                       launches, sizeof head + launches * bytes, cost, blocks);
 }
 
 /* buffers: where the current slot's buffers sit, so that an address a tool reports (the

@@ -317,43 +317,47 @@ static void time_samples(kd_words *w)
     free(s);
 }
 
-enum { SIM_RECORD_CYCLES = 30, SIM_WARPS = 4, SIM_WARPS_PER_BLOCK = 2, SIM_REPEATS = 4 };
+enum { SIM_RECORD_CYCLES = 30, SIM_BLOCKS = 16, SIM_WARPS_PER_BLOCK = 2, SIM_REPEATS = 4 };
 
-/* regions CAPACITY LAUNCHES PATH: synthetic records in the format of src/regions/records.h. */
+/* regions CAPACITY LAUNCHES STRIDE PATH: synthetic records in the format of
+ * src/regions/records.h, from one block in STRIDE of a grid of SIM_BLOCKS. */
 static void regions(kd_words *w)
 {
     const sim_spec *spec = &cur->spec;
-    uint32_t capacity = w->count == 4 ? (uint32_t)strtoul(w->word[1], NULL, 10) : 0;
-    uint32_t launches = w->count == 4 ? (uint32_t)strtoul(w->word[2], NULL, 10) : 0;
-    if (!capacity || (capacity & (capacity - 1)) || !launches || launches > 1000) {
-        kd_proto_reply("err protocol usage: regions CAPACITY LAUNCHES PATH (CAPACITY a power of two)");
+    uint32_t capacity = w->count == 5 ? (uint32_t)strtoul(w->word[1], NULL, 10) : 0;
+    uint32_t launches = w->count == 5 ? (uint32_t)strtoul(w->word[2], NULL, 10) : 0;
+    uint32_t stride = w->count == 5 ? (uint32_t)strtoul(w->word[3], NULL, 10) : 0;
+    if (!capacity || (capacity & (capacity - 1)) || !launches || launches > 1000 || !stride || (stride & (stride - 1))) {
+        kd_proto_reply("err protocol usage: regions CAPACITY LAUNCHES STRIDE PATH (CAPACITY and STRIDE powers of two)");
         return;
     }
+    const uint32_t blocks = stride < SIM_BLOCKS ? SIM_BLOCKS / stride : 1, warps = blocks * SIM_WARPS_PER_BLOCK;
     if (!spec->nregions) {
         kd_proto_reply("err load the kernel has no kd_regions: it was not built with KERNDIFF_REGIONS (or is a launcher)");
         return;
     }
-    kd_proto_decode(w->word[3]);
-    FILE *f = fopen(w->word[3], "wb");
+    kd_proto_decode(w->word[4]);
+    FILE *f = fopen(w->word[4], "wb");
     uint64_t *ring = calloc(capacity, sizeof *ring);
     if (!f || !ring) {
-        kd_proto_reply("err io cannot write %s", w->word[3]);
+        kd_proto_reply("err io cannot write %s", w->word[4]);
         free(ring);
         if (f)
             fclose(f);
         return;
     }
-    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, SIM_WARPS, capacity, launches, SIM_WARPS_PER_BLOCK};
+    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, warps, capacity, launches, SIM_WARPS_PER_BLOCK,
+                                  stride, SIM_BLOCKS};
     fwrite(&head, sizeof head, 1, f);
     uint32_t count = (uint32_t)(2 * SIM_REPEATS * spec->nregions);
     for (uint32_t l = 0; l < launches; l++) {
-        for (int warp = 0; warp < SIM_WARPS; warp++)
+        for (uint32_t warp = 0; warp < warps; warp++)
             fwrite(&count, sizeof count, 1, f);
-        for (int warp = 0; warp < SIM_WARPS; warp++) { /* block b runs on SM b */
+        for (uint32_t warp = 0; warp < warps; warp++) { /* recorded block b runs on SM b */
             uint64_t header[2] = {1000000000ull + 200ull * (uint64_t)warp, (uint64_t)(warp / SIM_WARPS_PER_BLOCK) << 32 | 1000u};
             fwrite(header, sizeof header, 1, f);
         }
-        for (int warp = 0; warp < SIM_WARPS; warp++) {
+        for (uint32_t warp = 0; warp < warps; warp++) {
             uint64_t clock = 1000;
             for (uint32_t k = 0; k < count; k += 2) {
                 unsigned id = 1 + (k / 2) % (unsigned)spec->nregions;
@@ -368,7 +372,8 @@ static void regions(kd_words *w)
     }
     free(ring);
     fclose(f);
-    kd_proto_reply("ok regions warps=%d launches=%u bytes=0 record_cycles=%d", SIM_WARPS, launches, SIM_RECORD_CYCLES);
+    kd_proto_reply("ok regions warps=%u launches=%u bytes=0 record_cycles=%d blocks=%u", warps, launches,
+                   SIM_RECORD_CYCLES, blocks);
 }
 
 static void buffers(void)

@@ -32,6 +32,12 @@
  * 32-bit %clock and id << 1 | end. At its start the context writes the warp's header:
  * %globaltimer, %smid and %clock, which place warps of all SMs on one time axis.
  *
+ * Only a sample of the blocks records: those whose linear index is a multiple of
+ * 2^block_shift (kerndiff's --region-blocks; by default about 1 in 8 when the grid has enough
+ * blocks). In the other blocks every marker is a branch on a block-uniform predicate, which
+ * the compiler takes once for markers that follow each other, so instrumenting a kernel costs
+ * little more than its recorded blocks' records.
+ *
  * Markers are for warp-uniform code (all lanes of a warp reach them together, as with
  * __syncthreads): a warp whose lanes recorded different numbers of markers (markers in
  * lane-divergent branches) is flagged and left out, and kerndiff says how many were.
@@ -58,6 +64,8 @@ struct kd_region_layout {
     unsigned capacity;           /* records per stream and warp, a power of two */
     unsigned launch;             /* a new value every launch: tags the fallback's shared-memory index */
     unsigned ring_mask;          /* 8 * capacity - 1: read where used, so it needs no register */
+    unsigned block_mask;         /* 2^block_shift - 1: a block records when its index & block_mask is 0 */
+    unsigned block_shift;        /* the warps of recording block b are those of block b >> block_shift */
 };
 
 extern "C" __constant__ kd_region_layout kd_regions;
@@ -77,12 +85,28 @@ static __device__ __forceinline__ unsigned kd_region_thread_in_block()
 
 static __device__ __forceinline__ unsigned kd_region_warp_in_block() { return kd_region_thread_in_block() >> 5; }
 
-/* The warp's place among all warps of the launch: block-major. */
+static __device__ __forceinline__ unsigned kd_region_block()
+{
+    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+/* Whether this block records (block-uniform, so the compiler branches around markers).
+ * With --region-blocks all kerndiff defines KD_REGION_EVERY_BLOCK: no branch, and each
+ * record costs about half as many cycles on a warp's path (bench/regions_cost.txt). */
+static __device__ __forceinline__ bool kd_region_block_records()
+{
+#ifdef KD_REGION_EVERY_BLOCK
+    return true;
+#else
+    return (kd_region_block() & kd_regions.block_mask) == 0;
+#endif
+}
+
+/* The warp's place among the recording blocks' warps: block-major. */
 static __device__ __forceinline__ unsigned long long kd_region_warp_slot()
 {
-    unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     unsigned warps = (blockDim.x * blockDim.y * blockDim.z + 31) >> 5;
-    return (unsigned long long)block * warps + kd_region_warp_in_block();
+    return (unsigned long long)(kd_region_block() >> kd_regions.block_shift) * warps + kd_region_warp_in_block();
 }
 
 static __device__ __forceinline__ unsigned long long kd_region_pack(unsigned id, unsigned end, unsigned clock)
@@ -111,28 +135,32 @@ static __device__ __forceinline__ unsigned long long *kd_region_fallback_state()
 
 static __device__ __forceinline__ unsigned kd_region_tag()
 {
-    return (kd_regions.launch * 2654435761u) ^ (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
+    return (kd_regions.launch * 2654435761u) ^ kd_region_block();
 }
 
 /* The fast path: one per kernel body, in registers. Every active lane executes the same
  * stores to the same address with the same value, which the memory system merges into
  * one: no lane election, no branch. */
 struct kd_region_context {
-    /* Five registers live through the kernel: the markers' cost in registers can cost a
-     * block per SM (kerndiff reports it), so nothing is kept that can be recomputed. */
+    /* Five registers and a predicate live through the kernel: the markers' cost in registers
+     * can cost a block per SM (kerndiff reports it), so nothing is kept that can be recomputed. */
     unsigned long long at;      /* the address of the next store: the warp's stream 0 ring,
                                    aligned to its size, so advancing is an add and a mask */
     unsigned long long pending; /* the newest record, not yet stored */
     unsigned index;             /* records so far */
+    bool on;                    /* this block records */
 
     __device__ __forceinline__ kd_region_context()
     {
+        index = 0;
+        on = kd_region_block_records();
+        if (!on)
+            return;
         unsigned clock = kd_region_clock();
         unsigned long long slot = kd_region_warp_slot();
         /* The first store (a placeholder, at index 0) goes to the ring's last slot, which the
          * host does not read unless the ring wraps, and then it holds a real record. */
         at = (unsigned long long)(kd_regions.records + 2 * slot * kd_regions.capacity) + kd_regions.ring_mask - 7;
-        index = 0;
         pending = 0;
         kd_region_write_header(slot, clock);
         kd_region_fallback_state()[kd_region_warp_in_block()] =
@@ -142,6 +170,8 @@ struct kd_region_context {
     /* Stores the previous record, so no store waits for its own clock read. */
     __device__ __forceinline__ void record(unsigned id, unsigned end)
     {
+        if (!on)
+            return;
         unsigned clock = kd_region_clock();
         asm volatile("st.global.u64 [%0], %1;" ::"l"(at), "l"(pending) : "memory");
         at = (at & ~(unsigned long long)kd_regions.ring_mask) | ((at + 8) & kd_regions.ring_mask);
@@ -151,6 +181,8 @@ struct kd_region_context {
 
     __device__ __forceinline__ ~kd_region_context()
     {
+        if (!on)
+            return;
         if (index)
             asm volatile("st.global.u64 [%0], %1;" ::"l"(at), "l"(pending) : "memory");
         unsigned flag = 0;
@@ -170,6 +202,8 @@ struct kd_region_context {
 struct kd_region_fallback {
     __device__ __forceinline__ void record(unsigned id, unsigned end) const
     {
+        if (!kd_region_block_records())
+            return;
         unsigned clock = kd_region_clock();
         unsigned long long slot = kd_region_warp_slot(), *state = kd_region_fallback_state() + kd_region_warp_in_block();
         bool leader = (kd_region_thread_in_block() & 31) == (unsigned)(__ffs(__activemask()) - 1);

@@ -25,6 +25,7 @@ typedef struct kd_frontend_options {
     kd_strlist defines;       /* -D */
     kd_strlist nvcc_flags;    /* --nvcc-flag */
     bool no_cache;            /* --no-cache */
+    bool regions_every_block; /* --region-blocks all: the instrumented build has no block sampling */
 } kd_frontend_options;
 
 /* A harness command line: argv[0] the program, NULL-terminated, every string owned. */

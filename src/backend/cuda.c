@@ -90,6 +90,7 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
         .launcher = launcher ? side->kernel_info : NULL,
         .libs = &side->libs,
         .regions = regions,
+        .regions_every_block = opts->regions_every_block,
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
     };
     kd_strbuf why = {0};

@@ -20,7 +20,7 @@ enum {
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_REGIONS, OPT_REGION_RECORDS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER, OPT_SANITIZE_N,
+    OPT_REGIONS, OPT_REGION_RECORDS, OPT_REGION_BLOCKS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER, OPT_SANITIZE_N,
     OPT_BRIEF, OPT_COMPLETION,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
     /* Triton (.py) inputs */
@@ -73,6 +73,7 @@ static const struct option long_options[] = {
     {"no-advice", no_argument, NULL, OPT_NO_ADVICE},
     {"regions", no_argument, NULL, OPT_REGIONS},
     {"region-records", required_argument, NULL, OPT_REGION_RECORDS},
+    {"region-blocks", required_argument, NULL, OPT_REGION_BLOCKS},
     {"trace", required_argument, NULL, OPT_TRACE},
     {"sanitize", optional_argument, NULL, OPT_SANITIZE},
     {"sanitize-warn", no_argument, NULL, OPT_SANITIZE_WARN},
@@ -224,6 +225,8 @@ void kd_print_help(void)
         "Regions (include/kerndiff/regions.h markers, with a GPU):\n"
         "  --regions             time each marked region of both versions and diff them\n"
         "  --region-records N    records kept per warp, a power of two (256)\n"
+        "  --region-blocks N     record one block in N (a power of two), 'all' or 'auto' (auto: up to\n"
+        "                        1 in 8, keeping 2 recording blocks per SM)\n"
         "  --trace FILE.json     both versions' region timelines for ui.perfetto.dev (implies --regions)\n"
         "Workflows:\n"
         "  --watch               re-run whenever a file changes, with the trend of runs\n"
@@ -542,6 +545,19 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
             if (parse_number(optarg, 1, 1 << 20, false, &v) != 0 || v != (unsigned)v || ((unsigned)v & ((unsigned)v - 1)))
                 return usage_error("--region-records wants a power of two from 1 to 1048576, got '%s'", optarg);
             opts->diff.regions.capacity = (unsigned)v;
+            break;
+        }
+        case OPT_REGION_BLOCKS: {
+            double v;
+            if (strcmp(optarg, "all") == 0)
+                v = 1;
+            else if (strcmp(optarg, "auto") == 0)
+                v = 0;
+            else if (parse_number(optarg, 1, 1 << 30, false, &v) != 0 || v != (unsigned)v || ((unsigned)v & ((unsigned)v - 1)))
+                return usage_error("--region-blocks wants a power of two (record one block in N), 'all' or 'auto', got '%s'",
+                                   optarg);
+            opts->diff.regions.block_stride = (unsigned)v;
+            opts->diff.frontend.regions_every_block = v == 1;
             break;
         }
         case OPT_NCU_REPEATS: {

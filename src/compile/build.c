@@ -236,7 +236,7 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
         /* The instrumented build compiles the user's file with a record context declared in
          * each kernel body (run_nvcc adds its folder to the include path, for its quoted
          * includes). */
-        kd_regions_wrapper_prologue(cfg->regions, &text);
+        kd_regions_wrapper_prologue(cfg->regions, cfg->regions_every_block, &text);
         size_t len;
         char *source = kd_read_file(real_source, &len);
         if (!source) {

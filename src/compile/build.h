@@ -23,6 +23,7 @@ typedef struct kd_build_config {
     /* The instrumented variant (include/kerndiff/regions.h): region names, id = position + 1;
      * NULL for the plain build. */
     const kd_strlist *regions;
+    bool regions_every_block; /* every block records: no sampling branch around the markers */
     const char *cuobjdump;   /* disassemble the cubin into kernel.sass (cached); NULL: none */
 } kd_build_config;
 

@@ -53,9 +53,11 @@ int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why)
     return 0;
 }
 
-void kd_regions_wrapper_prologue(const kd_strlist *names, kd_strbuf *out)
+void kd_regions_wrapper_prologue(const kd_strlist *names, bool every_block, kd_strbuf *out)
 {
     kd_sb_puts(out, "#define KERNDIFF_REGIONS 1\n");
+    if (every_block)
+        kd_sb_puts(out, "#define KD_REGION_EVERY_BLOCK 1\n");
     for (size_t i = 0; i < names->count; i++)
         kd_sb_printf(out, "#define KD_REGION_ID_%s %zu\n", names->items[i], i + 1);
     kd_sb_printf(out, "#define KD_REGION_ID_kd_calibrate %d\n", KD_REGION_CALIBRATION_ID);

@@ -3,6 +3,8 @@
 #ifndef KD_REGIONS_INSTRUMENT_H
 #define KD_REGIONS_INSTRUMENT_H
 
+#include <stdbool.h>
+
 #include "util/strbuf.h"
 #include "util/strlist.h"
 
@@ -17,9 +19,10 @@
  * that is not an identifier or more names than ids (126). */
 int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why);
 
-/* Before the user's code: KERNDIFF_REGIONS, one KD_REGION_ID_<name> define per region and
- * the header. After it: the calibration kernel (32 empty regions in one warp). */
-void kd_regions_wrapper_prologue(const kd_strlist *names, kd_strbuf *out);
+/* Before the user's code: KERNDIFF_REGIONS, one KD_REGION_ID_<name> define per region,
+ * KD_REGION_EVERY_BLOCK when every block records (no sampling branch) and the header.
+ * After it: the calibration kernel (32 empty regions in one warp). */
+void kd_regions_wrapper_prologue(const kd_strlist *names, bool every_block, kd_strbuf *out);
 void kd_regions_wrapper_epilogue(kd_strbuf *out);
 
 /* The user's file (`len` bytes of `text`, read from `path`) as the instrumented build

@@ -13,6 +13,17 @@ void kd_regions_options_default(kd_regions_options *o)
     *o = (kd_regions_options){.capacity = 256, .launches = 5, .timeout_ms = 10000, .seed = 1};
 }
 
+unsigned kd_regions_block_stride(unsigned long long blocks, int sms, unsigned requested)
+{
+    if (requested)
+        return requested;
+    unsigned long long wanted = (unsigned long long)(sms > 0 ? sms : 1) * KD_REGION_AUTO_BLOCKS_PER_SM;
+    unsigned stride = 1;
+    while (stride < KD_REGION_AUTO_STRIDE && blocks / (2ull * stride) >= wanted)
+        stride *= 2;
+    return stride;
+}
+
 static int failed(kd_child *c, kd_reply_status st, const char *doing, kd_strbuf *why)
 {
     kd_sb_printf(why, "%s: ", doing);
@@ -32,19 +43,25 @@ int kd_regions_run(const kd_harness_side *side, const kd_strlist *names, const k
     char *path = kd_path_join(workdir, name);
     double instrumented_ns = 0, record_cycles = 0;
     unsigned long long bytes;
-    int rc = kd_harness_describe(&c, side, o->seed, o->timeout_ms, NULL, why);
+    kd_device_info info = {0};
+    int rc = kd_harness_describe(&c, side, o->seed, o->timeout_ms, &info, why);
     if (rc == 0) {
         kd_wire_send_setup(&c);
         rc = kd_wire_setup_reply(&c, kd_launch_spec_bytes(side->spec), &bytes, why);
     }
-    if (rc == 0)
-        rc = kd_time_briefly(&c, "the instrumented kernel", o->timeout_ms, &instrumented_ns, why);
     if (rc == 0) {
+        const unsigned *grid = side->spec->grid;
+        unsigned stride = kd_regions_block_stride((unsigned long long)grid[0] * grid[1] * grid[2], info.sms,
+                                                  o->block_stride);
         /* Reading every warp's ring back after each launch takes longer than the launch. */
-        kd_reply_status st = kd_wire_regions(&c, o->capacity, o->launches, path, o->timeout_ms * 10, &record_cycles);
+        kd_reply_status st =
+            kd_wire_regions(&c, o->capacity, o->launches, stride, path, o->timeout_ms * 10, &record_cycles);
         if (st != KD_REPLY_OK)
             rc = failed(&c, st, "recording regions", why);
     }
+    /* After the recording, which leaves the harness sampling blocks as it recorded them. */
+    if (rc == 0)
+        rc = kd_time_briefly(&c, "the instrumented kernel", o->timeout_ms, &instrumented_ns, why);
     kd_child_stop(&c);
     if (rc == 0)
         rc = kd_region_profile_read(path, names, record_cycles, sm_clock_hz, out, why);

@@ -1,6 +1,6 @@
 /* pass.h — the region pass (`--regions`): after the plain timing, each side's instrumented
- * build runs alone in a harness child: its time per launch (for the overhead), then
- * LAUNCHES launches with every warp's records collected, decoded into a region profile. */
+ * build runs alone in a harness child: LAUNCHES launches with the recording blocks' records
+ * collected, decoded into a region profile, then its time per launch (for the overhead). */
 #ifndef KD_REGIONS_PASS_H
 #define KD_REGIONS_PASS_H
 
@@ -12,11 +12,19 @@
 typedef struct kd_regions_options {
     unsigned capacity;        /* --region-records: records kept per warp (a power of two, 256) */
     unsigned launches;        /* instrumented launches recorded (5) */
+    unsigned block_stride;    /* --region-blocks: one block in this many records (a power of two); 0: choose */
     int timeout_ms;
     unsigned long long seed;
 } kd_regions_options;
 
 void kd_regions_options_default(kd_regions_options *o);
+
+/* One block in how many records, for a grid of `blocks` on a GPU of `sms` SMs (0: unknown)
+ * when `requested` (--region-blocks; 0: not given) does not say: the largest power of two up
+ * to KD_REGION_AUTO_STRIDE that still leaves KD_REGION_AUTO_BLOCKS_PER_SM recording blocks per
+ * SM. Every block's markers cost a branch; only the recording blocks' cost a record each. */
+enum { KD_REGION_AUTO_STRIDE = 8, KD_REGION_AUTO_BLOCKS_PER_SM = 2 };
+unsigned kd_regions_block_stride(unsigned long long blocks, int sms, unsigned requested);
 
 /* side->load_path is the instrumented cubin. plain_ns is the side's median from the timing
  * pass; sm_clock_hz the SM clock seen there (cycles to ns). Returns 0, or -1 with "what it

@@ -65,8 +65,8 @@ static void add_slice(reader *r, unsigned sm, size_t slot, unsigned region, doub
     if (!p->slices)
         p->slices = kd_xmalloc(MAX_SLICES * sizeof *p->slices);
     unsigned wpb = r->head.warps_per_block ? r->head.warps_per_block : 1;
-    p->slices[p->nslices++] = (kd_region_slice){sm, (unsigned)(slot / wpb), (unsigned)(slot % wpb), region,
-                                                start_ns, dur_ns, depth};
+    p->slices[p->nslices++] = (kd_region_slice){sm, (unsigned)(slot / wpb * r->head.block_stride), (unsigned)(slot % wpb),
+                                                region, start_ns, dur_ns, depth};
 }
 
 /* One warp of one launch: pair begins and ends (nesting by a stack), add each instance. */
@@ -214,7 +214,8 @@ int kd_region_profile_read(const char *path, const kd_strlist *names, double rec
     FILE *f = fopen(path, "rb");
     if (!f || fread(&r.head, sizeof r.head, 1, f) != 1 || r.head.magic != KD_REGION_MAGIC ||
         r.head.version != KD_REGION_VERSION || !r.head.capacity || (r.head.capacity & (r.head.capacity - 1)) ||
-        !r.head.launches || r.head.launches > KD_REGION_MAX_LAUNCHES || !r.head.warps_per_block) {
+        !r.head.launches || r.head.launches > KD_REGION_MAX_LAUNCHES || !r.head.warps_per_block ||
+        !r.head.block_stride || r.head.warps % r.head.warps_per_block) {
         kd_sb_printf(why, "%s is not a region record file of version %u", path, KD_REGION_VERSION);
         if (f)
             fclose(f);
@@ -222,6 +223,9 @@ int kd_region_profile_read(const char *path, const kd_strlist *names, double rec
     }
     out->warps = r.head.warps;
     out->launches = r.head.launches;
+    out->block_stride = r.head.block_stride;
+    out->blocks_recorded = r.head.warps / r.head.warps_per_block;
+    out->blocks = r.head.blocks;
     size_t bytes = kd_region_launch_bytes(r.head.warps, r.head.capacity);
     /* Kept checked: sized by the file (gigabytes for a large grid), so too big is an error naming the size. */
     unsigned char *buf = malloc(bytes ? bytes : 1);

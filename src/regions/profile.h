@@ -32,7 +32,9 @@ typedef struct kd_region_slice {
 typedef struct kd_region_profile {
     kd_region_stat *regions;
     size_t count;
-    size_t warps, launches;
+    size_t warps, launches;          /* warps: those of the recording blocks */
+    unsigned block_stride;           /* one block in this many recorded (1: every block) */
+    size_t blocks_recorded, blocks;  /* of the grid's blocks */
     unsigned long long records, dropped, unmatched;
     unsigned long long divergent_warps; /* warps left out: their lanes reached markers apart */
     double record_cycles;            /* measured by the calibration kernel */

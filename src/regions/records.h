@@ -2,8 +2,11 @@
  * the host reads from it: the record layout of include/kerndiff/regions.h, per launch.
  * The writer (harness/cuda_harness.c) and the reader (records.c) share these definitions.
  *
- *   header:   u32 magic "KDRG", u32 version (1), u32 warps, u32 capacity, u32 launches,
- *             u32 warps per block (warp w is warp w % this of block w / this)
+ *   header:   u32 magic "KDRG", u32 version (2), u32 warps, u32 capacity, u32 launches,
+ *             u32 warps per block, u32 block stride, u32 blocks: one block in `stride`
+ *             recorded (those whose index is a multiple of it), so file warp w is warp
+ *             w % (warps per block) of block (w / warps per block) * stride; `blocks` is the
+ *             grid's, recorded or not
  *   launches: u32 counts[warps], u64 headers[2 * warps], u64 records[warps * capacity]
  *
  * A record: bit 63..57 region id, bit 56 end (1) or begin (0), bits 55..0 the SM clock. A
@@ -22,13 +25,13 @@
 #include <stdint.h>
 
 #define KD_REGION_MAGIC 0x4752444bu /* "KDRG" little-endian */
-#define KD_REGION_VERSION 1u
+#define KD_REGION_VERSION 2u
 #define KD_REGION_CLOCK_BITS 56
 #define KD_REGION_MAX_ID 127
 #define KD_REGION_DIVERGENT 0x80000000u
 
 typedef struct kd_region_file_header {
-    uint32_t magic, version, warps, capacity, launches, warps_per_block;
+    uint32_t magic, version, warps, capacity, launches, warps_per_block, block_stride, blocks;
 } kd_region_file_header;
 
 static inline unsigned kd_region_record_id(uint64_t r) { return (unsigned)(r >> 57); }

@@ -90,4 +90,13 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
     }
     kd_sb_printf(out, "; %zu launches, %zu + %zu warps recorded", c->side[0].regions.launches, c->side[0].regions.warps,
                  c->side[1].regions.warps);
+    if (c->side[0].regions.block_stride <= 1 && c->side[1].regions.block_stride <= 1)
+        return;
+    kd_sb_puts(out, ", from blocks:");
+    for (int s = 0; s < 2; s++) {
+        const kd_region_profile *p = &c->side[s].regions;
+        kd_sb_printf(out, "%s %s %zu of %zu (1 in %u)", s ? "," : "", c->side[s].label, p->blocks_recorded, p->blocks,
+                     p->block_stride);
+    }
+    kd_sb_puts(out, "; --region-blocks all records every block");
 }

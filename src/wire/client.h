@@ -75,9 +75,11 @@ kd_reply_status kd_wire_place(kd_child *c, unsigned long long value, int timeout
 void kd_wire_send_check(kd_child *c, const char *path);
 kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms);
 
-/* regions CAPACITY LAUNCHES PATH: the instrumented kernel's records (src/regions/records.h);
+/* regions CAPACITY LAUNCHES STRIDE PATH: the instrumented kernel's records from one block in
+ * `block_stride` (src/regions/records.h);
  * *record_cycles: the cost of one record the harness measured (0: not measured). */
-kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, const char *path, int timeout_ms,
+kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, unsigned block_stride,
+                                const char *path, int timeout_ms,
                                 double *record_cycles);
 
 /* setup guard: the same, with a hole after every buffer (for compute-sanitizer). */

@@ -9,7 +9,16 @@ KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000;median=700us,cv=0.3%,
 has regions_text out '^regions: cycles per instance, median \[p10-p90\]; a record.s cost subtracted \(v1 30, v2 30 cycles'
 has regions_text out '^  load +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\] +(19|20)[0-9]{2} \[[0-9]+-[0-9]+\]  -7[0-9]\.[0-9]% \(beyond launch-to-launch noise\)$'
 has regions_text out '^  mma +.*[-+]0\.[0-9]% \(within launch-to-launch noise\)$'
-has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%( \([^)]*\))?; v2 [-+][0-9.]+%( \([^)]*\))?; 5 launches, 4 \+ 4 warps recorded$'
+# The example's grid (4096 blocks) is sampled: one block in 8 records (the simulated grid has 16).
+has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%( \([^)]*\))?; v2 [-+][0-9.]+%( \([^)]*\))?; 5 launches, 4 \+ 4 warps recorded, from blocks: v1 2 of 16 \(1 in 8\), v2 2 of 16 \(1 in 8\); --region-blocks all records every block$'
+KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000" \
+    run regions_all_blocks 0 -- --regions --region-blocks all --json="$WORK/regions_all.json" "$R1" "$R2"
+has regions_all_blocks out '; 5 launches, 32 \+ 32 warps recorded$'
+if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["regions"]["sides"][0]["profile"]; sys.exit(not (r["block_stride"] == 1 and r["blocks_recorded"] == 16 and r["blocks"] == 16))' "$WORK/regions_all.json" 2>"$WORK/regions_all.err"; then
+    ok "regions_all_blocks: the JSON says every block of 16 recorded"; else
+    fail "regions_all_blocks: JSON block fields" "$WORK/regions_all.err"; fi
+run regions_bad_blocks 2 -- --region-blocks 3 "$R1" "$R2"
+has regions_bad_blocks err "^kerndiff: --region-blocks wants a power of two \(record one block in N\), 'all' or 'auto', got '3'
 # The example's v1 sits at a register boundary: the record context costs it a block per SM.
 has regions_text out "v1 [-+][0-9.]+% \(the instrumented build: 4[1-9] registers a thread against 40, 5 blocks per SM against 6\)"
 # 4 warps x 4 instances of each region, per side, in the traced launch.

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "regions/instrument.h"
+#include "regions/pass.h"
 #include "regions/records.h"
 #include "source/scan.h"
 
@@ -85,6 +86,22 @@ static void context_goes_into_kernel_bodies(void **state)
     kd_sb_free(&out);
 }
 
+/* Block sampling: a given --region-blocks wins; otherwise the largest power of two up to 8
+ * that leaves two recording blocks per SM, every block when the grid is small. */
+static void block_stride_keeps_two_blocks_per_sm(void **state)
+{
+    (void)state;
+    assert_int_equal(kd_regions_block_stride(4096, 132, 0), 8);  /* 512 recording blocks */
+    assert_int_equal(kd_regions_block_stride(4096, 132, 1), 1);  /* --region-blocks all */
+    assert_int_equal(kd_regions_block_stride(4096, 132, 64), 64);
+    assert_int_equal(kd_regions_block_stride(264, 132, 0), 1);   /* two blocks per SM: all of them */
+    assert_int_equal(kd_regions_block_stride(528, 132, 0), 2);
+    assert_int_equal(kd_regions_block_stride(1055, 132, 0), 2);  /* 1055 / 4 < 264 */
+    assert_int_equal(kd_regions_block_stride(1056, 132, 0), 4);
+    assert_int_equal(kd_regions_block_stride(1, 0, 0), 1);       /* SM count unknown */
+    assert_int_equal(kd_regions_block_stride(1u << 30, 0, 0), 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -92,6 +109,7 @@ int main(void)
         cmocka_unit_test(full_rings_keep_the_newest),
         cmocka_unit_test(divergent_flag_survives),
         cmocka_unit_test(context_goes_into_kernel_bodies),
+        cmocka_unit_test(block_stride_keeps_two_blocks_per_sm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
