@@ -119,8 +119,10 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
     hash_list(&h, "-I", cfg->include_dirs);
     hash_list(&h, "-D", cfg->defines);
     hash_list(&h, "flags", cfg->nvcc_flags);
-    if (cfg->regions)
+    if (cfg->regions) {
         hash_list(&h, "regions", cfg->regions);
+        kd_hash_str(&h, cfg->regions_every_block ? "every block" : "sampled blocks");
+    }
     if (cfg->launcher) {
         kd_strbuf shim = {0};
         kd_shim_source(cfg->launcher, &shim);

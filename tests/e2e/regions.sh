@@ -12,8 +12,10 @@ has regions_text out '^  mma +.*[-+]0\.[0-9]% \(within launch-to-launch noise\)$
 # The example's grid (4096 blocks) is sampled: one block in 8 records (the simulated grid has 16).
 has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%( \([^)]*\))?; v2 [-+][0-9.]+%( \([^)]*\))?; 5 launches, 4 \+ 4 warps recorded, from blocks: v1 2 of 16 \(1 in 8\), v2 2 of 16 \(1 in 8\); --region-blocks all records every block$'
 KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000" \
-    run regions_all_blocks 0 -- --regions --region-blocks all --json="$WORK/regions_all.json" "$R1" "$R2"
+    run regions_all_blocks 0 -- -v --regions --region-blocks all --json="$WORK/regions_all.json" "$R1" "$R2"
 has regions_all_blocks out '; 5 launches, 32 \+ 32 warps recorded$'
+# Markers built without the sampling branch are another build, not the sampled one from the cache.
+has regions_all_blocks err 'v1 instrumented build$'
 if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["regions"]["sides"][0]["profile"]; sys.exit(not (r["block_stride"] == 1 and r["blocks_recorded"] == 16 and r["blocks"] == 16))' "$WORK/regions_all.json" 2>"$WORK/regions_all.err"; then
     ok "regions_all_blocks: the JSON says every block of 16 recorded"; else
     fail "regions_all_blocks: JSON block fields" "$WORK/regions_all.err"; fi
