@@ -27,11 +27,11 @@ kerndiff runs it from an argument vector (never a shell) and reads JSON on stdou
       block, bytes) the build has Proton's instrumentation on: the kernel's
       triton.profiler.language scopes (pl.enter_scope/exit_scope, pl.scope) become records
       in per-warp circular buffers, and metadata.json's "scopes" lists their names by
-      Proton's scope id ([] when the kernel has none).
+      Proton's scope id ([] when the kernel has none). A Triton without Proton's
+      instrumentation (before 3.5) builds the plain kernel with "proton": false.
 
 Exit status: 0 ok; 2 usage; 3 Triton cannot be imported; 4 the compile failed (Triton's
-message on stderr); 5 an unsupported Triton version; 6 FILE cannot be read or parsed;
-7 an instrumented build was asked of a Triton without Proton's instrumentation (before 3.5).
+message on stderr); 5 an unsupported Triton version; 6 FILE cannot be read or parsed.
 """
 import ast
 import json
@@ -319,7 +319,7 @@ def enable_proton(max_shared):
     GPU or torch: the same passes with its default mode (cycles, per warp, circular buffers
     in shared memory, size chosen by Proton), and `max_shared` instead of a device query.
     Returns the mode's text, which must also go into the compile options (Triton's cache
-    key). The scopes are lowered only when Proton's flag is on and the Triton language is
+    key), or None when this Triton has no Proton instrumentation. The scopes are lowered only when Proton's flag is on and the Triton language is
     enabled for them (Proton enables only Gluon by default)."""
     try:
         from triton._C.libtriton import proton as proton_ir, passes as triton_passes
@@ -328,9 +328,8 @@ def enable_proton(max_shared):
         from triton.profiler import mode
         from triton.profiler.flags import flags
         from triton.profiler.hooks.instrumentation import Instrumentation
-    except Exception as e:
-        fail(7, "this Triton has no Proton instrumentation (triton.profiler.language and its passes, Triton 3.5+): "
-                "%s: %s" % (type(e).__name__, e))
+    except ImportError:  # before 3.5: no triton.profiler.language, or no Proton passes
+        return None
     m = mode.Default()
     alignment = 128  # InstrumentationHook.profile_buffer_alignment
 
@@ -414,7 +413,8 @@ def cmd_build(path, kernel, spec_text, outdir):
             "profile_scratch_size": getattr(md, "profile_scratch_size", 0),
             "triton_version": triton.__version__}
     if instrument:
-        meta["scopes"] = scope_names(compiled.asm["ttgir"])
+        meta["proton"] = proton_mode is not None
+        meta["scopes"] = scope_names(compiled.asm["ttgir"]) if proton_mode else []
     with open(os.path.join(outdir, "metadata.json"), "w") as f:
         json.dump(meta, f)
     json.dump(meta, sys.stdout)
