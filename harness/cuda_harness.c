@@ -29,6 +29,7 @@
 #include "wire/protocol.h"
 #include "launch/dtype.h"
 #include "launch/spec.h"
+#include "regions/proton.h"
 #include "regions/records.h"
 
 #define MAX_ARGS KD_LAUNCH_MAX_ARGS /* what kerndiff passes at most (launch/spec.h) */
@@ -779,6 +780,72 @@ static void merge_launch(const unsigned char *device, size_t warps, uint32_t cap
     }
 }
 
+/* A Triton cubin built with Proton's instrumentation: its profile scratch, the second of
+ * its scratch arguments (docs/PROTOCOL.md `arg I scratch`), when it has bytes; else NULL. */
+static harness_arg *proton_scratch(harness_slot *slot)
+{
+    unsigned seen = 0;
+    for (size_t i = 0; i < slot->nargs && !slot->launcher; i++)
+        if (slot->args[i].is_scratch && ++seen == 2)
+            return slot->args[i].bytes ? &slot->args[i] : NULL;
+    return NULL;
+}
+
+/* `regions` for a Triton side (src/regions/proton.h): LAUNCHES launches, L2 flushed and the
+ * profile scratch zeroed before each, Proton's per-warp circular buffers read back and
+ * converted into PATH's record file. Every block records (STRIDE is not used: Proton has no
+ * block sampling), Proton sizes its buffers (nor is CAPACITY) and there is no calibration
+ * kernel (record_cycles=0). */
+static void regions_proton(harness *h, harness_slot *slot, harness_arg *scratch, unsigned long launches,
+                           const char *path)
+{
+    unsigned long long blocks = slot_blocks(slot);
+    uint32_t warps_per_cta = slot_warps_per_block(slot);
+    size_t cta_bytes = blocks ? scratch->bytes / blocks : 0;
+    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, (uint32_t)slot_warps(slot), 0,
+                                  (uint32_t)launches, warps_per_cta, 1, (uint32_t)blocks};
+    unsigned char *device = malloc(scratch->bytes), *host = NULL;
+    FILE *f = fopen(path, "wb");
+    if (!device || !f || !cta_bytes || blocks * warps_per_cta > UINT32_MAX) {
+        kd_proto_reply("err alloc cannot hold %zu bytes of Proton's buffers, or open %s", scratch->bytes, path);
+        free(device);
+        if (f)
+            fclose(f);
+        return;
+    }
+    char why[256] = "";
+    size_t bytes = 0;
+    for (unsigned long l = 0; l < launches && !*why; l++) {
+        cuda_ok(h, h->cu.MemsetD8(scratch->device, 0, scratch->bytes), "clearing the profile scratch");
+        cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
+        launch(h);
+        cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the instrumented kernel");
+        cuda_ok(h, h->cu.MemcpyDtoH(device, scratch->device, scratch->bytes), "reading the profile scratch");
+        if (!host) {
+            head.capacity = kd_proton_capacity(device, cta_bytes, warps_per_cta, why, sizeof why);
+            bytes = head.capacity ? kd_region_launch_bytes(head.warps, head.capacity) : 0;
+            host = bytes ? malloc(bytes) : NULL;
+            if (head.capacity && !host)
+                snprintf(why, sizeof why, "cannot hold %zu bytes of records", bytes);
+            if (host)
+                fwrite(&head, sizeof head, 1, f);
+        }
+        if (host && kd_proton_to_records(device, cta_bytes, (uint32_t)blocks, warps_per_cta, head.capacity, host, why,
+                                         sizeof why) == 0)
+            fwrite(host, 1, bytes, f);
+    }
+    free(device);
+    free(host);
+    int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
+    if (*why)
+        kd_proto_reply("err load the kernel's profile scratch is not Proton's: %s", why);
+    else if (failed)
+        kd_proto_reply("err io writing %s failed: %s", path, strerror(failed));
+    else
+        kd_proto_reply("ok regions warps=%u launches=%lu bytes=%zu record_cycles=0 blocks=%llu", head.warps, launches,
+                       sizeof head + launches * bytes, blocks);
+}
+
 /* regions CAPACITY LAUNCHES STRIDE PATH: LAUNCHES launches of the current slot's
  * instrumented kernel, L2 flushed before each, with one block in STRIDE recording; every
  * recording warp's ring of CAPACITY records collected and written to PATH
@@ -799,6 +866,12 @@ static void regions(harness *h, kd_words *w)
     while ((1ul << shift) < stride)
         shift++;
     CUdeviceptr global = slot->regions_global;
+    harness_arg *proton = global ? NULL : proton_scratch(slot);
+    if (proton) {
+        kd_proto_decode(w->word[4]);
+        regions_proton(h, slot, proton, launches, w->word[4]);
+        return;
+    }
     if (!global || slot->launcher) {
         kd_proto_reply("err load the kernel has no kd_regions: it was not built with KERNDIFF_REGIONS (or is a launcher)");
         return;

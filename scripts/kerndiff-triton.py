@@ -23,6 +23,12 @@ kerndiff runs it from an argument vector (never a shell) and reads JSON on stdou
       which needs no GPU and no torch. SPEC_JSON: {"signature": {name: "*fp32"|"i32"|
       "constexpr"...}, "constexprs": {name: value}, "divisible": [names], "arch": 90,
       "num_warps": 4, "num_stages": 3}. Writes kernel.ptx, kernel.cubin, metadata.json.
+      With "instrument": true (and "max_shared": the device's opt-in shared memory per
+      block, bytes) the build has Proton's instrumentation on: the kernel's
+      triton.profiler.language scopes (pl.enter_scope/exit_scope, pl.scope) become records
+      in per-warp circular buffers, and metadata.json's "scopes" lists their names by
+      Proton's scope id ([] when the kernel has none). A Triton without Proton's
+      instrumentation (before 3.5) builds the plain kernel with "proton": false.
 
 Exit status: 0 ok; 2 usage; 3 Triton cannot be imported; 4 the compile failed (Triton's
 message on stderr); 5 an unsupported Triton version; 6 FILE cannot be read or parsed.
@@ -307,6 +313,59 @@ def find_jit(obj):
     return None
 
 
+def enable_proton(max_shared):
+    """Turns Proton's instrumentation on for this process's compiles, as
+    triton.profiler.hooks.instrumentation.InstrumentationHook.activate does, but without a
+    GPU or torch: the same passes with its default mode (cycles, per warp, circular buffers
+    in shared memory, size chosen by Proton), and `max_shared` instead of a device query.
+    Returns the mode's text, which must also go into the compile options (Triton's cache
+    key), or None when this Triton has no Proton instrumentation. The scopes are lowered only when Proton's flag is on and the Triton language is
+    enabled for them (Proton enables only Gluon by default)."""
+    try:
+        from triton._C.libtriton import proton as proton_ir, passes as triton_passes
+        from triton.backends import backends
+        import triton.profiler.language as pl
+        from triton.profiler import mode
+        from triton.profiler.flags import flags
+        from triton.profiler.hooks.instrumentation import Instrumentation
+    except ImportError:  # before 3.5: no triton.profiler.language, or no Proton passes
+        return None
+    m = mode.Default()
+    alignment = 128  # InstrumentationHook.profile_buffer_alignment
+
+    def to_llvmir(pm):
+        proton_ir.add_convert_proton_to_protongpu(pm, m.metric_type, m.sampling_strategy, m.sampling_options,
+                                                  m.granularity, m.buffer_strategy, m.buffer_type, m.buffer_size,
+                                                  max_shared, 1, alignment, True)
+        triton_passes.common.add_cse(pm)
+        proton_ir.add_allocate_proton_shared_memory(pm)
+
+    def to_llvm(pm):
+        proton_ir.add_allocate_proton_global_scratch_buffer(pm)
+        proton_ir.add_convert_proton_nvidia_gpu_to_llvm(pm)
+
+    flags.instrumentation_on = True
+    pl.enable_semantic("triton")
+    backends["nvidia"].compiler.instrumentation = Instrumentation({"ttgpuir_to_llvmir": to_llvmir,
+                                                                   "llvmir_to_llvm": to_llvm})
+    return str(m)
+
+
+def scope_names(ttgir):
+    """Proton's scope names by scope id, from the compiled module (the records carry ids)."""
+    import tempfile
+    from triton._C.libtriton import ir, nvidia, proton as proton_ir
+    context = ir.context()
+    for dialects in (ir, nvidia, proton_ir):
+        dialects.load_dialects(context)
+    with tempfile.NamedTemporaryFile("w", suffix=".ttgir") as f:
+        f.write(ttgir)
+        f.flush()
+        module = ir.parse_mlir_module(f.name, context)
+        ids = proton_ir.get_scope_id_names(module)
+    return [name for _, name in sorted(ids)]
+
+
 def cmd_build(path, kernel, spec_text, outdir):
     check_version(triton_version())
     try:
@@ -318,6 +377,8 @@ def cmd_build(path, kernel, spec_text, outdir):
         fail(3, "cannot import Triton with %s: %s: %s (reinstall it: `%s -m pip install triton`)"
              % (sys.executable, type(e).__name__, e, sys.executable))
     spec = json.loads(spec_text)
+    instrument = bool(spec.get("instrument"))
+    proton_mode = enable_proton(int(spec.get("max_shared", 49152))) if instrument else None
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
         mod_spec = importlib.util.spec_from_file_location("kerndiff_user_kernels", path)
@@ -331,6 +392,8 @@ def cmd_build(path, kernel, spec_text, outdir):
     names = list(spec["signature"])
     attrs = {(names.index(n),): [["tt.divisibility", 16]] for n in spec.get("divisible", [])}
     options = {"num_warps": spec.get("num_warps", 4), "num_stages": spec.get("num_stages", 3)}
+    if proton_mode:
+        options["instrumentation_mode"] = proton_mode
     try:
         src = ASTSource(fn=fn, signature=spec["signature"], constexprs=spec.get("constexprs", {}), attrs=attrs)
         compiled = triton.compile(src, target=GPUTarget("cuda", int(spec.get("arch", 90)), 32), options=options)
@@ -349,6 +412,9 @@ def cmd_build(path, kernel, spec_text, outdir):
             "scratch_pointers": 2 if hasattr(md, "profile_scratch_size") else 1,
             "profile_scratch_size": getattr(md, "profile_scratch_size", 0),
             "triton_version": triton.__version__}
+    if instrument:
+        meta["proton"] = proton_mode is not None
+        meta["scopes"] = scope_names(compiled.asm["ttgir"]) if proton_mode else []
     with open(os.path.join(outdir, "metadata.json"), "w") as f:
         json.dump(meta, f)
     json.dump(meta, sys.stdout)

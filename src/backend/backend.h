@@ -67,11 +67,17 @@ typedef struct kd_backend {
      * report); side->launch is the launch described so far (a build may specialise on it). */
     int (*build)(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
                  kd_side *side);
-    /* --regions: the build instrumented for include/kerndiff/regions.h, with region ids from
-     * `regions`, into its own build folder `folder`. NULL: the backend has no region markers. */
+    /* --regions: the instrumented build into its own build folder `folder`. NULL: the backend
+     * has no regions. With region_markers, the build is instrumented for
+     * include/kerndiff/regions.h with region ids from `regions` (the names a scan of the file
+     * found); without, the compiler assigns the ids (Triton's Proton scopes) and the build puts
+     * the names into `regions`, id = index + 1. Returns KD_OK with a KD_REGIONS_* note set in
+     * *skip (its sides left to the caller) when the side cannot be recorded after all (no
+     * scopes, a Triton without Proton). */
     int (*build_instrumented)(const kd_frontend_options *opts, const kd_launch_options *launch,
-                              const kd_comparison *c, kd_side *side, const kd_strlist *regions,
-                              const char *folder, kd_build *out);
+                              const kd_comparison *c, kd_side *side, kd_strlist *regions,
+                              const char *folder, kd_build *out, kd_note *skip);
+    bool region_markers;     /* its regions are KD_REGION markers found by scanning the file */
 } kd_backend;
 
 /* The first backend in the table that claims both inputs; NULL if none does. */

@@ -161,10 +161,11 @@ static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *
 }
 
 static int cuda_build_instrumented(const kd_frontend_options *opts, const kd_launch_options *launch,
-                                   const kd_comparison *c, kd_side *side, const kd_strlist *regions,
-                                   const char *folder, kd_build *out)
+                                   const kd_comparison *c, kd_side *side, kd_strlist *regions,
+                                   const char *folder, kd_build *out, kd_note *skip)
 {
     (void)launch;
+    (void)skip; /* the scan decided: markers were found */
     return build_variant(opts, c, side, regions, folder, out);
 }
 
@@ -177,4 +178,5 @@ const kd_backend kd_backend_cuda = {
     .scan = cuda_scan,
     .build = cuda_build,
     .build_instrumented = cuda_build_instrumented,
+    .region_markers = true,
 };

@@ -591,10 +591,9 @@ static int compile_into(const kd_frontend_options *opts, const kd_side *side, co
     return rc;
 }
 
-/* The launch facts the metadata fixes, and the build's artifacts, from dir. */
-static int load_build(kd_side *side, const char *dir, bool from_cache)
+/* The build's artifacts from dir into b, and its metadata.json into *meta_out (owned). */
+static int load_artifacts(kd_build *b, const char *dir, bool from_cache, json_t **meta_out)
 {
-    kd_build *b = &side->build;
     b->dir = kd_xstrdup(dir);
     b->from_cache = from_cache;
     char *ptx = kd_path_join(dir, "kernel.ptx"), *res = kd_path_join(dir, "resources.txt"),
@@ -610,13 +609,18 @@ static int load_build(kd_side *side, const char *dir, bool from_cache)
         json_decref(meta_json);
         return -1;
     }
+    *meta_out = meta_json;
+    return 0;
+}
+
+/* The launch facts the metadata fixes. */
+static void read_abi(kd_side *side, const json_t *meta_json)
+{
     side->abi.dynamic_smem = (unsigned long long)json_integer_value(json_object_get(meta_json, "shared"));
     side->abi.nscratch = (unsigned)json_integer_value(json_object_get(meta_json, "scratch_pointers"));
     side->abi.scratch_bytes[0] = (unsigned long long)json_integer_value(json_object_get(meta_json, "global_scratch_size"));
     side->abi.scratch_bytes[1] = (unsigned long long)json_integer_value(json_object_get(meta_json, "profile_scratch_size"));
     side->abi.block_threads = 32u * (unsigned)json_integer_value(json_object_get(meta_json, "num_warps"));
-    json_decref(meta_json);
-    return 0;
 }
 
 /* "Triton 3.6.0: num_warps=4 num_stages=3 shared=2048 B; BLOCK=1024; specialised stride=1" */
@@ -677,48 +681,74 @@ static void drop_folded(kd_kernel *k, const kd_strlist *folded)
     k->nparams = kept;
 }
 
+/* What both builds start from: Triton's version, the meta-parameters and the compile spec
+ * Triton's JIT would make for this launch. Returns the spec (owned) or NULL after printing why
+ * (*rc says the outcome); m, folded and version are filled for the caller to free. */
+static json_t *start_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+                           kd_side *side, meta *m, kd_strlist *folded, char **version, int *rc)
+{
+    *rc = triton_version(opts, side, version);
+    if (*rc == KD_OK)
+        *rc = resolve_meta(launch, side, m);
+    else
+        memset(m, 0, sizeof *m);
+    if (*rc == KD_OK)
+        *rc = apply_heuristics(opts, launch, side, m);
+    return *rc == KD_OK ? make_spec(c, side, m, folded) : NULL;
+}
+
+/* The build of `spec` (consumed): from the cache, or compiled into the private folder
+ * `folder`, its artifacts into b and its metadata into *meta_json (owned). */
+static int build_spec(const kd_frontend_options *opts, const kd_side *side, const meta *m, const char *version,
+                      json_t *spec, const char *folder, kd_build *b, json_t **meta_json)
+{
+    char *spec_text = spec ? json_dumps(spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *entry = NULL, *dir = NULL;
+    json_decref(spec);
+    if (!spec_text) {
+        fprintf(stderr, "kerndiff: out of memory\n");
+        return KD_FAIL_TOOL;
+    }
+    compute_key(opts, side, m, version, spec_text, b->key);
+    entry = kd_cache_entry(b->key);
+    static const bool required[N_ARTIFACTS] = {true, true, true, true};
+    const kd_cache_layout layout = {artifacts, required, N_ARTIFACTS};
+    bool cached = !opts->no_cache && kd_cache_usable(entry, b->key, &layout, &b->note);
+    int rc = KD_OK;
+    if (!cached) {
+        const char *tmp = kd_tmpdir();
+        dir = tmp ? kd_path_join(tmp, folder) : NULL;
+        if (!dir || kd_mkdir_p(dir) != 0) {
+            fprintf(stderr, "kerndiff: %s: cannot create a private build folder: %s\n", side->label, strerror(errno));
+            rc = KD_FAIL_TOOL;
+        } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_OK && entry) {
+            kd_cache_store(dir, entry, &layout);
+        }
+    }
+    if (rc == KD_OK && load_artifacts(b, cached ? entry : dir, cached, meta_json) != 0) {
+        fprintf(stderr, "kerndiff: %s: Triton's build left no usable kernel.ptx/kernel.cubin/metadata.json in %s "
+                        "(rerun with --no-cache)\n", side->label, cached ? entry : dir);
+        rc = KD_FAIL_TOOL;
+    }
+    free(spec_text);
+    free(entry);
+    free(dir);
+    return rc;
+}
+
 static int triton_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
                         kd_side *side)
 {
     meta m;
-    char *version = NULL, *spec_text = NULL, *entry = NULL, *dir = NULL;
+    char *version = NULL;
     kd_strlist folded = {0};
-    int rc = triton_version(opts, side, &version);
+    json_t *meta_json = NULL;
+    int rc;
+    json_t *spec = start_build(opts, launch, c, side, &m, &folded, &version, &rc);
     if (rc == KD_OK)
-        rc = resolve_meta(launch, side, &m);
-    else
-        memset(&m, 0, sizeof m);
+        rc = build_spec(opts, side, &m, version, spec, side->label, &side->build, &meta_json);
     if (rc == KD_OK)
-        rc = apply_heuristics(opts, launch, side, &m);
-    json_t *spec = rc == KD_OK ? make_spec(c, side, &m, &folded) : NULL;
-    spec_text = spec ? json_dumps(spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    json_decref(spec);
-    if (rc == KD_OK && !spec_text) {
-        fprintf(stderr, "kerndiff: out of memory\n");
-        rc = KD_FAIL_TOOL;
-    }
-    if (rc == KD_OK) {
-        compute_key(opts, side, &m, version, spec_text, side->build.key);
-        entry = kd_cache_entry(side->build.key);
-        static const bool required[N_ARTIFACTS] = {true, true, true, true};
-        const kd_cache_layout layout = {artifacts, required, N_ARTIFACTS};
-        bool cached = !opts->no_cache && kd_cache_usable(entry, side->build.key, &layout, &side->build.note);
-        if (!cached) {
-            const char *tmp = kd_tmpdir();
-            dir = tmp ? kd_path_join(tmp, side->label) : NULL;
-            if (!dir || kd_mkdir_p(dir) != 0) {
-                fprintf(stderr, "kerndiff: %s: cannot create a private build folder: %s\n", side->label, strerror(errno));
-                rc = KD_FAIL_TOOL;
-            } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_OK && entry) {
-                kd_cache_store(dir, entry, &layout);
-            }
-        }
-        if (rc == KD_OK && load_build(side, cached ? entry : dir, cached) != 0) {
-            fprintf(stderr, "kerndiff: %s: Triton's build left no usable kernel.ptx/kernel.cubin/metadata.json in %s "
-                            "(rerun with --no-cache)\n", side->label, cached ? entry : dir);
-            rc = KD_FAIL_TOOL;
-        }
-    }
+        read_abi(side, meta_json);
+    json_decref(meta_json);
     for (size_t i = 0; rc == KD_OK && i < folded.count; i++)
         kd_launch_abi_set(&side->abi, folded.items[i], 1);
     if (rc == KD_OK) {
@@ -730,9 +760,47 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
     meta_free(&m);
     free(folded.items);
     free(version);
-    free(spec_text);
-    free(entry);
-    free(dir);
+    return rc;
+}
+
+/* --regions: the same compile with Proton's instrumentation on (scripts/kerndiff-triton.py
+ * build, "instrument"): the kernel's triton.profiler.language scopes record into per-warp
+ * buffers that the harness reads back (regions/proton.h). The names come from the build, by
+ * Proton's scope id; the launch differs by Proton's shared memory and profile scratch. */
+static int triton_build_instrumented(const kd_frontend_options *opts, const kd_launch_options *launch,
+                                     const kd_comparison *c, kd_side *side, kd_strlist *regions, const char *folder,
+                                     kd_build *out, kd_note *skip)
+{
+    meta m;
+    char *version = NULL;
+    kd_strlist folded = {0};
+    json_t *meta_json = NULL;
+    int rc;
+    json_t *spec = start_build(opts, launch, c, side, &m, &folded, &version, &rc);
+    if (spec) {
+        /* Proton sizes its buffers from the shared memory a block may opt into (48 KiB: any GPU). */
+        json_object_set_new(spec, "instrument", json_true());
+        json_object_set_new(spec, "max_shared", json_integer(c->limits ? c->limits->max_smem_per_block : 48 * 1024));
+    }
+    if (rc == KD_OK)
+        rc = build_spec(opts, side, &m, version, spec, folder, out, &meta_json);
+    if (rc == KD_OK && !json_is_true(json_object_get(meta_json, "proton"))) {
+        kd_note_set(skip, KD_REGIONS_NO_PROTON, KD_NOTE_NO_SIDE, version, NULL, NULL);
+    } else if (rc == KD_OK) {
+        size_t i;
+        json_t *name;
+        json_array_foreach(json_object_get(meta_json, "scopes"), i, name)
+            kd_strlist_push(regions, kd_xstrdup(json_string_value(name)));
+        side->regions_smem = (unsigned long long)json_integer_value(json_object_get(meta_json, "shared"));
+        side->regions_profile_scratch =
+            (unsigned long long)json_integer_value(json_object_get(meta_json, "profile_scratch_size"));
+        if (!regions->count)
+            kd_note_set(skip, KD_REGIONS_NO_SCOPES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+    }
+    json_decref(meta_json);
+    meta_free(&m);
+    free(folded.items);
+    free(version);
     return rc;
 }
 
@@ -745,4 +813,5 @@ const kd_backend kd_backend_triton = {
     .configs = triton_configs,
     .prepare = triton_prepare,
     .build = triton_build,
+    .build_instrumented = triton_build_instrumented,
 };

@@ -222,7 +222,7 @@ void kd_print_help(void)
         "  --sanitize-warn       report the findings and time anyway\n"
         "  --compute-sanitizer PATH   the compute-sanitizer to run\n"
         "  --sanitize-n COUNT    run the sanitizer on a smaller launch (n = COUNT on both sides)\n"
-        "Regions (include/kerndiff/regions.h markers, with a GPU):\n"
+        "Regions (include/kerndiff/regions.h markers; Triton: Proton scopes; with a GPU):\n"
         "  --regions             time each marked region of both versions and diff them\n"
         "  --region-records N    records kept per warp, a power of two (256)\n"
         "  --region-blocks N     record one block in N (a power of two), 'all' or 'auto' (auto: up to\n"

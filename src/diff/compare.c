@@ -76,42 +76,70 @@ static int add_compiled_kernels(const kd_diff_options *opts, const kd_comparison
     return rc;
 }
 
-/* --regions: each side's region names, then its instrumented build. A side without
- * markers (or a launcher) leaves the pass out, with a note; a name that is not an
- * identifier is an input error. */
+/* A side whose instrumented build launches differently (Triton: Proton's shared memory
+ * and profile scratch) gets that launch described beside its plain one. */
+static void describe_regions_launch(const kd_diff_options *opts, kd_comparison *c, int s)
+{
+    kd_side *side = &c->side[s];
+    if (!side->abi.fixed || !side->regions_profile_scratch)
+        return;
+    kd_launch_abi abi = side->abi; /* borrowed: only read */
+    abi.dynamic_smem = side->regions_smem;
+    abi.scratch_bytes[1] = side->regions_profile_scratch;
+    kd_launch_request req = kd_side_launch_request(&opts->launch, side, s);
+    req.abi = &abi;
+    kd_strbuf error = {0};
+    if (kd_launch_spec_build(&req, &side->regions_launch, &error) != 0) /* the plain launch was described */
+        kd_note_set(&c->regions_note, KD_REGIONS_FAILED, KD_NOTE_SIDE(s), NULL, NULL, kd_sb_str(&error));
+    kd_sb_free(&error);
+}
+
+/* --regions: each side's region names, then its instrumented build. A side without regions
+ * (no markers, a launcher, a language without them) leaves the pass out, with a note; a
+ * marker name that is not an identifier is an input error. Where the compiler assigns the
+ * ids (Triton), the names come from the instrumented build. */
 static int build_instrumented(const kd_diff_options *opts, kd_comparison *c)
 {
     for (int s = 0; s < 2; s++) {
         kd_side *side = &c->side[s];
-        char *text = kd_read_file(side->path, NULL);
-        kd_strbuf why = {0};
-        if (!text)
-            kd_sb_printf(&why, "cannot read %s again", side->path);
-        int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
-        free(text);
-        if (rc != KD_OK) {
-            fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        const kd_backend *frontend = side->frontend;
+        if (frontend->build_instrumented && frontend->region_markers) {
+            char *text = kd_read_file(side->path, NULL);
+            kd_strbuf why = {0};
+            if (!text)
+                kd_sb_printf(&why, "cannot read %s again", side->path);
+            int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
+            free(text);
+            if (rc != KD_OK) {
+                fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+                kd_sb_free(&why);
+                return rc;
+            }
             kd_sb_free(&why);
-            return rc;
         }
-        kd_sb_free(&why);
-        bool markers = side->region_names.count > 0;
-        if (!c->regions_note.present && (!markers || !side->frontend->build_instrumented ||
-                                         (side->kernel_info && side->kernel_info->is_launcher)))
-            kd_note_set(&c->regions_note,
-                        !side->frontend->build_instrumented ? KD_REGIONS_NOT_CUDA
-                        : markers                           ? KD_REGIONS_LAUNCHER
-                                                            : KD_REGIONS_NO_MARKERS,
-                        KD_NOTE_SIDE(s), NULL, NULL, NULL);
+        kd_note_id left_out = !frontend->build_instrumented                                     ? KD_REGIONS_NOT_CUDA
+                              : frontend->region_markers && side->region_names.count == 0         ? KD_REGIONS_NO_MARKERS
+                              : side->kernel_info && side->kernel_info->is_launcher             ? KD_REGIONS_LAUNCHER
+                                                                                                : KD_NOTE_NONE;
+        if (!c->regions_note.present && left_out != KD_NOTE_NONE)
+            kd_note_set(&c->regions_note, left_out, KD_NOTE_SIDE(s), NULL, NULL, NULL);
     }
     for (int s = 0; s < 2 && !c->regions_note.present; s++) {
+        kd_side *side = &c->side[s];
         char folder[32];
-        snprintf(folder, sizeof folder, "%s-regions", c->side[s].label);
-        int rc = c->side[s].frontend->build_instrumented(&opts->frontend, &opts->launch, c, &c->side[s],
-                                                         &c->side[s].region_names, folder, &c->side[s].regions_build);
+        snprintf(folder, sizeof folder, "%s-regions", side->label);
+        kd_note skip = {0};
+        int rc = side->frontend->build_instrumented(&opts->frontend, &opts->launch, c, side, &side->region_names,
+                                                    folder, &side->regions_build, &skip);
         if (rc != KD_OK)
             return rc;
-        kd_trace("%s instrumented build%s", c->side[s].label, c->side[s].regions_build.from_cache ? " (cache)" : "");
+        if (skip.present) {
+            skip.sides = KD_NOTE_SIDE(s);
+            c->regions_note = skip;
+            break;
+        }
+        describe_regions_launch(opts, c, s);
+        kd_trace("%s instrumented build%s", side->label, side->regions_build.from_cache ? " (cache)" : "");
     }
     return KD_OK;
 }

@@ -109,6 +109,7 @@ void kd_comparison_free(kd_comparison *c)
             free(side->region_names.items[i]);
         free(side->region_names.items);
         kd_build_free(&side->regions_build);
+        kd_launch_spec_free(&side->regions_launch);
         kd_region_profile_free(&side->regions);
     }
     kd_note_free(&c->regions_note);

@@ -68,6 +68,10 @@ typedef struct kd_side {
     char *launch_error;         /* why no launch could be described */
     kd_strlist region_names;    /* --regions: its markers' names (owned), id = index + 1 */
     kd_build regions_build;     /* --regions: the instrumented build */
+    unsigned long long regions_smem, regions_profile_scratch; /* --regions, Triton: the instrumented
+                                   build's dynamic shared memory and profile scratch per program */
+    kd_launch_spec regions_launch; /* --regions: the instrumented build's launch when it differs from
+                                   `launch` (Triton: Proton's shared memory and scratch); nargs 0: none */
     kd_region_profile regions;  /* --regions: what the instrumented runs recorded */
     const struct kd_backend *frontend; /* the backend that read and built it (backend.h) */
     kd_launch_abi abi;          /* what its compiler fixes about the launch (Triton); abi.fixed false: nothing */

@@ -36,6 +36,8 @@ static const struct {
     [KD_REGIONS_NOT_CUDA] = {KD_NOTE_REGIONS, "not_cuda"},
     [KD_REGIONS_LAUNCHER] = {KD_NOTE_REGIONS, "launcher"},
     [KD_REGIONS_NO_MARKERS] = {KD_NOTE_REGIONS, "no_markers"},
+    [KD_REGIONS_NO_SCOPES] = {KD_NOTE_REGIONS, "no_scopes"},
+    [KD_REGIONS_NO_PROTON] = {KD_NOTE_REGIONS, "no_proton"},
     [KD_REGIONS_FAILED] = {KD_NOTE_REGIONS, "failed"},
 };
 

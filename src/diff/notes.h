@@ -41,9 +41,11 @@ typedef enum kd_note_id {
     KD_COUNTERS_NCU_MISSING,        /* side; detail: why */
     KD_COUNTERS_NCU_PERMISSION,     /* side; detail: ncu's message */
     KD_COUNTERS_NCU_FAILED,         /* side; detail: ncu's message */
-    KD_REGIONS_NOT_CUDA,            /* side */
+    KD_REGIONS_NOT_CUDA,            /* side: neither CUDA C nor Triton */
     KD_REGIONS_LAUNCHER,            /* side */
     KD_REGIONS_NO_MARKERS,          /* side */
+    KD_REGIONS_NO_SCOPES,           /* side: a Triton kernel without Proton scopes */
+    KD_REGIONS_NO_PROTON,           /* side; value: its Triton version */
     KD_REGIONS_FAILED,              /* side; detail: what went wrong */
     KD_NOTE_ID_COUNT
 } kd_note_id;

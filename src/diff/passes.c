@@ -256,6 +256,8 @@ static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
     for (int s = 0; s < 2; s++) {
         kd_timing_side side = ctx->sides[s];
         side.load_path = c->side[s].regions_build.cubin_path;
+        if (c->side[s].regions_launch.nargs) /* Triton: Proton's shared memory and profile scratch */
+            side.spec = &c->side[s].regions_launch;
         kd_strbuf why = {0};
         kd_trace("region pass %s", side.label);
         if (kd_regions_run(&side, &c->side[s].region_names, &o, ctx->workdir, c->timing.side[s].summary.median,

@@ -78,7 +78,8 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
         kd_sb_printf(out, "counters not collected (%s): %s; %s", side, detail, counter_advice(n->id));
         break;
     case KD_REGIONS_NOT_CUDA:
-        kd_sb_printf(out, "regions not recorded: %s is not CUDA C (region markers exist for CUDA C only)", side);
+        kd_sb_printf(out, "regions not recorded: %s is neither CUDA C nor Triton (regions are CUDA C's KD_REGION "
+                          "markers and Triton's Proton scopes)", side);
         break;
     case KD_REGIONS_LAUNCHER:
         kd_sb_printf(out, "regions not recorded: %s is a custom launcher (regions need one kernel)", side);
@@ -86,6 +87,15 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
     case KD_REGIONS_NO_MARKERS:
         kd_sb_printf(out, "regions not recorded: %s has no region markers (#include <kerndiff/regions.h>, then "
                           "KD_REGION_BEGIN(name) ... KD_REGION_END(name))", side);
+        break;
+    case KD_REGIONS_NO_SCOPES:
+        kd_sb_printf(out, "regions not recorded: %s's kernel has no Proton scopes (import triton.profiler.language "
+                          "as pl, then pl.enter_scope(\"name\") ... pl.exit_scope(\"name\"), or with pl.scope(\"name\"):)",
+                     side);
+        break;
+    case KD_REGIONS_NO_PROTON:
+        kd_sb_printf(out, "regions not recorded: %s's Triton %s has no Proton instrumentation, which Triton regions "
+                          "need (triton.profiler.language, Triton 3.5 or later)", side, v0);
         break;
     case KD_REGIONS_FAILED: kd_sb_printf(out, "regions not recorded (%s): %s", side, detail); break;
     }

@@ -67,9 +67,19 @@ void kd_region_table(const kd_comparison *c,
 
 void kd_region_heading(const kd_comparison *c, kd_strbuf *out)
 {
-    kd_sb_printf(out, "regions: cycles per instance, median [p10-p90]; a record's cost subtracted (v1 %.0f, v2 %.0f "
-                      "cycles, measured on the GPU)",
-                 c->side[0].regions.record_cycles, c->side[1].regions.record_cycles);
+    double cost[2] = {c->side[0].regions.record_cycles, c->side[1].regions.record_cycles};
+    kd_sb_puts(out, "regions: cycles per instance, median [p10-p90]; ");
+    if (cost[0] > 0 && cost[1] > 0) {
+        kd_sb_printf(out, "a record's cost subtracted (v1 %.0f, v2 %.0f cycles, measured on the GPU)", cost[0], cost[1]);
+        return;
+    }
+    /* A Triton side's records are Proton's, which kerndiff has no calibration kernel for. */
+    kd_sb_puts(out, "a record's cost subtracted:");
+    for (int s = 0; s < 2; s++)
+        if (cost[s] > 0)
+            kd_sb_printf(out, " %s %.0f cycles (measured on the GPU)%s", c->side[s].label, cost[s], s ? "" : ";");
+        else
+            kd_sb_printf(out, " %s none (not calibrated)%s", c->side[s].label, s ? "" : ";");
 }
 
 void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)

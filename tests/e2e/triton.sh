@@ -203,3 +203,52 @@ has cubin_diff out 'outputs match'
 rm "$WORK/copy.cubin.kerndiff"
 KERNDIFF_SIMULATE="median=5us" run cubin_nosig 3 -- "$WORK/copy.ptx" "$WORK/copy.cubin"
 has cubin_nosig err 'v2: cannot launch kd_copy: .*signature=NAME:DTYPE'
+
+# Triton regions (Proton's scopes, Triton 3.5+): the instrumented build lists the scope
+# names by id and has Proton's profile scratch; through the simulated harness, whose
+# `regions` writes synthetic records for ids 1..3, the table and trace carry those names
+# (a .py file has no other source of them). Proton's own records need a GPU: tests/gpu/run.sh.
+if python3 -c 'import triton.profiler.language' 2>/dev/null; then
+    TR1=examples/regions/triton/v1.py TR2=examples/regions/triton/v2.py
+    spec='{"signature":{"x_ptr":"*fp32","out_ptr":"*fp32","n_rows":"i32","n_cols":"i32","BLOCK":"constexpr"},"constexprs":{"BLOCK":128},"arch":90,"num_warps":4'
+    for variant in plain instrumented; do
+        extra=$([ $variant = instrumented ] && echo ',"instrument":true,"max_shared":232448')
+        python3 scripts/kerndiff-triton.py build "$PWD/$TR1" row_sum "$spec$extra}" "$WORK/proton_$variant" \
+            >/dev/null 2>"$WORK/proton_$variant.err" || fail "proton_build: $variant build" "$WORK/proton_$variant.err"
+    done
+    if python3 - "$WORK/proton_plain/metadata.json" "$WORK/proton_instrumented/metadata.json" \
+        >"$WORK/proton_meta.err" 2>&1 <<'PY'
+import json, sys
+plain, inst = (json.load(open(p)) for p in sys.argv[1:])
+assert "scopes" not in plain and plain["profile_scratch_size"] == 0, plain
+assert inst["proton"] is True and inst["scopes"] == ["load", "add", "reduce"], inst
+assert inst["profile_scratch_size"] > 0 and inst["shared"] > plain["shared"], (plain, inst)
+PY
+    then ok "proton_build: the instrumented build names load, add, reduce by id and has a profile scratch"
+    else fail "proton_build: metadata" "$WORK/proton_meta.err"; fi
+
+    KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000+500;median=700us,cv=0.3%,regions=2000+20000+900" \
+        run triton_regions 0 -- --regions --trace "$WORK/triton_trace.json" "$TR1" "$TR2"
+    has triton_regions out '^  load +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\] +(19|20)[0-9]{2} \[[0-9]+-[0-9]+\]  -7[0-9]\.[0-9]%'
+    has triton_regions out '^  add +[0-9]+ \[[0-9]+-[0-9]+\] +[0-9]+ \[[0-9]+-[0-9]+\]'
+    has triton_regions out '^  reduce +[0-9]+ \[[0-9]+-[0-9]+\] +[0-9]+ \[[0-9]+-[0-9]+\]'
+    if python3 tests/e2e/check_trace.py "$WORK/triton_trace.json" load=32 add=32 reduce=32 >"$WORK/triton_trace.err" 2>&1
+    then ok "triton_regions: the trace has slices named like the scopes"
+    else fail "triton_regions: trace" "$WORK/triton_trace.err"; fi
+    # CUDA against Triton: regions matched by name
+    KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000;median=700us,cv=0.3%,regions=2000+20000+900" \
+        run triton_regions_cross 0 -- --regions examples/regions/v1.cu "$TR1"
+    has triton_regions_cross out '^  load +[0-9]+ \[[0-9]+-[0-9]+\] +[0-9]+ \[[0-9]+-[0-9]+\]  [-+][0-9.]+%'
+    has triton_regions_cross out '^  mma .*only in v1$'
+    has triton_regions_cross out '^  reduce .*only in v2$'
+    # a kernel without scopes, and a Triton without Proton (before 3.5; a fake interpreter)
+    KERNDIFF_SIMULATE="median=20us" run triton_no_scopes 0 -- --regions \
+        examples/triton/block_size/v1.py examples/triton/block_size/v2.py
+    has triton_no_scopes out "^regions not recorded: v1's kernel has no Proton scopes"
+    KERNDIFF_SIMULATE="median=20us" run triton_no_proton 0 -- --regions --json="$WORK/no_proton.json" \
+        --python tests/fakes/fake_python_no_proton examples/triton/block_size/v1.py examples/triton/block_size/v2.py
+    has triton_no_proton out "^regions not recorded: v1's Triton [0-9.]+ has no Proton instrumentation"
+    if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/no_proton.json" >"$WORK/no_proton_schema.err" 2>&1 &&
+        grep -q '"id": *"no_proton"' "$WORK/no_proton.json"; then ok "triton_no_proton: JSON note no_proton, valid"
+    else fail "triton_no_proton: JSON" "$WORK/no_proton_schema.err"; fi
+fi

@@ -353,6 +353,27 @@ A=tests/gpu/app
 check html_region_timeline "$(grep -q 'svg id="chart-region-timeline"' "$WORK/regions.html" && grep -q 'class="slice r' "$WORK/regions.html"; echo $?)" \
     "$(grep -o 'One block of each side[^<]*' "$WORK/regions.html" | cut -c1-300)"
 cp "$WORK/regions.html" "${REPORT%/*}/example-regions.html" 2>/dev/null
+# 18b. Triton regions from Proton's own records (issue 12, item 7): the instrumented cubin
+# writes Proton's per-warp buffers into its profile scratch, the harness converts them
+# (src/regions/proton.c); both sides' scopes get rows with instances, and the trace slices.
+"$KD" --no-ncu --regions --trace "$WORK/triton_regions_trace.json" --json="$WORK/triton_regions.json" \
+    examples/regions/triton/v1.py examples/regions/triton/v2.py >"$WORK/triton_regions.txt" 2>&1
+rc=$?
+sed -n '/^regions/,/^  instrumented/p' "$WORK/triton_regions.txt"
+rows=$(field "$WORK/triton_regions.json" '[[(r["name"], r["instances"]) for r in s["profile"]["regions"]] + [("dropped", s["profile"]["dropped"])] for s in d["regions"]["sides"]]' 2>&1)
+check triton_regions_recorded "$([ $rc -eq 0 ] && python3 - "$WORK/triton_regions.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for side in d["regions"]["sides"]:
+    got = {r["name"]: r["instances"] for r in side["profile"]["regions"]}
+    assert sorted(got) == ["add", "load", "reduce"] and min(got.values()) > 0, got
+PY
+echo $?)" "exit $rc; $rows; $(grep -m1 '^regions not recorded' "$WORK/triton_regions.txt")"
+slices=$(python3 -c 'import json,sys,collections; e=json.load(open(sys.argv[1]))["traceEvents"]; print(dict(collections.Counter(x["name"] for x in e if x["ph"]=="X")))' \
+    "$WORK/triton_regions_trace.json" 2>&1)
+check triton_regions_trace "$(python3 tests/e2e/check_trace.py "$WORK/triton_regions_trace.json" >/dev/null 2>&1 &&
+    echo "$slices" | grep -q "'load': [1-9]" && echo "$slices" | grep -q "'add': [1-9]" &&
+    echo "$slices" | grep -q "'reduce': [1-9]"; echo $?)" "slices $slices"
 "$KD" app --runs 2 --html "$WORK/app.html" "$WORK/steps3 1048576 10 /dev/null" "$WORK/steps1 1048576 10 /dev/null" >"$WORK/app_html.txt" 2>&1
 check app_html "$(grep -q 'svg id="chart-app-kernels"' "$WORK/app.html" && grep -q 'class="bar v2"' "$WORK/app.html"; echo $?)" \
     "$(grep -o '<p class="verdict[^<]*' "$WORK/app.html")"

@@ -6,6 +6,7 @@
 
 #include "regions/instrument.h"
 #include "regions/pass.h"
+#include "regions/proton.h"
 #include "regions/records.h"
 #include "source/scan.h"
 
@@ -102,12 +103,139 @@ static void block_stride_keeps_two_blocks_per_sm(void **state)
     assert_int_equal(kd_regions_block_stride(1u << 30, 0, 0), 8);
 }
 
+/* A Proton buffer as Triton 3.6's instrumentation leaves it (regions/proton.h): `ctas` CTAs
+ * of 2 warps, 4 records per warp's segment, CTA c on SM 10 + c, started at 1000 * (c + 1) ns. */
+enum { P_WARPS = 2, P_CAP = 4, P_CTA_BYTES = 40 + 4 * P_WARPS + P_WARPS * P_CAP * 8 + 8 /* padding */ };
+
+static void put32(unsigned char *p, size_t at, uint32_t v) { memcpy(p + at, &v, 4); }
+
+static void proton_cta(unsigned char *buf, unsigned c)
+{
+    unsigned char *cta = buf + (size_t)c * P_CTA_BYTES;
+    put32(cta, 0, KD_PROTON_PREAMBLE);
+    put32(cta, 4, c);
+    put32(cta, 8, 10 + c);
+    put32(cta, 12, P_WARPS * P_CAP * 8);
+    uint64_t start = 1000ull * (c + 1);
+    memcpy(cta + 16, &start, 8);
+}
+
+/* Record k of warp w of CTA c: scope `scope` start or end at `clock` (43 bits). */
+static void proton_record(unsigned char *buf, unsigned c, unsigned w, unsigned k, unsigned scope, int end,
+                          uint64_t clock)
+{
+    size_t at = (size_t)c * P_CTA_BYTES + 40 + 4 * P_WARPS + ((size_t)w * P_CAP + k % P_CAP) * 8;
+    put32(buf, at, (uint32_t)end << 31 | scope << 23 | (uint32_t)(clock >> 32 & 0x7ff));
+    put32(buf, at + 4, (uint32_t)clock);
+}
+
+static void proton_words(unsigned char *buf, unsigned c, unsigned w, uint32_t records)
+{
+    put32(buf, (size_t)c * P_CTA_BYTES + 40 + 4 * w, 2 * records);
+}
+
+/* Scope ids become region ids + 1, the end bit and the 43-bit clock survive, each warp
+ * gets its CTA's SM, start time and earliest record clock, warps are CTA-major. */
+static void proton_buffer_becomes_records(void **state)
+{
+    (void)state;
+    unsigned char buf[2 * P_CTA_BYTES] = {0};
+    char why[256] = "";
+    proton_cta(buf, 0);
+    proton_cta(buf, 1);
+    uint64_t high = (uint64_t)5 << 32; /* a clock beyond 32 bits */
+    proton_record(buf, 0, 0, 0, 0, 0, high + 100);
+    proton_record(buf, 0, 0, 1, 0, 1, high + 160);
+    proton_words(buf, 0, 0, 2);
+    proton_record(buf, 0, 1, 0, 1, 0, high + 90);
+    proton_record(buf, 0, 1, 1, 1, 1, high + 300);
+    proton_words(buf, 0, 1, 2);
+    proton_record(buf, 1, 1, 0, 1, 0, 7);
+    proton_record(buf, 1, 1, 1, 1, 1, 9);
+    proton_words(buf, 1, 1, 2); /* warp 0 of CTA 1 wrote nothing */
+    assert_int_equal(kd_proton_capacity(buf, P_CTA_BYTES, P_WARPS, why, sizeof why), P_CAP);
+    size_t bytes = kd_region_launch_bytes(2 * P_WARPS, P_CAP);
+    unsigned char *out = malloc(bytes);
+    memset(out, 0xab, bytes);
+    assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 2, P_WARPS, P_CAP, out, why, sizeof why), 0);
+    const uint32_t *counts = (const uint32_t *)out;
+    const uint64_t *headers = (const uint64_t *)(out + 4 * 2 * P_WARPS), *records = headers + 2 * 2 * P_WARPS;
+    assert_int_equal(counts[0], 2);
+    assert_int_equal(counts[2], 0);
+    assert_int_equal(counts[3], 2);
+    assert_int_equal(kd_region_record_id(records[0]), 1);
+    assert_int_equal(kd_region_record_is_end(records[0]), 0);
+    assert_true(kd_region_record_clock(records[0]) == high + 100);
+    assert_int_equal(kd_region_record_is_end(records[1]), 1);
+    assert_int_equal(kd_region_record_id(records[P_CAP]), 2);
+    assert_true(kd_region_record_clock(records[P_CAP + 1]) == high + 300);
+    assert_true(kd_region_record_clock(records[3 * P_CAP + 1]) == 9);
+    /* CTA 0: SM 10, started at 1000 ns, earliest record (warp 1's) at high + 90. */
+    assert_true(headers[0] == 1000 && headers[2] == 1000);
+    assert_true(headers[1] == ((uint64_t)10 << 32 | (uint32_t)(high + 90)));
+    assert_true(headers[3] == headers[1]);
+    assert_true(headers[2 * 3] == 2000 && headers[2 * 3 + 1] >> 32 == 11);
+    free(out);
+}
+
+/* A warp that wrote more than its segment holds keeps the newest, at k % capacity, and its
+ * count says how many it wrote (the decoder counts the rest as dropped). */
+static void proton_wrapped_segment_keeps_the_newest(void **state)
+{
+    (void)state;
+    unsigned char buf[P_CTA_BYTES] = {0};
+    char why[256] = "";
+    proton_cta(buf, 0);
+    for (unsigned k = 0; k < 6; k++)
+        proton_record(buf, 0, 0, k, k / 2, k % 2, 100 + 10 * k);
+    proton_words(buf, 0, 0, 6);
+    size_t bytes = kd_region_launch_bytes(P_WARPS, P_CAP);
+    unsigned char *out = malloc(bytes);
+    assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 1, P_WARPS, P_CAP, out, why, sizeof why), 0);
+    const uint32_t *counts = (const uint32_t *)out;
+    const uint64_t *records = (const uint64_t *)(out + 4 * P_WARPS) + 2 * P_WARPS;
+    assert_int_equal(counts[0], 6);
+    assert_int_equal(kd_region_record_id(records[4 % P_CAP]), 3); /* record 4: scope 2 starts */
+    assert_true(kd_region_record_clock(records[5 % P_CAP]) == 150);
+    assert_true(kd_region_record_clock(records[2]) == 120);
+    /* The warp's clock is its earliest kept record's (record 2), not an overwritten one. */
+    const uint64_t *headers = (const uint64_t *)(out + 4 * P_WARPS);
+    assert_int_equal((uint32_t)headers[1], 120);
+    free(out);
+}
+
+/* What is not Proton's layout is refused, saying why. */
+static void proton_rejects_foreign_buffers(void **state)
+{
+    (void)state;
+    unsigned char buf[2 * P_CTA_BYTES] = {0};
+    char why[256] = "";
+    assert_int_equal(kd_proton_capacity(buf, P_CTA_BYTES, P_WARPS, why, sizeof why), 0);
+    assert_non_null(strstr(why, "no Proton header"));
+    proton_cta(buf, 0);
+    put32(buf, 12, 3 * 8 * P_WARPS); /* 3 records a warp */
+    assert_int_equal(kd_proton_capacity(buf, P_CTA_BYTES, P_WARPS, why, sizeof why), 0);
+    assert_non_null(strstr(why, "power of two"));
+    proton_cta(buf, 0);
+    unsigned char out[4096];
+    assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 2, P_WARPS, P_CAP, out, why, sizeof why), -1);
+    assert_non_null(strstr(why, "CTA 1"));
+    proton_cta(buf, 1);
+    proton_record(buf, 1, 0, 0, 200, 0, 5);
+    proton_words(buf, 1, 0, 1);
+    assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 2, P_WARPS, P_CAP, out, why, sizeof why), -1);
+    assert_non_null(strstr(why, "scope 200"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(streams_merge_by_clock),
         cmocka_unit_test(full_rings_keep_the_newest),
         cmocka_unit_test(divergent_flag_survives),
+        cmocka_unit_test(proton_buffer_becomes_records),
+        cmocka_unit_test(proton_wrapped_segment_keeps_the_newest),
+        cmocka_unit_test(proton_rejects_foreign_buffers),
         cmocka_unit_test(context_goes_into_kernel_bodies),
         cmocka_unit_test(block_stride_keeps_two_blocks_per_sm),
     };
