@@ -47,14 +47,15 @@ has csv_stdout out '^side,index,round,ns,throttled$'
 lacks csv_stdout out '^kerndiff '
 
 # Regions: the per-region bars and one block of each side on a timeline (the simulated
-# harness records 2 blocks x 2 warps, 4 instances of each region per warp).
+# harness records 2 blocks x 2 warps, 4 instances of each region per warp: blocks 0 and 8,
+# one in 8 of its 16, as the example's 4096-block grid is sampled).
 KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000;median=700us,cv=0.3%,regions=2000+20000" \
     run html_regions 0 -- --regions --html "$WORK/html_regions.html" examples/regions/v1.cu examples/regions/v2.cu
 has html_regions html '<svg id="chart-regions"'
 has html_regions html '<td>load</td><td>[0-9]+ \[[0-9]+-[0-9]+\]</td>'
 has html_regions html '<svg id="chart-region-timeline"'
 has html_regions html '>v1 warp 1</text>.*>v2 warp 0</text>.*>v2 warp 1</text>'
-has html_regions html 'v1: block [01] \(2 blocks traced\), 2 warps, [0-9.]+us; v2: block [01] \(2 blocks traced\)'
+has html_regions html 'v1: block (0|8) \(2 blocks traced\), 2 warps, [0-9.]+us; v2: block (0|8) \(2 blocks traced\)'
 # A region keeps its colour on both sides: the legend's colour for "load" is the one of
 # v2's short slices (2000 cycles against mma's 20000).
 if python3 - "$WORK/html_regions.html" >"$WORK/html_timeline.check" 2>&1 <<'PY'
