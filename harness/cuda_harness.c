@@ -865,10 +865,10 @@ static void regions(harness *h, kd_words *w)
     unsigned shift = 0;
     while ((1ul << shift) < stride)
         shift++;
+    kd_proto_decode(w->word[4]);
     CUdeviceptr global = slot->regions_global;
     harness_arg *proton = global ? NULL : proton_scratch(slot);
     if (proton) {
-        kd_proto_decode(w->word[4]);
         regions_proton(h, slot, proton, launches, w->word[4]);
         return;
     }
@@ -876,7 +876,6 @@ static void regions(harness *h, kd_words *w)
         kd_proto_reply("err load the kernel has no kd_regions: it was not built with KERNDIFF_REGIONS (or is a launcher)");
         return;
     }
-    kd_proto_decode(w->word[4]);
     unsigned long long blocks = recording_blocks(slot, shift);
     unsigned warps_per_block = slot_warps_per_block(slot);
     kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, (uint32_t)(blocks * warps_per_block),

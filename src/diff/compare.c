@@ -94,6 +94,22 @@ static void describe_regions_launch(const kd_diff_options *opts, kd_comparison *
     kd_sb_free(&error);
 }
 
+/* The KD_REGION marker names of a side's file into side->region_names. Returns KD_OK, or
+ * KD_FAIL_INPUT after saying why (a name that is not an identifier, the file gone). */
+static int scan_markers(kd_side *side)
+{
+    char *text = kd_read_file(side->path, NULL);
+    kd_strbuf why = {0};
+    if (!text)
+        kd_sb_printf(&why, "cannot read %s again", side->path);
+    int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
+    if (rc != KD_OK)
+        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+    free(text);
+    kd_sb_free(&why);
+    return rc;
+}
+
 /* --regions: each side's region names, then its instrumented build. A side without regions
  * (no markers, a launcher, a language without them) leaves the pass out, with a note; a
  * marker name that is not an identifier is an input error. Where the compiler assigns the
@@ -103,20 +119,9 @@ static int build_instrumented(const kd_diff_options *opts, kd_comparison *c)
     for (int s = 0; s < 2; s++) {
         kd_side *side = &c->side[s];
         const kd_backend *frontend = side->frontend;
-        if (frontend->build_instrumented && frontend->region_markers) {
-            char *text = kd_read_file(side->path, NULL);
-            kd_strbuf why = {0};
-            if (!text)
-                kd_sb_printf(&why, "cannot read %s again", side->path);
-            int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
-            free(text);
-            if (rc != KD_OK) {
-                fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
-                kd_sb_free(&why);
-                return rc;
-            }
-            kd_sb_free(&why);
-        }
+        int rc = frontend->build_instrumented && frontend->region_markers ? scan_markers(side) : KD_OK;
+        if (rc != KD_OK)
+            return rc;
         kd_note_id left_out = !frontend->build_instrumented                                     ? KD_REGIONS_NOT_CUDA
                               : frontend->region_markers && side->region_names.count == 0         ? KD_REGIONS_NO_MARKERS
                               : side->kernel_info && side->kernel_info->is_launcher             ? KD_REGIONS_LAUNCHER

@@ -5,7 +5,7 @@
 
 #include "regions/records.h"
 
-static uint32_t word_at(const unsigned char *p, size_t offset)
+static uint32_t u32_at(const unsigned char *p, size_t offset)
 {
     uint32_t v;
     memcpy(&v, p + offset, sizeof v);
@@ -23,9 +23,9 @@ static uint64_t u64_at(const unsigned char *p, size_t offset)
  * or B does not fit the CTA's share of the scratch. */
 static uint32_t buffer_bytes(const unsigned char *cta, size_t cta_bytes, uint32_t warps)
 {
-    if (cta_bytes < KD_PROTON_HEADER_BYTES(warps) || word_at(cta, 0) != KD_PROTON_PREAMBLE)
+    if (cta_bytes < KD_PROTON_HEADER_BYTES(warps) || u32_at(cta, 0) != KD_PROTON_PREAMBLE)
         return 0;
-    uint32_t b = word_at(cta, 12);
+    uint32_t b = u32_at(cta, 12);
     return KD_PROTON_HEADER_BYTES(warps) + b <= cta_bytes ? b : 0;
 }
 
@@ -37,7 +37,7 @@ uint32_t kd_proton_capacity(const unsigned char *scratch, size_t cta_bytes, uint
     if (!b) {
         snprintf(why, why_len, "the profile scratch has no Proton header of %u warps in its first %zu bytes "
                  "(preamble 0x%08x): the kernel did not write it", warps_per_cta, cta_bytes,
-                 cta_bytes >= 4 ? word_at(scratch, 0) : 0);
+                 cta_bytes >= 4 ? u32_at(scratch, 0) : 0);
         return 0;
     }
     if (!capacity || (capacity & (capacity - 1)) || (uint64_t)capacity * 8 * warps_per_cta != b) {
@@ -77,25 +77,25 @@ int kd_proton_to_records(const unsigned char *scratch, size_t cta_bytes, uint32_
         uint64_t first_clock = UINT64_MAX;
         for (uint32_t w = 0; w < warps_per_cta; w++) {
             size_t slot = (size_t)c * warps_per_cta + w;
-            uint32_t written = word_at(cta, 40 + 4 * w) / 2;
+            uint32_t written = u32_at(cta, 40 + 4 * w) / 2;
             uint32_t kept = written < capacity ? written : capacity;
             const unsigned char *segment = segments + (size_t)w * capacity * 8;
             counts[slot] = written;
             for (uint32_t k = written - kept; k < written; k++) {
                 size_t at = (size_t)(k % capacity) * 8;
-                uint32_t tag = word_at(segment, at);
+                uint32_t tag = u32_at(segment, at);
                 if (((tag >> 23) & 0xffu) + 1 > KD_REGION_MAX_ID) {
                     snprintf(why, why_len, "a Proton record names scope %u; at most %u scopes can be recorded",
                              (tag >> 23) & 0xffu, KD_REGION_MAX_ID);
                     return -1;
                 }
-                uint64_t r = file_record(tag, word_at(segment, at + 4));
+                uint64_t r = file_record(tag, u32_at(segment, at + 4));
                 records[slot * capacity + k % capacity] = r;
                 if (kd_region_record_clock(r) < first_clock)
                     first_clock = kd_region_record_clock(r);
             }
         }
-        uint64_t sm = word_at(cta, 8), start_ns = u64_at(cta, 16);
+        uint64_t sm = u32_at(cta, 8), start_ns = u64_at(cta, 16);
         for (uint32_t w = 0; w < warps_per_cta; w++) {
             size_t slot = (size_t)c * warps_per_cta + w;
             headers[2 * slot] = start_ns;
