@@ -38,6 +38,18 @@
  * the compiler takes once for markers that follow each other, so instrumenting a kernel costs
  * little more than its recorded blocks' records.
  *
+ * A marker orders memory accesses, not arithmetic: the compiler may move a computation that
+ * touches no memory across it (a chain of FMAs on registers can drift past the END marker
+ * and be timed as nothing). KD_REGION_KEEP(v) pins v there: before an END, v is computed
+ * inside the region; after a BEGIN, v's later uses stay after it. v is a variable of
+ * arithmetic type or an array or struct of 4-byte words (float acc[8], float4). Like the
+ * markers, it is nothing in a plain build.
+ *
+ *     KD_REGION_BEGIN(mma);
+ *     for (int k = 0; k < 32; k++) acc[k & 7] += a[k] * b[k];
+ *     KD_REGION_KEEP(acc);
+ *     KD_REGION_END(mma);
+ *
  * Markers are for warp-uniform code (all lanes of a warp reach them together, as with
  * __syncthreads): a warp whose lanes recorded different numbers of markers (markers in
  * lane-divergent branches) is flagged and left out, and kerndiff says how many were.
@@ -45,7 +57,7 @@
  * Markers outside a kernel body of the instrumented file (in __device__ functions, or in
  * kernels of included headers) find no local context: `kd_region_ctx` names a
  * namespace-scope fallback there, which keeps the warp's index in shared memory (slower:
- * about 90 cycles a record on H100, against about 15) and writes a second ring of the
+ * about 90 cycles a record on H100, against about 26) and writes a second ring of the
  * warp; the host merges both rings by clock. */
 #ifndef KERNDIFF_REGIONS_H
 #define KERNDIFF_REGIONS_H
@@ -224,6 +236,22 @@ struct kd_region_fallback {
 };
 static __device__ const kd_region_fallback kd_region_ctx = {};
 
+/* KD_REGION_KEEP: an empty asm that reads and writes v, ordered with the markers' asm. */
+static __device__ __forceinline__ void kd_region_keep(float &v) { asm volatile("" : "+f"(v)); }
+static __device__ __forceinline__ void kd_region_keep(double &v) { asm volatile("" : "+d"(v)); }
+static __device__ __forceinline__ void kd_region_keep(int &v) { asm volatile("" : "+r"(v)); }
+static __device__ __forceinline__ void kd_region_keep(unsigned &v) { asm volatile("" : "+r"(v)); }
+static __device__ __forceinline__ void kd_region_keep(long long &v) { asm volatile("" : "+l"(v)); }
+static __device__ __forceinline__ void kd_region_keep(unsigned long long &v) { asm volatile("" : "+l"(v)); }
+template <class T> static __device__ __forceinline__ void kd_region_keep(T &v)
+{
+    static_assert(sizeof(T) % 4 == 0, "KD_REGION_KEEP wants arithmetic values or 4-byte words");
+    unsigned *word = reinterpret_cast<unsigned *>(&v);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T) / 4; i++)
+        asm volatile("" : "+r"(word[i]));
+}
+
 template <class Context> struct kd_region_scope {
     Context &context;
     unsigned id;
@@ -233,6 +261,7 @@ template <class Context> struct kd_region_scope {
 
 #define KD_REGION_BEGIN(name) kd_region_ctx.record(KD_REGION_ID_##name, 0)
 #define KD_REGION_END(name) kd_region_ctx.record(KD_REGION_ID_##name, 1)
+#define KD_REGION_KEEP(v) kd_region_keep(v)
 #define KD_REGION_CAT2(a, b) a##b
 #define KD_REGION_CAT(a, b) KD_REGION_CAT2(a, b)
 #define KD_REGION(name)                                                                                            \
@@ -247,6 +276,7 @@ template <class Context> struct kd_region_scope {
 #define KD_REGION_BEGIN(name) ((void)0)
 #define KD_REGION_END(name) ((void)0)
 #define KD_REGION(name) ((void)0)
+#define KD_REGION_KEEP(v) ((void)0)
 
 #endif
 #endif

@@ -20,7 +20,7 @@ if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["regions"]["sides
     ok "regions_all_blocks: the JSON says every block of 16 recorded"; else
     fail "regions_all_blocks: JSON block fields" "$WORK/regions_all.err"; fi
 run regions_bad_blocks 2 -- --region-blocks 3 "$R1" "$R2"
-has regions_bad_blocks err "^kerndiff: --region-blocks wants a power of two \(record one block in N\), 'all' or 'auto', got '3'
+has regions_bad_blocks err "^kerndiff: --region-blocks wants a power of two \(record one block in N\), 'all' or 'auto', got '3'"
 # The example's v1 sits at a register boundary: the record context costs it a block per SM.
 has regions_text out "v1 [-+][0-9.]+% \(the instrumented build: 4[1-9] registers a thread against 40, 5 blocks per SM against 6\)"
 # 4 warps x 4 instances of each region, per side, in the traced launch.
@@ -52,4 +52,22 @@ if command -v cuobjdump >/dev/null; then
         fail "regions: markers change the plain build's SASS" "$WORK/zero_cost.err"; fi
 else
     fail "regions: zero-cost check needs cuobjdump (pip install nvidia-cuda-cuobjdump)"
+fi
+
+# KD_REGION_KEEP: a register-only FMA chain stays inside its region in the instrumented
+# build (5 regions of 16 FFMAs between clock reads: the 4 of the unrolled loop and its
+# remainder). Without it the compiler is free to move the chain past the END marker.
+if command -v cuobjdump >/dev/null; then
+    K=tests/e2e/fixtures/region_keep.cu
+    sed '/KD_REGION_KEEP(v);/d' "$K" >"$WORK/region_nokeep.cu"
+    for f in "$K" "$WORK/region_nokeep.cu"; do
+        nvcc -arch=sm_90 -cubin -O3 -Iinclude -DKERNDIFF_REGIONS -DKD_REGION_ID_step=1 \
+            -o "$WORK/$(basename "$f" .cu).cubin" "$f" >>"$WORK/region_keep.err" 2>&1
+    done
+    gaps() { cuobjdump -sass "$1" 2>>"$WORK/region_keep.err" | grep -E '^\s+/\*[0-9a-f]{4}\*/' |
+        awk '/SR_CLOCKLO/ { if (n == 16) full++; n = 0; next } /FFMA/ { n++ } END { print full + 0 }'; }
+    kept=$(gaps "$WORK/region_keep.cubin") loose=$(gaps "$WORK/region_nokeep.cubin")
+    if [ "$kept" = 5 ]; then
+        ok "regions: KD_REGION_KEEP keeps an FMA chain inside its 5 regions (without it: $loose of 5)"; else
+        fail "regions: KD_REGION_KEEP left $kept of 5 regions with their 16 FMAs" "$WORK/region_keep.err"; fi
 fi

@@ -33,6 +33,12 @@ has() {
 # core checks written in this file), for a quick loop while working on one part.
 suite() {
     if [ -n "${E2E_ONLY:-}" ] && [[ ",$E2E_ONLY," != *",$1,"* ]]; then return 0; fi
+    # A suite that does not parse would stop where bash gives up, its later checks silently
+    # unrun: one check of its own says so instead.
+    if ! bash -n "tests/e2e/$1.sh" 2>"$WORK/suite_$1.syntax"; then
+        fail "suite $1: tests/e2e/$1.sh does not parse, none of its checks ran" "$WORK/suite_$1.syntax"
+        return 0
+    fi
     source "tests/e2e/$1.sh"
 }
 core() { [ -z "${E2E_ONLY:-}" ] || [[ ",$E2E_ONLY," == *",core,"* ]]; }

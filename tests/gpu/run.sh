@@ -416,6 +416,20 @@ check macro_kernels_timed "$([ $rc -eq 0 ] && [ "$(field "$WORK/macro_gpu.json" 
     "exit $rc; v2 args $args; $(field "$WORK/macro_gpu.json" 'd["runtime"]["headline"]' 2>&1)"
 fi
 
+# 19. KD_REGION_KEEP (issue 12): a region around 16 dependent FMAs reads their latency only when
+# the chain is pinned inside it; v2 is the same kernel without KD_REGION_KEEP.
+if part 3; then
+    printf '// kerndiff: block=128 grid=132 iters=4096\n' >"$WORK/keep_v1.cu"
+    sed 's/{ KD_REGION_KERNEL_CONTEXT/{/' tests/e2e/fixtures/region_keep.cu >>"$WORK/keep_v1.cu"
+    sed '/KD_REGION_KEEP(v);/d' "$WORK/keep_v1.cu" >"$WORK/keep_v2.cu"
+    "$KD" --no-ncu --regions "$WORK/keep_v1.cu" "$WORK/keep_v2.cu" >"$WORK/keep.txt" 2>&1
+    sed -n '/^regions:/,/^  instrumented/p' "$WORK/keep.txt"
+    step=$(grep -E '^  step ' "$WORK/keep.txt")
+    kept=$(echo "$step" | awk '{print $2}')
+    check regions_keep_pins_work "$([ -n "$kept" ] && [ "$kept" -ge 48 ]; echo $?)" \
+        "step with KD_REGION_KEEP (v1) and without (v2): ${step:-no step row}"
+fi
+
 part 1 && for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"
