@@ -44,30 +44,27 @@ sed -E 's/^ *KD_REGION_(BEGIN|END)\([a-z]+\);$//' "$R2" >"$WORK/plain_regions.cu
 for f in "$R2" "$WORK/plain_regions.cu"; do
     nvcc -arch=sm_90 -lineinfo -cubin -Iinclude -o "$WORK/$(basename "$f" .cu).cubin" "$f" >"$WORK/zero_cost.err" 2>&1
 done
+# The instrumented build's KD_REGION_KEEP: a register-only FMA chain stays inside its region
+# (5 regions of 16 FFMAs between clock reads: the 4 of the unrolled loop and its remainder).
+# Without it the compiler is free to move the chain past the END marker.
+K=tests/e2e/fixtures/region_keep.cu
+sed '/KD_REGION_KEEP(v);/d' "$K" >"$WORK/region_nokeep.cu"
+for f in "$K" "$WORK/region_nokeep.cu"; do
+    nvcc -arch=sm_90 -cubin -O3 -Iinclude -DKERNDIFF_REGIONS -DKD_REGION_ID_step=1 \
+        -o "$WORK/$(basename "$f" .cu).cubin" "$f" >>"$WORK/region_keep.err" 2>&1
+done
 if command -v cuobjdump >/dev/null; then
-    cuobjdump -sass "$WORK/v2.cubin" | grep -E '^\s+/\*[0-9a-f]{4}\*/' >"$WORK/with.sass"
-    cuobjdump -sass "$WORK/plain_regions.cubin" | grep -E '^\s+/\*[0-9a-f]{4}\*/' >"$WORK/without.sass"
+    sass() { cuobjdump -sass "$1" 2>>"$WORK/sass.err" | grep -E '^\s+/\*[0-9a-f]{4}\*/'; }
+    sass "$WORK/v2.cubin" >"$WORK/with.sass"
+    sass "$WORK/plain_regions.cubin" >"$WORK/without.sass"
     if [ -s "$WORK/with.sass" ] && cmp -s "$WORK/with.sass" "$WORK/without.sass"; then
         ok "regions: markers cost nothing when off ($(wc -l <"$WORK/with.sass") SASS instructions, identical)"; else
         fail "regions: markers change the plain build's SASS" "$WORK/zero_cost.err"; fi
-else
-    fail "regions: zero-cost check needs cuobjdump (pip install nvidia-cuda-cuobjdump)"
-fi
-
-# KD_REGION_KEEP: a register-only FMA chain stays inside its region in the instrumented
-# build (5 regions of 16 FFMAs between clock reads: the 4 of the unrolled loop and its
-# remainder). Without it the compiler is free to move the chain past the END marker.
-if command -v cuobjdump >/dev/null; then
-    K=tests/e2e/fixtures/region_keep.cu
-    sed '/KD_REGION_KEEP(v);/d' "$K" >"$WORK/region_nokeep.cu"
-    for f in "$K" "$WORK/region_nokeep.cu"; do
-        nvcc -arch=sm_90 -cubin -O3 -Iinclude -DKERNDIFF_REGIONS -DKD_REGION_ID_step=1 \
-            -o "$WORK/$(basename "$f" .cu).cubin" "$f" >>"$WORK/region_keep.err" 2>&1
-    done
-    gaps() { cuobjdump -sass "$1" 2>>"$WORK/region_keep.err" | grep -E '^\s+/\*[0-9a-f]{4}\*/' |
-        awk '/SR_CLOCKLO/ { if (n == 16) full++; n = 0; next } /FFMA/ { n++ } END { print full + 0 }'; }
+    gaps() { sass "$1" | awk '/SR_CLOCKLO/ { if (n == 16) full++; n = 0; next } /FFMA/ { n++ } END { print full + 0 }'; }
     kept=$(gaps "$WORK/region_keep.cubin") loose=$(gaps "$WORK/region_nokeep.cubin")
     if [ "$kept" = 5 ]; then
         ok "regions: KD_REGION_KEEP keeps an FMA chain inside its 5 regions (without it: $loose of 5)"; else
         fail "regions: KD_REGION_KEEP left $kept of 5 regions with their 16 FMAs" "$WORK/region_keep.err"; fi
+else
+    fail "regions: zero-cost and KD_REGION_KEEP checks need cuobjdump (pip install nvidia-cuda-cuobjdump)"
 fi
