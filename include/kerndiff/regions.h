@@ -243,6 +243,14 @@ static __device__ __forceinline__ void kd_region_keep(int &v) { asm volatile("" 
 static __device__ __forceinline__ void kd_region_keep(unsigned &v) { asm volatile("" : "+r"(v)); }
 static __device__ __forceinline__ void kd_region_keep(long long &v) { asm volatile("" : "+l"(v)); }
 static __device__ __forceinline__ void kd_region_keep(unsigned long long &v) { asm volatile("" : "+l"(v)); }
+/* An array element by element, each by its own type (a float as a float). */
+template <class T, unsigned N> static __device__ __forceinline__ void kd_region_keep(T (&v)[N])
+{
+#pragma unroll
+    for (unsigned i = 0; i < N; i++)
+        kd_region_keep(v[i]);
+}
+/* Anything else (float4, a struct) word by word. */
 template <class T> static __device__ __forceinline__ void kd_region_keep(T &v)
 {
     static_assert(sizeof(T) % 4 == 0, "KD_REGION_KEEP wants arithmetic values or 4-byte words");

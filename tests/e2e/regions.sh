@@ -46,10 +46,10 @@ for f in "$R2" "$WORK/plain_regions.cu"; do
 done
 # The instrumented build's KD_REGION_KEEP: a register-only FMA chain stays inside its region
 # (5 regions of 16 FFMAs between clock reads: the 4 of the unrolled loop and its remainder).
-# Without it the compiler is free to move the chain past the END marker.
+# Without it the compiler is free to move the chain past the END marker. The same for an array.
 K=tests/e2e/fixtures/region_keep.cu
 sed '/KD_REGION_KEEP(v);/d' "$K" >"$WORK/region_nokeep.cu"
-for f in "$K" "$WORK/region_nokeep.cu"; do
+for f in "$K" "$WORK/region_nokeep.cu" tests/e2e/fixtures/region_keep_array.cu; do
     nvcc -arch=sm_90 -cubin -O3 -Iinclude -DKERNDIFF_REGIONS -DKD_REGION_ID_step=1 \
         -o "$WORK/$(basename "$f" .cu).cubin" "$f" >>"$WORK/region_keep.err" 2>&1
 done
@@ -65,6 +65,10 @@ if command -v cuobjdump >/dev/null; then
     if [ "$kept" = 5 ]; then
         ok "regions: KD_REGION_KEEP keeps an FMA chain inside its 5 regions (without it: $loose of 5)"; else
         fail "regions: KD_REGION_KEEP left $kept of 5 regions with their 16 FMAs" "$WORK/region_keep.err"; fi
+    kept=$(gaps "$WORK/region_keep_array.cubin")
+    if [ "$kept" = 5 ]; then
+        ok "regions: KD_REGION_KEEP keeps an array's FMA chain inside its 5 regions"; else
+        fail "regions: KD_REGION_KEEP left $kept of 5 regions with an array's 16 FMAs" "$WORK/region_keep.err"; fi
 else
     fail "regions: zero-cost and KD_REGION_KEEP checks need cuobjdump (pip install nvidia-cuda-cuobjdump)"
 fi
