@@ -41,9 +41,9 @@
  * A marker orders memory accesses, not arithmetic: the compiler may move a computation that
  * touches no memory across it (a chain of FMAs on registers can drift past the END marker
  * and be timed as nothing). KD_REGION_KEEP(v) pins v there: before an END, v is computed
- * inside the region; after a BEGIN, v's later uses stay after it. v is a variable of
- * arithmetic type or an array or struct of 4-byte words (float acc[8], float4). Like the
- * markers, it is nothing in a plain build.
+ * inside the region; after a BEGIN, v's later uses stay after it. v is a variable of a 4- or
+ * 8-byte arithmetic type (float, int, double ...), an array of such (float acc[8]), or a
+ * struct of 4-byte words (float4). Like the markers, it is nothing in a plain build.
  *
  *     KD_REGION_BEGIN(mma);
  *     for (int k = 0; k < 32; k++) acc[k & 7] += a[k] * b[k];
@@ -253,7 +253,7 @@ template <class T, unsigned N> static __device__ __forceinline__ void kd_region_
 /* Anything else (float4, a struct) word by word. */
 template <class T> static __device__ __forceinline__ void kd_region_keep(T &v)
 {
-    static_assert(sizeof(T) % 4 == 0, "KD_REGION_KEEP wants arithmetic values or 4-byte words");
+    static_assert(sizeof(T) % 4 == 0, "KD_REGION_KEEP wants 4- or 8-byte arithmetic values, arrays of them, or structs of 4-byte words");
     unsigned *word = reinterpret_cast<unsigned *>(&v);
 #pragma unroll
     for (unsigned i = 0; i < sizeof(T) / 4; i++)
