@@ -35,15 +35,20 @@ struct no_records {
 };
 
 /* The shipped record: 64 bits (%clock | (id << 1 | end) << 32); the previous record stored,
- * so no store waits for its clock read; address add and mask; SAMPLED: a branch around it. */
-template <bool SAMPLED> struct record64 {
+ * so no store waits for its clock read; address add and mask; SAMPLED: a branch around it.
+ * CLOCK64: the clock read as %clock64, record %clock64 << 8 | id << 1 | end: ptxas reads a
+ * 64-bit clock with CS2R, whose result is ready at a fixed latency, where a 32-bit %clock
+ * goes through S2UR to a uniform register and its first use waits on a scoreboard.
+ * DENSE: every warp's ring one record long, the rings 16 bytes apart (the layout kerndiff
+ * timed the instrumented kernel with before it kept the recorded rings for that). */
+template <bool SAMPLED, bool CLOCK64 = false, bool DENSE = false> struct record64 {
     unsigned long long at, pending;
     unsigned mask;
     bool on;
     __device__ record64(rings r)
     {
-        mask = r.ring_bytes - 1;
-        at = ring_of(r);
+        mask = DENSE ? 7 : r.ring_bytes - 1;
+        at = DENSE ? (unsigned long long)r.base + 16ull * warp_id() : ring_of(r);
         pending = 0;
         on = (blockIdx.x & r.block_mask) == 0;
     }
@@ -51,10 +56,17 @@ template <bool SAMPLED> struct record64 {
     {
         if (SAMPLED && !on)
             return;
-        unsigned t = clock32();
+        unsigned long long next;
+        if (CLOCK64) {
+            unsigned long long t;
+            asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+            next = t << 8 | (id << 1 | end);
+        } else {
+            next = (unsigned long long)(id << 1 | end) << 32 | clock32();
+        }
         asm volatile("st.global.u64 [%0], %1;" ::"l"(at), "l"(pending) : "memory");
         at = (at & ~(unsigned long long)mask) | ((at + 8) & mask);
-        pending = (unsigned long long)(id << 1 | end) << 32 | t;
+        pending = next;
     }
 };
 
@@ -178,6 +190,10 @@ template <int WORK> static void table(shape s, unsigned block_mask)
            s.blocks, block_mask ? "only block 0 records" : "every block records");
     row<record64<false>, WORK>("64-bit, store the previous (shipped, --region-blocks all)", s);
     row<record64<true>, WORK>("64-bit, sampling branch (shipped, default)", s);
+    row<record64<false, true>, WORK>("64-bit from %clock64 (CS2R), no sampling test", s);
+    row<record64<true, true>, WORK>("64-bit from %clock64 (CS2R), sampling branch", s);
+    if (!block_mask)
+        row<record64<false, false, true>, WORK>("64-bit (shipped), one-record rings 16 B apart", s);
     row<record32<0, false>, WORK>("32-bit, store the previous, no sampling test", s);
     row<record32<1, false>, WORK>("32-bit, sampling branch", s);
     row<record32<2, false>, WORK>("32-bit, sampling by a predicated store", s);

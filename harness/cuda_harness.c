@@ -74,7 +74,8 @@ typedef struct region_layout {
 typedef struct harness_slot {
     CUmodule module;            /* direct mode: the cubin */
     CUdeviceptr regions_global; /* an instrumented cubin's kd_regions (0: a plain cubin) */
-    region_layout idle_regions; /* what kd_regions holds outside `regions`: one record a warp */
+    region_layout timing_regions; /* what kd_regions holds outside `regions`: see set_up_regions */
+    CUdeviceptr timing_records;   /* the allocation timing_regions.records lies in (aligned within it) */
     CUfunction kernel;          /* direct mode */
     launcher_fn launcher;       /* custom launcher mode */
     harness_arg args[MAX_ARGS];
@@ -297,8 +298,11 @@ static unsigned long long recording_blocks(const harness_slot *slot, unsigned sh
 }
 
 /* An instrumented kernel writes records wherever kd_regions points, on every launch: before
- * any launch it points at rings of one record per warp and stream (the same instructions run, the
- * records overwrite each other), and `regions` points it at real rings for a while. */
+ * `regions` it points at rings of one record per warp and stream (the same instructions run, the
+ * records overwrite each other), and after it at the rings `regions` recorded into, so that
+ * timing the instrumented kernel afterwards times the stores that were recorded. (The
+ * one-record rings make stores cheaper than real rings do: the warps of a block all store
+ * into one line that stays in L2; bench/region_record_variants.txt.) */
 static bool set_up_regions(harness *h, harness_slot *slot)
 {
     size_t bytes;
@@ -307,17 +311,29 @@ static bool set_up_regions(harness *h, harness_slot *slot)
         slot->regions_global = 0;
         return true;
     }
-    region_layout *l = &slot->idle_regions;
+    region_layout *l = &slot->timing_regions;
     size_t warps = (size_t)slot_warps(slot);
     l->capacity = 1;
     l->launch = 1;
     l->ring_mask = 7;
-    if (!allocate(h, &l->records, 2 * 8 * warps, "region records") ||
+    if (!allocate(h, &slot->timing_records, 2 * 8 * warps, "region records") ||
         !allocate(h, &l->headers, 16 * warps, "region headers") ||
         !allocate(h, &l->counts, 2 * 4 * warps, "region counts"))
         return false;
+    l->records = slot->timing_records;
     cuda_ok(h, h->cu.MemcpyHtoD(slot->regions_global, l, sizeof *l), "setting kd_regions");
     return true;
+}
+
+static void free_timing_regions(harness *h, harness_slot *slot)
+{
+    CUdeviceptr *buffer[] = {&slot->timing_records, &slot->timing_regions.headers, &slot->timing_regions.counts};
+    for (size_t i = 0; i < 3; i++)
+        if (*buffer[i]) {
+            h->cu.MemFree(*buffer[i]);
+            *buffer[i] = 0;
+        }
+    slot->timing_regions.records = 0;
 }
 
 /* Allocates and fills one slot's own buffers (a shared one is slot 0's). Inputs are seeded
@@ -394,15 +410,8 @@ static void release_buffers(harness *h)
     if (h->flush)
         h->cu.MemFree(h->flush);
     h->flush = 0;
-    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++) {
-        region_layout *l = &h->slot[s].idle_regions;
-        CUdeviceptr *ring[] = {&l->records, &l->headers, &l->counts};
-        for (size_t i = 0; i < 3; i++)
-            if (*ring[i]) {
-                h->cu.MemFree(*ring[i]);
-                *ring[i] = 0;
-            }
-    }
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
+        free_timing_regions(h, &h->slot[s]);
 }
 
 static void setup(harness *h, kd_words *w)
@@ -849,8 +858,8 @@ static void regions_proton(harness *h, harness_slot *slot, harness_arg *scratch,
 /* regions CAPACITY LAUNCHES STRIDE PATH: LAUNCHES launches of the current slot's
  * instrumented kernel, L2 flushed before each, with one block in STRIDE recording; every
  * recording warp's ring of CAPACITY records collected and written to PATH
- * (src/regions/records.h). Afterwards the idle layout keeps the same STRIDE, so timing the
- * instrumented kernel measures the instrumentation that was recorded. */
+ * (src/regions/records.h). Afterwards kd_regions keeps pointing at these rings, so timing the
+ * instrumented kernel measures the instrumentation that was recorded (set_up_regions). */
 static void regions(harness *h, kd_words *w)
 {
     harness_slot *slot = h->cur;
@@ -901,6 +910,10 @@ static void regions(harness *h, kd_words *w)
     if (!allocate(h, &layout.counts, counts_bytes, "region counts") ||
         !allocate(h, &layout.headers, headers_bytes, "region headers") ||
         !allocate(h, &records_allocation, records_bytes + 8 * capacity, "region records")) {
+        CUdeviceptr allocated[] = {layout.counts, layout.headers};
+        for (size_t i = 0; i < 2; i++)
+            if (allocated[i])
+                h->cu.MemFree(allocated[i]);
         free(host);
         free(device);
         fclose(f);
@@ -927,12 +940,10 @@ static void regions(harness *h, kd_words *w)
     free(host);
     /* The calibration needs 64 records of room: every buffer has at least one warp's worth. */
     unsigned long long cost = capacity >= 64 ? record_cost(h, slot, global, layout) : 0;
-    slot->idle_regions.block_mask = layout.block_mask;
-    slot->idle_regions.block_shift = layout.block_shift;
-    cuda_ok(h, h->cu.MemcpyHtoD(global, &slot->idle_regions, sizeof slot->idle_regions), "setting kd_regions");
-    h->cu.MemFree(layout.counts);
-    h->cu.MemFree(layout.headers);
-    h->cu.MemFree(records_allocation);
+    free_timing_regions(h, slot);
+    slot->timing_regions = layout;
+    slot->timing_records = records_allocation;
+    cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
     int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
     if (failed)
         kd_proto_reply("err io writing %s failed: %s", w->word[4], strerror(failed));
