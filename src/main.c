@@ -181,7 +181,8 @@ static int render(const kd_options *opts, const kd_comparison *c)
     if (opts->html_path) {
         if (!kd_output_open(&out, opts->html_path, "HTML"))
             return KD_EXIT_TOOL;
-        if (kd_output_close(&out, kd_render_html(out.stream, c, NULL)) != 0)
+        kd_render_html(out.stream, c, NULL);
+        if (kd_output_close(&out, 0) != 0)
             rc = KD_EXIT_TOOL;
     }
     if (opts->csv_path) {
@@ -219,9 +220,15 @@ static int app_command(const kd_options *opts)
                     rc = KD_EXIT_TOOL;
             }
         }
-        if (opts->html_path && (!kd_output_open(&out, opts->html_path, "HTML") ||
-                                kd_output_close(&out, kd_app_render_html(out.stream, &c, opts->app.top)) != 0))
-            rc = KD_EXIT_TOOL;
+        if (opts->html_path) {
+            if (!kd_output_open(&out, opts->html_path, "HTML"))
+                rc = KD_EXIT_TOOL;
+            else {
+                kd_app_render_html(out.stream, &c, opts->app.top);
+                if (kd_output_close(&out, 0) != 0)
+                    rc = KD_EXIT_TOOL;
+            }
+        }
         if (rc == KD_EXIT_OK && c.gate == KD_APP_GATE_SLOWER) {
             fprintf(stderr, "kerndiff: v2's GPU kernel time is more than %g%% above v1's (--fail-if-slower)\n",
                     opts->diff.gate.fail_if_slower_pct);

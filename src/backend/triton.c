@@ -112,11 +112,12 @@ static int triton_scan(const kd_frontend_options *opts, const char *path, const 
                 strerror(errno));
         return KD_FAIL_INPUT;
     }
-    int rc = annotations && kd_annotations_parse(text, len, annotations) != 0 ? KD_FAIL_TOOL : KD_OK;
+    if (annotations)
+        kd_annotations_parse(text, len, annotations);
     free(text);
     kd_spawn_result r;
-    if (rc == KD_OK && (rc = run_helper(opts, side, (const char *const[5]){"list", path}, LIST_TIMEOUT_MS, &r)) ==
-                                KD_OK) {
+    int rc = run_helper(opts, side, (const char *const[5]){"list", path}, LIST_TIMEOUT_MS, &r);
+    if (rc == KD_OK) {
         kd_strbuf why = {0};
         if (r.exit_code != 0 || r.signal)
             rc = helper_failed(&r, side, "listing the Triton kernels", opts);

@@ -235,12 +235,11 @@ static int resolve_n(builder *b)
 }
 
 /* The kernel's compile-time constants (BLOCK=1024), for grid and buffer expressions. */
-static int add_constants(builder *b)
+static void add_constants(builder *b)
 {
     const kd_launch_abi *abi = b->req->abi;
     for (size_t i = 0; abi && i < abi->nconstants; i++)
         add_var(b, abi->constants[i].name, abi->constants[i].value);
-    return 0;
 }
 
 /* The range an integer type holds, clipped to the ±2^53 every value already lies in. */
@@ -507,7 +506,7 @@ static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
 
 static unsigned scratch_count(const builder *b) { return b->req->abi ? b->req->abi->nscratch : 0; }
 
-static int init_args(builder *b)
+static void init_args(builder *b)
 {
     const kd_kernel *k = b->req->kernel;
     b->out->args = kd_xcalloc(k->nparams + scratch_count(b) + 1, sizeof *b->out->args);
@@ -517,7 +516,6 @@ static int init_args(builder *b)
         arg->role = kd_param_role_of(&k->params[i]);
         b->out->nargs++;
     }
-    return 0;
 }
 
 /* Every scalar; those without a value are named together. A later scalar's error that
@@ -586,7 +584,7 @@ static int resolve_buffers(builder *b)
 
 /* The compiler's scratch pointers come last, sized per program of the grid (Triton's
  * launcher allocates size x programs); they are workspace, so never compared. */
-static int add_scratch(builder *b)
+static void add_scratch(builder *b)
 {
     static const char *const names[2] = {"(global scratch)", "(profile scratch)"};
     unsigned long long programs = (unsigned long long)b->out->grid[0] * b->out->grid[1] * b->out->grid[2];
@@ -599,7 +597,6 @@ static int add_scratch(builder *b)
         arg->origin = "compiler";
         b->out->nargs++;
     }
-    return 0;
 }
 
 static size_t constant_count(const kd_launch_request *req) { return req->abi ? req->abi->nconstants : 0; }
@@ -612,10 +609,18 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
     builder b = {req, out, error, vars, 0};
     bool failed = check_arg_count(&b) || check_entries(&b, req->buffers, "--buf", true, false) ||
                   check_entries(&b, req->scalars, "--arg", false, false) ||
-                  (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true)) ||
-                  init_args(&b) || resolve_n(&b) || add_constants(&b) ||
-                  resolve_scalars(&b) || resolve_block(&b) || resolve_grid(&b) || resolve_smem(&b) ||
-                  resolve_buffers(&b) || add_scratch(&b);
+                  (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true));
+    if (!failed) {
+        init_args(&b);
+        failed = resolve_n(&b);
+    }
+    if (!failed) {
+        add_constants(&b); /* after n, before the scalars: an expression sees a name's first entry */
+        failed = resolve_scalars(&b) || resolve_block(&b) || resolve_grid(&b) || resolve_smem(&b) ||
+                 resolve_buffers(&b);
+    }
+    if (!failed)
+        add_scratch(&b);
     free(vars);
     if (failed)
         kd_launch_spec_free(out);
@@ -655,14 +660,13 @@ void kd_launch_abi_free(kd_launch_abi *abi)
     memset(abi, 0, sizeof *abi);
 }
 
-int kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value)
+void kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value)
 {
     for (size_t i = 0; i < abi->nconstants; i++)
         if (strcmp(abi->constants[i].name, name) == 0) {
             abi->constants[i].value = value;
-            return 0;
+            return;
         }
     abi->constants = kd_xreallocarray(abi->constants, abi->nconstants + 1, sizeof *abi->constants);
     abi->constants[abi->nconstants++] = (kd_launch_constant){kd_xstrdup(name), value};
-    return 0;
 }

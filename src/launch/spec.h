@@ -68,9 +68,8 @@ typedef struct kd_launch_abi {
     unsigned long long scratch_bytes[2]; /* per program (block); 0: a NULL pointer */
     char *default_grid;                /* grid when none is given ("cdiv(n,BLOCK)"; owned), or NULL */
 } kd_launch_abi;
-/* Adds or replaces a constant. Always returns 0 (kept for callers; out of memory ends the
- * command). */
-int kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value);
+/* Adds or replaces a constant. */
+void kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value);
 void kd_launch_abi_free(kd_launch_abi *abi);
 
 /* The launch settings of the command line (--n, --grid, --block, --smem, --buf, --arg,

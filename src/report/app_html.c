@@ -197,7 +197,7 @@ static void api_table(FILE *out, const kd_app_comparison *c, size_t shown)
     fputs("</table></details>\n", out);
 }
 
-int kd_app_render_html(FILE *out, const kd_app_comparison *c, int top)
+void kd_app_render_html(FILE *out, const kd_app_comparison *c, int top)
 {
     kd_html_begin(out, "kerndiff app: the GPU activity of two programs");
     headline(out, c);
@@ -216,5 +216,4 @@ int kd_app_render_html(FILE *out, const kd_app_comparison *c, int top)
         api_table(out, c, top > 0 && (size_t)top < c->napis ? (size_t)top : c->napis);
     kd_html_say_text(out, "p", "muted", kd_app_change_note);
     kd_html_end(out);
-    return 0;
 }

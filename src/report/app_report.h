@@ -18,8 +18,8 @@ int kd_app_render_json(FILE *out, const kd_app_comparison *c);
 /* One self-contained page (report/app_html.c, the shell of html_page.h): the verdict and
  * totals with their CIs, the per-kernel table and the kernels of one side only, a chart of
  * the top kernels' GPU time (svg id chart-app-kernels; `top` kernels, 0: up to 10) and the
- * API table. Always returns 0 (kept for callers). */
-int kd_app_render_html(FILE *out, const kd_app_comparison *c, int top);
+ * API table. */
+void kd_app_render_html(FILE *out, const kd_app_comparison *c, int top);
 
 /* The sentences and cells the views share (report/app_text.c). */
 /* "2.400 ms", "1.5 MiB", "300": a value in its unit. */

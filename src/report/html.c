@@ -689,7 +689,7 @@ static void sweep_body(FILE *out, const kd_sweep_result *s, const kd_comparison 
     }
 }
 
-int kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *sweep)
+void kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *sweep)
 {
     kd_strbuf title = {0};
     if (sweep)
@@ -703,5 +703,4 @@ int kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *swe
     else
         comparison_body(out, c);
     kd_html_end(out);
-    return 0;
 }

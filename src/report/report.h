@@ -49,8 +49,8 @@ typedef struct kd_sweep_result {
  * order with the speedup's CI, the roofline, regions, and the counter and static tables.
  * `c` is the comparison shown in full; for a sweep, `sweep` adds its time and speedup
  * charts and `c` is its first analysed point (the static diff) or NULL (`kerndiff app` has
- * a page of its own: kd_app_render_html). Always returns 0 (kept for callers). */
-int kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *sweep);
+ * a page of its own: kd_app_render_html). */
+void kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *sweep);
 /* CSV for plotting elsewhere (report/csv.c): with `sweep`, one row per point; else one row
  * per raw sample of `c` (side, index, round, ns, throttled; a header only when nothing
  * was timed). */

@@ -13,7 +13,7 @@ static json_t *metadata(const char *what, int pid, json_int_t tid, json_t *args)
     return e;
 }
 
-static int add_side(json_t *events, const kd_side *side, int pid)
+static void add_side(json_t *events, const kd_side *side, int pid)
 {
     const kd_region_profile *p = &side->regions;
     char name[512];
@@ -39,7 +39,6 @@ static int add_side(json_t *events, const kd_side *side, int pid)
                                                 s->duration_ns, "depth", (int)s->depth));
     }
     json_decref(seen);
-    return 0;
 }
 
 int kd_render_trace(FILE *out, const kd_comparison *c)

@@ -125,7 +125,7 @@ static void keep(kd_san_report *r, const kd_san_finding *f)
     r->findings[r->count++] = *f;
 }
 
-int kd_san_parse(const char *log, kd_san_report *out)
+void kd_san_parse(const char *log, kd_san_report *out)
 {
     memset(out, 0, sizeof *out);
     kd_san_finding current;
@@ -162,7 +162,6 @@ int kd_san_parse(const char *log, kd_san_report *out)
     }
     if (open)
         keep(out, &current);
-    return 0;
 }
 
 void kd_san_report_free(kd_san_report *r)

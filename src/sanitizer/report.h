@@ -46,8 +46,8 @@ typedef struct kd_san_report {
     bool summary_seen;           /* the log ended normally */
 } kd_san_report;
 
-/* Parses a log. Always returns 0 (kept for callers). Unknown lines are ignored. */
-int kd_san_parse(const char *log, kd_san_report *out);
+/* Parses a log. Unknown lines are ignored. */
+void kd_san_parse(const char *log, kd_san_report *out);
 void kd_san_report_free(kd_san_report *r);
 
 /* One buffer of a side, where the harness put it. */

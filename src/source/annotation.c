@@ -43,7 +43,7 @@ static void parse_words(const char *p, const char *eol, int line, kd_annotations
     }
 }
 
-int kd_annotations_parse(const char *text, size_t len, kd_annotations *out)
+void kd_annotations_parse(const char *text, size_t len, kd_annotations *out)
 {
     memset(out, 0, sizeof *out);
     const char *end = text + len;
@@ -67,7 +67,6 @@ int kd_annotations_parse(const char *text, size_t len, kd_annotations *out)
         }
         p = eol + 1;
     }
-    return 0;
 }
 
 const char *kd_annotation_get(const kd_annotations *a, const char *key)

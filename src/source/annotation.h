@@ -18,9 +18,8 @@ typedef struct kd_annotations {
     size_t count;
 } kd_annotations;
 
-/* Text need not be NUL-terminated. Always returns 0 (kept for callers; out of memory
- * ends the command). */
-int kd_annotations_parse(const char *text, size_t len, kd_annotations *out);
+/* Text need not be NUL-terminated. */
+void kd_annotations_parse(const char *text, size_t len, kd_annotations *out);
 /* The comment that starts an annotation line in a file like path, for messages that tell
  * the user to write one: "#" in Python (.py), else "//". */
 const char *kd_annotation_comment(const char *path);

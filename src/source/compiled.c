@@ -160,7 +160,7 @@ int kd_compiled_kernels_add(kd_kernel_list *kernels, const char *ptx)
     return added;
 }
 
-int kd_compiled_instances(const kd_kernel *tmpl, const char *ptx, kd_kernel_list *out)
+void kd_compiled_instances(const kd_kernel *tmpl, const char *ptx, kd_kernel_list *out)
 {
     *out = (kd_kernel_list){0};
     char **names;
@@ -178,5 +178,4 @@ int kd_compiled_instances(const kd_kernel *tmpl, const char *ptx, kd_kernel_list
         free(demangled);
     }
     kd_ptx_names_free(names, count);
-    return 0;
 }

@@ -26,8 +26,7 @@ int kd_kernel_from_signature(const char *demangled, const kd_kernel *source, kd_
 int kd_compiled_kernels_add(kd_kernel_list *kernels, const char *ptx);
 
 /* The compiled instances of the scanned template kernel `tmpl` in `ptx`, in entry order,
- * each named with its template arguments ("copy<float>"). Always returns 0 (kept for
- * callers; out of memory ends the command). */
-int kd_compiled_instances(const kd_kernel *tmpl, const char *ptx, kd_kernel_list *out);
+ * each named with its template arguments ("copy<float>"). */
+void kd_compiled_instances(const kd_kernel *tmpl, const char *ptx, kd_kernel_list *out);
 
 #endif

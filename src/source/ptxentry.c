@@ -159,12 +159,11 @@ static int apply_signature(kd_kernel *k, const char *signature, kd_strbuf *error
     return rc;
 }
 
-int kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out)
+void kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out)
 {
     *out = (kd_kernel_list){0};
     for (size_t i = 0; i < count; i++)
         push_kernel(out, names[i]);
-    return 0;
 }
 
 /* inputs=a,b: those pointers are inputs (const: seeded, not compared). */

@@ -22,8 +22,8 @@
 int kd_ptx_kernels(const char *ptx, kd_kernel_list *out);
 
 /* Kernels named `names` (count of them) without parameters (a cubin's: the annotations
- * give them). Always returns 0 (kept for callers; out of memory ends the command). */
-int kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out);
+ * give them). */
+void kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out);
 
 /* Applies `signature=` and `inputs=` annotations to every kernel. Returns 0, or -1 with the
  * reason in error (a malformed signature). */

@@ -1264,19 +1264,18 @@ int kd_scan_source(const char *text, size_t len, kd_kernel_list *out)
     return 0;
 }
 
-int kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_t *count)
+void kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_t *count)
 {
     *offsets = NULL;
     *count = 0;
     if (!text || len == 0)
-        return 0;
+        return;
     scanner sc;
     scan_run(&sc, text, len);
     *offsets = sc.bodies;
     *count = sc.nbodies;
     sc.bodies = NULL;
     scan_end(&sc);
-    return 0;
 }
 
 void kd_kernel_list_free(kd_kernel_list *list)

@@ -73,9 +73,8 @@ int kd_scan_source(const char *text, size_t len, kd_kernel_list *out);
 /* The byte offsets of the opening `{` of every __global__ function definition in `text`
  * (kernels and kernel templates; not launchers, not explicit specialisations), in order:
  * where the region pass's instrumented build declares each kernel's record context.
- * *offsets is malloc'ed (NULL when none). Always returns 0 (kept for callers; out of
- * memory ends the command). */
-int kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_t *count);
+ * *offsets is malloc'ed (NULL when none). */
+void kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_t *count);
 void kd_kernel_list_free(kd_kernel_list *list);
 /* Frees what one kernel owns (for kernels built outside a list) and clears it. */
 void kd_kernel_free(kd_kernel *k);

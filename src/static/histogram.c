@@ -24,7 +24,7 @@ static void grow_if_full(kd_histogram *h)
     h->cap = cap;
 }
 
-int kd_hist_add(kd_histogram *h, const char *key, long n)
+void kd_hist_add(kd_histogram *h, const char *key, long n)
 {
     kd_hist_entry *e = find_entry(h, key);
     if (!e) {
@@ -34,7 +34,6 @@ int kd_hist_add(kd_histogram *h, const char *key, long n)
     }
     e->count += n;
     h->total += n;
-    return 0;
 }
 
 long kd_hist_get(const kd_histogram *h, const char *key)

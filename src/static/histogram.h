@@ -15,9 +15,8 @@ typedef struct kd_histogram {
     long total;
 } kd_histogram;
 
-/* Adds n to key's count (creating it). Always returns 0 (kept for callers; out of memory
- * ends the command). */
-int kd_hist_add(kd_histogram *h, const char *key, long n);
+/* Adds n to key's count (creating it). */
+void kd_hist_add(kd_histogram *h, const char *key, long n);
 long kd_hist_get(const kd_histogram *h, const char *key);
 /* Sorts entries by key so that output is stable. */
 void kd_hist_sort(kd_histogram *h);

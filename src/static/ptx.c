@@ -222,7 +222,7 @@ void kd_ptx_names_free(char **names, size_t count)
     free(names);
 }
 
-int kd_ptx_entry_names(const char *ptx, char ***names, size_t *count)
+void kd_ptx_entry_names(const char *ptx, char ***names, size_t *count)
 {
     *names = NULL;
     *count = 0;
@@ -231,7 +231,6 @@ int kd_ptx_entry_names(const char *ptx, char ***names, size_t *count)
         *names = kd_xreallocarray(*names, *count + 1, sizeof **names);
         (*names)[(*count)++] = kd_xstrndup(e.name, e.name_len);
     }
-    return 0;
 }
 
 char *kd_ptx_entry_body(const char *ptx, const char *entry_name)
@@ -329,7 +328,7 @@ static void count_opcode(const char *start, const char *end, kd_histogram *opcod
     free(opcode);
 }
 
-int kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *families)
+void kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *families)
 {
     const char *p = body;
     while (*(p = skip_trivia(p))) {
@@ -353,5 +352,4 @@ int kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *fami
             count_opcode(word, end, opcodes, families);
         p = skip_statement(end);
     }
-    return 0;
 }

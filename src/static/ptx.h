@@ -7,9 +7,8 @@
 #include "static/histogram.h"
 
 /* Names of every `.entry` in the module, in order (malloc'd array of malloc'd strings).
- * Only definitions count: a bodiless `.entry` declaration is not listed. Always returns 0
- * (kept for callers; out of memory ends the command). */
-int kd_ptx_entry_names(const char *ptx, char ***names, size_t *count);
+ * Only definitions count: a bodiless `.entry` declaration is not listed. */
+void kd_ptx_entry_names(const char *ptx, char ***names, size_t *count);
 void kd_ptx_names_free(char **names, size_t count);
 
 /* The text between the braces of `.entry name(...) { ... }` (malloc'd), or NULL if absent. */
@@ -19,8 +18,8 @@ char *kd_ptx_entry_body(const char *ptx, const char *entry_name);
  * without the guard predicate (`ld.global.v4.f32`, `st.shared.f32`, `bar.sync`,
  * `fma.rn.f32`); labels, braces, directives (`.reg`, `.loc`, `.shared` ...), comments and
  * `{ }` scopes are not instructions. `families` (may be NULL) gets the rolled-up view:
- * see kd_ptx_family(). Always returns 0 (kept for callers; out of memory ends the command). */
-int kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *families);
+ * see kd_ptx_family(). */
+void kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *families);
 
 /* The family an opcode rolls up to: its first component, plus the state space for memory
  * operations (`ld.global.v4.f32` -> `ld.global`, `fma.rn.f32` -> `fma`,

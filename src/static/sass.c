@@ -178,8 +178,8 @@ static void count_instruction(const char *mnemonic, size_t len, kd_histogram *op
     free(op);
 }
 
-int kd_sass_histogram(const char *function_text, kd_histogram *ops, kd_histogram *families,
-                      kd_sass_checks *checks)
+void kd_sass_histogram(const char *function_text, kd_histogram *ops, kd_histogram *families,
+                       kd_sass_checks *checks)
 {
     if (checks)
         memset(checks, 0, sizeof *checks);
@@ -189,5 +189,4 @@ int kd_sass_histogram(const char *function_text, kd_histogram *ops, kd_histogram
         if (mnemonic)
             count_instruction(mnemonic, len, ops, families, checks);
     }
-    return 0;
 }

@@ -27,9 +27,8 @@ char *kd_sass_function_text(const char *listing, const char *function);
  * (`LDG.E.128`, `FFMA`, `BAR.SYNC.DEFER_BLOCKING`), without guard predicate, operands and
  * the encoding comments; families (may be NULL) are the mnemonic alone (`LDG`).
  * Counts are added to the histograms; `checks` (may be NULL) is reset first. In a listing
- * with several `code for sm_XX` sections, kd_sass_function_text returns the first copy.
- * Always returns 0 (kept for callers; out of memory ends the command). */
-int kd_sass_histogram(const char *function_text, kd_histogram *ops, kd_histogram *families,
-                      kd_sass_checks *checks);
+ * with several `code for sm_XX` sections, kd_sass_function_text returns the first copy. */
+void kd_sass_histogram(const char *function_text, kd_histogram *ops, kd_histogram *families,
+                       kd_sass_checks *checks);
 
 #endif

@@ -18,17 +18,16 @@ static void reserve(kd_strbuf *sb, size_t extra)
     sb->cap = cap;
 }
 
-int kd_sb_append(kd_strbuf *sb, const char *bytes, size_t n)
+void kd_sb_append(kd_strbuf *sb, const char *bytes, size_t n)
 {
     reserve(sb, n);
     if (n)
         memcpy(sb->data + sb->len, bytes, n);
     sb->len += n;
     sb->data[sb->len] = '\0';
-    return 0;
 }
 
-int kd_sb_puts(kd_strbuf *sb, const char *s) { return kd_sb_append(sb, s, strlen(s)); }
+void kd_sb_puts(kd_strbuf *sb, const char *s) { kd_sb_append(sb, s, strlen(s)); }
 
 int kd_sb_printf(kd_strbuf *sb, const char *fmt, ...)
 {

@@ -10,7 +10,7 @@ typedef struct kd_strlist {
 } kd_strlist;
 
 /* Appends s (not copied). Never fails (out of memory ends the command,
- * util/xalloc.h): always returns 0, kept for the callers that check. */
-int kd_strlist_push(kd_strlist *list, const char *s);
+ * util/xalloc.h). */
+void kd_strlist_push(kd_strlist *list, const char *s);
 
 #endif

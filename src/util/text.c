@@ -24,7 +24,7 @@ static bool is_c0_or_del(unsigned char c)
     return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f;
 }
 
-int kd_escape_controls(const char *text, size_t len, kd_strbuf *out)
+void kd_escape_controls(const char *text, size_t len, kd_strbuf *out)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t start = 0;
@@ -39,5 +39,4 @@ int kd_escape_controls(const char *text, size_t len, kd_strbuf *out)
         start = i + 1;
     }
     kd_sb_append(out, text + start, len - start);
-    return 0;
 }

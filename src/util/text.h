@@ -12,8 +12,7 @@ size_t kd_normalize_newlines(char *text, size_t len);
 /* Appends text with every control character that a terminal would act on written out as
  * `\xNN`: C0 controls other than newline and tab (ESC starts colour, title and OSC
  * hyperlink sequences), DEL, and C1 controls in UTF-8 (U+0080..U+009F, 8-bit CSI/OSC).
- * Everything kerndiff shows that came from a user's file passes through here. Always
- * returns 0 (out of memory ends the command; the int is kept for the callers that check). */
-int kd_escape_controls(const char *text, size_t len, kd_strbuf *out);
+ * Everything kerndiff shows that came from a user's file passes through here. */
+void kd_escape_controls(const char *text, size_t len, kd_strbuf *out);
 
 #endif

@@ -204,9 +204,12 @@ static int write_pictures(const kd_options *opts, const kd_sweep_spec *s, const 
     const kd_comparison *c = first->kept ? &first->c : NULL;
     int status = KD_EXIT_OK;
     kd_output out;
-    if (opts->html_path &&
-        (!kd_output_open(&out, opts->html_path, "sweep HTML") || kd_output_close(&out, kd_render_html(out.stream, c, &result)) != 0))
-        status = KD_EXIT_TOOL;
+    if (opts->html_path) {
+        if (kd_output_open(&out, opts->html_path, "sweep HTML"))
+            kd_render_html(out.stream, c, &result);
+        if (!out.stream || kd_output_close(&out, 0) != 0)
+            status = KD_EXIT_TOOL;
+    }
     if (opts->csv_path) {
         if (kd_output_open(&out, opts->csv_path, "sweep CSV"))
             kd_render_csv(out.stream, c, &result);

@@ -53,13 +53,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     char **names;
     size_t count;
-    if (kd_ptx_entry_names(text, &names, &count) == 0) {
-        for (size_t i = 0; i < count; i++) {
-            count_ptx_entry(text, names[i]);
-            count_sass_function(text, names[i]);
-        }
-        kd_ptx_names_free(names, count);
+    kd_ptx_entry_names(text, &names, &count);
+    for (size_t i = 0; i < count; i++) {
+        count_ptx_entry(text, names[i]);
+        count_sass_function(text, names[i]);
     }
+    kd_ptx_names_free(names, count);
     count_sass(text);
     free(text);
     return 0;

@@ -342,8 +342,8 @@ static void angle_includes_under_include_dirs_are_materialised(void **state)
     write_in_repo("include/cfg.h", "#define CFG 2\n");
 
     kd_strlist dirs = {0};
-    assert_int_equal(kd_strlist_push(&dirs, outside), 0);
-    assert_int_equal(kd_strlist_push(&dirs, "include"), 0);
+    kd_strlist_push(&dirs, outside);
+    kd_strlist_push(&dirs, "include");
     kd_git_result result;
     kd_strbuf error = {0};
     assert_int_equal(resolve("kern.cu", NULL, &dirs, &result, &error), 0);

@@ -9,7 +9,7 @@
 static void fill(kd_histogram *h, const char *const *keys, const long *counts, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        assert_int_equal(kd_hist_add(h, keys[i], counts[i]), 0);
+        kd_hist_add(h, keys[i], counts[i]);
 }
 
 static void table_puts_changed_rows_first_largest_first(void **state)

@@ -17,7 +17,7 @@ typedef struct counted {
 static counted count_text(const char *text)
 {
     counted c = {0};
-    assert_int_equal(kd_sass_histogram(text, &c.ops, &c.families, &c.checks), 0);
+    kd_sass_histogram(text, &c.ops, &c.families, &c.checks);
     return c;
 }
 
@@ -250,14 +250,13 @@ static void test_checks_are_reset_and_outputs_optional(void **state)
     (void)state;
     kd_sass_checks checks;
     memset(&checks, 0x7f, sizeof checks);
-    assert_int_equal(kd_sass_histogram("/*0000*/ MEMBAR.SC.GPU ;\n/*0010*/ MEMBAR.ALL.CTA ;\n",
-                                       NULL, NULL, &checks),
-                     0);
+    kd_sass_histogram("/*0000*/ MEMBAR.SC.GPU ;\n/*0010*/ MEMBAR.ALL.CTA ;\n",
+                      NULL, NULL, &checks);
     assert_int_equal(checks.memory_barriers, 2);
     assert_int_equal(checks.barriers, 0);
     assert_int_equal(checks.global_loads, 0);
     kd_histogram fam = {0};
-    assert_int_equal(kd_sass_histogram("/*0000*/ LDG.E.128 R0, [R2] ;\n", NULL, &fam, NULL), 0);
+    kd_sass_histogram("/*0000*/ LDG.E.128 R0, [R2] ;\n", NULL, &fam, NULL);
     assert_int_equal(kd_hist_get(&fam, "LDG"), 1);
     kd_hist_free(&fam);
 }

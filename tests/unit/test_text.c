@@ -18,7 +18,7 @@ static void control_sequences_are_written_out(void **state)
     (void)state;
     const char text[] = "k\033]8;;http://x\007t\tab\n\x7f" "\xc2\x9b" "2J \xc3\xa9";
     kd_strbuf sb = {0};
-    assert_int_equal(kd_escape_controls(text, sizeof text - 1, &sb), 0);
+    kd_escape_controls(text, sizeof text - 1, &sb);
     assert_string_equal(kd_sb_str(&sb), "k\\x1b]8;;http://x\\x07t\tab\n\\x7f\\xc2\\x9b2J \xc3\xa9");
     kd_sb_free(&sb);
 }
