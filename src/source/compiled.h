@@ -21,8 +21,7 @@
 int kd_kernel_from_signature(const char *demangled, const kd_kernel *source, kd_kernel *out);
 
 /* Adds to `kernels` every entry of `ptx` that none of them accounts for (by name, any
- * template instance or overload of it), marked from_compiled. Returns the number added
- * (never negative now that out of memory ends the command; callers may still check). */
+ * template instance or overload of it), marked from_compiled. Returns the number added. */
 int kd_compiled_kernels_add(kd_kernel_list *kernels, const char *ptx);
 
 /* The compiled instances of the scanned template kernel `tmpl` in `ptx`, in entry order,

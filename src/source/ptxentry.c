@@ -74,7 +74,7 @@ static void read_params(kd_kernel *k, const char *open, const char *close)
     }
 }
 
-int kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
+void kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
 {
     *out = (kd_kernel_list){0};
     char **names;
@@ -99,7 +99,6 @@ int kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
             read_params(k, open, close);
     }
     kd_ptx_names_free(names, count);
-    return 0;
 }
 
 /* "x:f32*" -> a parameter; "const" inputs are set by inputs= afterwards. */

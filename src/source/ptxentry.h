@@ -17,9 +17,8 @@
 #include "source/scan.h"
 #include "util/strbuf.h"
 
-/* The .entry kernels of ptx, described as above. Always returns 0 (kept for callers; out of
- * memory ends the command). */
-int kd_ptx_kernels(const char *ptx, kd_kernel_list *out);
+/* The .entry kernels of ptx, described as above. */
+void kd_ptx_kernels(const char *ptx, kd_kernel_list *out);
 
 /* Kernels named `names` (count of them) without parameters (a cubin's: the annotations
  * give them). */
