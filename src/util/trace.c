@@ -40,7 +40,8 @@ static double elapsed(void)
     return (double)(now.tv_sec - state.start.tv_sec) + (double)(now.tv_nsec - state.start.tv_nsec) / 1e9;
 }
 
-static void status_line(const char *fmt, va_list ap)
+/* A printf format from the callers, which the attribute has the compiler check there. */
+__attribute__((format(printf, 1, 0))) static void status_line(const char *fmt, va_list ap)
 {
     char text[160];
     vsnprintf(text, sizeof text, fmt, ap);

@@ -183,7 +183,7 @@ static kd_reply_status read_reply(kd_child *c, int timeout_ms)
     return KD_REPLY_GARBLED;
 }
 
-static void send_line(kd_child *c, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void send_line(kd_child *c, const char *fmt, va_list ap)
 {
     c->send_failed = true;
     if (c->exited || c->to_child < 0)
