@@ -325,15 +325,16 @@ static bool set_up_regions(harness *h, harness_slot *slot)
     return true;
 }
 
-static void free_timing_regions(harness *h, harness_slot *slot)
+/* Frees a layout's buffers (its records through `records_allocation`, which they lie in). */
+static void free_layout(harness *h, region_layout *l, CUdeviceptr *records_allocation)
 {
-    CUdeviceptr *buffer[] = {&slot->timing_records, &slot->timing_regions.headers, &slot->timing_regions.counts};
+    CUdeviceptr *buffer[] = {records_allocation, &l->headers, &l->counts};
     for (size_t i = 0; i < 3; i++)
         if (*buffer[i]) {
             h->cu.MemFree(*buffer[i]);
             *buffer[i] = 0;
         }
-    slot->timing_regions.records = 0;
+    l->records = 0;
 }
 
 /* Allocates and fills one slot's own buffers (a shared one is slot 0's). Inputs are seeded
@@ -411,7 +412,7 @@ static void release_buffers(harness *h)
         h->cu.MemFree(h->flush);
     h->flush = 0;
     for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
-        free_timing_regions(h, &h->slot[s]);
+        free_layout(h, &h->slot[s].timing_regions, &h->slot[s].timing_records);
 }
 
 static void setup(harness *h, kd_words *w)
@@ -910,10 +911,7 @@ static void regions(harness *h, kd_words *w)
     if (!allocate(h, &layout.counts, counts_bytes, "region counts") ||
         !allocate(h, &layout.headers, headers_bytes, "region headers") ||
         !allocate(h, &records_allocation, records_bytes + 8 * capacity, "region records")) {
-        CUdeviceptr allocated[] = {layout.counts, layout.headers};
-        for (size_t i = 0; i < 2; i++)
-            if (allocated[i])
-                h->cu.MemFree(allocated[i]);
+        free_layout(h, &layout, &records_allocation);
         free(host);
         free(device);
         fclose(f);
@@ -940,7 +938,7 @@ static void regions(harness *h, kd_words *w)
     free(host);
     /* The calibration needs 64 records of room: every buffer has at least one warp's worth. */
     unsigned long long cost = capacity >= 64 ? record_cost(h, slot, global, layout) : 0;
-    free_timing_regions(h, slot);
+    free_layout(h, &slot->timing_regions, &slot->timing_records);
     slot->timing_regions = layout;
     slot->timing_records = records_allocation;
     cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");

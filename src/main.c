@@ -212,22 +212,16 @@ static int app_command(const kd_options *opts)
                                 kd_output_close(&out, kd_app_render_json(out.stream, &c)) != 0))
             rc = KD_EXIT_TOOL;
         if (opts->markdown_path) {
-            if (!kd_output_open(&out, opts->markdown_path, "Markdown"))
-                rc = KD_EXIT_TOOL;
-            else {
+            if (kd_output_open(&out, opts->markdown_path, "Markdown"))
                 kd_app_render_markdown(out.stream, &c, opts->app.top);
-                if (kd_output_close(&out, 0) != 0)
-                    rc = KD_EXIT_TOOL;
-            }
+            if (!out.stream || kd_output_close(&out, 0) != 0)
+                rc = KD_EXIT_TOOL;
         }
         if (opts->html_path) {
-            if (!kd_output_open(&out, opts->html_path, "HTML"))
-                rc = KD_EXIT_TOOL;
-            else {
+            if (kd_output_open(&out, opts->html_path, "HTML"))
                 kd_app_render_html(out.stream, &c, opts->app.top);
-                if (kd_output_close(&out, 0) != 0)
-                    rc = KD_EXIT_TOOL;
-            }
+            if (!out.stream || kd_output_close(&out, 0) != 0)
+                rc = KD_EXIT_TOOL;
         }
         if (rc == KD_EXIT_OK && c.gate == KD_APP_GATE_SLOWER) {
             fprintf(stderr, "kerndiff: v2's GPU kernel time is more than %g%% above v1's (--fail-if-slower)\n",

@@ -683,33 +683,50 @@ static void drop_folded(kd_kernel *k, const kd_strlist *folded)
 }
 
 /* What both builds start from: Triton's version, the meta-parameters and the compile spec
- * Triton's JIT would make for this launch. Returns the spec (owned) or NULL after printing why
- * (*rc says the outcome); m, folded and version are filled for the caller to free. */
-static json_t *start_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
-                           kd_side *side, meta *m, kd_strlist *folded, char **version, int *rc)
+ * Triton's JIT would make for this launch. */
+typedef struct compile_plan {
+    char *version;
+    meta m;
+    kd_strlist folded; /* parameters Triton specialised as constexprs */
+    json_t *spec;
+    json_t *meta_json; /* the build's metadata, once built */
+} compile_plan;
+
+/* Fills *p (to be freed with plan_free whatever it returns); prints why it fails. */
+static int plan_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+                      kd_side *side, compile_plan *p)
 {
-    *rc = triton_version(opts, side, version);
-    if (*rc == KD_OK)
-        *rc = resolve_meta(launch, side, m);
-    else
-        memset(m, 0, sizeof *m);
-    if (*rc == KD_OK)
-        *rc = apply_heuristics(opts, launch, side, m);
-    return *rc == KD_OK ? make_spec(c, side, m, folded) : NULL;
+    *p = (compile_plan){0};
+    int rc = triton_version(opts, side, &p->version);
+    if (rc == KD_OK)
+        rc = resolve_meta(launch, side, &p->m);
+    if (rc == KD_OK)
+        rc = apply_heuristics(opts, launch, side, &p->m);
+    if (rc == KD_OK)
+        p->spec = make_spec(c, side, &p->m, &p->folded);
+    return rc;
 }
 
-/* The build of `spec` (consumed): from the cache, or compiled into the private folder
- * `folder`, its artifacts into b and its metadata into *meta_json (owned). */
-static int build_spec(const kd_frontend_options *opts, const kd_side *side, const meta *m, const char *version,
-                      json_t *spec, const char *folder, kd_build *b, json_t **meta_json)
+static void plan_free(compile_plan *p)
 {
-    char *spec_text = spec ? json_dumps(spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *entry = NULL, *dir = NULL;
-    json_decref(spec);
+    json_decref(p->spec);
+    json_decref(p->meta_json);
+    meta_free(&p->m);
+    free(p->folded.items);
+    free(p->version);
+}
+
+/* The build of p's spec: from the cache, or compiled into the private folder `folder`, its
+ * artifacts into b and its metadata into p->meta_json. */
+static int build_spec(const kd_frontend_options *opts, const kd_side *side, compile_plan *p, const char *folder,
+                      kd_build *b)
+{
+    char *spec_text = p->spec ? json_dumps(p->spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *entry = NULL, *dir = NULL;
     if (!spec_text) {
         fprintf(stderr, "kerndiff: out of memory\n");
         return KD_FAIL_TOOL;
     }
-    compute_key(opts, side, m, version, spec_text, b->key);
+    compute_key(opts, side, &p->m, p->version, spec_text, b->key);
     entry = kd_cache_entry(b->key);
     static const bool required[N_ARTIFACTS] = {true, true, true, true};
     const kd_cache_layout layout = {artifacts, required, N_ARTIFACTS};
@@ -725,7 +742,7 @@ static int build_spec(const kd_frontend_options *opts, const kd_side *side, cons
             kd_cache_store(dir, entry, &layout);
         }
     }
-    if (rc == KD_OK && load_artifacts(b, cached ? entry : dir, cached, meta_json) != 0) {
+    if (rc == KD_OK && load_artifacts(b, cached ? entry : dir, cached, &p->meta_json) != 0) {
         fprintf(stderr, "kerndiff: %s: Triton's build left no usable kernel.ptx/kernel.cubin/metadata.json in %s "
                         "(rerun with --no-cache)\n", side->label, cached ? entry : dir);
         rc = KD_FAIL_TOOL;
@@ -739,28 +756,20 @@ static int build_spec(const kd_frontend_options *opts, const kd_side *side, cons
 static int triton_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
                         kd_side *side)
 {
-    meta m;
-    char *version = NULL;
-    kd_strlist folded = {0};
-    json_t *meta_json = NULL;
-    int rc;
-    json_t *spec = start_build(opts, launch, c, side, &m, &folded, &version, &rc);
+    compile_plan p;
+    int rc = plan_build(opts, launch, c, side, &p);
     if (rc == KD_OK)
-        rc = build_spec(opts, side, &m, version, spec, side->label, &side->build, &meta_json);
-    if (rc == KD_OK)
-        read_abi(side, meta_json);
-    json_decref(meta_json);
-    for (size_t i = 0; rc == KD_OK && i < folded.count; i++)
-        kd_launch_abi_set(&side->abi, folded.items[i], 1);
+        rc = build_spec(opts, side, &p, side->label, &side->build);
     if (rc == KD_OK) {
-        drop_folded(side->compiled, &folded);
-        side->build_note = describe_build(version, &m, side, &folded);
+        read_abi(side, p.meta_json);
+        for (size_t i = 0; i < p.folded.count; i++)
+            kd_launch_abi_set(&side->abi, p.folded.items[i], 1);
+        drop_folded(side->compiled, &p.folded);
+        side->build_note = describe_build(p.version, &p.m, side, &p.folded);
         /* Triton's cache entry holds no disassembly: cuobjdump runs here, every time. */
         kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);
     }
-    meta_free(&m);
-    free(folded.items);
-    free(version);
+    plan_free(&p);
     return rc;
 }
 
@@ -772,36 +781,29 @@ static int triton_build_instrumented(const kd_frontend_options *opts, const kd_l
                                      const kd_comparison *c, kd_side *side, kd_strlist *regions, const char *folder,
                                      kd_build *out, kd_note *skip)
 {
-    meta m;
-    char *version = NULL;
-    kd_strlist folded = {0};
-    json_t *meta_json = NULL;
-    int rc;
-    json_t *spec = start_build(opts, launch, c, side, &m, &folded, &version, &rc);
-    if (spec) {
+    compile_plan p;
+    int rc = plan_build(opts, launch, c, side, &p);
+    if (p.spec) {
         /* Proton sizes its buffers from the shared memory a block may opt into (48 KiB: any GPU). */
-        json_object_set_new(spec, "instrument", json_true());
-        json_object_set_new(spec, "max_shared", json_integer(c->limits ? c->limits->max_smem_per_block : 48 * 1024));
+        json_object_set_new(p.spec, "instrument", json_true());
+        json_object_set_new(p.spec, "max_shared", json_integer(c->limits ? c->limits->max_smem_per_block : 48 * 1024));
     }
     if (rc == KD_OK)
-        rc = build_spec(opts, side, &m, version, spec, folder, out, &meta_json);
-    if (rc == KD_OK && !json_is_true(json_object_get(meta_json, "proton"))) {
-        kd_note_set(skip, KD_REGIONS_NO_PROTON, KD_NOTE_NO_SIDE, version, NULL, NULL);
+        rc = build_spec(opts, side, &p, folder, out);
+    if (rc == KD_OK && !json_is_true(json_object_get(p.meta_json, "proton"))) {
+        kd_note_set(skip, KD_REGIONS_NO_PROTON, KD_NOTE_NO_SIDE, p.version, NULL, NULL);
     } else if (rc == KD_OK) {
         size_t i;
         json_t *name;
-        json_array_foreach(json_object_get(meta_json, "scopes"), i, name)
+        json_array_foreach(json_object_get(p.meta_json, "scopes"), i, name)
             kd_strlist_push(regions, kd_xstrdup(json_string_value(name)));
-        side->regions_smem = (unsigned long long)json_integer_value(json_object_get(meta_json, "shared"));
+        side->regions_smem = (unsigned long long)json_integer_value(json_object_get(p.meta_json, "shared"));
         side->regions_profile_scratch =
-            (unsigned long long)json_integer_value(json_object_get(meta_json, "profile_scratch_size"));
+            (unsigned long long)json_integer_value(json_object_get(p.meta_json, "profile_scratch_size"));
         if (!regions->count)
             kd_note_set(skip, KD_REGIONS_NO_SCOPES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
     }
-    json_decref(meta_json);
-    meta_free(&m);
-    free(folded.items);
-    free(version);
+    plan_free(&p);
     return rc;
 }
 

@@ -75,11 +75,14 @@ void kd_region_heading(const kd_comparison *c, kd_strbuf *out)
     }
     /* A Triton side's records are Proton's, which kerndiff has no calibration kernel for. */
     kd_sb_puts(out, "a record's cost subtracted:");
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
+        kd_sb_printf(out, " %s ", c->side[s].label);
         if (cost[s] > 0)
-            kd_sb_printf(out, " %s %.0f cycles (measured on the GPU)%s", c->side[s].label, cost[s], s ? "" : ";");
+            kd_sb_printf(out, "%.0f cycles (measured on the GPU)", cost[s]);
         else
-            kd_sb_printf(out, " %s none (not calibrated)%s", c->side[s].label, s ? "" : ";");
+            kd_sb_puts(out, "none (not calibrated)");
+        kd_sb_puts(out, s ? "" : ";");
+    }
 }
 
 void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
