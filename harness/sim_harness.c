@@ -24,6 +24,8 @@
  *   regions=C1+C2  `regions` records region ids 1, 2, ... lasting C1, C2 ... cycles (plus
  *                  the 30-cycle record cost it reports), 4 times each, in every warp of
  *                  2 blocks x 2 warps, with the spread of cv=
+ *   region_group=G:W  as KD_REGION_GROUP with group id G and runs of W warps: the first warp
+ *                  of each run records (its header says G and W), the others record nothing
  *   buffers=A1+A2  `buffers` puts the side's buffers at these addresses (hex), in argument
  *                  order (default 0x7f0000000000 + 1 MiB per buffer): to replay a recorded
  *                  compute-sanitizer log, whose addresses they must be (tests/fakes)
@@ -54,6 +56,7 @@ typedef struct sim_spec {
     double median_ns, cv, drift, outliers, placement;
     double region_cycles[8];
     int nregions;
+    unsigned region_group, region_group_warps;
     unsigned long long buffer_address[8];
     int nbuffers;
     unsigned by_block_threads[8];
@@ -140,7 +143,11 @@ static void parse_spec(char *text, sim_spec *spec)
                 spec->by_block_threads[spec->nby_block] = (unsigned)strtoul(item, NULL, 10);
                 spec->by_block_ns[spec->nby_block++] = colon ? parse_quantity(colon + 1) : spec->median_ns;
             }
-        else if (!strcmp(k, "regions"))
+        else if (!strcmp(k, "region_group")) {
+            char *colon = strchr(v, ':');
+            spec->region_group = (unsigned)strtoul(v, NULL, 10) & 0xff;
+            spec->region_group_warps = colon ? (unsigned)strtoul(colon + 1, NULL, 10) & 0xff : 1;
+        } else if (!strcmp(k, "regions"))
             for (char *c = (char *)v; *c && spec->nregions < 8; c += *c == '+')
                 spec->region_cycles[spec->nregions++] = strtod(c, &c);
         else
@@ -350,11 +357,18 @@ static void regions(kd_words *w)
                                   stride, SIM_BLOCKS};
     fwrite(&head, sizeof head, 1, f);
     uint32_t count = (uint32_t)(2 * SIM_REPEATS * spec->nregions);
+    /* Under a group, only the first warp of each run records. */
+    unsigned run = spec->region_group && spec->region_group_warps ? spec->region_group_warps : 1;
+    uint64_t group_bits = (uint64_t)spec->region_group << 48 | (uint64_t)spec->region_group_warps << 56;
     for (uint32_t l = 0; l < launches; l++) {
-        for (uint32_t warp = 0; warp < warps; warp++)
-            fwrite(&count, sizeof count, 1, f);
+        for (uint32_t warp = 0; warp < warps; warp++) {
+            uint32_t written = (warp % SIM_WARPS_PER_BLOCK) % run ? 0 : count;
+            fwrite(&written, sizeof written, 1, f);
+        }
         for (uint32_t warp = 0; warp < warps; warp++) { /* recorded block b runs on SM b */
-            uint64_t header[2] = {1000000000ull + 200ull * (uint64_t)warp, (uint64_t)(warp / SIM_WARPS_PER_BLOCK) << 32 | 1000u};
+            uint64_t writer = (warp % SIM_WARPS_PER_BLOCK) % run ? 0 : group_bits;
+            uint64_t header[2] = {1000000000ull + 200ull * (uint64_t)warp,
+                                  writer | (uint64_t)(warp / SIM_WARPS_PER_BLOCK) << 32 | 1000u};
             fwrite(header, sizeof header, 1, f);
         }
         for (uint32_t warp = 0; warp < warps; warp++) {

@@ -54,6 +54,18 @@
  * __syncthreads): a warp whose lanes recorded different numbers of markers (markers in
  * lane-divergent branches) is flagged and left out, and kerndiff says how many were.
  *
+ * Warp-specialised kernels: KD_REGION_GROUP(name, warps) says that from here on the warp
+ * works for the group `name`, whose warps are aligned runs of `warps` warps of the block (4:
+ * a Hopper warpgroup), all doing the same. One warp of each run records for it (the first;
+ * the others' markers cost a branch), and kerndiff shows each region with the group that
+ * recorded it and names the tracks of the timeline by group. Call it in a kernel body, at a
+ * point every lane of the warp reaches together, before the warp's first marker (what the
+ * other warps of a run recorded before it is not kept); `warps` is 1 to 32. Group names are
+ * identifiers, a namespace of their own.
+ *
+ *     if (warp / 4 == 0) { KD_REGION_GROUP(producer, 4); ... }
+ *     else               { KD_REGION_GROUP(consumer, 4); ... }
+ *
  * Markers outside a kernel body of the instrumented file (in __device__ functions, or in
  * kernels of included headers) find no local context: `kd_region_ctx` names a
  * namespace-scope fallback there, which keeps the warp's index in shared memory (slower:
@@ -70,7 +82,9 @@ struct kd_region_layout {
     unsigned long long *records; /* [warp][stream][capacity]: stream 0 from the kernel's context,
                                     stream 1 from the fallback; %clock | (id << 1 | end) << 32;
                                     aligned to 8 * capacity bytes */
-    unsigned long long *headers; /* [warp][2]: %globaltimer, %smid << 32 | %clock, at the warp's start */
+    unsigned long long *headers; /* [warp][2]: %globaltimer, %smid << 32 | %clock, at the warp's start;
+                                    KD_REGION_GROUP sets bits 48..55 (its group's id) and 56..63
+                                    (its warps) of the second */
     unsigned *counts;            /* [warp][stream]: records written (dropped: count - capacity);
                                     bit 31 of stream 0's: the warp's lanes disagreed */
     unsigned capacity;           /* records per stream and warp, a power of two */
@@ -137,8 +151,11 @@ static __device__ __forceinline__ void kd_region_write_header(unsigned long long
 }
 
 /* The fallback's per-warp state in shared memory: this launch and block's tag << 32, bit 31
- * when the warp's header is written, and the index. The tag makes initialisation needless. */
+ * when the warp's header is written, bit 30 when a group's other warp records for this one,
+ * and the index. The tag makes initialisation needless. */
 #define KD_REGION_HEADER_DONE 0x80000000u
+#define KD_REGION_SILENT 0x40000000u
+#define KD_REGION_INDEX_MASK 0x3fffffffu
 static __device__ __forceinline__ unsigned long long *kd_region_fallback_state()
 {
     __shared__ unsigned long long state[32];
@@ -191,6 +208,23 @@ struct kd_region_context {
         index++;
     }
 
+    /* KD_REGION_GROUP: the first warp of each aligned run of `warps` records for the run,
+     * and says so in its header; the others stop recording, here and in the fallback. */
+    __device__ __forceinline__ void group(unsigned id, unsigned warps)
+    {
+        if (!on)
+            return;
+        unsigned warp = kd_region_warp_in_block();
+        warps = warps - 1 < 32 ? warps : 1;
+        if (warp % warps) {
+            on = false;
+            kd_region_fallback_state()[warp] |= KD_REGION_SILENT;
+            return;
+        }
+        unsigned short *tag = reinterpret_cast<unsigned short *>(&kd_regions.headers[2 * kd_region_warp_slot() + 1]);
+        tag[3] = (unsigned short)(id | warps << 8);
+    }
+
     __device__ __forceinline__ ~kd_region_context()
     {
         if (!on)
@@ -222,7 +256,9 @@ struct kd_region_fallback {
         unsigned tag = kd_region_tag();
         unsigned long long s = *state;
         bool mine = (unsigned)(s >> 32) == tag;
-        unsigned index = mine ? (unsigned)s & ~KD_REGION_HEADER_DONE : 0u;
+        if (mine && ((unsigned)s & KD_REGION_SILENT))
+            return;
+        unsigned index = mine ? (unsigned)s & KD_REGION_INDEX_MASK : 0u;
         bool header_done = mine && ((unsigned)s & KD_REGION_HEADER_DONE);
         *state = (unsigned long long)tag << 32 | KD_REGION_HEADER_DONE | (index + 1);
         if (leader) {
@@ -232,6 +268,13 @@ struct kd_region_fallback {
             if (!header_done)
                 kd_region_write_header(slot, clock);
         }
+    }
+
+    /* Groups need the warp's context: outside a kernel body there is none. */
+    template <class T = void> __device__ void group(unsigned, unsigned) const
+    {
+        static_assert(sizeof(T) == 0, "KD_REGION_GROUP belongs in a kernel body of the instrumented file, "
+                                      "not in a __device__ function or an included header");
     }
 };
 static __device__ const kd_region_fallback kd_region_ctx = {};
@@ -270,6 +313,7 @@ template <class Context> struct kd_region_scope {
 #define KD_REGION_BEGIN(name) kd_region_ctx.record(KD_REGION_ID_##name, 0)
 #define KD_REGION_END(name) kd_region_ctx.record(KD_REGION_ID_##name, 1)
 #define KD_REGION_KEEP(v) kd_region_keep(v)
+#define KD_REGION_GROUP(name, warps) kd_region_ctx.group(KD_REGION_GROUP_ID_##name, (warps))
 #define KD_REGION_CAT2(a, b) a##b
 #define KD_REGION_CAT(a, b) KD_REGION_CAT2(a, b)
 #define KD_REGION(name)                                                                                            \
@@ -285,6 +329,7 @@ template <class Context> struct kd_region_scope {
 #define KD_REGION_END(name) ((void)0)
 #define KD_REGION(name) ((void)0)
 #define KD_REGION_KEEP(v) ((void)0)
+#define KD_REGION_GROUP(name, warps) ((void)0)
 
 #endif
 #endif

@@ -69,13 +69,13 @@ typedef struct kd_backend {
                  kd_side *side);
     /* --regions: the instrumented build into its own build folder `folder`. NULL: the backend
      * has no regions. With region_markers, the build is instrumented for
-     * include/kerndiff/regions.h with region ids from `regions` (the names a scan of the file
-     * found); without, the compiler assigns the ids (Triton's Proton scopes) and the build puts
-     * the names into `regions`, id = index + 1. Returns KD_OK with a KD_REGIONS_* note set in
+     * include/kerndiff/regions.h with region and group ids from `regions` (the names a scan
+     * of the file found); without, the compiler assigns the ids (Triton's Proton scopes) and
+     * the build puts the names into regions->regions, id = index + 1. Returns KD_OK with a KD_REGIONS_* note set in
      * *skip (its sides left to the caller) when the side cannot be recorded after all (no
      * scopes, a Triton without Proton). */
     int (*build_instrumented)(const kd_frontend_options *opts, const kd_launch_options *launch,
-                              const kd_comparison *c, kd_side *side, kd_strlist *regions,
+                              const kd_comparison *c, kd_side *side, kd_region_names *regions,
                               const char *folder, kd_build *out, kd_note *skip);
     bool region_markers;     /* its regions are KD_REGION markers found by scanning the file */
 } kd_backend;

@@ -67,7 +67,7 @@ static void read_libs(kd_side *side)
 }
 
 /* The plain build (regions NULL) or the instrumented one, in the build folder `folder`. */
-static int build_variant(const kd_frontend_options *opts, const kd_comparison *c, kd_side *side, const kd_strlist *regions,
+static int build_variant(const kd_frontend_options *opts, const kd_comparison *c, kd_side *side, const kd_region_names *regions,
                          const char *folder, kd_build *out)
 {
     /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
@@ -161,7 +161,7 @@ static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *
 }
 
 static int cuda_build_instrumented(const kd_frontend_options *opts, const kd_launch_options *launch,
-                                   const kd_comparison *c, kd_side *side, kd_strlist *regions,
+                                   const kd_comparison *c, kd_side *side, kd_region_names *regions,
                                    const char *folder, kd_build *out, kd_note *skip)
 {
     (void)launch;

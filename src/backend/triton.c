@@ -778,7 +778,7 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
  * buffers that the harness reads back (regions/proton.h). The names come from the build, by
  * Proton's scope id; the launch differs by Proton's shared memory and profile scratch. */
 static int triton_build_instrumented(const kd_frontend_options *opts, const kd_launch_options *launch,
-                                     const kd_comparison *c, kd_side *side, kd_strlist *regions, const char *folder,
+                                     const kd_comparison *c, kd_side *side, kd_region_names *regions, const char *folder,
                                      kd_build *out, kd_note *skip)
 {
     compile_plan p;
@@ -796,11 +796,11 @@ static int triton_build_instrumented(const kd_frontend_options *opts, const kd_l
         size_t i;
         json_t *name;
         json_array_foreach(json_object_get(p.meta_json, "scopes"), i, name)
-            kd_strlist_push(regions, kd_xstrdup(json_string_value(name)));
+            kd_strlist_push(&regions->regions, kd_xstrdup(json_string_value(name)));
         side->regions_smem = (unsigned long long)json_integer_value(json_object_get(p.meta_json, "shared"));
         side->regions_profile_scratch =
             (unsigned long long)json_integer_value(json_object_get(p.meta_json, "profile_scratch_size"));
-        if (!regions->count)
+        if (!regions->regions.count)
             kd_note_set(skip, KD_REGIONS_NO_SCOPES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
     }
     plan_free(&p);

@@ -692,6 +692,9 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     if (npos > 0 && strcmp(positional[0], "compare") == 0) {
         if (npos != 3)
             return usage_error("usage: kerndiff compare OLD.json NEW.json");
+        if (opts->trace_path)
+            return usage_error("--trace draws a run's region instances, which a saved run does not keep: pass "
+                               "--trace FILE to the run that records them (kerndiff --regions --trace FILE V1 V2)");
         opts->command = KD_CMD_COMPARE;
         opts->diff.files[0] = positional[1];
         opts->diff.files[1] = positional[2];

@@ -120,7 +120,8 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
     hash_list(&h, "-D", cfg->defines);
     hash_list(&h, "flags", cfg->nvcc_flags);
     if (cfg->regions) {
-        hash_list(&h, "regions", cfg->regions);
+        hash_list(&h, "regions", &cfg->regions->regions);
+        hash_list(&h, "groups", &cfg->regions->groups);
         kd_hash_str(&h, cfg->regions_every_block ? "every block" : "sampled blocks");
     }
     if (cfg->launcher) {

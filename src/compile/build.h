@@ -7,6 +7,7 @@
 #define KD_BUILD_BUILD_H
 
 #include <stdbool.h>
+#include "regions/names.h"
 #include "util/strlist.h"
 #include "source/scan.h"
 #include "util/strbuf.h"
@@ -20,9 +21,9 @@ typedef struct kd_build_config {
      * file plus the generated shim (shim.h), linked with `libs` (-lNAME each). */
     const kd_kernel *launcher;
     const kd_strlist *libs;
-    /* The instrumented variant (include/kerndiff/regions.h): region names, id = position + 1;
+    /* The instrumented variant (include/kerndiff/regions.h): its region and warp group names;
      * NULL for the plain build. */
-    const kd_strlist *regions;
+    const kd_region_names *regions;
     bool regions_every_block; /* every block records: no sampling branch around the markers */
     const char *cuobjdump;   /* disassemble the cubin into kernel.sass (cached); NULL: none */
 } kd_build_config;

@@ -122,10 +122,10 @@ static int build_instrumented(const kd_diff_options *opts, kd_comparison *c)
         int rc = frontend->build_instrumented && frontend->region_markers ? scan_markers(side) : KD_OK;
         if (rc != KD_OK)
             return rc;
-        kd_note_id left_out = !frontend->build_instrumented                                     ? KD_REGIONS_NOT_CUDA
-                              : frontend->region_markers && side->region_names.count == 0         ? KD_REGIONS_NO_MARKERS
-                              : side->kernel_info && side->kernel_info->is_launcher             ? KD_REGIONS_LAUNCHER
-                                                                                                : KD_NOTE_NONE;
+        kd_note_id left_out = !frontend->build_instrumented                                       ? KD_REGIONS_NOT_CUDA
+                              : frontend->region_markers && side->region_names.regions.count == 0 ? KD_REGIONS_NO_MARKERS
+                              : side->kernel_info && side->kernel_info->is_launcher               ? KD_REGIONS_LAUNCHER
+                                                                                                  : KD_NOTE_NONE;
         if (!c->regions_note.present && left_out != KD_NOTE_NONE)
             kd_note_set(&c->regions_note, left_out, KD_NOTE_SIDE(s), NULL, NULL, NULL);
     }

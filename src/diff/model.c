@@ -105,9 +105,7 @@ void kd_comparison_free(kd_comparison *c)
         kd_autotune_free(&side->autotune);
         free(side->libs.items);
         free(side->libs_text);
-        for (size_t i = 0; i < side->region_names.count; i++)
-            free(side->region_names.items[i]);
-        free(side->region_names.items);
+        kd_region_names_free(&side->region_names);
         kd_build_free(&side->regions_build);
         kd_launch_spec_free(&side->regions_launch);
         kd_region_profile_free(&side->regions);

@@ -66,7 +66,7 @@ typedef struct kd_side {
     kd_static_result stat;
     kd_launch_spec launch;      /* how it is launched (valid when launch_error is NULL) */
     char *launch_error;         /* why no launch could be described */
-    kd_strlist region_names;    /* --regions: its markers' names (owned), id = index + 1 */
+    kd_region_names region_names; /* --regions: its markers' region and group names */
     kd_build regions_build;     /* --regions: the instrumented build */
     unsigned long long regions_smem, regions_profile_scratch; /* --regions, Triton: the instrumented
                                    build's dynamic shared memory and profile scratch per program */

@@ -39,6 +39,7 @@ static const struct {
     [KD_REGIONS_NO_SCOPES] = {KD_NOTE_REGIONS, "no_scopes"},
     [KD_REGIONS_NO_PROTON] = {KD_NOTE_REGIONS, "no_proton"},
     [KD_REGIONS_FAILED] = {KD_NOTE_REGIONS, "failed"},
+    [KD_REGIONS_SAVED_ONE_RUN] = {KD_NOTE_REGIONS, "saved_one_run"},
 };
 
 kd_note_kind kd_note_kind_of(kd_note_id id)

@@ -47,6 +47,7 @@ typedef enum kd_note_id {
     KD_REGIONS_NO_SCOPES,           /* side: a Triton kernel without Proton scopes */
     KD_REGIONS_NO_PROTON,           /* side; value: its Triton version */
     KD_REGIONS_FAILED,              /* side; detail: what went wrong */
+    KD_REGIONS_SAVED_ONE_RUN,       /* kerndiff compare: side: the run without regions */
     KD_NOTE_ID_COUNT
 } kd_note_id;
 

@@ -8,7 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const markers[] = {"KD_REGION_BEGIN(", "KD_REGION_END(", "KD_REGION("};
+/* The markers that name something, what they name and what follows the name. */
+static const struct marker {
+    const char *open;
+    bool group;     /* a KD_REGION_GROUP name, not a region's */
+    char after;     /* ')' or the ',' before the group's warps */
+} markers[] = {
+    {"KD_REGION_BEGIN(", false, ')'},
+    {"KD_REGION_END(", false, ')'},
+    {"KD_REGION(", false, ')'},
+    {"KD_REGION_GROUP(", true, ','},
+};
 
 static bool known(const kd_strlist *names, const char *name, size_t len)
 {
@@ -18,18 +28,19 @@ static bool known(const kd_strlist *names, const char *name, size_t len)
     return false;
 }
 
-int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why)
+int kd_regions_scan(const char *text, kd_region_names *names, kd_strbuf *why)
 {
     for (const char *p = text; (p = strstr(p, "KD_REGION")) != NULL; p++) {
         /* Part of a longer identifier (MY_KD_REGION...) is not a marker. */
         if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
             continue;
-        const char *open = NULL;
-        for (size_t m = 0; m < sizeof markers / sizeof *markers && !open; m++)
-            if (strncmp(p, markers[m], strlen(markers[m])) == 0)
-                open = p + strlen(markers[m]);
-        if (!open)
+        const struct marker *m = NULL;
+        for (size_t i = 0; i < sizeof markers / sizeof *markers && !m; i++)
+            if (strncmp(p, markers[i].open, strlen(markers[i].open)) == 0)
+                m = &markers[i];
+        if (!m)
             continue;
+        const char *open = p + strlen(m->open);
         while (*open == ' ' || *open == '\t')
             open++;
         size_t len = 0;
@@ -38,28 +49,36 @@ int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why)
         const char *close = open + len;
         while (*close == ' ' || *close == '\t')
             close++;
-        if (len == 0 || isdigit((unsigned char)open[0]) || *close != ')') {
-            kd_sb_printf(why, "a region marker needs an identifier: %.*s", (int)(strcspn(p, "\n") < 60 ? strcspn(p, "\n") : 60), p);
+        if (len == 0 || isdigit((unsigned char)open[0]) || *close != m->after) {
+            size_t shown = strcspn(p, "\n");
+            kd_sb_printf(why, "%s needs an identifier%s: %.*s", m->group ? "a warp group" : "a region marker",
+                         m->group ? " and its warps (KD_REGION_GROUP(name, 4))" : "", (int)(shown < 60 ? shown : 60), p);
             return -1;
         }
-        if (known(names, open, len))
+        kd_strlist *list = m->group ? &names->groups : &names->regions;
+        if (known(list, open, len))
             continue;
-        if (names->count + 1 >= KD_REGION_CALIBRATION_ID) {
-            kd_sb_printf(why, "more than %d region names: the records hold 7-bit ids", KD_REGION_CALIBRATION_ID - 1);
+        /* Region ids are 7 bits of a record (127: the calibration region's); group ids 8
+         * bits of a warp's header (0: no group). */
+        size_t most = m->group ? KD_REGION_MAX_GROUPS : KD_REGION_CALIBRATION_ID - 1;
+        if (list->count == most) {
+            kd_sb_printf(why, "more than %zu %s names", most, m->group ? "warp group" : "region");
             return -1;
         }
-        kd_strlist_push(names, kd_xstrndup(open, len));
+        kd_strlist_push(list, kd_xstrndup(open, len));
     }
     return 0;
 }
 
-void kd_regions_wrapper_prologue(const kd_strlist *names, bool every_block, kd_strbuf *out)
+void kd_regions_wrapper_prologue(const kd_region_names *names, bool every_block, kd_strbuf *out)
 {
     kd_sb_puts(out, "#define KERNDIFF_REGIONS 1\n");
     if (every_block)
         kd_sb_puts(out, "#define KD_REGION_EVERY_BLOCK 1\n");
-    for (size_t i = 0; i < names->count; i++)
-        kd_sb_printf(out, "#define KD_REGION_ID_%s %zu\n", names->items[i], i + 1);
+    for (size_t i = 0; i < names->regions.count; i++)
+        kd_sb_printf(out, "#define KD_REGION_ID_%s %zu\n", names->regions.items[i], i + 1);
+    for (size_t i = 0; i < names->groups.count; i++)
+        kd_sb_printf(out, "#define KD_REGION_GROUP_ID_%s %zu\n", names->groups.items[i], i + 1);
     kd_sb_printf(out, "#define KD_REGION_ID_kd_calibrate %d\n", KD_REGION_CALIBRATION_ID);
     /* Before the user's code: every kernel body declares a context of this header's type. */
     kd_sb_puts(out, "#include <kerndiff/regions.h>\n");

@@ -5,24 +5,29 @@
 
 #include <stdbool.h>
 
+#include "regions/names.h"
 #include "util/strbuf.h"
-#include "util/strlist.h"
 
 /* The reserved id of the calibration region (an empty region, to measure a record's cost). */
 #define KD_REGION_CALIBRATION_ID 127
 #define KD_REGION_CALIBRATION_KERNEL "kd_region_calibrate"
 
-/* Appends to `names` (owned strings) every region NAME in KD_REGION_BEGIN(NAME),
- * KD_REGION_END(NAME) and KD_REGION(NAME) of `text`, once each, in order of first use:
- * region NAME gets id = its position + 1. Comments are not skipped: a marker in a comment
- * gets an id it never uses, which costs nothing. Returns 0, or -1 (with why) for a name
- * that is not an identifier or more names than ids (126). */
-int kd_regions_scan(const char *text, kd_strlist *names, kd_strbuf *why);
+/* The most warp group names a side may have: their ids are 8 bits of a warp's header. */
+#define KD_REGION_MAX_GROUPS 255
 
-/* Before the user's code: KERNDIFF_REGIONS, one KD_REGION_ID_<name> define per region,
- * KD_REGION_EVERY_BLOCK when every block records (no sampling branch) and the header.
+/* Appends to names->regions every region NAME in KD_REGION_BEGIN(NAME), KD_REGION_END(NAME)
+ * and KD_REGION(NAME) of `text`, and to names->groups every NAME of KD_REGION_GROUP(NAME, W),
+ * once each, in order of first use: NAME gets id = its position + 1 in its list. Comments
+ * are not skipped: a marker in a comment gets an id it never uses, which costs nothing.
+ * Returns 0, or -1 (with why) for a name that is not an identifier or more names than ids
+ * (126 regions, 255 groups). */
+int kd_regions_scan(const char *text, kd_region_names *names, kd_strbuf *why);
+
+/* Before the user's code: KERNDIFF_REGIONS, one KD_REGION_ID_<name> define per region and
+ * one KD_REGION_GROUP_ID_<name> per warp group, KD_REGION_EVERY_BLOCK when every block
+ * records (no sampling branch) and the header.
  * After it: the calibration kernel (32 empty regions in one warp). */
-void kd_regions_wrapper_prologue(const kd_strlist *names, bool every_block, kd_strbuf *out);
+void kd_regions_wrapper_prologue(const kd_region_names *names, bool every_block, kd_strbuf *out);
 void kd_regions_wrapper_epilogue(kd_strbuf *out);
 
 /* The user's file (`len` bytes of `text`, read from `path`) as the instrumented build

@@ -31,7 +31,7 @@ static int failed(kd_child *c, kd_reply_status st, const char *doing, kd_strbuf 
     return -1;
 }
 
-int kd_regions_run(const kd_harness_side *side, const kd_strlist *names, const kd_regions_options *o,
+int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, const kd_regions_options *o,
                    const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why)
 {
     memset(out, 0, sizeof *out);

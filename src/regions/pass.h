@@ -4,9 +4,9 @@
 #ifndef KD_REGIONS_PASS_H
 #define KD_REGIONS_PASS_H
 
+#include "regions/names.h"
 #include "regions/profile.h"
 #include "util/strbuf.h"
-#include "util/strlist.h"
 #include "wire/client.h"
 
 typedef struct kd_regions_options {
@@ -29,7 +29,7 @@ unsigned kd_regions_block_stride(unsigned long long blocks, int sms, unsigned re
 /* side->load_path is the instrumented cubin. plain_ns is the side's median from the timing
  * pass; sm_clock_hz the SM clock seen there (cycles to ns). Returns 0, or -1 with "what it
  * was doing: what happened" in why. */
-int kd_regions_run(const kd_harness_side *side, const kd_strlist *names, const kd_regions_options *o,
+int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, const kd_regions_options *o,
                    const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "measure/stats.h"
+#include "regions/instrument.h"
 #include "regions/records.h"
 #include "util/xalloc.h"
 
@@ -13,12 +14,13 @@
 #define MAX_DEPTH 32
 
 /* Every instance of one region: its cycles and its SM; per launch, where its instances
- * start in that list. */
+ * start in that list; the warp groups that recorded it (bit g: group id g). */
 typedef struct instances {
     double *cycles;
     unsigned *sm;
     size_t n, cap;
     size_t launch_start[KD_REGION_MAX_LAUNCHES + 1];
+    uint64_t groups[(KD_REGION_MAX_GROUPS + 1 + 63) / 64];
 } instances;
 
 static void push_instance(instances *in, double cycles, unsigned sm)
@@ -47,15 +49,16 @@ static double median_of(double *v, size_t n)
 /* The reading state of one file. */
 typedef struct reader {
     kd_region_file_header head;
-    const kd_strlist *names;
+    const kd_strlist *names; /* the regions' */
+    size_t ngroups;
     double record_cycles, ns_per_cycle;
     instances *per_region;   /* [names->count] */
     double total_span;       /* cycles between each warp's first and last record, summed */
     kd_region_profile *out;
 } reader;
 
-static void add_slice(reader *r, unsigned sm, size_t slot, unsigned region, double start_ns, double dur_ns,
-                      unsigned depth)
+static void add_slice(reader *r, unsigned sm, size_t slot, unsigned group, unsigned region, double start_ns,
+                      double dur_ns, unsigned depth)
 {
     kd_region_profile *p = r->out;
     if (p->nslices == MAX_SLICES) {
@@ -65,8 +68,8 @@ static void add_slice(reader *r, unsigned sm, size_t slot, unsigned region, doub
     if (!p->slices)
         p->slices = kd_xmalloc(MAX_SLICES * sizeof *p->slices);
     unsigned wpb = r->head.warps_per_block ? r->head.warps_per_block : 1;
-    p->slices[p->nslices++] = (kd_region_slice){sm, (unsigned)(slot / wpb * r->head.block_stride), (unsigned)(slot % wpb),
-                                                region, start_ns, dur_ns, depth};
+    p->slices[p->nslices++] = (kd_region_slice){sm,       (unsigned)(slot / wpb * r->head.block_stride),
+                                                (unsigned)(slot % wpb), region, group, start_ns, dur_ns, depth};
 }
 
 /* One warp of one launch: pair begins and ends (nesting by a stack), add each instance. */
@@ -82,7 +85,15 @@ static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, con
     r->out->records += n;
     if (n == 0)
         return;
-    unsigned sm = (unsigned)(header[1] >> 32);
+    r->out->recording_warps += launch == 0;
+    unsigned sm = kd_region_header_sm(header[1]), group = kd_region_header_group(header[1]);
+    if (group > r->ngroups) /* not an id of this side's groups: a stranger, shown as none */
+        group = 0;
+    if (group) {
+        kd_region_group *g = &r->out->groups[group - 1];
+        g->recording_warps += launch == 0;
+        g->warps = kd_region_header_group_warps(header[1]);
+    }
     uint32_t clock0 = (uint32_t)header[1];
     double origin_ns = (double)(header[0] - first_global);
     const uint64_t mask = (1ull << KD_REGION_CLOCK_BITS) - 1;
@@ -117,9 +128,10 @@ static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, con
         double cycles = (double)((clock - stack[depth].clock) & mask) - r->record_cycles;
         cycles = cycles > 0 ? cycles : 0;
         push_instance(&r->per_region[id - 1], cycles, sm);
+        r->per_region[id - 1].groups[group / 64] |= 1ull << group % 64;
         if (launch + 1 == r->head.launches) {
             double start = origin_ns + (double)(uint32_t)((uint32_t)stack[depth].clock - clock0) * r->ns_per_cycle;
-            add_slice(r, sm, slot, id - 1, start, cycles * r->ns_per_cycle, depth);
+            add_slice(r, sm, slot, group, id - 1, start, cycles * r->ns_per_cycle, depth);
         }
     }
     r->out->unmatched += depth;
@@ -175,6 +187,16 @@ static double sm_spread(const instances *in)
     return spread;
 }
 
+/* The names of the groups whose bits are set, ", " between; NULL when none is. */
+static char *group_names(const uint64_t *bits, const kd_region_profile *p)
+{
+    kd_strbuf names = {0};
+    for (size_t g = 1; g <= p->ngroups; g++)
+        if (bits[g / 64] >> g % 64 & 1)
+            kd_sb_printf(&names, "%s%s", names.len ? ", " : "", p->groups[g - 1].name);
+    return names.len ? kd_sb_take(&names) : NULL;
+}
+
 static void summarise(reader *r)
 {
     kd_region_profile *p = r->out;
@@ -183,6 +205,7 @@ static void summarise(reader *r)
         instances *in = &r->per_region[i];
         kd_region_stat *st = &p->regions[p->count++];
         st->name = kd_xstrdup(r->names->items[i]);
+        st->group = group_names(in->groups, p);
         st->instances = in->n;
         in->launch_start[r->head.launches] = in->n;
         st->launches = r->head.launches;
@@ -204,13 +227,19 @@ static void summarise(reader *r)
     }
 }
 
-int kd_region_profile_read(const char *path, const kd_strlist *names, double record_cycles, double sm_clock_hz,
-                           kd_region_profile *out, kd_strbuf *why)
+int kd_region_profile_read(const char *path, const kd_region_names *all_names, double record_cycles,
+                           double sm_clock_hz, kd_region_profile *out, kd_strbuf *why)
 {
     memset(out, 0, sizeof *out);
-    reader r = {.names = names, .record_cycles = record_cycles, .out = out,
+    const kd_strlist *names = &all_names->regions;
+    size_t ngroups = all_names->groups.count < KD_REGION_MAX_GROUPS ? all_names->groups.count : KD_REGION_MAX_GROUPS;
+    reader r = {.names = names, .ngroups = ngroups, .record_cycles = record_cycles, .out = out,
                 .ns_per_cycle = sm_clock_hz > 0 ? 1e9 / sm_clock_hz : 1.0};
     out->record_cycles = record_cycles;
+    out->groups = kd_xcalloc(ngroups + 1, sizeof *out->groups);
+    out->ngroups = ngroups;
+    for (size_t g = 0; g < ngroups; g++)
+        out->groups[g].name = kd_xstrdup(all_names->groups.items[g]);
     FILE *f = fopen(path, "rb");
     if (!f || fread(&r.head, sizeof r.head, 1, f) != 1 || r.head.magic != KD_REGION_MAGIC ||
         r.head.version != KD_REGION_VERSION || !r.head.capacity || (r.head.capacity & (r.head.capacity - 1)) ||
@@ -255,9 +284,14 @@ int kd_region_profile_read(const char *path, const kd_strlist *names, double rec
 
 void kd_region_profile_free(kd_region_profile *p)
 {
-    for (size_t i = 0; i < p->count; i++)
+    for (size_t i = 0; i < p->count; i++) {
         free(p->regions[i].name);
+        free(p->regions[i].group);
+    }
     free(p->regions);
+    for (size_t g = 0; g < p->ngroups; g++)
+        free(p->groups[g].name);
+    free(p->groups);
     free(p->slices);
     memset(p, 0, sizeof *p);
 }

@@ -7,13 +7,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "regions/names.h"
 #include "util/strbuf.h"
-#include "util/strlist.h"
 
 #define KD_REGION_MAX_LAUNCHES 64
 
 typedef struct kd_region_stat {
     char *name;
+    char *group;                 /* the warp groups whose warps recorded it ("consumer", or
+                                    "consumer, producer"); NULL: warps of no group */
     size_t instances;
     double median, p10, p90;     /* cycles per instance, the record cost subtracted */
     double share_pct;            /* its cycles over all warps' recorded spans */
@@ -25,14 +27,27 @@ typedef struct kd_region_stat {
 /* One region instance of the traced launch, on one time axis. */
 typedef struct kd_region_slice {
     unsigned sm, block, warp, region; /* region: index into the profile's regions */
+    unsigned group;                   /* index into the profile's groups + 1; 0: none */
     double start_ns, duration_ns;     /* start relative to the launch's first record */
     unsigned depth;                   /* nesting level */
 } kd_region_slice;
 
+/* A KD_REGION_GROUP: warps of the block in aligned runs of `warps`, the first of each
+ * recording for the run. */
+typedef struct kd_region_group {
+    char *name;
+    unsigned warps;                  /* warps in a run, as the kernel said (0: none recorded) */
+    size_t recording_warps;          /* warps that recorded for the group, in one launch */
+} kd_region_group;
+
 typedef struct kd_region_profile {
     kd_region_stat *regions;
     size_t count;
+    kd_region_group *groups;         /* one per group name of the side, id = index + 1 */
+    size_t ngroups;
     size_t warps, launches;          /* warps: those of the recording blocks */
+    size_t recording_warps;          /* those that recorded, in the first launch (fewer under
+                                        KD_REGION_GROUP, or when warps exit before a marker) */
     unsigned block_stride;           /* one block in this many recorded (1: every block) */
     size_t blocks_recorded, blocks;  /* of the grid's blocks */
     unsigned long long records, dropped, unmatched;
@@ -44,11 +59,13 @@ typedef struct kd_region_profile {
     kd_region_slice *slices;         /* the last launch */
     size_t nslices;
     bool slices_truncated;           /* more than the trace keeps */
+    bool saved;                      /* from a saved run: its table, not its instances (no slices) */
 } kd_region_profile;
 
-/* Reads the record file at path. names[i] is region id i + 1. sm_clock_hz converts
- * cycles to ns for the slices (0: 1 GHz). Returns 0, or -1 with what is wrong in why. */
-int kd_region_profile_read(const char *path, const kd_strlist *names, double record_cycles, double sm_clock_hz,
+/* Reads the record file at path. names->regions.items[i] is region id i + 1, and
+ * names->groups' likewise group id i + 1. sm_clock_hz converts cycles to ns for the slices
+ * (0: 1 GHz). Returns 0, or -1 with what is wrong in why. */
+int kd_region_profile_read(const char *path, const kd_region_names *names, double record_cycles, double sm_clock_hz,
                            kd_region_profile *out, kd_strbuf *why);
 void kd_region_profile_free(kd_region_profile *p);
 

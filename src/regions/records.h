@@ -10,8 +10,9 @@
  *   launches: u32 counts[warps], u64 headers[2 * warps], u64 records[warps * capacity]
  *
  * A record: bit 63..57 region id, bit 56 end (1) or begin (0), bits 55..0 the SM clock. A
- * warp's header: %globaltimer at its start, then %smid << 32 | the low 32 bits of the clock
- * there. Ring: record k of a warp sits at k % capacity; a warp that wrote count > capacity
+ * warp's header: %globaltimer at its start, then a word of the low 32 bits of the clock
+ * there, %smid in bits 32..47, and from KD_REGION_GROUP the warp's group id in bits 48..55
+ * (0: none) and its group's warps in bits 56..63. Ring: record k of a warp sits at k % capacity; a warp that wrote count > capacity
  * records kept the newest `capacity`. A count with bit 31 set (KD_REGION_DIVERGENT) marks a
  * warp whose lanes recorded differently: its records are not to be read.
  *
@@ -37,6 +38,10 @@ typedef struct kd_region_file_header {
 static inline unsigned kd_region_record_id(uint64_t r) { return (unsigned)(r >> 57); }
 static inline int kd_region_record_is_end(uint64_t r) { return (int)((r >> KD_REGION_CLOCK_BITS) & 1); }
 static inline uint64_t kd_region_record_clock(uint64_t r) { return r & ((1ull << KD_REGION_CLOCK_BITS) - 1); }
+
+static inline unsigned kd_region_header_sm(uint64_t word) { return (unsigned)(word >> 32 & 0xffff); }
+static inline unsigned kd_region_header_group(uint64_t word) { return (unsigned)(word >> 48 & 0xff); }
+static inline unsigned kd_region_header_group_warps(uint64_t word) { return (unsigned)(word >> 56); }
 
 /* Bytes of one launch's block in the file. */
 static inline size_t kd_region_launch_bytes(uint32_t warps, uint32_t capacity)

@@ -55,8 +55,11 @@ static void bars_and_table(FILE *out, const kd_comparison *c, const kd_region_ro
         kd_region_cell(rows[i].v1, &a);
         kd_region_cell(rows[i].v2, &b);
         kd_region_change(&rows[i], &change);
+        kd_strbuf label = {0};
+        kd_region_label(&rows[i], &label);
         fputs("<tr>", out);
-        kd_html_cell(out, "td", rows[i].name);
+        kd_html_cell(out, "td", kd_sb_str(&label));
+        kd_sb_free(&label);
         kd_html_cell(out, "td", kd_sb_str(&a));
         kd_html_cell(out, "td", kd_sb_str(&b));
         kd_html_cell(out, "td", kd_sb_str(&change));
@@ -130,6 +133,15 @@ static shown_block median_block(const kd_region_profile *p)
     return shown;
 }
 
+/* The warp group a warp of the block recorded for in the trace, or NULL. */
+static const char *group_of(const kd_region_profile *p, unsigned block, unsigned warp)
+{
+    for (size_t i = 0; i < p->nslices; i++)
+        if (p->slices[i].block == block && p->slices[i].warp == warp && p->slices[i].group)
+            return p->slices[i].group <= p->ngroups ? p->groups[p->slices[i].group - 1].name : NULL;
+    return NULL;
+}
+
 /* Each region of a side, by its index in the profile, gets the colour of its row in the
  * table (rows are matched by name), so a region has one colour on both sides. */
 static size_t *colours_of(const kd_region_profile *p, int side, const kd_region_row *rows, size_t n)
@@ -164,6 +176,13 @@ static void timeline_caption(const kd_comparison *c, const shown_block shown[2],
 static void timeline_chart(FILE *out, const kd_comparison *c, const kd_region_row *rows, size_t n)
 {
     shown_block shown[2];
+    if (c->side[0].regions.saved) {
+        kd_strbuf line = {0};
+        kd_sb_puts(&line, "No timeline: saved runs keep the region table, not the instances a timeline draws "
+                          "(--html at the run itself draws it).");
+        kd_html_say(out, "p", "muted", &line);
+        return;
+    }
     for (int s = 0; s < 2; s++) {
         shown[s] = median_block(&c->side[s].regions);
         if (!shown[s].found) {
@@ -177,20 +196,25 @@ static void timeline_chart(FILE *out, const kd_comparison *c, const kd_region_ro
     /* Rows from the top: v1's warps, a gap, v2's warps. Row r's centre is at y = total - r - 0.5. */
     size_t total = (size_t)shown[0].warps + 1 + shown[1].warps, first_row[2] = {0, (size_t)shown[0].warps + 1};
     double *at = kd_xcalloc(total, sizeof *at);
-    char (*names)[24] = kd_xcalloc(total, sizeof *names);
+    char (*names)[48] = kd_xcalloc(total, sizeof *names);
     const char **text = kd_xcalloc(total, sizeof *text);
     size_t *colour[2] = {colours_of(&c->side[0].regions, 0, rows, n), colours_of(&c->side[1].regions, 1, rows, n)};
     size_t ticks = 0;
     for (int s = 0; s < 2; s++)
         for (unsigned w = 0; w < shown[s].warps; w++) {
             at[ticks] = (double)(total - first_row[s] - w) - 0.5;
-            snprintf(names[ticks], sizeof *names, "v%d warp %u", s + 1, w);
+            const char *group = group_of(&c->side[s].regions, shown[s].block, w);
+            snprintf(names[ticks], sizeof *names, "v%d warp %u%s%s", s + 1, w, group ? " " : "", group ? group : "");
             text[ticks] = names[ticks];
             ticks++;
         }
     double row_px = total > 20 ? 14 : 24, span = fmax(shown[0].span_ns, shown[1].span_ns);
     char xlabel[96];
-    kd_plot p = {.out = out, .width = 720, .height = 28 + 46 + row_px * (double)total, .left = 96};
+    size_t widest = 0;
+    for (size_t t = 0; t < ticks; t++)
+        widest = strlen(text[t]) > widest ? strlen(text[t]) : widest;
+    kd_plot p = {.out = out, .width = 720, .height = 28 + 46 + row_px * (double)total,
+                 .left = widest > 12 ? 16 + 7 * (double)widest : 96};
     kd_html_time_axis(&p.x, 0, span * 1.02 + 1e-9, KD_SCALE_LINEAR, "time from the block's first record", xlabel,
                       sizeof xlabel);
     p.y = (kd_axis){.label = "warp", .lo = 0, .hi = (double)total, .tick_at = at, .tick_text = text,

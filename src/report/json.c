@@ -999,6 +999,7 @@ static int read_launch_medians(json_t *v, void *base, const kd_jpath *at, kd_str
 
 static const kd_jfield region_stat_fields[] = {
     {KD_J_FIELD("name", kd_region_stat, name)},
+    {KD_J_FIELD("group", kd_region_stat, group), .nullable = true, .optional = true},
     {KD_J_FIELD("instances", kd_region_stat, instances)},
     {KD_J_FIELD("median_cycles", kd_region_stat, median), .range = KD_J_NONNEG},
     {KD_J_FIELD("p10_cycles", kd_region_stat, p10), .range = KD_J_NONNEG},
@@ -1009,9 +1010,18 @@ static const kd_jfield region_stat_fields[] = {
 };
 static const kd_jtable region_stat_table = KD_J_TABLE(region_stat_fields);
 
+static const kd_jfield region_group_fields[] = {
+    {KD_J_FIELD("name", kd_region_group, name)},
+    {KD_J_FIELD("warps", kd_region_group, warps), .range = KD_J_NONNEG},
+    {KD_J_FIELD("recording_warps", kd_region_group, recording_warps)},
+};
+static const kd_jtable region_group_table = KD_J_TABLE(region_group_fields);
+
 static const kd_jfield region_profile_fields[] = {
     {KD_J_ARRAY_FIELD("regions", kd_region_profile, regions, count, region_stat_table)},
+    {KD_J_ARRAY_FIELD("groups", kd_region_profile, groups, ngroups, region_group_table), .optional = true},
     {KD_J_FIELD("warps", kd_region_profile, warps)},
+    {KD_J_FIELD("recording_warps", kd_region_profile, recording_warps), .optional = true},
     {KD_J_FIELD("launches", kd_region_profile, launches)},
     {KD_J_FIELD("block_stride", kd_region_profile, block_stride), .optional = true},
     {KD_J_FIELD("blocks_recorded", kd_region_profile, blocks_recorded), .optional = true},

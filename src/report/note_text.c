@@ -98,6 +98,10 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
                           "need (triton.profiler.language, Triton 3.5 or later)", side, v0);
         break;
     case KD_REGIONS_FAILED: kd_sb_printf(out, "regions not recorded (%s): %s", side, detail); break;
+    case KD_REGIONS_SAVED_ONE_RUN:
+        kd_sb_printf(out, "regions not compared: %s's run has none (record both runs with --regions)",
+                     n->sides == KD_NOTE_V1 ? "OLD" : "NEW");
+        break;
     }
     return true;
 }

@@ -27,6 +27,18 @@ size_t kd_region_rows(const kd_comparison *c, kd_region_row *rows)
     return n;
 }
 
+void kd_region_label(const kd_region_row *row, kd_strbuf *out)
+{
+    const char *group[2] = {row->v1 ? row->v1->group : NULL, row->v2 ? row->v2->group : NULL};
+    kd_sb_puts(out, row->name);
+    if (!group[0] && !group[1])
+        return;
+    if (!row->v1 || !row->v2 || (group[0] && group[1] && strcmp(group[0], group[1]) == 0))
+        kd_sb_printf(out, " [%s]", group[0] ? group[0] : group[1]);
+    else
+        kd_sb_printf(out, " [v1 %s; v2 %s]", group[0] ? group[0] : "no group", group[1] ? group[1] : "no group");
+}
+
 void kd_region_cell(const kd_region_stat *s, kd_strbuf *out)
 {
     if (!s || !s->instances)
@@ -53,11 +65,13 @@ void kd_region_table(const kd_comparison *c,
     kd_region_row *rows = kd_xcalloc(c->side[0].regions.count + c->side[1].regions.count + 1, sizeof *rows);
     size_t n = rows ? kd_region_rows(c, rows) : 0;
     for (size_t i = 0; i < n; i++) {
-        kd_strbuf a = {0}, b = {0}, change = {0};
+        kd_strbuf label = {0}, a = {0}, b = {0}, change = {0};
+        kd_region_label(&rows[i], &label);
         kd_region_cell(rows[i].v1, &a);
         kd_region_cell(rows[i].v2, &b);
         kd_region_change(&rows[i], &change);
-        row(rows[i].name, kd_sb_str(&a), kd_sb_str(&b), kd_sb_str(&change), ctx);
+        row(kd_sb_str(&label), kd_sb_str(&a), kd_sb_str(&b), kd_sb_str(&change), ctx);
+        kd_sb_free(&label);
         kd_sb_free(&a);
         kd_sb_free(&b);
         kd_sb_free(&change);
@@ -85,6 +99,32 @@ void kd_region_heading(const kd_comparison *c, kd_strbuf *out)
     }
 }
 
+/* "producer (runs of 4 warps), consumer (runs of 4 warps)": the groups a side recorded for. */
+static void group_list(const kd_region_profile *p, kd_strbuf *out)
+{
+    for (size_t g = 0; g < p->ngroups; g++)
+        if (p->groups[g].recording_warps)
+            kd_sb_printf(out, "%s%s (runs of %u warps)", out->len ? ", " : "", p->groups[g].name, p->groups[g].warps);
+}
+
+/* The warp groups of both sides, once when they are the same. */
+static void warp_groups(const kd_comparison *c, kd_strbuf *out)
+{
+    kd_strbuf list[2] = {{0}, {0}};
+    for (int s = 0; s < 2; s++)
+        group_list(&c->side[s].regions, &list[s]);
+    if (list[0].len || list[1].len) {
+        kd_sb_puts(out, "; warp groups, the first warp of each run recording for it: ");
+        if (strcmp(kd_sb_str(&list[0]), kd_sb_str(&list[1])) == 0)
+            kd_sb_puts(out, kd_sb_str(&list[0]));
+        else
+            kd_sb_printf(out, "v1 %s, v2 %s", list[0].len ? kd_sb_str(&list[0]) : "none",
+                         list[1].len ? kd_sb_str(&list[1]) : "none");
+    }
+    kd_sb_free(&list[0]);
+    kd_sb_free(&list[1]);
+}
+
 void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
 {
     kd_sb_puts(out, "instrumented vs plain time per launch:");
@@ -101,15 +141,21 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
             kd_sb_printf(out, " (%llu warps left out: their lanes reached the markers apart, in lane-divergent code)",
                          p->divergent_warps);
     }
-    kd_sb_printf(out, "; %zu launches, %zu + %zu warps recorded", c->side[0].regions.launches, c->side[0].regions.warps,
-                 c->side[1].regions.warps);
-    if (c->side[0].regions.block_stride <= 1 && c->side[1].regions.block_stride <= 1)
-        return;
-    kd_sb_puts(out, ", from blocks:");
-    for (int s = 0; s < 2; s++) {
-        const kd_region_profile *p = &c->side[s].regions;
-        kd_sb_printf(out, "%s %s %zu of %zu (1 in %u)", s ? "," : "", c->side[s].label, p->blocks_recorded, p->blocks,
-                     p->block_stride);
+    size_t recorded[2], warps[2] = {c->side[0].regions.warps, c->side[1].regions.warps};
+    for (int s = 0; s < 2; s++) /* a run saved before recording_warps existed has records but no count */
+        recorded[s] = c->side[s].regions.recording_warps || !c->side[s].regions.records ? c->side[s].regions.recording_warps
+                                                                                         : warps[s];
+    kd_sb_printf(out, "; %zu launches, %zu + %zu warps recorded", c->side[0].regions.launches, recorded[0], recorded[1]);
+    if (recorded[0] != warps[0] || recorded[1] != warps[1])
+        kd_sb_printf(out, " (of %zu + %zu in the recording blocks)", warps[0], warps[1]);
+    if (c->side[0].regions.block_stride > 1 || c->side[1].regions.block_stride > 1) {
+        kd_sb_puts(out, ", from blocks:");
+        for (int s = 0; s < 2; s++) {
+            const kd_region_profile *p = &c->side[s].regions;
+            kd_sb_printf(out, "%s %s %zu of %zu (1 in %u)", s ? "," : "", c->side[s].label, p->blocks_recorded,
+                         p->blocks, p->block_stride);
+        }
+        kd_sb_puts(out, "; --region-blocks all records every block");
     }
-    kd_sb_puts(out, "; --region-blocks all records every block");
+    warp_groups(c, out);
 }

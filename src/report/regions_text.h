@@ -16,18 +16,22 @@ typedef struct kd_region_row {
 
 /* Fills rows (room for both sides' counts); returns how many. */
 size_t kd_region_rows(const kd_comparison *c, kd_region_row *rows);
+/* The region's name, with the warp groups that recorded it: "mma [consumer]", or
+ * "mma [v1 consumer; v2 producer]" when the sides differ; the name alone without groups. */
+void kd_region_label(const kd_region_row *row, kd_strbuf *out);
 /* "12,345 [11,900-13,020]" or "-" */
 void kd_region_cell(const kd_region_stat *s, kd_strbuf *out);
 /* "-45.0% (beyond launch-to-launch noise)", "+0.4% (within noise)", "only in v2" */
 void kd_region_change(const kd_region_row *row, kd_strbuf *out);
-/* Calls row() once per region (both sides' regions matched by name) with its three cells:
- * v1, v2 (kd_region_cell) and the change (kd_region_change). */
+/* Calls row() once per region (both sides' regions matched by name) with its label
+ * (kd_region_label) and three cells: v1, v2 (kd_region_cell) and the change (kd_region_change). */
 void kd_region_table(const kd_comparison *c,
                      void (*row)(const char *name, const char *v1, const char *v2, const char *change, void *ctx),
                      void *ctx);
 /* The header's note: what the numbers are. */
 void kd_region_heading(const kd_comparison *c, kd_strbuf *out);
-/* Instrumented against plain time per side, launches, warps, dropped and unmatched records. */
+/* Instrumented against plain time per side, launches, warps, dropped and unmatched records,
+ * the warp groups. */
 void kd_region_overhead(const kd_comparison *c, kd_strbuf *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* The region timelines as a Chrome trace (JSON), which ui.perfetto.dev and Perfetto's trace
  * processor open: v1 and v2 are two processes, each warp a thread named by its SM, block
- * and warp (sorted in that order), each region instance of the last recorded launch a
+ * and warp (sorted in that order) and, under KD_REGION_GROUP, the group it recorded for;
+ * each region instance of the last recorded launch a
  * slice in microseconds on the globaltimer axis, converted from cycles with the SM clock
  * the timing pass saw. */
 #include "report/report.h"
@@ -28,7 +29,10 @@ static void add_side(json_t *events, const kd_side *side, int pid)
         snprintf(key, sizeof key, "%lld", (long long)tid);
         if (!json_object_get(seen, key)) {
             json_object_set_new(seen, key, json_true());
-            snprintf(name, sizeof name, "SM %u / block %u / warp %u", s->sm, s->block, s->warp);
+            int at = snprintf(name, sizeof name, "SM %u / block %u / warp %u", s->sm, s->block, s->warp);
+            if (s->group && s->group <= p->ngroups) /* the run of warps this one recorded for */
+                snprintf(name + at, sizeof name - (size_t)at, " / %s (warps %u-%u)", p->groups[s->group - 1].name,
+                         s->warp, s->warp + p->groups[s->group - 1].warps - 1);
             json_array_append_new(events, metadata("thread_name", pid, tid, json_pack("{s:s}", "name", name)));
             json_array_append_new(events, metadata("thread_sort_index", pid, tid,
                                                    json_pack("{s:I}", "sort_index", (json_int_t)s->sm << 32 | (json_int_t)tid)));

@@ -67,6 +67,25 @@ static int take_side(saved_run *run, int index, const char *column, const char *
     return d->kernel ? 0 : -1;
 }
 
+/* Each run's region profile of its side, when both runs recorded regions; a note names the
+ * run that did not. A saved profile keeps the table, not the instances of a timeline. */
+static void take_regions(saved_run run[2], const int index[2], kd_comparison *c)
+{
+    if (!run[0].c.regions_run && !run[1].c.regions_run)
+        return;
+    if (!run[0].c.regions_run || !run[1].c.regions_run) {
+        kd_note_set(&c->regions_note, KD_REGIONS_SAVED_ONE_RUN, run[0].c.regions_run ? KD_NOTE_V2 : KD_NOTE_V1, NULL,
+                    NULL, NULL);
+        return;
+    }
+    for (int s = 0; s < 2; s++) {
+        c->side[s].regions = run[s].c.side[index[s]].regions;
+        memset(&run[s].c.side[index[s]].regions, 0, sizeof c->side[s].regions);
+        c->side[s].regions.saved = true;
+    }
+    c->regions_run = true;
+}
+
 /* Speedup and verdict from both runs' raw samples, as the timing pass computes them. */
 static int take_timing(saved_run run[2], const int index[2], const kd_diff_options *opts, kd_timing *t)
 {
@@ -183,6 +202,7 @@ int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_co
             kd_note_set(&c->runtime_note, KD_RUNTIME_SAVED_NO_SAMPLES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
         if (run[0].c.counters.present && run[1].c.counters.present)
             take_counters(run, index, c, &c->counters);
+        take_regions(run, index, c);
         kd_gate_evaluate(&c->timing, c->timed, outputs_of(run), &opts->gate, &c->gate);
         kd_comparison_tabulate(c);
         c->analysed = true;

@@ -28,6 +28,55 @@ if python3 tests/e2e/check_trace.py "$WORK/trace.json" load=32 mma=32 >"$WORK/tr
     ok "regions: the trace has both processes, named warps and every slice"; else
     fail "regions: trace" "$WORK/trace_check.txt"; fi
 
+# Warp groups (KD_REGION_GROUP): the first warp of each run of 2 records for the run; the
+# table shows each region's group, the overhead line the groups and how many warps recorded,
+# the JSON and the trace the same.
+G=tests/e2e/fixtures/region_groups.cu
+KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000,region_group=1:2;median=700us,cv=0.3%,regions=2000+20000,region_group=1:2" \
+    run regions_groups 0 -- --regions --trace "$WORK/groups_trace.json" --json="$WORK/groups.json" --markdown="$WORK/groups.md" "$G" "$G"
+has regions_groups out '^  load \[consumer\] +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\] +(19|20)[0-9]{2} \[[0-9]+-[0-9]+\]  -7[0-9]\.[0-9]% \(beyond'
+has regions_groups out '^  mma \[consumer\] '
+has regions_groups out '; 5 launches, 16 \+ 16 warps recorded \(of 32 \+ 32 in the recording blocks\); warp groups, the first warp of each run recording for it: consumer \(runs of 2 warps\)$'
+has regions_groups out '^  instrumented vs plain'
+if python3 - "$WORK/groups.json" >"$WORK/groups_json.err" 2>&1 <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["regions"]["sides"][1]["profile"]
+assert p["groups"] == [{"name": "consumer", "warps": 2, "recording_warps": 16}], p["groups"]
+assert [(r["name"], r["group"]) for r in p["regions"]] == [("load", "consumer"), ("mma", "consumer")], p["regions"]
+assert p["recording_warps"] == 16 and p["warps"] == 32, p
+PY
+then ok "regions_groups: the JSON names each region's group, the group's runs and its 16 recording warps"; else
+    fail "regions_groups: JSON groups" "$WORK/groups_json.err"; fi
+if grep -q '^| `load \[consumer\]` |' "$WORK/groups.md"; then ok "regions_groups: Markdown rows carry the group"; else
+    fail "regions_groups: Markdown rows" "$WORK/groups.md"; fi
+if python3 tests/e2e/check_trace.py "$WORK/groups_trace.json" load=128 mma=128 >"$WORK/groups_trace.txt" 2>&1 &&
+    python3 -c 'import json,sys; names={e["args"]["name"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("name")=="thread_name"}; sys.exit(not names or not all(n.endswith(" / consumer (warps 0-1)") for n in names))' "$WORK/groups_trace.json"; then
+    ok "regions_groups: the trace's tracks are the recording warps, named by their group"; else
+    fail "regions_groups: trace" "$WORK/groups_trace.txt"; fi
+# A group's name is an identifier (the plain build drops the marker, so the scan says so).
+printf '#include <kerndiff/regions.h>\n__global__ void k(float *x) { KD_REGION_GROUP(2x, 4); KD_REGION(a); x[0] = 1; }\n' >"$WORK/badgroup.cu"
+run regions_bad_group 3 -- --regions "$WORK/badgroup.cu" "$WORK/badgroup.cu"
+has regions_bad_group err '^kerndiff: v1: a warp group needs an identifier and its warps \(KD_REGION_GROUP\(name, 4\)\): KD_REGION_GROUP\(2x, 4\)'
+
+# kerndiff compare diffs the saved runs' regions (v2 of each: OLD's 2000-cycle load against
+# NEW's), with their groups; a saved run keeps no instances, so no trace and no timeline.
+KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000;median=900us,cv=0.3%,regions=9000+20000" \
+    run regions_saved_slow 0 -- --regions --save "$WORK/regions_slow.json" "$R1" "$R1"
+run regions_compare 0 -- compare --html "$WORK/regions_compare.html" "$WORK/regions.json" "$WORK/regions_slow.json"
+has regions_compare out '^  load +(19|20)[0-9]{2} \[[0-9]+-[0-9]+\] +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\]  \+3[0-9]{2}\.[0-9]% \(beyond launch-to-launch noise\)$'
+has regions_compare out '^  instrumented vs plain time per launch: v1 '
+if grep -q 'No timeline: saved runs keep the region table' "$WORK/regions_compare.html"; then
+    ok "regions_compare: the HTML says why a saved run has no timeline"; else
+    fail "regions_compare: HTML timeline note" "$WORK/regions_compare.html"; fi
+run regions_groups_saved 0 -- compare "$WORK/groups.json" "$WORK/groups.json"
+has regions_groups_saved out '^  load \[consumer\] '
+has regions_groups_saved out 'warp groups, the first warp of each run recording for it: consumer \(runs of 2 warps\)$'
+KERNDIFF_SIMULATE="median=900us,cv=0.3%" run regions_saved_none 0 -- --json="$WORK/noregions.json" "$R1" "$R2"
+run regions_compare_one 0 -- compare "$WORK/noregions.json" "$WORK/regions.json"
+has regions_compare_one out "^regions not compared: OLD's run has none \(record both runs with --regions\)$"
+run regions_compare_trace 2 -- compare --trace "$WORK/t.json" "$WORK/regions.json" "$WORK/regions.json"
+has regions_compare_trace err "^kerndiff: --trace draws a run's region instances, which a saved run does not keep"
+
 # A side without markers: the diff goes on, with a note that says how to add them.
 KERNDIFF_SIMULATE="median=50us" run regions_none 0 -- --regions examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 has regions_none out '^regions not recorded: v1 has no region markers \(#include <kerndiff/regions.h>'

@@ -430,6 +430,36 @@ if part 3; then
         "step with KD_REGION_KEEP (v1) and without (v2): ${step:-no step row}"
 fi
 
+# 20. Warp groups (issue 12, KD_REGION_GROUP): a block of three warpgroups, a producer (2k-cycle
+# regions) and two consumers (6k): one warp of each records, each region names its group,
+# the spins read within 2% (less what the empty spin costs, as in check 12), and the trace's
+# tracks are named by group.
+if part 3; then
+    G=tests/gpu/kernels/regions_groups.cu
+    "$KD" --no-ncu --regions --trace "$WORK/groups_trace.json" --json="$WORK/groups.json" "$G" "$G" >"$WORK/groups.txt" 2>&1
+    rc=$?
+    sed -n '/^regions:/,/^  instrumented/p' "$WORK/groups.txt"
+    groups_ok=$(python3 - "$WORK/groups.json" "$WORK/groups_trace.json" <<'PY' 2>&1
+import json, sys
+p = json.load(open(sys.argv[1]))["regions"]["sides"][0]["profile"]
+rows = {r["name"]: r for r in p["regions"]}
+groups = {g["name"]: g for g in p["groups"]}
+blocks = p["blocks_recorded"]
+ok = rows["produce"]["group"] == "producer" and rows["consume"]["group"] == "consumer"
+ok &= groups["producer"]["recording_warps"] == blocks and groups["consumer"]["recording_warps"] == 2 * blocks
+ok &= p["recording_warps"] == 3 * blocks and p["warps"] == 12 * blocks
+ok &= abs(rows["produce"]["median_cycles"] - 2000) <= 0.02 * 2000 + 60
+ok &= abs(rows["consume"]["median_cycles"] - 6000) <= 0.02 * 6000 + 60
+names = {e["args"]["name"] for e in json.load(open(sys.argv[2]))["traceEvents"] if e.get("name") == "thread_name"}
+ok &= bool(names) and all(" / producer (warps 0-3)" in n or " / consumer (warps " in n for n in names)
+print(f"produce {rows['produce']['median_cycles']:.0f} [{rows['produce']['group']}], consume "
+      f"{rows['consume']['median_cycles']:.0f} [{rows['consume']['group']}], {p['recording_warps']} of {p['warps']} "
+      f"warps recorded from {blocks} blocks, {len(names)} named tracks; {int(not ok)}")
+PY
+)
+    check regions_warp_groups "$([ $rc -eq 0 ] && [ "${groups_ok##*; }" = 0 ]; echo $?)" "exit $rc; ${groups_ok%; *}"
+fi
+
 part 1 && for ex in bank_conflicts fusion cublas; do
     echo "## full report of the $ex example"
     cat "$WORK/$ex.txt"

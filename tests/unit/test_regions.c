@@ -3,9 +3,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "regions/instrument.h"
 #include "regions/pass.h"
+#include "regions/profile.h"
 #include "regions/proton.h"
 #include "regions/records.h"
 #include "source/scan.h"
@@ -227,6 +229,109 @@ static void proton_rejects_foreign_buffers(void **state)
     assert_non_null(strstr(why, "scope 200"));
 }
 
+/* Region names and warp group names are two namespaces, each in order of first use; a
+ * group marker needs a name and its warps. */
+static void scan_finds_regions_and_groups(void **state)
+{
+    (void)state;
+    const char *src = "KD_REGION_GROUP(producer, 4);\n"
+                      "KD_REGION_BEGIN(load); KD_REGION_END(load);\n"
+                      "KD_REGION( mma );\n"
+                      "KD_REGION_GROUP(consumer, 4); KD_REGION_GROUP(producer, 4);\n"
+                      "MY_KD_REGION(x); KD_REGION_KEEP(acc);\n";
+    kd_region_names names = {0};
+    kd_strbuf why = {0};
+    assert_int_equal(kd_regions_scan(src, &names, &why), 0);
+    assert_int_equal(names.regions.count, 2);
+    assert_string_equal(names.regions.items[0], "load");
+    assert_string_equal(names.regions.items[1], "mma");
+    assert_int_equal(names.groups.count, 2);
+    assert_string_equal(names.groups.items[0], "producer");
+    assert_string_equal(names.groups.items[1], "consumer");
+    kd_strbuf prologue = {0};
+    kd_regions_wrapper_prologue(&names, false, &prologue);
+    assert_non_null(strstr(kd_sb_str(&prologue), "#define KD_REGION_ID_mma 2\n"));
+    assert_non_null(strstr(kd_sb_str(&prologue), "#define KD_REGION_GROUP_ID_consumer 2\n"));
+    kd_sb_free(&prologue);
+    kd_region_names_free(&names);
+    assert_int_equal(kd_regions_scan("KD_REGION_GROUP(consumer);", &names, &why), -1);
+    assert_non_null(strstr(kd_sb_str(&why), "a warp group needs an identifier and its warps"));
+    kd_region_names_free(&names);
+    kd_sb_free(&why);
+}
+
+/* A record file of one launch, `warps` warps of one block, each warp's header word `word`
+ * and records `ring` (count records of a ring of 8). */
+static void write_record_file(const char *path, uint32_t warps, const uint32_t *counts, const uint64_t *words,
+                              const uint64_t *rings)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    kd_region_file_header head = {KD_REGION_MAGIC, KD_REGION_VERSION, warps, 8, 1, warps, 1, 1};
+    fwrite(&head, sizeof head, 1, f);
+    fwrite(counts, 4, warps, f);
+    for (uint32_t w = 0; w < warps; w++) {
+        uint64_t header[2] = {1000 + w, words[w]};
+        fwrite(header, 8, 2, f);
+    }
+    fwrite(rings, 8, (size_t)warps * 8, f);
+    fclose(f);
+}
+
+static uint64_t rec(unsigned id, unsigned end, uint64_t clock)
+{
+    return (uint64_t)id << 57 | (uint64_t)end << KD_REGION_CLOCK_BITS | clock;
+}
+
+/* KD_REGION_GROUP's header bits: a region gets the groups whose warps recorded it, a group
+ * its runs' width and recording warps, a slice its group; silent warps (count 0) and a
+ * group id the side does not have (shown as none) are read as such. */
+static void grouped_records_name_their_groups(void **state)
+{
+    (void)state;
+    enum { W = 4 };
+    uint64_t group = (uint64_t)2 << 48 | (uint64_t)2 << 56; /* group id 2 ("consumer"), runs of 2 */
+    uint64_t words[W] = {group | 7ull << 32 | 100, 7ull << 32, (uint64_t)9 << 48 | 7ull << 32 | 100, 7ull << 32 | 100};
+    uint32_t counts[W] = {4, 0, 2, 2};
+    uint64_t rings[W * 8] = {0};
+    rings[0] = rec(1, 0, 100), rings[1] = rec(1, 1, 400), rings[2] = rec(2, 0, 500), rings[3] = rec(2, 1, 600);
+    rings[16] = rec(2, 0, 100), rings[17] = rec(2, 1, 300); /* warp 2: group id 9, unknown */
+    rings[24] = rec(2, 0, 100), rings[25] = rec(2, 1, 300); /* warp 3: no group */
+    char path[] = "/tmp/kd_regions_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_record_file(path, W, counts, words, rings);
+    kd_region_names names = {0};
+    kd_strbuf why = {0};
+    assert_int_equal(kd_regions_scan("KD_REGION(load); KD_REGION(mma); KD_REGION_GROUP(producer, 4); "
+                                     "KD_REGION_GROUP(consumer, 2);", &names, &why), 0);
+    kd_region_profile p;
+    assert_int_equal(kd_region_profile_read(path, &names, 0, 1e9, &p, &why), 0);
+    unlink(path);
+    assert_int_equal(p.warps, 4);
+    assert_int_equal(p.recording_warps, 3);
+    assert_int_equal(p.ngroups, 2);
+    assert_int_equal(p.groups[0].recording_warps, 0);
+    assert_int_equal(p.groups[1].recording_warps, 1);
+    assert_int_equal(p.groups[1].warps, 2);
+    assert_string_equal(p.regions[0].name, "load");
+    assert_string_equal(p.regions[0].group, "consumer");
+    assert_true(p.regions[0].median == 300);
+    assert_string_equal(p.regions[1].group, "consumer"); /* the ungrouped warps add no name */
+    assert_int_equal(p.regions[1].instances, 3);
+    size_t grouped = 0;
+    for (size_t i = 0; i < p.nslices; i++) {
+        assert_int_equal(p.slices[i].sm, 7);
+        grouped += p.slices[i].group == 2;
+        assert_true(p.slices[i].group == 2 || p.slices[i].warp != 0);
+    }
+    assert_int_equal(grouped, 2);
+    kd_region_profile_free(&p);
+    kd_region_names_free(&names);
+    kd_sb_free(&why);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +343,8 @@ int main(void)
         cmocka_unit_test(proton_rejects_foreign_buffers),
         cmocka_unit_test(context_goes_into_kernel_bodies),
         cmocka_unit_test(block_stride_keeps_two_blocks_per_sm),
+        cmocka_unit_test(scan_finds_regions_and_groups),
+        cmocka_unit_test(grouped_records_name_their_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
