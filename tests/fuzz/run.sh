@@ -5,7 +5,7 @@ set -euo pipefail
 build=$1 seconds=$2
 seeds_for() {
     case $1 in
-    fuzz_scan) ls examples/*/*.cu tests/fixtures/src/*.cu 2>/dev/null ;;
+    fuzz_scan) ls examples/*/*.cu tests/fixtures/src/*.cu tests/e2e/fixtures/region*.cu 2>/dev/null ;;
     fuzz_ptx) ls tests/fixtures/ptx/* tests/fixtures/sass/* 2>/dev/null ;;
     fuzz_expr) ls tests/fuzz/seeds/expr/* ;;
     fuzz_ncu_csv) ls tests/fixtures/ncu/*/*.csv ;;
@@ -17,7 +17,8 @@ for target in "$build"/fuzz/fuzz_*; do
     name=$(basename "$target")
     corpus="$build/corpus/$name"
     mkdir -p "$corpus"
-    seeds_for "$name" | while read -r f; do cp "$f" "$corpus/"; done
+    # Named by their path: the examples' v1.cu and v2.cu would otherwise overwrite each other.
+    seeds_for "$name" | while read -r f; do cp "$f" "$corpus/$(printf '%s' "$f" | tr / _)"; done
     echo "== $name (${seconds}s)"
     "$target" -max_total_time="$seconds" -print_final_stats=1 "$corpus" >"$build/$name.log" 2>&1 || {
         tail -n 60 "$build/$name.log"; echo "fuzz target $name failed"; exit 1; }
