@@ -317,7 +317,7 @@ static bool set_up_regions(harness *h, harness_slot *slot)
     l->launch = 1;
     l->ring_mask = 7;
     if (!allocate(h, &slot->timing_records, 2 * 8 * warps, "region records") ||
-        !allocate(h, &l->headers, 16 * warps, "region headers") ||
+        !allocate(h, &l->headers, 8 * KD_REGION_HEADER_WORDS * warps, "region headers") ||
         !allocate(h, &l->counts, 2 * 4 * warps, "region counts"))
         return false;
     l->records = slot->timing_records;
@@ -773,20 +773,20 @@ static unsigned long long record_cost(harness *h, harness_slot *slot, CUdevicept
     return spans[16];
 }
 
-/* One launch's device rings (counts [warp][2], headers [warp][2], records [warp][2][capacity],
+/* One launch's device rings (counts [warp][2], headers [warp][4], records [warp][2][capacity],
  * as include/kerndiff/regions.h writes them) as the file's launch block, into `out`. */
 static void merge_launch(const unsigned char *device, size_t warps, uint32_t capacity, unsigned char *out)
 {
     const uint32_t *counts = (const uint32_t *)device;
     const uint64_t *headers = (const uint64_t *)(device + 8 * warps);
-    const uint64_t *records = headers + 2 * warps;
+    const uint64_t *records = headers + KD_REGION_HEADER_WORDS * warps;
     uint32_t *file_counts = (uint32_t *)out;
-    uint64_t *file_headers = (uint64_t *)(out + 4 * warps), *file_records = file_headers + 2 * warps;
-    memcpy(file_headers, headers, 16 * warps);
+    uint64_t *file_headers = (uint64_t *)(out + 4 * warps), *file_records = file_headers + KD_REGION_HEADER_WORDS * warps;
+    memcpy(file_headers, headers, 8 * KD_REGION_HEADER_WORDS * warps);
     for (size_t w = 0; w < warps; w++) {
         const uint64_t *streams[2] = {records + 2 * w * capacity, records + (2 * w + 1) * capacity};
-        file_counts[w] = kd_region_merge_streams(streams, &counts[2 * w], capacity, (uint32_t)headers[2 * w + 1],
-                                                 file_records + w * capacity);
+        uint32_t clock0 = (uint32_t)headers[KD_REGION_HEADER_WORDS * w + KD_REGION_HEADER_START];
+        file_counts[w] = kd_region_merge_streams(streams, &counts[2 * w], capacity, clock0, file_records + w * capacity);
     }
 }
 
@@ -892,7 +892,7 @@ static void regions(harness *h, kd_words *w)
                                   (uint32_t)capacity, (uint32_t)launches, warps_per_block, (uint32_t)stride,
                                   (uint32_t)slot_blocks(slot)};
     size_t bytes = kd_region_launch_bytes(head.warps, head.capacity);
-    size_t counts_bytes = 2 * 4 * (size_t)head.warps, headers_bytes = 16 * (size_t)head.warps,
+    size_t counts_bytes = 2 * 4 * (size_t)head.warps, headers_bytes = 8 * KD_REGION_HEADER_WORDS * (size_t)head.warps,
            records_bytes = 2 * 8 * (size_t)head.warps * capacity, device_bytes = counts_bytes + headers_bytes + records_bytes;
     region_layout layout = {.capacity = (unsigned)capacity, .ring_mask = 8 * (unsigned)capacity - 1,
                             .block_mask = (unsigned)stride - 1, .block_shift = shift};
@@ -923,6 +923,8 @@ static void regions(harness *h, kd_words *w)
         /* A tag never used before: shared memory keeps the fallback's index of earlier launches. */
         layout.launch = ++h->region_launches;
         cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 2 * head.warps), "clearing region counts");
+        /* A warp with no kernel context writes no end to its header: 0 says so. */
+        cuda_ok(h, h->cu.MemsetD32(layout.headers, 0, 2 * KD_REGION_HEADER_WORDS * head.warps), "clearing region headers");
         cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
         cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
         launch(h);

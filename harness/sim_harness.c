@@ -23,7 +23,7 @@
  *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
  *   regions=C1+C2  `regions` records region ids 1, 2, ... lasting C1, C2 ... cycles (plus
  *                  the 30-cycle record cost it reports), 4 times each, in every warp of
- *                  2 blocks x 2 warps, with the spread of cv=
+ *                  2 blocks x 2 warps, with the spread of cv=, the SM clock at 1500 MHz
  *   region_group=G:W  as KD_REGION_GROUP with group id G and runs of W warps: the first warp
  *                  of each run records (its header says G and W), the others record nothing
  *   buffers=A1+A2  `buffers` puts the side's buffers at these addresses (hex), in argument
@@ -324,7 +324,7 @@ static void time_samples(kd_words *w)
     free(s);
 }
 
-enum { SIM_RECORD_CYCLES = 30, SIM_BLOCKS = 16, SIM_WARPS_PER_BLOCK = 2, SIM_REPEATS = 4 };
+enum { SIM_RECORD_CYCLES = 30, SIM_BLOCKS = 16, SIM_WARPS_PER_BLOCK = 2, SIM_REPEATS = 4, SIM_CLOCK_MHZ = 1500 };
 
 /* regions CAPACITY LAUNCHES STRIDE PATH: synthetic records in the format of
  * src/regions/records.h, from one block in STRIDE of a grid of SIM_BLOCKS. */
@@ -345,7 +345,7 @@ static void regions(kd_words *w)
     }
     kd_proto_decode(w->word[4]);
     FILE *f = fopen(w->word[4], "wb");
-    uint64_t *ring = calloc(capacity, sizeof *ring);
+    uint64_t *ring = calloc((size_t)capacity * warps, sizeof *ring);
     if (!f || !ring) {
         kd_proto_reply("err io cannot write %s", w->word[4]);
         free(ring);
@@ -365,24 +365,25 @@ static void regions(kd_words *w)
             uint32_t written = (warp % SIM_WARPS_PER_BLOCK) % run ? 0 : count;
             fwrite(&written, sizeof written, 1, f);
         }
-        for (uint32_t warp = 0; warp < warps; warp++) { /* recorded block b runs on SM b */
-            uint64_t writer = (warp % SIM_WARPS_PER_BLOCK) % run ? 0 : group_bits;
-            uint64_t header[2] = {1000000000ull + 200ull * (uint64_t)warp,
-                                  writer | (uint64_t)(warp / SIM_WARPS_PER_BLOCK) << 32 | 1000u};
-            fwrite(header, sizeof header, 1, f);
-        }
+        /* The rings first, for each warp's end clock; the header's end is that clock at
+         * SIM_CLOCK_MHZ (recorded block b runs on SM b). */
         for (uint32_t warp = 0; warp < warps; warp++) {
             uint64_t clock = 1000;
             for (uint32_t k = 0; k < count; k += 2) {
                 unsigned id = 1 + (k / 2) % (unsigned)spec->nregions;
                 double cycles = spec->region_cycles[id - 1] * exp(spec->cv * normal()) + SIM_RECORD_CYCLES;
-                ring[k % capacity] = (uint64_t)id << 57 | clock;
+                ring[(size_t)warp * capacity + k % capacity] = (uint64_t)id << 57 | clock;
                 clock += (uint64_t)cycles;
-                ring[(k + 1) % capacity] = (uint64_t)id << 57 | 1ull << KD_REGION_CLOCK_BITS | clock;
+                ring[(size_t)warp * capacity + (k + 1) % capacity] = (uint64_t)id << 57 | 1ull << KD_REGION_CLOCK_BITS | clock;
                 clock += 40;
             }
-            fwrite(ring, sizeof *ring, capacity, f);
+            uint64_t writer = (warp % SIM_WARPS_PER_BLOCK) % run ? 0 : group_bits;
+            uint64_t start_ns = 1000000000ull + 200ull * (uint64_t)warp;
+            uint64_t header[KD_REGION_HEADER_WORDS] = {start_ns, writer | (uint64_t)(warp / SIM_WARPS_PER_BLOCK) << 32 | 1000u,
+                                                       start_ns + (clock - 1000) * 1000 / SIM_CLOCK_MHZ, (uint32_t)clock};
+            fwrite(header, sizeof header, 1, f);
         }
+        fwrite(ring, sizeof *ring, (size_t)capacity * warps, f);
     }
     free(ring);
     fclose(f);

@@ -27,7 +27,8 @@
  * with cuModuleGetGlobal, so the kernel's signature does not change), the ring index, and
  * the last record. A marker reads %clock, stores the *previous* record and keeps the new
  * one, so no record waits for its own clock read; the last is stored when the kernel
- * returns (the context's destructor), with the warp's count. The ring is aligned to its
+ * returns (the context's destructor), with the warp's count and %globaltimer and %clock
+ * there, which give the SM clock of the launch. The ring is aligned to its
  * size, so advancing in it is an add and a mask. A record is 8 bytes: the
  * 32-bit %clock and id << 1 | end. At its start the context writes the warp's header:
  * %globaltimer, %smid and %clock, which place warps of all SMs on one time axis.
@@ -82,9 +83,10 @@ struct kd_region_layout {
     unsigned long long *records; /* [warp][stream][capacity]: stream 0 from the kernel's context,
                                     stream 1 from the fallback; %clock | (id << 1 | end) << 32;
                                     aligned to 8 * capacity bytes */
-    unsigned long long *headers; /* [warp][2]: %globaltimer, %smid << 32 | %clock, at the warp's start;
-                                    KD_REGION_GROUP sets bits 48..55 (its group's id) and 56..63
-                                    (its warps) of the second */
+    unsigned long long *headers; /* [warp][4]: %globaltimer, %smid << 32 | %clock, at the warp's
+                                    start (KD_REGION_GROUP sets bits 48..55, its group's id, and
+                                    56..63, its warps, of the second); %globaltimer and %clock where
+                                    its kernel context ends */
     unsigned *counts;            /* [warp][stream]: records written (dropped: count - capacity);
                                     bit 31 of stream 0's: the warp's lanes disagreed */
     unsigned capacity;           /* records per stream and warp, a power of two */
@@ -146,8 +148,8 @@ static __device__ __forceinline__ void kd_region_write_header(unsigned long long
     unsigned sm;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    kd_regions.headers[2 * slot] = global;
-    kd_regions.headers[2 * slot + 1] = (unsigned long long)sm << 32 | clock;
+    kd_regions.headers[4 * slot] = global;
+    kd_regions.headers[4 * slot + 1] = (unsigned long long)sm << 32 | clock;
 }
 
 /* The fallback's per-warp state in shared memory: this launch and block's tag << 32, bit 31
@@ -221,7 +223,7 @@ struct kd_region_context {
             kd_region_fallback_state()[warp] |= KD_REGION_SILENT;
             return;
         }
-        unsigned short *tag = reinterpret_cast<unsigned short *>(&kd_regions.headers[2 * kd_region_warp_slot() + 1]);
+        unsigned short *tag = reinterpret_cast<unsigned short *>(&kd_regions.headers[4 * kd_region_warp_slot() + 1]);
         tag[3] = (unsigned short)(id | warps << 8);
     }
 
@@ -239,8 +241,16 @@ struct kd_region_context {
         unsigned most = __reduce_max_sync(active, index), least = __reduce_min_sync(active, index ? index : ~0u);
         flag = index && least != most ? KD_REGION_HEADER_DONE : 0u;
 #endif
+        unsigned long long slot = kd_region_warp_slot();
         if (index)
-            atomicMax(&kd_regions.counts[2 * kd_region_warp_slot()], index | flag);
+            atomicMax(&kd_regions.counts[2 * slot], index | flag);
+        /* The end of the warp's span: with its start, it places the warp and measures the
+         * SM clock (cycles per ns) of this very launch. */
+        unsigned long long global;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
+        unsigned clock = kd_region_clock();
+        kd_regions.headers[4 * slot + 2] = global;
+        kd_regions.headers[4 * slot + 3] = clock;
     }
 };
 

@@ -12,6 +12,9 @@
 
 #define MAX_SLICES 50000 /* per side: a trace of about 10 MB, which a browser opens */
 #define MAX_DEPTH 32
+/* %globaltimer moves in steps of up to 32 ns (H100): below this much summed span, a clock
+ * measured from it could be off by more than a tenth of a percent. */
+#define MIN_CLOCK_SPAN_NS 50000.0
 
 /* Every instance of one region: its cycles and its SM; per launch, where its instances
  * start in that list; the warp groups that recorded it (bit g: group id g). */
@@ -51,7 +54,8 @@ typedef struct reader {
     kd_region_file_header head;
     const kd_strlist *names; /* the regions' */
     size_t ngroups;
-    double record_cycles, ns_per_cycle;
+    double record_cycles, ns_per_cycle; /* ns_per_cycle: the caller's clock */
+    double launch_ns_per_cycle;         /* the launch's own, measured, else ns_per_cycle */
     instances *per_region;   /* [names->count] */
     double total_span;       /* cycles between each warp's first and last record, summed */
     kd_region_profile *out;
@@ -73,7 +77,7 @@ static void add_slice(reader *r, unsigned sm, size_t slot, unsigned group, unsig
 }
 
 /* One warp of one launch: pair begins and ends (nesting by a stack), add each instance. */
-static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, const uint64_t header[2],
+static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, const uint64_t *header,
                      const uint64_t *ring, uint64_t first_global)
 {
     if (count & KD_REGION_DIVERGENT) { /* its lanes recorded differently: no order to trust */
@@ -86,16 +90,16 @@ static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, con
     if (n == 0)
         return;
     r->out->recording_warps += launch == 0;
-    unsigned sm = kd_region_header_sm(header[1]), group = kd_region_header_group(header[1]);
+    unsigned sm = kd_region_header_sm(header[KD_REGION_HEADER_START]), group = kd_region_header_group(header[KD_REGION_HEADER_START]);
     if (group > r->ngroups) /* not an id of this side's groups: a stranger, shown as none */
         group = 0;
     if (group) {
         kd_region_group *g = &r->out->groups[group - 1];
         g->recording_warps += launch == 0;
-        g->warps = kd_region_header_group_warps(header[1]);
+        g->warps = kd_region_header_group_warps(header[KD_REGION_HEADER_START]);
     }
-    uint32_t clock0 = (uint32_t)header[1];
-    double origin_ns = (double)(header[0] - first_global);
+    uint32_t clock0 = (uint32_t)header[KD_REGION_HEADER_START];
+    double origin_ns = (double)(header[KD_REGION_HEADER_START_NS] - first_global);
     const uint64_t mask = (1ull << KD_REGION_CLOCK_BITS) - 1;
     struct { unsigned id; uint64_t clock; } stack[MAX_DEPTH];
     unsigned depth = 0;
@@ -130,12 +134,31 @@ static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, con
         push_instance(&r->per_region[id - 1], cycles, sm);
         r->per_region[id - 1].groups[group / 64] |= 1ull << group % 64;
         if (launch + 1 == r->head.launches) {
-            double start = origin_ns + (double)(uint32_t)((uint32_t)stack[depth].clock - clock0) * r->ns_per_cycle;
-            add_slice(r, sm, slot, group, id - 1, start, cycles * r->ns_per_cycle, depth);
+            double start = origin_ns + (double)(uint32_t)((uint32_t)stack[depth].clock - clock0) * r->launch_ns_per_cycle;
+            add_slice(r, sm, slot, group, id - 1, start, cycles * r->launch_ns_per_cycle, depth);
         }
     }
     r->out->unmatched += depth;
     r->total_span += (double)((last_clock - first_clock) & mask);
+}
+
+/* The SM clock of a launch from its recording warps' headers: their summed %globaltimer spans
+ * over their summed clock spans; 0 when too little span was measured (or none: a Proton
+ * side, warps without a kernel context). */
+static double launch_clock_hz(const uint64_t *headers, const uint32_t *counts, size_t warps)
+{
+    double ns = 0, cycles = 0;
+    for (size_t w = 0; w < warps; w++) {
+        const uint64_t *h = headers + KD_REGION_HEADER_WORDS * w;
+        uint64_t end_ns = h[KD_REGION_HEADER_END_NS], start_ns = h[KD_REGION_HEADER_START_NS];
+        uint32_t span = (uint32_t)h[KD_REGION_HEADER_END_CLOCK] - (uint32_t)h[KD_REGION_HEADER_START];
+        /* A span past 2^31 cycles (a second) is a wrapped or stray clock, not a warp's life. */
+        if (!counts[w] || end_ns <= start_ns || end_ns - start_ns > 2000000000ull || !span || span > 0x80000000u)
+            continue;
+        ns += (double)(end_ns - start_ns);
+        cycles += span;
+    }
+    return ns >= MIN_CLOCK_SPAN_NS && cycles > 0 ? cycles / ns * 1e9 : 0;
 }
 
 /* Returns 0, or -1 when the file ends before the launch does. */
@@ -146,15 +169,20 @@ static int read_launch(reader *r, FILE *f, size_t launch, unsigned char *buf, si
     size_t warps = r->head.warps;
     const uint32_t *counts = (const uint32_t *)buf;
     const uint64_t *headers = (const uint64_t *)(buf + 4 * warps);
-    const uint64_t *records = headers + 2 * warps;
+    const uint64_t *records = headers + KD_REGION_HEADER_WORDS * warps;
     uint64_t first_global = UINT64_MAX;
     for (size_t w = 0; w < warps; w++)
-        if (counts[w] && headers[2 * w] < first_global)
-            first_global = headers[2 * w];
+        if (counts[w] && headers[KD_REGION_HEADER_WORDS * w + KD_REGION_HEADER_START_NS] < first_global)
+            first_global = headers[KD_REGION_HEADER_WORDS * w + KD_REGION_HEADER_START_NS];
+    double hz = launch_clock_hz(headers, counts, warps);
+    r->launch_ns_per_cycle = hz > 0 ? 1e9 / hz : r->ns_per_cycle;
+    if (launch + 1 == r->head.launches)
+        r->out->sm_clock_hz = hz;
     for (size_t i = 0; i < r->names->count; i++)
         r->per_region[i].launch_start[launch] = r->per_region[i].n;
     for (size_t w = 0; w < warps; w++)
-        read_warp(r, launch, w, counts[w], &headers[2 * w], records + w * r->head.capacity, first_global);
+        read_warp(r, launch, w, counts[w], &headers[KD_REGION_HEADER_WORDS * w], records + w * r->head.capacity,
+                  first_global);
     return 0;
 }
 

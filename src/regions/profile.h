@@ -53,6 +53,9 @@ typedef struct kd_region_profile {
     unsigned long long records, dropped, unmatched;
     unsigned long long divergent_warps; /* warps left out: their lanes reached markers apart */
     double record_cycles;            /* measured by the calibration kernel */
+    double sm_clock_hz;              /* the SM clock in the traced launch, from the warps' start and
+                                        end %globaltimer and %clock; 0: not measured (Proton, short
+                                        spans), the slices then use the clock the caller gave */
     double plain_ns, instrumented_ns;/* time per launch without and with the markers */
     int registers[2];                /* per thread, plain and instrumented build (0: unknown) */
     int blocks_per_sm[2];            /* theoretical, plain and instrumented build (0: unknown) */
@@ -63,8 +66,9 @@ typedef struct kd_region_profile {
 } kd_region_profile;
 
 /* Reads the record file at path. names->regions.items[i] is region id i + 1, and
- * names->groups' likewise group id i + 1. sm_clock_hz converts cycles to ns for the slices
- * (0: 1 GHz). Returns 0, or -1 with what is wrong in why. */
+ * names->groups' likewise group id i + 1. The slices' cycles become ns at the SM clock the
+ * launch's headers measure, else at sm_clock_hz (0: 1 GHz). Returns 0, or -1 with what is
+ * wrong in why. */
 int kd_region_profile_read(const char *path, const kd_region_names *names, double record_cycles, double sm_clock_hz,
                            kd_region_profile *out, kd_strbuf *why);
 void kd_region_profile_free(kd_region_profile *p);

@@ -61,7 +61,7 @@ int kd_proton_to_records(const unsigned char *scratch, size_t cta_bytes, uint32_
 {
     size_t warps = (size_t)ctas * warps_per_cta;
     uint32_t *counts = (uint32_t *)out;
-    uint64_t *headers = (uint64_t *)(out + 4 * warps), *records = headers + 2 * warps;
+    uint64_t *headers = (uint64_t *)(out + 4 * warps), *records = headers + KD_REGION_HEADER_WORDS * warps;
     const uint32_t want = capacity * 8 * warps_per_cta;
     memset(out, 0, kd_region_launch_bytes((uint32_t)warps, capacity));
     for (uint32_t c = 0; c < ctas; c++) {
@@ -98,8 +98,9 @@ int kd_proton_to_records(const unsigned char *scratch, size_t cta_bytes, uint32_
         uint64_t sm = u32_at(cta, 8), start_ns = u64_at(cta, 16);
         for (uint32_t w = 0; w < warps_per_cta; w++) {
             size_t slot = (size_t)c * warps_per_cta + w;
-            headers[2 * slot] = start_ns;
-            headers[2 * slot + 1] = sm << 32 | (uint32_t)(first_clock == UINT64_MAX ? 0 : first_clock);
+            uint64_t *header = headers + KD_REGION_HEADER_WORDS * slot; /* Proton records no end: left 0 */
+            header[KD_REGION_HEADER_START_NS] = start_ns;
+            header[KD_REGION_HEADER_START] = sm << 32 | (uint32_t)(first_clock == UINT64_MAX ? 0 : first_clock);
         }
     }
     return 0;

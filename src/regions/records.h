@@ -2,18 +2,21 @@
  * the host reads from it: the record layout of include/kerndiff/regions.h, per launch.
  * The writer (harness/cuda_harness.c) and the reader (records.c) share these definitions.
  *
- *   header:   u32 magic "KDRG", u32 version (2), u32 warps, u32 capacity, u32 launches,
+ *   header:   u32 magic "KDRG", u32 version (3), u32 warps, u32 capacity, u32 launches,
  *             u32 warps per block, u32 block stride, u32 blocks: one block in `stride`
  *             recorded (those whose index is a multiple of it), so file warp w is warp
  *             w % (warps per block) of block (w / warps per block) * stride; `blocks` is the
  *             grid's, recorded or not
- *   launches: u32 counts[warps], u64 headers[2 * warps], u64 records[warps * capacity]
+ *   launches: u32 counts[warps], u64 headers[4 * warps], u64 records[warps * capacity]
  *
  * A record: bit 63..57 region id, bit 56 end (1) or begin (0), bits 55..0 the SM clock. A
- * warp's header: %globaltimer at its start, then a word of the low 32 bits of the clock
- * there, %smid in bits 32..47, and from KD_REGION_GROUP the warp's group id in bits 48..55
- * (0: none) and its group's warps in bits 56..63. Ring: record k of a warp sits at k % capacity; a warp that wrote count > capacity
- * records kept the newest `capacity`. A count with bit 31 set (KD_REGION_DIVERGENT) marks a
+ * warp's header, four words: %globaltimer at its start; a word of the low 32 bits of the
+ * clock there, %smid in bits 32..47, and from KD_REGION_GROUP the warp's group id in bits
+ * 48..55 (0: none) and its group's warps in bits 56..63; %globaltimer when its kernel
+ * context ended, and the low 32 bits of the clock there (both 0 when unknown: a Proton side,
+ * a warp with no kernel context). Start and end place a warp on the time axis and measure
+ * the SM clock of that very launch. Ring: record k of a warp sits at k % capacity; a warp that
+ * wrote count > capacity records kept the newest `capacity`. A count with bit 31 set (KD_REGION_DIVERGENT) marks a
  * warp whose lanes recorded differently: its records are not to be read.
  *
  * On the GPU (include/kerndiff/regions.h) each warp writes two streams of compact records
@@ -26,7 +29,7 @@
 #include <stdint.h>
 
 #define KD_REGION_MAGIC 0x4752444bu /* "KDRG" little-endian */
-#define KD_REGION_VERSION 2u
+#define KD_REGION_VERSION 3u
 #define KD_REGION_CLOCK_BITS 56
 #define KD_REGION_MAX_ID 127
 #define KD_REGION_DIVERGENT 0x80000000u
@@ -39,6 +42,10 @@ static inline unsigned kd_region_record_id(uint64_t r) { return (unsigned)(r >> 
 static inline int kd_region_record_is_end(uint64_t r) { return (int)((r >> KD_REGION_CLOCK_BITS) & 1); }
 static inline uint64_t kd_region_record_clock(uint64_t r) { return r & ((1ull << KD_REGION_CLOCK_BITS) - 1); }
 
+/* The words of a warp's header. */
+enum { KD_REGION_HEADER_START_NS, KD_REGION_HEADER_START, KD_REGION_HEADER_END_NS, KD_REGION_HEADER_END_CLOCK,
+       KD_REGION_HEADER_WORDS };
+
 static inline unsigned kd_region_header_sm(uint64_t word) { return (unsigned)(word >> 32 & 0xffff); }
 static inline unsigned kd_region_header_group(uint64_t word) { return (unsigned)(word >> 48 & 0xff); }
 static inline unsigned kd_region_header_group_warps(uint64_t word) { return (unsigned)(word >> 56); }
@@ -46,7 +53,7 @@ static inline unsigned kd_region_header_group_warps(uint64_t word) { return (uns
 /* Bytes of one launch's block in the file. */
 static inline size_t kd_region_launch_bytes(uint32_t warps, uint32_t capacity)
 {
-    return (size_t)warps * (4 + 16 + 8 * (size_t)capacity);
+    return (size_t)warps * (4 + 8 * KD_REGION_HEADER_WORDS + 8 * (size_t)capacity);
 }
 
 /* One warp's device streams as the file's ring. `streams[s]` is stream s's ring of

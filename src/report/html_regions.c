@@ -166,7 +166,8 @@ static void timeline_caption(const kd_comparison *c, const shown_block shown[2],
     }
     kd_sb_puts(caption, "). A row per warp and a bar per region instance, nested instances narrower; a region has the "
                         "same colour on both sides, and both sides share the time axis (cycles converted to ns with "
-                        "the SM clock the timing pass saw).");
+                        "the SM clock measured in the recorded launch from %globaltimer, or where it could not be, "
+                        "the one the timing pass saw).");
     for (int s = 0; s < 2; s++)
         if (c->side[s].regions.slices_truncated)
             kd_sb_printf(caption, " v%d's trace reached its limit of instances: blocks recorded later are not in it.",

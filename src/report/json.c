@@ -1031,6 +1031,7 @@ static const kd_jfield region_profile_fields[] = {
     {KD_J_FIELD("divergent_warps", kd_region_profile, divergent_warps), .optional = true},
     {KD_J_FIELD("unmatched", kd_region_profile, unmatched)},
     {KD_J_FIELD("record_cycles", kd_region_profile, record_cycles), .range = KD_J_NONNEG},
+    {KD_J_FIELD("sm_clock_hz", kd_region_profile, sm_clock_hz), .range = KD_J_NONNEG, .optional = true},
     {KD_J_FIELD("plain_ns", kd_region_profile, plain_ns), .range = KD_J_NONNEG},
     {KD_J_FIELD("instrumented_ns", kd_region_profile, instrumented_ns), .range = KD_J_NONNEG},
     {KD_J_FIELD("plain_registers", kd_region_profile, registers[0]), .range = KD_J_NONNEG, .optional = true},

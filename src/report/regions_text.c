@@ -158,4 +158,11 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
         kd_sb_puts(out, "; --region-blocks all records every block");
     }
     warp_groups(c, out);
+    double hz[2] = {c->side[0].regions.sm_clock_hz, c->side[1].regions.sm_clock_hz};
+    if (hz[0] > 0 || hz[1] > 0) {
+        kd_sb_puts(out, "; SM clock while recording (%globaltimer):");
+        for (int s = 0; s < 2; s++)
+            if (hz[s] > 0)
+                kd_sb_printf(out, "%s %s %.0f MHz", s && hz[0] > 0 ? "," : "", c->side[s].label, hz[s] / 1e6);
+    }
 }

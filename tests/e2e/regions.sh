@@ -10,10 +10,12 @@ has regions_text out '^regions: cycles per instance, median \[p10-p90\]; a recor
 has regions_text out '^  load +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\] +(19|20)[0-9]{2} \[[0-9]+-[0-9]+\]  -7[0-9]\.[0-9]% \(beyond launch-to-launch noise\)$'
 has regions_text out '^  mma +.*[-+]0\.[0-9]% \(within launch-to-launch noise\)$'
 # The example's grid (4096 blocks) is sampled: one block in 8 records (the simulated grid has 16).
-has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%( \([^)]*\))?; v2 [-+][0-9.]+%( \([^)]*\))?; 5 launches, 4 \+ 4 warps recorded, from blocks: v1 2 of 16 \(1 in 8\), v2 2 of 16 \(1 in 8\); --region-blocks all records every block$'
+has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%( \([^)]*\))?; v2 [-+][0-9.]+%( \([^)]*\))?; 5 launches, 4 \+ 4 warps recorded, from blocks: v1 2 of 16 \(1 in 8\), v2 2 of 16 \(1 in 8\); --region-blocks all records every block; SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
 KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000" \
     run regions_all_blocks 0 -- -v --regions --region-blocks all --json="$WORK/regions_all.json" "$R1" "$R2"
-has regions_all_blocks out '; 5 launches, 32 \+ 32 warps recorded$'
+has regions_all_blocks out '; 5 launches, 32 \+ 32 warps recorded; SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
+# The example's v1 sits at a register boundary: every block's record context costs it a block per SM.
+has regions_all_blocks out "v1 [-+][0-9.]+% \(the instrumented build: 4[1-9] registers a thread against 40, 5 blocks per SM against 6\)"
 # Markers built without the sampling branch are another build, not the sampled one from the cache.
 has regions_all_blocks err 'v1 instrumented build$'
 if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["regions"]["sides"][0]["profile"]; sys.exit(not (r["block_stride"] == 1 and r["blocks_recorded"] == 16 and r["blocks"] == 16))' "$WORK/regions_all.json" 2>"$WORK/regions_all.err"; then
@@ -21,8 +23,11 @@ if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["regions"]["sides
     fail "regions_all_blocks: JSON block fields" "$WORK/regions_all.err"; fi
 run regions_bad_blocks 2 -- --region-blocks 3 "$R1" "$R2"
 has regions_bad_blocks err "^kerndiff: --region-blocks wants a power of two \(record one block in N\), 'all' or 'auto', got '3'"
-# The example's v1 sits at a register boundary: the record context costs it a block per SM.
-has regions_text out "v1 [-+][0-9.]+% \(the instrumented build: 4[1-9] registers a thread against 40, 5 blocks per SM against 6\)"
+# The trace's slices are in ns at the SM clock the headers measured (1500 MHz): v1's
+# 9000-cycle load lasts 6 us, whatever clock the timing pass reported.
+if python3 -c 'import json,statistics,sys; d=json.load(open(sys.argv[1])); sys.exit(not 5.9 < statistics.median(e["dur"] for e in d["traceEvents"] if e.get("ph")=="X" and e["name"]=="load" and e["pid"]==1) < 6.1)' "$WORK/trace.json"; then
+    ok "regions: the trace converts cycles with the clock measured while recording (9000 cycles, 6 us)"; else
+    fail "regions: trace durations at the measured clock"; fi
 # 4 warps x 4 instances of each region, per side, in the traced launch.
 if python3 tests/e2e/check_trace.py "$WORK/trace.json" load=32 mma=32 >"$WORK/trace_check.txt" 2>&1; then
     ok "regions: the trace has both processes, named warps and every slice"; else
@@ -36,7 +41,7 @@ KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000,region_group=1:2;medi
     run regions_groups 0 -- --regions --trace "$WORK/groups_trace.json" --json="$WORK/groups.json" --markdown="$WORK/groups.md" "$G" "$G"
 has regions_groups out '^  load \[consumer\] +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\] +(19|20)[0-9]{2} \[[0-9]+-[0-9]+\]  -7[0-9]\.[0-9]% \(beyond'
 has regions_groups out '^  mma \[consumer\] '
-has regions_groups out '; 5 launches, 16 \+ 16 warps recorded \(of 32 \+ 32 in the recording blocks\); warp groups, the first warp of each run recording for it: consumer \(runs of 2 warps\)$'
+has regions_groups out '; 5 launches, 16 \+ 16 warps recorded \(of 32 \+ 32 in the recording blocks\); warp groups, the first warp of each run recording for it: consumer \(runs of 2 warps\); SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
 has regions_groups out '^  instrumented vs plain'
 if python3 - "$WORK/groups.json" >"$WORK/groups_json.err" 2>&1 <<'PY'
 import json, sys
@@ -70,7 +75,7 @@ if grep -q 'No timeline: saved runs keep the region table' "$WORK/regions_compar
     fail "regions_compare: HTML timeline note" "$WORK/regions_compare.html"; fi
 run regions_groups_saved 0 -- compare "$WORK/groups.json" "$WORK/groups.json"
 has regions_groups_saved out '^  load \[consumer\] '
-has regions_groups_saved out 'warp groups, the first warp of each run recording for it: consumer \(runs of 2 warps\)$'
+has regions_groups_saved out 'warp groups, the first warp of each run recording for it: consumer \(runs of 2 warps\); SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
 KERNDIFF_SIMULATE="median=900us,cv=0.3%" run regions_saved_none 0 -- --json="$WORK/noregions.json" "$R1" "$R2"
 run regions_compare_one 0 -- compare "$WORK/noregions.json" "$WORK/regions.json"
 has regions_compare_one out "^regions not compared: OLD's run has none \(record both runs with --regions\)$"

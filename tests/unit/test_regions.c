@@ -11,6 +11,7 @@
 #include "regions/proton.h"
 #include "regions/records.h"
 #include "source/scan.h"
+#include "util/xalloc.h"
 
 /* A device record as include/kerndiff/regions.h packs it. */
 static uint64_t dev(unsigned id, unsigned end, uint32_t clock) { return (uint64_t)(id << 1 | end) << 32 | clock; }
@@ -161,7 +162,7 @@ static void proton_buffer_becomes_records(void **state)
     memset(out, 0xab, bytes);
     assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 2, P_WARPS, P_CAP, out, why, sizeof why), 0);
     const uint32_t *counts = (const uint32_t *)out;
-    const uint64_t *headers = (const uint64_t *)(out + 4 * 2 * P_WARPS), *records = headers + 2 * 2 * P_WARPS;
+    const uint64_t *headers = (const uint64_t *)(out + 4 * 2 * P_WARPS), *records = headers + KD_REGION_HEADER_WORDS * 2 * P_WARPS;
     assert_int_equal(counts[0], 2);
     assert_int_equal(counts[2], 0);
     assert_int_equal(counts[3], 2);
@@ -172,11 +173,13 @@ static void proton_buffer_becomes_records(void **state)
     assert_int_equal(kd_region_record_id(records[P_CAP]), 2);
     assert_true(kd_region_record_clock(records[P_CAP + 1]) == high + 300);
     assert_true(kd_region_record_clock(records[3 * P_CAP + 1]) == 9);
-    /* CTA 0: SM 10, started at 1000 ns, earliest record (warp 1's) at high + 90. */
-    assert_true(headers[0] == 1000 && headers[2] == 1000);
+    /* CTA 0: SM 10, started at 1000 ns, earliest record (warp 1's) at high + 90; no end. */
+    enum { H = KD_REGION_HEADER_WORDS };
+    assert_true(headers[0] == 1000 && headers[H] == 1000);
     assert_true(headers[1] == ((uint64_t)10 << 32 | (uint32_t)(high + 90)));
-    assert_true(headers[3] == headers[1]);
-    assert_true(headers[2 * 3] == 2000 && headers[2 * 3 + 1] >> 32 == 11);
+    assert_true(headers[H + 1] == headers[1]);
+    assert_true(headers[KD_REGION_HEADER_END_NS] == 0 && headers[KD_REGION_HEADER_END_CLOCK] == 0);
+    assert_true(headers[H * 3] == 2000 && headers[H * 3 + 1] >> 32 == 11);
     free(out);
 }
 
@@ -195,7 +198,7 @@ static void proton_wrapped_segment_keeps_the_newest(void **state)
     unsigned char *out = malloc(bytes);
     assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 1, P_WARPS, P_CAP, out, why, sizeof why), 0);
     const uint32_t *counts = (const uint32_t *)out;
-    const uint64_t *records = (const uint64_t *)(out + 4 * P_WARPS) + 2 * P_WARPS;
+    const uint64_t *records = (const uint64_t *)(out + 4 * P_WARPS) + KD_REGION_HEADER_WORDS * P_WARPS;
     assert_int_equal(counts[0], 6);
     assert_int_equal(kd_region_record_id(records[4 % P_CAP]), 3); /* record 4: scope 2 starts */
     assert_true(kd_region_record_clock(records[5 % P_CAP]) == 150);
@@ -261,9 +264,10 @@ static void scan_finds_regions_and_groups(void **state)
 }
 
 /* A record file of one launch, `warps` warps of one block, each warp's header word `word`
- * and records `ring` (count records of a ring of 8). */
+ * (started at 1000 + w ns; ended `ns` later at clock `end_clock`) and records `ring` (count
+ * records of a ring of 8). */
 static void write_record_file(const char *path, uint32_t warps, const uint32_t *counts, const uint64_t *words,
-                              const uint64_t *rings)
+                              uint64_t ns, uint32_t end_clock, const uint64_t *rings)
 {
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
@@ -271,8 +275,8 @@ static void write_record_file(const char *path, uint32_t warps, const uint32_t *
     fwrite(&head, sizeof head, 1, f);
     fwrite(counts, 4, warps, f);
     for (uint32_t w = 0; w < warps; w++) {
-        uint64_t header[2] = {1000 + w, words[w]};
-        fwrite(header, 8, 2, f);
+        uint64_t header[KD_REGION_HEADER_WORDS] = {1000 + w, words[w], 1000 + w + ns, end_clock};
+        fwrite(header, 8, KD_REGION_HEADER_WORDS, f);
     }
     fwrite(rings, 8, (size_t)warps * 8, f);
     fclose(f);
@@ -301,7 +305,7 @@ static void grouped_records_name_their_groups(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    write_record_file(path, W, counts, words, rings);
+    write_record_file(path, W, counts, words, 0, 0, rings); /* no end: the caller's clock */
     kd_region_names names = {0};
     kd_strbuf why = {0};
     assert_int_equal(kd_regions_scan("KD_REGION(load); KD_REGION(mma); KD_REGION_GROUP(producer, 4); "
@@ -309,6 +313,7 @@ static void grouped_records_name_their_groups(void **state)
     kd_region_profile p;
     assert_int_equal(kd_region_profile_read(path, &names, 0, 1e9, &p, &why), 0);
     unlink(path);
+    assert_true(p.sm_clock_hz == 0);
     assert_int_equal(p.warps, 4);
     assert_int_equal(p.recording_warps, 3);
     assert_int_equal(p.ngroups, 2);
@@ -332,6 +337,41 @@ static void grouped_records_name_their_groups(void **state)
     kd_sb_free(&why);
 }
 
+/* The warps' start and end %globaltimer and clock measure the launch's SM clock, which the
+ * slices' ns then use; too short a span (globaltimer's steps) measures nothing. */
+static void header_ends_measure_the_clock(void **state)
+{
+    (void)state;
+    uint64_t words[2] = {100, 100};
+    uint32_t counts[2] = {2, 2};
+    uint64_t rings[16] = {0};
+    rings[0] = rec(1, 0, 100), rings[1] = rec(1, 1, 1600), rings[8] = rec(1, 0, 100), rings[9] = rec(1, 1, 1600);
+    char path[] = "/tmp/kd_regions_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    kd_region_names names = {0};
+    kd_strbuf why = {0};
+    kd_strlist_push(&names.regions, kd_xstrdup("load"));
+    kd_region_profile p;
+    /* 2 warps of 40 us each over 60,000 cycles: 1.5 GHz; 1500 cycles of load are 1 us. */
+    write_record_file(path, 2, counts, words, 40000, 100 + 60000, rings);
+    assert_int_equal(kd_region_profile_read(path, &names, 0, 1e9, &p, &why), 0);
+    assert_true(p.sm_clock_hz > 1.4999e9 && p.sm_clock_hz < 1.5001e9);
+    assert_int_equal(p.nslices, 2);
+    assert_true(p.slices[0].duration_ns > 999.9 && p.slices[0].duration_ns < 1000.1);
+    kd_region_profile_free(&p);
+    /* 2 x 20 us is less than the 50 us the clock needs: the caller's 1 GHz is used. */
+    write_record_file(path, 2, counts, words, 20000, 100 + 30000, rings);
+    assert_int_equal(kd_region_profile_read(path, &names, 0, 1e9, &p, &why), 0);
+    assert_true(p.sm_clock_hz == 0);
+    assert_true(p.slices[0].duration_ns > 1499.9 && p.slices[0].duration_ns < 1500.1);
+    kd_region_profile_free(&p);
+    unlink(path);
+    kd_region_names_free(&names);
+    kd_sb_free(&why);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -345,6 +385,7 @@ int main(void)
         cmocka_unit_test(block_stride_keeps_two_blocks_per_sm),
         cmocka_unit_test(scan_finds_regions_and_groups),
         cmocka_unit_test(grouped_records_name_their_groups),
+        cmocka_unit_test(header_ends_measure_the_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
