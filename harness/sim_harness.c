@@ -37,6 +37,7 @@
  */
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -326,6 +327,10 @@ static void time_samples(kd_words *w)
 
 enum { SIM_RECORD_CYCLES = 30, SIM_BLOCKS = 16, SIM_WARPS_PER_BLOCK = 2, SIM_REPEATS = 4, SIM_CLOCK_MHZ = 1500 };
 
+/* Whether a recorded warp writes records: under a group of runs of `run` warps, only the
+ * first of each run does. */
+static bool writes(uint32_t warp, unsigned run) { return warp % SIM_WARPS_PER_BLOCK % run == 0; }
+
 /* regions CAPACITY LAUNCHES STRIDE PATH: synthetic records in the format of
  * src/regions/records.h, from one block in STRIDE of a grid of SIM_BLOCKS. */
 static void regions(kd_words *w)
@@ -362,7 +367,7 @@ static void regions(kd_words *w)
     uint64_t group_bits = (uint64_t)spec->region_group << 48 | (uint64_t)spec->region_group_warps << 56;
     for (uint32_t l = 0; l < launches; l++) {
         for (uint32_t warp = 0; warp < warps; warp++) {
-            uint32_t written = (warp % SIM_WARPS_PER_BLOCK) % run ? 0 : count;
+            uint32_t written = writes(warp, run) ? count : 0;
             fwrite(&written, sizeof written, 1, f);
         }
         /* The rings first, for each warp's end clock; the header's end is that clock at
@@ -377,7 +382,7 @@ static void regions(kd_words *w)
                 ring[(size_t)warp * capacity + (k + 1) % capacity] = (uint64_t)id << 57 | 1ull << KD_REGION_CLOCK_BITS | clock;
                 clock += 40;
             }
-            uint64_t writer = (warp % SIM_WARPS_PER_BLOCK) % run ? 0 : group_bits;
+            uint64_t writer = writes(warp, run) ? group_bits : 0;
             uint64_t start_ns = 1000000000ull + 200ull * (uint64_t)warp;
             uint64_t header[KD_REGION_HEADER_WORDS] = {start_ns, writer | (uint64_t)(warp / SIM_WARPS_PER_BLOCK) << 32 | 1000u,
                                                        start_ns + (clock - 1000) * 1000 / SIM_CLOCK_MHZ, (uint32_t)clock};

@@ -90,15 +90,16 @@ static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, con
     if (n == 0)
         return;
     r->out->recording_warps += launch == 0;
-    unsigned sm = kd_region_header_sm(header[KD_REGION_HEADER_START]), group = kd_region_header_group(header[KD_REGION_HEADER_START]);
+    uint64_t start_word = header[KD_REGION_HEADER_START];
+    unsigned sm = kd_region_header_sm(start_word), group = kd_region_header_group(start_word);
     if (group > r->ngroups) /* not an id of this side's groups: a stranger, shown as none */
         group = 0;
     if (group) {
         kd_region_group *g = &r->out->groups[group - 1];
         g->recording_warps += launch == 0;
-        g->warps = kd_region_header_group_warps(header[KD_REGION_HEADER_START]);
+        g->warps = kd_region_header_group_warps(start_word);
     }
-    uint32_t clock0 = (uint32_t)header[KD_REGION_HEADER_START];
+    uint32_t clock0 = (uint32_t)start_word;
     double origin_ns = (double)(header[KD_REGION_HEADER_START_NS] - first_global);
     const uint64_t mask = (1ull << KD_REGION_CLOCK_BITS) - 1;
     struct { unsigned id; uint64_t clock; } stack[MAX_DEPTH];

@@ -133,13 +133,17 @@ static shown_block median_block(const kd_region_profile *p)
     return shown;
 }
 
-/* The warp group a warp of the block recorded for in the trace, or NULL. */
-static const char *group_of(const kd_region_profile *p, unsigned block, unsigned warp)
+/* The warp group each warp of the shown block recorded for ([warps], NULL: none), in one
+ * pass over the slices. */
+static const char **groups_of(const kd_region_profile *p, const shown_block *shown)
 {
-    for (size_t i = 0; i < p->nslices; i++)
-        if (p->slices[i].block == block && p->slices[i].warp == warp && p->slices[i].group)
-            return p->slices[i].group <= p->ngroups ? p->groups[p->slices[i].group - 1].name : NULL;
-    return NULL;
+    const char **group = kd_xcalloc(shown->warps + 1, sizeof *group);
+    for (size_t i = 0; i < p->nslices; i++) {
+        const kd_region_slice *s = &p->slices[i];
+        if (s->block == shown->block && s->warp < shown->warps && s->group && s->group <= p->ngroups)
+            group[s->warp] = p->groups[s->group - 1].name;
+    }
+    return group;
 }
 
 /* Each region of a side, by its index in the profile, gets the colour of its row in the
@@ -201,14 +205,17 @@ static void timeline_chart(FILE *out, const kd_comparison *c, const kd_region_ro
     const char **text = kd_xcalloc(total, sizeof *text);
     size_t *colour[2] = {colours_of(&c->side[0].regions, 0, rows, n), colours_of(&c->side[1].regions, 1, rows, n)};
     size_t ticks = 0;
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
+        const char **group = groups_of(&c->side[s].regions, &shown[s]);
         for (unsigned w = 0; w < shown[s].warps; w++) {
             at[ticks] = (double)(total - first_row[s] - w) - 0.5;
-            const char *group = group_of(&c->side[s].regions, shown[s].block, w);
-            snprintf(names[ticks], sizeof *names, "v%d warp %u%s%s", s + 1, w, group ? " " : "", group ? group : "");
+            snprintf(names[ticks], sizeof *names, "v%d warp %u%s%s", s + 1, w, group[w] ? " " : "",
+                     group[w] ? group[w] : "");
             text[ticks] = names[ticks];
             ticks++;
         }
+        free(group);
+    }
     double row_px = total > 20 ? 14 : 24, span = fmax(shown[0].span_ns, shown[1].span_ns);
     char xlabel[96];
     size_t widest = 0;

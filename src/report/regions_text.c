@@ -141,10 +141,8 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
             kd_sb_printf(out, " (%llu warps left out: their lanes reached the markers apart, in lane-divergent code)",
                          p->divergent_warps);
     }
-    size_t recorded[2], warps[2] = {c->side[0].regions.warps, c->side[1].regions.warps};
-    for (int s = 0; s < 2; s++) /* a run saved before recording_warps existed has records but no count */
-        recorded[s] = c->side[s].regions.recording_warps || !c->side[s].regions.records ? c->side[s].regions.recording_warps
-                                                                                         : warps[s];
+    size_t recorded[2] = {c->side[0].regions.recording_warps, c->side[1].regions.recording_warps},
+           warps[2] = {c->side[0].regions.warps, c->side[1].regions.warps};
     kd_sb_printf(out, "; %zu launches, %zu + %zu warps recorded", c->side[0].regions.launches, recorded[0], recorded[1]);
     if (recorded[0] != warps[0] || recorded[1] != warps[1])
         kd_sb_printf(out, " (of %zu + %zu in the recording blocks)", warps[0], warps[1]);

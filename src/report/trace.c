@@ -1,9 +1,9 @@
 /* The region timelines as a Chrome trace (JSON), which ui.perfetto.dev and Perfetto's trace
  * processor open: v1 and v2 are two processes, each warp a thread named by its SM, block
  * and warp (sorted in that order) and, under KD_REGION_GROUP, the group it recorded for;
- * each region instance of the last recorded launch a
- * slice in microseconds on the globaltimer axis, converted from cycles with the SM clock
- * the timing pass saw. */
+ * each region instance of the last recorded launch a slice in microseconds on the
+ * globaltimer axis, converted from cycles by the profile (regions/profile.h: the SM clock
+ * measured in that launch, else the timing pass's). */
 #include "report/report.h"
 
 static json_t *metadata(const char *what, int pid, json_int_t tid, json_t *args)

@@ -82,6 +82,9 @@ static void take_regions(saved_run run[2], const int index[2], kd_comparison *c)
         c->side[s].regions = run[s].c.side[index[s]].regions;
         memset(&run[s].c.side[index[s]].regions, 0, sizeof c->side[s].regions);
         c->side[s].regions.saved = true;
+        /* A run saved before recording_warps existed has records but no count: its warps all recorded. */
+        if (!c->side[s].regions.recording_warps && c->side[s].regions.records)
+            c->side[s].regions.recording_warps = c->side[s].regions.warps;
     }
     c->regions_run = true;
 }
