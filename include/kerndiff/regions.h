@@ -26,7 +26,8 @@
  * warp's ring in global memory (its place comes from a __constant__ that the harness sets
  * with cuModuleGetGlobal, so the kernel's signature does not change), the ring index, and
  * the last record. A marker reads %clock, stores the *previous* record and keeps the new
- * one, so no record waits for its own clock read; the last is stored when the kernel
+ * one, so no record waits for its own clock read (the store on the outside of the region:
+ * after an END's clock read, before a BEGIN's); the last is stored when the kernel
  * returns (the context's destructor), with the warp's count and %globaltimer and %clock
  * there, which give the SM clock of the launch. The ring is aligned to its
  * size, so advancing in it is an add and a mask. A record is 8 bytes: the
@@ -35,9 +36,10 @@
  *
  * Only a sample of the blocks records: those whose linear index is a multiple of
  * 2^block_shift (kerndiff's --region-blocks; by default about 1 in 8 when the grid has enough
- * blocks). In the other blocks every marker is a branch on a block-uniform predicate, which
- * the compiler takes once for markers that follow each other, so instrumenting a kernel costs
- * little more than its recorded blocks' records.
+ * blocks). In the other blocks a marker reads the clock and stores nothing (its store is
+ * predicated off); where keeping the context live in those blocks would cost the kernel a
+ * block per SM, kerndiff defines KD_REGION_BRANCHED and every marker there is a branch
+ * around the record instead.
  *
  * A marker orders memory accesses, not arithmetic: the compiler may move a computation that
  * touches no memory across it (a chain of FMAs on registers can drift past the END marker
@@ -70,7 +72,7 @@
  * Markers outside a kernel body of the instrumented file (in __device__ functions, or in
  * kernels of included headers) find no local context: `kd_region_ctx` names a
  * namespace-scope fallback there, which keeps the warp's index in shared memory (slower:
- * about 90 cycles a record on H100, against about 26) and writes a second ring of the
+ * about 90 cycles a record on H100, against about 27) and writes a second ring of the
  * warp; the host merges both rings by clock. */
 #ifndef KERNDIFF_REGIONS_H
 #define KERNDIFF_REGIONS_H
@@ -118,9 +120,8 @@ static __device__ __forceinline__ unsigned kd_region_block()
     return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
 
-/* Whether this block records (block-uniform, so the compiler branches around markers).
- * With --region-blocks all kerndiff defines KD_REGION_EVERY_BLOCK: no branch, and each
- * record costs about half as many cycles on a warp's path (bench/regions_cost.txt). */
+/* Whether this block records (block-uniform). With --region-blocks all kerndiff defines
+ * KD_REGION_EVERY_BLOCK: no test at all. */
 static __device__ __forceinline__ bool kd_region_block_records()
 {
 #ifdef KD_REGION_EVERY_BLOCK
@@ -142,11 +143,15 @@ static __device__ __forceinline__ unsigned long long kd_region_pack(unsigned id,
     return (unsigned long long)(id << 1 | end) << 32 | clock;
 }
 
-static __device__ __forceinline__ void kd_region_write_header(unsigned long long slot, unsigned clock)
+/* %globaltimer and %clock read back to back, here and where the context ends: their spans
+ * give the SM clock, and cycles between the two reads (a cold constant-cache miss before
+ * the first store is a few hundred) would count in one span and not the other. */
+static __device__ __forceinline__ void kd_region_write_header(unsigned long long slot)
 {
     unsigned long long global;
     unsigned sm;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
+    unsigned clock = kd_region_clock();
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     kd_regions.headers[4 * slot] = global;
     kd_regions.headers[4 * slot + 1] = (unsigned long long)sm << 32 | clock;
@@ -184,28 +189,44 @@ struct kd_region_context {
     __device__ __forceinline__ kd_region_context()
     {
         index = 0;
+        at = 0;
+        pending = 0;
         on = kd_region_block_records();
         if (!on)
             return;
-        unsigned clock = kd_region_clock();
         unsigned long long slot = kd_region_warp_slot();
         /* The first store (a placeholder, at index 0) goes to the ring's last slot, which the
          * host does not read unless the ring wraps, and then it holds a real record. */
         at = (unsigned long long)(kd_regions.records + 2 * slot * kd_regions.capacity) + kd_regions.ring_mask - 7;
-        pending = 0;
-        kd_region_write_header(slot, clock);
+        kd_region_write_header(slot);
         kd_region_fallback_state()[kd_region_warp_in_block()] =
             (unsigned long long)kd_region_tag() << 32 | KD_REGION_HEADER_DONE;
     }
 
-    /* Stores the previous record, so no store waits for its own clock read. */
+    /* Stores the previous record, so no store waits for its own clock read. A warp of a
+     * block that does not record runs the same instructions with the store predicated off
+     * (ptxas then reads the clock with a fixed-latency CS2R): a branch around the record
+     * makes every marker wait for the warp's outstanding loads and stores, about 40 cycles
+     * a record in the recording warps against 17 (bench/region_record_variants.txt). The
+     * branch frees the context's registers in the other blocks, though: when the predicated
+     * build would run fewer blocks per SM than the plain one, kerndiff builds it with
+     * KD_REGION_BRANCHED. */
     __device__ __forceinline__ void record(unsigned id, unsigned end)
     {
+#ifdef KD_REGION_BRANCHED
         if (!on)
             return;
-        unsigned clock = kd_region_clock();
-        asm volatile("st.global.u64 [%0], %1;" ::"l"(at), "l"(pending) : "memory");
+#endif
+        /* The bookkeeping goes outside the region: an END reads the clock first, a BEGIN
+         * last. Inside it, it would issue while the region's first instructions wait on
+         * their operands, adding nothing to a latency-bound region and its whole cost to a
+         * short issue-bound one: the calibrated cost could not be subtracted from both. */
+        unsigned clock = end ? kd_region_clock() : 0u;
+        if (on)
+            asm volatile("st.global.u64 [%0], %1;" ::"l"(at), "l"(pending) : "memory");
         at = (at & ~(unsigned long long)kd_regions.ring_mask) | ((at + 8) & kd_regions.ring_mask);
+        if (!end)
+            clock = kd_region_clock();
         pending = kd_region_pack(id, end, clock);
         index++;
     }
@@ -276,7 +297,7 @@ struct kd_region_fallback {
                 kd_region_pack(id, end, clock);
             kd_regions.counts[2 * slot + 1] = index + 1;
             if (!header_done)
-                kd_region_write_header(slot, clock);
+                kd_region_write_header(slot);
         }
     }
 

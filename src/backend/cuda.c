@@ -90,7 +90,9 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
         .launcher = launcher ? side->kernel_info : NULL,
         .libs = &side->libs,
         .regions = regions,
-        .regions_every_block = opts->regions_every_block,
+        .region_markers = opts->regions_every_block ? KD_MARKERS_EVERY_BLOCK
+                          : side->regions_branched  ? KD_MARKERS_BRANCHED
+                                                    : KD_MARKERS_PREDICATED,
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
     };
     kd_strbuf why = {0};

@@ -122,7 +122,10 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
     if (cfg->regions) {
         hash_list(&h, "regions", &cfg->regions->regions);
         hash_list(&h, "groups", &cfg->regions->groups);
-        kd_hash_str(&h, cfg->regions_every_block ? "every block" : "sampled blocks");
+        static const char *const forms[] = {[KD_MARKERS_PREDICATED] = "sampled blocks",
+                                            [KD_MARKERS_BRANCHED] = "sampled blocks, branched",
+                                            [KD_MARKERS_EVERY_BLOCK] = "every block"};
+        kd_hash_str(&h, forms[cfg->region_markers]);
     }
     if (cfg->launcher) {
         kd_strbuf shim = {0};
@@ -239,7 +242,7 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
         /* The instrumented build compiles the user's file with a record context declared in
          * each kernel body (run_nvcc adds its folder to the include path, for its quoted
          * includes). */
-        kd_regions_wrapper_prologue(cfg->regions, cfg->regions_every_block, &text);
+        kd_regions_wrapper_prologue(cfg->regions, cfg->region_markers, &text);
         size_t len;
         char *source = kd_read_file(real_source, &len);
         if (!source) {

@@ -7,6 +7,7 @@
 #define KD_BUILD_BUILD_H
 
 #include <stdbool.h>
+#include "regions/instrument.h"
 #include "regions/names.h"
 #include "util/strlist.h"
 #include "source/scan.h"
@@ -24,7 +25,7 @@ typedef struct kd_build_config {
     /* The instrumented variant (include/kerndiff/regions.h): its region and warp group names;
      * NULL for the plain build. */
     const kd_region_names *regions;
-    bool regions_every_block; /* every block records: no sampling branch around the markers */
+    kd_region_markers region_markers; /* what markers do in blocks that do not record */
     const char *cuobjdump;   /* disassemble the cubin into kernel.sass (cached); NULL: none */
 } kd_build_config;
 

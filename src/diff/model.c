@@ -1,6 +1,8 @@
 #include "diff/model.h"
 
 #include "diff/findings.h"
+#include "static/occupancy.h"
+#include "static/resources.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -142,4 +144,21 @@ kd_note *kd_comparison_note(kd_comparison *c, kd_note_kind kind)
     case KD_NOTE_KINDS: break;
     }
     return NULL;
+}
+
+int kd_build_occupancy(const kd_comparison *c, const kd_side *side, const kd_build *b, int *registers,
+                       int *blocks_per_sm)
+{
+    const kd_static_result *plain = &side->stat;
+    kd_resources r;
+    kd_occupancy o;
+    if (!plain->occupancy_valid || !c->limits || !b->ptxas_log ||
+        kd_resources_parse(b->ptxas_log, plain->entry, &r) != 0)
+        return -1;
+    long shared = plain->shared_per_block - plain->resources.shared_static + r.shared_static;
+    if (kd_occupancy_compute(c->limits, plain->block_threads, r.registers, shared, &o) != 0)
+        return -1;
+    *registers = r.registers;
+    *blocks_per_sm = o.blocks_per_sm;
+    return 0;
 }

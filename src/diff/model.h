@@ -68,6 +68,8 @@ typedef struct kd_side {
     char *launch_error;         /* why no launch could be described */
     kd_region_names region_names; /* --regions: its markers' region and group names */
     kd_build regions_build;     /* --regions: the instrumented build */
+    bool regions_branched;      /* --regions: its markers branch in blocks that do not record
+                                   (the predicated build ran fewer blocks per SM than the plain one) */
     unsigned long long regions_smem, regions_profile_scratch; /* --regions, Triton: the instrumented
                                    build's dynamic shared memory and profile scratch per program */
     kd_launch_spec regions_launch; /* --regions: the instrumented build's launch when it differs from
@@ -125,6 +127,12 @@ void kd_count_table_free(kd_count_table *t);
 /* Fills the four instruction tables and the findings from the sides' static results. */
 void kd_comparison_tabulate(kd_comparison *c);
 void kd_comparison_free(kd_comparison *c);
+
+/* The registers a thread and theoretical blocks per SM of `side`'s build `b` (an instrumented
+ * one) at the plain build's launch: its block size, and its shared memory with b's static
+ * share. Returns 0, or -1 when the plain build's occupancy or b's ptxas log is unknown. */
+int kd_build_occupancy(const kd_comparison *c, const kd_side *side, const kd_build *b, int *registers,
+                       int *blocks_per_sm);
 
 /* The comparison's note slot of a kind (selection_note for KD_NOTE_SELECTION ...); NULL for no kind. */
 kd_note *kd_comparison_note(kd_comparison *c, kd_note_kind kind);

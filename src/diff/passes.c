@@ -226,19 +226,11 @@ static bool regions_wanted(const kd_diff_options *opts) { return opts->regions_o
 static void instrumented_resources(const kd_comparison *c, kd_side *side)
 {
     kd_region_profile *p = &side->regions;
-    kd_resources r;
-    const kd_static_result *plain = &side->stat;
-    if (!plain->occupancy_valid || !c->limits || !side->regions_build.ptxas_log ||
-        kd_resources_parse(side->regions_build.ptxas_log, plain->entry, &r) != 0)
+    p->branched_markers = side->regions_branched;
+    if (kd_build_occupancy(c, side, &side->regions_build, &p->registers[1], &p->blocks_per_sm[1]) != 0)
         return;
-    kd_occupancy o;
-    long shared = plain->shared_per_block - plain->resources.shared_static + r.shared_static;
-    if (kd_occupancy_compute(c->limits, plain->block_threads, r.registers, shared, &o) != 0)
-        return;
-    p->registers[0] = plain->resources.registers;
-    p->registers[1] = r.registers;
-    p->blocks_per_sm[0] = plain->occupancy.blocks_per_sm;
-    p->blocks_per_sm[1] = o.blocks_per_sm;
+    p->registers[0] = side->stat.resources.registers;
+    p->blocks_per_sm[0] = side->stat.occupancy.blocks_per_sm;
 }
 
 /* Each side's instrumented build alone in a harness child. Like the counters, regions

@@ -70,11 +70,13 @@ int kd_regions_scan(const char *text, kd_region_names *names, kd_strbuf *why)
     return 0;
 }
 
-void kd_regions_wrapper_prologue(const kd_region_names *names, bool every_block, kd_strbuf *out)
+void kd_regions_wrapper_prologue(const kd_region_names *names, kd_region_markers form, kd_strbuf *out)
 {
     kd_sb_puts(out, "#define KERNDIFF_REGIONS 1\n");
-    if (every_block)
+    if (form == KD_MARKERS_EVERY_BLOCK)
         kd_sb_puts(out, "#define KD_REGION_EVERY_BLOCK 1\n");
+    if (form == KD_MARKERS_BRANCHED)
+        kd_sb_puts(out, "#define KD_REGION_BRANCHED 1\n");
     for (size_t i = 0; i < names->regions.count; i++)
         kd_sb_printf(out, "#define KD_REGION_ID_%s %zu\n", names->regions.items[i], i + 1);
     for (size_t i = 0; i < names->groups.count; i++)

@@ -23,11 +23,19 @@
  * (126 regions, 255 groups). */
 int kd_regions_scan(const char *text, kd_region_names *names, kd_strbuf *why);
 
+/* What a marker does in a block that does not record (include/kerndiff/regions.h). */
+typedef enum kd_region_markers {
+    KD_MARKERS_PREDICATED,  /* sampled blocks: the marker's store is predicated off there */
+    KD_MARKERS_BRANCHED,    /* sampled blocks: the marker branches around the record there
+                               (KD_REGION_BRANCHED; fewer registers, dearer records) */
+    KD_MARKERS_EVERY_BLOCK, /* --region-blocks all: every block records, no test
+                               (KD_REGION_EVERY_BLOCK) */
+} kd_region_markers;
+
 /* Before the user's code: KERNDIFF_REGIONS, one KD_REGION_ID_<name> define per region and
- * one KD_REGION_GROUP_ID_<name> per warp group, KD_REGION_EVERY_BLOCK when every block
- * records (no sampling branch) and the header.
+ * one KD_REGION_GROUP_ID_<name> per warp group, the markers' define and the header.
  * After it: the calibration kernel (32 empty regions in one warp). */
-void kd_regions_wrapper_prologue(const kd_region_names *names, bool every_block, kd_strbuf *out);
+void kd_regions_wrapper_prologue(const kd_region_names *names, kd_region_markers form, kd_strbuf *out);
 void kd_regions_wrapper_epilogue(kd_strbuf *out);
 
 /* The user's file (`len` bytes of `text`, read from `path`) as the instrumented build

@@ -59,6 +59,9 @@ typedef struct kd_region_profile {
     double plain_ns, instrumented_ns;/* time per launch without and with the markers */
     int registers[2];                /* per thread, plain and instrumented build (0: unknown) */
     int blocks_per_sm[2];            /* theoretical, plain and instrumented build (0: unknown) */
+    bool branched_markers;           /* the markers branch around records in the blocks that do
+                                        not record (KD_REGION_BRANCHED): predicated, they took
+                                        blocks per SM from the build */
     kd_region_slice *slices;         /* the last launch */
     size_t nslices;
     bool slices_truncated;           /* more than the trace keeps */

@@ -1039,6 +1039,7 @@ static const kd_jfield region_profile_fields[] = {
     {KD_J_FIELD("plain_blocks_per_sm", kd_region_profile, blocks_per_sm[0]), .range = KD_J_NONNEG, .optional = true},
     {KD_J_FIELD("instrumented_blocks_per_sm", kd_region_profile, blocks_per_sm[1]), .range = KD_J_NONNEG,
      .optional = true},
+    {KD_J_FIELD("branched_markers", kd_region_profile, branched_markers), .optional = true},
 };
 static const kd_jtable region_profile_table = KD_J_TABLE(region_profile_fields);
 

@@ -137,6 +137,9 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
         if (p->registers[1] && p->blocks_per_sm[1] != p->blocks_per_sm[0])
             kd_sb_printf(out, " (the instrumented build: %d registers a thread against %d, %d blocks per SM against %d)",
                          p->registers[1], p->registers[0], p->blocks_per_sm[1], p->blocks_per_sm[0]);
+        if (p->branched_markers)
+            kd_sb_puts(out, " (markers branch around the record in the blocks that do not record: predicated there,"
+                            " they cost blocks per SM; a record costs more this way)");
         if (p->divergent_warps)
             kd_sb_printf(out, " (%llu warps left out: their lanes reached the markers apart, in lane-divergent code)",
                          p->divergent_warps);

@@ -11,6 +11,15 @@ has regions_text out '^  load +(8|9)[0-9]{3} \[[0-9]+-[0-9]+\] +(19|20)[0-9]{2} 
 has regions_text out '^  mma +.*[-+]0\.[0-9]% \(within launch-to-launch noise\)$'
 # The example's grid (4096 blocks) is sampled: one block in 8 records (the simulated grid has 16).
 has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%( \([^)]*\))?; v2 [-+][0-9.]+%( \([^)]*\))?; 5 launches, 4 \+ 4 warps recorded, from blocks: v1 2 of 16 \(1 in 8\), v2 2 of 16 \(1 in 8\); --region-blocks all records every block; SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
+# v1's predicated markers (36 -> 42 registers on sm_90) would cost it a block per SM: its
+# sampled build branches instead; v2 (50 registers either way) keeps predicated markers.
+KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000" \
+    run regions_branched 0 -- -v --regions --json="$WORK/regions_branched.json" "$R1" "$R2"
+has regions_branched err '^\[kerndiff +[0-9.]+s\] v1 instrumented build: 5 blocks per SM against the plain build.s 6; with branching markers 6, kept$'
+has regions_branched out 'v1 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: predicated there, they cost blocks per SM; a record costs more this way\); v2 [-+][0-9.]+%; '
+if python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["regions"]["sides"]; p=[x["profile"] for x in s]; sys.exit(not (p[0]["branched_markers"] is True and not p[1].get("branched_markers") and p[0]["instrumented_blocks_per_sm"] == p[0]["plain_blocks_per_sm"]))' "$WORK/regions_branched.json" 2>"$WORK/regions_branched.err"; then
+    ok "regions_branched: JSON branched_markers for v1 only, at the plain build's blocks per SM"; else
+    fail "regions_branched: JSON branched_markers" "$WORK/regions_branched.err"; fi
 KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000" \
     run regions_all_blocks 0 -- -v --regions --region-blocks all --json="$WORK/regions_all.json" "$R1" "$R2"
 has regions_all_blocks out '; 5 launches, 32 \+ 32 warps recorded; SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
@@ -18,6 +27,7 @@ has regions_all_blocks out '; 5 launches, 32 \+ 32 warps recorded; SM clock whil
 has regions_all_blocks out "v1 [-+][0-9.]+% \(the instrumented build: 4[1-9] registers a thread against 40, 5 blocks per SM against 6\)"
 # Markers built without the sampling branch are another build, not the sampled one from the cache.
 has regions_all_blocks err 'v1 instrumented build$'
+lacks regions_all_blocks out 'markers branch'
 if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["regions"]["sides"][0]["profile"]; sys.exit(not (r["block_stride"] == 1 and r["blocks_recorded"] == 16 and r["blocks"] == 16))' "$WORK/regions_all.json" 2>"$WORK/regions_all.err"; then
     ok "regions_all_blocks: the JSON says every block of 16 recorded"; else
     fail "regions_all_blocks: JSON block fields" "$WORK/regions_all.err"; fi

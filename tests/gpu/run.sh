@@ -33,7 +33,12 @@ field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eva
 
 # Three parts, for machines that limit one command's time to 10 minutes: GPU_PART=1 (checks
 # 1-9b), GPU_PART=2 (10-17), GPU_PART=3 (18 and the checks appended at the end); unset, all.
-part() { [ -z "${GPU_PART:-}" ] || [ "$GPU_PART" = "$1" ]; }
+# GPU_PART=regions: the region checks alone (12, 19, 20; about 2 minutes).
+part() {
+    [ -z "${GPU_PART:-}" ] && return 0
+    for p; do [ "$GPU_PART" = "$p" ] && return 0; done
+    return 1
+}
 if part 1; then
 # 1. A/A: the same kernel on both sides -> no significant difference.
 "$KD" --json="$WORK/aa.json" "$K/fma_loop.cu" "$K/fma_loop.cu" >"$WORK/aa.txt" 2>&1
@@ -173,6 +178,8 @@ grep '^FAIL' -A1 "$WORK/conformance.txt"
 verdict=$(field "$WORK/place.json" 'd["runtime"]["verdict"]')
 check aa_short_add_same_buffers "$([ "$verdict" = "no significant difference" ]; echo $?)" \
     "$(field "$WORK/place.json" 'd["runtime"]["headline"]'); $(grep -o 'placement sensitivity.*' "$WORK/place.txt")"
+fi
+if part 2 regions; then
 
 # 12. Regions (issue 12): known spin lengths read back; the matmul example's load wait shrinks.
 "$KD" --no-ncu --regions --json="$WORK/spin.json" "$K/regions_spin.cu" "$K/regions_spin.cu" >"$WORK/spin.txt" 2>&1
@@ -201,6 +208,8 @@ check regions_matmul_load_shrinks "$(echo "$load" | grep -q -- '-[0-9.]*% (beyon
 python3 tests/e2e/check_trace.py "$WORK/regions_trace.json" >"$WORK/trace_check.txt" 2>&1
 check regions_trace_valid $? "$(head -1 "$WORK/trace_check.txt")"
 cp "$WORK/regions_trace.json" "${REPORT%/*}/regions_trace.json" 2>/dev/null
+fi
+if part 2; then
 
 # 13. The sanitizer (issue 13): planted defects found and explained with buffer, element, line.
 P=tests/gpu/sanitizer/planted.cu
@@ -418,7 +427,7 @@ fi
 
 # 19. KD_REGION_KEEP (issue 12): a region around 16 dependent FMAs reads their latency only when
 # the chain is pinned inside it; v2 is the same kernel without KD_REGION_KEEP.
-if part 3; then
+if part 3 regions; then
     printf '// kerndiff: block=128 grid=132 iters=4096\n' >"$WORK/keep_v1.cu"
     sed 's/{ KD_REGION_KERNEL_CONTEXT/{/' tests/e2e/fixtures/region_keep.cu >>"$WORK/keep_v1.cu"
     sed '/KD_REGION_KEEP(v);/d' "$WORK/keep_v1.cu" >"$WORK/keep_v2.cu"
@@ -434,7 +443,7 @@ fi
 # regions) and two consumers (6k): one warp of each records, each region names its group,
 # the spins read within 2% (give or take what a spin costs to start and end), the trace's
 # tracks are named by group, and the SM clock measured while recording is an H100/H200's.
-if part 3; then
+if part 3 regions; then
     G=tests/gpu/kernels/regions_groups.cu
     "$KD" --no-ncu --regions --trace "$WORK/groups_trace.json" --json="$WORK/groups.json" "$G" "$G" >"$WORK/groups.txt" 2>&1
     rc=$?
@@ -452,10 +461,15 @@ ok &= abs(rows["produce"]["median_cycles"] - 2000) <= 0.02 * 2000 + 60
 ok &= abs(rows["consume"]["median_cycles"] - 6000) <= 0.02 * 6000 + 60
 names = {e["args"]["name"] for e in json.load(open(sys.argv[2]))["traceEvents"] if e.get("name") == "thread_name"}
 ok &= bool(names) and all(" / producer (warps 0-3)" in n or " / consumer (warps " in n for n in names)
-# The SM clock measured from the warps' %globaltimer and %clock at their start and end: an H100's
-# or H200's runs between 1 and 1.98 GHz.
-ok &= 1.0e9 < p.get("sm_clock_hz", 0) < 2.0e9
-print(f"SM clock while recording {p.get('sm_clock_hz', 0) / 1e6:.0f} MHz; produce {rows['produce']['median_cycles']:.0f} [{rows['produce']['group']}], consume "
+# The SM clock measured from the warps' %globaltimer and %clock at their start and end: above
+# 1 GHz and not above the GPU's maximum SM clock (+0.5% for %globaltimer's 32 ns steps; the
+# session of 2026-11-23 read 2007 MHz of 1980 while a cold constant load sat between the
+# start's clock and %globaltimer reads).
+import subprocess
+top = float(subprocess.run(["nvidia-smi", "--query-gpu=clocks.max.sm", "--format=csv,noheader,nounits"],
+                           capture_output=True, text=True).stdout.split()[0]) * 1e6
+ok &= 1.0e9 < p.get("sm_clock_hz", 0) <= 1.005 * top
+print(f"SM clock while recording {p.get('sm_clock_hz', 0) / 1e6:.0f} MHz (maximum {top / 1e6:.0f}); produce {rows['produce']['median_cycles']:.0f} [{rows['produce']['group']}], consume "
       f"{rows['consume']['median_cycles']:.0f} [{rows['consume']['group']}], {p['recording_warps']} of {p['warps']} "
       f"warps recorded from {blocks} blocks, {len(names)} named tracks; {int(not ok)}")
 PY

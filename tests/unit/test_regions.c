@@ -252,9 +252,20 @@ static void scan_finds_regions_and_groups(void **state)
     assert_string_equal(names.groups.items[0], "producer");
     assert_string_equal(names.groups.items[1], "consumer");
     kd_strbuf prologue = {0};
-    kd_regions_wrapper_prologue(&names, false, &prologue);
+    kd_regions_wrapper_prologue(&names, KD_MARKERS_PREDICATED, &prologue);
     assert_non_null(strstr(kd_sb_str(&prologue), "#define KD_REGION_ID_mma 2\n"));
     assert_non_null(strstr(kd_sb_str(&prologue), "#define KD_REGION_GROUP_ID_consumer 2\n"));
+    assert_null(strstr(kd_sb_str(&prologue), "KD_REGION_BRANCHED"));
+    assert_null(strstr(kd_sb_str(&prologue), "KD_REGION_EVERY_BLOCK"));
+    kd_sb_free(&prologue);
+    /* Each marker form is its own define, so the build cache and nvcc tell them apart. */
+    kd_regions_wrapper_prologue(&names, KD_MARKERS_BRANCHED, &prologue);
+    assert_non_null(strstr(kd_sb_str(&prologue), "#define KD_REGION_BRANCHED 1\n"));
+    assert_null(strstr(kd_sb_str(&prologue), "KD_REGION_EVERY_BLOCK"));
+    kd_sb_free(&prologue);
+    kd_regions_wrapper_prologue(&names, KD_MARKERS_EVERY_BLOCK, &prologue);
+    assert_non_null(strstr(kd_sb_str(&prologue), "#define KD_REGION_EVERY_BLOCK 1\n"));
+    assert_null(strstr(kd_sb_str(&prologue), "KD_REGION_BRANCHED"));
     kd_sb_free(&prologue);
     kd_region_names_free(&names);
     assert_int_equal(kd_regions_scan("KD_REGION_GROUP(consumer);", &names, &why), -1);
