@@ -143,18 +143,29 @@ static __device__ __forceinline__ unsigned long long kd_region_pack(unsigned id,
     return (unsigned long long)(id << 1 | end) << 32 | clock;
 }
 
-/* %globaltimer and %clock read back to back, here and where the context ends: their spans
+/* The warp's four header words (see kd_region_layout.headers). */
+static __device__ __forceinline__ unsigned long long *kd_region_header(unsigned long long slot)
+{
+    return kd_regions.headers + 4 * slot;
+}
+
+/* %globaltimer and %clock read back to back, for the header's start and end: their spans
  * give the SM clock, and cycles between the two reads (a cold constant-cache miss before
  * the first store is a few hundred) would count in one span and not the other. */
+static __device__ __forceinline__ void kd_region_now(unsigned long long &global, unsigned &clock)
+{
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
+    clock = kd_region_clock();
+}
+
 static __device__ __forceinline__ void kd_region_write_header(unsigned long long slot)
 {
     unsigned long long global;
-    unsigned sm;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
-    unsigned clock = kd_region_clock();
+    unsigned clock, sm;
+    kd_region_now(global, clock);
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    kd_regions.headers[4 * slot] = global;
-    kd_regions.headers[4 * slot + 1] = (unsigned long long)sm << 32 | clock;
+    kd_region_header(slot)[0] = global;
+    kd_region_header(slot)[1] = (unsigned long long)sm << 32 | clock;
 }
 
 /* The fallback's per-warp state in shared memory: this launch and block's tag << 32, bit 31
@@ -244,7 +255,7 @@ struct kd_region_context {
             kd_region_fallback_state()[warp] |= KD_REGION_SILENT;
             return;
         }
-        unsigned short *tag = reinterpret_cast<unsigned short *>(&kd_regions.headers[4 * kd_region_warp_slot() + 1]);
+        unsigned short *tag = reinterpret_cast<unsigned short *>(&kd_region_header(kd_region_warp_slot())[1]);
         tag[3] = (unsigned short)(id | warps << 8);
     }
 
@@ -268,10 +279,10 @@ struct kd_region_context {
         /* The end of the warp's span: with its start, it places the warp and measures the
          * SM clock (cycles per ns) of this very launch. */
         unsigned long long global;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(global));
-        unsigned clock = kd_region_clock();
-        kd_regions.headers[4 * slot + 2] = global;
-        kd_regions.headers[4 * slot + 3] = clock;
+        unsigned clock;
+        kd_region_now(global, clock);
+        kd_region_header(slot)[2] = global;
+        kd_region_header(slot)[3] = clock;
     }
 };
 

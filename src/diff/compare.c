@@ -119,7 +119,8 @@ static int scan_markers(kd_side *side)
  * blocks per SM is kept. */
 static int keep_plain_occupancy(const kd_diff_options *opts, kd_comparison *c, kd_side *side, const char *folder)
 {
-    int plain = side->stat.occupancy_valid ? side->stat.occupancy.blocks_per_sm : 0, registers, predicated, branched;
+    int plain = side->stat.occupancy_valid ? side->stat.occupancy.blocks_per_sm : 0, registers, predicated,
+        branched = -1; /* -1: no branched build, or its occupancy unknown */
     if (!side->frontend->region_markers || opts->frontend.regions_every_block || !plain ||
         kd_build_occupancy(c, side, &side->regions_build, &registers, &predicated) != 0 || predicated >= plain)
         return KD_OK;
@@ -134,7 +135,7 @@ static int keep_plain_occupancy(const kd_diff_options *opts, kd_comparison *c, k
     bool better = rc == KD_OK && kd_build_occupancy(c, side, &side->regions_build, &registers, &branched) == 0 &&
                   branched > predicated;
     kd_trace("%s instrumented build: %d blocks per SM against the plain build's %d; with branching markers %d%s",
-             side->label, predicated, plain, rc == KD_OK ? branched : -1, better ? ", kept" : "");
+             side->label, predicated, plain, branched, better ? ", kept" : "");
     if (better) {
         kd_build_free(&first);
         return KD_OK;
