@@ -8,9 +8,10 @@
 #    to back). With one warp per scheduler (4 per SM) that is what a record adds to a warp's
 #    path; with 16 warps per SM, four warps share each scheduler's issue slots as well.
 #    --region-blocks all builds the markers with no sampling test; auto (the default) with the
-#    store predicated off in blocks that do not record (or branching around the record, where
-#    predicated markers would cost blocks per SM: the matmuls below, whose line says so);
-#    these grids have at most 2 blocks per SM, so under auto every block records too.
+#    store predicated off in blocks that do not record (or branching around the record where
+#    predicated markers would cost blocks per SM, or where a grid of more than one wave has
+#    blocks that do not record: the matmuls below, whose line says which); these grids have
+#    at most 2 blocks per SM, so under auto every block records too.
 # 2. the overhead on a tiled matmul with 3 regions in its main loop, and on the matmul of
 #    examples/regions (2 regions), from kerndiff's own "instrumented vs plain" line: with the
 #    default block sampling (--region-blocks auto: 1 block in 8 records, the others branch

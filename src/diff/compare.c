@@ -10,6 +10,7 @@
 #include "backend/backend.h"
 #include "compile/build.h"
 #include "diff/autotune.h"
+#include "diff/markers.h"
 #include "diff/runtime.h"
 #include "regions/instrument.h"
 #include "wire/locate.h"
@@ -110,42 +111,6 @@ static int scan_markers(kd_side *side)
     return rc;
 }
 
-/* A sampled build's markers run the record in every block, with the store predicated off
- * where the block does not record: cheap for the recording warps, which set the launch's
- * time, but the record context stays live in every block. When that costs the build blocks
- * per SM that the plain build runs (whose overhead is then mostly occupancy, and whose
- * regions run at an occupancy the plain kernel does not), it is built again with markers
- * that branch around the record there (KD_REGION_BRANCHED), and the build that runs more
- * blocks per SM is kept. */
-static int keep_plain_occupancy(const kd_diff_options *opts, kd_comparison *c, kd_side *side, const char *folder)
-{
-    int plain = side->stat.occupancy_valid ? side->stat.occupancy.blocks_per_sm : 0, registers, predicated,
-        branched = -1; /* -1: no branched build, or its occupancy unknown */
-    if (!side->frontend->region_markers || opts->frontend.regions_every_block || !plain ||
-        kd_build_occupancy(c, side, &side->regions_build, &registers, &predicated) != 0 || predicated >= plain)
-        return KD_OK;
-    kd_build first = side->regions_build;
-    side->regions_build = (kd_build){0};
-    side->regions_branched = true;
-    char branched_folder[48];
-    snprintf(branched_folder, sizeof branched_folder, "%s-branched", folder);
-    kd_note skip = {0};
-    int rc = side->frontend->build_instrumented(&opts->frontend, &opts->launch, c, side, &side->region_names,
-                                                branched_folder, &side->regions_build, &skip);
-    bool better = rc == KD_OK && kd_build_occupancy(c, side, &side->regions_build, &registers, &branched) == 0 &&
-                  branched > predicated;
-    kd_trace("%s instrumented build: %d blocks per SM against the plain build's %d; with branching markers %d%s",
-             side->label, predicated, plain, branched, better ? ", kept" : "");
-    if (better) {
-        kd_build_free(&first);
-        return KD_OK;
-    }
-    kd_build_free(&side->regions_build);
-    side->regions_build = first;
-    side->regions_branched = false;
-    return rc;
-}
-
 /* --regions: each side's region names, then its instrumented build. A side without regions
  * (no markers, a launcher, a language without them) leaves the pass out, with a note; a
  * marker name that is not an identifier is an input error. Where the compiler assigns the
@@ -179,7 +144,7 @@ static int build_instrumented(const kd_diff_options *opts, kd_comparison *c)
             c->regions_note = skip;
             break;
         }
-        if ((rc = keep_plain_occupancy(opts, c, side, folder)) != KD_OK)
+        if ((rc = kd_markers_keep_occupancy(opts, c, side)) != KD_OK)
             return rc;
         describe_regions_launch(opts, c, s);
         kd_trace("%s instrumented build%s", side->label, side->regions_build.from_cache ? " (cache)" : "");

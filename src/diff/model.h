@@ -68,8 +68,8 @@ typedef struct kd_side {
     char *launch_error;         /* why no launch could be described */
     kd_region_names region_names; /* --regions: its markers' region and group names */
     kd_build regions_build;     /* --regions: the instrumented build */
-    bool regions_branched;      /* --regions: its markers branch in blocks that do not record
-                                   (the predicated build ran fewer blocks per SM than the plain one) */
+    bool regions_branched;      /* --regions: its markers branch in blocks that do not record */
+    kd_region_branch_reason regions_branch_reason; /* why (diff/markers.h) */
     unsigned long long regions_smem, regions_profile_scratch; /* --regions, Triton: the instrumented
                                    build's dynamic shared memory and profile scratch per program */
     kd_launch_spec regions_launch; /* --regions: the instrumented build's launch when it differs from

@@ -6,6 +6,7 @@
 
 #include "backend/backend.h"
 #include "util/outcome.h"
+#include "diff/markers.h"
 #include "diff/runtime.h"
 #include "gpu/nvml.h"
 #include "util/trace.h"
@@ -227,6 +228,7 @@ static void instrumented_resources(const kd_comparison *c, kd_side *side)
 {
     kd_region_profile *p = &side->regions;
     p->branched_markers = side->regions_branched;
+    p->branched_because = side->regions_branch_reason;
     if (kd_build_occupancy(c, side, &side->regions_build, &p->registers[1], &p->blocks_per_sm[1]) != 0)
         return;
     p->registers[0] = side->stat.resources.registers;
@@ -247,12 +249,19 @@ static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
     o.seed = opts->timing.seed;
     for (int s = 0; s < 2; s++) {
         kd_timing_side side = ctx->sides[s];
-        side.load_path = c->side[s].regions_build.cubin_path;
         if (c->side[s].regions_launch.nargs) /* Triton: Proton's shared memory and profile scratch */
             side.spec = &c->side[s].regions_launch;
+        /* The block sample, from the SM count the timing's harness reported: the marker form
+         * may depend on it, and the recording then uses the same one. */
+        const unsigned *grid = side.spec->grid;
+        kd_regions_options side_o = o;
+        side_o.block_stride =
+            kd_regions_block_stride((unsigned long long)grid[0] * grid[1] * grid[2], c->timing.sms, o.block_stride);
+        kd_markers_branch_for_waves(opts, c, &c->side[s], side_o.block_stride, c->timing.sms);
+        side.load_path = c->side[s].regions_build.cubin_path;
         kd_strbuf why = {0};
         kd_trace("region pass %s", side.label);
-        if (kd_regions_run(&side, &c->side[s].region_names, &o, ctx->workdir, c->timing.side[s].summary.median,
+        if (kd_regions_run(&side, &c->side[s].region_names, &side_o, ctx->workdir, c->timing.side[s].summary.median,
                            mhz * 1e6, &c->side[s].regions, &why) != 0) {
             kd_note_set(&c->regions_note, KD_REGIONS_FAILED, KD_NOTE_SIDE(s), NULL, NULL, kd_sb_str(&why));
             kd_sb_free(&why);

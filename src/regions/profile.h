@@ -40,6 +40,14 @@ typedef struct kd_region_group {
     size_t recording_warps;          /* warps that recorded for the group, in one launch */
 } kd_region_group;
 
+/* Why a sampled build's markers branch around the record in the blocks that do not record
+ * (diff/markers.h says when each applies). */
+typedef enum kd_region_branch_reason {
+    KD_BRANCH_KEEPS_BLOCKS_PER_SM, /* predicated, they cost the build blocks per SM */
+    KD_BRANCH_MANY_WAVES,          /* the grid runs more than one wave of mostly silent blocks */
+    KD_BRANCH_REASON_COUNT
+} kd_region_branch_reason;
+
 typedef struct kd_region_profile {
     kd_region_stat *regions;
     size_t count;
@@ -60,8 +68,8 @@ typedef struct kd_region_profile {
     int registers[2];                /* per thread, plain and instrumented build (0: unknown) */
     int blocks_per_sm[2];            /* theoretical, plain and instrumented build (0: unknown) */
     bool branched_markers;           /* the markers branch around records in the blocks that do
-                                        not record (KD_REGION_BRANCHED): predicated, they took
-                                        blocks per SM from the build */
+                                        not record (KD_REGION_BRANCHED), because: */
+    kd_region_branch_reason branched_because;
     kd_region_slice *slices;         /* the last launch */
     size_t nslices;
     bool slices_truncated;           /* more than the trace keeps */

@@ -1017,6 +1017,28 @@ static const kd_jfield region_group_fields[] = {
 };
 static const kd_jtable region_group_table = KD_J_TABLE(region_group_fields);
 
+/* Why the markers branch: only written when they do (an older saved run without it branched
+ * for blocks per SM, the only reason there was). */
+static const char *const branch_reason_ids[KD_BRANCH_REASON_COUNT] = {
+    [KD_BRANCH_KEEPS_BLOCKS_PER_SM] = "blocks_per_sm", [KD_BRANCH_MANY_WAVES] = "waves"};
+
+static json_t *branched_because(const void *base)
+{
+    const kd_region_profile *p = base;
+    return p->branched_markers ? json_string(branch_reason_ids[p->branched_because]) : NULL;
+}
+
+static int read_branched_because(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_region_profile *p = base;
+    for (int i = 0; i < KD_BRANCH_REASON_COUNT; i++)
+        if (json_is_string(v) && !strcmp(json_string_value(v), branch_reason_ids[i])) {
+            p->branched_because = (kd_region_branch_reason)i;
+            return 0;
+        }
+    return kd_jfail(at, err, "must be \"blocks_per_sm\" or \"waves\"");
+}
+
 static const kd_jfield region_profile_fields[] = {
     {KD_J_ARRAY_FIELD("regions", kd_region_profile, regions, count, region_stat_table)},
     {KD_J_ARRAY_FIELD("groups", kd_region_profile, groups, ngroups, region_group_table), .optional = true},
@@ -1040,6 +1062,8 @@ static const kd_jfield region_profile_fields[] = {
     {KD_J_FIELD("instrumented_blocks_per_sm", kd_region_profile, blocks_per_sm[1]), .range = KD_J_NONNEG,
      .optional = true},
     {KD_J_FIELD("branched_markers", kd_region_profile, branched_markers), .optional = true},
+    {.key = "branched_because", .type = KD_J_CUSTOM, .write = branched_because, .read = read_branched_because,
+     .omit = true, .optional = true},
 };
 static const kd_jtable region_profile_table = KD_J_TABLE(region_profile_fields);
 

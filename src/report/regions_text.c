@@ -138,8 +138,12 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
             kd_sb_printf(out, " (the instrumented build: %d registers a thread against %d, %d blocks per SM against %d)",
                          p->registers[1], p->registers[0], p->blocks_per_sm[1], p->blocks_per_sm[0]);
         if (p->branched_markers)
-            kd_sb_puts(out, " (markers branch around the record in the blocks that do not record: predicated there,"
-                            " they cost blocks per SM; a record costs more this way)");
+            kd_sb_puts(out, p->branched_because == KD_BRANCH_MANY_WAVES
+                                ? " (markers branch around the record in the blocks that do not record: in a grid of"
+                                  " more than one wave, predicated markers cost those blocks more than the branch costs"
+                                  " the recording ones)"
+                                : " (markers branch around the record in the blocks that do not record: predicated"
+                                  " there, they cost blocks per SM; a record costs more this way)");
         if (p->divergent_warps)
             kd_sb_printf(out, " (%llu warps left out: their lanes reached the markers apart, in lane-divergent code)",
                          p->divergent_warps);

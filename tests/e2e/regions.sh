@@ -12,14 +12,26 @@ has regions_text out '^  mma +.*[-+]0\.[0-9]% \(within launch-to-launch noise\)$
 # The example's grid (4096 blocks) is sampled: one block in 8 records (the simulated grid has 16).
 has regions_text out '^  instrumented vs plain time per launch: v1 [-+][0-9.]+%( \([^)]*\))?; v2 [-+][0-9.]+%( \([^)]*\))?; 5 launches, 4 \+ 4 warps recorded, from blocks: v1 2 of 16 \(1 in 8\), v2 2 of 16 \(1 in 8\); --region-blocks all records every block; SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
 # v1's predicated markers (36 -> 42 registers on sm_90) would cost it a block per SM: its
-# sampled build branches instead; v2 (50 registers either way) keeps predicated markers.
+# sampled build branches instead. v2 (50 registers either way) runs its 4096 blocks, 1 in 8
+# recording, in more than one wave of the simulated GPU's 132 SMs x 4 blocks: it branches too,
+# for that reason, decided after the timing reported the SM count.
 KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000" \
     run regions_branched 0 -- -v --regions --json="$WORK/regions_branched.json" "$R1" "$R2"
 has regions_branched err '^\[kerndiff +[0-9.]+s\] v1 instrumented build: 5 blocks per SM against the plain build.s 6; with branching markers 6, kept$'
-has regions_branched out 'v1 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: predicated there, they cost blocks per SM; a record costs more this way\); v2 [-+][0-9.]+%; '
-if python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["regions"]["sides"]; p=[x["profile"] for x in s]; sys.exit(not (p[0]["branched_markers"] is True and not p[1].get("branched_markers") and p[0]["instrumented_blocks_per_sm"] == p[0]["plain_blocks_per_sm"]))' "$WORK/regions_branched.json" 2>"$WORK/regions_branched.err"; then
-    ok "regions_branched: JSON branched_markers for v1 only, at the plain build's blocks per SM"; else
+has regions_branched err '^\[kerndiff +[0-9.]+s\] v2 instrumented build: 4096 blocks, 1 in 8 recording, more than a wave \(132 SMs x 4 blocks\); with branching markers, kept$'
+has regions_branched out 'v1 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: predicated there, they cost blocks per SM; a record costs more this way\); v2 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: in a grid of more than one wave, predicated markers cost those blocks more than the branch costs the recording ones\); '
+if python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["regions"]["sides"]; p=[x["profile"] for x in s]; sys.exit(not (p[0]["branched_markers"] is True and p[0]["branched_because"] == "blocks_per_sm" and p[1]["branched_markers"] is True and p[1]["branched_because"] == "waves" and p[0]["instrumented_blocks_per_sm"] == p[0]["plain_blocks_per_sm"]))' "$WORK/regions_branched.json" 2>"$WORK/regions_branched.err"; then
+    ok "regions_branched: JSON branched_markers and branched_because for each side, v1 at the plain build's blocks per SM"; else
     fail "regions_branched: JSON branched_markers" "$WORK/regions_branched.err"; fi
+# One wave (256 blocks, 1 in 2 recording, against 132 x 4): v2's markers stay predicated,
+# which is cheaper for the recording warps that then set the launch's time.
+KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000" \
+    run regions_one_wave 0 -- -v --regions --region-blocks 2 --grid 256 --json="$WORK/regions_one_wave.json" "$R1" "$R2"
+lacks regions_one_wave err 'v2 instrumented build: .*more than a wave'
+has regions_one_wave out 'v1 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: predicated there, they cost blocks per SM; a record costs more this way\); v2 [-+][0-9.]+%; '
+if python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["regions"]["sides"][1]["profile"]; sys.exit(not (p["branched_markers"] is False and "branched_because" not in p and p["block_stride"] == 2))' "$WORK/regions_one_wave.json" 2>"$WORK/regions_one_wave.err"; then
+    ok "regions_one_wave: v2 predicated in JSON, no branched_because, 1 block in 2"; else
+    fail "regions_one_wave: JSON" "$WORK/regions_one_wave.err"; fi
 KERNDIFF_SIMULATE="median=900us,cv=0.3%,regions=9000+20000" \
     run regions_all_blocks 0 -- -v --regions --region-blocks all --json="$WORK/regions_all.json" "$R1" "$R2"
 has regions_all_blocks out '; 5 launches, 32 \+ 32 warps recorded; SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
@@ -86,6 +98,17 @@ if grep -q 'No timeline: saved runs keep the region table' "$WORK/regions_compar
 run regions_groups_saved 0 -- compare "$WORK/groups.json" "$WORK/groups.json"
 has regions_groups_saved out '^  load \[consumer\] '
 has regions_groups_saved out 'warp groups, the first warp of each run recording for it: consumer \(runs of 2 warps\); SM clock while recording \(%globaltimer\): v1 1500 MHz, v2 1500 MHz$'
+# Why the markers branched survives a saved run (v2 of each: the wave rule); a run saved
+# before the reason was written branched for blocks per SM, the only reason there was; a
+# reason that is not one is refused with its path.
+run regions_branched_saved 0 -- compare "$WORK/regions_branched.json" "$WORK/regions_branched.json"
+has regions_branched_saved out 'v1 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: in a grid of more than one wave'
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["regions"]["sides"][1]["profile"]["branched_because"]; json.dump(d, open(sys.argv[2], "w"))' "$WORK/regions_branched.json" "$WORK/regions_branched_old.json"
+run regions_branched_older 0 -- compare "$WORK/regions_branched_old.json" "$WORK/regions_branched_old.json"
+has regions_branched_older out 'v1 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: predicated there, they cost blocks per SM'
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["regions"]["sides"][1]["profile"]["branched_because"] = 7; json.dump(d, open(sys.argv[2], "w"))' "$WORK/regions_branched.json" "$WORK/regions_branched_bad.json"
+run regions_branched_bad 3 -- compare "$WORK/regions_branched_bad.json" "$WORK/regions_branched.json"
+has regions_branched_bad err 'regions\.sides\[1\]\.profile\.branched_because: must be "blocks_per_sm" or "waves"'
 KERNDIFF_SIMULATE="median=900us,cv=0.3%" run regions_saved_none 0 -- --json="$WORK/noregions.json" "$R1" "$R2"
 run regions_compare_one 0 -- compare "$WORK/noregions.json" "$WORK/regions.json"
 has regions_compare_one out "^regions not compared: OLD's run has none \(record both runs with --regions\)$"
