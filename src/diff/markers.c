@@ -30,8 +30,9 @@ static void keep_branched(kd_side *side, kd_build *branched, kd_region_branch_re
     side->regions_branch_reason = why;
 }
 
-/* Only the markers that sample blocks have a form to choose (--region-blocks all records in
- * every block; a Proton side has no markers of ours). */
+/* Whether side's instrumented build has our markers predicated, the form either rule may
+ * replace: only markers that sample blocks have a form to choose (--region-blocks all
+ * records in every block; a Proton side has no markers of ours). */
 static bool predicated(const kd_diff_options *opts, const kd_side *side)
 {
     return side->frontend->region_markers && !opts->frontend.regions_every_block && !side->regions_branched;
