@@ -38,7 +38,7 @@ static bool predicated(const kd_diff_options *opts, const kd_side *side)
     return side->frontend->region_markers && !opts->frontend.regions_every_block && !side->regions_branched;
 }
 
-int kd_markers_keep_occupancy(const kd_diff_options *opts, kd_comparison *c, kd_side *side)
+int kd_markers_keep_occupancy(const kd_diff_options *opts, const kd_comparison *c, kd_side *side)
 {
     int plain = side->stat.occupancy_valid ? side->stat.occupancy.blocks_per_sm : 0, registers, with_predicate,
         with_branch = -1; /* -1: no branched build, or its occupancy unknown */
@@ -58,16 +58,14 @@ int kd_markers_keep_occupancy(const kd_diff_options *opts, kd_comparison *c, kd_
     return rc;
 }
 
-void kd_markers_branch_for_waves(const kd_diff_options *opts, kd_comparison *c, kd_side *side, unsigned stride,
+void kd_markers_branch_for_waves(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, unsigned stride,
                                  int sms)
 {
     int registers, per_sm;
     if (!predicated(opts, side) || stride < 2 || sms <= 0 ||
         kd_build_occupancy(c, side, &side->regions_build, &registers, &per_sm) != 0 || per_sm <= 0)
         return;
-    const unsigned *grid = side->launch.grid;
-    unsigned long long blocks = (unsigned long long)grid[0] * grid[1] * grid[2],
-                       wave = (unsigned long long)sms * (unsigned long long)per_sm;
+    unsigned long long blocks = kd_launch_spec_blocks(&side->launch), wave = (unsigned long long)sms * per_sm;
     if (blocks <= wave)
         return;
     kd_build branched = {0};

@@ -22,13 +22,13 @@
 /* After side->regions_build is made predicated: builds it again branched when that has
  * fewer blocks per SM than the plain build, and keeps the build with more. Returns KD_OK,
  * or the front end's failure for the branched build (already said). */
-int kd_markers_keep_occupancy(const kd_diff_options *opts, kd_comparison *c, kd_side *side);
+int kd_markers_keep_occupancy(const kd_diff_options *opts, const kd_comparison *c, kd_side *side);
 
 /* Before the region pass records side: builds it again branched when its build is
  * predicated, `stride` > 1 (most blocks silent) and the grid's blocks exceed what `sms` SMs
  * hold at once at the build's occupancy. A failed rebuild keeps the predicated build (the
  * trace says why); nothing else changes. */
-void kd_markers_branch_for_waves(const kd_diff_options *opts, kd_comparison *c, kd_side *side, unsigned stride,
+void kd_markers_branch_for_waves(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, unsigned stride,
                                  int sms);
 
 #endif

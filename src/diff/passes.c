@@ -253,15 +253,12 @@ static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
             side.spec = &c->side[s].regions_launch;
         /* The block sample, from the SM count the timing's harness reported: the marker form
          * may depend on it, and the recording then uses the same one. */
-        const unsigned *grid = side.spec->grid;
-        kd_regions_options side_o = o;
-        side_o.block_stride =
-            kd_regions_block_stride((unsigned long long)grid[0] * grid[1] * grid[2], c->timing.sms, o.block_stride);
-        kd_markers_branch_for_waves(opts, c, &c->side[s], side_o.block_stride, c->timing.sms);
+        unsigned stride = kd_regions_block_stride(kd_launch_spec_blocks(side.spec), c->timing.sms, o.block_stride);
+        kd_markers_branch_for_waves(opts, c, &c->side[s], stride, c->timing.sms);
         side.load_path = c->side[s].regions_build.cubin_path;
         kd_strbuf why = {0};
         kd_trace("region pass %s", side.label);
-        if (kd_regions_run(&side, &c->side[s].region_names, &side_o, ctx->workdir, c->timing.side[s].summary.median,
+        if (kd_regions_run(&side, &c->side[s].region_names, &o, stride, ctx->workdir, c->timing.side[s].summary.median,
                            mhz * 1e6, &c->side[s].regions, &why) != 0) {
             kd_note_set(&c->regions_note, KD_REGIONS_FAILED, KD_NOTE_SIDE(s), NULL, NULL, kd_sb_str(&why));
             kd_sb_free(&why);

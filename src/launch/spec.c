@@ -587,7 +587,7 @@ static int resolve_buffers(builder *b)
 static void add_scratch(builder *b)
 {
     static const char *const names[2] = {"(global scratch)", "(profile scratch)"};
-    unsigned long long programs = (unsigned long long)b->out->grid[0] * b->out->grid[1] * b->out->grid[2];
+    unsigned long long programs = kd_launch_spec_blocks(b->out);
     for (unsigned i = 0; i < scratch_count(b) && i < 2; i++) {
         kd_launch_arg *arg = &b->out->args[b->out->nargs];
         arg->name = kd_xstrdup(names[i]);
@@ -633,6 +633,11 @@ void kd_launch_spec_free(kd_launch_spec *s)
         free(s->args[i].name);
     free(s->args);
     memset(s, 0, sizeof *s);
+}
+
+unsigned long long kd_launch_spec_blocks(const kd_launch_spec *s)
+{
+    return (unsigned long long)s->grid[0] * s->grid[1] * s->grid[2];
 }
 
 unsigned long long kd_launch_spec_bytes(const kd_launch_spec *s)

@@ -107,6 +107,9 @@ typedef struct kd_launch_request {
 int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_strbuf *error);
 void kd_launch_spec_free(kd_launch_spec *s);
 
+/* The grid's blocks (Triton: programs). */
+unsigned long long kd_launch_spec_blocks(const kd_launch_spec *s);
+
 /* Total bytes of every buffer (for the "not enough GPU memory" message). */
 unsigned long long kd_launch_spec_bytes(const kd_launch_spec *s);
 

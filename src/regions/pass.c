@@ -32,7 +32,7 @@ static int failed(kd_child *c, kd_reply_status st, const char *doing, kd_strbuf 
 }
 
 int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, const kd_regions_options *o,
-                   const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why)
+                   unsigned stride, const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why)
 {
     memset(out, 0, sizeof *out);
     kd_child c;
@@ -43,16 +43,12 @@ int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, co
     char *path = kd_path_join(workdir, name);
     double instrumented_ns = 0, record_cycles = 0;
     unsigned long long bytes;
-    kd_device_info info = {0};
-    int rc = kd_harness_describe(&c, side, o->seed, o->timeout_ms, &info, why);
+    int rc = kd_harness_describe(&c, side, o->seed, o->timeout_ms, NULL, why);
     if (rc == 0) {
         kd_wire_send_setup(&c);
         rc = kd_wire_setup_reply(&c, kd_launch_spec_bytes(side->spec), &bytes, why);
     }
     if (rc == 0) {
-        const unsigned *grid = side->spec->grid;
-        unsigned stride = kd_regions_block_stride((unsigned long long)grid[0] * grid[1] * grid[2], info.sms,
-                                                  o->block_stride);
         /* Reading every warp's ring back after each launch takes longer than the launch. */
         kd_reply_status st =
             kd_wire_regions(&c, o->capacity, o->launches, stride, path, o->timeout_ms * 10, &record_cycles);

@@ -22,14 +22,16 @@ void kd_regions_options_default(kd_regions_options *o);
 /* One block in how many records, for a grid of `blocks` on a GPU of `sms` SMs (0: unknown)
  * when `requested` (--region-blocks; 0: not given) does not say: the largest power of two up
  * to KD_REGION_AUTO_STRIDE that still leaves KD_REGION_AUTO_BLOCKS_PER_SM recording blocks per
- * SM. Every block's markers cost a branch; only the recording blocks' cost a record each. */
+ * SM. Only the recording blocks' markers store; the others' cost a predicated record or a
+ * branch (diff/markers.h). */
 enum { KD_REGION_AUTO_STRIDE = 8, KD_REGION_AUTO_BLOCKS_PER_SM = 2 };
 unsigned kd_regions_block_stride(unsigned long long blocks, int sms, unsigned requested);
 
-/* side->load_path is the instrumented cubin. plain_ns is the side's median from the timing
- * pass; sm_clock_hz the SM clock seen there (cycles to ns). Returns 0, or -1 with "what it
- * was doing: what happened" in why. */
+/* side->load_path is the instrumented cubin; one block in `stride` records (the caller's
+ * kd_regions_block_stride, which the build's marker form may depend on: diff/markers.h).
+ * plain_ns is the side's median from the timing pass; sm_clock_hz the SM clock seen there
+ * (cycles to ns). Returns 0, or -1 with "what it was doing: what happened" in why. */
 int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, const kd_regions_options *o,
-                   const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why);
+                   unsigned stride, const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why);
 
 #endif
