@@ -243,6 +243,15 @@ suite html
 # --- kerndiff app: whole programs through fake programs and made-up nsys exports ----------------
 suite app
 
+# --- hostile and careless inputs: one file per class under tests/e2e/hostile/ ----------------
+suite hostile
+
+# --- real kernel files as published (tests/realfiles/): zero-flag list and static diff ---------
+suite realfiles
+
+# --- Triton sides as Triton's JIT runs them (the user's own launch) ----------------------------
+suite triton_jit
+
 echo
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

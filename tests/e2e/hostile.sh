@@ -1,0 +1,11 @@
+# Hostile and careless inputs (issue: nothing lost, nothing false, nothing injected).
+# Each file under tests/e2e/hostile/ is one class of input; it uses run/has/lacks/ok/fail
+# from run.sh and runs under ASan+UBSan with `make sanitize` like every suite.
+for hostile_file in tests/e2e/hostile/*.sh; do
+    [ -e "$hostile_file" ] || continue
+    if ! bash -n "$hostile_file" 2>"$WORK/hostile.syntax"; then
+        fail "hostile: $hostile_file does not parse, none of its checks ran" "$WORK/hostile.syntax"
+        continue
+    fi
+    source "$hostile_file"
+done
