@@ -13,6 +13,8 @@
 typedef struct entry_span {
     const char *name;
     size_t name_len;
+    const char *params;     /* between the parentheses of the declaration; NULL: none */
+    size_t params_len;
     const char *body;
     size_t body_len;
 } entry_span;
@@ -205,6 +207,11 @@ static const char *next_entry(const char *text, const char *p, entry_span *e)
         const char *open = find_body_open(p);
         if (!open)
             continue;
+        /* The parameter list, when the name is followed by one (an entry may take none). */
+        const char *paren = skip_trivia(p);
+        const char *close_paren = *paren == '(' ? memchr(paren, ')', (size_t)(open - paren)) : NULL;
+        e->params = close_paren ? paren + 1 : NULL;
+        e->params_len = close_paren ? (size_t)(close_paren - paren - 1) : 0;
         const char *close = find_matching_brace(open + 1);
         if (!close)
             return NULL;
@@ -240,6 +247,16 @@ char *kd_ptx_entry_body(const char *ptx, const char *entry_name)
     for (const char *p = ptx; (p = next_entry(ptx, p, &e)) != NULL;)
         if (e.name_len == want && memcmp(e.name, entry_name, want) == 0)
             return kd_xstrndup(e.body, e.body_len);
+    return NULL;
+}
+
+char *kd_ptx_entry_params(const char *ptx, const char *entry_name)
+{
+    size_t want = strlen(entry_name);
+    entry_span e;
+    for (const char *p = ptx; (p = next_entry(ptx, p, &e)) != NULL;)
+        if (e.name_len == want && memcmp(e.name, entry_name, want) == 0)
+            return e.params ? kd_xstrndup(e.params, e.params_len) : kd_xstrdup("");
     return NULL;
 }
 
@@ -318,17 +335,7 @@ static void count_family(const char *opcode, kd_histogram *families)
     free(family);
 }
 
-static void count_opcode(const char *start, const char *end, kd_histogram *opcodes,
-                         kd_histogram *families)
-{
-    char *opcode = kd_xstrndup(start, (size_t)(end - start));
-    kd_hist_add(opcodes, opcode, 1);
-    if (families)
-        count_family(opcode, families);
-    free(opcode);
-}
-
-void kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *families)
+void kd_ptx_each_instruction(const char *body, kd_ptx_instruction_fn fn, void *ctx)
 {
     const char *p = body;
     while (*(p = skip_trivia(p))) {
@@ -348,8 +355,32 @@ void kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *fam
             p = end + 1;
             continue;
         }
-        if (end > word && is_alpha(*word))
-            count_opcode(word, end, opcodes, families);
         p = skip_statement(end);
+        if (end > word && is_alpha(*word)) {
+            const char *stop = p > end && p[-1] == ';' ? p - 1 : p;
+            fn(word, (size_t)(end - word), end, (size_t)(stop - end), ctx);
+        }
     }
+}
+
+typedef struct histogram_pair {
+    kd_histogram *opcodes, *families;
+} histogram_pair;
+
+static void count_opcode(const char *start, size_t len, const char *operands, size_t operands_len, void *ctx)
+{
+    (void)operands;
+    (void)operands_len;
+    histogram_pair *h = ctx;
+    char *opcode = kd_xstrndup(start, len);
+    kd_hist_add(h->opcodes, opcode, 1);
+    if (h->families)
+        count_family(opcode, h->families);
+    free(opcode);
+}
+
+void kd_ptx_histogram(const char *body, kd_histogram *opcodes, kd_histogram *families)
+{
+    histogram_pair h = {opcodes, families};
+    kd_ptx_each_instruction(body, count_opcode, &h);
 }
