@@ -41,7 +41,7 @@ static void cell(table *t, const char *fmt, ...)
 static void name_cell(table *t, const char *name, bool markdown)
 {
     kd_strbuf sb = {0};
-    kd_escape_controls(name, strlen(name), &sb);
+    kd_escape_text(name, strlen(name), KD_ESCAPE_LINES, &sb);
     kd_strbuf md = {0};
     for (const char *p = kd_sb_str(&sb); markdown && *p; p++)
         kd_sb_puts(&md, *p == '|' ? "\\|" : (char[]){*p, 0});
@@ -193,7 +193,8 @@ void kd_app_side_text(const kd_app_comparison *c, int s, kd_strbuf *out)
 static void side_summary(FILE *out, const kd_app_comparison *c, int s, bool markdown)
 {
     kd_strbuf label = {0}, text = {0};
-    kd_escape_controls(c->sides[s].label, strlen(c->sides[s].label), &label);
+    kd_escape_text(c->sides[s].label, strlen(c->sides[s].label), KD_ESCAPE_LINES | (markdown ? KD_ESCAPE_MARKDOWN : 0),
+                   &label);
     kd_app_side_text(c, s, &text);
     fprintf(out, markdown ? "- **v%d**: `%s` — %s\n" : "  v%d: %s — %s\n", s + 1, kd_sb_str(&label), kd_sb_str(&text));
     kd_sb_free(&label);

@@ -3,6 +3,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "report/untrusted.h"
+
 /* "64", "64x2" or "64x2x3": trailing dimensions of 1 are left out. */
 static void dims(kd_strbuf *out, const unsigned d[3])
 {
@@ -17,17 +19,29 @@ void kd_launch_geometry_text(const kd_launch_spec *s, kd_strbuf *out)
 {
     kd_sb_puts(out, "grid ");
     dims(out, s->grid);
-    kd_sb_printf(out, " (%s)  block ", s->grid_origin);
+    /* origins name an option or an annotation and may quote its value */
+    kd_sb_puts(out, " (");
+    kd_sb_untrusted(out, s->grid_origin);
+    kd_sb_puts(out, ")  block ");
     dims(out, s->block);
-    kd_sb_printf(out, " (%s)  smem %llu B (%s)  n %llu (%s)", s->block_origin, s->dynamic_smem, s->smem_origin,
-                 s->n, s->n_origin);
+    kd_sb_puts(out, " (");
+    kd_sb_untrusted(out, s->block_origin);
+    kd_sb_printf(out, ")  smem %llu B (", s->dynamic_smem);
+    kd_sb_untrusted(out, s->smem_origin);
+    kd_sb_printf(out, ")  n %llu (", s->n);
+    kd_sb_untrusted(out, s->n_origin);
+    kd_sb_puts(out, ")");
 }
 
 void kd_launch_args_text(const kd_launch_spec *s, kd_strbuf *out)
 {
     for (size_t i = 0; i < s->nargs; i++) {
         const kd_launch_arg *a = &s->args[i];
-        const char *name = *a->name ? a->name : "(unnamed)";
+        kd_strbuf safe = {0}; /* the parameter's name and origin, from the user's source and options */
+        kd_sb_untrusted(&safe, *a->name ? a->name : "(unnamed)");
+        const char *name = kd_sb_str(&safe);
+        kd_strbuf origin = {0};
+        kd_sb_untrusted(&origin, a->origin);
         if (i)
             kd_sb_puts(out, "  ");
         switch (a->role) {
@@ -36,18 +50,20 @@ void kd_launch_args_text(const kd_launch_spec *s, kd_strbuf *out)
             kd_sb_printf(out, "%s: %llu %s", name, a->count, kd_dtype_name(a->type.base));
             if (a->type.lanes > 1)
                 kd_sb_printf(out, "x%d", a->type.lanes);
-            kd_sb_printf(out, " %s (%s)", a->role == KD_ROLE_INPUT ? "in" : "out", a->origin);
+            kd_sb_printf(out, " %s (%s)", a->role == KD_ROLE_INPUT ? "in" : "out", kd_sb_str(&origin));
             break;
         case KD_ROLE_STREAM:
             kd_sb_printf(out, "%s: the harness's stream", name);
             break;
         default: /* whole numbers exactly (they are exact up to 2^53), others as typed */
             if (a->value == (double)(long long)a->value)
-                kd_sb_printf(out, "%s = %lld (%s)", name, (long long)a->value, a->origin);
+                kd_sb_printf(out, "%s = %lld (%s)", name, (long long)a->value, kd_sb_str(&origin));
             else
-                kd_sb_printf(out, "%s = %.9g (%s)", name, a->value, a->origin);
+                kd_sb_printf(out, "%s = %.9g (%s)", name, a->value, kd_sb_str(&origin));
             break;
         }
+        kd_sb_free(&safe);
+        kd_sb_free(&origin);
     }
 }
 
@@ -55,7 +71,8 @@ void kd_launch_args_text(const kd_launch_spec *s, kd_strbuf *out)
 static void side_text(const kd_side *side, kd_strbuf *geometry, kd_strbuf *args)
 {
     if (side->launch_error) {
-        kd_sb_printf(geometry, "not launchable as described: %s", side->launch_error);
+        kd_sb_puts(geometry, "not launchable as described: ");
+        kd_sb_untrusted(geometry, side->launch_error);
         return;
     }
     kd_launch_geometry_text(&side->launch, geometry);

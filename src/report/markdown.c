@@ -12,10 +12,16 @@
 #include "report/timing_text.h"
 #include "report/sanitizer_text.h"
 #include "report/regions_text.h"
+#include "report/untrusted.h"
+
+static void bullet(const char *text, void *out)
+{
+    kd_untrusted u = {0};
+    fprintf(out, "  - %s\n", kd_untrusted_md_text(&u, text));
+    kd_untrusted_free(&u);
+}
 
 /* "+3", "-12", "" for no change. */
-static void bullet(const char *text, void *out) { fprintf(out, "  - %s\n", text); }
-
 static void format_delta(char *buf, size_t n, long v1, long v2)
 {
     if (v1 == v2)
@@ -51,10 +57,13 @@ static void count_table(FILE *out, const char *title, const kd_count_table *t, b
         return;
     }
     fprintf(out, "\n| instruction | v1 | v2 | Δ |\n|---|---:|---:|---:|\n");
+    kd_untrusted u = {0}; /* opcodes of a user's PTX */
     for (size_t i = 0; i < shown; i++) {
         format_delta(delta, sizeof delta, t->rows[i].v1, t->rows[i].v2);
-        fprintf(out, "| `%s` | %ld | %ld | %s |\n", t->rows[i].key, t->rows[i].v1, t->rows[i].v2, delta);
+        fprintf(out, "| `%s` | %ld | %ld | %s |\n", kd_untrusted_md(&u, t->rows[i].key), t->rows[i].v1, t->rows[i].v2,
+                delta);
     }
+    kd_untrusted_free(&u);
     if (shown < t->count)
         fprintf(out, "\n%zu unchanged rows not shown.\n", t->count - shown);
 }
@@ -62,12 +71,16 @@ static void count_table(FILE *out, const char *title, const kd_count_table *t, b
 static void occupancy_table(FILE *out, const kd_comparison *c)
 {
     const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
+    kd_untrusted u = {0}; /* the arch may come from a saved document */
+    const char *arch = kd_untrusted_md(&u, c->arch);
     if (!c->limits || !a->occupancy_valid || !b->occupancy_valid) {
-        fprintf(out, "\nTheoretical occupancy not computed for %s.\n", c->arch);
+        fprintf(out, "\nTheoretical occupancy not computed for %s.\n", arch);
+        kd_untrusted_free(&u);
         return;
     }
     const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;
-    fprintf(out, "\n| occupancy (%s) | v1 | v2 |\n|---|---:|---:|\n", c->arch);
+    fprintf(out, "\n| occupancy (%s) | v1 | v2 |\n|---|---:|---:|\n", arch);
+    kd_untrusted_free(&u);
     fprintf(out, "| block threads | %d | %d |\n", a->block_threads, b->block_threads);
     fprintf(out, "| shared/block (B, static + dynamic) | %ld | %ld |\n", a->shared_per_block, b->shared_per_block);
     fprintf(out, "| blocks/SM | %d | %d |\n", x->blocks_per_sm, y->blocks_per_sm);
@@ -81,24 +94,29 @@ static void timing_section(FILE *out, const kd_comparison *c)
     const kd_timing *t = &c->timing;
     kd_strbuf line = {0};
     kd_timing_headline(t, &line);
+    kd_untrusted_fix_md(&line);
     fprintf(out, "\n**%s**\n\n", kd_sb_str(&line));
     kd_sb_free(&line);
-    kd_timing_environment(t, c->simulated, &line);
+    kd_timing_environment(t, c->simulated, &line); /* the GPU's name, maybe from a saved document */
+    kd_untrusted_fix_md(&line);
     fprintf(out, "- %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
     kd_timing_method(t, &line);
     fprintf(out, "- %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
     kd_timing_placement(t, &line);
+    kd_untrusted_fix_md(&line);
     if (line.len)
         fprintf(out, "- %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
     if (t->checked) {
         kd_correctness_line(t, &line);
+        kd_untrusted_fix_md(&line);
         fprintf(out, "- %s%s%s\n", t->outputs_match ? "" : "**", kd_sb_str(&line), t->outputs_match ? "" : "**");
         kd_sb_free(&line);
         for (size_t i = 0; i < t->noutputs; i++) {
-            kd_output_detail(&t->outputs[i], &line);
+            kd_output_detail(&t->outputs[i], &line); /* names the buffer, from the user's source */
+            kd_untrusted_fix_md(&line);
             fprintf(out, "  - %s\n", kd_sb_str(&line));
             kd_sb_free(&line);
         }
@@ -152,11 +170,12 @@ static void counters_section(FILE *out, const kd_comparison *c, const kd_render_
                 d->noisy ? " ?" : "");
         kd_sb_free(&names);
     }
+    kd_untrusted u = {0};
     for (size_t i = 0; i < k->nextras; i++) { /* --metrics, by ncu's name */
         kd_row_cells cells;
         kd_row_cells_of(k->extras[i].unit, &k->extras[i].delta, &cells);
-        fprintf(out, "| `%s` | %s | %s | %s | `%s` |\n", k->extras[i].name, cells.v1, cells.v2, cells.delta,
-                k->extras[i].delta.symbol);
+        fprintf(out, "| `%s` | %s | %s | %s | `%s` |\n", kd_untrusted_md(&u, k->extras[i].name), cells.v1, cells.v2,
+                cells.delta, kd_untrusted_md(&u, k->extras[i].delta.symbol));
     }
     if (hidden)
         fprintf(out, "\n%zu unchanged metrics not shown.\n", hidden);
@@ -165,6 +184,7 @@ static void counters_section(FILE *out, const kd_comparison *c, const kd_render_
         fprintf(out, "\nNote: %s.\n", kd_sb_str(&line));
     kd_sb_free(&line);
     kd_missing_extra_note(k, &line);
+    kd_untrusted_fix_md(&line);
     if (line.len)
         fprintf(out, "\nNote: %s.\n", kd_sb_str(&line));
     kd_sb_free(&line);
@@ -174,23 +194,28 @@ static void counters_section(FILE *out, const kd_comparison *c, const kd_render_
     if (o->advice && k->nadvice) {
         fprintf(out, "\n**Advice**\n\n");
         for (size_t i = 0; i < k->nadvice; i++)
-            fprintf(out, "- %s\n", k->advice[i]);
+            fprintf(out, "- %s\n", kd_untrusted_md_text(&u, k->advice[i]));
     }
+    kd_untrusted_free(&u);
 }
 
 static void region_row(const char *name, const char *v1, const char *v2, const char *change, void *out)
 {
-    fprintf(out, "| `%s` | %s | %s | %s |\n", name, v1, v2, change);
+    kd_untrusted u = {0}; /* region and group names come from the user's markers */
+    fprintf(out, "| `%s` | %s | %s | %s |\n", kd_untrusted_md(&u, name), v1, v2, change);
+    kd_untrusted_free(&u);
 }
 
 static void regions_section(FILE *out, const kd_comparison *c)
 {
     kd_strbuf line = {0};
     kd_region_heading(c, &line);
+    kd_untrusted_fix_md(&line);
     fprintf(out, "\n**Regions** (%s)\n\n| region | v1 | v2 | change |\n|---|---:|---:|---|\n", kd_sb_str(&line));
     kd_sb_free(&line);
     kd_region_table(c, region_row, out);
     kd_region_overhead(c, &line);
+    kd_untrusted_fix_md(&line);
     fprintf(out, "\n%s\n", kd_sb_str(&line));
     kd_sb_free(&line);
 }
@@ -199,44 +224,54 @@ static void regions_section(FILE *out, const kd_comparison *c)
 static void note_line(FILE *out, const char *lead, const kd_note *n)
 {
     kd_strbuf text = {0};
-    if (kd_note_text(n, &text))
+    if (kd_note_text(n, &text)) {
+        kd_untrusted_fix_md(&text); /* notes quote --fn values and paths */
         fprintf(out, "%s%s\n", lead, kd_sb_str(&text));
+    }
     kd_sb_free(&text);
 }
 
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     const kd_side *a = &c->side[0], *b = &c->side[1];
-    fprintf(out, "### kerndiff: `%s` (%s)\n\n", a->kernel, c->arch);
-    fprintf(out, "- v1: `%s` (`%s`)\n- v2: `%s` (`%s`)\n", a->origin ? a->origin : a->path, a->stat.demangled,
-            b->origin ? b->origin : b->path, b->stat.demangled);
+    /* Every string here is a file name, a kernel name, a value or a saved document's. */
+    kd_untrusted u = {0};
+    fprintf(out, "### kerndiff: `%s` (%s)\n\n", kd_untrusted_md(&u, a->kernel), kd_untrusted_md(&u, c->arch));
+    fprintf(out, "- v1: `%s` (`%s`)\n- v2: `%s` (`%s`)\n", kd_untrusted_md(&u, a->origin ? a->origin : a->path),
+            kd_untrusted_md(&u, a->stat.demangled), kd_untrusted_md(&u, b->origin ? b->origin : b->path),
+            kd_untrusted_md(&u, b->stat.demangled));
     for (int s = 0; s < 2; s++) {
+        const char *label = kd_untrusted_md(&u, c->side[s].label);
         if (c->side[s].build_note)
-            fprintf(out, "- %s build: %s\n", c->side[s].label, c->side[s].build_note);
+            fprintf(out, "- %s build: %s\n", label, kd_untrusted_md_text(&u, c->side[s].build_note));
         if (c->side[s].autotune.summary)
-            fprintf(out, "- %s %s\n", c->side[s].label, c->side[s].autotune.summary);
+            fprintf(out, "- %s %s\n", label, kd_untrusted_md_text(&u, c->side[s].autotune.summary));
     }
     note_line(out, "- note: ", &c->git_note);
     note_line(out, "- note: ", &c->selection_note);
     kd_strbuf launch = {0};
     kd_launch_block_text(c, "", &launch);
+    kd_untrusted_fix_md(&launch); /* no backtick can end the fence */
     fprintf(out, "\n**Launch**\n\n```text\n%s```\n\n", kd_sb_str(&launch)); /* a fence: text stays literal */
     kd_sb_free(&launch);
     if (c->sanitize_tools) {
         kd_strbuf heading = {0};
         kd_sanitizer_heading(c, &heading);
+        kd_untrusted_fix_md(&heading);
         fprintf(out, "- **%s**\n", kd_sb_str(&heading));
         kd_sb_free(&heading);
         kd_sanitizer_lines(c, bullet, out);
     }
     note_line(out, "- ", &c->runtime_note);
     if (c->fault_explained)
-        fprintf(out, "- %s\n", c->fault_explained);
+        fprintf(out, "- %s\n", kd_untrusted_md_text(&u, c->fault_explained));
+    kd_untrusted_free(&u);
     if (c->timed)
         timing_section(out, c);
     if (c->gate.requested) {
         kd_strbuf gate = {0};
         kd_gate_line(&c->gate, &gate);
+        kd_untrusted_fix_md(&gate);
         fprintf(out, "\n%s %s\n", c->gate.failed || !c->gate.evaluated ? ":x:" : ":white_check_mark:", kd_sb_str(&gate));
         kd_sb_free(&gate);
     }
@@ -256,6 +291,7 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         for (size_t i = 0; i < c->finding_count; i++) {
             kd_strbuf finding = {0};
             kd_finding_text(&c->findings[i], &finding);
+            kd_untrusted_fix_md(&finding);
             fprintf(out, "- %s\n", kd_sb_str(&finding));
             kd_sb_free(&finding);
         }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "measure/timing.h"
+#include "report/untrusted.h"
 
 /* Decimal prefixes: 1.2 GB is 1.2e9 bytes, as ncu and NVML count. */
 static void scaled(double v, const char *unit, char *buf, size_t n)
@@ -102,9 +103,11 @@ void kd_metric_ncu_names(const kd_metric_def *def, kd_strbuf *out)
 
 void kd_missing_extra_note(const kd_counters *c, kd_strbuf *out)
 {
-    if (c->missing_extra)
-        kd_sb_printf(out, "--metrics: ncu gave no values for: %s (unknown names, or not on this GPU? "
-                          "ncu --query-metrics lists them)", c->missing_extra);
+    if (!c->missing_extra)
+        return;
+    kd_sb_puts(out, "--metrics: ncu gave no values for: ");
+    kd_sb_untrusted(out, c->missing_extra); /* the option's value */
+    kd_sb_puts(out, " (unknown names, or not on this GPU? ncu --query-metrics lists them)");
 }
 
 void kd_counters_header(const kd_counters *c, kd_strbuf *out)

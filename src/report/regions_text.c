@@ -1,4 +1,6 @@
 #include "report/regions_text.h"
+#include "report/untrusted.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -30,13 +32,20 @@ size_t kd_region_rows(const kd_comparison *c, kd_region_row *rows)
 void kd_region_label(const kd_region_row *row, kd_strbuf *out)
 {
     const char *group[2] = {row->v1 ? row->v1->group : NULL, row->v2 ? row->v2->group : NULL};
-    kd_sb_puts(out, row->name);
+    kd_sb_untrusted(out, row->name); /* names from the user's markers */
     if (!group[0] && !group[1])
         return;
-    if (!row->v1 || !row->v2 || (group[0] && group[1] && strcmp(group[0], group[1]) == 0))
-        kd_sb_printf(out, " [%s]", group[0] ? group[0] : group[1]);
-    else
-        kd_sb_printf(out, " [v1 %s; v2 %s]", group[0] ? group[0] : "no group", group[1] ? group[1] : "no group");
+    if (!row->v1 || !row->v2 || (group[0] && group[1] && strcmp(group[0], group[1]) == 0)) {
+        kd_sb_puts(out, " [");
+        kd_sb_untrusted(out, group[0] ? group[0] : group[1]);
+        kd_sb_puts(out, "]");
+    } else {
+        kd_sb_puts(out, " [v1 ");
+        kd_sb_untrusted(out, group[0] ? group[0] : "no group");
+        kd_sb_puts(out, "; v2 ");
+        kd_sb_untrusted(out, group[1] ? group[1] : "no group");
+        kd_sb_puts(out, "]");
+    }
 }
 
 void kd_region_cell(const kd_region_stat *s, kd_strbuf *out)
@@ -81,6 +90,7 @@ void kd_region_table(const kd_comparison *c,
 
 void kd_region_heading(const kd_comparison *c, kd_strbuf *out)
 {
+    kd_strbuf safe = {0}; /* a label may come from a saved document */
     double cost[2] = {c->side[0].regions.record_cycles, c->side[1].regions.record_cycles};
     kd_sb_puts(out, "regions: cycles per instance, median [p10-p90]; ");
     if (cost[0] > 0 && cost[1] > 0) {
@@ -90,21 +100,25 @@ void kd_region_heading(const kd_comparison *c, kd_strbuf *out)
     /* A Triton side's records are Proton's, which kerndiff has no calibration kernel for. */
     kd_sb_puts(out, "a record's cost subtracted:");
     for (int s = 0; s < 2; s++) {
-        kd_sb_printf(out, " %s ", c->side[s].label);
+        kd_sb_printf(out, " %s ", kd_text_safe(c->side[s].label, &safe));
         if (cost[s] > 0)
             kd_sb_printf(out, "%.0f cycles (measured on the GPU)", cost[s]);
         else
             kd_sb_puts(out, "none (not calibrated)");
         kd_sb_puts(out, s ? "" : ";");
     }
+    kd_sb_free(&safe);
 }
 
 /* "producer (runs of 4 warps), consumer (runs of 4 warps)": the groups a side recorded for. */
 static void group_list(const kd_region_profile *p, kd_strbuf *out)
 {
     for (size_t g = 0; g < p->ngroups; g++)
-        if (p->groups[g].recording_warps)
-            kd_sb_printf(out, "%s%s (runs of %u warps)", out->len ? ", " : "", p->groups[g].name, p->groups[g].warps);
+        if (p->groups[g].recording_warps) {
+            kd_sb_puts(out, out->len ? ", " : "");
+            kd_sb_untrusted(out, p->groups[g].name);
+            kd_sb_printf(out, " (runs of %u warps)", p->groups[g].warps);
+        }
 }
 
 /* The warp groups of both sides, once when they are the same. */
@@ -127,11 +141,12 @@ static void warp_groups(const kd_comparison *c, kd_strbuf *out)
 
 void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
 {
+    kd_strbuf safe = {0}; /* a label may come from a saved document */
     kd_sb_puts(out, "instrumented vs plain time per launch:");
     for (int s = 0; s < 2; s++) {
         const kd_region_profile *p = &c->side[s].regions;
         double pct = p->plain_ns > 0 ? 100.0 * (p->instrumented_ns / p->plain_ns - 1) : 0;
-        kd_sb_printf(out, "%s %s %+.1f%%", s ? ";" : "", c->side[s].label, pct);
+        kd_sb_printf(out, "%s %s %+.1f%%", s ? ";" : "", kd_text_safe(c->side[s].label, &safe), pct);
         if (p->dropped || p->unmatched)
             kd_sb_printf(out, " (%llu records dropped by full rings, %llu unmatched)", p->dropped, p->unmatched);
         if (p->registers[1] && p->blocks_per_sm[1] != p->blocks_per_sm[0])
@@ -157,7 +172,8 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
         kd_sb_puts(out, ", from blocks:");
         for (int s = 0; s < 2; s++) {
             const kd_region_profile *p = &c->side[s].regions;
-            kd_sb_printf(out, "%s %s %zu of %zu (1 in %u)", s ? "," : "", c->side[s].label, p->blocks_recorded,
+            kd_sb_printf(out, "%s %s %zu of %zu (1 in %u)", s ? "," : "", kd_text_safe(c->side[s].label, &safe),
+                         p->blocks_recorded,
                          p->blocks, p->block_stride);
         }
         kd_sb_puts(out, "; --region-blocks all records every block");
@@ -168,6 +184,8 @@ void kd_region_overhead(const kd_comparison *c, kd_strbuf *out)
         kd_sb_puts(out, "; SM clock while recording (%globaltimer):");
         for (int s = 0; s < 2; s++)
             if (hz[s] > 0)
-                kd_sb_printf(out, "%s %s %.0f MHz", s && hz[0] > 0 ? "," : "", c->side[s].label, hz[s] / 1e6);
+                kd_sb_printf(out, "%s %s %.0f MHz", s && hz[0] > 0 ? "," : "", kd_text_safe(c->side[s].label, &safe),
+                             hz[s] / 1e6);
     }
+    kd_sb_free(&safe);
 }

@@ -1,5 +1,7 @@
 #include "report/sanitizer_text.h"
 
+#include "report/untrusted.h"
+
 void kd_sanitizer_heading(const kd_comparison *c, kd_strbuf *out)
 {
     kd_sb_puts(out, "compute-sanitizer (");
@@ -18,14 +20,17 @@ void kd_sanitizer_lines(const kd_comparison *c, void (*line)(const char *text, v
         const kd_sanitize_side *side = &c->sanitize[s];
         kd_strbuf text = {0};
         if (!kd_sanitize_findings(side)) {
-            kd_sb_printf(&text, "%s: clean", c->side[s].label);
+            kd_sb_untrusted(&text, c->side[s].label); /* a saved document's label */
+            kd_sb_puts(&text, ": clean");
             line(kd_sb_str(&text), ctx);
         }
         for (int t = 0; t < KD_SAN_TOOLS; t++)
             for (size_t i = 0; i < side->report[t].count; i++) {
                 kd_sb_free(&text);
-                kd_sb_printf(&text, "%s %s: ", c->side[s].label, kd_san_tool_name((kd_san_tool)t));
+                kd_sb_untrusted(&text, c->side[s].label);
+                kd_sb_printf(&text, " %s: ", kd_san_tool_name((kd_san_tool)t));
                 kd_san_explain(&side->report[t].findings[i], side->buffers, side->nbuffers, &text);
+                kd_untrusted_fix(&text); /* the explanation names buffers and source lines */
                 line(kd_sb_str(&text), ctx);
             }
         kd_sb_free(&text);

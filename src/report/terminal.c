@@ -11,6 +11,7 @@
 #include "report/timing_text.h"
 #include "report/regions_text.h"
 #include "report/sanitizer_text.h"
+#include "report/untrusted.h"
 
 #define BOLD "\033[1m"
 #define DIM "\033[2m"
@@ -65,15 +66,20 @@ static void value_row(FILE *out, const kd_render_options *o, const kd_value_row 
 static void occupancy_rows(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
     const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
+    kd_untrusted u = {0}; /* the arch and the origins may come from a saved document */
+    const char *arch = kd_untrusted_name(&u, c->arch);
     char title[128];
-    snprintf(title, sizeof title, "theoretical occupancy (%s)", c->arch);
+    snprintf(title, sizeof title, "theoretical occupancy (%s)", arch);
     column_heading(out, o, title, 24);
     if (!c->limits) {
-        fprintf(out, "  not computed: no limits table entry for %s\n", c->arch);
+        fprintf(out, "  not computed: no limits table entry for %s\n", arch);
+        kd_untrusted_free(&u);
         return;
     }
     fprintf(out, "  %-24s %10d %10d  %s(%s / %s)%s\n", "block threads", a->block_threads,
-            b->block_threads, paint(o, DIM), a->block_origin, b->block_origin, paint(o, RESET));
+            b->block_threads, paint(o, DIM), kd_untrusted_name(&u, a->block_origin),
+            kd_untrusted_name(&u, b->block_origin), paint(o, RESET));
+    kd_untrusted_free(&u);
     if (!a->occupancy_valid || !b->occupancy_valid) {
         const kd_static_result *bad = !a->occupancy_valid ? a : b;
         fprintf(out, "  not computed: %s %s\n", bad == a ? "v1" : "v2",
@@ -104,9 +110,10 @@ static void count_table(FILE *out, const kd_render_options *o, const char *title
     size_t shown = o->all_rows ? t->count : t->changed;
     if (shown == 0)
         fprintf(out, "  no change\n");
-    for (size_t i = 0; i < shown; i++) {
-        number_row(out, o, t->rows[i].key, t->rows[i].v1, t->rows[i].v2, "");
-    }
+    kd_untrusted u = {0}; /* opcodes of a user's PTX */
+    for (size_t i = 0; i < shown; i++)
+        number_row(out, o, kd_untrusted_name(&u, t->rows[i].key), t->rows[i].v1, t->rows[i].v2, "");
+    kd_untrusted_free(&u);
     if (shown < t->count)
         fprintf(out, "  %s(%zu unchanged rows; --all-instructions shows them)%s\n", paint(o, DIM),
                 t->count - shown, paint(o, RESET));
@@ -129,25 +136,30 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
     const kd_timing *t = &c->timing;
     kd_strbuf line = {0};
     kd_timing_headline(t, &line);
+    kd_untrusted_fix(&line);
     const char *colour = t->verdict == KD_VERDICT_FASTER ? GREEN : t->verdict == KD_VERDICT_SLOWER ? RED : "";
     fprintf(out, "\n%s%s%s%s\n", paint(o, BOLD), paint(o, colour), kd_sb_str(&line), paint(o, RESET));
     kd_sb_free(&line);
-    kd_timing_environment(t, c->simulated, &line);
+    kd_timing_environment(t, c->simulated, &line); /* the GPU's name, maybe from a saved document */
+    kd_untrusted_fix(&line);
     fprintf(out, "  %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
     kd_timing_method(t, &line);
     fprintf(out, "  %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
     kd_timing_placement(t, &line);
+    kd_untrusted_fix(&line);
     if (line.len)
         fprintf(out, "  %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
     if (t->checked) {
         kd_correctness_line(t, &line);
+        kd_untrusted_fix(&line);
         fprintf(out, "%s%s%s\n", paint(o, t->outputs_match ? GREEN : RED), kd_sb_str(&line), paint(o, RESET));
         kd_sb_free(&line);
         for (size_t i = 0; i < t->noutputs; i++) {
-            kd_output_detail(&t->outputs[i], &line);
+            kd_output_detail(&t->outputs[i], &line); /* names the buffer, from the user's source */
+            kd_untrusted_fix(&line);
             fprintf(out, "  %s\n", kd_sb_str(&line));
             kd_sb_free(&line);
         }
@@ -192,14 +204,17 @@ static void extra_rows(FILE *out, const kd_render_options *o, const kd_counters 
 {
     kd_strbuf line = {0};
     kd_missing_extra_note(k, &line);
+    kd_untrusted_fix(&line);
     if (k->nextras)
         fprintf(out, "  %sextra metrics (--metrics)%s\n", paint(o, BOLD), paint(o, RESET));
+    kd_untrusted u = {0}; /* --metrics values */
     for (size_t i = 0; i < k->nextras; i++) {
         kd_row_cells cells;
         kd_row_cells_of(k->extras[i].unit, &k->extras[i].delta, &cells);
-        fprintf(out, "  %-28s %10s %10s  %9s %s\n", k->extras[i].name, cells.v1, cells.v2, cells.delta,
-                k->extras[i].delta.symbol);
+        fprintf(out, "  %-28s %10s %10s  %9s %s\n", kd_untrusted_name(&u, k->extras[i].name), cells.v1, cells.v2,
+                cells.delta, kd_untrusted_name(&u, k->extras[i].delta.symbol));
     }
+    kd_untrusted_free(&u);
     if (line.len)
         fprintf(out, "  %snote: %s%s\n", paint(o, YELLOW), kd_sb_str(&line), paint(o, RESET));
     kd_sb_free(&line);
@@ -217,7 +232,9 @@ static void per_kernel(FILE *out, const kd_counters *c)
                 kd_format_metric(KD_UNIT_NS, kc->values.value[dur], d, sizeof d);
             if (bytes >= 0 && kc->values.present[bytes])
                 kd_format_metric(KD_UNIT_BYTES, kc->values.value[bytes], b, sizeof b);
-            fprintf(out, "    %-40.40s %10s %12s DRAM\n", kc->name, d, b);
+            kd_untrusted u = {0};
+            fprintf(out, "    %-40.40s %10s %12s DRAM\n", kd_untrusted_name(&u, kc->name), d, b);
+            kd_untrusted_free(&u);
         }
     }
 }
@@ -267,8 +284,10 @@ static void counters_section(FILE *out, const kd_render_options *o, const kd_com
     kd_sb_free(&line);
     if (o->advice && k->nadvice) {
         heading(out, o, "advice");
+        kd_untrusted u = {0}; /* read back from a saved document too */
         for (size_t i = 0; i < k->nadvice; i++)
-            fprintf(out, "  * %s\n", k->advice[i]);
+            fprintf(out, "  * %s\n", kd_untrusted_text(&u, k->advice[i]));
+        kd_untrusted_free(&u);
     }
 }
 
@@ -277,16 +296,23 @@ static void launch_block(FILE *out, const kd_render_options *o, const kd_compari
     heading(out, o, "launch");
     kd_strbuf text = {0};
     kd_launch_block_text(c, "  ", &text);
+    kd_untrusted_fix(&text);
     fputs(kd_sb_str(&text), out);
     kd_sb_free(&text);
 }
 
-static void print_indented(const char *text, void *out) { fprintf(out, "  %s\n", text); }
+static void print_indented(const char *text, void *out)
+{
+    kd_untrusted u = {0};
+    fprintf(out, "  %s\n", kd_untrusted_text(&u, text));
+    kd_untrusted_free(&u);
+}
 
 static void sanitizer_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
     kd_strbuf line = {0};
     kd_sanitizer_heading(c, &line);
+    kd_untrusted_fix(&line);
     fprintf(out, "%s%s%s\n", paint(o, BOLD), kd_sb_str(&line), paint(o, RESET));
     kd_sb_free(&line);
     kd_sanitizer_lines(c, print_indented, out);
@@ -294,18 +320,22 @@ static void sanitizer_section(FILE *out, const kd_render_options *o, const kd_co
 
 static void region_row(const char *name, const char *v1, const char *v2, const char *change, void *out)
 {
-    fprintf(out, "  %-20s %24s %24s  %s\n", name, v1, v2, change);
+    kd_untrusted u = {0}; /* region and group names come from the user's markers */
+    fprintf(out, "  %-20s %24s %24s  %s\n", kd_untrusted_name(&u, name), v1, v2, change);
+    kd_untrusted_free(&u);
 }
 
 static void regions_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
     kd_strbuf line = {0};
     kd_region_heading(c, &line);
+    kd_untrusted_fix(&line);
     heading(out, o, kd_sb_str(&line));
     kd_sb_free(&line);
     fprintf(out, "  %-20s %24s %24s  %s\n", "", "v1", "v2", "change");
     kd_region_table(c, region_row, out);
     kd_region_overhead(c, &line);
+    kd_untrusted_fix(&line);
     fprintf(out, "  %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
 }
@@ -318,6 +348,7 @@ static void findings_section(FILE *out, const kd_render_options *o, const kd_com
     for (size_t i = 0; i < c->finding_count; i++) {
         kd_strbuf finding = {0};
         kd_finding_text(&c->findings[i], &finding);
+        kd_untrusted_fix(&finding);
         fprintf(out, "  * %s\n", kd_sb_str(&finding));
         kd_sb_free(&finding);
     }
@@ -329,6 +360,7 @@ static void gate_line(FILE *out, const kd_render_options *o, const kd_comparison
         return;
     kd_strbuf gate = {0};
     kd_gate_line(&c->gate, &gate);
+    kd_untrusted_fix(&gate);
     fprintf(out, "%s%s%s\n", paint(o, c->gate.failed || !c->gate.evaluated ? RED : GREEN), kd_sb_str(&gate),
             paint(o, RESET));
     kd_sb_free(&gate);
@@ -340,9 +372,11 @@ static void note_line(FILE *out, const kd_render_options *o, const char *lead, c
                       const kd_note *n)
 {
     kd_strbuf text = {0};
-    if (kd_note_text(n, &text))
+    if (kd_note_text(n, &text)) {
+        kd_untrusted_fix(&text); /* notes quote --fn values and paths */
         fprintf(out, "%s%s%s%s%s\n", lead, colour ? paint(o, colour) : "", label, kd_sb_str(&text),
                 colour ? paint(o, RESET) : "");
+    }
     kd_sb_free(&text);
 }
 
@@ -352,17 +386,21 @@ static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
     kd_strbuf line = {0};
     if (c->timed) {
         kd_timing_headline(&c->timing, &line);
+        kd_untrusted_fix(&line);
         fprintf(out, "%s%s%s\n", paint(o, BOLD), kd_sb_str(&line), paint(o, RESET));
         kd_sb_free(&line);
         if (c->timing.checked) {
             kd_correctness_line(&c->timing, &line);
+            kd_untrusted_fix(&line);
             fprintf(out, "%s%s%s\n", paint(o, c->timing.outputs_match ? GREEN : RED), kd_sb_str(&line), paint(o, RESET));
             kd_sb_free(&line);
         }
     }
     note_line(out, o, "", YELLOW, "", &c->runtime_note);
+    kd_untrusted u = {0};
     if (c->fault_explained)
-        fprintf(out, "  %s\n", c->fault_explained);
+        fprintf(out, "  %s\n", kd_untrusted_text(&u, c->fault_explained));
+    kd_untrusted_free(&u);
     if (c->sanitize_tools)
         sanitizer_section(out, o, c);
     gate_line(out, o, c);
@@ -376,19 +414,24 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         return;
     }
     const kd_side *a = &c->side[0], *b = &c->side[1];
+    /* Every string here is a file name, a kernel name, a value or a saved document's. */
+    kd_untrusted u = {0};
     fprintf(out, "%skerndiff%s %s   arch %s (%s)\n", paint(o, BOLD), paint(o, RESET),
-            strcmp(a->kernel, b->kernel) == 0 ? a->kernel : "", c->arch, c->arch_origin);
+            kd_untrusted_name(&u, strcmp(a->kernel, b->kernel) == 0 ? a->kernel : ""), kd_untrusted_name(&u, c->arch),
+            kd_untrusted_name(&u, c->arch_origin));
     for (int s = 0; s < 2; s++) {
         const kd_side *side = &c->side[s];
-        fprintf(out, "  %s: %s  [%s]%s\n", side->label, side->origin ? side->origin : side->path,
-                side->stat.demangled, side->build.from_cache ? "  (cached build)" : "");
+        const char *label = kd_untrusted_name(&u, side->label);
+        fprintf(out, "  %s: %s  [%s]%s\n", label, kd_untrusted_name(&u, side->origin ? side->origin : side->path),
+                kd_untrusted_name(&u, side->stat.demangled), side->build.from_cache ? "  (cached build)" : "");
         /* How its compiler was driven (Triton: num_warps, num_stages, constexprs, config). */
         if (side->build_note)
-            fprintf(out, "      %s\n", side->build_note);
+            fprintf(out, "      %s\n", kd_untrusted_text(&u, side->build_note));
         if (side->autotune.summary)
-            fprintf(out, "      %s\n", side->autotune.summary);
+            fprintf(out, "      %s\n", kd_untrusted_text(&u, side->autotune.summary));
         if (side->build.note)
-            fprintf(out, "  %snote: %s: %s%s\n", paint(o, YELLOW), side->label, side->build.note, paint(o, RESET));
+            fprintf(out, "  %snote: %s: %s%s\n", paint(o, YELLOW), label, kd_untrusted_text(&u, side->build.note),
+                    paint(o, RESET));
     }
     note_line(out, o, "  ", YELLOW, "note: ", &c->git_note);
     note_line(out, o, "  ", NULL, "note: ", &c->selection_note);
@@ -397,7 +440,8 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         sanitizer_section(out, o, c);
     note_line(out, o, "", YELLOW, "", &c->runtime_note);
     if (c->fault_explained)
-        fprintf(out, "%s  %s%s\n", paint(o, YELLOW), c->fault_explained, paint(o, RESET));
+        fprintf(out, "%s  %s%s\n", paint(o, YELLOW), kd_untrusted_text(&u, c->fault_explained), paint(o, RESET));
+    kd_untrusted_free(&u);
     if (c->timed)
         timing_section(out, o, c);
     gate_line(out, o, c);
