@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 kd_tolerance kd_default_tolerance(kd_dtype t)
@@ -24,16 +25,16 @@ static double allowed_error(kd_tolerance tol, double reference)
 
 /* Called for every element both sides wrote with finite values, matching or not, so the
  * maxima describe how far apart the outputs are, not just the failures. */
-static void note_error(kd_buffer_check *out, double abs_err, double reference)
+static void note_error(kd_buffer_check *out, double abs_err, double reference, double floor)
 {
-    double rel_err = abs_err / fmax(fabs(reference), DBL_MIN);
+    double rel_err = abs_err / fmax(fabs(reference), floor);
     if (abs_err > out->max_abs_err)
         out->max_abs_err = abs_err;
     if (rel_err > out->max_rel_err)
         out->max_rel_err = rel_err;
 }
 
-static bool floats_match(double a, double b, kd_tolerance tol, kd_buffer_check *out)
+static bool floats_match(double a, double b, kd_tolerance tol, double floor, kd_buffer_check *out)
 {
     if (isnan(a) || isnan(b)) {
         if (isnan(a) && isnan(b))
@@ -42,10 +43,12 @@ static bool floats_match(double a, double b, kd_tolerance tol, kd_buffer_check *
         return false;
     }
     /* inf - inf is NaN, so infinities cannot go through the tolerance test. */
-    if (isinf(a) || isinf(b))
+    if (isinf(a) || isinf(b)) {
+        out->inf_mismatches += a != b;
         return a == b;
+    }
     double err = fabs(b - a);
-    note_error(out, err, a);
+    note_error(out, err, a, floor);
     return err <= allowed_error(tol, a);
 }
 
@@ -96,7 +99,7 @@ static bool integers_match(kd_dtype t, const void *v1, const void *v2, size_t i,
 {
     double err = (double)integer_distance(t, v1, v2, i);
     double reference = kd_dtype_load(t, v1, i);
-    note_error(out, err, reference);
+    note_error(out, err, reference, 1.0);
     return err <= allowed_error(tol, reference);
 }
 
@@ -105,13 +108,196 @@ static void note_mismatch(kd_buffer_check *out, size_t i, double a, double b)
     if (out->first_count < KD_FIRST_MISMATCHES)
         out->first[out->first_count++] = (kd_mismatch){.index = i, .v1 = a, .v2 = b};
     out->mismatches++;
+    out->last_mismatch = i;
 }
+
+/* The relative error's denominator never falls below this: a difference against a
+ * reference of zero is then a large but readable number. */
+static double relative_floor(kd_dtype t, kd_tolerance tol)
+{
+    if (!kd_dtype_is_float(t))
+        return 1.0;
+    return tol.atol > 0 ? tol.atol : kd_default_tolerance(t).atol;
+}
+
+/* ---- the pattern detectors ------------------------------------------------------------ */
+
+const char *kd_pattern_name(kd_difference_pattern p)
+{
+    static const char *const names[KD_PATTERN_COUNT] = {"none", "nonfinite", "shift", "permutation", "factor", "tail"};
+    return p < KD_PATTERN_COUNT ? names[p] : "none";
+}
+
+/* Whether b stands for a under the tolerance, the way floats_match decides, on values
+ * already loaded (integers as doubles: exact up to 2^53, enough to recognise a pattern). */
+static bool fits(double a, double b, kd_tolerance tol)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    if (isinf(a) || isinf(b))
+        return a == b;
+    return fabs(b - a) <= tol.atol + tol.rtol * fabs(a);
+}
+
+/* splitmix64's finaliser: summed over the elements, an order-independent fingerprint of a
+ * multiset (two of them, differently seeded, so a chance collision needs both). */
+static unsigned long long mix(unsigned long long x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static unsigned long long element_bits(kd_dtype t, const void *buf, size_t i)
+{
+    unsigned long long bits = 0;
+    size_t size = kd_dtype_size(t);
+    memcpy(&bits, (const unsigned char *)buf + i * size, size);
+    return bits;
+}
+
+/* Pairs element j of one side with the KD_SHIFT_MAX elements before it on the other: shift
+ * +k pairs v2[j-k] with v1[j], shift -k pairs v2[j] with v1[j-k]. All shifts are scored
+ * over the first KD_SHIFT_WINDOW + KD_SHIFT_MAX elements; then the best is followed alone. */
+static void score_shifts(kd_pattern_scan *s, size_t j, double a, double b, bool ok1, bool ok2, kd_tolerance tol)
+{
+    if (j >= KD_SHIFT_WINDOW + KD_SHIFT_MAX && !s->followed) {
+        size_t best = KD_SHIFT_MAX;
+        for (size_t k = 0; k <= 2 * KD_SHIFT_MAX; k++)
+            if (k != KD_SHIFT_MAX && s->shift_fits[k] > s->shift_fits[best])
+                best = k;
+        s->followed = best == KD_SHIFT_MAX ? KD_SHIFT_MAX + 1 : (int)best - KD_SHIFT_MAX; /* +65: none fits */
+    }
+    int lo = 1, hi = KD_SHIFT_MAX;
+    if (s->followed) {
+        if (s->followed > KD_SHIFT_MAX)
+            return;
+        lo = hi = abs(s->followed);
+    }
+    for (int k = lo; k <= hi && (size_t)k <= j; k++) {
+        size_t at = (j - (size_t)k) % KD_SHIFT_MAX;
+        if ((!s->followed || s->followed == k) && ok1 && s->recent_ok[1][at] && fits(a, s->recent[1][at], tol))
+            s->shift_fits[KD_SHIFT_MAX + k]++;
+        if ((!s->followed || s->followed == -k) && ok2 && s->recent_ok[0][at] && fits(s->recent[0][at], b, tol))
+            s->shift_fits[KD_SHIFT_MAX - k]++;
+    }
+}
+
+/* One element both sides may have written: every detector's step. */
+static void scan_element(kd_buffer_check *out, kd_dtype t, const void *v1, const void *v2, size_t i, size_t j,
+                         double a, double b, bool ok1, bool ok2, bool matched, kd_tolerance tol)
+{
+    kd_pattern_scan *s = &out->scan;
+    score_shifts(s, j, a, b, ok1, ok2, tol);
+    s->recent[0][j % KD_SHIFT_MAX] = a;
+    s->recent[1][j % KD_SHIFT_MAX] = b;
+    s->recent_ok[0][j % KD_SHIFT_MAX] = ok1;
+    s->recent_ok[1][j % KD_SHIFT_MAX] = ok2;
+    const void *side[2] = {v1, v2};
+    bool ok[2] = {ok1, ok2};
+    for (int k = 0; k < 2; k++)
+        if (ok[k]) {
+            unsigned long long bits = element_bits(t, side[k], i);
+            s->sum[k][0] += mix(bits);
+            s->sum[k][1] += mix(bits ^ 0x5851f42d4c957f2dull);
+            s->written[k]++;
+        }
+    if (!ok1 || !ok2 || !isfinite(a) || !isfinite(b))
+        return;
+    if (s->factor == 0 && !matched && a != 0 && b != 0)
+        s->factor = b / a;
+    if (s->factor != 0 ? fits(s->factor * a, b, tol) : a == 0 && b == 0)
+        s->factor_fits++;
+}
+
+/* The pattern that explains the difference, from what the detectors gathered so far. A
+ * pattern must leave fewer elements unexplained than the plain comparison does. */
+static void find_pattern(kd_buffer_check *out)
+{
+    const kd_pattern_scan *s = &out->scan;
+    out->pattern = KD_PATTERN_NONE;
+    out->shift = 0;
+    out->factor = 0;
+    out->pattern_fits = out->pattern_of = 0;
+    if (out->mismatches == 0)
+        return;
+    if (out->nan_mismatches + out->inf_mismatches == out->mismatches) {
+        out->pattern = KD_PATTERN_NONFINITE;
+        out->pattern_fits = out->pattern_of = out->mismatches;
+        return;
+    }
+    int best = 0;
+    if (s->followed && s->followed <= KD_SHIFT_MAX)
+        best = s->followed;
+    for (int k = -KD_SHIFT_MAX; !s->followed && k <= KD_SHIFT_MAX; k++)
+        if (k && s->shift_fits[KD_SHIFT_MAX + k] >
+                     (best ? s->shift_fits[KD_SHIFT_MAX + best] : 0))
+            best = k;
+    size_t pairs = best && out->count > (size_t)abs(best) ? out->count - (size_t)abs(best) : 0;
+    size_t fit = best ? s->shift_fits[KD_SHIFT_MAX + best] : 0;
+    if (pairs >= 4 && fit >= 0.99 * (double)pairs && pairs - fit + (size_t)abs(best) < out->mismatches) {
+        out->pattern = KD_PATTERN_SHIFT;
+        out->shift = best;
+        out->pattern_fits = fit;
+        out->pattern_of = pairs;
+        return;
+    }
+    if (s->written[0] == s->written[1] && s->written[0] == out->count && out->count > 1 &&
+        s->sum[0][0] == s->sum[1][0] && s->sum[0][1] == s->sum[1][1]) {
+        out->pattern = KD_PATTERN_PERMUTATION;
+        out->pattern_fits = out->pattern_of = out->count;
+        return;
+    }
+    if (s->factor != 0 && s->factor_fits >= 0.99 * (double)out->count &&
+        out->count - s->factor_fits < out->mismatches) {
+        out->pattern = KD_PATTERN_FACTOR;
+        out->factor = s->factor;
+        out->pattern_fits = s->factor_fits;
+        out->pattern_of = out->count;
+        return;
+    }
+    size_t from = out->first[0].index, tail = out->count - from;
+    if (from > 0 && out->last_mismatch + 1 == out->count && tail <= out->count / 2 &&
+        out->mismatches >= 0.9 * (double)tail) {
+        out->pattern = KD_PATTERN_TAIL;
+        out->pattern_fits = out->mismatches;
+        out->pattern_of = tail;
+    }
+}
+
+/* match: the values agree and something was written (nothing written is no evidence). */
+static void conclude(kd_buffer_check *out)
+{
+    bool nothing_written = out->count && out->unwritten[0] >= out->count && out->unwritten[1] >= out->count;
+    out->match = out->mismatches == 0 && !nothing_written;
+    find_pattern(out);
+}
+
+/* ---- the comparisons ------------------------------------------------------------------ */
 
 void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count,
                         kd_tolerance tol, kd_buffer_check *out)
 {
     memset(out, 0, sizeof *out);
     kd_compare_chunk(t, v1, v2, count, 0, tol, out);
+}
+
+/* A chunk of identical bytes: only the shift detector's memory of the last elements
+ * needs them (the hashes of equal values cancel; an identical stretch fits no shift or
+ * factor, which only makes the detectors more cautious). */
+static void remember_tail(kd_buffer_check *out, kd_dtype t, const void *v, size_t count, size_t first)
+{
+    out->scan.written[0] += count;
+    out->scan.written[1] += count;
+    for (size_t i = count > KD_SHIFT_MAX ? count - KD_SHIFT_MAX : 0; i < count; i++) {
+        double x = kd_dtype_load(t, v, i);
+        for (int s = 0; s < 2; s++) {
+            out->scan.recent[s][(first + i) % KD_SHIFT_MAX] = x;
+            out->scan.recent_ok[s][(first + i) % KD_SHIFT_MAX] = 1;
+        }
+    }
 }
 
 void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, size_t first,
@@ -122,10 +308,13 @@ void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, 
     if (!kd_dtype_size(t))
         count = 0;
     out->count += count;
-    out->match = out->mismatches == 0;
     /* Identical bytes with nothing poisoned is the common answer; it needs no element walk. */
-    if (count && memcmp(v1, v2, count * kd_dtype_size(t)) == 0 && kd_count_poison(t, v1, count) == 0)
+    if (count && memcmp(v1, v2, count * kd_dtype_size(t)) == 0 && kd_count_poison(t, v1, count) == 0) {
+        remember_tail(out, t, v1, count, first);
+        conclude(out);
         return;
+    }
+    double floor = relative_floor(t, tol);
     for (size_t i = 0; i < count; i++) {
         bool poisoned1 = kd_is_poison(t, v1, i), poisoned2 = kd_is_poison(t, v2, i);
         double a = poisoned1 ? NAN : kd_dtype_load(t, v1, i);
@@ -134,14 +323,32 @@ void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, 
         if (poisoned1 || poisoned2) {
             out->unwritten[0] += poisoned1;
             out->unwritten[1] += poisoned2;
-            match = false;
+            match = poisoned1 && poisoned2; /* neither wrote it: the same (no) value */
+            if (!match && out->written_differ++ == 0)
+                out->first_written_differ = first + i;
         } else if (kd_dtype_is_float(t)) {
-            match = floats_match(a, b, tol, out);
+            match = floats_match(a, b, tol, floor, out);
         } else {
             match = integers_match(t, v1, v2, i, tol, out);
         }
         if (!match)
             note_mismatch(out, first + i, a, b);
+        scan_element(out, t, v1, v2, i, first + i, a, b, !poisoned1, !poisoned2, match, tol);
     }
-    out->match = out->mismatches == 0;
+    conclude(out);
+}
+
+void kd_compare_written_chunk(kd_dtype t, const void *poisoned_v1, const void *poisoned_v2, size_t count,
+                              size_t first, kd_buffer_check *out)
+{
+    if (!kd_dtype_size(t))
+        count = 0;
+    size_t left[2] = {kd_count_poison(t, poisoned_v1, count), kd_count_poison(t, poisoned_v2, count)};
+    out->unwritten[0] += left[0];
+    out->unwritten[1] += left[1];
+    if (left[0] || left[1])
+        for (size_t i = 0; i < count; i++)
+            if (kd_is_poison(t, poisoned_v1, i) != kd_is_poison(t, poisoned_v2, i) && out->written_differ++ == 0)
+                out->first_written_differ = first + i;
+    conclude(out);
 }

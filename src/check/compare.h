@@ -33,42 +33,99 @@ typedef struct kd_mismatch {
     double v1, v2;
 } kd_mismatch;
 
+/* The simple structure a difference can have, found while comparing (kd_difference_pattern
+ * is KD_PATTERN_NONE when the buffers match or when nothing simple explains them). */
+typedef enum kd_difference_pattern {
+    KD_PATTERN_NONE = 0,
+    KD_PATTERN_NONFINITE,   /* every differing element has a NaN or an infinity on a side */
+    KD_PATTERN_SHIFT,       /* v2[i] == v1[i + shift] for >= 99% of the pairs (|shift| <= 64) */
+    KD_PATTERN_PERMUTATION, /* the same values, bit for bit, in another order */
+    KD_PATTERN_FACTOR,      /* v2[i] == factor * v1[i] for >= 99% of the elements */
+    KD_PATTERN_TAIL,        /* every difference lies in the buffer's tail (a bounds check?) */
+    KD_PATTERN_COUNT
+} kd_difference_pattern;
+
+/* "shift", "permutation" ... (the JSON ids) */
+const char *kd_pattern_name(kd_difference_pattern p);
+
+#define KD_SHIFT_MAX 64
+/* Shifts are scored over the first KD_SHIFT_WINDOW pairs; past it only the best one is
+ * followed, so a shift costs one comparison per element, not 128. */
+#define KD_SHIFT_WINDOW 4096
+
+/* The streaming detectors' working state: the buffers arrive a chunk at a time, so the
+ * last KD_SHIFT_MAX values of each side are kept to pair across a chunk boundary. Only
+ * kd_compare_chunk reads it. */
+typedef struct kd_pattern_scan {
+    double recent[2][KD_SHIFT_MAX];        /* value of element i at [side][i % KD_SHIFT_MAX] */
+    unsigned char recent_ok[2][KD_SHIFT_MAX]; /* written (not poison) */
+    size_t shift_fits[2 * KD_SHIFT_MAX + 1]; /* pairs that fit shift k, at k + KD_SHIFT_MAX */
+    int followed;                          /* the shift followed past the window (0: none yet) */
+    unsigned long long sum[2][2];          /* order-independent hashes of each side's values */
+    size_t written[2];                     /* elements hashed per side */
+    double factor;                         /* the candidate v2/v1 (0: none yet) */
+    size_t factor_fits;
+} kd_pattern_scan;
+
 typedef struct kd_buffer_check {
     size_t count;              /* elements compared */
-    size_t mismatches;         /* elements outside tolerance (unwritten ones included) */
-    size_t unwritten[2];       /* elements still poisoned in v1 / v2 */
+    size_t mismatches;         /* elements whose values differ beyond the tolerance */
+    size_t unwritten[2];       /* elements left holding the poison by v1 / v2 */
+    size_t written_differ;     /* elements written by one side only (poisoned run) */
+    size_t first_written_differ; /* the first of them (valid when written_differ > 0) */
     size_t nan_mismatches;     /* NaN on one side only (or at different places) */
+    size_t inf_mismatches;     /* an infinity against anything but the same infinity */
+    size_t last_mismatch;      /* index of the last differing element */
     double max_abs_err, max_rel_err; /* over elements both sides wrote, NaNs excluded */
     kd_mismatch first[KD_FIRST_MISMATCHES];
     size_t first_count;
-    bool match;                /* mismatches == 0 */
+    /* What explains the difference (kept current after every chunk). */
+    kd_difference_pattern pattern;
+    long shift;                /* SHIFT: v2[i] == v1[i + shift] */
+    double factor;             /* FACTOR: v2[i] == factor * v1[i] */
+    size_t pattern_fits, pattern_of; /* elements (pairs for SHIFT) that fit, out of how many */
+    bool match;                /* mismatches == 0 and at least one element written */
+    kd_pattern_scan scan;
 } kd_buffer_check;
 
 /* Compares `count` elements of type t (v1 is the reference): an element matches when
  * |v2 - v1| <= atol + rtol * |v1|; both NaN matches; infinities match when equal; an
- * element still poisoned on either side never matches. Vector types are compared as
- * scalars: pass the base type and count * lanes.
+ * element poisoned on both sides matches (neither wrote it); poisoned on one side only, it
+ * differs. Vector types are compared as scalars: pass the base type and count * lanes.
  *
  * Details:
  *   - poison (kd_is_poison) is tested before any value, so a poisoned float is counted in
  *     unwritten[], never as a NaN; its side's value in `first` is NaN, the other side's is
- *     what it wrote.
- *   - NaN against a non-NaN counts in nan_mismatches; an infinity matches only the same
- *     infinity.
+ *     what it wrote. An element poisoned on one side also counts in written_differ.
+ *   - NaN against a non-NaN counts in nan_mismatches, an infinity against anything else
+ *     in inf_mismatches.
  *   - integers are compared on their exact values (64-bit ones too, which double cannot
  *     hold): the exact |v2 - v1| is held against the bound, so with the default zero
  *     tolerance any difference mismatches. kd_mismatch holds their double approximations.
  *   - max_abs_err and max_rel_err cover every element both sides wrote with both values
- *     finite, matching or not. The relative error is |v2 - v1| / max(|v1|, DBL_MIN): a
- *     difference against a reference of exactly zero therefore shows as a huge relative
- *     error (it is undefined there), while the match decision relies on atol. */
+ *     finite, matching or not. The relative error is |v2 - v1| / max(|v1|, floor), the
+ *     floor being atol (the dtype's default atol when atol is 0; 1 for integers): against
+ *     a reference of zero it stays a readable number, never 1e+307.
+ *   - match is false when no element was written by either side: nothing was compared.
+ *   - the pattern (see kd_difference_pattern) is looked for only when values differ; a
+ *     shift must explain more elements than the unshifted comparison does. */
 void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count,
                         kd_tolerance tol, kd_buffer_check *out);
 
 /* The same, one chunk at a time, for buffers too large to hold whole: `out` starts zeroed
  * and accumulates; `first` is the chunk's first element, so mismatch indexes are the
- * buffer's. After the last chunk `out` is what kd_compare_buffers gives for the whole. */
+ * buffer's. After the last chunk `out` is what kd_compare_buffers gives for the whole.
+ * Chunks must come in order (the pattern detectors pair neighbouring elements). */
 void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, size_t first,
                       kd_tolerance tol, kd_buffer_check *out);
+
+/* The correctness check runs each side twice (docs/PROTOCOL.md `check`): the values come
+ * from the seeded run (kd_compare_chunk), which elements were written from the poisoned
+ * run, given here chunk by chunk in the same order: unwritten[] counts the elements a side
+ * left holding the poison, written_differ those only one side wrote. A difference only in
+ * which elements were written does not make the buffer differ: given the same starting
+ * contents, both sides leave the same values. */
+void kd_compare_written_chunk(kd_dtype t, const void *poisoned_v1, const void *poisoned_v2, size_t count,
+                              size_t first, kd_buffer_check *out);
 
 #endif
