@@ -36,28 +36,159 @@ static void file_digest(const char *data, size_t len, char hex[65])
     kd_hash_hex(&h, hex);
 }
 
-/* One manifest line, "NAME SIZE SHA256", against its file. Returns the file's index in the
- * layout, or -1 with what is wrong in `why`. */
-static int check_manifest_line(const char *dir, const char *line, const kd_cache_layout *layout, kd_strbuf *why)
+static bool is_hex64(const char *s, size_t len)
 {
-    char name[32], digest[65], actual[65];
+    if (len != 64)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* The next space-separated word of [*at, end) (no other whitespace inside a line). */
+static bool next_word(const char **at, const char *end, const char **word, size_t *len)
+{
+    const char *p = *at;
+    if (p < end && *p == ' ')
+        p++;
+    const char *w = p;
+    while (p < end && *p != ' ')
+        p++;
+    *word = w;
+    *len = (size_t)(p - w);
+    *at = p;
+    return *len > 0;
+}
+
+/* A file name an entry may hold: a plain name, never a path or a dot name. */
+static bool plain_name(const char *s, size_t len)
+{
+    if (len == 0 || len >= sizeof ((kd_cache_manifest_file *)0)->name || s[0] == '.')
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '/' || (unsigned char)s[i] < 0x21 || s[i] == 0x7f)
+            return false;
+    return true;
+}
+
+static bool parse_size(const char *s, size_t len, unsigned long long *out)
+{
+    unsigned long long v = 0;
+    if (len == 0 || len > 19)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (unsigned)(s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* One "NAME SIZE SHA256" line into m. Returns 0, or -1 with what is wrong in `why`. */
+static int parse_file_line(const char *line, const char *end, size_t number, kd_cache_manifest *m, kd_strbuf *why)
+{
+    const char *w[3];
+    size_t len[3];
+    const char *at = line;
+    for (int i = 0; i < 3; i++)
+        if (!next_word(&at, end, &w[i], &len[i])) {
+            kd_sb_printf(why, "a malformed manifest (line %zu)", number);
+            return -1;
+        }
     unsigned long long size;
-    if (sscanf(line, "%31s %llu %64s", name, &size, digest) != 3) {
-        kd_sb_puts(why, "a malformed manifest");
+    if (at != end || !plain_name(w[0], len[0]) || !parse_size(w[1], len[1], &size) || !is_hex64(w[2], len[2])) {
+        kd_sb_printf(why, "a malformed manifest (line %zu)", number);
         return -1;
     }
+    for (size_t i = 0; i < m->nfiles; i++)
+        if (strlen(m->files[i].name) == len[0] && !memcmp(m->files[i].name, w[0], len[0])) {
+            kd_sb_printf(why, "a malformed manifest (line %zu lists %.*s twice)", number, (int)len[0], w[0]);
+            return -1;
+        }
+    if (m->nfiles == KD_CACHE_MAX_FILES) {
+        kd_sb_printf(why, "a malformed manifest (more than %d files)", KD_CACHE_MAX_FILES);
+        return -1;
+    }
+    kd_cache_manifest_file *f = &m->files[m->nfiles++];
+    memcpy(f->name, w[0], len[0]);
+    f->name[len[0]] = '\0';
+    f->size = size;
+    memcpy(f->digest, w[2], 64);
+    f->digest[64] = '\0';
+    return 0;
+}
+
+int kd_cache_manifest_parse(const char *text, size_t len, kd_cache_manifest *m, kd_strbuf *why)
+{
+    memset(m, 0, sizeof *m);
+    if (len > KD_CACHE_MANIFEST_MAX) {
+        kd_sb_puts(why, "a manifest too large to be kerndiff's");
+        return -1;
+    }
+    if (memchr(text, '\0', len)) {
+        kd_sb_puts(why, "a malformed manifest (a NUL byte)");
+        return -1;
+    }
+    const char *end = text + len, *line = text;
+    size_t number = 0;
+    while (line < end) {
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
+        const char *stop = eol ? eol : end;
+        number++;
+        size_t n = (size_t)(stop - line);
+        if (number == 1) {
+            if (n != strlen(KD_CACHE_MANIFEST_HEADER) || memcmp(line, KD_CACHE_MANIFEST_HEADER, n) != 0) {
+                kd_sb_puts(why, "its manifest is not in this kerndiff's format (no key: made by an older kerndiff)");
+                return -1;
+            }
+        } else if (number == 2) {
+            if (n != 4 + 64 || memcmp(line, "key ", 4) != 0 || !is_hex64(line + 4, 64)) {
+                kd_sb_puts(why, "a malformed manifest (line 2 is not its key)");
+                return -1;
+            }
+            memcpy(m->key, line + 4, 64);
+            m->key[64] = '\0';
+        } else if (parse_file_line(line, stop, number, m, why) != 0) {
+            return -1;
+        }
+        line = eol ? eol + 1 : end;
+    }
+    if (number < 2) {
+        kd_sb_puts(why, number ? "a malformed manifest (no key)" : "an empty manifest");
+        return -1;
+    }
+    return 0;
+}
+
+/* One listed file against the file in `dir`. Returns its index in the layout, or -1 with
+ * what is wrong in `why`. */
+static int check_file(const char *dir, const kd_cache_manifest_file *f, const kd_cache_layout *layout, kd_strbuf *why)
+{
     size_t i = 0;
-    while (i < layout->n && strcmp(layout->names[i], name) != 0)
+    while (i < layout->n && strcmp(layout->names[i], f->name) != 0)
         i++;
-    char *path = i < layout->n ? kd_path_join(dir, name) : NULL;
+    if (i == layout->n) {
+        kd_sb_printf(why, "its manifest lists %s, which no build of this kind makes", f->name);
+        return -1;
+    }
+    char *path = kd_path_join(dir, f->name);
+    struct stat st;
+    /* Only a regular file is read: a FIFO or a link planted in the entry is not followed. */
+    bool regular = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
     size_t len = 0;
-    char *data = path ? kd_read_file(path, &len) : NULL;
+    char *data = regular && (unsigned long long)st.st_size == f->size ? kd_read_file(path, &len) : NULL;
+    char actual[65] = "";
     if (data)
         file_digest(data, len, actual);
     int rc = (int)i;
-    if (!data || len != size || strcmp(actual, digest) != 0) {
-        kd_sb_printf(why, "%s %s", name, !data ? "is missing" : len != size ? "has the wrong size"
-                                                                          : "does not match its checksum");
+    if (!data || len != f->size || strcmp(actual, f->digest) != 0) {
+        kd_sb_printf(why, "%s %s", f->name, !regular                              ? "is missing or not a regular file"
+                                            : (unsigned long long)st.st_size != f->size || (data && len != f->size)
+                                                ? "has the wrong size"
+                                            : !data ? "cannot be read"
+                                                    : "does not match its checksum");
         rc = -1;
     }
     free(data);
@@ -68,8 +199,9 @@ static int check_manifest_line(const char *dir, const char *line, const kd_cache
 bool kd_cache_usable(const char *entry, const char key[65], const kd_cache_layout *layout, char **note)
 {
     kd_strbuf why = {0};
+    struct stat st;
     bool usable = entry && kd_cache_verify(entry, layout, &why) == 0;
-    if (!usable && entry && access(entry, F_OK) == 0) {
+    if (!usable && entry && lstat(entry, &st) == 0) {
         kd_strbuf text = {0};
         kd_sb_printf(&text, "cache entry %.12s was damaged (%s): rebuilt and replaced", key, kd_sb_str(&why));
         *note = kd_sb_take(&text);
@@ -80,18 +212,34 @@ bool kd_cache_usable(const char *entry, const char key[65], const kd_cache_layou
 
 int kd_cache_verify(const char *entry, const kd_cache_layout *layout, kd_strbuf *why)
 {
+    struct stat st;
+    if (lstat(entry, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        kd_sb_puts(why, errno == ENOENT ? "it is missing" : "it is not a folder");
+        return -1;
+    }
     char *manifest_path = kd_path_join(entry, MANIFEST);
-    char *manifest = kd_read_file(manifest_path, NULL);
+    size_t len = 0;
+    bool regular = lstat(manifest_path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= KD_CACHE_MANIFEST_MAX;
+    char *text = regular ? kd_read_file(manifest_path, &len) : NULL;
     free(manifest_path);
-    if (!manifest) {
+    if (!text) {
         kd_sb_puts(why, "no manifest");
         return -1;
     }
+    kd_cache_manifest m;
+    int rc = kd_cache_manifest_parse(text, len, &m, why);
+    free(text);
+    /* The entry is bound to its key: the folder is named by the key (the hash of the build's
+     * inputs), and so must its manifest be. Entries swapped or copied between keys fail here. */
+    char *name = kd_basename(entry);
+    if (rc == 0 && strcmp(m.key, name) != 0) {
+        kd_sb_printf(why, "its manifest names another key, %.12s: it holds another build", m.key);
+        rc = -1;
+    }
+    free(name);
     bool *listed = kd_xcalloc(layout->n + 1, sizeof *listed);
-    int rc = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(manifest, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
-        int i = check_manifest_line(entry, line, layout, why);
+    for (size_t f = 0; f < m.nfiles && rc == 0; f++) {
+        int i = check_file(entry, &m.files[f], layout, why);
         if (i < 0)
             rc = -1;
         else
@@ -103,14 +251,14 @@ int kd_cache_verify(const char *entry, const kd_cache_layout *layout, kd_strbuf 
             rc = -1;
         }
     free(listed);
-    free(manifest);
     return rc;
 }
 
 /* Copies the files and writes their manifest into `staging`. */
-static int fill_staging(const char *build_dir, const char *staging, const kd_cache_layout *layout)
+static int fill_staging(const char *build_dir, const char *staging, const char *key, const kd_cache_layout *layout)
 {
     kd_strbuf manifest = {0};
+    kd_sb_printf(&manifest, "%s\nkey %s\n", KD_CACHE_MANIFEST_HEADER, key);
     int rc = 0;
     for (size_t i = 0; i < layout->n && rc == 0; i++) {
         char *from = kd_path_join(build_dir, layout->names[i]);
@@ -142,6 +290,11 @@ static int fill_staging(const char *build_dir, const char *staging, const kd_cac
  * any) entry already there: the old one is moved aside first, so readers see either. */
 static int install_entry(const char *staging, const char *entry)
 {
+    struct stat st;
+    /* Something that is not a folder (a file, a link) where the entry goes is removed, not
+     * followed: rename cannot put a folder over it, and it would be "rebuilt" every run. */
+    if (lstat(entry, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(entry) != 0)
+        return -1;
     if (rename(staging, entry) == 0)
         return 0;
     if (errno != ENOTEMPTY && errno != EEXIST)
@@ -156,12 +309,13 @@ static int install_entry(const char *staging, const char *entry)
 
 void kd_cache_store(const char *build_dir, const char *entry, const kd_cache_layout *layout)
 {
-    char *parent = kd_dirname(entry);
+    char *parent = kd_dirname(entry), *key = kd_basename(entry);
     kd_strbuf staging = {0};
     kd_sb_printf(&staging, "%s.tmp.%ld", entry, (long)getpid());
     if (kd_mkdir_p(parent) == 0 && kd_mkdir_p(staging.data) == 0 &&
-        (fill_staging(build_dir, staging.data, layout) != 0 || install_entry(staging.data, entry) != 0))
+        (fill_staging(build_dir, staging.data, key, layout) != 0 || install_entry(staging.data, entry) != 0))
         kd_remove_tree(staging.data);
     free(parent);
+    free(key);
     kd_sb_free(&staging);
 }

@@ -47,7 +47,9 @@ static int sanitized_launch(const kd_diff_options *opts, const kd_side *side, in
     call.n = NULL;
     req.call = &call;
     req.n = opts->sanitize.n;
-    return kd_launch_spec_build(&req, out, why);
+    if (kd_launch_spec_build(&req, out, why) != 0)
+        return -1;
+    return kd_timing_check_sizes(out, NULL, why);
 }
 
 static bool sanitizer_wanted(const kd_diff_options *opts) { return opts->sanitize.tools != 0; }

@@ -103,13 +103,25 @@ int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c)
     const kd_backend *backend = kd_runtime_backend(opts, c, &c->runtime_note);
     if (!backend)
         return KD_OK;
+    /* Each side's launch, then its buffers' size; both sides refused for the same reason
+     * are named in one note. */
+    kd_strbuf reason[2] = {{0}, {0}};
+    const char *error[2];
     for (int s = 0; s < 2; s++) {
-        if (c->side[s].launch_error) {
-            kd_note_set(&c->runtime_note, KD_RUNTIME_UNLAUNCHABLE, KD_NOTE_SIDE(s), c->side[s].kernel, NULL,
-                        c->side[s].launch_error);
-            return KD_FAIL_INPUT;
-        }
+        error[s] = c->side[s].launch_error;
+        if (!error[s] && kd_timing_check_sizes(&c->side[s].launch, NULL, &reason[s]) != 0)
+            error[s] = kd_sb_str(&reason[s]);
     }
+    int refused = error[0] ? 0 : error[1] ? 1 : -1;
+    if (refused >= 0) {
+        bool both = error[0] && error[1] && !strcmp(error[0], error[1]) && !strcmp(c->side[0].kernel, c->side[1].kernel);
+        kd_note_set(&c->runtime_note, KD_RUNTIME_UNLAUNCHABLE, both ? KD_NOTE_BOTH : KD_NOTE_SIDE(refused),
+                    c->side[refused].kernel, NULL, error[refused]);
+    }
+    kd_sb_free(&reason[0]);
+    kd_sb_free(&reason[1]);
+    if (refused >= 0)
+        return KD_FAIL_INPUT;
     /* argv[0], argv[1]: each side alone; argv[2]: both together (the timing). */
     kd_argv argv[3] = {{{NULL}}};
     int rc = KD_OK;

@@ -1,5 +1,6 @@
 #include "measure/timing.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,38 @@ void kd_timing_options_default(kd_timing_options *o)
     o->seed = 1;
     o->check = true;
     o->min_effect_pct = 0;
+}
+
+/* A watchdog in ms: `base` plus `extra_ms`, saturated at INT_MAX instead of converted out of
+ * range (a huge buffer or --batch would otherwise wrap it negative: an instant "hang"). */
+static int watchdog_ms(int base, double extra_ms)
+{
+    double total = (double)base + extra_ms;
+    if (!(total < (double)INT_MAX))
+        return INT_MAX;
+    return total > base ? (int)total : base;
+}
+
+int kd_timing_check_sizes(const kd_launch_spec *spec, const char *side, kd_strbuf *why)
+{
+    unsigned long long total = 0;
+    for (size_t i = 0; i < spec->nargs; i++) {
+        const kd_launch_arg *a = &spec->args[i];
+        if (a->role != KD_ROLE_INPUT && a->role != KD_ROLE_OUTPUT)
+            continue;
+        unsigned long long element = kd_dtype_size(a->type.base) * (unsigned long long)(a->type.lanes ? a->type.lanes : 1);
+        bool too_big = element && a->count > KD_MAX_SIDE_BYTES / element;
+        unsigned long long bytes = too_big ? 0 : a->count * element;
+        if (too_big || bytes > KD_MAX_SIDE_BYTES - total) {
+            kd_sb_printf(why, "%s%sbuffer '%s' (%llu %s elements, %.4g GiB%s) is more than the %llu GiB kerndiff allows "
+                              "one side's buffers (more memory than any GPU has): give a smaller --buf %s=COUNT or --n",
+                         side ? side : "", side ? ": " : "", a->name, a->count, kd_dtype_name(a->type.base), (double)a->count * element / (1ull << 30),
+                         too_big ? "" : " with the buffers before it", KD_MAX_SIDE_BYTES >> 30, a->name);
+            return -1;
+        }
+        total += bytes;
+    }
+    return 0;
 }
 
 static double now_s(void)
@@ -236,7 +269,7 @@ static kd_timing_status time_block(run_state *r, int s)
     kd_time_block b = {.samples = r->block};
     /* The watchdog allows every sample of the block a full --timeout. */
     kd_reply_status st = kd_wire_time(&r->child[SHARED], SAMPLES_PER_BLOCK,
-                                      r->o->timeout_ms + (int)(SAMPLES_PER_BLOCK * r->out->batch), &b);
+                                      watchdog_ms(r->o->timeout_ms, (double)SAMPLES_PER_BLOCK * r->out->batch), &b);
     if (st != KD_REPLY_OK)
         return fail(r, s, &r->child[SHARED], st, "timing the kernel", KD_TIMING_RUN_FAILED);
     take_block(r, s, &b, SAMPLES_PER_BLOCK);
@@ -495,8 +528,9 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
     for (int s = 0; s < 2; s++) {
         /* A hung kernel is reported within a few --timeouts, a large one given time to copy. */
         double gib = (double)(kd_launch_spec_bytes(r->sides[s].spec) + total[s]) / (1u << 30);
-        kd_reply_status st = kd_wire_check_reply(&r->child[s], r->o->timeout_ms * 3 + CHECK_EXTRA_MS +
-                                                                   (int)(CHECK_MS_PER_GIB * 2 * gib));
+        kd_reply_status st = kd_wire_check_reply(&r->child[s], watchdog_ms(r->o->timeout_ms,
+                                                                           2.0 * r->o->timeout_ms + CHECK_EXTRA_MS +
+                                                                               CHECK_MS_PER_GIB * 2 * gib));
         struct stat info;
         if (st != KD_REPLY_OK) {
             if (status == KD_TIMING_OK)
@@ -598,6 +632,9 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
                             const kd_timing_options *o, const char *workdir, kd_timing *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
+    for (int s = 0; s < 2; s++) /* the caller checked; a request that skipped it stops here */
+        if (kd_timing_check_sizes(sides[s].spec, sides[s].label, error) != 0)
+            return KD_TIMING_SETUP_FAILED;
     double block[SAMPLES_PER_BLOCK];
     run_state r = {.sides = sides, .o = o, .out = out, .error = error, .block = block};
     /* All children start at once: CUDA's start-up in the shared one overlaps the checks. */

@@ -109,6 +109,15 @@ typedef enum kd_timing_status {
 kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *shared_argv,
                             const kd_timing_options *o, const char *workdir, kd_timing *out, kd_strbuf *error);
 
+/* The most one side's buffers may hold together: more than any GPU's memory (the largest
+ * lent has 141 GB), so a count beyond it is a typo or an overflow (--buf 'x=1<<52'). */
+#define KD_MAX_SIDE_BYTES (1ull << 40)
+
+/* Checks that every buffer's bytes (count x element size) fit, alone and together, within
+ * KD_MAX_SIDE_BYTES without overflow. Returns 0, or -1 with a reason in `why` that names
+ * the buffer and the limit, after "SIDE: " when `side` is not NULL. */
+int kd_timing_check_sizes(const kd_launch_spec *spec, const char *side, kd_strbuf *why);
+
 /* v2's buffer i shares v1's buffer share[i] (-1: its own): buffers pair by name, else by
  * position when no name is shared, and only when dtype, lanes, count and role agree.
  * Returns how many are shared. */

@@ -11,6 +11,7 @@ seeds_for() {
     fuzz_ncu_csv) ls tests/fixtures/ncu/*/*.csv ;;
     fuzz_json) ls tests/fuzz/seeds/json/* ;;
     fuzz_sanitizer) ls tests/fixtures/sanitizer/*.log ;;
+    fuzz_cache) ls tests/fuzz/seeds/cache/* ;;
     esac
 }
 for target in "$build"/fuzz/fuzz_*; do
