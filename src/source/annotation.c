@@ -1,11 +1,16 @@
 #include "source/annotation.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/xalloc.h"
 
 static const char marker[] = "kerndiff:";
+
+/* Keys that are settings, not parameters (spec.h, backend/triton.c, backend/binary.c). */
+static const char *const setting_keys[] = {"n", "block", "grid", "smem", "inputs", "outputs", "inouts",
+                                           "signature", "libs", "num_warps", "num_stages", "num_ctas"};
 
 const char *kd_annotation_comment(const char *path)
 {
@@ -46,6 +51,7 @@ static void parse_words(const char *p, const char *eol, int line, kd_annotations
 void kd_annotations_parse(const char *text, size_t len, kd_annotations *out)
 {
     memset(out, 0, sizeof *out);
+    kd_geometry_read(text, len, &out->geometry);
     const char *end = text + len;
     int line = 1;
     for (const char *p = text; p < end; line++) {
@@ -77,8 +83,57 @@ const char *kd_annotation_get(const kd_annotations *a, const char *key)
     return NULL;
 }
 
+/* Whether the comma-separated list names name. */
+static bool lists(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *q = list; q && *q; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL) {
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, name, n) == 0 && (q[n] == ',' || q[n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+kd_annotated_role kd_annotation_role(const kd_annotations *a, const char *param, int *line)
+{
+    static const struct { const char *key; kd_annotated_role role; } keys[] = {
+        {"inputs", KD_ANNOTATED_IN}, {"outputs", KD_ANNOTATED_OUT}, {"inouts", KD_ANNOTATED_INOUT}};
+    for (size_t k = 0; a && param && *param && k < sizeof keys / sizeof *keys; k++)
+        for (size_t i = 0; i < a->count; i++)
+            if (strcmp(a->items[i].key, keys[k].key) == 0 && lists(a->items[i].value, param)) {
+                if (line)
+                    *line = a->items[i].line;
+                return keys[k].role;
+            }
+    return KD_ANNOTATED_NONE;
+}
+
+const kd_annotation *kd_annotations_unknown(const kd_annotations *a, const char *const *also, size_t nalso)
+{
+    for (size_t i = 0; a && i < a->count; i++) {
+        const char *key = a->items[i].key;
+        bool known = kd_geometry_has_param(&a->geometry, key);
+        for (size_t k = 0; !known && k < sizeof setting_keys / sizeof *setting_keys; k++)
+            known = strcmp(key, setting_keys[k]) == 0;
+        for (size_t k = 0; !known && k < nalso; k++)
+            known = also[k] && strcmp(key, also[k]) == 0;
+        if (!known)
+            return &a->items[i];
+    }
+    return NULL;
+}
+
+void kd_annotation_setting_keys(kd_strbuf *out)
+{
+    for (size_t k = 0; k < sizeof setting_keys / sizeof *setting_keys; k++)
+        kd_sb_printf(out, "%s%s", k ? ", " : "", setting_keys[k]);
+}
+
 void kd_annotations_free(kd_annotations *a)
 {
+    kd_geometry_free(&a->geometry);
     for (size_t i = 0; i < a->count; i++) {
         free(a->items[i].key);
         free(a->items[i].value);
