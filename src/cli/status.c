@@ -1,6 +1,7 @@
 #include "cli/status.h"
 
 #include "cli/exit_codes.h"
+#include "report/gate_text.h"
 #include "report/model_text.h"
 
 int kd_exit_code(kd_outcome outcome)
@@ -21,7 +22,11 @@ int kd_comparison_status(const kd_comparison *c, kd_outcome outcome, kd_strbuf *
 {
     if (outcome != KD_OK || c->gate.result == KD_GATE_PASSED)
         return kd_exit_code(outcome);
-    kd_gate_reason(&c->gate, why);
+    /* A gate that could not be judged fails closed, with the real reason. */
+    if (c->gate.result == KD_GATE_NOT_MEASURED)
+        kd_gate_not_evaluated_text(c, why);
+    else
+        kd_gate_reason(&c->gate, why);
     switch (c->gate.result) {
     case KD_GATE_SLOWER: return KD_EXIT_SLOWER;
     case KD_GATE_OUTPUTS_DIFFER: return KD_EXIT_MISMATCH;

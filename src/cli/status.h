@@ -12,8 +12,8 @@
 int kd_exit_code(kd_outcome outcome);
 
 /* A comparison's exit status: the outcome's when it failed or the gate passed; otherwise
- * KD_EXIT_SLOWER, KD_EXIT_MISMATCH or (nothing timed to judge) KD_EXIT_RUNTIME, with why
- * in `why`. */
+ * KD_EXIT_SLOWER, KD_EXIT_MISMATCH or (a gate that could not be judged: nothing timed, or
+ * --require-match with no outputs compared) KD_EXIT_RUNTIME, with why in `why`. */
 int kd_comparison_status(const kd_comparison *c, kd_outcome outcome, kd_strbuf *why);
 
 #endif

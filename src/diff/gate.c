@@ -14,6 +14,7 @@ kd_gate_result kd_gate_evaluate(const kd_timing *t, bool timed, kd_outputs_state
 {
     memset(out, 0, sizeof *out);
     out->match_required = o->require_match;
+    out->match_evaluated = o->require_match && outputs != KD_OUTPUTS_NOT_CHECKED;
     out->outputs = outputs;
     if (o->fail_if_slower_pct >= 0) {
         out->requested = true;
@@ -28,7 +29,7 @@ kd_gate_result kd_gate_evaluate(const kd_timing *t, bool timed, kd_outputs_state
     }
     if (out->failed)
         out->result = KD_GATE_SLOWER;
-    else if (out->requested && !out->evaluated)
+    else if ((out->requested && !out->evaluated) || (out->match_required && !out->match_evaluated))
         out->result = KD_GATE_NOT_MEASURED;
     else if (out->match_required && outputs == KD_OUTPUTS_DIFFER)
         out->result = KD_GATE_OUTPUTS_DIFFER;

@@ -5,6 +5,9 @@
  *    interval's fast end) must exceed 1 + PCT/100. A point estimate over the limit with an
  *    interval that reaches below it does not fail the gate.
  *  --require-match: the outputs that were compared must match.
+ * Every gate fails closed: one that could not be judged (nothing timed, no GPU, outputs not
+ * compared) is KD_GATE_NOT_MEASURED, never a pass. (--sanitize is judged by its pass; when
+ * nothing runs, diff/runtime.c fails it the same way.)
  * The result is a code; report/ says it in words and cli/ maps it to an exit status. */
 #ifndef KD_DIFF_GATE_H
 #define KD_DIFF_GATE_H
@@ -23,7 +26,8 @@ typedef enum kd_outputs_state { KD_OUTPUTS_NOT_CHECKED, KD_OUTPUTS_MATCH, KD_OUT
 typedef enum kd_gate_result {
     KD_GATE_PASSED = 0,         /* or nothing was asked */
     KD_GATE_SLOWER,             /* --fail-if-slower failed */
-    KD_GATE_NOT_MEASURED,       /* --fail-if-slower had no timing to judge */
+    KD_GATE_NOT_MEASURED,       /* --fail-if-slower had no timing, or --require-match no compared
+                                   outputs, to judge */
     KD_GATE_OUTPUTS_DIFFER,     /* --require-match and the outputs differ */
 } kd_gate_result;
 
@@ -35,8 +39,9 @@ typedef struct kd_gate {
     double slowdown_low;   /* v2/v1 at the CI's end most favourable to v2 */
     double slowdown;       /* v2/v1 median ratio */
     bool match_required;   /* --require-match */
+    bool match_evaluated;  /* ... and outputs were compared to judge it */
     kd_outputs_state outputs;
-    kd_gate_result result; /* the first of: slower, not measured, outputs differ */
+    kd_gate_result result; /* the first of: slower, not measured (either gate), outputs differ */
 } kd_gate;
 
 /* What the timing's correctness run found (not checked when nothing was timed). */

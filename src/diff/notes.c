@@ -11,6 +11,7 @@ static const struct {
     [KD_NOTE_NONE] = {KD_NOTE_KINDS, NULL},
     [KD_SELECTION_ONE_KERNEL_EACH] = {KD_NOTE_SELECTION, "one_kernel_each"},
     [KD_SELECTION_RUNS_DIFFER] = {KD_NOTE_SELECTION, "runs_differ"},
+    [KD_SELECTION_SAVED_KERNELS_DIFFER] = {KD_NOTE_SELECTION, "kernels_differ"},
     [KD_SASS_NO_CUOBJDUMP] = {KD_NOTE_SASS, "no_cuobjdump"},
     [KD_SASS_NOT_IN_BUILD] = {KD_NOTE_SASS, "not_in_build"},
     [KD_SASS_NO_FUNCTION] = {KD_NOTE_SASS, "no_function"},
@@ -28,6 +29,7 @@ static const struct {
     [KD_RUNTIME_SANITIZER_FINDINGS] = {KD_NOTE_RUNTIME, "sanitizer_findings"},
     [KD_RUNTIME_TIMING_FAILED] = {KD_NOTE_RUNTIME, "timing_failed"},
     [KD_RUNTIME_SAVED_NO_SAMPLES] = {KD_NOTE_RUNTIME, "saved_no_samples"},
+    [KD_RUNTIME_GATE_NOT_EVALUATED] = {KD_NOTE_RUNTIME, "gate_not_evaluated"},
     [KD_COUNTERS_NO_NCU_FLAG] = {KD_NOTE_COUNTERS, "no_ncu_flag"},
     [KD_COUNTERS_SIMULATED] = {KD_NOTE_COUNTERS, "simulated"},
     [KD_COUNTERS_NCU_MISSING] = {KD_NOTE_COUNTERS, "ncu_missing"},
@@ -40,6 +42,7 @@ static const struct {
     [KD_REGIONS_NO_PROTON] = {KD_NOTE_REGIONS, "no_proton"},
     [KD_REGIONS_FAILED] = {KD_NOTE_REGIONS, "failed"},
     [KD_REGIONS_SAVED_ONE_RUN] = {KD_NOTE_REGIONS, "saved_one_run"},
+    [KD_REGIONS_NOT_TIMED] = {KD_NOTE_REGIONS, "not_timed"},
 };
 
 kd_note_kind kd_note_kind_of(kd_note_id id)

@@ -98,11 +98,33 @@ static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
     return KD_OK;
 }
 
+/* Nothing runs (no GPU, --no-run, no backend: c->runtime_note says why). What the options
+ * asked of the run says that it did not happen: --regions in its note; --sanitize, a gate,
+ * fails closed as --fail-if-slower and --require-match do (diff/gate.c), naming the gate and
+ * carrying the reason. */
+static int nothing_run(const kd_diff_options *opts, kd_comparison *c)
+{
+    kd_note_id why = c->runtime_note.id;
+    char *detail = c->runtime_note.detail ? kd_xstrdup(c->runtime_note.detail) : NULL;
+    if (opts->regions_on && !c->regions_note.present) {
+        kd_note_set(&c->regions_note, KD_REGIONS_NOT_TIMED, KD_NOTE_NO_SIDE, NULL, NULL, detail);
+        c->regions_note.number[0] = why;
+    }
+    int rc = KD_OK;
+    if (opts->sanitize.tools) {
+        kd_note_set(&c->runtime_note, KD_RUNTIME_GATE_NOT_EVALUATED, KD_NOTE_NO_SIDE, "--sanitize", NULL, detail);
+        c->runtime_note.number[0] = why;
+        rc = KD_FAIL_RUNTIME;
+    }
+    free(detail);
+    return rc;
+}
+
 int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c)
 {
     const kd_backend *backend = kd_runtime_backend(opts, c, &c->runtime_note);
     if (!backend)
-        return KD_OK;
+        return nothing_run(opts, c);
     /* Each side's launch, then its buffers' size; both sides refused for the same reason
      * are named in one note. */
     kd_strbuf reason[2] = {{0}, {0}};

@@ -19,6 +19,37 @@ static const char *counter_advice(kd_note_id id)
     }
 }
 
+/* The run a compare note is about: v1 is OLD's, v2 NEW's. */
+static const char *run_text(kd_note_sides s)
+{
+    return s == KD_NOTE_V1 ? "OLD's run" : s == KD_NOTE_V2 ? "NEW's run" : "either saved run";
+}
+
+/* Why nothing ran, for a note that carries another note's id in number[0] and its detail:
+ * that note's own sentence (only a runtime note that is not itself nested). */
+static void nested_reason(const kd_note *n, kd_strbuf *out)
+{
+    kd_note_id why = (kd_note_id)n->number[0];
+    kd_note inner = {.present = true, .id = why, .detail = n->detail};
+    if (n->number[0] <= 0 || n->number[0] >= KD_NOTE_ID_COUNT || kd_note_kind_of(why) != KD_NOTE_RUNTIME ||
+        why == KD_RUNTIME_GATE_NOT_EVALUATED || !kd_note_text(&inner, out))
+        kd_sb_puts(out, "nothing was run");
+}
+
+static void saved_no_samples(const kd_note *n, kd_strbuf *out)
+{
+    if (n->number[1] <= 0) { /* a note without its numbers (an older saved result) */
+        kd_sb_puts(out, "no timing compared: a saved run has no runtime samples");
+        return;
+    }
+    if (n->sides == KD_NOTE_BOTH || n->number[0] == 0)
+        kd_sb_printf(out, "no timing compared: %s has no runtime samples (a comparison needs at least %ld per run)",
+                     run_text(n->sides), n->number[1]);
+    else
+        kd_sb_printf(out, "no timing compared: %s has %ld usable runtime sample%s; a comparison needs at least %ld "
+                          "per run", run_text(n->sides), n->number[0], n->number[0] == 1 ? "" : "s", n->number[1]);
+}
+
 bool kd_note_text(const kd_note *n, kd_strbuf *out)
 {
     if (!n->present)
@@ -33,6 +64,10 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
     case KD_SELECTION_RUNS_DIFFER:
         kd_sb_printf(out, "WARNING: the runs differ: OLD ran on %s (driver %ld), NEW on %s (driver %ld): timings are not "
                           "like for like", v0, n->number[0], v1, n->number[1]);
+        break;
+    case KD_SELECTION_SAVED_KERNELS_DIFFER:
+        kd_sb_printf(out, "WARNING: the saved runs timed different kernels, %s (OLD) and %s (NEW): this compares two "
+                          "kernels, not two versions of one", v0, v1);
         break;
     case KD_SASS_NO_CUOBJDUMP:
         kd_sb_puts(out, "SASS skipped: cuobjdump not found (install the CUDA toolkit's cuobjdump, "
@@ -69,7 +104,11 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
         kd_sb_printf(out, "nothing timed: compute-sanitizer found problems in %s (above); fix them, or pass "
                           "--sanitize-warn to time anyway", side);
         break;
-    case KD_RUNTIME_SAVED_NO_SAMPLES: kd_sb_puts(out, "no timing compared: a saved run has no runtime samples"); break;
+    case KD_RUNTIME_SAVED_NO_SAMPLES: saved_no_samples(n, out); break;
+    case KD_RUNTIME_GATE_NOT_EVALUATED:
+        kd_sb_printf(out, "gate %s: NOT EVALUATED, nothing was run: ", v0);
+        nested_reason(n, out);
+        break;
     case KD_COUNTERS_NO_NCU_FLAG: kd_sb_puts(out, "counters not collected: --no-ncu"); break;
     case KD_COUNTERS_SIMULATED:
         kd_sb_puts(out, "counters not collected: the simulated harness has none (pass --ncu to use a stand-in)");
@@ -98,6 +137,11 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
                           "need (triton.profiler.language, Triton 3.5 or later)", side, v0);
         break;
     case KD_REGIONS_FAILED: kd_sb_printf(out, "regions not recorded (%s): %s", side, detail); break;
+    case KD_REGIONS_NOT_TIMED:
+        kd_sb_puts(out, "regions not recorded: nothing was run, so no region was timed (");
+        nested_reason(n, out);
+        kd_sb_puts(out, ")");
+        break;
     case KD_REGIONS_SAVED_ONE_RUN:
         kd_sb_printf(out, "regions not compared: %s's run has none (record both runs with --regions)",
                      n->sides == KD_NOTE_V1 ? "OLD" : "NEW");

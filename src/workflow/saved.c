@@ -47,6 +47,31 @@ static const char *known_origin(const char *origin)
     return "default";
 }
 
+/* The physical bounds of one kernel sample (ns per launch): below a nanosecond no launch
+ * completes (a launch alone costs microseconds), and above an hour the watchdog of the run
+ * that saved it would have stopped it. Outside them a sample is damage, not a measurement. */
+#define SAMPLE_MIN_NS 1.0
+#define SAMPLE_MAX_NS 3.6e12
+/* kd_speedup_ci's minimum: a median and an interval need two samples per side. */
+enum { MIN_SAMPLES = 2 };
+
+/* Every sample of the side taken from a run is a plausible kernel time. Returns 0, or -1
+ * with the file, the field and the value on stderr (the file is not used). */
+static int plausible_samples(const saved_run *run, int index, const char *name, const char *path)
+{
+    const kd_side_timing *t = &run->c.timing.side[index];
+    for (size_t i = 0; i < t->n; i++) {
+        double v = t->samples[i];
+        if (v >= SAMPLE_MIN_NS && v <= SAMPLE_MAX_NS)
+            continue;
+        fprintf(stderr, "kerndiff: %s: %s: runtime.sides[%d].samples_ns[%zu] is %g ns, not a plausible kernel time "
+                        "(between 1 ns and one hour): the file is damaged or was not written by kerndiff\n",
+                name, path, index, i, v);
+        return -1;
+    }
+    return 0;
+}
+
 /* Takes side `index` of a run as side `s` of the comparison (moving what it owns). */
 static int take_side(saved_run *run, int index, const char *column, const char *path, int s, kd_comparison *c)
 {
@@ -54,6 +79,8 @@ static int take_side(saved_run *run, int index, const char *column, const char *
     kd_side *from = &run->c.side[index], *d = &c->side[s];
     d->label = labels[s];
     d->path = path;
+    if (!from->kernel || !from->kernel[0])
+        return -1;
     d->kernel = from->kernel;
     from->kernel = NULL;
     d->origin = kd_xasprintf("%s (%s %s of that run)", path, column, from->path);
@@ -64,7 +91,7 @@ static int take_side(saved_run *run, int index, const char *column, const char *
     memcpy(d->build.key, from->build.key, sizeof d->build.key);
     d->build.from_cache = from->build.from_cache;
     d->launch_error = kd_xstrdup("compared from a saved run: its launch is in that file");
-    return d->kernel ? 0 : -1;
+    return 0;
 }
 
 /* Each run's region profile of its side, when both runs recorded regions; a note names the
@@ -90,7 +117,8 @@ static void take_regions(saved_run run[2], const int index[2], kd_comparison *c)
 }
 
 /* Speedup and verdict from both runs' raw samples, as the timing pass computes them. */
-static int take_timing(saved_run run[2], const int index[2], const kd_diff_options *opts, kd_timing *t)
+static int take_timing(saved_run run[2], const int index[2], const kd_diff_options *opts, kd_timing *t,
+                       kd_note *why_not)
 {
     const kd_timing *newest = &run[1].c.timing;
     memcpy(t->device, newest->device, sizeof t->device);
@@ -108,11 +136,17 @@ static int take_timing(saved_run run[2], const int index[2], const kd_diff_optio
         t->side[s] = run[s].c.timing.side[index[s]];
         memset(&run[s].c.timing.side[index[s]], 0, sizeof t->side[s]);
         kept[s] = kd_xmalloc((t->side[s].n + 1) * sizeof *kept[s]);
-        if (kd_summarize(t->side[s].samples, t->side[s].n, &t->side[s].summary) != 0)
-            rc = -1;
-        else
+        if (kd_summarize(t->side[s].samples, t->side[s].n, &t->side[s].summary) == 0)
             n[s] = kd_remove_outliers(t->side[s].samples, t->side[s].n, kept[s]);
     }
+    /* Too few samples: the note says which run, how many it has and how many it needs. */
+    for (int s = 0; s < 2 && rc == 0; s++)
+        if (n[s] < MIN_SAMPLES) {
+            kd_note_set(why_not, KD_RUNTIME_SAVED_NO_SAMPLES, KD_NOTE_SIDE(s), NULL, NULL, NULL);
+            why_not->number[0] = (long)n[s];
+            why_not->number[1] = MIN_SAMPLES;
+            rc = -1;
+        }
     if (rc == 0)
         rc = kd_speedup_ci(kept[0], n[0], kept[1], n[1], KD_SPEEDUP_CONFIDENCE, KD_FINAL_RESAMPLES,
                            opts->timing.seed, &t->speedup);
@@ -167,6 +201,15 @@ static void comparability(const kd_timing *old, const kd_timing *new, kd_note *n
     note->number[1] = new->driver;
 }
 
+/* A warning when the runs timed different kernels: their times are not two versions of one. */
+static bool same_kernels(const kd_comparison *c, kd_note *note)
+{
+    if (!strcmp(c->side[0].kernel, c->side[1].kernel))
+        return true;
+    kd_note_set(note, KD_SELECTION_SAVED_KERNELS_DIFFER, KD_NOTE_NO_SIDE, c->side[0].kernel, c->side[1].kernel, NULL);
+    return false;
+}
+
 /* --require-match: each run compared its own v1 and v2 outputs; any difference counts. */
 static kd_outputs_state outputs_of(const saved_run run[2])
 {
@@ -189,20 +232,31 @@ int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_co
     for (int s = 0; s < 2 && rc == KD_OK; s++) {
         rc = load_run(opts->files[s], names[s], &run[s]);
         index[s] = !strcmp(column, "v1") ? 0 : 1;
-        if (rc == KD_OK && take_side(&run[s], index[s], column, opts->files[s], s, c) != 0)
-            rc = KD_FAIL_TOOL;
+        if (rc == KD_OK && run[s].c.timed && plausible_samples(&run[s], index[s], names[s], opts->files[s]) != 0)
+            rc = KD_FAIL_INPUT;
+        if (rc == KD_OK && take_side(&run[s], index[s], column, opts->files[s], s, c) != 0) {
+            fprintf(stderr, "kerndiff: %s: %s: sides[%d].kernel is missing or empty: the file is damaged or was not "
+                            "written by kerndiff\n", names[s], opts->files[s], index[s]);
+            rc = KD_FAIL_INPUT;
+        }
     }
     if (rc == KD_OK) {
         memcpy(c->arch, run[1].c.arch, sizeof c->arch);
         c->arch_origin = "NEW's run";
         c->limits = kd_arch_limits_for(kd_arch_parse(c->arch));
+        bool same = same_kernels(c, &c->selection_note);
         if (run[0].c.timed && run[1].c.timed) {
-            c->timed = take_timing(run, index, opts, &c->timing) == 0;
+            c->timed = take_timing(run, index, opts, &c->timing, &c->runtime_note) == 0;
             c->simulated = run[1].c.simulated;
-            comparability(&run[0].c.timing, &run[1].c.timing, &c->selection_note);
+            if (same) /* different kernels is the stronger warning; the slot holds one */
+                comparability(&run[0].c.timing, &run[1].c.timing, &c->selection_note);
         }
-        if (!c->timed)
-            kd_note_set(&c->runtime_note, KD_RUNTIME_SAVED_NO_SAMPLES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+        if (!c->timed && !c->runtime_note.present) {
+            /* A run without a timing: the note names it (both: no side). */
+            kd_note_sides untimed = run[0].c.timed ? KD_NOTE_V2 : run[1].c.timed ? KD_NOTE_V1 : KD_NOTE_BOTH;
+            kd_note_set(&c->runtime_note, KD_RUNTIME_SAVED_NO_SAMPLES, untimed, NULL, NULL, NULL);
+            c->runtime_note.number[1] = MIN_SAMPLES;
+        }
         if (run[0].c.counters.present && run[1].c.counters.present)
             take_counters(run, index, c, &c->counters);
         take_regions(run, index, c);
