@@ -30,8 +30,24 @@ kerndiff runs it from an argument vector (never a shell) and reads JSON on stdou
       Proton's scope id ([] when the kernel has none). A Triton without Proton's
       instrumentation (before 3.5) builds the plain kernel with "proton": false.
 
+  kerndiff-triton.py capture FILE KERNEL SPEC_JSON OUTDIR
+      Runs the user's own code (SPEC_JSON "run": an argument vector; default: this Python on
+      FILE, as `python FILE` would) with Triton's JIT watched, and takes the Nth launch
+      ("nth", default 1) of KERNEL exactly as Triton makes it: the CompiledKernel its JIT
+      compiled for that call (same specialization, num_warps, num_stages, constexprs and
+      autotune choice; launches inside the autotuner's benchmarking are not counted), the
+      grid, and every argument (tensors: dtype, shape, strides, bytes reachable, alignment;
+      scalars: value and type). Writes kernel.cubin, kernel.ptx, metadata.json and
+      launch.json into OUTDIR and stops the program at once (os._exit) so that whatever it
+      would do next (a module-level benchmark) never runs. The watching is installed in
+      every Python process of the program through a sitecustomize module on PYTHONPATH
+      (the user's own sitecustomize still runs). When the program ends without that
+      launch, OUTDIR/seen.json says which kernels it did launch, and how it ended.
+      This process exec()s the program: a timeout that ends it ends the program too.
+
 Exit status: 0 ok; 2 usage; 3 Triton cannot be imported; 4 the compile failed (Triton's
-message on stderr); 5 an unsupported Triton version; 6 FILE cannot be read or parsed.
+message on stderr); 5 an unsupported Triton version; 6 FILE cannot be read or parsed. A capture's program exits
+with its own status; OUTDIR/launch.json exists exactly when the launch was taken.
 """
 import ast
 import json
@@ -87,7 +103,10 @@ def autotune_configs(dec):
     """The triton.Config(...) literals of an @autotune(configs=[...]) decorator."""
     configs = []
     for kw in dec.keywords if isinstance(dec, ast.Call) else []:
-        if kw.arg != "configs" or not isinstance(kw.value, (ast.List, ast.Tuple)):
+        if kw.arg == "configs" and not isinstance(kw.value, (ast.List, ast.Tuple)):
+            configs.append({"from": ast.unparse(kw.value)})  # computed when the file runs
+            continue
+        if kw.arg != "configs":
             continue
         for call in kw.value.elts:
             if not isinstance(call, ast.Call):
@@ -176,10 +195,35 @@ def describe_kernel(fn, decorators):
             configs += autotune_configs(dec)
         elif decorator_kind(dec) == "heuristics":  # the outermost computes first
             heuristics += heuristics_of(dec)
+    floats = float_uses(fn)
+    for p in params:
+        if p["kind"] == "scalar" and not p["annotation"] and p["name"] in floats:
+            p["annotation"] = "float"
+            p["typed_from"] = "its use with a float at line %d" % floats[p["name"]]
     return {"name": fn.name, "line": fn.lineno, "params": params,
             "decorators": [decorator_kind(d) for d in decorators if decorator_kind(d)],
             "autotune": any(decorator_kind(d) == "autotune" for d in decorators),
-            "configs": configs, "heuristics": heuristics}
+            "configs": [c for c in configs if "from" not in c],
+            "configs_from": [c["from"] for c in configs if "from" in c], "heuristics": heuristics}
+
+
+def float_uses(fn):
+    """Parameters used in arithmetic or a comparison with a float literal (x * 0.5, eps + 1e-5):
+    Triton types an untyped scalar by its value, and the file's own values are floats there."""
+    found = {}
+
+    def is_float(node):
+        return isinstance(node, ast.Constant) and isinstance(node.value, float)
+    for node in ast.walk(fn):
+        pairs = []
+        if isinstance(node, ast.BinOp):
+            pairs = [(node.left, node.right), (node.right, node.left)]
+        elif isinstance(node, ast.Compare) and len(node.comparators) == 1:
+            pairs = [(node.left, node.comparators[0]), (node.comparators[0], node.left)]
+        for a, b in pairs:
+            if isinstance(a, ast.Name) and is_float(b):
+                found.setdefault(a.id, node.lineno)
+    return found
 
 
 def local_imports(tree, folder):
@@ -199,14 +243,69 @@ def local_imports(tree, folder):
     return found
 
 
+def launches_in(tree, names):
+    """The file's own launches of its kernels: NAME[grid](...), NAME.warmup(...), NAME.run(...),
+    by kernel name, each {"line", "args": [ast nodes], "keywords": {name: node}}."""
+    found = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f, name = node.func, None
+        if isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name):
+            name = f.value.id
+        elif isinstance(f, ast.Attribute) and f.attr in ("warmup", "run") and isinstance(f.value, ast.Name):
+            name = f.value.id
+        if name in names:
+            found.setdefault(name, []).append({"line": node.lineno, "args": node.args,
+                                               "keywords": {k.arg: k.value for k in node.keywords if k.arg}})
+    return found
+
+
+def called_from_jit(jit_fns):
+    """Names of jitted functions called from the body of another jitted function (helpers)."""
+    names = {fn.name for fn in jit_fns}
+    called = set()
+    for fn in jit_fns:
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names \
+                    and node.func.id != fn.name:
+                called.add(node.func.id)
+    return called
+
+
+def typed_from_call(kernel, launches):
+    """Untyped scalars that the file's own call passes a float (or a bool) are floats (bools)."""
+    for launch in launches:
+        for i, p in enumerate(kernel["params"]):
+            node = launch["args"][i] if i < len(launch["args"]) else launch["keywords"].get(p["name"])
+            value = literal(node) if node is not None else None
+            if p["kind"] == "scalar" and not p["annotation"] and isinstance(value, float):
+                p["annotation"] = "float"
+                p["typed_from"] = "the file's call at line %d" % launch["line"]
+            if p["kind"] == "constexpr" and p["default"] is None and value is not None and \
+                    isinstance(value, (int, float, str, bool)):
+                p.setdefault("call_value", repr(value))
+
+
 def cmd_list(path):
     try:
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), filename=path)
     except (OSError, SyntaxError, UnicodeDecodeError) as e:
         fail(6, "cannot read %s as Python: %s" % (path, e))
-    kernels = [describe_kernel(node, node.decorator_list) for node in ast.walk(tree)
+    jit_fns = [node for node in ast.walk(tree)
                if isinstance(node, ast.FunctionDef) and any(decorator_kind(d) == "jit" for d in node.decorator_list)]
+    launches = launches_in(tree, {fn.name for fn in jit_fns})
+    helpers = called_from_jit(jit_fns)
+    kernels = []
+    for node in jit_fns:
+        k = describe_kernel(node, node.decorator_list)
+        k["launches"] = [launch["line"] for launch in launches.get(node.name, [])]
+        # A jitted function the file never launches but other jitted functions call is a helper
+        # (inlined into its callers), not a kernel.
+        k["helper"] = node.name in helpers and not k["launches"]
+        typed_from_call(k, launches.get(node.name, []))
+        kernels.append(k)
     json.dump({"kernels": kernels,
                "imports": local_imports(tree, os.path.dirname(os.path.abspath(path)))}, sys.stdout)
 
@@ -420,6 +519,244 @@ def cmd_build(path, kernel, spec_text, outdir):
     json.dump(meta, sys.stdout)
 
 
+# --- capture: the launch the user's own code makes ------------------------------------------
+
+CAPTURE_ENV = ("KERNDIFF_CAPTURE_KERNEL", "KERNDIFF_CAPTURE_NTH", "KERNDIFF_CAPTURE_OUT", "KERNDIFF_CAPTURE_HELPER")
+
+
+def cmd_capture(path, kernel, spec_text, outdir):
+    """Sets up the watching and exec()s the user's program (see the top of the file)."""
+    spec = json.loads(spec_text)
+    argv = spec.get("run") or [sys.executable, path]
+    site = os.path.join(outdir, "site")
+    os.makedirs(site, exist_ok=True)
+    with open(os.path.join(site, "sitecustomize.py"), "w") as f:
+        f.write("# written by kerndiff: loads kerndiff-triton.py's capture into this program\n"
+                "import importlib.util as _u, os as _os\n"
+                "_s = _u.spec_from_file_location('kerndiff_triton_capture', _os.environ['KERNDIFF_CAPTURE_HELPER'])\n"
+                "_m = _u.module_from_spec(_s)\n_s.loader.exec_module(_m)\n_m.install_capture()\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = site + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.update({"KERNDIFF_CAPTURE_KERNEL": kernel, "KERNDIFF_CAPTURE_NTH": str(int(spec.get("nth", 1))),
+                "KERNDIFF_CAPTURE_OUT": os.path.abspath(outdir),
+                "KERNDIFF_CAPTURE_HELPER": os.path.abspath(__file__)})
+    sys.stdout.flush()
+    try:
+        os.execvpe(argv[0], argv, env)
+    except OSError as e:
+        fail(6, "cannot run %s: %s" % (" ".join(argv), e))
+
+
+def chain_user_sitecustomize():
+    """The user's own sitecustomize, which ours shadows, still runs."""
+    here = os.path.dirname(sys.modules.get("sitecustomize").__file__) if sys.modules.get("sitecustomize") else None
+    if not here:
+        return
+    saved = list(sys.path)
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.abspath(here)]
+    del sys.modules["sitecustomize"]
+    try:
+        import sitecustomize  # noqa: F401
+    except ImportError:
+        pass
+    finally:
+        sys.path[:] = saved
+
+
+def caller_line():
+    """file:line of the first frame outside Triton and this module: where the user launched."""
+    frame = sys._getframe(2)
+    here = os.path.abspath(__file__)
+    while frame:
+        name = os.path.abspath(frame.f_code.co_filename)
+        if name != here and os.sep + "triton" + os.sep not in name and "sitecustomize" not in name:
+            return {"file": name, "line": frame.f_lineno}
+        frame = frame.f_back
+    return None
+
+
+def plain(value):
+    """A constexpr's value as JSON: numbers, booleans and strings as they are, others by str()."""
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    return str(value)
+
+
+def describe_launch(compiled, names, values, grid, where, tuner):
+    """launch.json for one launch of a CompiledKernel: grid, arguments, constexprs, config."""
+    sig = compiled.src.signature
+    args, constexprs = [], {}
+    for name, value in zip(names, values):
+        kind = sig.get(name)
+        if kind is None or kind == "constexpr":
+            constexprs[name] = plain(value)
+            continue
+        if not isinstance(kind, str):
+            raise ValueError("argument %s is a tuple (%s): kerndiff times kernels whose arguments are tensors and "
+                             "scalars" % (name, kind))
+        if kind.startswith("*"):
+            if not hasattr(value, "data_ptr"):
+                raise ValueError("argument %s is a %s, not a tensor" % (name, type(value).__name__))
+            size = value.element_size()
+            reach = value.untyped_storage().nbytes() - value.storage_offset() * size
+            args.append({"name": name, "kind": "pointer", "dtype": kind[1:], "bytes": reach,
+                         "element_size": size, "count": reach // size if size else 0,
+                         "shape": list(value.shape), "strides": list(value.stride()),
+                         "torch_dtype": str(value.dtype).replace("torch.", ""),
+                         "aligned16": value.data_ptr() % 16 == 0})
+        else:
+            args.append({"name": name, "kind": "scalar", "type": kind, "value": plain(value)})
+    g = tuple(grid) + (1, 1)
+    out = {"grid": [int(g[0]), int(g[1]), int(g[2])], "args": args, "constexprs": constexprs, "where": where,
+           "kernel": compiled.name}
+    if tuner is not None:
+        best = getattr(tuner, "best_config", None)
+        timings = getattr(tuner, "configs_timings", None) or {}
+        out["autotune"] = {"configs": len(tuner.configs), "tried": len(timings),
+                           "chosen": {"meta": {k: plain(v) for k, v in best.kwargs.items()},
+                                      "num_warps": best.num_warps, "num_stages": best.num_stages,
+                                      "num_ctas": best.num_ctas, "maxnreg": getattr(best, "maxnreg", None)}
+                           if best is not None else None}
+    return out
+
+
+def write_capture(outdir, compiled, launch):
+    import triton
+    md = compiled.metadata
+    compiled._init_handles()  # loads the cubin: n_regs and n_spills are the driver's
+    with open(os.path.join(outdir, "kernel.ptx"), "w") as f:
+        f.write(compiled.asm["ptx"])
+    with open(os.path.join(outdir, "kernel.cubin"), "wb") as f:
+        f.write(compiled.asm["cubin"])
+    meta = {"name": md.name, "num_warps": md.num_warps, "num_stages": md.num_stages, "num_ctas": md.num_ctas,
+            "maxnreg": getattr(md, "maxnreg", None), "shared": md.shared,
+            "global_scratch_size": getattr(md, "global_scratch_size", 0),
+            "global_scratch_align": getattr(md, "global_scratch_align", 1),
+            "scratch_pointers": 2 if hasattr(md, "profile_scratch_size") else 1,
+            "profile_scratch_size": getattr(md, "profile_scratch_size", 0),
+            "triton_version": triton.__version__, "jit": True,
+            "n_regs": compiled.n_regs, "n_spills": compiled.n_spills}
+    with open(os.path.join(outdir, "metadata.json"), "w") as f:
+        json.dump(meta, f)
+    launch["metadata"] = meta
+    with open(os.path.join(outdir, "launch.json.tmp"), "w") as f:
+        json.dump(launch, f)
+    os.rename(os.path.join(outdir, "launch.json.tmp"), os.path.join(outdir, "launch.json"))
+
+
+def install_capture():
+    """In the user's program (through sitecustomize): watch Triton's launches of the kernel."""
+    kernel = os.environ["KERNDIFF_CAPTURE_KERNEL"]
+    nth = int(os.environ.get("KERNDIFF_CAPTURE_NTH", "1"))
+    outdir = os.environ["KERNDIFF_CAPTURE_OUT"]
+    for name in CAPTURE_ENV:  # the program's own children are not watched twice
+        os.environ.pop(name, None)
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                                               if os.path.abspath(p) != os.path.join(outdir, "site"))
+    chain_user_sitecustomize()
+    state = {"seen": {}, "bench": 0, "tuners": [], "error": None}
+
+    def save_seen(ended):
+        try:
+            with open(os.path.join(outdir, "seen.json"), "w") as f:
+                json.dump({"launched": state["seen"], "ended": ended, "error": state["error"]}, f)
+        except OSError:
+            pass
+
+    import atexit
+    atexit.register(lambda: save_seen("the program ended"))
+    previous_hook = sys.excepthook
+
+    def excepthook(kind, value, tb):
+        import traceback
+        where = traceback.extract_tb(tb)[-1] if tb else None
+        state["error"] = "%s: %s%s" % (kind.__name__, value, " (%s:%d)" % (where.filename, where.lineno) if where else "")
+        previous_hook(kind, value, tb)
+    sys.excepthook = excepthook
+    try:
+        import triton  # noqa: F401
+        from triton.runtime.jit import JITFunction
+        from triton.runtime import autotuner
+        from triton.compiler.compiler import CompiledKernel
+        from triton import knobs
+        from triton.runtime.driver import driver
+    except Exception as e:  # the program may not use Triton at all in this process
+        state["error"] = "Triton cannot be imported in the program: %s: %s" % (type(e).__name__, e)
+        return
+
+    def take(compiled, names, values, grid, where):
+        try:
+            tuner = state["tuners"][-1] if state["tuners"] else None
+            write_capture(outdir, compiled, describe_launch(compiled, names, values, grid, where, tuner))
+        except Exception as e:
+            state["error"] = "the launch of %s was reached but could not be described: %s: %s" % (
+                kernel, type(e).__name__, e)
+            save_seen("at the launch")
+            os._exit(70)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)  # stop here: nothing after the launch (a module-level benchmark) runs
+
+    def counted(name):
+        state["seen"][name] = state["seen"].get(name, 0) + 1
+        return name == kernel and state["seen"][name] == nth
+
+    jit_run = JITFunction.run
+
+    def run(self, *args, grid, warmup, **kwargs):
+        if warmup or state["bench"] or not counted(self.fn.__name__):
+            return jit_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+        where = caller_line()
+        compiled = jit_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+        kw = dict(kwargs)
+        kw["debug"] = kw.get("debug", self.debug) or knobs.runtime.debug
+        kw["instrumentation_mode"] = knobs.compilation.instrumentation_mode
+        binder = self.device_caches[driver.active.get_current_device()][4]
+        bound, _, _ = binder(*args, **kw)
+        g = grid(bound) if callable(grid) else grid
+        if hasattr(compiled, "result"):
+            compiled = compiled.result()
+        take(compiled, list(bound.keys()), list(bound.values()), g, where)
+
+    JITFunction.run = run
+
+    getitem = CompiledKernel.__getitem__
+
+    def compiled_getitem(self, grid):
+        runner = getitem(self, grid)
+
+        def launch(*args, **kwargs):
+            if state["bench"] or not counted(self.name):
+                return runner(*args, **kwargs)
+            where = caller_line()
+            runner(*args, **kwargs)
+            take(self, list(self.src.fn.arg_names), list(args), grid, where)
+        return launch
+
+    CompiledKernel.__getitem__ = compiled_getitem
+
+    bench = autotuner.Autotuner._bench
+
+    def bench_uncounted(self, *args, **kwargs):
+        state["bench"] += 1
+        try:
+            return bench(self, *args, **kwargs)
+        finally:
+            state["bench"] -= 1
+
+    autotuner.Autotuner._bench = bench_uncounted
+    tune_run = autotuner.Autotuner.run
+
+    def tune_tracked(self, *args, **kwargs):
+        state["tuners"].append(self)
+        try:
+            return tune_run(self, *args, **kwargs)
+        finally:
+            state["tuners"].pop()
+
+    autotuner.Autotuner.run = tune_tracked
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "list":
         cmd_list(argv[2])
@@ -429,11 +766,13 @@ def main(argv):
         print(text)
     elif len(argv) == 6 and argv[1] == "build":
         cmd_build(*argv[2:])
+    elif len(argv) == 6 and argv[1] == "capture":
+        cmd_capture(*argv[2:])
     elif len(argv) == 3 and argv[1] == "heuristics":
         cmd_heuristics(argv[2])
     else:
         fail(2, "usage: kerndiff-triton.py list FILE | version | heuristics SPEC_JSON | "
-                "build FILE KERNEL SPEC_JSON OUTDIR")
+                "build FILE KERNEL SPEC_JSON OUTDIR | capture FILE KERNEL SPEC_JSON OUTDIR")
 
 
 if __name__ == "__main__":

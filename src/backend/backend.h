@@ -26,6 +26,13 @@ typedef struct kd_frontend_options {
     kd_strlist nvcc_flags;    /* --nvcc-flag */
     bool no_cache;            /* --no-cache */
     bool regions_every_block; /* --region-blocks all: the instrumented build has no block sampling */
+    /* Triton: where a side's launch is taken from. The file's own call of the kernel when it
+     * has one, or `--run CMD` (a Python program that launches it); the capture_nth-th launch
+     * (0: the first), given up after capture_timeout_s seconds (0: the default). */
+    const char *run_command;
+    int capture_nth;
+    int capture_timeout_s;
+    bool no_capture;          /* --no-capture: describe the launch (flags, annotations) instead */
 } kd_frontend_options;
 
 /* A harness command line: argv[0] the program, NULL-terminated, every string owned. */

@@ -131,6 +131,264 @@ static int triton_scan(const kd_frontend_options *opts, const char *path, const 
     return rc;
 }
 
+/* --- the launch the user's own code makes (scripts/kerndiff-triton.py capture) ----------------- */
+
+enum { CAPTURE_TIMEOUT_S = 120 };
+
+static void read_abi(kd_side *side, const json_t *meta_json);
+
+/* Whether a side's launch is taken from the user's code: the file launches the kernel itself
+ * (the helper's list found `kernel[grid](...)`, `.warmup(...)` or `.run(...)`), or --run
+ * names a program that does, and --no-capture does not say otherwise. */
+static bool captures(const kd_frontend_options *opts, json_t *kernel)
+{
+    return !opts->no_capture && (opts->run_command || json_array_size(json_object_get(kernel, "launches")) > 0);
+}
+
+/* "a x2, b x1": the kernels the program launched, from the capture's seen.json. */
+static void describe_seen(json_t *seen, kd_strbuf *why)
+{
+    const char *name;
+    json_t *count;
+    const char *sep = "; it launched ";
+    json_object_foreach(json_object_get(seen, "launched"), name, count) {
+        kd_sb_printf(why, "%s%s x%lld", sep, name, (long long)json_integer_value(count));
+        sep = ", ";
+    }
+    if (strcmp(sep, "; it launched ") == 0)
+        kd_sb_puts(why, "; it launched no Triton kernel");
+    const char *error = json_string_value(json_object_get(seen, "error"));
+    if (error)
+        kd_sb_printf(why, "; %s", error);
+}
+
+/* The last non-empty line of a program's stderr (its exception, usually). */
+static void last_line(const char *text, kd_strbuf *out)
+{
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+        n--;
+    size_t start = n;
+    while (start && text[start - 1] != '\n')
+        start--;
+    if (n > start)
+        kd_sb_printf(out, ": %.*s", (int)(n - start > 300 ? 300 : n - start), text + start);
+}
+
+/* Runs the user's code until it launches the side's kernel (the capture_nth-th launch) and
+ * keeps what Triton's JIT made for it in a private folder (side->captured). Returns 0, or -1
+ * with why the launch could not be taken in `why` (a clause: "the program ended without ..."). */
+static int capture_launch(const kd_frontend_options *opts, kd_side *side, kd_strbuf *why)
+{
+    const char *tmp = kd_tmpdir();
+    char folder[64];
+    snprintf(folder, sizeof folder, "%s-capture", side->label);
+    char *dir = tmp ? kd_path_join(tmp, folder) : NULL;
+    if (!dir || kd_mkdir_p(dir) != 0) {
+        kd_sb_printf(why, "cannot create a private folder for it: %s", strerror(errno));
+        free(dir);
+        return -1;
+    }
+    const char *name = side->kernel_info->name;
+    json_t *spec = json_pack("{s:i}", "nth", opts->capture_nth > 0 ? opts->capture_nth : 1);
+    if (opts->run_command)
+        json_object_set_new(spec, "run", json_string(opts->run_command));
+    char *spec_text = json_dumps(spec, JSON_COMPACT);
+    json_decref(spec);
+    char *abs_path = realpath(side->path, NULL);
+    int timeout_s = opts->capture_timeout_s > 0 ? opts->capture_timeout_s : CAPTURE_TIMEOUT_S;
+    kd_spawn_result r;
+    int rc = spec_text ? run_helper(opts, side->label,
+                                    (const char *const[5]){"capture", abs_path ? abs_path : side->path, name, spec_text, dir},
+                                    timeout_s * 1000, &r)
+                       : KD_FAIL_TOOL;
+    free(abs_path);
+    free(spec_text);
+    if (rc != KD_OK) {
+        kd_sb_puts(why, "the program could not be started");
+        free(dir);
+        return -1;
+    }
+    char *launch_path = kd_path_join(dir, "launch.json"), *seen_path = kd_path_join(dir, "seen.json");
+    bool taken = launch_path && access(launch_path, R_OK) == 0;
+    if (!taken) {
+        const char *program = opts->run_command ? opts->run_command : side->path;
+        json_t *seen = seen_path ? json_load_file(seen_path, 0, NULL) : NULL;
+        if (r.timed_out)
+            kd_sb_printf(why, "%s did not launch %s within %d s (--capture-timeout SECONDS)", program, name, timeout_s);
+        else if (r.signal)
+            kd_sb_printf(why, "%s was ended by signal %d before it launched %s", program, r.signal, name);
+        else
+            kd_sb_printf(why, "%s ended (exit status %d) without launching %s%s", program, r.exit_code, name,
+                         opts->capture_nth > 1 ? " that many times" : "");
+        if (seen)
+            describe_seen(seen, why);
+        if (!seen || !json_string_value(json_object_get(seen, "error")))
+            last_line(kd_sb_str(&r.err), why);
+        json_decref(seen);
+    }
+    kd_spawn_result_free(&r);
+    free(launch_path);
+    free(seen_path);
+    if (!taken) {
+        free(dir);
+        return -1;
+    }
+    free(side->captured);
+    side->captured = dir;
+    return 0;
+}
+
+/* The C type of a scalar of Triton's compiled signature ("i32" -> "int"); NULL: unsupported. */
+static const char *scalar_c_type(const char *triton_type)
+{
+    static const struct { const char *triton, *c; } types[] = {
+        {"i1", "int"}, {"i8", "int"}, {"i16", "int"}, {"i32", "int"}, {"u1", "int"}, {"u8", "unsigned int"},
+        {"u16", "unsigned int"}, {"u32", "unsigned int"}, {"i64", "long long"}, {"u64", "unsigned long long"},
+        {"fp32", "float"}, {"f32", "float"}, {"fp64", "double"}, {"f64", "double"},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (strcmp(types[i].triton, triton_type) == 0)
+            return types[i].c;
+    return NULL;
+}
+
+static void add_annotation(kd_annotations *a, const char *key, const char *value)
+{
+    a->items = kd_xreallocarray(a->items, a->count + 1, sizeof *a->items);
+    a->items[a->count++] = (kd_annotation){kd_xstrdup(key), kd_xstrdup(value), 0};
+}
+
+/* The side as the captured launch has it: the compiled kernel's arguments (constexprs and
+ * values Triton specialised away are gone), Triton's block, shared memory, scratch and
+ * constexprs, and the grid, buffer sizes and scalar values of the launch, which take the
+ * place of the file's annotations (flags still override them). Prints why on failure. */
+static int apply_capture(kd_side *side, json_t *launch_json)
+{
+    json_t *md = json_object_get(launch_json, "metadata");
+    kd_kernel *compiled = kd_xcalloc(1, sizeof *compiled);
+    compiled->name = kd_xstrdup(side->kernel_info->name);
+    compiled->qualified = kd_xstrdup(side->kernel_info->qualified);
+    compiled->line = side->kernel_info->line;
+    compiled->frontend_info = side->kernel_info->frontend_info ? kd_xstrdup(side->kernel_info->frontend_info) : NULL;
+    json_t *args = json_object_get(launch_json, "args");
+    compiled->params = kd_xcalloc(json_array_size(args) + 1, sizeof *compiled->params);
+    kd_annotations captured = {0};
+    json_t *grid = json_object_get(launch_json, "grid");
+    char text[128];
+    snprintf(text, sizeof text, "%lld,%lld,%lld", (long long)json_integer_value(json_array_get(grid, 0)),
+             (long long)json_integer_value(json_array_get(grid, 1)), (long long)json_integer_value(json_array_get(grid, 2)));
+    add_annotation(&captured, "grid", text);
+    size_t i;
+    json_t *a;
+    int rc = KD_OK;
+    json_array_foreach(args, i, a) {
+        const char *name = json_string_value(json_object_get(a, "name"));
+        const char *kind = json_string_value(json_object_get(a, "kind"));
+        if (!name || !kind) {
+            rc = KD_FAIL_TOOL;
+            break;
+        }
+        kd_param *p = &compiled->params[compiled->nparams++];
+        p->name = kd_xstrdup(name);
+        const kd_param *source = NULL;
+        for (size_t j = 0; j < side->kernel_info->nparams; j++)
+            if (strcmp(side->kernel_info->params[j].name, name) == 0)
+                source = &side->kernel_info->params[j];
+        if (strcmp(kind, "pointer") == 0) {
+            const char *dtype = json_string_value(json_object_get(a, "dtype"));
+            p->is_pointer = true;
+            p->is_const = source ? source->is_const : false;
+            p->pointee = kd_xstrdup("float");
+            p->type = kd_xstrdup(p->is_const ? "const float *" : "float *");
+            snprintf(text, sizeof text, "%s[%lld]", dtype ? dtype : "?",
+                     (long long)json_integer_value(json_object_get(a, "count")));
+        } else {
+            const char *type = scalar_c_type(json_string_value(json_object_get(a, "type")));
+            if (!type) {
+                fprintf(stderr, "kerndiff: %s: argument '%s' of %s has Triton type %s, which kerndiff cannot pass "
+                                "yet\n", side->label, name, compiled->name,
+                        json_string_value(json_object_get(a, "type")));
+                rc = KD_FAIL_INPUT;
+                break;
+            }
+            p->type = kd_xstrdup(type);
+            json_t *v = json_object_get(a, "value");
+            if (json_is_integer(v))
+                snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
+            else if (json_is_boolean(v))
+                snprintf(text, sizeof text, "%d", json_is_true(v));
+            else
+                snprintf(text, sizeof text, "%.17g", json_number_value(v));
+        }
+        add_annotation(&captured, name, text);
+    }
+    if (rc != KD_OK) {
+        if (rc == KD_FAIL_TOOL)
+            fprintf(stderr, "kerndiff: %s: the captured launch of %s is malformed (%s)\n", side->label,
+                    compiled->name, side->captured);
+        kd_kernel_free(compiled);
+        free(compiled);
+        kd_annotations_free(&captured);
+        return rc;
+    }
+    /* The file's own annotations stay where the launch says nothing (num_warps is Triton's) */
+    for (size_t j = 0; j < side->annotations.count; j++)
+        if (!kd_annotation_get(&captured, side->annotations.items[j].key))
+            add_annotation(&captured, side->annotations.items[j].key, side->annotations.items[j].value);
+    kd_annotations_free(&side->annotations);
+    side->annotations = captured;
+    side->abi.fixed = true;
+    read_abi(side, md);
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(launch_json, "constexprs"), key, v)
+        if (json_is_number(v) || json_is_boolean(v))
+            kd_launch_abi_set(&side->abi, key, json_is_boolean(v) ? json_is_true(v) : json_number_value(v));
+    kd_launch_abi_set(&side->abi, "num_warps", (double)json_integer_value(json_object_get(md, "num_warps")));
+    kd_launch_abi_set(&side->abi, "num_stages", (double)json_integer_value(json_object_get(md, "num_stages")));
+    free(side->abi.default_grid);
+    side->abi.default_grid = NULL;
+    side->compiled = compiled;
+    side->kernel_info = compiled;
+    return KD_OK;
+}
+
+/* "Triton 3.6.0 JIT, the launch at softmax.py:212 (taken from the file's own call): grid
+ * 132x1x1, num_warps=8 num_stages=4 shared=98336 B, 60 registers, 0 spills; BLOCK_SIZE=1024;
+ * autotune: Triton chose config 2 of 4 (4 timed)" */
+static char *describe_capture(const kd_frontend_options *opts, json_t *launch_json)
+{
+    json_t *md = json_object_get(launch_json, "metadata"), *where = json_object_get(launch_json, "where");
+    json_t *grid = json_object_get(launch_json, "grid");
+    kd_strbuf sb = {0};
+    const char *file = json_string_value(json_object_get(where, "file"));
+    const char *base = file ? strrchr(file, '/') : NULL;
+    kd_sb_printf(&sb, "Triton %s JIT, the launch at %s:%lld (taken from %s): grid %lldx%lldx%lld, num_warps=%lld "
+                 "num_stages=%lld shared=%lld B, %lld registers, %lld spills (the JIT's)",
+                 json_string_value(json_object_get(md, "triton_version")), base ? base + 1 : file ? file : "?",
+                 (long long)json_integer_value(json_object_get(where, "line")),
+                 opts->run_command ? "--run's program" : "the file's own call",
+                 (long long)json_integer_value(json_array_get(grid, 0)), (long long)json_integer_value(json_array_get(grid, 1)),
+                 (long long)json_integer_value(json_array_get(grid, 2)), (long long)json_integer_value(json_object_get(md, "num_warps")),
+                 (long long)json_integer_value(json_object_get(md, "num_stages")), (long long)json_integer_value(json_object_get(md, "shared")),
+                 (long long)json_integer_value(json_object_get(md, "n_regs")), (long long)json_integer_value(json_object_get(md, "n_spills")));
+    const char *key, *sep = "; ";
+    json_t *v;
+    json_object_foreach(json_object_get(launch_json, "constexprs"), key, v) {
+        char *t = json_dumps(v, JSON_ENCODE_ANY);
+        kd_sb_printf(&sb, "%s%s=%s", sep, key, t ? t : "?");
+        free(t);
+        sep = " ";
+    }
+    json_t *tune = json_object_get(launch_json, "autotune");
+    if (tune)
+        kd_sb_printf(&sb, "; autotune: Triton's autotuner chose among %lld configs (%lld timed in this run)",
+                     (long long)json_integer_value(json_object_get(tune, "configs")),
+                     (long long)json_integer_value(json_object_get(tune, "tried")));
+    return kd_sb_take(&sb);
+}
+
 /* --- settings: --call vN:NAME=V, then --arg NAME=V, then `# kerndiff: NAME=V` ---------------- */
 
 /* The value of the last NAME=VALUE entry of `list` (later entries win), malloc'd. */
@@ -164,6 +422,7 @@ typedef struct meta {
     json_t *kernel;       /* the helper's description (frontend_info) */
     json_t *constexprs;   /* name -> value, for the build */
     int num_warps, num_stages;
+    const char *warps_origin, *stages_origin; /* int_setting's *origin */
     bool heuristics_pending; /* constexprs left to @triton.heuristics (apply_heuristics) */
     json_t *computed;        /* what the heuristics computed, or NULL */
 } meta;
@@ -238,11 +497,11 @@ static char *describe_config(json_t *cfg)
 static void triton_configs(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_side *side,
                           kd_strlist *out, int *given)
 {
-    (void)opts; /* the configs are in the kernel's description, read at the scan */
     *given = -1;
     const kd_kernel *k = side->kernel_info;
     json_t *info = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
-    json_t *configs = json_object_get(info, "configs");
+    /* A launch taken from the user's code carries Triton's own autotune choice. */
+    json_t *configs = captures(opts, info) ? NULL : json_object_get(info, "configs");
     size_t i;
     json_t *cfg;
     json_array_foreach(configs, i, cfg)
@@ -258,12 +517,15 @@ static json_t *choose_config(const kd_launch_options *launch, const kd_side *sid
     return json_array_get(configs, chosen >= 0 ? (size_t)chosen : 0);
 }
 
-static int int_setting(const kd_launch_options *launch, const kd_side *side, const char *name, json_t *config, int fallback)
+/* An option's value (num_warps ...): given, else the autotune config's, else Triton's default;
+ * *origin says which, for the build line (an assumed value is said, never silent). */
+static int int_setting(const kd_launch_options *launch, const kd_side *side, const char *name, json_t *config, int fallback,
+                       const char **origin)
 {
     char *text = setting_text(launch, side, name);
-    int v = text ? atoi(text) : json_is_integer(json_object_get(config, name))
-                                    ? (int)json_integer_value(json_object_get(config, name))
-                                    : fallback;
+    bool configured = json_is_integer(json_object_get(config, name));
+    int v = text ? atoi(text) : configured ? (int)json_integer_value(json_object_get(config, name)) : fallback;
+    *origin = text ? "given" : configured ? "the autotune config's" : "Triton's default, nothing in the file or flags says otherwise";
     free(text);
     return v;
 }
@@ -291,8 +553,8 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
         return KD_FAIL_TOOL;
     }
     json_t *config = choose_config(launch, side, json_object_get(m->kernel, "configs"));
-    m->num_warps = int_setting(launch, side, "num_warps", config, DEFAULT_WARPS);
-    m->num_stages = int_setting(launch, side, "num_stages", config, DEFAULT_STAGES);
+    m->num_warps = int_setting(launch, side, "num_warps", config, DEFAULT_WARPS, &m->warps_origin);
+    m->num_stages = int_setting(launch, side, "num_stages", config, DEFAULT_STAGES, &m->stages_origin);
     if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)) || m->num_stages < 1) {
         fprintf(stderr, "kerndiff: %s: num_warps must be a power of two from 1 to 32 and num_stages at least 1 "
                         "(got %d and %d)\n", side->label, m->num_warps, m->num_stages);
@@ -307,6 +569,9 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
         char *text = setting_text(launch, side, name);
         json_t *from_config = json_object_get(json_object_get(config, "meta"), name);
         const char *dflt = json_string_value(json_object_get(p, "default"));
+        /* No default: the value the file's own call passes (its launch could not be taken) */
+        if (!dflt)
+            dflt = json_string_value(json_object_get(p, "call_value"));
         json_t *value = text ? meta_value(text) : from_config ? json_incref(from_config) : dflt ? meta_value(dflt) : NULL;
         free(text);
         if (!value && heuristic_of(m->kernel, name)) {
@@ -336,8 +601,11 @@ static kd_kernel *copy_kernel(const kd_kernel *k)
     for (size_t i = 0; i < k->nparams; i++) {
         const kd_param *p = &k->params[i];
         kd_param *q = &c->params[c->nparams++];
-        *q = (kd_param){kd_xstrdup(p->name), kd_xstrdup(p->type), p->pointee ? kd_xstrdup(p->pointee) : NULL, p->is_pointer,
-                        p->is_const, p->default_value ? kd_xstrdup(p->default_value) : NULL};
+        *q = *p; /* then its own copies of the strings */
+        q->name = kd_xstrdup(p->name);
+        q->type = kd_xstrdup(p->type);
+        q->pointee = p->pointee ? kd_xstrdup(p->pointee) : NULL;
+        q->default_value = p->default_value ? kd_xstrdup(p->default_value) : NULL;
     }
     return c;
 }
@@ -368,9 +636,38 @@ static void set_constants(kd_side *side, const meta *m)
  * constants, and scalar types from the values given (Triton types a scalar by its value). */
 static int triton_prepare(const kd_frontend_options *opts, const kd_launch_options *launch, kd_side *side)
 {
-    (void)opts; /* the helper runs at the build */
     if (!side->kernel_info)
         return KD_OK;
+    json_t *info = side->kernel_info->frontend_info ? json_loads(side->kernel_info->frontend_info, 0, NULL) : NULL;
+    bool capture = captures(opts, info);
+    json_decref(info);
+    if (capture) {
+        kd_strbuf why = {0};
+        if (capture_launch(opts, side, &why) == 0) {
+            char *path = kd_path_join(side->captured, "launch.json");
+            json_t *launch_json = path ? json_load_file(path, 0, NULL) : NULL;
+            free(path);
+            int rc = json_is_object(launch_json) ? apply_capture(side, launch_json) : KD_FAIL_TOOL;
+            if (rc == KD_OK) {
+                free(side->build_note);
+                side->build_note = describe_capture(opts, launch_json);
+            } else if (!launch_json) {
+                fprintf(stderr, "kerndiff: %s: the captured launch in %s cannot be read\n", side->label, side->captured);
+            }
+            json_decref(launch_json);
+            kd_sb_free(&why);
+            return rc;
+        }
+        /* Said on stderr and kept for the build's note: the launch is now an assumption. */
+        fprintf(stderr, "kerndiff: %s: the launch of %s was not taken from the user's code: %s; it is described by "
+                        "flags, annotations and defaults instead (each assumed value is in the build line)\n",
+                side->label, side->kernel_info->name, kd_sb_str(&why));
+        free(side->build_note);
+        kd_strbuf note = {0};
+        kd_sb_printf(&note, "launch described, not taken from the user's code (%s)", kd_sb_str(&why));
+        side->build_note = kd_sb_take(&note);
+        kd_sb_free(&why);
+    }
     meta m;
     int rc = resolve_meta(launch, side, &m);
     if (rc == KD_OK) {
@@ -552,8 +849,9 @@ static void compute_key(const kd_frontend_options *opts, const kd_side *side, co
     kd_hash_hex(&h, key);
 }
 
-/* Runs the helper's build into dir, then cuobjdump for the resources (Triton's n_regs
- * needs a GPU; the cubin says the same without one). */
+static int dump_resources(const kd_frontend_options *opts, const kd_side *side, const char *dir);
+
+/* Runs the helper's build into dir, then cuobjdump for the resources. */
 static int compile_into(const kd_frontend_options *opts, const kd_side *side, const char *spec, const char *dir)
 {
     char *abs_path = realpath(side->path, NULL);
@@ -574,6 +872,15 @@ static int compile_into(const kd_frontend_options *opts, const kd_side *side, co
     kd_spawn_result_free(&r);
     if (rc != KD_OK)
         return rc;
+    return dump_resources(opts, side, dir);
+}
+
+/* dir/resources.txt: cuobjdump's resource usage of dir/kernel.cubin (Triton's n_regs needs a
+ * GPU; the cubin says the same without one). */
+static int dump_resources(const kd_frontend_options *opts, const kd_side *side, const char *dir)
+{
+    int rc = KD_OK;
+    kd_spawn_result r;
     char *cubin = kd_path_join(dir, "kernel.cubin"), *resources = kd_path_join(dir, "resources.txt");
     const char *cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc));
     const char *argv[] = {cuobjdump, "--dump-resource-usage", cubin, NULL};
@@ -628,8 +935,8 @@ static void read_abi(kd_side *side, const json_t *meta_json)
 static char *describe_build(const char *version, const meta *m, const kd_side *side, const kd_strlist *folded)
 {
     kd_strbuf sb = {0};
-    kd_sb_printf(&sb, "Triton %s: num_warps=%d num_stages=%d shared=%llu B", version, m->num_warps, m->num_stages,
-                 side->abi.dynamic_smem);
+    kd_sb_printf(&sb, "Triton %s ahead of time: num_warps=%d (%s) num_stages=%d (%s) shared=%llu B", version,
+                 m->num_warps, m->warps_origin, m->num_stages, m->stages_origin, side->abi.dynamic_smem);
     const char *key;
     json_t *v;
     json_object_foreach(m->constexprs, key, v) {
@@ -753,9 +1060,27 @@ static int build_spec(const kd_frontend_options *opts, const kd_side *side, comp
     return rc;
 }
 
+/* The build of a captured launch: the JIT's own cubin and PTX, and cuobjdump's resources. */
+static int captured_build(const kd_frontend_options *opts, kd_side *side)
+{
+    int rc = dump_resources(opts, side, side->captured);
+    json_t *meta_json = NULL;
+    if (rc == KD_OK && load_artifacts(&side->build, side->captured, false, &meta_json) != 0) {
+        fprintf(stderr, "kerndiff: %s: the captured launch left no usable kernel.ptx/kernel.cubin/metadata.json in %s\n",
+                side->label, side->captured);
+        rc = KD_FAIL_TOOL;
+    }
+    json_decref(meta_json);
+    if (rc == KD_OK)
+        kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);
+    return rc;
+}
+
 static int triton_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
                         kd_side *side)
 {
+    if (side->captured)
+        return captured_build(opts, side);
     compile_plan p;
     int rc = plan_build(opts, launch, c, side, &p);
     if (rc == KD_OK)
@@ -765,7 +1090,15 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
         for (size_t i = 0; i < p.folded.count; i++)
             kd_launch_abi_set(&side->abi, p.folded.items[i], 1);
         drop_folded(side->compiled, &p.folded);
-        side->build_note = describe_build(p.version, &p.m, side, &p.folded);
+        char *described = describe_build(p.version, &p.m, side, &p.folded);
+        if (side->build_note) { /* why the launch was not taken from the user's code */
+            kd_strbuf both = {0};
+            kd_sb_printf(&both, "%s; %s", described, side->build_note);
+            free(described);
+            described = kd_sb_take(&both);
+        }
+        free(side->build_note);
+        side->build_note = described;
         /* Triton's cache entry holds no disassembly: cuobjdump runs here, every time. */
         kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);
     }

@@ -93,6 +93,8 @@ void kd_side_release_built(kd_side *side)
     side->compiled = NULL;
     free(side->build_note);
     side->build_note = NULL;
+    free(side->captured);
+    side->captured = NULL;
 }
 
 void kd_comparison_free(kd_comparison *c)

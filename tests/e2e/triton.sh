@@ -11,8 +11,8 @@ if python3 -c 'import triton' 2>/dev/null; then
 
     run triton_static 0 -- examples/triton/block_size/v1.py examples/triton/block_size/v2.py
     has triton_static out '^kerndiff add_kernel'
-    has triton_static out '^      Triton [0-9.]+: num_warps=4 num_stages=3 shared=[0-9]+ B BLOCK=256'
-    has triton_static out '^      Triton [0-9.]+: num_warps=8 .* BLOCK=1024'
+    has triton_static out '^      Triton [0-9.]+ ahead of time: num_warps=4 \(given\) num_stages=3 \(Triton.s default[^)]*\) shared=[0-9]+ B BLOCK=256'
+    has triton_static out '^      Triton [0-9.]+ ahead of time: num_warps=8 \(given\) .* BLOCK=1024'
     has triton_static out 'block threads +128 +256 +\(launch / launch\)'
     has triton_static out '^  registers/thread +[0-9]+'
     has triton_static out 'LDG'

@@ -33,7 +33,8 @@ field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eva
 
 # Three parts, for machines that limit one command's time to 10 minutes: GPU_PART=1 (checks
 # 1-9b), GPU_PART=2 (10-17), GPU_PART=3 (18 and the checks appended at the end); unset, all.
-# GPU_PART=regions: the region checks alone (12, 19, 20; about 2 minutes).
+# GPU_PART=regions: the region checks alone (12, 19, 20; about 2 minutes). GPU_PART=triton_jit:
+# Triton's tutorial-style kernels timed from their own launches (issue 26; needs torch).
 part() {
     [ -z "${GPU_PART:-}" ] && return 0
     for p; do [ "$GPU_PART" = "$p" ] && return 0; done
@@ -479,6 +480,21 @@ print(f"SM clock while recording {p.get('sm_clock_hz', 0) / 1e6:.0f} MHz (maximu
 PY
 )
     check regions_warp_groups "$([ $rc -eq 0 ] && [ "${groups_ok##*; }" = 0 ]; echo $?)" "exit $rc; ${groups_ok%; *}"
+fi
+
+# Triton sides as Triton runs them (issue 26): the launch taken from each file's own call, the
+# JIT's cubin; registers/spills/shared equal to the JIT's CompiledKernel for that launch, and the
+# median within 2% of triton.testing.do_bench on it; a softmax diff's ratio within 2% of do_bench's.
+if part triton_jit; then
+python3 tests/gpu/triton_jit_check.py "$KD" "$WORK" >"$WORK/triton_jit.txt" 2>&1
+while read -r status name detail; do
+    case "$status" in
+    ok) check "${name%:}" 0 "$detail" ;;
+    FAIL) check "${name%:}" 1 "$detail" ;;
+    esac
+done <"$WORK/triton_jit.txt"
+grep -Ev '^(ok|FAIL) ' "$WORK/triton_jit.txt" | tail -20
+for f in "$WORK"/softmax_diff.txt "$WORK"/softmax_persistent.txt; do echo "## $f"; cat "$f" 2>/dev/null; done
 fi
 
 part 1 && for ex in bank_conflicts fusion cublas; do

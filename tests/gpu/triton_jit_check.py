@@ -1,0 +1,109 @@
+"""GPU check of Triton sides timed as Triton runs them (tests/gpu/run.sh, part triton_jit).
+
+For each tutorial-style file under tests/gpu/triton_jit/: kerndiff times the file against
+itself (its launch taken from the file's own call); then this script makes the same launch
+in-process and reads what Triton's JIT compiled for it (n_regs, n_spills, metadata.shared)
+and triton.testing.do_bench's median of it. Registers, spills and shared memory must be
+equal, medians within 2%. Then a softmax diff (num_warps 8 -> 4) against do_bench's ratio.
+Prints one line per check: `ok|FAIL NAME: details`; exit status = number of failures.
+usage: python3 triton_jit_check.py KERNDIFF WORKDIR"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import torch  # noqa: F401 (Triton's driver needs it)
+import triton
+
+KD, WORK = sys.argv[1], sys.argv[2]
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "triton_jit")
+FILES = ["vector_add", "softmax_rows", "softmax_persistent", "matmul_autotune", "layernorm", "scale_dns"]
+failures = 0
+
+
+def check(name, good, detail):
+    global failures
+    failures += 0 if good else 1
+    print("%s %s: %s" % ("ok  " if good else "FAIL", name, detail), flush=True)
+
+
+def kerndiff(name, v1, v2):
+    out = os.path.join(WORK, name + ".json")
+    p = subprocess.run([KD, "--no-ncu", "--json=" + out, v1, v2], capture_output=True, text=True, timeout=900)
+    with open(os.path.join(WORK, name + ".txt"), "w") as f:
+        f.write(p.stdout + p.stderr)
+    try:
+        with open(out) as f:
+            return p.returncode, json.load(f), p.stdout + p.stderr
+    except (OSError, ValueError):
+        return p.returncode, None, p.stdout + p.stderr
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location("kd_" + name, os.path.join(HERE, name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def user_launch(name):
+    """The file's own launch, made here: the CompiledKernel and a callable that repeats it."""
+    mod = load(name)
+    inputs = mod.make_inputs()
+    got = mod.the_launch(inputs)
+    if isinstance(got, tuple):  # persistent softmax: the CompiledKernel and its launch
+        return got[0], got[1]
+    return got, lambda: mod.the_launch(inputs)
+
+
+def median_ns(d, side):
+    return d["runtime"]["sides"][side]["summary_ns"]["median"]
+
+
+def smem_of(d, side):
+    launch = d["sides"][side].get("launch") or {}
+    for key in ("dynamic_smem_bytes", "dynamic_smem", "smem"):
+        if key in launch:
+            return launch[key]
+    return None
+
+
+for name in FILES:
+    path = os.path.join(HERE, name + ".py")
+    rc, d, text = kerndiff(name, path, path)
+    ck, again = user_launch(name)
+    ck._init_handles()
+    theirs = triton.testing.do_bench(again, warmup=100, rep=1000, return_mode="median") * 1e6
+    if d is None or rc != 0:
+        check("triton_jit_" + name, False, "kerndiff exit %d: %s" % (rc, text.strip().splitlines()[-3:]))
+        continue
+    res = d["sides"][0]["resources"]
+    spills = res.get("spill_stores_bytes", 0) + res.get("spill_loads_bytes", 0)
+    ours = median_ns(d, 0)
+    smem = smem_of(d, 0)
+    same = res.get("registers") == ck.n_regs and (spills == 0) == (ck.n_spills == 0) and \
+        (smem is None or smem == ck.metadata.shared)
+    check("triton_jit_%s_same_kernel" % name, same,
+          "JIT: %d registers, %d spills, %d B shared; kerndiff's cubin: %s registers, %s spill bytes, %s B shared"
+          % (ck.n_regs, ck.n_spills, ck.metadata.shared, res.get("registers"), spills, smem))
+    dev = (ours - theirs) / theirs
+    check("triton_jit_%s_vs_do_bench" % name, abs(dev) <= 0.02,
+          "kerndiff median %.1f us, do_bench median %.1f us (%+.2f%%)" % (ours / 1e3, theirs / 1e3, 100 * dev))
+    build = [line for line in text.splitlines() if "JIT, the launch at" in line]
+    check("triton_jit_%s_launch_said" % name, len(build) >= 1, build[0].strip() if build else "no launch line")
+
+# A diff of two softmax versions: kerndiff's ratio against do_bench's on the user's launches.
+v1, v2 = os.path.join(HERE, "softmax_rows.py"), os.path.join(HERE, "softmax_rows_v2.py")
+rc, d, text = kerndiff("softmax_diff", v1, v2)
+t = []
+for name in ("softmax_rows", "softmax_rows_v2"):
+    ck, again = user_launch(name)
+    t.append(triton.testing.do_bench(again, warmup=100, rep=1000, return_mode="median"))
+if d is None:
+    check("triton_jit_softmax_diff", False, "kerndiff exit %d" % rc)
+else:
+    ours, theirs = median_ns(d, 1) / median_ns(d, 0), t[1] / t[0]
+    check("triton_jit_softmax_diff", abs(ours / theirs - 1) <= 0.02,
+          "kerndiff v2/v1 %.4f (%s), do_bench v2/v1 %.4f" % (ours, d["runtime"].get("headline", "?"), theirs))
+sys.exit(failures)
