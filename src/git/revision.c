@@ -345,8 +345,9 @@ static int working_side(const repo *r, kd_git_side *side, file_set *set, kd_strb
     return 0;
 }
 
-/* Splits "A..B" into two revisions (an empty one means HEAD, as in git). *to stays NULL
- * when `at` names a single revision. */
+/* Splits "A..B" into two revisions. *to stays NULL when `at` names a single revision. An
+ * empty side is refused, not read as HEAD (git's reading): `--at ..` would compare HEAD with
+ * itself and `--at A..` A with HEAD, not with the working copy a user may mean. */
 static int split_range(const char *at, char **from, char **to, kd_strbuf *error)
 {
     const char *dots = strstr(at, "..");
@@ -358,8 +359,17 @@ static int split_range(const char *at, char **from, char **to, kd_strbuf *error)
         kd_sb_printf(error, "'%s' is not supported: give two revisions as A..B", at);
         return -1;
     }
-    *from = dots == at ? kd_xstrdup("HEAD") : kd_xstrndup(at, (size_t)(dots - at));
-    *to = kd_xstrdup(dots[2] ? dots + 2 : "HEAD");
+    bool no_from = dots == at, no_to = !dots[2];
+    if (no_from || no_to) {
+        kd_sb_printf(error, "--at '%s': the range names no revision %s: write --at A..B (e.g. --at HEAD~1..HEAD), or "
+                            "--at REF to compare REF with the working copy", at,
+                     no_from && no_to ? "before '..' (v1) nor after it (v2)"
+                     : no_from        ? "before '..' (v1)"
+                                      : "after '..' (v2)");
+        return -1;
+    }
+    *from = kd_xstrndup(at, (size_t)(dots - at));
+    *to = kd_xstrdup(dots + 2);
     return 0;
 }
 

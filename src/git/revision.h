@@ -43,7 +43,8 @@ typedef struct kd_git_side {
 typedef struct kd_git_request {
     const char *file;      /* as the user typed it, relative to the current directory */
     const char *at;        /* NULL: HEAD vs working copy; "REF": REF vs working copy; "A..B": A vs B
-                            * (an empty A or B means HEAD, as in git; "A...B" is refused) */
+                            * (an empty A or B is refused, naming the side: "..", "A..", "..B";
+                            * "A...B" is refused) */
     const char *workdir;   /* a private folder kerndiff owns, where committed versions are written;
                             * created when missing, files in it are overwritten */
     const kd_strlist *include_dirs; /* -I folders (from util/strlist.h), to follow #include <...>
