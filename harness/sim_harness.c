@@ -19,6 +19,14 @@
  *   garble_at=N    answer a malformed line at the N-th sample  (protocol error)
  *   wrong=K        the first K output elements differ from the reference values
  *   unwritten=K    the first K output elements are never written
+ *   output=SHAPE   how this side's outputs differ from the reference, to test the
+ *                  correctness report's patterns (check/compare.h): shift:K (element i
+ *                  holds the reference's i+K; the last K keep theirs), reverse (the same
+ *                  values in reverse order), scale:F (F times the reference; f32, f64 and
+ *                  integers), tail:K (the last K elements are wrong), nan:K (the first K
+ *                  are NaN), left:K (the poisoned run leaves the first K elements holding
+ *                  the poison, the seeded run their seeded value, which is the reference:
+ *                  a kernel that does not touch them), left:all (every element)
  *   throttle=1     report SW power cap throttling on every block
  *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
  *   regions=C1+C2  `regions` records region ids 1, 2, ... lasting C1, C2 ... cycles (plus
@@ -66,6 +74,7 @@ typedef struct sim_spec {
     unsigned long long seed;
     long crash_at, hang_at, fault_at, garble_at;
     long wrong, unwritten;
+    char output[32];               /* output=SHAPE */
     int throttle, alloc_fail;
 } sim_spec;
 
@@ -129,6 +138,7 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "garble_at")) spec->garble_at = atol(v);
         else if (!strcmp(k, "wrong")) spec->wrong = atol(v);
         else if (!strcmp(k, "unwritten")) spec->unwritten = atol(v);
+        else if (!strcmp(k, "output")) snprintf(spec->output, sizeof spec->output, "%s", v);
         else if (!strcmp(k, "throttle")) spec->throttle = atoi(v);
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
@@ -261,6 +271,51 @@ static void arg(kd_words *w)
     kd_proto_reply("ok arg");
 }
 
+/* A float or integer element times f (output=scale:F); half types stay as they are. */
+static void scale_element(kd_dtype t, unsigned char *e, double f)
+{
+    switch (t) {
+    case KD_DT_F32: { float x; memcpy(&x, e, 4); x = (float)(x * f); memcpy(e, &x, 4); break; }
+    case KD_DT_F64: { double x; memcpy(&x, e, 8); x *= f; memcpy(e, &x, 8); break; }
+    case KD_DT_I32: case KD_DT_U32: { int32_t x; memcpy(&x, e, 4); x = (int32_t)(x * f); memcpy(e, &x, 4); break; }
+    case KD_DT_I64: case KD_DT_U64: { int64_t x; memcpy(&x, e, 8); x = (int64_t)(x * f); memcpy(e, &x, 8); break; }
+    default: break;
+    }
+}
+
+/* output=SHAPE (see the top of this file) applied to one output buffer of n elements. */
+static void shape_output(const char *shape, kd_dtype t, unsigned char *buf, size_t n, bool poisoned)
+{
+    size_t size = kd_dtype_size(t);
+    const char *colon = strchr(shape, ':');
+    const char *arg = colon ? colon + 1 : "";
+    size_t k = strcmp(arg, "all") == 0 ? n : (size_t)strtoull(arg, NULL, 10);
+    if (k > n)
+        k = n;
+    if (!strncmp(shape, "shift:", 6)) {
+        memmove(buf, buf + k * size, (n - k) * size);
+    } else if (!strcmp(shape, "reverse")) {
+        unsigned char tmp[8];
+        for (size_t i = 0; i < n / 2; i++) {
+            memcpy(tmp, buf + i * size, size);
+            memcpy(buf + i * size, buf + (n - 1 - i) * size, size);
+            memcpy(buf + (n - 1 - i) * size, tmp, size);
+        }
+    } else if (!strncmp(shape, "scale:", 6)) {
+        for (size_t i = 0; i < n; i++)
+            scale_element(t, buf + i * size, strtod(arg, NULL));
+    } else if (!strncmp(shape, "tail:", 5)) {
+        memset(buf + (n - k) * size, 0x11, k * size);
+    } else if (!strncmp(shape, "nan:", 4)) {
+        double nan = NAN;
+        float nanf = NAN;
+        for (size_t i = 0; i < k && (t == KD_DT_F32 || t == KD_DT_F64); i++)
+            memcpy(buf + i * size, t == KD_DT_F32 ? (const void *)&nanf : (const void *)&nan, size);
+    } else if (!strncmp(shape, "left:", 5) && poisoned) {
+        kd_fill_poison(t, buf, k);
+    }
+}
+
 /* Both sides compute the same "reference" outputs (seeded data), except where told not to. */
 static void check(kd_words *w)
 {
@@ -286,6 +341,8 @@ static void check(kd_words *w)
             kd_fill_random(args[i].dtype, buf, n, 4242); /* the same "result" whatever the position */
             for (size_t e = 0; e < n && e < (size_t)spec->wrong; e++)
                 memset(buf + e * size, 0x11, size);
+            if (*spec->output)
+                shape_output(spec->output, args[i].dtype, buf, n, poisoned);
             if (poisoned)
                 kd_fill_poison(args[i].dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten);
             else

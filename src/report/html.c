@@ -153,7 +153,8 @@ static void speedup_chart(FILE *out, const kd_timing *t)
     kd_plot_rect(&p, s->lo, -0.35, s->hi, 0.35, "ci");
     kd_plot_point(&p, s->ratio, 0, 4, false, "estimate");
     char label[96];
-    snprintf(label, sizeof label, "%.3f× (95%% CI %.3f–%.3f×)", s->ratio, s->lo, s->hi);
+    int d = kd_ratio_decimals(s->ratio, s->lo, s->hi);
+    snprintf(label, sizeof label, "%.*f× (95%% CI %.*f–%.*f×)", d, s->ratio, d, s->lo, d, s->hi);
     kd_plot_text(&p, s->ratio, 0.35, 0, -6, "middle", "value", label);
     kd_plot_end(&p);
     kd_strbuf caption = {0};
@@ -653,7 +654,8 @@ static void sweep_table(FILE *out, const kd_sweep_result *s)
         if (p->timed) {
             kd_format_ns(p->v1, a, sizeof a);
             kd_format_ns(p->v2, b, sizeof b);
-            snprintf(speedup, sizeof speedup, "%.3f× (%.3f–%.3f)", p->ratio, p->lo, p->hi);
+            int d = kd_ratio_decimals(p->ratio, p->lo, p->hi);
+            snprintf(speedup, sizeof speedup, "%.*f× (%.*f–%.*f)", d, p->ratio, d, p->lo, d, p->hi);
         }
         fputs("<tr>", out);
         kd_html_cell(out, "td", p->value);

@@ -590,6 +590,18 @@ static int read_dtype(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
     return 0;
 }
 
+static const char *pattern_id(int p) { return kd_pattern_name((kd_difference_pattern)p); }
+
+/* What explains a difference (check/compare.h); kind "none" when nothing simple does. */
+static const kd_jfield pattern_fields[] = {
+    {KD_J_ENUM_FIELD("kind", kd_buffer_check, pattern, pattern_id, KD_PATTERN_COUNT)},
+    {KD_J_FIELD("shift", kd_buffer_check, shift)},
+    {KD_J_FIELD("factor", kd_buffer_check, factor)},
+    {KD_J_FIELD("fits", kd_buffer_check, pattern_fits)},
+    {KD_J_FIELD("of", kd_buffer_check, pattern_of)},
+};
+static const kd_jtable pattern_table = KD_J_TABLE(pattern_fields);
+
 static const kd_jfield output_fields[] = {
     {KD_J_FIELD("name", kd_output_check, name)},
     {.key = "dtype", .type = KD_J_CUSTOM, .write = dtype, .read = read_dtype},
@@ -600,6 +612,12 @@ static const kd_jfield output_fields[] = {
     {KD_J_FIELD("unwritten_v1", kd_output_check, result.unwritten[0])},
     {KD_J_FIELD("unwritten_v2", kd_output_check, result.unwritten[1])},
     {KD_J_FIELD("nan_mismatches", kd_output_check, result.nan_mismatches)},
+    /* optional: runs saved before they existed read back as 0 / "none" */
+    {KD_J_FIELD("inf_mismatches", kd_output_check, result.inf_mismatches), .optional = true},
+    {KD_J_FIELD("written_differ", kd_output_check, result.written_differ), .optional = true},
+    {KD_J_FIELD("first_written_differ", kd_output_check, result.first_written_differ), .optional = true},
+    {KD_J_FIELD("last_mismatch", kd_output_check, result.last_mismatch), .optional = true},
+    {KD_J_OBJECT_FIELD("pattern", kd_output_check, result, pattern_table), .optional = true},
     {KD_J_FIELD("max_abs_err", kd_output_check, result.max_abs_err), .range = KD_J_NONNEG},
     {KD_J_FIELD("max_rel_err", kd_output_check, result.max_rel_err), .range = KD_J_NONNEG},
     {KD_J_FIELD("rtol", kd_output_check, tolerance.rtol), .range = KD_J_NONNEG},

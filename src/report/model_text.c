@@ -1,22 +1,27 @@
 #include "report/model_text.h"
 
+#include "report/timing_text.h"
+
 void kd_timing_headline(const kd_timing *t, kd_strbuf *out)
 {
     char a[32], b[32];
     kd_format_ns(t->side[0].summary.median, a, sizeof a);
     kd_format_ns(t->side[1].summary.median, b, sizeof b);
     const kd_speedup *s = &t->speedup;
+    /* A slower v2 is said as the factor it is slower by, its CI turned round with it. */
+    double r = s->ratio, lo = s->lo, hi = s->hi;
+    if (t->verdict == KD_VERDICT_SLOWER)
+        r = 1 / s->ratio, lo = 1 / s->hi, hi = 1 / s->lo;
+    int d = kd_ratio_decimals(r, lo, hi);
     switch (t->verdict) {
     case KD_VERDICT_FASTER:
-        kd_sb_printf(out, "v2 is %.3gx faster (%s -> %s, 95%% CI %.3f-%.3fx)", s->ratio, a, b, s->lo, s->hi);
-        break;
     case KD_VERDICT_SLOWER:
-        kd_sb_printf(out, "v2 is %.3gx slower (%s -> %s, 95%% CI %.3f-%.3fx)", 1 / s->ratio, a, b, 1 / s->hi,
-                     1 / s->lo);
+        kd_sb_printf(out, "v2 is %.*fx %s (%s -> %s, 95%% CI %.*f-%.*fx)", d, r,
+                     t->verdict == KD_VERDICT_FASTER ? "faster" : "slower", a, b, d, lo, d, hi);
         break;
     case KD_VERDICT_NO_DIFFERENCE:
-        kd_sb_printf(out, "no significant difference (%s -> %s, speedup %.3fx, 95%% CI %.3f-%.3fx)", a, b, s->ratio,
-                     s->lo, s->hi);
+        kd_sb_printf(out, "no significant difference (%s -> %s, speedup %.*fx, 95%% CI %.*f-%.*fx)", a, b, d, r, d, lo,
+                     d, hi);
         if (s->lo > 1 || s->hi < 1)
             kd_sb_printf(out, "; the CI excludes 1 but stays within the %.2g%% noise floor (--min-effect)",
                          t->min_effect_pct);

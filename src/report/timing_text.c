@@ -1,5 +1,6 @@
 #include "report/timing_text.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "gpu/nvml.h"
@@ -92,6 +93,25 @@ void kd_target_text(const kd_timing *t, double half, kd_strbuf *out)
         kd_sb_printf(out, " (stopped by %s)", kd_stop_reason_text(t->stop_reason));
 }
 
+/* The decimals that show `x` (> 0) with one significant digit: 0.003 -> 3, 0.04 -> 2. */
+static int decimals_for(double x)
+{
+    if (!(x > 0) || !isfinite(x))
+        return 0;
+    return (int)floor(-log10(x)) + 1;
+}
+
+int kd_ratio_decimals(double ratio, double lo, double hi)
+{
+    int d = decimals_for(fabs(ratio - 1));
+    /* A narrow CI earns one digit more than the change needs, not more: 1.25x stays 1.25x
+     * however narrow its CI, 1.0031x shows its 0.31% change. */
+    int ci = decimals_for((hi - lo) / 2);
+    if (ci > d)
+        d = ci < d + 1 ? ci : d + 1;
+    return d < 2 ? 2 : d > 6 ? 6 : d;
+}
+
 void kd_timing_placement(const kd_timing *t, kd_strbuf *out)
 {
     if (!t->placements)
@@ -102,20 +122,83 @@ void kd_timing_placement(const kd_timing *t, kd_strbuf *out)
                  t->shared_buffers, t->placements, t->side[0].placement_spread_pct, t->side[1].placement_spread_pct);
 }
 
+/* How one buffer came out: its values differ, neither side wrote it (nothing compared), or
+ * its values agree. Decided from the counts, so that "differ" always has elements that
+ * differ, whatever produced the result (a saved run's JSON included). */
+typedef enum buffer_outcome { BUFFER_MATCHES, BUFFER_DIFFERS, BUFFER_NOT_WRITTEN } buffer_outcome;
+
+static buffer_outcome outcome_of(const kd_buffer_check *r)
+{
+    if (r->mismatches)
+        return BUFFER_DIFFERS;
+    if (r->count && r->unwritten[0] >= r->count && r->unwritten[1] >= r->count)
+        return BUFFER_NOT_WRITTEN;
+    return BUFFER_MATCHES;
+}
+
+/* Which elements a side wrote differs, the values do not. */
+static bool written_differently(const kd_buffer_check *r)
+{
+    return r->written_differ || r->unwritten[0] != r->unwritten[1];
+}
+
 void kd_correctness_line(const kd_timing *t, kd_strbuf *out)
 {
+    size_t n[3] = {0, 0, 0}, written = 0;
+    for (size_t i = 0; i < t->noutputs; i++) {
+        n[outcome_of(&t->outputs[i].result)]++;
+        written += outcome_of(&t->outputs[i].result) == BUFFER_MATCHES && written_differently(&t->outputs[i].result);
+    }
     if (t->noutputs == 0) {
         kd_sb_puts(out, "OUTPUTS NOT COMPARED: no output of v1 pairs with one of v2 by name or position");
-    } else if (t->outputs_match) {
-        kd_sb_printf(out, "outputs match (%zu buffer%s compared in full)", t->noutputs, t->noutputs == 1 ? "" : "s");
+    } else if (n[BUFFER_DIFFERS]) {
+        kd_sb_printf(out, "OUTPUTS DIFFER: %zu of %zu output buffers do not match", n[BUFFER_DIFFERS], t->noutputs);
+    } else if (n[BUFFER_NOT_WRITTEN] == t->noutputs) {
+        kd_sb_printf(out, "OUTPUTS NOT COMPARED: neither v1 nor v2 wrote any element of %s", t->noutputs == 1 ? "its output" : "their outputs");
     } else {
-        size_t bad = 0;
-        for (size_t i = 0; i < t->noutputs; i++)
-            bad += !t->outputs[i].result.match;
-        kd_sb_printf(out, "OUTPUTS DIFFER: %zu of %zu output buffers do not match", bad, t->noutputs);
+        kd_sb_printf(out, "outputs match (%zu buffer%s compared in full)", n[BUFFER_MATCHES], n[BUFFER_MATCHES] == 1 ? "" : "s");
+        if (n[BUFFER_NOT_WRITTEN])
+            kd_sb_printf(out, "; %zu written by neither side, not compared", n[BUFFER_NOT_WRITTEN]);
     }
+    if (!n[BUFFER_DIFFERS] && written)
+        kd_sb_puts(out, "; only which elements were written differs (below)");
     if (t->unpaired)
         kd_sb_printf(out, "; not compared (one side only): %s", t->unpaired);
+}
+
+/* How many of the first differing elements the sentences show (the JSON has them all). */
+#define SHOWN_MISMATCHES 5
+
+static void pattern_text(const kd_buffer_check *r, kd_strbuf *out)
+{
+    switch (r->pattern) {
+    case KD_PATTERN_NONFINITE:
+        kd_sb_printf(out, "every difference is a NaN or an infinity on one side (%zu NaN, %zu infinite)",
+                     r->nan_mismatches, r->inf_mismatches);
+        break;
+    case KD_PATTERN_SHIFT: {
+        long k = r->shift < 0 ? -r->shift : r->shift;
+        kd_sb_printf(out, "v2 is v1 shifted by %ld: %s (v2[i] = v1[i%+ld] for %zu of %zu elements)", r->shift,
+                     k == 1 ? "exclusive vs inclusive?" : "an index off by a constant?", r->shift, r->pattern_fits,
+                     r->pattern_of);
+        break;
+    }
+    case KD_PATTERN_PERMUTATION:
+        kd_sb_puts(out, "v2 holds v1's values, bit for bit, in another order: a permutation (another "
+                        "element-to-thread mapping?)");
+        break;
+    case KD_PATTERN_FACTOR:
+        kd_sb_printf(out, "v2 is v1 times %.6g (for %zu of %zu elements): a scale factor?", r->factor,
+                     r->pattern_fits, r->pattern_of);
+        break;
+    case KD_PATTERN_TAIL:
+        kd_sb_printf(out, "every difference lies in the last %zu elements (from index %zu): a bounds check?",
+                     r->pattern_of, r->count - r->pattern_of);
+        break;
+    case KD_PATTERN_NONE:
+    case KD_PATTERN_COUNT:
+        break;
+    }
 }
 
 void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
@@ -125,16 +208,39 @@ void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
     if (oc->type.lanes > 1)
         kd_sb_printf(out, "x%d", oc->type.lanes);
     kd_sb_printf(out, ", %zu elements): ", r->count);
-    if (r->match)
-        kd_sb_printf(out, "match; max abs err %.3g, max rel err %.3g", r->max_abs_err, r->max_rel_err);
-    else
-        kd_sb_printf(out, "%zu differ (rtol %g, atol %g); max abs err %.3g, max rel err %.3g", r->mismatches,
-                     oc->tolerance.rtol, oc->tolerance.atol, r->max_abs_err, r->max_rel_err);
-    if (r->nan_mismatches)
+    switch (outcome_of(r)) {
+    case BUFFER_NOT_WRITTEN:
+        kd_sb_puts(out, "written by neither side (every element still holds the poison): nothing to compare; "
+                        "is it an input the kernels only read?");
+        return;
+    case BUFFER_MATCHES:
+        kd_sb_printf(out, "match (rtol %g, atol %g); max abs err %.3g, max rel err %.3g", oc->tolerance.rtol,
+                     oc->tolerance.atol, r->max_abs_err, r->max_rel_err);
+        if (written_differently(r)) {
+            kd_sb_printf(out, "; only which elements were written differs: never written: v1 %zu, v2 %zu",
+                         r->unwritten[0], r->unwritten[1]);
+            if (r->written_differ)
+                kd_sb_printf(out, " (%zu written by one side only, the first at index %zu)", r->written_differ,
+                             r->first_written_differ);
+            kd_sb_puts(out, "; the values agree because both sides started from the same contents");
+        }
+        return;
+    case BUFFER_DIFFERS:
+        break;
+    }
+    kd_sb_printf(out, "%zu differ (rtol %g, atol %g); max abs err %.3g, max rel err %.3g", r->mismatches,
+                 oc->tolerance.rtol, oc->tolerance.atol, r->max_abs_err, r->max_rel_err);
+    if (r->pattern != KD_PATTERN_NONE) {
+        kd_sb_puts(out, "; ");
+        pattern_text(r, out);
+    } else if (r->nan_mismatches) {
         kd_sb_printf(out, "; %zu NaN on one side only", r->nan_mismatches);
+    }
     if (r->unwritten[0] || r->unwritten[1])
         kd_sb_printf(out, "; never written: v1 %zu, v2 %zu", r->unwritten[0], r->unwritten[1]);
-    for (size_t i = 0; i < r->first_count; i++)
+    for (size_t i = 0; i < r->first_count && i < SHOWN_MISMATCHES; i++)
         kd_sb_printf(out, "%s[%zu] %.6g vs %.6g", i ? ", " : "; first: ", r->first[i].index, r->first[i].v1,
                      r->first[i].v2);
+    if (r->mismatches > SHOWN_MISMATCHES && r->first_count)
+        kd_sb_puts(out, ", ...");
 }

@@ -20,6 +20,14 @@ void kd_duration_text(double seconds, kd_strbuf *out);
 /* "target reached: CI half-width 0.80% <= 1.00% target", or "target not reached: ... > ...
  * (stopped by --max-time)", from the final interval's half-width `half` (percent). */
 void kd_target_text(const kd_timing *t, double half, kd_strbuf *out);
+/* The decimals a ratio is printed with: enough that the change it reports, |ratio - 1|,
+ * shows with one significant digit, and one more where the 95% CI's half-width is that
+ * small; 2 at least, 6 at most. A 0.3% change is "1.003x", never "1x"; 1.0031 with a CI
+ * of +-0.0003 is "1.0031x (1.0028-1.0034)"; 1.25 is "1.25x" whatever its CI. Every ratio
+ * of the terminal, Markdown, HTML and sweep tables goes through it (JSON and CSV keep full
+ * precision): printf("%.*fx", d, ratio), its CI at the same d. lo/hi: the CI (equal: none). */
+int kd_ratio_decimals(double ratio, double lo, double hi);
+
 /* "outputs match (2 buffers compared in full)" or "OUTPUTS DIFFER: ..." */
 void kd_correctness_line(const kd_timing *t, kd_strbuf *out);
 /* One output buffer's comparison. */

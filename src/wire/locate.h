@@ -1,7 +1,10 @@
-/* locate.h — where the harness programs are: $KERNDIFF_HARNESS_DIR, else beside the
- * kerndiff binary (the build folder), else ../libexec/kerndiff from it (an installation). */
+/* locate.h — where kerndiff's parts are. The harness programs: $KERNDIFF_HARNESS_DIR, else
+ * beside the kerndiff binary (the build folder), else ../libexec/kerndiff from it (an
+ * installation). The CUDA tools: see kd_cuda_tool_path. */
 #ifndef KD_HARNESS_LOCATE_H
 #define KD_HARNESS_LOCATE_H
+
+#include <stddef.h>
 
 /* The path of harness program `name` ("kerndiff-harness"), malloc'd; NULL if not found. */
 char *kd_harness_path(const char *name);
@@ -9,5 +12,32 @@ char *kd_harness_path(const char *name);
 /* The folder holding kerndiff's public headers (<kerndiff/launcher.h>):
  * $KERNDIFF_INCLUDE_DIR, else ../include from the binary (build tree and installation). */
 char *kd_include_dir(void);
+
+/* A CUDA tool (cuobjdump, nvdisasm, nvcc, ptxas, compute-sanitizer, ncu), malloc'd, or
+ * NULL. Found without the PATH that make sets, so that the installed binary and the one in
+ * the build folder find the same tools:
+ *   1. PATH;
+ *   2. $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin;
+ *   3. the folder remembered at build time (KD_CUDA_TOOLS_DIR, from
+ *      scripts/cuda-tools-path.py, when the Makefile defines it);
+ *   4. the PyPI wheels' folders (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm: what
+ *      scripts/install-deps.sh installs), nvidia/cuNN/bin under the site-packages of the
+ *      Pythons pip installs into: $VIRTUAL_ENV, $CONDA_PREFIX, ~/.local, pyenv's versions,
+ *      /usr/local, /usr, /opt/conda. The newest (last in name order) wins.
+ * No Python is run: `env -i` leaves a python3 that may not be the one pip used. */
+char *kd_cuda_tool_path(const char *name);
+
+/* One of kerndiff's parts and where it was found (path NULL: not found). */
+typedef struct kd_part {
+    const char *name;  /* "cuobjdump", "kerndiff-harness", ... */
+    const char *needed_for; /* what goes without it: "SASS", "timing on a GPU" ... */
+    char *path;
+} kd_part;
+
+#define KD_PARTS_MAX 12
+/* Looks every part up (the CUDA tools, the harnesses, the Triton helper, the public
+ * headers); returns how many entries parts[] holds. kd_parts_free frees their paths. */
+size_t kd_find_parts(kd_part parts[KD_PARTS_MAX]);
+void kd_parts_free(kd_part *parts, size_t n);
 
 #endif
