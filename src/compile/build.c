@@ -102,11 +102,14 @@ static void hash_list(kd_hash *h, const char *tag, const kd_strlist *list)
 
 /* The key of a build: recipe, toolkit, flags, and every file the source reaches through
  * #include (the shared include walk), path and bytes. */
-static int compute_key(const kd_build_config *cfg, const char *version, const char *source_path, char key[65])
+static int compute_key(const kd_build_config *cfg, const char *version, const char *source_path, char key[65],
+                       kd_strbuf *why)
 {
     kd_include_set files;
     kd_strbuf error = {0};
     kd_include_lookup found = kd_include_walk_disk(source_path, cfg->include_dirs, &files, &error);
+    if (why && error.len)
+        kd_sb_printf(why, ": %s", kd_sb_str(&error));
     kd_sb_free(&error);
     if (found != KD_INCLUDE_FOUND)
         return -1;
@@ -152,12 +155,12 @@ static int load_artifacts(const kd_build_config *cfg, kd_build *out)
     char *log_path = kd_path_join(out->dir, "ptxas.log");
     char *sass_path = kd_path_join(out->dir, "kernel.sass");
     out->cubin_path = kd_path_join(out->dir, "kernel.cubin");
-    out->ptx = kd_read_file(ptx_path, NULL);
-    out->ptxas_log = kd_read_file(log_path, NULL);
+    out->ptx = kd_read_output(ptx_path, NULL);
+    out->ptxas_log = kd_read_output(log_path, NULL);
     /* KERNDIFF_SASS_CACHE=off disassembles again: bench/static_wall.sh measures the saving. */
     const char *sass_cache = getenv("KERNDIFF_SASS_CACHE");
     if (!out->sass && !(sass_cache && strcmp(sass_cache, "off") == 0))
-        out->sass = kd_read_file(sass_path, NULL);
+        out->sass = kd_read_output(sass_path, NULL);
     free(ptx_path);
     free(log_path);
     free(sass_path);
@@ -216,16 +219,84 @@ int kd_build_check_flag(const char *option, const char *flag, kd_strbuf *why)
     return -1;
 }
 
+/* A path an #include "..." line cannot spell: a quote ends it, a newline ends the line, a
+ * backslash is the compiler's to interpret. */
+static bool unspellable(const char *path) { return strpbrk(path, "\"\n\\") != NULL; }
+
+/* A path nvcc can be given as an argument: it passes arguments through a shell. */
+static bool shell_safe(const char *path)
+{
+    kd_strbuf ignored = {0};
+    bool safe = kd_build_check_flag("-I", path, &ignored) == 0;
+    kd_sb_free(&ignored);
+    return safe;
+}
+
+/* DIR/NAME made a symbolic link to target (replacing one left by an earlier build in DIR).
+ * Malloc'd path, or NULL with the reason in why. */
+static char *link_in(const char *dir, const char *name, const char *target, kd_strbuf *why)
+{
+    char *link = kd_path_join(dir, name);
+    unlink(link);
+    if (symlink(target, link) != 0) {
+        kd_sb_printf(why, "cannot link %s to the source: %s", link, strerror(errno));
+        free(link);
+        return NULL;
+    }
+    return link;
+}
+
+/* The folder holding the source as nvcc may be told it: itself, or when its path would not
+ * pass nvcc's shell, DIR/src linking to it. Malloc'd; NULL with the reason in why. */
+static char *source_folder(const char *dir, const char *real_source, kd_strbuf *why)
+{
+    char *folder = kd_dirname(real_source);
+    if (shell_safe(folder))
+        return folder;
+    char *link = link_in(dir, "src", folder, why);
+    free(folder);
+    return link;
+}
+
+/* What the wrapper #includes for a source whose path it cannot spell: DIR/in/NAME linking to
+ * the source (NAME: its file name with those characters as '_', so diagnostics still name
+ * it). Its quoted includes are searched in DIR/in, then in the -I folder of its own folder
+ * (run_nvcc), first: where the preprocessor would look. Malloc'd; NULL with why. */
+static char *spellable_alias(const char *dir, const char *real_source, kd_strbuf *why)
+{
+    char *in = kd_path_join(dir, "in");
+    char *name = kd_basename(real_source);
+    for (char *p = name; *p; p++)
+        if (strchr("\"\n\\", *p))
+            *p = '_';
+    char *link = kd_mkdir_p(in) == 0 ? link_in(in, name, real_source, why) : NULL;
+    if (!link && !why->len)
+        kd_sb_printf(why, "cannot create %s: %s", in, strerror(errno));
+    free(in);
+    free(name);
+    return link;
+}
+
+/* The path as a C string literal's body, for a #line directive. */
+static void c_string_body(const char *path, kd_strbuf *out)
+{
+    for (const char *p = path; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            kd_sb_printf(out, "\\%c", *p);
+        else if (*p == '\n')
+            kd_sb_puts(out, "\\n");
+        else
+            kd_sb_append(out, p, 1);
+    }
+}
+
 /* The compile unit is a wrapper that #defines the -D macros and #includes the user's file
  * by absolute path: nvcc hands file names and -D values to a shell internally, so a name
  * with spaces or a value with `$(...)` would break (or run) there; the preprocessor reads
- * both safely, and quoted includes in the user's file still resolve beside it. */
+ * both safely, and quoted includes in the user's file still resolve beside it. A path the
+ * #include line cannot spell is included through a link (spellable_alias). */
 static int write_wrapper(const kd_build_config *cfg, const char *dir, const char *real_source, kd_strbuf *why)
 {
-    if (strpbrk(real_source, "\"\n\\")) {
-        kd_sb_printf(why, "cannot build '%s': its path contains a quote, backslash or newline", real_source);
-        return -1;
-    }
     kd_strbuf text = {0};
     for (size_t i = 0; i < cfg->defines->count; i++) {
         const char *d = cfg->defines->items[i], *eq = strchr(d, '=');
@@ -246,13 +317,24 @@ static int write_wrapper(const kd_build_config *cfg, const char *dir, const char
         size_t len;
         char *source = kd_read_file(real_source, &len);
         if (!source) {
-            kd_sb_printf(why, "cannot read %s to instrument it: %s", real_source, strerror(errno));
+            kd_sb_printf(why, "cannot read %s to instrument it: %s", real_source, kd_read_error(errno));
             kd_sb_free(&text);
             return -1;
         }
-        kd_regions_instrument_source(source, len, real_source, &text);
+        kd_strbuf named = {0}; /* #line names the user's file, as a string literal */
+        c_string_body(real_source, &named);
+        kd_regions_instrument_source(source, len, kd_sb_str(&named), &text);
+        kd_sb_free(&named);
         free(source);
         kd_regions_wrapper_epilogue(&text);
+    } else if (unspellable(real_source)) {
+        char *alias = spellable_alias(dir, real_source, why);
+        if (!alias) {
+            kd_sb_free(&text);
+            return -1;
+        }
+        kd_sb_printf(&text, "#include \"%s\"\n", alias);
+        free(alias);
     } else {
         kd_sb_printf(&text, "#include \"%s\"\n", real_source);
     }
@@ -288,9 +370,10 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, con
     push_arg(&argv, &n, "-lineinfo");
     for (size_t i = 0; mode[i]; i++)
         push_arg(&argv, &n, mode[i]);
-    /* The instrumented build compiles a copy of the source (write_wrapper): its quoted
+    /* The instrumented build compiles a copy of the source, and a source the wrapper
+     * includes through a link is read from another folder (write_wrapper): their quoted
      * includes must still find the files beside the original, before any -I folder. */
-    if (cfg->regions) {
+    if (source_dir) {
         push_arg(&argv, &n, "-I");
         push_arg(&argv, &n, source_dir);
     }
@@ -346,7 +429,16 @@ static kd_build_status compile(const kd_build_config *cfg, const char *dir, cons
 {
     static const char *const cubin[] = {"-cubin", "-Xptxas", "-v", "-keep", "-o", "kernel.cubin", NULL};
     static const char *const shared[] = {"-shared", "-Xcompiler", "-fPIC", "-o", "launcher.so", NULL};
-    char *source_dir = kd_dirname(real_source);
+    char *source_dir = NULL;
+    if (cfg->regions || unspellable(real_source)) {
+        kd_strbuf why = {0};
+        source_dir = source_folder(dir, real_source, &why);
+        if (!source_dir) {
+            kd_sb_printf(diagnostics, "%s\n", kd_sb_str(&why));
+            kd_sb_free(&why);
+            return KD_BUILD_SYSTEM;
+        }
+    }
     kd_build_status st = run_nvcc(cfg, dir, source_dir, cubin, true, diagnostics);
     if (st == KD_BUILD_OK && cfg->launcher)
         st = run_nvcc(cfg, dir, source_dir, shared, false, diagnostics);
@@ -454,7 +546,7 @@ static void store_checked(const kd_build_config *cfg, const char *version, const
                           const char *entry, kd_build *out)
 {
     char after[65];
-    if (compute_key(cfg, version, source, after) != 0 || strcmp(after, out->key) != 0) {
+    if (compute_key(cfg, version, source, after, NULL) != 0 || strcmp(after, out->key) != 0) {
         free(out->note);
         out->note = kd_xstrdup("a source file changed during the build: not cached (run again to be sure which "
                                "version was built)");
@@ -480,8 +572,10 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
                      cfg->nvcc);
         return KD_BUILD_NO_COMPILER;
     }
-    if (compute_key(cfg, version, real_source, out->key) != 0) {
-        kd_sb_printf(diagnostics, "cannot read '%s'", source_path);
+    kd_strbuf why = {0};
+    if (compute_key(cfg, version, real_source, out->key, &why) != 0) {
+        kd_sb_printf(diagnostics, "cannot read '%s'%s", source_path, kd_sb_str(&why));
+        kd_sb_free(&why);
         return KD_BUILD_NO_SOURCE;
     }
     char *entry = kd_cache_entry(out->key);

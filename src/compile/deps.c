@@ -1,5 +1,6 @@
 #include "compile/deps.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,15 +162,19 @@ static char *disk_canonical(void *ctx, const char *path)
     return realpath(path, NULL);
 }
 
+/* A folder is not a candidate (the search goes on); a FIFO, a device or a file over the
+ * input limit is there but cannot be read: the build would block on it or hold it all. */
 static kd_include_lookup disk_read(void *ctx, const char *path, char **text, size_t *len, kd_strbuf *error)
 {
     (void)ctx;
-    (void)error;
     struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
         return KD_INCLUDE_MISSING;
     *text = kd_read_file(path, len);
-    return *text ? KD_INCLUDE_FOUND : KD_INCLUDE_MISSING;
+    if (*text)
+        return KD_INCLUDE_FOUND;
+    kd_sb_printf(error, "%s: %s", path, kd_read_error(errno));
+    return KD_INCLUDE_ERROR;
 }
 
 kd_include_lookup kd_include_walk_disk(const char *source_path, const kd_strlist *include_dirs,

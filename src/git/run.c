@@ -11,9 +11,28 @@
  * git (a credential prompt, a lock) must not hang kerndiff. */
 enum { GIT_TIMEOUT_MS = 60000 };
 
+/* Put before every git command's own arguments: a repository's configuration must not make
+ * kerndiff run commands of its choosing (core.fsmonitor is a command git runs on status-like
+ * calls; hooks run on `worktree add`), and a pager would wait for a terminal. */
+static const char *const GUARDS[] = {"--no-pager", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"};
+enum { NGUARDS = sizeof GUARDS / sizeof *GUARDS };
+
 int kd_git_run(const char *const argv[], kd_spawn_result *res, kd_strbuf *error)
 {
-    if (kd_spawn(argv, NULL, GIT_TIMEOUT_MS, res) != 0) {
+    size_t n = 0;
+    while (argv[n])
+        n++;
+    const char **guarded = kd_xcalloc(n + NGUARDS + 1, sizeof *guarded);
+    guarded[0] = argv[0];
+    for (size_t i = 0; i < NGUARDS; i++)
+        guarded[1 + i] = GUARDS[i];
+    for (size_t i = 1; i < n; i++)
+        guarded[NGUARDS + i] = argv[i];
+    int spawned = kd_spawn(guarded, NULL, GIT_TIMEOUT_MS, res);
+    int saved = errno;
+    free(guarded);
+    errno = saved;
+    if (spawned != 0) {
         if (errno == ENOENT)
             kd_sb_puts(error, "git not found");
         else

@@ -7,7 +7,8 @@
 #include "util/spawn.h"
 #include "util/strbuf.h"
 
-/* Runs git (argv[0] == "git"). 0 when it ran to an exit status (res then holds its
+/* Runs git (argv[0] == "git") with hooks, the fsmonitor and the pager off, whatever the
+ * repository's configuration says. 0 when it ran to an exit status (res then holds its
  * output and must be freed), -1 with a reason in `error` when it could not run ("git not
  * found", timed out, killed). */
 int kd_git_run(const char *const argv[], kd_spawn_result *res, kd_strbuf *error);

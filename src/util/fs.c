@@ -11,16 +11,47 @@
 
 #include "util/xalloc.h"
 
-char *kd_read_file(const char *path, size_t *len)
+/* Why a file of this kind cannot be an input, as kd_read_file's errno; 0 when it can. */
+static int unreadable_kind(const struct stat *st, size_t max)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (S_ISDIR(st->st_mode))
+        return EISDIR;
+    if (!S_ISREG(st->st_mode))
+        return ENOTSUP;
+    return (unsigned long long)st->st_size > max ? EFBIG : 0;
+}
+
+static char *read_capped(const char *path, size_t *len, size_t max)
+{
+    /* O_NONBLOCK: opening a FIFO with no writer would wait for one; it is refused below
+     * without a read. A regular file ignores the flag. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return NULL;
+    struct stat st;
+    int refused = fstat(fd, &st) != 0 ? errno : unreadable_kind(&st, max);
+    if (refused) {
+        close(fd);
+        errno = refused;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return NULL;
+    }
     size_t cap = 4096, n = 0;
     /* Checked, not kd_x*: a user's file may be too big to hold; the callers report ENOMEM
-     * with the file's name and side. */
+     * with the file's name and side. The limit holds for a file that grows while read. */
     char *buf = malloc(cap);
+    bool too_big = false;
     for (size_t got; buf; n += got) {
+        if (n > max) {
+            too_big = true;
+            break;
+        }
         if (n + 1 >= cap) {
             char *p = realloc(buf, cap *= 2);
             if (!p) {
@@ -34,7 +65,7 @@ char *kd_read_file(const char *path, size_t *len)
         if (got == 0)
             break;
     }
-    int failed = ferror(f) ? (errno ? errno : EIO) : 0; /* fread's errno, e.g. EISDIR */
+    int failed = ferror(f) ? (errno ? errno : EIO) : too_big ? EFBIG : 0; /* fread's errno, e.g. EISDIR */
     fclose(f);
     if (!buf || failed) {
         free(buf);
@@ -45,6 +76,32 @@ char *kd_read_file(const char *path, size_t *len)
     if (len)
         *len = n;
     return buf;
+}
+
+char *kd_read_file(const char *path, size_t *len) { return read_capped(path, len, KD_INPUT_MAX_BYTES); }
+
+char *kd_read_output(const char *path, size_t *len) { return read_capped(path, len, KD_OUTPUT_MAX_BYTES); }
+
+int kd_check_input(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    int refused = unreadable_kind(&st, KD_INPUT_MAX_BYTES);
+    if (!refused)
+        return 0;
+    errno = refused;
+    return -1;
+}
+
+const char *kd_read_error(int err)
+{
+    switch (err) {
+    case ENOTSUP: return "not a regular file (a FIFO, a device or a socket): give a file";
+    case EFBIG: return "too large: kerndiff reads at most 64 MiB of an input file (1 GiB of a tool's output)";
+    case EISDIR: return "a folder, not a file";
+    default: return strerror(err);
+    }
 }
 
 /* All of data to fd; -1 with errno (ENOSPC on a full disk) when it does not all go. */

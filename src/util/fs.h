@@ -5,9 +5,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Reads a whole file (NUL-terminated, length in *len if non-NULL). NULL with errno on
- * failure (EISDIR for a folder; ENOMEM for a file too big to hold). */
+/* The most kerndiff reads of one file a user gives (a kernel file, a header it includes, a
+ * saved run): a bigger file is refused, never held (64 MiB). */
+#define KD_INPUT_MAX_BYTES ((size_t)64 << 20)
+/* The most it reads of what its own tools wrote (PTX, SASS, logs): 1 GiB. */
+#define KD_OUTPUT_MAX_BYTES ((size_t)1 << 30)
+
+/* Reads a whole regular file (NUL-terminated, length in *len if non-NULL) of at most
+ * KD_INPUT_MAX_BYTES. NULL with errno on failure: EISDIR for a folder, ENOTSUP for what is
+ * not a regular file (a FIFO, a device, a socket: opened without blocking, never read),
+ * EFBIG over the limit, ENOMEM for a file too big to hold. kd_read_error says which. */
 char *kd_read_file(const char *path, size_t *len);
+/* kd_read_file for a tool's output in the private folder: at most KD_OUTPUT_MAX_BYTES. */
+char *kd_read_output(const char *path, size_t *len);
+/* 0 when path is a regular file of at most KD_INPUT_MAX_BYTES; else -1 with kd_read_file's
+ * errno (or stat's: ENOENT...). Checks without opening, so a FIFO never blocks: for the
+ * CLI, before anything reads the inputs. */
+int kd_check_input(const char *path);
+/* What failed, for "cannot read 'PATH': %s": the limits and "not a regular file" said in
+ * words (with the cap), else strerror. */
+const char *kd_read_error(int err);
 /* Every file kerndiff writes goes through here. A regular file (or a new one) is written
  * to a temporary file in the same folder and renamed over it, so a failure (a full disk)
  * never leaves it partial or destroys the old one; it keeps an existing file's permissions,

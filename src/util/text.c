@@ -84,11 +84,13 @@ void kd_escape_text(const char *text, size_t len, unsigned flags, kd_strbuf *out
             continue;
         }
         kd_sb_append(out, text + start, i - start);
+        static const char hex[] = "0123456789abcdef";
         if (t == CODE_POINT)
-            kd_sb_printf(out, "\\u%04x", (unsigned)cp);
+            kd_sb_append(out, (char[]){'\\', 'u', hex[cp >> 12 & 15], hex[cp >> 8 & 15], hex[cp >> 4 & 15], hex[cp & 15]},
+                         6);
         else
             for (size_t k = 0; k < width; k++)
-                kd_sb_printf(out, "\\x%02x", s[i + k]);
+                kd_sb_append(out, (char[]){'\\', 'x', hex[s[i + k] >> 4], hex[s[i + k] & 15]}, 4);
         i += width;
         start = i;
     }
