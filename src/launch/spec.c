@@ -10,16 +10,23 @@
  * Names: the built-in `n` and `block` win over parameters of the same name in
  * expressions, and the annotation keys n, block, grid and smem always mean the settings,
  * never a parameter of that name, so `// kerndiff: n=16M` cannot hand a kernel's `int n`
- * a different count from the one its buffers were sized with. Annotation keys that name
- * neither a setting nor a parameter are ignored: a file may carry keys for other kernels
- * or later versions. On the command line, by contrast, an unknown --buf/--arg name is an
- * error, since it is most likely a typo. */
+ * a different count from the one its buffers were sized with. An annotation key may name
+ * a parameter of any kernel of the file (a file carries keys for each of its kernels); a
+ * key that names nothing is an error, like an unknown --buf/--arg name: most likely a typo
+ * that silence would turn into a wrong launch.
+ *
+ * What the user leaves unset may come from the kernel's code (source/geometry.h, carried
+ * by the annotations): every such value is said in the spec's `assumed`. */
 #include "launch/spec.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 #include "launch/expr.h"
@@ -48,7 +55,25 @@ typedef struct builder {
     kd_strbuf *error;
     kd_var *vars; /* n, then the scalars as they get values, then block */
     size_t nvars;
+    const kd_kernel_geometry *geo; /* what the kernel's code says, or NULL */
 } builder;
+
+/* Records what was assumed from the code (spec.h: `assumed`). */
+static void assume(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void assume(builder *b, const char *fmt, ...)
+{
+    char *text = b->out->assumed;
+    size_t used = strlen(text), room = sizeof b->out->assumed;
+    if (used && used + 2 < room) {
+        memcpy(text + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    if (used + 1 < room)
+        vsnprintf(text + used, room - used, fmt, ap);
+    va_end(ap);
+}
 
 static const char *comment_of(const builder *b) { return b->req->comment ? b->req->comment : "//"; }
 
@@ -219,6 +244,87 @@ static int check_entries(builder *b, const kd_strlist *list, const char *flag, b
     return 0;
 }
 
+/* An annotation key must mean something: a setting, a parameter of a kernel of the file,
+ * this kernel's parameter or compile-time constant. */
+static int check_annotation_keys(builder *b)
+{
+    const kd_kernel *k = b->req->kernel;
+    const kd_launch_abi *abi = b->req->abi;
+    size_t nkeys, nalso = k->nparams + (abi ? abi->nconstants : 0);
+    const char *const *keys = kd_annotation_setting_keys(&nkeys);
+    const char **names = kd_xcalloc(nkeys + nalso + 1, sizeof *names);
+    for (size_t i = 0; i < k->nparams; i++)
+        names[i] = k->params[i].name;
+    for (size_t i = 0; abi && i < abi->nconstants; i++)
+        names[k->nparams + i] = abi->constants[i].name;
+    const kd_annotation *bad = kd_annotations_unknown(b->req->annotations, names, nalso);
+    if (bad) {
+        memcpy(names + nalso, keys, nkeys * sizeof *keys);
+        const char *near = kd_suggest(bad->key, names, nalso + nkeys);
+        kd_sb_printf(b->error, "`%s kerndiff: %s=%s` (line %d): '%s' is not an annotation key kerndiff knows", comment_of(b),
+                     bad->key, bad->value, bad->line, bad->key);
+        if (near)
+            kd_sb_printf(b->error, " (did you mean '%s'?)", near);
+        kd_sb_puts(b->error, "; it knows ");
+        for (size_t i = 0; i < nkeys; i++)
+            kd_sb_printf(b->error, "%s%s", i ? ", " : "", keys[i]);
+        kd_sb_printf(b->error, " and the parameters of the file's kernels (of '%s': ", k->name);
+        list_params(b->error, k);
+        kd_sb_puts(b->error, ")");
+    }
+    free(names);
+    return bad ? -1 : 0;
+}
+
+/* The instance's argument for template parameter `param` ("reduce6<float, 256u, true>":
+ * blockSize -> "256u"), copied into out; false when the kernel is no such instance. */
+static bool template_arg(const builder *b, const char *param, char *out, size_t room)
+{
+    const kd_kernel_geometry *g = b->geo;
+    const char *lt = strchr(b->req->kernel->name, '<');
+    for (size_t i = 0; g && lt && i < g->ntemplate_params; i++) {
+        if (strcmp(g->template_params[i], param) != 0)
+            continue;
+        const char *p = lt + 1;
+        int depth = 0;
+        for (size_t index = 0; *p; index++) {
+            while (*p == ' ')
+                p++;
+            const char *start = p;
+            for (; *p && !(depth == 0 && (*p == ',' || *p == '>')); p++)
+                depth += (*p == '<' || *p == '(') - (*p == '>' || *p == ')');
+            if (index == i) {
+                size_t n = (size_t)(p - start);
+                while (n && start[n - 1] == ' ')
+                    n--;
+                snprintf(out, room, "%.*s", (int)n, start);
+                return n > 0;
+            }
+            if (*p != ',')
+                return false;
+            p++;
+        }
+    }
+    return false;
+}
+
+/* A template parameter that is the block's size by its name (blockSize, BLOCK_THREADS ...). */
+static bool names_block_size(const char *name)
+{
+    static const char *const names[] = {"blocksize", "blockdim", "threads", "numthreads", "nthreads",
+                                        "threadsperblock", "blockthreads", "block", "blockdimx"};
+    char lower[64];
+    size_t n = 0;
+    for (const char *c = name; *c && n + 1 < sizeof lower; c++)
+        if (*c != '_')
+            lower[n++] = (char)tolower((unsigned char)*c);
+    lower[n] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(lower, names[i]) == 0)
+            return true;
+    return false;
+}
+
 static int resolve_n(builder *b)
 {
     setting s = pick(b, CALL_FIELD(b, n), b->req->n, "--n", "n");
@@ -334,6 +440,33 @@ static int check_fits(builder *b, const kd_param *p, const kd_launch_arg *arg)
     return -1;
 }
 
+/* Whether name is a word of text. */
+static bool has_word(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; p && (p = strstr(p, name)) != NULL; p += n) {
+        bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+/* A scalar that sizes a 2-D buffer the kernel indexes (M, K of A[row*K+k]) or bounds its
+ * 2-D thread indices. */
+static bool is_shape_dim(const builder *b, const char *name)
+{
+    const kd_kernel_geometry *g = b->geo;
+    for (size_t i = 0; g && *name && i < g->nextents; i++)
+        if (g->extents[i].rank >= 2 && g->extents[i].count && has_word(g->extents[i].count, name))
+            return true;
+    for (int axis = 0; g && *name && g->two_d && axis < 2; axis++)
+        if (g->reach[axis] && has_word(g->reach[axis], name))
+            return true;
+    return false;
+}
+
 /* 0: resolved; 1: no value anywhere (the caller collects those); -1: error. */
 static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
 {
@@ -346,6 +479,11 @@ static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
             return -1;
     } else if (from_default(b, p, &arg->value)) {
         arg->origin = "inferred";
+    } else if (is_shape_dim(b, p->name) && integer_range(arg->type.base, &(double){0}, &(double){0})) {
+        arg->origin = "assumed";
+        arg->value = floor(sqrt((double)b->out->n));
+        assume(b, "%s = %.0f: sqrt(n), a side of the 2-D shape the kernel indexes (--arg %s=VALUE)", p->name,
+               arg->value, p->name);
     } else if (arg->role == KD_ROLE_LENGTH) {
         arg->origin = "n";
         arg->value = (double)b->out->n;
@@ -392,6 +530,49 @@ static int resolve_dims(builder *b, const setting *s, const double limits[3], un
     return rc;
 }
 
+/* The block the kernel's code implies (spec.h's order), as setting text; false: none. */
+static bool code_block(builder *b, char *text, size_t room)
+{
+    const kd_kernel_geometry *g = b->geo;
+    char arg[64];
+    for (size_t i = 0; g && i < g->ntemplate_params; i++) {
+        double v;
+        if (!names_block_size(g->template_params[i]) || !template_arg(b, g->template_params[i], arg, sizeof arg))
+            continue;
+        size_t len = strlen(arg);
+        while (len && strchr("uUlL", arg[len - 1])) /* 256u: the compiled spelling */
+            arg[--len] = '\0';
+        if (kd_expr_eval(arg, &(kd_vars){NULL, 0}, &v, NULL, 0) == 0 && v >= 1 && v <= MAX_THREADS_PER_BLOCK) {
+            snprintf(text, room, "%.0f", v);
+            b->out->block_origin = "template argument";
+            assume(b, "block %s: the instance's %s", text, g->template_params[i]);
+            return true;
+        }
+    }
+    if (g && g->launch_bounds) {
+        snprintf(text, room, "%s", g->launch_bounds);
+        b->out->block_origin = "__launch_bounds__";
+        assume(b, "block %s: the kernel's __launch_bounds__", text);
+        return true;
+    }
+    if (g && g->block[0]) {
+        snprintf(text, room, "%u,%u", g->block[0], g->block[1]);
+        b->out->block_origin = "shared array";
+        if (g->block[1] > 1)
+            assume(b, "block %ux%u: %s", g->block[0], g->block[1], g->block_reason);
+        else
+            assume(b, "block %u: %s", g->block[0], g->block_reason);
+        return true;
+    }
+    if (g && g->two_d) {
+        snprintf(text, room, "16,16");
+        b->out->block_origin = "default 2-D";
+        assume(b, "block 16x16: the kernel indexes threads in y");
+        return true;
+    }
+    return false;
+}
+
 static int resolve_block(builder *b)
 {
     const kd_launch_abi *abi = b->req->abi;
@@ -410,6 +591,9 @@ static int resolve_block(builder *b)
     }
     setting s = pick(b, CALL_FIELD(b, block), b->req->block, "--block", "block");
     b->out->block_origin = origin_of(&s);
+    char from_code[64];
+    if (!s.text && code_block(b, from_code, sizeof from_code))
+        s = (setting){from_code, b->out->block_origin, "block", 0, false};
     if (!s.text)
         s = (setting){DEFAULT_BLOCK, "default block", "block", 0, false};
     unsigned *block = b->out->block;
@@ -430,6 +614,19 @@ static int resolve_block(builder *b)
 static int default_grid(builder *b)
 {
     const unsigned *block = b->out->block;
+    const kd_kernel_geometry *g = b->geo;
+    double reach[2];
+    const kd_vars vars = {b->vars, b->nvars};
+    if (g && g->two_d && g->reach[0] && g->reach[1] && kd_expr_eval(g->reach[0], &vars, &reach[0], NULL, 0) == 0 &&
+        kd_expr_eval(g->reach[1], &vars, &reach[1], NULL, 0) == 0 && reach[0] >= 1 && reach[1] >= 1 &&
+        ceil(reach[0] / block[0]) <= grid_limits[0] && ceil(reach[1] / block[1]) <= grid_limits[1]) {
+        b->out->grid[0] = (unsigned)ceil(reach[0] / block[0]);
+        b->out->grid[1] = (unsigned)ceil(reach[1] / block[1]);
+        b->out->grid[2] = 1;
+        assume(b, "grid %ux%u: covers the kernel's x < %s and y < %s", b->out->grid[0], b->out->grid[1], g->reach[0],
+               g->reach[1]);
+        return 0;
+    }
     double threads = (double)block[0] * block[1] * block[2];
     double blocks = ceil((double)b->out->n / threads);
     if (blocks > grid_limits[0]) {
@@ -458,6 +655,50 @@ static int resolve_grid(builder *b)
     return s.text ? resolve_dims(b, &s, grid_limits, b->out->grid) : default_grid(b);
 }
 
+/* The bytes one thread's element of the kernel's extern __shared__ array takes, and its
+ * type's name: the declared type, a template's through the instance, PTX's .align, else
+ * the first buffer's element (a guess, said), else 4. */
+static unsigned long long shared_element(const builder *b, char *name, size_t room)
+{
+    const kd_kernel_geometry *g = b->geo;
+    if (g->shared_bytes) {
+        snprintf(name, room, "%u-byte element (its .align)", g->shared_bytes);
+        return g->shared_bytes;
+    }
+    char type[128];
+    snprintf(type, sizeof type, "%s", g->shared_type ? g->shared_type : "");
+    char arg[128];
+    if (template_arg(b, type, arg, sizeof arg))
+        snprintf(type, sizeof type, "%s", arg);
+    kd_type_info t;
+    if (kd_type_parse(type, &t)) {
+        snprintf(name, room, "%s", type);
+        return kd_dtype_size(t.base) * (unsigned long long)t.lanes;
+    }
+    const kd_kernel *k = b->req->kernel;
+    for (size_t i = 0; i < k->nparams; i++)
+        if (k->params[i].is_pointer && k->params[i].pointee && kd_type_parse(k->params[i].pointee, &t)) {
+            snprintf(name, room, "%s (the type of '%s'; the array's own type %s was not read)", k->params[i].pointee,
+                     k->params[i].name, *type ? type : "is unknown");
+            return kd_dtype_size(t.base) * (unsigned long long)t.lanes;
+        }
+    snprintf(name, room, "4-byte element (the array's type %s was not read)", *type ? type : "");
+    return 4;
+}
+
+/* No --smem for a kernel with extern __shared__ memory: one element per thread. */
+static int assumed_smem(builder *b)
+{
+    char element[256];
+    unsigned long long size = shared_element(b, element, sizeof element);
+    const unsigned *block = b->out->block;
+    b->out->dynamic_smem = size * block[0] * block[1] * block[2];
+    b->out->smem_origin = "assumed";
+    assume(b, "smem %llu B: one %s a thread for extern __shared__ %s[] (--smem BYTES if it needs more)",
+           b->out->dynamic_smem, element, b->geo->shared_name ? b->geo->shared_name : "");
+    return 0;
+}
+
 static int resolve_smem(builder *b)
 {
     if (b->req->abi && b->req->abi->fixed) {
@@ -467,10 +708,38 @@ static int resolve_smem(builder *b)
     }
     setting s = pick(b, CALL_FIELD(b, smem), b->req->smem, "--smem", "smem");
     b->out->smem_origin = origin_of(&s);
+    b->out->dynamic_shared = b->geo && b->geo->dynamic_shared;
+    if (!s.text && b->out->dynamic_shared)
+        return assumed_smem(b);
     double bytes = 0;
     if (s.text && eval_whole(b, &s, s.text, NULL, 0, 9007199254740992.0, &bytes) != 0)
         return -1;
     b->out->dynamic_smem = (unsigned long long)bytes;
+    return 0;
+}
+
+/* A buffer the user did not size: the extent its index reaches where the kernel indexes it
+ * in 2-D (or beyond n); a 2-D index that cannot be bounded is refused, not guessed. */
+static int extent_from_code(builder *b, const kd_param *p, kd_launch_arg *arg)
+{
+    const kd_buffer_extent *e = b->geo ? kd_geometry_extent(b->geo, p->name) : NULL;
+    if (!e)
+        return 0;
+    if (!e->count) {
+        kd_sb_printf(b->error, "buffer '%s' is indexed as %s[%s], in 2-D, and kerndiff cannot tell how far that "
+                     "reaches (no guard such as `if (row < rows)` bounds it): give its element count with --buf %s=COUNT "
+                     "or `%s kerndiff: %s=COUNT`", p->name, p->name, e->indexing, p->name, comment_of(b), p->name);
+        return -1;
+    }
+    double count;
+    const kd_vars vars = {b->vars, b->nvars};
+    if (kd_expr_eval(e->count, &vars, &count, NULL, 0) != 0 || count < 1 || count != floor(count) ||
+        count > 9007199254740992.0)
+        return 0; /* it names what has no value here (a template's constant): n stands */
+    if (e->rank < 2 && count <= (double)b->out->n)
+        return 0;
+    arg->count = (unsigned long long)count;
+    arg->origin = "indexing";
     return 0;
 }
 
@@ -494,6 +763,7 @@ static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
     if (!s.text) {
         arg->origin = "n";
         arg->count = b->out->n;
+        rc = extent_from_code(b, p, arg);
     } else {
         arg->origin = s.origin;
         double count = 0;
@@ -606,8 +876,10 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
     memset(out, 0, sizeof *out);
     /* n, block, one entry per scalar and per constant at most. */
     kd_var *vars = kd_xcalloc(req->kernel->nparams + constant_count(req) + 2, sizeof *vars);
-    builder b = {req, out, error, vars, 0};
-    bool failed = check_arg_count(&b) || check_entries(&b, req->buffers, "--buf", true, false) ||
+    builder b = {req, out, error, vars, 0,
+                 req->annotations ? kd_geometry_find(&req->annotations->geometry, req->kernel->name) : NULL};
+    bool failed = check_arg_count(&b) || check_annotation_keys(&b) ||
+                  check_entries(&b, req->buffers, "--buf", true, false) ||
                   check_entries(&b, req->scalars, "--arg", false, false) ||
                   (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true));
     if (!failed) {

@@ -9,9 +9,19 @@
  *     `--buf NAME=EXPR` sets its element count; EXPR may use n.
  *   - an integer parameter named like a length (roles.h) gets n;
  *   - any other scalar needs `NAME=VALUE` (annotation) or `--arg NAME=VALUE`;
- *   - block: `block=EXPR` / --block, default 256; grid: `grid=EXPR` / --grid, default
- *     ceil(n/block); `smem=EXPR` / --smem: dynamic shared memory bytes, default 0.
+ *   - block: `block=EXPR` / --block, else what the code says (source/geometry.h): its
+ *     __launch_bounds__, else the size of a constant-sized shared array it indexes by
+ *     threadIdx (`#define BLOCK_SIZE 128`, `__shared__ float s[TILE][TILE]`), else 16x16 for
+ *     a kernel that indexes threads in y, else 256; grid: `grid=EXPR` / --grid, default
+ *     ceil(n/block) (a 2-D kernel: enough blocks to cover how far its x and y indices go);
+ *     `smem=EXPR` / --smem: dynamic shared memory bytes, default 0, or, for a kernel with
+ *     `extern __shared__ T s[]`, one T per thread of the block ("assumed").
+ *   - a buffer that the kernel indexes in 2-D (`A[row*K+k]` with `row < M`, `k < K`) gets
+ *     the extent its index reaches (M*K, origin "indexing"), and its shape's scalars without
+ *     a value get sqrt(n) each ("assumed"); one whose 2-D index cannot be bounded is an
+ *     error that asks for its count, rather than a launch that might fault.
  *   - n: --n, else `n=COUNT` annotation, else 1M (1048576).
+ * An annotation key that is no setting and no parameter of the file's kernels is an error. 
  * grid/block/smem/buffer expressions may use n, block (the block's x), and every scalar
  * parameter's value by name. grid and block take "X" or "X,Y" or "X,Y,Z". */
 #ifndef KD_LAUNCH_SPEC_H
@@ -46,6 +56,12 @@ typedef struct kd_launch_spec {
     const char *grid_origin, *block_origin, *smem_origin;
     kd_launch_arg *args;    /* in parameter order */
     size_t nargs;
+    bool dynamic_shared;    /* the kernel uses extern __shared__ memory (its size is smem) */
+    /* What kerndiff assumed from the kernel's code rather than was told, as phrases joined
+     * by "; " ("block 128: BLOCK_SIZE = 128 sizes __shared__ float temp[BLOCK_SIZE] ...");
+     * "" when nothing. The origins above say "assumed" / "__launch_bounds__" / "shared
+     * array" / "indexing" where one of these applies. */
+    char assumed[512];
 } kd_launch_spec;
 
 /* What a kernel's compiler fixes about its launch. A Triton cubin runs with 32 x num_warps

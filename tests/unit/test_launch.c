@@ -190,8 +190,31 @@ static void types_kerndiff_cannot_handle_are_errors(void **state)
 /* The same file, asked three ways: with the command line, with annotations only, with
  * neither. */
 static const char layered[] =
-    "// kerndiff: n=4096 block=128 grid=7 smem=1K y=n/2 a=1.5 unrelated=whatever\n"
+    "// kerndiff: n=4096 block=128 grid=7 smem=1K y=n/2 a=1.5\n"
     "__global__ void saxpy(float a, const float* x, float* y, int n) {}\n";
+
+/* A key that names neither a setting nor a parameter of the file's kernels is a mistake
+ * (here a typo of `block`): an error naming it and the keys there are, never silence. A
+ * parameter of another kernel of the file is a key. */
+static void unknown_annotation_key_is_an_error(void **state)
+{
+    (void)state;
+    launch l;
+    load(&l, "// kerndiff: blok=128\n__global__ void k(float *x, int n) {}\n");
+    build_fails(&l, "`// kerndiff: blok=128` (line 1): 'blok' is not an annotation key kerndiff knows (did you "
+                    "mean 'block'?); it knows n, block, grid, smem, inputs, outputs, inouts, signature, libs, "
+                    "num_warps, num_stages, num_ctas and the parameters of the file's kernels (of 'k': x, n)");
+    unload(&l);
+    const char *two = "// kerndiff: inputs=x\n__global__ void k(float *x, int n) {}\n"
+                      "__global__ void k2(float *y, int count) {}\n// kerndiff: count=7\n";
+    memset(&l, 0, sizeof l);
+    kd_scan_source(two, strlen(two), &l.kernels);
+    kd_annotations_parse(two, strlen(two), &l.notes);
+    assert_int_equal(l.kernels.count, 2);
+    l.req = (kd_launch_request){.kernel = &l.kernels.items[0], .annotations = &l.notes};
+    build_ok(&l);
+    unload(&l);
+}
 
 static void command_line_beats_annotation(void **state)
 {
@@ -512,6 +535,7 @@ int main(void)
         cmocka_unit_test(vector_and_bfloat16_buffers_count_whole_elements),
         cmocka_unit_test(types_kerndiff_cannot_handle_are_errors),
         cmocka_unit_test(command_line_beats_annotation),
+        cmocka_unit_test(unknown_annotation_key_is_an_error),
         cmocka_unit_test(annotation_beats_inference),
         cmocka_unit_test(inference_fills_the_rest),
         cmocka_unit_test(default_grid_covers_n_with_every_thread_of_the_block),
