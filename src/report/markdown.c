@@ -131,10 +131,15 @@ static void timing_section(FILE *out, const kd_comparison *c)
         {"p95", offsetof(kd_summary, p95)},   {"mean", offsetof(kd_summary, mean)},
         {"stdev", offsetof(kd_summary, stdev)},
     };
+    double times[2 * sizeof rows / sizeof *rows];
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++)
+        for (int side = 0; side < 2; side++)
+            times[2 * r + (size_t)side] = *(const double *)((const char *)s[side] + rows[r].offset);
+    const kd_time_column col = kd_time_column_of(times, sizeof times / sizeof *times); /* one unit for the table */
     for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
         char a[32], b[32];
-        kd_format_ns(*(const double *)((const char *)s[0] + rows[r].offset), a, sizeof a);
-        kd_format_ns(*(const double *)((const char *)s[1] + rows[r].offset), b, sizeof b);
+        kd_format_ns_in(&col, times[2 * r], a, sizeof a);
+        kd_format_ns_in(&col, times[2 * r + 1], b, sizeof b);
         fprintf(out, "| %s | %s | %s |\n", rows[r].label, a, b);
     }
     fprintf(out, "| CV | %.2f%% | %.2f%% |\n", 100 * s[0]->cv, 100 * s[1]->cv);

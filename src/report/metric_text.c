@@ -36,6 +36,35 @@ void kd_format_metric(kd_unit unit, double value, char *buf, size_t n)
     }
 }
 
+kd_time_column kd_time_column_of(const double *ns, size_t count)
+{
+    double top = 0, least = 0;
+    for (size_t i = 0; i < count; i++) {
+        double v = fabs(ns[i]);
+        if (!isfinite(v))
+            continue;
+        top = fmax(top, v);
+        if (v > 0 && (least == 0 || v < least))
+            least = v;
+    }
+    /* kd_format_ns's steps: ms with 3 decimals, us with 1 (from 100us) or 2, whole ns */
+    kd_time_column col = top >= 1e6 ? (kd_time_column){1e6, "ms", 3}
+                         : top >= 1e5 ? (kd_time_column){1e3, "us", 1}
+                         : top >= 1e3 ? (kd_time_column){1e3, "us", 2}
+                                      : (kd_time_column){1, "ns", 0};
+    if (least > 0 && col.scale > 1) {
+        int wanted = (int)ceil(1 - log10(least / col.scale)); /* two significant digits */
+        if (wanted > col.decimals)
+            col.decimals = wanted > 3 ? 3 : wanted;
+    }
+    return col;
+}
+
+void kd_format_ns_in(const kd_time_column *col, double ns, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.*f%s", col->decimals, ns / col->scale, col->unit);
+}
+
 void kd_format_delta(const kd_metric_def *def, const kd_metric_delta *d, char *buf, size_t n)
 {
     if (isinf(d->delta))
@@ -49,8 +78,15 @@ void kd_format_delta(const kd_metric_def *def, const kd_metric_delta *d, char *b
 void kd_row_cells_of(kd_unit unit, const kd_metric_delta *d, kd_row_cells *out)
 {
     const kd_metric_def def = {.unit = unit};
-    kd_format_metric(unit, d->v1, out->v1, sizeof out->v1);
-    kd_format_metric(unit, d->v2, out->v2, sizeof out->v2);
+    if (unit == KD_UNIT_NS) { /* both sides' times in one unit */
+        const double both[2] = {d->v1, d->v2};
+        kd_time_column col = kd_time_column_of(both, 2);
+        kd_format_ns_in(&col, d->v1, out->v1, sizeof out->v1);
+        kd_format_ns_in(&col, d->v2, out->v2, sizeof out->v2);
+    } else {
+        kd_format_metric(unit, d->v1, out->v1, sizeof out->v1);
+        kd_format_metric(unit, d->v2, out->v2, sizeof out->v2);
+    }
     kd_format_delta(&def, d, out->delta, sizeof out->delta);
 }
 

@@ -9,6 +9,17 @@
 
 /* "65.57us", "201.3 MB", "3.07 TB/s", "1.98 GHz", "93.8%", "3.1M", "4.00". */
 void kd_format_metric(kd_unit unit, double value, char *buf, size_t n);
+/* One unit for a column of times, so that 941ns never stands beside 1.37us: the unit
+ * kd_format_ns would give the column's largest value, with the decimals it gives that
+ * value, more (up to 3) where the smallest would show fewer than two significant digits. */
+typedef struct kd_time_column {
+    double scale;     /* ns per unit */
+    const char *unit; /* "ns", "us", "ms" */
+    int decimals;
+} kd_time_column;
+kd_time_column kd_time_column_of(const double *ns, size_t count);
+/* "0.94us" in the column's unit. */
+void kd_format_ns_in(const kd_time_column *col, double ns, char *buf, size_t n);
 /* "+33.5%", "-6.9pp", "+inf" */
 void kd_format_delta(const kd_metric_def *def, const kd_metric_delta *d, char *buf, size_t n);
 const char *kd_group_name(kd_metric_group g);

@@ -119,12 +119,13 @@ static void count_table(FILE *out, const kd_render_options *o, const char *title
                 t->count - shown, paint(o, RESET));
 }
 
-/* A latency row; with `relative`, the change in percent (negative: v2 takes less time). */
-static void stat_row(FILE *out, const char *label, double a, double b, bool relative)
+/* A latency row in the table's unit; with `relative`, the change in percent (negative: v2
+ * takes less time). */
+static void stat_row(FILE *out, const kd_time_column *col, const char *label, double a, double b, bool relative)
 {
     char x[32], y[32];
-    kd_format_ns(a, x, sizeof x);
-    kd_format_ns(b, y, sizeof y);
+    kd_format_ns_in(col, a, x, sizeof x);
+    kd_format_ns_in(col, b, y, sizeof y);
     fprintf(out, "  %-24s %10s %10s", label, x, y);
     if (relative && a > 0)
         fprintf(out, "  %+.1f%%", 100 * (b - a) / a);
@@ -167,14 +168,17 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
 
     const kd_summary *a = &t->side[0].summary, *b = &t->side[1].summary;
     column_heading(out, o, "latency per launch", 24);
-    stat_row(out, "min", a->min, b->min, true);
-    stat_row(out, "p20", a->p20, b->p20, true);
-    stat_row(out, "median", a->median, b->median, true);
-    stat_row(out, "p80", a->p80, b->p80, true);
-    stat_row(out, "p95", a->p95, b->p95, true);
-    stat_row(out, "mean", a->mean, b->mean, true);
-    stat_row(out, "stdev", a->stdev, b->stdev, false);
-    stat_row(out, "IQR", a->iqr, b->iqr, false);
+    const double times[] = {a->min, a->p20, a->median, a->p80, a->p95, a->mean, a->stdev, a->iqr,
+                            b->min, b->p20, b->median, b->p80, b->p95, b->mean, b->stdev, b->iqr};
+    const kd_time_column col = kd_time_column_of(times, sizeof times / sizeof *times); /* one unit for the table */
+    stat_row(out, &col, "min", a->min, b->min, true);
+    stat_row(out, &col, "p20", a->p20, b->p20, true);
+    stat_row(out, &col, "median", a->median, b->median, true);
+    stat_row(out, &col, "p80", a->p80, b->p80, true);
+    stat_row(out, &col, "p95", a->p95, b->p95, true);
+    stat_row(out, &col, "mean", a->mean, b->mean, true);
+    stat_row(out, &col, "stdev", a->stdev, b->stdev, false);
+    stat_row(out, &col, "IQR", a->iqr, b->iqr, false);
     fprintf(out, "  %-24s %9.2f%% %9.2f%%\n", "CV", 100 * a->cv, 100 * b->cv);
     fprintf(out, "  %-24s %10zu %10zu\n", "samples kept", a->n, b->n);
     fprintf(out, "  %-24s %10zu %10zu\n", "outliers removed", a->outliers, b->outliers);
