@@ -90,8 +90,10 @@ static int run_tool(const char *sanitizer, const kd_harness_side *side, kd_san_t
         kd_sb_printf(why, "%s wrote no log (%s): is it compute-sanitizer?", sanitizer, log_path);
         rc = -1;
     }
-    if (rc == 0)
+    if (rc == 0) {
         kd_san_parse(log, &out->report[tool]);
+        kd_san_note_launch(&out->report[tool], side->spec);
+    }
     if (rc == 0 && !out->report[tool].summary_seen) {
         kd_sb_printf(why, "%s --tool %s ended before its summary (killed by the --timeout?)", sanitizer, tool_names[tool]);
         rc = -1;

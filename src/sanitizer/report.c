@@ -19,12 +19,33 @@ static unsigned long long number(const char *s)
     return v;
 }
 
-/* "oob_write+0xe0 in planted.cu:12" or "smem_race+0x100 in planted.cu:28" */
+/* The function's name in its frame text s[0..len): "void reduce0<float>(float*, unsigned
+ * int)" -> "reduce0<float>" (the return type and the parameters left out, the template's
+ * arguments kept). */
+static void function_name(const char *s, size_t len, kd_san_finding *f)
+{
+    size_t start = 0, end = len;
+    int depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '<')
+            depth++;
+        else if (s[i] == '>' && depth > 0)
+            depth--;
+        else if (s[i] == '(' && depth == 0 && i > start) {
+            end = i;
+            break;
+        } else if (s[i] == ' ' && depth == 0)
+            start = i + 1;
+    }
+    snprintf(f->function, sizeof f->function, "%.*s", (int)(end - start), s + start);
+}
+
+/* "oob_write+0xe0 in planted.cu:12", "smem_race+0x100 in planted.cu:28", or a C++ kernel's
+ * "void reduce0<float>(float*, float*, unsigned int)+0x1b0 in reduce.cu:40" */
 static void location(const char *s, kd_san_finding *f)
 {
-    size_t n = strcspn(s, "+ (");
-    snprintf(f->function, sizeof f->function, "%.*s", (int)n, s);
-    const char *in = strstr(s, " in ");
+    const char *offset = strstr(s, "+0x"), *in = strstr(offset ? offset : s, " in ");
+    function_name(s, offset ? (size_t)(offset - s) : in ? (size_t)(in - s) : strlen(s), f);
     if (!in)
         return;
     in += 4;
@@ -164,6 +185,15 @@ void kd_san_parse(const char *log, kd_san_report *out)
         keep(out, &current);
 }
 
+void kd_san_note_launch(kd_san_report *r, const kd_launch_spec *spec)
+{
+    for (size_t i = 0; spec && i < r->count; i++) {
+        r->findings[i].dynamic_shared = spec->dynamic_shared;
+        r->findings[i].smem_assumed = spec->smem_origin && strcmp(spec->smem_origin, "assumed") == 0;
+        r->findings[i].smem_bytes = spec->dynamic_smem;
+    }
+}
+
 void kd_san_report_free(kd_san_report *r)
 {
     free(r->findings);
@@ -255,6 +285,11 @@ void kd_san_explain(const kd_san_finding *f, const kd_san_buffer *buffers, size_
         kd_sb_puts(out, b ? "; nothing wrote it before the kernel read it: is this an output buffer that is really "
                             "an input (a parameter without const)?"
                           : "; nothing wrote it before the kernel read it");
+    else if (f->dynamic_shared && (f->smem_assumed || !strcmp(f->space, "shared")))
+        kd_sb_printf(out, "; the kernel's dynamic shared memory (extern __shared__) is %llu B, %s: give the size it "
+                     "needs with --smem BYTES%s%s%s", f->smem_bytes,
+                     f->smem_assumed ? "assumed (one element a thread)" : "as set", b ? ", else --n, --buf " : "",
+                     b ? b->arg->name : "", b ? "=... or --grid" : "");
     else if (b)
         kd_sb_printf(out, "; the launch probably needs --n, --buf %s=... or --grid", b->arg->name);
     else if (!strcmp(f->space, "shared"))

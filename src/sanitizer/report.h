@@ -37,6 +37,10 @@ typedef struct kd_san_finding {
     long long offset;         /* N, negative when before */
     unsigned long long nearest, nearest_size;
     unsigned long long count; /* how many times it was reported (threads, hazards) */
+    /* The launch's dynamic shared memory (kd_san_note_launch), for the hint: a kernel with
+     * extern __shared__ memory that faults most likely needs a larger --smem. */
+    bool dynamic_shared, smem_assumed;
+    unsigned long long smem_bytes;
 } kd_san_finding;
 
 typedef struct kd_san_report {
@@ -46,8 +50,11 @@ typedef struct kd_san_report {
     bool summary_seen;           /* the log ended normally */
 } kd_san_report;
 
-/* Parses a log. Unknown lines are ignored. */
+/* Parses a log. Unknown lines are ignored. A function is named as the kernel's source
+ * does ("reduce0<float>" of "void reduce0<float>(float*, float*, unsigned int)+0x1b0"). */
 void kd_san_parse(const char *log, kd_san_report *out);
+/* Records on every finding what the launch it came from did with dynamic shared memory. */
+void kd_san_note_launch(kd_san_report *r, const kd_launch_spec *spec);
 void kd_san_report_free(kd_san_report *r);
 
 /* One buffer of a side, where the harness put it. */
@@ -62,7 +69,7 @@ size_t kd_san_buffers(const char *list, const kd_launch_spec *spec, kd_san_buffe
 
 /* "thread (255,0,0) of block (3,0,0) wrote 4 bytes at out[1024], one past its end (1024
  * elements), at file.cu:12 (in oob_write); the launch probably needs --n, --buf out=... or
- * --grid". */
+ * --grid". For a kernel with dynamic shared memory the hint names --smem first. */
 void kd_san_explain(const kd_san_finding *f, const kd_san_buffer *buffers, size_t nbuffers, kd_strbuf *out);
 
 #endif
