@@ -213,8 +213,12 @@ bool kd_cache_usable(const char *entry, const char key[65], const kd_cache_layou
 int kd_cache_verify(const char *entry, const kd_cache_layout *layout, kd_strbuf *why)
 {
     struct stat st;
-    if (lstat(entry, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        kd_sb_puts(why, errno == ENOENT ? "it is missing" : "it is not a folder");
+    if (lstat(entry, &st) != 0) {
+        kd_sb_printf(why, "it cannot be read: %s", strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        kd_sb_puts(why, "it is not a folder");
         return -1;
     }
     char *manifest_path = kd_path_join(entry, MANIFEST);
