@@ -10,6 +10,7 @@
 #include "app/collect.h"
 #include "cli/exit_codes.h"
 #include "cli/options.h"
+#include "cli/outputs.h"
 #include "cli/status.h"
 #include "diff/compare.h"
 #include "report/app_report.h"
@@ -142,13 +143,26 @@ static int comparison_status(const kd_comparison *c, kd_outcome outcome, int ren
     return status;
 }
 
-/* The comparison as one JSON document to `path` (a file, or "-" for stdout). */
-static int write_json(const char *path, const kd_comparison *c)
+/* The documents a comparison can be written as (--json/--save, --trace, --markdown, --html, --csv). */
+typedef enum document { DOC_JSON, DOC_TRACE, DOC_MARKDOWN, DOC_HTML, DOC_CSV } document;
+
+/* One document to `path` (a file, or "-" for stdout), rendered in memory and written whole
+ * (util/output.h). 0, or -1 after a message naming the file. */
+static int write_document(document d, const char *path, const kd_comparison *c, const kd_render_options *plain)
 {
+    static const char *const what[] = {"JSON", "trace", "Markdown", "HTML", "CSV"};
     kd_output out;
-    if (!kd_output_open(&out, path, "JSON"))
+    if (!kd_output_open(&out, path, what[d]))
         return -1;
-    return kd_output_close(&out, kd_render_json(out.stream, c));
+    int failed = 0;
+    switch (d) {
+    case DOC_JSON: failed = kd_render_json(out.stream, c); break;
+    case DOC_TRACE: failed = kd_render_trace(out.stream, c); break;
+    case DOC_MARKDOWN: kd_render_markdown(out.stream, c, plain); break;
+    case DOC_HTML: kd_render_html(out.stream, c, NULL); break;
+    case DOC_CSV: kd_render_csv(out.stream, c, NULL); break;
+    }
+    return kd_output_close(&out, failed != 0);
 }
 
 static int render(const kd_options *opts, const kd_comparison *c)
@@ -156,42 +170,25 @@ static int render(const kd_options *opts, const kd_comparison *c)
     kd_status_clear();
     if (!kd_options_stdout_taken(opts))
         kd_render_terminal(stdout, c, &opts->render);
-    /* Every output is attempted, so one bad path does not cost the others. */
-    int rc = KD_EXIT_OK;
-    const char *json_paths[2] = {opts->json_path, opts->save_path};
-    for (int i = 0; i < 2; i++)
-        if (json_paths[i] && write_json(json_paths[i], c) != 0)
-            rc = KD_EXIT_TOOL;
-    kd_output out;
-    if (opts->trace_path && c->regions_run) {
-        if (!kd_output_open(&out, opts->trace_path, "trace"))
-            return KD_EXIT_TOOL;
-        if (kd_output_close(&out, kd_render_trace(out.stream, c)) != 0)
-            rc = KD_EXIT_TOOL;
-    }
+    /* The report leaves before any message about the files: with 2>&1 (a CI log) a
+     * message then never lands inside one of its tables. */
+    fflush(stdout);
     kd_render_options plain = opts->render;
     plain.color = false;
-    if (opts->markdown_path) {
-        if (!kd_output_open(&out, opts->markdown_path, "Markdown"))
-            return KD_EXIT_TOOL;
-        kd_render_markdown(out.stream, c, &plain);
-        if (kd_output_close(&out, 0) != 0)
+    const struct {
+        document d;
+        const char *path;
+    } docs[] = {
+        {DOC_JSON, opts->json_path}, {DOC_JSON, opts->save_path},
+        {DOC_TRACE, c->regions_run ? opts->trace_path : NULL}, {DOC_MARKDOWN, opts->markdown_path},
+        {DOC_HTML, opts->html_path}, {DOC_CSV, opts->csv_path},
+    };
+    /* Every output is attempted, so one bad path does not cost the others; any failure is
+     * the exit status. */
+    int rc = KD_EXIT_OK;
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
+        if (docs[i].path && write_document(docs[i].d, docs[i].path, c, &plain) != 0)
             rc = KD_EXIT_TOOL;
-    }
-    if (opts->html_path) {
-        if (!kd_output_open(&out, opts->html_path, "HTML"))
-            return KD_EXIT_TOOL;
-        kd_render_html(out.stream, c, NULL);
-        if (kd_output_close(&out, 0) != 0)
-            rc = KD_EXIT_TOOL;
-    }
-    if (opts->csv_path) {
-        if (!kd_output_open(&out, opts->csv_path, "CSV"))
-            return KD_EXIT_TOOL;
-        kd_render_csv(out.stream, c, NULL);
-        if (kd_output_close(&out, 0) != 0)
-            rc = KD_EXIT_TOOL;
-    }
     return rc;
 }
 
@@ -201,11 +198,9 @@ static int app_command(const kd_options *opts)
     kd_app_comparison c;
     int rc = kd_exit_code(kd_app_collect(opts->diff.files, &opts->app, opts->diff.gate.fail_if_slower_pct, &c));
     if (rc == KD_EXIT_OK) {
-        bool stdout_taken = (opts->json_path && strcmp(opts->json_path, "-") == 0) ||
-                            (opts->markdown_path && strcmp(opts->markdown_path, "-") == 0) ||
-                            (opts->html_path && strcmp(opts->html_path, "-") == 0);
-        if (!stdout_taken)
+        if (!kd_options_stdout_taken(opts))
             kd_app_render_terminal(stdout, &c, opts->app.top);
+        fflush(stdout); /* the report before any message about the files (2>&1) */
         /* Every output is attempted, so one bad path does not cost the others. */
         kd_output out;
         if (opts->json_path && (!kd_output_open(&out, opts->json_path, "JSON") ||
@@ -242,6 +237,8 @@ int main(int argc, char **argv)
     json_set_alloc_funcs(kd_xmalloc, free);
     kd_options opts;
     int rc = kd_options_parse(argc, argv, &opts);
+    if (rc == 0)
+        rc = kd_outputs_check(&opts); /* before anything runs: no report over the user's work */
     if (rc != 0) {
         kd_options_free(&opts);
         return rc;

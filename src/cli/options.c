@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +9,11 @@
 #include <unistd.h>
 
 #include "cli/exit_codes.h"
+#include "cli/outputs.h"
 #include "launch/expr.h"
 #include "util/suggest.h"
+#include "util/text.h"
+#include "workflow/sweep.h"
 #include "util/xalloc.h"
 #include "compile/build.h"
 #include "ncu/profile.h"
@@ -27,12 +31,16 @@ enum {
     OPT_PYTHON, OPT_NO_AUTOTUNE,
     OPT_HTML, OPT_CSV,
     OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, OPT_APP_PREPARE,
+    OPT_FORCE,
 };
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */
 #define MAX_TIMEOUT_S 3600
 /* ncu's own output: one block, so that flags added elsewhere merge cleanly. */
 enum { OPT_NCU_REPORT = 1000, OPT_METRIC_NAMES, OPT_METRICS };
+
+/* The one-letter options (-q -v -h -N, and -I DIR -D NAME[=VALUE] with a value). */
+static const char short_options[] = "hqvNI:D:";
 
 static const struct option long_options[] = {
     {"ncu-report", required_argument, NULL, OPT_NCU_REPORT},
@@ -106,38 +114,21 @@ static const struct option long_options[] = {
     {"python", required_argument, NULL, OPT_PYTHON},
     {"html", required_argument, NULL, OPT_HTML},
     {"csv", required_argument, NULL, OPT_CSV},
+    {"force", no_argument, NULL, OPT_FORCE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
 };
 
-/* Completion scripts made from the option table, so that they cannot miss an option. */
-void kd_print_completion(const char *shell)
-{
-    static const char *const commands = "list compare help";
-    if (!strcmp(shell, "bash")) {
-        printf("# bash completion for kerndiff (kerndiff --completion bash)\n_kerndiff() {\n"
-               "    local cur=${COMP_WORDS[COMP_CWORD]}\n    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"");
-        for (const struct option *o = long_options; o->name; o++)
-            printf("%s--%s", o == long_options ? "" : " ", o->name);
-        printf(" -q -v -h -I -D\" -- \"$cur\"))\n    elif [[ $COMP_CWORD -eq 1 ]]; then\n"
-               "        COMPREPLY=($(compgen -W \"%s\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n    else\n"
-               "        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\ncomplete -o filenames -F _kerndiff kerndiff\n",
-               commands);
-    } else if (!strcmp(shell, "zsh")) {
-        printf("#compdef kerndiff\n# zsh completion for kerndiff (kerndiff --completion zsh)\nlocal -a options\noptions=(");
-        for (const struct option *o = long_options; o->name; o++)
-            printf("%s--%s", o == long_options ? "" : " ", o->name);
-        printf(" -q -v -h -I -D)\nif [[ $PREFIX == -* ]]; then\n    compadd -- $options\nelse\n"
-               "    (( CURRENT == 2 )) && compadd -- %s\n    _files\nfi\n",
-               commands);
-    } else {
-        printf("# fish completion for kerndiff (kerndiff --completion fish)\n");
-        for (const struct option *o = long_options; o->name; o++)
-            printf("complete -c kerndiff -l %s%s\n", o->name, o->has_arg == required_argument ? " -r" : "");
-        printf("complete -c kerndiff -s q -s v -s h\ncomplete -c kerndiff -n __fish_use_subcommand -a '%s'\n", commands);
-    }
-}
+/* The command words (the first operand), for the parse and the completions. */
+static const struct {
+    const char *name, *what;
+} commands[] = {
+    {"list", "list the kernels of a file and their launch"},
+    {"compare", "diff two saved runs (--save)"},
+    {"app", "two programs' GPU activity, kernel by kernel"},
+    {"help", "the options"},
+};
 
 bool kd_options_stdout_taken(const kd_options *opts)
 {
@@ -148,9 +139,7 @@ bool kd_options_stdout_taken(const kd_options *opts)
     return false;
 }
 
-void kd_print_help(void)
-{
-    fputs(
+static const char help_text[] =
         "usage: kerndiff [options] V1.cu V2.cu     diff two versions of a kernel\n"
         "       kerndiff [options] FILE.cu         git: HEAD against the working copy\n"
         "       kerndiff --at REF[..REF2] FILE.cu  git: a revision against the working copy,\n"
@@ -254,14 +243,16 @@ void kd_print_help(void)
         "Analysis:\n"
         "  --all-instructions    list unchanged instruction rows too\n"
         "Output:\n"
-        "  --json[=FILE]         write JSON (docs/json-schema.json) to FILE or stdout;\n"
-        "                        `--json FILE` works when FILE ends in .json\n"
-        "  --markdown[=FILE]     write Markdown to FILE or stdout (`--markdown FILE.md`)\n"
+        "  --json[=FILE]         write JSON (docs/json-schema.json) to FILE or stdout (-);\n"
+        "                        `--json FILE` takes the next word unless it is a source file\n"
+        "  --markdown[=FILE]     write Markdown to FILE or stdout (`--markdown FILE`, -)\n"
         "  --html FILE           a self-contained HTML report with charts (samples, speedup CI,\n"
         "                        roofline, regions and a timeline of one block per side; a sweep's\n"
         "                        time and speedup against its values; app: its top kernels)\n"
         "  --csv FILE            the raw samples (side,index,round,ns,throttled), or one row per\n"
-        "                        sweep point; \"-\" writes either to stdout\n"
+        "                        sweep point; \"-\" writes any document to stdout (one at most)\n"
+        "  --force               write outputs even over an input, a source file or a file git\n"
+        "                        tracks (refused otherwise: exit 2)\n"
         "  --no-color            no colour (also when NO_COLOR is set or not a terminal)\n"
         "  --brief               the verdict, correctness and what changed, nothing else\n"
         "  -q, --quiet           nothing on stderr but errors\n"
@@ -282,8 +273,276 @@ void kd_print_help(void)
         "  kerndiff --fn reduce --arch sm_80 old.cu new.cu\n"
         "  kerndiff --fn add_v1:add_v2 --json=diff.json a.cu b.cu\n"
         "  kerndiff --n 64M --arg alpha=2 --require-match old.cu new.cu\n"
-        "  kerndiff list examples/matmul/v2.cu\n",
-        stdout);
+        "  kerndiff list examples/matmul/v2.cu\n";
+
+void kd_print_help(void)
+{
+    fputs(help_text, stdout);
+}
+
+/* ---- shell completions, made from the option table, the help text and these two tables ---- */
+
+/* What an option's value completes to: 'w' one of `words`, 'f' a file, 'd' a folder, 'c' a
+ * program; an option with a value that is not listed here completes to nothing (a name, a number). */
+static const struct {
+    int code;
+    char kind;
+    const char *words;
+} value_kinds[] = {
+    {OPT_SIDE, 'w', "v1 v2"},
+    {OPT_COMPLETION, 'w', "bash zsh fish"},
+    {OPT_NCU_SET, 'w', "fast full"},
+    {OPT_NCU_CLOCK, 'w', "none base"},
+    {OPT_BATCH, 'w', "auto off"},
+    {OPT_REGION_BLOCKS, 'w', "auto all 1 2 4 8 16"},
+    {OPT_SANITIZE, 'w', "memcheck racecheck initcheck synccheck"},
+    {OPT_ARCH, 'w', "sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a sm_100 sm_120"},
+    {OPT_JSON, 'f', NULL}, {OPT_MARKDOWN, 'f', NULL}, {OPT_HTML, 'f', NULL}, {OPT_CSV, 'f', NULL},
+    {OPT_SAVE, 'f', NULL}, {OPT_TRACE, 'f', NULL},
+    {OPT_NCU_REPORT, 'd', NULL}, {'I', 'd', NULL},
+    {OPT_NVCC, 'c', NULL}, {OPT_PYTHON, 'c', NULL}, {OPT_NCU, 'c', NULL}, {OPT_SANITIZER, 'c', NULL},
+};
+
+static char value_kind(int code, const char **words)
+{
+    for (size_t i = 0; i < sizeof value_kinds / sizeof *value_kinds; i++)
+        if (value_kinds[i].code == code) {
+            *words = value_kinds[i].words;
+            return value_kinds[i].kind;
+        }
+    *words = NULL;
+    return 0;
+}
+
+/* An option's line in the help text ("--max-time", "-q"): its description, the text after
+ * the option column, up to the end of that line; "" when the help has no such line. */
+static void help_description(const char *option, char *out, size_t size)
+{
+    size_t len = strlen(option);
+    *out = '\0';
+    for (const char *line = help_text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line)) {
+        if (strncmp(line, "  -", 3) != 0)
+            continue;
+        const char *end = line + strcspn(line, "\n");
+        const char *column_end = strstr(line + 2, "  ");
+        if (!column_end || column_end > end)
+            column_end = end;
+        for (const char *p = line + 2; p + len <= column_end; p++) {
+            bool starts = p == line + 2 || p[-1] == ' ' || p[-1] == ',';
+            char after = p[len];
+            if (starts && strncmp(p, option, len) == 0 && !(after == '-' || after == '_' || (after >= 'a' && after <= 'z') ||
+                                                            (after >= 'A' && after <= 'Z') || (after >= '0' && after <= '9'))) {
+                const char *d = column_end + strspn(column_end, " ");
+                snprintf(out, size, "%.*s", d < end ? (int)(end - d) : 0, d);
+                return;
+            }
+        }
+    }
+}
+
+/* Text inside a single-quoted shell word: ' closes the quote, so it is written '\'' (bash,
+ * zsh); fish also reads \ inside quotes, so it is written \\ and ' as \'. */
+static void put_quoted(const char *text, bool fish, const char *also_escape)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p == '\'')
+            fputs(fish ? "\\'" : "'\\''", stdout);
+        else if (fish && *p == '\\')
+            fputs("\\\\", stdout);
+        else if (also_escape && strchr(also_escape, *p))
+            printf("\\%c", *p);
+        else
+            putchar(*p);
+    }
+}
+
+
+/* The long option whose short form is `letter` (-q is --quiet), or NULL. */
+static const struct option *long_of(int letter)
+{
+    for (const struct option *o = long_options; o->name; o++)
+        if (o->val == letter)
+            return o;
+    return NULL;
+}
+
+/* bash: the `case` arm of every option of one value kind ('w': one arm per option). */
+static void bash_value_arms(char want)
+{
+    bool first = true;
+    for (const struct option *o = long_options; o->name; o++) {
+        const char *words;
+        char kind = value_kind(o->val, &words);
+        if (o->has_arg == no_argument || kind != want || (o->has_arg == optional_argument && !kind))
+            continue;
+        if (want == 'w') {
+            /* A value that is optional is only the option's with '=' (--sanitize=racecheck). */
+            printf("        --%s) %s{ COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); return; };;\n", o->name,
+                   o->has_arg == optional_argument ? "[[ $eq == 1 ]] && " : "", words);
+            continue;
+        }
+        printf("%s", first ? "        " : "|");
+        if (o->val < 256 && strchr(short_options, o->val))
+            printf("-%c|", o->val);
+        printf("--%s", o->name);
+        first = false;
+    }
+    for (const char *p = short_options; *p; p++) {
+        const char *words;
+        if (p[1] == ':' && !long_of(*p) && value_kind(*p, &words) == want) {
+            printf("%s-%c", first ? "        " : "|", *p);
+            first = false;
+        }
+    }
+    if (first)
+        return;
+    if (want)
+        printf(") COMPREPLY=($(compgen -%c -- \"$cur\")); return;;\n", want);
+    else
+        printf(") return;; # a value: nothing to offer\n");
+}
+
+static void bash_completion(void)
+{
+    printf("# bash completion for kerndiff (kerndiff --completion bash)\n_kerndiff() {\n"
+           "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} eq=0\n"
+           "    # bash splits OPTION=VALUE at '=': complete the value of OPTION\n"
+           "    if [[ $cur == = ]]; then cur=; eq=1\n"
+           "    elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; eq=1; fi\n"
+           "    case $prev in\n");
+    bash_value_arms('w');
+    bash_value_arms('f');
+    bash_value_arms('d');
+    bash_value_arms('c');
+    bash_value_arms(0);
+    printf("    esac\n    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"");
+    for (const struct option *o = long_options; o->name; o++)
+        printf("--%s ", o->name);
+    for (const char *p = short_options; *p; p++)
+        if (*p != ':')
+            printf("-%c ", *p);
+    printf("\" -- \"$cur\"))\n    elif [[ $COMP_CWORD -eq 1 ]]; then\n        COMPREPLY=($(compgen -W \"");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        printf("%s%s", i ? " " : "", commands[i].name);
+    printf("\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
+           "complete -o filenames -F _kerndiff kerndiff\n");
+}
+
+/* zsh: _arguments specs, '--opt=[description]:message:action'. */
+static void zsh_action(char kind, const char *words)
+{
+    switch (kind) {
+    case 'w': printf("value:(%s)", words); break;
+    case 'f': printf("file:_files"); break;
+    case 'd': printf("folder:_files -/"); break;
+    case 'c': printf("program:_command_names -e"); break;
+    default: printf("value: "); break;
+    }
+}
+
+static void zsh_completion(void)
+{
+    char description[160];
+    printf("#compdef kerndiff\n# zsh completion for kerndiff (kerndiff --completion zsh)\n"
+           "_kerndiff_first() {\n    _alternative 'commands:command:((");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        printf("%s%s\\:\"", i ? " " : "", commands[i].name);
+        put_quoted(commands[i].what, false, "\"");
+        printf("\"");
+    }
+    printf("))' 'files:file:_files'\n}\nlocal -a specs\nspecs=(\n");
+    for (const struct option *o = long_options; o->name; o++) {
+        char name[48];
+        snprintf(name, sizeof name, "--%s", o->name);
+        help_description(name, description, sizeof description);
+        const char *words;
+        char kind = value_kind(o->val, &words);
+        printf("    '%s%s[", name, o->has_arg == required_argument ? "=" : o->has_arg == optional_argument ? "=-" : "");
+        put_quoted(description, false, "[]:\\");
+        printf("]");
+        if (o->has_arg != no_argument) {
+            printf(o->has_arg == optional_argument ? "::" : ":");
+            zsh_action(kind, words);
+        }
+        printf("'\n");
+    }
+    for (const char *p = short_options; *p; p++) {
+        if (*p == ':')
+            continue;
+        char name[4] = {'-', *p, '\0'};
+        help_description(name, description, sizeof description);
+        const char *words;
+        char kind = value_kind(*p, &words);
+        printf("    '%s%s[", name, p[1] == ':' ? "+" : "");
+        put_quoted(description, false, "[]:\\");
+        printf("]");
+        if (p[1] == ':') {
+            printf(":");
+            zsh_action(kind, words);
+        }
+        printf("'\n");
+    }
+    printf(")\n_arguments -s -S : $specs '1: :_kerndiff_first' '*:file:_files'\n");
+}
+
+static void fish_completion(void)
+{
+    char description[160];
+    printf("# fish completion for kerndiff (kerndiff --completion fish)\n");
+    for (const struct option *o = long_options; o->name; o++) {
+        char name[48];
+        snprintf(name, sizeof name, "--%s", o->name);
+        help_description(name, description, sizeof description);
+        printf("complete -c kerndiff -l %s", o->name);
+        if (o->val < 256 && strchr(short_options, o->val))
+            printf(" -s %c", o->val);
+        const char *words;
+        char kind = value_kind(o->val, &words);
+        /* -r: the value is the next word; -f: no files unless the value is one. */
+        if (o->has_arg == required_argument)
+            printf(" -r%s", kind == 'f' ? " -F" : " -f");
+        else if (o->has_arg == optional_argument && kind == 'w')
+            printf(" -f"); /* --sanitize=TOOLS: the words only */
+        if (kind == 'w')
+            printf(" -a '%s'", words);
+        else if (kind == 'd')
+            printf(" -a '(__fish_complete_directories)'");
+        else if (kind == 'c')
+            printf(" -a '(__fish_complete_command)'");
+        if (*description) {
+            printf(" -d '");
+            put_quoted(description, true, NULL);
+            printf("'");
+        }
+        printf("\n");
+    }
+    for (const char *p = short_options; *p; p++) {
+        if (*p == ':' || long_of(*p))
+            continue; /* written with its long form */
+        char name[4] = {'-', *p, '\0'};
+        help_description(name, description, sizeof description);
+        const char *words;
+        char kind = value_kind(*p, &words);
+        printf("complete -c kerndiff -s %c%s%s -d '", *p, p[1] == ':' ? " -r -f" : "",
+               kind == 'd' ? " -a '(__fish_complete_directories)'" : "");
+        put_quoted(description, true, NULL);
+        printf("'\n");
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        printf("complete -c kerndiff -n __fish_use_subcommand -a %s -d '", commands[i].name);
+        put_quoted(commands[i].what, true, NULL);
+        printf("'\n");
+    }
+}
+
+void kd_print_completion(const char *shell)
+{
+    if (!strcmp(shell, "bash"))
+        bash_completion();
+    else if (!strcmp(shell, "zsh"))
+        zsh_completion();
+    else
+        fish_completion();
 }
 
 /* A number in [lo, hi]; with `percent`, a trailing % is allowed. */
@@ -299,21 +558,83 @@ static int parse_number(const char *s, double lo, double hi, bool percent, doubl
     return 0;
 }
 
-static bool ends_with(const char *s, const char *suffix)
+/* What the parse remembers besides the options: the words as given (GNU getopt permutes
+ * argv), the words an optional output took, and which options were given. */
+typedef struct parse_state {
+    char **original;           /* argv before getopt moved anything */
+    int argc;
+    const char **taken_by[2];  /* where an optional output stored a word it took (&opts->json_path) */
+    const char *taken[2];
+    unsigned char seen[1024];  /* by getopt code: options given, for the checks between them */
+} parse_state;
+
+static bool is_command_word(const char *w)
 {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strcmp(w, commands[i].name) == 0)
+            return true;
+    return false;
 }
 
-/* `--json FILE` (with a space) is taken only when FILE looks like the output file, so
- * `kerndiff --json a.cu b.cu` still means "JSON to stdout". */
-static const char *optional_output(int argc, char **argv, const char *suffix)
+/* `--json FILE` (with a space): the next word is the file (any name: the option says the
+ * format), "-" is stdout, unless the word is an option, a command, or a source file by its
+ * extension: `kerndiff --json a.cu b.cu` is JSON to stdout and never a report over a.cu.
+ * A word taken that the command then lacks as an operand is given back (give_back). */
+static void optional_output(int argc, char **argv, parse_state *st, const char **dest)
 {
-    if (optarg)
-        return optarg;
-    if (optind < argc && argv[optind][0] != '-' && ends_with(argv[optind], suffix))
-        return argv[optind++];
-    return "-";
+    *dest = "-";
+    if (optarg) {
+        *dest = optarg;
+        return;
+    }
+    if (optind >= argc)
+        return;
+    const char *w = argv[optind];
+    if ((w[0] == '-' && w[1]) || is_command_word(w) || kd_outputs_source_name(w))
+        return;
+    *dest = w;
+    optind++;
+    int slot = st->taken[0] ? 1 : 0;
+    st->taken[slot] = w;
+    st->taken_by[slot] = dest;
+}
+
+/* How many operands (words after the options, the command word included) the command needs. */
+static int operands_needed(const kd_options *opts, const char *const *positional, int npos)
+{
+    if (npos == 0)
+        return 1; /* git mode on the one file */
+    if (!strcmp(positional[0], "compare"))
+        return 3;
+    if (!strcmp(positional[0], "list"))
+        return 2;
+    if (!strcmp(positional[0], "app"))
+        return opts->diff.at ? 2 : 3;
+    return npos;
+}
+
+static int original_index(const parse_state *st, const char *word)
+{
+    for (int i = 0; i < st->argc; i++)
+        if (st->original[i] == word)
+            return i;
+    return st->argc;
+}
+
+/* `kerndiff compare --json old.json new.json`: --json took old.json, which compare needs:
+ * the JSON goes to stdout and the word goes back among the operands, in its place. */
+static void give_back(const kd_options *opts, parse_state *st, const char **positional, int *npos)
+{
+    for (int k = 0; k < 2 && st->taken[k] && *npos < operands_needed(opts, positional, *npos); k++) {
+        int at = *npos, index = original_index(st, st->taken[k]);
+        while (at > 0 && original_index(st, positional[at - 1]) > index) {
+            positional[at] = positional[at - 1];
+            at--;
+        }
+        positional[at] = st->taken[k];
+        (*npos)++;
+        *st->taken_by[k] = "-";
+    }
 }
 
 /* NAME1:NAME2, where "::" is a C++ scope and not the separator. */
@@ -339,14 +660,18 @@ static int parse_fn(const char *arg, kd_options *opts)
     return 0;
 }
 
+/* The message echoes what was typed (an option, a value, a file name): escape sequences
+ * and other controls in it are written out visibly, never sent to the terminal. */
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
 {
+    char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "kerndiff: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry 'kerndiff --help'.\n");
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    kd_strbuf safe = {0};
+    fprintf(stderr, "kerndiff: %s\nTry 'kerndiff --help'.\n", kd_text_safe(text, &safe));
+    kd_sb_free(&safe);
     return KD_EXIT_USAGE;
 }
 
@@ -403,7 +728,7 @@ static int parse_metrics(const char *arg, kd_options *opts)
     return names > 0 && !strstr(arg, ",,") && arg[strlen(arg) - 1] != ',' ? 0 : -1;
 }
 
-int kd_options_parse(int argc, char **argv, kd_options *opts)
+static int parse_words(int argc, char **argv, kd_options *opts, parse_state *st)
 {
     memset(opts, 0, sizeof *opts);
     kd_timing_options_default(&opts->diff.timing);
@@ -421,7 +746,9 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "hqvNI:D:", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+        if (c >= 0 && c < (int)sizeof st->seen)
+            st->seen[c] = 1;
         switch (c) {
         case 'h': opts->command = KD_CMD_HELP; return 0;
         case 'q': opts->verbosity = KD_QUIET; break;
@@ -457,10 +784,11 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         case OPT_NO_COLOR: opts->render.color = false; break;
         case OPT_NO_CACHE: opts->diff.frontend.no_cache = true; break;
         case OPT_ALL_INSTRUCTIONS: opts->render.all_rows = true; break;
-        case OPT_JSON: opts->json_path = optional_output(argc, argv, ".json"); break;
-        case OPT_MARKDOWN: opts->markdown_path = optional_output(argc, argv, ".md"); break;
+        case OPT_JSON: optional_output(argc, argv, st, &opts->json_path); break;
+        case OPT_MARKDOWN: optional_output(argc, argv, st, &opts->markdown_path); break;
         case OPT_HTML: opts->html_path = optarg; break;
         case OPT_CSV: opts->csv_path = optarg; break;
+        case OPT_FORCE: opts->force = true; break;
         case OPT_FN:
             free((char *)opts->diff.fn[0]);
             free((char *)opts->diff.fn[1]);
@@ -647,13 +975,14 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         }
     }
     /* GNU getopt has moved every option in front, so the rest are the files. */
-    const char *positional[3];
+    const char *positional[5];
     int npos = 0;
     while (optind < argc) {
         if (npos == 3)
             return usage_error("too many files: '%s'", argv[optind]);
         positional[npos++] = argv[optind++];
     }
+    give_back(opts, st, positional, &npos);
     if (npos == 1 && strcmp(positional[0], "help") == 0) {
         opts->command = KD_CMD_HELP;
         return 0;
@@ -714,6 +1043,197 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
     opts->diff.files[0] = positional[0];
     opts->diff.files[1] = positional[1];
     return 0;
+}
+
+/* The first of the given options among codes[] (0 when none), for naming it. */
+static int first_seen(const parse_state *st, const int *codes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (st->seen[codes[i]])
+            return codes[i];
+    return 0;
+}
+
+/* An option's name by its getopt code, as the user would type it. */
+static const char *option_name(int code)
+{
+    static char name[40];
+    if (code < 256) {
+        snprintf(name, sizeof name, "-%c", code);
+        return name;
+    }
+    for (const struct option *o = long_options; o->name; o++)
+        if (o->val == code) {
+            snprintf(name, sizeof name, "--%s", o->name);
+            return name;
+        }
+    return "?";
+}
+
+/* A launch setting that is a constant (no n, block or scalar in it) is checked now, with
+ * the range CUDA allows, so that a bad one is refused before anything is built. X[,Y[,Z]]. */
+static int check_dims(const char *option, const char *text, const double limits[3], double product_limit)
+{
+    if (!text)
+        return 0;
+    char *copy = kd_xstrdup(text);
+    char *parts[3] = {copy};
+    int nparts = 1, depth = 0, rc = 0;
+    for (char *p = copy; *p && rc == 0; p++) {
+        depth += (*p == '(') - (*p == ')');
+        if (*p == ',' && depth == 0) {
+            if (nparts == 3)
+                rc = usage_error("%s wants X, X,Y or X,Y,Z, got '%s'", option, text);
+            else {
+                *p = '\0';
+                parts[nparts++] = p + 1;
+            }
+        }
+    }
+    double product = 1;
+    const kd_vars none = {0};
+    for (int i = 0; i < nparts && rc == 0; i++) {
+        double v;
+        char err[256];
+        if (kd_expr_eval(parts[i], &none, &v, err, sizeof err) != 0) {
+            if (strstr(err, "unknown name"))
+                break; /* it depends on n, block or a scalar: the launch checks it (launch/spec.c) */
+            rc = usage_error("%s '%s': %s", option, text, err);
+        } else if (v != floor(v) || v < 1 || v > limits[i])
+            rc = usage_error("%s '%s': %s is %g, but it must be a whole number from 1 to %.0f (CUDA's limits "
+                             "%.0f,%.0f,%.0f%s)", option, text, i == 0 ? "x" : i == 1 ? "y" : "z", v, limits[i],
+                             limits[0], limits[1], limits[2],
+                             product_limit > 0 ? ", and at most 1024 threads per block in all" : "");
+        else
+            product *= v;
+    }
+    if (rc == 0 && product_limit > 0 && product > product_limit)
+        rc = usage_error("%s '%s' is %.0f threads per block, but CUDA allows at most %.0f", option, text, product,
+                         product_limit);
+    free(copy);
+    return rc;
+}
+
+/* Everything asked, checked together before any of it runs: values that only make sense
+ * together (--min-runs against --max-runs), options that contradict each other or would be
+ * silently ignored by the command, and at most one document on stdout. */
+static int check_request(kd_options *opts, const parse_state *st)
+{
+    /* Samples: both given and crossed is a contradiction; one given moves the other's default. */
+    kd_timing_options *t = &opts->diff.timing;
+    if (st->seen[OPT_MIN_RUNS] && st->seen[OPT_MAX_RUNS] && t->min_runs > t->max_runs)
+        return usage_error("--min-runs %d is more than --max-runs %d: give a minimum at most the maximum",
+                           t->min_runs, t->max_runs);
+    if (t->min_runs > t->max_runs)
+        *(st->seen[OPT_MAX_RUNS] ? &t->min_runs : &t->max_runs) = st->seen[OPT_MAX_RUNS] ? t->max_runs : t->min_runs;
+
+    /* Pairs where the second has no effect, or the opposite one, given the first. */
+    static const struct {
+        int with, code;
+        const char *why;
+    } pairs[] = {
+        {OPT_NO_RUN, OPT_FAIL_IF_SLOWER, "--no-run times nothing, and the gate judges the timing"},
+        {OPT_NO_RUN, OPT_REQUIRE_MATCH, "--no-run runs nothing, and the outputs come from running both"},
+        {OPT_NO_RUN, OPT_SANITIZE, "--no-run runs nothing, and the sanitizer runs both"},
+        {OPT_NO_RUN, OPT_REGIONS, "--no-run times nothing, and regions are timed"},
+        {OPT_NO_RUN, OPT_TRACE, "--no-run runs nothing, and the trace records a run"},
+        {OPT_NO_RUN, OPT_LOCK_CLOCKS, "--no-run times nothing"},
+        {OPT_NO_CHECK, OPT_REQUIRE_MATCH, "--no-check compares no outputs"},
+        {OPT_NO_CHECK, OPT_RTOL, "--no-check compares no outputs"},
+        {OPT_NO_CHECK, OPT_ATOL, "--no-check compares no outputs"},
+        {OPT_NO_NCU, OPT_NCU, "--no-ncu runs no counter pass"},
+        {OPT_NO_NCU, OPT_NCU_SET, "--no-ncu runs no counter pass"},
+        {OPT_NO_NCU, OPT_NCU_REPEATS, "--no-ncu runs no counter pass"},
+        {OPT_NO_NCU, OPT_NCU_CLOCK, "--no-ncu runs no counter pass"},
+        {OPT_NO_NCU, OPT_NCU_REPORT, "--no-ncu runs no counter pass"},
+        {OPT_NO_NCU, OPT_METRICS, "--no-ncu runs no counter pass"},
+        {OPT_NO_NCU, OPT_METRIC_NAMES, "--no-ncu runs no counter pass"},
+        {OPT_WATCH, OPT_JSON, "--watch prints to the terminal only"},
+        {OPT_WATCH, OPT_SAVE, "--watch prints to the terminal only"},
+        {OPT_WATCH, OPT_MARKDOWN, "--watch prints to the terminal only"},
+        {OPT_WATCH, OPT_HTML, "--watch prints to the terminal only"},
+        {OPT_WATCH, OPT_CSV, "--watch prints to the terminal only"},
+        {OPT_WATCH, OPT_TRACE, "--watch prints to the terminal only"},
+        {OPT_WATCH, OPT_SWEEP, "--watch runs one diff"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        if (st->seen[pairs[i].with] && st->seen[pairs[i].code]) {
+            char first[40];
+            snprintf(first, sizeof first, "%s", option_name(pairs[i].with));
+            return usage_error("%s and %s contradict each other (%s): drop one", first, option_name(pairs[i].code),
+                               pairs[i].why);
+        }
+    static const int sanitizer_settings[] = {OPT_SANITIZE_WARN, OPT_SANITIZE_N, OPT_SANITIZER};
+    int lone = first_seen(st, sanitizer_settings, 3);
+    if (lone && !st->seen[OPT_SANITIZE])
+        return usage_error("%s is a setting of --sanitize, which is not given: add --sanitize, or drop %s",
+                           option_name(lone), option_name(lone));
+
+    /* Options of one command given to another: they would be ignored. */
+    static const int app_only[] = {OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, 'N'};
+    int stray = first_seen(st, app_only, sizeof app_only / sizeof *app_only);
+    if (stray && opts->command != KD_CMD_APP)
+        return usage_error("%s belongs to kerndiff app%s", option_name(stray),
+                           stray == OPT_APP_RUNS ? " (samples of a kernel diff: --min-runs, --max-runs)" : "");
+    if (st->seen[OPT_SIDE] && opts->command != KD_CMD_COMPARE)
+        return usage_error("--side picks a side of each saved run: it belongs to kerndiff compare OLD.json NEW.json");
+    static const int not_for_app[] = {OPT_SAVE, OPT_CSV, OPT_TRACE, OPT_SWEEP, OPT_WATCH};
+    stray = first_seen(st, not_for_app, sizeof not_for_app / sizeof *not_for_app);
+    if (stray && opts->command == KD_CMD_APP)
+        return usage_error("%s is not an option of kerndiff app (its outputs: --json, --markdown, --html)",
+                           option_name(stray));
+    static const int outputs[] = {OPT_JSON, OPT_SAVE, OPT_MARKDOWN, OPT_HTML, OPT_CSV, OPT_TRACE, OPT_NCU_REPORT};
+    stray = first_seen(st, outputs, sizeof outputs / sizeof *outputs);
+    if (stray && opts->command == KD_CMD_LIST)
+        return usage_error("kerndiff list prints to the terminal only: %s would write nothing", option_name(stray));
+    if (st->seen[OPT_SWEEP] && kd_sweep_n_list(opts->diff.launch.n))
+        return usage_error("--n %s and --sweep are two sweeps: give one", opts->diff.launch.n);
+    if (opts->watch && kd_sweep_n_list(opts->diff.launch.n))
+        return usage_error("--watch and --n %s contradict each other (--watch runs one diff): drop one",
+                           opts->diff.launch.n);
+
+    /* One document on stdout at most: two would run into each other (the JSON no longer parses). */
+    const struct {
+        const char *option, *path;
+    } docs[] = {{"--json", opts->json_path}, {"--save", opts->save_path}, {"--markdown", opts->markdown_path},
+                {"--html", opts->html_path}, {"--csv", opts->csv_path}, {"--trace", opts->trace_path}};
+    const char *on_stdout = NULL;
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        if (!docs[i].path || strcmp(docs[i].path, "-") != 0)
+            continue;
+        if (on_stdout)
+            return usage_error("%s and %s both write to standard output (a bare %s or %s, or '-'): give one of "
+                               "them a FILE", on_stdout, docs[i].option, on_stdout, docs[i].option);
+        on_stdout = docs[i].option;
+    }
+
+    /* Launch values that hold no name are checked now, whatever runs (--no-run too). */
+    const char *n = opts->diff.launch.n;
+    if (n && !kd_sweep_n_list(n)) {
+        unsigned long long count;
+        char why[256];
+        if (kd_parse_count(n, &count, why, sizeof why) != 0)
+            return usage_error("--n wants an element count (16M, 1<<24, 4096), got '%s': %s", n, why);
+    }
+    static const double block_limits[3] = {1024, 1024, 64}, grid_limits[3] = {2147483647.0, 65535, 65535};
+    if (check_dims("--block", opts->diff.launch.block, block_limits, 1024) != 0 ||
+        check_dims("--grid", opts->diff.launch.grid, grid_limits, 0) != 0)
+        return KD_EXIT_USAGE;
+    return 0;
+}
+
+int kd_options_parse(int argc, char **argv, kd_options *opts)
+{
+    parse_state st = {.argc = argc};
+    st.original = kd_xmalloc(((size_t)argc + 1) * sizeof *st.original);
+    memcpy(st.original, argv, (size_t)argc * sizeof *argv);
+    int rc = parse_words(argc, argv, opts, &st);
+    bool runs = opts->command == KD_CMD_DIFF || opts->command == KD_CMD_COMPARE || opts->command == KD_CMD_APP ||
+                opts->command == KD_CMD_LIST;
+    if (rc == 0 && runs)
+        rc = check_request(opts, &st);
+    free(st.original);
+    return rc;
 }
 
 void kd_options_free(kd_options *opts)

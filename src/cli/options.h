@@ -34,6 +34,7 @@ typedef struct kd_options {
     const char *markdown_path;/* --markdown [FILE] */
     const char *html_path;    /* --html FILE: the report with charts (report/html.c) */
     const char *csv_path;     /* --csv FILE: raw samples, or a sweep's points */
+    bool force;               /* --force: an output may overwrite an input, a source or a tracked file */
 } kd_options;
 
 /* Parses argv. On a usage error prints the reason to stderr and returns KD_EXIT_USAGE;

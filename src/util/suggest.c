@@ -27,14 +27,26 @@ static size_t distance(const char *a, const char *b)
     return row[m];
 }
 
+/* How many leading characters two names share. */
+static size_t common_prefix(const char *a, const char *b)
+{
+    size_t n = 0;
+    while (a[n] && a[n] == b[n])
+        n++;
+    return n;
+}
+
 const char *kd_suggest(const char *typed, const char *const *names, size_t n)
 {
     const char *best = NULL;
-    size_t best_distance = (size_t)-1;
+    size_t best_distance = (size_t)-1, best_prefix = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t d = distance(typed, names[i]);
-        if (d < best_distance) {
+        size_t d = distance(typed, names[i]), prefix = common_prefix(typed, names[i]);
+        /* At equal distance the name that begins as the typed text does wins: `nn` is
+         * `n` typed twice more likely than `fn` with its first letter wrong. */
+        if (d < best_distance || (d == best_distance && prefix > best_prefix)) {
             best_distance = d;
+            best_prefix = prefix;
             best = names[i];
         }
     }

@@ -17,10 +17,14 @@
 
 enum { MAX_POINTS = 64 };
 
+bool kd_sweep_n_list(const char *n)
+{
+    return n && (strchr(n, ',') || strstr(n, ".."));
+}
+
 bool kd_sweep_requested(const kd_options *opts)
 {
-    const char *n = opts->diff.launch.n;
-    return opts->sweep || (n && (strchr(n, ',') || strstr(n, "..")));
+    return opts->sweep || kd_sweep_n_list(opts->diff.launch.n);
 }
 
 static int push_value(kd_sweep_spec *s, const char *text, size_t len)
@@ -94,6 +98,21 @@ static int check_defines(const kd_sweep_spec *s, kd_strbuf *error)
     return 0;
 }
 
+/* Each --n point is an element count: all checked before the first point runs. */
+static int check_counts(const kd_sweep_spec *s, kd_strbuf *error)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        unsigned long long count;
+        char why[256];
+        if (kd_parse_count(s->values[i], &count, why, sizeof why) != 0) {
+            kd_sb_printf(error, "--n: point %zu of %zu, '%s', is not an element count (16M, 1<<24, 4096): %s; "
+                         "nothing was run", i + 1, s->count, s->values[i], why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
@@ -112,7 +131,9 @@ int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error)
     out->parameter = kd_xstrdup("n");
     if (strstr(opts->diff.launch.n, ".."))
         return expand_range(opts->diff.launch.n, out, error);
-    return split_list(opts->diff.launch.n, out, error, "--n");
+    if (split_list(opts->diff.launch.n, out, error, "--n") != 0)
+        return -1;
+    return check_counts(out, error);
 }
 
 void kd_sweep_spec_free(kd_sweep_spec *s)
@@ -250,6 +271,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
             fprintf(human, "%s\n", kd_sb_str(&line));
             kd_sb_free(&line);
         }
+        fflush(human); /* the point's report before its messages: with 2>&1 none lands inside a table */
         kd_strbuf why = {0};
         if (outcome != KD_OK && kd_note_text(&c.runtime_note, &why))
             fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
@@ -277,6 +299,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
             break; /* the other points would fail the same way */
     }
     print_table(human, s, points, false);
+    fflush(human); /* the table before any message about the files */
     json_t *root = json_pack("{s:i, s:s, s:{s:s, s:b, s:o}}", "schema_version", KD_JSON_SCHEMA_VERSION, "kerndiff_version", KD_VERSION,
                              "sweep", "parameter", s->parameter, "compile_time", s->define, "points", results);
     /* --json and --save may both be given: each gets the document. */

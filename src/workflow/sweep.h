@@ -19,7 +19,11 @@ typedef struct kd_sweep_spec {
 
 /* True when the options ask for a sweep (a list or range in --n, or --sweep). */
 bool kd_sweep_requested(const kd_options *opts);
-/* Expands the request. Returns 0, or -1 with the reason in error (a bad range, over 64 points). */
+/* True when an --n value is a list or a range (a sweep), not one count. NULL: false. */
+bool kd_sweep_n_list(const char *n);
+/* Expands the request, every point checked (a count for --n, a -D value for --sweep), so
+ * that a bad point is refused before any point runs. Returns 0, or -1 with the reason in
+ * error (a bad value or range, over 64 points). */
 int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error);
 void kd_sweep_spec_free(kd_sweep_spec *s);
 

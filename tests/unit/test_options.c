@@ -5,6 +5,8 @@
 
 #include "cli/exit_codes.h"
 #include "cli/options.h"
+#include "cli/outputs.h"
+#include "util/suggest.h"
 
 static int parse(kd_options *o, int argc, const char **argv)
 {
@@ -207,9 +209,9 @@ static void timing_and_launch_options(void **state)
     const char *argv[] = {"kerndiff", "--n", "16M", "--buf", "C=n*n", "--arg", "alpha=2", "--grid", "ceil(n/256)",
                           "--block", "128", "--call", "v2:block=256", "--target", "0.5%", "--max-time", "3",
                           "--min-runs", "50", "--max-runs", "900", "--timeout", "2.5", "--seed", "7", "--rtol", "1e-3",
-                          "--batch", "off", "--no-check", "--require-match", "a.cu", "b.cu", NULL};
+                          "--batch", "off", "--require-match", "a.cu", "b.cu", NULL};
     kd_options o;
-    assert_int_equal(parse(&o, 33, argv), 0);
+    assert_int_equal(parse(&o, 32, argv), 0);
     assert_string_equal(o.diff.launch.n, "16M");
     assert_string_equal(o.diff.launch.buffers.items[0], "C=n*n");
     assert_string_equal(o.diff.launch.scalars.items[0], "alpha=2");
@@ -226,8 +228,13 @@ static void timing_and_launch_options(void **state)
     assert_true(o.diff.timing.tolerance_given);
     assert_true(o.diff.timing.tolerance.rtol == 1e-3);
     assert_int_equal(o.diff.timing.batch, -1);
-    assert_false(o.diff.timing.check);
+    assert_true(o.diff.timing.check);
     assert_true(o.diff.gate.require_match);
+    kd_options_free(&o);
+
+    const char *no_check[] = {"kerndiff", "--no-check", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 4, no_check), 0);
+    assert_false(o.diff.timing.check);
     kd_options_free(&o);
 
     const char *defaults[] = {"kerndiff", "a.cu", "b.cu", NULL};
@@ -273,6 +280,138 @@ static void timeout_is_bounded_and_shell_text_never_reaches_nvcc(void **state)
     expect_usage_error(5, call);
 }
 
+/* Issue 28: an optional output value takes the next word unless it is an option, a command
+ * or a source file; "-" is stdout; a word the command needs is given back. */
+static void optional_output_words(void **state)
+{
+    (void)state;
+    kd_options o;
+    const char *dash[] = {"kerndiff", "--json", "-", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, dash), 0);
+    assert_string_equal(o.json_path, "-");
+    assert_string_equal(o.diff.files[0], "a.cu");
+    assert_string_equal(o.diff.files[1], "b.cu");
+    kd_options_free(&o);
+
+    const char *no_extension[] = {"kerndiff", "--json", "report", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, no_extension), 0);
+    assert_string_equal(o.json_path, "report");
+    assert_string_equal(o.diff.files[0], "a.cu");
+    kd_options_free(&o);
+
+    const char *md_dash[] = {"kerndiff", "a.cu", "--markdown", "-", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, md_dash), 0);
+    assert_string_equal(o.markdown_path, "-");
+    assert_string_equal(o.diff.files[1], "b.cu");
+    kd_options_free(&o);
+
+    const char *header[] = {"kerndiff", "--markdown", "k.cuh", NULL};
+    assert_int_equal(parse(&o, 3, header), 0);
+    assert_string_equal(o.markdown_path, "-");
+    assert_string_equal(o.diff.git_file, "k.cuh");
+    kd_options_free(&o);
+
+    const char *python[] = {"kerndiff", "--json", "K.PY", "b.py", NULL};
+    assert_int_equal(parse(&o, 4, python), 0);
+    assert_string_equal(o.json_path, "-");
+    assert_string_equal(o.diff.files[0], "K.PY");
+    kd_options_free(&o);
+
+    /* compare needs both saved runs: --json gives old.json back, in its place. */
+    const char *compare[] = {"kerndiff", "compare", "--json", "old.json", "new.json", NULL};
+    assert_int_equal(parse(&o, 5, compare), 0);
+    assert_int_equal(o.command, KD_CMD_COMPARE);
+    assert_string_equal(o.json_path, "-");
+    assert_string_equal(o.diff.files[0], "old.json");
+    assert_string_equal(o.diff.files[1], "new.json");
+    kd_options_free(&o);
+
+    const char *list[] = {"kerndiff", "--json", "list", "a.cu", NULL};
+    expect_usage_error(4, list); /* list writes no document */
+}
+
+/* Issue 28: contradictions and impossible values refused at parse time, both named. */
+static void whole_request_checked(void **state)
+{
+    (void)state;
+    const char *crossed[] = {"kerndiff", "--min-runs", "100", "--max-runs", "10", "a.cu", "b.cu", NULL};
+    expect_usage_error(7, crossed);
+    kd_options o;
+    const char *max_only[] = {"kerndiff", "--max-runs", "10", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, max_only), 0);
+    assert_int_equal(o.diff.timing.min_runs, 10); /* the default minimum follows */
+    assert_int_equal(o.diff.timing.max_runs, 10);
+    kd_options_free(&o);
+    const char *min_only[] = {"kerndiff", "--min-runs", "5000", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, min_only), 0);
+    assert_int_equal(o.diff.timing.max_runs, 5000);
+    kd_options_free(&o);
+
+    const char *two_stdout[] = {"kerndiff", "--json", "--markdown", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, two_stdout);
+    const char *csv_and_json[] = {"kerndiff", "--csv", "-", "--json=-", "a.cu", "b.cu", NULL};
+    expect_usage_error(6, csv_and_json);
+    const char *one_each[] = {"kerndiff", "--csv", "-", "--json=r.json", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 6, one_each), 0);
+    assert_true(kd_options_stdout_taken(&o));
+    kd_options_free(&o);
+
+    const char *bad_n[] = {"kerndiff", "--no-run", "--n", "16Q", "a.cu", "b.cu", NULL};
+    expect_usage_error(6, bad_n);
+    const char *block0[] = {"kerndiff", "--block", "0", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, block0);
+    const char *too_many_threads[] = {"kerndiff", "--block", "16,16,8", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, too_many_threads);
+    const char *z_over[] = {"kerndiff", "--block", "1,1,65", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, z_over);
+    const char *grid0[] = {"kerndiff", "--grid", "0", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, grid0);
+    /* A setting with a name in it is the launch's to check (it knows n and the scalars). */
+    const char *named[] = {"kerndiff", "--block", "min(tile*32, 1024)", "--grid", "ceil(n/256),2", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 7, named), 0);
+    kd_options_free(&o);
+    const char *fine[] = {"kerndiff", "--block", "16,16", "--grid", "1<<20", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 7, fine), 0);
+    kd_options_free(&o);
+
+    const char *no_check[] = {"kerndiff", "--no-check", "--require-match", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, no_check);
+    const char *no_run[] = {"kerndiff", "--no-run", "--fail-if-slower", "2", "a.cu", "b.cu", NULL};
+    expect_usage_error(6, no_run);
+    const char *warn_alone[] = {"kerndiff", "--sanitize-warn", "a.cu", "b.cu", NULL};
+    expect_usage_error(4, warn_alone);
+    const char *side[] = {"kerndiff", "--side", "v1", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, side);
+    const char *runs[] = {"kerndiff", "--runs", "5", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, runs);
+    const char *watch[] = {"kerndiff", "--watch", "--json=r.json", "a.cu", "b.cu", NULL};
+    expect_usage_error(5, watch);
+    const char *two_sweeps[] = {"kerndiff", "--n", "1M,2M", "--sweep", "T=1,2", "a.cu", "b.cu", NULL};
+    expect_usage_error(7, two_sweeps);
+    const char *app_save[] = {"kerndiff", "app", "--save", "r.json", "a", "b", NULL};
+    expect_usage_error(6, app_save);
+
+    const char *force[] = {"kerndiff", "--force", "--json=a.cu", "a.cu", "b.cu", NULL};
+    assert_int_equal(parse(&o, 5, force), 0);
+    assert_true(o.force);
+    kd_options_free(&o);
+}
+
+/* `--nn` is `--n` typed with one letter more, not `--fn` with its first letter wrong. */
+static void suggestions_prefer_the_typed_beginning(void **state)
+{
+    (void)state;
+    const char *names[] = {"fn", "n", "max-time", "min-runs", "max-runs"};
+    assert_string_equal(kd_suggest("nn", names, 5), "n");
+    assert_string_equal(kd_suggest("max-tmie", names, 5), "max-time");
+    assert_string_equal(kd_suggest("max-run", names, 5), "max-runs");
+    assert_null(kd_suggest("frobnicate", names, 5));
+    assert_true(kd_outputs_source_name("dir.json/k.CU"));
+    assert_true(kd_outputs_source_name("x.cpp"));
+    assert_false(kd_outputs_source_name("k.cu/report"));
+    assert_false(kd_outputs_source_name("report.json"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +423,9 @@ int main(void)
         cmocka_unit_test(timing_and_launch_options),
         cmocka_unit_test(timeout_is_bounded_and_shell_text_never_reaches_nvcc),
         cmocka_unit_test(one_file_is_git_mode),
+        cmocka_unit_test(optional_output_words),
+        cmocka_unit_test(whole_request_checked),
+        cmocka_unit_test(suggestions_prefer_the_typed_beginning),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,25 @@
+/* outputs.h — the files a request would write (--json, --save, --markdown, --html, --csv,
+ * --trace, --ncu-report's reports), checked before anything runs, so that kerndiff never
+ * writes a report over the user's work:
+ *   - none may be one of the inputs (the same file by device and inode, or by real path);
+ *   - none may carry a source extension (.cu .cuh .py .ptx .cubin .h .hpp .c .cpp ...);
+ *   - none may be a file git tracks (asked with an argument vector, hooks and fsmonitor
+ *     off: `git ls-files --error-unmatch` in the file's folder);
+ * each unless --force; and no two outputs may be the same file (never: one would lose). */
+#ifndef KD_CLI_OUTPUTS_H
+#define KD_CLI_OUTPUTS_H
+
+#include <stdbool.h>
+
+#include "cli/options.h"
+
+/* 0 when every output may be written; else prints the reason (the option, the path and
+ * what to do) to stderr and returns KD_EXIT_USAGE. */
+int kd_outputs_check(const kd_options *opts);
+
+/* Whether the path ends in an extension of a source or kernel file (case-insensitive): a
+ * report is never written there without --force, and an optional value (--json [FILE])
+ * never takes such a word. */
+bool kd_outputs_source_name(const char *path);
+
+#endif
