@@ -70,6 +70,18 @@ static void safe_text_is_idempotent(void **state)
     kd_sb_free(&twice);
 }
 
+/* A whole message, formatted then escaped: its newline kept, the quoted ESC written out. */
+static void fprintf_escapes_the_message(void **state)
+{
+    (void)state;
+    char buf[128] = {0};
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    assert_non_null(f);
+    kd_text_fprintf(f, "kerndiff: no kernel named '%s' in %s\n", "k\033]0;t\a", "v1.cu");
+    fclose(f);
+    assert_string_equal(buf, "kerndiff: no kernel named 'k\\x1b]0;t\\x07' in v1.cu\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -78,6 +90,7 @@ int main(void)
         cmocka_unit_test(bidi_and_broken_utf8_are_written_out),
         cmocka_unit_test(markdown_cells_lose_pipes_and_backticks),
         cmocka_unit_test(safe_text_is_idempotent),
+        cmocka_unit_test(fprintf_escapes_the_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
