@@ -130,26 +130,19 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
     return rc;
 }
 
-/* A template's parameter types are its instance's: `const T *in` of copy<float> is a
- * `float const*` in the compiled entry the chosen name picks ("copy<float>", or "copy" when
- * there is one instance). None or several: the static analysis says which to pick. */
-static int use_instance(kd_side *side)
+/* The chosen kernel as compiled (source/compiled.h): a template's parameter types are its
+ * instance's (`const T *in` of copy<float> is a `float const*` in the entry the chosen name
+ * picks: "copy<float>", or "copy" when there is one instance), a typedef'd parameter has its
+ * compiled type (`uint` is `unsigned int`), and each pointer's use is read from the code.
+ * No entry, or several: the static analysis says which to pick. */
+static void use_compiled(kd_side *side)
 {
-    kd_kernel_list instances;
-    kd_compiled_instances(side->kernel_info, side->build.ptx, &instances);
-    kd_kernel *pick = NULL;
-    size_t matches = 0;
-    for (size_t i = 0; i < instances.count; i++)
-        if (kd_symbol_matches(instances.items[i].qualified, side->kernel) && matches++ == 0)
-            pick = &instances.items[i];
-    if (matches == 1) {
-        side->compiled = kd_xmalloc(sizeof *side->compiled);
-        *side->compiled = *pick;
-        *pick = (kd_kernel){0};
-        side->kernel_info = side->compiled;
-    }
-    kd_kernel_list_free(&instances);
-    return KD_OK;
+    kd_kernel k;
+    if (kd_compiled_kernel(side->kernel_info, side->kernel, side->build.ptx, &k) != 0)
+        return;
+    side->compiled = kd_xmalloc(sizeof *side->compiled);
+    *side->compiled = k;
+    side->kernel_info = side->compiled;
 }
 
 static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
@@ -157,8 +150,8 @@ static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *
 {
     (void)launch; /* nvcc does not specialise on the launch */
     int rc = build_variant(opts, c, side, NULL, side->label, &side->build);
-    if (rc == KD_OK && side->kernel_info && side->kernel_info->is_template && !side->compiled)
-        rc = use_instance(side);
+    if (rc == KD_OK && side->kernel_info && !side->compiled)
+        use_compiled(side);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 
 #include "backend/backend.h"
 #include "compile/build.h"
+#include "compile/deps.h"
 #include "diff/autotune.h"
 #include "diff/markers.h"
 #include "diff/runtime.h"
@@ -57,21 +58,57 @@ static int build_side(const kd_diff_options *opts, const kd_comparison *c, kd_si
     return side->frontend->build(&opts->frontend, &opts->launch, c, side);
 }
 
-/* Kernels the scan cannot see (declared through a macro) are read from the compiled entries
- * when the file may have some (a directive mentions __global__) or --fn (`fn`) names one the
- * scan did not find. The build is the one the diff makes anyway: after the choice it comes
- * from the cache. */
+/* The kernels that the files `path` includes declare (those the preprocessor finds from its
+ * folder and the -I folders), each marked with its header: what the compiled code defines
+ * beyond the file's own kernels is named from there. */
+static void header_kernels(const kd_side *side, kd_kernel_list *out)
+{
+    *out = (kd_kernel_list){0};
+    kd_include_set files = {0};
+    kd_strbuf error = {0};
+    if (kd_include_walk_disk(side->path, side->include_dirs, &files, &error) == KD_INCLUDE_FOUND) {
+        for (size_t f = 1; f < files.count; f++) { /* files[0] is the source itself */
+            kd_kernel_list found;
+            kd_scan_source(files.files[f].text, files.files[f].len, &found);
+            for (size_t i = 0; i < found.count; i++) {
+                found.items[i].header = kd_xstrdup(files.files[f].path);
+                out->items = kd_xreallocarray(out->items, out->count + 1, sizeof *out->items);
+                out->items[out->count++] = found.items[i];
+                found.items[i] = (kd_kernel){0};
+            }
+            kd_kernel_list_free(&found);
+        }
+    }
+    kd_include_set_free(&files);
+    kd_sb_free(&error);
+}
+
+/* What the compiled code adds to a side's scanned kernels: the kernels of its headers and
+ * those declared through macros (compiled.h). */
+static void add_from_build(kd_side *side)
+{
+    kd_kernel_list headers;
+    header_kernels(side, &headers);
+    kd_compiled_kernels_add(&side->kernels, &headers, side->build.ptx);
+    kd_kernel_list_free(&headers);
+}
+
+/* Kernels the scan cannot see (declared through a macro, or in an included header) are read
+ * from the compiled entries when the file may have some (a directive mentions __global__) or
+ * --fn (`fn`) names one the scan did not find. The build is the one the diff makes anyway:
+ * after the choice it comes from the cache. */
 static int add_compiled_kernels(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, const char *fn)
 {
     char *base = fn ? kd_base_name(fn) : NULL;
-    bool unseen = base && !kd_kernel_find(&side->kernels, base);
+    bool unseen = base && !kd_kernel_find(&side->kernels, base) && !kd_kernel_find(&side->kernels, fn);
     free(base);
-    if (!side->frontend->scan_misses_macros || !(side->kernels.macro_kernels || unseen))
+    bool none = side->kernels.count == 0; /* a file that includes its kernels from a header */
+    if (!side->frontend->scan_misses_macros || !(side->kernels.macro_kernels || unseen || none))
         return KD_OK;
     kd_trace("%s: looking for kernels in the compiled code", side->label);
     int rc = build_side(opts, c, side);
     if (rc == KD_OK)
-        kd_compiled_kernels_add(&side->kernels, side->build.ptx);
+        add_from_build(side);
     kd_build_free(&side->build);
     side->build = (kd_build){0};
     return rc;
@@ -292,8 +329,12 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
     for (int s = 0; s < 2; s++) {
         c->side[s].kernel = sel.name[s];
         sel.name[s] = NULL;
+        /* as named ("tk<float>" may be a compiled kernel of its own: a .ptx's instance), else
+           the template it instantiates */
+        c->side[s].kernel_info = kd_kernel_find(&c->side[s].kernels, c->side[s].kernel);
         char *base = kd_base_name(c->side[s].kernel);
-        c->side[s].kernel_info = kd_kernel_find(&c->side[s].kernels, base);
+        if (!c->side[s].kernel_info)
+            c->side[s].kernel_info = kd_kernel_find(&c->side[s].kernels, base);
         free(base);
     }
     if (sel.one_kernel_each)
@@ -327,17 +368,16 @@ int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *
     side->include_dirs = &opts->frontend.include_dirs;
     side->frontend = kd_frontend_for(path);
     int rc = kd_scan_file(&opts->frontend, path, NULL, &side->kernels, &side->annotations);
-    bool instances = false;
-    for (size_t i = 0; i < side->kernels.count; i++)
-        instances |= side->kernels.items[i].ninstantiations > 0;
-    if (rc == KD_OK && side->frontend->scan_misses_macros && (side->kernels.macro_kernels || instances)) {
+    /* What the compiler knows comes first: instances, typedefs resolved, header and macro
+       kernels, which buffers are written. A file that does not build is listed as scanned. */
+    if (rc == KD_OK && side->frontend->scan_misses_macros) {
         kd_gpu_probe(&c->gpu);
-        if ((rc = choose_arch(opts, c)) == KD_OK)
-            rc = build_side(opts, c, side);
-        if (rc == KD_OK)
-            kd_compiled_kernels_add(&side->kernels, side->build.ptx);
-        *ptx = side->build.ptx;
-        side->build.ptx = NULL;
+        if ((rc = choose_arch(opts, c)) == KD_OK && build_side(opts, c, side) == KD_OK) {
+            kd_compiled_refine(&side->kernels, side->build.ptx);
+            add_from_build(side);
+            *ptx = side->build.ptx;
+            side->build.ptx = NULL;
+        }
     }
     *kernels = side->kernels;
     *annotations = side->annotations;

@@ -1,11 +1,13 @@
 #include "source/compiled.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "source/ptxentry.h"
 #include "static/ptx.h"
+#include "static/ptxflow.h"
 #include "static/symbols.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -103,8 +105,11 @@ int kd_kernel_from_signature(const char *demangled, const kd_kernel *source, kd_
     }
     if (source && source->launch_bounds)
         out->launch_bounds = kd_xstrdup(source->launch_bounds);
+    if (source && source->header)
+        out->header = kd_xstrdup(source->header);
     out->from_compiled = !source;
     out->line = source ? source->line : 0;
+    out->extern_c = source && source->extern_c;
     qualified = NULL;
     kd_symbol_signature_free(&qualified, &types);
     return 0;
@@ -118,9 +123,131 @@ static void append(kd_kernel_list *list, kd_kernel *k)
     *k = (kd_kernel){0};
 }
 
-static bool accounted_for(const kd_kernel_list *kernels, size_t scanned, const char *demangled)
+static kd_param_access access_of(int use)
 {
-    for (size_t i = 0; i < scanned; i++)
+    return use & KD_PTX_ESCAPE                    ? KD_ACCESS_ESCAPES
+           : (use & KD_PTX_READ) && (use & KD_PTX_WRITE) ? KD_ACCESS_READ_WRITE
+           : use & KD_PTX_WRITE                   ? KD_ACCESS_WRITE
+           : use & KD_PTX_READ                    ? KD_ACCESS_READ
+                                                  : KD_ACCESS_UNUSED;
+}
+
+void kd_compiled_read_uses(kd_kernel *k, const char *ptx, const char *entry)
+{
+    kd_ptx_param_use *uses;
+    size_t count;
+    if (kd_ptx_param_uses(ptx, entry, &uses, &count) != 0)
+        return;
+    if (count == k->nparams) /* a struct passed by value would shift them: then nothing is said */
+        for (size_t i = 0; i < count; i++)
+            if (k->params[i].is_pointer && uses[i].pointer)
+                k->params[i].access = access_of(uses[i].use);
+    kd_ptx_param_uses_free(uses, count);
+}
+
+/* The one entry of ptx that is `want` ("copy", "copy<float>", "ns::copy"), with `nparams`
+ * parameters when that is not SIZE_MAX; its mangled name and demangled form (malloc'd), or
+ * NULL when there is none or more than one. */
+static char *find_entry(const char *ptx, const char *want, size_t nparams, char **demangled_out)
+{
+    char **names;
+    size_t count;
+    kd_ptx_entry_names(ptx, &names, &count);
+    char *found = NULL;
+    *demangled_out = NULL;
+    size_t matches = 0;
+    for (size_t i = 0; i < count; i++) {
+        char *demangled = kd_demangle(names[i]);
+        bool match = kd_symbol_matches(demangled, want);
+        if (match && nparams != SIZE_MAX) {
+            char *decl = kd_ptx_entry_params(ptx, names[i]);
+            size_t n = 0;
+            for (const char *p = decl; p && *p; p++)
+                n += *p == ',';
+            n += decl && strspn(decl, " \t\r\n") != strlen(decl);
+            match = n == nparams;
+            free(decl);
+        }
+        if (match && matches++ == 0) {
+            found = kd_xstrdup(names[i]);
+            *demangled_out = demangled;
+            demangled = NULL;
+        }
+        free(demangled);
+    }
+    kd_ptx_names_free(names, count);
+    if (matches != 1) {
+        free(found);
+        free(*demangled_out);
+        *demangled_out = NULL;
+        return NULL;
+    }
+    return found;
+}
+
+int kd_compiled_kernel(const kd_kernel *source, const char *want, const char *ptx, kd_kernel *out)
+{
+    *out = (kd_kernel){0};
+    if (!ptx || source->is_launcher)
+        return 1;
+    char *demangled;
+    char *entry = find_entry(ptx, want, source->is_template ? SIZE_MAX : source->nparams, &demangled);
+    if (!entry)
+        return 1;
+    if (kd_kernel_from_signature(demangled, source, out) != 0) {
+        kd_kernel_copy(source, out); /* extern "C": the declared types are all there is */
+    } else if (!source->is_template) {
+        /* the source's own name and place; the compiled types (typedefs resolved) */
+        free(out->name);
+        free(out->qualified);
+        out->name = kd_xstrdup(source->name);
+        out->qualified = kd_xstrdup(source->qualified);
+        out->extern_c = source->extern_c;
+    }
+    out->from_compiled = source->from_compiled;
+    kd_compiled_read_uses(out, ptx, entry);
+    free(entry);
+    free(demangled);
+    return 0;
+}
+
+void kd_compiled_refine(kd_kernel_list *kernels, const char *ptx)
+{
+    for (size_t i = 0; ptx && i < kernels->count; i++) {
+        kd_kernel *k = &kernels->items[i];
+        if (k->is_template) {
+            /* the instances the compiled code holds, for a template the source instantiates
+               only through host code */
+            kd_kernel_list instances;
+            kd_compiled_instances(k, ptx, &instances);
+            if (instances.count) {
+                for (size_t j = 0; j < k->ninstantiations; j++)
+                    free(k->instantiations[j]);
+                free(k->instantiations);
+                k->instantiations = kd_xcalloc(instances.count, sizeof *k->instantiations);
+                k->ninstantiations = 0;
+                for (size_t j = 0; j < instances.count; j++) {
+                    char *targs = kd_symbol_template_args(instances.items[j].signature);
+                    k->instantiations[k->ninstantiations++] = targs ? targs : kd_xstrdup("");
+                }
+            }
+            kd_kernel_list_free(&instances);
+            continue;
+        }
+        kd_kernel compiled;
+        if (k->from_compiled || kd_compiled_kernel(k, k->qualified, ptx, &compiled) != 0)
+            continue;
+        compiled.line = k->line;
+        compiled.frontend_info = k->frontend_info;
+        k->frontend_info = NULL;
+        kd_kernel_free(k);
+        *k = compiled;
+    }
+}
+
+static bool accounted_for(const kd_kernel_list *kernels, const char *demangled)
+{
+    for (size_t i = 0; i < kernels->count; i++)
         if (kd_symbol_matches(demangled, kernels->items[i].qualified))
             return true;
     return false;
@@ -139,24 +266,55 @@ static void from_entry_declaration(kd_kernel *entry, kd_kernel *out)
     out->extern_c = true;
 }
 
-int kd_compiled_kernels_add(kd_kernel_list *kernels, const char *ptx)
+/* The kernel of an included header that declares the entry `demangled`, or NULL. */
+static const kd_kernel *header_kernel(const kd_kernel_list *headers, const char *demangled)
 {
+    for (size_t i = 0; headers && i < headers->count; i++)
+        if (kd_symbol_matches(demangled, headers->items[i].qualified))
+            return &headers->items[i];
+    return NULL;
+}
+
+int kd_compiled_kernels_add(kd_kernel_list *kernels, const kd_kernel_list *headers, const char *ptx)
+{
+    char **names; /* mangled; `entries` (the same entries, in the same order) are demangled */
+    size_t count;
+    kd_ptx_entry_names(ptx, &names, &count);
     kd_kernel_list entries;
     kd_ptx_kernels(ptx, &entries);
-    size_t scanned = kernels->count;
     int added = 0;
-    for (size_t i = 0; i < entries.count; i++) {
-        char *demangled = kd_demangle(entries.items[i].name);
-        if (!accounted_for(kernels, scanned, demangled)) {
+    for (size_t i = 0; i < count && i < entries.count; i++) {
+        char *demangled = kd_demangle(names[i]);
+        /* a header's template once, with its instances; a header's kernel with its names */
+        if (!accounted_for(kernels, demangled)) {
+            const kd_kernel *declared = header_kernel(headers, demangled);
             kd_kernel k;
-            if (kd_kernel_from_signature(demangled, NULL, &k) == 1)
-                from_entry_declaration(&entries.items[i], &k);
+            if (declared && declared->is_template) {
+                kd_kernel_copy(declared, &k);
+            } else if (kd_kernel_from_signature(demangled, declared, &k) == 1) {
+                if (declared) {
+                    kd_kernel_copy(declared, &k);
+                    kd_compiled_read_uses(&k, ptx, names[i]);
+                } else {
+                    from_entry_declaration(&entries.items[i], &k);
+                    k.extern_c = strncmp(names[i], "_Z", 2) != 0; /* else a name the demangler refused */
+                }
+            } else {
+                kd_compiled_read_uses(&k, ptx, names[i]);
+                if (declared) { /* the source's spelling of its name */
+                    free(k.name);
+                    free(k.qualified);
+                    k.name = kd_xstrdup(declared->name);
+                    k.qualified = kd_xstrdup(declared->qualified);
+                }
+            }
             append(kernels, &k);
             added++;
         }
         free(demangled);
     }
     kd_kernel_list_free(&entries);
+    kd_ptx_names_free(names, count);
     return added;
 }
 
@@ -172,8 +330,10 @@ void kd_compiled_instances(const kd_kernel *tmpl, const char *ptx, kd_kernel_lis
         kd_kernel k;
         /* an entry without a parameter list (1) is not an instance to launch */
         if (targs && kd_symbol_matches(demangled, tmpl->qualified) &&
-            kd_kernel_from_signature(demangled, tmpl, &k) == 0)
+            kd_kernel_from_signature(demangled, tmpl, &k) == 0) {
+            kd_compiled_read_uses(&k, ptx, names[i]);
             append(out, &k);
+        }
         free(targs);
         free(demangled);
     }

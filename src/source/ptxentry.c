@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "launch/dtype.h"
+#include "source/compiled.h"
+#include "source/roles.h"
+#include "static/symbols.h"
 #include "static/ptx.h"
 #include "util/xalloc.h"
 
@@ -30,7 +33,7 @@ static void push_param(kd_kernel *k, const char *name, size_t name_len, const ch
 {
     k->params = kd_xreallocarray(k->params, k->nparams + 1, sizeof *k->params);
     kd_param *p = &k->params[k->nparams++];
-    *p = (kd_param){kd_xstrndup(name, name_len), kd_xstrdup(type), NULL, pointer, false, NULL};
+    *p = (kd_param){.name = kd_xstrndup(name, name_len), .type = kd_xstrdup(type), .is_pointer = pointer};
     if (pointer) {
         size_t n = strlen(type);
         while (n && (type[n - 1] == '*' || type[n - 1] == ' '))
@@ -74,6 +77,38 @@ static void read_params(kd_kernel *k, const char *open, const char *close)
     }
 }
 
+/* A C++ entry (`_Z10scaled_addPKfS0_Pffi`) is the kernel its demangled name says:
+ * "scaled_add", typed from the mangling (const included), parameters named p0, p1, ... (the
+ * PTX's own names repeat the mangled name). Where the demangler gives no parameter list (a
+ * name too long for it), the declaration's types stay. */
+static void use_mangled_name(kd_kernel *k)
+{
+    if (strncmp(k->name, "_Z", 2) != 0)
+        return;
+    char *demangled = kd_demangle(k->name);
+    kd_kernel typed;
+    if (kd_kernel_from_signature(demangled, NULL, &typed) == 0 && typed.nparams == k->nparams) {
+        kd_kernel_free(k);
+        *k = typed;
+        k->from_compiled = false;
+    } else {
+        if (kd_kernel_from_signature(demangled, NULL, &typed) == 0)
+            kd_kernel_free(&typed);
+        for (size_t i = 0; i < k->nparams; i++) {
+            char name[24];
+            snprintf(name, sizeof name, "p%zu", i);
+            free(k->params[i].name);
+            k->params[i].name = kd_xstrdup(name);
+        }
+        free(k->name);
+        free(k->qualified);
+        k->qualified = kd_xstrdup(demangled); /* "ns::big" when the demangler refused it */
+        const char *colon = strrchr(demangled, ':');
+        k->name = kd_xstrdup(colon ? colon + 1 : demangled);
+    }
+    free(demangled);
+}
+
 void kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
 {
     *out = (kd_kernel_list){0};
@@ -82,21 +117,21 @@ void kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
     kd_ptx_entry_names(ptx, &names, &count);
     for (size_t i = 0; i < count; i++) {
         kd_kernel *k = push_kernel(out, names[i]);
-        /* The declaration: ".entry NAME(" up to the matching ")". */
-        size_t nlen = strlen(names[i]);
-        const char *decl = ptx;
-        while ((decl = strstr(decl, ".entry ")) != NULL) {
-            const char *n = decl + 7;
-            while (*n == ' ')
-                n++;
-            if (strncmp(n, names[i], nlen) == 0 && strchr(" \t\r\n(", n[nlen]))
-                break;
-            decl = n;
+        char *decl = kd_ptx_entry_params(ptx, names[i]);
+        if (decl) {
+            size_t len = strlen(decl);
+            /* read_params reads "(...)": the list between its parentheses */
+            char *wrapped = kd_xmalloc(len + 3);
+            wrapped[0] = '(';
+            memcpy(wrapped + 1, decl, len);
+            wrapped[len + 1] = ')';
+            wrapped[len + 2] = '\0';
+            read_params(k, wrapped, wrapped + len + 1);
+            free(wrapped);
         }
-        const char *open = decl ? strchr(decl, '(') : NULL, *brace = decl ? strchr(decl, '{') : NULL;
-        const char *close = open ? strchr(open, ')') : NULL;
-        if (open && close && (!brace || open < brace))
-            read_params(k, open, close);
+        free(decl);
+        use_mangled_name(k);
+        kd_compiled_read_uses(k, ptx, names[i]);
     }
     kd_ptx_names_free(names, count);
 }
@@ -150,10 +185,19 @@ static void free_params(kd_kernel *k)
 static int apply_signature(kd_kernel *k, const char *signature, kd_strbuf *error)
 {
     char *copy = kd_xstrdup(signature);
+    /* what the code does through each parameter stays, position by position */
+    size_t nold = k->nparams;
+    kd_param_access *old = kd_xcalloc(nold + 1, sizeof *old);
+    for (size_t i = 0; i < nold; i++)
+        old[i] = k->params[i].access;
     free_params(k);
     int rc = 0;
     for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && rc == 0; item = strtok_r(NULL, ",", &save))
         rc = signature_param(k, item, error);
+    for (size_t i = 0; rc == 0 && k->nparams == nold && i < nold; i++)
+        if (k->params[i].is_pointer)
+            k->params[i].access = old[i];
+    free(old);
     free(copy);
     return rc;
 }
@@ -165,27 +209,36 @@ void kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out)
         push_kernel(out, names[i]);
 }
 
-/* inputs=a,b: those pointers are inputs (const: seeded, not compared). */
-static void mark_inputs(kd_kernel *k, const char *inputs)
+/* inputs=a,b (outputs=, inouts=): the uses of those pointers, where a kernel has them (an
+ * annotation speaks for every kernel of the file). */
+static void mark_uses(kd_kernel *k, const char *names, kd_buffer_use use)
 {
     for (size_t i = 0; i < k->nparams; i++) {
         kd_param *p = &k->params[i];
         size_t n = strlen(p->name);
-        for (const char *q = inputs; p->is_pointer && q; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL)
-            if (strncmp(q, p->name, n) == 0 && (q[n] == ',' || q[n] == '\0'))
-                p->is_const = true;
+        for (const char *q = names; p->is_pointer && q; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL)
+            if (strncmp(q, p->name, n) == 0 && (q[n] == ',' || q[n] == '\0')) {
+                p->use = use;
+                p->use_origin = "annotation";
+                p->is_const = use == KD_USE_IN;
+            }
     }
 }
 
 int kd_ptx_kernels_annotate(kd_kernel_list *kernels, const kd_annotations *annotations, kd_strbuf *error)
 {
     const char *signature = kd_annotation_get(annotations, "signature");
-    const char *inputs = kd_annotation_get(annotations, "inputs");
+    static const struct { const char *key; kd_buffer_use use; } uses[] = {
+        {"inputs", KD_USE_IN}, {"outputs", KD_USE_OUT}, {"inouts", KD_USE_INOUT},
+    };
     for (size_t i = 0; i < kernels->count; i++) {
         if (signature && apply_signature(&kernels->items[i], signature, error) != 0)
             return -1;
-        if (inputs)
-            mark_inputs(&kernels->items[i], inputs);
+        for (size_t u = 0; u < sizeof uses / sizeof *uses; u++) {
+            const char *names = kd_annotation_get(annotations, uses[u].key);
+            if (names)
+                mark_uses(&kernels->items[i], names, uses[u].use);
+        }
     }
     return 0;
 }

@@ -1,21 +1,45 @@
 /* roles.h — what a kernel parameter is for when kerndiff launches the kernel itself:
- * pointers are buffers typed by their pointee (const: input, else output), integers named
- * like a length get the element count, other scalars need a value from the user. */
+ * pointers are buffers typed by their pointee, integers named like a length get the element
+ * count, other scalars need a value from the user.
+ *
+ * A buffer's use, first that applies: the user's (`inputs=`, `outputs=`, `inouts=`,
+ * `--buf NAME=in|out|inout`: kd_kernel_declare_uses), then the compiled code's (never
+ * written: in; written: out; read and written, atomics and reductions: in-out; lost by the
+ * analysis: out, "role assumed"), then the declaration's (`const T *`: in, else out). */
 #ifndef KD_SOURCE_ROLES_H
 #define KD_SOURCE_ROLES_H
 
 #include "source/scan.h"
+#include "util/strbuf.h"
 
 typedef enum kd_param_role {
-    KD_ROLE_INPUT,    /* const T*: filled with seeded random data */
-    KD_ROLE_OUTPUT,   /* T*: poisoned, compared after the run */
-    KD_ROLE_LENGTH,   /* integer named n, N, size, len, count, num_*, *_size ...: the element count */
+    KD_ROLE_INPUT,    /* filled with seeded random data, not compared */
+    KD_ROLE_OUTPUT,   /* poisoned, compared after the run (in-out buffers too, for now: see kd_param_role_of) */
+    KD_ROLE_LENGTH,   /* integer named n, N, size, len, count, numel, numElements, num_*, *_count ...: the element count */
     KD_ROLE_SCALAR,   /* any other value: needs --arg NAME=VALUE */
     KD_ROLE_STREAM,   /* a launcher's cudaStream_t: the harness's stream */
     KD_ROLE_SCRATCH,  /* compiler-owned workspace (Triton's scratch pointers): count bytes, never compared */
 } kd_param_role;
 
+/* The launch role. An in-out buffer is an output (compared) until the harness can seed a
+ * buffer and compare it too. */
 kd_param_role kd_param_role_of(const kd_param *p);
 const char *kd_param_role_name(kd_param_role r);
+
+/* A pointer's use as decided above, and why, as a phrase for `list` and messages:
+ * "never written in the compiled code", "written in the compiled code", "read and written
+ * in the compiled code", "role assumed: the compiled code passes it where kerndiff cannot
+ * follow it", "declared const", "not declared const", or the user's origin ("annotation").
+ * Not a pointer: KD_USE_DEFAULT. */
+kd_buffer_use kd_param_buffer_use(const kd_param *p, const char **why);
+/* "in", "out", "in-out" ("" for KD_USE_DEFAULT). */
+const char *kd_buffer_use_name(kd_buffer_use u);
+/* "in" / "input" / "out" / "output" / "inout" / "in-out": the use, else KD_USE_DEFAULT. */
+kd_buffer_use kd_buffer_use_parse(const char *word);
+
+/* Declares the use of the pointer parameters named in `names` (comma separated: an
+ * annotation's value) as `use`, from `origin` (static text). Returns 0, or -1 with the reason
+ * in error when a name is not a pointer parameter of k (the reason lists those there are). */
+int kd_kernel_declare_uses(kd_kernel *k, const char *names, kd_buffer_use use, const char *origin, kd_strbuf *error);
 
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "util/strbuf.h"
+#include "static/symbols.h"
 #include "util/xalloc.h"
 
 #define NONE SIZE_MAX
@@ -989,10 +990,36 @@ static void free_kernel(kd_kernel *k)
     free(k->launch_bounds);
     free(k->frontend_info);
     free(k->signature);
+    free(k->header);
     *k = (kd_kernel){0};
 }
 
 void kd_kernel_free(kd_kernel *k) { free_kernel(k); }
+
+static char *dup_or_null(const char *s) { return s ? kd_xstrdup(s) : NULL; }
+
+void kd_kernel_copy(const kd_kernel *from, kd_kernel *to)
+{
+    *to = *from;
+    to->name = dup_or_null(from->name);
+    to->qualified = dup_or_null(from->qualified);
+    to->params = from->nparams ? kd_xcalloc(from->nparams, sizeof *to->params) : NULL;
+    for (size_t i = 0; i < from->nparams; i++) {
+        to->params[i] = from->params[i];
+        to->params[i].name = dup_or_null(from->params[i].name);
+        to->params[i].type = dup_or_null(from->params[i].type);
+        to->params[i].pointee = dup_or_null(from->params[i].pointee);
+        to->params[i].default_value = dup_or_null(from->params[i].default_value);
+    }
+    to->template_params = dup_or_null(from->template_params);
+    to->instantiations = from->ninstantiations ? kd_xcalloc(from->ninstantiations, sizeof *to->instantiations) : NULL;
+    for (size_t i = 0; i < from->ninstantiations; i++)
+        to->instantiations[i] = kd_xstrdup(from->instantiations[i]);
+    to->launch_bounds = dup_or_null(from->launch_bounds);
+    to->frontend_info = dup_or_null(from->frontend_info);
+    to->signature = dup_or_null(from->signature);
+    to->header = dup_or_null(from->header);
+}
 
 /* Word-by-word equality, ignoring const and volatile: a prototype's `const int n` and the
  * definition's `int n` declare the same function. */
@@ -1286,12 +1313,31 @@ void kd_kernel_list_free(kd_kernel_list *list)
     *list = (kd_kernel_list){0};
 }
 
+/* "tk<float, 4u>" names the kernel "tk<float,4>" of a compiled list (a .ptx's instances are
+ * kernels of their own): same base name, same template arguments however spelled. */
+static bool same_instance(const char *a, const char *b)
+{
+    const char *la = strchr(a, '<'), *lb = strchr(b, '<');
+    if (!la || !lb || la - a != lb - b || strncmp(a, b, (size_t)(la - a)) != 0)
+        return false;
+    kd_strbuf na = {0}, nb = {0};
+    kd_template_args_normalize(la, &na);
+    kd_template_args_normalize(lb, &nb);
+    bool same = strcmp(kd_sb_str(&na), kd_sb_str(&nb)) == 0;
+    kd_sb_free(&na);
+    kd_sb_free(&nb);
+    return same;
+}
+
 const kd_kernel *kd_kernel_find(const kd_kernel_list *list, const char *name)
 {
     if (!list || !name)
         return NULL;
     for (size_t i = 0; i < list->count; i++)
         if (strcmp(list->items[i].name, name) == 0 || strcmp(list->items[i].qualified, name) == 0)
+            return &list->items[i];
+    for (size_t i = 0; strchr(name, '<') && i < list->count; i++)
+        if (same_instance(list->items[i].name, name) || same_instance(list->items[i].qualified, name))
             return &list->items[i];
     return NULL;
 }

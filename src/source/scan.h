@@ -25,6 +25,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How the compiled code uses a pointer parameter (read from its PTX: static/ptxflow.h,
+ * source/compiled.h kd_compiled_uses). */
+typedef enum kd_param_access {
+    KD_ACCESS_UNKNOWN = 0, /* not read from compiled code: the role comes from `const` */
+    KD_ACCESS_UNUSED,      /* never loaded nor stored through */
+    KD_ACCESS_READ,        /* only loaded through */
+    KD_ACCESS_WRITE,       /* stored through, never loaded */
+    KD_ACCESS_READ_WRITE,  /* loaded and stored, or updated by atomics/reductions */
+    KD_ACCESS_ESCAPES,     /* passed where the analysis cannot follow (a call, memory) */
+} kd_param_access;
+
+/* A buffer's use as the user declares it (`inputs=`/`outputs=`/`inouts=` annotations,
+ * `--buf NAME=in|out|inout`); KD_USE_DEFAULT: decided by source/roles.h. */
+typedef enum kd_buffer_use {
+    KD_USE_DEFAULT = 0,
+    KD_USE_IN,    /* seeded, not compared */
+    KD_USE_OUT,   /* poisoned, compared */
+    KD_USE_INOUT, /* seeded, compared */
+} kd_buffer_use;
+
 typedef struct kd_param {
     char *name;          /* "" when the parameter is unnamed */
     char *type;          /* the declared type, whitespace normalised: "const float *__restrict__" */
@@ -32,6 +52,10 @@ typedef struct kd_param {
     bool is_pointer;
     bool is_const;       /* pointers: the pointee is const; scalars: the value is const */
     char *default_value; /* text after '=', or NULL */
+    /* Pointers only; zero (unknown, default) unless set after the scan. */
+    kd_param_access access;  /* from the compiled code */
+    kd_buffer_use use;       /* declared by the user */
+    const char *use_origin;  /* static text naming where `use` came from ("annotation", "--buf") */
 } kd_param;
 
 typedef struct kd_kernel {
@@ -53,6 +77,8 @@ typedef struct kd_kernel {
                               signature "void copy<float>(float const*, float*, int)"; else NULL */
     bool from_compiled;    /* found only in the compiled code (declared through a macro): its
                               parameters are named p0, p1, ... by position */
+    char *header;          /* the included file that declares it (its line is there), or NULL: the
+                              scanned file itself */
 } kd_kernel;
 
 /* The marker of a custom launcher: a host function that launches kernels (or calls a
@@ -78,8 +104,12 @@ void kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_
 void kd_kernel_list_free(kd_kernel_list *list);
 /* Frees what one kernel owns (for kernels built outside a list) and clears it. */
 void kd_kernel_free(kd_kernel *k);
+/* A deep copy of `from` into *to. */
+void kd_kernel_copy(const kd_kernel *from, kd_kernel *to);
 
-/* The kernel whose unqualified or qualified name is `name`, or NULL. */
+/* The kernel whose unqualified or qualified name is `name`, or NULL. A name with template
+ * arguments also finds a kernel named with the same arguments spelled otherwise
+ * ("tk<float,4>" finds "tk<float, 4u>", static/symbols.h). */
 const kd_kernel *kd_kernel_find(const kd_kernel_list *list, const char *name);
 
 #endif

@@ -25,14 +25,37 @@ static void list_kernels(kd_strbuf *sb, const kd_kernel_list *list)
                      list->items[i].is_template ? "<...>" : "");
 }
 
+/* What a kernel is called in the file's language, for "no ... found". */
+static const char *kernel_word(const char *file)
+{
+    size_t n = strlen(file);
+    if (n >= 3 && strcmp(file + n - 3, ".py") == 0)
+        return "@triton.jit kernel";
+    if (n >= 4 && strcmp(file + n - 4, ".ptx") == 0)
+        return ".entry kernel";
+    if (n >= 6 && strcmp(file + n - 6, ".cubin") == 0)
+        return "kernel function";
+    return "__global__ kernel";
+}
+
+/* The kernel --fn names: as spelled ("reduce6<float,256,true>" finds the compiled
+ * "reduce6<float, 256u, true>" of a .ptx), else by its name without template arguments. */
+static const kd_kernel *find_named(const kd_kernel_list *list, const char *fn)
+{
+    const kd_kernel *k = kd_kernel_find(list, fn);
+    if (!k) {
+        char *base = kd_base_name(fn);
+        k = kd_kernel_find(list, base);
+        free(base);
+    }
+    return k;
+}
+
 static int check_named(const kd_kernel_list kernels[2], const char *const files[2],
                        const char *const fn[2], kd_selection *out, kd_strbuf *error)
 {
     for (int s = 0; s < 2; s++) {
-        char *base = kd_base_name(fn[s]);
-        bool found = kd_kernel_find(&kernels[s], base) != NULL;
-        free(base);
-        if (!found) {
+        if (!find_named(&kernels[s], fn[s])) {
             kd_sb_printf(error, "%s: no kernel named '%s' in %s", side_label[s], fn[s], files[s]);
             const char **names = kd_xcalloc(kernels[s].count, sizeof *names);
             for (size_t i = 0; i < kernels[s].count; i++)
@@ -75,7 +98,7 @@ int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2]
         return check_named(kernels, files, fn, out, error);
     for (int s = 0; s < 2; s++) {
         if (kernels[s].count == 0) {
-            kd_sb_printf(error, "%s: no __global__ kernel found in %s", side_label[s], files[s]);
+            kd_sb_printf(error, "%s: no %s found in %s", side_label[s], kernel_word(files[s]), files[s]);
             return -1;
         }
     }

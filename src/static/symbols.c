@@ -3,16 +3,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* libstdc++'s demangler, which has C linkage; linking it beats shelling out to c++filt. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
+/* The qualified name at the front of a mangled name the demangler refused ("_Z3bigPfiii..."
+ * with 2,000 parameters is past its recursion limit): `_Z<len><id>` or
+ * `_ZN<len><id>...E`, joined with "::"; NULL when it is not that simple. */
+static char *leading_name(const char *mangled)
+{
+    const char *p = mangled + 2;
+    bool nested = *p == 'N';
+    p += nested;
+    kd_strbuf out = {0};
+    while (*p >= '1' && *p <= '9') {
+        char *end;
+        unsigned long len = strtoul(p, &end, 10);
+        if (len == 0 || strnlen(end, len) < len)
+            break;
+        kd_sb_printf(&out, "%s%.*s", out.len ? "::" : "", (int)len, end);
+        p = end + len;
+        if (!nested)
+            break;
+    }
+    if (out.len == 0 || (nested && *p != 'E')) {
+        kd_sb_free(&out);
+        return NULL;
+    }
+    return kd_sb_take(&out);
+}
+
 char *kd_demangle(const char *mangled)
 {
     int status = 0;
-    char *d = strncmp(mangled, "_Z", 2) == 0 ? __cxa_demangle(mangled, NULL, NULL, &status) : NULL;
-    return d && status == 0 ? d : kd_xstrdup(mangled);
+    bool cxx = strncmp(mangled, "_Z", 2) == 0;
+    char *d = cxx ? __cxa_demangle(mangled, NULL, NULL, &status) : NULL;
+    if (d && status == 0)
+        return d;
+    free(d);
+    char *name = cxx ? leading_name(mangled) : NULL;
+    return name ? name : kd_xstrdup(mangled);
 }
 
 /* Where the name of a demangled entry lies: [*start, *end) is "ns::tk<float>" in
@@ -63,20 +95,58 @@ static void split_symbol(const char *demangled, char **name, char **targs)
     }
 }
 
-/* Compares ignoring whitespace, since users type "float,4" for "float, 4". */
-static bool same_ignoring_spaces(const char *a, const char *b)
+static bool ident_char(char c)
 {
-    for (;;) {
-        while (*a == ' ')
-            a++;
-        while (*b == ' ')
-            b++;
-        if (*a != *b)
-            return false;
-        if (!*a)
-            return true;
-        a++, b++;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+void kd_template_args_normalize(const char *args, kd_strbuf *out)
+{
+    for (const char *p = args; *p;) {
+        if (*p == ' ' || *p == '\t') {
+            p++;
+            continue;
+        }
+        const char *close = *p == '(' ? strchr(p, ')') : NULL;
+        if (close && (digit(close[1]) || (close[1] == '-' && digit(close[2])))) {
+            /* a cast in front of a literal: "(bool)1" is true, "(short)3" is 3 */
+            bool is_bool = (size_t)(close - p) == 5 && strncmp(p + 1, "bool", 4) == 0;
+            p = close + 1;
+            if (is_bool) {
+                char *end;
+                long v = strtol(p, &end, 0);
+                kd_sb_puts(out, v ? "true" : "false");
+                p = end;
+                while (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')
+                    p++;
+            }
+            continue;
+        }
+        bool starts_number = digit(*p) && (p == args || !ident_char(p[-1]));
+        if (starts_number) {
+            while (ident_char(*p) && !(p[0] == 'u' || p[0] == 'U' || p[0] == 'l' || p[0] == 'L'))
+                kd_sb_printf(out, "%c", *p++);
+            while (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L') /* 256u, 4ul, 8LL */
+                p++;
+            continue;
+        }
+        kd_sb_printf(out, "%c", *p++);
     }
+}
+
+/* Compares template arguments however they are spelled: "float,256,true" is
+ * "float, 256u, true" (kd_template_args_normalize). */
+static bool same_template_args(const char *a, const char *b)
+{
+    kd_strbuf na = {0}, nb = {0};
+    kd_template_args_normalize(a, &na);
+    kd_template_args_normalize(b, &nb);
+    bool same = strcmp(kd_sb_str(&na), kd_sb_str(&nb)) == 0;
+    kd_sb_free(&na);
+    kd_sb_free(&nb);
+    return same;
 }
 
 static bool name_matches(const char *qualified, const char *want)
@@ -94,7 +164,7 @@ bool kd_symbol_matches(const char *demangled, const char *want)
     split_symbol(demangled, &name, &targs);
     split_symbol(want, &want_name, &want_targs);
     bool match = name_matches(name, want_name) &&
-                 (!want_targs || (targs && same_ignoring_spaces(targs, want_targs)));
+                 (!want_targs || (targs && same_template_args(targs, want_targs)));
     free(name);
     free(targs);
     free(want_name);

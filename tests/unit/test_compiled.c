@@ -87,7 +87,7 @@ static void kernels_only_the_compiled_code_declares(void **state)
     assert_non_null(list.items);
     list.items[0] = tmpl;
     list.count = 1;
-    assert_int_equal(kd_compiled_kernels_add(&list, ptx), 2);
+    assert_int_equal(kd_compiled_kernels_add(&list, NULL, ptx), 2);
     assert_int_equal(list.count, 3);
     const kd_kernel *scale2 = kd_kernel_find(&list, "scale2"), *cscale = kd_kernel_find(&list, "cscale");
     assert_non_null(scale2);
@@ -105,7 +105,7 @@ static void kernels_only_the_compiled_code_declares(void **state)
     assert_int_equal(cscale->nparams, 3);
     check_param(&cscale->params[0], "p0", "float *", "float", false);
     /* a second pass adds nothing: every entry is accounted for now */
-    assert_int_equal(kd_compiled_kernels_add(&list, ptx), 0);
+    assert_int_equal(kd_compiled_kernels_add(&list, NULL, ptx), 0);
     assert_int_equal(list.count, 3);
     kd_kernel_list_free(&list);
 }
