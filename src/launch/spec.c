@@ -617,6 +617,14 @@ static int default_grid(builder *b)
     const kd_kernel_geometry *g = b->geo;
     double reach[2];
     const kd_vars vars = {b->vars, b->nvars};
+    if (g && !g->two_d && g->reach[0] && kd_expr_eval(g->reach[0], &vars, &reach[0], NULL, 0) == 0 &&
+        reach[0] >= 1 && reach[0] < (double)b->out->n) {
+        double threads = (double)block[0] * block[1] * block[2];
+        b->out->grid[0] = (unsigned)ceil(reach[0] / threads);
+        b->out->grid[1] = b->out->grid[2] = 1;
+        assume(b, "grid %u: covers the kernel's x < %s", b->out->grid[0], g->reach[0]);
+        return 0;
+    }
     if (g && g->two_d && g->reach[0] && g->reach[1] && kd_expr_eval(g->reach[0], &vars, &reach[0], NULL, 0) == 0 &&
         kd_expr_eval(g->reach[1], &vars, &reach[1], NULL, 0) == 0 && reach[0] >= 1 && reach[1] >= 1 &&
         ceil(reach[0] / block[0]) <= grid_limits[0] && ceil(reach[1] / block[1]) <= grid_limits[1]) {

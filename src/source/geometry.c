@@ -247,6 +247,9 @@ static local *find_local(body *b, const tok *t)
     return NULL;
 }
 
+/* Whether token i is a member name (`threadIdx.x`, `p->n`): never a local. */
+static bool member(const reader *r, size_t i) { return i > 0 && (is(&r->t[i - 1], ".") || is(&r->t[i - 1], "->")); }
+
 static bool is_param(const kd_kernel_geometry *k, const tok *t)
 {
     for (size_t i = 0; i < k->nparams; i++)
@@ -274,7 +277,7 @@ static bool mentions(body *b, size_t from, size_t to, const char *builtin, char 
         if (is(&r->t[i], builtin) && at(r, i + 1, ".") && i + 2 < r->n && r->t[i + 2].len == 1 &&
             r->t[i + 2].s[0] == axis)
             return true;
-        local *l = r->t[i].ident ? find_local(b, &r->t[i]) : NULL;
+        local *l = r->t[i].ident && !member(r, i) ? find_local(b, &r->t[i]) : NULL;
         if (l && strcmp(builtin, "threadIdx") == 0 && (axis == 'x' ? l->x : l->y))
             return true;
         if (l && strcmp(builtin, "blockIdx") == 0 && (axis == 'x' ? l->global_x : l->global_y))
@@ -329,7 +332,7 @@ static void read_bounds(body *b)
     const reader *r = b->r;
     for (size_t i = b->from; i + 2 < b->to; i++) {
         local *l = r->t[i].ident ? find_local(b, &r->t[i]) : NULL;
-        if (!l || l->bound_to || (i > b->from && (is(&r->t[i - 1], ".") || is(&r->t[i - 1], "->"))))
+        if (!l || l->bound_to || member(r, i))
             continue;
         const tok *op = &r->t[i + 1];
         bool less = is(op, "<") || is(op, "<="), ge = is(op, ">=") || is(op, ">");
@@ -352,19 +355,79 @@ static void read_bounds(body *b)
 }
 
 /* Appends the index tokens [from, to) with each bounded local at its largest value. Only
- * sums and products of numbers, scalars, constants and bounded locals are read: for those
- * the largest value is reached with every variable at its largest. */
+ * sums and products of numbers, scalars, constants and bounded locals are read (less a
+ * number, through casts, min and max): for those the largest value is reached with every
+ * variable at its largest. */
+static bool substitute(body *b, size_t from, size_t to, kd_strbuf *out, int depth, char **dims, size_t *ndims);
+
+static bool is_cast_type(const tok *t)
+{
+    static const char *const words[] = {"int", "long", "size_t", "unsigned", "int64_t", "uint64_t", "int32_t",
+                                        "uint32_t", "ptrdiff_t"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (is(t, words[i]))
+            return true;
+    return false;
+}
+
+/* min(a, b) is at most b (else a); max(a, b) at most the larger of both. i is at "min" or
+ * "max"; returns the index of its ")" or 0 when it cannot be read. */
+static size_t substitute_min_max(body *b, size_t i, size_t to, kd_strbuf *out, int depth, char **dims, size_t *ndims)
+{
+    const reader *r = b->r;
+    size_t close = closing(r, i + 1), comma = expr_end(r, i + 2, close);
+    if (close >= to || comma >= close || !is(&r->t[comma], ","))
+        return 0;
+    size_t mark = out->len;
+    if (is(&r->t[i], "min")) {
+        kd_sb_puts(out, "(");
+        if (substitute(b, comma + 1, close, out, depth + 1, dims, ndims)) {
+            kd_sb_puts(out, ")");
+            return close;
+        }
+        out->len = mark + 1;
+        out->data[mark + 1] = '\0';
+        if (substitute(b, i + 2, comma, out, depth + 1, dims, ndims)) {
+            kd_sb_puts(out, ")");
+            return close;
+        }
+    } else {
+        kd_sb_puts(out, "max(");
+        if (substitute(b, i + 2, comma, out, depth + 1, dims, ndims)) {
+            kd_sb_puts(out, ",");
+            if (substitute(b, comma + 1, close, out, depth + 1, dims, ndims)) {
+                kd_sb_puts(out, ")");
+                return close;
+            }
+        }
+    }
+    out->len = mark;
+    if (out->data)
+        out->data[mark] = '\0';
+    return 0;
+}
+
 static bool substitute(body *b, size_t from, size_t to, kd_strbuf *out, int depth, char **dims, size_t *ndims)
 {
     const reader *r = b->r;
-    if (depth > 4)
+    if (depth > 6)
         return false;
     for (size_t i = from; i < to; i++) {
         const tok *t = &r->t[i];
-        if (t->number) {
+        if (is(t, "(") && i + 2 < to && is_cast_type(&r->t[i + 1]) && is(&r->t[i + 2], ")")) {
+            i += 2; /* (size_t) row: the value is the same */
+        } else if (t->number) {
             kd_sb_append(out, t->s, t->len);
         } else if (is(t, "+") || is(t, "*") || is(t, "(") || is(t, ")")) {
             kd_sb_append(out, t->s, 1);
+        } else if (is(t, "-") && i > from && i + 1 < to && r->t[i + 1].number &&
+                   !(i + 2 < to && (is(&r->t[i + 2], "*") || is(&r->t[i + 2], "/")))) {
+            kd_sb_append(out, t->s, 1); /* less a constant: still largest where the rest is */
+        } else if ((is(t, "min") || is(t, "max")) && at(r, i + 1, "(")) {
+            size_t close = substitute_min_max(b, i, to, out, depth, dims, ndims);
+            if (!close)
+                return false;
+            i = close;
         } else if (t->ident && is_param(b->k, t)) {
             bool seen = false;
             for (size_t d = 0; d < *ndims; d++)
@@ -374,7 +437,7 @@ static bool substitute(body *b, size_t from, size_t to, kd_strbuf *out, int dept
             kd_sb_append(out, t->s, t->len);
         } else if (t->ident && find_const(r, t->s, t->len)) {
             kd_sb_printf(out, "%.0f", find_const(r, t->s, t->len)->value);
-        } else if (t->ident && find_local(b, t)) {
+        } else if (t->ident && !member(r, i) && find_local(b, t)) {
             local *l = find_local(b, t);
             kd_sb_puts(out, "(");
             if (l->bound_to) {
@@ -405,7 +468,7 @@ static bool multiplies_by_scalar(body *b, size_t from, size_t to, int depth)
         bool beside_star = (i > from && is(&r->t[i - 1], "*")) || (i + 1 < to && is(&r->t[i + 1], "*"));
         if (t->ident && beside_star && is_param(b->k, t))
             return true;
-        local *l = t->ident ? find_local(b, t) : NULL;
+        local *l = t->ident && !member(r, i) ? find_local(b, t) : NULL;
         if (l && l->def_to && multiplies_by_scalar(b, l->def_from, l->def_to, depth + 1))
             return true;
     }
@@ -418,41 +481,74 @@ static void add_extent(kd_kernel_geometry *k, const char *param, char *count, ch
     k->extents[k->nextents++] = (kd_buffer_extent){kd_xstrdup(param), count, indexing, rank};
 }
 
-/* Every `P[...]` of pointer parameter P: one extent, the largest of its indices. */
+/* Whether t names name. */
+static bool named(const tok *t, const char *name) { return t->ident && strlen(name) == t->len && !memcmp(name, t->s, t->len); }
+
+/* One more index of a buffer: tokens [off_from, off_to) (an alias's offset, "row * C"; may
+ * be empty) plus [from, to). Folds it into count; false when it cannot be bounded. */
+static bool add_index(body *b, size_t off_from, size_t off_to, size_t from, size_t to, kd_strbuf *count,
+                      char **dims, size_t *ndims)
+{
+    kd_strbuf one = {0};
+    bool ok = true;
+    if (off_to > off_from) {
+        ok = substitute(b, off_from, off_to, &one, 0, dims, ndims);
+        kd_sb_puts(&one, "+");
+    }
+    ok = ok && substitute(b, from, to, &one, 0, dims, ndims);
+    if (ok) {
+        bool first = count->len == 0;
+        char *term = kd_xasprintf("(%s)+1", kd_sb_str(&one)), *prev = kd_sb_take(count);
+        if (first)
+            kd_sb_puts(count, term);
+        else if (strstr(prev, term))
+            kd_sb_puts(count, prev);
+        else
+            kd_sb_printf(count, "max(%s, %s)", prev, term);
+        free(prev);
+        free(term);
+    }
+    kd_sb_free(&one);
+    return ok;
+}
+
+/* Every `P[...]` of pointer parameter P, and `x[...]` of a local `x = P + OFFSET` (llm.c's
+ * `const float *x = inp + idx * C`): one extent, the largest of its indices. */
 static void read_extent(body *b, const char *param)
 {
     const reader *r = b->r;
     kd_strbuf count = {0};
     char *indexing = NULL, *dims[8];
-    size_t ndims = 0, uses = 0;
+    size_t ndims = 0;
     bool known = true, flat_guess = true;
     for (size_t i = b->from; i + 1 < b->to; i++) {
-        if (!r->t[i].ident || strlen(param) != r->t[i].len || memcmp(param, r->t[i].s, r->t[i].len) != 0 ||
-            !is(&r->t[i + 1], "[") || (i > b->from && (is(&r->t[i - 1], ".") || is(&r->t[i - 1], "->"))))
+        if (!r->t[i].ident || !is(&r->t[i + 1], "[") || member(r, i))
             continue;
+        size_t off_from = 0, off_to = 0;
+        if (!named(&r->t[i], param)) {
+            local *l = find_local(b, &r->t[i]);
+            if (!l || !l->def_to || !named(&r->t[l->def_from], param) || !at(r, l->def_from + 1, "+"))
+                continue;
+            off_from = l->def_from + 2;
+            off_to = l->def_to;
+        }
         size_t close = closing(r, i + 1);
         if (close >= b->to)
             break;
-        if (!indexing || multiplies_by_scalar(b, i + 2, close, 0)) {
+        bool two_d = multiplies_by_scalar(b, i + 2, close, 0) || (off_to && multiplies_by_scalar(b, off_from, off_to, 0));
+        if (!indexing || (two_d && flat_guess)) {
             free(indexing);
             indexing = span_text(r, i + 2, close);
+            if (off_to) {
+                char *offset = span_text(r, off_from, off_to), *whole = kd_xasprintf("%s + %s", offset, indexing);
+                free(offset);
+                free(indexing);
+                indexing = whole;
+            }
         }
-        if (multiplies_by_scalar(b, i + 2, close, 0))
-            flat_guess = false;
-        kd_strbuf one = {0};
-        if (known && substitute(b, i + 2, close, &one, 0, dims, &ndims)) {
-            char *prev = kd_sb_take(&count);
-            if (uses++ == 0)
-                kd_sb_printf(&count, "(%s)+1", kd_sb_str(&one));
-            else if (strstr(prev, kd_sb_str(&one)))
-                kd_sb_puts(&count, prev);
-            else
-                kd_sb_printf(&count, "max(%s, (%s)+1)", prev, kd_sb_str(&one));
-            free(prev);
-        } else {
+        flat_guess &= !two_d;
+        if (known && !add_index(b, off_from, off_to, i + 2, close, &count, dims, &ndims))
             known = false;
-        }
-        kd_sb_free(&one);
         i = close;
     }
     if (!indexing) {
@@ -664,6 +760,21 @@ static void read_shared(body *b, const holder *holders, size_t nholders, const s
     }
 }
 
+/* Whether a local is made of its thread indices without dividing them (a row per warp,
+ * `(blockIdx.x * blockDim.x + threadIdx.x) / 32`, is not a thread's own index). */
+static bool linear(body *b, const local *l, int depth)
+{
+    const reader *r = b->r;
+    for (size_t i = l->def_from; i < l->def_to && depth < 4; i++) {
+        if (is(&r->t[i], "/") || is(&r->t[i], "%") || is(&r->t[i], ">>"))
+            return false;
+        const local *via = r->t[i].ident && !member(r, i) ? find_local(b, &r->t[i]) : NULL;
+        if (via && via != l && !linear(b, via, depth + 1))
+            return false;
+    }
+    return depth < 4;
+}
+
 /* How far the kernel's x and y thread indices go: the bound of a grid-wide index local. */
 static void read_reach(body *b)
 {
@@ -672,7 +783,7 @@ static void read_reach(body *b)
     for (size_t i = 0; i < b->nlocals; i++) {
         local *l = &b->locals[i];
         int axis = l->global_x && !l->global_y ? 0 : l->global_y && !l->global_x ? 1 : -1;
-        if (axis < 0 || !l->bound_to || k->reach[axis])
+        if (axis < 0 || !l->bound_to || k->reach[axis] || !linear(b, l, 0))
             continue;
         kd_strbuf sb = {0};
         char *dims[8];

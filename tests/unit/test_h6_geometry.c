@@ -178,6 +178,36 @@ static void python_parameters_for_annotation_keys(void **state)
     kd_geometry_free(&g);
 }
 
+static void pointer_offsets_clamps_and_casts(void **state)
+{
+    (void)state;
+    const char *src = "__global__ void ln(float *out, const float *inp, int N, int C) {\n"
+                      "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n  if (idx < N) {\n"
+                      "    const float *x = inp + idx * C;\n    float *o = out + (size_t)idx * C;\n"
+                      "    for (int i = 0; i < C; i++) o[i] = x[i]; } }\n"
+                      "__global__ void blur(const float *in, float *out, int width, int height, int pitch) {\n"
+                      "  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                      "  if (x < width && y < height) { int yy = min(max(y + 1, 0), height - 1);\n"
+                      "    out[y * pitch + x] = in[yy * pitch + x]; } }\n"
+                      "__global__ void warp_rows(float *out, int N) {\n"
+                      "  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;\n  if (row >= N) return;\n"
+                      "  out[row] = 1; }\n";
+    kd_file_geometry g;
+    const kd_kernel_geometry *ln = read_one(src, &g, "ln");
+    assert_string_equal(kd_geometry_extent(ln, "inp")->count, "((N-1)*C+(C-1))+1");
+    assert_string_equal(kd_geometry_extent(ln, "out")->count, "((N-1)*C+(C-1))+1");
+    assert_int_equal(kd_geometry_extent(ln, "inp")->rank, 2);
+    assert_string_equal(kd_geometry_extent(ln, "inp")->indexing, "idx * C + i");
+    const kd_kernel_geometry *blur = kd_geometry_find(&g, "blur");
+    assert_string_equal(kd_geometry_extent(blur, "in")->count, "(((height-1))*pitch+(width-1))+1");
+    assert_string_equal(blur->reach[0], "width");
+    assert_string_equal(blur->reach[1], "height");
+    const kd_kernel_geometry *rows = kd_geometry_find(&g, "warp_rows");
+    assert_null(rows->reach[0]); /* a row per warp: not one thread's index */
+    assert_string_equal(kd_geometry_extent(rows, "out")->count, "((N-1))+1");
+    kd_geometry_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +221,7 @@ int main(void)
         cmocka_unit_test(launch_bounds_evaluated_with_macros),
         cmocka_unit_test(ptx_extern_shared_and_mangled_entries),
         cmocka_unit_test(python_parameters_for_annotation_keys),
+        cmocka_unit_test(pointer_offsets_clamps_and_casts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
