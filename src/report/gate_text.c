@@ -11,10 +11,10 @@ void kd_gate_not_evaluated_text(const kd_comparison *c, kd_strbuf *out)
     kd_sb_puts(out, "gate ");
     if (slower)
         kd_sb_printf(out, "--fail-if-slower %g%%", g->limit_pct);
-    kd_sb_printf(out, "%s%s: NOT EVALUATED: ", slower && match ? ", " : "", match ? "--require-match" : "");
+    kd_sb_printf(out, "%s%s: NOT EVALUATED, ", slower && match ? ", " : "", match ? "--require-match" : "");
     if (!c->timed) {
-        kd_sb_puts(out, slower && match ? "nothing was timed and no outputs were compared"
-                        : slower        ? "nothing was timed"
+        kd_sb_puts(out, slower && match ? "nothing was measured and no outputs were compared"
+                        : slower        ? "nothing was measured"
                                         : "no outputs were compared");
         kd_strbuf why = {0};
         if (kd_note_text(&c->runtime_note, &why))

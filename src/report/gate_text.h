@@ -7,7 +7,7 @@
 #include "diff/model.h"
 #include "util/strbuf.h"
 
-/* "gate --require-match: NOT EVALUATED: no outputs were compared: runtime measurement
+/* "gate --require-match: NOT EVALUATED, no outputs were compared: runtime measurement
  * skipped: KERNDIFF_NO_GPU is set; static diff only". Nothing when every gate asked for was
  * evaluated. */
 void kd_gate_not_evaluated_text(const kd_comparison *c, kd_strbuf *out);

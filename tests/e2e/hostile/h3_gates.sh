@@ -6,9 +6,9 @@ run h3_nogpu_sanitize 5 -- --sanitize "$A" "$B"
 has h3_nogpu_sanitize err '^kerndiff: gate --sanitize: NOT EVALUATED, nothing was run: runtime measurement skipped: KERNDIFF_NO_GPU is set'
 has h3_nogpu_sanitize out '^gate --sanitize: NOT EVALUATED'
 run h3_nogpu_require_match 5 -- --require-match "$A" "$B"
-has h3_nogpu_require_match err '^kerndiff: gate --require-match: NOT EVALUATED: no outputs were compared: runtime measurement skipped: KERNDIFF_NO_GPU is set'
+has h3_nogpu_require_match err '^kerndiff: gate --require-match: NOT EVALUATED, no outputs were compared: runtime measurement skipped: KERNDIFF_NO_GPU is set'
 run h3_nogpu_both 5 -- --fail-if-slower 5 --require-match "$A" "$B"
-has h3_nogpu_both err '^kerndiff: gate --fail-if-slower 5%, --require-match: NOT EVALUATED: nothing was timed and no outputs were compared: runtime measurement skipped'
+has h3_nogpu_both err '^kerndiff: gate --fail-if-slower 5%, --require-match: NOT EVALUATED, nothing was measured and no outputs were compared: runtime measurement skipped'
 lacks h3_nogpu_both err 'no GPU\?'
 run h3_nogpu_regions 0 -- --regions "$H3_R1" "$H3_R2"
 has h3_nogpu_regions out '^regions not recorded: nothing was run, so no region was timed \(runtime measurement skipped: KERNDIFF_NO_GPU is set; static diff only\)'
@@ -16,7 +16,7 @@ has h3_nogpu_regions out '^regions not recorded: nothing was run, so no region w
 KERNDIFF_SIMULATE="median=50us;median=50us" run h3_save_checked 0 -- --save "$WORK/h3_checked.json" "$A" "$B"
 KERNDIFF_SIMULATE="median=50us;median=50us" run h3_save_nocheck 0 -- --no-check --save "$WORK/h3_nocheck.json" "$A" "$B"
 run h3_compare_nocheck_match 5 -- compare --require-match "$WORK/h3_checked.json" "$WORK/h3_nocheck.json"
-has h3_compare_nocheck_match err '^kerndiff: gate --require-match: NOT EVALUATED: no outputs were compared: a saved run did not compare its outputs'
+has h3_compare_nocheck_match err '^kerndiff: gate --require-match: NOT EVALUATED, no outputs were compared: a saved run did not compare its outputs'
 run h3_compare_checked_match 0 -- compare --require-match "$WORK/h3_checked.json" "$WORK/h3_checked.json"
 # Evaluated gates are unchanged: a match passes.
 KERNDIFF_SIMULATE="median=50us;median=50us" run h3_sim_require_match 0 -- --require-match "$A" "$B"
