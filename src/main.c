@@ -172,7 +172,7 @@ static int render(const kd_options *opts, const kd_comparison *c)
         kd_render_terminal(stdout, c, &opts->render);
     /* The report leaves before any message about the files: with 2>&1 (a CI log) a
      * message then never lands inside one of its tables. */
-    fflush(stdout);
+    kd_stdout_flush();
     kd_render_options plain = opts->render;
     plain.color = false;
     const struct {
@@ -200,7 +200,7 @@ static int app_command(const kd_options *opts)
     if (rc == KD_EXIT_OK) {
         if (!kd_options_stdout_taken(opts))
             kd_app_render_terminal(stdout, &c, opts->app.top);
-        fflush(stdout); /* the report before any message about the files (2>&1) */
+        kd_stdout_flush(); /* the report before any message about the files (2>&1) */
         /* Every output is attempted, so one bad path does not cost the others. */
         kd_output out;
         if (opts->json_path && (!kd_output_open(&out, opts->json_path, "JSON") ||

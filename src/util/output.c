@@ -20,10 +20,26 @@ static const char *destination(const kd_output *o)
     return strcmp(o->path, "-") == 0 ? "standard output" : o->path;
 }
 
+/* Why stdout first failed (a full disk, a closed pipe): a later flush no longer says. */
+static int stdout_errno;
+
+int kd_stdout_flush(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    if (!stdout_errno)
+        stdout_errno = errno;
+    return -1;
+}
+
 /* stdout keeps its buffer shared with the terminal report, so it is written through stdio. */
 static int write_stdout(const char *data, size_t len)
 {
-    return fwrite(data, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : -1;
+    size_t written = fwrite(data, 1, len, stdout);
+    if (written != len && !stdout_errno)
+        stdout_errno = errno;
+    return kd_stdout_flush() == 0 && written == len ? 0 : -1;
 }
 
 int kd_output_close(kd_output *o, int failed)
@@ -45,10 +61,9 @@ int kd_output_close(kd_output *o, int failed)
 
 int kd_stdout_check(void)
 {
-    errno = 0;
-    if (fflush(stdout) == 0 && !ferror(stdout))
+    if (kd_stdout_flush() == 0)
         return 0;
     fprintf(stderr, "kerndiff: cannot write the report to standard output: %s\n",
-            errno ? strerror(errno) : "write error");
+            stdout_errno ? strerror(stdout_errno) : "write error");
     return -1;
 }

@@ -24,6 +24,9 @@ FILE *kd_output_open(kd_output *o, const char *path, const char *what);
  * the caller's: KD_EXIT_TOOL). `failed`: the renderer already failed; nothing is written
  * and the message says so. */
 int kd_output_close(kd_output *o, int failed);
+/* Writes out what stdout holds (the terminal report before any message on stderr, so that
+ * with 2>&1 no message lands inside it). 0, or -1 with the reason kept for kd_stdout_check. */
+int kd_stdout_flush(void);
 /* The end of a run: stdout must have been written in full (a full disk, a closed pipe).
  * Returns 0, or -1 after saying so on stderr. */
 int kd_stdout_check(void);

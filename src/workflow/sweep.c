@@ -240,6 +240,15 @@ static int write_pictures(const kd_options *opts, const kd_sweep_spec *s, const 
     return status;
 }
 
+/* The human report written out now (stdout's failure kept for the end of the run). */
+static void flush_human(FILE *human)
+{
+    if (human == stdout)
+        kd_stdout_flush();
+    else
+        fflush(human);
+}
+
 int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
 {
     kd_sweep_point *points = kd_xcalloc(s->count, sizeof *points);
@@ -260,7 +269,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         kd_strbuf define_text = {0};
         point_options(opts, s, i, &o, &defines, &define_text);
         fprintf(human, "== %s = %s\n", s->parameter, s->values[i]);
-        fflush(human);
+        flush_human(human);
         kd_comparison c;
         kd_outcome outcome = kd_compare_files(&o.diff, &c);
         if (c.analysed && (i == 0 || opts->render.per_kernel))
@@ -271,7 +280,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
             fprintf(human, "%s\n", kd_sb_str(&line));
             kd_sb_free(&line);
         }
-        fflush(human); /* the point's report before its messages: with 2>&1 none lands inside a table */
+        flush_human(human); /* the point's report before its messages: with 2>&1 none lands inside a table */
         kd_strbuf why = {0};
         if (outcome != KD_OK && kd_note_text(&c.runtime_note, &why))
             fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
@@ -299,7 +308,7 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
             break; /* the other points would fail the same way */
     }
     print_table(human, s, points, false);
-    fflush(human); /* the table before any message about the files */
+    flush_human(human); /* the table before any message about the files */
     json_t *root = json_pack("{s:i, s:s, s:{s:s, s:b, s:o}}", "schema_version", KD_JSON_SCHEMA_VERSION, "kerndiff_version", KD_VERSION,
                              "sweep", "parameter", s->parameter, "compile_time", s->define, "points", results);
     /* --json and --save may both be given: each gets the document. */
