@@ -1163,11 +1163,10 @@ static int check_request(kd_options *opts, const parse_state *st)
             return usage_error("%s and %s contradict each other (%s): drop one", first, option_name(pairs[i].code),
                                pairs[i].why);
         }
-    static const int sanitizer_settings[] = {OPT_SANITIZE_WARN, OPT_SANITIZE_N, OPT_SANITIZER};
-    int lone = first_seen(st, sanitizer_settings, 3);
-    if (lone && !st->seen[OPT_SANITIZE])
-        return usage_error("%s is a setting of --sanitize, which is not given: add --sanitize, or drop %s",
-                           option_name(lone), option_name(lone));
+    /* (--compute-sanitizer and --sanitize-n also serve the sanitizer run that explains a fault.) */
+    if (st->seen[OPT_SANITIZE_WARN] && !st->seen[OPT_SANITIZE])
+        return usage_error("--sanitize-warn is a setting of --sanitize, which is not given: add --sanitize, or drop "
+                           "--sanitize-warn");
 
     /* Options of one command given to another: they would be ignored. */
     static const int app_only[] = {OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, 'N'};
