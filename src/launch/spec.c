@@ -784,6 +784,42 @@ static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
 
 static unsigned scratch_count(const builder *b) { return b->req->abi ? b->req->abi->nscratch : 0; }
 
+/* inputs=, outputs=, inouts= name pointer parameters: of this kernel, or of another kernel
+ * of the file (each kernel takes the names it has). A name that is neither, or a scalar of
+ * this kernel, is a mistake. */
+static int check_role_annotations(builder *b)
+{
+    static const char *const keys[] = {"inputs", "outputs", "inouts"};
+    const kd_annotations *a = b->req->annotations;
+    const kd_kernel *k = b->req->kernel;
+    for (size_t i = 0; a && i < a->count; i++) {
+        bool role_key = false;
+        for (size_t j = 0; j < sizeof keys / sizeof *keys; j++)
+            role_key |= strcmp(a->items[i].key, keys[j]) == 0;
+        char *copy = role_key ? kd_xstrdup(a->items[i].value) : NULL;
+        for (char *save = NULL, *name = copy ? strtok_r(copy, ",", &save) : NULL; name; name = strtok_r(NULL, ",", &save)) {
+            const kd_param *p = find_param(k, name, strlen(name));
+            if (p ? p->is_pointer : kd_geometry_has_param(&a->geometry, name))
+                continue;
+            kd_sb_printf(b->error, "`%s kerndiff: %s=%s` (line %d): ", comment_of(b), a->items[i].key, a->items[i].value,
+                         a->items[i].line);
+            if (p)
+                kd_sb_printf(b->error, "'%s' is a scalar (%s), not a buffer", name, p->type);
+            else
+                kd_sb_printf(b->error, "kernel '%s' has no parameter '%s'", k->name, name);
+            kd_sb_puts(b->error, " (its buffers: ");
+            for (size_t j = 0, shown = 0; j < k->nparams; j++)
+                if (k->params[j].is_pointer)
+                    kd_sb_printf(b->error, "%s%s", shown++ ? ", " : "", k->params[j].name);
+            kd_sb_puts(b->error, ")");
+            free(copy);
+            return -1;
+        }
+        free(copy);
+    }
+    return 0;
+}
+
 static void init_args(builder *b)
 {
     const kd_kernel *k = b->req->kernel;
@@ -792,6 +828,11 @@ static void init_args(builder *b)
         kd_launch_arg *arg = &b->out->args[i];
         arg->name = kd_xstrdup(k->params[i].name);
         arg->role = kd_param_role_of(&k->params[i]);
+        /* the file's word on a buffer beats what the declaration suggests; an in-out buffer
+           is compared, so it is an output until buffers can be seeded and compared both */
+        kd_annotated_role said = kd_annotation_role(b->req->annotations, k->params[i].name, NULL);
+        if (said != KD_ANNOTATED_NONE && k->params[i].is_pointer)
+            arg->role = said == KD_ANNOTATED_IN ? KD_ROLE_INPUT : KD_ROLE_OUTPUT;
         b->out->nargs++;
     }
 }
@@ -886,7 +927,7 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
     kd_var *vars = kd_xcalloc(req->kernel->nparams + constant_count(req) + 2, sizeof *vars);
     builder b = {req, out, error, vars, 0,
                  req->annotations ? kd_geometry_find(&req->annotations->geometry, req->kernel->name) : NULL};
-    bool failed = check_arg_count(&b) || check_annotation_keys(&b) ||
+    bool failed = check_arg_count(&b) || check_annotation_keys(&b) || check_role_annotations(&b) ||
                   check_entries(&b, req->buffers, "--buf", true, false) ||
                   check_entries(&b, req->scalars, "--arg", false, false) ||
                   (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true));

@@ -705,43 +705,36 @@ typedef struct holder {
     char *name, *type, *array;
 } holder;
 
+/* The shared declaration at decl (limit: where it must end) if the kernel body names it:
+ * an extern one is its dynamic shared memory, a static one may size its block. */
+static void take_shared(body *b, size_t decl, size_t limit, bool must_be_used)
+{
+    const reader *r = b->r;
+    bool ext;
+    char *type = NULL;
+    size_t name = shared_decl(r, decl, limit, &ext, &type);
+    bool used = name && !must_be_used;
+    for (size_t i = b->from; name && i < b->to && !used; i++)
+        used = r->t[i].len == r->t[name].len && memcmp(r->t[i].s, r->t[name].s, r->t[i].len) == 0;
+    if (used && ext) {
+        char *n = tok_str(&r->t[name]);
+        set_dynamic(b, n, type);
+        free(n);
+        return;
+    }
+    if (used)
+        block_from_array(b, name, decl);
+    free(type);
+}
+
 static void read_shared(body *b, const holder *holders, size_t nholders, const size_t *file_shared, size_t nfile)
 {
     const reader *r = b->r;
-    for (size_t i = b->from; i < b->to; i++) {
-        if (!is(&r->t[i], "__shared__"))
-            continue;
-        bool ext;
-        char *type = NULL;
-        size_t name = shared_decl(r, i, b->to, &ext, &type);
-        if (name && ext) {
-            char *n = tok_str(&r->t[name]);
-            set_dynamic(b, n, type);
-            free(n);
-            continue;
-        }
-        if (name)
-            block_from_array(b, name, i);
-        free(type);
-    }
-    /* file-scope arrays this kernel names */
-    for (size_t f = 0; f < nfile; f++) {
-        bool ext;
-        char *type = NULL;
-        size_t name = shared_decl(r, file_shared[f], r->n, &ext, &type);
-        bool used = false;
-        for (size_t i = b->from; name && i < b->to && !used; i++)
-            used = r->t[i].len == r->t[name].len && memcmp(r->t[i].s, r->t[name].s, r->t[i].len) == 0;
-        if (used && ext) {
-            char *n = tok_str(&r->t[name]);
-            set_dynamic(b, n, type);
-            free(n);
-            continue;
-        }
-        if (used)
-            block_from_array(b, name, file_shared[f]);
-        free(type);
-    }
+    for (size_t i = b->from; i < b->to; i++)
+        if (is(&r->t[i], "__shared__"))
+            take_shared(b, i, b->to, false);
+    for (size_t f = 0; f < nfile; f++) /* file-scope arrays this kernel names */
+        take_shared(b, file_shared[f], r->n, true);
     /* helpers: SharedMemory<T>() gives T; a plain helper gives its own array's type */
     for (size_t h = 0; h < nholders && !b->k->dynamic_shared; h++) {
         for (size_t i = b->from; i < b->to; i++) {
@@ -1115,7 +1108,7 @@ static void read_python(const char *text, size_t len, kd_file_geometry *g)
                     p++;
             else if (want && depth == 0 && (isalpha((unsigned char)*p) || *p == '_')) {
                 const char *s = p;
-                while (p < end && (isalnum((unsigned char)p[1]) || p[1] == '_'))
+                while (p + 1 < end && (isalnum((unsigned char)p[1]) || p[1] == '_'))
                     p++;
                 push_name(&k->params, &k->nparams, kd_xstrndup(s, (size_t)(p + 1 - s)));
                 want = false;

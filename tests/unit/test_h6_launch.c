@@ -229,6 +229,32 @@ static void one_d_extent_beyond_n_is_kept(void **state)
     unload(&l);
 }
 
+/* inputs=/outputs=/inouts= in a .cu file decide the launch's roles; a name that is no buffer
+ * is an error naming it. */
+static void role_annotations_in_a_cuda_file(void **state)
+{
+    (void)state;
+    launch l;
+    load(&l, "// kerndiff: inputs=g_idata outputs=table inouts=acc\n"
+             "__global__ void k(float *g_idata, const float *table, float *acc, float *out, int n) {}\n", "k");
+    build_ok(&l);
+    assert_int_equal(l.spec.args[0].role, KD_ROLE_INPUT);
+    assert_int_equal(l.spec.args[1].role, KD_ROLE_OUTPUT);
+    assert_int_equal(l.spec.args[2].role, KD_ROLE_OUTPUT); /* in-out: compared */
+    assert_int_equal(l.spec.args[3].role, KD_ROLE_OUTPUT);
+    unload(&l);
+    load(&l, "// kerndiff: inputs=g_idta\n__global__ void k(float *g_idata, float *out, int n) {}\n", "k");
+    assert_int_equal(kd_launch_spec_build(&l.req, &l.spec, &l.error), -1);
+    assert_string_equal(kd_sb_str(&l.error), "`// kerndiff: inputs=g_idta` (line 1): kernel 'k' has no parameter "
+                                             "'g_idta' (its buffers: g_idata, out)");
+    unload(&l);
+    load(&l, "// kerndiff: inputs=n\n__global__ void k(float *g_idata, float *out, int n) {}\n", "k");
+    assert_int_equal(kd_launch_spec_build(&l.req, &l.spec, &l.error), -1);
+    assert_string_equal(kd_sb_str(&l.error), "`// kerndiff: inputs=n` (line 1): 'n' is a scalar (int), not a buffer "
+                                             "(its buffers: g_idata, out)");
+    unload(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +264,7 @@ int main(void)
         cmocka_unit_test(gemm_buffers_get_the_extent_their_index_reaches),
         cmocka_unit_test(unbounded_two_d_index_is_refused_before_launching),
         cmocka_unit_test(one_d_extent_beyond_n_is_kept),
+        cmocka_unit_test(role_annotations_in_a_cuda_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
