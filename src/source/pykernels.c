@@ -93,6 +93,10 @@ int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error)
         json_incref(imports);
     if (rc == 0) {
         json_array_foreach(kernels, i, k) {
+            /* A jitted function that only other jitted functions call is inlined into them:
+             * a helper, never a kernel to time or choose. */
+            if (json_is_true(json_object_get(k, "helper")))
+                continue;
             if ((rc = add_kernel(out, k, imports)) != 0)
                 break;
         }

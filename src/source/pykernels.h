@@ -1,7 +1,8 @@
 /* pykernels.h — the Triton kernels of a .py file, from the JSON that the helper
  * `kerndiff-triton.py list` prints (it reads the file with Python's own `ast`).
  *
- * Each @triton.jit function becomes a kd_kernel whose parameters are the kernel's runtime
+ * Each @triton.jit function that is a kernel (launched by the file, or called from no other
+ * jitted function; the helper's "helper" flag marks the others) becomes a kd_kernel whose parameters are the kernel's runtime
  * arguments only: pointers (a buffer: an output when the kernel stores through it, else an
  * input; the pointee is float until the launch description says otherwise) and scalars
  * (an `int`; `float` when annotated so). tl.constexpr meta-parameters are not arguments:

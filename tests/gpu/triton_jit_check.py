@@ -89,7 +89,8 @@ for name in FILES:
           % (ck.n_regs, ck.n_spills, ck.metadata.shared, res.get("registers"), spills, smem))
     dev = (ours - theirs) / theirs
     check("triton_jit_%s_vs_do_bench" % name, abs(dev) <= 0.02,
-          "kerndiff median %.1f us, do_bench median %.1f us (%+.2f%%)" % (ours / 1e3, theirs / 1e3, 100 * dev))
+          "kerndiff median %.1f us, do_bench median %.1f us (%+.2f%%, %+.1f us)"
+          % (ours / 1e3, theirs / 1e3, 100 * dev, (ours - theirs) / 1e3))
     build = [line for line in text.splitlines() if "JIT, the launch at" in line]
     check("triton_jit_%s_launch_said" % name, len(build) >= 1, build[0].strip() if build else "no launch line")
 

@@ -55,7 +55,7 @@ def softmax(x):
 
 def make_inputs():
     torch.manual_seed(0)
-    return (torch.randn(4096, 12288, device=DEVICE), )
+    return (torch.randn(8192, 12288, device=DEVICE), )
 
 
 def the_launch(inputs):

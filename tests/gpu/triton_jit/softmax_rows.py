@@ -36,7 +36,7 @@ def softmax(x):
 
 def make_inputs():
     torch.manual_seed(0)
-    return (torch.randn(16384, 4000, device=DEVICE), )
+    return (torch.randn(32768, 4000, device=DEVICE), )
 
 
 def the_launch(inputs):
