@@ -38,8 +38,8 @@ typedef enum kd_note_id {
     KD_RUNTIME_TIMING_FAILED,       /* side; detail: the harness's failure ("v1: ...: ...") */
     KD_RUNTIME_SAVED_NO_SAMPLES,    /* kerndiff compare: side: the run(s) (v1: OLD, v2: NEW) with too few
                                        samples; number: its usable samples, the minimum */
-    KD_RUNTIME_GATE_NOT_EVALUATED,  /* value: the gate's option (--sanitize); number[0]: the note id that
-                                       says why nothing ran (no_gpu ...); detail: that note's detail */
+    KD_RUNTIME_GATE_NOT_EVALUATED,  /* value: the gate's option (--sanitize), the JSON id of the runtime
+                                       note that says why nothing ran ("no_gpu"); detail: that note's detail */
     KD_COUNTERS_NO_NCU_FLAG,        /* --no-ncu */
     KD_COUNTERS_SIMULATED,
     KD_COUNTERS_NCU_MISSING,        /* side; detail: why */
@@ -52,8 +52,8 @@ typedef enum kd_note_id {
     KD_REGIONS_NO_PROTON,           /* side; value: its Triton version */
     KD_REGIONS_FAILED,              /* side; detail: what went wrong */
     KD_REGIONS_SAVED_ONE_RUN,       /* kerndiff compare: side: the run without regions */
-    KD_REGIONS_NOT_TIMED,           /* --regions, nothing run: number[0]: the runtime note id that says why;
-                                       detail: that note's detail */
+    KD_REGIONS_NOT_TIMED,           /* --regions, nothing run: value: the JSON id of the runtime note that
+                                       says why ("no_gpu"); detail: that note's detail */
     KD_NOTE_ID_COUNT
 } kd_note_id;
 

@@ -104,16 +104,13 @@ static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
  * carrying the reason. */
 static int nothing_run(const kd_diff_options *opts, kd_comparison *c)
 {
-    kd_note_id why = c->runtime_note.id;
+    const char *why = kd_note_id_name(c->runtime_note.id); /* a static string: it outlives the note */
     char *detail = c->runtime_note.detail ? kd_xstrdup(c->runtime_note.detail) : NULL;
-    if (opts->regions_on && !c->regions_note.present) {
-        kd_note_set(&c->regions_note, KD_REGIONS_NOT_TIMED, KD_NOTE_NO_SIDE, NULL, NULL, detail);
-        c->regions_note.number[0] = why;
-    }
+    if (opts->regions_on && !c->regions_note.present)
+        kd_note_set(&c->regions_note, KD_REGIONS_NOT_TIMED, KD_NOTE_NO_SIDE, why, NULL, detail);
     int rc = KD_OK;
     if (opts->sanitize.tools) {
-        kd_note_set(&c->runtime_note, KD_RUNTIME_GATE_NOT_EVALUATED, KD_NOTE_NO_SIDE, "--sanitize", NULL, detail);
-        c->runtime_note.number[0] = why;
+        kd_note_set(&c->runtime_note, KD_RUNTIME_GATE_NOT_EVALUATED, KD_NOTE_NO_SIDE, "--sanitize", why, detail);
         rc = KD_FAIL_RUNTIME;
     }
     free(detail);

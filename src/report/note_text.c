@@ -1,5 +1,7 @@
 #include "report/note_text.h"
 
+#include <string.h>
+
 static const char *sides_text(kd_note_sides s)
 {
     return s == KD_NOTE_V1 ? "v1" : s == KD_NOTE_V2 ? "v2" : s == KD_NOTE_BOTH ? "v1 and v2" : "";
@@ -25,15 +27,21 @@ static const char *run_text(kd_note_sides s)
     return s == KD_NOTE_V1 ? "OLD's run" : s == KD_NOTE_V2 ? "NEW's run" : "either saved run";
 }
 
-/* Why nothing ran, for a note that carries another note's id in number[0] and its detail:
- * that note's own sentence (only a runtime note that is not itself nested). */
-static void nested_reason(const kd_note *n, kd_strbuf *out)
+/* Why nothing ran, for a note that carries another runtime note's JSON id (`why`, e.g.
+ * "no_gpu") and its detail: that note's own sentence. An id that is not a runtime note's, or
+ * is this kind of note itself, is not followed. */
+static void nested_reason(const char *why, const char *detail, kd_strbuf *out)
 {
-    kd_note_id why = (kd_note_id)n->number[0];
-    kd_note inner = {.present = true, .id = why, .detail = n->detail};
-    if (n->number[0] <= 0 || n->number[0] >= KD_NOTE_ID_COUNT || kd_note_kind_of(why) != KD_NOTE_RUNTIME ||
-        why == KD_RUNTIME_GATE_NOT_EVALUATED || !kd_note_text(&inner, out))
-        kd_sb_puts(out, "nothing was run");
+    for (int id = 1; why && id < KD_NOTE_ID_COUNT; id++) {
+        const char *name = kd_note_id_name((kd_note_id)id);
+        if (id == KD_RUNTIME_GATE_NOT_EVALUATED || kd_note_kind_of((kd_note_id)id) != KD_NOTE_RUNTIME || !name ||
+            strcmp(name, why) != 0)
+            continue;
+        kd_note inner = {.present = true, .id = (kd_note_id)id, .detail = (char *)detail};
+        if (kd_note_text(&inner, out))
+            return;
+    }
+    kd_sb_puts(out, "nothing was run");
 }
 
 static void saved_no_samples(const kd_note *n, kd_strbuf *out)
@@ -107,7 +115,7 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
     case KD_RUNTIME_SAVED_NO_SAMPLES: saved_no_samples(n, out); break;
     case KD_RUNTIME_GATE_NOT_EVALUATED:
         kd_sb_printf(out, "gate %s: NOT EVALUATED, nothing was run: ", v0);
-        nested_reason(n, out);
+        nested_reason(n->value[1], n->detail, out);
         break;
     case KD_COUNTERS_NO_NCU_FLAG: kd_sb_puts(out, "counters not collected: --no-ncu"); break;
     case KD_COUNTERS_SIMULATED:
@@ -139,7 +147,7 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
     case KD_REGIONS_FAILED: kd_sb_printf(out, "regions not recorded (%s): %s", side, detail); break;
     case KD_REGIONS_NOT_TIMED:
         kd_sb_puts(out, "regions not recorded: nothing was run, so no region was timed (");
-        nested_reason(n, out);
+        nested_reason(n->value[0], n->detail, out);
         kd_sb_puts(out, ")");
         break;
     case KD_REGIONS_SAVED_ONE_RUN:

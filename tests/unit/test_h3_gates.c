@@ -96,19 +96,20 @@ static void nested_notes_carry_the_reason(void **state)
     (void)state;
     kd_note n = {0};
     kd_strbuf text = {0};
-    kd_note_set(&n, KD_RUNTIME_GATE_NOT_EVALUATED, KD_NOTE_NO_SIDE, "--sanitize", NULL, "KERNDIFF_NO_GPU is set");
-    n.number[0] = KD_RUNTIME_NO_GPU;
+    kd_note_set(&n, KD_RUNTIME_GATE_NOT_EVALUATED, KD_NOTE_NO_SIDE, "--sanitize", "no_gpu", "KERNDIFF_NO_GPU is set");
     kd_note_text(&n, &text);
     assert_string_equal(kd_sb_str(&text), "gate --sanitize: NOT EVALUATED, nothing was run: runtime measurement "
                                           "skipped: KERNDIFF_NO_GPU is set; static diff only");
     kd_sb_free(&text);
-    /* A note naming itself (or nothing) as the reason does not recurse. */
-    n.number[0] = KD_RUNTIME_GATE_NOT_EVALUATED;
-    kd_note_text(&n, &text);
-    assert_string_equal(kd_sb_str(&text), "gate --sanitize: NOT EVALUATED, nothing was run: nothing was run");
-    kd_sb_free(&text);
-    kd_note_set(&n, KD_REGIONS_NOT_TIMED, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
-    n.number[0] = KD_RUNTIME_NO_RUN_FLAG;
+    /* A reason naming this note itself, another kind's id, or nothing: not followed. */
+    static const char *const unfollowed[] = {"gate_not_evaluated", "no_cuobjdump", "nonsense"};
+    for (size_t i = 0; i < 3; i++) {
+        kd_note_set(&n, KD_RUNTIME_GATE_NOT_EVALUATED, KD_NOTE_NO_SIDE, "--sanitize", unfollowed[i], NULL);
+        kd_note_text(&n, &text);
+        assert_string_equal(kd_sb_str(&text), "gate --sanitize: NOT EVALUATED, nothing was run: nothing was run");
+        kd_sb_free(&text);
+    }
+    kd_note_set(&n, KD_REGIONS_NOT_TIMED, KD_NOTE_NO_SIDE, "no_run_flag", NULL, NULL);
     kd_note_text(&n, &text);
     assert_string_equal(kd_sb_str(&text), "regions not recorded: nothing was run, so no region was timed (runtime "
                                           "measurement not run: --no-run; static diff only)");

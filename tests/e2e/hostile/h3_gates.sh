@@ -21,3 +21,8 @@ run h3_compare_checked_match 0 -- compare --require-match "$WORK/h3_checked.json
 # Evaluated gates are unchanged: a match passes.
 KERNDIFF_SIMULATE="median=50us;median=50us" run h3_sim_require_match 0 -- --require-match "$A" "$B"
 lacks h3_sim_require_match err 'NOT EVALUATED'
+# The JSON carries the gate and the reason as stable ids (no internal numbers).
+run h3_nogpu_sanitize_json 5 -- --sanitize --json="$WORK/h3_san.json" "$A" "$B"
+if python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['notes']['runtime']; sys.exit(not (n['id']=='gate_not_evaluated' and n['values']==['--sanitize','no_gpu'] and n['detail']=='KERNDIFF_NO_GPU is set'))" "$WORK/h3_san.json" 2>"$WORK/h3_san_json.err"; then
+    ok "h3_nogpu_sanitize_json: notes.runtime is gate_not_evaluated, values [--sanitize, no_gpu]"; else
+    fail "h3_nogpu_sanitize_json: notes.runtime" "$WORK/h3_san.json"; fi
