@@ -16,6 +16,7 @@
 #include "report/app_report.h"
 #include "report/model_text.h"
 #include "report/launch_text.h"
+#include "report/parts_text.h"
 #include "report/report.h"
 #include "report/note_text.h"
 #include "source/compiled.h"
@@ -251,6 +252,12 @@ int main(int argc, char **argv)
     case KD_CMD_VERSION:
         printf("kerndiff %s\nbuilt with CUDA %s; harness protocol %d; JSON schema %d\n", KD_VERSION, KD_CUDA_VERSION,
                KD_PROTOCOL_VERSION, KD_JSON_SCHEMA_VERSION);
+        {
+            kd_strbuf parts = {0};
+            kd_parts_text(&parts); /* which tools and parts were found, and where */
+            fputs(kd_sb_str(&parts), stdout);
+            kd_sb_free(&parts);
+        }
         break;
     case KD_CMD_COMPLETION:
         kd_print_completion(opts.completion_shell);

@@ -19,6 +19,7 @@
 #include "util/spawn.h"
 #include "util/tmpdir.h"
 #include "util/xalloc.h"
+#include "wire/locate.h"
 
 /* Bump when what a build folder holds, or how it is made, changes. */
 #define KD_BUILD_RECIPE "kerndiff-build-3"
@@ -70,7 +71,11 @@ const char *kd_find_cuobjdump(const char *nvcc)
         if (kd_program_exists(beside))
             return beside;
     }
-    return kd_program_exists("/usr/local/cuda/bin/cuobjdump") ? "/usr/local/cuda/bin/cuobjdump" : NULL;
+    /* The toolkit's folders and pip's nvidia/cuNN/bin (scripts/install-deps.sh), no PATH needed */
+    static char *found;
+    if (!found)
+        found = kd_cuda_tool_path("cuobjdump");
+    return found;
 }
 
 /* `nvcc --version` once per process: part of every cache key. */

@@ -21,7 +21,7 @@ if bash -c "source '$WORK/completion.bash'; COMP_WORDS=(kerndiff --max-t); COMP_
     ok "completion: bash completes --max-t to --max-time"; else fail "completion: bash" "$WORK/compl.err"; fi
 "$KD" --completion fish >"$WORK/completion.fish"
 has_line() { grep -q -- "$2" "$1"; }
-if has_line "$WORK/completion.fish" '^complete -c kerndiff -l max-time -r$'; then ok "completion: fish lists options"; else fail "completion: fish"; fi
+if has_line "$WORK/completion.fish" "^complete -c kerndiff -l max-time -r -f -d 'stop measuring after S seconds"; then ok "completion: fish lists options"; else fail "completion: fish"; fi
 run completion_bad 2 -- --completion tcsh
 has completion_bad err 'bash, zsh or fish'
 # Typos get a suggestion; `kerndiff help`; a missing file is said to be missing.
