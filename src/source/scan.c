@@ -1320,13 +1320,7 @@ static bool same_instance(const char *a, const char *b)
     const char *la = strchr(a, '<'), *lb = strchr(b, '<');
     if (!la || !lb || la - a != lb - b || strncmp(a, b, (size_t)(la - a)) != 0)
         return false;
-    kd_strbuf na = {0}, nb = {0};
-    kd_template_args_normalize(la, &na);
-    kd_template_args_normalize(lb, &nb);
-    bool same = strcmp(kd_sb_str(&na), kd_sb_str(&nb)) == 0;
-    kd_sb_free(&na);
-    kd_sb_free(&nb);
-    return same;
+    return kd_same_template_args(la, lb);
 }
 
 const kd_kernel *kd_kernel_find(const kd_kernel_list *list, const char *name)

@@ -138,7 +138,7 @@ void kd_template_args_normalize(const char *args, kd_strbuf *out)
 
 /* Compares template arguments however they are spelled: "float,256,true" is
  * "float, 256u, true" (kd_template_args_normalize). */
-static bool same_template_args(const char *a, const char *b)
+bool kd_same_template_args(const char *a, const char *b)
 {
     kd_strbuf na = {0}, nb = {0};
     kd_template_args_normalize(a, &na);
@@ -164,7 +164,7 @@ bool kd_symbol_matches(const char *demangled, const char *want)
     split_symbol(demangled, &name, &targs);
     split_symbol(want, &want_name, &want_targs);
     bool match = name_matches(name, want_name) &&
-                 (!want_targs || (targs && same_template_args(targs, want_targs)));
+                 (!want_targs || (targs && kd_same_template_args(targs, want_targs)));
     free(name);
     free(targs);
     free(want_name);

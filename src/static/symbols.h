@@ -22,6 +22,8 @@ bool kd_symbol_matches(const char *demangled, const char *want);
  * dropped (256u, 4ul, 8LL), casts of literals dropped and "(bool)1"/"(bool)0" as
  * true/false: "float, 256u, (bool)1" -> "float,256,true". Appended to out. */
 void kd_template_args_normalize(const char *args, kd_strbuf *out);
+/* Whether two template argument lists are one spelled two ways (normalised as above). */
+bool kd_same_template_args(const char *a, const char *b);
 
 /* The template arguments of a demangled entry ("float, 4"), malloc'd; NULL if none. */
 char *kd_symbol_template_args(const char *demangled);
