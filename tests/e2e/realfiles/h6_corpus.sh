@@ -44,11 +44,21 @@ h6_list corpus_tile transpose.cu
 has corpus_tile out "buffer '[a-z]+' is indexed as|needs? a value"
 run corpus_tile_given 0 -- list --fn transposeNaive --arg width=64 --arg height=64 tests/realfiles/transpose.cu
 has corpus_tile_given out "not launchable as described: buffer 'odata' is indexed as odata\[index_out \+ i\], in 2-D, and kerndiff cannot tell how far that reaches.*--buf odata=COUNT"
-h6_list corpus_ptx_smem block_sum.ptx
-has corpus_ptx_smem out 'block_sum'
+run corpus_ptx_smem 0 -- list --arg block_sum_param_2=1000 tests/realfiles/block_sum.ptx
+has corpus_ptx_smem out 'block 256 \(default\)  smem 4096 B \(assumed\)'
+h6_list corpus_cast_smem dot_product.cu
+has corpus_cast_smem out 'smem 1024 B \(assumed\)'
+h6_list corpus_clamped box_blur.cu
+has corpus_clamped out 'grid 64x64 \(default\)  block 16x16 \(default 2-D\)'
+has corpus_clamped out 'in: 1048576 f32 in \(indexing\)  out: 1048576 f32 out \(indexing\)  width = 1024 \(assumed\)'
 
 # An annotation key that means nothing is an error that names it, in a .cu file.
 mkdir -p "$WORK/h6"
 printf '// kerndiff: inputs=g_idata blok=128\n__global__ void k(float *g_idata, float *out, int n) { out[0] = g_idata[0]; }\n' >"$WORK/h6/typo.cu"
 run corpus_unknown_key 0 -- list "$WORK/h6/typo.cu"
 has corpus_unknown_key out "not launchable as described: \`// kerndiff: blok=128\` \(line 1\): 'blok' is not an annotation key kerndiff knows \(did you mean 'block'\?\)"
+
+# inputs= in a .cu file makes the non-const g_idata an input of the launch.
+printf '// kerndiff: inputs=g_idata\n__global__ void k(float *g_idata, float *out, int n) { int i = threadIdx.x; if (i < n) out[i] = g_idata[i]; }\n' >"$WORK/h6/inputs.cu"
+run corpus_inputs_cu 0 -- list "$WORK/h6/inputs.cu"
+has corpus_inputs_cu out 'g_idata: 1048576 f32 in \(n\)  out: 1048576 f32 out \(n\)'
