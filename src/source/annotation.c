@@ -125,10 +125,10 @@ const kd_annotation *kd_annotations_unknown(const kd_annotations *a, const char 
     return NULL;
 }
 
-void kd_annotation_setting_keys(kd_strbuf *out)
+const char *const *kd_annotation_setting_keys(size_t *count)
 {
-    for (size_t k = 0; k < sizeof setting_keys / sizeof *setting_keys; k++)
-        kd_sb_printf(out, "%s%s", k ? ", " : "", setting_keys[k]);
+    *count = sizeof setting_keys / sizeof *setting_keys;
+    return setting_keys;
 }
 
 void kd_annotations_free(kd_annotations *a)

@@ -17,7 +17,6 @@
 #include <stddef.h>
 
 #include "source/geometry.h"
-#include "util/strbuf.h"
 
 typedef struct kd_annotation {
     char *key;
@@ -53,8 +52,8 @@ kd_annotated_role kd_annotation_role(const kd_annotations *a, const char *param,
  * of a kernel the file defines, and not one of also[0..nalso) (the chosen kernel's
  * parameters and constants). NULL: every key is known. */
 const kd_annotation *kd_annotations_unknown(const kd_annotations *a, const char *const *also, size_t nalso);
-/* Appends the keys that mean a setting, comma-separated, for messages. */
-void kd_annotation_setting_keys(kd_strbuf *out);
+/* The keys that mean a setting (*count of them), for messages and suggestions. */
+const char *const *kd_annotation_setting_keys(size_t *count);
 void kd_annotations_free(kd_annotations *a);
 
 #endif
