@@ -5,6 +5,7 @@
 h6_corpus_files=0
 for h6_file in tests/realfiles/*.cu tests/realfiles/*.ptx tests/realfiles/*.py; do
     [ -e "$h6_file" ] || continue
+    case $(basename "$h6_file") in h5_*) continue ;; esac # checked by tests/e2e/realfiles/h5_*.sh
     h6_corpus_files=$((h6_corpus_files + 1))
     h6_name=corpus_$(basename "$h6_file" | tr '.' '_')
     run "${h6_name}_diff" 0 -- "$h6_file" "$h6_file"
