@@ -465,6 +465,30 @@ def scope_names(ttgir):
     return [name for _, name in sorted(ids)]
 
 
+def definitions_of(path):
+    """FILE's definitions without its work: imports, functions, classes, assignments and
+    if/try blocks run (each top-level statement on its own: one that fails, such as a device
+    query on a machine without a GPU, leaves its names undefined); expressions and loops at
+    module level (a tutorial's benchmark) do not."""
+    import types
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), filename=path)
+    module = types.ModuleType("kerndiff_user_kernels")
+    module.__file__ = os.path.abspath(path)
+    sys.modules[module.__name__] = module
+    kept = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.If, ast.Try)
+    for node in tree.body:
+        if not isinstance(node, kept):
+            continue
+        code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec")
+        try:
+            exec(code, module.__dict__)
+        except Exception:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                raise
+    return module
+
+
 def cmd_build(path, kernel, spec_text, outdir):
     check_version(triton_version())
     try:
@@ -480,9 +504,7 @@ def cmd_build(path, kernel, spec_text, outdir):
     proton_mode = enable_proton(int(spec.get("max_shared", 49152))) if instrument else None
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
-        mod_spec = importlib.util.spec_from_file_location("kerndiff_user_kernels", path)
-        module = importlib.util.module_from_spec(mod_spec)
-        mod_spec.loader.exec_module(module)
+        module = definitions_of(path)
     except Exception as e:
         fail(4, "importing %s failed: %s: %s" % (path, type(e).__name__, e))
     fn = find_jit(getattr(module, kernel, None))
@@ -552,7 +574,7 @@ def chain_user_sitecustomize():
     here = os.path.dirname(sys.modules.get("sitecustomize").__file__) if sys.modules.get("sitecustomize") else None
     if not here:
         return
-    saved = list(sys.path)
+    saved, ours = list(sys.path), sys.modules["sitecustomize"]
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.abspath(here)]
     del sys.modules["sitecustomize"]
     try:
@@ -561,6 +583,7 @@ def chain_user_sitecustomize():
         pass
     finally:
         sys.path[:] = saved
+        sys.modules["sitecustomize"] = ours  # the import that is running ours expects it there
 
 
 def caller_line():

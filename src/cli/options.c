@@ -28,7 +28,7 @@ enum {
     OPT_BRIEF, OPT_COMPLETION,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
     /* Triton (.py) inputs */
-    OPT_PYTHON, OPT_NO_AUTOTUNE,
+    OPT_PYTHON, OPT_NO_AUTOTUNE, OPT_RUN, OPT_CAPTURE_NTH, OPT_CAPTURE_TIMEOUT, OPT_NO_CAPTURE,
     OPT_HTML, OPT_CSV,
     OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, OPT_APP_PREPARE,
     OPT_FORCE,
@@ -112,6 +112,10 @@ static const struct option long_options[] = {
     {"completion", required_argument, NULL, OPT_COMPLETION},
     /* Triton (.py) inputs */
     {"python", required_argument, NULL, OPT_PYTHON},
+    {"run", required_argument, NULL, OPT_RUN},
+    {"nth", required_argument, NULL, OPT_CAPTURE_NTH},
+    {"capture-timeout", required_argument, NULL, OPT_CAPTURE_TIMEOUT},
+    {"no-capture", no_argument, NULL, OPT_NO_CAPTURE},
     {"html", required_argument, NULL, OPT_HTML},
     {"csv", required_argument, NULL, OPT_CSV},
     {"force", no_argument, NULL, OPT_FORCE},
@@ -171,6 +175,13 @@ static const char help_text[] =
         "  --python PATH         the Python with Triton, for .py files (default python3)\n"
         "  --no-autotune         an @triton.autotune kernel: its first config, untimed (default:\n"
         "                        each config timed briefly, the fastest kept)\n"
+        "  --run CMD             Triton: take each side's launch from the Python program CMD (split\n"
+        "                        into words, no shell; default: the .py file's own call, when it has one)\n"
+        "  --nth K               Triton: the K-th launch of the kernel (default 1; the autotuner's\n"
+        "                        benchmark launches are not counted)\n"
+        "  --capture-timeout S   Triton: give up on a launch not seen after S seconds (120)\n"
+        "  --no-capture          Triton: describe the launch (flags, annotations) even when the file\n"
+        "                        launches the kernel itself\n"
         "Launch (also `// kerndiff: KEY=VALUE` lines in each file; `# kerndiff:` in .py):\n"
         "  --n COUNT             element count (16M, 1<<24; default 1M)\n"
         "  --block EXPR          threads per block, X[,Y[,Z]] (default 256)\n"
@@ -300,7 +311,7 @@ static const struct {
     {OPT_JSON, 'f', NULL}, {OPT_MARKDOWN, 'f', NULL}, {OPT_HTML, 'f', NULL}, {OPT_CSV, 'f', NULL},
     {OPT_SAVE, 'f', NULL}, {OPT_TRACE, 'f', NULL},
     {OPT_NCU_REPORT, 'd', NULL}, {'I', 'd', NULL},
-    {OPT_NVCC, 'c', NULL}, {OPT_PYTHON, 'c', NULL}, {OPT_NCU, 'c', NULL}, {OPT_SANITIZER, 'c', NULL},
+    {OPT_NVCC, 'c', NULL}, {OPT_PYTHON, 'c', NULL}, {OPT_RUN, 'c', NULL}, {OPT_NCU, 'c', NULL}, {OPT_SANITIZER, 'c', NULL},
 };
 
 static char value_kind(int code, const char **words)
@@ -780,6 +791,22 @@ static int parse_words(int argc, char **argv, kd_options *opts, parse_state *st)
         }
         case OPT_NVCC: opts->diff.frontend.nvcc = optarg; break;
         case OPT_PYTHON: opts->diff.frontend.python = optarg; break;
+        case OPT_RUN: opts->diff.frontend.run_command = optarg; break;
+        case OPT_NO_CAPTURE: opts->diff.frontend.no_capture = true; break;
+        case OPT_CAPTURE_NTH: {
+            double v;
+            if (parse_number(optarg, 1, 1000000, false, &v) != 0 || v != (int)v)
+                return usage_error("--nth wants a whole number from 1 to 1000000, got '%s'", optarg);
+            opts->diff.frontend.capture_nth = (int)v;
+            break;
+        }
+        case OPT_CAPTURE_TIMEOUT: {
+            double v;
+            if (parse_number(optarg, 1, MAX_TIMEOUT_S, false, &v) != 0)
+                return usage_error("--capture-timeout wants seconds from 1 to %d, got '%s'", MAX_TIMEOUT_S, optarg);
+            opts->diff.frontend.capture_timeout_s = (int)(v + 0.5);
+            break;
+        }
         case OPT_ARCH: opts->diff.arch = optarg; break;
         case OPT_NO_COLOR: opts->render.color = false; break;
         case OPT_NO_CACHE: opts->diff.frontend.no_cache = true; break;

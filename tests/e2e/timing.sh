@@ -90,7 +90,7 @@ cat >"$WORK/alpha.cu" <<'CU'
 __global__ void axpy(float alpha, const float *x, float *y, int n) { int i = threadIdx.x; if (i < n) y[i] = alpha * x[i]; }
 CU
 sim "median=50us;median=50us" no_value 3 -- "$WORK/alpha.cu" "$WORK/alpha.cu"
-has no_value err "v1: cannot launch axpy: .*'alpha'.*--arg alpha=VALUE"
+has no_value err "v1 and v2: cannot launch axpy: .*'alpha'.*--arg alpha=VALUE"
 sim "median=50us;median=50us" with_value 0 -- --arg alpha=2 --n 1000 --call v2:block=128 --json="$WORK/launch.json" "$WORK/alpha.cu" "$WORK/alpha.cu"
 expect_json with_value "$WORK/launch.json" 'd["sides"][1]["launch"]["block"]' "[128, 1, 1]"
 expect_json with_value "$WORK/launch.json" 'd["sides"][0]["launch"]["grid"]' "[4, 1, 1]"

@@ -178,7 +178,7 @@ nvcc -arch=sm_90 -ptx -o "$WORK/copy.ptx" tests/gpu/kernels/copy.cu 2>"$WORK/ptx
 cp "$WORK/copy.ptx" "$WORK/copy2.ptx"
 # nvcc's PTX names parameters NAME_param_K: its types are all the PTX says
 run ptx_list 0 -- list "$WORK/copy.ptx"
-has ptx_list out 'kd_copy_param_0 +output buffer of float'
+has ptx_list out 'kd_copy_param_0 +input buffer of float'
 has ptx_list out 'unsigned int +kd_copy_param_2 +scalar'
 # the sidecar names and types them, and says which buffers are inputs
 for f in copy copy2; do

@@ -1,0 +1,45 @@
+# Triton sides as Triton runs them (issue 26), the parts a machine without a GPU can check:
+# the helper's list (helpers, launches, configs from a function, string constexprs, floats from
+# use), and a capture that cannot take the launch: the file raises, never launches in time, or
+# has no launch at all. Each says why and which values were assumed; the GPU half is
+# tests/gpu part triton_jit.
+TJ=tests/e2e/fixtures/triton_jit
+HELPER="$(dirname "$KD")/kerndiff-triton.py"
+python3 "$HELPER" list "$TJ/matmul_helper.py" >"$WORK/tj_list.json" 2>"$WORK/tj_list.err"
+tj_field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k={x['name']: x for x in d['kernels']}; print(eval(sys.argv[2]))" "$@"; }
+if [ "$(tj_field "$WORK/tj_list.json" '(k["leaky_relu"]["helper"], k["matmul_kernel"]["helper"], k["matmul_kernel"]["launches"], k["matmul_kernel"]["configs_from"])')" = "(True, False, [25], ['get_autotune_config()'])" ]; then
+    ok "tj_list: leaky_relu is a helper, matmul_kernel launched at line 25, configs from get_autotune_config()"
+else fail "tj_list: helper/launch/configs" "$WORK/tj_list.json"; fi
+if [ "$(tj_field "$WORK/tj_list.json" '[p.get("call_value") for p in k["matmul_kernel"]["params"] if p["name"] == "ACTIVATION"]')" = "[None]" ]; then
+    ok "tj_list: a string constexpr passed by a variable has no call value"
+else fail "tj_list: ACTIVATION call value" "$WORK/tj_list.json"; fi
+python3 "$HELPER" list "$TJ/nolaunch.py" >"$WORK/tj_list2.json"
+if [ "$(tj_field "$WORK/tj_list2.json" '[(p["name"], p["annotation"], p.get("typed_from", "")[:13]) for p in k["scale_kernel"]["params"] if p["name"] == "eps"]')" = "[('eps', 'float', 'its use with ')]" ]; then
+    ok "tj_list: untyped eps is a float from its use"
+else fail "tj_list: eps typed" "$WORK/tj_list2.json"; fi
+
+# kerndiff list: the helper is not a kernel to choose
+run tj_klist 0 -- list "$TJ/matmul_helper.py"
+has tj_klist out 'matmul_kernel'
+lacks tj_klist out 'leaky_relu'
+
+# The file raises before its launch: said with the exception, the launch assumed, the
+# constexpr taken from the file's own call (BLOCK=1024), the static diff still made.
+run tj_raises 0 -- "$TJ/raises.py" "$TJ/raises.py"
+has tj_raises err "v1: the launch of add_kernel was not taken from the user's code: .*raises.py ended \(exit status 1\) without launching add_kernel; it launched no Triton kernel; RuntimeError: the file's own setup failed \(.*raises.py:13\)"
+has tj_raises out 'Triton [0-9.]+ ahead of time: num_warps=4 \(Triton.s default, nothing in the file or flags says otherwise\) .*BLOCK=1024; launch described, not taken from the user.s code'
+
+# The launch never comes: given up after --capture-timeout, the kernel named.
+run tj_never 0 -- --capture-timeout 2 "$TJ/never.py" "$TJ/never.py"
+has tj_never err "v1: the launch of add_kernel was not taken from the user's code: .*never.py did not launch add_kernel within 2 s \(--capture-timeout SECONDS\)"
+
+# No launch in the file: nothing is run, the launch is described and its defaults said.
+run tj_nolaunch 0 -- "$TJ/nolaunch.py" "$TJ/nolaunch.py"
+lacks tj_nolaunch err 'not taken from'
+has tj_nolaunch out 'num_warps=4 \(Triton.s default, nothing in the file or flags says otherwise\) num_stages=3 \(Triton.s default'
+
+# --no-capture: the file's own call is not run
+run tj_nocapture 0 -- --no-capture "$TJ/raises.py" "$TJ/raises.py"
+lacks tj_nocapture err 'not taken from'
+run tj_bad_nth 2 -- --nth 0 "$TJ/raises.py" "$TJ/raises.py"
+has tj_bad_nth err '--nth wants a whole number'
