@@ -287,11 +287,12 @@ static void range_compares_two_revisions(void **state)
     free(first);
     free(second);
 
-    /* An empty end means HEAD, as in git: the working copy plays no part. */
-    assert_int_equal(resolve("kern.cu", "v1.0..", NULL, &result, &error), 0);
-    assert_file_text(result.side[1].path, "three\n");
-    assert_label(result.side[1].label, "HEAD");
+    /* An empty side is refused (issue 28: `--at ..` compared HEAD with itself, silently). */
+    assert_int_not_equal(resolve("kern.cu", "v1.0..", NULL, &result, &error), 0);
+    assert_non_null(strstr(kd_sb_str(&error), ".."));
     kd_git_result_free(&result);
+    kd_sb_free(&error);
+    error = (kd_strbuf){0};
 
     assert_int_equal(resolve("kern.cu", "HEAD~1..HEAD~1", NULL, &result, &error), 0);
     assert_true(result.identical);
