@@ -22,6 +22,7 @@
 #include "source/compiled.h"
 #include "source/roles.h"
 #include "util/output.h"
+#include "util/text.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 #include "wire/protocol.h"
@@ -139,7 +140,7 @@ static int comparison_status(const kd_comparison *c, kd_outcome outcome, int ren
     kd_strbuf why = {0};
     int status = kd_comparison_status(c, outcome, &why);
     if (why.len)
-        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     kd_sb_free(&why);
     return status;
 }
@@ -220,8 +221,8 @@ static int app_command(const kd_options *opts)
                 rc = KD_EXIT_TOOL;
         }
         if (rc == KD_EXIT_OK && c.gate == KD_APP_GATE_SLOWER) {
-            fprintf(stderr, "kerndiff: v2's GPU kernel time is more than %g%% above v1's (--fail-if-slower)\n",
-                    opts->diff.gate.fail_if_slower_pct);
+            kd_text_fprintf(stderr, "kerndiff: v2's GPU kernel time is more than %g%% above v1's (--fail-if-slower)\n",
+                            opts->diff.gate.fail_if_slower_pct);
             rc = KD_EXIT_SLOWER;
         }
     }
@@ -284,7 +285,7 @@ int main(int argc, char **argv)
             kd_sweep_spec spec;
             kd_strbuf error = {0};
             if (kd_sweep_parse(&opts, &spec, &error) != 0) {
-                fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
+                kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
                 rc = KD_EXIT_USAGE;
             } else {
                 rc = kd_sweep_run(&opts, &spec);
@@ -302,7 +303,7 @@ int main(int argc, char **argv)
             render_rc = render(&opts, &c);
             kd_strbuf why = {0};
             if (outcome != KD_OK && kd_note_text(&c.runtime_note, &why))
-                fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+                kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
             kd_sb_free(&why);
         }
         rc = comparison_status(&c, outcome, render_rc);

@@ -101,12 +101,12 @@ static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, s
 {
     const char *tmp = kd_tmpdir();
     if (!tmp) {
-        fprintf(stderr, "kerndiff: v%d: cannot prepare a run: no private temporary folder: %s\n", s + 1, strerror(errno));
+        kd_text_fprintf(stderr, "kerndiff: v%d: cannot prepare a run: no private temporary folder: %s\n", s + 1, strerror(errno));
         return KD_FAIL_TOOL;
     }
     char *dir = kd_xasprintf("%s/app-v%d-run%zu", tmp, s + 1, run + 1);
     if (kd_mkdir_p(dir) != 0) {
-        fprintf(stderr, "kerndiff: v%d: cannot prepare a run: cannot make %s: %s\n", s + 1, dir, strerror(errno));
+        kd_text_fprintf(stderr, "kerndiff: v%d: cannot prepare a run: cannot make %s: %s\n", s + 1, dir, strerror(errno));
         free(dir);
         return KD_FAIL_TOOL;
     }
@@ -126,8 +126,8 @@ static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, s
     int spawned = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, env);
     posix_spawn_file_actions_destroy(&fa);
     if (spawned != 0) {
-        fprintf(stderr, "kerndiff: v%d: cannot run '%s'%s%s: %s\n", s + 1, argv[0], side->dir ? " in " : "",
-                side->dir ? side->dir : "", strerror(spawned));
+        kd_text_fprintf(stderr, "kerndiff: v%d: cannot run '%s'%s%s: %s\n", s + 1, argv[0], side->dir ? " in " : "",
+                        side->dir ? side->dir : "", strerror(spawned));
         rc = KD_FAIL_INPUT;
         goto done;
     }
@@ -154,7 +154,7 @@ static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, s
         rc = KD_OK;
     }
     if (rc != KD_OK)
-        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     kd_sb_free(&why);
 done:
     free_environment(env);
@@ -173,7 +173,7 @@ static int make_commands(const char *const inputs[2], const kd_app_options *o, c
         kd_strbuf why = {0};
         int made = kd_app_command_make(inputs[s], o->no_shell, &cmds[s], &why);
         if (made != 0)
-            fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
+            kd_text_fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
         kd_sb_free(&why);
         if (made != 0)
             return made == -2 ? KD_FAIL_USAGE : KD_FAIL_INPUT;
@@ -203,7 +203,7 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
             }
         }
         if (rc != 0)
-            fprintf(stderr, "kerndiff: v%d: --at %s: %s\n", s + 1, o->at[s] ? o->at[s] : "", kd_sb_str(&why));
+            kd_text_fprintf(stderr, "kerndiff: v%d: --at %s: %s\n", s + 1, o->at[s] ? o->at[s] : "", kd_sb_str(&why));
         else {
             side->label = side->label_storage =
                 kd_xasprintf("%s: %s", checkout.label ? checkout.label : "working tree", cmd);
@@ -250,7 +250,7 @@ static int prepare_side(const kd_app_command *prepare, const kd_app_options *o, 
         kd_spawn_result_free(&res);
     }
     if (rc != KD_OK)
-        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     kd_sb_free(&why);
     kd_sb_free(&where);
     return rc;
@@ -266,7 +266,7 @@ static int set_up_sides(const char *const inputs[2], const kd_app_options *o, kd
         kd_strbuf why = {0};
         int made = kd_app_command_make(o->prepare, o->no_shell, &prepare, &why);
         if (made != 0) {
-            fprintf(stderr, "kerndiff: --prepare: %s\n", kd_sb_str(&why));
+            kd_text_fprintf(stderr, "kerndiff: --prepare: %s\n", kd_sb_str(&why));
             rc = made == -2 ? KD_FAIL_USAGE : KD_FAIL_INPUT;
         }
         kd_sb_free(&why);
@@ -295,7 +295,7 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
             kd_strbuf why = {0};
             side->nruns = 1;
             if (kd_app_sqlite_read(inputs[s], o->range, &side->runs[0].activity, &why) != 0) {
-                fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
+                kd_text_fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
                 kd_sb_free(&why);
                 return KD_FAIL_INPUT;
             }
@@ -303,8 +303,8 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
             const char *env = getenv("KERNDIFF_INJECT_LIBRARY");
             inject = env && *env ? kd_xstrdup(env) : kd_harness_path("libkerndiff-inject.so");
             if (!inject) {
-                fprintf(stderr, "kerndiff: libkerndiff-inject.so not found beside kerndiff or in "
-                                "../libexec/kerndiff (build it with `make`, or set KERNDIFF_INJECT_LIBRARY)\n");
+                kd_text_fprintf(stderr, "kerndiff: libkerndiff-inject.so not found beside kerndiff or in "
+                                        "../libexec/kerndiff (build it with `make`, or set KERNDIFF_INJECT_LIBRARY)\n");
                 return KD_FAIL_TOOL;
             }
         }

@@ -18,6 +18,7 @@
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/spawn.h"
+#include "util/text.h"
 #include "util/tmpdir.h"
 #include "util/xalloc.h"
 
@@ -45,16 +46,16 @@ static char *resource_usage(const kd_frontend_options *opts, const char *side, c
     const char *argv[] = {cuobjdump, "--dump-resource-usage", cubin, NULL};
     kd_spawn_result r;
     if (!cuobjdump || kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
-        fprintf(stderr, "kerndiff: %s%sa .cubin input needs cuobjdump (install the CUDA toolkit's, or pip install "
-                        "nvidia-cuda-cuobjdump and put it on PATH)\n", side ? side : "", side ? ": " : "");
+        kd_text_fprintf(stderr, "kerndiff: %s%sa .cubin input needs cuobjdump (install the CUDA toolkit's, or pip install "
+                                "nvidia-cuda-cuobjdump and put it on PATH)\n", side ? side : "", side ? ": " : "");
         return NULL;
     }
     char *text = NULL;
     if (r.exit_code == 0 && !r.signal)
         text = kd_sb_take(&r.out);
     else
-        fprintf(stderr, "kerndiff: %s%s%s cannot read %s: %s\n", side ? side : "", side ? ": " : "", cuobjdump, cubin,
-                kd_sb_str(&r.err));
+        kd_text_fprintf(stderr, "kerndiff: %s%s%s cannot read %s: %s\n", side ? side : "", side ? ": " : "", cuobjdump, cubin,
+                        kd_sb_str(&r.err));
     kd_spawn_result_free(&r);
     return text;
 }
@@ -87,7 +88,7 @@ static int binary_scan(const kd_frontend_options *opts, const char *path, const 
     char *text = cubin ? resource_usage(opts, side, path) : kd_read_file(path, &len);
     if (!text) {
         if (!cubin)
-            fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", label, sep, path, strerror(errno));
+            kd_text_fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", label, sep, path, kd_read_error(errno));
         return cubin ? KD_FAIL_TOOL : KD_FAIL_INPUT;
     }
     /* The file's own annotations (PTX comments), then the sidecar's, which win. */
@@ -97,6 +98,16 @@ static int binary_scan(const kd_frontend_options *opts, const char *path, const 
     kd_strbuf sidecar_path = {0};
     kd_sb_printf(&sidecar_path, "%s.kerndiff", path);
     char *sidecar = kd_read_file(kd_sb_str(&sidecar_path), NULL);
+    if (!sidecar && errno != ENOENT) {
+        /* A sidecar that is there but cannot be used (a FIFO, a folder, too large) is said,
+         * never skipped: its annotations would silently be missing. */
+        kd_text_fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", label, sep, kd_sb_str(&sidecar_path),
+                        kd_read_error(errno));
+        kd_sb_free(&notes);
+        kd_sb_free(&sidecar_path);
+        free(text);
+        return KD_FAIL_INPUT;
+    }
     if (sidecar)
         kd_sb_printf(&notes, "\n%s", sidecar);
     kd_annotations local = {0};
@@ -109,7 +120,7 @@ static int binary_scan(const kd_frontend_options *opts, const char *path, const 
         kd_ptx_kernels(text, kernels);
     int rc = KD_OK;
     if (kd_ptx_kernels_annotate(kernels, a, &why) != 0) {
-        fprintf(stderr, "kerndiff: %s%s%s: %s\n", label, sep, sidecar ? kd_sb_str(&sidecar_path) : path, kd_sb_str(&why));
+        kd_text_fprintf(stderr, "kerndiff: %s%s%s: %s\n", label, sep, sidecar ? kd_sb_str(&sidecar_path) : path, kd_sb_str(&why));
         rc = KD_FAIL_INPUT;
     }
     kd_annotations_free(&local);
@@ -154,16 +165,16 @@ static int run_ptxas(const char *ptxas, const kd_comparison *c, const kd_side *s
     kd_spawn_result r;
     int rc = KD_OK;
     if (!cubin || !log || kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
-        fprintf(stderr, "kerndiff: %s: cannot run %s to assemble %s: install the CUDA toolkit (or pass --nvcc PATH "
-                        "beside its ptxas)\n", side->label, ptxas, side->path);
+        kd_text_fprintf(stderr, "kerndiff: %s: cannot run %s to assemble %s: install the CUDA toolkit (or pass --nvcc PATH "
+                                "beside its ptxas)\n", side->label, ptxas, side->path);
         rc = KD_FAIL_TOOL;
     } else {
         if (r.exit_code != 0 || r.signal) {
-            fprintf(stderr, "kerndiff: %s: ptxas -arch=%s failed on %s:\n%s\nFix the PTX, or check --arch.\n",
-                    side->label, c->arch, side->path, kd_sb_str(&r.err));
+            kd_text_fprintf(stderr, "kerndiff: %s: ptxas -arch=%s failed on %s:\n%s\nFix the PTX, or check --arch.\n",
+                            side->label, c->arch, side->path, kd_sb_str(&r.err));
             rc = KD_FAIL_BUILD;
         } else if (kd_write_file(log, kd_sb_str(&r.err), r.err.len) != 0) {
-            fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, log, strerror(errno));
+            kd_text_fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, log, strerror(errno));
             rc = KD_FAIL_TOOL;
         }
         kd_spawn_result_free(&r);
@@ -184,7 +195,7 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
     size_t len = 0;
     b->ptx = kd_read_file(side->path, &len);
     if (!b->ptx) {
-        fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, strerror(errno));
+        kd_text_fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, kd_read_error(errno));
         return KD_FAIL_INPUT;
     }
     char *ptxas = find_ptxas(opts), *version = ptxas_version(ptxas);
@@ -203,7 +214,7 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
         const char *tmp = kd_tmpdir();
         char *dir = tmp ? kd_path_join(tmp, side->label) : NULL;
         if (!dir || kd_mkdir_p(dir) != 0) {
-            fprintf(stderr, "kerndiff: %s: cannot create a build folder: %s\n", side->label, strerror(errno));
+            kd_text_fprintf(stderr, "kerndiff: %s: cannot create a build folder: %s\n", side->label, strerror(errno));
             rc = KD_FAIL_TOOL;
         } else if ((rc = run_ptxas(ptxas, c, side, dir)) == KD_OK && entry) {
             kd_cache_store(dir, entry, &layout);
@@ -217,11 +228,11 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
     free(ptxas);
     char *log = rc == KD_OK ? kd_path_join(b->dir, "ptxas.log") : NULL;
     b->cubin_path = rc == KD_OK ? kd_path_join(b->dir, "kernel.cubin") : NULL;
-    b->ptxas_log = log ? kd_read_file(log, NULL) : NULL;
+    b->ptxas_log = log ? kd_read_output(log, NULL) : NULL;
     free(log);
     if (rc == KD_OK && (!b->cubin_path || !b->ptxas_log)) {
-        fprintf(stderr, "kerndiff: %s: the assembled %s left no usable kernel.cubin/ptxas.log in %s (rerun with "
-                        "--no-cache)\n", side->label, side->path, b->dir);
+        kd_text_fprintf(stderr, "kerndiff: %s: the assembled %s left no usable kernel.cubin/ptxas.log in %s (rerun with "
+                                "--no-cache)\n", side->label, side->path, b->dir);
         rc = KD_FAIL_TOOL;
     }
     return rc;
@@ -236,7 +247,7 @@ static int use_cubin(const kd_frontend_options *opts, kd_side *side)
     b->ptx = kd_xstrdup("");
     b->ptxas_log = b->cubin_path ? resource_usage(opts, side->label, b->cubin_path) : NULL;
     if (!b->cubin_path)
-        fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, strerror(errno));
+        kd_text_fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, kd_read_error(errno));
     return b->cubin_path && b->ptxas_log ? KD_OK : b->cubin_path ? KD_FAIL_TOOL : KD_FAIL_INPUT;
 }
 

@@ -35,11 +35,11 @@ static int cuda_scan(const kd_frontend_options *opts, const char *path, const ch
     char *text = kd_read_file(path, &len);
     if (!text) {
         if (errno == EISDIR)
-            fprintf(stderr, "kerndiff: %s%s'%s' is a folder, not a kernel file: give a .cu file\n", side ? side : "",
-                    side ? ": " : "", path);
+            kd_text_fprintf(stderr, "kerndiff: %s%s'%s' is a folder, not a kernel file: give a .cu file\n", side ? side : "",
+                            side ? ": " : "", path);
         else
-            fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
-                    strerror(errno));
+            kd_text_fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
+                            kd_read_error(errno));
         return KD_FAIL_INPUT;
     }
     /* Every name, type and annotation shown later comes from this text: it is made to
@@ -102,25 +102,25 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
     case KD_BUILD_OK:
         break;
     case KD_BUILD_NO_SOURCE:
-        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        kd_text_fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
         rc = KD_FAIL_INPUT;
         break;
     case KD_BUILD_NO_COMPILER:
-        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         rc = KD_FAIL_TOOL;
         break;
     case KD_BUILD_FAILED: {
         kd_strbuf said = {0}; /* nvcc quotes source lines: no control sequences from them */
         kd_escape_controls(kd_sb_str(&why), why.len, &said);
-        fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n"
-                        "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
-                side->label, side->path, c->arch, kd_sb_str(&said), side->path);
+        kd_text_fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n"
+                                "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
+                        side->label, side->path, c->arch, kd_sb_str(&said), side->path);
         kd_sb_free(&said);
         rc = KD_FAIL_BUILD;
         break;
     }
     case KD_BUILD_SYSTEM:
-        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        kd_text_fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
         rc = KD_FAIL_TOOL;
         break;
     }

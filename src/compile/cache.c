@@ -178,7 +178,7 @@ static int check_file(const char *dir, const kd_cache_manifest_file *f, const kd
     /* Only a regular file is read: a FIFO or a link planted in the entry is not followed. */
     bool regular = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
     size_t len = 0;
-    char *data = regular && (unsigned long long)st.st_size == f->size ? kd_read_file(path, &len) : NULL;
+    char *data = regular && (unsigned long long)st.st_size == f->size ? kd_read_output(path, &len) : NULL;
     char actual[65] = "";
     if (data)
         file_digest(data, len, actual);
@@ -268,7 +268,7 @@ static int fill_staging(const char *build_dir, const char *staging, const char *
         char *from = kd_path_join(build_dir, layout->names[i]);
         char *to = kd_path_join(staging, layout->names[i]);
         size_t len;
-        char *data = kd_read_file(from, &len);
+        char *data = kd_read_output(from, &len);
         if (data) {
             char digest[65];
             file_digest(data, len, digest);

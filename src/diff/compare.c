@@ -35,7 +35,7 @@ static int choose_arch(const kd_diff_options *opts, kd_comparison *c)
 {
     if (opts->arch) {
         if (kd_arch_parse(opts->arch) < 0) {
-            fprintf(stderr, "kerndiff: --arch wants sm_XX (e.g. sm_90), got '%s'\n", opts->arch);
+            kd_text_fprintf(stderr, "kerndiff: --arch wants sm_XX (e.g. sm_90), got '%s'\n", opts->arch);
             return KD_FAIL_USAGE;
         }
         snprintf(c->arch, sizeof c->arch, "%s", opts->arch);
@@ -142,7 +142,7 @@ static int scan_markers(kd_side *side)
         kd_sb_printf(&why, "cannot read %s again", side->path);
     int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
     if (rc != KD_OK)
-        fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        kd_text_fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
     free(text);
     kd_sb_free(&why);
     return rc;
@@ -216,7 +216,7 @@ static int analyze_side(const kd_diff_options *opts, kd_comparison *c, kd_side *
     kd_strbuf error = {0};
     int rc = kd_static_analyze(&req, &side->stat, &error);
     if (rc != 0)
-        fprintf(stderr, "kerndiff: %s (%s): %s\n", side->label, side->path, kd_sb_str(&error));
+        kd_text_fprintf(stderr, "kerndiff: %s (%s): %s\n", side->label, side->path, kd_sb_str(&error));
     kd_sb_free(&error);
     /* The first side without SASS says why. */
     kd_note_sides which = KD_NOTE_SIDE(side == &c->side[1]);
@@ -259,9 +259,9 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
     /* One file: git mode. A file that is not there is a typo more often than a question
      * about git: say that first (`kerndiff helpp`, `kerndiff kernl.cu`). */
     if (access(opts->git_file, F_OK) != 0) {
-        fprintf(stderr, "kerndiff: cannot read '%s': %s (one file means git mode: its committed version against the "
-                        "working copy; two files are compared with each other; kerndiff --help)\n",
-                opts->git_file, strerror(errno));
+        kd_text_fprintf(stderr, "kerndiff: cannot read '%s': %s (one file means git mode: its committed version against the "
+                                "working copy; two files are compared with each other; kerndiff --help)\n",
+                        opts->git_file, strerror(errno));
         return KD_FAIL_INPUT;
     }
     const char *tmp = kd_tmpdir();
@@ -273,7 +273,7 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
     int resolved = workdir ? kd_git_resolve(&req, &c->git, &error) : -2;
     int rc = resolved == 0 ? KD_OK : resolved == -2 ? KD_FAIL_TOOL : KD_FAIL_INPUT;
     if (rc != KD_OK)
-        fprintf(stderr, "kerndiff: %s\n", workdir ? kd_sb_str(&error) : "cannot create a private temporary folder");
+        kd_text_fprintf(stderr, "kerndiff: %s\n", workdir ? kd_sb_str(&error) : "cannot create a private temporary folder");
     for (int s = 0; s < 2 && rc == KD_OK; s++) {
         files[s] = c->git.side[s].path;
         kd_strbuf origin = {0};
@@ -322,7 +322,7 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
     bool interactive = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
     if (kd_select_kernel(lists, files, opts->fn, interactive ? stdin : NULL, stderr, &sel,
                          &error) != 0) {
-        fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
+        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
         kd_sb_free(&error);
         return KD_FAIL_INPUT;
     }

@@ -106,7 +106,7 @@ static int run_harness(const kd_ncu_options *o, const char *const *argv, const k
 
 static kd_ncu_status check_log(const char *log_path, kd_strbuf *why)
 {
-    char *log = kd_read_file(log_path, NULL);
+    char *log = kd_read_output(log_path, NULL);
     if (!log)
         return KD_NCU_OK;
     kd_ncu_status st = KD_NCU_OK;
@@ -186,11 +186,12 @@ static kd_ncu_status keep_report(const kd_ncu_options *o, const char *label, con
     snprintf(name, sizeof name, "%s.ncu-rep", label);
     char *to = kd_path_join(o->report_dir, name);
     size_t len;
-    char *data = kd_read_file(report, &len);
+    char *data = kd_read_output(report, &len);
+    int read_errno = errno;
     kd_ncu_status st = KD_NCU_OK;
     if (!data || kd_mkdir_p(o->report_dir) != 0 || kd_write_file(to, data, len) != 0) {
         kd_sb_printf(why, "cannot keep ncu's report as %s: %s (check --ncu-report)", to,
-                     data ? strerror(errno) : "ncu wrote no report");
+                     data ? strerror(errno) : read_errno == ENOENT ? "ncu wrote no report" : kd_read_error(read_errno));
         st = KD_NCU_FAILED;
     }
     free(data);

@@ -85,7 +85,7 @@ static int run_tool(const char *sanitizer, const kd_harness_side *side, kd_san_t
             kd_wire_once(&c, timeout);
         kd_child_stop(&c);
     }
-    char *log = rc == 0 ? kd_read_file(log_path, NULL) : NULL;
+    char *log = rc == 0 ? kd_read_output(log_path, NULL) : NULL;
     if (rc == 0 && !log) {
         kd_sb_printf(why, "%s wrote no log (%s): is it compute-sanitizer?", sanitizer, log_path);
         rc = -1;

@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "util/fs.h"
+#include "util/text.h"
 
 FILE *kd_output_open(kd_output *o, const char *path, const char *what)
 {
     *o = (kd_output){.path = path, .what = what};
     o->stream = open_memstream(&o->data, &o->len);
     if (!o->stream)
-        fprintf(stderr, "kerndiff: cannot prepare the %s for '%s': out of memory\n", what, path);
+        kd_text_fprintf(stderr, "kerndiff: cannot prepare the %s for '%s': out of memory\n", what, path);
     return o->stream;
 }
 
@@ -49,11 +50,11 @@ int kd_output_close(kd_output *o, int failed)
     failed |= fclose(o->stream) != 0;
     int rc = -1;
     if (failed)
-        fprintf(stderr, "kerndiff: cannot write the %s to '%s': it could not be rendered (out of memory, or a "
-                "value JSON cannot hold); nothing was written\n", o->what, destination(o));
+        kd_text_fprintf(stderr, "kerndiff: cannot write the %s to '%s': it could not be rendered (out of memory, or a "
+                        "value JSON cannot hold); nothing was written\n", o->what, destination(o));
     else if ((rc = strcmp(o->path, "-") == 0 ? write_stdout(o->data, o->len) : kd_write_file(o->path, o->data, o->len)) != 0)
-        fprintf(stderr, "kerndiff: cannot write the %s to '%s': %s (check that the folder exists, is writable "
-                "and has space)\n", o->what, destination(o), strerror(errno));
+        kd_text_fprintf(stderr, "kerndiff: cannot write the %s to '%s': %s (check that the folder exists, is writable "
+                        "and has space)\n", o->what, destination(o), strerror(errno));
     free(o->data);
     *o = (kd_output){0};
     return rc;
@@ -63,7 +64,7 @@ int kd_stdout_check(void)
 {
     if (kd_stdout_flush() == 0)
         return 0;
-    fprintf(stderr, "kerndiff: cannot write the report to standard output: %s\n",
-            stdout_errno ? strerror(stdout_errno) : "write error");
+    kd_text_fprintf(stderr, "kerndiff: cannot write the report to standard output: %s\n",
+                    stdout_errno ? strerror(stdout_errno) : "write error");
     return -1;
 }

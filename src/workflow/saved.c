@@ -1,11 +1,14 @@
 #include "workflow/saved.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fs.h"
 #include "util/outcome.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include "diff/counters.h"
 #include "ncu/advice.h"
@@ -19,14 +22,23 @@ typedef struct saved_run {
 
 static int load_run(const char *path, const char *name, saved_run *run)
 {
+    /* Read like every input (a regular file under the cap): jansson's own reader would wait
+     * on a FIFO for ever and hold whatever a device gives. */
+    size_t len = 0;
+    char *text = kd_read_file(path, &len);
+    if (!text) {
+        kd_text_fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", name, path, kd_read_error(errno));
+        return KD_FAIL_INPUT;
+    }
     json_error_t jerr;
     kd_strbuf why = {0};
-    run->root = json_load_file(path, 0, &jerr);
+    run->root = json_loadb(text, len, 0, &jerr);
+    free(text);
     if (!run->root)
         kd_sb_puts(&why, jerr.text);
     else if (kd_comparison_read(run->root, &run->c, &why) == 0)
         return KD_OK;
-    fprintf(stderr, "kerndiff: %s: %s is not a saved kerndiff result (%s)\n", name, path, kd_sb_str(&why));
+    kd_text_fprintf(stderr, "kerndiff: %s: %s is not a saved kerndiff result (%s)\n", name, path, kd_sb_str(&why));
     kd_sb_free(&why);
     return KD_FAIL_INPUT;
 }
@@ -64,9 +76,9 @@ static int plausible_samples(const saved_run *run, int index, const char *name, 
         double v = t->samples[i];
         if (v >= SAMPLE_MIN_NS && v <= SAMPLE_MAX_NS)
             continue;
-        fprintf(stderr, "kerndiff: %s: %s: runtime.sides[%d].samples_ns[%zu] is %g ns, not a plausible kernel time "
-                        "(between 1 ns and one hour): the file is damaged or was not written by kerndiff\n",
-                name, path, index, i, v);
+        kd_text_fprintf(stderr, "kerndiff: %s: %s: runtime.sides[%d].samples_ns[%zu] is %g ns, not a plausible kernel time "
+                                "(between 1 ns and one hour): the file is damaged or was not written by kerndiff\n",
+                        name, path, index, i, v);
         return -1;
     }
     return 0;
@@ -235,8 +247,8 @@ int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_co
         if (rc == KD_OK && run[s].c.timed && plausible_samples(&run[s], index[s], names[s], opts->files[s]) != 0)
             rc = KD_FAIL_INPUT;
         if (rc == KD_OK && take_side(&run[s], index[s], column, opts->files[s], s, c) != 0) {
-            fprintf(stderr, "kerndiff: %s: %s: sides[%d].kernel is missing or empty: the file is damaged or was not "
-                            "written by kerndiff\n", names[s], opts->files[s], index[s]);
+            kd_text_fprintf(stderr, "kerndiff: %s: %s: sides[%d].kernel is missing or empty: the file is damaged or was not "
+                                    "written by kerndiff\n", names[s], opts->files[s], index[s]);
             rc = KD_FAIL_INPUT;
         }
     }

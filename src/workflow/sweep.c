@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "report/note_text.h"
 #include "util/output.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 enum { MAX_POINTS = 64 };
@@ -283,13 +284,13 @@ int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *s)
         flush_human(human); /* the point's report before its messages: with 2>&1 none lands inside a table */
         kd_strbuf why = {0};
         if (outcome != KD_OK && kd_note_text(&c.runtime_note, &why))
-            fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
+            kd_text_fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
         kd_sb_free(&why);
         /* The point's exit status: --fail-if-slower and --require-match hold at every point,
          * as in a single diff. */
         int rc = kd_comparison_status(&c, outcome, &why);
         if (why.len)
-            fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
+            kd_text_fprintf(stderr, "kerndiff: %s = %s: %s\n", s->parameter, s->values[i], kd_sb_str(&why));
         kd_sb_free(&why);
         summarise(&c, rc, &points[i]);
         json_t *result = c.analysed ? kd_comparison_json(&c) : json_null();

@@ -13,6 +13,7 @@
 #include "report/model_text.h"
 #include "report/report.h"
 #include "report/note_text.h"
+#include "util/text.h"
 
 enum { TREND = 8, POLL_MS = 300 };
 
@@ -62,12 +63,12 @@ int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, i
             kd_render_terminal(stdout, &c, render);
         kd_strbuf why = {0};
         if (rc != KD_OK && kd_note_text(&c.runtime_note, &why))
-            fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+            kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         kd_sb_free(&why);
         /* The gate is said after each run; watching goes on whatever it says. */
         if (rc == KD_OK && c.gate.result != KD_GATE_PASSED) {
             kd_gate_reason(&c.gate, &why);
-            fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+            kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         }
         kd_sb_free(&why);
         if (c.timed) {
@@ -89,7 +90,7 @@ int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, i
             nanosleep(&pause, NULL);
         }
         if (now < 0) {
-            fprintf(stderr, "kerndiff: a watched file can no longer be read; stopping\n");
+            kd_text_fprintf(stderr, "kerndiff: a watched file can no longer be read; stopping\n");
             return rc == KD_OK ? KD_FAIL_INPUT : rc;
         }
     }
