@@ -52,7 +52,8 @@ static const char spin_ptx[] =
 typedef int (*launcher_fn)(void **args, void *stream);
 
 typedef struct harness_arg {
-    bool is_buffer, is_output;
+    bool is_buffer, is_output;  /* is_output: compared (written to the check file) */
+    bool is_inout;              /* an output the kernel also reads: seeded in both check runs, never poisoned */
     bool is_scratch;            /* compiler workspace: zeroed, never seeded, compared or moved */
     int share;                  /* slot 1 only: the slot-0 argument whose buffer this one uses, or -1 */
     kd_dtype dtype;
@@ -204,11 +205,14 @@ static void arg(harness *h, kd_words *w)
     a->share = -1;
     const char *share = kd_proto_value(w, 7, "share");
     if ((w->count == 7 || (w->count == 8 && share)) && strcmp(w->word[2], "buffer") == 0) {
+        if (!kd_proto_buffer_mode(w->word[6], &a->is_output, &a->is_inout)) {
+            kd_proto_reply("err protocol buffer mode '%s': in, out or inout", w->word[6]);
+            return;
+        }
         a->is_buffer = true;
         a->dtype = kd_dtype_from_name(w->word[3]);
         a->lanes = atoi(w->word[4]);
         a->count = strtoull(w->word[5], NULL, 10);
-        a->is_output = strcmp(w->word[6], "out") == 0;
         a->bytes = (size_t)a->count * (size_t)a->lanes * kd_dtype_size(a->dtype);
         slot->arg_ptrs[i] = &a->device;
         if (share) {
@@ -695,7 +699,8 @@ static void poison_output(harness *h, harness_arg *a)
 
 /* Two runs: with the seeded data in every buffer (what in-place kernels need, and what is
  * compared), then with outputs poisoned (an element still poisoned afterwards was never
- * written). Every buffer is restored first: the timing runs may have written inputs too. */
+ * written); an in-out buffer keeps its seeded data in both (the kernel reads it). Every
+ * buffer is restored first: the timing runs may have written inputs too. */
 static void check(harness *h, kd_words *w)
 {
     if (w->count != 2) {
@@ -715,7 +720,7 @@ static void check(harness *h, kd_words *w)
             harness_arg *a = &slot->args[i];
             if (!a->is_buffer || a->share >= 0)
                 continue;
-            if (poisoned && a->is_output)
+            if (poisoned && a->is_output && !a->is_inout)
                 poison_output(h, a);
             else
                 cuda_ok(h, h->cu.MemcpyHtoD(a->device, a->initial, a->bytes), "restoring buffers");

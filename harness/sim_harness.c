@@ -79,7 +79,7 @@ typedef struct sim_spec {
 } sim_spec;
 
 typedef struct sim_arg {
-    bool is_buffer, is_output, shared;
+    bool is_buffer, is_output, is_inout, shared;
     kd_dtype dtype;
     int lanes;
     unsigned long long count;
@@ -241,11 +241,14 @@ static void arg(kd_words *w)
     memset(a, 0, sizeof *a);
     const char *share = kd_proto_value(w, 7, "share");
     if ((w->count == 7 || (w->count == 8 && share)) && !strcmp(w->word[2], "buffer")) {
+        if (!kd_proto_buffer_mode(w->word[6], &a->is_output, &a->is_inout)) {
+            kd_proto_reply("err protocol buffer mode '%s': in, out or inout", w->word[6]);
+            return;
+        }
         a->is_buffer = true;
         a->dtype = kd_dtype_from_name(w->word[3]);
         a->lanes = atoi(w->word[4]);
         a->count = strtoull(w->word[5], NULL, 10);
-        a->is_output = !strcmp(w->word[6], "out");
         if (share) {
             unsigned long j = strtoul(share, NULL, 10);
             const sim_arg *owner = j < MAX_ARGS ? &slots[0].args[j] : NULL;
@@ -332,10 +335,13 @@ static void check(kd_words *w)
     size_t written = 0;
     const sim_spec *spec = &cur->spec;
     const sim_arg *args = cur->args;
-    for (int poisoned = 0; poisoned < 2; poisoned++) {
+    for (int run = 0; run < 2; run++) {
         for (size_t i = 0; i < cur->nargs; i++) {
             if (!args[i].is_buffer || !args[i].is_output)
                 continue;
+            /* the second run poisons outputs first; an in-out buffer keeps its seeded data,
+               so its elements that the "kernel" leaves alone hold their seeded values twice */
+            bool poisoned = run == 1 && !args[i].is_inout;
             size_t n = (size_t)args[i].count * (size_t)args[i].lanes, size = kd_dtype_size(args[i].dtype);
             unsigned char *buf = malloc(n * size + 1);
             kd_fill_random(args[i].dtype, buf, n, 4242); /* the same "result" whatever the position */

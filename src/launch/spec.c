@@ -127,17 +127,22 @@ static const char *origin_of(const setting *s)
 #define CALL_FIELD(b, field) ((b)->req->call ? (b)->req->call->field : NULL)
 
 /* The value of the last "NAME=..." entry for name: later entries override earlier ones. */
-static const char *find_entry(const kd_strlist *list, const char *name)
+/* The last NAME=VALUE entry of list for name; `uses`: only the entries whose value is a
+ * buffer use (NAME=in|out|inout), else only the others (a count or a value). */
+static const char *find_entry_of(const kd_strlist *list, const char *name, bool uses)
 {
     const char *value = NULL;
     size_t len = strlen(name);
     for (size_t i = 0; list && i < list->count; i++) {
         const char *item = list->items[i];
-        if (strncmp(item, name, len) == 0 && item[len] == '=')
+        if (strncmp(item, name, len) == 0 && item[len] == '=' &&
+            (kd_buffer_use_parse(item + len + 1) != KD_USE_DEFAULT) == uses)
             value = item + len + 1;
     }
     return value;
 }
+
+static const char *find_entry(const kd_strlist *list, const char *name) { return find_entry_of(list, name, false); }
 
 /* --call, then command line, then annotation (unless the name is a setting's), for a
  * parameter. */
@@ -820,6 +825,24 @@ static int check_role_annotations(builder *b)
     return 0;
 }
 
+/* A buffer's role as the user declares it, first that applies: this side's --call
+ * NAME=in|out|inout, --buf NAME=in|out|inout, the file's inputs=/outputs=/inouts=; else
+ * `role` (the compiled code's or the declaration's, source/roles.h). */
+static kd_param_role declared_role(const builder *b, const kd_param *p, kd_param_role role)
+{
+    const char *word = b->req->call ? find_entry_of(&b->req->call->params, p->name, true) : NULL;
+    if (!word)
+        word = find_entry_of(b->req->buffers, p->name, true);
+    if (word)
+        return kd_param_role_of_use(kd_buffer_use_parse(word));
+    switch (kd_annotation_role(b->req->annotations, p->name, NULL)) {
+    case KD_ANNOTATED_IN: return KD_ROLE_INPUT;
+    case KD_ANNOTATED_OUT: return KD_ROLE_OUTPUT;
+    case KD_ANNOTATED_INOUT: return KD_ROLE_INOUT;
+    default: return role;
+    }
+}
+
 static void init_args(builder *b)
 {
     const kd_kernel *k = b->req->kernel;
@@ -828,11 +851,8 @@ static void init_args(builder *b)
         kd_launch_arg *arg = &b->out->args[i];
         arg->name = kd_xstrdup(k->params[i].name);
         arg->role = kd_param_role_of(&k->params[i]);
-        /* the file's word on a buffer beats what the declaration suggests; an in-out buffer
-           is compared, so it is an output until buffers can be seeded and compared both */
-        kd_annotated_role said = kd_annotation_role(b->req->annotations, k->params[i].name, NULL);
-        if (said != KD_ANNOTATED_NONE && k->params[i].is_pointer)
-            arg->role = said == KD_ANNOTATED_IN ? KD_ROLE_INPUT : KD_ROLE_OUTPUT;
+        if (k->params[i].is_pointer)
+            arg->role = declared_role(b, &k->params[i], arg->role);
         b->out->nargs++;
     }
 }
@@ -967,7 +987,7 @@ unsigned long long kd_launch_spec_bytes(const kd_launch_spec *s)
     unsigned long long total = 0;
     for (size_t i = 0; i < s->nargs; i++) {
         const kd_launch_arg *a = &s->args[i];
-        if (a->role != KD_ROLE_INPUT && a->role != KD_ROLE_OUTPUT)
+        if (!kd_param_role_is_buffer(a->role))
             continue;
         unsigned long long element = kd_dtype_size(a->type.base) * (unsigned long long)a->type.lanes;
         if (element && a->count > (~0ULL - total) / element)

@@ -4,9 +4,11 @@
  * Precedence, per setting: the side's --call settings, the command line, then the file's
  * `// kerndiff:` annotations, then inference from the signature:
  *   - a pointer parameter is a buffer of `n` elements of its pointee type (a float4*
- *     buffer of n holds n float4); `const` pointee: input (seeded random data), else
- *     output (poisoned, compared after the run). `NAME=EXPR` (annotation) or
- *     `--buf NAME=EXPR` sets its element count; EXPR may use n.
+ *     buffer of n holds n float4); its role is the compiled code's or the declaration's
+ *     (source/roles.h): input (seeded random data), output (poisoned, compared after the
+ *     run) or in-out (seeded, never poisoned, compared), unless `--call vN:NAME=in|out|inout`,
+ *     `--buf NAME=in|out|inout` or `inputs=`/`outputs=`/`inouts=` says otherwise.
+ *     `NAME=EXPR` (annotation) or `--buf NAME=EXPR` sets its element count; EXPR may use n.
  *   - an integer parameter named like a length (roles.h) gets n;
  *   - any other scalar needs `NAME=VALUE` (annotation) or `--arg NAME=VALUE`;
  *   - block: `block=EXPR` / --block, else what the code says (source/geometry.h): its
@@ -39,7 +41,7 @@
 
 typedef struct kd_launch_arg {
     char *name;
-    kd_param_role role;     /* INPUT/OUTPUT: a buffer; LENGTH/SCALAR: a value; STREAM: the harness's */
+    kd_param_role role;     /* INPUT/OUTPUT/INOUT: a buffer; LENGTH/SCALAR: a value; STREAM: the harness's */
     kd_type_info type;      /* pointee type for buffers, the value's type for scalars */
     unsigned long long count;/* buffers: elements of `type` (vector types count whole vectors) */
     double value;           /* scalars: the value (integers exact up to 2^53) */

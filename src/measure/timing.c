@@ -55,7 +55,7 @@ int kd_timing_check_sizes(const kd_launch_spec *spec, const char *side, kd_strbu
     unsigned long long total = 0;
     for (size_t i = 0; i < spec->nargs; i++) {
         const kd_launch_arg *a = &spec->args[i];
-        if (a->role != KD_ROLE_INPUT && a->role != KD_ROLE_OUTPUT)
+        if (!kd_param_role_is_buffer(a->role))
             continue;
         unsigned long long element = kd_dtype_size(a->type.base) * (unsigned long long)(a->type.lanes ? a->type.lanes : 1);
         bool too_big = element && a->count > KD_MAX_SIDE_BYTES / element;
@@ -362,7 +362,7 @@ static kd_timing_status measure_rounds(run_state *r)
     return KD_TIMING_OK;
 }
 
-static bool is_buffer(const kd_launch_arg *a) { return a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT; }
+static bool is_buffer(const kd_launch_arg *a) { return kd_param_role_is_buffer(a->role); }
 
 size_t kd_share_buffers(const kd_launch_spec *v1, const kd_launch_spec *v2, int share[])
 {
@@ -407,7 +407,7 @@ static size_t list_outputs(const kd_launch_spec *spec, output_ref *refs, size_t 
     *total_bytes = 0;
     for (size_t i = 0; i < spec->nargs && n < KD_MAX_OUTPUTS; i++) {
         const kd_launch_arg *a = &spec->args[i];
-        if (a->role != KD_ROLE_OUTPUT)
+        if (a->role != KD_ROLE_OUTPUT && a->role != KD_ROLE_INOUT) /* both are compared */
             continue;
         refs[n] = (output_ref){a, *total_bytes, a->count * (size_t)a->type.lanes};
         *total_bytes += refs[n].elements * kd_dtype_size(a->type.base);

@@ -147,7 +147,7 @@ kd_param_role kd_param_role_of(const kd_param *p)
     if (!p->is_pointer && (strcmp(p->type, "cudaStream_t") == 0 || strcmp(p->type, "CUstream") == 0))
         return KD_ROLE_STREAM;
     if (p->is_pointer)
-        return kd_param_buffer_use(p, NULL) == KD_USE_IN ? KD_ROLE_INPUT : KD_ROLE_OUTPUT;
+        return kd_param_role_of_use(kd_param_buffer_use(p, NULL));
     if (is_integer_type(p->type) && named_like_length(p->name))
         return KD_ROLE_LENGTH;
     return KD_ROLE_SCALAR;
@@ -162,6 +162,27 @@ const char *kd_param_role_name(kd_param_role r)
     case KD_ROLE_SCALAR: return "scalar";
     case KD_ROLE_STREAM: return "stream";
     case KD_ROLE_SCRATCH: return "scratch";
+    case KD_ROLE_INOUT: return "in-out buffer";
     }
     return "?";
+}
+
+bool kd_param_role_is_buffer(kd_param_role r)
+{
+    return r == KD_ROLE_INPUT || r == KD_ROLE_OUTPUT || r == KD_ROLE_INOUT;
+}
+
+const char *kd_param_role_direction(kd_param_role r)
+{
+    switch (r) {
+    case KD_ROLE_INPUT: return "in";
+    case KD_ROLE_OUTPUT: return "out";
+    case KD_ROLE_INOUT: return "in-out";
+    default: return "";
+    }
+}
+
+kd_param_role kd_param_role_of_use(kd_buffer_use u)
+{
+    return u == KD_USE_IN ? KD_ROLE_INPUT : u == KD_USE_INOUT ? KD_ROLE_INOUT : KD_ROLE_OUTPUT;
 }

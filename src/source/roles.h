@@ -9,22 +9,32 @@
 #ifndef KD_SOURCE_ROLES_H
 #define KD_SOURCE_ROLES_H
 
+#include <stdbool.h>
+
 #include "source/scan.h"
 #include "util/strbuf.h"
 
 typedef enum kd_param_role {
     KD_ROLE_INPUT,    /* filled with seeded random data, not compared */
-    KD_ROLE_OUTPUT,   /* poisoned, compared after the run (in-out buffers too, for now: see kd_param_role_of) */
+    KD_ROLE_OUTPUT,   /* poisoned, compared after the run */
     KD_ROLE_LENGTH,   /* integer named n, N, size, len, count, numel, numElements, num_*, *_count ...: the element count */
     KD_ROLE_SCALAR,   /* any other value: needs --arg NAME=VALUE */
     KD_ROLE_STREAM,   /* a launcher's cudaStream_t: the harness's stream */
     KD_ROLE_SCRATCH,  /* compiler-owned workspace (Triton's scratch pointers): count bytes, never compared */
+    KD_ROLE_INOUT,    /* read and written: seeded like an output's starting contents (never poisoned, so the
+                         kernel reads data, not the poison), compared after the run */
 } kd_param_role;
 
-/* The launch role. An in-out buffer is an output (compared) until the harness can seed a
- * buffer and compare it too. */
+/* The launch role: a pointer's use (kd_param_buffer_use) as INPUT, OUTPUT or INOUT. */
 kd_param_role kd_param_role_of(const kd_param *p);
+/* "input buffer", "output buffer", "in-out buffer", "element count", ... */
 const char *kd_param_role_name(kd_param_role r);
+/* INPUT, OUTPUT and INOUT: a buffer kerndiff allocates (not the compiler's scratch). */
+bool kd_param_role_is_buffer(kd_param_role r);
+/* A buffer's direction as the launch line shows it: "in", "out", "in-out" ("" for others). */
+const char *kd_param_role_direction(kd_param_role r);
+/* The role of a use: IN -> INPUT, OUT -> OUTPUT, INOUT -> INOUT (DEFAULT -> OUTPUT). */
+kd_param_role kd_param_role_of_use(kd_buffer_use u);
 
 /* A pointer's use as decided above, and why, as a phrase for `list` and messages:
  * "never written in the compiled code", "written in the compiled code", "read and written

@@ -46,12 +46,13 @@ static kd_reply_status send_args(kd_child *c, const kd_launch_spec *spec, const 
     kd_reply_status st = KD_REPLY_OK;
     for (size_t i = 0; i < spec->nargs && st == KD_REPLY_OK; i++) {
         const kd_launch_arg *a = &spec->args[i];
-        if (a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT) {
+        if (kd_param_role_is_buffer(a->role)) {
             char shared[24] = "";
             if (share && share[i] >= 0)
                 snprintf(shared, sizeof shared, " share=%d", share[i]);
+            const char *mode = a->role == KD_ROLE_INPUT ? "in" : a->role == KD_ROLE_INOUT ? "inout" : "out";
             st = kd_child_call(c, timeout_ms, "arg %zu buffer %s %d %llu %s%s", i, kd_dtype_name(a->type.base),
-                               a->type.lanes, a->count, a->role == KD_ROLE_INPUT ? "in" : "out", shared);
+                               a->type.lanes, a->count, mode, shared);
         } else if (a->role == KD_ROLE_STREAM)
             st = kd_child_call(c, timeout_ms, "arg %zu stream", i);
         else if (a->role == KD_ROLE_SCRATCH)

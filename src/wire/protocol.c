@@ -80,3 +80,10 @@ void kd_proto_decode(char *s)
     }
     *o = '\0';
 }
+
+bool kd_proto_buffer_mode(const char *word, bool *compared, bool *inout)
+{
+    *compared = strcmp(word, "out") == 0 || strcmp(word, "inout") == 0;
+    *inout = strcmp(word, "inout") == 0;
+    return *compared || strcmp(word, "in") == 0;
+}

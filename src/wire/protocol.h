@@ -47,6 +47,10 @@ void kd_proto_reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The value of "key=value" among words[from..], or NULL. */
 const char *kd_proto_value(const kd_words *w, size_t from, const char *key);
+/* A buffer's mode word of `arg I buffer ...`: "in" (seeded, not compared), "out" (seeded,
+ * then poisoned; compared) or "inout" (seeded in both check runs; compared). Returns false
+ * for any other word. */
+bool kd_proto_buffer_mode(const char *word, bool *compared, bool *inout);
 /* %-encodes spaces, '%' and control bytes so a path is one word; decode reverses it in place.
  * Encode returns malloc'd text, NULL when out of memory (the harness uses it too, and keeps
  * its own replies rather than kerndiff's out-of-memory exit). */

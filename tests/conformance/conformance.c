@@ -76,6 +76,54 @@ static void check_outputs(const char *path, bool data)
     free(bytes);
 }
 
+/* An inout buffer (docs/PROTOCOL.md): compared, seeded like an output (k = 1000), never
+ * poisoned. The copy kernel given n = N/2 writes the first half of it; the second half must
+ * hold its seeded contents after both runs, where an `out` buffer's would hold the poison. */
+static void inout_transcript(const char *harness, const char *cubin, const char *entry, const char *path, bool data)
+{
+    kd_child_stop(&child);
+    const char *harness_argv[] = {harness, NULL};
+    kd_strbuf why = {0};
+    if (kd_child_start(&child, "conformance", harness_argv, &why) != 0) {
+        check(0, kd_sb_str(&why));
+        kd_sb_free(&why);
+        return;
+    }
+    kd_sb_free(&why);
+    expect("ok hello", NULL, "hello 2");
+    expect("ok load", NULL, "load cubin %s %s", cubin, entry);
+    expect("ok arg", NULL, "arg 0 buffer f32 1 %d in", N);
+    expect("err protocol", NULL, "arg 1 buffer f32 1 %d sideways", N);
+    expect("ok arg", NULL, "arg 1 buffer f32 1 %d inout", N);
+    expect("ok arg", NULL, "arg 2 scalar i32 %d", N / 2);
+    expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0", N / 256);
+    expect("ok seed", NULL, "seed 7");
+    expect("ok setup", (const char *const[]){"bytes", NULL}, "setup");
+    expect("ok check", (const char *const[]){"bytes", NULL}, "check %s", path);
+    check(atoll(value("bytes")) == 2 * N * (long long)sizeof(float), "check: an inout buffer is compared (2 x its bytes)");
+    size_t len = 0;
+    char *bytes = kd_read_file(path, &len);
+    check(bytes && len == 2 * N * sizeof(float), "check wrote two runs of the inout buffer");
+    if (bytes && data && len == 2 * N * sizeof(float)) {
+        float *in = malloc(N * sizeof *in), *seeded = malloc(N * sizeof *seeded);
+        kd_fill_random(KD_DT_F32, in, N, 7 + 0x9E3779B97F4A7C15ull * 1);
+        kd_fill_random(KD_DT_F32, seeded, N, 7 + 0x9E3779B97F4A7C15ull * 1001);
+        const size_t half = N / 2 * sizeof(float), run = N * sizeof(float);
+        for (int r = 0; r < 2; r++) {
+            check(memcmp(bytes + r * run, in, half) == 0, r ? "inout, poisoned run: the written half is the copy"
+                                                            : "inout, seeded run: the written half is the copy");
+            check(memcmp(bytes + r * run + half, (char *)seeded + half, half) == 0,
+                  r ? "inout, poisoned run: the half not written keeps its seeded contents (k = 1000), not the poison"
+                    : "inout, seeded run: the half not written keeps its seeded contents (k = 1000)");
+        }
+        free(in);
+        free(seeded);
+    }
+    free(bytes);
+    expect("ok quit", NULL, "quit");
+    kd_child_stop(&child);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2 && argc != 4) {
@@ -145,7 +193,7 @@ int main(int argc, char **argv)
     expect("ok once", NULL, "once");
     expect("err protocol", NULL, "frobnicate");
     expect("ok quit", NULL, "quit");
-    kd_child_stop(&child);
+    inout_transcript(argv[1], cubin, entry, out_path, data);
     unlink(out_path);
     rmdir(dir);
     printf("conformance %s: %s\n", argv[1], failures ? "FAILED" : "passed");

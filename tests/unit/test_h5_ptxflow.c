@@ -99,7 +99,7 @@ static void use_precedence(void **state)
     assert_int_equal(kd_param_role_of(&p), KD_ROLE_INPUT);
     p.access = KD_ACCESS_READ_WRITE;
     assert_int_equal(kd_param_buffer_use(&p, NULL), KD_USE_INOUT);
-    assert_int_equal(kd_param_role_of(&p), KD_ROLE_OUTPUT); /* compared */
+    assert_int_equal(kd_param_role_of(&p), KD_ROLE_INOUT); /* seeded and compared */
     p.access = KD_ACCESS_ESCAPES;
     assert_int_equal(kd_param_buffer_use(&p, &why), KD_USE_OUT);
     assert_non_null(strstr(why, "role assumed"));

@@ -240,7 +240,7 @@ static void role_annotations_in_a_cuda_file(void **state)
     build_ok(&l);
     assert_int_equal(l.spec.args[0].role, KD_ROLE_INPUT);
     assert_int_equal(l.spec.args[1].role, KD_ROLE_OUTPUT);
-    assert_int_equal(l.spec.args[2].role, KD_ROLE_OUTPUT); /* in-out: compared */
+    assert_int_equal(l.spec.args[2].role, KD_ROLE_INOUT); /* seeded and compared */
     assert_int_equal(l.spec.args[3].role, KD_ROLE_OUTPUT);
     unload(&l);
     load(&l, "// kerndiff: inputs=g_idta\n__global__ void k(float *g_idata, float *out, int n) {}\n", "k");
