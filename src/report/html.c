@@ -19,6 +19,7 @@
 #include "report/sanitizer_text.h"
 #include "report/html_page.h"
 #include "report/html_regions.h"
+#include "report/resources_text.h"
 #include "report/timing_text.h"
 #include "util/xalloc.h"
 
@@ -382,7 +383,16 @@ static void value_table(FILE *out, const char *title, const kd_value_row *rows, 
             label++;
         fputs("<tr>", out);
         kd_html_cell(out, "td", label);
-        number_cells(out, rows[i].get(&c->side[0].stat), rows[i].get(&c->side[1].stat));
+        const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
+        if (kd_value_row_known(&rows[i], a) && kd_value_row_known(&rows[i], b)) {
+            number_cells(out, rows[i].get(a), rows[i].get(b));
+            continue;
+        }
+        /* a value nobody reported is unknown, never 0, and has no change */
+        char v1[32], v2[32];
+        kd_value_row_format(&rows[i], a, v1, sizeof v1);
+        kd_value_row_format(&rows[i], b, v2, sizeof v2);
+        fprintf(out, "<td>%s</td><td>%s</td><td></td></tr>\n", v1, v2);
     }
     fputs("</table></details>\n", out);
 }
@@ -390,7 +400,24 @@ static void value_table(FILE *out, const char *title, const kd_value_row *rows, 
 static void occupancy_table(FILE *out, const kd_comparison *c)
 {
     const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
-    fprintf(out, "<details open><summary>Theoretical occupancy (%s)</summary>\n", c->arch);
+    /* the arch may come from a saved document */
+    fputs("<details open><summary>", out);
+    kd_strbuf title = {0};
+    kd_sb_printf(&title, "Theoretical occupancy (%s)", c->arch);
+    kd_xml_text(out, kd_sb_str(&title));
+    kd_sb_free(&title);
+    fputs("</summary>\n", out);
+    if (c->limits && !kd_resources_known(c)) {
+        kd_strbuf why = {0};
+        kd_sb_puts(&why, "Not computed: ");
+        kd_resources_unknown_text(c, &why);
+        kd_sb_puts(&why, ".");
+        fputs("<p class=\"muted\">", out);
+        kd_xml_text(out, kd_sb_str(&why));
+        fputs("</p></details>\n", out);
+        kd_sb_free(&why);
+        return;
+    }
     if (!c->limits || !a->occupancy_valid || !b->occupancy_valid) {
         fputs("<p class=\"muted\">Not computed: no limits for this architecture, or a side cannot launch with this "
               "block size (a launcher's kernels have their own launches).</p></details>\n", out);

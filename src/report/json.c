@@ -97,13 +97,16 @@ static const kd_jfield build_fields[] = {
 };
 static const kd_jtable build_table = KD_J_TABLE(build_fields);
 
+/* A figure nobody reported (no cuobjdump for a Triton or .cubin side) is null, never 0; a
+ * saved run's numbers make `found` true again on reading. */
+#define IF_RESOURCES KD_J_WHEN(kd_resources, found)
 static const kd_jfield resource_fields[] = {
-    {KD_J_FIELD("registers", kd_resources, registers), .range = KD_J_NONNEG},
-    {KD_J_FIELD("spill_stores_bytes", kd_resources, spill_stores), .range = KD_J_NONNEG},
-    {KD_J_FIELD("spill_loads_bytes", kd_resources, spill_loads), .range = KD_J_NONNEG},
-    {KD_J_FIELD("stack_frame_bytes", kd_resources, stack_frame), .range = KD_J_NONNEG},
-    {KD_J_FIELD("shared_static_bytes", kd_resources, shared_static), .range = KD_J_NONNEG},
-    {KD_J_FIELD("barriers", kd_resources, barriers), .range = KD_J_NONNEG},
+    {KD_J_FIELD("registers", kd_resources, registers), .range = KD_J_NONNEG, IF_RESOURCES},
+    {KD_J_FIELD("spill_stores_bytes", kd_resources, spill_stores), .range = KD_J_NONNEG, IF_RESOURCES},
+    {KD_J_FIELD("spill_loads_bytes", kd_resources, spill_loads), .range = KD_J_NONNEG, IF_RESOURCES},
+    {KD_J_FIELD("stack_frame_bytes", kd_resources, stack_frame), .range = KD_J_NONNEG, IF_RESOURCES},
+    {KD_J_FIELD("shared_static_bytes", kd_resources, shared_static), .range = KD_J_NONNEG, IF_RESOURCES},
+    {KD_J_FIELD("barriers", kd_resources, barriers), .range = KD_J_NONNEG, IF_RESOURCES},
 };
 static const kd_jtable resource_table = KD_J_TABLE(resource_fields);
 

@@ -12,6 +12,7 @@
 #include "report/timing_text.h"
 #include "report/sanitizer_text.h"
 #include "report/regions_text.h"
+#include "report/resources_text.h"
 #include "report/untrusted.h"
 
 static void bullet(const char *text, void *out)
@@ -36,13 +37,17 @@ static void value_table(FILE *out, const char *title, const kd_value_row *rows, 
 {
     fprintf(out, "\n| %s | v1 | v2 | Δ |\n|---|---:|---:|---:|\n", title);
     for (size_t i = 0; i < n; i++) {
-        long v1 = rows[i].get(&c->side[0].stat), v2 = rows[i].get(&c->side[1].stat);
-        char delta[32];
-        format_delta(delta, sizeof delta, v1, v2);
+        const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
+        /* a value nobody reported is unknown, never 0, and has no delta */
+        char v1[32], v2[32], delta[32] = "";
+        kd_value_row_format(&rows[i], a, v1, sizeof v1);
+        kd_value_row_format(&rows[i], b, v2, sizeof v2);
+        if (kd_value_row_known(&rows[i], a) && kd_value_row_known(&rows[i], b))
+            format_delta(delta, sizeof delta, rows[i].get(a), rows[i].get(b));
         const char *label = rows[i].label;
         while (*label == ' ')
             label++;
-        fprintf(out, "| %s | %ld | %ld | %s |\n", label, v1, v2, delta);
+        fprintf(out, "| %s | %s | %s | %s |\n", label, v1, v2, delta);
     }
 }
 
@@ -73,6 +78,14 @@ static void occupancy_table(FILE *out, const kd_comparison *c)
     const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
     kd_untrusted u = {0}; /* the arch may come from a saved document */
     const char *arch = kd_untrusted_md(&u, c->arch);
+    if (c->limits && !kd_resources_known(c)) {
+        kd_strbuf why = {0};
+        kd_resources_unknown_text(c, &why);
+        fprintf(out, "\nTheoretical occupancy not computed for %s: %s.\n", arch, kd_sb_str(&why));
+        kd_sb_free(&why);
+        kd_untrusted_free(&u);
+        return;
+    }
     if (!c->limits || !a->occupancy_valid || !b->occupancy_valid) {
         fprintf(out, "\nTheoretical occupancy not computed for %s.\n", arch);
         kd_untrusted_free(&u);

@@ -10,6 +10,7 @@
 #include "report/note_text.h"
 #include "report/timing_text.h"
 #include "report/regions_text.h"
+#include "report/resources_text.h"
 #include "report/sanitizer_text.h"
 #include "report/untrusted.h"
 
@@ -59,8 +60,17 @@ static void number_row(FILE *out, const kd_render_options *o, const char *label,
 static void value_row(FILE *out, const kd_render_options *o, const kd_value_row *row,
                       const kd_comparison *c)
 {
-    long v1 = row->get(&c->side[0].stat), v2 = row->get(&c->side[1].stat);
-    number_row(out, o, row->label, v1, v2, delta_colour(o, row->better, v1, v2));
+    const kd_static_result *a = &c->side[0].stat, *b = &c->side[1].stat;
+    if (kd_value_row_known(row, a) && kd_value_row_known(row, b)) {
+        long v1 = row->get(a), v2 = row->get(b);
+        number_row(out, o, row->label, v1, v2, delta_colour(o, row->better, v1, v2));
+        return;
+    }
+    /* a value nobody reported is unknown, never 0; no delta against it */
+    char v1[32], v2[32];
+    kd_value_row_format(row, a, v1, sizeof v1);
+    kd_value_row_format(row, b, v2, sizeof v2);
+    fprintf(out, "  %-24s %10s %10s\n", row->label, v1, v2);
 }
 
 static void occupancy_rows(FILE *out, const kd_render_options *o, const kd_comparison *c)
@@ -80,6 +90,13 @@ static void occupancy_rows(FILE *out, const kd_render_options *o, const kd_compa
             b->block_threads, paint(o, DIM), kd_untrusted_name(&u, a->block_origin),
             kd_untrusted_name(&u, b->block_origin), paint(o, RESET));
     kd_untrusted_free(&u);
+    if (!kd_resources_known(c)) {
+        kd_strbuf why = {0};
+        kd_resources_unknown_text(c, &why);
+        fprintf(out, "  not computed: %s\n", kd_sb_str(&why));
+        kd_sb_free(&why);
+        return;
+    }
     if (!a->occupancy_valid || !b->occupancy_valid) {
         const kd_static_result *bad = !a->occupancy_valid ? a : b;
         fprintf(out, "  not computed: %s %s\n", bad == a ? "v1" : "v2",
