@@ -543,7 +543,22 @@ def cmd_build(path, kernel, spec_text, outdir):
 
 # --- capture: the launch the user's own code makes ------------------------------------------
 
-CAPTURE_ENV = ("KERNDIFF_CAPTURE_KERNEL", "KERNDIFF_CAPTURE_NTH", "KERNDIFF_CAPTURE_OUT", "KERNDIFF_CAPTURE_HELPER")
+CAPTURE_ENV = ("KERNDIFF_CAPTURE_KERNEL", "KERNDIFF_CAPTURE_NTH", "KERNDIFF_CAPTURE_OUT", "KERNDIFF_CAPTURE_HELPER",
+               "KERNDIFF_CAPTURE_CONFIG")
+
+
+def config_matches(config, index, pin):
+    """Whether an autotune config is the one --config names: "K" (1-based, the decorator's
+    order) or "NAME=VALUE,..." (its meta-parameters and num_warps/num_stages/num_ctas)."""
+    if pin.isdigit():
+        return index == int(pin) - 1
+    for item in pin.split(","):
+        name, _, value = item.partition("=")
+        name = name.strip()
+        have = config.kwargs.get(name, getattr(config, name, None))
+        if have is None or str(have) != value.strip().strip("'\""):
+            return False
+    return True
 
 
 def cmd_capture(path, kernel, spec_text, outdir):
@@ -559,6 +574,7 @@ def cmd_capture(path, kernel, spec_text, outdir):
                 "_m = _u.module_from_spec(_s)\n_s.loader.exec_module(_m)\n_m.install_capture()\n")
     env = dict(os.environ)
     env["PYTHONPATH"] = site + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["KERNDIFF_CAPTURE_CONFIG"] = spec.get("config") or ""
     env.update({"KERNDIFF_CAPTURE_KERNEL": kernel, "KERNDIFF_CAPTURE_NTH": str(int(spec.get("nth", 1))),
                 "KERNDIFF_CAPTURE_OUT": os.path.abspath(outdir),
                 "KERNDIFF_CAPTURE_HELPER": os.path.abspath(__file__)})
@@ -635,7 +651,8 @@ def describe_launch(compiled, names, values, grid, where, tuner):
     if tuner is not None:
         best = getattr(tuner, "best_config", None)
         timings = getattr(tuner, "configs_timings", None) or {}
-        out["autotune"] = {"configs": len(tuner.configs), "tried": len(timings),
+        out["autotune"] = {"configs": getattr(tuner, "kerndiff_all_configs", len(tuner.configs)), "tried": len(timings),
+                           "pinned": getattr(tuner, "kerndiff_pinned", False),
                            "chosen": {"meta": {k: plain(v) for k, v in best.kwargs.items()},
                                       "num_warps": best.num_warps, "num_stages": best.num_stages,
                                       "num_ctas": best.num_ctas, "maxnreg": getattr(best, "maxnreg", None)}
@@ -671,6 +688,7 @@ def install_capture():
     """In the user's program (through sitecustomize): watch Triton's launches of the kernel."""
     kernel = os.environ["KERNDIFF_CAPTURE_KERNEL"]
     nth = int(os.environ.get("KERNDIFF_CAPTURE_NTH", "1"))
+    pin = os.environ.get("KERNDIFF_CAPTURE_CONFIG", "")
     outdir = os.environ["KERNDIFF_CAPTURE_OUT"]
     for name in CAPTURE_ENV:  # the program's own children are not watched twice
         os.environ.pop(name, None)
@@ -771,6 +789,16 @@ def install_capture():
     tune_run = autotuner.Autotuner.run
 
     def tune_tracked(self, *args, **kwargs):
+        if pin and self.base_fn.__name__ == kernel and not getattr(self, "kerndiff_pinned", False):
+            chosen = [c for i, c in enumerate(self.configs) if config_matches(c, i, pin)]
+            if not chosen:
+                state["error"] = "--config %s matches none of %s's %d autotune configs: %s" % (
+                    pin, kernel, len(self.configs), "; ".join(str(c) for c in self.configs))
+                save_seen("at the autotuner")
+                os._exit(71)
+            self.kerndiff_all_configs = len(self.configs)
+            self.configs = chosen[:1]  # the autotuner then has nothing to choose
+            self.kerndiff_pinned = True
         state["tuners"].append(self)
         try:
             return tune_run(self, *args, **kwargs)

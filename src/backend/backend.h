@@ -33,6 +33,8 @@ typedef struct kd_frontend_options {
     int capture_nth;
     int capture_timeout_s;
     bool no_capture;          /* --no-capture: describe the launch (flags, annotations) instead */
+    const char *config;       /* --config K|NAME=VALUE,...: the @triton.autotune config to use (1-based
+                                 index into the decorator's list, or the values it has); NULL: tuned */
 } kd_frontend_options;
 
 /* A harness command line: argv[0] the program, NULL-terminated, every string owned. */

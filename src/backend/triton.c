@@ -11,6 +11,7 @@
 #include "backend/registry.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/spawn.h"
+#include "util/text.h"
 #include "util/tmpdir.h"
 #include "util/xalloc.h"
 #include "wire/locate.h"
@@ -175,10 +177,101 @@ static void last_line(const char *text, kd_strbuf *out)
         kd_sb_printf(out, ": %.*s", (int)(n - start > 300 ? 300 : n - start), text + start);
 }
 
+static void hash_file(kd_hash *h, const char *path);
+
+static const char *const capture_artifacts[] = {"kernel.ptx", "kernel.cubin", "metadata.json", "launch.json"};
+enum { N_CAPTURE_ARTIFACTS = sizeof capture_artifacts / sizeof *capture_artifacts };
+#define CAPTURE_RECIPE "kerndiff-triton-capture-1"
+
+/* The GPUs the driver lists (their model lines) and which are visible: a captured launch
+ * depends on the GPU (an occupancy-sized grid, the autotuner's choice). "" without a driver. */
+static void hash_gpus(kd_hash *h, bool *any)
+{
+    *any = false;
+    glob_t g;
+    if (glob("/proc/driver/nvidia/gpus/*/information", 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            size_t len = 0;
+            char *text = kd_read_file(g.gl_pathv[i], &len);
+            if (text) {
+                kd_hash_field(h, text, len);
+                *any = true;
+            }
+            free(text);
+        }
+        globfree(&g);
+    }
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    kd_hash_str(h, visible ? visible : "");
+}
+
+/* The capture's cache key, or false when a capture is not cached: --run (the program's own
+ * files are not known), --no-cache, no GPU listed by the driver, or no Triton version. Keyed
+ * by the recipe, the helper, the interpreter and Triton's version, the file and the local
+ * modules it imports, the kernel, --nth, and the GPUs. */
+static bool capture_key(const kd_frontend_options *opts, const kd_side *side, char key[65])
+{
+    if (opts->run_command || opts->no_cache)
+        return false;
+    char *version = NULL;
+    kd_spawn_result r;
+    if (run_helper(opts, side->label, (const char *const[5]){"version"}, LIST_TIMEOUT_MS, &r) != KD_OK)
+        return false;
+    if (r.exit_code == 0 && !r.signal)
+        version = kd_xstrndup(kd_sb_str(&r.out), strcspn(kd_sb_str(&r.out), "\n"));
+    kd_spawn_result_free(&r);
+    if (!version)
+        return false;
+    kd_hash h;
+    kd_hash_init(&h);
+    kd_hash_str(&h, CAPTURE_RECIPE);
+    char *script = kd_harness_path(HELPER);
+    if (script)
+        hash_file(&h, script);
+    free(script);
+    kd_hash_str(&h, python_of(opts));
+    kd_hash_str(&h, version);
+    free(version);
+    hash_file(&h, side->path);
+    json_t *info = side->kernel_info->frontend_info ? json_loads(side->kernel_info->frontend_info, 0, NULL) : NULL;
+    size_t i;
+    json_t *imp;
+    json_array_foreach(json_object_get(info, "imports"), i, imp)
+        hash_file(&h, json_string_value(imp));
+    json_decref(info);
+    kd_hash_str(&h, side->kernel_info->name);
+    char nth[16];
+    snprintf(nth, sizeof nth, "%d", opts->capture_nth > 0 ? opts->capture_nth : 1);
+    kd_hash_str(&h, nth);
+    kd_hash_str(&h, opts->config ? opts->config : "");
+    bool gpus;
+    hash_gpus(&h, &gpus);
+    kd_hash_hex(&h, key);
+    return gpus;
+}
+
+/* The cached capture's files into dir (a private copy: the build writes beside them). */
+static int copy_capture(const char *entry, const char *dir)
+{
+    for (size_t i = 0; i < N_CAPTURE_ARTIFACTS; i++) {
+        char *from = kd_path_join(entry, capture_artifacts[i]), *to = kd_path_join(dir, capture_artifacts[i]);
+        size_t len = 0;
+        char *data = from ? kd_read_file(from, &len) : NULL;
+        int rc = data && to ? kd_write_file(to, data, len) : -1;
+        free(data);
+        free(from);
+        free(to);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Runs the user's code until it launches the side's kernel (the capture_nth-th launch) and
- * keeps what Triton's JIT made for it in a private folder (side->captured). Returns 0, or -1
- * with why the launch could not be taken in `why` (a clause: "the program ended without ..."). */
-static int capture_launch(const kd_frontend_options *opts, kd_side *side, kd_strbuf *why)
+ * keeps what Triton's JIT made for it in a private folder (side->captured); a capture of the
+ * same file, kernel and GPUs is taken from the build cache instead (*cached). Returns 0, or
+ * -1 with why the launch could not be taken in `why` (a clause: "the program ended without ..."). */
+static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *cached, kd_strbuf *why)
 {
     const char *tmp = kd_tmpdir();
     char folder[64];
@@ -189,10 +282,26 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, kd_str
         free(dir);
         return -1;
     }
+    *cached = false;
+    char key[65];
+    char *entry = capture_key(opts, side, key) ? kd_cache_entry(key) : NULL;
+    static const bool required[N_CAPTURE_ARTIFACTS] = {true, true, true, true};
+    const kd_cache_layout layout = {capture_artifacts, required, N_CAPTURE_ARTIFACTS};
+    char *note = NULL;
+    if (entry && kd_cache_usable(entry, key, &layout, &note) && copy_capture(entry, dir) == 0) {
+        free(entry);
+        free(side->captured);
+        side->captured = dir;
+        *cached = true;
+        return 0;
+    }
+    free(note); /* a damaged entry is replaced below */
     const char *name = side->kernel_info->name;
     json_t *spec = json_pack("{s:i}", "nth", opts->capture_nth > 0 ? opts->capture_nth : 1);
     if (opts->run_command)
         json_object_set_new(spec, "run", json_string(opts->run_command));
+    if (opts->config)
+        json_object_set_new(spec, "config", json_string(opts->config));
     char *spec_text = json_dumps(spec, JSON_COMPACT);
     json_decref(spec);
     char *abs_path = realpath(side->path, NULL);
@@ -231,9 +340,13 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, kd_str
     free(launch_path);
     free(seen_path);
     if (!taken) {
+        free(entry);
         free(dir);
         return -1;
     }
+    if (entry)
+        kd_cache_store(dir, entry, &layout);
+    free(entry);
     free(side->captured);
     side->captured = dir;
     return 0;
@@ -357,7 +470,7 @@ static int apply_capture(kd_side *side, json_t *launch_json)
 /* "Triton 3.6.0 JIT, the launch at softmax.py:212 (taken from the file's own call): grid
  * 132x1x1, num_warps=8 num_stages=4 shared=98336 B, 60 registers, 0 spills; BLOCK_SIZE=1024;
  * autotune: Triton chose config 2 of 4 (4 timed)" */
-static char *describe_capture(const kd_frontend_options *opts, json_t *launch_json)
+static char *describe_capture(const kd_frontend_options *opts, json_t *launch_json, bool cached)
 {
     json_t *md = json_object_get(launch_json, "metadata"), *where = json_object_get(launch_json, "where");
     json_t *grid = json_object_get(launch_json, "grid");
@@ -368,7 +481,7 @@ static char *describe_capture(const kd_frontend_options *opts, json_t *launch_js
                  "num_stages=%lld shared=%lld B, %lld registers, %lld spills (the JIT's)",
                  json_string_value(json_object_get(md, "triton_version")), base ? base + 1 : file ? file : "?",
                  (long long)json_integer_value(json_object_get(where, "line")),
-                 opts->run_command ? "--run's program" : "the file's own call",
+                 opts->run_command ? "--run's program" : cached ? "the file's own call; cached capture" : "the file's own call",
                  (long long)json_integer_value(json_array_get(grid, 0)), (long long)json_integer_value(json_array_get(grid, 1)),
                  (long long)json_integer_value(json_array_get(grid, 2)), (long long)json_integer_value(json_object_get(md, "num_warps")),
                  (long long)json_integer_value(json_object_get(md, "num_stages")), (long long)json_integer_value(json_object_get(md, "shared")),
@@ -382,7 +495,10 @@ static char *describe_capture(const kd_frontend_options *opts, json_t *launch_js
         sep = " ";
     }
     json_t *tune = json_object_get(launch_json, "autotune");
-    if (tune)
+    if (tune && json_is_true(json_object_get(tune, "pinned")))
+        kd_sb_printf(&sb, "; autotune: the config --config %s names, of %lld", opts->config ? opts->config : "?",
+                     (long long)json_integer_value(json_object_get(tune, "configs")));
+    else if (tune)
         kd_sb_printf(&sb, "; autotune: Triton's autotuner chose among %lld configs (%lld timed in this run)",
                      (long long)json_integer_value(json_object_get(tune, "configs")),
                      (long long)json_integer_value(json_object_get(tune, "tried")));
@@ -475,6 +591,40 @@ static int given_config(const kd_launch_options *launch, const kd_side *side, js
     return -1;
 }
 
+/* The config --config names: "K" (1-based) or "NAME=VALUE,..." matching its meta-parameters
+ * and num_warps/num_stages/num_ctas; -1 when none does (the pipeline then chooses). */
+static int pinned_config(const char *pin, json_t *configs)
+{
+    char *end;
+    long k = strtol(pin, &end, 10);
+    if (*pin && !*end)
+        return k >= 1 && (size_t)k <= json_array_size(configs) ? (int)k - 1 : -1;
+    size_t i;
+    json_t *cfg;
+    json_array_foreach(configs, i, cfg) {
+        bool all = true;
+        char *items = kd_xstrdup(pin), *save = NULL;
+        for (char *item = strtok_r(items, ",", &save); item && all; item = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(item, '=');
+            if (!eq) {
+                all = false;
+                break;
+            }
+            *eq = '\0';
+            json_t *have = json_object_get(json_object_get(cfg, "meta"), item);
+            if (!have)
+                have = json_object_get(cfg, item);
+            json_t *want = meta_value(eq + 1);
+            all = have && json_equal(have, want);
+            json_decref(want);
+        }
+        free(items);
+        if (all)
+            return (int)i;
+    }
+    return -1;
+}
+
 /* "BLOCK=256, num_warps=8": a config's meta-parameters, then its options. */
 static char *describe_config(json_t *cfg)
 {
@@ -506,7 +656,7 @@ static void triton_configs(const kd_frontend_options *opts, const kd_launch_opti
     json_t *cfg;
     json_array_foreach(configs, i, cfg)
         kd_strlist_push(out, describe_config(cfg));
-    *given = given_config(launch, side, configs);
+    *given = opts->config ? pinned_config(opts->config, configs) : given_config(launch, side, configs);
     json_decref(info);
 }
 
@@ -643,14 +793,15 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
     json_decref(info);
     if (capture) {
         kd_strbuf why = {0};
-        if (capture_launch(opts, side, &why) == 0) {
+        bool cached = false;
+        if (capture_launch(opts, side, &cached, &why) == 0) {
             char *path = kd_path_join(side->captured, "launch.json");
             json_t *launch_json = path ? json_load_file(path, 0, NULL) : NULL;
             free(path);
             int rc = json_is_object(launch_json) ? apply_capture(side, launch_json) : KD_FAIL_TOOL;
             if (rc == KD_OK) {
                 free(side->build_note);
-                side->build_note = describe_capture(opts, launch_json);
+                side->build_note = describe_capture(opts, launch_json, cached);
             } else if (!launch_json) {
                 fprintf(stderr, "kerndiff: %s: the captured launch in %s cannot be read\n", side->label, side->captured);
             }
@@ -670,6 +821,22 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
     }
     meta m;
     int rc = resolve_meta(launch, side, &m);
+    json_t *configs = json_object_get(m.kernel, "configs");
+    if (rc == KD_OK && opts->config && pinned_config(opts->config, configs) < 0) {
+        kd_strbuf list = {0};
+        size_t i;
+        json_t *cfg;
+        json_array_foreach(configs, i, cfg) {
+            char *text = describe_config(cfg);
+            kd_sb_printf(&list, "%s%zu: %s", i ? "; " : "", i + 1, text);
+            free(text);
+        }
+        kd_text_fprintf(stderr, "kerndiff: %s: --config %s names none of %s's autotune configs%s%s\n", side->label,
+                        opts->config, side->kernel_info->name, list.len ? ": " : " (it has none written in the file)",
+                        kd_sb_str(&list));
+        kd_sb_free(&list);
+        rc = KD_FAIL_INPUT;
+    }
     if (rc == KD_OK) {
         kd_kernel *compiled = copy_kernel(side->kernel_info);
         for (size_t i = 0; i < compiled->nparams; i++) {

@@ -28,7 +28,7 @@ enum {
     OPT_BRIEF, OPT_COMPLETION,
     OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
     /* Triton (.py) inputs */
-    OPT_PYTHON, OPT_NO_AUTOTUNE, OPT_RUN, OPT_CAPTURE_NTH, OPT_CAPTURE_TIMEOUT, OPT_NO_CAPTURE,
+    OPT_PYTHON, OPT_NO_AUTOTUNE, OPT_RUN, OPT_CAPTURE_NTH, OPT_CAPTURE_TIMEOUT, OPT_NO_CAPTURE, OPT_CONFIG,
     OPT_HTML, OPT_CSV,
     OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, OPT_APP_PREPARE,
     OPT_FORCE,
@@ -116,6 +116,7 @@ static const struct option long_options[] = {
     {"nth", required_argument, NULL, OPT_CAPTURE_NTH},
     {"capture-timeout", required_argument, NULL, OPT_CAPTURE_TIMEOUT},
     {"no-capture", no_argument, NULL, OPT_NO_CAPTURE},
+    {"config", required_argument, NULL, OPT_CONFIG},
     {"html", required_argument, NULL, OPT_HTML},
     {"csv", required_argument, NULL, OPT_CSV},
     {"force", no_argument, NULL, OPT_FORCE},
@@ -182,6 +183,8 @@ static const char help_text[] =
         "  --capture-timeout S   Triton: give up on a launch not seen after S seconds (120)\n"
         "  --no-capture          Triton: describe the launch (flags, annotations) even when the file\n"
         "                        launches the kernel itself\n"
+        "  --config K|NAME=V,... Triton: use this @triton.autotune config (1-based, or its values)\n"
+        "                        instead of tuning, on both sides\n"
         "Launch (also `// kerndiff: KEY=VALUE` lines in each file; `# kerndiff:` in .py):\n"
         "  --n COUNT             element count (16M, 1<<24; default 1M)\n"
         "  --block EXPR          threads per block, X[,Y[,Z]] (default 256)\n"
@@ -793,6 +796,11 @@ static int parse_words(int argc, char **argv, kd_options *opts, parse_state *st)
         case OPT_PYTHON: opts->diff.frontend.python = optarg; break;
         case OPT_RUN: opts->diff.frontend.run_command = optarg; break;
         case OPT_NO_CAPTURE: opts->diff.frontend.no_capture = true; break;
+        case OPT_CONFIG:
+            if (!*optarg || strspn(optarg, " ") == strlen(optarg))
+                return usage_error("--config wants a config number (1, 2 ...) or NAME=VALUE,..., got '%s'", optarg);
+            opts->diff.frontend.config = optarg;
+            break;
         case OPT_CAPTURE_NTH: {
             double v;
             if (parse_number(optarg, 1, 1000000, false, &v) != 0 || v != (int)v)

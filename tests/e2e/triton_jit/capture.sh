@@ -43,3 +43,13 @@ run tj_nocapture 0 -- --no-capture "$TJ/raises.py" "$TJ/raises.py"
 lacks tj_nocapture err 'not taken from'
 run tj_bad_nth 2 -- --nth 0 "$TJ/raises.py" "$TJ/raises.py"
 has tj_bad_nth err '--nth wants a whole number'
+
+# --config pins an @triton.autotune config, by number or by its values, on both sides; one
+# that names no config is refused with the configs listed.
+run tj_config_index 0 -- --config 2 tests/gpu/kernels/tuned.py tests/gpu/kernels/tuned.py
+has tj_config_index out 'autotune: config 2 of 2 \(BLOCK=1024, num_warps=8\) used'
+lacks tj_config_index out 'config 1 of 2'
+run tj_config_values 0 -- --config 'BLOCK=256,num_warps=2' tests/gpu/kernels/tuned.py tests/gpu/kernels/tuned.py
+has tj_config_values out 'autotune: config 1 of 2 \(BLOCK=256, num_warps=2\) used'
+run tj_config_none 3 -- --config 5 tests/gpu/kernels/tuned.py tests/gpu/kernels/tuned.py
+has tj_config_none err "v1: --config 5 names none of scale's autotune configs: 1: BLOCK=256, num_warps=2; 2: BLOCK=1024, num_warps=8"
