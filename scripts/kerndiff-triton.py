@@ -618,6 +618,10 @@ def plain(value):
     """A constexpr's value as JSON: numbers, booleans and strings as they are, others by str()."""
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
+    if hasattr(value, "item") and not hasattr(value, "data_ptr"):  # a numpy scalar
+        return plain(value.item())
+    if hasattr(value, "__index__"):
+        return int(value)
     return str(value)
 
 
@@ -644,7 +648,10 @@ def describe_launch(compiled, names, values, grid, where, tuner):
                          "torch_dtype": str(value.dtype).replace("torch.", ""),
                          "aligned16": value.data_ptr() % 16 == 0})
         else:
-            args.append({"name": name, "kind": "scalar", "type": kind, "value": plain(value)})
+            value = plain(value)
+            if not isinstance(value, (bool, int, float)):
+                raise ValueError("scalar argument %s is %r, not a number" % (name, value))
+            args.append({"name": name, "kind": "scalar", "type": kind, "value": value})
     g = tuple(grid) + (1, 1)
     out = {"grid": [int(g[0]), int(g[1]), int(g[2])], "args": args, "constexprs": constexprs, "where": where,
            "kernel": compiled.name}

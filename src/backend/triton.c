@@ -179,6 +179,10 @@ static void last_line(const char *text, kd_strbuf *out)
 
 static void hash_file(kd_hash *h, const char *path);
 
+/* An annotation's line for a value taken from the user's own launch (source/annotation.h's
+ * lines are 1-based). */
+#define KD_ANNOTATION_CAPTURED (-1)
+
 static const char *const capture_artifacts[] = {"kernel.ptx", "kernel.cubin", "metadata.json", "launch.json"};
 enum { N_CAPTURE_ARTIFACTS = sizeof capture_artifacts / sizeof *capture_artifacts };
 #define CAPTURE_RECIPE "kerndiff-triton-capture-1"
@@ -366,10 +370,12 @@ static const char *scalar_c_type(const char *triton_type)
     return NULL;
 }
 
-static void add_annotation(kd_annotations *a, const char *key, const char *value)
+/* line: the file's line of an annotation kept from the file; KD_ANNOTATION_CAPTURED for a
+ * value of the captured launch (the launch line says "captured" for it). */
+static void add_annotation(kd_annotations *a, const char *key, const char *value, int line)
 {
     a->items = kd_xreallocarray(a->items, a->count + 1, sizeof *a->items);
-    a->items[a->count++] = (kd_annotation){kd_xstrdup(key), kd_xstrdup(value), 0};
+    a->items[a->count++] = (kd_annotation){kd_xstrdup(key), kd_xstrdup(value), line};
 }
 
 /* The side as the captured launch has it: the compiled kernel's arguments (constexprs and
@@ -391,7 +397,7 @@ static int apply_capture(kd_side *side, json_t *launch_json)
     char text[128];
     snprintf(text, sizeof text, "%lld,%lld,%lld", (long long)json_integer_value(json_array_get(grid, 0)),
              (long long)json_integer_value(json_array_get(grid, 1)), (long long)json_integer_value(json_array_get(grid, 2)));
-    add_annotation(&captured, "grid", text);
+    add_annotation(&captured, "grid", text, KD_ANNOTATION_CAPTURED);
     size_t i;
     json_t *a;
     int rc = KD_OK;
@@ -434,7 +440,7 @@ static int apply_capture(kd_side *side, json_t *launch_json)
             else
                 snprintf(text, sizeof text, "%.17g", json_number_value(v));
         }
-        add_annotation(&captured, name, text);
+        add_annotation(&captured, name, text, KD_ANNOTATION_CAPTURED);
     }
     if (rc != KD_OK) {
         if (rc == KD_FAIL_TOOL)
@@ -448,7 +454,8 @@ static int apply_capture(kd_side *side, json_t *launch_json)
     /* The file's own annotations stay where the launch says nothing (num_warps is Triton's) */
     for (size_t j = 0; j < side->annotations.count; j++)
         if (!kd_annotation_get(&captured, side->annotations.items[j].key))
-            add_annotation(&captured, side->annotations.items[j].key, side->annotations.items[j].value);
+            add_annotation(&captured, side->annotations.items[j].key, side->annotations.items[j].value,
+                           side->annotations.items[j].line);
     kd_annotations_free(&side->annotations);
     side->annotations = captured;
     side->abi.fixed = true;
