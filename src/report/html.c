@@ -17,6 +17,7 @@
 #include "report/model_text.h"
 #include "report/note_text.h"
 #include "report/sanitizer_text.h"
+#include "report/gate_summary.h"
 #include "report/html_page.h"
 #include "report/html_regions.h"
 #include "report/resources_text.h"
@@ -526,9 +527,17 @@ static void summary_section(FILE *out, const kd_comparison *c)
     say_note(out, "warn", &c->runtime_note);
     if (c->fault_explained)
         kd_html_say_text(out, "p", "warn", c->fault_explained);
-    if (c->gate.requested) {
-        kd_gate_line(&c->gate, &line);
-        kd_html_say(out, "p", c->gate.failed || !c->gate.evaluated ? "bad" : "good", &line);
+    if (kd_gate_asked(c)) {
+        bool bad = kd_gate_summary(c, &line);
+        kd_strbuf one = {0};
+        for (const char *at = kd_sb_str(&line); *at;) {
+            size_t n = strcspn(at, "\n");
+            kd_sb_printf(&one, "%.*s", (int)n, at);
+            kd_html_say(out, "p", bad ? "bad" : "good", &one);
+            at += n + (at[n] == '\n');
+        }
+        kd_sb_free(&one);
+        kd_sb_free(&line);
     }
     if (c->sanitize_tools) {
         kd_sanitizer_heading(c, &line);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gpu/nvml.h"
+#include "report/gate_summary.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/note_text.h"
@@ -64,13 +65,6 @@ static json_t *sentence(kd_strbuf *text)
     json_t *s = json_string(kd_sb_str(text));
     kd_sb_free(text);
     return s;
-}
-
-static json_t *gate_text(const void *base)
-{
-    kd_strbuf line = {0};
-    kd_gate_line(base, &line);
-    return sentence(&line);
 }
 
 /* The GPU's name when there is one, else why there is none. */
@@ -809,16 +803,50 @@ static const kd_jtable counter_table = KD_J_TABLE(counter_fields);
 
 /* ---- the document -------------------------------------------------------------------- */
 
+/* The gates asked for and whether each could be judged; documents written before
+ * --require-match had its keys read as a --fail-if-slower gate. */
 static const kd_jfield gate_fields[] = {
+    {KD_J_FIELD("fail_if_slower", kd_gate, requested), .optional = true},
     {KD_J_FIELD("limit_pct", kd_gate, limit_pct), .range = KD_J_NONNEG},
     {KD_J_FIELD("evaluated", kd_gate, evaluated)},
     {KD_J_FIELD("failed", kd_gate, failed)},
     {KD_J_FIELD("slowdown", kd_gate, slowdown), .range = KD_J_NONNEG},
     {KD_J_FIELD("slowdown_ci_low", kd_gate, slowdown_low), .range = KD_J_NONNEG},
+    {KD_J_FIELD("require_match", kd_gate, match_required), .optional = true},
+    {KD_J_FIELD("match_evaluated", kd_gate, match_evaluated), .optional = true},
     {KD_J_ENUM_FIELD("result", kd_gate, result, gate_result_id, KD_GATE_OUTPUTS_DIFFER + 1)},
-    {.key = "text", .type = KD_J_CUSTOM, .write = gate_text},
 };
 static const kd_jtable gate_table = KD_J_TABLE(gate_fields);
+
+/* The gate object when --fail-if-slower or --require-match was given (null otherwise), with
+ * the report's lines as "text" (a gate not judged says which and why). */
+static json_t *gate_object(const void *base)
+{
+    const kd_comparison *c = base;
+    if (!kd_gate_asked(c))
+        return json_null();
+    json_t *o = kd_jtable_write(&gate_table, &c->gate);
+    kd_strbuf text = {0};
+    kd_gate_summary(c, &text);
+    if (!o || json_object_set_new(o, "text", sentence(&text)) != 0) {
+        kd_sb_free(&text);
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int gate_read(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_comparison *c = base;
+    if (!v || json_is_null(v))
+        return 0;
+    if (kd_jtable_read(&gate_table, v, &c->gate, at, err) != 0)
+        return -1;
+    if (!json_object_get(v, "fail_if_slower"))
+        c->gate.requested = true;
+    return 0;
+}
 
 /* ---- notes: an id (per slot, diff/notes.h), the values its sentence quotes, the sentence --- */
 
@@ -1144,7 +1172,7 @@ static const kd_jfield comparison_fields[] = {
     {KD_J_OBJECT_FIELD("counters", kd_comparison, counters, counter_table), KD_J_WHEN(kd_comparison, counters.present)},
     {KD_J_GROUP_FIELD("regions", regions_table), KD_J_WHEN(kd_comparison, regions_run), .optional = true},
     {.key = "sanitizer", .type = KD_J_CUSTOM, .write = sanitizer},
-    {KD_J_OBJECT_FIELD("gate", kd_comparison, gate, gate_table), KD_J_WHEN(kd_comparison, gate.requested)},
+    {.key = "gate", .type = KD_J_CUSTOM, .write = gate_object, .read = gate_read},
     {.key = "environment", .type = KD_J_CUSTOM, .write = environment},
 };
 const kd_jtable kd_comparison_table = KD_J_TABLE(comparison_fields);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/gate_summary.h"
 #include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
@@ -286,11 +287,16 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
     kd_untrusted_free(&u);
     if (c->timed)
         timing_section(out, c);
-    if (c->gate.requested) {
+    if (kd_gate_asked(c)) {
         kd_strbuf gate = {0};
-        kd_gate_line(&c->gate, &gate);
+        bool bad = kd_gate_summary(c, &gate);
         kd_untrusted_fix_md(&gate);
-        fprintf(out, "\n%s %s\n", c->gate.failed || !c->gate.evaluated ? ":x:" : ":white_check_mark:", kd_sb_str(&gate));
+        const char *line = kd_sb_str(&gate);
+        while (*line) {
+            size_t n = strcspn(line, "\n");
+            fprintf(out, "\n%s %.*s\n", bad ? ":x:" : ":white_check_mark:", (int)n, line);
+            line += n + (line[n] == '\n');
+        }
         kd_sb_free(&gate);
     }
     if (c->counters.present && !o->brief) {

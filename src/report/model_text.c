@@ -82,7 +82,7 @@ void kd_finding_text(const kd_finding *f, kd_strbuf *out)
 void kd_gate_line(const kd_gate *g, kd_strbuf *out)
 {
     if (!g->evaluated)
-        kd_sb_printf(out, "gate --fail-if-slower %g%%: NOT EVALUATED, nothing was measured (no GPU?)", g->limit_pct);
+        kd_sb_printf(out, "gate --fail-if-slower %g%%: NOT EVALUATED, nothing was measured", g->limit_pct);
     else
         kd_sb_printf(out, "gate --fail-if-slower %g%%: %s (v2 takes %+.2f%% time, 95%% CI at least %+.2f%%)",
                      g->limit_pct, g->failed ? "FAILED" : "passed", 100 * (g->slowdown - 1),

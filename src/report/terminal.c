@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/gate_summary.h"
 #include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
@@ -377,13 +378,18 @@ static void findings_section(FILE *out, const kd_render_options *o, const kd_com
 
 static void gate_line(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
-    if (!c->gate.requested)
+    if (!kd_gate_asked(c))
         return;
     kd_strbuf gate = {0};
-    kd_gate_line(&c->gate, &gate);
+    bool bad = kd_gate_summary(c, &gate);
     kd_untrusted_fix(&gate);
-    fprintf(out, "%s%s%s\n", paint(o, c->gate.failed || !c->gate.evaluated ? RED : GREEN), kd_sb_str(&gate),
-            paint(o, RESET));
+    /* each line painted on its own, so a colour never spans a line break */
+    const char *line = kd_sb_str(&gate);
+    while (*line) {
+        size_t n = strcspn(line, "\n");
+        fprintf(out, "%s%.*s%s\n", paint(o, bad ? RED : GREEN), (int)n, line, paint(o, RESET));
+        line += n + (line[n] == '\n');
+    }
     kd_sb_free(&gate);
 }
 

@@ -10,6 +10,7 @@
 #include "compile/deps.h"
 #include "util/outcome.h"
 #include "diff/compare.h"
+#include "report/gate_text.h"
 #include "report/model_text.h"
 #include "report/report.h"
 #include "report/note_text.h"
@@ -67,7 +68,11 @@ int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, i
         kd_sb_free(&why);
         /* The gate is said after each run; watching goes on whatever it says. */
         if (rc == KD_OK && c.gate.result != KD_GATE_PASSED) {
-            kd_gate_reason(&c.gate, &why);
+            /* a gate not judged names itself and the real reason, as the exit message does */
+            if (c.gate.result == KD_GATE_NOT_MEASURED)
+                kd_gate_not_evaluated_text(&c, &why);
+            else
+                kd_gate_reason(&c.gate, &why);
             kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         }
         kd_sb_free(&why);
