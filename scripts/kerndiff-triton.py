@@ -306,6 +306,8 @@ def cmd_list(path):
         k["helper"] = node.name in helpers and not k["launches"]
         typed_from_call(k, launches.get(node.name, []))
         kernels.append(k)
+    if any(k["configs_from"] for k in kernels):
+        configs_computed(path, kernels)
     json.dump({"kernels": kernels,
                "imports": local_imports(tree, os.path.dirname(os.path.abspath(path)))}, sys.stdout)
 
@@ -473,20 +475,39 @@ def definitions_of(path):
     import types
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), filename=path)
+    import contextlib
     module = types.ModuleType("kerndiff_user_kernels")
     module.__file__ = os.path.abspath(path)
     sys.modules[module.__name__] = module
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     kept = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.If, ast.Try)
-    for node in tree.body:
-        if not isinstance(node, kept):
-            continue
-        code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec")
-        try:
-            exec(code, module.__dict__)
-        except Exception:
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                raise
+    with contextlib.redirect_stdout(sys.stderr):  # our stdout is JSON
+        for node in tree.body:
+            if not isinstance(node, kept):
+                continue
+            code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec")
+            try:
+                exec(code, module.__dict__)
+            except Exception:
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    raise
     return module
+
+
+def configs_computed(path, kernels):
+    """Autotune configs that the file computes (configs=get_configs()): its definitions are run
+    (definitions_of) and the decorator's Autotuner asked for them. Best effort: a file whose
+    definitions do not load keeps configs_from only."""
+    try:
+        module = definitions_of(path)
+    except Exception:
+        return
+    for k in kernels:
+        obj = getattr(module, k["name"], None)
+        if not k["configs_from"] or type(obj).__name__ != "Autotuner":
+            continue
+        k["configs"] = [{"meta": {n: plain(v) for n, v in c.kwargs.items()}, "num_warps": c.num_warps,
+                         "num_stages": c.num_stages, "num_ctas": c.num_ctas} for c in obj.configs]
 
 
 def cmd_build(path, kernel, spec_text, outdir):

@@ -18,6 +18,10 @@ if [ "$(tj_field "$WORK/tj_list2.json" '[(p["name"], p["annotation"], p.get("typ
     ok "tj_list: untyped eps is a float from its use"
 else fail "tj_list: eps typed" "$WORK/tj_list2.json"; fi
 
+if [ "$(tj_field "$WORK/tj_list.json" '[(c["meta"]["BLOCK_SIZE_M"], c["num_warps"], c["num_stages"]) for c in k["matmul_kernel"]["configs"]]')" = "[(128, 8, 3)]" ]; then
+    ok "tj_list: the configs get_autotune_config() returns, read from the file's definitions"
+else fail "tj_list: configs from a function" "$WORK/tj_list.json"; fi
+
 # kerndiff list: the helper is not a kernel to choose
 run tj_klist 0 -- list "$TJ/matmul_helper.py"
 has tj_klist out 'matmul_kernel'
