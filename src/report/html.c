@@ -548,6 +548,10 @@ static void summary_section(FILE *out, const kd_comparison *c)
     }
     fputs("<h2>Launch</h2>\n", out);
     kd_launch_block_text(c, "", &line);
+    /* The page says the runtime note above the launch, where the other reports say it below. */
+    char *below;
+    while (line.data && (below = strstr(line.data, "(see below)")) != NULL)
+        memcpy(below, "(see above)", strlen("(see above)"));
     kd_html_say(out, "pre", NULL, &line);
 }
 
@@ -732,6 +736,8 @@ void kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *sw
     kd_strbuf title = {0};
     if (sweep)
         kd_sb_printf(&title, "kerndiff sweep over %s%s%s", sweep->parameter, c ? ": " : "", c ? c->side[0].kernel : "");
+    else if (strcmp(c->side[0].kernel, c->side[1].kernel) != 0) /* two different kernels are both named */
+        kd_sb_printf(&title, "kerndiff: %s vs %s (%s)", c->side[0].kernel, c->side[1].kernel, c->arch);
     else
         kd_sb_printf(&title, "kerndiff: %s (%s)", c->side[0].kernel, c->arch);
     kd_html_begin(out, kd_sb_str(&title));

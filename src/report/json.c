@@ -159,7 +159,7 @@ static json_t *launch(const void *base)
     json_t *args = json_array();
     for (size_t i = 0; i < l->nargs; i++) {
         const kd_launch_arg *a = &l->args[i];
-        bool buffer = a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT;
+        bool buffer = a->role == KD_ROLE_INPUT || a->role == KD_ROLE_OUTPUT || a->role == KD_ROLE_INOUT;
         json_t *arg = json_pack("{s:s, s:s, s:s, s:i, s:s}", "name", a->name, "role", kd_param_role_name(a->role),
                                 "dtype", a->role == KD_ROLE_STREAM ? "stream" : kd_dtype_name(a->type.base), "lanes",
                                 a->type.lanes ? a->type.lanes : 1, "origin", a->origin ? a->origin : "harness");
@@ -169,9 +169,11 @@ static json_t *launch(const void *base)
             json_object_set_new(arg, "value", json_real(a->value));
         json_array_append_new(args, arg);
     }
-    return json_pack("{s:I, s:s, s:[i, i, i], s:[i, i, i], s:I, s:o}", "n", (json_int_t)l->n, "n_origin", l->n_origin,
-                     "grid", l->grid[0], l->grid[1], l->grid[2], "block", l->block[0], l->block[1], l->block[2],
-                     "dynamic_smem", (json_int_t)l->dynamic_smem, "args", args);
+    /* assumed: what kerndiff read from the code rather than was told ("" when nothing) */
+    return json_pack("{s:I, s:s, s:[i, i, i], s:[i, i, i], s:I, s:b, s:s, s:o}", "n", (json_int_t)l->n, "n_origin",
+                     l->n_origin, "grid", l->grid[0], l->grid[1], l->grid[2], "block", l->block[0], l->block[1],
+                     l->block[2], "dynamic_smem", (json_int_t)l->dynamic_smem, "dynamic_shared", l->dynamic_shared,
+                     "assumed", l->assumed, "args", args);
 }
 
 /* An autotuned kernel's configs and the choice (diff/autotune.h); null when not autotuned. */

@@ -47,10 +47,12 @@ void kd_launch_args_text(const kd_launch_spec *s, kd_strbuf *out)
         switch (a->role) {
         case KD_ROLE_INPUT:
         case KD_ROLE_OUTPUT:
+        case KD_ROLE_INOUT:
             kd_sb_printf(out, "%s: %llu %s", name, a->count, kd_dtype_name(a->type.base));
             if (a->type.lanes > 1)
                 kd_sb_printf(out, "x%d", a->type.lanes);
-            kd_sb_printf(out, " %s (%s)", a->role == KD_ROLE_INPUT ? "in" : "out", kd_sb_str(&origin));
+            kd_sb_printf(out, " %s (%s)", a->role == KD_ROLE_INPUT ? "in" : a->role == KD_ROLE_OUTPUT ? "out" : "in-out",
+                         kd_sb_str(&origin));
             break;
         case KD_ROLE_STREAM:
             kd_sb_printf(out, "%s: the harness's stream", name);
@@ -67,32 +69,47 @@ void kd_launch_args_text(const kd_launch_spec *s, kd_strbuf *out)
     }
 }
 
-/* A side's geometry and arguments, or why it has none (returned in geometry). */
-static void side_text(const kd_side *side, kd_strbuf *geometry, kd_strbuf *args)
+/* A side's geometry, arguments and what was assumed from its code, or why it has none
+ * (returned in geometry). */
+static void side_text(const kd_comparison *c, int s, kd_strbuf *geometry, kd_strbuf *args, kd_strbuf *assumed)
 {
+    const kd_side *side = &c->side[s];
     if (side->launch_error) {
+        /* The runtime note below says the same reason with the side and the kernel: said
+         * once there, not again here. */
+        const kd_note *n = &c->runtime_note;
+        if (n->present && n->id == KD_RUNTIME_UNLAUNCHABLE && n->detail && !strcmp(n->detail, side->launch_error)) {
+            kd_sb_puts(geometry, "not launchable as described (see below)");
+            return;
+        }
         kd_sb_puts(geometry, "not launchable as described: ");
         kd_sb_untrusted(geometry, side->launch_error);
         return;
     }
     kd_launch_geometry_text(&side->launch, geometry);
     kd_launch_args_text(&side->launch, args);
+    if (side->launch.assumed[0])
+        kd_sb_untrusted(assumed, side->launch.assumed);
 }
 
 void kd_launch_block_text(const kd_comparison *c, const char *indent, kd_strbuf *out)
 {
-    kd_strbuf geometry[2] = {{0}}, args[2] = {{0}};
+    kd_strbuf geometry[2] = {{0}}, args[2] = {{0}}, assumed[2] = {{0}};
     for (int s = 0; s < 2; s++)
-        side_text(&c->side[s], &geometry[s], &args[s]);
+        side_text(c, s, &geometry[s], &args[s], &assumed[s]);
     bool same = !strcmp(kd_sb_str(&geometry[0]), kd_sb_str(&geometry[1])) &&
-                !strcmp(kd_sb_str(&args[0]), kd_sb_str(&args[1]));
+                !strcmp(kd_sb_str(&args[0]), kd_sb_str(&args[1])) &&
+                !strcmp(kd_sb_str(&assumed[0]), kd_sb_str(&assumed[1]));
     for (int s = 0; s < (same ? 1 : 2); s++) {
         kd_sb_printf(out, "%s%-7s %s\n", indent, same ? "v1, v2:" : s ? "v2:" : "v1:", kd_sb_str(&geometry[s]));
         if (args[s].len)
             kd_sb_printf(out, "%s%-7s %s\n", indent, "", kd_sb_str(&args[s]));
+        if (assumed[s].len)
+            kd_sb_printf(out, "%s%-7s assumed: %s\n", indent, "", kd_sb_str(&assumed[s]));
     }
     for (int s = 0; s < 2; s++) {
         kd_sb_free(&geometry[s]);
         kd_sb_free(&args[s]);
+        kd_sb_free(&assumed[s]);
     }
 }

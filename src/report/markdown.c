@@ -255,7 +255,11 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
     const kd_side *a = &c->side[0], *b = &c->side[1];
     /* Every string here is a file name, a kernel name, a value or a saved document's. */
     kd_untrusted u = {0};
-    fprintf(out, "### kerndiff: `%s` (%s)\n\n", kd_untrusted_md(&u, a->kernel), kd_untrusted_md(&u, c->arch));
+    if (strcmp(a->kernel, b->kernel) == 0)
+        fprintf(out, "### kerndiff: `%s` (%s)\n\n", kd_untrusted_md(&u, a->kernel), kd_untrusted_md(&u, c->arch));
+    else /* two different kernels are both named */
+        fprintf(out, "### kerndiff: `%s` vs `%s` (%s)\n\n", kd_untrusted_md(&u, a->kernel), kd_untrusted_md(&u, b->kernel),
+                kd_untrusted_md(&u, c->arch));
     fprintf(out, "- v1: `%s` (`%s`)\n- v2: `%s` (`%s`)\n", kd_untrusted_md(&u, a->origin ? a->origin : a->path),
             kd_untrusted_md(&u, a->stat.demangled), kd_untrusted_md(&u, b->origin ? b->origin : b->path),
             kd_untrusted_md(&u, b->stat.demangled));

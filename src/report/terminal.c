@@ -443,8 +443,10 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
     const kd_side *a = &c->side[0], *b = &c->side[1];
     /* Every string here is a file name, a kernel name, a value or a saved document's. */
     kd_untrusted u = {0};
-    fprintf(out, "%skerndiff%s %s   arch %s (%s)\n", paint(o, BOLD), paint(o, RESET),
-            kd_untrusted_name(&u, strcmp(a->kernel, b->kernel) == 0 ? a->kernel : ""), kd_untrusted_name(&u, c->arch),
+    /* two different kernels are both named, never a blank */
+    bool one_kernel = strcmp(a->kernel, b->kernel) == 0;
+    fprintf(out, "%skerndiff%s %s%s%s   arch %s (%s)\n", paint(o, BOLD), paint(o, RESET), kd_untrusted_name(&u, a->kernel),
+            one_kernel ? "" : " vs ", one_kernel ? "" : kd_untrusted_name(&u, b->kernel), kd_untrusted_name(&u, c->arch),
             kd_untrusted_name(&u, c->arch_origin));
     for (int s = 0; s < 2; s++) {
         const kd_side *side = &c->side[s];
