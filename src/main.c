@@ -16,6 +16,7 @@
 #include "report/app_report.h"
 #include "report/model_text.h"
 #include "report/launch_text.h"
+#include "report/list_text.h"
 #include "report/parts_text.h"
 #include "report/report.h"
 #include "report/note_text.h"
@@ -30,98 +31,17 @@
 #include "workflow/sweep.h"
 #include "workflow/watch.h"
 
-/* The launch `kerndiff` would use for kernel k: the file's annotations and the launch
- * flags on the command line (there is no side, so no --call). */
-static void print_launch(const kd_options *opts, const char *path, const kd_kernel *k, const kd_annotations *notes)
-{
-    const kd_launch_options *given = &opts->diff.launch;
-    kd_launch_request req = {
-        .kernel = k, .annotations = notes, .comment = kd_annotation_comment(path),
-        .n = given->n, .grid = given->grid, .block = given->block, .smem = given->smem,
-        .buffers = &given->buffers, .scalars = &given->scalars,
-    };
-    kd_launch_spec spec;
-    kd_strbuf geometry = {0}, args = {0};
-    if (kd_launch_spec_build(&req, &spec, &geometry) != 0) {
-        printf("  launch: not launchable as described: %s\n", kd_sb_str(&geometry));
-    } else {
-        kd_launch_geometry_text(&spec, &geometry);
-        kd_launch_args_text(&spec, &args);
-        printf("  launch: %s\n          %s\n", kd_sb_str(&geometry), kd_sb_str(&args));
-        kd_launch_spec_free(&spec);
-    }
-    kd_sb_free(&geometry);
-    kd_sb_free(&args);
-}
-
-/* One kernel's parameters, as the launch will read them. */
-static void print_params(const kd_kernel *k)
-{
-    for (size_t j = 0; j < k->nparams; j++) {
-        const kd_param *p = &k->params[j];
-        kd_param_role role = kd_param_role_of(p);
-        printf("  %-24s %-12s %s", p->type, *p->name ? p->name : "(unnamed)", kd_param_role_name(role));
-        if (p->is_pointer)
-            printf(" of %s", p->pointee);
-        if (role == KD_ROLE_SCALAR && !p->default_value)
-            printf(" (needs --arg %s=VALUE)", *p->name ? p->name : "NAME");
-        if (p->default_value)
-            printf(" (default %s)", p->default_value);
-        printf("\n");
-    }
-}
-
-/* A template's compiled instances, each with the launch it would get (its types are the
- * instance's); the template's own launch when none was compiled. */
-static void print_instances(const kd_options *opts, const char *path, const kd_kernel *k, const char *ptx,
-                            const kd_annotations *notes)
-{
-    kd_kernel_list instances = {0};
-    if (ptx)
-        kd_compiled_instances(k, ptx, &instances);
-    for (size_t i = 0; i < instances.count; i++) {
-        printf("  instance %s, compiled as %s\n", instances.items[i].name, instances.items[i].signature);
-        print_launch(opts, path, &instances.items[i], notes);
-    }
-    if (instances.count == 0)
-        print_launch(opts, path, k, notes);
-    kd_kernel_list_free(&instances);
-}
-
 static int list_kernels(const kd_options *opts, const char *path)
 {
     kd_kernel_list list = {0};
     kd_annotations notes = {0};
     char *ptx = NULL;
     int rc = kd_exit_code(kd_list_file(&opts->diff, path, &list, &notes, &ptx));
-    if (rc == KD_EXIT_OK && list.count == 0)
-        printf("%s: no __global__ kernels\n", path);
-    for (size_t i = 0; rc == KD_EXIT_OK && i < list.count; i++) {
-        const kd_kernel *k = &list.items[i];
-        printf("%s%s  (", k->qualified, k->is_template ? "<...>" : "");
-        if (k->from_compiled)
-            printf("found in the compiled code, not in the source (declared through a macro?): %s; parameters "
-                   "named by position", k->signature ? k->signature : "no C++ signature, types from the PTX .entry");
-        else
-            printf("line %d", k->line);
-        if (k->is_launcher)
-            printf(", launcher");
-        if (k->extern_c)
-            printf(", extern \"C\"");
-        if (k->launch_bounds)
-            printf(", __launch_bounds__(%s)", k->launch_bounds);
-        printf(")\n");
-        if (k->is_template) {
-            printf("  template <%s>; instances:", k->template_params ? k->template_params : "");
-            for (size_t j = 0; j < k->ninstantiations; j++)
-                printf(" %s<%s>", k->name, k->instantiations[j]);
-            printf("%s\n", k->ninstantiations ? "" : " none (pick one with --fn 'NAME<TYPE>')");
-        }
-        print_params(k);
-        if (k->is_template)
-            print_instances(opts, path, k, ptx, &notes);
-        else
-            print_launch(opts, path, k, &notes);
+    if (rc == KD_EXIT_OK) {
+        kd_strbuf text = {0};
+        kd_list_text(path, &list, &notes, ptx, &opts->diff.launch, &text); /* report/list_text.h */
+        fputs(kd_sb_str(&text), stdout);
+        kd_sb_free(&text);
     }
     free(ptx);
     kd_kernel_list_free(&list);

@@ -1,0 +1,165 @@
+#include "report/list_text.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/launch_text.h"
+#include "report/untrusted.h"
+#include "source/compiled.h"
+#include "source/roles.h"
+
+typedef struct lister {
+    const char *path;
+    const kd_annotations *notes;
+    const kd_launch_options *given;
+    kd_strbuf *out;
+    kd_untrusted safe;
+} lister;
+
+static const char *safe(lister *l, const char *text) { return kd_untrusted_name(&l->safe, text); }
+
+/* The launch `kerndiff` would use for kernel k: the file's annotations and the launch
+ * flags on the command line (there is no side, so no --call); then what it assumed. */
+static void launch_lines(lister *l, const kd_kernel *k)
+{
+    const kd_launch_options *g = l->given;
+    kd_launch_request req = {
+        .kernel = k, .annotations = l->notes, .comment = kd_annotation_comment(l->path),
+        .n = g ? g->n : NULL, .grid = g ? g->grid : NULL, .block = g ? g->block : NULL,
+        .smem = g ? g->smem : NULL, .buffers = g ? &g->buffers : NULL, .scalars = g ? &g->scalars : NULL,
+    };
+    kd_launch_spec spec;
+    kd_strbuf geometry = {0}, args = {0};
+    if (kd_launch_spec_build(&req, &spec, &geometry) != 0) {
+        kd_sb_printf(l->out, "  launch: not launchable as described: %s\n", kd_untrusted_text(&l->safe, kd_sb_str(&geometry)));
+    } else {
+        kd_launch_geometry_text(&spec, &geometry);
+        kd_launch_args_text(&spec, &args);
+        kd_sb_printf(l->out, "  launch: %s\n          %s\n", kd_sb_str(&geometry), kd_sb_str(&args));
+        if (*spec.assumed)
+            kd_sb_printf(l->out, "  assumed: %s\n", kd_untrusted_text(&l->safe, spec.assumed));
+        kd_launch_spec_free(&spec);
+    }
+    kd_sb_free(&geometry);
+    kd_sb_free(&args);
+}
+
+/* Whether parameter j of every instance has the same use as the first's. */
+static bool same_use_everywhere(const kd_kernel_list *instances, size_t j)
+{
+    kd_buffer_use first = kd_param_buffer_use(&instances->items[0].params[j], NULL);
+    for (size_t i = 1; i < instances->count; i++)
+        if (instances->items[i].nparams <= j || kd_param_buffer_use(&instances->items[i].params[j], NULL) != first)
+            return false;
+    return true;
+}
+
+/* One kernel's parameters, as the launch will read them. A template's roles are those of
+ * its first compiled instance (`instances`, may be empty): the template's own `T *` says
+ * nothing about what the compiled code does with it. */
+static void param_lines(lister *l, const kd_kernel *k, const kd_kernel_list *instances)
+{
+    const kd_kernel *roles = instances->count && instances->items[0].nparams == k->nparams ? &instances->items[0] : k;
+    for (size_t j = 0; j < k->nparams; j++) {
+        const kd_param *p = &k->params[j], *r = &roles->params[j];
+        const char *name = *p->name ? safe(l, p->name) : "(unnamed)";
+        kd_param_role role = kd_param_role_of(r);
+        kd_sb_printf(l->out, "  %-24s %-12s %s", safe(l, p->type), name, kd_param_role_name(role));
+        if (p->is_pointer) {
+            const char *why = "";
+            kd_param_buffer_use(r, &why);
+            /* a Triton pointer declares no const: its "const" is that the source never stores
+               through it (the Triton helper reads its tl.store calls) */
+            if (k->frontend_info && r->access == KD_ACCESS_UNKNOWN && r->use == KD_USE_DEFAULT)
+                why = r->is_const ? "never stored through in the source" : "stored through in the source";
+            kd_sb_printf(l->out, " of %s", safe(l, p->pointee));
+            if (*why)
+                kd_sb_printf(l->out, " (%s%s)", why,
+                             roles != k && !same_use_everywhere(instances, j) ? "; differs by instance" : "");
+        }
+        if (role == KD_ROLE_SCALAR && !p->default_value)
+            kd_sb_printf(l->out, " (needs --arg %s=VALUE)", *p->name ? name : "NAME");
+        if (p->default_value)
+            kd_sb_printf(l->out, " (default %s)", safe(l, p->default_value));
+        kd_sb_puts(l->out, "\n");
+    }
+}
+
+/* A header's path as the user knows it: relative to the listed file's folder when it lies
+ * under it ("h5_include/kernels.cuh"), else as found. */
+static const char *header_name(lister *l, const char *header)
+{
+    char *real = realpath(l->path, NULL);
+    char *slash = real ? strrchr(real, '/') : NULL;
+    const char *shown = header;
+    if (slash) {
+        size_t len = (size_t)(slash - real) + 1;
+        if (strncmp(header, real, len) == 0 && header[len])
+            shown = header + len;
+    }
+    free(real);
+    return safe(l, shown);
+}
+
+/* Where the kernel lives: its line (and the header that declares it), the PTX entry, or
+ * the compiled code only. A .ptx or .cubin entry has no line. */
+static void where_text(lister *l, const kd_kernel *k)
+{
+    if (k->from_compiled)
+        kd_sb_printf(l->out, "found in the compiled code, not in the source (declared through a macro?): %s; "
+                             "parameters named by position",
+                     k->signature ? safe(l, k->signature) : "no C++ signature, types from the PTX .entry");
+    else if (k->line > 0 && k->header)
+        kd_sb_printf(l->out, "line %d of %s", k->line, header_name(l, k->header));
+    else if (k->line > 0)
+        kd_sb_printf(l->out, "line %d", k->line);
+    else if (k->signature)
+        kd_sb_printf(l->out, ".entry, compiled as %s", safe(l, k->signature));
+    else
+        kd_sb_puts(l->out, ".entry");
+    if (k->is_launcher)
+        kd_sb_puts(l->out, ", launcher");
+    if (k->extern_c)
+        kd_sb_puts(l->out, ", extern \"C\"");
+    if (k->launch_bounds)
+        kd_sb_printf(l->out, ", __launch_bounds__(%s)", safe(l, k->launch_bounds));
+}
+
+static void kernel_text(lister *l, const kd_kernel *k, const char *ptx)
+{
+    kd_sb_printf(l->out, "%s%s  (", safe(l, k->qualified), k->is_template ? "<...>" : "");
+    where_text(l, k);
+    kd_sb_puts(l->out, ")\n");
+    kd_kernel_list instances = {0};
+    if (k->is_template && ptx)
+        kd_compiled_instances(k, ptx, &instances);
+    if (k->is_template) {
+        kd_sb_printf(l->out, "  template <%s>; instances:", k->template_params ? safe(l, k->template_params) : "");
+        for (size_t j = 0; j < k->ninstantiations; j++)
+            kd_sb_printf(l->out, " %s<%s>", safe(l, k->name), safe(l, k->instantiations[j]));
+        kd_sb_printf(l->out, "%s\n", k->ninstantiations ? "" : " none (pick one with --fn 'NAME<TYPE>')");
+    }
+    param_lines(l, k, &instances);
+    /* each compiled instance with the launch it would get (its types are the instance's);
+       the template's own launch when none was compiled */
+    for (size_t i = 0; i < instances.count; i++) {
+        kd_sb_printf(l->out, "  instance %s, compiled as %s\n", safe(l, instances.items[i].name),
+                     safe(l, instances.items[i].signature));
+        launch_lines(l, &instances.items[i]);
+    }
+    if (instances.count == 0)
+        launch_lines(l, k);
+    kd_kernel_list_free(&instances);
+}
+
+void kd_list_text(const char *path, const kd_kernel_list *kernels, const kd_annotations *notes, const char *ptx,
+                  const kd_launch_options *given, kd_strbuf *out)
+{
+    lister l = {.path = path, .notes = notes, .given = given, .out = out};
+    if (kernels->count == 0)
+        kd_sb_printf(out, "%s: no __global__ kernels\n", safe(&l, path));
+    for (size_t i = 0; i < kernels->count; i++)
+        kernel_text(&l, &kernels->items[i], ptx);
+    kd_untrusted_free(&l.safe);
+}
