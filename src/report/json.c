@@ -805,6 +805,14 @@ static const kd_jtable counter_table = KD_J_TABLE(counter_fields);
 
 /* ---- the document -------------------------------------------------------------------- */
 
+/* The --fail-if-slower line alone (the table's own "text"; see kd_comparison_json). */
+static json_t *gate_text(const void *base)
+{
+    kd_strbuf line = {0};
+    kd_gate_line(base, &line);
+    return sentence(&line);
+}
+
 /* The gates asked for and whether each could be judged; documents written before
  * --require-match had its keys read as a --fail-if-slower gate. */
 static const kd_jfield gate_fields[] = {
@@ -817,38 +825,9 @@ static const kd_jfield gate_fields[] = {
     {KD_J_FIELD("require_match", kd_gate, match_required), .optional = true},
     {KD_J_FIELD("match_evaluated", kd_gate, match_evaluated), .optional = true},
     {KD_J_ENUM_FIELD("result", kd_gate, result, gate_result_id, KD_GATE_OUTPUTS_DIFFER + 1)},
+    {.key = "text", .type = KD_J_CUSTOM, .write = gate_text}, /* replaced by kd_comparison_json */
 };
 static const kd_jtable gate_table = KD_J_TABLE(gate_fields);
-
-/* The gate object when --fail-if-slower or --require-match was given (null otherwise), with
- * the report's lines as "text" (a gate not judged says which and why). */
-static json_t *gate_object(const void *base)
-{
-    const kd_comparison *c = base;
-    if (!kd_gate_asked(c))
-        return json_null();
-    json_t *o = kd_jtable_write(&gate_table, &c->gate);
-    kd_strbuf text = {0};
-    kd_gate_summary(c, &text);
-    if (!o || json_object_set_new(o, "text", sentence(&text)) != 0) {
-        kd_sb_free(&text);
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
-static int gate_read(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
-{
-    kd_comparison *c = base;
-    if (!v || json_is_null(v))
-        return 0;
-    if (kd_jtable_read(&gate_table, v, &c->gate, at, err) != 0)
-        return -1;
-    if (!json_object_get(v, "fail_if_slower"))
-        c->gate.requested = true;
-    return 0;
-}
 
 /* ---- notes: an id (per slot, diff/notes.h), the values its sentence quotes, the sentence --- */
 
@@ -1174,12 +1153,37 @@ static const kd_jfield comparison_fields[] = {
     {KD_J_OBJECT_FIELD("counters", kd_comparison, counters, counter_table), KD_J_WHEN(kd_comparison, counters.present)},
     {KD_J_GROUP_FIELD("regions", regions_table), KD_J_WHEN(kd_comparison, regions_run), .optional = true},
     {.key = "sanitizer", .type = KD_J_CUSTOM, .write = sanitizer},
-    {.key = "gate", .type = KD_J_CUSTOM, .write = gate_object, .read = gate_read},
+    /* written here for --fail-if-slower; kd_comparison_json adds it for --require-match alone.
+     * Read back, its fail_if_slower says whether that gate was asked. */
+    {KD_J_OBJECT_FIELD("gate", kd_comparison, gate, gate_table), KD_J_WHEN(kd_comparison, gate.requested)},
     {.key = "environment", .type = KD_J_CUSTOM, .write = environment},
 };
 const kd_jtable kd_comparison_table = KD_J_TABLE(comparison_fields);
 
-json_t *kd_comparison_json(const kd_comparison *c) { return kd_jtable_write(&kd_comparison_table, c); }
+json_t *kd_comparison_json(const kd_comparison *c)
+{
+    json_t *doc = kd_jtable_write(&kd_comparison_table, c);
+    if (!doc || !kd_gate_asked(c))
+        return doc;
+    /* The table writes the gate object for --fail-if-slower; --require-match alone has one
+     * too. Its "text" is every gate's line as the report says it, with the reason a gate
+     * was not judged (which needs the comparison, not the gate alone). */
+    json_t *gate = json_object_get(doc, "gate");
+    if (!json_is_object(gate)) {
+        gate = kd_jtable_write(&gate_table, &c->gate);
+        if (!gate || json_object_set_new(doc, "gate", gate) != 0) {
+            json_decref(doc);
+            return NULL;
+        }
+    }
+    kd_strbuf text = {0};
+    kd_gate_summary(c, &text);
+    if (json_object_set_new(gate, "text", sentence(&text)) != 0) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
 
 int kd_comparison_read(json_t *root, kd_comparison *out, kd_strbuf *err)
 {
