@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compile/deps.h"
+#include "compile/includes.h"
 #include "compile/shim.h"
 #include "regions/instrument.h"
 #include "util/fs.h"
@@ -619,4 +620,20 @@ void kd_build_free(kd_build *b)
     b->note = NULL;
     free(b->dir);
     b->dir = NULL;
+}
+
+void kd_build_failure_hint(const char *nvcc_output, const char *source_path, kd_strbuf *hint)
+{
+    char *header = NULL, *dir = NULL;
+    if (!nvcc_output || !kd_missing_include(nvcc_output, &header)) {
+        kd_sb_printf(hint, "Fix the error in %s, or check -I/-D/--nvcc-flag.", source_path);
+        return;
+    }
+    if (kd_suggest_include(source_path, header, &dir) == 0)
+        kd_sb_printf(hint, "%s is not on the include path; it lies in %s: add -I %s", header, dir, dir);
+    else
+        kd_sb_printf(hint, "%s is not on the include path, nor near %s: add -I FOLDER where it lies", header,
+                     source_path);
+    free(header);
+    free(dir);
 }

@@ -67,6 +67,13 @@ void kd_build_free(kd_build *b);
 int kd_build_check_define(const char *define, kd_strbuf *why);
 int kd_build_check_flag(const char *option, const char *flag, kd_strbuf *why);
 
+/* The last line of a failed build's message, after nvcc's output: what to do. A header
+ * nvcc could not open (compile/includes.h) that lies near the source: "helper_cuda.h is not
+ * on the include path; it lies in ../Common: add -I ../Common"; one that does not: "... is
+ * not on the include path, nor near FILE: add -I FOLDER where it lies"; any other error:
+ * "Fix the error in FILE, or check -I/-D/--nvcc-flag." */
+void kd_build_failure_hint(const char *nvcc_output, const char *source_path, kd_strbuf *hint);
+
 /* The SASS of a build made elsewhere (Triton, a given cubin): cuobjdump on b->cubin_path
  * into b->sass, or the reason into b->sass_problem. Nothing when b->sass is there. */
 void kd_build_disassemble(const char *cuobjdump, kd_build *b);
