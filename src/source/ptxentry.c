@@ -202,11 +202,28 @@ static int apply_signature(kd_kernel *k, const char *signature, kd_strbuf *error
     return rc;
 }
 
+/* A cubin's C++ entry: its demangled name and the types of its mangled signature (there
+ * is no PTX declaration to agree with), parameters p0, p1, ...; an extern "C" entry or one
+ * the demangler refuses keeps its symbol and no parameters. */
+static void type_from_mangled_name(kd_kernel *k)
+{
+    if (strncmp(k->name, "_Z", 2) != 0)
+        return;
+    char *demangled = kd_demangle(k->name);
+    kd_kernel typed;
+    if (kd_kernel_from_signature(demangled, NULL, &typed) == 0) {
+        kd_kernel_free(k);
+        *k = typed;
+        k->from_compiled = false;
+    }
+    free(demangled);
+}
+
 void kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out)
 {
     *out = (kd_kernel_list){0};
     for (size_t i = 0; i < count; i++)
-        push_kernel(out, names[i]);
+        type_from_mangled_name(push_kernel(out, names[i]));
 }
 
 /* inputs=a,b (outputs=, inouts=): the uses of those pointers, where a kernel has them (an

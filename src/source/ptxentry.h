@@ -23,8 +23,9 @@
 /* The .entry kernels of ptx, described as above. */
 void kd_ptx_kernels(const char *ptx, kd_kernel_list *out);
 
-/* Kernels named `names` (count of them) without parameters (a cubin's: the annotations
- * give them). */
+/* Kernels named `names` (count of them: a cubin's symbols). A C++ entry is listed under
+ * its demangled name and typed from its mangled signature, parameters p0, p1, ...; an
+ * extern "C" one has no parameters (the annotations' `signature=` gives them). */
 void kd_ptx_kernels_named(char *const *names, size_t count, kd_kernel_list *out);
 
 /* Applies `signature=`, `inputs=`, `outputs=` and `inouts=` annotations to every kernel. Returns 0, or -1 with the
