@@ -187,7 +187,7 @@ PY
 run compare_gpu 0 -- compare "$WORK/old.json" "$WORK/other_gpu.json"
 has compare_gpu out 'WARNING: the runs differ: OLD ran on Simulated GPU .*NEW on NVIDIA H100'
 run compare_missing 3 -- compare "$WORK/old.json" "$WORK/nope.json"
-has compare_missing err 'NEW: .*nope\.json is not a saved kerndiff result'
+has compare_missing err "NEW: cannot read '.*nope\.json': No such file or directory"
 
 # A saved file that is not a valid version-2 document is an input error naming the field,
 # never a crash (tests/unit/test_json.c checks the reader in detail).
