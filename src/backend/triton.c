@@ -474,6 +474,41 @@ static int apply_capture(kd_side *side, json_t *launch_json)
     return KD_OK;
 }
 
+/* side->launch_source for a captured launch: where it was taken, whether from the cache, the
+ * grid, each argument (a tensor's dtype, shape, strides; a scalar's value), the constexprs,
+ * the JIT's resources and the autotuner's choice. */
+static char *capture_source(json_t *launch_json, bool cached, const char *run_command)
+{
+    json_t *md = json_object_get(launch_json, "metadata");
+    json_t *o = json_pack("{s:s, s:b, s:O*, s:O*, s:O*, s:O*, s:O*}", "from", run_command ? "captured from --run" : "captured",
+                          "cached", cached, "where", json_object_get(launch_json, "where"), "grid",
+                          json_object_get(launch_json, "grid"), "args", json_object_get(launch_json, "args"),
+                          "constexprs", json_object_get(launch_json, "constexprs"), "autotune",
+                          json_object_get(launch_json, "autotune"));
+    if (o && md)
+        json_object_set_new(o, "jit", json_pack("{s:O*, s:O*, s:O*, s:O*, s:O*, s:O*}", "n_regs",
+                                                json_object_get(md, "n_regs"), "n_spills", json_object_get(md, "n_spills"),
+                                                "shared", json_object_get(md, "shared"), "num_warps",
+                                                json_object_get(md, "num_warps"), "num_stages",
+                                                json_object_get(md, "num_stages"), "triton_version",
+                                                json_object_get(md, "triton_version")));
+    if (o && run_command)
+        json_object_set_new(o, "run", json_string(run_command));
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
+}
+
+/* side->launch_source for a described launch, with why it was not taken (NULL: the file has
+ * no launch of its own, or --no-capture). */
+static char *described_source(const char *not_captured)
+{
+    json_t *o = json_pack("{s:s, s:s?}", "from", "described", "not_captured", not_captured);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
+}
+
 /* "Triton 3.6.0 JIT, the launch at softmax.py:212 (taken from the file's own call): grid
  * 132x1x1, num_warps=8 num_stages=4 shared=98336 B, 60 registers, 0 spills; BLOCK_SIZE=1024;
  * autotune: Triton chose config 2 of 4 (4 timed)" */
@@ -809,6 +844,8 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
             if (rc == KD_OK) {
                 free(side->build_note);
                 side->build_note = describe_capture(opts, launch_json, cached);
+                free(side->launch_source);
+                side->launch_source = capture_source(launch_json, cached, opts->run_command);
             } else if (!launch_json) {
                 fprintf(stderr, "kerndiff: %s: the captured launch in %s cannot be read\n", side->label, side->captured);
             }
@@ -821,10 +858,15 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
                         "flags, annotations and defaults instead (each assumed value is in the build line)\n",
                 side->label, side->kernel_info->name, kd_sb_str(&why));
         free(side->build_note);
+        free(side->launch_source);
+        side->launch_source = described_source(kd_sb_str(&why));
         kd_strbuf note = {0};
         kd_sb_printf(&note, "launch described, not taken from the user's code (%s)", kd_sb_str(&why));
         side->build_note = kd_sb_take(&note);
         kd_sb_free(&why);
+    } else {
+        free(side->launch_source);
+        side->launch_source = described_source(NULL);
     }
     meta m;
     int rc = resolve_meta(launch, side, &m);

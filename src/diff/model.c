@@ -95,6 +95,8 @@ void kd_side_release_built(kd_side *side)
     side->build_note = NULL;
     free(side->captured);
     side->captured = NULL;
+    free(side->launch_source);
+    side->launch_source = NULL;
 }
 
 void kd_comparison_free(kd_comparison *c)

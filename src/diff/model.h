@@ -82,6 +82,8 @@ typedef struct kd_side {
     char *build_note;           /* how it was compiled, when worth saying (Triton: version, num_warps ...) */
     char *captured;             /* Triton: the folder of the launch taken from the user's own code
                                    (launch.json, the JIT's kernel.cubin ...), or NULL: described */
+    char *launch_source;        /* Triton: where the launch came from, as a JSON object's text
+                                   ({"from": "captured"|"described", ...}); NULL: not Triton */
     int config;                 /* the autotune config to build (index into the backend's list); -1: the
                                    backend's own choice */
     kd_autotune autotune;       /* how that config was chosen; count 0 when there was no choice */

@@ -192,6 +192,14 @@ static json_t *autotune(const void *base)
                      "summary", t->summary ? t->summary : "");
 }
 
+/* A Triton side's launch source (backend/triton.c): its JSON text as an object; null otherwise. */
+static json_t *launch_source(const void *base)
+{
+    const char *text = ((const kd_side *)base)->launch_source;
+    json_t *o = text ? json_loads(text, 0, NULL) : NULL;
+    return o ? o : json_null();
+}
+
 static const kd_jfield side_fields[] = {
     {KD_J_FIELD("label", kd_side, label)},
     {KD_J_FIELD("path", kd_side, path)},
@@ -207,6 +215,7 @@ static const kd_jfield side_fields[] = {
     {.key = "launch", .type = KD_J_CUSTOM, .write = launch},
     {KD_J_FIELD("origin", kd_side, origin), .nullable = true},
     {.key = "autotune", .type = KD_J_CUSTOM, .write = autotune},
+    {.key = "launch_source", .type = KD_J_CUSTOM, .write = launch_source},
 };
 static const kd_jtable side_table = KD_J_TABLE(side_fields);
 

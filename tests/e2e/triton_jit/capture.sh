@@ -57,3 +57,13 @@ run tj_config_values 0 -- --config 'BLOCK=256,num_warps=2' tests/gpu/kernels/tun
 has tj_config_values out 'autotune: config 1 of 2 \(BLOCK=256, num_warps=2\) used'
 run tj_config_none 3 -- --config 5 tests/gpu/kernels/tuned.py tests/gpu/kernels/tuned.py
 has tj_config_none err "v1: --config 5 names none of scale's autotune configs: 1: BLOCK=256, num_warps=2; 2: BLOCK=1024, num_warps=8"
+
+# JSON: each Triton side says where its launch came from (and why not from the user's code).
+run tj_json 0 -- --json="$WORK/tj.json" "$TJ/raises.py" "$TJ/raises.py"
+if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); s=d['sides'][0]['launch_source']; sys.exit(not (s['from'] == 'described' and 'RuntimeError' in s['not_captured']))" "$WORK/tj.json"; then
+    ok "tj_json: launch_source described, with why not captured"; else fail "tj_json: launch_source" "$WORK/tj.json"; fi
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/tj.json" >"$WORK/tj_schema.err" 2>&1; then
+    ok "tj_json: valid against docs/json-schema.json"; else fail "tj_json: schema" "$WORK/tj_schema.err"; fi
+run tj_json_cuda 0 -- --json="$WORK/tj_cuda.json" examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d['sides'][0]['launch_source'] is not None)" "$WORK/tj_cuda.json"; then
+    ok "tj_json: a CUDA side has no launch_source"; else fail "tj_json: CUDA launch_source" "$WORK/tj_cuda.json"; fi
