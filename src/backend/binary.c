@@ -257,7 +257,8 @@ static int binary_prepare(const kd_frontend_options *opts, const kd_launch_optio
 {
     (void)opts;
     (void)launch;
-    if (is_cubin(side->path) && !kd_annotation_get(&side->annotations, "signature"))
+    if (is_cubin(side->path) && !kd_annotation_get(&side->annotations, "signature") &&
+        !(side->kernel_info && side->kernel_info->signature)) /* typed from the mangled name */
         side->kernel_info = NULL;
     return KD_OK;
 }

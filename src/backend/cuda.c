@@ -112,9 +112,11 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
     case KD_BUILD_FAILED: {
         kd_strbuf said = {0}; /* nvcc quotes source lines: no control sequences from them */
         kd_escape_controls(kd_sb_str(&why), why.len, &said);
-        kd_text_fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n"
-                                "Fix the error in %s, or check -I/-D/--nvcc-flag.\n",
-                        side->label, side->path, c->arch, kd_sb_str(&said), side->path);
+        kd_strbuf hint = {0}; /* a missing header that lies near the file: "add -I DIR" */
+        kd_build_failure_hint(kd_sb_str(&why), side->path, &hint);
+        kd_text_fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n%s\n",
+                        side->label, side->path, c->arch, kd_sb_str(&said), kd_sb_str(&hint));
+        kd_sb_free(&hint);
         kd_sb_free(&said);
         rc = KD_FAIL_BUILD;
         break;

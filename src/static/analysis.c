@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "static/cubin.h"
 #include "static/ptx.h"
 #include "static/symbols.h"
 #include "util/xalloc.h"
@@ -173,9 +174,9 @@ int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_st
     }
     /* A cubin given as input has no PTX: its entry is the kernel's name, its PTX table empty. */
     bool no_ptx = !*req->build->ptx;
-    if (no_ptx) {
-        out->entry = kd_xstrdup(req->kernel);
-        out->demangled = kd_xstrdup(req->kernel);
+    if (no_ptx) { /* a .cubin: the mangled symbol the user's name means (static/cubin.h) */
+        out->entry = kd_cubin_symbol(req->build->ptxas_log, req->kernel);
+        out->demangled = kd_demangle(out->entry);
     } else if (find_entry(req->build->ptx, req->kernel, out, error) != 0) {
         return -1;
     }

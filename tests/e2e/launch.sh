@@ -85,7 +85,7 @@ KERNDIFF_SIMULATE="$SIM" run macro_needs_length 3 -- --fn scale2 "$WORK/macro.cu
 has macro_needs_length err "scalar parameter 'p2' \(int\) needs a value: --arg p2=VALUE .*kernel 'scale2' was found in the compiled code"
 run list_macro 0 -- list --arg p2=n "$WORK/macro.cu"
 has list_macro out '^scale3  \(found in the compiled code, not in the source \(declared through a macro\?\): scale3\(float const\*, float\*, int\); parameters named by position\)$'
-has list_macro out '^  const float \* +p0 +input buffer of float$'
+has list_macro out '^  const float \* +p0 +input buffer of float \(never written in the compiled code\)$'
 has list_macro out '^          p0: 1048576 f32 in \(n\)  p1: 1048576 f32 out \(n\)  p2 = 1048576 \(--arg\)$'
 # A macro from an included header leaves no trace in the file: --fn NAME looks in the compiled code.
 sed -n '2,3p' "$WORK/macro.cu" >"$WORK/scale.cuh"

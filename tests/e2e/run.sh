@@ -232,7 +232,7 @@ has no_sass out '^SASS skipped: cuobjdump not found'
 run list 0 -- list "$WORK/tmpl.cu"
 has list out '^scale<\.\.\.>  \(line 1\)'
 has list out 'instances: scale<float> scale<double>'
-has list out 'T \*.*p .*output buffer of T'
+has list out 'T \*.*p .*in-out buffer of T \(read and written in the compiled code\)'
 run list_missing 3 -- list "$WORK/nope.cu"
 
 fi

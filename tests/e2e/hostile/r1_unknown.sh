@@ -3,7 +3,7 @@
 # no delta, the occupancy as not computed with the reason, and JSON writes null (valid
 # against the schema; a saved run keeps them unknown, and known ones known).
 r1_tri=(examples/triton/block_size/v1.py examples/triton/block_size/v2.py)
-KERNDIFF_CUOBJDUMP=/nonexistent run r1_unknown 0 -- --json "$WORK/r1_unknown.json" --markdown "$WORK/r1_unknown.md" \
+KERNDIFF_CUOBJDUMP=/nonexistent run r1_unknown 0 -- --no-cache --json "$WORK/r1_unknown.json" --markdown "$WORK/r1_unknown.md" \
     --html "$WORK/r1_unknown.html" "${r1_tri[@]}"
 has r1_unknown out '^  registers/thread +\? +\?$'
 has r1_unknown out '^  barriers +\? +\?$'
