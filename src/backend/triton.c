@@ -24,6 +24,7 @@
 #include "launch/dtype.h"
 #include "launch/expr.h"
 #include "source/pykernels.h"
+#include "source/roles.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/spawn.h"
@@ -766,6 +767,15 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
             dflt = json_string_value(json_object_get(p, "call_value"));
         json_t *value = text ? meta_value(text) : from_config ? json_incref(from_config) : dflt ? meta_value(dflt) : NULL;
         free(text);
+        /* A constexpr named like a length (n, n_elements ...) is the element count, as an
+         * integer parameter of that name would be: --n, else the default count. */
+        kd_param as_int = {.name = (char *)name, .type = (char *)"int"};
+        if (!value && kd_param_role_of(&as_int) == KD_ROLE_LENGTH) {
+            double count = 0;
+            const char *n_text = launch->n ? launch->n : kd_annotation_get(&side->annotations, "n");
+            if (kd_expr_eval(n_text ? n_text : "1M", &(kd_vars){NULL, 0}, &count, NULL, 0) == 0 && count >= 1)
+                value = json_integer((json_int_t)count);
+        }
         if (!value && heuristic_of(m->kernel, name)) {
             m->heuristics_pending = true; /* computed at the build, from the launch's values */
             continue;

@@ -1,5 +1,6 @@
 #include "report/list_text.h"
 
+#include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,92 @@ static void where_text(lister *l, const kd_kernel *k)
         kd_sb_printf(l->out, ", __launch_bounds__(%s)", safe(l, k->launch_bounds));
 }
 
+/* A Triton kernel (its frontend_info is the helper's description): where its launch comes
+ * from, its constexprs and where each value comes from, its autotune configs, the file's
+ * jitted helpers. Nothing for other kernels. */
+static void triton_text(lister *l, const kd_kernel *k)
+{
+    json_t *info = k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
+    json_t *launches = json_object_get(info, "launches");
+    if (!json_is_array(launches)) {
+        json_decref(info);
+        return;
+    }
+    size_t i;
+    json_t *v;
+    if (json_array_size(launches)) {
+        kd_sb_puts(l->out, "  launched by the file at line");
+        json_array_foreach(launches, i, v)
+            kd_sb_printf(l->out, "%s %lld", i ? "," : "", (long long)json_integer_value(v));
+        kd_sb_puts(l->out, ": a diff takes the launch from there (Triton's JIT, on a GPU with torch);"
+                           " without one it is described as below\n");
+    } else {
+        kd_sb_puts(l->out, "  not launched by the file: the launch is described as below (flags, annotations, defaults)\n");
+    }
+    json_t *configs = json_object_get(info, "configs"), *heuristics = json_object_get(info, "heuristics");
+    const char *sep = "  constexprs: ";
+    json_array_foreach(json_object_get(info, "params"), i, v) {
+        const char *kind = json_string_value(json_object_get(v, "kind"));
+        const char *name = json_string_value(json_object_get(v, "name"));
+        if (!kind || !name || strcmp(kind, "constexpr") != 0)
+            continue;
+        const char *dflt = json_string_value(json_object_get(v, "default"));
+        const char *call = json_string_value(json_object_get(v, "call_value"));
+        bool tuned = false, computed = false;
+        size_t j;
+        json_t *x;
+        json_array_foreach(configs, j, x)
+            tuned = tuned || json_object_get(json_object_get(x, "meta"), name);
+        json_array_foreach(heuristics, j, x)
+            computed = computed || (json_string_value(json_object_get(x, "name")) &&
+                                    strcmp(json_string_value(json_object_get(x, "name")), name) == 0);
+        kd_sb_printf(l->out, "%s%s", sep, safe(l, name));
+        if (dflt)
+            kd_sb_printf(l->out, "=%s (default)", safe(l, dflt));
+        else if (call)
+            kd_sb_printf(l->out, "=%s (the file's call)", safe(l, call));
+        else if (tuned)
+            kd_sb_puts(l->out, " (autotune)");
+        else if (computed)
+            kd_sb_puts(l->out, " (@triton.heuristics)");
+        else if (kd_param_role_of(&(kd_param){.name = (char *)name, .type = (char *)"int"}) == KD_ROLE_LENGTH)
+            kd_sb_puts(l->out, " (the element count, --n)");
+        else
+            kd_sb_printf(l->out, " (needs a value: --arg %s=VALUE)", safe(l, name));
+        sep = ", ";
+    }
+    if (strcmp(sep, ", ") == 0)
+        kd_sb_puts(l->out, "\n");
+    json_t *from = json_array_get(json_object_get(info, "configs_from"), 0);
+    if (json_array_size(configs) || from) {
+        kd_sb_printf(l->out, "  autotune: %zu config%s%s%s%s", json_array_size(configs),
+                     json_array_size(configs) == 1 ? "" : "s", from ? " from " : "",
+                     from ? safe(l, json_string_value(from)) : "", json_array_size(configs) ? ":" : "");
+        json_array_foreach(configs, i, v) {
+            kd_sb_printf(l->out, "%s %zu:", i ? ";" : "", i + 1);
+            const char *key;
+            json_t *x;
+            json_object_foreach(json_object_get(v, "meta"), key, x) {
+                char *text = json_dumps(x, JSON_ENCODE_ANY);
+                kd_sb_printf(l->out, " %s=%s", safe(l, key), text ? safe(l, text) : "?");
+                free(text);
+            }
+            static const char *const options[] = {"num_warps", "num_stages", "num_ctas"};
+            for (size_t o = 0; o < sizeof options / sizeof *options; o++)
+                if (json_is_integer(json_object_get(v, options[o])))
+                    kd_sb_printf(l->out, " %s=%lld", options[o], (long long)json_integer_value(json_object_get(v, options[o])));
+        }
+        kd_sb_puts(l->out, "\n");
+    }
+    if (json_array_size(json_object_get(info, "helpers"))) {
+        kd_sb_puts(l->out, "  jitted helpers (inlined into kernels, not kernels):");
+        json_array_foreach(json_object_get(info, "helpers"), i, v)
+            kd_sb_printf(l->out, " %s", safe(l, json_string_value(v)));
+        kd_sb_puts(l->out, "\n");
+    }
+    json_decref(info);
+}
+
 static void kernel_text(lister *l, const kd_kernel *k, const char *ptx)
 {
     kd_sb_printf(l->out, "%s%s  (", safe(l, k->qualified), k->is_template ? "<...>" : "");
@@ -141,6 +228,7 @@ static void kernel_text(lister *l, const kd_kernel *k, const char *ptx)
         kd_sb_printf(l->out, "%s\n", k->ninstantiations ? "" : " none (pick one with --fn 'NAME<TYPE>')");
     }
     param_lines(l, k, &instances);
+    triton_text(l, k);
     /* each compiled instance with the launch it would get (its types are the instance's);
        the template's own launch when none was compiled */
     for (size_t i = 0; i < instances.count; i++) {
@@ -158,7 +246,8 @@ void kd_list_text(const char *path, const kd_kernel_list *kernels, const kd_anno
 {
     lister l = {.path = path, .notes = notes, .given = given, .out = out};
     if (kernels->count == 0)
-        kd_sb_printf(out, "%s: no __global__ kernels\n", safe(&l, path));
+        kd_sb_printf(out, "%s: no %s kernels\n", safe(&l, path),
+                     strlen(path) > 3 && strcmp(path + strlen(path) - 3, ".py") == 0 ? "@triton.jit" : "__global__");
     for (size_t i = 0; i < kernels->count; i++)
         kernel_text(&l, &kernels->items[i], ptx);
     kd_untrusted_free(&l.safe);

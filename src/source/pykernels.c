@@ -91,6 +91,14 @@ int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error)
         imports = json_array();
     else if (rc == 0)
         json_incref(imports);
+    json_t *helpers = json_array(); /* every kernel's description names the file's helpers */
+    json_array_foreach(kernels, i, k)
+        if (json_is_true(json_object_get(k, "helper")) && json_is_string(json_object_get(k, "name")))
+            json_array_append(helpers, json_object_get(k, "name"));
+    json_array_foreach(kernels, i, k)
+        if (json_is_object(k))
+            json_object_set(k, "helpers", helpers);
+    json_decref(helpers);
     if (rc == 0) {
         json_array_foreach(kernels, i, k) {
             /* A jitted function that only other jitted functions call is inlined into them:

@@ -7,7 +7,9 @@ if python3 -c 'import triton' 2>/dev/null; then
     has triton_list out 'out_ptr .*output buffer of float'
     has triton_list out 'x_ptr .*input buffer of float'
     has triton_list out 'n_rows .*element count'
-    lacks triton_list out 'BLOCK'
+    # constexprs are no parameters: listed on their own line, with where their value comes from
+    lacks triton_list out '^  [^ ].* +BLOCK[A-Z_]* +(input|output|scalar|element)'
+    has triton_list out '^  constexprs: BLOCK'
 
     run triton_static 0 -- examples/triton/block_size/v1.py examples/triton/block_size/v2.py
     has triton_static out '^kerndiff add_kernel'

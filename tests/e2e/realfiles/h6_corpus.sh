@@ -14,7 +14,6 @@ for h6_file in tests/realfiles/*.cu tests/realfiles/*.ptx tests/realfiles/*.py; 
     axpy_templates.cu) h6_known="kernel 'axpy' has 2 instances" ;;
     reduction.cu | transpose.cu) h6_known="both files define several kernels; choose one with --fn" ;;
     triton_add.py | triton_softmax.py) h6_known="tl.constexpr 'BLOCK_SIZE' of kernel '[a-z_]+' needs a value" ;;
-    triton_scale.py) h6_known="tl.constexpr 'n' of kernel 'scale_kernel' needs a value" ;;
     *) h6_known="" ;;
     esac
     if [ -n "$h6_known" ]; then

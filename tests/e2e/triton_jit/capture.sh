@@ -24,8 +24,18 @@ else fail "tj_list: configs from a function" "$WORK/tj_list.json"; fi
 
 # kerndiff list: the helper is not a kernel to choose
 run tj_klist 0 -- list "$TJ/matmul_helper.py"
-has tj_klist out 'matmul_kernel'
-lacks tj_klist out 'leaky_relu'
+has tj_klist out '^matmul_kernel  \(line 9\)'
+lacks tj_klist out '^leaky_relu'
+has tj_klist out '^  launched by the file at line 25: a diff takes the launch from there'
+has tj_klist out '^  constexprs: BLOCK_SIZE_M \(autotune\), BLOCK_SIZE_N \(autotune\), BLOCK_SIZE_K \(autotune\), GROUP_SIZE_M \(autotune\), ACTIVATION \(needs a value: --arg ACTIVATION=VALUE\)$'
+has tj_klist out '^  autotune: 1 config from get_autotune_config\(\): 1: BLOCK_SIZE_M=128 BLOCK_SIZE_N=256 BLOCK_SIZE_K=64 GROUP_SIZE_M=8 num_warps=8 num_stages=3'
+has tj_klist out '^  jitted helpers \(inlined into kernels, not kernels\): leaky_relu$'
+run tj_klist_nolaunch 0 -- list "$TJ/nolaunch.py"
+has tj_klist_nolaunch out '^  not launched by the file'
+has tj_klist_nolaunch out '^  constexprs: BLOCK=512 \(default\)$'
+has tj_klist_nolaunch out '^  float +eps +scalar'
+run tj_klist_call 0 -- list "$TJ/raises.py"
+has tj_klist_call out "^  constexprs: BLOCK=1024 \\(the file's call\\)$"
 
 # The file raises before its launch: said with the exception, the launch assumed, the
 # constexpr taken from the file's own call (BLOCK=1024), the static diff still made.
