@@ -179,6 +179,8 @@ static void last_line(const char *text, kd_strbuf *out)
 }
 
 static void hash_file(kd_hash *h, const char *path);
+static void hash_inputs(kd_hash *h, const char *recipe, const kd_frontend_options *opts, const kd_side *side,
+                        const char *version, json_t *kernel);
 
 /* An annotation's line for a value taken from the user's own launch (source/annotation.h's
  * lines are 1-based). */
@@ -228,22 +230,10 @@ static bool capture_key(const kd_frontend_options *opts, const kd_side *side, ch
     if (!version)
         return false;
     kd_hash h;
-    kd_hash_init(&h);
-    kd_hash_str(&h, CAPTURE_RECIPE);
-    char *script = kd_harness_path(HELPER);
-    if (script)
-        hash_file(&h, script);
-    free(script);
-    kd_hash_str(&h, python_of(opts));
-    kd_hash_str(&h, version);
-    free(version);
-    hash_file(&h, side->path);
     json_t *info = side->kernel_info->frontend_info ? json_loads(side->kernel_info->frontend_info, 0, NULL) : NULL;
-    size_t i;
-    json_t *imp;
-    json_array_foreach(json_object_get(info, "imports"), i, imp)
-        hash_file(&h, json_string_value(imp));
+    hash_inputs(&h, CAPTURE_RECIPE, opts, side, version, info);
     json_decref(info);
+    free(version);
     kd_hash_str(&h, side->kernel_info->name);
     char nth[16];
     snprintf(nth, sizeof nth, "%d", opts->capture_nth > 0 ? opts->capture_nth : 1);
@@ -1051,25 +1041,34 @@ static void hash_file(kd_hash *h, const char *path)
     free(text);
 }
 
+/* What every Triton cache key starts with: the recipe, the helper, the interpreter and
+ * Triton's version, the source and the local modules it imports (the kernel's description's
+ * "imports"). */
+static void hash_inputs(kd_hash *h, const char *recipe, const kd_frontend_options *opts, const kd_side *side,
+                        const char *version, json_t *kernel)
+{
+    kd_hash_init(h);
+    kd_hash_str(h, recipe);
+    char *script = kd_harness_path(HELPER);
+    if (script)
+        hash_file(h, script);
+    free(script);
+    kd_hash_str(h, python_of(opts));
+    kd_hash_str(h, version);
+    hash_file(h, side->path);
+    size_t i;
+    json_t *imp;
+    json_array_foreach(json_object_get(kernel, "imports"), i, imp)
+        hash_file(h, json_string_value(imp));
+}
+
 /* The cache key: the recipe, the helper, the interpreter and Triton's version, the source
  * and the local modules it imports, the kernel and the full compile spec. */
 static void compute_key(const kd_frontend_options *opts, const kd_side *side, const meta *m, const char *version,
                         const char *spec, char key[65])
 {
     kd_hash h;
-    kd_hash_init(&h);
-    kd_hash_str(&h, RECIPE);
-    char *script = kd_harness_path(HELPER);
-    if (script)
-        hash_file(&h, script);
-    free(script);
-    kd_hash_str(&h, python_of(opts));
-    kd_hash_str(&h, version);
-    hash_file(&h, side->path);
-    size_t i;
-    json_t *imp;
-    json_array_foreach(json_object_get(m->kernel, "imports"), i, imp)
-        hash_file(&h, json_string_value(imp));
+    hash_inputs(&h, RECIPE, opts, side, version, m->kernel);
     kd_hash_str(&h, side->kernel_info->name);
     kd_hash_str(&h, spec);
     kd_hash_hex(&h, key);
