@@ -781,7 +781,7 @@ static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
         arg->origin = s.origin;
         double count = 0;
         rc = eval_whole(b, &s, s.text, NULL, 1, 9007199254740992.0, &count);
-        arg->count = (unsigned long long)count;
+        arg->count = rc == 0 ? (unsigned long long)count : 0; /* a refused count (-5) is never converted */
     }
     free(count_text);
     return rc;
