@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/app_report.h"
+#include "report/timing_text.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -217,8 +218,12 @@ void kd_app_headline(const kd_app_comparison *c, kd_strbuf *verdict, kd_strbuf *
         kd_sb_printf(verdict, "no significant difference in GPU kernel time (%s -> %s, v1/v2 %.3fx, 95%% CI %.3f-%.3fx)",
                      a, b, t->ratio.ratio, t->ratio.lo, t->ratio.hi);
     } else {
-        kd_sb_printf(verdict, "v2 is %.2fx %s in GPU kernel time (%s -> %s, 95%% CI %.3f-%.3fx)",
-                     t->verdict == KD_VERDICT_FASTER ? t->ratio.ratio : 1 / t->ratio.ratio,
+        double shown = t->verdict == KD_VERDICT_FASTER ? t->ratio.ratio : 1 / t->ratio.ratio;
+        /* digits enough to show the change (a 0.3% change is 1.003x, never 1.00x) */
+        kd_sb_printf(verdict, "v2 is %.*fx %s in GPU kernel time (%s -> %s, 95%% CI %.3f-%.3fx)",
+                     t->verdict == KD_VERDICT_FASTER ? kd_ratio_decimals(shown, t->ratio.lo, t->ratio.hi)
+                                                     : kd_ratio_decimals(shown, 1 / t->ratio.hi, 1 / t->ratio.lo),
+                     shown,
                      t->verdict == KD_VERDICT_FASTER ? "faster" : "slower", a, b, t->ratio.lo, t->ratio.hi);
     }
 }
