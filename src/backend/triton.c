@@ -182,10 +182,6 @@ static void hash_file(kd_hash *h, const char *path);
 static void hash_inputs(kd_hash *h, const char *recipe, const kd_frontend_options *opts, const kd_side *side,
                         const char *version, json_t *kernel);
 
-/* An annotation's line for a value taken from the user's own launch (source/annotation.h's
- * lines are 1-based). */
-#define KD_ANNOTATION_CAPTURED (-1)
-
 static const char *const capture_artifacts[] = {"kernel.ptx", "kernel.cubin", "metadata.json", "launch.json"};
 enum { N_CAPTURE_ARTIFACTS = sizeof capture_artifacts / sizeof *capture_artifacts };
 #define CAPTURE_RECIPE "kerndiff-triton-capture-1"

@@ -80,7 +80,9 @@ static const char *comment_of(const builder *b) { return b->req->comment ? b->re
 /* Quotes a setting as the user wrote it, so the message points at the right place. */
 static void describe(const builder *b, kd_strbuf *sb, const setting *s)
 {
-    if (s->line)
+    if (s->line == KD_ANNOTATION_CAPTURED)
+        kd_sb_printf(sb, "the captured launch's %s=%s", s->key, s->text);
+    else if (s->line)
         kd_sb_printf(sb, "`%s kerndiff: %s=%s` (line %d)", comment_of(b), s->key, s->text, s->line);
     else if (s->keyed)
         kd_sb_printf(sb, "%s %s=%s", s->origin, s->key, s->text);
@@ -98,7 +100,8 @@ static bool from_annotation(const kd_annotations *a, const char *key, setting *s
 {
     for (size_t i = 0; a && i < a->count; i++) {
         if (strcmp(a->items[i].key, key) == 0) {
-            *s = (setting){a->items[i].value, "annotation", key, a->items[i].line, false};
+            *s = (setting){a->items[i].value, a->items[i].line == KD_ANNOTATION_CAPTURED ? "captured" : "annotation", key,
+                           a->items[i].line, false};
             return true;
         }
     }

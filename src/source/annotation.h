@@ -18,10 +18,13 @@
 
 #include "source/geometry.h"
 
+#define KD_ANNOTATION_CAPTURED (-1)
+
 typedef struct kd_annotation {
     char *key;
     char *value;
-    int line;   /* 1-based, for error messages */
+    int line;   /* 1-based, for error messages; KD_ANNOTATION_CAPTURED: not written in the file but
+                   taken from the user's own launch (a Triton side's captured launch) */
 } kd_annotation;
 
 typedef struct kd_annotations {

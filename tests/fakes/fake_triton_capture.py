@@ -10,7 +10,8 @@ import sys
 if len(sys.argv) == 6 and sys.argv[1] == "capture":
     out = sys.argv[5]
     os.makedirs(out, exist_ok=True)
-    for name, data in (("kernel.cubin", b"\x7fELF not a cubin"), ("kernel.ptx", b"// no ptx\n"),
+    for name, data in (("kernel.cubin", b"\x7fELF not a cubin"), ("kernel.ptx", b".version 8.0\n.target sm_90\n.address_size 64\n"
+                                               b".visible .entry add_kernel(\n\t.param .u64 add_kernel_param_0\n)\n{\n\tret;\n}\n"),
                        ("metadata.json", b'{"name": "add_kernel", "num_warps": 4, "shared": 0}')):
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)

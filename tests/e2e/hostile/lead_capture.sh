@@ -37,3 +37,12 @@ lacks lc_bad_dtype err $'\x1b'
 run lead_buf_negative 0 -- --buf y=-5 examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 has lead_buf_negative out "y=-5.*must be between 1 and"
 lacks lead_buf_negative err 'runtime error'
+
+# A well-formed captured launch (the same test double): its values are the launch, each said
+# as "captured", and a refused value names the captured launch, not a line of the file.
+lc_case wellformed '{"grid": [2, 1, 1], "args": [{"name": "x_ptr", "kind": "pointer", "dtype": "fp16", "count": 64}, {"name": "n", "kind": "scalar", "type": "i32", "value": 64}], "metadata": {"num_warps": 4, "shared": 0}}'
+cp "$WORK/lc_wellformed.out" "$WORK/lc_wellformed_launch.out"
+has lc_wellformed_launch out '^  v1, v2: grid 2 \(captured\)  block 128 \(compiler\)'
+has lc_wellformed_launch out 'x_ptr: 64 f16 in \(captured\)'
+cp "$WORK/lc_negative_count.out" "$WORK/lc_negative_launch.out"
+has lc_negative_launch out "not launchable as described: the captured launch's x_ptr=-5: the value is -5"
