@@ -1292,8 +1292,21 @@ static int captured_build(const kd_frontend_options *opts, kd_side *side)
         rc = KD_FAIL_TOOL;
     }
     json_decref(meta_json);
-    if (rc == KD_OK)
+    if (rc == KD_OK) {
+        /* The build's key: its content (the JIT's cubin and the launch it was taken with). */
+        kd_hash h;
+        kd_hash_init(&h);
+        for (size_t i = 0; i < N_CAPTURE_ARTIFACTS; i++) {
+            char *path = kd_path_join(side->captured, capture_artifacts[i]);
+            size_t len = 0;
+            char *data = path ? kd_read_file(path, &len) : NULL;
+            kd_hash_field(&h, data ? data : "", data ? len : 0);
+            free(data);
+            free(path);
+        }
+        kd_hash_hex(&h, side->build.key);
         kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);
+    }
     return rc;
 }
 

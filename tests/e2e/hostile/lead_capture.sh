@@ -46,3 +46,12 @@ has lc_wellformed_launch out '^  v1, v2: grid 2 \(captured\)  block 128 \(compil
 has lc_wellformed_launch out 'x_ptr: 64 f16 in \(captured\)'
 cp "$WORK/lc_negative_count.out" "$WORK/lc_negative_launch.out"
 has lc_negative_launch out "not launchable as described: the captured launch's x_ptr=-5: the value is -5"
+# Its JSON is valid against the schema (a captured build's key is its content's hash) and says
+# where the launch came from.
+KERNDIFF_HARNESS_DIR="$lc_dir" KD_REAL_HELPER="$(dirname "$KD")/kerndiff-triton.py" \
+    KD_FAKE_LAUNCH='{"grid": [2, 1, 1], "args": [{"name": "x_ptr", "kind": "pointer", "dtype": "fp16", "count": 64}], "where": {"file": "k.py", "line": 7}, "metadata": {"num_warps": 4, "shared": 0, "n_regs": 12}}' \
+    "$KD" --no-cache --json="$WORK/lc.json" "$lc_file" "$lc_file" >/dev/null 2>"$WORK/lc_json.err"
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/lc.json" >"$WORK/lc_valid.err" 2>&1 &&
+    python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['sides'][0]; sys.exit(not (s['launch_source']['from'] == 'captured' and s['launch_source']['where']['line'] == 7 and len(s['build']['key']) == 64))" "$WORK/lc.json"; then
+    ok "lead_capture: a captured side's JSON is valid and says where its launch came from"
+else fail "lead_capture: captured JSON" "$WORK/lc_valid.err"; fi
