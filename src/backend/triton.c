@@ -59,7 +59,7 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
 {
     char *script = kd_harness_path(HELPER);
     if (!script) {
-        fprintf(stderr, "kerndiff: %s%scannot find %s beside kerndiff (build it with `make`, or set "
+        kd_text_fprintf(stderr, "kerndiff: %s%scannot find %s beside kerndiff (build it with `make`, or set "
                         "KERNDIFF_HARNESS_DIR)\n", side ? side : "", side ? ": " : "", HELPER);
         return KD_FAIL_TOOL;
     }
@@ -69,7 +69,7 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
     int rc = kd_spawn(argv, NULL, timeout_ms, r);
     free(script);
     if (rc != 0) {
-        fprintf(stderr, "kerndiff: %s%scannot run %s (%s), the Python that reads Triton files: install Python 3 "
+        kd_text_fprintf(stderr, "kerndiff: %s%scannot run %s (%s), the Python that reads Triton files: install Python 3 "
                         "with Triton (pip install triton), or pass --python PATH\n",
                 side ? side : "", side ? ": " : "", python_of(opts), strerror(errno));
         return KD_FAIL_TOOL;
@@ -83,23 +83,23 @@ static int helper_failed(const kd_spawn_result *r, const char *side, const char 
     const char *said = kd_sb_str(&r->err);
     const char *label = side ? side : "", *sep = side ? ": " : "";
     if (r->timed_out || r->signal) {
-        fprintf(stderr, "kerndiff: %s%s%s: %s %s\n", label, sep, doing, python_of(opts),
+        kd_text_fprintf(stderr, "kerndiff: %s%s%s: %s %s\n", label, sep, doing, python_of(opts),
                 r->timed_out ? "took too long" : "crashed");
         return KD_FAIL_TOOL;
     }
     switch (r->exit_code) {
     case HELPER_NO_TRITON:
     case HELPER_VERSION:
-        fprintf(stderr, "kerndiff: %s%s%s with %s: %s", label, sep, doing, python_of(opts), said);
+        kd_text_fprintf(stderr, "kerndiff: %s%s%s with %s: %s", label, sep, doing, python_of(opts), said);
         return KD_FAIL_TOOL;
     case HELPER_COMPILE:
-        fprintf(stderr, "kerndiff: %s%s%s failed; Triton said:\n%s", label, sep, doing, said);
+        kd_text_fprintf(stderr, "kerndiff: %s%s%s failed; Triton said:\n%s", label, sep, doing, said);
         return KD_FAIL_BUILD;
     case HELPER_INPUT:
-        fprintf(stderr, "kerndiff: %s%s%s", label, sep, said);
+        kd_text_fprintf(stderr, "kerndiff: %s%s%s", label, sep, said);
         return KD_FAIL_INPUT;
     default:
-        fprintf(stderr, "kerndiff: %s%s%s: %s exited with status %d:\n%s", label, sep, doing, python_of(opts),
+        kd_text_fprintf(stderr, "kerndiff: %s%s%s: %s exited with status %d:\n%s", label, sep, doing, python_of(opts),
                 r->exit_code, said);
         return KD_FAIL_TOOL;
     }
@@ -111,7 +111,7 @@ static int triton_scan(const kd_frontend_options *opts, const char *path, const 
     size_t len;
     char *text = kd_read_file(path, &len);
     if (!text) {
-        fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
+        kd_text_fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
                 strerror(errno));
         return KD_FAIL_INPUT;
     }
@@ -125,7 +125,7 @@ static int triton_scan(const kd_frontend_options *opts, const char *path, const 
         if (r.exit_code != 0 || r.signal)
             rc = helper_failed(&r, side, "listing the Triton kernels", opts);
         else if (kd_pykernels_parse(kd_sb_str(&r.out), kernels, &why) != 0) {
-            fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+            kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
             rc = KD_FAIL_TOOL;
         }
         kd_sb_free(&why);
@@ -295,6 +295,14 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *
         json_object_set_new(spec, "config", json_string(opts->config));
     char *spec_text = json_dumps(spec, JSON_COMPACT);
     json_decref(spec);
+    /* an earlier capture into this folder (a sweep prepares each point) must not pass for this one */
+    static const char *const results[] = {"launch.json", "seen.json"};
+    for (size_t i = 0; i < sizeof results / sizeof *results; i++) {
+        char *old = kd_path_join(dir, results[i]);
+        if (old)
+            unlink(old);
+        free(old);
+    }
     char *abs_path = realpath(side->path, NULL);
     int timeout_s = opts->capture_timeout_s > 0 ? opts->capture_timeout_s : CAPTURE_TIMEOUT_S;
     kd_spawn_result r;
@@ -306,6 +314,7 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *
     free(spec_text);
     if (rc != KD_OK) {
         kd_sb_puts(why, "the program could not be started");
+        free(entry);
         free(dir);
         return -1;
     }
@@ -412,7 +421,7 @@ static int apply_capture(kd_side *side, json_t *launch_json)
         } else {
             const char *type = scalar_c_type(json_string_value(json_object_get(a, "type")));
             if (!type) {
-                fprintf(stderr, "kerndiff: %s: argument '%s' of %s has Triton type %s, which kerndiff cannot pass "
+                kd_text_fprintf(stderr, "kerndiff: %s: argument '%s' of %s has Triton type %s, which kerndiff cannot pass "
                                 "yet\n", side->label, name, compiled->name,
                         json_string_value(json_object_get(a, "type")));
                 rc = KD_FAIL_INPUT;
@@ -431,7 +440,7 @@ static int apply_capture(kd_side *side, json_t *launch_json)
     }
     if (rc != KD_OK) {
         if (rc == KD_FAIL_TOOL)
-            fprintf(stderr, "kerndiff: %s: the captured launch of %s is malformed (%s)\n", side->label,
+            kd_text_fprintf(stderr, "kerndiff: %s: the captured launch of %s is malformed (%s)\n", side->label,
                     compiled->name, side->captured);
         kd_kernel_free(compiled);
         free(compiled);
@@ -728,14 +737,14 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
     m->kernel = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
     m->constexprs = json_object();
     if (!m->kernel) {
-        fprintf(stderr, "kerndiff: %s: the kernel's description is missing\n", side->label);
+        kd_text_fprintf(stderr, "kerndiff: %s: the kernel's description is missing\n", side->label);
         return KD_FAIL_TOOL;
     }
     json_t *config = choose_config(launch, side, json_object_get(m->kernel, "configs"));
     m->num_warps = int_setting(launch, side, "num_warps", config, DEFAULT_WARPS, &m->warps_origin);
     m->num_stages = int_setting(launch, side, "num_stages", config, DEFAULT_STAGES, &m->stages_origin);
     if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)) || m->num_stages < 1) {
-        fprintf(stderr, "kerndiff: %s: num_warps must be a power of two from 1 to 32 and num_stages at least 1 "
+        kd_text_fprintf(stderr, "kerndiff: %s: num_warps must be a power of two from 1 to 32 and num_stages at least 1 "
                         "(got %d and %d)\n", side->label, m->num_warps, m->num_stages);
         return KD_FAIL_INPUT;
     }
@@ -767,7 +776,7 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
             continue;
         }
         if (!value) {
-            fprintf(stderr, "kerndiff: %s: tl.constexpr '%s' of kernel '%s' needs a value: --arg %s=VALUE, "
+            kd_text_fprintf(stderr, "kerndiff: %s: tl.constexpr '%s' of kernel '%s' needs a value: --arg %s=VALUE, "
                             "`# kerndiff: %s=VALUE` in %s, or a default in the signature\n",
                     side->label, name, k->name, name, name, side->path);
             return KD_FAIL_INPUT;
@@ -843,14 +852,14 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
                 free(side->launch_source);
                 side->launch_source = capture_source(launch_json, cached, opts->run_command);
             } else if (!launch_json) {
-                fprintf(stderr, "kerndiff: %s: the captured launch in %s cannot be read\n", side->label, side->captured);
+                kd_text_fprintf(stderr, "kerndiff: %s: the captured launch in %s cannot be read\n", side->label, side->captured);
             }
             json_decref(launch_json);
             kd_sb_free(&why);
             return rc;
         }
         /* Said on stderr and kept for the build's note: the launch is now an assumption. */
-        fprintf(stderr, "kerndiff: %s: the launch of %s was not taken from the user's code: %s; it is described by "
+        kd_text_fprintf(stderr, "kerndiff: %s: the launch of %s was not taken from the user's code: %s; it is described by "
                         "flags, annotations and defaults instead (each assumed value is in the build line)\n",
                 side->label, side->kernel_info->name, kd_sb_str(&why));
         free(side->build_note);
@@ -955,7 +964,7 @@ static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_opt
     json_decref(values);
     kd_spawn_result r;
     if (!text) {
-        fprintf(stderr, "kerndiff: out of memory\n");
+        kd_text_fprintf(stderr, "kerndiff: out of memory\n");
         rc = KD_FAIL_TOOL;
     } else if ((rc = run_helper(opts, side->label, (const char *const[5]){"heuristics", text}, LIST_TIMEOUT_MS, &r)) ==
                     KD_OK) {
@@ -963,7 +972,7 @@ static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_opt
         if (r.exit_code != 0 || r.signal)
             rc = helper_failed(&r, side->label, "@triton.heuristics", opts);
         else if (!json_is_object(computed)) {
-            fprintf(stderr, "kerndiff: %s: the helper's @triton.heuristics values are not JSON: %s\n", side->label,
+            kd_text_fprintf(stderr, "kerndiff: %s: the helper's @triton.heuristics values are not JSON: %s\n", side->label,
                     kd_sb_str(&r.out));
             rc = KD_FAIL_TOOL;
         } else {
@@ -1109,7 +1118,7 @@ static int dump_resources(const kd_frontend_options *opts, const kd_side *side, 
     bool dumped = cuobjdump && cubin && kd_spawn(argv, NULL, LIST_TIMEOUT_MS, &r) == 0;
     const char *text = dumped && r.exit_code == 0 ? kd_sb_str(&r.out) : "";
     if (!resources || kd_write_file(resources, text, strlen(text)) != 0) {
-        fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, resources ? resources : dir,
+        kd_text_fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, resources ? resources : dir,
                 strerror(errno));
         rc = KD_FAIL_TOOL;
     }
@@ -1251,7 +1260,7 @@ static int build_spec(const kd_frontend_options *opts, const kd_side *side, comp
 {
     char *spec_text = p->spec ? json_dumps(p->spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *entry = NULL, *dir = NULL;
     if (!spec_text) {
-        fprintf(stderr, "kerndiff: out of memory\n");
+        kd_text_fprintf(stderr, "kerndiff: out of memory\n");
         return KD_FAIL_TOOL;
     }
     compute_key(opts, side, &p->m, p->version, spec_text, b->key);
@@ -1264,14 +1273,14 @@ static int build_spec(const kd_frontend_options *opts, const kd_side *side, comp
         const char *tmp = kd_tmpdir();
         dir = tmp ? kd_path_join(tmp, folder) : NULL;
         if (!dir || kd_mkdir_p(dir) != 0) {
-            fprintf(stderr, "kerndiff: %s: cannot create a private build folder: %s\n", side->label, strerror(errno));
+            kd_text_fprintf(stderr, "kerndiff: %s: cannot create a private build folder: %s\n", side->label, strerror(errno));
             rc = KD_FAIL_TOOL;
         } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_OK && entry) {
             kd_cache_store(dir, entry, &layout);
         }
     }
     if (rc == KD_OK && load_artifacts(b, cached ? entry : dir, cached, &p->meta_json) != 0) {
-        fprintf(stderr, "kerndiff: %s: Triton's build left no usable kernel.ptx/kernel.cubin/metadata.json in %s "
+        kd_text_fprintf(stderr, "kerndiff: %s: Triton's build left no usable kernel.ptx/kernel.cubin/metadata.json in %s "
                         "(rerun with --no-cache)\n", side->label, cached ? entry : dir);
         rc = KD_FAIL_TOOL;
     }
@@ -1287,7 +1296,7 @@ static int captured_build(const kd_frontend_options *opts, kd_side *side)
     int rc = dump_resources(opts, side, side->captured);
     json_t *meta_json = NULL;
     if (rc == KD_OK && load_artifacts(&side->build, side->captured, false, &meta_json) != 0) {
-        fprintf(stderr, "kerndiff: %s: the captured launch left no usable kernel.ptx/kernel.cubin/metadata.json in %s\n",
+        kd_text_fprintf(stderr, "kerndiff: %s: the captured launch left no usable kernel.ptx/kernel.cubin/metadata.json in %s\n",
                 side->label, side->captured);
         rc = KD_FAIL_TOOL;
     }
