@@ -15,6 +15,7 @@
 #include "util/outcome.h"
 #include "compile/cache.h"
 #include "source/ptxentry.h"
+#include "static/cubin.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/spawn.h"
@@ -64,19 +65,11 @@ static char *resource_usage(const kd_frontend_options *opts, const char *side, c
 static void cubin_functions(const char *usage, kd_kernel_list *out)
 {
     kd_strlist names = {0};
-    kd_strbuf copy = {0};
-    kd_sb_puts(&copy, usage);
-    for (char *p = copy.data; p && (p = strstr(p, "Function ")) != NULL;) {
-        char *name = p + 9, *colon = strchr(name, ':');
-        if (!colon)
-            break;
-        *colon = '\0';
-        kd_strlist_push(&names, name);
-        p = colon + 1;
-    }
+    kd_cubin_function_names(usage, &names);
     kd_ptx_kernels_named(names.items, names.count, out);
+    for (size_t i = 0; i < names.count; i++)
+        free(names.items[i]);
     free(names.items);
-    kd_sb_free(&copy);
 }
 
 static int binary_scan(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,

@@ -179,6 +179,9 @@ static void last_line(const char *text, kd_strbuf *out)
 }
 
 static void hash_file(kd_hash *h, const char *path);
+/* Triton's version from the helper (which also checks it is supported); with `say`, a
+ * failure is printed, naming the side. */
+static int triton_version(const kd_frontend_options *opts, const kd_side *side, bool say, char **version);
 static void hash_inputs(kd_hash *h, const char *recipe, const kd_frontend_options *opts, const kd_side *side,
                         const char *version, json_t *kernel);
 
@@ -217,13 +220,7 @@ static bool capture_key(const kd_frontend_options *opts, const kd_side *side, ch
     if (opts->run_command || opts->no_cache)
         return false;
     char *version = NULL;
-    kd_spawn_result r;
-    if (run_helper(opts, side->label, (const char *const[5]){"version"}, LIST_TIMEOUT_MS, &r) != KD_OK)
-        return false;
-    if (r.exit_code == 0 && !r.signal)
-        version = kd_xstrndup(kd_sb_str(&r.out), strcspn(kd_sb_str(&r.out), "\n"));
-    kd_spawn_result_free(&r);
-    if (!version)
+    if (triton_version(opts, side, false, &version) != KD_OK) /* the build says why, if it comes to one */
         return false;
     kd_hash h;
     json_t *info = side->kernel_info->frontend_info ? json_loads(side->kernel_info->frontend_info, 0, NULL) : NULL;
@@ -1185,13 +1182,15 @@ static char *describe_build(const char *version, const meta *m, const kd_side *s
 }
 
 /* The Triton version, which also checks that the interpreter has a supported one. */
-static int triton_version(const kd_frontend_options *opts, const kd_side *side, char **version)
+static int triton_version(const kd_frontend_options *opts, const kd_side *side, bool say, char **version)
 {
     kd_spawn_result r;
     int rc = run_helper(opts, side->label, (const char *const[5]){"version"}, LIST_TIMEOUT_MS, &r);
     if (rc != KD_OK)
         return rc;
-    if (r.exit_code != 0 || r.signal)
+    if ((r.exit_code != 0 || r.signal) && !say)
+        rc = KD_FAIL_TOOL;
+    else if (r.exit_code != 0 || r.signal)
         rc = helper_failed(&r, side->label, "looking for Triton", opts);
     else
         *version = kd_xstrndup(kd_sb_str(&r.out), strcspn(kd_sb_str(&r.out), "\n"));
@@ -1234,7 +1233,7 @@ static int plan_build(const kd_frontend_options *opts, const kd_launch_options *
                       kd_side *side, compile_plan *p)
 {
     *p = (compile_plan){0};
-    int rc = triton_version(opts, side, &p->version);
+    int rc = triton_version(opts, side, true, &p->version);
     if (rc == KD_OK)
         rc = resolve_meta(launch, side, &p->m);
     if (rc == KD_OK)
