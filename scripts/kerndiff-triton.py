@@ -585,7 +585,13 @@ def config_matches(config, index, pin):
 def cmd_capture(path, kernel, spec_text, outdir):
     """Sets up the watching and exec()s the user's program (see the top of the file)."""
     spec = json.loads(spec_text)
-    argv = spec.get("run") or [sys.executable, path]
+    import shlex
+    try:  # --run's command line, split into words as a shell would, but never run by one
+        argv = shlex.split(spec["run"]) if spec.get("run") else [sys.executable, path]
+    except ValueError as e:
+        fail(6, "--run %r cannot be split into words: %s" % (spec["run"], e))
+    if not argv:
+        fail(6, "--run names no program")
     site = os.path.join(outdir, "site")
     os.makedirs(site, exist_ok=True)
     with open(os.path.join(site, "sitecustomize.py"), "w") as f:

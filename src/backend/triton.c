@@ -634,6 +634,8 @@ static int pinned_config(const char *pin, json_t *configs)
     long k = strtol(pin, &end, 10);
     if (*pin && !*end)
         return k >= 1 && (size_t)k <= json_array_size(configs) ? (int)k - 1 : -1;
+    if (!strchr(pin, '='))
+        return -1; /* no NAME=VALUE at all (",,,"): it names nothing */
     size_t i;
     json_t *cfg;
     json_array_foreach(configs, i, cfg) {

@@ -794,7 +794,11 @@ static int parse_words(int argc, char **argv, kd_options *opts, parse_state *st)
         }
         case OPT_NVCC: opts->diff.frontend.nvcc = optarg; break;
         case OPT_PYTHON: opts->diff.frontend.python = optarg; break;
-        case OPT_RUN: opts->diff.frontend.run_command = optarg; break;
+        case OPT_RUN:
+            if (strspn(optarg, " \t") == strlen(optarg))
+                return usage_error("--run wants a command that launches the kernel (e.g. 'python run.py'), got '%s'", optarg);
+            opts->diff.frontend.run_command = optarg;
+            break;
         case OPT_NO_CAPTURE: opts->diff.frontend.no_capture = true; break;
         case OPT_CONFIG:
             if (!*optarg || strspn(optarg, " ") == strlen(optarg))
