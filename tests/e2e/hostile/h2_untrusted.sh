@@ -64,16 +64,17 @@ has h2_esc_saved_markdown out '^- v1: `[^`]*evil\\x1b\]0;title\\x07\\x1b\[2J\\u2
 lacks h2_esc_saved_markdown out '^fake line'
 
 # With colour on (a terminal, through script(1)): kerndiff's own colour codes, none of the
-# injected sequences.
+# injected sequences. script(1) runs its command with $SHELL, and printf %q quotes in bash's
+# $'...' form, which dash (CI's /bin/sh) takes literally: the shell is named.
 if command -v script >/dev/null; then
-    env -u NO_COLOR script -qec "$(printf '%q ' "$KD" compare "$h2_dir/evil.json" "$h2_dir/saved.json")" /dev/null \
+    env -u NO_COLOR SHELL=/bin/bash script -qec "$(printf '%q ' "$KD" compare "$h2_dir/evil.json" "$h2_dir/saved.json")" /dev/null \
         >"$WORK/h2_esc_tty.out" 2>&1 </dev/null
     if [ "$(grep -c "$ESC\[1m" "$WORK/h2_esc_tty.out")" -gt 0 ]; then ok "h2_esc_tty: colour on"; else
         fail "h2_esc_tty: no colour on a terminal" "$WORK/h2_esc_tty.out"; fi
     lacks h2_esc_tty out "$ESC\]0;|$ESC\[2J|$ESC\[5m"
     has h2_esc_tty out 'evil\\x1b\]0;title'
     "$KD" "$h2_evil" "$B" >/dev/null 2>&1 # built once, so the terminal run below is quick
-    env -u NO_COLOR script -qec "$(printf '%q ' "$KD" "$h2_evil" "$B")" /dev/null >"$WORK/h2_esc_tty_name.out" 2>&1 </dev/null
+    env -u NO_COLOR SHELL=/bin/bash script -qec "$(printf '%q ' "$KD" "$h2_evil" "$B")" /dev/null >"$WORK/h2_esc_tty_name.out" 2>&1 </dev/null
     lacks h2_esc_tty_name out "$ESC\]0;|$ESC\[2J"
     has h2_esc_tty_name out 'k\\x1b\[31m\\x1b\]0;pwned'
 fi
