@@ -14,6 +14,7 @@
 #include "cli/status.h"
 #include "diff/compare.h"
 #include "report/app_report.h"
+#include "report/diag_text.h"
 #include "report/model_text.h"
 #include "report/launch_text.h"
 #include "report/list_text.h"
@@ -157,6 +158,8 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     /* jansson's allocations follow the out-of-memory policy too (util/xalloc.h). */
     json_set_alloc_funcs(kd_xmalloc, free);
+    /* The engine's messages are data (util/diag.h), worded by report/ on stderr. */
+    kd_diag_set_sink(kd_diag_to_stderr, NULL);
     kd_options opts;
     int rc = kd_options_parse(argc, argv, &opts);
     if (rc == 0)

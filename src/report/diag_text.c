@@ -1,0 +1,177 @@
+/* The engine's messages worded (report/diag_text.h): the area tables, the placeholder
+ * renderer and the stderr sink. */
+#include "report/diag_text.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/untrusted.h"
+
+extern const kd_words kd_words_util[], kd_words_cli[], kd_words_backend[], kd_words_triton[], kd_words_compile[],
+    kd_words_source[], kd_words_launch[], kd_words_static[], kd_words_diff[], kd_words_measure[], kd_words_ncu[],
+    kd_words_sanitizer[], kd_words_regions[], kd_words_wire[], kd_words_app[], kd_words_workflow[], kd_words_git[],
+    kd_words_gpu[], kd_words_check[];
+
+/* One table per area (util/diag.h's kd_diag_area), in its order. */
+static const kd_words *const areas[KD_AREA_COUNT] = {
+    [KD_AREA_UTIL] = kd_words_util,         [KD_AREA_CLI] = kd_words_cli,
+    [KD_AREA_BACKEND] = kd_words_backend,   [KD_AREA_TRITON] = kd_words_triton,
+    [KD_AREA_COMPILE] = kd_words_compile,   [KD_AREA_SOURCE] = kd_words_source,
+    [KD_AREA_LAUNCH] = kd_words_launch,     [KD_AREA_STATIC] = kd_words_static,
+    [KD_AREA_DIFF] = kd_words_diff,         [KD_AREA_MEASURE] = kd_words_measure,
+    [KD_AREA_NCU] = kd_words_ncu,           [KD_AREA_SANITIZER] = kd_words_sanitizer,
+    [KD_AREA_REGIONS] = kd_words_regions,   [KD_AREA_WIRE] = kd_words_wire,
+    [KD_AREA_APP] = kd_words_app,           [KD_AREA_WORKFLOW] = kd_words_workflow,
+    [KD_AREA_GIT] = kd_words_git,           [KD_AREA_GPU] = kd_words_gpu,
+    [KD_AREA_CHECK] = kd_words_check,
+};
+
+const kd_words *kd_words_area(int area)
+{
+    return area > 0 && area < KD_AREA_COUNT ? areas[area] : NULL;
+}
+
+const kd_words *kd_words_find(int id)
+{
+    const kd_words *w = kd_words_area(KD_DIAG_AREA(id));
+    for (; w && w->id; w++)
+        if (w->id == id)
+            return w;
+    return NULL;
+}
+
+/* A placeholder `{N}` or `{N:SPEC}` at p (after its '{'): its index and conversion spec
+ * (without '%'); the position after its '}', or NULL when it is not one. */
+static const char *placeholder(const char *p, size_t *index, char *spec, size_t spec_size)
+{
+    if (!isdigit((unsigned char)*p))
+        return NULL;
+    char *end;
+    unsigned long n = strtoul(p, &end, 10);
+    *index = n;
+    spec[0] = '\0';
+    if (*end == ':') {
+        const char *s = end + 1;
+        size_t len = strcspn(s, "}");
+        if (s[len] != '}' || len == 0 || len + 1 >= spec_size)
+            return NULL;
+        memcpy(spec, s, len);
+        spec[len] = '\0';
+        end = (char *)s + len;
+    }
+    return *end == '}' ? end + 1 : NULL;
+}
+
+/* Which kinds a conversion letter takes: 'd' signed, 'u' unsigned, 'f' double, 0 none. */
+static char spec_kind(const char *spec)
+{
+    size_t len = strlen(spec);
+    if (!len || strspn(spec, "0123456789.-+ #") != len - 1)
+        return 0;
+    switch (spec[len - 1]) {
+    case 'd': case 'i': return 'd';
+    case 'u': case 'x': case 'X': case 'o': return 'u';
+    case 'f': case 'g': case 'e': case 'G': case 'E': return 'f';
+    default: return 0;
+    }
+}
+
+static int kind_fits(char want, kd_diag_kind kind)
+{
+    return want == 'f' ? kind == KD_DIAG_DBL : (kind == KD_DIAG_INT || kind == KD_DIAG_UINT);
+}
+
+int kd_words_format_ok(const char *format, size_t nargs, const kd_diag_kind *kinds)
+{
+    if (!format)
+        return -1;
+    for (const char *p = format; *p; p++) {
+        if (*p != '{')
+            continue;
+        size_t index;
+        char spec[16];
+        const char *after = placeholder(p + 1, &index, spec, sizeof spec);
+        if (!after) {
+            if (isdigit((unsigned char)p[1]))
+                return -1; /* meant as a placeholder, but malformed */
+            continue;      /* a literal brace */
+        }
+        if (index >= nargs)
+            return -1;
+        if (spec[0]) {
+            char want = spec_kind(spec);
+            if (!want || (kinds && !kind_fits(want, kinds[index])))
+                return -1;
+        }
+        p = after - 1;
+    }
+    return 0;
+}
+
+/* The conversion is one of the letters spec_kind accepts, checked just above its use. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void append_value(kd_strbuf *out, const kd_diag_arg *a, const char *spec)
+{
+    char fmt[24];
+    if (spec[0] && spec_kind(spec) && kind_fits(spec_kind(spec), a->kind)) {
+        /* The letter decides how the value is passed: a long long or a double. */
+        size_t len = strlen(spec);
+        if (a->kind == KD_DIAG_DBL) {
+            snprintf(fmt, sizeof fmt, "%%%s", spec);
+            kd_sb_printf(out, fmt, a->v.d);
+        } else {
+            snprintf(fmt, sizeof fmt, "%%%.*sll%c", (int)(len - 1), spec, spec[len - 1]);
+            if (a->kind == KD_DIAG_INT)
+                kd_sb_printf(out, fmt, a->v.i);
+            else
+                kd_sb_printf(out, fmt, a->v.u);
+        }
+        return;
+    }
+    switch (a->kind) {
+    case KD_DIAG_STR: kd_sb_puts(out, a->v.s ? a->v.s : "(null)"); break;
+    case KD_DIAG_INT: kd_sb_printf(out, "%lld", a->v.i); break;
+    case KD_DIAG_UINT: kd_sb_printf(out, "%llu", a->v.u); break;
+    case KD_DIAG_DBL: kd_sb_printf(out, "%g", a->v.d); break;
+    }
+}
+#pragma GCC diagnostic pop
+
+void kd_diag_text(const kd_diag *d, kd_strbuf *out)
+{
+    const kd_words *w = kd_words_find(d->id);
+    if (!w || w->nargs != d->nargs) {
+        /* A message the tables cannot word: said as what it is, with its values. */
+        kd_sb_printf(out, "kerndiff: internal: message %d (area %d) %s with %zu values", d->id, KD_DIAG_AREA(d->id),
+                     w ? "given another number of values" : "has no words", d->nargs);
+        for (size_t i = 0; i < d->nargs; i++) {
+            kd_sb_puts(out, i ? ", " : ": ");
+            append_value(out, &d->args[i], "");
+        }
+        return;
+    }
+    for (const char *p = w->format; *p; p++) {
+        size_t index;
+        char spec[16];
+        const char *after = *p == '{' ? placeholder(p + 1, &index, spec, sizeof spec) : NULL;
+        if (!after || index >= d->nargs) {
+            kd_sb_append(out, p, 1);
+            continue;
+        }
+        append_value(out, &d->args[index], spec);
+        p = after - 1;
+    }
+}
+
+void kd_diag_to_stderr(const kd_diag *d, void *ctx)
+{
+    (void)ctx;
+    kd_strbuf text = {0};
+    kd_diag_text(d, &text);
+    kd_untrusted_fix(&text); /* values are names and paths the user (or a program) wrote */
+    kd_sb_puts(&text, "\n");
+    fputs(kd_sb_str(&text), stderr);
+    kd_sb_free(&text);
+}

@@ -1,0 +1,7 @@
+/* The words of compile/'s messages (compile/compile_msgs.h; report/diag_text.h says the format). */
+#include "report/diag_text.h"
+#include "compile/compile_msgs.h"
+
+const kd_words kd_words_compile[] = {
+    {0, 0, NULL},
+};

@@ -1,0 +1,7 @@
+/* The words of launch/'s messages (launch/launch_msgs.h; report/diag_text.h says the format). */
+#include "report/diag_text.h"
+#include "launch/launch_msgs.h"
+
+const kd_words kd_words_launch[] = {
+    {0, 0, NULL},
+};

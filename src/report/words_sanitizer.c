@@ -1,0 +1,7 @@
+/* The words of sanitizer/'s messages (sanitizer/sanitizer_msgs.h; report/diag_text.h says the format). */
+#include "report/diag_text.h"
+#include "sanitizer/sanitizer_msgs.h"
+
+const kd_words kd_words_sanitizer[] = {
+    {0, 0, NULL},
+};

@@ -1,0 +1,48 @@
+/* The environment variables kerndiff reads (util/env.h). */
+#include "util/env.h"
+
+#include <stdlib.h>
+
+static const kd_env_entry table[KD_ENV_COUNT] = {
+    [KD_ENV_NVCC] = {"KERNDIFF_NVCC", "nvcc to use (below --nvcc)"},
+    [KD_ENV_CUOBJDUMP] = {"KERNDIFF_CUOBJDUMP", "cuobjdump to use"},
+    [KD_ENV_NO_GPU] = {"KERNDIFF_NO_GPU", "non-empty and not 0: behave as on a machine without a GPU (static diff only)"},
+    [KD_ENV_SIMULATE] = {"KERNDIFF_SIMULATE", "V1SPEC;V2SPEC: use the simulated harness (tests); results say they are synthetic"},
+    [KD_ENV_TIMER] = {"KERNDIFF_TIMER", "events: time with CUDA events instead of CUPTI kernel records"},
+    [KD_ENV_HARNESS_DIR] = {"KERNDIFF_HARNESS_DIR", "where kerndiff-harness and kerndiff-sim-harness are"},
+    [KD_ENV_INCLUDE_DIR] = {"KERNDIFF_INCLUDE_DIR", "where kerndiff/launcher.h is"},
+    [KD_ENV_NVML_LIBRARY] = {"KERNDIFF_NVML_LIBRARY", "another NVML library to load"},
+    [KD_ENV_CUPTI_LIBRARY] = {"KERNDIFF_CUPTI_LIBRARY", "another CUPTI library to load"},
+    [KD_ENV_TRACE] = {"KERNDIFF_TRACE", "1: print each stage with its time to stderr"},
+    [KD_ENV_SASS_CACHE] = {"KERNDIFF_SASS_CACHE", "off: disassemble cached builds again"},
+    [KD_ENV_INJECT_LIBRARY] = {"KERNDIFF_INJECT_LIBRARY", "the collector kerndiff app injects"},
+    [KD_ENV_NCU_SAVE_DIR] = {"KERNDIFF_NCU_SAVE_DIR", "keep ncu's raw CSV export of each side there"},
+    [KD_ENV_COMPUTE_SANITIZER] = {"KERNDIFF_COMPUTE_SANITIZER", "compute-sanitizer to use (below --compute-sanitizer)"},
+    [KD_ENV_NO_COLOR] = {"NO_COLOR", NULL},
+    [KD_ENV_PATH] = {"PATH", NULL},
+    [KD_ENV_HOME] = {"HOME", NULL},
+    [KD_ENV_TMPDIR] = {"TMPDIR", NULL},
+    [KD_ENV_XDG_CACHE_HOME] = {"XDG_CACHE_HOME", NULL},
+    [KD_ENV_CUDA_HOME] = {"CUDA_HOME", NULL},
+    [KD_ENV_CUDA_PATH] = {"CUDA_PATH", NULL},
+    [KD_ENV_CUDA_VISIBLE_DEVICES] = {"CUDA_VISIBLE_DEVICES", NULL},
+    [KD_ENV_VIRTUAL_ENV] = {"VIRTUAL_ENV", NULL},
+    [KD_ENV_CONDA_PREFIX] = {"CONDA_PREFIX", NULL},
+    [KD_ENV_PYENV_ROOT] = {"PYENV_ROOT", NULL},
+};
+
+const char *kd_env(kd_env_var v)
+{
+    return v >= 0 && v < KD_ENV_COUNT ? getenv(table[v].name) : NULL;
+}
+
+const char *kd_env_nonempty(kd_env_var v)
+{
+    const char *value = kd_env(v);
+    return value && *value ? value : NULL;
+}
+
+const kd_env_entry *kd_env_table(void)
+{
+    return table;
+}

@@ -1,0 +1,11 @@
+/* The ids of util/'s messages (util/diag.h); their words are in report/words_util.c. */
+#ifndef KD_UTIL_MSGS_H
+#define KD_UTIL_MSGS_H
+
+#include "util/diag.h"
+
+enum {
+    KD_MSG_UTIL_FIRST = KD_DIAG_ID(KD_AREA_UTIL, 0),
+};
+
+#endif
