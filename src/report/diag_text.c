@@ -8,33 +8,33 @@
 
 #include "report/untrusted.h"
 
-extern const kd_words kd_words_util[], kd_words_cli[], kd_words_backend[], kd_words_triton[], kd_words_compile[],
-    kd_words_source[], kd_words_launch[], kd_words_static[], kd_words_diff[], kd_words_measure[], kd_words_ncu[],
-    kd_words_sanitizer[], kd_words_regions[], kd_words_wire[], kd_words_app[], kd_words_workflow[], kd_words_git[],
-    kd_words_gpu[], kd_words_check[];
+extern const kd_wording kd_wording_util[], kd_wording_cli[], kd_wording_backend[], kd_wording_triton[], kd_wording_compile[],
+    kd_wording_source[], kd_wording_launch[], kd_wording_static[], kd_wording_diff[], kd_wording_measure[], kd_wording_ncu[],
+    kd_wording_sanitizer[], kd_wording_regions[], kd_wording_wire[], kd_wording_app[], kd_wording_workflow[], kd_wording_git[],
+    kd_wording_gpu[], kd_wording_check[];
 
 /* One table per area (util/diag.h's kd_diag_area), in its order. */
-static const kd_words *const areas[KD_AREA_COUNT] = {
-    [KD_AREA_UTIL] = kd_words_util,         [KD_AREA_CLI] = kd_words_cli,
-    [KD_AREA_BACKEND] = kd_words_backend,   [KD_AREA_TRITON] = kd_words_triton,
-    [KD_AREA_COMPILE] = kd_words_compile,   [KD_AREA_SOURCE] = kd_words_source,
-    [KD_AREA_LAUNCH] = kd_words_launch,     [KD_AREA_STATIC] = kd_words_static,
-    [KD_AREA_DIFF] = kd_words_diff,         [KD_AREA_MEASURE] = kd_words_measure,
-    [KD_AREA_NCU] = kd_words_ncu,           [KD_AREA_SANITIZER] = kd_words_sanitizer,
-    [KD_AREA_REGIONS] = kd_words_regions,   [KD_AREA_WIRE] = kd_words_wire,
-    [KD_AREA_APP] = kd_words_app,           [KD_AREA_WORKFLOW] = kd_words_workflow,
-    [KD_AREA_GIT] = kd_words_git,           [KD_AREA_GPU] = kd_words_gpu,
-    [KD_AREA_CHECK] = kd_words_check,
+static const kd_wording *const areas[KD_AREA_COUNT] = {
+    [KD_AREA_UTIL] = kd_wording_util,         [KD_AREA_CLI] = kd_wording_cli,
+    [KD_AREA_BACKEND] = kd_wording_backend,   [KD_AREA_TRITON] = kd_wording_triton,
+    [KD_AREA_COMPILE] = kd_wording_compile,   [KD_AREA_SOURCE] = kd_wording_source,
+    [KD_AREA_LAUNCH] = kd_wording_launch,     [KD_AREA_STATIC] = kd_wording_static,
+    [KD_AREA_DIFF] = kd_wording_diff,         [KD_AREA_MEASURE] = kd_wording_measure,
+    [KD_AREA_NCU] = kd_wording_ncu,           [KD_AREA_SANITIZER] = kd_wording_sanitizer,
+    [KD_AREA_REGIONS] = kd_wording_regions,   [KD_AREA_WIRE] = kd_wording_wire,
+    [KD_AREA_APP] = kd_wording_app,           [KD_AREA_WORKFLOW] = kd_wording_workflow,
+    [KD_AREA_GIT] = kd_wording_git,           [KD_AREA_GPU] = kd_wording_gpu,
+    [KD_AREA_CHECK] = kd_wording_check,
 };
 
-const kd_words *kd_words_area(int area)
+const kd_wording *kd_wording_area(int area)
 {
     return area > 0 && area < KD_AREA_COUNT ? areas[area] : NULL;
 }
 
-const kd_words *kd_words_find(int id)
+const kd_wording *kd_wording_find(int id)
 {
-    const kd_words *w = kd_words_area(KD_DIAG_AREA(id));
+    const kd_wording *w = kd_wording_area(KD_DIAG_AREA(id));
     for (; w && w->id; w++)
         if (w->id == id)
             return w;
@@ -82,7 +82,7 @@ static int kind_fits(char want, kd_diag_kind kind)
     return want == 'f' ? kind == KD_DIAG_DBL : (kind == KD_DIAG_INT || kind == KD_DIAG_UINT);
 }
 
-int kd_words_format_ok(const char *format, size_t nargs, const kd_diag_kind *kinds)
+int kd_wording_format_ok(const char *format, size_t nargs, const kd_diag_kind *kinds)
 {
     if (!format)
         return -1;
@@ -141,7 +141,7 @@ static void append_value(kd_strbuf *out, const kd_diag_arg *a, const char *spec)
 
 void kd_diag_text(const kd_diag *d, kd_strbuf *out)
 {
-    const kd_words *w = kd_words_find(d->id);
+    const kd_wording *w = kd_wording_find(d->id);
     if (!w || w->nargs != d->nargs) {
         /* A message the tables cannot word: said as what it is, with its values. */
         kd_sb_printf(out, "kerndiff: internal: message %d (area %d) %s with %zu values", d->id, KD_DIAG_AREA(d->id),

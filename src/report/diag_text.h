@@ -12,16 +12,16 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-typedef struct kd_words {
+typedef struct kd_wording {
     int id;          /* 0 ends a table */
     size_t nargs;    /* how many values the format takes */
     const char *format;
-} kd_words;
+} kd_wording;
 
 /* The entry for an id, or NULL. */
-const kd_words *kd_words_find(int id);
+const kd_wording *kd_wording_find(int id);
 /* Every area's table, for tests: tables[a] is area a's (NULL-terminated by id 0), or NULL. */
-const kd_words *kd_words_area(int area);
+const kd_wording *kd_wording_area(int area);
 
 /* Append d's sentence to out. A message without an entry, or given another number of
  * values than its entry takes, is said as such (never a read past its values). */
@@ -31,6 +31,6 @@ void kd_diag_text(const kd_diag *d, kd_strbuf *out);
 void kd_diag_to_stderr(const kd_diag *d, void *ctx);
 /* 0 when format's placeholders are well formed, use values below nargs only, and apply
  * number conversions to numbers only (kinds may be NULL: kinds not checked). */
-int kd_words_format_ok(const char *format, size_t nargs, const kd_diag_kind *kinds);
+int kd_wording_format_ok(const char *format, size_t nargs, const kd_diag_kind *kinds);
 
 #endif

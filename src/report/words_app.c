@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "app/app_msgs.h"
 
-const kd_words kd_words_app[] = {
+const kd_wording kd_wording_app[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "backend/backend_msgs.h"
 
-const kd_words kd_words_backend[] = {
+const kd_wording kd_wording_backend[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "check/check_msgs.h"
 
-const kd_words kd_words_check[] = {
+const kd_wording kd_wording_check[] = {
     {0, 0, NULL},
 };

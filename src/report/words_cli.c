@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "cli/cli_msgs.h"
 
-const kd_words kd_words_cli[] = {
+const kd_wording kd_wording_cli[] = {
     {0, 0, NULL},
 };

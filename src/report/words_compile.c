@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "compile/compile_msgs.h"
 
-const kd_words kd_words_compile[] = {
+const kd_wording kd_wording_compile[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "diff/diff_msgs.h"
 
-const kd_words kd_words_diff[] = {
+const kd_wording kd_wording_diff[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "git/git_msgs.h"
 
-const kd_words kd_words_git[] = {
+const kd_wording kd_wording_git[] = {
     {0, 0, NULL},
 };

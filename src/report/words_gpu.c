@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "gpu/gpu_msgs.h"
 
-const kd_words kd_words_gpu[] = {
+const kd_wording kd_wording_gpu[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "launch/launch_msgs.h"
 
-const kd_words kd_words_launch[] = {
+const kd_wording kd_wording_launch[] = {
     {0, 0, NULL},
 };

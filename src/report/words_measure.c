@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "measure/measure_msgs.h"
 
-const kd_words kd_words_measure[] = {
+const kd_wording kd_wording_measure[] = {
     {0, 0, NULL},
 };

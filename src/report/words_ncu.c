@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "ncu/ncu_msgs.h"
 
-const kd_words kd_words_ncu[] = {
+const kd_wording kd_wording_ncu[] = {
     {0, 0, NULL},
 };

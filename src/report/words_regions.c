@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "regions/regions_msgs.h"
 
-const kd_words kd_words_regions[] = {
+const kd_wording kd_wording_regions[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "sanitizer/sanitizer_msgs.h"
 
-const kd_words kd_words_sanitizer[] = {
+const kd_wording kd_wording_sanitizer[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "source/source_msgs.h"
 
-const kd_words kd_words_source[] = {
+const kd_wording kd_wording_source[] = {
     {0, 0, NULL},
 };

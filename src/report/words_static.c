@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "static/static_msgs.h"
 
-const kd_words kd_words_static[] = {
+const kd_wording kd_wording_static[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "backend/triton_msgs.h"
 
-const kd_words kd_words_triton[] = {
+const kd_wording kd_wording_triton[] = {
     {0, 0, NULL},
 };

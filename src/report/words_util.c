@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "util/util_msgs.h"
 
-const kd_words kd_words_util[] = {
+const kd_wording kd_wording_util[] = {
     {0, 0, NULL},
 };

@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "wire/wire_msgs.h"
 
-const kd_words kd_words_wire[] = {
+const kd_wording kd_wording_wire[] = {
     {0, 0, NULL},
 };

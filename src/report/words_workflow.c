@@ -2,6 +2,6 @@
 #include "report/diag_text.h"
 #include "workflow/workflow_msgs.h"
 
-const kd_words kd_words_workflow[] = {
+const kd_wording kd_wording_workflow[] = {
     {0, 0, NULL},
 };

@@ -11,12 +11,12 @@ static void every_table_is_well_formed(void **state)
 {
     (void)state;
     for (int area = 1; area < KD_AREA_COUNT; area++) {
-        const kd_words *w = kd_words_area(area);
+        const kd_wording *w = kd_wording_area(area);
         assert_non_null(w);
         for (; w->id; w++) {
-            if (KD_DIAG_AREA(w->id) != area || kd_words_format_ok(w->format, w->nargs, NULL) != 0)
+            if (KD_DIAG_AREA(w->id) != area || kd_wording_format_ok(w->format, w->nargs, NULL) != 0)
                 fail_msg("area %d: message %d: bad entry \"%s\"", area, w->id, w->format ? w->format : "(null)");
-            assert_ptr_equal(kd_words_find(w->id), w);
+            assert_ptr_equal(kd_wording_find(w->id), w);
         }
     }
 }
@@ -25,12 +25,12 @@ static void placeholders_are_checked(void **state)
 {
     (void)state;
     const kd_diag_kind kinds[] = {KD_DIAG_STR, KD_DIAG_DBL};
-    assert_int_equal(kd_words_format_ok("a {0} b {1:.2f}", 2, kinds), 0);
-    assert_int_not_equal(kd_words_format_ok("a {2}", 2, NULL), 0);     /* past its values */
-    assert_int_not_equal(kd_words_format_ok("a {0:.2f}", 2, kinds), 0); /* a number conversion on a string */
-    assert_int_not_equal(kd_words_format_ok("a {1:s}", 2, kinds), 0);  /* not a number conversion */
-    assert_int_not_equal(kd_words_format_ok("a {1:%n}", 2, kinds), 0);
-    assert_int_equal(kd_words_format_ok("{ not one }", 0, NULL), 0); /* literal braces stay */
+    assert_int_equal(kd_wording_format_ok("a {0} b {1:.2f}", 2, kinds), 0);
+    assert_int_not_equal(kd_wording_format_ok("a {2}", 2, NULL), 0);     /* past its values */
+    assert_int_not_equal(kd_wording_format_ok("a {0:.2f}", 2, kinds), 0); /* a number conversion on a string */
+    assert_int_not_equal(kd_wording_format_ok("a {1:s}", 2, kinds), 0);  /* not a number conversion */
+    assert_int_not_equal(kd_wording_format_ok("a {1:%n}", 2, kinds), 0);
+    assert_int_equal(kd_wording_format_ok("{ not one }", 0, NULL), 0); /* literal braces stay */
 }
 
 /* With no sink, the last message is kept, its strings copied. */
