@@ -3,5 +3,6 @@
 #include "workflow/workflow_msgs.h"
 
 const kd_wording kd_wording_workflow[] = {
+    /* sweep (L1) above, watch and saved (L2b) below */
     {0, 0, NULL},
 };

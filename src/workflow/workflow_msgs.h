@@ -6,6 +6,7 @@
 
 enum {
     KD_MSG_WORKFLOW_FIRST = KD_DIAG_ID(KD_AREA_WORKFLOW, 0),
+    /* sweep (L1) above, watch and saved (L2b) below */
 };
 
 #endif
