@@ -16,6 +16,10 @@ typedef struct kd_harness_side {
     const char *load_path;             /* the cubin or shared object */
     const char *load_symbol;           /* entry or launcher symbol */
     const kd_launch_spec *spec;
+    /* Captured data (issue 26): fill[i], when the array and its entry are non-NULL, is a file
+     * whose bytes replace buffer argument i's random seed contents (`fill I PATH`,
+     * docs/PROTOCOL.md): exactly the buffer's size. NULL (the default): every buffer random. */
+    const char *const *fill;
 } kd_harness_side;
 
 typedef struct kd_device_info {
@@ -30,7 +34,7 @@ enum { KD_HARNESS_START_MS = 120000 }; /* CUDA start-up, module loading, large a
 int kd_wire_hello(kd_child *c, kd_device_info *info, kd_strbuf *why);
 
 /* Describes one side into slot `slot` of the child: `side` (for slot 1), load, every
- * argument and the geometry. share[i] >= 0 makes slot-1 buffer i use slot-0 buffer
+ * argument, the geometry and a `fill` for every buffer side->fill names. share[i] >= 0 makes slot-1 buffer i use slot-0 buffer
  * share[i] (NULL: none shared). Returns 0, or -1 with "what it was doing: what happened". */
 int kd_wire_describe(kd_child *c, int slot, const kd_harness_side *side, const int *share, int timeout_ms,
                      kd_strbuf *why);
@@ -38,6 +42,12 @@ int kd_wire_describe(kd_child *c, int slot, const kd_harness_side *side, const i
 /* hello, describe slot 0, seed: a child that holds one side. info may be NULL. */
 int kd_harness_describe(kd_child *c, const kd_harness_side *side, unsigned long long seed, int timeout_ms,
                         kd_device_info *info, kd_strbuf *why);
+
+/* fill ARG PATH: the current slot's buffer argument `arg` starts with PATH's bytes instead of
+ * random data, in every restore (check's two runs, timing). Before setup; a shared buffer
+ * (share=) keeps slot 0's contents and cannot be filled. The child checks that the file has
+ * exactly the buffer's size: `err load` otherwise. */
+kd_reply_status kd_wire_fill(kd_child *c, unsigned arg, const char *path, int timeout_ms);
 
 kd_reply_status kd_wire_seed(kd_child *c, unsigned long long seed, int timeout_ms);
 kd_reply_status kd_wire_side(kd_child *c, int slot, int timeout_ms);
