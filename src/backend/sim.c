@@ -3,6 +3,7 @@
  * them the same way, and runs them in kerndiff-sim-harness, which speaks the protocol and
  * returns synthetic samples drawn as each side's spec says. */
 #include "backend/registry.h"
+#include "util/env.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 
 static const char *specs(void)
 {
-    const char *s = getenv("KERNDIFF_SIMULATE");
+    const char *s = kd_env(KD_ENV_SIMULATE);
     return s && *s ? s : NULL;
 }
 

@@ -158,11 +158,31 @@ static unsigned long long element_bits(kd_dtype t, const void *buf, size_t i)
     return bits;
 }
 
+/* A chunk being compared: both sides' elements, of type t, the first at index `first` of
+ * the whole buffer. */
+typedef struct chunk {
+    kd_dtype t;
+    const void *v[2];
+    size_t first;
+    kd_tolerance tol;
+} chunk;
+
+/* One element of both sides as read: its index in the whole buffer, the values (NaN where
+ * poisoned) and whether each side wrote it. */
+typedef struct element {
+    size_t j;
+    double a, b;
+    bool ok1, ok2;
+} element;
+
 /* Pairs element j of one side with the KD_SHIFT_MAX elements before it on the other: shift
  * +k pairs v2[j-k] with v1[j], shift -k pairs v2[j] with v1[j-k]. All shifts are scored
  * over the first KD_SHIFT_WINDOW + KD_SHIFT_MAX elements; then the best is followed alone. */
-static void score_shifts(kd_pattern_scan *s, size_t j, double a, double b, bool ok1, bool ok2, kd_tolerance tol)
+static void score_shifts(kd_pattern_scan *s, const element *e, kd_tolerance tol)
 {
+    const size_t j = e->j;
+    const double a = e->a, b = e->b;
+    const bool ok1 = e->ok1, ok2 = e->ok2;
     if (j >= KD_SHIFT_WINDOW + KD_SHIFT_MAX && !s->followed) {
         size_t best = KD_SHIFT_MAX;
         for (size_t k = 0; k <= 2 * KD_SHIFT_MAX; k++)
@@ -185,21 +205,23 @@ static void score_shifts(kd_pattern_scan *s, size_t j, double a, double b, bool 
     }
 }
 
-/* One element both sides may have written: every detector's step. */
-static void scan_element(kd_buffer_check *out, kd_dtype t, const void *v1, const void *v2, size_t i, size_t j,
-                         double a, double b, bool ok1, bool ok2, bool matched, kd_tolerance tol)
+/* Element i of the chunk, which both sides may have written: every detector's step. */
+static void scan_element(kd_buffer_check *out, const chunk *c, size_t i, const element *e, bool matched)
 {
     kd_pattern_scan *s = &out->scan;
-    score_shifts(s, j, a, b, ok1, ok2, tol);
+    const kd_dtype t = c->t;
+    const size_t j = e->j;
+    const double a = e->a, b = e->b;
+    const bool ok1 = e->ok1, ok2 = e->ok2;
+    score_shifts(s, e, c->tol);
     s->recent[0][j % KD_SHIFT_MAX] = a;
     s->recent[1][j % KD_SHIFT_MAX] = b;
     s->recent_ok[0][j % KD_SHIFT_MAX] = ok1;
     s->recent_ok[1][j % KD_SHIFT_MAX] = ok2;
-    const void *side[2] = {v1, v2};
     bool ok[2] = {ok1, ok2};
     for (int k = 0; k < 2; k++)
         if (ok[k]) {
-            unsigned long long bits = element_bits(t, side[k], i);
+            unsigned long long bits = element_bits(t, c->v[k], i);
             s->sum[k][0] += mix(bits);
             s->sum[k][1] += mix(bits ^ 0x5851f42d4c957f2dull);
             s->written[k]++;
@@ -208,7 +230,7 @@ static void scan_element(kd_buffer_check *out, kd_dtype t, const void *v1, const
         return;
     if (s->factor == 0 && !matched && a != 0 && b != 0)
         s->factor = b / a;
-    if (s->factor != 0 ? fits(s->factor * a, b, tol) : a == 0 && b == 0)
+    if (s->factor != 0 ? fits(s->factor * a, b, c->tol) : a == 0 && b == 0)
         s->factor_fits++;
 }
 
@@ -315,6 +337,7 @@ void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, 
         return;
     }
     double floor = relative_floor(t, tol);
+    const chunk c = {t, {v1, v2}, first, tol};
     for (size_t i = 0; i < count; i++) {
         bool poisoned1 = kd_is_poison(t, v1, i), poisoned2 = kd_is_poison(t, v2, i);
         double a = poisoned1 ? NAN : kd_dtype_load(t, v1, i);
@@ -333,7 +356,7 @@ void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, 
         }
         if (!match)
             note_mismatch(out, first + i, a, b);
-        scan_element(out, t, v1, v2, i, first + i, a, b, !poisoned1, !poisoned2, match, tol);
+        scan_element(out, &c, i, &(element){first + i, a, b, !poisoned1, !poisoned2}, match);
     }
     conclude(out);
 }

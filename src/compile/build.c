@@ -15,6 +15,7 @@
 #include "compile/includes.h"
 #include "compile/shim.h"
 #include "regions/instrument.h"
+#include "util/env.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/spawn.h"
@@ -61,7 +62,7 @@ const char *kd_find_nvcc(const char *requested)
 const char *kd_find_cuobjdump(const char *nvcc)
 {
     static char beside[PATH_MAX];
-    const char *env = getenv("KERNDIFF_CUOBJDUMP");
+    const char *env = kd_env(KD_ENV_CUOBJDUMP);
     if (env && *env)
         return kd_program_exists(env) ? env : NULL;
     if (kd_program_exists("cuobjdump"))
@@ -164,7 +165,7 @@ static int load_artifacts(const kd_build_config *cfg, kd_build *out)
     out->ptx = kd_read_output(ptx_path, NULL);
     out->ptxas_log = kd_read_output(log_path, NULL);
     /* KERNDIFF_SASS_CACHE=off disassembles again: bench/static_wall.sh measures the saving. */
-    const char *sass_cache = getenv("KERNDIFF_SASS_CACHE");
+    const char *sass_cache = kd_env(KD_ENV_SASS_CACHE);
     if (!out->sass && !(sass_cache && strcmp(sass_cache, "off") == 0))
         out->sass = kd_read_output(sass_path, NULL);
     free(ptx_path);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -15,8 +16,8 @@
 
 char *kd_cache_entry(const char key[65])
 {
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
+    const char *xdg = kd_env(KD_ENV_XDG_CACHE_HOME);
+    const char *home = kd_env(KD_ENV_HOME);
     kd_strbuf sb = {0};
     if (xdg && *xdg)
         kd_sb_printf(&sb, "%s/kerndiff/builds/%s", xdg, key);

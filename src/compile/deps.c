@@ -70,11 +70,23 @@ static char *join(const char *dir, const char *name)
     return *dir ? kd_path_join(dir, name) : kd_xstrdup(name);
 }
 
+/* One include walk: where it reads, where it searches, what it has collected, and where
+ * it says why it stopped. */
+typedef struct walk {
+    const kd_include_reader *r;
+    const char *const *dirs;
+    size_t ndirs;
+    kd_include_set *set;
+    kd_strbuf *error;
+} walk;
+
 /* One candidate path (owned, consumed): already collected counts as found; a file found
  * is added to the set. */
-static kd_include_lookup try_candidate(const kd_include_reader *r, char *candidate, kd_include_set *set,
-                                       kd_strbuf *error)
+static kd_include_lookup try_candidate(const walk *w, char *candidate)
 {
+    const kd_include_reader *r = w->r;
+    kd_include_set *set = w->set;
+    kd_strbuf *error = w->error;
     char *path = r->canonical(r->ctx, candidate);
     free(candidate);
     if (!path)
@@ -102,23 +114,22 @@ static kd_include_lookup try_candidate(const kd_include_reader *r, char *candida
 }
 
 /* The preprocessor's search for one include of a file in folder `from_dir`. */
-static kd_include_lookup resolve(const kd_include_reader *r, const char *from_dir, const char *name, bool quoted,
-                                 const char *const *dirs, size_t ndirs, kd_include_set *set, kd_strbuf *error)
+static kd_include_lookup resolve(const walk *w, const char *from_dir, const char *name, bool quoted)
 {
     if (name[0] == '/')
-        return try_candidate(r, kd_xstrdup(name), set, error);
+        return try_candidate(w, kd_xstrdup(name));
     kd_include_lookup found = KD_INCLUDE_MISSING;
     if (quoted)
-        found = try_candidate(r, join(strcmp(from_dir, ".") == 0 ? "" : from_dir, name), set, error);
-    for (size_t i = 0; found == KD_INCLUDE_MISSING && i < ndirs; i++)
-        found = try_candidate(r, join(dirs[i], name), set, error);
+        found = try_candidate(w, join(strcmp(from_dir, ".") == 0 ? "" : from_dir, name));
+    for (size_t i = 0; found == KD_INCLUDE_MISSING && i < w->ndirs; i++)
+        found = try_candidate(w, join(w->dirs[i], name));
     return found;
 }
 
 /* Reads every include line of set->files[index] and collects what they reach. */
-static int follow(const kd_include_reader *r, kd_include_set *set, size_t index, const char *const *dirs,
-                  size_t ndirs, kd_strbuf *error)
+static int follow(const walk *w, size_t index)
 {
+    kd_include_set *set = w->set;
     /* The file array may move as files are added; the strings it points to do not. */
     const char *text = set->files[index].text, *end = text + set->files[index].len;
     char *from_dir = kd_dirname(set->files[index].path);
@@ -130,7 +141,7 @@ static int follow(const kd_include_reader *r, kd_include_set *set, size_t index,
         char name[PATH_MAX];
         bool quoted;
         if (kd_include_line(line, eol, name, sizeof name, &quoted) &&
-            resolve(r, from_dir, name, quoted, dirs, ndirs, set, error) == KD_INCLUDE_ERROR)
+            resolve(w, from_dir, name, quoted) == KD_INCLUDE_ERROR)
             rc = -1;
         line = eol + 1;
     }
@@ -142,12 +153,13 @@ kd_include_lookup kd_include_walk(const kd_include_reader *reader, const char *f
                                   size_t ndirs, kd_include_set *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
-    kd_include_lookup found = try_candidate(reader, kd_xstrdup(first), out, error);
+    const walk w = {reader, dirs, ndirs, out, error};
+    kd_include_lookup found = try_candidate(&w, kd_xstrdup(first));
     if (found == KD_INCLUDE_OUTSIDE)
         found = KD_INCLUDE_MISSING;
     /* Breadth first over a growing set: each file is read once, cycles end by themselves. */
     for (size_t i = 0; found == KD_INCLUDE_FOUND && i < out->count; i++)
-        if (follow(reader, out, i, dirs, ndirs, error) != 0)
+        if (follow(&w, i) != 0)
             found = KD_INCLUDE_ERROR;
     if (found != KD_INCLUDE_FOUND)
         kd_include_set_free(out);

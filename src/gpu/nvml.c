@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/env.h"
+
 typedef void *nvml_device;
 enum { NVML_SUCCESS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_CLOCK_ID_APP_DEFAULT = 2 };
 
@@ -26,7 +28,7 @@ struct kd_nvml {
 
 kd_nvml *kd_nvml_open(const char *pci, char *why, size_t why_len)
 {
-    const char *path = getenv("KERNDIFF_NVML_LIBRARY");
+    const char *path = kd_env(KD_ENV_NVML_LIBRARY);
     if (!path || !*path)
         path = "libnvidia-ml.so.1";
     /* Checked, not kd_xcalloc: the harness opens NVML too, and carries on without it. */

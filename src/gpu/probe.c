@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/env.h"
+
 /* The few driver entry points we need, declared here so no CUDA header is required. */
 typedef int (*cu_init_fn)(unsigned);
 typedef int (*cu_count_fn)(int *);
@@ -18,7 +20,7 @@ enum { CU_ATTR_CC_MAJOR = 75, CU_ATTR_CC_MINOR = 76 };
 void kd_gpu_probe(kd_gpu_info *info)
 {
     memset(info, 0, sizeof *info);
-    const char *forced = getenv("KERNDIFF_NO_GPU");
+    const char *forced = kd_env(KD_ENV_NO_GPU);
     if (forced && *forced && strcmp(forced, "0") != 0) {
         snprintf(info->reason, sizeof info->reason, "KERNDIFF_NO_GPU is set");
         return;

@@ -176,10 +176,19 @@ static int eval_text(builder *b, const setting *s, const char *text, const char 
     return -1;
 }
 
-/* Evaluates text (all of s, or its dimension `part`) and requires a whole number in [lo, hi]. */
-static int eval_whole(builder *b, const setting *s, const char *text, const char *part, double lo,
-                      double hi, double *out)
+/* The whole numbers a value may take: [lo, hi]. */
+typedef struct whole_range {
+    double lo, hi;
+} whole_range;
+
+/* Counts and byte sizes: up to 2^53, where a double still holds every whole number. */
+#define UP_TO_2_53(lo) ((whole_range){(lo), 9007199254740992.0})
+
+/* Evaluates text (all of s, or its dimension `part`) and requires a whole number in range. */
+static int eval_whole(builder *b, const setting *s, const char *text, const char *part, whole_range range,
+                      double *out)
 {
+    double lo = range.lo, hi = range.hi;
     if (eval_text(b, s, text, part, out) != 0)
         return -1;
     if (*out == floor(*out) && *out >= lo && *out <= hi)
@@ -530,7 +539,7 @@ static int resolve_dims(builder *b, const setting *s, const double limits[3], un
     for (size_t i = 0; i < 3 && rc == 0; i++) {
         double v = 1;
         if (i < nparts)
-            rc = eval_whole(b, s, parts[i], dim_names[i], 1, limits[i], &v);
+            rc = eval_whole(b, s, parts[i], dim_names[i], (whole_range){1, limits[i]}, &v);
         if (rc == 0)
             dims[i] = (unsigned)v;
     }
@@ -728,7 +737,7 @@ static int resolve_smem(builder *b)
     if (!s.text && b->out->dynamic_shared)
         return assumed_smem(b);
     double bytes = 0;
-    if (s.text && eval_whole(b, &s, s.text, NULL, 0, 9007199254740992.0, &bytes) != 0)
+    if (s.text && eval_whole(b, &s, s.text, NULL, UP_TO_2_53(0), &bytes) != 0)
         return -1;
     b->out->dynamic_smem = (unsigned long long)bytes;
     return 0;
@@ -783,7 +792,7 @@ static int resolve_buffer(builder *b, const kd_param *p, kd_launch_arg *arg)
     } else {
         arg->origin = s.origin;
         double count = 0;
-        rc = eval_whole(b, &s, s.text, NULL, 1, 9007199254740992.0, &count);
+        rc = eval_whole(b, &s, s.text, NULL, UP_TO_2_53(1), &count);
         arg->count = rc == 0 ? (unsigned long long)count : 0; /* a refused count (-5) is never converted */
     }
     free(count_text);

@@ -1,6 +1,7 @@
 #include "util/spawn.h"
 
 #include "util/cleanup.h"
+#include "util/env.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -163,7 +164,7 @@ bool kd_program_exists(const char *name)
 {
     if (strchr(name, '/'))
         return access(name, X_OK) == 0;
-    const char *path = getenv("PATH");
+    const char *path = kd_env(KD_ENV_PATH);
     if (!path)
         return false;
     char *copy = kd_xstrdup(path), *save = NULL;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "util/cleanup.h"
+#include "util/env.h"
 #include "util/fs.h"
 
 static char tmp_path[4096];
@@ -20,7 +21,7 @@ const char *kd_tmpdir(void)
 {
     if (tmp_path[0])
         return tmp_path;
-    const char *base = getenv("TMPDIR");
+    const char *base = kd_env(KD_ENV_TMPDIR);
     snprintf(tmp_path, sizeof tmp_path, "%s/kerndiff.XXXXXX", base && *base ? base : "/tmp");
     if (!mkdtemp(tmp_path)) {
         tmp_path[0] = '\0';

@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/env.h"
+
 static struct {
     bool set;
     kd_verbosity level;
@@ -19,7 +21,7 @@ static void ensure(void)
 {
     if (state.set)
         return;
-    const char *env = getenv("KERNDIFF_TRACE");
+    const char *env = kd_env(KD_ENV_TRACE);
     state.level = env && *env && *env != '0' ? KD_VERBOSE : KD_NORMAL;
     state.terminal = isatty(STDERR_FILENO);
     clock_gettime(CLOCK_MONOTONIC, &state.start);
