@@ -27,7 +27,7 @@
 #include "cupti_timer.h"
 #include "gpu/nvml.h"
 #include "wire/protocol.h"
-#include "launch/dtype.h"
+#include "util/dtype.h"
 #include "launch/spec.h"
 #include "regions/proton.h"
 #include "regions/records.h"

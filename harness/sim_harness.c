@@ -55,7 +55,7 @@
 #include <unistd.h>
 
 #include "wire/protocol.h"
-#include "launch/dtype.h"
+#include "util/dtype.h"
 #include "launch/spec.h"
 #include "regions/records.h"
 

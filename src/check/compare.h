@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "launch/dtype.h"
+#include "util/dtype.h"
 
 typedef struct kd_tolerance {
     double rtol, atol;

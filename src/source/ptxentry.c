@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launch/dtype.h"
+#include "util/dtype.h"
 #include "source/compiled.h"
 #include "source/roles.h"
 #include "static/symbols.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "launch/dtype.h"
+#include "util/dtype.h"
 #include "util/fs.h"
 #include "wire/child.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check/compare.h"
-#include "launch/dtype.h"
+#include "util/dtype.h"
 
 static const kd_tolerance exact = {.rtol = 0, .atol = 0};
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launch/dtype.h"
+#include "util/dtype.h"
 
 static const kd_dtype all_dtypes[] = {
     KD_DT_F16, KD_DT_BF16, KD_DT_F32, KD_DT_F64, KD_DT_I8,  KD_DT_U8,
