@@ -6,6 +6,16 @@
 
 enum {
     KD_MSG_WORKFLOW_FIRST = KD_DIAG_ID(KD_AREA_WORKFLOW, 0),
+    /* sweep (workflow/sweep.c, cmd/sweep.c) */
+    KD_MSG_SWEEP_RANGE_FORM = KD_DIAG_ID(KD_AREA_WORKFLOW, 512), /* range text */
+    KD_MSG_SWEEP_RANGE_VALUE,     /* range text, why */
+    KD_MSG_SWEEP_RANGE_ORDER,     /* range text */
+    KD_MSG_SWEEP_RANGE_TOO_MANY,  /* range text, max points */
+    KD_MSG_SWEEP_LIST_BAD,        /* option, list text, max points */
+    KD_MSG_SWEEP_DEFINE_BAD,      /* why (compile/'s check of -D) */
+    KD_MSG_SWEEP_COUNT_BAD,       /* point, points, value, why */
+    KD_MSG_SWEEP_FORM,            /* --sweep's text */
+    KD_MSG_SWEEP_POINT,           /* parameter, value, what happened at that point */
     /* sweep (L1) above, watch and saved (L2b) below */
 };
 
