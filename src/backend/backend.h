@@ -12,9 +12,14 @@
 #define KD_BACKEND_BACKEND_H
 
 #include <stdbool.h>
-#include "diff/model.h"
+#include "backend/side.h"
+#include "diff/notes.h"
 #include "launch/spec.h"
 #include "util/strbuf.h"
+
+/* The comparison a build is made for (its arch and limits); diff/model.h defines it, a floor
+ * up: this file names it only. */
+typedef struct kd_comparison kd_comparison;
 
 /* What the front ends are asked, filled once by the option parser. Include folders reach
  * a build through side->include_dirs (git mode gives each revision its own). */

@@ -15,4 +15,9 @@ enum kd_exit {
     KD_EXIT_SANITIZER = 9, /* --sanitize found a problem in v1 or v2 (and not --sanitize-warn) */
 };
 
+/* util/xalloc.c ends an out-of-memory command below the CLI with its own status, which must
+ * stay this table's KD_EXIT_TOOL. */
+#include "util/xalloc.h"
+_Static_assert(KD_XALLOC_EXIT_STATUS == KD_EXIT_TOOL, "out of memory exits with KD_EXIT_TOOL");
+
 #endif

@@ -69,36 +69,6 @@ void kd_comparison_tabulate(kd_comparison *c)
     kd_findings_collect(c);
 }
 
-void kd_autotune_free(kd_autotune *t)
-{
-    for (size_t i = 0; t->configs && i < t->count; i++)
-        free(t->configs[i]);
-    free(t->configs);
-    free(t->median_ns);
-    free(t->summary);
-    memset(t, 0, sizeof *t);
-}
-
-void kd_side_release_built(kd_side *side)
-{
-    kd_build_free(&side->build);
-    kd_static_result_free(&side->stat);
-    kd_launch_spec_free(&side->launch);
-    free(side->launch_error);
-    side->launch_error = NULL;
-    kd_launch_abi_free(&side->abi);
-    if (side->compiled)
-        kd_kernel_free(side->compiled);
-    free(side->compiled);
-    side->compiled = NULL;
-    free(side->build_note);
-    side->build_note = NULL;
-    free(side->captured);
-    side->captured = NULL;
-    free(side->launch_source);
-    side->launch_source = NULL;
-}
-
 void kd_comparison_free(kd_comparison *c)
 {
     for (int s = 0; s < 2; s++) {
@@ -133,6 +103,14 @@ void kd_comparison_free(kd_comparison *c)
     kd_count_table_free(&c->ptx_families);
     kd_count_table_free(&c->sass_ops);
     kd_count_table_free(&c->sass_families);
+    for (size_t k = 0; k < c->kernel_count; k++) /* several kernels compared: each one's comparison */
+        kd_comparison_free(&c->kernels[k]);
+    free(c->kernels);
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < c->only_count[s]; i++)
+            free(c->only[s][i]);
+        free(c->only[s]);
+    }
     memset(c, 0, sizeof *c);
 }
 
@@ -165,4 +143,23 @@ int kd_build_occupancy(const kd_comparison *c, const kd_side *side, const kd_bui
     *registers = r.registers;
     *blocks_per_sm = o.blocks_per_sm;
     return 0;
+}
+
+int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error)
+{
+    const kd_static_input in = {
+        .ptx = req->build->ptx,
+        .ptxas_log = req->build->ptxas_log,
+        .sass = req->build->sass,
+        .kernel = req->kernel,
+        .launch_bounds = req->launch_bounds,
+        .annotated_block = req->annotated_block,
+        .block_threads = req->block_threads,
+        .block_origin = req->block_origin,
+        .dynamic_smem = req->dynamic_smem,
+        .limits = req->limits,
+        .cuobjdump = req->cuobjdump,
+        .launcher = req->launcher,
+    };
+    return kd_static_analyze_input(&in, out, error);
 }

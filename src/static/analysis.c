@@ -64,7 +64,7 @@ static int leading_thread_count(const char *text)
 /* The thread count for the occupancy estimate and where it came from, in the launch
  * model's order of precedence; __launch_bounds__'s first argument is the block size the
  * kernel promises to run with. */
-static void choose_block(const kd_static_request *req, kd_static_result *out)
+static void choose_block(const kd_static_input *req, kd_static_result *out)
 {
     int annotated = leading_thread_count(req->annotated_block);
     int bounded = leading_thread_count(req->launch_bounds);
@@ -84,11 +84,11 @@ static void choose_block(const kd_static_request *req, kd_static_result *out)
 }
 
 /* A launcher's side: every entry of the module, each kernel it may launch. */
-static int all_entries(const kd_static_request *req, kd_static_result *out, kd_strbuf *error)
+static int all_entries(const kd_static_input *req, kd_static_result *out, kd_strbuf *error)
 {
     char **names;
     size_t count;
-    kd_ptx_entry_names(req->build->ptx, &names, &count);
+    kd_ptx_entry_names(req->ptx, &names, &count);
     kd_strbuf demangled = {0};
     /* A launcher that only calls a library has no kernel of its own to analyse. */
     kd_sb_printf(&demangled, "launcher %s:%s", req->kernel, count ? "" : " no kernels in the file");
@@ -97,14 +97,14 @@ static int all_entries(const kd_static_request *req, kd_static_result *out, kd_s
         char *d = kd_demangle(names[i]);
         kd_sb_printf(&demangled, "%s %s", i ? "," : "", d);
         free(d);
-        char *body = kd_ptx_entry_body(req->build->ptx, names[i]);
+        char *body = kd_ptx_entry_body(req->ptx, names[i]);
         if (body)
             kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families);
         else
             rc = -1;
         free(body);
         kd_resources r;
-        if (kd_resources_parse(req->build->ptxas_log, names[i], &r) == 0) {
+        if (kd_resources_parse(req->ptxas_log, names[i], &r) == 0) {
             kd_resources *sum = &out->resources;
             sum->found = true;
             sum->registers = r.registers > sum->registers ? r.registers : sum->registers;
@@ -141,16 +141,16 @@ static void add_checks(kd_sass_checks *sum, const kd_sass_checks *c)
 
 /* The SASS histograms from the build's disassembly (compile/build runs cuobjdump, and
  * keeps its output in the cache entry). Without cuobjdump or a disassembly, there are none. */
-static void disassemble(const kd_static_request *req, kd_static_result *out)
+static void disassemble(const kd_static_input *req, kd_static_result *out)
 {
-    if (!req->cuobjdump || !req->build->sass)
+    if (!req->cuobjdump || !req->sass)
         return;
     /* A launcher's side sums every kernel; a kernel's side is its one entry. */
     char *const *functions = out->launcher ? out->entries : &out->entry;
     size_t n = out->launcher ? out->entry_count : 1;
     out->sass_present = true;
     for (size_t i = 0; i < n && out->sass_present; i++) {
-        char *text = kd_sass_function_text(req->build->sass, functions[i]);
+        char *text = kd_sass_function_text(req->sass, functions[i]);
         kd_sass_checks checks;
         out->sass_present = text != NULL;
         if (out->sass_present) {
@@ -162,7 +162,7 @@ static void disassemble(const kd_static_request *req, kd_static_result *out)
     }
 }
 
-int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error)
+int kd_static_analyze_input(const kd_static_input *req, kd_static_result *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
     if (req->launcher) {
@@ -173,21 +173,21 @@ int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_st
         return 0;
     }
     /* A cubin given as input has no PTX: its entry is the kernel's name, its PTX table empty. */
-    bool no_ptx = !*req->build->ptx;
+    bool no_ptx = !*req->ptx;
     if (no_ptx) { /* a .cubin: the mangled symbol the user's name means (static/cubin.h) */
-        out->entry = kd_cubin_symbol(req->build->ptxas_log, req->kernel);
+        out->entry = kd_cubin_symbol(req->ptxas_log, req->kernel);
         out->demangled = kd_demangle(out->entry);
-    } else if (find_entry(req->build->ptx, req->kernel, out, error) != 0) {
+    } else if (find_entry(req->ptx, req->kernel, out, error) != 0) {
         return -1;
     }
-    char *body = no_ptx ? kd_xstrdup("") : kd_ptx_entry_body(req->build->ptx, out->entry);
+    char *body = no_ptx ? kd_xstrdup("") : kd_ptx_entry_body(req->ptx, out->entry);
     if (!body) {
         kd_sb_printf(error, "cannot read the PTX body of %s", out->entry);
         return -1;
     }
     kd_ptx_histogram(body, &out->ptx_ops, &out->ptx_families);
     free(body);
-    kd_resources_parse(req->build->ptxas_log, out->entry, &out->resources);
+    kd_resources_parse(req->ptxas_log, out->entry, &out->resources);
     choose_block(req, out);
     /* Clamped so the sum cannot overflow; anything this large cannot launch anyway. */
     long dynamic = req->dynamic_smem > (1ULL << 40) ? 1L << 40 : (long)req->dynamic_smem;

@@ -4,7 +4,6 @@
 #define KD_STATIC_ANALYSIS_H
 
 #include <stdbool.h>
-#include "compile/build.h"
 #include "static/histogram.h"
 #include "static/occupancy.h"
 #include "static/resources.h"
@@ -30,8 +29,12 @@ typedef struct kd_static_result {
     kd_occupancy occupancy;
 } kd_static_result;
 
-typedef struct kd_static_request {
-    const kd_build *build;
+/* What the analysis reads: the three texts of one side's build (compile/build.h's kd_build
+ * holds them; the analysis needs nothing else of it) and what is known of the launch. */
+typedef struct kd_static_input {
+    const char *ptx;                /* the PTX text ("" when there is none: a .cubin) */
+    const char *ptxas_log;          /* ptxas -v's resource report */
+    const char *sass;               /* cuobjdump -sass of the cubin, or NULL */
     const char *kernel;             /* source-level name, maybe with template args */
     const char *launch_bounds;      /* the kernel's __launch_bounds__ text or NULL */
     const char *annotated_block;    /* `// kerndiff: block=N` of the file, or NULL */
@@ -41,14 +44,14 @@ typedef struct kd_static_request {
     const kd_arch_limits *limits;   /* NULL: no table entry for the arch */
     const char *cuobjdump;          /* NULL: SASS skipped */
     bool launcher;                  /* `kernel` is a custom launcher: analyse every entry */
-} kd_static_request;
+} kd_static_input;
 
 /* Returns 0; -1 when the kernel has no (or several) entries in the PTX, with the reason
  * and what to do in `error`. A SASS failure is not an error: sass_present says it.
  * For a launcher, the histograms and checks sum over every kernel of the file, registers,
  * barriers, shared memory and stack are the largest of any kernel, spills are summed, and
  * no occupancy is computed (each kernel has its own launch). */
-int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_strbuf *error);
+int kd_static_analyze_input(const kd_static_input *req, kd_static_result *out, kd_strbuf *error);
 void kd_static_result_free(kd_static_result *r);
 
 #endif

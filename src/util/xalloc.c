@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/exit_codes.h"
-
 _Noreturn void kd_die_oom(size_t size)
 {
     if (size)
@@ -14,7 +12,7 @@ _Noreturn void kd_die_oom(size_t size)
                 size);
     else /* a library allocated and did not say how much */
         fputs("kerndiff: out of memory; free some memory or make the run smaller\n", stderr);
-    exit(KD_EXIT_TOOL);
+    exit(KD_XALLOC_EXIT_STATUS);
 }
 
 void *kd_xmalloc(size_t size)

@@ -19,8 +19,13 @@ char *kd_xstrndup(const char *s, size_t n);
 char *kd_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *kd_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
-/* Ends the command: "kerndiff: out of memory (allocating N bytes)", exit 7 (size 0: a
- * library's allocation, size unknown). */
+/* The exit status of a command that ran out of memory: the one process exit below the CLI,
+ * so util/ names it itself rather than include the CLI's table; cli/exit_codes.h asserts it
+ * equals KD_EXIT_TOOL (documented in docs/OPTIONS.md). */
+#define KD_XALLOC_EXIT_STATUS 7
+
+/* Ends the command: "kerndiff: out of memory (allocating N bytes)", exit
+ * KD_XALLOC_EXIT_STATUS (size 0: a library's allocation, size unknown). */
 _Noreturn void kd_die_oom(size_t size);
 
 #endif
