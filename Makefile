@@ -51,14 +51,14 @@ $(BIN): $(BUILD)/src/main.o $(LIB)
 CUDA_HOME ?= /usr/local/cuda
 $(BUILD)/harness/cupti_timer.o: CPPFLAGS += -I$(CUDA_HOME)/include
 
-$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(LIB)
+$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 $(BUILD)/kerndiff-triton.py: scripts/kerndiff-triton.py
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-$(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(LIB)
+$(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(BUILD)/harness/server.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 # It runs inside programs built without sanitizers, so the sanitizer flags stay out of it.

@@ -25,17 +25,15 @@
 
 #include "cuda_driver.h"
 #include "cupti_timer.h"
+#include "server.h"
 #include "gpu/nvml.h"
-#include "wire/protocol.h"
 #include "util/dtype.h"
 #include "launch/spec.h"
 #include "regions/proton.h"
 #include "regions/records.h"
 
-#define MAX_ARGS KD_LAUNCH_MAX_ARGS /* what kerndiff passes at most (launch/spec.h) */
-#define OUTPUT_SEED_INDEX 1000
+#define MAX_ARGS KD_SERVER_MAX_ARGS
 #define SPIN_TIMEOUT_NS 2000000000ull /* a spin kernel never holds the stream longer */
-#define GUARD_BYTES (64u << 10) /* `setup guard`: the hole after each buffer, small so that it lands right after */
 
 /* Holds the stream until *flag != 0 or the timeout passes (so a lost release never hangs). */
 static const char spin_ptx[] =
@@ -51,38 +49,22 @@ static const char spin_ptx[] =
 
 typedef int (*launcher_fn)(void **args, void *stream);
 
-typedef struct harness_arg {
-    bool is_buffer, is_output;  /* is_output: compared (written to the check file) */
-    bool is_inout;              /* an output the kernel also reads: seeded in both check runs, never poisoned */
-    bool is_scratch;            /* compiler workspace: zeroed, never seeded, compared or moved */
-    int share;                  /* slot 1 only: the slot-0 argument whose buffer this one uses, or -1 */
-    kd_dtype dtype;
-    int lanes;
-    unsigned long long count;   /* elements of the (vector) type */
-    size_t bytes;
-    CUdeviceptr device;
-    void *initial;              /* the seeded data, to restore before `check` */
-    unsigned char scalar[8];
-} harness_arg;
-
 /* The device-side layout of include/kerndiff/regions.h (struct kd_region_layout). */
 typedef struct region_layout {
     CUdeviceptr records, headers, counts;
     unsigned capacity, launch, ring_mask, block_mask, block_shift;
 } region_layout;
 
-/* One side: its kernel or launcher, its arguments and its launch geometry. */
+/* One side: its kernel or launcher (its arguments and launch geometry are the server's slot
+ * of the same index, `srv`). */
 typedef struct harness_slot {
+    kd_server_slot *srv;
     CUmodule module;            /* direct mode: the cubin */
     CUdeviceptr regions_global; /* an instrumented cubin's kd_regions (0: a plain cubin) */
     region_layout timing_regions; /* what kd_regions holds outside `regions`: see set_up_regions */
     CUdeviceptr timing_records;   /* the allocation timing_regions.records lies in (aligned within it) */
     CUfunction kernel;          /* direct mode */
     launcher_fn launcher;       /* custom launcher mode */
-    harness_arg args[MAX_ARGS];
-    void *arg_ptrs[MAX_ARGS];
-    size_t nargs;
-    unsigned grid[3], block[3], smem;
 } harness_slot;
 
 typedef struct harness {
@@ -91,7 +73,6 @@ typedef struct harness {
     CUcontext ctx;
     CUstream stream;
     harness_slot slot[KD_PROTO_MAX_SLOTS];
-    harness_slot *cur;          /* the slot `side` selected (slot 0 until then) */
     CUdeviceptr pad;            /* the allocation in front of the buffers' current placement */
     CUfunction spin;
     volatile uint32_t *flag;
@@ -99,15 +80,20 @@ typedef struct harness {
     CUevent start, stop;
     CUdeviceptr flush;
     size_t flush_bytes;
-    unsigned long long seed;
     unsigned batch;             /* 0: one launch per sample, L2 flushed */
-    bool ready;
     kd_nvml *nvml;
     unsigned char flush_value;
     unsigned region_launches;   /* tags of `regions` launches; 1 is the idle layout's */
     enum { TIMER_UNSET, TIMER_CUPTI, TIMER_EVENTS } timer;
     char timer_note[128];       /* why events are used, when they are */
 } harness;
+
+/* The protocol's server (harness/server.h) and this vendor's state: one of each per process. */
+static kd_server server;
+static harness state;
+
+/* The slot `side` selected (slot 0 until then). */
+static harness_slot *current(harness *h) { return &h->slot[server.cur]; }
 
 
 /* Any CUDA failure after setup may leave a sticky error: report and leave. */
@@ -140,130 +126,38 @@ static void hello(harness *h)
     h->nvml = kd_nvml_open(pci, why, sizeof why);
 }
 
-static void load(harness *h, kd_words *w)
+static bool load(harness *h, kd_words *w)
 {
     if (w->count == 4 && strcmp(w->word[1], "cubin") == 0) {
         kd_proto_decode(w->word[2]);
         CUmodule mod;
         CUresult rc = h->cu.ModuleLoad(&mod, w->word[2]);
-        h->cur->module = mod;
+        current(h)->module = mod;
         char text[256];
         if (rc != 0) {
             kd_proto_reply("err load cannot load %s: %s", w->word[2], kd_cuda_describe(&h->cu, rc, text, sizeof text));
-            return;
+            return false;
         }
-        if ((rc = h->cu.ModuleGetFunction(&h->cur->kernel, mod, w->word[3])) != 0) {
+        if ((rc = h->cu.ModuleGetFunction(&current(h)->kernel, mod, w->word[3])) != 0) {
             kd_proto_reply("err load no entry %s: %s", w->word[3], kd_cuda_describe(&h->cu, rc, text, sizeof text));
-            return;
+            return false;
         }
         kd_proto_reply("ok load");
+        return true;
     } else if (w->count == 4 && strcmp(w->word[1], "launcher") == 0) {
         kd_proto_decode(w->word[2]);
         void *so = dlopen(w->word[2], RTLD_NOW | RTLD_LOCAL);
         void *fn = so ? dlsym(so, w->word[3]) : NULL;
         if (!fn) {
             kd_proto_reply("err load cannot load launcher %s from %s: %s", w->word[3], w->word[2], dlerror());
-            return;
+            return false;
         }
-        memcpy(&h->cur->launcher, &fn, sizeof fn);
+        memcpy(&current(h)->launcher, &fn, sizeof fn);
         kd_proto_reply("ok load");
-    } else {
-        kd_proto_reply("err protocol usage: load cubin PATH ENTRY | load launcher PATH SYMBOL");
+        return true;
     }
-}
-
-static void scalar_bytes(kd_dtype t, double v, unsigned char out[8])
-{
-    memset(out, 0, 8);
-    switch (t) {
-    case KD_DT_F32: { float f = (float)v; memcpy(out, &f, 4); break; }
-    case KD_DT_F64: memcpy(out, &v, 8); break;
-    case KD_DT_F16: { unsigned short s = kd_float_to_half((float)v); memcpy(out, &s, 2); break; }
-    case KD_DT_BF16: { unsigned short s = kd_float_to_bf16((float)v); memcpy(out, &s, 2); break; }
-    case KD_DT_I8: case KD_DT_U8: { uint8_t x = (uint8_t)(int64_t)v; memcpy(out, &x, 1); break; }
-    case KD_DT_I16: case KD_DT_U16: { uint16_t x = (uint16_t)(int64_t)v; memcpy(out, &x, 2); break; }
-    case KD_DT_I32: case KD_DT_U32: { uint32_t x = (uint32_t)(int64_t)v; memcpy(out, &x, 4); break; }
-    case KD_DT_I64: case KD_DT_U64: { uint64_t x = v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v; memcpy(out, &x, 8); break; }
-    default: break;
-    }
-}
-
-/* arg <i> buffer <dtype> <lanes> <count> <in|out> [share=<j>]  |  arg <i> scalar <dtype> <value>
- * | arg <i> stream | arg <i> scratch <bytes>.  share=j (slot 1 only): use slot 0's buffer j,
- * which has the same size. */
-static void arg(harness *h, kd_words *w)
-{
-    char *end;
-    unsigned long i = w->count >= 2 ? strtoul(w->word[1], &end, 10) : MAX_ARGS;
-    if (i >= MAX_ARGS || h->ready) {
-        kd_proto_reply("err protocol bad arg index (at most %d arguments), or arg after setup", MAX_ARGS);
-        return;
-    }
-    harness_slot *slot = h->cur;
-    harness_arg *a = &slot->args[i];
-    memset(a, 0, sizeof *a);
-    a->share = -1;
-    const char *share = kd_proto_value(w, 7, "share");
-    if ((w->count == 7 || (w->count == 8 && share)) && strcmp(w->word[2], "buffer") == 0) {
-        if (!kd_proto_buffer_mode(w->word[6], &a->is_output, &a->is_inout)) {
-            kd_proto_reply("err protocol buffer mode '%s': in, out or inout", w->word[6]);
-            return;
-        }
-        a->is_buffer = true;
-        a->dtype = kd_dtype_from_name(w->word[3]);
-        a->lanes = atoi(w->word[4]);
-        a->count = strtoull(w->word[5], NULL, 10);
-        a->bytes = (size_t)a->count * (size_t)a->lanes * kd_dtype_size(a->dtype);
-        slot->arg_ptrs[i] = &a->device;
-        if (share) {
-            unsigned long j = strtoul(share, &end, 10);
-            const harness_arg *owner = j < MAX_ARGS ? &h->slot[0].args[j] : NULL;
-            if (slot == &h->slot[0] || *end || !owner || !owner->is_buffer || owner->bytes != a->bytes) {
-                kd_proto_reply("err protocol share=%s: only slot 1 shares, with a slot-0 buffer of the same size",
-                               share);
-                return;
-            }
-            a->share = (int)j;
-            slot->arg_ptrs[i] = &h->slot[0].args[j].device; /* follows the buffer when `place` moves it */
-        }
-    } else if (w->count == 5 && strcmp(w->word[2], "scalar") == 0) {
-        a->dtype = kd_dtype_from_name(w->word[3]);
-        scalar_bytes(a->dtype, strtod(w->word[4], NULL), a->scalar);
-        slot->arg_ptrs[i] = a->scalar;
-    } else if (w->count == 3 && strcmp(w->word[2], "stream") == 0) {
-        a->dtype = KD_DT_U64; /* only to pass the check below: the pointer is the stream */
-        slot->arg_ptrs[i] = &h->stream;
-    } else if (w->count == 4 && strcmp(w->word[2], "scratch") == 0) {
-        a->is_scratch = true;
-        a->dtype = KD_DT_U8;
-        a->bytes = (size_t)strtoull(w->word[3], NULL, 10);
-        slot->arg_ptrs[i] = &a->device; /* stays 0 (a NULL pointer) when no bytes are needed */
-    } else {
-        kd_proto_reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out [share=J] | arg I scalar DTYPE VALUE | "
-                       "arg I stream | arg I scratch BYTES");
-        return;
-    }
-    if (a->dtype == KD_DT_UNKNOWN || (a->is_buffer && a->lanes <= 0)) {
-        kd_proto_reply("err protocol unknown dtype %s", w->word[3]);
-        return;
-    }
-    if (i + 1 > slot->nargs)
-        slot->nargs = i + 1;
-    kd_proto_reply("ok arg");
-}
-
-static void geometry(harness *h, kd_words *w)
-{
-    if (w->count != 8) {
-        kd_proto_reply("err protocol usage: geometry GX GY GZ BX BY BZ SMEM");
-        return;
-    }
-    for (int d = 0; d < 3; d++) {
-        h->cur->grid[d] = (unsigned)strtoul(w->word[1 + d], NULL, 10);
-        h->cur->block[d] = (unsigned)strtoul(w->word[4 + d], NULL, 10);
-    }
-    h->cur->smem = (unsigned)strtoul(w->word[7], NULL, 10);
-    kd_proto_reply("ok geometry");
+    kd_proto_reply("err protocol usage: load cubin PATH ENTRY | load launcher PATH SYMBOL");
+    return false;
 }
 
 static bool allocate(harness *h, CUdeviceptr *p, size_t bytes, const char *what)
@@ -276,21 +170,14 @@ static bool allocate(harness *h, CUdeviceptr *p, size_t bytes, const char *what)
     return false;
 }
 
-static unsigned long long input_seed(const harness *h, size_t input_index)
-{
-    return h->seed + 0x9E3779B97F4A7C15ull * (input_index + 1);
-}
-
-static bool loaded(const harness_slot *slot) { return slot->kernel || slot->launcher; }
-
 static unsigned long long slot_blocks(const harness_slot *slot)
 {
-    return (unsigned long long)slot->grid[0] * slot->grid[1] * slot->grid[2];
+    return (unsigned long long)slot->srv->grid[0] * slot->srv->grid[1] * slot->srv->grid[2];
 }
 
 static unsigned slot_warps_per_block(const harness_slot *slot)
 {
-    return (slot->block[0] * slot->block[1] * slot->block[2] + 31) / 32;
+    return (slot->srv->block[0] * slot->srv->block[1] * slot->srv->block[2] + 31) / 32;
 }
 
 static unsigned long long slot_warps(const harness_slot *slot) { return slot_blocks(slot) * slot_warps_per_block(slot); }
@@ -341,127 +228,6 @@ static void free_layout(harness *h, region_layout *l, CUdeviceptr *records_alloc
     l->records = 0;
 }
 
-/* Allocates and fills one slot's own buffers (a shared one is slot 0's). Inputs are seeded
- * by their order among the slot's inputs, outputs all from one seed, so that an output has
- * the same starting contents on both sides wherever its parameter sits (an in-place kernel
- * reads them). Returns the bytes allocated, or -1 after an error reply. */
-static long long set_up_slot(harness *h, harness_slot *slot, bool guard)
-{
-    size_t total = 0, inputs = 0;
-    CUdeviceptr holes[MAX_ARGS];
-    size_t nholes = 0;
-    for (size_t i = 0; i < slot->nargs; i++) {
-        harness_arg *a = &slot->args[i];
-        if (!slot->arg_ptrs[i]) {
-            kd_proto_reply("err protocol argument %zu was never given", i);
-            return -1;
-        }
-        if (a->is_scratch && a->bytes) {
-            char what[40];
-            snprintf(what, sizeof what, "scratch argument %zu", i);
-            if (!allocate(h, &a->device, a->bytes, what))
-                return -1;
-            cuda_ok(h, h->cu.MemsetD8(a->device, 0, a->bytes), "zeroing scratch");
-            total += a->bytes;
-        }
-        if (!a->is_buffer)
-            continue;
-        size_t seed_index = a->is_output ? OUTPUT_SEED_INDEX : inputs++;
-        if (a->share >= 0)
-            continue;
-        char what[32];
-        snprintf(what, sizeof what, "argument %zu", i);
-        if (!allocate(h, &a->device, a->bytes, what))
-            return -1;
-        /* guard: a hole after each buffer, so that an overrun lands in memory no one owns
-         * (a tool like compute-sanitizer sees it) instead of in the next buffer. */
-        if (guard && h->cu.MemAlloc(&holes[nholes], GUARD_BYTES) == 0)
-            nholes++;
-        total += a->bytes;
-        size_t elements = (size_t)a->count * (size_t)a->lanes;
-        void *host = malloc(a->bytes ? a->bytes : 1);
-        if (!host) {
-            kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
-            return -1;
-        }
-        kd_fill_random(a->dtype, host, elements, input_seed(h, seed_index));
-        cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "copying inputs");
-        a->initial = host;
-    }
-    for (size_t i = 0; i < nholes; i++)
-        h->cu.MemFree(holes[i]);
-    if (!set_up_regions(h, slot))
-        return -1;
-    if (slot->kernel && slot->smem > 48 * 1024)
-        cuda_ok(h, h->cu.FuncSetAttribute(slot->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          (int)slot->smem),
-                "raising the dynamic shared memory limit");
-    return (long long)total;
-}
-
-/* A setup that failed gives back what it took, so that it can be tried again (kerndiff
- * retries when the memory of other children is released). */
-static void release_buffers(harness *h)
-{
-    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
-        for (size_t i = 0; i < h->slot[s].nargs; i++) {
-            harness_arg *a = &h->slot[s].args[i];
-            if (a->share < 0 && a->device)
-                h->cu.MemFree(a->device);
-            free(a->initial);
-            a->device = 0;
-            a->initial = NULL;
-        }
-    if (h->flush)
-        h->cu.MemFree(h->flush);
-    h->flush = 0;
-    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
-        free_layout(h, &h->slot[s].timing_regions, &h->slot[s].timing_records);
-}
-
-static void setup(harness *h, kd_words *w)
-{
-    bool guard = w->count == 2 && strcmp(w->word[1], "guard") == 0;
-    if ((w->count != 1 && !guard) || !loaded(&h->slot[0]) || h->ready) {
-        kd_proto_reply("err protocol usage: setup [guard], after load, once");
-        return;
-    }
-    long long total = 0;
-    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++) {
-        if (!loaded(&h->slot[s]))
-            continue;
-        long long bytes = set_up_slot(h, &h->slot[s], guard);
-        if (bytes < 0) {
-            release_buffers(h);
-            return;
-        }
-        total += bytes;
-    }
-    if (!allocate(h, &h->flush, h->flush_bytes, "the L2 flush buffer")) {
-        release_buffers(h);
-        return;
-    }
-    h->ready = true;
-    kd_proto_reply("ok setup bytes=%lld", total);
-}
-
-/* side <slot>: the slot that load, arg, geometry, warmup, time, check and once address. */
-static void side(harness *h, kd_words *w)
-{
-    char *end = NULL;
-    unsigned long s = w->count == 2 ? strtoul(w->word[1], &end, 10) : KD_PROTO_MAX_SLOTS;
-    if (s >= KD_PROTO_MAX_SLOTS || *end || (s > 0 && !loaded(&h->slot[s - 1]))) {
-        kd_proto_reply("err protocol usage: side 0|1 (slot 1 after slot 0 is loaded)");
-        return;
-    }
-    if (h->ready && !loaded(&h->slot[s])) {
-        kd_proto_reply("err protocol side %lu was not loaded before setup", s);
-        return;
-    }
-    h->cur = &h->slot[s];
-    kd_proto_reply("ok side");
-}
-
 /* place <u64>: moves every buffer to a fresh allocation behind a pad whose size comes from
  * the value, copying the contents on the device, so that the next samples see another
  * placement in GPU memory (the time of a kernel depends on it by up to a few percent).
@@ -479,14 +245,14 @@ static void place(harness *h, kd_words *w)
     bool moved = h->cu.MemAlloc(&pad, pad_bytes) == 0;
     CUdeviceptr fresh[KD_PROTO_MAX_SLOTS][MAX_ARGS] = {{0}};
     for (int s = 0; s < KD_PROTO_MAX_SLOTS && moved; s++)
-        for (size_t i = 0; i < h->slot[s].nargs && moved; i++) {
-            harness_arg *a = &h->slot[s].args[i];
+        for (size_t i = 0; i < h->slot[s].srv->nargs && moved; i++) {
+            kd_server_arg *a = &h->slot[s].srv->args[i];
             if (a->is_buffer && a->share < 0)
                 moved = h->cu.MemAlloc(&fresh[s][i], a->bytes ? a->bytes : 1) == 0;
         }
     for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
-        for (size_t i = 0; i < h->slot[s].nargs; i++) {
-            harness_arg *a = &h->slot[s].args[i];
+        for (size_t i = 0; i < h->slot[s].srv->nargs; i++) {
+            kd_server_arg *a = &h->slot[s].srv->args[i];
             if (!fresh[s][i])
                 continue;
             if (moved) {
@@ -509,17 +275,18 @@ static void place(harness *h, kd_words *w)
 
 static void launch(harness *h)
 {
-    harness_slot *slot = h->cur;
+    harness_slot *slot = current(h);
     if (slot->launcher) {
-        int rc = slot->launcher(slot->arg_ptrs, h->stream);
+        int rc = slot->launcher(slot->srv->arg_ptrs, h->stream);
         if (rc != 0) {
             kd_proto_reply("err launch the launcher returned %d", rc);
             exit(3);
         }
         return;
     }
-    cuda_ok(h, h->cu.LaunchKernel(slot->kernel, slot->grid[0], slot->grid[1], slot->grid[2], slot->block[0],
-                                  slot->block[1], slot->block[2], slot->smem, h->stream, slot->arg_ptrs, NULL),
+    kd_server_slot *g = slot->srv;
+    cuda_ok(h, h->cu.LaunchKernel(slot->kernel, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1],
+                                  g->block[2], g->smem, h->stream, g->arg_ptrs, NULL),
             "launching the kernel");
 }
 
@@ -670,7 +437,7 @@ static void time_samples(harness *h, kd_words *w)
 }
 
 /* Fills an output with the poison pattern, on the device when the pattern is one word. */
-static void poison_output(harness *h, harness_arg *a)
+static void poison_output(harness *h, kd_server_arg *a)
 {
     size_t elements = (size_t)a->count * (size_t)a->lanes, size = kd_dtype_size(a->dtype);
     unsigned char pattern[8] = {0};
@@ -695,58 +462,6 @@ static void poison_output(harness *h, harness_arg *a)
         cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "poisoning outputs");
         free(host);
     }
-}
-
-/* Two runs: with the seeded data in every buffer (what in-place kernels need, and what is
- * compared), then with outputs poisoned (an element still poisoned afterwards was never
- * written); an in-out buffer keeps its seeded data in both (the kernel reads it). Every
- * buffer is restored first: the timing runs may have written inputs too. */
-static void check(harness *h, kd_words *w)
-{
-    if (w->count != 2) {
-        kd_proto_reply("err protocol usage: check PATH");
-        return;
-    }
-    kd_proto_decode(w->word[1]);
-    FILE *f = fopen(w->word[1], "wb");
-    if (!f) {
-        kd_proto_reply("err protocol cannot write %s", w->word[1]);
-        return;
-    }
-    size_t written = 0;
-    harness_slot *slot = h->cur;
-    for (int poisoned = 0; poisoned < 2; poisoned++) {
-        for (size_t i = 0; i < slot->nargs; i++) {
-            harness_arg *a = &slot->args[i];
-            if (!a->is_buffer || a->share >= 0)
-                continue;
-            if (poisoned && a->is_output && !a->is_inout)
-                poison_output(h, a);
-            else
-                cuda_ok(h, h->cu.MemcpyHtoD(a->device, a->initial, a->bytes), "restoring buffers");
-        }
-        launch(h);
-        cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the kernel");
-        for (size_t i = 0; i < slot->nargs; i++) {
-            harness_arg *a = slot->args[i].share >= 0 ? &h->slot[0].args[slot->args[i].share] : &slot->args[i];
-            if (!a->is_buffer || !a->is_output)
-                continue;
-            void *host = malloc(a->bytes ? a->bytes : 1);
-            if (!host) {
-                kd_proto_reply("err alloc host memory for argument %zu", i);
-                fclose(f);
-                return;
-            }
-            cuda_ok(h, h->cu.MemcpyDtoH(host, a->device, a->bytes), "reading outputs");
-            written += fwrite(host, 1, a->bytes, f);
-            free(host);
-        }
-    }
-    int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
-    if (failed)
-        kd_proto_reply("err io writing %s failed: %s", w->word[1], strerror(failed));
-    else
-        kd_proto_reply("ok check bytes=%zu", written);
 }
 
 static int by_u64(const void *a, const void *b)
@@ -797,12 +512,12 @@ static void merge_launch(const unsigned char *device, size_t warps, uint32_t cap
 
 /* A Triton cubin built with Proton's instrumentation: its profile scratch, the second of
  * its scratch arguments (docs/PROTOCOL.md `arg I scratch`), when it has bytes; else NULL. */
-static harness_arg *proton_scratch(harness_slot *slot)
+static kd_server_arg *proton_scratch(harness_slot *slot)
 {
     unsigned seen = 0;
-    for (size_t i = 0; i < slot->nargs && !slot->launcher; i++)
-        if (slot->args[i].is_scratch && ++seen == 2)
-            return slot->args[i].bytes ? &slot->args[i] : NULL;
+    for (size_t i = 0; i < slot->srv->nargs && !slot->launcher; i++)
+        if (slot->srv->args[i].is_scratch && ++seen == 2)
+            return slot->srv->args[i].bytes ? &slot->srv->args[i] : NULL;
     return NULL;
 }
 
@@ -811,7 +526,7 @@ static harness_arg *proton_scratch(harness_slot *slot)
  * converted into PATH's record file. Every block records (STRIDE is not used: Proton has no
  * block sampling), Proton sizes its buffers (nor is CAPACITY) and there is no calibration
  * kernel (record_cycles=0). */
-static void regions_proton(harness *h, harness_slot *slot, harness_arg *scratch, unsigned long launches,
+static void regions_proton(harness *h, harness_slot *slot, kd_server_arg *scratch, unsigned long launches,
                            const char *path)
 {
     unsigned long long blocks = slot_blocks(slot);
@@ -868,7 +583,7 @@ static void regions_proton(harness *h, harness_slot *slot, harness_arg *scratch,
  * instrumented kernel measures the instrumentation that was recorded (set_up_regions). */
 static void regions(harness *h, kd_words *w)
 {
-    harness_slot *slot = h->cur;
+    harness_slot *slot = current(h);
     unsigned long capacity = w->count == 5 ? strtoul(w->word[1], NULL, 10) : 0;
     unsigned long launches = w->count == 5 ? strtoul(w->word[2], NULL, 10) : 0;
     unsigned long stride = w->count == 5 ? strtoul(w->word[3], NULL, 10) : 0;
@@ -882,7 +597,7 @@ static void regions(harness *h, kd_words *w)
         shift++;
     kd_proto_decode(w->word[4]);
     CUdeviceptr global = slot->regions_global;
-    harness_arg *proton = global ? NULL : proton_scratch(slot);
+    kd_server_arg *proton = global ? NULL : proton_scratch(slot);
     if (proton) {
         regions_proton(h, slot, proton, launches, w->word[4]);
         return;
@@ -957,24 +672,6 @@ static void regions(harness *h, kd_words *w)
                        launches, sizeof head + launches * bytes, cost, blocks);
 }
 
-/* buffers: where the current slot's buffers sit, so that an address a tool reports (the
- * compute-sanitizer) can be named as a buffer and an element. */
-static void buffers(harness *h)
-{
-    harness_slot *slot = h->cur;
-    printf("ok buffers list=");
-    const char *sep = "";
-    for (size_t i = 0; i < slot->nargs; i++) {
-        const harness_arg *a = &slot->args[i];
-        const harness_arg *owner = a->share >= 0 ? &h->slot[0].args[a->share] : a;
-        if (!a->is_buffer)
-            continue;
-        printf("%s%zu:0x%llx:%zu", sep, i, (unsigned long long)owner->device, owner->bytes);
-        sep = ",";
-    }
-    kd_proto_reply("%s", *sep ? "" : "-");
-}
-
 static void once(harness *h)
 {
     cuda_ok(h, h->cu.CtxSynchronize(), "synchronizing");
@@ -1026,62 +723,143 @@ static int start_cuda(harness *h)
     return 0;
 }
 
+/* The device-operations table (harness/vendor.h): the server's buffers live in CUDA memory. */
+static int cuda_alloc(kd_server *s, kd_devptr *p, size_t bytes, char *why, size_t why_size)
+{
+    harness *h = s->vendor;
+    CUresult rc = h->cu.MemAlloc(p, bytes ? bytes : 1);
+    if (rc != 0)
+        kd_cuda_describe(&h->cu, rc, why, why_size);
+    return rc;
+}
+
+static void cuda_free(kd_server *s, kd_devptr p)
+{
+    harness *h = s->vendor;
+    h->cu.MemFree(p);
+}
+
+static void cuda_upload(kd_server *s, kd_devptr dst, const void *src, size_t bytes, const char *doing)
+{
+    harness *h = s->vendor;
+    cuda_ok(h, h->cu.MemcpyHtoD(dst, src, bytes), doing);
+}
+
+static void cuda_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing)
+{
+    harness *h = s->vendor;
+    cuda_ok(h, h->cu.MemcpyDtoH(dst, src, bytes), doing);
+}
+
+static void cuda_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
+{
+    harness *h = s->vendor;
+    cuda_ok(h, h->cu.MemsetD8(p, 0, bytes), doing);
+}
+
+static void cuda_poison(kd_server *s, kd_server_arg *a) { poison_output(s->vendor, a); }
+
+static void cuda_launch_and_wait(kd_server *s, int check_run)
+{
+    harness *h = s->vendor;
+    (void)check_run;
+    launch(h);
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the kernel");
+}
+
+static void *cuda_stream_arg(kd_server *s) { return &((harness *)s->vendor)->stream; }
+
+static unsigned long long cuda_address(kd_server *s, int slot, size_t k, kd_devptr p)
+{
+    (void)s, (void)slot, (void)k;
+    return p;
+}
+
+static bool cuda_load(kd_server *s, kd_words *w) { return load(s->vendor, w); }
+
+/* After a slot's buffers: its instrumented kernel's idle rings, its shared memory limit. */
+static bool cuda_slot_ready(kd_server *s, int index)
+{
+    harness *h = s->vendor;
+    harness_slot *slot = &h->slot[index];
+    if (!set_up_regions(h, slot))
+        return false;
+    if (slot->kernel && slot->srv->smem > 48 * 1024)
+        cuda_ok(h, h->cu.FuncSetAttribute(slot->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          (int)slot->srv->smem),
+                "raising the dynamic shared memory limit");
+    return true;
+}
+
+static bool cuda_all_ready(kd_server *s)
+{
+    harness *h = s->vendor;
+    return allocate(h, &h->flush, h->flush_bytes, "the L2 flush buffer");
+}
+
+static void cuda_release(kd_server *s)
+{
+    harness *h = s->vendor;
+    if (h->flush)
+        h->cu.MemFree(h->flush);
+    h->flush = 0;
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        free_layout(h, &h->slot[k].timing_regions, &h->slot[k].timing_records);
+}
+
+static bool cuda_command(kd_server *s, kd_words *w)
+{
+    harness *h = s->vendor;
+    const char *cmd = w->word[0];
+    if (!strcmp(cmd, "hello"))
+        hello(h);
+    else if (!strcmp(cmd, "place"))
+        place(h, w);
+    else if (!strcmp(cmd, "warmup"))
+        warmup(h, w);
+    else if (!strcmp(cmd, "mode"))
+        mode(h, w);
+    else if (!strcmp(cmd, "time"))
+        time_samples(h, w);
+    else if (!strcmp(cmd, "once"))
+        once(h);
+    else if (!strcmp(cmd, "regions"))
+        regions(h, w);
+    else
+        return false;
+    return true;
+}
+
+static const kd_vendor cuda_vendor = {
+    .name = "kerndiff-harness",
+    .contents_at_setup = true,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .upload = cuda_upload,
+    .download = cuda_download,
+    .zero = cuda_zero,
+    .poison = cuda_poison,
+    .launch_and_wait = cuda_launch_and_wait,
+    .stream_arg = cuda_stream_arg,
+    .address = cuda_address,
+    .command = cuda_command,
+    .load = cuda_load,
+    .slot_ready = cuda_slot_ready,
+    .all_ready = cuda_all_ready,
+    .release = cuda_release,
+};
+
 int main(void)
 {
-    static harness h;
-    h.cur = &h.slot[0];
-    h.region_launches = 1;
-    if (start_cuda(&h) != 0)
+    harness *h = &state;
+    server.ops = &cuda_vendor;
+    server.vendor = h;
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        h->slot[k].srv = &server.slot[k];
+    h->region_launches = 1;
+    if (start_cuda(h) != 0)
         return 2;
-    char line[4096];
-    while (fgets(line, sizeof line, stdin)) {
-        kd_words w;
-        kd_proto_split(line, &w);
-        if (w.count == 0)
-            continue;
-        const char *cmd = w.word[0];
-        bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
-                           !strcmp(cmd, "once") || !strcmp(cmd, "place") || !strcmp(cmd, "regions") ||
-                           !strcmp(cmd, "buffers");
-        if (needs_setup && !h.ready)
-            kd_proto_reply("err protocol %s before setup", cmd);
-        else if (!strcmp(cmd, "hello"))
-            hello(&h);
-        else if (!strcmp(cmd, "load"))
-            load(&h, &w);
-        else if (!strcmp(cmd, "arg"))
-            arg(&h, &w);
-        else if (!strcmp(cmd, "geometry"))
-            geometry(&h, &w);
-        else if (!strcmp(cmd, "seed") && w.count == 2) {
-            h.seed = strtoull(w.word[1], NULL, 10);
-            kd_proto_reply("ok seed");
-        } else if (!strcmp(cmd, "setup"))
-            setup(&h, &w);
-        else if (!strcmp(cmd, "side"))
-            side(&h, &w);
-        else if (!strcmp(cmd, "place"))
-            place(&h, &w);
-        else if (!strcmp(cmd, "warmup"))
-            warmup(&h, &w);
-        else if (!strcmp(cmd, "mode"))
-            mode(&h, &w);
-        else if (!strcmp(cmd, "time"))
-            time_samples(&h, &w);
-        else if (!strcmp(cmd, "check"))
-            check(&h, &w);
-        else if (!strcmp(cmd, "once"))
-            once(&h);
-        else if (!strcmp(cmd, "regions"))
-            regions(&h, &w);
-        else if (!strcmp(cmd, "buffers"))
-            buffers(&h);
-        else if (!strcmp(cmd, "quit")) {
-            kd_proto_reply("ok quit");
-            break;
-        } else
-            kd_proto_reply("err protocol unknown command %s", cmd);
-    }
-    kd_nvml_close(h.nvml);
+    kd_server_run(&server);
+    kd_nvml_close(h->nvml);
     return 0;
 }

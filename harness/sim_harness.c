@@ -27,8 +27,17 @@
  *                  are NaN), left:K (the poisoned run leaves the first K elements holding
  *                  the poison, the seeded run their seeded value, which is the reference:
  *                  a kernel that does not touch them), left:all (every element)
+ *   copy=K         the "kernel" is a copy: element i < K of every output becomes element i of
+ *                  the slot's first `in` buffer, the others are left as they are (copy=all:
+ *                  every element), so that a `check` shows what the server seeded and
+ *                  restored (the `fill` transcript of tests/conformance); wrong=, unwritten=
+ *                  and output= do not apply
  *   throttle=1     report SW power cap throttling on every block
  *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
+ *
+ * The protocol itself (arguments, seeding, `fill`, `setup`, `check`, `buffers`) is
+ * harness/server.c's, as for the CUDA harness; this file is the simulated device: memory in
+ * host blocks made on first use, launches that write synthetic outputs, synthetic samples.
  *   regions=C1+C2  `regions` records region ids 1, 2, ... lasting C1, C2 ... cycles (plus
  *                  the 30-cycle record cost it reports), 4 times each, in every warp of
  *                  2 blocks x 2 warps, with the spread of cv=, the SM clock at 1500 MHz
@@ -54,12 +63,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wire/protocol.h"
-#include "util/dtype.h"
-#include "launch/spec.h"
+#include "server.h"
 #include "regions/records.h"
-
-#define MAX_ARGS KD_LAUNCH_MAX_ARGS /* what kerndiff passes at most (launch/spec.h) */
+#include "util/dtype.h"
 
 typedef struct sim_spec {
     double median_ns, cv, drift, outliers, placement;
@@ -76,30 +82,26 @@ typedef struct sim_spec {
     long wrong, unwritten;
     char output[32];               /* output=SHAPE */
     int throttle, alloc_fail;
+    long copy;                     /* copy=K: elements copied, -1 all, 0 no copy */
 } sim_spec;
 
-typedef struct sim_arg {
-    bool is_buffer, is_output, is_inout, shared;
-    kd_dtype dtype;
-    int lanes;
-    unsigned long long count;
-    size_t scratch;             /* arg I scratch BYTES */
-} sim_arg;
-
-/* One side: what its samples look like, its arguments, how many samples it has drawn. */
+/* One side: what its samples look like, how many samples it has drawn (its arguments and
+ * geometry are the server's slot of the same index). */
 typedef struct sim_slot {
     sim_spec spec;
-    sim_arg args[MAX_ARGS];
-    size_t nargs;
     long samples_drawn;
-    unsigned block_threads;     /* from `geometry` */
-    bool loaded;
 } sim_slot;
 
+/* A block of simulated device memory: its bytes are made on first use. */
+typedef struct sim_block {
+    size_t bytes;
+    unsigned char *data;
+} sim_block;
+
+static kd_server server;
 static sim_slot slots[KD_PROTO_MAX_SLOTS];
-static sim_slot *cur = &slots[0];
+#define cur (&slots[server.cur])
 static double placement_factor = 1.0; /* the current placement's effect on every slot */
-static bool ready;                     /* after setup */
 static uint64_t rng_state = 0x853c49e6748fea9bull;
 static double start_s;
 
@@ -141,6 +143,7 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "output")) snprintf(spec->output, sizeof spec->output, "%s", v);
         else if (!strcmp(k, "throttle")) spec->throttle = atoi(v);
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
+        else if (!strcmp(k, "copy")) spec->copy = !strcmp(v, "all") ? -1 : atol(v);
         else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
         else if (!strcmp(k, "sanitizer"))
             ; /* read by tests/fakes/fake_compute_sanitizer: which recorded log to replay */
@@ -212,8 +215,10 @@ static void misbehave(const sim_spec *spec, long samples_drawn)
 static double median_ns(void)
 {
     const sim_spec *spec = &cur->spec;
+    const kd_server_slot *slot = kd_server_current(&server);
+    unsigned threads = slot->block[0] * slot->block[1] * slot->block[2];
     for (int i = 0; i < spec->nby_block; i++)
-        if (spec->by_block_threads[i] == cur->block_threads)
+        if (spec->by_block_threads[i] == threads)
             return spec->by_block_ns[i];
     return spec->median_ns;
 }
@@ -226,52 +231,6 @@ static double draw(void)
     if (spec->outliers > 0 && uniform() < spec->outliers)
         t *= 2 + 3 * uniform();
     return t * (1 + spec->drift * sin(2 * M_PI * (now_s() - start_s) / 0.2));
-}
-
-static size_t buffer_bytes(const sim_arg *a) { return (size_t)a->count * (size_t)a->lanes * kd_dtype_size(a->dtype); }
-
-static void arg(kd_words *w)
-{
-    unsigned long i = w->count >= 2 ? strtoul(w->word[1], NULL, 10) : MAX_ARGS;
-    if (i >= MAX_ARGS) {
-        kd_proto_reply("err protocol bad arg index");
-        return;
-    }
-    sim_arg *a = &cur->args[i];
-    memset(a, 0, sizeof *a);
-    const char *share = kd_proto_value(w, 7, "share");
-    if ((w->count == 7 || (w->count == 8 && share)) && !strcmp(w->word[2], "buffer")) {
-        if (!kd_proto_buffer_mode(w->word[6], &a->is_output, &a->is_inout)) {
-            kd_proto_reply("err protocol buffer mode '%s': in, out or inout", w->word[6]);
-            return;
-        }
-        a->is_buffer = true;
-        a->dtype = kd_dtype_from_name(w->word[3]);
-        a->lanes = atoi(w->word[4]);
-        a->count = strtoull(w->word[5], NULL, 10);
-        if (share) {
-            unsigned long j = strtoul(share, NULL, 10);
-            const sim_arg *owner = j < MAX_ARGS ? &slots[0].args[j] : NULL;
-            if (cur == &slots[0] || !owner || !owner->is_buffer || buffer_bytes(owner) != buffer_bytes(a)) {
-                kd_proto_reply("err protocol share=%s: only slot 1 shares, with a slot-0 buffer of the same size", share);
-                return;
-            }
-            a->shared = true;
-        }
-    } else if (w->count == 5 && !strcmp(w->word[2], "scalar")) {
-        a->dtype = kd_dtype_from_name(w->word[3]);
-    } else if (w->count == 3 && !strcmp(w->word[2], "stream")) {
-        a->dtype = KD_DT_U64;
-    } else if (w->count == 4 && !strcmp(w->word[2], "scratch")) {
-        a->dtype = KD_DT_U8; /* workspace: counted in setup's bytes, never compared */
-        a->scratch = (size_t)strtoull(w->word[3], NULL, 10);
-    } else {
-        kd_proto_reply("err protocol bad arg");
-        return;
-    }
-    if (i + 1 > cur->nargs)
-        cur->nargs = i + 1;
-    kd_proto_reply("ok arg");
 }
 
 /* A float or integer element times f (output=scale:F); half types stay as they are. */
@@ -319,46 +278,75 @@ static void shape_output(const char *shape, kd_dtype t, unsigned char *buf, size
     }
 }
 
-/* Both sides compute the same "reference" outputs (seeded data), except where told not to. */
-static void check(kd_words *w)
+static unsigned char *block_data(kd_devptr p, const char *doing)
 {
-    if (w->count != 2) {
-        kd_proto_reply("err protocol usage: check PATH");
-        return;
+    sim_block *b = (sim_block *)(uintptr_t)p;
+    if (!b->data && !(b->data = calloc(1, b->bytes ? b->bytes : 1))) {
+        kd_proto_reply("err cuda %s failed: out of host memory for %zu simulated bytes", doing, b->bytes);
+        exit(3);
     }
-    kd_proto_decode(w->word[1]);
-    FILE *f = fopen(w->word[1], "wb");
-    if (!f) {
-        kd_proto_reply("err protocol cannot write %s", w->word[1]);
-        return;
+    return b->data;
+}
+
+/* The slot's first `in` buffer (copy=), or NULL. */
+static const kd_server_arg *first_input(kd_server *s)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++)
+        if (slot->args[i].is_buffer && !slot->args[i].is_output)
+            return kd_server_owner(s, &slot->args[i]);
+    return NULL;
+}
+
+/* copy=K: out[i] = in[i] for the first K elements of every output, the rest untouched. */
+static void copy_launch(kd_server *s, long k)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    const kd_server_arg *input = first_input(s);
+    for (size_t i = 0; input && i < slot->nargs; i++) {
+        const kd_server_arg *a = &slot->args[i];
+        if (!a->is_buffer || !a->is_output)
+            continue;
+        size_t element = kd_dtype_size(a->dtype) * (size_t)a->lanes, bytes = input->bytes < a->bytes ? input->bytes : a->bytes;
+        if (k >= 0 && (size_t)k * element < bytes)
+            bytes = (size_t)k * element;
+        memcpy(block_data(kd_server_owner(s, (kd_server_arg *)a)->device, "running the kernel"),
+               block_data(input->device, "running the kernel"), bytes);
     }
-    size_t written = 0;
+}
+
+/* A launch inside `check`: both sides compute the same "reference" outputs, except where
+ * told not to (wrong=, unwritten=, output=; copy= copies instead). Outside `check` a
+ * simulated launch does nothing. */
+static void sim_launch(kd_server *s, int check_run)
+{
     const sim_spec *spec = &cur->spec;
-    const sim_arg *args = cur->args;
-    for (int run = 0; run < 2; run++) {
-        for (size_t i = 0; i < cur->nargs; i++) {
-            if (!args[i].is_buffer || !args[i].is_output)
-                continue;
-            /* the second run poisons outputs first; an in-out buffer keeps its seeded data,
-               so its elements that the "kernel" leaves alone hold their seeded values twice */
-            bool poisoned = run == 1 && !args[i].is_inout;
-            size_t n = (size_t)args[i].count * (size_t)args[i].lanes, size = kd_dtype_size(args[i].dtype);
-            unsigned char *buf = malloc(n * size + 1);
-            kd_fill_random(args[i].dtype, buf, n, 4242); /* the same "result" whatever the position */
-            for (size_t e = 0; e < n && e < (size_t)spec->wrong; e++)
-                memset(buf + e * size, 0x11, size);
-            if (*spec->output)
-                shape_output(spec->output, args[i].dtype, buf, n, poisoned);
-            if (poisoned)
-                kd_fill_poison(args[i].dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten);
-            else
-                kd_fill_random(args[i].dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten, 99 + i);
-            written += fwrite(buf, size, n, f) * size;
-            free(buf);
-        }
+    if (check_run < 0)
+        return;
+    if (spec->copy) {
+        copy_launch(s, spec->copy);
+        return;
     }
-    fclose(f);
-    kd_proto_reply("ok check bytes=%zu", written);
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        const kd_server_arg *a = &slot->args[i];
+        if (!a->is_buffer || !a->is_output)
+            continue;
+        /* the second run poisons outputs first; an in-out buffer keeps its seeded data,
+           so its elements that the "kernel" leaves alone hold their seeded values twice */
+        bool poisoned = check_run == 1 && !a->is_inout;
+        size_t n = (size_t)a->count * (size_t)a->lanes, size = kd_dtype_size(a->dtype);
+        unsigned char *buf = block_data(kd_server_owner(s, (kd_server_arg *)a)->device, "running the kernel");
+        kd_fill_random(a->dtype, buf, n, 4242); /* the same "result" whatever the position */
+        for (size_t e = 0; e < n && e < (size_t)spec->wrong; e++)
+            memset(buf + e * size, 0x11, size);
+        if (*spec->output)
+            shape_output(spec->output, a->dtype, buf, n, poisoned);
+        if (poisoned)
+            kd_fill_poison(a->dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten);
+        else
+            kd_fill_random(a->dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten, 99 + i);
+    }
 }
 
 static void time_samples(kd_words *w)
@@ -459,50 +447,148 @@ static void regions(kd_words *w)
                    SIM_RECORD_CYCLES, blocks);
 }
 
-static void buffers(void)
+static int sim_alloc(kd_server *s, kd_devptr *p, size_t bytes, char *why, size_t why_size)
 {
-    printf("ok buffers list=");
-    int k = 0;
-    for (size_t i = 0; i < cur->nargs; i++) {
-        if (!cur->args[i].is_buffer)
-            continue;
-        unsigned long long at = k < cur->spec.nbuffers ? cur->spec.buffer_address[k] : 0x7f0000000000ull + ((unsigned long long)k << 20);
-        printf("%s%zu:0x%llx:%zu", k ? "," : "", i, at, buffer_bytes(&cur->args[i]));
-        k++;
+    (void)s;
+    sim_block *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(why, why_size, "out of host memory");
+        return -1;
     }
-    kd_proto_reply("%s", k ? "" : "-");
+    b->bytes = bytes;
+    *p = (kd_devptr)(uintptr_t)b;
+    return 0;
 }
 
-static void side(kd_words *w)
+static void sim_free(kd_server *s, kd_devptr p)
 {
-    int s = w->count == 2 ? atoi(w->word[1]) : -1;
-    if (s < 0 || s >= KD_PROTO_MAX_SLOTS || strcmp(w->word[1], s ? "1" : "0") != 0 ||
-        (s > 0 && !slots[s - 1].loaded) || (ready && !slots[s].loaded)) {
-        kd_proto_reply("err protocol usage: side 0|1 (slot 1 after slot 0 is loaded)");
-        return;
-    }
-    cur = &slots[s];
-    kd_proto_reply("ok side");
+    (void)s;
+    sim_block *b = (sim_block *)(uintptr_t)p;
+    free(b->data);
+    free(b);
 }
 
-static void setup(void)
+static void sim_upload(kd_server *s, kd_devptr dst, const void *src, size_t bytes, const char *doing)
 {
-    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
-        if (slots[s].loaded && slots[s].spec.alloc_fail) {
+    (void)s;
+    memcpy(block_data(dst, doing), src, bytes);
+}
+
+static void sim_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing)
+{
+    (void)s;
+    memcpy(dst, block_data(src, doing), bytes);
+}
+
+static void sim_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
+{
+    (void)s, (void)bytes, (void)doing;
+    (void)p; /* made zeroed on first use */
+}
+
+static void sim_poison(kd_server *s, kd_server_arg *a)
+{
+    (void)s;
+    kd_fill_poison(a->dtype, block_data(a->device, "poisoning outputs"), (size_t)a->count * (size_t)a->lanes);
+}
+
+static void *sim_stream_arg(kd_server *s)
+{
+    (void)s;
+    static unsigned long long stream;
+    return &stream;
+}
+
+static unsigned long long sim_address(kd_server *s, int slot, size_t k, kd_devptr p)
+{
+    (void)s, (void)p;
+    const sim_spec *spec = &slots[slot].spec;
+    return k < (size_t)spec->nbuffers ? spec->buffer_address[k] : 0x7f0000000000ull + ((unsigned long long)k << 20);
+}
+
+static bool sim_load(kd_server *s, kd_words *w)
+{
+    (void)s, (void)w;
+    kd_proto_reply("ok load");
+    return true;
+}
+
+/* seed= makes a run repeatable; otherwise each process draws differently. */
+static void sim_seeded(kd_server *s, unsigned long long seed)
+{
+    (void)s;
+    unsigned long long fixed = slots[0].spec.seed;
+    rng_state ^= fixed ? fixed * 0x9E3779B97F4A7C15ull : seed * 0x9E3779B97F4A7C15ull + (uint64_t)getpid();
+}
+
+static bool sim_before_setup(kd_server *s)
+{
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        if (s->slot[k].loaded && slots[k].spec.alloc_fail) {
             kd_proto_reply("err alloc argument 0 needs 68719476736 bytes: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
-            return;
+            return false;
         }
-    size_t bytes = 0;
-    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
-        for (size_t i = 0; slots[s].loaded && i < slots[s].nargs; i++)
-            if (slots[s].args[i].is_buffer && !slots[s].args[i].shared)
-                bytes += buffer_bytes(&slots[s].args[i]);
-            else
-                bytes += slots[s].args[i].scratch;
-    draw_placement(); /* this process's first placement */
-    ready = true;
-    kd_proto_reply("ok setup bytes=%zu", bytes);
+    return true;
 }
+
+static bool sim_slot_ready(kd_server *s, int slot)
+{
+    (void)s, (void)slot;
+    return true;
+}
+
+static bool sim_all_ready(kd_server *s)
+{
+    (void)s;
+    draw_placement(); /* this process's first placement */
+    return true;
+}
+
+static void sim_release(kd_server *s) { (void)s; }
+
+static bool sim_command(kd_server *s, kd_words *w)
+{
+    const char *cmd = w->word[0];
+    if (!strcmp(cmd, "hello"))
+        kd_proto_reply("ok hello version=%d device=Simulated%%20GPU sm=90 sms=132 l2=52428800 driver=13000 pci=sim",
+                       KD_PROTOCOL_VERSION);
+    else if (!strcmp(cmd, "place")) {
+        draw_placement();
+        kd_proto_reply("ok place moved=1 pad=131072");
+    } else if (!strcmp(cmd, "warmup"))
+        kd_proto_reply("ok warmup launches=10 median_ns=%.1f stable=1 timer=simulated timer_note=-", median_ns());
+    else if (!strcmp(cmd, "time"))
+        time_samples(w);
+    else if (!strcmp(cmd, "regions"))
+        regions(w);
+    else if (!strcmp(cmd, "mode") || !strcmp(cmd, "once"))
+        kd_proto_reply("ok %s", cmd);
+    else
+        return false;
+    (void)s;
+    return true;
+}
+
+static const kd_vendor sim_vendor = {
+    .name = "kerndiff-sim-harness",
+    .contents_at_setup = false,
+    .alloc = sim_alloc,
+    .free = sim_free,
+    .upload = sim_upload,
+    .download = sim_download,
+    .zero = sim_zero,
+    .poison = sim_poison,
+    .launch_and_wait = sim_launch,
+    .stream_arg = sim_stream_arg,
+    .address = sim_address,
+    .command = sim_command,
+    .load = sim_load,
+    .seeded = sim_seeded,
+    .before_setup = sim_before_setup,
+    .slot_ready = sim_slot_ready,
+    .all_ready = sim_all_ready,
+    .release = sim_release,
+};
 
 /* Slot s's spec: its own argument, else slot 0's (a one-argument harness simulates one side). */
 int main(int argc, char **argv)
@@ -513,61 +599,7 @@ int main(int argc, char **argv)
         free(text);
     }
     start_s = now_s();
-    char line[4096];
-    while (fgets(line, sizeof line, stdin)) {
-        kd_words w;
-        kd_proto_split(line, &w);
-        if (w.count == 0)
-            continue;
-        const char *cmd = w.word[0];
-        bool needs_setup = !strcmp(cmd, "warmup") || !strcmp(cmd, "time") || !strcmp(cmd, "check") ||
-                           !strcmp(cmd, "once") || !strcmp(cmd, "place") || !strcmp(cmd, "regions") ||
-                           !strcmp(cmd, "buffers");
-        if (needs_setup && !ready)
-            kd_proto_reply("err protocol %s before setup", cmd);
-        else if (!strcmp(cmd, "hello"))
-            kd_proto_reply("ok hello version=%d device=Simulated%%20GPU sm=90 sms=132 l2=52428800 driver=13000 pci=sim",
-                  KD_PROTOCOL_VERSION);
-        else if (!strcmp(cmd, "arg"))
-            arg(&w);
-        else if (!strcmp(cmd, "side"))
-            side(&w);
-        else if (!strcmp(cmd, "load")) {
-            cur->loaded = true;
-            kd_proto_reply("ok load");
-        } else if (!strcmp(cmd, "seed") && w.count == 2) {
-            /* seed= makes a run repeatable; otherwise each process draws differently. */
-            unsigned long long fixed = slots[0].spec.seed;
-            rng_state ^= fixed ? fixed * 0x9E3779B97F4A7C15ull
-                               : strtoull(w.word[1], NULL, 10) * 0x9E3779B97F4A7C15ull + (uint64_t)getpid();
-            kd_proto_reply("ok seed");
-        } else if (!strcmp(cmd, "setup"))
-            setup();
-        else if (!strcmp(cmd, "place")) {
-            draw_placement();
-            kd_proto_reply("ok place moved=1 pad=131072");
-        } else if (!strcmp(cmd, "warmup"))
-            kd_proto_reply("ok warmup launches=10 median_ns=%.1f stable=1 timer=simulated timer_note=-",
-                           median_ns());
-        else if (!strcmp(cmd, "time"))
-            time_samples(&w);
-        else if (!strcmp(cmd, "check"))
-            check(&w);
-        else if (!strcmp(cmd, "regions"))
-            regions(&w);
-        else if (!strcmp(cmd, "buffers"))
-            buffers();
-        else if (!strcmp(cmd, "quit")) {
-            kd_proto_reply("ok quit");
-            break;
-        } else if (!strcmp(cmd, "geometry") && w.count == 8) {
-            cur->block_threads = (unsigned)(strtoul(w.word[4], NULL, 10) * strtoul(w.word[5], NULL, 10) *
-                                            strtoul(w.word[6], NULL, 10));
-            kd_proto_reply("ok geometry");
-        } else if (!strcmp(cmd, "geometry") || !strcmp(cmd, "mode") || !strcmp(cmd, "once"))
-            kd_proto_reply("ok %s", cmd);
-        else
-            kd_proto_reply("err protocol unknown command %s", cmd);
-    }
+    server.ops = &sim_vendor;
+    kd_server_run(&server);
     return 0;
 }

@@ -84,7 +84,20 @@ int kd_wire_describe(kd_child *c, int slot, const kd_harness_side *side, const i
     if (st != KD_REPLY_OK)
         return failed(c, st, "loading the kernel", why);
     st = send_args(c, side->spec, slot > 0 ? share : NULL, timeout_ms);
-    return st == KD_REPLY_OK ? 0 : failed(c, st, "describing the launch", why);
+    if (st != KD_REPLY_OK)
+        return failed(c, st, "describing the launch", why);
+    for (size_t i = 0; side->fill && i < side->spec->nargs && st == KD_REPLY_OK; i++)
+        if (side->fill[i])
+            st = kd_wire_fill(c, (unsigned)i, side->fill[i], timeout_ms);
+    return st == KD_REPLY_OK ? 0 : failed(c, st, "loading captured buffer contents", why);
+}
+
+kd_reply_status kd_wire_fill(kd_child *c, unsigned arg, const char *path, int timeout_ms)
+{
+    char *encoded = kd_proto_encode(path);
+    kd_reply_status st = encoded ? kd_child_call(c, timeout_ms, "fill %u %s", arg, encoded) : KD_REPLY_GARBLED;
+    free(encoded);
+    return st;
 }
 
 kd_reply_status kd_wire_seed(kd_child *c, unsigned long long seed, int timeout_ms)

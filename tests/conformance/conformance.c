@@ -1,12 +1,16 @@
 /* conformance — plays the transcript of docs/PROTOCOL.md against one harness program and
  * checks every reply against the spec. CI runs it on the simulated harness
  * (tests/e2e/run.sh); tests/gpu/run.sh runs it on the CUDA harness with a copy kernel,
- * where the outputs must also be the seeded inputs, bit for bit.
+ * where the outputs must also be the seeded inputs, bit for bit. Without a cubin (the
+ * simulated harness) each child is started with the argument copy=N, which makes the
+ * simulated kernel the same copy (harness/sim_harness.c), so the data is checked there too;
+ * the CUDA harness ignores its arguments.
  *
  *   conformance HARNESS [CUBIN ENTRY]
  *
  * ENTRY must be `extern "C" __global__ void ENTRY(const float *in, float *out, int n)` with
- * out[i] = in[i]. Prints one line per check; exit status 0 when all pass. */
+ * out[i] = in[i] for i < n. Prints one line per check; exit status 0 when all pass. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,20 +80,141 @@ static void check_outputs(const char *path, bool data)
     free(bytes);
 }
 
+/* Starts a fresh child whose (simulated) kernel copies `copy` elements. */
+static bool restart(const char *harness, const char *copy)
+{
+    kd_child_stop(&child);
+    const char *harness_argv[] = {harness, copy, NULL};
+    kd_strbuf why = {0};
+    int rc = kd_child_start(&child, "conformance", harness_argv, &why);
+    if (rc != 0)
+        check(0, kd_sb_str(&why));
+    kd_sb_free(&why);
+    return rc == 0;
+}
+
+static bool write_floats(const char *path, size_t n, float first, float step)
+{
+    FILE *f = fopen(path, "wb");
+    for (size_t i = 0; f && i < n; i++) {
+        float v = first + step * (float)i;
+        fwrite(&v, sizeof v, 1, f);
+    }
+    return f && fclose(f) == 0;
+}
+
+/* fill I PATH (docs/PROTOCOL.md): a buffer's seed contents from a file (a captured launch's
+ * data), exactly the buffer's size, in every restore; refused for a shared buffer, a
+ * scalar, a file of another size, a missing file, after setup. */
+static void fill_transcript(const char *harness, const char *cubin, const char *entry, const char *dir)
+{
+    char in_path[96], inout_path[96], short_path[96], out_path[96];
+    snprintf(in_path, sizeof in_path, "%s/captured_in", dir);
+    snprintf(inout_path, sizeof inout_path, "%s/captured_inout", dir);
+    snprintf(short_path, sizeof short_path, "%s/captured_short", dir);
+    snprintf(out_path, sizeof out_path, "%s/fill_outputs", dir);
+    check(write_floats(in_path, N, 1.0f, 0.5f) && write_floats(inout_path, N, -3.0f, -0.25f) &&
+              write_floats(short_path, N - 1, 0.0f, 1.0f),
+          "fill: the captured files are written");
+    float *in = calloc(N, sizeof *in), *inout = calloc(N, sizeof *inout);
+    for (size_t i = 0; i < N; i++) {
+        in[i] = 1.0f + 0.5f * (float)i;
+        inout[i] = -3.0f - 0.25f * (float)i;
+    }
+
+    /* in and out, two slots: the copy of a filled input, restored for each check */
+    if (restart(harness, "copy=all")) {
+        expect("ok hello", NULL, "hello 2");
+        expect("ok load", NULL, "load cubin %s %s", cubin, entry);
+        expect("ok arg", NULL, "arg 0 buffer f32 1 %d in", N);
+        expect("ok arg", NULL, "arg 1 buffer f32 1 %d out", N);
+        expect("ok arg", NULL, "arg 2 scalar i32 %d", N);
+        expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0", N / 256);
+        expect("err load", NULL, "fill 0 %s", short_path);
+        expect("err load", NULL, "fill 0 %s/missing", dir);
+        expect("err protocol", NULL, "fill 2 %s", in_path);
+        expect("err protocol", NULL, "fill 9 %s", in_path);
+        expect("err protocol", NULL, "fill 0");
+        expect("ok fill", (const char *const[]){"bytes", NULL}, "fill 0 %s", in_path);
+        check(atoll(value("bytes")) == N * (long long)sizeof(float), "fill: bytes = the buffer's size");
+        expect("ok side", NULL, "side 1");
+        expect("ok load", NULL, "load cubin %s %s", cubin, entry);
+        expect("ok arg", NULL, "arg 0 buffer f32 1 %d in share=0", N);
+        expect("err protocol", NULL, "fill 0 %s", in_path);
+        expect("ok arg", NULL, "arg 1 buffer f32 1 %d out", N);
+        expect("ok arg", NULL, "arg 2 scalar i32 %d", N);
+        expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0", N / 256);
+        expect("ok seed", NULL, "seed 7");
+        expect("ok setup", (const char *const[]){"bytes", NULL}, "setup");
+        expect("err protocol", NULL, "fill 0 %s", in_path);
+        for (int round = 0; round < 2; round++) {
+            expect("ok side", NULL, "side %d", round);
+            expect("ok check", (const char *const[]){"bytes", NULL}, "check %s", out_path);
+            size_t len = 0;
+            char *bytes = kd_read_file(out_path, &len);
+            bool sized = bytes && len == 2 * N * sizeof(float);
+            check(sized && memcmp(bytes, in, N * sizeof *in) == 0,
+                  round ? "fill, slot 1 (shared input): the seeded run copies the file's bytes"
+                        : "fill: the seeded run copies the file's bytes, not kd_fill_random's");
+            check(sized && memcmp(bytes + N * sizeof *in, in, N * sizeof *in) == 0,
+                  round ? "fill, slot 1: the poisoned run too" : "fill: the poisoned run too (restored again)");
+            free(bytes);
+            expect("ok place", NULL, "place %d", 99 + round);
+        }
+        expect("ok quit", NULL, "quit");
+    }
+
+    /* an inout buffer filled: the half the kernel leaves alone keeps the file's bytes in
+       both runs (restored, never poisoned) */
+    char copy_half[32];
+    snprintf(copy_half, sizeof copy_half, "copy=%d", N / 2);
+    if (restart(harness, copy_half)) {
+        expect("ok hello", NULL, "hello 2");
+        expect("ok load", NULL, "load cubin %s %s", cubin, entry);
+        expect("ok arg", NULL, "arg 0 buffer f32 1 %d in", N);
+        expect("ok arg", NULL, "arg 1 buffer f32 1 %d inout", N);
+        expect("ok arg", NULL, "arg 2 scalar i32 %d", N / 2);
+        expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0", N / 256);
+        expect("ok fill", NULL, "fill 1 %s", inout_path);
+        expect("ok seed", NULL, "seed 7");
+        expect("ok setup", NULL, "setup");
+        expect("ok check", NULL, "check %s", out_path);
+        size_t len = 0;
+        char *bytes = kd_read_file(out_path, &len);
+        float *seeded = malloc(N * sizeof *seeded);
+        kd_fill_random(KD_DT_F32, seeded, N, 7 + 0x9E3779B97F4A7C15ull * 1);
+        const size_t half = N / 2 * sizeof(float), run = N * sizeof(float);
+        bool sized = bytes && len == 2 * run;
+        for (int r = 0; r < 2; r++) {
+            check(sized && memcmp(bytes + r * run, seeded, half) == 0,
+                  r ? "fill inout, poisoned run: the written half is the copy of the random input"
+                    : "fill inout, seeded run: the written half is the copy of the random input");
+            check(sized && memcmp(bytes + r * run + half, (char *)inout + half, half) == 0,
+                  r ? "fill inout, poisoned run: the half not written keeps the file's bytes"
+                    : "fill inout, seeded run: the half not written keeps the file's bytes");
+        }
+        free(seeded);
+        free(bytes);
+        expect("ok quit", NULL, "quit");
+    }
+    kd_child_stop(&child);
+    unlink(in_path);
+    unlink(inout_path);
+    unlink(short_path);
+    unlink(out_path);
+    free(in);
+    free(inout);
+}
+
 /* An inout buffer (docs/PROTOCOL.md): compared, seeded like an output (k = 1000), never
  * poisoned. The copy kernel given n = N/2 writes the first half of it; the second half must
  * hold its seeded contents after both runs, where an `out` buffer's would hold the poison. */
 static void inout_transcript(const char *harness, const char *cubin, const char *entry, const char *path, bool data)
 {
-    kd_child_stop(&child);
-    const char *harness_argv[] = {harness, NULL};
-    kd_strbuf why = {0};
-    if (kd_child_start(&child, "conformance", harness_argv, &why) != 0) {
-        check(0, kd_sb_str(&why));
-        kd_sb_free(&why);
+    char copy_half[32];
+    snprintf(copy_half, sizeof copy_half, "copy=%d", N / 2);
+    if (!restart(harness, copy_half))
         return;
-    }
-    kd_sb_free(&why);
     expect("ok hello", NULL, "hello 2");
     expect("ok load", NULL, "load cubin %s %s", cubin, entry);
     expect("ok arg", NULL, "arg 0 buffer f32 1 %d in", N);
@@ -130,9 +255,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: conformance HARNESS [CUBIN ENTRY]\n");
         return 2;
     }
-    bool data = argc == 4;
-    const char *cubin = data ? argv[2] : "/nonexistent.cubin", *entry = data ? argv[3] : "kd_copy";
-    const char *harness_argv[] = {argv[1], NULL};
+    /* as in kerndiff (main.c): a child that already quit makes a write fail with EPIPE, not
+       kill us (kd_child_stop says quit to a child that may have gone) */
+    signal(SIGPIPE, SIG_IGN);
+    /* the data is checked on both: a copy kernel on the GPU, copy= on the simulated harness */
+    bool data = true, gpu = argc == 4;
+    const char *cubin = gpu ? argv[2] : "/nonexistent.cubin", *entry = gpu ? argv[3] : "kd_copy";
+    const char *harness_argv[] = {argv[1], "copy=all", NULL};
     kd_strbuf why = {0};
     if (kd_child_start(&child, "conformance", harness_argv, &why) != 0) {
         fprintf(stderr, "conformance: %s\n", kd_sb_str(&why));
@@ -194,6 +323,7 @@ int main(int argc, char **argv)
     expect("err protocol", NULL, "frobnicate");
     expect("ok quit", NULL, "quit");
     inout_transcript(argv[1], cubin, entry, out_path, data);
+    fill_transcript(argv[1], cubin, entry, dir);
     unlink(out_path);
     rmdir(dir);
     printf("conformance %s: %s\n", argv[1], failures ? "FAILED" : "passed");

@@ -1,0 +1,429 @@
+/* The harness protocol's server (server.h): everything in docs/PROTOCOL.md that is not device
+ * work, written once for every vendor. It was two copies (cuda_harness.c, sim_harness.c)
+ * before issue 29; a HIP vendor would have been a third. */
+#include "server.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define OUTPUT_SEED_INDEX 1000
+#define GUARD_BYTES (64u << 10) /* `setup guard`: the hole after each buffer, small so that it lands right after */
+
+kd_server_arg *kd_server_owner(kd_server *s, kd_server_arg *a)
+{
+    return a->share >= 0 ? &s->slot[0].args[a->share] : a;
+}
+
+static unsigned long long input_seed(const kd_server *s, size_t input_index)
+{
+    return s->seed + 0x9E3779B97F4A7C15ull * (input_index + 1);
+}
+
+/* What a buffer starts with: its `fill` file's bytes, else kd_fill_random's (made on first
+ * use and kept). NULL when host memory ran out. */
+static const void *seeded_contents(kd_server *s, kd_server_arg *a)
+{
+    if (a->fill)
+        return a->fill;
+    if (!a->initial && (a->initial = malloc(a->bytes ? a->bytes : 1)) != NULL)
+        kd_fill_random(a->dtype, a->initial, (size_t)a->count * (size_t)a->lanes, input_seed(s, a->seed_index));
+    return a->initial;
+}
+
+static void scalar_bytes(kd_dtype t, double v, unsigned char out[8])
+{
+    memset(out, 0, 8);
+    switch (t) {
+    case KD_DT_F32: { float f = (float)v; memcpy(out, &f, 4); break; }
+    case KD_DT_F64: memcpy(out, &v, 8); break;
+    case KD_DT_F16: { unsigned short h = kd_float_to_half((float)v); memcpy(out, &h, 2); break; }
+    case KD_DT_BF16: { unsigned short h = kd_float_to_bf16((float)v); memcpy(out, &h, 2); break; }
+    case KD_DT_I8: case KD_DT_U8: { uint8_t x = (uint8_t)(int64_t)v; memcpy(out, &x, 1); break; }
+    case KD_DT_I16: case KD_DT_U16: { uint16_t x = (uint16_t)(int64_t)v; memcpy(out, &x, 2); break; }
+    case KD_DT_I32: case KD_DT_U32: { uint32_t x = (uint32_t)(int64_t)v; memcpy(out, &x, 4); break; }
+    case KD_DT_I64: case KD_DT_U64: { uint64_t x = v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v; memcpy(out, &x, 8); break; }
+    default: break;
+    }
+}
+
+/* arg I buffer DTYPE LANES COUNT in|out|inout [share=J] | arg I scalar DTYPE VALUE
+ * | arg I stream | arg I scratch BYTES.  share=J (slot 1 only): use slot 0's buffer J,
+ * which has the same size. */
+static void arg(kd_server *s, kd_words *w)
+{
+    char *end;
+    unsigned long i = w->count >= 2 ? strtoul(w->word[1], &end, 10) : KD_SERVER_MAX_ARGS;
+    if (i >= KD_SERVER_MAX_ARGS || s->ready) {
+        kd_proto_reply("err protocol bad arg index (at most %d arguments), or arg after setup", KD_SERVER_MAX_ARGS);
+        return;
+    }
+    kd_server_slot *slot = kd_server_current(s);
+    kd_server_arg *a = &slot->args[i];
+    free(a->fill);
+    memset(a, 0, sizeof *a);
+    a->share = -1;
+    slot->arg_ptrs[i] = NULL;
+    const char *share = kd_proto_value(w, 7, "share");
+    if ((w->count == 7 || (w->count == 8 && share)) && strcmp(w->word[2], "buffer") == 0) {
+        if (!kd_proto_buffer_mode(w->word[6], &a->is_output, &a->is_inout)) {
+            kd_proto_reply("err protocol buffer mode '%s': in, out or inout", w->word[6]);
+            return;
+        }
+        a->is_buffer = true;
+        a->dtype = kd_dtype_from_name(w->word[3]);
+        a->lanes = atoi(w->word[4]);
+        a->count = strtoull(w->word[5], NULL, 10);
+        a->bytes = (size_t)a->count * (size_t)a->lanes * kd_dtype_size(a->dtype);
+        if (share) {
+            unsigned long j = strtoul(share, &end, 10);
+            const kd_server_arg *owner = j < KD_SERVER_MAX_ARGS ? &s->slot[0].args[j] : NULL;
+            if (s->cur == 0 || *end || !owner || !owner->is_buffer || owner->bytes != a->bytes) {
+                kd_proto_reply("err protocol share=%s: only slot 1 shares, with a slot-0 buffer of the same size",
+                               share);
+                return;
+            }
+            a->share = (int)j;
+        }
+        /* a shared buffer's pointer follows slot 0's buffer when `place` moves it */
+        slot->arg_ptrs[i] = &kd_server_owner(s, a)->device;
+    } else if (w->count == 5 && strcmp(w->word[2], "scalar") == 0) {
+        a->dtype = kd_dtype_from_name(w->word[3]);
+        scalar_bytes(a->dtype, strtod(w->word[4], NULL), a->scalar);
+        slot->arg_ptrs[i] = a->scalar;
+    } else if (w->count == 3 && strcmp(w->word[2], "stream") == 0) {
+        a->dtype = KD_DT_U64; /* only to pass the check below: the pointer is the stream */
+        slot->arg_ptrs[i] = s->ops->stream_arg(s);
+    } else if (w->count == 4 && strcmp(w->word[2], "scratch") == 0) {
+        a->is_scratch = true;
+        a->dtype = KD_DT_U8;
+        a->bytes = (size_t)strtoull(w->word[3], NULL, 10);
+        slot->arg_ptrs[i] = &a->device; /* stays 0 (a NULL pointer) when no bytes are needed */
+    } else {
+        kd_proto_reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out|inout [share=J] | arg I scalar DTYPE "
+                       "VALUE | arg I stream | arg I scratch BYTES");
+        return;
+    }
+    if (a->dtype == KD_DT_UNKNOWN || (a->is_buffer && a->lanes <= 0)) {
+        slot->arg_ptrs[i] = NULL;
+        kd_proto_reply("err protocol unknown dtype %s", w->word[3]);
+        return;
+    }
+    if (i + 1 > slot->nargs)
+        slot->nargs = i + 1;
+    kd_proto_reply("ok arg");
+}
+
+/* fill I PATH: buffer I of the current slot starts with PATH's bytes (a captured launch's
+ * data) instead of random ones, in every restore. The file must hold exactly the buffer. */
+static void fill(kd_server *s, kd_words *w)
+{
+    char *end = NULL;
+    unsigned long i = w->count == 3 ? strtoul(w->word[1], &end, 10) : KD_SERVER_MAX_ARGS;
+    kd_server_slot *slot = kd_server_current(s);
+    if (i >= KD_SERVER_MAX_ARGS || *end || s->ready) {
+        kd_proto_reply("err protocol usage: fill I PATH (before setup)");
+        return;
+    }
+    kd_server_arg *a = &slot->args[i];
+    if (!a->is_buffer || a->share >= 0) {
+        kd_proto_reply("err protocol fill %lu: argument %lu is not a buffer of this slot (a shared one keeps slot 0's "
+                       "contents)", i, i);
+        return;
+    }
+    kd_proto_decode(w->word[2]);
+    const char *path = w->word[2];
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        kd_proto_reply("err load cannot read %s: %s", path, strerror(errno));
+        return;
+    }
+    if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size != (unsigned long long)a->bytes) {
+        kd_proto_reply("err load %s has %lld bytes, argument %lu needs exactly %zu", path, (long long)st.st_size, i,
+                       a->bytes);
+        return;
+    }
+    unsigned char *data = malloc(a->bytes ? a->bytes : 1);
+    FILE *f = data ? fopen(path, "rb") : NULL;
+    size_t got = f ? fread(data, 1, a->bytes, f) : 0;
+    bool whole = f && got == a->bytes && fgetc(f) == EOF;
+    int err = errno;
+    if (f)
+        fclose(f);
+    if (!data || !whole) {
+        free(data);
+        kd_proto_reply(data ? "err load reading %s failed (it changed while read?): %s"
+                            : "err alloc host memory for %s: %s",
+                       path, strerror(err));
+        return;
+    }
+    free(a->fill);
+    a->fill = data;
+    kd_proto_reply("ok fill bytes=%zu", a->bytes);
+}
+
+static void geometry(kd_server *s, kd_words *w)
+{
+    if (w->count != 8) {
+        kd_proto_reply("err protocol usage: geometry GX GY GZ BX BY BZ SMEM");
+        return;
+    }
+    kd_server_slot *slot = kd_server_current(s);
+    for (int d = 0; d < 3; d++) {
+        slot->grid[d] = (unsigned)strtoul(w->word[1 + d], NULL, 10);
+        slot->block[d] = (unsigned)strtoul(w->word[4 + d], NULL, 10);
+    }
+    slot->smem = (unsigned)strtoul(w->word[7], NULL, 10);
+    kd_proto_reply("ok geometry");
+}
+
+static bool allocate(kd_server *s, kd_devptr *p, size_t bytes, const char *what)
+{
+    char why[256] = "";
+    if (s->ops->alloc(s, p, bytes, why, sizeof why) == 0)
+        return true;
+    kd_proto_reply("err alloc %s needs %zu bytes: %s", what, bytes, why);
+    return false;
+}
+
+/* Allocates and fills one slot's own buffers (a shared one is slot 0's). Inputs are seeded
+ * by their order among the slot's inputs, outputs all from one seed, so that an output has
+ * the same starting contents on both sides wherever its parameter sits (an in-place kernel
+ * reads them). Returns the bytes allocated, or -1 after an error reply. */
+static long long set_up_slot(kd_server *s, int index, bool guard)
+{
+    kd_server_slot *slot = &s->slot[index];
+    size_t total = 0, inputs = 0;
+    kd_devptr holes[KD_SERVER_MAX_ARGS];
+    size_t nholes = 0;
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = &slot->args[i];
+        if (!slot->arg_ptrs[i]) {
+            kd_proto_reply("err protocol argument %zu was never given", i);
+            return -1;
+        }
+        if (a->is_scratch && a->bytes) {
+            char what[40];
+            snprintf(what, sizeof what, "scratch argument %zu", i);
+            if (!allocate(s, &a->device, a->bytes, what))
+                return -1;
+            s->ops->zero(s, a->device, a->bytes, "zeroing scratch");
+            total += a->bytes;
+        }
+        if (!a->is_buffer)
+            continue;
+        a->seed_index = a->is_output ? OUTPUT_SEED_INDEX : inputs++; /* a filled input still counts */
+        if (a->share >= 0)
+            continue;
+        char what[32];
+        snprintf(what, sizeof what, "argument %zu", i);
+        if (!allocate(s, &a->device, a->bytes, what))
+            return -1;
+        /* guard: a hole after each buffer, so that an overrun lands in memory no one owns
+         * (a tool like compute-sanitizer sees it) instead of in the next buffer. */
+        char ignored[8];
+        if (guard && s->ops->alloc(s, &holes[nholes], GUARD_BYTES, ignored, sizeof ignored) == 0)
+            nholes++;
+        total += a->bytes;
+        if (!s->ops->contents_at_setup)
+            continue;
+        const void *contents = seeded_contents(s, a);
+        if (!contents) {
+            kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
+            return -1;
+        }
+        s->ops->upload(s, a->device, contents, a->bytes, "copying inputs");
+    }
+    for (size_t i = 0; i < nholes; i++)
+        s->ops->free(s, holes[i]);
+    return s->ops->slot_ready(s, index) ? (long long)total : -1;
+}
+
+/* A setup that failed gives back what it took, so that it can be tried again (kerndiff
+ * retries when the memory of other children is released). */
+static void release_buffers(kd_server *s)
+{
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        for (size_t i = 0; i < s->slot[k].nargs; i++) {
+            kd_server_arg *a = &s->slot[k].args[i];
+            if (a->share < 0 && a->device)
+                s->ops->free(s, a->device);
+            free(a->initial);
+            a->device = 0;
+            a->initial = NULL;
+        }
+    s->ops->release(s);
+}
+
+static void setup(kd_server *s, kd_words *w)
+{
+    bool guard = w->count == 2 && strcmp(w->word[1], "guard") == 0;
+    if ((w->count != 1 && !guard) || !s->slot[0].loaded || s->ready) {
+        kd_proto_reply("err protocol usage: setup [guard], after load, once");
+        return;
+    }
+    if (s->ops->before_setup && !s->ops->before_setup(s))
+        return;
+    long long total = 0;
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++) {
+        if (!s->slot[k].loaded)
+            continue;
+        long long bytes = set_up_slot(s, k, guard);
+        if (bytes < 0) {
+            release_buffers(s);
+            return;
+        }
+        total += bytes;
+    }
+    if (!s->ops->all_ready(s)) {
+        release_buffers(s);
+        return;
+    }
+    s->ready = true;
+    kd_proto_reply("ok setup bytes=%lld", total);
+}
+
+/* side S: the slot that load, arg, fill, geometry, warmup, time, check and once address. */
+static void side(kd_server *s, kd_words *w)
+{
+    char *end = NULL;
+    unsigned long k = w->count == 2 ? strtoul(w->word[1], &end, 10) : KD_PROTO_MAX_SLOTS;
+    if (k >= KD_PROTO_MAX_SLOTS || *end || !*w->word[1] || (k > 0 && !s->slot[k - 1].loaded)) {
+        kd_proto_reply("err protocol usage: side 0|1 (slot 1 after slot 0 is loaded)");
+        return;
+    }
+    if (s->ready && !s->slot[k].loaded) {
+        kd_proto_reply("err protocol side %lu was not loaded before setup", k);
+        return;
+    }
+    s->cur = (int)k;
+    kd_proto_reply("ok side");
+}
+
+/* Two runs: with the seeded data in every buffer (what in-place kernels need, and what is
+ * compared), then with outputs poisoned (an element still poisoned afterwards was never
+ * written); an in-out buffer keeps its seeded data in both (the kernel reads it). Every
+ * buffer is restored first: the timing runs may have written inputs too. */
+static void check(kd_server *s, kd_words *w)
+{
+    if (w->count != 2) {
+        kd_proto_reply("err protocol usage: check PATH");
+        return;
+    }
+    kd_proto_decode(w->word[1]);
+    FILE *f = fopen(w->word[1], "wb");
+    if (!f) {
+        kd_proto_reply("err protocol cannot write %s", w->word[1]);
+        return;
+    }
+    size_t written = 0;
+    kd_server_slot *slot = kd_server_current(s);
+    for (int poisoned = 0; poisoned < 2; poisoned++) {
+        for (size_t i = 0; i < slot->nargs; i++) {
+            kd_server_arg *a = &slot->args[i];
+            if (!a->is_buffer || a->share >= 0)
+                continue;
+            if (poisoned && a->is_output && !a->is_inout) {
+                s->ops->poison(s, a);
+                continue;
+            }
+            const void *contents = seeded_contents(s, a);
+            if (!contents) {
+                kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
+                fclose(f);
+                return;
+            }
+            s->ops->upload(s, a->device, contents, a->bytes, "restoring buffers");
+        }
+        s->ops->launch_and_wait(s, poisoned);
+        for (size_t i = 0; i < slot->nargs; i++) {
+            kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+            if (!a->is_buffer || !a->is_output)
+                continue;
+            void *host = malloc(a->bytes ? a->bytes : 1);
+            if (!host) {
+                kd_proto_reply("err alloc host memory for argument %zu", i);
+                fclose(f);
+                return;
+            }
+            s->ops->download(s, host, a->device, a->bytes, "reading outputs");
+            written += fwrite(host, 1, a->bytes, f);
+            free(host);
+        }
+    }
+    int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
+    if (failed)
+        kd_proto_reply("err io writing %s failed: %s", w->word[1], strerror(failed));
+    else
+        kd_proto_reply("ok check bytes=%zu", written);
+}
+
+/* buffers: where the current slot's buffers sit, so that an address a tool reports (the
+ * compute-sanitizer) can be named as a buffer and an element. */
+static void buffers(kd_server *s)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    printf("ok buffers list=");
+    size_t k = 0;
+    for (size_t i = 0; i < slot->nargs; i++) {
+        const kd_server_arg *owner = kd_server_owner(s, &slot->args[i]);
+        if (!slot->args[i].is_buffer)
+            continue;
+        printf("%s%zu:0x%llx:%zu", k ? "," : "", i, s->ops->address(s, s->cur, k, owner->device), owner->bytes);
+        k++;
+    }
+    kd_proto_reply("%s", k ? "" : "-");
+}
+
+static bool needs_setup(const char *cmd)
+{
+    static const char *const after_setup[] = {"warmup", "time", "check", "once", "place", "regions", "buffers"};
+    for (size_t i = 0; i < sizeof after_setup / sizeof *after_setup; i++)
+        if (strcmp(cmd, after_setup[i]) == 0)
+            return true;
+    return false;
+}
+
+void kd_server_run(kd_server *s)
+{
+    char line[4096];
+    while (fgets(line, sizeof line, stdin)) {
+        kd_words w;
+        kd_proto_split(line, &w);
+        if (w.count == 0)
+            continue;
+        const char *cmd = w.word[0];
+        if (needs_setup(cmd) && !s->ready)
+            kd_proto_reply("err protocol %s before setup", cmd);
+        else if (!strcmp(cmd, "load")) {
+            if (s->ops->load(s, &w))
+                kd_server_current(s)->loaded = true;
+        } else if (!strcmp(cmd, "arg"))
+            arg(s, &w);
+        else if (!strcmp(cmd, "fill"))
+            fill(s, &w);
+        else if (!strcmp(cmd, "geometry"))
+            geometry(s, &w);
+        else if (!strcmp(cmd, "seed") && w.count == 2) {
+            s->seed = strtoull(w.word[1], NULL, 10);
+            if (s->ops->seeded)
+                s->ops->seeded(s, s->seed);
+            kd_proto_reply("ok seed");
+        } else if (!strcmp(cmd, "setup"))
+            setup(s, &w);
+        else if (!strcmp(cmd, "side"))
+            side(s, &w);
+        else if (!strcmp(cmd, "check"))
+            check(s, &w);
+        else if (!strcmp(cmd, "buffers"))
+            buffers(s);
+        else if (!strcmp(cmd, "quit")) {
+            kd_proto_reply("ok quit");
+            break;
+        } else if (!s->ops->command(s, &w))
+            kd_proto_reply("err protocol unknown command %s", cmd);
+    }
+}

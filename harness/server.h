@@ -1,0 +1,57 @@
+/* server.h — the harness protocol's server, written once for every vendor (docs/PROTOCOL.md):
+ * the dispatch loop, the slots and their arguments, seeding (random, or a `fill` file's
+ * bytes), `setup`, `check`, `buffers`. The device work goes through a kd_vendor table
+ * (harness/vendor.h); a vendor's main() fills it and calls kd_server_run. */
+#ifndef KD_HARNESS_SERVER_H
+#define KD_HARNESS_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "vendor.h"
+#include "launch/spec.h"
+#include "util/dtype.h"
+
+#define KD_SERVER_MAX_ARGS KD_LAUNCH_MAX_ARGS /* what kerndiff passes at most (launch/spec.h) */
+
+typedef struct kd_server_arg {
+    bool is_buffer, is_output;  /* is_output: compared (written to the check file) */
+    bool is_inout;              /* an output the kernel also reads: seeded in both check runs, never poisoned */
+    bool is_scratch;            /* compiler workspace: zeroed, never seeded, compared or moved */
+    int share;                  /* slot 1 only: the slot-0 argument whose buffer this one uses, or -1 */
+    kd_dtype dtype;
+    int lanes;
+    unsigned long long count;   /* elements of the (vector) type */
+    size_t bytes;
+    size_t seed_index;          /* k of docs/PROTOCOL.md "Inputs" */
+    kd_devptr device;
+    void *initial;              /* the seeded contents (host), restored before each `check` run */
+    void *fill;                 /* `fill I PATH`: the file's bytes, which replace the random seed */
+    unsigned char scalar[8];
+} kd_server_arg;
+
+typedef struct kd_server_slot {
+    kd_server_arg args[KD_SERVER_MAX_ARGS];
+    void *arg_ptrs[KD_SERVER_MAX_ARGS]; /* what a launch passes: &device, scalar bytes, the stream */
+    size_t nargs;
+    bool loaded;
+    unsigned grid[3], block[3], smem;
+} kd_server_slot;
+
+typedef struct kd_server {
+    const kd_vendor *ops;
+    void *vendor;               /* the vendor's own state */
+    kd_server_slot slot[KD_PROTO_MAX_SLOTS];
+    int cur;                    /* the slot `side` selected (0 until then) */
+    unsigned long long seed;
+    bool ready;                 /* after a setup that succeeded */
+} kd_server;
+
+/* Reads commands from stdin until `quit` or end of input, answering each on stdout. */
+void kd_server_run(kd_server *s);
+
+/* The buffer an argument uses: its own, or slot 0's one it shares. */
+kd_server_arg *kd_server_owner(kd_server *s, kd_server_arg *a);
+static inline kd_server_slot *kd_server_current(kd_server *s) { return &s->slot[s->cur]; }
+
+#endif

@@ -1,0 +1,71 @@
+/* vendor.h — what a harness needs from a GPU vendor: the device-operations table that
+ * harness/server.c drives. The server owns the protocol (docs/PROTOCOL.md): the dispatch
+ * loop, the slots and their arguments, seeding (random or `fill`ed from a file), `setup`,
+ * `check` (restore, poison, launch, read back), `buffers`. A vendor owns the device: memory,
+ * launches, its timer, and the commands that are device work through and through (`hello`,
+ * `load`, `warmup`, `mode`, `time`, `place`, `regions`, `once`).
+ *
+ * One file per vendor fills this table and has the main(): harness/cuda_harness.c (the CUDA
+ * driver API), harness/sim_harness.c (the simulated test double). harness/hip_ops.h
+ * declares the table's functions for HIP/ROCm (not built: no AMD GPU here).
+ *
+ * Conventions: an operation that fails in a way the protocol calls fatal (a CUDA error after
+ * a kernel fault poisons the context) replies `err cuda ...` itself and exits with status 3;
+ * `doing` words what was being done, for that reply. */
+#ifndef KD_HARNESS_VENDOR_H
+#define KD_HARNESS_VENDOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wire/protocol.h"
+
+typedef unsigned long long kd_devptr; /* a device address (CUdeviceptr, hipDeviceptr_t) */
+
+struct kd_server;
+struct kd_server_arg;
+
+typedef struct kd_vendor {
+    const char *name; /* for stderr: "kerndiff-harness" */
+    /* Whether buffers must hold their seeded contents from `setup` on (a real device: the
+     * timing launches read them). false (the simulated device, whose launches outside `check`
+     * touch nothing): buffers are seeded at the first `check`, so that a simulated 100 GiB
+     * buffer costs nothing. */
+    bool contents_at_setup;
+
+    /* Memory. alloc returns 0, or non-zero with the vendor's words for the failure in why. */
+    int (*alloc)(struct kd_server *s, kd_devptr *p, size_t bytes, char *why, size_t why_size);
+    void (*free)(struct kd_server *s, kd_devptr p);
+    void (*upload)(struct kd_server *s, kd_devptr dst, const void *src, size_t bytes, const char *doing);
+    void (*download)(struct kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing);
+    void (*zero)(struct kd_server *s, kd_devptr p, size_t bytes, const char *doing);
+    /* Fills an output with kd_fill_poison's pattern (util/dtype.h). */
+    void (*poison)(struct kd_server *s, struct kd_server_arg *a);
+
+    /* One launch of the current slot (s->cur), then waits for it. check_run: 0 the seeded and
+     * 1 the poisoned run of `check` (the simulated device writes its synthetic outputs by
+     * it; a real device ignores it). */
+    void (*launch_and_wait)(struct kd_server *s, int check_run);
+    /* The pointer a launcher's stream argument is passed as (`arg I stream`). */
+    void *(*stream_arg)(struct kd_server *s);
+    /* The address `buffers` reports for the k-th buffer of slot `slot`, allocated at p. */
+    unsigned long long (*address)(struct kd_server *s, int slot, size_t k, kd_devptr p);
+
+    /* The vendor's own commands (the list at the top). Returns false for a command it does
+     * not know (the server answers `err protocol unknown command`). */
+    bool (*command)(struct kd_server *s, kd_words *w);
+    /* `load` put a kernel into slot s->cur (the server counts the slot as loaded). Replies. */
+    bool (*load)(struct kd_server *s, kd_words *w);
+    /* `seed N` was received (optional). */
+    void (*seeded)(struct kd_server *s, unsigned long long seed);
+    /* `setup`: before any buffer, a chance to refuse (optional: the simulated alloc_fail);
+     * after a slot's buffers, the vendor's own per-slot set-up; after every slot, its own
+     * (the L2 flush buffer). Each returns false after replying `err`. */
+    bool (*before_setup)(struct kd_server *s);
+    bool (*slot_ready)(struct kd_server *s, int slot);
+    bool (*all_ready)(struct kd_server *s);
+    /* A failed setup: give back what the vendor's own set-up took (buffers are the server's). */
+    void (*release)(struct kd_server *s);
+} kd_vendor;
+
+#endif
