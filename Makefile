@@ -33,7 +33,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
 export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
-.PHONY: all test unit e2e check clean-clone install sanitize fuzz fuzz-run demo clean man
+.PHONY: all test unit e2e check layers clean-clone install sanitize fuzz fuzz-run demo clean man
 all: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(CONFORMANCE)
 
 $(BUILD)/%.o: %.c
@@ -91,7 +91,13 @@ test: unit e2e
 
 # Everything CI runs: the tests, again under ASan+UBSan, a short fuzz of each parser, and
 # `make demo` and `make install` from a fresh clone (what a newcomer runs first).
-check: test sanitize fuzz-run clean-clone
+check: layers test sanitize fuzz-run clean-clone
+
+# Includes only run down the floors of src/, and only report/, cli/, cmd/ and main.c print
+# (docs/ARCHITECTURE.md, "Floors"; scripts/layers-allow.txt must end empty).
+layers:
+	python3 scripts/check-layers.py --self-test
+	python3 scripts/check-layers.py
 
 clean-clone:
 	tests/e2e/clean_clone.sh
