@@ -4,6 +4,7 @@
 #include "server.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,16 @@
 
 #define OUTPUT_SEED_INDEX 1000
 #define GUARD_BYTES (64u << 10) /* `setup guard`: the hole after each buffer, small so that it lands right after */
+
+void kd_proto_reply(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
 
 kd_server_arg *kd_server_owner(kd_server *s, kd_server_arg *a)
 {

@@ -20,6 +20,11 @@
 
 #include "wire/protocol.h"
 
+/* A harness's reply: one line on stdout, flushed at once (the orchestrator waits for it).
+ * It lives with the server (harness/server.c), not in src/wire: nothing in kerndiff's own
+ * process writes a reply. */
+void kd_proto_reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 typedef unsigned long long kd_devptr; /* a device address (CUdeviceptr, hipDeviceptr_t) */
 
 struct kd_server;

@@ -212,12 +212,11 @@ void kd_wire_send_check(kd_child *c, const char *path)
 
 kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms) { return kd_child_receive(c, timeout_ms); }
 
-kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, unsigned block_stride,
-                                const char *path, int timeout_ms, double *record_cycles)
+kd_reply_status kd_wire_regions_run(kd_child *c, const kd_wire_regions_request *req, double *record_cycles)
 {
-    char *encoded = kd_proto_encode(path);
-    kd_reply_status st = encoded ? kd_child_call(c, timeout_ms, "regions %u %u %u %s", capacity, launches, block_stride,
-                                                 encoded)
+    char *encoded = kd_proto_encode(req->path);
+    kd_reply_status st = encoded ? kd_child_call(c, req->timeout_ms, "regions %u %u %u %s", req->capacity,
+                                                 req->launches, req->block_stride, encoded)
                                  : KD_REPLY_GARBLED;
     free(encoded);
     const char *v = st == KD_REPLY_OK ? value(c, "record_cycles") : NULL;
@@ -225,6 +224,13 @@ kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launche
         return KD_REPLY_GARBLED;
     *record_cycles = v ? atof(v) : 0;
     return st;
+}
+
+kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, unsigned block_stride,
+                                const char *path, int timeout_ms, double *record_cycles)
+{
+    kd_wire_regions_request req = {capacity, launches, block_stride, path, timeout_ms};
+    return kd_wire_regions_run(c, &req, record_cycles);
 }
 
 kd_reply_status kd_wire_once(kd_child *c, int timeout_ms) { return kd_child_call(c, timeout_ms, "once"); }

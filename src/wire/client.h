@@ -86,8 +86,16 @@ void kd_wire_send_check(kd_child *c, const char *path);
 kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms);
 
 /* regions CAPACITY LAUNCHES STRIDE PATH: the instrumented kernel's records from one block in
- * `block_stride` (src/regions/records.h);
- * *record_cycles: the cost of one record the harness measured (0: not measured). */
+ * `block_stride` (src/regions/records.h), written to `path`. */
+typedef struct kd_wire_regions_request {
+    unsigned capacity, launches, block_stride;
+    const char *path;
+    int timeout_ms;
+} kd_wire_regions_request;
+/* *record_cycles: the cost of one record the harness measured (0: not measured). */
+kd_reply_status kd_wire_regions_run(kd_child *c, const kd_wire_regions_request *req, double *record_cycles);
+/* Transitional (issue 29: more than 6 parameters take a struct): the same, until
+ * regions/pass.c calls kd_wire_regions_run; then it goes. */
 kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, unsigned block_stride,
                                 const char *path, int timeout_ms,
                                 double *record_cycles);

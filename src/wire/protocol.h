@@ -42,8 +42,6 @@ typedef struct kd_words {
 
 /* Splits `line` in place at spaces (and strips the newline). */
 void kd_proto_split(char *line, kd_words *w);
-/* A harness's reply: one line on stdout, flushed at once (the orchestrator waits for it). */
-void kd_proto_reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The value of "key=value" among words[from..], or NULL. */
 const char *kd_proto_value(const kd_words *w, size_t from, const char *key);
