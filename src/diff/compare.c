@@ -290,6 +290,126 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
     return rc;
 }
 
+/* The kernel `side->kernel` names: as named ("tk<float>" may be a compiled kernel of its
+ * own: a .ptx's instance), else the template it instantiates. */
+static void find_kernel_info(kd_side *side)
+{
+    side->kernel_info = kd_kernel_find(&side->kernels, side->kernel);
+    char *base = kd_base_name(side->kernel);
+    if (!side->kernel_info)
+        side->kernel_info = kd_kernel_find(&side->kernels, base);
+    free(base);
+}
+
+/* The names a side's kernels are compared under, copies pushed to `names`: a kernel's
+ * qualified name; a template's compiled instances ("reduce0<float>", "reduce4<float, 256u>"),
+ * read from the side's build (the one the diff makes anyway: from the cache after). A
+ * template without a compiled instance keeps its name (choosing it says what is missing). */
+static int compared_names(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, kd_strlist *names)
+{
+    bool templates = false;
+    for (size_t i = 0; i < side->kernels.count; i++)
+        templates |= side->kernels.items[i].is_template;
+    int rc = KD_OK;
+    if (templates && side->frontend->scan_misses_macros) {
+        kd_trace("%s: reading the template instances from the compiled code", side->label);
+        rc = build_side(opts, c, side);
+    }
+    const char *ptx = rc == KD_OK ? side->build.ptx : NULL;
+    for (size_t i = 0; rc == KD_OK && i < side->kernels.count; i++) {
+        const kd_kernel *k = &side->kernels.items[i];
+        kd_kernel_list instances = {0};
+        if (k->is_template && ptx)
+            kd_compiled_instances(k, ptx, &instances);
+        for (size_t j = 0; j < instances.count; j++)
+            kd_strlist_push(names, kd_xstrdup(instances.items[j].qualified));
+        if (instances.count == 0)
+            kd_strlist_push(names, kd_xstrdup(k->qualified));
+        kd_kernel_list_free(&instances);
+    }
+    kd_build_free(&side->build);
+    side->build = (kd_build){0};
+    return rc;
+}
+
+/* No --fn: the kernels (template instances) the two sides share, and those only one has. */
+static int match_sides(const kd_diff_options *opts, const kd_comparison *c, kd_kernel_match *match)
+{
+    kd_strlist names[2] = {{0}, {0}};
+    int rc = KD_OK;
+    for (int s = 0; s < 2 && rc == KD_OK; s++)
+        rc = compared_names(opts, c, (kd_side *)&c->side[s], &names[s]);
+    if (rc == KD_OK)
+        kd_match_kernels(names, match);
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < names[s].count; i++)
+            free(names[s].items[i]);
+        free(names[s].items);
+    }
+    return rc;
+}
+
+/* The static comparison of the kernel `name` that both sides of `c` define, into `k`: each
+ * side read again, built (from the cache) and analysed as the main comparison's are. */
+static int compare_one(const kd_diff_options *opts, const kd_comparison *c, const char *name, kd_comparison *k)
+{
+    memset(k, 0, sizeof *k);
+    k->started = c->started;
+    memcpy(k->arch, c->arch, sizeof k->arch);
+    k->arch_origin = c->arch_origin;
+    k->limits = c->limits;
+    k->gpu = c->gpu;
+    for (int s = 0; s < 2; s++) {
+        const kd_side *from = &c->side[s];
+        kd_side *side = &k->side[s];
+        side->label = from->label;
+        side->path = from->path;
+        side->include_dirs = from->include_dirs;
+        side->frontend = from->frontend;
+        side->origin = from->origin ? kd_xstrdup(from->origin) : NULL;
+        side->config = -1; /* no autotune pass: the backend's own config */
+        int rc = kd_scan_file(&opts->frontend, side->path, side->label, &side->kernels, &side->annotations);
+        if (rc == KD_OK)
+            rc = add_compiled_kernels(opts, k, side, name);
+        if (rc != KD_OK)
+            return rc;
+        side->kernel = kd_xstrdup(name);
+        find_kernel_info(side);
+        if ((rc = make_side(opts, k, side, s)) != KD_OK)
+            return rc;
+    }
+    kd_comparison_tabulate(k);
+    k->analysed = true;
+    return KD_OK;
+}
+
+/* Several kernels shared and no --fn: every shared one compared statically (c->kernels), the
+ * others listed. Timing needs one kernel: asked (no --no-run) where it could run (a GPU), it
+ * did not happen: the status of a launch that could not be described; where it could not
+ * run anyway (no GPU), the static diff is the whole result. */
+static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_kernel_match *match)
+{
+    c->kernels = kd_xcalloc(match->nshared, sizeof *c->kernels);
+    for (size_t i = 0; i < match->nshared; i++) {
+        int rc = compare_one(opts, c, match->shared[i], &c->kernels[c->kernel_count]);
+        c->kernel_count++; /* freed with c, done or not */
+        if (rc != KD_OK)
+            return rc;
+    }
+    for (int s = 0; s < 2; s++) {
+        c->only[s] = match->only[s];
+        c->only_count[s] = match->nonly[s];
+        match->only[s] = NULL;
+        match->nonly[s] = 0;
+    }
+    c->kernels_untimed = !opts->no_run;
+    kd_note why = {0};
+    bool could_time = !opts->no_run && kd_runtime_backend(opts, c, &why);
+    kd_note_free(&why);
+    kd_trace("%zu kernels compared statically", c->kernel_count);
+    return could_time ? KD_FAIL_INPUT : KD_OK;
+}
+
 int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
 {
     memset(c, 0, sizeof *c);
@@ -317,25 +437,30 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
         if ((rc = add_compiled_kernels(opts, c, &c->side[s], opts->fn[s])) != KD_OK)
             return rc;
     kd_kernel_list lists[2] = {c->side[0].kernels, c->side[1].kernels};
-    kd_selection sel;
-    kd_strbuf error = {0};
-    bool interactive = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
-    if (kd_select_kernel(lists, files, opts->fn, interactive ? stdin : NULL, stderr, &sel,
-                         &error) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
-        kd_sb_free(&error);
-        return KD_FAIL_INPUT;
+    kd_selection sel = {0};
+    kd_kernel_match match = {0};
+    if (!opts->fn[0] && !opts->fn[1] && (rc = match_sides(opts, c, &match)) != KD_OK)
+        return rc;
+    /* Several shared (kernels or a template's instances): each compared statically; the
+     * first one is the comparison's own. One shared instance of a template: that one. */
+    bool several = match.nshared > 1;
+    if (several || (match.nshared == 1 && strchr(match.shared[0], '<'))) {
+        sel.name[0] = kd_xstrdup(match.shared[0]);
+        sel.name[1] = kd_xstrdup(match.shared[0]);
+    } else {
+        kd_strbuf error = {0};
+        bool interactive = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+        if (kd_select_kernel(lists, files, opts->fn, interactive ? stdin : NULL, stderr, &sel, &error) != 0) {
+            kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
+            kd_sb_free(&error);
+            kd_kernel_match_free(&match);
+            return KD_FAIL_INPUT;
+        }
     }
     for (int s = 0; s < 2; s++) {
         c->side[s].kernel = sel.name[s];
         sel.name[s] = NULL;
-        /* as named ("tk<float>" may be a compiled kernel of its own: a .ptx's instance), else
-           the template it instantiates */
-        c->side[s].kernel_info = kd_kernel_find(&c->side[s].kernels, c->side[s].kernel);
-        char *base = kd_base_name(c->side[s].kernel);
-        if (!c->side[s].kernel_info)
-            c->side[s].kernel_info = kd_kernel_find(&c->side[s].kernels, base);
-        free(base);
+        find_kernel_info(&c->side[s]);
     }
     if (sel.one_kernel_each)
         kd_note_set(&c->selection_note, KD_SELECTION_ONE_KERNEL_EACH, KD_NOTE_NO_SIDE, c->side[0].kernel,
@@ -343,13 +468,23 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
     kd_selection_free(&sel);
 
     kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);
-    for (int s = 0; s < 2; s++)
-        if ((rc = kd_autotune_side(opts, c, s, make_side)) != KD_OK ||
-            (rc = make_side(opts, c, &c->side[s], s)) != KD_OK)
-            return rc;
-    if (opts->regions_on && (rc = build_instrumented(opts, c)) != KD_OK)
+    for (int s = 0; s < 2 && rc == KD_OK; s++)
+        if ((rc = kd_autotune_side(opts, c, s, make_side)) == KD_OK)
+            rc = make_side(opts, c, &c->side[s], s);
+    if (rc == KD_OK && opts->regions_on)
+        rc = build_instrumented(opts, c);
+    if (rc == KD_OK)
+        kd_comparison_tabulate(c);
+    if (rc == KD_OK && several) {
+        rc = compare_several(opts, c, &match);
+        c->analysed = rc == KD_OK || c->kernels_untimed; /* untimed: the report is complete */
+        kd_kernel_match_free(&match);
+        kd_gate_evaluate(&c->timing, false, kd_outputs_of(&c->timing, false), &opts->gate, &c->gate);
         return rc;
-    kd_comparison_tabulate(c);
+    }
+    kd_kernel_match_free(&match);
+    if (rc != KD_OK)
+        return rc;
     c->analysed = true;
     kd_trace("static analysis done");
     rc = kd_compare_runtime(opts, c);

@@ -13,6 +13,7 @@
 
 #include "gpu/nvml.h"
 #include "report/gate_summary.h"
+#include "report/kernels_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/note_text.h"
@@ -1148,6 +1149,62 @@ static json_t *sanitizer(const void *base)
     return json_pack("{s:o, s:o}", "tools", tools, "sides", sides);
 }
 
+/* ---- several kernels compared statically (model.h's `kernels`): each one's sides, findings
+ * and histograms as the document's own; the kernels only one side has; why nothing was timed */
+
+static json_t *kernel_name(const void *base) { return json_string(((const kd_comparison *)base)->side[0].kernel); }
+
+static const kd_jfield kernel_fields[] = {
+    {.key = "name", .type = KD_J_CUSTOM, .write = kernel_name},
+    {KD_J_PAIR_FIELD("sides", kd_comparison, side, side_table)},
+    {.key = "findings", .type = KD_J_CUSTOM, .write = findings},
+    {.key = "ptx", .type = KD_J_CUSTOM, .write = write_ptx, .read = read_ptx},
+    {.key = "sass", .type = KD_J_CUSTOM, .write = write_sass, .read = read_sass},
+};
+static const kd_jtable kernel_table = KD_J_TABLE(kernel_fields);
+
+static json_t *kernels_only(const void *base)
+{
+    const kd_comparison *c = base;
+    json_t *o = json_object();
+    for (int s = 0; o && s < 2; s++) {
+        json_t *list = json_array();
+        for (size_t i = 0; list && i < c->only_count[s]; i++)
+            json_array_append_new(list, json_string(c->only[s][i]));
+        json_object_set_new(o, c->side[s].label ? c->side[s].label : s ? "v2" : "v1", list);
+    }
+    return o;
+}
+
+static int read_kernels_only(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_comparison *c = base;
+    if (!json_is_object(v))
+        return kd_jfail(at, err, "must be an object with arrays v1 and v2");
+    for (int s = 0; s < 2; s++) {
+        kd_jpath list = {at, s ? "v2" : "v1", 0};
+        json_t *names = json_object_get(v, list.key);
+        if (!json_is_array(names))
+            return kd_jfail(&list, err, "must be an array of kernel names");
+        c->only[s] = kd_xcalloc(json_array_size(names) + 1, sizeof *c->only[s]);
+        for (size_t i = 0; i < json_array_size(names); i++) {
+            json_t *name = json_array_get(names, i);
+            if (!json_is_string(name)) {
+                kd_jpath item = {&list, NULL, i};
+                return kd_jfail(&item, err, "must be a string");
+            }
+            c->only[s][c->only_count[s]++] = kd_xstrdup(json_string_value(name));
+        }
+    }
+    return 0;
+}
+
+static json_t *kernels_text(const void *base)
+{
+    kd_strbuf text = {0};
+    return kd_kernels_timing_text(base, &text) ? sentence(&text) : json_null();
+}
+
 static const kd_jfield comparison_fields[] = {
     {.key = "schema_version", .type = KD_J_CUSTOM, .write = schema_version, .read = read_schema_version},
     {.key = "kerndiff_version", .type = KD_J_CUSTOM, .write = kerndiff_version},
@@ -1166,6 +1223,11 @@ static const kd_jfield comparison_fields[] = {
      * Read back, its fail_if_slower says whether that gate was asked. */
     {KD_J_OBJECT_FIELD("gate", kd_comparison, gate, gate_table), KD_J_WHEN(kd_comparison, gate.requested)},
     {.key = "environment", .type = KD_J_CUSTOM, .write = environment},
+    {KD_J_ARRAY_FIELD("kernels", kd_comparison, kernels, kernel_count, kernel_table), .optional = true},
+    {.key = "kernels_only", .type = KD_J_CUSTOM, .write = kernels_only, .read = read_kernels_only,
+     .optional = true},
+    {KD_J_FIELD("kernels_untimed", kd_comparison, kernels_untimed), .optional = true},
+    {.key = "kernels_text", .type = KD_J_CUSTOM, .write = kernels_text},
 };
 const kd_jtable kd_comparison_table = KD_J_TABLE(comparison_fields);
 
@@ -1201,6 +1263,15 @@ int kd_comparison_read(json_t *root, kd_comparison *out, kd_strbuf *err)
         return -1;
     kd_comparison_tabulate(out);
     out->analysed = true;
+    for (size_t k = 0; k < out->kernel_count; k++) { /* each kernel's: the document's arch and GPU */
+        kd_comparison *one = &out->kernels[k];
+        memcpy(one->arch, out->arch, sizeof one->arch);
+        one->arch_origin = out->arch_origin;
+        one->limits = out->limits;
+        one->gpu = out->gpu;
+        kd_comparison_tabulate(one);
+        one->analysed = true;
+    }
     return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "diff/rows.h"
 #include "report/gate_summary.h"
+#include "report/kernels_text.h"
 #include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
@@ -250,8 +251,91 @@ static void note_line(FILE *out, const char *lead, const kd_note *n)
     kd_sb_free(&text);
 }
 
+/* One kernel's findings under a bold title. */
+static void findings_list(FILE *out, const char *title, const kd_comparison *c)
+{
+    if (!c->finding_count)
+        return;
+    fprintf(out, "\n**%s**\n\n", title);
+    for (size_t i = 0; i < c->finding_count; i++) {
+        kd_strbuf finding = {0};
+        kd_finding_text(&c->findings[i], &finding);
+        kd_untrusted_fix_md(&finding);
+        fprintf(out, "- %s\n", kd_sb_str(&finding));
+        kd_sb_free(&finding);
+    }
+}
+
+/* The folded static tables of one kernel's comparison, under `summary`. */
+static void static_tables(FILE *out, const char *summary, const kd_comparison *c, const kd_render_options *o)
+{
+    const kd_side *a = &c->side[0], *b = &c->side[1];
+    /* The long tables fold away: a pull-request comment shows the verdict first. */
+    fprintf(out, "\n<details><summary>%s</summary>\n", summary);
+    value_table(out, "resources (ptxas)", kd_resource_rows, kd_resource_row_count, c);
+    occupancy_table(out, c);
+    bool sass = a->stat.sass_present && b->stat.sass_present;
+    if (sass)
+        value_table(out, "checks (SASS)", kd_check_rows, kd_check_row_count, c);
+    count_table(out, "PTX instructions by family", &c->ptx_families, o->all_rows);
+    count_table(out, "PTX instructions", &c->ptx_ops, o->all_rows);
+    if (sass) {
+        count_table(out, "SASS instructions by family", &c->sass_families, o->all_rows);
+        count_table(out, "SASS instructions", &c->sass_ops, o->all_rows);
+    } else {
+        note_line(out, "\n", &c->sass_note);
+    }
+    fprintf(out, "\n</details>\n");
+}
+
+/* A kernels_text.h sentence as a bullet. */
+static void kernels_bullet(FILE *out, const char *lead, kd_strbuf *text)
+{
+    kd_untrusted_fix_md(text);
+    fprintf(out, "%s%s\n", lead, kd_sb_str(text));
+    kd_sb_free(text);
+}
+
+/* Several kernels compared statically (model.h's `kernels`): the files, the kernels only one
+ * side has, why nothing was timed (once), then each kernel under its name. */
+static void render_several(FILE *out, const kd_comparison *c, const kd_render_options *o)
+{
+    kd_untrusted u = {0};
+    fprintf(out, "### kerndiff: %zu kernels (%s)\n\n", c->kernel_count, kd_untrusted_md(&u, c->arch));
+    for (int s = 0; s < 2; s++)
+        fprintf(out, "- %s: `%s`\n", kd_untrusted_md(&u, c->side[s].label),
+                kd_untrusted_md(&u, c->side[s].origin ? c->side[s].origin : c->side[s].path));
+    kd_strbuf line = {0};
+    for (int s = 0; s < 2; s++)
+        if (kd_kernels_only_text(c, s, &line))
+            kernels_bullet(out, "- note: ", &line);
+    note_line(out, "- note: ", &c->git_note);
+    if (kd_kernels_timing_text(c, &line))
+        kernels_bullet(out, "- ", &line);
+    kd_sb_free(&line);
+    for (size_t k = 0; k < c->kernel_count; k++) {
+        const kd_comparison *one = &c->kernels[k];
+        fprintf(out, "\n#### `%s` (`%s`)\n", kd_untrusted_md(&u, one->side[0].kernel),
+                kd_untrusted_md(&u, one->side[0].stat.demangled));
+        findings_list(out, "What changed", one);
+        if (o->brief)
+            continue;
+        kd_strbuf launch = {0};
+        kd_launch_block_text(one, "", &launch);
+        kd_untrusted_fix_md(&launch); /* no backtick can end the fence */
+        fprintf(out, "\n**Launch**\n\n```text\n%s```\n", kd_sb_str(&launch));
+        kd_sb_free(&launch);
+        static_tables(out, "Static analysis: resources, occupancy, instructions", one, o);
+    }
+    kd_untrusted_free(&u);
+}
+
 void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
+    if (c->kernel_count) {
+        render_several(out, c, o);
+        return;
+    }
     const kd_side *a = &c->side[0], *b = &c->side[1];
     /* Every string here is a file name, a kernel name, a value or a saved document's. */
     kd_untrusted u = {0};
@@ -314,32 +398,8 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         regions_section(out, c);
     else
         note_line(out, "- ", &c->regions_note);
-    if (c->finding_count) {
-        fprintf(out, "\n**What changed**\n\n");
-        for (size_t i = 0; i < c->finding_count; i++) {
-            kd_strbuf finding = {0};
-            kd_finding_text(&c->findings[i], &finding);
-            kd_untrusted_fix_md(&finding);
-            fprintf(out, "- %s\n", kd_sb_str(&finding));
-            kd_sb_free(&finding);
-        }
-    }
+    findings_list(out, "What changed", c);
     if (o->brief)
         return;
-    /* The long tables fold away: a pull-request comment shows the verdict first. */
-    fprintf(out, "\n<details><summary>Static analysis: resources, occupancy, instructions</summary>\n");
-    value_table(out, "resources (ptxas)", kd_resource_rows, kd_resource_row_count, c);
-    occupancy_table(out, c);
-    bool sass = a->stat.sass_present && b->stat.sass_present;
-    if (sass)
-        value_table(out, "checks (SASS)", kd_check_rows, kd_check_row_count, c);
-    count_table(out, "PTX instructions by family", &c->ptx_families, o->all_rows);
-    count_table(out, "PTX instructions", &c->ptx_ops, o->all_rows);
-    if (sass) {
-        count_table(out, "SASS instructions by family", &c->sass_families, o->all_rows);
-        count_table(out, "SASS instructions", &c->sass_ops, o->all_rows);
-    } else {
-        note_line(out, "\n", &c->sass_note);
-    }
-    fprintf(out, "\n</details>\n");
+    static_tables(out, "Static analysis: resources, occupancy, instructions", c, o);
 }

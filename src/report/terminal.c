@@ -5,6 +5,7 @@
 
 #include "diff/rows.h"
 #include "report/gate_summary.h"
+#include "report/kernels_text.h"
 #include "report/launch_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
@@ -407,9 +408,38 @@ static void note_line(FILE *out, const kd_render_options *o, const char *lead, c
     kd_sb_free(&text);
 }
 
+/* A sentence of kernels_text.h on a line of its own, after `lead`, in `colour` (NULL: none). */
+static void kernels_line(FILE *out, const kd_render_options *o, const char *lead, const char *colour, kd_strbuf *text)
+{
+    fprintf(out, "%s%s%s%s\n", lead, colour ? paint(o, colour) : "", kd_sb_str(text), colour ? paint(o, RESET) : "");
+    kd_sb_free(text);
+}
+
+/* --brief of several kernels: why nothing was timed, then what changed in each. */
+static void brief_several(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    kd_strbuf line = {0};
+    if (kd_kernels_timing_text(c, &line))
+        kernels_line(out, o, "", YELLOW, &line);
+    kd_sb_free(&line);
+    kd_untrusted u = {0};
+    for (size_t k = 0; k < c->kernel_count; k++) {
+        if (!c->kernels[k].finding_count)
+            continue;
+        fprintf(out, "%s%s%s", paint(o, BOLD), kd_untrusted_name(&u, c->kernels[k].side[0].kernel), paint(o, RESET));
+        findings_section(out, o, &c->kernels[k]);
+    }
+    kd_untrusted_free(&u);
+    gate_line(out, o, c);
+}
+
 /* --brief: what a pull request or an agent needs first, in a few lines. */
 static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
+    if (c->kernel_count) {
+        brief_several(out, o, c);
+        return;
+    }
     kd_strbuf line = {0};
     if (c->timed) {
         kd_timing_headline(&c->timing, &line);
@@ -434,10 +464,17 @@ static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
     findings_section(out, o, c);
 }
 
+static void static_sections(FILE *out, const kd_render_options *o, const kd_comparison *c);
+static void render_several(FILE *out, const kd_render_options *o, const kd_comparison *c);
+
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     if (o->brief) {
         brief(out, o, c);
+        return;
+    }
+    if (c->kernel_count) {
+        render_several(out, o, c);
         return;
     }
     const kd_side *a = &c->side[0], *b = &c->side[1];
@@ -485,7 +522,53 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         note_line(out, o, "\n", YELLOW, "", &c->regions_note);
 
     findings_section(out, o, c);
+    static_sections(out, o, c);
+    fprintf(out, "%s(static counts: each instruction once, however often it runs)%s\n", paint(o, DIM),
+            paint(o, RESET));
+}
 
+/* Several kernels compared statically (model.h's `kernels`): the files, the kernels only one
+ * side has, why nothing was timed (once), then each kernel's launch, findings and static
+ * sections under its name. */
+static void render_several(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    kd_untrusted u = {0};
+    kd_strbuf line = {0};
+    kd_kernels_heading(c, &line);
+    fprintf(out, "%skerndiff%s %s   arch %s (%s)\n", paint(o, BOLD), paint(o, RESET), kd_sb_str(&line),
+            kd_untrusted_name(&u, c->arch), kd_untrusted_name(&u, c->arch_origin));
+    kd_sb_free(&line);
+    for (int s = 0; s < 2; s++) {
+        const kd_side *side = &c->side[s];
+        fprintf(out, "  %s: %s%s\n", kd_untrusted_name(&u, side->label),
+                kd_untrusted_name(&u, side->origin ? side->origin : side->path),
+                side->build.from_cache ? "  (cached build)" : "");
+    }
+    for (int s = 0; s < 2; s++)
+        if (kd_kernels_only_text(c, s, &line))
+            kernels_line(out, o, "  note: ", NULL, &line);
+    note_line(out, o, "  ", YELLOW, "note: ", &c->git_note);
+    if (kd_kernels_timing_text(c, &line))
+        kernels_line(out, o, "", YELLOW, &line);
+    gate_line(out, o, c);
+    for (size_t k = 0; k < c->kernel_count; k++) {
+        const kd_comparison *one = &c->kernels[k];
+        fprintf(out, "\n%s== %s ==%s  [%s]\n", paint(o, BOLD), kd_untrusted_name(&u, one->side[0].kernel),
+                paint(o, RESET), kd_untrusted_name(&u, one->side[0].stat.demangled));
+        launch_block(out, o, one);
+        findings_section(out, o, one);
+        static_sections(out, o, one);
+    }
+    kd_untrusted_free(&u);
+    fprintf(out, "%s(static counts: each instruction once, however often it runs)%s\n", paint(o, DIM),
+            paint(o, RESET));
+}
+
+/* The static half of one kernel's comparison: resources, occupancy, SASS checks, the
+ * instruction tables, why SASS is missing. */
+static void static_sections(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    const kd_side *a = &c->side[0], *b = &c->side[1];
     column_heading(out, o, "resources (ptxas)", 24);
     for (size_t i = 0; i < kd_resource_row_count; i++)
         value_row(out, o, &kd_resource_rows[i], c);
@@ -503,6 +586,4 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         count_table(out, o, "SASS instructions", &c->sass_ops);
     }
     note_line(out, o, "\n", NULL, "", &c->sass_note);
-    fprintf(out, "%s(static counts: each instruction once, however often it runs)%s\n", paint(o, DIM),
-            paint(o, RESET));
 }

@@ -147,3 +147,47 @@ void kd_selection_free(kd_selection *s)
     free(s->name[1]);
     memset(s, 0, sizeof *s);
 }
+
+static bool listed(const kd_strlist *list, size_t before, const char *name)
+{
+    for (size_t i = 0; i < before; i++)
+        if (!strcmp(list->items[i], name))
+            return true;
+    return false;
+}
+
+static void push_copy(char ***items, size_t *count, const char *name)
+{
+    *items = kd_xreallocarray(*items, *count + 1, sizeof **items);
+    (*items)[(*count)++] = kd_xstrdup(name);
+}
+
+void kd_match_kernels(const kd_strlist names[2], kd_kernel_match *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int s = 0; s < 2; s++) {
+        const kd_strlist *mine = &names[s], *other = &names[1 - s];
+        for (size_t i = 0; i < mine->count; i++) {
+            const char *name = mine->items[i];
+            if (listed(mine, i, name)) /* a name twice (an overload): once */
+                continue;
+            if (!listed(other, other->count, name))
+                push_copy(&out->only[s], &out->nonly[s], name);
+            else if (s == 0)
+                push_copy(&out->shared, &out->nshared, name);
+        }
+    }
+}
+
+void kd_kernel_match_free(kd_kernel_match *m)
+{
+    for (size_t i = 0; i < m->nshared; i++)
+        free(m->shared[i]);
+    free(m->shared);
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < m->nonly[s]; i++)
+            free(m->only[s][i]);
+        free(m->only[s]);
+    }
+    memset(m, 0, sizeof *m);
+}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "source/scan.h"
 #include "util/strbuf.h"
+#include "util/strlist.h"
 
 typedef struct kd_selection {
     char *name[2]; /* per side, as the user names it (may carry template args: "tk<float>") */
@@ -20,6 +21,19 @@ int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2]
                      const char *const fn[2], FILE *prompt_in, FILE *prompt_out,
                      kd_selection *out, kd_strbuf *error);
 void kd_selection_free(kd_selection *s);
+
+/* The kernels two files share and those only one has, by name. */
+typedef struct kd_kernel_match {
+    char **shared;          /* in names[0]'s order, each once (owned copies) */
+    size_t nshared;
+    char **only[2];         /* only in side 0 / side 1, in that side's order (owned copies) */
+    size_t nonly[2];
+} kd_kernel_match;
+
+/* Matches names[0] against names[1] (each a side's kernels, a template as its compiled
+ * instances: "reduce0<float>"), by equal spelling. */
+void kd_match_kernels(const kd_strlist names[2], kd_kernel_match *out);
+void kd_kernel_match_free(kd_kernel_match *m);
 
 /* The name without template arguments: "tk<float>" -> "tk" (malloc'd). */
 char *kd_base_name(const char *name);

@@ -11,8 +11,6 @@ for h6_file in tests/realfiles/*.cu tests/realfiles/*.ptx tests/realfiles/*.py; 
     # Files that do not yet pass with zero flags, each with the reason it gives today (issue 27,
     # not done): asserted as such, so the day one passes this check fails and moves it up.
     case $(basename "$h6_file") in
-    axpy_templates.cu) h6_known="kernel 'axpy' has 2 instances" ;;
-    reduction.cu | transpose.cu) h6_known="both files define several kernels; choose one with --fn" ;;
     triton_add.py | triton_softmax.py) h6_known="tl.constexpr 'BLOCK_SIZE' of kernel '[a-z_]+' needs a value" ;;
     *) h6_known="" ;;
     esac
@@ -33,6 +31,81 @@ for h6_file in tests/realfiles/*.cu tests/realfiles/*.ptx tests/realfiles/*.py; 
         fail "$h6_name: list differs from $h6_file.list" "$WORK/${h6_name}_list.diff"
     fi
 done
+# Files with several kernels or a template's several instances: every one the two sides
+# share has its static section, under its name; timing, which needs one, is named once, on
+# one line, with the names --fn takes; with no GPU that is the whole result (exit 0).
+h6_several() { # NAME FILE EXPECTED_SECTIONS...
+    local name=$1 file=$2
+    shift 2
+    run "$name" 0 -- "tests/realfiles/$file" "tests/realfiles/$file"
+    local want
+    for want in "$@"; do has "$name" out "^== $want ==  \\["; done
+    local sections
+    sections=$(grep -c '^== .* ==  \[' "$WORK/$name.out")
+    if [ "$sections" -eq $# ]; then ok "$name: $# static sections"; else
+        fail "$name: $sections static sections, wanted $#" "$WORK/$name.out"; fi
+    local untimed
+    untimed=$(grep -c '^timing needs one kernel: --fn NAME (' "$WORK/$name.out")
+    if [ "$untimed" -eq 1 ]; then ok "$name: timing named once"; else
+        fail "$name: 'timing needs one kernel' said $untimed times" "$WORK/$name.out"; fi
+    lacks "$name" err .
+}
+h6_several corpus_several_transpose transpose.cu copy transposeNaive transposeCoalesced
+has corpus_several_transpose out '^timing needs one kernel: --fn NAME \(copy, transposeNaive, transposeCoalesced\)$'
+h6_several corpus_several_axpy axpy_templates.cu 'axpy<float>' 'axpy<double>'
+has corpus_several_axpy out '^== axpy<double> ==  \[void axpy<double>\(double, double const\*, double\*, int\)\]$'
+h6_several corpus_several_reduction reduction.cu 'reduce0<float>' 'reduce0<int>' 'reduce2<float>' 'reduce2<int>' \
+    'reduce4<float, 256u>' 'reduce4<int, 256u>'
+has corpus_several_reduction out '^kerndiff 6 kernels compared: reduce0<float>, '
+has corpus_several_reduction out '^resources \(ptxas\) '
+# --no-run asked for no timing: nothing to say about it.
+run corpus_several_no_run 0 -- --no-run tests/realfiles/transpose.cu tests/realfiles/transpose.cu
+lacks corpus_several_no_run out 'timing needs one kernel'
+# --fn still chooses one kernel (as before: the timed request's way).
+run corpus_several_fn 0 -- --fn 'axpy<double>' tests/realfiles/axpy_templates.cu tests/realfiles/axpy_templates.cu
+lacks corpus_several_fn out '^== '
+has corpus_several_fn out '^kerndiff axpy<double> '
+# Kernels only one side has are listed, not compared.
+mkdir -p "$WORK/h6"
+sed 's/transposeCoalesced/transposeTiled/g' tests/realfiles/transpose.cu >"$WORK/h6/transpose_renamed.cu"
+run corpus_several_only 0 -- tests/realfiles/transpose.cu "$WORK/h6/transpose_renamed.cu"
+has corpus_several_only out '^  note: only in v1 \(not compared\): transposeCoalesced$'
+has corpus_several_only out '^  note: only in v2 \(not compared\): transposeTiled$'
+has corpus_several_only out '^kerndiff 2 kernels compared: copy, transposeNaive '
+# The same in JSON (a `kernels` array) and Markdown.
+run corpus_several_json 0 -- --json "$WORK/h6/several.json" --markdown "$WORK/h6/several.md" \
+    tests/realfiles/transpose.cu "$WORK/h6/transpose_renamed.cu"
+if python3 - "$WORK/h6/several.json" <<'PY'; then ok "several kernels: JSON kernels array"; else fail "several kernels: JSON kernels array" "$WORK/h6/several.json"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [k["name"] for k in d["kernels"]] == ["copy", "transposeNaive"], d["kernels"]
+assert all(k["sides"][0]["kernel"] == k["name"] for k in d["kernels"])
+assert all(k["ptx"]["total"][0] > 0 for k in d["kernels"])
+assert d["kernels_only"] == {"v1": ["transposeCoalesced"], "v2": ["transposeTiled"]}, d["kernels_only"]
+assert d["kernels_untimed"] is True
+assert d["kernels_text"] == "timing needs one kernel: --fn NAME (copy, transposeNaive)"
+PY
+if python3 -c "import jsonschema" 2>/dev/null; then
+    if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/h6/several.json" >"$WORK/h6/validate.out" 2>&1; then
+        ok "several kernels: JSON valid against docs/json-schema.json"
+    else fail "several kernels: JSON not valid against the schema" "$WORK/h6/validate.out"; fi
+fi
+if grep -q '^#### `transposeNaive` ' "$WORK/h6/several.md" && grep -c '^- timing needs one kernel' "$WORK/h6/several.md" | grep -qx 1; then
+    ok "several kernels: Markdown sections"; else fail "several kernels: Markdown sections" "$WORK/h6/several.md"; fi
+# A saved run of several kernels is read back by kerndiff compare.
+run corpus_several_compare 0 -- compare "$WORK/h6/several.json" "$WORK/h6/several.json"
+
+# The files whose timed diff fails with zero flags (bench/realfiles.txt) each say so in ONE
+# line that names the one flag that fixes it (--arg, once per value), as `list` shows it with
+# no GPU: the whole sentence, from "not launchable" to the annotation it offers, on one line.
+for h6_file in adamw.cu bitonic_step.cu saxpy_bounds.cu sgemm_naive.cu sgemm_tiled.cu block_sum.ptx scaled_add.ptx; do
+    h6_name=corpus_one_flag_$(echo "$h6_file" | tr '.' '_')
+    run "$h6_name" 0 -- list "tests/realfiles/$h6_file"
+    has "$h6_name" out '^  launch: not launchable as described: scalar parameters? .* needs? a value: (--arg [A-Za-z_0-9]+=VALUE ?)+ or `// kerndiff: [^`]*=VALUE`$'
+    h6_lines=$(grep -c 'not launchable' "$WORK/$h6_name.out")
+    if [ "$h6_lines" -eq 1 ]; then ok "$h6_name: one line"; else fail "$h6_name: $h6_lines 'not launchable' lines" "$WORK/$h6_name.out"; fi
+done
+
 if [ "$h6_corpus_files" -ge 20 ]; then ok "corpus: $h6_corpus_files kernel files"; else
     fail "corpus: $h6_corpus_files kernel files under tests/realfiles, wanted at least 20"; fi
 

@@ -1,0 +1,18 @@
+/* kernels_text.h — the sentences of a static diff of several kernels (model.h's `kernels`:
+ * no --fn, the files share several kernels or template instances), for every renderer. */
+#ifndef KD_REPORT_KERNELS_TEXT_H
+#define KD_REPORT_KERNELS_TEXT_H
+
+#include <stdbool.h>
+#include "diff/model.h"
+#include "util/strbuf.h"
+
+/* "timing needs one kernel: --fn NAME (reduce0<float>, reduce0<int>, ...)": false (nothing
+ * appended) when the comparison is not of several kernels or timing was not asked. */
+bool kd_kernels_timing_text(const kd_comparison *c, kd_strbuf *out);
+/* "only in v1 (not compared): NAME, ...": false when side s has no kernel of its own. */
+bool kd_kernels_only_text(const kd_comparison *c, int s, kd_strbuf *out);
+/* "3 kernels compared: copy, transposeNaive, transposeCoalesced". */
+void kd_kernels_heading(const kd_comparison *c, kd_strbuf *out);
+
+#endif
