@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend_msgs.h"
 #include "wire/locate.h"
 
 /* In order of preference: the test seam first (it claims nothing unless set), then the
@@ -58,4 +59,18 @@ void kd_argv_free(kd_argv *a)
     for (size_t i = 0; i < sizeof a->items / sizeof *a->items; i++)
         free(a->items[i]);
     *a = (kd_argv){{NULL}};
+}
+
+void kd_say_sided_args(int id, const char *side, const kd_diag_arg *args, size_t nargs)
+{
+    if (!side) {
+        kd_say_args(id + 1, KD_DIAG_NO_SIDE, args, nargs);
+        return;
+    }
+    kd_diag_arg with[KD_DIAG_MAX_ARGS];
+    size_t n = 0;
+    with[n++] = KD_S(side);
+    for (size_t i = 0; i < nargs && n < KD_DIAG_MAX_ARGS; i++)
+        with[n++] = args[i];
+    kd_say_args(id, KD_DIAG_NO_SIDE, with, n);
 }

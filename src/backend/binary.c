@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend_msgs.h"
 #include "util/outcome.h"
 #include "compile/cache.h"
 #include "source/ptxentry.h"
@@ -47,16 +48,14 @@ static char *resource_usage(const kd_frontend_options *opts, const char *side, c
     const char *argv[] = {cuobjdump, "--dump-resource-usage", cubin, NULL};
     kd_spawn_result r;
     if (!cuobjdump || kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: %s%sa .cubin input needs cuobjdump (install the CUDA toolkit's, or pip install "
-                                "nvidia-cuda-cuobjdump and put it on PATH)\n", side ? side : "", side ? ": " : "");
+        kd_say_sided_args(KD_MSG_BACKEND_NEEDS_CUOBJDUMP, side, NULL, 0);
         return NULL;
     }
     char *text = NULL;
     if (r.exit_code == 0 && !r.signal)
         text = kd_sb_take(&r.out);
     else
-        kd_text_fprintf(stderr, "kerndiff: %s%s%s cannot read %s: %s\n", side ? side : "", side ? ": " : "", cuobjdump, cubin,
-                        kd_sb_str(&r.err));
+        kd_say_sided(KD_MSG_BACKEND_CUOBJDUMP_FAILED, side, KD_S(cuobjdump), KD_S(cubin), KD_S(kd_sb_str(&r.err)));
     kd_spawn_result_free(&r);
     return text;
 }
@@ -75,13 +74,12 @@ static void cubin_functions(const char *usage, kd_kernel_list *out)
 static int binary_scan(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                        kd_annotations *annotations)
 {
-    const char *label = side ? side : "", *sep = side ? ": " : "";
     bool cubin = is_cubin(path);
     size_t len = 0;
     char *text = cubin ? resource_usage(opts, side, path) : kd_read_file(path, &len);
     if (!text) {
         if (!cubin)
-            kd_text_fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", label, sep, path, kd_read_error(errno));
+            kd_say_sided(KD_MSG_BACKEND_CANNOT_READ, side, KD_S(path), KD_S(kd_read_error(errno)));
         return cubin ? KD_FAIL_TOOL : KD_FAIL_INPUT;
     }
     /* The file's own annotations (PTX comments), then the sidecar's, which win. */
@@ -94,8 +92,7 @@ static int binary_scan(const kd_frontend_options *opts, const char *path, const 
     if (!sidecar && errno != ENOENT) {
         /* A sidecar that is there but cannot be used (a FIFO, a folder, too large) is said,
          * never skipped: its annotations would silently be missing. */
-        kd_text_fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", label, sep, kd_sb_str(&sidecar_path),
-                        kd_read_error(errno));
+        kd_say_sided(KD_MSG_BACKEND_CANNOT_READ, side, KD_S(kd_sb_str(&sidecar_path)), KD_S(kd_read_error(errno)));
         kd_sb_free(&notes);
         kd_sb_free(&sidecar_path);
         free(text);
@@ -113,7 +110,7 @@ static int binary_scan(const kd_frontend_options *opts, const char *path, const 
         kd_ptx_kernels(text, kernels);
     int rc = KD_OK;
     if (kd_ptx_kernels_annotate(kernels, a, &why) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: %s%s%s: %s\n", label, sep, sidecar ? kd_sb_str(&sidecar_path) : path, kd_sb_str(&why));
+        kd_say_sided(KD_MSG_BACKEND_ANNOTATIONS, side, KD_S(sidecar ? kd_sb_str(&sidecar_path) : path), KD_S(kd_sb_str(&why)));
         rc = KD_FAIL_INPUT;
     }
     kd_annotations_free(&local);
@@ -158,16 +155,15 @@ static int run_ptxas(const char *ptxas, const kd_comparison *c, const kd_side *s
     kd_spawn_result r;
     int rc = KD_OK;
     if (!cubin || !log || kd_spawn(argv, NULL, TOOL_TIMEOUT_MS, &r) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: %s: cannot run %s to assemble %s: install the CUDA toolkit (or pass --nvcc PATH "
-                                "beside its ptxas)\n", side->label, ptxas, side->path);
+        kd_say(KD_MSG_BACKEND_NO_PTXAS, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(ptxas), KD_S(side->path));
         rc = KD_FAIL_TOOL;
     } else {
         if (r.exit_code != 0 || r.signal) {
-            kd_text_fprintf(stderr, "kerndiff: %s: ptxas -arch=%s failed on %s:\n%s\nFix the PTX, or check --arch.\n",
-                            side->label, c->arch, side->path, kd_sb_str(&r.err));
+            kd_say(KD_MSG_BACKEND_PTXAS_FAILED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(c->arch), KD_S(side->path),
+                   KD_S(kd_sb_str(&r.err)));
             rc = KD_FAIL_BUILD;
         } else if (kd_write_file(log, kd_sb_str(&r.err), r.err.len) != 0) {
-            kd_text_fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, log, strerror(errno));
+            kd_say(KD_MSG_BACKEND_CANNOT_WRITE, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(log), KD_S(strerror(errno)));
             rc = KD_FAIL_TOOL;
         }
         kd_spawn_result_free(&r);
@@ -188,7 +184,7 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
     size_t len = 0;
     b->ptx = kd_read_file(side->path, &len);
     if (!b->ptx) {
-        kd_text_fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, kd_read_error(errno));
+        kd_say(KD_MSG_BACKEND_CANNOT_READ, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(kd_read_error(errno)));
         return KD_FAIL_INPUT;
     }
     char *ptxas = find_ptxas(opts), *version = ptxas_version(ptxas);
@@ -207,7 +203,7 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
         const char *tmp = kd_tmpdir();
         char *dir = tmp ? kd_path_join(tmp, side->label) : NULL;
         if (!dir || kd_mkdir_p(dir) != 0) {
-            kd_text_fprintf(stderr, "kerndiff: %s: cannot create a build folder: %s\n", side->label, strerror(errno));
+            kd_say(KD_MSG_BACKEND_NO_BUILD_FOLDER, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(strerror(errno)));
             rc = KD_FAIL_TOOL;
         } else if ((rc = run_ptxas(ptxas, c, side, dir)) == KD_OK && entry) {
             kd_cache_store(dir, entry, &layout);
@@ -224,8 +220,7 @@ static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_
     b->ptxas_log = log ? kd_read_output(log, NULL) : NULL;
     free(log);
     if (rc == KD_OK && (!b->cubin_path || !b->ptxas_log)) {
-        kd_text_fprintf(stderr, "kerndiff: %s: the assembled %s left no usable kernel.cubin/ptxas.log in %s (rerun with "
-                                "--no-cache)\n", side->label, side->path, b->dir);
+        kd_say(KD_MSG_BACKEND_ASSEMBLY_LEFT_NOTHING, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(b->dir));
         rc = KD_FAIL_TOOL;
     }
     return rc;
@@ -240,7 +235,7 @@ static int use_cubin(const kd_frontend_options *opts, kd_side *side)
     b->ptx = kd_xstrdup("");
     b->ptxas_log = b->cubin_path ? resource_usage(opts, side->label, b->cubin_path) : NULL;
     if (!b->cubin_path)
-        kd_text_fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", side->label, side->path, kd_read_error(errno));
+        kd_say(KD_MSG_BACKEND_CANNOT_READ, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(kd_read_error(errno)));
     return b->cubin_path && b->ptxas_log ? KD_OK : b->cubin_path ? KD_FAIL_TOOL : KD_FAIL_INPUT;
 }
 

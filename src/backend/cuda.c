@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend_msgs.h"
 #include "util/outcome.h"
 #include "source/compiled.h"
 #include "static/symbols.h"
@@ -35,11 +36,9 @@ static int cuda_scan(const kd_frontend_options *opts, const char *path, const ch
     char *text = kd_read_file(path, &len);
     if (!text) {
         if (errno == EISDIR)
-            kd_text_fprintf(stderr, "kerndiff: %s%s'%s' is a folder, not a kernel file: give a .cu file\n", side ? side : "",
-                            side ? ": " : "", path);
+            kd_say_sided(KD_MSG_BACKEND_IS_FOLDER, side, KD_S(path));
         else
-            kd_text_fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
-                            kd_read_error(errno));
+            kd_say_sided(KD_MSG_BACKEND_CANNOT_READ, side, KD_S(path), KD_S(kd_read_error(errno)));
         return KD_FAIL_INPUT;
     }
     /* Every name, type and annotation shown later comes from this text: it is made to
@@ -102,27 +101,25 @@ static int build_variant(const kd_frontend_options *opts, const kd_comparison *c
     case KD_BUILD_OK:
         break;
     case KD_BUILD_NO_SOURCE:
-        kd_text_fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        kd_say(KD_MSG_BACKEND_SIDE_SAYS, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(kd_sb_str(&why)));
         rc = KD_FAIL_INPUT;
         break;
     case KD_BUILD_NO_COMPILER:
-        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_say(KD_MSG_BACKEND_SAYS, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&why)));
         rc = KD_FAIL_TOOL;
         break;
     case KD_BUILD_FAILED: {
-        kd_strbuf said = {0}; /* nvcc quotes source lines: no control sequences from them */
-        kd_escape_controls(kd_sb_str(&why), why.len, &said);
+        /* nvcc quotes source lines: the sink writes their control sequences out. */
         kd_strbuf hint = {0}; /* a missing header that lies near the file: "add -I DIR" */
         kd_build_failure_hint(kd_sb_str(&why), side->path, &hint);
-        kd_text_fprintf(stderr, "kerndiff: %s: build of %s failed (nvcc -arch=%s); nvcc said:\n%s\n%s\n",
-                        side->label, side->path, c->arch, kd_sb_str(&said), kd_sb_str(&hint));
+        kd_say(KD_MSG_BACKEND_BUILD_FAILED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(c->arch),
+               KD_S(kd_sb_str(&why)), KD_S(kd_sb_str(&hint)));
         kd_sb_free(&hint);
-        kd_sb_free(&said);
         rc = KD_FAIL_BUILD;
         break;
     }
     case KD_BUILD_SYSTEM:
-        kd_text_fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+        kd_say(KD_MSG_BACKEND_SIDE_SAYS, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(kd_sb_str(&why)));
         rc = KD_FAIL_TOOL;
         break;
     }

@@ -3,5 +3,7 @@
 #include "util/util_msgs.h"
 
 const kd_wording kd_wording_util[] = {
+    {KD_MSG_UTIL_TRACE, 2, "[kerndiff {0:7.3f}s] {1}"},
+    {KD_MSG_UTIL_ANNOUNCE, 1, "kerndiff: {0}"},
     {0, 0, NULL},
 };

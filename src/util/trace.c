@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "util/env.h"
+#include "util/util_msgs.h"
+#include "util/xalloc.h"
 
 static struct {
     bool set;
@@ -42,7 +44,11 @@ static double elapsed(void)
     return (double)(now.tv_sec - state.start.tv_sec) + (double)(now.tv_nsec - state.start.tv_nsec) / 1e9;
 }
 
-/* A printf format from the callers, which the attribute has the compiler check there. */
+/* A printf format from the callers, which the attribute has the compiler check there. The
+ * status line is terminal control (it redraws itself with "\r" and ESC[K, no newline), which
+ * a message sink (util/diag.h: one line each, controls written out) cannot draw: it and its
+ * eraser stay raw writes here until there is a sink for it (issue 29, a second step). The
+ * stage lines and announcements are messages (util_msgs.h). */
 __attribute__((format(printf, 1, 0))) static void status_line(const char *fmt, va_list ap)
 {
     char text[160];
@@ -69,9 +75,9 @@ void kd_trace(const char *fmt, ...)
     va_start(ap, fmt);
     if (state.level == KD_VERBOSE) {
         kd_status_clear();
-        fprintf(stderr, "[kerndiff %7.3fs] ", elapsed());
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
+        char *text = kd_xvasprintf(fmt, ap);
+        kd_say(KD_MSG_UTIL_TRACE, KD_DIAG_NO_SIDE, KD_D(elapsed()), KD_S(text));
+        free(text);
     } else if (state.level == KD_NORMAL && state.terminal) {
         status_line(fmt, ap);
     }
@@ -97,8 +103,8 @@ void kd_announce(const char *fmt, ...)
     kd_status_clear();
     va_list ap;
     va_start(ap, fmt);
-    fputs("kerndiff: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char *text = kd_xvasprintf(fmt, ap);
     va_end(ap);
+    kd_say(KD_MSG_UTIL_ANNOUNCE, KD_DIAG_NO_SIDE, KD_S(text));
+    free(text);
 }

@@ -1,0 +1,23 @@
+/* A formatted message through the untrusted-text filter (report/stderr_text.h). */
+#include "report/stderr_text.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "report/untrusted.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+void kd_untrusted_fprintf(FILE *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *formatted = kd_xvasprintf(fmt, ap);
+    va_end(ap);
+    kd_strbuf text = {0};
+    kd_sb_puts(&text, formatted);
+    free(formatted);
+    kd_untrusted_fix(&text);
+    fputs(kd_sb_str(&text), out);
+    kd_sb_free(&text);
+}
