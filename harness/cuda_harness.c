@@ -739,10 +739,13 @@ static void cuda_free(kd_server *s, kd_devptr p)
     h->cu.MemFree(p);
 }
 
-static void cuda_upload(kd_server *s, kd_devptr dst, const void *src, size_t bytes, const char *doing)
+static bool cuda_restore(kd_server *s, kd_server_arg *a, const char *doing)
 {
     harness *h = s->vendor;
-    cuda_ok(h, h->cu.MemcpyHtoD(dst, src, bytes), doing);
+    const void *contents = kd_server_seeded(s, a);
+    if (contents)
+        cuda_ok(h, h->cu.MemcpyHtoD(a->device, contents, a->bytes), doing);
+    return contents != NULL;
 }
 
 static void cuda_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing)
@@ -832,10 +835,9 @@ static bool cuda_command(kd_server *s, kd_words *w)
 
 static const kd_vendor cuda_vendor = {
     .name = "kerndiff-harness",
-    .contents_at_setup = true,
     .alloc = cuda_alloc,
     .free = cuda_free,
-    .upload = cuda_upload,
+    .restore = cuda_restore,
     .download = cuda_download,
     .zero = cuda_zero,
     .poison = cuda_poison,

@@ -29,10 +29,10 @@
 #include "vendor.h"
 
 /* Memory: hipMalloc (its hipError_t worded by hipGetErrorName/hipGetErrorString into why),
- * hipFree, hipMemcpyHtoD, hipMemcpyDtoH, hipMemsetD8. */
+ * hipFree, hipMemcpyHtoD of kd_server_seeded's bytes, hipMemcpyDtoH, hipMemsetD8. */
 int kd_hip_alloc(struct kd_server *s, kd_devptr *p, size_t bytes, char *why, size_t why_size);
 void kd_hip_free(struct kd_server *s, kd_devptr p);
-void kd_hip_upload(struct kd_server *s, kd_devptr dst, const void *src, size_t bytes, const char *doing);
+bool kd_hip_restore(struct kd_server *s, struct kd_server_arg *a, const char *doing);
 void kd_hip_download(struct kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing);
 void kd_hip_zero(struct kd_server *s, kd_devptr p, size_t bytes, const char *doing);
 /* hipMemsetD8/D16/D32 with kd_fill_poison's pattern; 8-byte types through a host copy. */
@@ -60,8 +60,8 @@ void kd_hip_release(struct kd_server *s);
 /* The table harness/hip_harness.c would hand to kd_server_run:
  *
  *   static const kd_vendor hip_vendor = {
- *       .name = "kerndiff-hip-harness", .contents_at_setup = true,
- *       .alloc = kd_hip_alloc, .free = kd_hip_free, .upload = kd_hip_upload,
+ *       .name = "kerndiff-hip-harness",
+ *       .alloc = kd_hip_alloc, .free = kd_hip_free, .restore = kd_hip_restore,
  *       .download = kd_hip_download, .zero = kd_hip_zero, .poison = kd_hip_poison,
  *       .launch_and_wait = kd_hip_launch_and_wait, .stream_arg = kd_hip_stream_arg,
  *       .address = kd_hip_address, .command = kd_hip_command, .load = kd_hip_load,

@@ -34,9 +34,7 @@ static unsigned long long input_seed(const kd_server *s, size_t input_index)
     return s->seed + 0x9E3779B97F4A7C15ull * (input_index + 1);
 }
 
-/* What a buffer starts with: its `fill` file's bytes, else kd_fill_random's (made on first
- * use and kept). NULL when host memory ran out. */
-static const void *seeded_contents(kd_server *s, kd_server_arg *a)
+const void *kd_server_seeded(kd_server *s, kd_server_arg *a)
 {
     if (a->fill)
         return a->fill;
@@ -239,14 +237,10 @@ static long long set_up_slot(kd_server *s, int index, bool guard)
         if (guard && s->ops->alloc(s, &holes[nholes], GUARD_BYTES, ignored, sizeof ignored) == 0)
             nholes++;
         total += a->bytes;
-        if (!s->ops->contents_at_setup)
-            continue;
-        const void *contents = seeded_contents(s, a);
-        if (!contents) {
+        if (!s->ops->restore(s, a, "copying inputs")) {
             kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
             return -1;
         }
-        s->ops->upload(s, a->device, contents, a->bytes, "copying inputs");
     }
     for (size_t i = 0; i < nholes; i++)
         s->ops->free(s, holes[i]);
@@ -341,13 +335,11 @@ static void check(kd_server *s, kd_words *w)
                 s->ops->poison(s, a);
                 continue;
             }
-            const void *contents = seeded_contents(s, a);
-            if (!contents) {
+            if (!s->ops->restore(s, a, "restoring buffers")) {
                 kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
                 fclose(f);
                 return;
             }
-            s->ops->upload(s, a->device, contents, a->bytes, "restoring buffers");
         }
         s->ops->launch_and_wait(s, poisoned);
         for (size_t i = 0; i < slot->nargs; i++) {

@@ -50,6 +50,9 @@ typedef struct kd_server {
 /* Reads commands from stdin until `quit` or end of input, answering each on stdout. */
 void kd_server_run(kd_server *s);
 
+/* What buffer a starts with: its `fill` file's bytes, else kd_fill_random's (made on first
+ * use and kept). NULL when host memory ran out. */
+const void *kd_server_seeded(kd_server *s, kd_server_arg *a);
 /* The buffer an argument uses: its own, or slot 0's one it shares. */
 kd_server_arg *kd_server_owner(kd_server *s, kd_server_arg *a);
 static inline kd_server_slot *kd_server_current(kd_server *s) { return &s->slot[s->cur]; }

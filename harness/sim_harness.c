@@ -92,10 +92,12 @@ typedef struct sim_slot {
     long samples_drawn;
 } sim_slot;
 
-/* A block of simulated device memory: its bytes are made on first use. */
+/* A block of simulated device memory: its bytes are made on first use, from the seeded
+ * contents of the buffer it was last restored to (`seeded`), else zero. */
 typedef struct sim_block {
     size_t bytes;
     unsigned char *data;
+    kd_server_arg *seeded;
 } sim_block;
 
 static kd_server server;
@@ -278,13 +280,34 @@ static void shape_output(const char *shape, kd_dtype t, unsigned char *buf, size
     }
 }
 
+static void out_of_memory(const sim_block *b, const char *doing)
+{
+    kd_proto_reply("err cuda %s failed: out of host memory for %zu simulated bytes", doing, b->bytes);
+    exit(3);
+}
+
+/* A block's bytes, to be read: made now if they were not yet. */
 static unsigned char *block_data(kd_devptr p, const char *doing)
 {
     sim_block *b = (sim_block *)(uintptr_t)p;
-    if (!b->data && !(b->data = calloc(1, b->bytes ? b->bytes : 1))) {
-        kd_proto_reply("err cuda %s failed: out of host memory for %zu simulated bytes", doing, b->bytes);
-        exit(3);
-    }
+    if (b->data)
+        return b->data;
+    const void *seeded = b->seeded ? kd_server_seeded(&server, b->seeded) : NULL;
+    if ((b->seeded && !seeded) || !(b->data = seeded ? malloc(b->bytes ? b->bytes : 1) : calloc(1, b->bytes ? b->bytes : 1)))
+        out_of_memory(b, doing);
+    if (seeded)
+        memcpy(b->data, seeded, b->bytes);
+    b->seeded = NULL;
+    return b->data;
+}
+
+/* A block's bytes, to be overwritten whole: what they held does not matter. */
+static unsigned char *block_for_write(kd_devptr p, const char *doing)
+{
+    sim_block *b = (sim_block *)(uintptr_t)p;
+    b->seeded = NULL;
+    if (!b->data && !(b->data = malloc(b->bytes ? b->bytes : 1)))
+        out_of_memory(b, doing);
     return b->data;
 }
 
@@ -336,7 +359,7 @@ static void sim_launch(kd_server *s, int check_run)
            so its elements that the "kernel" leaves alone hold their seeded values twice */
         bool poisoned = check_run == 1 && !a->is_inout;
         size_t n = (size_t)a->count * (size_t)a->lanes, size = kd_dtype_size(a->dtype);
-        unsigned char *buf = block_data(kd_server_owner(s, (kd_server_arg *)a)->device, "running the kernel");
+        unsigned char *buf = block_for_write(kd_server_owner(s, (kd_server_arg *)a)->device, "running the kernel");
         kd_fill_random(a->dtype, buf, n, 4242); /* the same "result" whatever the position */
         for (size_t e = 0; e < n && e < (size_t)spec->wrong; e++)
             memset(buf + e * size, 0x11, size);
@@ -468,10 +491,15 @@ static void sim_free(kd_server *s, kd_devptr p)
     free(b);
 }
 
-static void sim_upload(kd_server *s, kd_devptr dst, const void *src, size_t bytes, const char *doing)
+/* The seeded contents are made when first read (block_data). */
+static bool sim_restore(kd_server *s, kd_server_arg *a, const char *doing)
 {
-    (void)s;
-    memcpy(block_data(dst, doing), src, bytes);
+    (void)s, (void)doing;
+    sim_block *b = (sim_block *)(uintptr_t)a->device;
+    free(b->data);
+    b->data = NULL;
+    b->seeded = a;
+    return true;
 }
 
 static void sim_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing)
@@ -489,7 +517,7 @@ static void sim_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
 static void sim_poison(kd_server *s, kd_server_arg *a)
 {
     (void)s;
-    kd_fill_poison(a->dtype, block_data(a->device, "poisoning outputs"), (size_t)a->count * (size_t)a->lanes);
+    kd_fill_poison(a->dtype, block_for_write(a->device, "poisoning outputs"), (size_t)a->count * (size_t)a->lanes);
 }
 
 static void *sim_stream_arg(kd_server *s)
@@ -571,10 +599,9 @@ static bool sim_command(kd_server *s, kd_words *w)
 
 static const kd_vendor sim_vendor = {
     .name = "kerndiff-sim-harness",
-    .contents_at_setup = false,
     .alloc = sim_alloc,
     .free = sim_free,
-    .upload = sim_upload,
+    .restore = sim_restore,
     .download = sim_download,
     .zero = sim_zero,
     .poison = sim_poison,

@@ -32,16 +32,15 @@ struct kd_server_arg;
 
 typedef struct kd_vendor {
     const char *name; /* for stderr: "kerndiff-harness" */
-    /* Whether buffers must hold their seeded contents from `setup` on (a real device: the
-     * timing launches read them). false (the simulated device, whose launches outside `check`
-     * touch nothing): buffers are seeded at the first `check`, so that a simulated 100 GiB
-     * buffer costs nothing. */
-    bool contents_at_setup;
 
     /* Memory. alloc returns 0, or non-zero with the vendor's words for the failure in why. */
     int (*alloc)(struct kd_server *s, kd_devptr *p, size_t bytes, char *why, size_t why_size);
     void (*free)(struct kd_server *s, kd_devptr p);
-    void (*upload)(struct kd_server *s, kd_devptr dst, const void *src, size_t bytes, const char *doing);
+    /* Gives buffer a (its own, a->device) its seeded contents (kd_server_seeded): at `setup`
+     * and before each `check` run. A real device copies them now; the simulated one makes them
+     * when its memory is first read, so that a simulated 4 GiB input no kernel reads costs
+     * nothing. Returns false when host memory ran out (the server says `err alloc`). */
+    bool (*restore)(struct kd_server *s, struct kd_server_arg *a, const char *doing);
     void (*download)(struct kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing);
     void (*zero)(struct kd_server *s, kd_devptr p, size_t bytes, const char *doing);
     /* Fills an output with kd_fill_poison's pattern (util/dtype.h). */
