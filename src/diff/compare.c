@@ -11,6 +11,7 @@
 #include "compile/build.h"
 #include "compile/deps.h"
 #include "diff/autotune.h"
+#include "diff/diff_msgs.h"
 #include "diff/markers.h"
 #include "diff/runtime.h"
 #include "regions/instrument.h"
@@ -35,7 +36,7 @@ static int choose_arch(const kd_diff_options *opts, kd_comparison *c)
 {
     if (opts->arch) {
         if (kd_arch_parse(opts->arch) < 0) {
-            kd_text_fprintf(stderr, "kerndiff: --arch wants sm_XX (e.g. sm_90), got '%s'\n", opts->arch);
+            kd_say(KD_MSG_DIFF_ARCH_WANTS_SM, KD_DIAG_NO_SIDE, KD_S(opts->arch));
             return KD_FAIL_USAGE;
         }
         snprintf(c->arch, sizeof c->arch, "%s", opts->arch);
@@ -139,10 +140,10 @@ static int scan_markers(kd_side *side)
     char *text = kd_read_file(side->path, NULL);
     kd_strbuf why = {0};
     if (!text)
-        kd_sb_printf(&why, "cannot read %s again", side->path);
+        kd_say(KD_MSG_DIFF_CANNOT_READ_AGAIN, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path));
     int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
-    if (rc != KD_OK)
-        kd_text_fprintf(stderr, "kerndiff: %s: %s\n", side->label, kd_sb_str(&why));
+    if (rc != KD_OK && text)
+        kd_say(KD_MSG_DIFF_SIDE_SAYS, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(kd_sb_str(&why)));
     free(text);
     kd_sb_free(&why);
     return rc;
@@ -216,7 +217,7 @@ static int analyze_side(const kd_diff_options *opts, kd_comparison *c, kd_side *
     kd_strbuf error = {0};
     int rc = kd_static_analyze(&req, &side->stat, &error);
     if (rc != 0)
-        kd_text_fprintf(stderr, "kerndiff: %s (%s): %s\n", side->label, side->path, kd_sb_str(&error));
+        kd_say(KD_MSG_DIFF_STATIC_FAILED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(kd_sb_str(&error)));
     kd_sb_free(&error);
     /* The first side without SASS says why. */
     kd_note_sides which = KD_NOTE_SIDE(side == &c->side[1]);
@@ -259,9 +260,7 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
     /* One file: git mode. A file that is not there is a typo more often than a question
      * about git: say that first (`kerndiff helpp`, `kerndiff kernl.cu`). */
     if (access(opts->git_file, F_OK) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: cannot read '%s': %s (one file means git mode: its committed version against the "
-                                "working copy; two files are compared with each other; kerndiff --help)\n",
-                        opts->git_file, strerror(errno));
+        kd_say(KD_MSG_DIFF_GIT_NO_FILE, KD_DIAG_NO_SIDE, KD_S(opts->git_file), KD_S(strerror(errno)));
         return KD_FAIL_INPUT;
     }
     const char *tmp = kd_tmpdir();
@@ -272,8 +271,10 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
     /* No temporary folder or no git: the tool, not the input, is at fault (exit 7). */
     int resolved = workdir ? kd_git_resolve(&req, &c->git, &error) : -2;
     int rc = resolved == 0 ? KD_OK : resolved == -2 ? KD_FAIL_TOOL : KD_FAIL_INPUT;
-    if (rc != KD_OK)
-        kd_text_fprintf(stderr, "kerndiff: %s\n", workdir ? kd_sb_str(&error) : "cannot create a private temporary folder");
+    if (rc != KD_OK && workdir)
+        kd_say(KD_MSG_DIFF_SAYS, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&error)));
+    else if (rc != KD_OK)
+        kd_say0(KD_MSG_DIFF_NO_TMPDIR, KD_DIAG_NO_SIDE);
     for (int s = 0; s < 2 && rc == KD_OK; s++) {
         files[s] = c->git.side[s].path;
         kd_strbuf origin = {0};
@@ -407,7 +408,15 @@ static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_ker
     bool could_time = !opts->no_run && kd_runtime_backend(opts, c, &why);
     kd_note_free(&why);
     kd_trace("%zu kernels compared statically", c->kernel_count);
-    return could_time ? KD_FAIL_INPUT : KD_OK;
+    if (!could_time)
+        return KD_OK;
+    /* the exit status's reason where every other one is said (the report has it too) */
+    kd_strbuf names = {0};
+    for (size_t i = 0; i < c->kernel_count; i++)
+        kd_sb_printf(&names, "%s%s", i ? ", " : "", c->kernels[i].side[0].kernel);
+    kd_say(KD_MSG_DIFF_NEEDS_ONE_KERNEL, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&names)));
+    kd_sb_free(&names);
+    return KD_FAIL_INPUT;
 }
 
 int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
@@ -448,11 +457,10 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
         sel.name[0] = kd_xstrdup(match.shared[0]);
         sel.name[1] = kd_xstrdup(match.shared[0]);
     } else {
-        kd_strbuf error = {0};
-        bool interactive = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
-        if (kd_select_kernel(lists, files, opts->fn, interactive ? stdin : NULL, stderr, &sel, &error) != 0) {
-            kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&error));
-            kd_sb_free(&error);
+        kd_diag error = {0};
+        if (kd_select_kernel(lists, files, opts->fn, &sel, &error) != 0) {
+            kd_diag_say(&error);
+            kd_diag_free(&error);
             kd_kernel_match_free(&match);
             return KD_FAIL_INPUT;
         }

@@ -3,5 +3,17 @@
 #include "diff/diff_msgs.h"
 
 const kd_wording kd_wording_diff[] = {
+    /* diff/compare.c (R27) */
+    {KD_MSG_DIFF_ARCH_WANTS_SM, 1, "kerndiff: --arch wants sm_XX (e.g. sm_90), got '{0}'"},
+    {KD_MSG_DIFF_CANNOT_READ_AGAIN, 2, "kerndiff: {0}: cannot read {1} again"},
+    {KD_MSG_DIFF_SIDE_SAYS, 2, "kerndiff: {0}: {1}"},
+    {KD_MSG_DIFF_STATIC_FAILED, 3, "kerndiff: {0} ({1}): {2}"},
+    {KD_MSG_DIFF_GIT_NO_FILE, 2,
+     "kerndiff: cannot read '{0}': {1} (one file means git mode: its committed version against the working copy; two "
+     "files are compared with each other; kerndiff --help)"},
+    {KD_MSG_DIFF_NO_TMPDIR, 0, "kerndiff: cannot create a private temporary folder"},
+    {KD_MSG_DIFF_SAYS, 1, "kerndiff: {0}"},
+    /* as report/kernels_text.c's line in the report, for the exit status's reason */
+    {KD_MSG_DIFF_NEEDS_ONE_KERNEL, 1, "kerndiff: timing needs one kernel: --fn NAME ({0})"},
     {0, 0, NULL},
 };

@@ -358,7 +358,14 @@ static void read_bounds(body *b)
  * sums and products of numbers, scalars, constants and bounded locals are read (less a
  * number, through casts, min and max): for those the largest value is reached with every
  * variable at its largest. */
-static bool substitute(body *b, size_t from, size_t to, kd_strbuf *out, int depth, char **dims, size_t *ndims);
+typedef struct subst {
+    body *b;         /* the kernel body read */
+    kd_strbuf *out;  /* the text made */
+    char **dims;     /* the scalar parameters the index names (at most 8, owned by the caller) */
+    size_t *ndims;
+} subst;
+
+static bool substitute(const subst *s, size_t from, size_t to, int depth);
 
 static bool is_cast_type(const tok *t)
 {
@@ -372,30 +379,31 @@ static bool is_cast_type(const tok *t)
 
 /* min(a, b) is at most b (else a); max(a, b) at most the larger of both. i is at "min" or
  * "max"; returns the index of its ")" or 0 when it cannot be read. */
-static size_t substitute_min_max(body *b, size_t i, size_t to, kd_strbuf *out, int depth, char **dims, size_t *ndims)
+static size_t substitute_min_max(const subst *s, size_t i, size_t to, int depth)
 {
-    const reader *r = b->r;
+    const reader *r = s->b->r;
+    kd_strbuf *out = s->out;
     size_t close = closing(r, i + 1), comma = expr_end(r, i + 2, close);
     if (close >= to || comma >= close || !is(&r->t[comma], ","))
         return 0;
     size_t mark = out->len;
     if (is(&r->t[i], "min")) {
         kd_sb_puts(out, "(");
-        if (substitute(b, comma + 1, close, out, depth + 1, dims, ndims)) {
+        if (substitute(s, comma + 1, close, depth + 1)) {
             kd_sb_puts(out, ")");
             return close;
         }
         out->len = mark + 1;
         out->data[mark + 1] = '\0';
-        if (substitute(b, i + 2, comma, out, depth + 1, dims, ndims)) {
+        if (substitute(s, i + 2, comma, depth + 1)) {
             kd_sb_puts(out, ")");
             return close;
         }
     } else {
         kd_sb_puts(out, "max(");
-        if (substitute(b, i + 2, comma, out, depth + 1, dims, ndims)) {
+        if (substitute(s, i + 2, comma, depth + 1)) {
             kd_sb_puts(out, ",");
-            if (substitute(b, comma + 1, close, out, depth + 1, dims, ndims)) {
+            if (substitute(s, comma + 1, close, depth + 1)) {
                 kd_sb_puts(out, ")");
                 return close;
             }
@@ -407,9 +415,13 @@ static size_t substitute_min_max(body *b, size_t i, size_t to, kd_strbuf *out, i
     return 0;
 }
 
-static bool substitute(body *b, size_t from, size_t to, kd_strbuf *out, int depth, char **dims, size_t *ndims)
+static bool substitute(const subst *s, size_t from, size_t to, int depth)
 {
+    body *b = s->b;
     const reader *r = b->r;
+    kd_strbuf *out = s->out;
+    char **dims = s->dims;
+    size_t *ndims = s->ndims;
     if (depth > 6)
         return false;
     for (size_t i = from; i < to; i++) {
@@ -424,7 +436,7 @@ static bool substitute(body *b, size_t from, size_t to, kd_strbuf *out, int dept
                    !(i + 2 < to && (is(&r->t[i + 2], "*") || is(&r->t[i + 2], "/")))) {
             kd_sb_append(out, t->s, 1); /* less a constant: still largest where the rest is */
         } else if ((is(t, "min") || is(t, "max")) && at(r, i + 1, "(")) {
-            size_t close = substitute_min_max(b, i, to, out, depth, dims, ndims);
+            size_t close = substitute_min_max(s, i, to, depth);
             if (!close)
                 return false;
             i = close;
@@ -441,11 +453,11 @@ static bool substitute(body *b, size_t from, size_t to, kd_strbuf *out, int dept
             local *l = find_local(b, t);
             kd_sb_puts(out, "(");
             if (l->bound_to) {
-                if (!substitute(b, l->bound_from, l->bound_to, out, depth + 1, dims, ndims))
+                if (!substitute(s, l->bound_from, l->bound_to, depth + 1))
                     return false;
                 kd_sb_puts(out, l->bound_inclusive ? ")" : "-1)");
             } else if (l->def_to) {
-                if (!substitute(b, l->def_from, l->def_to, out, depth + 1, dims, ndims))
+                if (!substitute(s, l->def_from, l->def_to, depth + 1))
                     return false;
                 kd_sb_puts(out, ")");
             } else {
@@ -484,18 +496,23 @@ static void add_extent(kd_kernel_geometry *k, const char *param, char *count, ch
 /* Whether t names name. */
 static bool named(const tok *t, const char *name) { return t->ident && strlen(name) == t->len && !memcmp(name, t->s, t->len); }
 
-/* One more index of a buffer: tokens [off_from, off_to) (an alias's offset, "row * C"; may
- * be empty) plus [from, to). Folds it into count; false when it cannot be bounded. */
-static bool add_index(body *b, size_t off_from, size_t off_to, size_t from, size_t to, kd_strbuf *count,
-                      char **dims, size_t *ndims)
+/* Tokens [from, to) of the body. */
+typedef struct span {
+    size_t from, to;
+} span;
+
+/* One more index of a buffer: the tokens `offset` (an alias's offset, "row * C"; may be
+ * empty) plus `index`. Folds it into count; false when it cannot be bounded. */
+static bool add_index(body *b, span offset, span index, kd_strbuf *count, char **dims, size_t *ndims)
 {
     kd_strbuf one = {0};
+    const subst s = {b, &one, dims, ndims};
     bool ok = true;
-    if (off_to > off_from) {
-        ok = substitute(b, off_from, off_to, &one, 0, dims, ndims);
+    if (offset.to > offset.from) {
+        ok = substitute(&s, offset.from, offset.to, 0);
         kd_sb_puts(&one, "+");
     }
-    ok = ok && substitute(b, from, to, &one, 0, dims, ndims);
+    ok = ok && substitute(&s, index.from, index.to, 0);
     if (ok) {
         bool first = count->len == 0;
         char *term = kd_xasprintf("(%s)+1", kd_sb_str(&one)), *prev = kd_sb_take(count);
@@ -547,7 +564,7 @@ static void read_extent(body *b, const char *param)
             }
         }
         flat_guess &= !two_d;
-        if (known && !add_index(b, off_from, off_to, i + 2, close, &count, dims, &ndims))
+        if (known && !add_index(b, (span){off_from, off_to}, (span){i + 2, close}, &count, dims, &ndims))
             known = false;
         i = close;
     }
@@ -781,7 +798,8 @@ static void read_reach(body *b)
         kd_strbuf sb = {0};
         char *dims[8];
         size_t ndims = 0;
-        if (substitute(b, l->bound_from, l->bound_to, &sb, 1, dims, &ndims)) {
+        const subst bound = {b, &sb, dims, &ndims};
+        if (substitute(&bound, l->bound_from, l->bound_to, 1)) {
             if (l->bound_inclusive)
                 kd_sb_puts(&sb, "+1");
             k->reach[axis] = kd_sb_take(&sb);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source/source_msgs.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -25,17 +26,17 @@ static void list_kernels(kd_strbuf *sb, const kd_kernel_list *list)
                      list->items[i].is_template ? "<...>" : "");
 }
 
-/* What a kernel is called in the file's language, for "no ... found". */
-static const char *kernel_word(const char *file)
+/* The message "no kernel found" in the file's language (a kernel is called otherwise there). */
+static int no_kernel_message(const char *file)
 {
     size_t n = strlen(file);
     if (n >= 3 && strcmp(file + n - 3, ".py") == 0)
-        return "@triton.jit kernel";
+        return KD_MSG_SOURCE_NO_TRITON_KERNEL;
     if (n >= 4 && strcmp(file + n - 4, ".ptx") == 0)
-        return ".entry kernel";
+        return KD_MSG_SOURCE_NO_PTX_ENTRY;
     if (n >= 6 && strcmp(file + n - 6, ".cubin") == 0)
-        return "kernel function";
-    return "__global__ kernel";
+        return KD_MSG_SOURCE_NO_CUBIN_FUNCTION;
+    return KD_MSG_SOURCE_NO_CUDA_KERNEL;
 }
 
 /* The kernel --fn names: as spelled ("reduce6<float,256,true>" finds the compiled
@@ -52,20 +53,24 @@ static const kd_kernel *find_named(const kd_kernel_list *list, const char *fn)
 }
 
 static int check_named(const kd_kernel_list kernels[2], const char *const files[2],
-                       const char *const fn[2], kd_selection *out, kd_strbuf *error)
+                       const char *const fn[2], kd_selection *out, kd_diag *error)
 {
     for (int s = 0; s < 2; s++) {
         if (!find_named(&kernels[s], fn[s])) {
-            kd_sb_printf(error, "%s: no kernel named '%s' in %s", side_label[s], fn[s], files[s]);
             const char **names = kd_xcalloc(kernels[s].count, sizeof *names);
             for (size_t i = 0; i < kernels[s].count; i++)
                 names[i] = kernels[s].items[i].name;
             const char *near = kd_suggest(fn[s], names, kernels[s].count);
+            kd_strbuf there = {0};
+            list_kernels(&there, &kernels[s]);
             if (near)
-                kd_sb_printf(error, " (did you mean %s?)", near);
+                kd_diag_set(error, KD_MSG_SOURCE_NO_KERNEL_NAMED_NEAR, KD_DIAG_NO_SIDE, KD_S(side_label[s]),
+                            KD_S(fn[s]), KD_S(files[s]), KD_S(near), KD_S(kd_sb_str(&there)));
+            else
+                kd_diag_set(error, KD_MSG_SOURCE_NO_KERNEL_NAMED, KD_DIAG_NO_SIDE, KD_S(side_label[s]), KD_S(fn[s]),
+                            KD_S(files[s]), KD_S(kd_sb_str(&there)));
+            kd_sb_free(&there);
             free(names);
-            kd_sb_puts(error, "; kernels there: ");
-            list_kernels(error, &kernels[s]);
             kd_selection_free(out);
             return -1;
         }
@@ -74,31 +79,15 @@ static int check_named(const kd_kernel_list kernels[2], const char *const files[
     return 0;
 }
 
-static int ask(FILE *in, FILE *err_out, const kd_kernel **common, size_t n)
-{
-    fprintf(err_out, "Both files define several kernels; which one?\n");
-    for (size_t i = 0; i < n; i++)
-        fprintf(err_out, "  %zu) %s\n", i + 1, common[i]->qualified);
-    fprintf(err_out, "number [1-%zu]: ", n);
-    fflush(err_out);
-    char line[64];
-    if (!fgets(line, sizeof line, in))
-        return -1;
-    char *end;
-    long pick = strtol(line, &end, 10);
-    return pick >= 1 && (size_t)pick <= n && (*end == '\n' || *end == '\0') ? (int)pick - 1 : -1;
-}
-
-int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2],
-                     const char *const fn[2], FILE *prompt_in, FILE *prompt_out,
-                     kd_selection *out, kd_strbuf *error)
+int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2], const char *const fn[2],
+                     kd_selection *out, kd_diag *error)
 {
     memset(out, 0, sizeof *out);
     if (fn[0] && fn[1])
         return check_named(kernels, files, fn, out, error);
     for (int s = 0; s < 2; s++) {
         if (kernels[s].count == 0) {
-            kd_sb_printf(error, "%s: no %s found in %s", side_label[s], kernel_word(files[s]), files[s]);
+            kd_diag_set(error, no_kernel_message(files[s]), KD_DIAG_NO_SIDE, KD_S(side_label[s]), KD_S(files[s]));
             return -1;
         }
     }
@@ -116,25 +105,21 @@ int kd_select_kernel(const kd_kernel_list kernels[2], const char *const files[2]
         out->name[0] = kd_xstrdup(kernels[0].items[0].qualified);
         out->name[1] = kd_xstrdup(kernels[1].items[0].qualified);
         out->one_kernel_each = true;
-    } else if (n > 1 && prompt_in) {
-        int pick = ask(prompt_in, prompt_out, common, n);
-        if (pick < 0) {
-            kd_sb_puts(error, "no kernel chosen; pass --fn NAME");
-            rc = -1;
-        } else {
-            out->name[0] = kd_xstrdup(common[pick]->qualified);
-            out->name[1] = kd_xstrdup(common[pick]->qualified);
-        }
     } else if (n > 1) {
-        kd_sb_puts(error, "both files define several kernels; choose one with --fn NAME: ");
+        kd_strbuf names = {0};
         for (size_t i = 0; i < n; i++)
-            kd_sb_printf(error, "%s%s", i ? ", " : "", common[i]->qualified);
+            kd_sb_printf(&names, "%s%s", i ? ", " : "", common[i]->qualified);
+        kd_diag_set(error, KD_MSG_SOURCE_SEVERAL_KERNELS, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&names)));
+        kd_sb_free(&names);
         rc = -1;
     } else {
-        kd_sb_puts(error, "no kernel is common to both files; use --fn NAME1:NAME2\n  v1 has: ");
-        list_kernels(error, &kernels[0]);
-        kd_sb_puts(error, "\n  v2 has: ");
-        list_kernels(error, &kernels[1]);
+        kd_strbuf has[2] = {{0}, {0}};
+        list_kernels(&has[0], &kernels[0]);
+        list_kernels(&has[1], &kernels[1]);
+        kd_diag_set(error, KD_MSG_SOURCE_NO_COMMON_KERNEL, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&has[0])),
+                    KD_S(kd_sb_str(&has[1])));
+        kd_sb_free(&has[0]);
+        kd_sb_free(&has[1]);
         rc = -1;
     }
     free(common);

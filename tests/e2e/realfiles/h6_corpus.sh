@@ -58,6 +58,13 @@ h6_several corpus_several_reduction reduction.cu 'reduce0<float>' 'reduce0<int>'
     'reduce4<float, 256u>' 'reduce4<int, 256u>'
 has corpus_several_reduction out '^kerndiff 6 kernels compared: reduce0<float>, '
 has corpus_several_reduction out '^resources \(ptxas\) '
+# Where timing could run (the simulated harness stands in for a GPU) it was asked and not
+# done: exit 3, as for a launch that cannot be described: the report has the line, and
+# stderr says it as the exit status's reason (as it says every other one).
+KERNDIFF_SIMULATE="median=50us;median=50us" run corpus_several_timed 3 -- tests/realfiles/transpose.cu tests/realfiles/transpose.cu
+has corpus_several_timed out '^timing needs one kernel: --fn NAME \(copy, transposeNaive, transposeCoalesced\)$'
+has corpus_several_timed out '^== transposeCoalesced ==  \['
+has corpus_several_timed err '^kerndiff: timing needs one kernel: --fn NAME \(copy, transposeNaive, transposeCoalesced\)$'
 # --no-run asked for no timing: nothing to say about it.
 run corpus_several_no_run 0 -- --no-run tests/realfiles/transpose.cu tests/realfiles/transpose.cu
 lacks corpus_several_no_run out 'timing needs one kernel'
