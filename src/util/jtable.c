@@ -180,10 +180,18 @@ static int read_double(json_t *v, kd_jrange r, double *out, const kd_jpath *at, 
     return 0;
 }
 
-/* An integer within [lo, hi] and the field's range. */
-static int read_integer(json_t *v, const kd_jfield *f, long long lo, unsigned long long hi, json_int_t *out,
-                        const kd_jpath *at, kd_strbuf *err)
+/* The integers a C type holds: [lo, hi]. */
+typedef struct int_range {
+    long long lo;
+    unsigned long long hi;
+} int_range;
+
+/* An integer within the type's range and the field's. */
+static int read_integer(json_t *v, const kd_jfield *f, int_range type, json_int_t *out, const kd_jpath *at,
+                        kd_strbuf *err)
 {
+    long long lo = type.lo;
+    unsigned long long hi = type.hi;
     json_int_t x = json_integer_value(v);
     if (f->range == KD_J_NONNEG || f->range == KD_J_POSITIVE)
         lo = f->range == KD_J_POSITIVE ? 1 : 0;
@@ -226,35 +234,35 @@ static int read_field(const kd_jfield *f, json_t *v, void *base, const kd_jpath 
         set_flag(base, f->offset, json_is_true(v));
         return 0;
     case KD_J_INT: {
-        if (read_integer(v, f, INT_MIN, INT_MAX, &x, at, err) != 0)
+        if (read_integer(v, f, (int_range){INT_MIN, INT_MAX}, &x, at, err) != 0)
             return -1;
         int i = (int)x;
         memcpy(p, &i, sizeof i);
         return 0;
     }
     case KD_J_UINT: {
-        if (read_integer(v, f, 0, UINT_MAX, &x, at, err) != 0)
+        if (read_integer(v, f, (int_range){0, UINT_MAX}, &x, at, err) != 0)
             return -1;
         unsigned u = (unsigned)x;
         memcpy(p, &u, sizeof u);
         return 0;
     }
     case KD_J_LONG: {
-        if (read_integer(v, f, LONG_MIN, LONG_MAX, &x, at, err) != 0)
+        if (read_integer(v, f, (int_range){LONG_MIN, LONG_MAX}, &x, at, err) != 0)
             return -1;
         long l = (long)x;
         memcpy(p, &l, sizeof l);
         return 0;
     }
     case KD_J_SIZE: {
-        if (read_integer(v, f, 0, SIZE_MAX, &x, at, err) != 0)
+        if (read_integer(v, f, (int_range){0, SIZE_MAX}, &x, at, err) != 0)
             return -1;
         size_t z = (size_t)x;
         memcpy(p, &z, sizeof z);
         return 0;
     }
     case KD_J_ULL: {
-        if (read_integer(v, f, 0, ULLONG_MAX, &x, at, err) != 0)
+        if (read_integer(v, f, (int_range){0, ULLONG_MAX}, &x, at, err) != 0)
             return -1;
         unsigned long long u = (unsigned long long)x;
         memcpy(p, &u, sizeof u);
