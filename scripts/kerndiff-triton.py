@@ -38,8 +38,11 @@ kerndiff runs it from an argument vector (never a shell) and reads JSON on stdou
       autotune choice; launches inside the autotuner's benchmarking are not counted), the
       grid, and every argument (tensors: dtype, shape, strides, bytes reachable, alignment;
       scalars: value and type). Writes kernel.cubin, kernel.ptx, metadata.json and
-      launch.json into OUTDIR and stops the program at once (os._exit) so that whatever it
-      would do next (a module-level benchmark) never runs. The watching is installed in
+      launch.json into OUTDIR, and each tensor argument's bytes as they were just before the
+      launch ran (the storage its kernel can reach) into OUTDIR/data/NAME.bin, up to 1 GiB in
+      all (launch.json's args[].data says the file, or why a tensor was not kept), and
+      stops the program at once (os._exit) so that whatever it would do next (a
+      module-level benchmark) never runs. The watching is installed in
       every Python process of the program through a sitecustomize module on PYTHONPATH
       (the user's own sitecustomize still runs). When the program ends without that
       launch, OUTDIR/seen.json says which kernels it did launch, and how it ended.
@@ -566,6 +569,57 @@ def cmd_build(path, kernel, spec_text, outdir):
 
 CAPTURE_ENV = ("KERNDIFF_CAPTURE_KERNEL", "KERNDIFF_CAPTURE_NTH", "KERNDIFF_CAPTURE_OUT", "KERNDIFF_CAPTURE_HELPER",
                "KERNDIFF_CAPTURE_CONFIG")
+DATA_CAP = 1 << 30  # bytes of tensor data a capture keeps, all tensors together
+
+
+def reach_bytes(t):
+    """The bytes a kernel given tensor t can reach: from its first element to the end of its
+    storage (a view's base pointer is data_ptr(); strides may step anywhere after it)."""
+    return max(0, t.untyped_storage().nbytes() - t.storage_offset() * t.element_size())
+
+
+def snapshot_tensors(names, values, cap=DATA_CAP):
+    """Every tensor argument's reachable bytes as they are now, before the launch runs (the
+    program's own data: a kernel's time follows its data through the GPU's power-bound clocks),
+    written to OUTDIR/data/NAME.bin by launch_data(); {name: bytes} or {name: reason not kept}.
+    Kept in host memory until then: the launch may write to its own inputs (in-place)."""
+    import ctypes
+    kept, total = {}, 0
+    for name, value in zip(names, values):
+        if not hasattr(value, "data_ptr") or not hasattr(value, "untyped_storage"):
+            continue
+        try:
+            reach = reach_bytes(value)
+            if total + reach > cap:
+                kept[name] = "not kept: %d bytes would pass the capture's %d MiB for tensor data" % (
+                    reach, cap >> 20)
+                continue
+            import torch
+            raw = torch.empty(0, dtype=torch.uint8, device=value.device)
+            raw.set_(value.untyped_storage(), value.storage_offset() * value.element_size(), (reach,), (1,))
+            host = raw.cpu()
+            kept[name] = ctypes.string_at(host.data_ptr(), reach) if reach else b""
+            total += reach
+        except Exception as e:  # a tensor kerndiff cannot read: the harness seeds it instead
+            kept[name] = "not kept: %s: %s" % (type(e).__name__, e)
+    return kept
+
+
+def launch_data(outdir, launch, snapshot):
+    """The snapshot's files beside launch.json: each pointer argument's "data" says where its
+    bytes are ({"file": "data/NAME.bin", "bytes": N}) or why they were not kept."""
+    folder = os.path.join(outdir, "data")
+    for arg in launch["args"]:
+        if arg.get("kind") != "pointer":
+            continue
+        got = snapshot.get(arg["name"])
+        if isinstance(got, bytes):
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, arg["name"] + ".bin"), "wb") as f:
+                f.write(got)
+            arg["data"] = {"file": "data/%s.bin" % arg["name"], "bytes": len(got)}
+        else:
+            arg["data"] = {"not_kept": got or "not kept: the argument was no tensor kerndiff could read"}
 
 
 def config_matches(config, index, pin):
@@ -668,7 +722,7 @@ def describe_launch(compiled, names, values, grid, where, tuner):
             if not hasattr(value, "data_ptr"):
                 raise ValueError("argument %s is a %s, not a tensor" % (name, type(value).__name__))
             size = value.element_size()
-            reach = value.untyped_storage().nbytes() - value.storage_offset() * size
+            reach = reach_bytes(value)
             args.append({"name": name, "kind": "pointer", "dtype": kind[1:], "bytes": reach,
                          "element_size": size, "count": reach // size if size else 0,
                          "shape": list(value.shape), "strides": list(value.stride()),
@@ -759,10 +813,12 @@ def install_capture():
         state["error"] = "Triton cannot be imported in the program: %s: %s" % (type(e).__name__, e)
         return
 
-    def take(compiled, names, values, grid, where):
+    def take(compiled, names, values, grid, where, snapshot):
         try:
             tuner = state["tuners"][-1] if state["tuners"] else None
-            write_capture(outdir, compiled, describe_launch(compiled, names, values, grid, where, tuner))
+            launch = describe_launch(compiled, names, values, grid, where, tuner)
+            launch_data(outdir, launch, snapshot)
+            write_capture(outdir, compiled, launch)
         except Exception as e:
             state["error"] = "the launch of %s was reached but could not be described: %s: %s" % (
                 kernel, type(e).__name__, e)
@@ -782,16 +838,17 @@ def install_capture():
         if warmup or state["bench"] or not counted(self.fn.__name__):
             return jit_run(self, *args, grid=grid, warmup=warmup, **kwargs)
         where = caller_line()
-        compiled = jit_run(self, *args, grid=grid, warmup=warmup, **kwargs)
         kw = dict(kwargs)
         kw["debug"] = kw.get("debug", self.debug) or knobs.runtime.debug
         kw["instrumentation_mode"] = knobs.compilation.instrumentation_mode
         binder = self.device_caches[driver.active.get_current_device()][4]
-        bound, _, _ = binder(*args, **kw)
+        bound, _, _ = binder(*args, **kw)  # as the run below binds them
+        snapshot = snapshot_tensors(list(bound.keys()), list(bound.values()))  # before it writes
+        compiled = jit_run(self, *args, grid=grid, warmup=warmup, **kwargs)
         g = grid(bound) if callable(grid) else grid
         if hasattr(compiled, "result"):
             compiled = compiled.result()
-        take(compiled, list(bound.keys()), list(bound.values()), g, where)
+        take(compiled, list(bound.keys()), list(bound.values()), g, where, snapshot)
 
     JITFunction.run = run
 
@@ -804,8 +861,10 @@ def install_capture():
             if state["bench"] or not counted(self.name):
                 return runner(*args, **kwargs)
             where = caller_line()
+            names = list(self.src.fn.arg_names)
+            snapshot = snapshot_tensors(names, list(args))  # before it writes
             runner(*args, **kwargs)
-            take(self, list(self.src.fn.arg_names), list(args), grid, where)
+            take(self, names, list(args), grid, where, snapshot)
         return launch
 
     CompiledKernel.__getitem__ = compiled_getitem

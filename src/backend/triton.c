@@ -13,12 +13,16 @@
 #include <errno.h>
 #include <glob.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend/triton_msgs.h"
+#include "util/env.h"
 #include "util/outcome.h"
 #include "compile/cache.h"
 #include "launch/dtype.h"
@@ -52,6 +56,11 @@ static int triton_harness(int side, kd_argv *argv, kd_strbuf *why)
 
 static const char *python_of(const kd_frontend_options *opts) { return opts->python ? opts->python : "python3"; }
 
+/* The side a message concerns (util/diag.h), from its label "v1"/"v2"; none for NULL. */
+static int side_no(const char *label) { return label && label[0] == 'v' ? label[1] - '0' : KD_DIAG_NO_SIDE; }
+/* The messages that may or may not name a side start with this value: "v1: " or "". */
+static const char *prefix(const char *label) { return !label ? "" : label[1] == '2' ? "v2: " : "v1: "; }
+
 /* Runs the helper with up to 5 arguments. Returns 0 when it ran (whatever its status), else
  * prints why it could not start, naming the side, and returns KD_FAIL_TOOL. */
 static int run_helper(const kd_frontend_options *opts, const char *side, const char *const args[5], int timeout_ms,
@@ -59,8 +68,7 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
 {
     char *script = kd_harness_path(HELPER);
     if (!script) {
-        kd_text_fprintf(stderr, "kerndiff: %s%scannot find %s beside kerndiff (build it with `make`, or set "
-                        "KERNDIFF_HARNESS_DIR)\n", side ? side : "", side ? ": " : "", HELPER);
+        kd_say(KD_MSG_TRITON_NO_HELPER, side_no(side), KD_S(prefix(side)), KD_S(HELPER));
         return KD_FAIL_TOOL;
     }
     const char *argv[8] = {python_of(opts), script};
@@ -69,9 +77,7 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
     int rc = kd_spawn(argv, NULL, timeout_ms, r);
     free(script);
     if (rc != 0) {
-        kd_text_fprintf(stderr, "kerndiff: %s%scannot run %s (%s), the Python that reads Triton files: install Python 3 "
-                        "with Triton (pip install triton), or pass --python PATH\n",
-                side ? side : "", side ? ": " : "", python_of(opts), strerror(errno));
+        kd_say(KD_MSG_TRITON_NO_PYTHON, side_no(side), KD_S(prefix(side)), KD_S(python_of(opts)), KD_S(strerror(errno)));
         return KD_FAIL_TOOL;
     }
     return KD_OK;
@@ -80,29 +86,30 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
 /* A helper that ran and failed: its message, with the side, and the exit code it means. */
 static int helper_failed(const kd_spawn_result *r, const char *side, const char *doing, const kd_frontend_options *opts)
 {
-    const char *said = kd_sb_str(&r->err);
-    const char *label = side ? side : "", *sep = side ? ": " : "";
+    /* what it said, less its last newline (the message ends the line) */
+    char *said = kd_xstrndup(kd_sb_str(&r->err), strlen(kd_sb_str(&r->err)) -
+                                                     (r->err.len && kd_sb_str(&r->err)[r->err.len - 1] == '\n'));
+    int n = side_no(side), rc;
     if (r->timed_out || r->signal) {
-        kd_text_fprintf(stderr, "kerndiff: %s%s%s: %s %s\n", label, sep, doing, python_of(opts),
-                r->timed_out ? "took too long" : "crashed");
-        return KD_FAIL_TOOL;
+        kd_say(r->timed_out ? KD_MSG_TRITON_HELPER_TOOK_TOO_LONG : KD_MSG_TRITON_HELPER_CRASHED, n, KD_S(prefix(side)),
+               KD_S(doing), KD_S(python_of(opts)));
+        rc = KD_FAIL_TOOL;
+    } else if (r->exit_code == HELPER_NO_TRITON || r->exit_code == HELPER_VERSION) {
+        kd_say(KD_MSG_TRITON_HELPER_NO_TRITON, n, KD_S(prefix(side)), KD_S(doing), KD_S(python_of(opts)), KD_S(said));
+        rc = KD_FAIL_TOOL;
+    } else if (r->exit_code == HELPER_COMPILE) {
+        kd_say(KD_MSG_TRITON_HELPER_COMPILE, n, KD_S(prefix(side)), KD_S(doing), KD_S(said));
+        rc = KD_FAIL_BUILD;
+    } else if (r->exit_code == HELPER_INPUT) {
+        kd_say(KD_MSG_TRITON_HELPER_INPUT, n, KD_S(prefix(side)), KD_S(said));
+        rc = KD_FAIL_INPUT;
+    } else {
+        kd_say(KD_MSG_TRITON_HELPER_STATUS, n, KD_S(prefix(side)), KD_S(doing), KD_S(python_of(opts)), KD_I(r->exit_code),
+               KD_S(said));
+        rc = KD_FAIL_TOOL;
     }
-    switch (r->exit_code) {
-    case HELPER_NO_TRITON:
-    case HELPER_VERSION:
-        kd_text_fprintf(stderr, "kerndiff: %s%s%s with %s: %s", label, sep, doing, python_of(opts), said);
-        return KD_FAIL_TOOL;
-    case HELPER_COMPILE:
-        kd_text_fprintf(stderr, "kerndiff: %s%s%s failed; Triton said:\n%s", label, sep, doing, said);
-        return KD_FAIL_BUILD;
-    case HELPER_INPUT:
-        kd_text_fprintf(stderr, "kerndiff: %s%s%s", label, sep, said);
-        return KD_FAIL_INPUT;
-    default:
-        kd_text_fprintf(stderr, "kerndiff: %s%s%s: %s exited with status %d:\n%s", label, sep, doing, python_of(opts),
-                r->exit_code, said);
-        return KD_FAIL_TOOL;
-    }
+    free(said);
+    return rc;
 }
 
 static int triton_scan(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
@@ -111,8 +118,7 @@ static int triton_scan(const kd_frontend_options *opts, const char *path, const 
     size_t len;
     char *text = kd_read_file(path, &len);
     if (!text) {
-        kd_text_fprintf(stderr, "kerndiff: %s%scannot read '%s': %s\n", side ? side : "", side ? ": " : "", path,
-                strerror(errno));
+        kd_say(KD_MSG_TRITON_CANNOT_READ, side_no(side), KD_S(prefix(side)), KD_S(path), KD_S(strerror(errno)));
         return KD_FAIL_INPUT;
     }
     if (annotations)
@@ -125,7 +131,7 @@ static int triton_scan(const kd_frontend_options *opts, const char *path, const 
         if (r.exit_code != 0 || r.signal)
             rc = helper_failed(&r, side, "listing the Triton kernels", opts);
         else if (kd_pykernels_parse(kd_sb_str(&r.out), kernels, &why) != 0) {
-            kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+            kd_say(KD_MSG_TRITON_LIST_UNREADABLE, side_no(side), KD_S(kd_sb_str(&why)));
             rc = KD_FAIL_TOOL;
         }
         kd_sb_free(&why);
@@ -207,7 +213,7 @@ static void hash_gpus(kd_hash *h, bool *any)
         }
         globfree(&g);
     }
-    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    const char *visible = kd_env(KD_ENV_CUDA_VISIBLE_DEVICES);
     kd_hash_str(h, visible ? visible : "");
 }
 
@@ -238,20 +244,45 @@ static bool capture_key(const kd_frontend_options *opts, const kd_side *side, ch
     return gpus;
 }
 
+/* A file of one folder copied into another (same relative name); 0 or -1. */
+static int copy_relative(const char *from_dir, const char *to_dir, const char *name)
+{
+    char *from = kd_path_join(from_dir, name), *to = kd_path_join(to_dir, name);
+    size_t len = 0;
+    char *data = from ? kd_read_file(from, &len) : NULL;
+    int rc = data && to ? kd_write_file(to, data, len) : -1;
+    free(data);
+    free(from);
+    free(to);
+    return rc;
+}
+
+/* The captured tensors' data files (data/NAME.bin, named by launch.json) from one folder to
+ * another: into the cache beside the capture, and back. A file that cannot be copied is
+ * left out: that buffer is then seeded at random, and said so (apply_capture). */
+static void copy_capture_data(const char *from_dir, const char *to_dir)
+{
+    char *launch_path = kd_path_join(from_dir, "launch.json"), *data_dir = kd_path_join(to_dir, "data");
+    json_t *launch_json = launch_path ? json_load_file(launch_path, 0, NULL) : NULL;
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(launch_json, "args"), i, a) {
+        const char *file = json_string_value(json_object_get(json_object_get(a, "data"), "file"));
+        if (file && strncmp(file, "data/", 5) == 0 && !strstr(file, "..") && data_dir && kd_mkdir_p(data_dir) == 0)
+            (void)copy_relative(from_dir, to_dir, file);
+    }
+    json_decref(launch_json);
+    free(launch_path);
+    free(data_dir);
+}
+
 /* The cached capture's files into dir (a private copy: the build writes beside them). */
 static int copy_capture(const char *entry, const char *dir)
 {
-    for (size_t i = 0; i < N_CAPTURE_ARTIFACTS; i++) {
-        char *from = kd_path_join(entry, capture_artifacts[i]), *to = kd_path_join(dir, capture_artifacts[i]);
-        size_t len = 0;
-        char *data = from ? kd_read_file(from, &len) : NULL;
-        int rc = data && to ? kd_write_file(to, data, len) : -1;
-        free(data);
-        free(from);
-        free(to);
-        if (rc != 0)
+    for (size_t i = 0; i < N_CAPTURE_ARTIFACTS; i++)
+        if (copy_relative(entry, dir, capture_artifacts[i]) != 0)
             return -1;
-    }
+    copy_capture_data(entry, dir);
     return 0;
 }
 
@@ -293,11 +324,11 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *
     char *spec_text = json_dumps(spec, JSON_COMPACT);
     json_decref(spec);
     /* an earlier capture into this folder (a sweep prepares each point) must not pass for this one */
-    static const char *const results[] = {"launch.json", "seen.json"};
+    static const char *const results[] = {"launch.json", "seen.json", "data"};
     for (size_t i = 0; i < sizeof results / sizeof *results; i++) {
         char *old = kd_path_join(dir, results[i]);
         if (old)
-            unlink(old);
+            kd_remove_tree(old);
         free(old);
     }
     char *abs_path = realpath(side->path, NULL);
@@ -341,8 +372,10 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *
         free(dir);
         return -1;
     }
-    if (entry)
+    if (entry) {
         kd_cache_store(dir, entry, &layout);
+        copy_capture_data(dir, entry);
+    }
     free(entry);
     free(side->captured);
     side->captured = dir;
@@ -371,6 +404,46 @@ static void add_annotation(kd_annotations *a, const char *key, const char *value
     a->items[a->count++] = (kd_annotation){kd_xstrdup(key), kd_xstrdup(value), line};
 }
 
+/* The captured bytes of pointer argument `a` (launch.json's args[].data): the file the helper
+ * names for it (data/NAME.bin in the capture's folder, nothing else), with exactly the
+ * buffer's bytes (count x element size). Returns its path, or NULL with why not in `why`. */
+static char *captured_data(const char *folder, json_t *a, const char *name, kd_strbuf *why)
+{
+    json_t *data = json_object_get(a, "data");
+    const char *not_kept = json_string_value(json_object_get(data, "not_kept"));
+    const char *file = json_string_value(json_object_get(data, "file"));
+    long long count = json_integer_value(json_object_get(a, "count")),
+              size = json_integer_value(json_object_get(a, "element_size")),
+              bytes = json_integer_value(json_object_get(data, "bytes"));
+    char expected[300];
+    snprintf(expected, sizeof expected, "data/%s.bin", name);
+    if (!json_is_object(data)) {
+        kd_sb_puts(why, "the capture kept no data for it");
+        return NULL;
+    }
+    if (not_kept) {
+        kd_sb_puts(why, not_kept);
+        return NULL;
+    }
+    if (!file || strcmp(file, expected) != 0 || !name[0] ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name)) {
+        kd_sb_puts(why, "its data file is not the capture's own");
+        return NULL;
+    }
+    if (count <= 0 || size <= 0 || count > LLONG_MAX / size || bytes != count * size) {
+        kd_sb_printf(why, "its %lld bytes are not %lld elements of %lld bytes", bytes, count, size);
+        return NULL;
+    }
+    char *path = kd_path_join(folder, file);
+    struct stat st;
+    if (!path || lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || (long long)st.st_size != bytes) {
+        kd_sb_puts(why, "its data file is missing or has another size");
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
 /* The side as the captured launch has it: the compiled kernel's arguments (constexprs and
  * values Triton specialised away are gone), Triton's block, shared memory, scratch and
  * constexprs, and the grid, buffer sizes and scalar values of the launch, which take the
@@ -386,6 +459,7 @@ static int apply_capture(kd_side *side, json_t *launch_json)
     json_t *args = json_object_get(launch_json, "args");
     compiled->params = kd_xcalloc(json_array_size(args) + 1, sizeof *compiled->params);
     kd_annotations captured = {0};
+    kd_strlist fill = {0}; /* per compiled parameter: the captured data file, or NULL */
     json_t *grid = json_object_get(launch_json, "grid");
     char text[128];
     snprintf(text, sizeof text, "%lld,%lld,%lld", (long long)json_integer_value(json_array_get(grid, 0)),
@@ -415,12 +489,21 @@ static int apply_capture(kd_side *side, json_t *launch_json)
             p->type = kd_xstrdup(p->is_const ? "const float *" : "float *");
             snprintf(text, sizeof text, "%s[%lld]", dtype ? dtype : "?",
                      (long long)json_integer_value(json_object_get(a, "count")));
+            /* the program's own bytes seed it (its clocks follow its data); said per buffer */
+            kd_strbuf not_kept = {0};
+            char *path = side->captured ? captured_data(side->captured, a, name, &not_kept) : NULL;
+            kd_strlist_push(&fill, path);
+            json_object_set_new(a, "data", path ? json_pack("{s:b, s:I}", "captured", 1, "bytes",
+                                                            json_integer_value(json_object_get(a, "count")) *
+                                                                json_integer_value(json_object_get(a, "element_size")))
+                                                : json_pack("{s:b, s:s}", "captured", 0, "why", kd_sb_str(&not_kept)));
+            kd_sb_free(&not_kept);
         } else {
+            kd_strlist_push(&fill, NULL);
             const char *type = scalar_c_type(json_string_value(json_object_get(a, "type")));
             if (!type) {
-                kd_text_fprintf(stderr, "kerndiff: %s: argument '%s' of %s has Triton type %s, which kerndiff cannot pass "
-                                "yet\n", side->label, name, compiled->name,
-                        json_string_value(json_object_get(a, "type")));
+                kd_say(KD_MSG_TRITON_ARG_TYPE, side_no(side->label), KD_S(side->label), KD_S(name), KD_S(compiled->name),
+                       KD_S(json_string_value(json_object_get(a, "type"))));
                 rc = KD_FAIL_INPUT;
                 break;
             }
@@ -437,11 +520,14 @@ static int apply_capture(kd_side *side, json_t *launch_json)
     }
     if (rc != KD_OK) {
         if (rc == KD_FAIL_TOOL)
-            kd_text_fprintf(stderr, "kerndiff: %s: the captured launch of %s is malformed (%s)\n", side->label,
-                    compiled->name, side->captured);
+            kd_say(KD_MSG_TRITON_CAPTURE_MALFORMED, side_no(side->label), KD_S(side->label), KD_S(compiled->name),
+                   KD_S(side->captured));
         kd_kernel_free(compiled);
         free(compiled);
         kd_annotations_free(&captured);
+        for (size_t j = 0; j < fill.count; j++)
+            free(fill.items[j]);
+        free(fill.items);
         return rc;
     }
     /* The file's own annotations stay where the launch says nothing (num_warps is Triton's) */
@@ -452,6 +538,10 @@ static int apply_capture(kd_side *side, json_t *launch_json)
     kd_annotations_free(&side->annotations);
     side->annotations = captured;
     side->abi.fixed = true;
+    for (size_t j = 0; j < side->abi.fill.count; j++)
+        free(side->abi.fill.items[j]);
+    free(side->abi.fill.items);
+    side->abi.fill = fill;
     read_abi(side, md);
     const char *key;
     json_t *v;
@@ -502,6 +592,29 @@ static char *described_source(const char *not_captured)
     return text;
 }
 
+/* "; data: the program's own (captured) for x, y; seeded at random: z (not kept: ...)": the
+ * buffers' contents as apply_capture decided them (args[].data). */
+static void describe_data(json_t *launch_json, kd_strbuf *sb)
+{
+    const char *sep = "; data: the program's own (captured) for ";
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(launch_json, "args"), i, a)
+        if (json_is_true(json_object_get(json_object_get(a, "data"), "captured"))) {
+            kd_sb_printf(sb, "%s%s", sep, json_string_value(json_object_get(a, "name")));
+            sep = ", ";
+        }
+    sep = "; seeded at random: ";
+    json_array_foreach(json_object_get(launch_json, "args"), i, a) {
+        json_t *data = json_object_get(a, "data");
+        if (json_is_false(json_object_get(data, "captured"))) {
+            kd_sb_printf(sb, "%s%s (%s)", sep, json_string_value(json_object_get(a, "name")),
+                         json_string_value(json_object_get(data, "why")));
+            sep = ", ";
+        }
+    }
+}
+
 /* "Triton 3.6.0 JIT, the launch at softmax.py:212 (taken from the file's own call): grid
  * 132x1x1, num_warps=8 num_stages=4 shared=98336 B, 60 registers, 0 spills; BLOCK_SIZE=1024;
  * autotune: Triton chose config 2 of 4 (4 timed)" */
@@ -529,6 +642,7 @@ static char *describe_capture(const kd_frontend_options *opts, json_t *launch_js
         free(t);
         sep = " ";
     }
+    describe_data(launch_json, &sb);
     json_t *tune = json_object_get(launch_json, "autotune");
     if (tune && json_is_true(json_object_get(tune, "pinned")))
         kd_sb_printf(&sb, "; autotune: the config --config %s names, of %lld", opts->config ? opts->config : "?",
@@ -736,15 +850,14 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
     m->kernel = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
     m->constexprs = json_object();
     if (!m->kernel) {
-        kd_text_fprintf(stderr, "kerndiff: %s: the kernel's description is missing\n", side->label);
+        kd_say(KD_MSG_TRITON_NO_DESCRIPTION, side_no(side->label), KD_S(side->label));
         return KD_FAIL_TOOL;
     }
     json_t *config = choose_config(launch, side, json_object_get(m->kernel, "configs"));
     m->num_warps = int_setting(launch, side, "num_warps", config, DEFAULT_WARPS, &m->warps_origin);
     m->num_stages = int_setting(launch, side, "num_stages", config, DEFAULT_STAGES, &m->stages_origin);
     if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)) || m->num_stages < 1) {
-        kd_text_fprintf(stderr, "kerndiff: %s: num_warps must be a power of two from 1 to 32 and num_stages at least 1 "
-                        "(got %d and %d)\n", side->label, m->num_warps, m->num_stages);
+        kd_say(KD_MSG_TRITON_BAD_WARPS, side_no(side->label), KD_S(side->label), KD_I(m->num_warps), KD_I(m->num_stages));
         return KD_FAIL_INPUT;
     }
     size_t i;
@@ -775,9 +888,8 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
             continue;
         }
         if (!value) {
-            kd_text_fprintf(stderr, "kerndiff: %s: tl.constexpr '%s' of kernel '%s' needs a value: --arg %s=VALUE, "
-                            "`# kerndiff: %s=VALUE` in %s, or a default in the signature\n",
-                    side->label, name, k->name, name, name, side->path);
+            kd_say(KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE, side_no(side->label), KD_S(side->label), KD_S(name), KD_S(k->name),
+                   KD_S(side->path));
             return KD_FAIL_INPUT;
         }
         json_object_set_new(m->constexprs, name, value);
@@ -851,16 +963,15 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
                 free(side->launch_source);
                 side->launch_source = capture_source(launch_json, cached, opts->run_command);
             } else if (!launch_json) {
-                kd_text_fprintf(stderr, "kerndiff: %s: the captured launch in %s cannot be read\n", side->label, side->captured);
+                kd_say(KD_MSG_TRITON_CAPTURE_UNREADABLE, side_no(side->label), KD_S(side->label), KD_S(side->captured));
             }
             json_decref(launch_json);
             kd_sb_free(&why);
             return rc;
         }
         /* Said on stderr and kept for the build's note: the launch is now an assumption. */
-        kd_text_fprintf(stderr, "kerndiff: %s: the launch of %s was not taken from the user's code: %s; it is described by "
-                        "flags, annotations and defaults instead (each assumed value is in the build line)\n",
-                side->label, side->kernel_info->name, kd_sb_str(&why));
+        kd_say(KD_MSG_TRITON_NOT_CAPTURED, side_no(side->label), KD_S(side->label), KD_S(side->kernel_info->name),
+               KD_S(kd_sb_str(&why)));
         free(side->build_note);
         free(side->launch_source);
         side->launch_source = described_source(kd_sb_str(&why));
@@ -884,9 +995,12 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
             kd_sb_printf(&list, "%s%zu: %s", i ? "; " : "", i + 1, text);
             free(text);
         }
-        kd_text_fprintf(stderr, "kerndiff: %s: --config %s names none of %s's autotune configs%s%s\n", side->label,
-                        opts->config, side->kernel_info->name, list.len ? ": " : " (it has none written in the file)",
-                        kd_sb_str(&list));
+        if (list.len)
+            kd_say(KD_MSG_TRITON_CONFIG_NONE, side_no(side->label), KD_S(side->label), KD_S(opts->config),
+                   KD_S(side->kernel_info->name), KD_S(kd_sb_str(&list)));
+        else
+            kd_say(KD_MSG_TRITON_CONFIG_NO_CONFIGS, side_no(side->label), KD_S(side->label), KD_S(opts->config),
+                   KD_S(side->kernel_info->name));
         kd_sb_free(&list);
         rc = KD_FAIL_INPUT;
     }
@@ -963,7 +1077,7 @@ static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_opt
     json_decref(values);
     kd_spawn_result r;
     if (!text) {
-        kd_text_fprintf(stderr, "kerndiff: out of memory\n");
+        kd_say0(KD_MSG_TRITON_OUT_OF_MEMORY, KD_DIAG_NO_SIDE);
         rc = KD_FAIL_TOOL;
     } else if ((rc = run_helper(opts, side->label, (const char *const[5]){"heuristics", text}, LIST_TIMEOUT_MS, &r)) ==
                     KD_OK) {
@@ -971,8 +1085,7 @@ static int apply_heuristics(const kd_frontend_options *opts, const kd_launch_opt
         if (r.exit_code != 0 || r.signal)
             rc = helper_failed(&r, side->label, "@triton.heuristics", opts);
         else if (!json_is_object(computed)) {
-            kd_text_fprintf(stderr, "kerndiff: %s: the helper's @triton.heuristics values are not JSON: %s\n", side->label,
-                    kd_sb_str(&r.out));
+            kd_say(KD_MSG_TRITON_HEURISTICS_NOT_JSON, side_no(side->label), KD_S(side->label), KD_S(kd_sb_str(&r.out)));
             rc = KD_FAIL_TOOL;
         } else {
             json_object_update(m->constexprs, computed);
@@ -1117,8 +1230,8 @@ static int dump_resources(const kd_frontend_options *opts, const kd_side *side, 
     bool dumped = cuobjdump && cubin && kd_spawn(argv, NULL, LIST_TIMEOUT_MS, &r) == 0;
     const char *text = dumped && r.exit_code == 0 ? kd_sb_str(&r.out) : "";
     if (!resources || kd_write_file(resources, text, strlen(text)) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: %s: cannot write %s: %s\n", side->label, resources ? resources : dir,
-                strerror(errno));
+        kd_say(KD_MSG_TRITON_CANNOT_WRITE, side_no(side->label), KD_S(side->label), KD_S(resources ? resources : dir),
+               KD_S(strerror(errno)));
         rc = KD_FAIL_TOOL;
     }
     if (dumped)
@@ -1261,7 +1374,7 @@ static int build_spec(const kd_frontend_options *opts, const kd_side *side, comp
 {
     char *spec_text = p->spec ? json_dumps(p->spec, JSON_COMPACT | JSON_SORT_KEYS) : NULL, *entry = NULL, *dir = NULL;
     if (!spec_text) {
-        kd_text_fprintf(stderr, "kerndiff: out of memory\n");
+        kd_say0(KD_MSG_TRITON_OUT_OF_MEMORY, KD_DIAG_NO_SIDE);
         return KD_FAIL_TOOL;
     }
     compute_key(opts, side, &p->m, p->version, spec_text, b->key);
@@ -1274,15 +1387,14 @@ static int build_spec(const kd_frontend_options *opts, const kd_side *side, comp
         const char *tmp = kd_tmpdir();
         dir = tmp ? kd_path_join(tmp, folder) : NULL;
         if (!dir || kd_mkdir_p(dir) != 0) {
-            kd_text_fprintf(stderr, "kerndiff: %s: cannot create a private build folder: %s\n", side->label, strerror(errno));
+            kd_say(KD_MSG_TRITON_NO_BUILD_FOLDER, side_no(side->label), KD_S(side->label), KD_S(strerror(errno)));
             rc = KD_FAIL_TOOL;
         } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_OK && entry) {
             kd_cache_store(dir, entry, &layout);
         }
     }
     if (rc == KD_OK && load_artifacts(b, cached ? entry : dir, cached, &p->meta_json) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: %s: Triton's build left no usable kernel.ptx/kernel.cubin/metadata.json in %s "
-                        "(rerun with --no-cache)\n", side->label, cached ? entry : dir);
+        kd_say(KD_MSG_TRITON_BUILD_LEFT_NOTHING, side_no(side->label), KD_S(side->label), KD_S(cached ? entry : dir));
         rc = KD_FAIL_TOOL;
     }
     free(spec_text);
@@ -1297,8 +1409,7 @@ static int captured_build(const kd_frontend_options *opts, kd_side *side)
     int rc = dump_resources(opts, side, side->captured);
     json_t *meta_json = NULL;
     if (rc == KD_OK && load_artifacts(&side->build, side->captured, false, &meta_json) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: %s: the captured launch left no usable kernel.ptx/kernel.cubin/metadata.json in %s\n",
-                side->label, side->captured);
+        kd_say(KD_MSG_TRITON_CAPTURE_LEFT_NOTHING, side_no(side->label), KD_S(side->label), KD_S(side->captured));
         rc = KD_FAIL_TOOL;
     }
     json_decref(meta_json);

@@ -1015,6 +1015,9 @@ void kd_launch_abi_free(kd_launch_abi *abi)
         free(abi->constants[i].name);
     free(abi->constants);
     free(abi->default_grid);
+    for (size_t i = 0; i < abi->fill.count; i++)
+        free(abi->fill.items[i]);
+    free(abi->fill.items);
     memset(abi, 0, sizeof *abi);
 }
 

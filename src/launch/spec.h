@@ -85,6 +85,11 @@ typedef struct kd_launch_abi {
     unsigned nscratch;                 /* trailing scratch pointers, 0..2 */
     unsigned long long scratch_bytes[2]; /* per program (block); 0: a NULL pointer */
     char *default_grid;                /* grid when none is given ("cdiv(n,BLOCK)"; owned), or NULL */
+    /* Captured data (a Triton side taken from the user's launch, issue 26): items[i] is the
+     * file whose bytes seed buffer argument i (the compiled kernel's parameter order, as
+     * wire/client.h's kd_harness_side.fill wants it; owned), NULL for one seeded at random;
+     * count is the number of parameters, 0 when nothing was captured. */
+    kd_strlist fill;
 } kd_launch_abi;
 /* Adds or replaces a constant. */
 void kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value);

@@ -55,3 +55,30 @@ if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/lc.json" >"$W
     python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['sides'][0]; sys.exit(not (s['launch_source']['from'] == 'captured' and s['launch_source']['where']['line'] == 7 and len(s['build']['key']) == 64))" "$WORK/lc.json"; then
     ok "lead_capture: a captured side's JSON is valid and says where its launch came from"
 else fail "lead_capture: captured JSON" "$WORK/lc_valid.err"; fi
+
+# Captured tensor data (issue 26): each tensor's bytes at the launch, kept beside launch.json,
+# seed that buffer; one the capture did not keep, or whose file is not the capture's own or
+# has another size, is seeded at random and said so (the build line and JSON args[].data).
+lc_data() { # lc_data NAME LAUNCH_JSON DATA_JSON
+    KERNDIFF_HARNESS_DIR="$lc_dir" KD_REAL_HELPER="$(dirname "$KD")/kerndiff-triton.py" KD_FAKE_LAUNCH="$2" \
+        KD_FAKE_DATA="$3" "$KD" --no-cache --json="$WORK/lc_$1.json" "$lc_file" "$lc_file" \
+        >"$WORK/lc_$1.out" 2>"$WORK/lc_$1.err" </dev/null
+}
+lc_two='{"grid": [2, 1, 1], "args": [{"name": "x_ptr", "kind": "pointer", "dtype": "fp32", "count": 64, "element_size": 4}, {"name": "y_ptr", "kind": "pointer", "dtype": "fp32", "count": 64, "element_size": 4}], "where": {"file": "k.py", "line": 7}, "metadata": {"num_warps": 4, "shared": 0}}'
+lc_data data_kept "$lc_two" '{"x_ptr": 256, "y_ptr": "not kept: 300 bytes would pass the capture'"'"'s 1024 MiB for tensor data"}'
+has lc_data_kept out "data: the program's own \(captured\) for x_ptr; seeded at random: y_ptr \(not kept: 300 bytes would pass"
+if python3 -c "
+import json, sys
+a = {x['name']: x for x in json.load(open(sys.argv[1]))['sides'][0]['launch_source']['args']}
+sys.exit(not (a['x_ptr']['data'] == {'captured': True, 'bytes': 256} and a['y_ptr']['data']['captured'] is False))" "$WORK/lc_data_kept.json"; then
+    ok "lead_capture data_kept: JSON args[].data says which buffers start with the program's data"
+else fail "lead_capture data_kept: JSON args[].data" "$WORK/lc_data_kept.json"; fi
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/lc_data_kept.json" >"$WORK/lc_data_valid.err" 2>&1; then
+    ok "lead_capture data_kept: JSON valid against docs/json-schema.json"; else fail "lead_capture data_kept: schema" "$WORK/lc_data_valid.err"; fi
+# a file of another size than the buffer (255 bytes for 64 fp32): not used
+lc_data data_size "$lc_two" '{"x_ptr": 255, "y_ptr": 256}'
+has lc_data_size out "data: the program's own \(captured\) for y_ptr; seeded at random: x_ptr \(its 255 bytes are not 64 elements of 4 bytes\)"
+# a data file named outside the capture's folder (a hostile cache entry): never read
+lc_data data_escape '{"grid": [1, 1, 1], "args": [{"name": "x_ptr", "kind": "pointer", "dtype": "fp32", "count": 1, "element_size": 4, "data": {"file": "../../../../etc/hostname", "bytes": 4}}], "metadata": {"num_warps": 4}}' ''
+has lc_data_escape out "seeded at random: x_ptr \(its data file is not the capture's own\)"
+lacks lc_data_escape err 'runtime error|AddressSanitizer'
