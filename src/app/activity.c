@@ -15,8 +15,7 @@ static void reserve(void **items, size_t n, size_t *cap, size_t size)
     *cap = want;
 }
 
-void kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, uint64_t count,
-                      uint64_t total_ns, uint64_t min_ns, uint64_t max_ns)
+void kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, const kd_app_kernel_launches *l)
 {
     kd_app_kernel *k = NULL;
     for (size_t i = 0; i < a->nkernels && !k; i++)
@@ -25,14 +24,14 @@ void kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config
     if (!k) {
         reserve((void **)&a->kernels, a->nkernels, &a->kernels_cap, sizeof *a->kernels);
         k = &a->kernels[a->nkernels++];
-        *k = (kd_app_kernel){.name = kd_xstrdup(name), .config = *cfg, .min_ns = min_ns};
+        *k = (kd_app_kernel){.name = kd_xstrdup(name), .config = *cfg, .min_ns = l->min_ns};
     }
-    k->count += count;
-    k->total_ns += total_ns;
-    if (min_ns < k->min_ns)
-        k->min_ns = min_ns;
-    if (max_ns > k->max_ns)
-        k->max_ns = max_ns;
+    k->count += l->count;
+    k->total_ns += l->total_ns;
+    if (l->min_ns < k->min_ns)
+        k->min_ns = l->min_ns;
+    if (l->max_ns > k->max_ns)
+        k->max_ns = l->max_ns;
 }
 
 void kd_app_add_api(kd_app_activity *a, const char *name, bool driver, uint64_t count, uint64_t ns)

@@ -48,9 +48,14 @@ typedef struct kd_app_activity {
     size_t unavailable;   /* processes where collection could not start (CUPTI refused) */
 } kd_app_activity;
 
+/* Launches of one kernel at one configuration: how many, their summed, shortest and longest
+ * time. */
+typedef struct kd_app_kernel_launches {
+    uint64_t count, total_ns, min_ns, max_ns;
+} kd_app_kernel_launches;
+
 /* Adds launches of one kernel at one configuration, merging with an equal entry. */
-void kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, uint64_t count,
-                      uint64_t total_ns, uint64_t min_ns, uint64_t max_ns);
+void kd_app_add_kernel(kd_app_activity *a, const char *name, const kd_app_config *cfg, const kd_app_kernel_launches *l);
 /* Adds calls of one API function, merging by name and domain. */
 void kd_app_add_api(kd_app_activity *a, const char *name, bool driver, uint64_t count, uint64_t ns);
 void kd_app_activity_free(kd_app_activity *a);

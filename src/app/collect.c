@@ -10,12 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/app_msgs.h"
 #include "app/command.h"
 #include "app/diff.h"
 #include "app/records.h"
 #include "app/sqlite.h"
 #include "util/outcome.h"
 #include "git/worktree.h"
+#include "util/env.h"
 #include "util/fs.h"
 #include "util/spawn.h"
 #include "util/strlist.h"
@@ -73,8 +75,9 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* The last lines of `text` (what a command wrote), escaped, indented, after `heading`. */
-static void text_tail(const char *text, size_t len, const char *heading, kd_strbuf *out)
+/* Says the last lines of `text` (what a command wrote), escaped, as message `id` (which
+ * heads them with the stream they came from); nothing when it wrote nothing. */
+static void say_tail(int id, int side, const char *text, size_t len)
 {
     if (!text || len == 0)
         return;
@@ -83,37 +86,52 @@ static void text_tail(const char *text, size_t len, const char *heading, kd_strb
         lines += text[--start] == '\n';
     if (text[start] == '\n')
         start++;
-    kd_sb_printf(out, "\n  %s:\n", heading);
-    kd_escape_controls(text + start, len - start, out);
+    kd_strbuf tail = {0};
+    kd_escape_controls(text + start, len - start, &tail);
+    kd_say(id, side, KD_S(kd_sb_str(&tail)));
+    kd_sb_free(&tail);
 }
 
-static void stderr_tail(const char *path, kd_strbuf *out)
+static void say_stderr_tail(const char *path, int side)
 {
     size_t len = 0;
     char *text = kd_read_file(path, &len);
-    text_tail(text, len, "its last lines on stderr", out);
+    say_tail(KD_MSG_APP_TAIL_STDERR, side, text, len);
     free(text);
 }
 
-/* One run of side `s`. Returns KD_OK or a status after printing why. */
-static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, size_t run, const kd_app_options *o,
-                    const char *inject, kd_app_run *out)
+/* One run of one side: what it runs, where, and with which collector. */
+typedef struct run_request {
+    const kd_app_command *cmd;
+    const kd_app_side *side;
+    int s;
+    size_t run;
+    const kd_app_options *o;
+    const char *inject;
+} run_request;
+
+/* One run of side `r->s`. Returns KD_OK or a status after saying why. */
+static int run_once(const run_request *r, kd_app_run *out)
 {
+    const kd_app_side *side = r->side;
+    const kd_app_options *o = r->o;
+    int s = r->s;
+    size_t run = r->run;
     const char *tmp = kd_tmpdir();
     if (!tmp) {
-        kd_text_fprintf(stderr, "kerndiff: v%d: cannot prepare a run: no private temporary folder: %s\n", s + 1, strerror(errno));
+        kd_say(KD_MSG_APP_NO_TMPDIR, s + 1, KD_I(s + 1), KD_S(strerror(errno)));
         return KD_FAIL_TOOL;
     }
     char *dir = kd_xasprintf("%s/app-v%d-run%zu", tmp, s + 1, run + 1);
     if (kd_mkdir_p(dir) != 0) {
-        kd_text_fprintf(stderr, "kerndiff: v%d: cannot prepare a run: cannot make %s: %s\n", s + 1, dir, strerror(errno));
+        kd_say(KD_MSG_APP_NO_RUN_DIR, s + 1, KD_I(s + 1), KD_S(dir), KD_S(strerror(errno)));
         free(dir);
         return KD_FAIL_TOOL;
     }
     char *err_path = kd_path_join(dir, "stderr.txt");
-    char **env = run_environment(inject, dir, o->range);
+    char **env = run_environment(r->inject, dir, o->range);
     int rc;
-    const char *const *argv = (const char *const *)cmd->argv.items;
+    const char *const *argv = (const char *const *)r->cmd->argv.items;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -126,8 +144,10 @@ static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, s
     int spawned = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, env);
     posix_spawn_file_actions_destroy(&fa);
     if (spawned != 0) {
-        kd_text_fprintf(stderr, "kerndiff: v%d: cannot run '%s'%s%s: %s\n", s + 1, argv[0], side->dir ? " in " : "",
-                        side->dir ? side->dir : "", strerror(spawned));
+        if (side->dir)
+            kd_say(KD_MSG_APP_CANNOT_RUN_IN, s + 1, KD_I(s + 1), KD_S(argv[0]), KD_S(side->dir), KD_S(strerror(spawned)));
+        else
+            kd_say(KD_MSG_APP_CANNOT_RUN, s + 1, KD_I(s + 1), KD_S(argv[0]), KD_S(strerror(spawned)));
         rc = KD_FAIL_INPUT;
         goto done;
     }
@@ -137,25 +157,19 @@ static int run_once(const kd_app_command *cmd, const kd_app_side *side, int s, s
     out->wall_ns = now_ns() - t0;
     out->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
     out->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    kd_strbuf why = {0};
+    kd_diag why = {0};
     if (out->exit_code || out->signal) {
-        kd_sb_printf(&why, "v%d: the command %s %d in run %zu of %d; nothing compared", s + 1,
-                     out->signal ? "was killed by signal" : "exited with status",
-                     out->signal ? out->signal : out->exit_code, run + 1, o->runs);
-        stderr_tail(err_path, &why);
+        kd_say(out->signal ? KD_MSG_APP_RUN_KILLED : KD_MSG_APP_RUN_EXITED, s + 1, KD_I(s + 1),
+               KD_I(out->signal ? out->signal : out->exit_code), KD_U(run + 1), KD_I(o->runs));
+        say_stderr_tail(err_path, s + 1);
         rc = KD_FAIL_RUNTIME;
-    } else if (kd_app_records_read_dir(dir, &out->activity, &why) != 0) {
-        kd_strbuf msg = {0};
-        kd_sb_printf(&msg, "v%d: run %zu: the collected records are unreadable: %s", s + 1, run + 1, kd_sb_str(&why));
-        kd_sb_free(&why);
-        why = msg;
+    } else if (kd_app_records_read_dir(dir, (kd_app_records_run){.side = s, .run = run}, &out->activity, &why) != 0) {
+        kd_diag_say(&why);
         rc = KD_FAIL_RUNTIME;
     } else {
         rc = KD_OK;
     }
-    if (rc != KD_OK)
-        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
-    kd_sb_free(&why);
+    kd_diag_free(&why);
 done:
     free_environment(env);
     free(err_path);
@@ -173,7 +187,7 @@ static int make_commands(const char *const inputs[2], const kd_app_options *o, c
         kd_strbuf why = {0};
         int made = kd_app_command_make(inputs[s], o->no_shell, &cmds[s], &why);
         if (made != 0)
-            kd_text_fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
+            kd_say(KD_MSG_APP_SIDE_ERROR, s + 1, KD_I(s + 1), KD_S(kd_sb_str(&why)));
         kd_sb_free(&why);
         if (made != 0)
             return made == -2 ? KD_FAIL_USAGE : KD_FAIL_INPUT;
@@ -194,17 +208,17 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
         if (o->at[s]) {
             const char *tmp = kd_tmpdir();
             if (!tmp) {
-                kd_sb_printf(&why, "cannot make a private folder for the checkout: %s", strerror(errno));
-                rc = -2;
+                kd_say(KD_MSG_APP_AT_NO_TMPDIR, s + 1, KD_I(s + 1), KD_S(o->at[s]), KD_S(strerror(errno)));
+                rc = -3;
             } else {
                 path = kd_xasprintf("%s/app-v%d-tree", tmp, s + 1);
                 kd_trace("v%d: checking out %s", s + 1, o->at[s]);
                 rc = kd_git_checkout_add(o->at[s], path, &checkout, &why);
             }
         }
-        if (rc != 0)
-            kd_text_fprintf(stderr, "kerndiff: v%d: --at %s: %s\n", s + 1, o->at[s] ? o->at[s] : "", kd_sb_str(&why));
-        else {
+        if (rc != 0 && rc != -3)
+            kd_say(KD_MSG_APP_AT_FAILED, s + 1, KD_I(s + 1), KD_S(o->at[s] ? o->at[s] : ""), KD_S(kd_sb_str(&why)));
+        else if (rc == 0) {
             side->label = side->label_storage =
                 kd_xasprintf("%s: %s", checkout.label ? checkout.label : "working tree", cmd);
             side->dir = checkout.dir;
@@ -217,7 +231,7 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
         kd_sb_free(&why);
         free(path);
         if (rc != 0)
-            return rc == -2 ? KD_FAIL_TOOL : KD_FAIL_INPUT;
+            return rc == -2 || rc == -3 ? KD_FAIL_TOOL : KD_FAIL_INPUT;
     }
     return KD_OK;
 }
@@ -225,7 +239,7 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
 /* --prepare, once in side `s`'s folder. Its output is kept for the message when it fails. */
 static int prepare_side(const kd_app_command *prepare, const kd_app_options *o, const kd_app_side *side, int s)
 {
-    kd_strbuf where = {0}, why = {0};
+    kd_strbuf where = {0};
     if (side->dir)
         kd_sb_printf(&where, "in the checkout of %s", o->at[s]);
     else
@@ -233,25 +247,32 @@ static int prepare_side(const kd_app_command *prepare, const kd_app_options *o, 
     kd_trace("v%d: --prepare %s", s + 1, kd_sb_str(&where));
     kd_spawn_result res;
     int rc = KD_OK;
+    const char *program = prepare->argv.items[0];
     if (kd_spawn((const char *const *)prepare->argv.items, side->dir, 0, &res) != 0) {
-        kd_sb_printf(&why, "v%d: --prepare: cannot run '%s' %s: %s", s + 1, prepare->argv.items[0], kd_sb_str(&where),
-                     strerror(errno));
+        const char *error = strerror(errno);
+        if (side->dir)
+            kd_say(KD_MSG_APP_PREPARE_CANNOT_RUN_AT, s + 1, KD_I(s + 1), KD_S(program), KD_S(o->at[s]), KD_S(error));
+        else
+            kd_say(KD_MSG_APP_PREPARE_CANNOT_RUN_HERE, s + 1, KD_I(s + 1), KD_S(program), KD_S(error));
         rc = KD_FAIL_INPUT;
     } else {
         if (res.exit_code || res.signal) {
-            kd_sb_printf(&why, "v%d: --prepare '%s' %s %d %s; nothing compared", s + 1, o->prepare,
-                         res.signal ? "was killed by signal" : "exited with status", res.signal ? res.signal : res.exit_code,
-                         kd_sb_str(&where));
+            int code = res.signal ? res.signal : res.exit_code;
+            if (side->dir)
+                kd_say(res.signal ? KD_MSG_APP_PREPARE_KILLED_AT : KD_MSG_APP_PREPARE_EXITED_AT, s + 1, KD_I(s + 1),
+                       KD_S(o->prepare), KD_I(code), KD_S(o->at[s]));
+            else
+                kd_say(res.signal ? KD_MSG_APP_PREPARE_KILLED_HERE : KD_MSG_APP_PREPARE_EXITED_HERE, s + 1, KD_I(s + 1),
+                       KD_S(o->prepare), KD_I(code));
             /* Build tools report errors on stderr, but some only on stdout. */
-            const kd_strbuf *shown = res.err.len ? &res.err : &res.out;
-            text_tail(kd_sb_str(shown), shown->len, res.err.len ? "its last lines on stderr" : "its last lines on stdout", &why);
+            if (res.err.len)
+                say_tail(KD_MSG_APP_TAIL_STDERR, s + 1, kd_sb_str(&res.err), res.err.len);
+            else
+                say_tail(KD_MSG_APP_TAIL_STDOUT, s + 1, kd_sb_str(&res.out), res.out.len);
             rc = KD_FAIL_BUILD;
         }
         kd_spawn_result_free(&res);
     }
-    if (rc != KD_OK)
-        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
-    kd_sb_free(&why);
     kd_sb_free(&where);
     return rc;
 }
@@ -266,7 +287,7 @@ static int set_up_sides(const char *const inputs[2], const kd_app_options *o, kd
         kd_strbuf why = {0};
         int made = kd_app_command_make(o->prepare, o->no_shell, &prepare, &why);
         if (made != 0) {
-            kd_text_fprintf(stderr, "kerndiff: --prepare: %s\n", kd_sb_str(&why));
+            kd_say(KD_MSG_APP_PREPARE_BAD, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&why)));
             rc = made == -2 ? KD_FAIL_USAGE : KD_FAIL_INPUT;
         }
         kd_sb_free(&why);
@@ -292,19 +313,18 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
         side->profile = !o->at[0] && kd_app_is_sqlite(inputs[s]);
         side->runs = kd_xcalloc(side->profile ? 1 : (size_t)o->runs, sizeof *side->runs);
         if (side->profile) {
-            kd_strbuf why = {0};
+            kd_diag why = {0};
             side->nruns = 1;
-            if (kd_app_sqlite_read(inputs[s], o->range, &side->runs[0].activity, &why) != 0) {
-                kd_text_fprintf(stderr, "kerndiff: v%d: %s\n", s + 1, kd_sb_str(&why));
-                kd_sb_free(&why);
+            if (kd_app_sqlite_read(inputs[s], o->range, s, &side->runs[0].activity, &why) != 0) {
+                kd_diag_say(&why);
+                kd_diag_free(&why);
                 return KD_FAIL_INPUT;
             }
         } else if (!inject) {
-            const char *env = getenv("KERNDIFF_INJECT_LIBRARY");
-            inject = env && *env ? kd_xstrdup(env) : kd_harness_path("libkerndiff-inject.so");
+            const char *env = kd_env_nonempty(KD_ENV_INJECT_LIBRARY);
+            inject = env ? kd_xstrdup(env) : kd_harness_path("libkerndiff-inject.so");
             if (!inject) {
-                kd_text_fprintf(stderr, "kerndiff: libkerndiff-inject.so not found beside kerndiff or in "
-                                        "../libexec/kerndiff (build it with `make`, or set KERNDIFF_INJECT_LIBRARY)\n");
+                kd_say0(KD_MSG_APP_NO_INJECT_LIBRARY, KD_DIAG_NO_SIDE);
                 return KD_FAIL_TOOL;
             }
         }
@@ -319,7 +339,8 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
             kd_app_side *side = &c->sides[s];
             if (side->profile)
                 continue;
-            rc = run_once(&cmds[s], side, s, (size_t)run, o, inject, &side->runs[run]);
+            run_request req = {.cmd = &cmds[s], .side = side, .s = s, .run = (size_t)run, .o = o, .inject = inject};
+            rc = run_once(&req, &side->runs[run]);
             side->nruns = (size_t)run + 1;
         }
     kd_app_command_free(&cmds[0]);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/app_msgs.h"
 #include "static/symbols.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
@@ -26,7 +27,7 @@ static int parse_line(const char *line, kd_app_activity *a, bool *ended)
         char *name = kd_demangle(line + used);
         if (!name)
             return -1;
-        kd_app_add_kernel(a, name, &cfg, n[0], n[1], n[2], n[3]);
+        kd_app_add_kernel(a, name, &cfg, &(kd_app_kernel_launches){.count = n[0], .total_ns = n[1], .min_ns = n[2], .max_ns = n[3]});
         free(name);
         return 0;
     }
@@ -66,10 +67,10 @@ static int parse_line(const char *line, kd_app_activity *a, bool *ended)
     return -1;
 }
 
-int kd_app_records_parse(const char *text, kd_app_activity *a, kd_strbuf *err)
+int kd_app_records_parse(const char *text, kd_app_activity *a, kd_app_records_error *err)
 {
     if (strncmp(text, "kerndiff-records 1\n", 19) != 0) {
-        kd_sb_puts(err, "line 1: not a kerndiff records file (version 1)");
+        *err = (kd_app_records_error){.id = KD_MSG_APP_RECORDS_NOT_RECORDS, .line = 1};
         return -1;
     }
     bool ended = false;
@@ -80,15 +81,17 @@ int kd_app_records_parse(const char *text, kd_app_activity *a, kd_strbuf *err)
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
         char *line = kd_xstrndup(p, len);
         int rc = parse_line(line, a, &ended);
-        if (rc != 0)
-            kd_sb_printf(err, "line %d: cannot read '%.60s'", lineno + 1, line);
+        if (rc != 0) {
+            *err = (kd_app_records_error){.id = KD_MSG_APP_RECORDS_BAD_LINE, .line = lineno + 1};
+            snprintf(err->text, sizeof err->text, "%.60s", line);
+        }
         free(line);
         if (rc != 0)
             return -1;
         p += len + (eol != NULL);
     }
     if (!ended) {
-        kd_sb_puts(err, "no 'end' line: the file is incomplete (was the process killed while writing it?)");
+        *err = (kd_app_records_error){.id = KD_MSG_APP_RECORDS_NO_END};
         return -1;
     }
     a->processes += a->unavailable == unavailable_before; /* one that collected nothing did no known GPU work */
@@ -106,24 +109,32 @@ static int is_records(const struct dirent *e)
     return n > 4 && !strcmp(e->d_name + n - 4, ".rec");
 }
 
-int kd_app_records_read_dir(const char *dir, kd_app_activity *a, kd_strbuf *err)
+int kd_app_records_read_dir(const char *dir, kd_app_records_run which, kd_app_activity *a, kd_diag *err)
 {
+    int side = which.side + 1;
     struct dirent **names;
     int n = scandir(dir, &names, is_records, by_name);
     if (n < 0) {
-        kd_sb_printf(err, "%s: cannot read the records folder", dir);
+        kd_diag_set(err, KD_MSG_APP_RECORDS_NO_FOLDER, side, KD_I(side), KD_U(which.run + 1), KD_S(dir));
         return -1;
     }
     int rc = 0;
     for (int i = 0; i < n; i++) {
         char *path = kd_path_join(dir, names[i]->d_name);
         char *text = kd_read_file(path, NULL);
-        kd_strbuf why = {0};
-        if (rc == 0 && (!text || kd_app_records_parse(text, a, &why) != 0)) {
-            kd_sb_printf(err, "%s: %s", names[i]->d_name, text ? kd_sb_str(&why) : "cannot read it");
+        kd_app_records_error why = {0};
+        const char *name = names[i]->d_name;
+        if (rc == 0 && !text) {
+            kd_diag_set(err, KD_MSG_APP_RECORDS_CANNOT_READ, side, KD_I(side), KD_U(which.run + 1), KD_S(name));
+            rc = -1;
+        } else if (rc == 0 && kd_app_records_parse(text, a, &why) != 0) {
+            if (why.id == KD_MSG_APP_RECORDS_BAD_LINE)
+                kd_diag_set(err, why.id, side, KD_I(side), KD_U(which.run + 1), KD_S(name), KD_I(why.line),
+                            KD_S(why.text));
+            else
+                kd_diag_set(err, why.id, side, KD_I(side), KD_U(which.run + 1), KD_S(name));
             rc = -1;
         }
-        kd_sb_free(&why);
         free(text);
         free(path);
         free(names[i]);

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/app_msgs.h"
+#include "util/strbuf.h"
+
 bool kd_app_is_sqlite(const char *path)
 {
     char magic[16] = {0};
@@ -45,7 +48,8 @@ static void kernel_row(sqlite3_stmt *st, kd_app_activity *a)
     cfg.static_smem = sqlite3_column_int(st, 8);
     cfg.dynamic_smem = sqlite3_column_int(st, 9);
     const char *name = (const char *)sqlite3_column_text(st, 0);
-    kd_app_add_kernel(a, name ? name : "(unnamed)", &cfg, u64(st, 10), u64(st, 11), u64(st, 12), u64(st, 13));
+    kd_app_kernel_launches launches = {.count = u64(st, 10), .total_ns = u64(st, 11), .min_ns = u64(st, 12), .max_ns = u64(st, 13)};
+    kd_app_add_kernel(a, name ? name : "(unnamed)", &cfg, &launches);
 }
 
 static void copy_row(sqlite3_stmt *st, kd_app_activity *a)
@@ -99,17 +103,25 @@ static const struct query {
     "SELECT e.start AS start, e.\"end\" AS \"end\" FROM NVTX_EVENTS e LEFT JOIN StringIds n ON n.id = e.textId " \
     "WHERE e.eventType IN (59, 60) AND e.\"end\" IS NOT NULL AND COALESCE(e.text, n.value) = ?1"
 
+/* The profile being read: its database and path, the side its messages name (1 or 2). */
+typedef struct profile {
+    sqlite3 *db;
+    const char *path;
+    int side;
+} profile;
+
 /* --range NAME: how many ranges of that name the profile holds. 0, or -1 with err set. */
-static int count_ranges(sqlite3 *db, const char *path, const char *range, kd_app_activity *a, kd_strbuf *err)
+static int count_ranges(const profile *p, const char *range, kd_app_activity *a, kd_diag *err)
 {
+    sqlite3 *db = p->db;
     if (!has_table(db, "NVTX_EVENTS")) {
-        kd_sb_printf(err, "%s: no NVTX_EVENTS table, so no range named '%s' (record with "
-                          "`nsys profile --trace cuda,nvtx`)", path, range);
+        kd_diag_set(err, KD_MSG_APP_SQLITE_NO_NVTX, p->side, KD_I(p->side), KD_S(p->path), KD_S(range));
         return -1;
     }
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM (" RANGES_OF_NAME ")", -1, &st, NULL) != SQLITE_OK) {
-        kd_sb_printf(err, "%s: table NVTX_EVENTS lacks a column kerndiff reads: %s", path, sqlite3_errmsg(db));
+        kd_diag_set(err, KD_MSG_APP_SQLITE_COLUMNS, p->side, KD_I(p->side), KD_S(p->path), KD_S("NVTX_EVENTS"),
+                    KD_S(sqlite3_errmsg(db)));
         return -1;
     }
     sqlite3_bind_text(st, 1, range, -1, SQLITE_STATIC);
@@ -120,22 +132,25 @@ static int count_ranges(sqlite3 *db, const char *path, const char *range, kd_app
     return 0;
 }
 
-int kd_app_sqlite_read(const char *path, const char *range, kd_app_activity *a, kd_strbuf *err)
+int kd_app_sqlite_read(const char *path, const char *range, int side, kd_app_activity *a, kd_diag *err)
 {
     sqlite3 *db = NULL;
+    int v = side + 1;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        kd_sb_printf(err, "%s: cannot open it as SQLite: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+        if (db)
+            kd_diag_set(err, KD_MSG_APP_SQLITE_CANNOT_OPEN, v, KD_I(v), KD_S(path), KD_S(sqlite3_errmsg(db)));
+        else
+            kd_diag_set(err, KD_MSG_APP_SQLITE_NO_MEMORY, v, KD_I(v), KD_S(path));
         sqlite3_close(db);
         return -1;
     }
     int rc = 0;
     if (!has_table(db, "StringIds")) {
-        kd_sb_printf(err, "%s: not an nsys export (no StringIds table); make one with "
-                          "`nsys export --type sqlite REPORT.nsys-rep`", path);
+        kd_diag_set(err, KD_MSG_APP_SQLITE_NOT_NSYS, v, KD_I(v), KD_S(path));
         rc = -1;
     }
     if (rc == 0 && range)
-        rc = count_ranges(db, path, range, a, err);
+        rc = count_ranges(&(profile){.db = db, .path = path, .side = v}, range, a, err);
     for (size_t q = 0; rc == 0 && q < sizeof queries / sizeof *queries; q++) {
         if (!has_table(db, queries[q].table))
             continue;
@@ -152,7 +167,8 @@ int kd_app_sqlite_read(const char *path, const char *range, kd_app_activity *a, 
         if (prepared == SQLITE_OK && range)
             sqlite3_bind_text(st, 1, range, -1, SQLITE_STATIC);
         if (prepared != SQLITE_OK) {
-            kd_sb_printf(err, "%s: table %s lacks a column kerndiff reads: %s", path, queries[q].table, sqlite3_errmsg(db));
+            kd_diag_set(err, KD_MSG_APP_SQLITE_COLUMNS, v, KD_I(v), KD_S(path), KD_S(queries[q].table),
+                        KD_S(sqlite3_errmsg(db)));
             rc = -1;
             break;
         }
@@ -160,7 +176,8 @@ int kd_app_sqlite_read(const char *path, const char *range, kd_app_activity *a, 
         while ((step = sqlite3_step(st)) == SQLITE_ROW)
             queries[q].row(st, a);
         if (step != SQLITE_DONE) {
-            kd_sb_printf(err, "%s: reading %s: %s", path, queries[q].table, sqlite3_errmsg(db));
+            kd_diag_set(err, KD_MSG_APP_SQLITE_READING, v, KD_I(v), KD_S(path), KD_S(queries[q].table),
+                        KD_S(sqlite3_errmsg(db)));
             rc = -1;
         }
         sqlite3_finalize(st);

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #include "app/activity.h"
-#include "util/strbuf.h"
+#include "util/diag.h"
 
 /* True when `path` is a readable file starting with SQLite's magic header. */
 bool kd_app_is_sqlite(const char *path);
@@ -22,7 +22,8 @@ bool kd_app_is_sqlite(const char *path);
  * start lies inside an NVTX range of that name (push/pop or start/end, NVTX_EVENTS, ends
  * included) are kept, and a->ranges counts those ranges: a kernel, copy or memset by its
  * start on the GPU, an API call by its start on the CPU (nsys puts both on one clock).
- * Returns 0, or -1 with the reason in err (also when there is no NVTX_EVENTS table). */
-int kd_app_sqlite_read(const char *path, const char *range, kd_app_activity *a, kd_strbuf *err);
+ * Returns 0, or -1 with the reason in *err (also when there is no NVTX_EVENTS table), a
+ * message naming side `side` (0 or 1) for the caller to say (kd_diag_free it). */
+int kd_app_sqlite_read(const char *path, const char *range, int side, kd_app_activity *a, kd_diag *err);
 
 #endif

@@ -19,10 +19,10 @@ const char *const *kd_finding_value_names(kd_finding_id id)
 }
 
 /* Adds a finding with up to two pairs of values; `change` describes the first pair. */
-static void add(kd_comparison *c, kd_finding_id id, kd_change change, double a1, double a2, double b1, double b2)
+static void add(kd_comparison *c, kd_finding f)
 {
     c->findings = kd_xrealloc(c->findings, (c->finding_count + 1) * sizeof *c->findings);
-    c->findings[c->finding_count++] = (kd_finding){.id = id, .change = change, .value = {{a1, a2}, {b1, b2}}};
+    c->findings[c->finding_count++] = f;
 }
 
 /* Whether a count that matters mostly by being non-zero changed, and how. */
@@ -37,8 +37,9 @@ static void spills(kd_comparison *c, const kd_static_result *a, const kd_static_
     kd_change what;
     if (change_of(a->resources.spill_stores + a->resources.spill_loads,
                   b->resources.spill_stores + b->resources.spill_loads, &what))
-        add(c, KD_FINDING_SPILLS, what, (double)a->resources.spill_stores, (double)b->resources.spill_stores,
-            (double)a->resources.spill_loads, (double)b->resources.spill_loads);
+        add(c, (kd_finding){.id = KD_FINDING_SPILLS, .change = what,
+                            .value = {{(double)a->resources.spill_stores, (double)b->resources.spill_stores},
+                                      {(double)a->resources.spill_loads, (double)b->resources.spill_loads}}});
 }
 
 /* Wider accesses matter when they appear or vanish, not when their number moves. */
@@ -46,14 +47,14 @@ static void width(kd_comparison *c, kd_finding_id id, long wide1, long wide2, lo
 {
     kd_change what;
     if (change_of(wide1, wide2, &what) && what != KD_CHANGE_CHANGED)
-        add(c, id, what, (double)wide1, (double)wide2, (double)all1, (double)all2);
+        add(c, (kd_finding){.id = id, .change = what, .value = {{(double)wide1, (double)wide2}, {(double)all1, (double)all2}}});
 }
 
 static void count(kd_comparison *c, kd_finding_id id, long v1, long v2)
 {
     kd_change what;
     if (change_of(v1, v2, &what))
-        add(c, id, what, (double)v1, (double)v2, 0, 0);
+        add(c, (kd_finding){.id = id, .change = what, .value = {{(double)v1, (double)v2}, {0, 0}}});
 }
 
 static void occupancy(kd_comparison *c, const kd_static_result *a, const kd_static_result *b)
@@ -63,9 +64,9 @@ static void occupancy(kd_comparison *c, const kd_static_result *a, const kd_stat
     const kd_occupancy *x = &a->occupancy, *y = &b->occupancy;
     if (x->warps_per_sm == y->warps_per_sm && x->limiter == y->limiter)
         return;
-    add(c, KD_FINDING_OCCUPANCY, KD_CHANGE_CHANGED, x->occupancy, y->occupancy, x->warps_per_sm, y->warps_per_sm);
-    c->findings[c->finding_count - 1].limiter[0] = x->limiter;
-    c->findings[c->finding_count - 1].limiter[1] = y->limiter;
+    add(c, (kd_finding){.id = KD_FINDING_OCCUPANCY, .change = KD_CHANGE_CHANGED,
+                        .value = {{x->occupancy, y->occupancy}, {x->warps_per_sm, y->warps_per_sm}},
+                        .limiter = {x->limiter, y->limiter}});
 }
 
 void kd_findings_collect(kd_comparison *c)

@@ -81,7 +81,9 @@ static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c
         if (o.n)
             side.spec = &c->sanitize[s].launch;
         kd_trace("sanitizer %s", side.label);
-        int rc = kd_sanitize_side_run(sanitizer, &side, o.tools, &o, ctx->workdir, &c->sanitize[s], &why);
+        kd_sanitize_request req = {.sanitizer = sanitizer, .side = &side, .tools = o.tools, .o = &o,
+                                   .workdir = ctx->workdir};
+        int rc = kd_sanitize_side_run(&req, &c->sanitize[s], &why);
         if (rc != 0) {
             kd_note_set(&c->runtime_note, KD_RUNTIME_SANITIZER_FAILED, KD_NOTE_SIDE(s), NULL, NULL, kd_sb_str(&why));
             kd_sb_free(&why);
@@ -125,7 +127,9 @@ static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
     memset(&found, 0, sizeof found);
     kd_strbuf why = {0}, text = {0};
     kd_trace("explaining the fault of %s under memcheck", sides[s].label);
-    if (kd_sanitize_side_run(sanitizer, &sides[s], 1u << KD_SAN_MEMCHECK, &o, ctx->workdir, &found, &why) == 0 &&
+    kd_sanitize_request req = {.sanitizer = sanitizer, .side = &sides[s], .tools = 1u << KD_SAN_MEMCHECK, .o = &o,
+                               .workdir = ctx->workdir};
+    if (kd_sanitize_side_run(&req, &found, &why) == 0 &&
         found.report[KD_SAN_MEMCHECK].count) {
         kd_sb_printf(&text, "%s, under compute-sanitizer memcheck: ", sides[s].label);
         kd_san_explain(&found.report[KD_SAN_MEMCHECK].findings[0], found.buffers, found.nbuffers, &text);
@@ -260,8 +264,10 @@ static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
         side.load_path = c->side[s].regions_build.cubin_path;
         kd_strbuf why = {0};
         kd_trace("region pass %s", side.label);
-        if (kd_regions_run(&side, &c->side[s].region_names, &o, stride, ctx->workdir, c->timing.side[s].summary.median,
-                           mhz * 1e6, &c->side[s].regions, &why) != 0) {
+        kd_regions_request req = {.side = &side, .names = &c->side[s].region_names, .o = &o, .stride = stride,
+                                  .workdir = ctx->workdir, .plain_ns = c->timing.side[s].summary.median,
+                                  .sm_clock_hz = mhz * 1e6};
+        if (kd_regions_run(&req, &c->side[s].regions, &why) != 0) {
             kd_note_set(&c->regions_note, KD_REGIONS_FAILED, KD_NOTE_SIDE(s), NULL, NULL, kd_sb_str(&why));
             kd_sb_free(&why);
             return skipped(&c->regions_note, KD_REGIONS_FAILED);

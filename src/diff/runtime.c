@@ -10,7 +10,6 @@
 #include "gpu/clocks.h"
 #include "util/trace.h"
 #include "backend/backend.h"
-#include "report/model_text.h"
 #include "util/tmpdir.h"
 #include "util/xalloc.h"
 
@@ -66,8 +65,16 @@ const kd_backend *kd_runtime_backend(const kd_diff_options *opts, const kd_compa
     return why->present ? NULL : backend;
 }
 
+static kd_verdict_hook verdict_hook;
+
+void kd_runtime_on_verdict(kd_verdict_hook hook)
+{
+    verdict_hook = hook;
+}
+
 /* The passes of the table (diff/passes.h), stage by stage. Before the first pass after the
- * timing, the verdict is announced: it is known, and those passes are slower. */
+ * timing, the verdict is handed to the hook (which announces it): it is known, and those
+ * passes are slower. */
 static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
 {
     for (int stage = 0; stage < KD_PASS_STAGES; stage++) {
@@ -83,10 +90,8 @@ static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
                 continue;
             }
             if (stage == KD_PASS_AFTER_TIMING && !announced) {
-                kd_strbuf headline = {0};
-                kd_timing_headline(&c->timing, &headline);
-                kd_announce("%s", kd_sb_str(&headline));
-                kd_sb_free(&headline);
+                if (verdict_hook)
+                    verdict_hook(c);
                 announced = true;
             }
             kd_trace("%s pass", p->name);

@@ -30,4 +30,11 @@ kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness);
  * the message is also in c->runtime_note, so the static report still shows it. */
 int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c);
 
+/* Called once per run when the verdict is known, before the passes after the timing (the
+ * counters, the regions: slower), with the comparison so far. The layer that words things
+ * installs it (main: report/announce.h's kd_announce_verdict); none installed, nothing is
+ * said. */
+typedef void (*kd_verdict_hook)(const kd_comparison *c);
+void kd_runtime_on_verdict(kd_verdict_hook hook);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ncu/metrics.h"
+#include "util/env.h"
 #include "util/fs.h"
 #include "util/spawn.h"
 #include "util/strlist.h"
@@ -124,8 +125,8 @@ static kd_ncu_status check_log(const char *log_path, kd_strbuf *why)
  * test fixtures under tests/fixtures/ncu were recorded this way. */
 static void save_export(const char *label, const kd_strbuf *csv)
 {
-    const char *dir = getenv("KERNDIFF_NCU_SAVE_DIR");
-    if (!dir || !*dir)
+    const char *dir = kd_env_nonempty(KD_ENV_NCU_SAVE_DIR);
+    if (!dir)
         return;
     char name[64];
     snprintf(name, sizeof name, "%s.csv", label);

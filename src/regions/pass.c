@@ -31,16 +31,17 @@ static int failed(kd_child *c, kd_reply_status st, const char *doing, kd_strbuf 
     return -1;
 }
 
-int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, const kd_regions_options *o,
-                   unsigned stride, const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why)
+int kd_regions_run(const kd_regions_request *r, kd_region_profile *out, kd_strbuf *why)
 {
+    const kd_harness_side *side = r->side;
+    const kd_regions_options *o = r->o;
     memset(out, 0, sizeof *out);
     kd_child c;
     if (kd_child_start(&c, side->label, side->harness_argv, why) != 0)
         return -1;
     char name[32];
     snprintf(name, sizeof name, "%s.regions", side->label);
-    char *path = kd_path_join(workdir, name);
+    char *path = kd_path_join(r->workdir, name);
     double instrumented_ns = 0, record_cycles = 0;
     unsigned long long bytes;
     int rc = kd_harness_describe(&c, side, o->seed, o->timeout_ms, NULL, why);
@@ -51,7 +52,7 @@ int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, co
     if (rc == 0) {
         /* Reading every warp's ring back after each launch takes longer than the launch. */
         kd_reply_status st =
-            kd_wire_regions(&c, o->capacity, o->launches, stride, path, o->timeout_ms * 10, &record_cycles);
+            kd_wire_regions(&c, o->capacity, o->launches, r->stride, path, o->timeout_ms * 10, &record_cycles);
         if (st != KD_REPLY_OK)
             rc = failed(&c, st, "recording regions", why);
     }
@@ -60,8 +61,8 @@ int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, co
         rc = kd_time_briefly(&c, "the instrumented kernel", o->timeout_ms, &instrumented_ns, why);
     kd_child_stop(&c);
     if (rc == 0)
-        rc = kd_region_profile_read(path, names, record_cycles, sm_clock_hz, out, why);
-    out->plain_ns = plain_ns;
+        rc = kd_region_profile_read(path, r->names, record_cycles, r->sm_clock_hz, out, why);
+    out->plain_ns = r->plain_ns;
     out->instrumented_ns = instrumented_ns;
     unlink(path);
     free(path);

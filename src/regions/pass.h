@@ -27,11 +27,21 @@ void kd_regions_options_default(kd_regions_options *o);
 enum { KD_REGION_AUTO_STRIDE = 8, KD_REGION_AUTO_BLOCKS_PER_SM = 2 };
 unsigned kd_regions_block_stride(unsigned long long blocks, int sms, unsigned requested);
 
-/* side->load_path is the instrumented cubin; one block in `stride` records (the caller's
- * kd_regions_block_stride, which the build's marker form may depend on: diff/markers.h).
- * plain_ns is the side's median from the timing pass; sm_clock_hz the SM clock seen there
- * (cycles to ns). Returns 0, or -1 with "what it was doing: what happened" in why. */
-int kd_regions_run(const kd_harness_side *side, const kd_region_names *names, const kd_regions_options *o,
-                   unsigned stride, const char *workdir, double plain_ns, double sm_clock_hz, kd_region_profile *out, kd_strbuf *why);
+/* One side's region recording. side->load_path is the instrumented cubin; one block in
+ * `stride` records (the caller's kd_regions_block_stride, which the build's marker form may
+ * depend on: diff/markers.h). plain_ns is the side's median from the timing pass;
+ * sm_clock_hz the SM clock seen there (cycles to ns). */
+typedef struct kd_regions_request {
+    const kd_harness_side *side;
+    const kd_region_names *names;
+    const kd_regions_options *o;
+    unsigned stride;
+    const char *workdir;
+    double plain_ns;
+    double sm_clock_hz;
+} kd_regions_request;
+
+/* Returns 0, or -1 with "what it was doing: what happened" in why. */
+int kd_regions_run(const kd_regions_request *r, kd_region_profile *out, kd_strbuf *why);
 
 #endif

@@ -61,8 +61,8 @@ typedef struct reader {
     kd_region_profile *out;
 } reader;
 
-static void add_slice(reader *r, unsigned sm, size_t slot, unsigned group, unsigned region, double start_ns,
-                      double dur_ns, unsigned depth)
+/* `slice` without its block and warp, which come from the warp's slot. */
+static void add_slice(reader *r, size_t slot, kd_region_slice slice)
 {
     kd_region_profile *p = r->out;
     if (p->nslices == MAX_SLICES) {
@@ -72,14 +72,24 @@ static void add_slice(reader *r, unsigned sm, size_t slot, unsigned group, unsig
     if (!p->slices)
         p->slices = kd_xmalloc(MAX_SLICES * sizeof *p->slices);
     unsigned wpb = r->head.warps_per_block ? r->head.warps_per_block : 1;
-    p->slices[p->nslices++] = (kd_region_slice){sm,       (unsigned)(slot / wpb * r->head.block_stride),
-                                                (unsigned)(slot % wpb), region, group, start_ns, dur_ns, depth};
+    slice.block = (unsigned)(slot / wpb * r->head.block_stride);
+    slice.warp = (unsigned)(slot % wpb);
+    p->slices[p->nslices++] = slice;
 }
 
+/* One warp's part of a launch's record: its slot, its record count, header and ring. */
+typedef struct warp_records {
+    size_t slot;
+    uint32_t count;
+    const uint64_t *header;
+    const uint64_t *ring;
+} warp_records;
+
 /* One warp of one launch: pair begins and ends (nesting by a stack), add each instance. */
-static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, const uint64_t *header,
-                     const uint64_t *ring, uint64_t first_global)
+static void read_warp(reader *r, size_t launch, const warp_records *w, uint64_t first_global)
 {
+    uint32_t count = w->count;
+    const uint64_t *header = w->header, *ring = w->ring;
     if (count & KD_REGION_DIVERGENT) { /* its lanes recorded differently: no order to trust */
         r->out->divergent_warps++;
         return;
@@ -136,7 +146,9 @@ static void read_warp(reader *r, size_t launch, size_t slot, uint32_t count, con
         r->per_region[id - 1].groups[group / 64] |= 1ull << group % 64;
         if (launch + 1 == r->head.launches) {
             double start = origin_ns + (double)(uint32_t)((uint32_t)stack[depth].clock - clock0) * r->launch_ns_per_cycle;
-            add_slice(r, sm, slot, group, id - 1, start, cycles * r->launch_ns_per_cycle, depth);
+            add_slice(r, w->slot,
+                      (kd_region_slice){.sm = sm, .region = id - 1, .group = group, .start_ns = start,
+                                        .duration_ns = cycles * r->launch_ns_per_cycle, .depth = depth});
         }
     }
     r->out->unmatched += depth;
@@ -181,9 +193,11 @@ static int read_launch(reader *r, FILE *f, size_t launch, unsigned char *buf, si
         r->out->sm_clock_hz = hz;
     for (size_t i = 0; i < r->names->count; i++)
         r->per_region[i].launch_start[launch] = r->per_region[i].n;
-    for (size_t w = 0; w < warps; w++)
-        read_warp(r, launch, w, counts[w], &headers[KD_REGION_HEADER_WORDS * w], records + w * r->head.capacity,
-                  first_global);
+    for (size_t w = 0; w < warps; w++) {
+        warp_records one = {.slot = w, .count = counts[w], .header = &headers[KD_REGION_HEADER_WORDS * w],
+                            .ring = records + w * r->head.capacity};
+        read_warp(r, launch, &one, first_global);
+    }
     return 0;
 }
 

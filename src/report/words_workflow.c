@@ -14,5 +14,6 @@ const kd_wording kd_wording_workflow[] = {
     {KD_MSG_SWEEP_FORM, 1, "kerndiff: --sweep wants NAME=a,b,c, got '{0}'"},
     {KD_MSG_SWEEP_POINT, 3, "kerndiff: {0} = {1}: {2}"},
     /* sweep (L1) above, watch and saved (L2b) below */
+    {KD_MSG_WORKFLOW_WATCH_UNREADABLE, 0, "kerndiff: a watched file can no longer be read; stopping"},
     {0, 0, NULL},
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "util/fs.h"
 #include "util/strlist.h"
 
@@ -36,11 +37,11 @@ const char *kd_find_sanitizer(const char *requested)
 {
     if (requested)
         return access(requested, X_OK) == 0 ? requested : NULL;
-    const char *env = getenv("KERNDIFF_COMPUTE_SANITIZER");
-    if (env && *env)
+    const char *env = kd_env_nonempty(KD_ENV_COMPUTE_SANITIZER);
+    if (env)
         return access(env, X_OK) == 0 ? env : NULL;
     static char found[4096];
-    const char *path = getenv("PATH");
+    const char *path = kd_env(KD_ENV_PATH);
     for (const char *p = path ? path : ""; *p;) {
         size_t n = strcspn(p, ":");
         snprintf(found, sizeof found, "%.*s/compute-sanitizer", (int)n, p);
@@ -52,12 +53,13 @@ const char *kd_find_sanitizer(const char *requested)
 }
 
 /* One tool: the harness under the sanitizer, its log read back. */
-static int run_tool(const char *sanitizer, const kd_harness_side *side, kd_san_tool tool, const kd_sanitize_options *o,
-                    const char *workdir, kd_sanitize_side *out, kd_strbuf *why)
+static int run_tool(const kd_sanitize_request *r, kd_san_tool tool, kd_sanitize_side *out, kd_strbuf *why)
 {
+    const char *sanitizer = r->sanitizer;
+    const kd_harness_side *side = r->side;
     char name[64];
     snprintf(name, sizeof name, "%s.%s.log", side->label, tool_names[tool]);
-    char *log_path = kd_path_join(workdir, name);
+    char *log_path = kd_path_join(r->workdir, name);
     kd_strlist argv = {0};
     const char *fixed[] = {sanitizer, "--tool", tool_names[tool], "--log-file", log_path, "--print-limit", "100",
                            "--report-api-errors", "no"};
@@ -70,9 +72,9 @@ static int run_tool(const char *sanitizer, const kd_harness_side *side, kd_san_t
     int rc = kd_child_start(&c, side->label, (const char *const *)argv.items, why);
     free(argv.items);
     if (rc == 0) {
-        int timeout = o->timeout_ms * SLOWDOWN;
+        int timeout = r->o->timeout_ms * SLOWDOWN;
         unsigned long long bytes;
-        rc = kd_harness_describe(&c, side, o->seed, timeout, NULL, why);
+        rc = kd_harness_describe(&c, side, r->o->seed, timeout, NULL, why);
         if (rc == 0) {
             kd_wire_send_setup_guarded(&c);
             rc = kd_wire_setup_reply(&c, kd_launch_spec_bytes(side->spec), &bytes, why);
@@ -105,11 +107,10 @@ static int run_tool(const char *sanitizer, const kd_harness_side *side, kd_san_t
     return rc;
 }
 
-int kd_sanitize_side_run(const char *sanitizer, const kd_harness_side *side, unsigned tools,
-                         const kd_sanitize_options *o, const char *workdir, kd_sanitize_side *out, kd_strbuf *why)
+int kd_sanitize_side_run(const kd_sanitize_request *r, kd_sanitize_side *out, kd_strbuf *why)
 {
     for (int t = 0; t < KD_SAN_TOOLS; t++)
-        if ((tools & (1u << t)) && run_tool(sanitizer, side, (kd_san_tool)t, o, workdir, out, why) != 0)
+        if ((r->tools & (1u << t)) && run_tool(r, (kd_san_tool)t, out, why) != 0)
             return -1;
     return 0;
 }

@@ -38,10 +38,19 @@ typedef struct kd_sanitize_side {
 /* The program to run: o->program, else compute-sanitizer beside nvcc or on PATH; NULL if none. */
 const char *kd_find_sanitizer(const char *requested);
 
-/* Runs every tool in `tools` on one side. Returns 0, or -1 with what failed in why (the
+/* What one side's sanitizer run is: the program, the side's harness, the tools (a mask of
+ * 1u << kd_san_tool), the options and the folder its logs go to. */
+typedef struct kd_sanitize_request {
+    const char *sanitizer;
+    const kd_harness_side *side;
+    unsigned tools;
+    const kd_sanitize_options *o;
+    const char *workdir;
+} kd_sanitize_request;
+
+/* Runs every tool in r->tools on one side. Returns 0, or -1 with what failed in why (the
  * findings of a kernel that faults are a result, not a failure). */
-int kd_sanitize_side_run(const char *sanitizer, const kd_harness_side *side, unsigned tools,
-                         const kd_sanitize_options *o, const char *workdir, kd_sanitize_side *out, kd_strbuf *why);
+int kd_sanitize_side_run(const kd_sanitize_request *r, kd_sanitize_side *out, kd_strbuf *why);
 void kd_sanitize_side_free(kd_sanitize_side *s);
 size_t kd_sanitize_findings(const kd_sanitize_side *s);
 

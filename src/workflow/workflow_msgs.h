@@ -17,6 +17,7 @@ enum {
     KD_MSG_SWEEP_FORM,            /* --sweep's text */
     KD_MSG_SWEEP_POINT,           /* parameter, value, what happened at that point */
     /* sweep (L1) above, watch and saved (L2b) below */
+    KD_MSG_WORKFLOW_WATCH_UNREADABLE = KD_DIAG_ID(KD_AREA_WORKFLOW, 1), /* --watch: a watched file went away */
 };
 
 #endif
