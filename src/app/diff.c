@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/verdict.h"
 #include "util/xalloc.h"
 
 const kd_app_total_info kd_app_total_infos[KD_APP_TOTALS] = {
@@ -52,12 +53,15 @@ static void change_of(double *const vals[2], const size_t n[2], double steps, kd
         return;
     out->ratio.ratio = out->v[0] / out->v[1];
     out->ratio.confidence = KD_SPEEDUP_CONFIDENCE;
-    kd_speedup ci;
-    if (n[0] >= 2 && n[1] >= 2 &&
-        kd_speedup_ci(vals[0], n[0], vals[1], n[1], KD_SPEEDUP_CONFIDENCE, KD_FINAL_RESAMPLES, SEED, &ci) == 0) {
-        out->ratio = ci;
+    /* Decided like every verdict (measure/verdict.h): each run is a process of its own, a
+     * round of one value, and the two sides' runs share nothing. */
+    kd_sample_set sets[2] = {{vals[0], NULL, n[0]}, {vals[1], NULL, n[1]}};
+    kd_verdict_options vo = {.seed = SEED, .independent = true};
+    kd_decision d;
+    if (n[0] >= 2 && n[1] >= 2 && kd_decide(sets, &vo, &d) == 0) {
+        out->ratio = d.speedup;
         out->has_ci = true;
-        out->verdict = kd_verdict_of(&ci);
+        out->verdict = d.verdict;
     }
 }
 

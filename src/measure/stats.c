@@ -177,15 +177,18 @@ static double *sorted_copy(const double *v, size_t n)
 
 /* Sorting the inputs first makes the interval depend only on the samples and the seed, not
  * on the order they were measured in, and lets a resample's median be found by counting. */
-int kd_speedup_ci(const double *v1, size_t n1, const double *v2, size_t n2, double confidence,
-                  int resamples, uint64_t seed, kd_speedup *out)
+int kd_speedup_ci(const kd_speedup_request *rq, kd_speedup *out)
 {
+    const double *v1 = rq->side[0].v, *v2 = rq->side[1].v;
+    size_t n1 = rq->side[0].n, n2 = rq->side[1].n;
+    double confidence = rq->confidence;
+    int resamples = rq->resamples;
     if (n1 < 2 || n2 < 2 || !(confidence > 0.0 && confidence < 1.0) || resamples < 1)
         return -1;
     double *sorted1 = sorted_copy(v1, n1), *sorted2 = sorted_copy(v2, n2);
     size_t *draws = kd_xmalloc((n1 > n2 ? n1 : n2) * sizeof *draws);
     double *ratios = kd_xmalloc((size_t)resamples * sizeof *ratios);
-    uint64_t rng = rng_seeded(seed);
+    uint64_t rng = rng_seeded(rq->seed);
     for (int r = 0; r < resamples; r++) {
         double median1 = resampled_median(sorted1, n1, draws, &rng);
         ratios[r] = median1 / resampled_median(sorted2, n2, draws, &rng);
@@ -314,53 +317,71 @@ static void group_by_round(const double *v, const unsigned *round, size_t n, siz
 
 static size_t in_round(const by_round *g, size_t r) { return g->start[r + 1] - g->start[r]; }
 
+/* The rounds of one side, or one per sample when it has none (*own: the array made). */
+static const unsigned *rounds_of(const kd_sample_set *side, unsigned **own)
+{
+    *own = NULL;
+    if (side->round)
+        return side->round;
+    *own = kd_xmalloc((side->n + 1) * sizeof **own);
+    for (size_t i = 0; i < side->n; i++)
+        (*own)[i] = (unsigned)i;
+    return *own;
+}
+
 /* A cluster bootstrap: each resample draws rounds with replacement, the same rounds for
  * both sides (a round's placement is common to both), and pools every sample of the drawn
  * rounds. Resampling the samples within the drawn rounds as well counted their spread
  * twice: over 1000 simulated A/A seeds with a 2% placement effect it gave 0.1% false
  * positives, a needlessly wide interval. Rounds are the independent units, so the
  * expanded tail is read with the number of rounds: 0.5% false positives at 6 rounds,
- * 1.5% at 60 (tests/unit/test_stats.c). */
-int kd_speedup_ci_rounds(const double *v1, const unsigned *round1, size_t n1, const double *v2,
-                         const unsigned *round2, size_t n2, double confidence, int resamples, uint64_t seed,
-                         kd_speedup *out)
+ * 1.5% at 60 (tests/unit/test_stats.c). Sides of two runs share no round: each draws its
+ * own (rq->independent), and the tail is read with the smaller number. */
+int kd_speedup_ci_rounds(const kd_speedup_request *rq, kd_speedup *out)
 {
-    if (n1 < 2 || n2 < 2 || !(confidence > 0.0 && confidence < 1.0) || resamples < 1)
+    if (rq->side[0].n < 2 || rq->side[1].n < 2 || !(rq->confidence > 0.0 && rq->confidence < 1.0) ||
+        rq->resamples < 1)
         return -1;
+    unsigned *own[2];
+    const unsigned *round[2] = {rounds_of(&rq->side[0], &own[0]), rounds_of(&rq->side[1], &own[1])};
     size_t nrounds = 0;
-    for (size_t i = 0; i < n1; i++)
-        nrounds = round1[i] + 1 > nrounds ? round1[i] + 1 : nrounds;
-    for (size_t i = 0; i < n2; i++)
-        nrounds = round2[i] + 1 > nrounds ? round2[i] + 1 : nrounds;
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < rq->side[s].n; i++)
+            nrounds = round[s][i] + 1 > nrounds ? round[s][i] + 1 : nrounds;
     by_round g[2] = {{0}, {0}};
-    group_by_round(v1, round1, n1, nrounds, &g[0]);
-    group_by_round(v2, round2, n2, nrounds, &g[1]);
-    size_t *usable = kd_xmalloc(nrounds * sizeof *usable);
-    double *pool = NULL;
-    double *ratios = kd_xmalloc((size_t)resamples * sizeof *ratios);
-    size_t *drawn = kd_xmalloc(nrounds * sizeof *drawn);
-    int rc = 0;
-    size_t m = 0, largest = 0;
+    for (int s = 0; s < 2; s++)
+        group_by_round(rq->side[s].v, round[s], rq->side[s].n, nrounds, &g[s]);
+    /* The rounds each side draws from: shared, those both sides have samples in (the same
+     * list twice); independent, its own. */
+    size_t *usable[2] = {kd_xmalloc((nrounds + 1) * sizeof *usable[0]), kd_xmalloc((nrounds + 1) * sizeof *usable[1])};
+    size_t m[2] = {0, 0}, largest[2] = {0, 0};
     for (size_t r = 0; r < nrounds; r++)
-        if (in_round(&g[0], r) && in_round(&g[1], r)) {
-            usable[m++] = r;
-            for (int s = 0; s < 2; s++)
-                largest = in_round(&g[s], r) > largest ? in_round(&g[s], r) : largest;
-        }
-    if (m < 2) { /* one round: nothing to resample rounds from */
-        rc = kd_speedup_ci(v1, n1, v2, n2, confidence, resamples, seed, out);
+        for (int s = 0; s < 2; s++)
+            if (rq->independent ? in_round(&g[s], r) > 0 : in_round(&g[0], r) && in_round(&g[1], r)) {
+                usable[s][m[s]++] = r;
+                largest[s] = in_round(&g[s], r) > largest[s] ? in_round(&g[s], r) : largest[s];
+            }
+    size_t fewest = m[0] < m[1] ? m[0] : m[1];
+    double *pool = NULL;
+    double *ratios = kd_xmalloc((size_t)rq->resamples * sizeof *ratios);
+    size_t *drawn = kd_xmalloc((nrounds + 1) * sizeof *drawn);
+    int rc = 0;
+    if (fewest < 2) { /* one round: nothing to resample rounds from */
+        rc = kd_speedup_ci(rq, out);
         goto out;
     }
     /* A resample of m rounds holds at most m times the largest round. */
-    pool = kd_xmalloc(m * largest * sizeof *pool);
-    uint64_t rng = rng_seeded(seed);
-    for (int b = 0; b < resamples; b++) {
-        for (size_t i = 0; i < m; i++)
-            drawn[i] = usable[rng_below(&rng, m)];
+    size_t room = m[0] * largest[0] > m[1] * largest[1] ? m[0] * largest[0] : m[1] * largest[1];
+    pool = kd_xmalloc(room * sizeof *pool);
+    uint64_t rng = rng_seeded(rq->seed);
+    for (int b = 0; b < rq->resamples; b++) {
         double median[2];
         for (int s = 0; s < 2; s++) {
+            if (s == 0 || rq->independent) /* shared: v2 pools the rounds drawn for v1 */
+                for (size_t i = 0; i < m[s]; i++)
+                    drawn[i] = usable[s][rng_below(&rng, m[s])];
             size_t count = 0;
-            for (size_t i = 0; i < m; i++) {
+            for (size_t i = 0; i < m[s]; i++) {
                 size_t first = g[s].start[drawn[i]], k = in_round(&g[s], drawn[i]);
                 memcpy(pool + count, g[s].values + first, k * sizeof *pool);
                 count += k;
@@ -369,22 +390,23 @@ int kd_speedup_ci_rounds(const double *v1, const unsigned *round1, size_t n1, co
         }
         ratios[b] = median[0] / median[1];
     }
-    sort_doubles(ratios, (size_t)resamples);
+    sort_doubles(ratios, (size_t)rq->resamples);
     sort_doubles(g[0].values, g[0].n);
     sort_doubles(g[1].values, g[1].n);
-    double tail = expanded_tail(confidence, m) * 100.0;
+    double tail = expanded_tail(rq->confidence, fewest) * 100.0;
     *out = (kd_speedup){
         .ratio = kd_percentile_sorted(g[0].values, g[0].n, 50.0) / kd_percentile_sorted(g[1].values, g[1].n, 50.0),
-        .lo = kd_percentile_sorted(ratios, (size_t)resamples, tail),
-        .hi = kd_percentile_sorted(ratios, (size_t)resamples, 100.0 - tail),
-        .confidence = confidence,
+        .lo = kd_percentile_sorted(ratios, (size_t)rq->resamples, tail),
+        .hi = kd_percentile_sorted(ratios, (size_t)rq->resamples, 100.0 - tail),
+        .confidence = rq->confidence,
     };
 out:
     for (int s = 0; s < 2; s++) {
         free(g[s].values);
         free(g[s].start);
+        free(usable[s]);
+        free(own[s]);
     }
-    free(usable);
     free(pool);
     free(ratios);
     free(drawn);

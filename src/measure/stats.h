@@ -41,10 +41,31 @@ typedef struct kd_speedup {
     double confidence; /* 0.95 */
 } kd_speedup;
 
+/* One side's samples (ns) and the round each was taken in: round[i] is sample i's round;
+ * round == NULL: every sample is a round of its own (one value per process, as `kerndiff
+ * app` has). */
+typedef struct kd_sample_set {
+    const double *v;
+    const unsigned *round;
+    size_t n;
+} kd_sample_set;
+
+/* What an interval is computed from (issue 29: a struct, not ten parameters). */
+typedef struct kd_speedup_request {
+    kd_sample_set side[2]; /* v1, v2 */
+    double confidence;     /* in (0, 1): KD_SPEEDUP_CONFIDENCE */
+    int resamples;         /* >= 1: KD_FINAL_RESAMPLES for a reported interval */
+    uint64_t seed;         /* the bootstrap's generator: the result is reproducible */
+    /* The sides' rounds are not shared: the samples come from two runs (or processes), so
+     * round k of v1 and round k of v2 had nothing in common. Each side's rounds are then
+     * drawn on their own (kd_speedup_ci_rounds). */
+    bool independent;
+} kd_speedup_request;
+
 /* Speedup = ratio of medians, with a percentile-bootstrap confidence interval: each of
  * `resamples` rounds draws both sides with replacement (xorshift seeded by `seed`, so the
- * result is reproducible) and takes the ratio of medians. Inputs are the kept samples.
- * Returns 0, -1 when a side has fewer than 2 samples.
+ * result is reproducible) and takes the ratio of medians. Inputs are the kept samples;
+ * rounds and `independent` are not read. Returns 0, -1 when a side has fewer than 2 samples.
  *
  * The interval is Hesterberg's expanded percentile interval: the bootstrap distribution's
  * percentiles are read at tail Phi(-sqrt(n/(n-1)) t_{n-1, (1-confidence)/2}) instead of
@@ -54,19 +75,21 @@ typedef struct kd_speedup {
  * (4.8-5.0% at n = 30, 1% spread, +2% drift, blocks of 10); expanded, it stays near 3.7%.
  * The samples are sorted first, so the result does not depend on their order. Also -1 when
  * `confidence` is not in (0, 1) or `resamples` < 1. */
-int kd_speedup_ci(const double *v1, size_t n1, const double *v2, size_t n2, double confidence,
-                  int resamples, uint64_t seed, kd_speedup *out);
+int kd_speedup_ci(const kd_speedup_request *rq, kd_speedup *out);
 
-/* The same interval for samples taken in rounds (round[i]: the round of sample i), where
- * a round shares something the samples within it cannot show: in the timing pass, one
- * placement of the buffers in GPU memory, common to both sides. A cluster bootstrap:
- * each resample draws rounds with replacement (the same rounds for both sides) and pools
- * their samples; the expanded tail uses the number of rounds. Outliers are removed per side first
- * (Tukey's far-out fences over all its samples). With fewer than two rounds that both
- * sides have samples in, it is kd_speedup_ci. Returns 0, -1 as kd_speedup_ci. */
-int kd_speedup_ci_rounds(const double *v1, const unsigned *round1, size_t n1, const double *v2,
-                         const unsigned *round2, size_t n2, double confidence, int resamples, uint64_t seed,
-                         kd_speedup *out);
+/* The same interval for samples taken in rounds, where a round shares something the
+ * samples within it cannot show: in the timing pass, one placement of the buffers in GPU
+ * memory, common to both sides. A cluster bootstrap: each resample draws rounds with
+ * replacement (the same rounds for both sides) and pools their samples; the expanded tail
+ * uses the number of rounds. Outliers are removed per side first (Tukey's far-out fences
+ * over all its samples). With fewer than two rounds that both sides have samples in, it is
+ * kd_speedup_ci. This is the interval the A/A campaign validated (docs/ARCHITECTURE.md).
+ *
+ * rq->independent (two runs): each side's rounds are drawn on their own, as many as it
+ * has, and the tail uses the smaller count; with fewer than two rounds on a side, it is
+ * kd_speedup_ci. A side without rounds (round == NULL) has one round per sample.
+ * Returns 0, -1 as kd_speedup_ci. */
+int kd_speedup_ci_rounds(const kd_speedup_request *rq, kd_speedup *out);
 
 /* Placement sensitivity: the spread (p90 - p10) of the per-round medians, in percent of
  * their median, after the outlier rule; 0 with fewer than three rounds. */
@@ -78,6 +101,8 @@ typedef enum kd_verdict {
     KD_VERDICT_SLOWER,  /* v2 slower: the whole CI is below 1 */
 } kd_verdict;
 
+/* The rule an interval is judged by. The verdict of a comparison is decided in one place,
+ * kd_decide (measure/verdict.h), which computes the interval and applies this rule. */
 kd_verdict kd_verdict_of(const kd_speedup *s);
 /* The verdict with a noise floor: faster only when the whole CI is above 1 + floor/100,
  * slower only when it is below 1/(1 + floor/100). Two processes running the same code can

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "wire/client.h"
+#include "measure/verdict.h"
 #include "util/fs.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
@@ -286,11 +287,21 @@ static unsigned long long next_random(unsigned long long *state)
     return z ^ (z >> 31);
 }
 
-static int compute_speedup(run_state *r, int resamples)
+/* Both sides' samples with their rounds, as the interval and the verdict read them. */
+static void sample_sets(const kd_timing *t, kd_sample_set sets[2])
 {
-    const kd_side_timing *a = &r->out->side[0], *b = &r->out->side[1];
-    return kd_speedup_ci_rounds(a->samples, a->round, a->n, b->samples, b->round, b->n, KD_SPEEDUP_CONFIDENCE, resamples,
-                                r->o->seed, &r->out->speedup);
+    for (int s = 0; s < 2; s++)
+        sets[s] = (kd_sample_set){t->side[s].samples, t->side[s].round, t->side[s].n};
+}
+
+/* The adaptive stop's interval: a cheaper bootstrap, to decide whether to keep measuring
+ * (the verdict is decided once, after the loop: decide()). */
+static int check_speedup(run_state *r, kd_speedup *out)
+{
+    kd_speedup_request rq = {
+        .confidence = KD_SPEEDUP_CONFIDENCE, .resamples = KD_CHECK_RESAMPLES, .seed = r->o->seed};
+    sample_sets(r->out, rq.side);
+    return kd_speedup_ci_rounds(&rq, out);
 }
 
 /* A fresh placement of the buffers for the round about to start. */
@@ -323,8 +334,9 @@ static kd_timing_status measure_rounds(run_state *r)
             /* Checking every round would cost a bootstrap each time; every 25% more samples
              * is enough to stop close to where the target is met. */
             next_check = n + (n / 4 > SAMPLES_PER_BLOCK ? n / 4 : SAMPLES_PER_BLOCK);
-            bool computed = compute_speedup(r, KD_CHECK_RESAMPLES) == 0;
-            double half = kd_speedup_ci_halfwidth_pct(&r->out->speedup);
+            kd_speedup check;
+            bool computed = check_speedup(r, &check) == 0;
+            double half = computed ? kd_speedup_ci_halfwidth_pct(&check) : 0;
             if (computed)
                 kd_status("timing: %zu + %zu samples in %zu rounds, CI half-width %.2f%% (target %.2f%%)", n,
                           r->out->side[1].n, r->out->rounds, half, r->o->target_pct);
@@ -343,22 +355,34 @@ static kd_timing_status measure_rounds(run_state *r)
         }
     }
     r->out->measure_s = now_s() - start;
-    if (compute_speedup(r, KD_FINAL_RESAMPLES) != 0) {
-        kd_sb_puts(r->error, "too few samples to compare");
-        return KD_TIMING_RUN_FAILED;
-    }
     r->out->target_pct = r->o->target_pct;
     /* The decision to stop was taken on the cheaper bootstrap; the reported interval comes
-     * from the larger one and may be a hair wider. */
+     * from the larger one (decide()) and may be a hair wider. */
     r->out->target_reached = r->out->stop_reason == KD_STOP_TARGET_REACHED;
-    r->out->verdict = kd_verdict_with_floor(&r->out->speedup, r->o->min_effect_pct);
-    r->out->min_effect_pct = r->o->min_effect_pct;
     for (int s = 0; s < 2; s++) {
         kd_side_timing *t = &r->out->side[s];
         kd_summarize(t->samples, t->n, &t->summary);
         t->placement_spread_pct = kd_round_spread_pct(t->samples, t->round, t->n);
         r->out->clocks_locked |= (t->reasons_seen & 0x2) != 0;
     }
+    return KD_TIMING_OK;
+}
+
+/* The verdict, decided once on what the loop measured (measure/verdict.h: the same function
+ * decides for saved runs, sweeps and app). */
+static kd_timing_status decide(run_state *r)
+{
+    kd_sample_set sets[2];
+    sample_sets(r->out, sets);
+    kd_verdict_options vo = {.min_effect_pct = r->o->min_effect_pct, .seed = r->o->seed};
+    kd_decision d;
+    if (kd_decide(sets, &vo, &d) != 0) {
+        kd_sb_puts(r->error, "too few samples to compare");
+        return KD_TIMING_RUN_FAILED;
+    }
+    r->out->speedup = d.speedup;
+    r->out->verdict = d.verdict;
+    r->out->min_effect_pct = r->o->min_effect_pct;
     return KD_TIMING_OK;
 }
 
@@ -649,6 +673,8 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
     if (st == KD_TIMING_OK)
         st = measure_rounds(&r);
     kd_trace("measured: %zu rounds", out->rounds);
+    if (st == KD_TIMING_OK)
+        st = decide(&r);
     for (int s = 0; s < 3; s++)
         if (r.started[s])
             kd_child_stop(&r.child[s]);

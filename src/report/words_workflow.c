@@ -15,5 +15,22 @@ const kd_wording kd_wording_workflow[] = {
     {KD_MSG_SWEEP_POINT, 3, "kerndiff: {0} = {1}: {2}"},
     /* sweep (L1) above, watch and saved (L2b) below */
     {KD_MSG_WORKFLOW_WATCH_UNREADABLE, 0, "kerndiff: a watched file can no longer be read; stopping"},
+    /* compare of saved runs (L4: workflow/saved.c) */
+    {KD_MSG_SAVED_CANNOT_READ, 3, "kerndiff: {0}: cannot read '{1}': {2}"},
+    {KD_MSG_SAVED_NOT_A_RESULT, 3, "kerndiff: {0}: {1} is not a saved kerndiff result ({2})"},
+    {KD_MSG_SAVED_IMPLAUSIBLE_SAMPLE, 5,
+     "kerndiff: {0}: {1}: runtime.sides[{2}].samples_ns[{3}] is {4} ns, not a plausible kernel time (between 1 ns "
+     "and one hour): the file is damaged or was not written by kerndiff"},
+    {KD_MSG_SAVED_NO_KERNEL, 3,
+     "kerndiff: {0}: {1}: sides[{2}].kernel is missing or empty: the file is damaged or was not written by kerndiff"},
+    {KD_MSG_SAVED_NO_ROUNDS_KEPT, 1,
+     "kerndiff: {0} was saved without its samples' rounds (runtime.sides[].sample_rounds): its saved verdict and "
+     "interval are shown, not recomputed"},
+    {KD_MSG_SAVED_NO_ROUNDS_SAMPLES, 2,
+     "kerndiff: {0}: {1} was saved without its samples' rounds (runtime.sides[].sample_rounds): the interval takes "
+     "each of its samples as a round of its own"},
+    {KD_MSG_SAVED_INTERVAL_DIFFERS, 6,
+     "kerndiff: {0}: the interval recomputed with --seed {5} ({1:.4f} to {2:.4f}) is not the one the run was saved "
+     "with ({3:.4f} to {4:.4f}): give the --seed it ran with (the file does not record it)"},
     {0, 0, NULL},
 };

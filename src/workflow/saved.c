@@ -6,13 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/diag.h"
 #include "util/fs.h"
 #include "util/outcome.h"
-#include "util/text.h"
 #include "util/xalloc.h"
 #include "diff/counters.h"
+#include "measure/verdict.h"
 #include "ncu/advice.h"
 #include "report/report.h"
+#include "workflow/workflow_msgs.h"
 
 /* One saved run: the document, and the model read from it (which borrows its strings). */
 typedef struct saved_run {
@@ -27,7 +29,7 @@ static int load_run(const char *path, const char *name, saved_run *run)
     size_t len = 0;
     char *text = kd_read_file(path, &len);
     if (!text) {
-        kd_text_fprintf(stderr, "kerndiff: %s: cannot read '%s': %s\n", name, path, kd_read_error(errno));
+        kd_say(KD_MSG_SAVED_CANNOT_READ, KD_DIAG_NO_SIDE, KD_S(name), KD_S(path), KD_S(kd_read_error(errno)));
         return KD_FAIL_INPUT;
     }
     json_error_t jerr;
@@ -38,7 +40,7 @@ static int load_run(const char *path, const char *name, saved_run *run)
         kd_sb_puts(&why, jerr.text);
     else if (kd_comparison_read(run->root, &run->c, &why) == 0)
         return KD_OK;
-    kd_text_fprintf(stderr, "kerndiff: %s: %s is not a saved kerndiff result (%s)\n", name, path, kd_sb_str(&why));
+    kd_say(KD_MSG_SAVED_NOT_A_RESULT, KD_DIAG_NO_SIDE, KD_S(name), KD_S(path), KD_S(kd_sb_str(&why)));
     kd_sb_free(&why);
     return KD_FAIL_INPUT;
 }
@@ -76,9 +78,7 @@ static int plausible_samples(const saved_run *run, int index, const char *name, 
         double v = t->samples[i];
         if (v >= SAMPLE_MIN_NS && v <= SAMPLE_MAX_NS)
             continue;
-        kd_text_fprintf(stderr, "kerndiff: %s: %s: runtime.sides[%d].samples_ns[%zu] is %g ns, not a plausible kernel time "
-                                "(between 1 ns and one hour): the file is damaged or was not written by kerndiff\n",
-                        name, path, index, i, v);
+        kd_say(KD_MSG_SAVED_IMPLAUSIBLE_SAMPLE, KD_DIAG_NO_SIDE, KD_S(name), KD_S(path), KD_I(index), KD_U(i), KD_D(v));
         return -1;
     }
     return 0;
@@ -128,8 +128,21 @@ static void take_regions(saved_run run[2], const int index[2], kd_comparison *c)
     c->regions_run = true;
 }
 
-/* Speedup and verdict from both runs' raw samples, as the timing pass computes them. */
-static int take_timing(saved_run run[2], const int index[2], const kd_diff_options *opts, kd_timing *t,
+static const char *const run_names[2] = {"OLD", "NEW"};
+
+/* The interval a run was saved with, as written (17 digits: the same double read back). */
+static bool same_interval(const kd_speedup *a, const kd_speedup *b)
+{
+    return a->ratio == b->ratio && a->lo == b->lo && a->hi == b->hi;
+}
+
+/* Speedup and verdict from both runs' raw samples, decided as the timing pass decides them
+ * (measure/verdict.h: the rounds bootstrap, one function). Two runs share no round: each
+ * side's rounds are drawn on their own. One run re-compared (the same document twice, its
+ * v1 against its v2) is decided as it was when it ran: its rounds shared, its noise floor,
+ * so it gets the verdict and interval it was saved with; a run saved without its rounds
+ * keeps its saved ones rather than a different interval. */
+static int take_timing(saved_run run[2], const int index[2], const kd_diff_options *opts, bool one_run, kd_timing *t,
                        kd_note *why_not)
 {
     const kd_timing *newest = &run[1].c.timing;
@@ -141,33 +154,47 @@ static int take_timing(saved_run run[2], const int index[2], const kd_diff_optio
     t->batched = newest->batched;
     t->batch = newest->batch;
     memcpy(t->timer, newest->timer, sizeof t->timer);
-    double *kept[2] = {NULL, NULL};
-    size_t n[2] = {0, 0};
+    const kd_speedup saved = newest->speedup;
+    const kd_verdict saved_verdict = newest->verdict;
     int rc = 0;
     for (int s = 0; s < 2; s++) {
         t->side[s] = run[s].c.timing.side[index[s]];
         memset(&run[s].c.timing.side[index[s]], 0, sizeof t->side[s]);
-        kept[s] = kd_xmalloc((t->side[s].n + 1) * sizeof *kept[s]);
-        if (kd_summarize(t->side[s].samples, t->side[s].n, &t->side[s].summary) == 0)
-            n[s] = kd_remove_outliers(t->side[s].samples, t->side[s].n, kept[s]);
+        if (kd_summarize(t->side[s].samples, t->side[s].n, &t->side[s].summary) != 0)
+            t->side[s].summary.n = 0;
     }
     /* Too few samples: the note says which run, how many it has and how many it needs. */
     for (int s = 0; s < 2 && rc == 0; s++)
-        if (n[s] < MIN_SAMPLES) {
+        if (t->side[s].summary.n < MIN_SAMPLES) {
             kd_note_set(why_not, KD_RUNTIME_SAVED_NO_SAMPLES, KD_NOTE_SIDE(s), NULL, NULL, NULL);
-            why_not->number[0] = (long)n[s];
+            why_not->number[0] = (long)t->side[s].summary.n;
             why_not->number[1] = MIN_SAMPLES;
             rc = -1;
         }
-    if (rc == 0)
-        rc = kd_speedup_ci(kept[0], n[0], kept[1], n[1], KD_SPEEDUP_CONFIDENCE, KD_FINAL_RESAMPLES,
-                           opts->timing.seed, &t->speedup);
-    free(kept[0]);
-    free(kept[1]);
-    t->min_effect_pct = opts->timing.min_effect_pct;
-    t->verdict = kd_verdict_with_floor(&t->speedup, t->min_effect_pct);
+    t->min_effect_pct = one_run ? newest->min_effect_pct : opts->timing.min_effect_pct;
+    bool have_rounds = t->side[0].round && t->side[1].round;
+    if (rc == 0 && one_run && !have_rounds) {
+        kd_say(KD_MSG_SAVED_NO_ROUNDS_KEPT, KD_DIAG_NO_SIDE, KD_S(opts->files[1]));
+        t->speedup = saved;
+        t->verdict = saved_verdict;
+    } else if (rc == 0) {
+        for (int s = 0; s < 2; s++)
+            if (!t->side[s].round)
+                kd_say(KD_MSG_SAVED_NO_ROUNDS_SAMPLES, KD_DIAG_NO_SIDE, KD_S(run_names[s]), KD_S(opts->files[s]));
+        kd_sample_set sets[2];
+        for (int s = 0; s < 2; s++)
+            sets[s] = (kd_sample_set){t->side[s].samples, t->side[s].round, t->side[s].n};
+        kd_verdict_options vo = {.min_effect_pct = t->min_effect_pct, .seed = opts->timing.seed, .independent = !one_run};
+        kd_decision d;
+        rc = kd_decide(sets, &vo, &d);
+        t->speedup = d.speedup;
+        t->verdict = d.verdict;
+        if (rc == 0 && one_run && !same_interval(&d.speedup, &saved))
+            kd_say(KD_MSG_SAVED_INTERVAL_DIFFERS, KD_DIAG_NO_SIDE, KD_S(opts->files[1]), KD_D(d.speedup.lo),
+                   KD_D(d.speedup.hi), KD_D(saved.lo), KD_D(saved.hi), KD_U(opts->timing.seed));
+    }
     t->target_pct = opts->timing.target_pct;
-    t->target_reached = kd_speedup_ci_halfwidth_pct(&t->speedup) <= t->target_pct;
+    t->target_reached = rc == 0 && kd_speedup_ci_halfwidth_pct(&t->speedup) <= t->target_pct;
     t->stop_reason = KD_STOP_SAVED_SAMPLES;
     t->from_saved = true;
     return rc;
@@ -235,20 +262,23 @@ static kd_outputs_state outputs_of(const saved_run run[2])
 int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_comparison *c)
 {
     memset(c, 0, sizeof *c);
-    static const char *const names[2] = {"OLD", "NEW"};
+    static const char *const columns[2] = {"v1", "v2"};
     const char *column = side_column ? side_column : "v2";
     int index[2];
     saved_run run[2];
     memset(run, 0, sizeof run);
     int rc = KD_OK;
+    for (int s = 0; s < 2 && rc == KD_OK; s++)
+        rc = load_run(opts->files[s], run_names[s], &run[s]);
+    /* The same run twice (one file, or a copy of it): there is nothing to compare a side of
+     * it with but itself, so the run is re-compared, its v1 against its v2. */
+    bool one_run = rc == KD_OK && json_equal(run[0].root, run[1].root);
     for (int s = 0; s < 2 && rc == KD_OK; s++) {
-        rc = load_run(opts->files[s], names[s], &run[s]);
-        index[s] = !strcmp(column, "v1") ? 0 : 1;
-        if (rc == KD_OK && run[s].c.timed && plausible_samples(&run[s], index[s], names[s], opts->files[s]) != 0)
+        index[s] = one_run ? s : !strcmp(column, "v1") ? 0 : 1;
+        if (run[s].c.timed && plausible_samples(&run[s], index[s], run_names[s], opts->files[s]) != 0)
             rc = KD_FAIL_INPUT;
-        if (rc == KD_OK && take_side(&run[s], index[s], column, opts->files[s], s, c) != 0) {
-            kd_text_fprintf(stderr, "kerndiff: %s: %s: sides[%d].kernel is missing or empty: the file is damaged or was not "
-                                    "written by kerndiff\n", names[s], opts->files[s], index[s]);
+        if (rc == KD_OK && take_side(&run[s], index[s], columns[index[s]], opts->files[s], s, c) != 0) {
+            kd_say(KD_MSG_SAVED_NO_KERNEL, KD_DIAG_NO_SIDE, KD_S(run_names[s]), KD_S(opts->files[s]), KD_I(index[s]));
             rc = KD_FAIL_INPUT;
         }
     }
@@ -256,9 +286,10 @@ int kd_compare_saved(const kd_diff_options *opts, const char *side_column, kd_co
         memcpy(c->arch, run[1].c.arch, sizeof c->arch);
         c->arch_origin = "NEW's run";
         c->limits = kd_arch_limits_for(kd_arch_parse(c->arch));
-        bool same = same_kernels(c, &c->selection_note);
+        /* One run's two versions are meant to differ: the warning is for two runs. */
+        bool same = one_run || same_kernels(c, &c->selection_note);
         if (run[0].c.timed && run[1].c.timed) {
-            c->timed = take_timing(run, index, opts, &c->timing, &c->runtime_note) == 0;
+            c->timed = take_timing(run, index, opts, one_run, &c->timing, &c->runtime_note) == 0;
             c->simulated = run[1].c.simulated;
             if (same) /* different kernels is the stronger warning; the slot holds one */
                 comparability(&run[0].c.timing, &run[1].c.timing, &c->selection_note);

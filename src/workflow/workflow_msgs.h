@@ -18,6 +18,14 @@ enum {
     KD_MSG_SWEEP_POINT,           /* parameter, value, what happened at that point */
     /* sweep (L1) above, watch and saved (L2b) below */
     KD_MSG_WORKFLOW_WATCH_UNREADABLE = KD_DIAG_ID(KD_AREA_WORKFLOW, 1), /* --watch: a watched file went away */
+    /* compare of saved runs (L4: workflow/saved.c), from 900 */
+    KD_MSG_SAVED_CANNOT_READ = KD_DIAG_ID(KD_AREA_WORKFLOW, 900), /* OLD|NEW, path, reason */
+    KD_MSG_SAVED_NOT_A_RESULT,        /* OLD|NEW, path, what the reader found */
+    KD_MSG_SAVED_IMPLAUSIBLE_SAMPLE,  /* OLD|NEW, path, side index, sample index, ns */
+    KD_MSG_SAVED_NO_KERNEL,           /* OLD|NEW, path, side index */
+    KD_MSG_SAVED_NO_ROUNDS_KEPT,      /* path: one run re-compared, saved without its rounds */
+    KD_MSG_SAVED_NO_ROUNDS_SAMPLES,   /* OLD|NEW, path: two runs, one saved without its rounds */
+    KD_MSG_SAVED_INTERVAL_DIFFERS,    /* path, recomputed lo, hi, saved lo, hi, --seed */
 };
 
 #endif

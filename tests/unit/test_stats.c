@@ -8,6 +8,15 @@
 #include "measure/stats.h"
 
 #define RESAMPLES 2000
+/* The request structs, written inline: (samples, n) per side, or (samples, rounds, n). */
+#define CI(a, na, b, nb, conf, res, sd, out)                                                                             \
+    kd_speedup_ci(&(kd_speedup_request){.side = {{(a), NULL, (na)}, {(b), NULL, (nb)}},                                \
+                                        .confidence = (conf), .resamples = (res), .seed = (sd)},                        \
+                  (out))
+#define CI_ROUNDS(a, ra, na, b, rb, nb, conf, res, sd, out)                                                              \
+    kd_speedup_ci_rounds(&(kd_speedup_request){.side = {{(a), (ra), (na)}, {(b), (rb), (nb)}},                         \
+                                               .confidence = (conf), .resamples = (res), .seed = (sd)},                 \
+                         (out))
 #define ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The tests' own generator (splitmix64), apart from the one stats.c resamples with, so that
@@ -180,7 +189,7 @@ static void known_speedup_and_slowdown(void **state)
     noisy(&r, 100.0, v1, N);
     noisy(&r, 90.0, v2, N);
     kd_speedup s;
-    assert_int_equal(kd_speedup_ci(v1, N, v2, N, 0.95, RESAMPLES, 1, &s), 0);
+    assert_int_equal(CI(v1, N, v2, N, 0.95, RESAMPLES, 1, &s), 0);
     assert_close(s.ratio, median_of(v1, N) / median_of(v2, N));
     assert_true(fabs(s.ratio - 100.0 / 90.0) < 0.01); /* 1.111, give or take the noise */
     assert_true(s.lo < 100.0 / 90.0 && 100.0 / 90.0 < s.hi);
@@ -189,7 +198,7 @@ static void known_speedup_and_slowdown(void **state)
     assert_int_equal(kd_verdict_of(&s), KD_VERDICT_FASTER);
     assert_string_equal(kd_verdict_name(kd_verdict_of(&s)), "faster");
 
-    assert_int_equal(kd_speedup_ci(v2, N, v1, N, 0.95, RESAMPLES, 1, &s), 0);
+    assert_int_equal(CI(v2, N, v1, N, 0.95, RESAMPLES, 1, &s), 0);
     assert_true(fabs(s.ratio - 0.9) < 0.01);
     assert_true(s.lo < 0.9 && 0.9 < s.hi);
     assert_true(s.hi < 1.0);
@@ -207,9 +216,9 @@ static void same_seed_same_interval(void **state)
     noisy(&r, 100.0, v2, N);
     memcpy(v1_before, v1, sizeof v1);
     kd_speedup a, b, c;
-    assert_int_equal(kd_speedup_ci(v1, N, v2, N, 0.95, RESAMPLES, 1234, &a), 0);
-    assert_int_equal(kd_speedup_ci(v1, N, v2, N, 0.95, RESAMPLES, 1234, &b), 0);
-    assert_int_equal(kd_speedup_ci(v1, N, v2, N, 0.95, RESAMPLES, 1235, &c), 0);
+    assert_int_equal(CI(v1, N, v2, N, 0.95, RESAMPLES, 1234, &a), 0);
+    assert_int_equal(CI(v1, N, v2, N, 0.95, RESAMPLES, 1234, &b), 0);
+    assert_int_equal(CI(v1, N, v2, N, 0.95, RESAMPLES, 1235, &c), 0);
     assert_memory_equal(v1, v1_before, sizeof v1);
     assert_true(a.lo == b.lo && a.hi == b.hi);
     assert_true(a.ratio == c.ratio);
@@ -283,7 +292,7 @@ static void count_verdicts(size_t n, int seeds, double v2_factor, double spread,
         scenario sc = {spread > 0 ? spread : spreads[seed % 3], v2_factor, model};
         measure_interleaved(&r, &sc, n, v1, v2, round);
         kd_speedup s;
-        assert_int_equal(kd_speedup_ci_rounds(v1, round, n, v2, round, n, 0.95, RESAMPLES, (uint64_t)seed, &s), 0);
+        assert_int_equal(CI_ROUNDS(v1, round, n, v2, round, n, 0.95, RESAMPLES, (uint64_t)seed, &s), 0);
         counts[kd_verdict_of(&s)]++;
     }
     free(v1);
@@ -367,8 +376,8 @@ static void rounds_widen_the_interval_when_rounds_differ(void **state)
         v2[i] = 100.0 * (1.0 + 0.002 * test_normal(&r));
     }
     kd_speedup by_rounds, pooled;
-    assert_int_equal(kd_speedup_ci_rounds(v1, round, N, v2, round, N, 0.95, RESAMPLES, 3, &by_rounds), 0);
-    assert_int_equal(kd_speedup_ci_rounds(v1, one_round, N, v2, one_round, N, 0.95, RESAMPLES, 3, &pooled), 0);
+    assert_int_equal(CI_ROUNDS(v1, round, N, v2, round, N, 0.95, RESAMPLES, 3, &by_rounds), 0);
+    assert_int_equal(CI_ROUNDS(v1, one_round, N, v2, one_round, N, 0.95, RESAMPLES, 3, &pooled), 0);
     assert_true(kd_speedup_ci_halfwidth_pct(&by_rounds) > kd_speedup_ci_halfwidth_pct(&pooled));
     assert_close(by_rounds.ratio, pooled.ratio);
 }
@@ -395,12 +404,12 @@ static void rejects_what_it_cannot_use(void **state)
     const double two[] = {1, 2}, nans[] = {NAN, NAN};
     kd_speedup s;
     kd_summary sum;
-    assert_int_equal(kd_speedup_ci(two, 1, two, 2, 0.95, RESAMPLES, 1, &s), -1);
-    assert_int_equal(kd_speedup_ci(two, 2, two, 1, 0.95, RESAMPLES, 1, &s), -1);
-    assert_int_equal(kd_speedup_ci(two, 2, two, 0, 0.95, RESAMPLES, 1, &s), -1);
-    assert_int_equal(kd_speedup_ci(two, 2, two, 2, 1.0, RESAMPLES, 1, &s), -1);
-    assert_int_equal(kd_speedup_ci(two, 2, two, 2, 0.95, 0, 1, &s), -1);
-    assert_int_equal(kd_speedup_ci(two, 2, two, 2, 0.95, 1, 1, &s), 0);
+    assert_int_equal(CI(two, 1, two, 2, 0.95, RESAMPLES, 1, &s), -1);
+    assert_int_equal(CI(two, 2, two, 1, 0.95, RESAMPLES, 1, &s), -1);
+    assert_int_equal(CI(two, 2, two, 0, 0.95, RESAMPLES, 1, &s), -1);
+    assert_int_equal(CI(two, 2, two, 2, 1.0, RESAMPLES, 1, &s), -1);
+    assert_int_equal(CI(two, 2, two, 2, 0.95, 0, 1, &s), -1);
+    assert_int_equal(CI(two, 2, two, 2, 0.95, 1, 1, &s), 0);
     assert_int_equal(kd_summarize(two, 0, &sum), -1);
     assert_int_equal(kd_summarize(nans, 2, &sum), -1); /* NaN fails every fence */
 }
@@ -410,7 +419,7 @@ static void constant_samples_give_exactly_one(void **state)
     (void)state;
     const double same[] = {5000, 5000, 5000, 5000, 5000};
     kd_speedup s;
-    assert_int_equal(kd_speedup_ci(same, 5, same, 5, 0.95, RESAMPLES, 9, &s), 0);
+    assert_int_equal(CI(same, 5, same, 5, 0.95, RESAMPLES, 9, &s), 0);
     assert_true(s.ratio == 1.0 && s.lo == 1.0 && s.hi == 1.0);
     assert_int_equal(kd_verdict_of(&s), KD_VERDICT_NO_DIFFERENCE);
     assert_string_equal(kd_verdict_name(kd_verdict_of(&s)), "no significant difference");
