@@ -150,7 +150,11 @@ static void fill(kd_server *s, kd_words *w)
         kd_proto_reply("err load cannot read %s: %s", path, strerror(errno));
         return;
     }
-    if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size != (unsigned long long)a->bytes) {
+    if (!S_ISREG(st.st_mode)) {
+        kd_proto_reply("err load %s is not a regular file", path);
+        return;
+    }
+    if ((unsigned long long)st.st_size != (unsigned long long)a->bytes) {
         kd_proto_reply("err load %s has %lld bytes, argument %lu needs exactly %zu", path, (long long)st.st_size, i,
                        a->bytes);
         return;
@@ -401,6 +405,8 @@ void kd_server_run(kd_server *s)
         const char *cmd = w.word[0];
         if (needs_setup(cmd) && !s->ready)
             kd_proto_reply("err protocol %s before setup", cmd);
+        else if (needs_setup(cmd) && !kd_server_current(s)->loaded) /* `side 1` chosen before a setup without it */
+            kd_proto_reply("err protocol %s: slot %d was not loaded", cmd, s->cur);
         else if (!strcmp(cmd, "load")) {
             if (s->ops->load(s, &w))
                 kd_server_current(s)->loaded = true;

@@ -132,6 +132,7 @@ static void fill_transcript(const char *harness, const char *cubin, const char *
         expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0", N / 256);
         expect("err load", NULL, "fill 0 %s", short_path);
         expect("err load", NULL, "fill 0 %s/missing", dir);
+        expect("err load", NULL, "fill 0 %s", dir); /* a folder */
         expect("err protocol", NULL, "fill 2 %s", in_path);
         expect("err protocol", NULL, "fill 9 %s", in_path);
         expect("err protocol", NULL, "fill 0");
