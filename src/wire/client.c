@@ -86,8 +86,9 @@ int kd_wire_describe(kd_child *c, int slot, const kd_harness_side *side, const i
     st = send_args(c, side->spec, slot > 0 ? share : NULL, timeout_ms);
     if (st != KD_REPLY_OK)
         return failed(c, st, "describing the launch", why);
+    /* a slot-1 buffer that shares slot 0's holds slot 0's contents (its fill, if any) */
     for (size_t i = 0; side->fill && i < side->spec->nargs && st == KD_REPLY_OK; i++)
-        if (side->fill[i])
+        if (side->fill[i] && !(slot > 0 && share && share[i] >= 0))
             st = kd_wire_fill(c, (unsigned)i, side->fill[i], timeout_ms);
     return st == KD_REPLY_OK ? 0 : failed(c, st, "loading captured buffer contents", why);
 }

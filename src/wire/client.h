@@ -18,7 +18,9 @@ typedef struct kd_harness_side {
     const kd_launch_spec *spec;
     /* Captured data (issue 26): fill[i], when the array and its entry are non-NULL, is a file
      * whose bytes replace buffer argument i's random seed contents (`fill I PATH`,
-     * docs/PROTOCOL.md): exactly the buffer's size. NULL (the default): every buffer random. */
+     * docs/PROTOCOL.md): exactly the buffer's size. NULL (the default): every buffer random.
+     * In slot 1 a buffer that shares slot 0's (share[i] >= 0) is not filled: it holds slot
+     * 0's contents, so the caller shares only buffers whose two sides start alike. */
     const char *const *fill;
 } kd_harness_side;
 
