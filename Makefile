@@ -62,9 +62,9 @@ $(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(BUILD)/harness/s
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 # It runs inside programs built without sanitizers, so the sanitizer flags stay out of it.
-$(INJECT): harness/inject.c
+$(INJECT): harness/inject.c harness/capture_inject.c harness/capture_inject.h
 	$(CC) $(KD_CPPFLAGS) -I$(CUDA_HOME)/include $(KD_CFLAGS) $(filter-out -fsanitize%,$(CFLAGS)) \
-	  -fPIC -shared -fvisibility=hidden -o $@ $< -ldl -lpthread
+	  -fPIC -shared -fvisibility=hidden -o $@ $(filter %.c,$^) -ldl -lpthread
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)

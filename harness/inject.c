@@ -31,6 +31,8 @@
 #include <cupti.h>
 #include <generated_nvtx_meta.h>
 
+#include "capture_inject.h"
+
 #define EXPORT __attribute__((visibility("default")))
 enum { BUFFER_BYTES = 8 << 20, MAX_NESTING = 64 };
 
@@ -457,6 +459,10 @@ EXPORT int InitializeInjectionNvtx2(void *get_export_table)
  * start: the program must run as it would without kerndiff; the missing file says why. */
 EXPORT int InitializeInjection(void)
 {
+    /* `kerndiff capture`: one launch recorded instead of the whole-program collection. */
+    const char *capture_dir = getenv("KERNDIFF_CAPTURE_DIR");
+    if (capture_dir && *capture_dir)
+        return kd_capture_start(capture_dir, open_cupti());
     const char *dir = getenv("KERNDIFF_APP_RECORDS");
     if (!dir || !*dir)
         return 1;

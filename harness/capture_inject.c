@@ -1,0 +1,795 @@
+/* capture_inject.c — capture mode of libkerndiff-inject.so: one launch of the user's program
+ * recorded at the driver (what capture_inject.h says; folder layout: capture-raw.md).
+ *
+ * CUPTI callbacks on the driver's launch entry points (cuLaunchKernel, cuLaunchKernelEx and
+ * their per-thread-stream forms; the runtime's <<<>>>, cudaLaunchKernel and
+ * cudaLaunchKernelEx reach them). At the ENTER of the K-th launch of the named kernel the
+ * launch's geometry and parameter buffer are taken, every 8-byte word of the buffer that
+ * cuMemGetAddressRange resolves is a pointer into an allocation, the context is synchronized
+ * and each allocation copied (before); at the EXIT of that same call, on the same thread, the
+ * context is synchronized again and the allocations copied once more (after). Then the
+ * manifest is written and, unless KERNDIFF_CAPTURE_CONTINUE=1, the process ends (_exit: the
+ * rest of the program does not run). A program that ends without the launch leaves a
+ * manifest saying so, with the kernels it did launch.
+ *
+ * The runtime launch callbacks are watched too, only to notice a runtime launch that reached
+ * no driver callback (it would otherwise be missed silently): the manifest says so.
+ * Graph launches (cuGraphLaunch) are counted, not captured.
+ *
+ * Driver entry points come from libcuda by dlsym (the process has it loaded: the driver is
+ * what loaded this library); libcupti is dlopen'ed by inject.c. Never prints: errors are
+ * `error` lines of the manifest. No lock is held across the launch itself (a driver lock
+ * could be held by another thread waiting on ours). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "capture_inject.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda.h>
+#include <cupti.h>
+
+enum {
+    MAX_ERRORS = 8,
+    ERROR_CHARS = 512,
+    SEEN_SLOTS = 4096,     /* distinct CUfunctions remembered (a power of two) */
+    SEEN_WRITTEN = 256,    /* of which at most this many are listed in the manifest */
+    MAX_PARAMS = 8192,     /* a parameter buffer is at most 32764 bytes */
+    COPY_CHUNK = 64 << 20, /* device to host copies, through one host buffer */
+};
+#define DEFAULT_MAX_BYTES (4ull << 30)
+
+/* Driver entry points, by their versioned names (cuda.h maps the plain names to these). */
+static struct {
+    __typeof__(cuMemGetAddressRange_v2) *address_range;
+    __typeof__(cuMemcpyDtoH_v2) *dtoh;
+    __typeof__(cuCtxSynchronize) *ctx_sync;
+    __typeof__(cuCtxGetDevice) *ctx_device;
+    __typeof__(cuDeviceGetName) *device_name;
+    __typeof__(cuDeviceGetAttribute) *device_attr;
+    __typeof__(cuFuncGetName) *func_name;
+    __typeof__(cuFuncGetParamInfo) *func_param;
+    __typeof__(cuKernelGetParamInfo) *kernel_param;
+} drv;
+
+static struct {
+    CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
+    CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
+} cupti;
+
+static char *(*demangle)(const char *, char *, size_t *, int *); /* __cxa_demangle, if any */
+
+typedef struct seen_kernel {
+    CUfunction f;
+    char *name;
+    int matches; /* -1 unknown yet */
+    uint64_t count;
+} seen_kernel;
+
+typedef struct alloc {
+    CUdeviceptr base;
+    size_t size;
+} alloc;
+
+typedef struct pointer {
+    size_t word, alloc, offset;
+} pointer;
+
+/* The settings, the state and the captured launch. Written under `lock`, except the launch
+ * itself, written only by the capturing thread once `state` is CAPTURING. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    char *dir, *want;
+    uint64_t nth, max_bytes;
+    int keep_going;
+    pid_t owner;
+    enum { WAITING, CAPTURING, DONE } state;
+    uint64_t matched, graphs, runtime_only;
+    seen_kernel seen[SEEN_SLOTS];
+    size_t nseen;
+    char errors[MAX_ERRORS][ERROR_CHARS];
+    int nerrors;
+    /* the launch */
+    const char *api;
+    char *kernel;
+    unsigned grid[3], block[3], cluster[3], shared;
+    CUstream stream;
+    size_t nparam, pbytes;
+    size_t (*params)[2]; /* offset, size */
+    unsigned char *pbuf;
+    alloc *allocs;
+    size_t nalloc;
+    pointer *pointers;
+    size_t npointer;
+    char gpu[256];
+    int sm[2];
+    time_t when;
+} C;
+
+static _Thread_local int capturing_here; /* this thread is inside the captured launch */
+static _Thread_local int runtime_depth, driver_seen;
+
+static void add_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void add_error(const char *fmt, ...)
+{
+    if (C.nerrors >= MAX_ERRORS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(C.errors[C.nerrors++], ERROR_CHARS, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+/* Length of `s` without its trailing parameter list "(...)" (and a trailing " const"). */
+static size_t without_params(const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= 6 && strcmp(s + n - 6, " const") == 0)
+        n -= 6;
+    if (n == 0 || s[n - 1] != ')')
+        return strlen(s);
+    int depth = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (s[i] == ')')
+            depth++;
+        else if (s[i] == '(' && --depth == 0)
+            return i;
+    }
+    return strlen(s);
+}
+
+/* Start of the name in s[0..n): after a return type, i.e. the last space outside <> and (). */
+static size_t name_start(const char *s, size_t n)
+{
+    size_t start = 0;
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '<' || s[i] == '(')
+            depth++;
+        else if ((s[i] == '>' || s[i] == ')') && depth > 0)
+            depth--;
+        else if (s[i] == ' ' && depth == 0)
+            start = i + 1;
+    }
+    return start;
+}
+
+static int equal_span(const char *want, const char *s, size_t n)
+{
+    return strlen(want) == n && strncmp(want, s, n) == 0;
+}
+
+int kd_capture_name_matches(const char *want, const char *mangled, const char *demangled)
+{
+    if (!want || !*want || !mangled)
+        return 0;
+    if (strcmp(want, mangled) == 0)
+        return 1;
+    const char *d = demangled ? demangled : mangled;
+    if (strcmp(want, d) == 0)
+        return 1;
+    size_t end = without_params(d), start = name_start(d, end);
+    if (equal_span(want, d, end) || equal_span(want, d + start, end - start))
+        return 1;
+    /* A plain identifier: the last component, template arguments dropped. */
+    if (strpbrk(want, "<(: "))
+        return 0;
+    size_t last = start;
+    int depth = 0;
+    for (size_t i = start; i < end; i++) {
+        if (d[i] == '<')
+            depth++;
+        else if (d[i] == '>' && depth > 0)
+            depth--;
+        else if (depth == 0 && d[i] == ':' && i + 1 < end && d[i + 1] == ':')
+            last = i + 2;
+    }
+    size_t stop = last;
+    while (stop < end && d[stop] != '<')
+        stop++;
+    return equal_span(want, d + last, stop - last);
+}
+
+static int matches(const char *mangled)
+{
+    char *d = NULL;
+    int status = -1;
+    if (demangle && mangled[0] == '_' && mangled[1] == 'Z')
+        d = demangle(mangled, NULL, NULL, &status);
+    int yes = kd_capture_name_matches(C.want, mangled, status == 0 ? d : NULL);
+    free(d);
+    return yes;
+}
+
+/* The kernel's entry in the table of kernels seen (under `lock`); NULL when full. */
+static seen_kernel *seen_entry(CUfunction f, const char *symbol)
+{
+    size_t mask = SEEN_SLOTS - 1, i = ((uintptr_t)f >> 4) * 0x9e3779b97f4a7c15ull & mask;
+    for (size_t probes = 0; probes < SEEN_SLOTS; probes++, i = (i + 1) & mask) {
+        seen_kernel *s = &C.seen[i];
+        if (s->f == f && s->name)
+            return s;
+        if (s->name)
+            continue;
+        if (C.nseen * 2 >= SEEN_SLOTS)
+            return NULL;
+        const char *name = symbol;
+        if (!name && (!drv.func_name || drv.func_name(&name, f) != CUDA_SUCCESS))
+            name = NULL;
+        s->name = strdup(name ? name : "(unnamed)");
+        if (!s->name)
+            return NULL;
+        s->f = f;
+        s->matches = matches(s->name);
+        C.nseen++;
+        return s;
+    }
+    return NULL;
+}
+
+/* ---- files ---------------------------------------------------------------------------- */
+
+static int path_in(char *out, size_t cap, const char *name)
+{
+    return snprintf(out, cap, "%s/%s", C.dir, name) < (int)cap ? 0 : -1;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int write_file(const char *name, const void *buf, size_t n)
+{
+    char path[4096];
+    if (path_in(path, sizeof path, name) != 0)
+        return -1;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    int rc = write_all(fd, buf, n);
+    return close(fd) != 0 ? -1 : rc;
+}
+
+/* Copies every allocation into alloc-I.WHEN; returns 0, or -1 with an error recorded. */
+static int copy_allocations(const char *when)
+{
+    unsigned char *host = NULL;
+    size_t total = 0;
+    for (size_t i = 0; i < C.nalloc; i++)
+        total = C.allocs[i].size > total ? C.allocs[i].size : total;
+    if (total && !(host = malloc(total < COPY_CHUNK ? total : COPY_CHUNK))) {
+        add_error("no host memory to copy the allocations (%s)", when);
+        return -1;
+    }
+    for (size_t i = 0; i < C.nalloc; i++) {
+        char name[64], path[4096];
+        snprintf(name, sizeof name, "alloc-%zu.%s", i, when);
+        int fd = path_in(path, sizeof path, name) == 0 ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+        if (fd < 0) {
+            add_error("cannot write %s in the capture folder: %s", name, strerror(errno));
+            free(host);
+            return -1;
+        }
+        for (size_t done = 0; done < C.allocs[i].size;) {
+            size_t n = C.allocs[i].size - done < COPY_CHUNK ? C.allocs[i].size - done : COPY_CHUNK;
+            CUresult r = drv.dtoh(host, C.allocs[i].base + done, n);
+            if (r != CUDA_SUCCESS || write_all(fd, host, n) != 0) {
+                if (r != CUDA_SUCCESS)
+                    add_error("copying allocation %zu (%s the launch) failed: CUresult %d", i, when, (int)r);
+                else
+                    add_error("writing %s failed: %s", name, strerror(errno));
+                close(fd);
+                free(host);
+                return -1;
+            }
+            done += n;
+        }
+        if (close(fd) != 0) {
+            add_error("writing %s failed: %s", name, strerror(errno));
+            free(host);
+            return -1;
+        }
+    }
+    free(host);
+    return 0;
+}
+
+/* The rest of a line, whatever the text holds. */
+static void put_text(FILE *f, const char *text)
+{
+    for (const char *c = text; *c; c++)
+        fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f);
+    fputc('\n', f);
+}
+
+static void put_rest(FILE *f, const char *key, const char *text)
+{
+    fprintf(f, "%s ", key);
+    put_text(f, text);
+}
+
+static void put_argv(FILE *f)
+{
+    FILE *in = fopen("/proc/self/cmdline", "r");
+    if (!in)
+        return;
+    int c, open_line = 0;
+    while ((c = fgetc(in)) != EOF) {
+        if (!open_line) {
+            fputs("argv ", f);
+            open_line = 1;
+        }
+        if (c == 0) {
+            fputc('\n', f);
+            open_line = 0;
+        } else {
+            fputc(c == '\n' || c == '\r' ? ' ' : c, f);
+        }
+    }
+    if (open_line)
+        fputc('\n', f);
+    fclose(in);
+}
+
+static void write_manifest(const char *status)
+{
+    char path[4096], tmp[4096];
+    if (path_in(path, sizeof path, "manifest") != 0 || path_in(tmp, sizeof tmp, "manifest.tmp") != 0)
+        return;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    int captured = strcmp(status, "not-found") != 0;
+    fprintf(f, "kerndiff-capture-raw 1\nstatus %s\npid %d\ntime %lld\n", status, (int)getpid(),
+            (long long)(C.when ? C.when : time(NULL)));
+    put_argv(f);
+    if (captured) {
+        if (C.gpu[0])
+            put_rest(f, "gpu", C.gpu);
+        if (C.sm[0])
+            fprintf(f, "sm %d %d\n", C.sm[0], C.sm[1]);
+        if (C.kernel)
+            put_rest(f, "kernel", C.kernel);
+    }
+    fprintf(f, "nth %llu\n", (unsigned long long)C.nth);
+    if (captured && C.kernel) {
+        fprintf(f, "api %s\ngrid %u %u %u\nblock %u %u %u\nshared %u\ncluster %u %u %u\nstream 0x%llx\n", C.api,
+                C.grid[0], C.grid[1], C.grid[2], C.block[0], C.block[1], C.block[2], C.shared, C.cluster[0],
+                C.cluster[1], C.cluster[2], (unsigned long long)(uintptr_t)C.stream);
+        fprintf(f, "params %zu %zu\n", C.nparam, C.pbytes);
+        for (size_t i = 0; i < C.nparam; i++)
+            fprintf(f, "param %zu %zu %zu\n", i, C.params[i][0], C.params[i][1]);
+        for (size_t i = 0; i < C.nalloc; i++)
+            fprintf(f, "alloc %zu 0x%llx %zu 0 %zu\n", i, (unsigned long long)C.allocs[i].base, C.allocs[i].size,
+                    C.allocs[i].size);
+        for (size_t i = 0; i < C.npointer; i++)
+            fprintf(f, "pointer %zu %zu %zu\n", C.pointers[i].word, C.pointers[i].alloc, C.pointers[i].offset);
+    }
+    size_t written = 0;
+    for (size_t i = 0; i < SEEN_SLOTS && written < SEEN_WRITTEN; i++)
+        if (C.seen[i].name) {
+            fprintf(f, "seen %llu ", (unsigned long long)C.seen[i].count);
+            put_text(f, C.seen[i].name);
+            written++;
+        }
+    if (C.graphs)
+        fprintf(f, "graphs %llu\n", (unsigned long long)C.graphs);
+    if (C.runtime_only)
+        fprintf(f, "error %llu runtime launches of the kernel reached no driver launch callback: not captured\n",
+                (unsigned long long)C.runtime_only);
+    for (int i = 0; i < C.nerrors; i++)
+        put_rest(f, "error", C.errors[i]);
+    fputs("end\n", f);
+    if (fclose(f) == 0)
+        rename(tmp, path);
+    else
+        unlink(tmp);
+}
+
+/* ---- the launch ----------------------------------------------------------------------- */
+
+typedef struct launch {
+    const char *api;
+    CUfunction f;
+    unsigned grid[3], block[3], cluster[3], shared;
+    CUstream stream;
+    void **args, **extra;
+} launch;
+
+static int param_info(CUfunction f, size_t i, size_t *off, size_t *size)
+{
+    if (drv.func_param && drv.func_param(f, i, off, size) == CUDA_SUCCESS)
+        return 0;
+    /* The handle may be a CUkernel (cuLibrary): same layout, its own query. */
+    return drv.kernel_param && drv.kernel_param((CUkernel)(void *)f, i, off, size) == CUDA_SUCCESS ? 0 : -1;
+}
+
+/* The parameter buffer: from the driver's per-parameter layout and the argument pointers,
+ * or as given whole through `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER). */
+static int take_params(const launch *l)
+{
+    size_t off, size;
+    while (C.nparam < MAX_PARAMS && param_info(l->f, C.nparam, &off, &size) == 0) {
+        void *grown = realloc(C.params, (C.nparam + 1) * sizeof *C.params);
+        if (!grown)
+            return add_error("no memory for the parameter list"), -1;
+        C.params = grown;
+        C.params[C.nparam][0] = off;
+        C.params[C.nparam][1] = size;
+        C.nparam++;
+        if (off + size > C.pbytes)
+            C.pbytes = off + size;
+    }
+    if (!drv.func_param && !drv.kernel_param)
+        return add_error("the driver has no cuFuncGetParamInfo (CUDA 12.4 or later is needed)"), -1;
+    const void *given = NULL;
+    size_t given_size = 0;
+    for (void **e = l->extra; e && e[0] != CU_LAUNCH_PARAM_END; e += 2) {
+        if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            given = e[1];
+        else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE && e[1])
+            given_size = *(const size_t *)e[1];
+    }
+    if (given && given_size > C.pbytes)
+        C.pbytes = given_size;
+    C.pbuf = calloc(1, C.pbytes + 8);
+    if (!C.pbuf)
+        return add_error("no memory for the parameter buffer"), -1;
+    if (l->args) {
+        for (size_t i = 0; i < C.nparam; i++)
+            if (l->args[i])
+                memcpy(C.pbuf + C.params[i][0], l->args[i], C.params[i][1]);
+    } else if (given) {
+        memcpy(C.pbuf, given, given_size);
+    } else if (C.nparam) {
+        return add_error("the launch passed neither kernelParams nor a parameter buffer"), -1;
+    }
+    return 0;
+}
+
+/* Each 8-byte word that lies inside an allocation: a pointer (allocations deduplicated). */
+static int find_pointers(void)
+{
+    for (size_t w = 0; w + 8 <= C.pbytes; w += 8) {
+        uint64_t v;
+        memcpy(&v, C.pbuf + w, 8);
+        CUdeviceptr base = 0;
+        size_t size = 0;
+        if (!v || drv.address_range(&base, &size, (CUdeviceptr)v) != CUDA_SUCCESS)
+            continue;
+        size_t a = 0;
+        while (a < C.nalloc && C.allocs[a].base != base)
+            a++;
+        if (a == C.nalloc) {
+            void *grown = realloc(C.allocs, (C.nalloc + 1) * sizeof *C.allocs);
+            if (!grown)
+                return add_error("no memory for the allocation list"), -1;
+            C.allocs = grown;
+            C.allocs[C.nalloc++] = (alloc){base, size};
+        }
+        void *grown = realloc(C.pointers, (C.npointer + 1) * sizeof *C.pointers);
+        if (!grown)
+            return add_error("no memory for the pointer list"), -1;
+        C.pointers = grown;
+        C.pointers[C.npointer++] = (pointer){w, a, (size_t)(v - base)};
+    }
+    return 0;
+}
+
+static void take_device(void)
+{
+    CUdevice dev;
+    if (!drv.ctx_device || drv.ctx_device(&dev) != CUDA_SUCCESS)
+        return;
+    if (drv.device_name)
+        drv.device_name(C.gpu, (int)sizeof C.gpu, dev);
+    if (drv.device_attr) {
+        drv.device_attr(&C.sm[0], CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+        drv.device_attr(&C.sm[1], CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    }
+}
+
+/* Ends the capture: the manifest, then the process unless told to go on. */
+static void finish(const char *status)
+{
+    pthread_mutex_lock(&lock);
+    C.state = DONE;
+    write_manifest(status);
+    pthread_mutex_unlock(&lock);
+    if (!C.keep_going)
+        _exit(strcmp(status, "captured") == 0 ? 0 : 3);
+}
+
+/* ENTER of the launch that is captured (state CAPTURING, this thread): all but "after". */
+static int capture_before(const launch *l, const char *symbol)
+{
+    C.api = l->api;
+    C.when = time(NULL);
+    memcpy(C.grid, l->grid, sizeof C.grid);
+    memcpy(C.block, l->block, sizeof C.block);
+    memcpy(C.cluster, l->cluster, sizeof C.cluster);
+    C.shared = l->shared;
+    C.stream = l->stream;
+    C.kernel = strdup(symbol);
+    take_device();
+    if (!drv.address_range || !drv.dtoh || !drv.ctx_sync)
+        return add_error("libcuda lacks cuMemGetAddressRange, cuMemcpyDtoH or cuCtxSynchronize"), -1;
+    if (take_params(l) != 0 || find_pointers() != 0)
+        return -1;
+    uint64_t total = 0;
+    for (size_t i = 0; i < C.nalloc; i++)
+        total += C.allocs[i].size;
+    if (total > C.max_bytes)
+        return add_error("allocations reached by kernel %s total %llu bytes, over the cap of %llu bytes (raise "
+                         "KERNDIFF_CAPTURE_MAX_BYTES)",
+                         symbol, (unsigned long long)total, (unsigned long long)C.max_bytes),
+               -1;
+    if (write_file("params.bin", C.pbuf, C.pbytes) != 0)
+        return add_error("cannot write params.bin in the capture folder: %s", strerror(errno)), -1;
+    CUresult r = drv.ctx_sync();
+    if (r != CUDA_SUCCESS)
+        return add_error("synchronizing before the launch failed: CUresult %d (an earlier kernel faulted?)", (int)r), -1;
+    return copy_allocations("before");
+}
+
+static void capture_after(CUresult launched)
+{
+    capturing_here = 0;
+    if (launched != CUDA_SUCCESS) {
+        add_error("the program's launch itself failed: CUresult %d", (int)launched);
+        finish("error");
+        return;
+    }
+    CUresult r = drv.ctx_sync();
+    if (r != CUDA_SUCCESS) {
+        add_error("the captured launch did not complete: CUresult %d", (int)r);
+        finish("error");
+        return;
+    }
+    finish(copy_allocations("after") == 0 ? "captured" : "error");
+}
+
+static void on_launch_enter(const launch *l, const char *symbol)
+{
+    pthread_mutex_lock(&lock);
+    if (C.state != WAITING) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    seen_kernel *s = seen_entry(l->f, symbol);
+    int is_it = 0;
+    if (s) {
+        s->count++;
+        is_it = s->matches && ++C.matched == C.nth;
+        symbol = s->name;
+    } else {
+        const char *name = symbol;
+        if (!name && drv.func_name && drv.func_name(&name, l->f) != CUDA_SUCCESS)
+            name = NULL;
+        is_it = name && matches(name) && ++C.matched == C.nth;
+        symbol = name;
+    }
+    if (is_it)
+        C.state = CAPTURING;
+    pthread_mutex_unlock(&lock);
+    if (!is_it)
+        return;
+    capturing_here = 1;
+    if (capture_before(l, symbol ? symbol : "(unnamed)") != 0) {
+        capturing_here = 0;
+        finish("error");
+    }
+}
+
+static void take_cluster(const CUlaunchConfig *cfg, unsigned cluster[3])
+{
+    for (unsigned i = 0; cfg->attrs && i < cfg->numAttrs; i++)
+        if (cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            cluster[0] = cfg->attrs[i].value.clusterDim.x;
+            cluster[1] = cfg->attrs[i].value.clusterDim.y;
+            cluster[2] = cfg->attrs[i].value.clusterDim.z;
+        }
+}
+
+static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
+{
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+        if (d->callbackSite == CUPTI_API_ENTER) {
+            pthread_mutex_lock(&lock);
+            C.graphs++;
+            pthread_mutex_unlock(&lock);
+        }
+        return;
+    }
+    if (d->callbackSite == CUPTI_API_EXIT) {
+        if (capturing_here)
+            capture_after(d->functionReturnValue ? *(const CUresult *)d->functionReturnValue : CUDA_SUCCESS);
+        return;
+    }
+    driver_seen = 1;
+    launch l = {0};
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
+        const cuLaunchKernel_params *p = d->functionParams;
+        l = (launch){.api = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ? "cuLaunchKernel" : "cuLaunchKernel_ptsz",
+                     .f = p->f,
+                     .grid = {p->gridDimX, p->gridDimY, p->gridDimZ},
+                     .block = {p->blockDimX, p->blockDimY, p->blockDimZ},
+                     .shared = p->sharedMemBytes,
+                     .stream = p->hStream,
+                     .args = p->kernelParams,
+                     .extra = p->extra};
+    } else {
+        const cuLaunchKernelEx_params *p = d->functionParams;
+        if (!p->config)
+            return;
+        l = (launch){.api = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ? "cuLaunchKernelEx" : "cuLaunchKernelEx_ptsz",
+                     .f = p->f,
+                     .grid = {p->config->gridDimX, p->config->gridDimY, p->config->gridDimZ},
+                     .block = {p->config->blockDimX, p->config->blockDimY, p->config->blockDimZ},
+                     .shared = p->config->sharedMemBytes,
+                     .stream = p->config->hStream,
+                     .args = p->kernelParams,
+                     .extra = p->extra};
+        take_cluster(p->config, l.cluster);
+    }
+    on_launch_enter(&l, d->symbolName);
+}
+
+/* A runtime launch: remembers whether a driver launch callback came inside it. */
+static void on_runtime(const CUpti_CallbackData *d)
+{
+    if (d->callbackSite == CUPTI_API_ENTER) {
+        if (runtime_depth++ == 0)
+            driver_seen = 0;
+        return;
+    }
+    if (runtime_depth > 0 && --runtime_depth == 0 && !driver_seen && d->symbolName) {
+        pthread_mutex_lock(&lock);
+        if (C.state == WAITING && matches(d->symbolName))
+            C.runtime_only++;
+        pthread_mutex_unlock(&lock);
+    }
+}
+
+static void CUPTIAPI on_callback(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *cbdata)
+{
+    (void)data;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        on_driver(cbid, cbdata);
+    else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+        on_runtime(cbdata);
+}
+
+static void at_exit(void)
+{
+    if (getpid() != C.owner)
+        return;
+    pthread_mutex_lock(&lock);
+    int waiting = C.state == WAITING;
+    C.state = DONE;
+    if (waiting)
+        write_manifest("not-found");
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- start ---------------------------------------------------------------------------- */
+
+static void unavailable(const char *dir, const char *why)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/unavailable", dir) >= (int)sizeof path)
+        return;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    char line[600];
+    int n = snprintf(line, sizeof line, "%s\n", why);
+    if (write_all(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) != 0) {
+        /* nothing more to say: the missing manifest tells kerndiff capture the rest */
+    }
+    close(fd);
+}
+
+#define LOAD(lib, field, symbol) memcpy(&(field), &(void *){dlsym(lib, symbol)}, sizeof(void *))
+
+static uint64_t env_number(const char *name, uint64_t fallback)
+{
+    const char *v = getenv(name);
+    char *end = NULL;
+    if (!v || !*v)
+        return fallback;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    return errno || *end || n == 0 ? fallback : (uint64_t)n;
+}
+
+int kd_capture_start(const char *dir, void *cupti_lib)
+{
+    if (!cupti_lib)
+        return unavailable(dir, "libcupti not found (set KERNDIFF_CUPTI_LIBRARY)"), 1;
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!cuda)
+        cuda = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!cuda)
+        return unavailable(dir, "libcuda.so.1 could not be opened"), 1;
+    LOAD(cuda, drv.address_range, "cuMemGetAddressRange_v2");
+    LOAD(cuda, drv.dtoh, "cuMemcpyDtoH_v2");
+    LOAD(cuda, drv.ctx_sync, "cuCtxSynchronize");
+    LOAD(cuda, drv.ctx_device, "cuCtxGetDevice");
+    LOAD(cuda, drv.device_name, "cuDeviceGetName");
+    LOAD(cuda, drv.device_attr, "cuDeviceGetAttribute");
+    LOAD(cuda, drv.func_name, "cuFuncGetName");
+    LOAD(cuda, drv.func_param, "cuFuncGetParamInfo");
+    LOAD(cuda, drv.kernel_param, "cuKernelGetParamInfo");
+    LOAD(cupti_lib, cupti.subscribe, "cuptiSubscribe");
+    LOAD(cupti_lib, cupti.enable_callback, "cuptiEnableCallback");
+    LOAD(RTLD_DEFAULT, demangle, "__cxa_demangle");
+    if (!demangle) {
+        void *cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_GLOBAL);
+        if (cxx)
+            LOAD(cxx, demangle, "__cxa_demangle");
+    }
+    if (!cupti.subscribe || !cupti.enable_callback)
+        return unavailable(dir, "libcupti lacks the callback API"), 1;
+    const char *want = getenv("KERNDIFF_CAPTURE_FN");
+    C.dir = strdup(dir);
+    C.want = strdup(want ? want : "");
+    C.nth = env_number("KERNDIFF_CAPTURE_NTH", 1);
+    C.max_bytes = env_number("KERNDIFF_CAPTURE_MAX_BYTES", DEFAULT_MAX_BYTES);
+    const char *go_on = getenv("KERNDIFF_CAPTURE_CONTINUE");
+    C.keep_going = go_on && strcmp(go_on, "1") == 0;
+    if (!C.dir || !C.want)
+        return unavailable(dir, "out of memory"), 1;
+    if (!*C.want)
+        add_error("KERNDIFF_CAPTURE_FN is not set: no kernel to capture");
+    CUpti_SubscriberHandle sub;
+    if (cupti.subscribe(&sub, on_callback, NULL) != CUPTI_SUCCESS)
+        return unavailable(dir, "CUPTI refused the callback subscription (another profiler in the process?)"), 1;
+    const CUpti_CallbackId driver_ids[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,   CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+    };
+    const CUpti_CallbackId runtime_ids[] = {
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,      CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,  CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+        CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,   CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+    };
+    for (size_t i = 0; i < sizeof driver_ids / sizeof *driver_ids; i++)
+        if (cupti.enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i]) != CUPTI_SUCCESS)
+            return unavailable(dir, "CUPTI refused a driver launch callback"), 1;
+    for (size_t i = 0; i < sizeof runtime_ids / sizeof *runtime_ids; i++)
+        if (cupti.enable_callback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i]) != CUPTI_SUCCESS)
+            add_error("CUPTI refused runtime launch callback %u (only a diagnostic is lost)", (unsigned)runtime_ids[i]);
+    C.owner = getpid();
+    atexit(at_exit);
+    return 1;
+}
