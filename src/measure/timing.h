@@ -80,6 +80,7 @@ typedef struct kd_timing {
     bool target_reached;
     kd_stop_reason stop_reason;
     bool from_saved;          /* kerndiff compare: recomputed from two saved runs' samples */
+    bool from_one_run;        /* ... of one run with itself: its v1 against its v2, as it was decided */
     size_t rounds;
     size_t placements;        /* rounds on a fresh placement of the buffers (moved by `place`) */
     size_t shared_buffers;    /* buffers both versions used (the same allocation) */

@@ -197,6 +197,7 @@ static int take_timing(saved_run run[2], const int index[2], const kd_diff_optio
     t->target_reached = rc == 0 && kd_speedup_ci_halfwidth_pct(&t->speedup) <= t->target_pct;
     t->stop_reason = KD_STOP_SAVED_SAMPLES;
     t->from_saved = true;
+    t->from_one_run = one_run;
     return rc;
 }
 
