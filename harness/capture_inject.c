@@ -61,6 +61,7 @@ static struct {
     __typeof__(cuFuncGetName) *func_name;
     __typeof__(cuFuncGetParamInfo) *func_param;
     __typeof__(cuKernelGetParamInfo) *kernel_param;
+    __typeof__(cuStreamIsCapturing) *stream_capturing;
 } drv;
 
 static struct {
@@ -95,7 +96,7 @@ static struct {
     int keep_going;
     pid_t owner;
     enum { WAITING, CAPTURING, DONE } state;
-    uint64_t matched, graphs, runtime_only;
+    uint64_t matched, graphs, runtime_only, into_graph;
     seen_kernel seen[SEEN_SLOTS];
     size_t nseen;
     char errors[MAX_ERRORS][ERROR_CHARS];
@@ -182,7 +183,7 @@ int kd_capture_name_matches(const char *want, const char *mangled, const char *d
     if (strcmp(want, d) == 0)
         return 1;
     size_t end = without_params(d), start = name_start(d, end);
-    if (equal_span(want, d, end) || equal_span(want, d + start, end - start))
+    if (equal_span(want, d, end) || equal_span(want, d + start, end - start) || strcmp(want, d + start) == 0)
         return 1;
     /* A plain identifier: the last component, template arguments dropped. */
     if (strpbrk(want, "<(: "))
@@ -402,6 +403,10 @@ static void write_manifest(const char *status)
         }
     if (C.graphs)
         fprintf(f, "graphs %llu\n", (unsigned long long)C.graphs);
+    if (C.into_graph)
+        fprintf(f, "error %llu launches of the kernel went into a stream being captured into a CUDA graph: "
+                   "graph kernel nodes are not captured\n",
+                (unsigned long long)C.into_graph);
     if (C.runtime_only)
         fprintf(f, "error %llu runtime launches of the kernel reached no driver launch callback: not captured\n",
                 (unsigned long long)C.runtime_only);
@@ -577,6 +582,18 @@ static void capture_after(CUresult launched)
     finish(copy_allocations("after") == 0 ? "captured" : "error");
 }
 
+/* Whether the launch only records a node of a graph being built (stream capture): it runs
+ * nothing now, and synchronizing the context would break the program's capture. */
+static int into_graph(const launch *l)
+{
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    CUstream stream = l->stream;
+    if (!stream && strstr(l->api, "_ptsz"))
+        stream = CU_STREAM_PER_THREAD;
+    return drv.stream_capturing && drv.stream_capturing(stream, &status) == CUDA_SUCCESS &&
+           status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 static void on_launch_enter(const launch *l, const char *symbol)
 {
     pthread_mutex_lock(&lock);
@@ -586,17 +603,22 @@ static void on_launch_enter(const launch *l, const char *symbol)
     }
     seen_kernel *s = seen_entry(l->f, symbol);
     int is_it = 0;
+    int named;
     if (s) {
         s->count++;
-        is_it = s->matches && ++C.matched == C.nth;
+        named = s->matches;
         symbol = s->name;
     } else {
         const char *name = symbol;
         if (!name && drv.func_name && drv.func_name(&name, l->f) != CUDA_SUCCESS)
             name = NULL;
-        is_it = name && matches(name) && ++C.matched == C.nth;
+        named = name && matches(name);
         symbol = name;
     }
+    if (named && into_graph(l))
+        C.into_graph++;
+    else if (named)
+        is_it = ++C.matched == C.nth;
     if (is_it)
         C.state = CAPTURING;
     pthread_mutex_unlock(&lock);
@@ -720,6 +742,17 @@ static void unavailable(const char *dir, const char *why)
 
 #define LOAD(lib, field, symbol) memcpy(&(field), &(void *){dlsym(lib, symbol)}, sizeof(void *))
 
+/* The C++ runtime's demangler: the program's own if it has one, else libstdc++'s. */
+static void load_demangler(void)
+{
+    LOAD(RTLD_DEFAULT, demangle, "__cxa_demangle");
+    if (!demangle) {
+        void *cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+        if (cxx)
+            LOAD(cxx, demangle, "__cxa_demangle");
+    }
+}
+
 static uint64_t env_number(const char *name, uint64_t fallback)
 {
     const char *v = getenv(name);
@@ -738,8 +771,12 @@ int kd_capture_start(const char *dir, void *cupti_lib)
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!cuda)
         cuda = dlopen("libcuda.so.1", RTLD_NOW);
-    if (!cuda)
-        return unavailable(dir, "libcuda.so.1 could not be opened"), 1;
+    if (!cuda) {
+        char why[512];
+        const char *err = dlerror();
+        snprintf(why, sizeof why, "libcuda.so.1 could not be opened: %s", err ? err : "?");
+        return unavailable(dir, why), 1;
+    }
     LOAD(cuda, drv.address_range, "cuMemGetAddressRange_v2");
     LOAD(cuda, drv.dtoh, "cuMemcpyDtoH_v2");
     LOAD(cuda, drv.ctx_sync, "cuCtxSynchronize");
@@ -749,14 +786,10 @@ int kd_capture_start(const char *dir, void *cupti_lib)
     LOAD(cuda, drv.func_name, "cuFuncGetName");
     LOAD(cuda, drv.func_param, "cuFuncGetParamInfo");
     LOAD(cuda, drv.kernel_param, "cuKernelGetParamInfo");
+    LOAD(cuda, drv.stream_capturing, "cuStreamIsCapturing");
     LOAD(cupti_lib, cupti.subscribe, "cuptiSubscribe");
     LOAD(cupti_lib, cupti.enable_callback, "cuptiEnableCallback");
-    LOAD(RTLD_DEFAULT, demangle, "__cxa_demangle");
-    if (!demangle) {
-        void *cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_GLOBAL);
-        if (cxx)
-            LOAD(cxx, demangle, "__cxa_demangle");
-    }
+    load_demangler();
     if (!cupti.subscribe || !cupti.enable_callback)
         return unavailable(dir, "libcupti lacks the callback API"), 1;
     const char *want = getenv("KERNDIFF_CAPTURE_FN");
