@@ -78,7 +78,8 @@ typedef struct kd_capture {
     char **argv; /* the program's command line */
     size_t argc;
     char *kernel;    /* mangled name (or the name, for a C kernel) */
-    char *demangled; /* "" when unknown or the same */
+    char *demangled; /* the demangled name ("void k<float>(float*, int)"); the name itself for a C kernel */
+    char *api;       /* the launch call the driver saw ("cuLaunchKernelEx"); "" when unknown */
     uint64_t nth;    /* which launch of the kernel (1: the first) */
     int64_t time;    /* when, seconds since 1970 (UTC) */
     char *gpu;       /* the GPU's name */
@@ -114,6 +115,12 @@ int kd_capture_extract(const kd_capture *cap, size_t alloc, kd_capture_which whi
  * malloc'd (NULL when 0 bytes), *len its size; refuses contents over max_bytes. */
 int kd_capture_read_contents(const kd_capture *cap, size_t alloc, kd_capture_which which, uint64_t max_bytes,
                              unsigned char **data, uint64_t *len, kd_diag *err);
+
+/* The manifest parser kd_capture_open runs once the header and the manifest's checksum
+ * hold (exposed for the fuzz target): text[0..len) is the manifest, data_end the byte where
+ * the contents' area ends (the manifest's offset). */
+int kd_capture_parse_manifest(const char *text, size_t len, uint64_t data_end, const char *path, kd_capture *cap,
+                              kd_diag *err);
 
 /* Total bytes of the captured contents (the spans, before), for the launch line. */
 uint64_t kd_capture_data_bytes(const kd_capture *cap);
