@@ -32,7 +32,7 @@ import tempfile
 FLOORS = [
     ("util", ["util"]),
     ("machine", ["gpu"]),
-    ("kernel", ["source", "launch", "static", "compile", "wire", "git"]),
+    ("kernel", ["source", "launch", "static", "compile", "wire", "git", "capture"]),
     ("passes", ["measure", "check", "ncu", "sanitizer", "regions"]),
     ("backend", ["backend"]),
     ("engine", ["diff", "app"]),
