@@ -383,6 +383,7 @@ static kd_timing_status decide(run_state *r)
     r->out->speedup = d.speedup;
     r->out->verdict = d.verdict;
     r->out->min_effect_pct = r->o->min_effect_pct;
+    r->out->seed = r->o->seed;
     return KD_TIMING_OK;
 }
 

@@ -77,6 +77,7 @@ typedef struct kd_timing {
     kd_verdict verdict;
     double target_pct;
     double min_effect_pct;    /* the verdict's noise floor */
+    unsigned long long seed;  /* the bootstrap's seed (--seed): the interval is reproduced with it */
     bool target_reached;
     kd_stop_reason stop_reason;
     bool from_saved;          /* kerndiff compare: recomputed from two saved runs' samples */

@@ -32,5 +32,8 @@ const kd_wording kd_wording_workflow[] = {
     {KD_MSG_SAVED_INTERVAL_DIFFERS, 6,
      "kerndiff: {0}: the interval recomputed with --seed {5} ({1:.4f} to {2:.4f}) is not the one the run was saved "
      "with ({3:.4f} to {4:.4f}): give the --seed it ran with (the file does not record it)"},
+    {KD_MSG_SAVED_INTERVAL_CHANGED, 6,
+     "kerndiff: {0}: the interval recomputed with the run's seed {5} ({1:.4f} to {2:.4f}) is not the one it was saved "
+     "with ({3:.4f} to {4:.4f}): another kerndiff decided it"},
     {0, 0, NULL},
 };

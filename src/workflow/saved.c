@@ -184,14 +184,17 @@ static int take_timing(saved_run run[2], const int index[2], const kd_diff_optio
         kd_sample_set sets[2];
         for (int s = 0; s < 2; s++)
             sets[s] = (kd_sample_set){t->side[s].samples, t->side[s].round, t->side[s].n};
-        kd_verdict_options vo = {.min_effect_pct = t->min_effect_pct, .seed = opts->timing.seed, .independent = !one_run};
+        /* One run: its own seed where the file has it (0: a file without it, or --seed 0). */
+        t->seed = one_run && newest->seed ? newest->seed : opts->timing.seed;
+        kd_verdict_options vo = {.min_effect_pct = t->min_effect_pct, .seed = t->seed, .independent = !one_run};
         kd_decision d;
         rc = kd_decide(sets, &vo, &d);
         t->speedup = d.speedup;
         t->verdict = d.verdict;
         if (rc == 0 && one_run && !same_interval(&d.speedup, &saved))
-            kd_say(KD_MSG_SAVED_INTERVAL_DIFFERS, KD_DIAG_NO_SIDE, KD_S(opts->files[1]), KD_D(d.speedup.lo),
-                   KD_D(d.speedup.hi), KD_D(saved.lo), KD_D(saved.hi), KD_U(opts->timing.seed));
+            kd_say(newest->seed ? KD_MSG_SAVED_INTERVAL_CHANGED : KD_MSG_SAVED_INTERVAL_DIFFERS, KD_DIAG_NO_SIDE,
+                   KD_S(opts->files[1]), KD_D(d.speedup.lo), KD_D(d.speedup.hi), KD_D(saved.lo), KD_D(saved.hi),
+                   KD_U(t->seed));
     }
     t->target_pct = opts->timing.target_pct;
     t->target_reached = rc == 0 && kd_speedup_ci_halfwidth_pct(&t->speedup) <= t->target_pct;

@@ -26,6 +26,7 @@ enum {
     KD_MSG_SAVED_NO_ROUNDS_KEPT,      /* path: one run re-compared, saved without its rounds */
     KD_MSG_SAVED_NO_ROUNDS_SAMPLES,   /* OLD|NEW, path: two runs, one saved without its rounds */
     KD_MSG_SAVED_INTERVAL_DIFFERS,    /* path, recomputed lo, hi, saved lo, hi, --seed */
+    KD_MSG_SAVED_INTERVAL_CHANGED,    /* the same, the seed being the run's own */
 };
 
 #endif
