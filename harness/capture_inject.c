@@ -394,13 +394,24 @@ static void write_manifest(const char *status)
         for (size_t i = 0; i < C.npointer; i++)
             fprintf(f, "pointer %zu %zu %zu\n", C.pointers[i].word, C.pointers[i].alloc, C.pointers[i].offset);
     }
+    /* One line per name: the same kernel can come as several handles (a CUkernel and the
+     * CUfunction of each context). */
     size_t written = 0;
-    for (size_t i = 0; i < SEEN_SLOTS && written < SEEN_WRITTEN; i++)
-        if (C.seen[i].name) {
-            fprintf(f, "seen %llu ", (unsigned long long)C.seen[i].count);
-            put_text(f, C.seen[i].name);
-            written++;
-        }
+    for (size_t i = 0; i < SEEN_SLOTS && written < SEEN_WRITTEN; i++) {
+        const char *name = C.seen[i].name;
+        int before = 0;
+        for (size_t j = 0; name && j < i && !before; j++)
+            before = C.seen[j].name && strcmp(C.seen[j].name, name) == 0;
+        if (!name || before)
+            continue;
+        uint64_t count = 0;
+        for (size_t j = i; j < SEEN_SLOTS; j++)
+            if (C.seen[j].name && strcmp(C.seen[j].name, name) == 0)
+                count += C.seen[j].count;
+        fprintf(f, "seen %llu ", (unsigned long long)count);
+        put_text(f, name);
+        written++;
+    }
     if (C.graphs)
         fprintf(f, "graphs %llu\n", (unsigned long long)C.graphs);
     if (C.into_graph)

@@ -149,7 +149,8 @@ static void check_launch(const char *dir, int ex)
     attr.value.clusterDim.z = 1;
     CUlaunchConfig cfg = {.gridDimX = 8, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 128, .blockDimY = 1,
                           .blockDimZ = 1, .sharedMemBytes = 256, .attrs = &attr, .numAttrs = 1};
-    CUfunction f = (CUfunction)(uintptr_t)0x1230, other = (CUfunction)(uintptr_t)0x4560;
+    CUfunction f = (CUfunction)(uintptr_t)0x1230, other = (CUfunction)(uintptr_t)0x4560,
+               same = (CUfunction)(uintptr_t)0x7890; /* the same kernel through another handle */
     cuLaunchKernel_params lk = {.f = f, .gridDimX = 8, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 128,
                                 .blockDimY = 1, .blockDimZ = 1, .sharedMemBytes = 256, .kernelParams = args};
     cuLaunchKernelEx_params lx = {.config = &cfg, .f = f, .kernelParams = args};
@@ -167,12 +168,15 @@ static void check_launch(const char *dir, int ex)
     d.callbackSite = CUPTI_API_EXIT;
     on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &d);
     d.symbolName = "_Z6kernelIfEvPT_i";
-    d.functionParams = params;
+    cuLaunchKernel_params ls = lk;
+    ls.f = same;
+    d.functionParams = &ls;
     d.callbackSite = CUPTI_API_ENTER;
-    on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, id, &d);
+    on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &d);
     d.callbackSite = CUPTI_API_EXIT;
-    on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, id, &d);
+    on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &d);
     CHECK(C.state == WAITING, "the first launch must not be captured (K=2)");
+    d.functionParams = params;
     CHECK(syncs == 0, "no synchronization before the K-th launch (got %d)", syncs);
 
     /* the second: captured */
@@ -254,6 +258,40 @@ static void check_cap(const char *dir)
     free(m);
 }
 
+/* A program that ends without the launch: at exit, status not-found with what was seen. */
+static void check_not_found(const char *dir)
+{
+    memset(&C, 0, sizeof C);
+    C.dir = (char *)dir;
+    C.want = "absent";
+    C.nth = 1;
+    C.max_bytes = DEFAULT_MAX_BYTES;
+    C.owner = getpid();
+    cuLaunchKernel_params lk = {.f = (CUfunction)(uintptr_t)0x77, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 1, .blockDimY = 1, .blockDimZ = 1};
+    CUpti_CallbackData d = {.callbackSite = CUPTI_API_ENTER, .symbolName = "_Z5otherv", .functionParams = &lk};
+    for (int i = 0; i < 3; i++)
+        on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &d);
+    on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, &d);
+    /* a runtime launch of the named kernel that reached no driver callback */
+    CUpti_CallbackData r = {.callbackSite = CUPTI_API_ENTER, .symbolName = "absent"};
+    on_callback(NULL, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &r);
+    r.callbackSite = CUPTI_API_EXIT;
+    on_callback(NULL, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &r);
+    /* and one that did: not counted */
+    r.callbackSite = CUPTI_API_ENTER;
+    on_callback(NULL, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &r);
+    on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &d);
+    r.callbackSite = CUPTI_API_EXIT;
+    on_callback(NULL, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &r);
+    at_exit();
+    char *m = slurp(dir, "manifest", NULL);
+    CHECK(m && strstr(m, "\nstatus not-found\n") && strstr(m, "\nseen 4 _Z5otherv\n") && strstr(m, "\ngraphs 1\n") &&
+              strstr(m, "\nerror 1 runtime launches") && !strstr(m, "\nkernel ") && strstr(m, "\nend\n"),
+          "not-found manifest:\n%s", m ? m : "(none)");
+    free(m);
+}
+
 /* The real library, in a child that launches nothing: InitializeInjection in capture mode. */
 static void check_library(const char *lib, const char *dir)
 {
@@ -295,7 +333,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: cpu_check TMPDIR [LIBRARY]\n");
         return 2;
     }
-    char d1[4096], d2[4096], d3[4096], d4[4096];
+    char d1[4096], d2[4096], d3[4096], d4[4096], d5[4096];
+    snprintf(d5, sizeof d5, "%s/notfound", argv[1]);
+    mkdir(d5, 0700);
     snprintf(d1, sizeof d1, "%s/plain", argv[1]);
     snprintf(d2, sizeof d2, "%s/ex", argv[1]);
     snprintf(d3, sizeof d3, "%s/cap", argv[1]);
@@ -308,6 +348,7 @@ int main(int argc, char **argv)
     check_launch(d1, 0);
     check_launch(d2, 1);
     check_cap(d3);
+    check_not_found(d5);
     if (argc > 2)
         check_library(argv[2], d4);
     printf("%s: %d checks, %d failed\n", failures ? "FAIL" : "ok", checks, failures);
