@@ -101,6 +101,19 @@ if grep -q '^#### `transposeNaive` ' "$WORK/h6/several.md" && grep -c '^- timing
     ok "several kernels: Markdown sections"; else fail "several kernels: Markdown sections" "$WORK/h6/several.md"; fi
 # A saved run of several kernels is read back by kerndiff compare.
 run corpus_several_compare 0 -- compare "$WORK/h6/several.json" "$WORK/h6/several.json"
+# A damaged kernels array or list is refused, naming the field (found clean under ASan+UBSan).
+python3 - "$WORK/h6/several.json" "$WORK/h6" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = json.loads(json.dumps(d)); a["kernels"] = [{}]
+json.dump(a, open(sys.argv[2] + "/bad_kernels.json", "w"))
+b = json.loads(json.dumps(d)); b["kernels_only"] = {"v1": ["x"], "v2": "y"}
+json.dump(b, open(sys.argv[2] + "/bad_only.json", "w"))
+PY
+run corpus_several_bad_kernels 3 -- compare "$WORK/h6/bad_kernels.json" "$WORK/h6/several.json"
+has corpus_several_bad_kernels err 'kernels\[0\]\.sides: is missing'
+run corpus_several_bad_only 3 -- compare "$WORK/h6/bad_only.json" "$WORK/h6/several.json"
+has corpus_several_bad_only err 'kernels_only\.v2: must be an array of kernel names'
 
 # The files whose timed diff fails with zero flags (bench/realfiles.txt) each say so in ONE
 # line that names the one flag that fixes it (--arg, once per value), as `list` shows it with
