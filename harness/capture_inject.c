@@ -440,12 +440,25 @@ typedef struct launch {
     void **args, **extra;
 } launch;
 
+/* Parameter i's offset and size. The handle may be a CUkernel (cuLibrary) cast to
+ * CUfunction: the query that answers for parameter 0 is kept for the others, so the two
+ * kinds of handle are never mixed past the first question; "index out of range" (invalid
+ * value) for parameter 0 is a kernel without parameters, not another kind of handle. */
 static int param_info(CUfunction f, size_t i, size_t *off, size_t *size)
 {
-    if (drv.func_param && drv.func_param(f, i, off, size) == CUDA_SUCCESS)
-        return 0;
-    /* The handle may be a CUkernel (cuLibrary): same layout, its own query. */
-    return drv.kernel_param && drv.kernel_param((CUkernel)(void *)f, i, off, size) == CUDA_SUCCESS ? 0 : -1;
+    static _Thread_local int use_kernel;
+    if (i == 0) {
+        CUresult r = drv.func_param ? drv.func_param(f, 0, off, size) : CUDA_ERROR_NOT_SUPPORTED;
+        use_kernel = 0;
+        if (r == CUDA_SUCCESS)
+            return 0;
+        if (r == CUDA_ERROR_INVALID_VALUE || !drv.kernel_param)
+            return -1;
+        use_kernel = 1;
+    }
+    if (use_kernel)
+        return drv.kernel_param((CUkernel)(void *)f, i, off, size) == CUDA_SUCCESS ? 0 : -1;
+    return drv.func_param && drv.func_param(f, i, off, size) == CUDA_SUCCESS ? 0 : -1;
 }
 
 /* The parameter buffer: from the driver's per-parameter layout and the argument pointers,
