@@ -15,7 +15,6 @@ enum {
     KD_MSG_APP_RUN_KILLED,         /* side number, signal, run, runs */
     KD_MSG_APP_TAIL_STDERR,        /* a command's last lines (escaped) */
     KD_MSG_APP_TAIL_STDOUT,        /* a command's last lines (escaped) */
-    KD_MSG_APP_AT_FAILED,          /* side number, the revision, why (git/'s sentence) */
     KD_MSG_APP_AT_NO_TMPDIR,       /* side number, the revision, strerror */
     KD_MSG_APP_PREPARE_BAD,        /* why the --prepare command cannot be made */
     KD_MSG_APP_PREPARE_CANNOT_RUN_AT,   /* side number, the program, the revision, strerror */

@@ -202,7 +202,7 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
     for (int s = 0; s < 2; s++) {
         kd_app_side *side = &c->sides[s];
         kd_git_checkout checkout = {0};
-        kd_strbuf why = {0};
+        kd_diag why = {0};
         char *path = NULL;
         int rc = 0;
         if (o->at[s]) {
@@ -213,11 +213,11 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
             } else {
                 path = kd_xasprintf("%s/app-v%d-tree", tmp, s + 1);
                 kd_trace("v%d: checking out %s", s + 1, o->at[s]);
-                rc = kd_git_checkout_add(o->at[s], path, &checkout, &why);
+                rc = kd_git_checkout_add(o->at[s], path, s, &checkout, &why);
             }
         }
         if (rc != 0 && rc != -3)
-            kd_say(KD_MSG_APP_AT_FAILED, s + 1, KD_I(s + 1), KD_S(o->at[s] ? o->at[s] : ""), KD_S(kd_sb_str(&why)));
+            kd_diag_say(&why);
         else if (rc == 0) {
             side->label = side->label_storage =
                 kd_xasprintf("%s: %s", checkout.label ? checkout.label : "working tree", cmd);
@@ -228,7 +228,7 @@ static int checkout_sides(const char *cmd, const kd_app_options *o, kd_app_compa
             checkout.commit = NULL;
         }
         kd_git_checkout_free(&checkout);
-        kd_sb_free(&why);
+        kd_diag_free(&why);
         free(path);
         if (rc != 0)
             return rc == -2 || rc == -3 ? KD_FAIL_TOOL : KD_FAIL_INPUT;

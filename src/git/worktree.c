@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "git/git_msgs.h"
 #include "git/run.h"
 #include "util/cleanup.h"
 #include "util/fs.h"
@@ -57,13 +58,16 @@ static bool track(const char *top, const char *path)
     return true;
 }
 
-int kd_git_checkout_add(const char *ref, const char *path, kd_git_checkout *out, kd_strbuf *error)
+int kd_git_checkout_add(const char *ref, const char *path, int side, kd_git_checkout *out, kd_diag *error)
 {
     memset(out, 0, sizeof *out);
+    int v = side + 1;
     const char *const version[] = {"git", "--version", NULL};
     kd_spawn_result probe;
-    if (kd_git_run(version, &probe, error) != 0) {
-        kd_sb_puts(error, ": install git, or give two commands");
+    kd_strbuf why = {0}; /* git/run.c's sentence, when one of its calls fails */
+    if (kd_git_run(version, &probe, &why) != 0) {
+        kd_diag_set(error, KD_MSG_GIT_CHECKOUT_NO_GIT, v, KD_I(v), KD_S(ref), KD_S(kd_sb_str(&why)));
+        kd_sb_free(&why);
         return -2;
     }
     kd_spawn_result_free(&probe);
@@ -71,28 +75,30 @@ int kd_git_checkout_add(const char *ref, const char *path, kd_git_checkout *out,
     kd_git_commit commit = {0};
     int rc = -1;
     const char *show_top[] = {"git", "rev-parse", "--show-toplevel", NULL};
-    if (kd_git_line(show_top, &top, error) != 0)
-        goto done;
+    const char *show_prefix[] = {"git", "rev-parse", "--show-prefix", NULL};
+    kd_spawn_result res;
+    if (kd_git_line(show_top, &top, &why) != 0)
+        goto failed;
     if (!top) {
-        kd_sb_puts(error, "the current folder is not inside a git repository");
+        kd_diag_set(error, KD_MSG_GIT_CHECKOUT_NOT_A_REPO, v, KD_I(v), KD_S(ref));
         goto done;
     }
     /* Empty at the top, "sub/dir/" below it: the same folder in the checkout. */
-    const char *show_prefix[] = {"git", "rev-parse", "--show-prefix", NULL};
-    if (kd_git_line(show_prefix, &prefix, error) != 0 || kd_git_commit_resolve(top, ref, &commit, error) != 0)
-        goto done;
+    if (kd_git_line(show_prefix, &prefix, &why) != 0 || kd_git_commit_resolve(top, ref, &commit, &why) != 0)
+        goto failed;
     const char *add[] = {"git", "-C", top, "worktree", "add", "--detach", "--quiet", path, commit.hash, NULL};
-    kd_spawn_result res;
-    if (kd_git_run(add, &res, error) != 0)
-        goto done;
+    if (kd_git_run(add, &res, &why) != 0)
+        goto failed;
     if (res.exit_code != 0) {
-        kd_sb_printf(error, "git worktree add failed: %.*s", (int)strcspn(kd_sb_str(&res.err), "\n"), kd_sb_str(&res.err));
+        char *first = kd_xstrndup(kd_sb_str(&res.err), strcspn(kd_sb_str(&res.err), "\n"));
+        kd_diag_set(error, KD_MSG_GIT_CHECKOUT_ADD_FAILED, v, KD_I(v), KD_S(ref), KD_S(first));
+        free(first);
         kd_spawn_result_free(&res);
         goto done;
     }
     kd_spawn_result_free(&res);
     if (!track(top, path)) {
-        kd_sb_puts(error, "cannot keep track of the checkout to remove it at exit (too many checkouts or exit actions)");
+        kd_diag_set(error, KD_MSG_GIT_CHECKOUT_UNTRACKED, v, KD_I(v), KD_S(ref));
         goto done;
     }
     out->dir = prefix ? kd_path_join(path, prefix) : kd_xstrdup(path);
@@ -100,10 +106,14 @@ int kd_git_checkout_add(const char *ref, const char *path, kd_git_checkout *out,
     out->commit = kd_xstrdup(commit.hash);
     struct stat st;
     if (stat(out->dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        kd_sb_printf(error, "the current folder (%s) does not exist at revision %s", prefix, out->label);
+        kd_diag_set(error, KD_MSG_GIT_CHECKOUT_NO_FOLDER, v, KD_I(v), KD_S(ref), KD_S(prefix), KD_S(out->label));
     else
         rc = 0;
+    goto done;
+failed:
+    kd_diag_set(error, KD_MSG_GIT_CHECKOUT_FAILED, v, KD_I(v), KD_S(ref), KD_S(kd_sb_str(&why)));
 done:
+    kd_sb_free(&why);
     kd_git_commit_free(&commit);
     free(prefix);
     free(top);

@@ -7,7 +7,7 @@
 #ifndef KD_GIT_WORKTREE_H
 #define KD_GIT_WORKTREE_H
 
-#include "util/strbuf.h"
+#include "util/diag.h"
 
 typedef struct kd_git_checkout {
     char *dir;    /* where to run: the folder of the checkout that matches the current
@@ -16,15 +16,14 @@ typedef struct kd_git_checkout {
     char *commit; /* the full hash REF resolved to */
 } kd_git_checkout;
 
-/* Checks REF out at `path` (which must not exist; its parent must). Returns 0 with *out
- * filled; -2 when git cannot be run at all; -1 with a one-line reason in `error`:
- *   "the current folder is not inside a git repository"
- *   "unknown revision 'xyz'"
- *   "git worktree add failed: <git's message>"
- *   "the current folder does not exist at revision v1.0"
+/* Checks REF out at `path` (which must not exist; its parent must) for side `side` (0 or
+ * 1). Returns 0 with *out filled; -2 when git cannot be run at all; -1 otherwise. Either
+ * failure leaves in *error the message for the caller to say (git/git_msgs.h's
+ * KD_MSG_GIT_CHECKOUT_*, naming the side and REF: not a repository, an unknown revision,
+ * git worktree add's message, the current folder missing at REF; kd_diag_free it).
  * Free *out with kd_git_checkout_free in every case; the checkout itself stays on disk
  * until kerndiff ends. */
-int kd_git_checkout_add(const char *ref, const char *path, kd_git_checkout *out, kd_strbuf *error);
+int kd_git_checkout_add(const char *ref, const char *path, int side, kd_git_checkout *out, kd_diag *error);
 void kd_git_checkout_free(kd_git_checkout *c);
 
 #endif

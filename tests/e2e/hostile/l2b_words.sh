@@ -30,3 +30,9 @@ if [ "$l2b_rc" -eq 3 ] && grep -qx 'kerndiff: a watched file can no longer be re
     grep -qx '== run 1' "$WORK/l2b_watch.out" && grep -q '^trend (oldest first): 1\.[0-9]*x+ ' "$WORK/l2b_watch.out"; then
     ok "l2b_watch: a vanished file stops the watch (exit 3), said on stderr; run header and trend on stdout"; else
     fail "l2b_watch: exit $l2b_rc" "$WORK/l2b_watch.err"; fi
+
+# app --at without git: the checkout's message names the side and the revision, then git's
+# absence and what to do (git/worktree.c hands it up as a message; exit 7, a missing tool).
+PATH=/nonexistent run l2b_at_no_git 7 -- app --at HEAD "$L2B_FA three"
+if [ "$(cat "$WORK/l2b_at_no_git.err")" = "kerndiff: v1: --at HEAD: git not found: install git, or give two commands" ]; then
+    ok "l2b_at_no_git: one line, side and revision named"; else fail "l2b_at_no_git: message" "$WORK/l2b_at_no_git.err"; fi
