@@ -618,6 +618,27 @@ static int into_graph(const launch *l)
            status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
+/* Whether this process may write the capture: the program may be several processes that
+ * all inherit the environment (a launcher and its workers); the first to reach its K-th
+ * launch creates `claimed` and the others leave the folder alone. */
+static int claim(void)
+{
+    char path[4096];
+    if (path_in(path, sizeof path, "claimed") != 0)
+        return 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
+static int claimed(void)
+{
+    char path[4096];
+    return path_in(path, sizeof path, "claimed") == 0 && access(path, F_OK) == 0;
+}
+
 static void on_launch_enter(const launch *l, const char *symbol)
 {
     pthread_mutex_lock(&lock);
@@ -644,8 +665,9 @@ static void on_launch_enter(const launch *l, const char *symbol)
     else if (named)
         is_it = ++C.matched == C.nth;
     if (is_it)
-        C.state = CAPTURING;
+        C.state = claim() ? CAPTURING : DONE;
     pthread_mutex_unlock(&lock);
+    is_it = is_it && C.state == CAPTURING;
     if (!is_it)
         return;
     capturing_here = 1;
@@ -741,7 +763,7 @@ static void at_exit(void)
     pthread_mutex_lock(&lock);
     int waiting = C.state == WAITING;
     C.state = DONE;
-    if (waiting)
+    if (waiting && !claimed()) /* another process of the program captured it */
         write_manifest("not-found");
     pthread_mutex_unlock(&lock);
 }

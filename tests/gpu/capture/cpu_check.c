@@ -258,6 +258,29 @@ static void check_cap(const char *dir)
     free(m);
 }
 
+/* Another process of the program claimed the capture first: this one leaves the folder alone. */
+static void check_claimed(const char *dir)
+{
+    memset(&C, 0, sizeof C);
+    C.dir = (char *)dir;
+    C.want = "scale";
+    C.nth = 1;
+    C.max_bytes = DEFAULT_MAX_BYTES;
+    C.keep_going = 1;
+    C.owner = getpid();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/claimed", dir);
+    close(open(path, O_WRONLY | O_CREAT, 0600));
+    cuLaunchKernel_params lk = {.f = (CUfunction)(uintptr_t)0x55, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 1, .blockDimY = 1, .blockDimZ = 1};
+    CUpti_CallbackData d = {.callbackSite = CUPTI_API_ENTER, .symbolName = "_Z5scalePfif", .functionParams = &lk};
+    on_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &d);
+    CHECK(C.state == DONE && !capturing_here, "a claimed folder: no capture in this process");
+    at_exit();
+    snprintf(path, sizeof path, "%s/manifest", dir);
+    CHECK(access(path, F_OK) != 0, "a claimed folder: no manifest from this process");
+}
+
 /* A program that ends without the launch: at exit, status not-found with what was seen. */
 static void check_not_found(const char *dir)
 {
@@ -333,9 +356,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: cpu_check TMPDIR [LIBRARY]\n");
         return 2;
     }
-    char d1[4096], d2[4096], d3[4096], d4[4096], d5[4096];
+    char d1[4096], d2[4096], d3[4096], d4[4096], d5[4096], d6[4096];
     snprintf(d5, sizeof d5, "%s/notfound", argv[1]);
     mkdir(d5, 0700);
+    snprintf(d6, sizeof d6, "%s/claimed", argv[1]);
+    mkdir(d6, 0700);
     snprintf(d1, sizeof d1, "%s/plain", argv[1]);
     snprintf(d2, sizeof d2, "%s/ex", argv[1]);
     snprintf(d3, sizeof d3, "%s/cap", argv[1]);
@@ -349,6 +374,7 @@ int main(int argc, char **argv)
     check_launch(d2, 1);
     check_cap(d3);
     check_not_found(d5);
+    check_claimed(d6);
     if (argc > 2)
         check_library(argv[2], d4);
     printf("%s: %d checks, %d failed\n", failures ? "FAIL" : "ok", checks, failures);
