@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend/backend_msgs.h"
 #include "backend/triton_msgs.h"
 #include "util/env.h"
 #include "util/outcome.h"
@@ -58,8 +59,6 @@ static const char *python_of(const kd_frontend_options *opts) { return opts->pyt
 
 /* The side a message concerns (util/diag.h), from its label "v1"/"v2"; none for NULL. */
 static int side_no(const char *label) { return label && label[0] == 'v' ? label[1] - '0' : KD_DIAG_NO_SIDE; }
-/* The messages that may or may not name a side start with this value: "v1: " or "". */
-static const char *prefix(const char *label) { return !label ? "" : label[1] == '2' ? "v2: " : "v1: "; }
 
 /* Runs the helper with up to 5 arguments. Returns 0 when it ran (whatever its status), else
  * prints why it could not start, naming the side, and returns KD_FAIL_TOOL. */
@@ -68,7 +67,7 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
 {
     char *script = kd_harness_path(HELPER);
     if (!script) {
-        kd_say(KD_MSG_TRITON_NO_HELPER, side_no(side), KD_S(prefix(side)), KD_S(HELPER));
+        kd_say_sided(KD_MSG_TRITON_NO_HELPER, side, KD_S(HELPER));
         return KD_FAIL_TOOL;
     }
     const char *argv[8] = {python_of(opts), script};
@@ -77,7 +76,7 @@ static int run_helper(const kd_frontend_options *opts, const char *side, const c
     int rc = kd_spawn(argv, NULL, timeout_ms, r);
     free(script);
     if (rc != 0) {
-        kd_say(KD_MSG_TRITON_NO_PYTHON, side_no(side), KD_S(prefix(side)), KD_S(python_of(opts)), KD_S(strerror(errno)));
+        kd_say_sided(KD_MSG_TRITON_NO_PYTHON, side, KD_S(python_of(opts)), KD_S(strerror(errno)));
         return KD_FAIL_TOOL;
     }
     return KD_OK;
@@ -89,22 +88,22 @@ static int helper_failed(const kd_spawn_result *r, const char *side, const char 
     /* what it said, less its last newline (the message ends the line) */
     char *said = kd_xstrndup(kd_sb_str(&r->err), strlen(kd_sb_str(&r->err)) -
                                                      (r->err.len && kd_sb_str(&r->err)[r->err.len - 1] == '\n'));
-    int n = side_no(side), rc;
+    int rc;
     if (r->timed_out || r->signal) {
-        kd_say(r->timed_out ? KD_MSG_TRITON_HELPER_TOOK_TOO_LONG : KD_MSG_TRITON_HELPER_CRASHED, n, KD_S(prefix(side)),
-               KD_S(doing), KD_S(python_of(opts)));
+        kd_say_sided(r->timed_out ? KD_MSG_TRITON_HELPER_TOOK_TOO_LONG : KD_MSG_TRITON_HELPER_CRASHED, side, KD_S(doing),
+                     KD_S(python_of(opts)));
         rc = KD_FAIL_TOOL;
     } else if (r->exit_code == HELPER_NO_TRITON || r->exit_code == HELPER_VERSION) {
-        kd_say(KD_MSG_TRITON_HELPER_NO_TRITON, n, KD_S(prefix(side)), KD_S(doing), KD_S(python_of(opts)), KD_S(said));
+        kd_say_sided(KD_MSG_TRITON_HELPER_NO_TRITON, side, KD_S(doing), KD_S(python_of(opts)), KD_S(said));
         rc = KD_FAIL_TOOL;
     } else if (r->exit_code == HELPER_COMPILE) {
-        kd_say(KD_MSG_TRITON_HELPER_COMPILE, n, KD_S(prefix(side)), KD_S(doing), KD_S(said));
+        kd_say_sided(KD_MSG_TRITON_HELPER_COMPILE, side, KD_S(doing), KD_S(said));
         rc = KD_FAIL_BUILD;
     } else if (r->exit_code == HELPER_INPUT) {
-        kd_say(KD_MSG_TRITON_HELPER_INPUT, n, KD_S(prefix(side)), KD_S(said));
+        kd_say_sided(KD_MSG_TRITON_HELPER_INPUT, side, KD_S(said));
         rc = KD_FAIL_INPUT;
     } else {
-        kd_say(KD_MSG_TRITON_HELPER_STATUS, n, KD_S(prefix(side)), KD_S(doing), KD_S(python_of(opts)), KD_I(r->exit_code),
+        kd_say_sided(KD_MSG_TRITON_HELPER_STATUS, side, KD_S(doing), KD_S(python_of(opts)), KD_I(r->exit_code),
                KD_S(said));
         rc = KD_FAIL_TOOL;
     }
@@ -118,7 +117,7 @@ static int triton_scan(const kd_frontend_options *opts, const char *path, const 
     size_t len;
     char *text = kd_read_file(path, &len);
     if (!text) {
-        kd_say(KD_MSG_TRITON_CANNOT_READ, side_no(side), KD_S(prefix(side)), KD_S(path), KD_S(strerror(errno)));
+        kd_say_sided(KD_MSG_TRITON_CANNOT_READ, side, KD_S(path), KD_S(strerror(errno)));
         return KD_FAIL_INPUT;
     }
     if (annotations)
@@ -690,6 +689,9 @@ typedef struct meta {
     const char *warps_origin, *stages_origin; /* int_setting's *origin */
     bool heuristics_pending; /* constexprs left to @triton.heuristics (apply_heuristics) */
     json_t *computed;        /* what the heuristics computed, or NULL */
+    /* constexprs whose value the build line must place: name -> the line of the file's call
+     * that passes it (a number), or "assumed" (a block size nothing gives, static only) */
+    json_t *origins;
 } meta;
 
 static void meta_free(meta *m)
@@ -697,6 +699,7 @@ static void meta_free(meta *m)
     json_decref(m->kernel);
     json_decref(m->constexprs);
     json_decref(m->computed);
+    json_decref(m->origins);
 }
 
 /* A constexpr's value: a number when the text reads as one (16K, 1<<10), else a string. */
@@ -842,13 +845,16 @@ static json_t *heuristic_of(json_t *kernel, const char *name)
     return NULL;
 }
 
-/* Resolves every meta-parameter of the side's kernel. Prints the reason on failure. */
-static int resolve_meta(const kd_launch_options *launch, const kd_side *side, meta *m)
+/* Resolves every meta-parameter of the side's kernel. With static_only (nothing will be timed:
+ * no GPU), a BLOCK constexpr that nothing gives is assumed (KD_TRITON_ASSUMED_BLOCK) and said; otherwise
+ * it is refused. Prints the reason on failure. */
+static int resolve_meta(const kd_launch_options *launch, const kd_side *side, bool static_only, meta *m)
 {
     memset(m, 0, sizeof *m);
     const kd_kernel *k = side->kernel_info;
     m->kernel = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
     m->constexprs = json_object();
+    m->origins = json_object();
     if (!m->kernel) {
         kd_say(KD_MSG_TRITON_NO_DESCRIPTION, side_no(side->label), KD_S(side->label));
         return KD_FAIL_TOOL;
@@ -870,8 +876,8 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
         json_t *from_config = json_object_get(json_object_get(config, "meta"), name);
         const char *dflt = json_string_value(json_object_get(p, "default"));
         /* No default: the value the file's own call passes (its launch could not be taken) */
-        if (!dflt)
-            dflt = json_string_value(json_object_get(p, "call_value"));
+        if (!dflt && !text && !from_config && (dflt = json_string_value(json_object_get(p, "call_value"))))
+            json_object_set_new(m->origins, name, json_incref(json_array_get(json_object_get(m->kernel, "launches"), 0)));
         json_t *value = text ? meta_value(text) : from_config ? json_incref(from_config) : dflt ? meta_value(dflt) : NULL;
         free(text);
         /* A constexpr named like a length (n, n_elements ...) is the element count, as an
@@ -886,6 +892,10 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, me
         if (!value && heuristic_of(m->kernel, name)) {
             m->heuristics_pending = true; /* computed at the build, from the launch's values */
             continue;
+        }
+        if (!value && static_only && kd_pykernels_block_like(name)) {
+            value = json_integer(KD_TRITON_ASSUMED_BLOCK);
+            json_object_set_new(m->origins, name, json_string("assumed"));
         }
         if (!value) {
             kd_say(KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE, side_no(side->label), KD_S(side->label), KD_S(name), KD_S(k->name),
@@ -984,7 +994,7 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
         side->launch_source = described_source(NULL);
     }
     meta m;
-    int rc = resolve_meta(launch, side, &m);
+    int rc = resolve_meta(launch, side, true, &m); /* whether an assumed block may stay: the build's to say */
     json_t *configs = json_object_get(m.kernel, "configs");
     if (rc == KD_OK && opts->config && pinned_config(opts->config, configs) < 0) {
         kd_strbuf list = {0};
@@ -1274,7 +1284,8 @@ static void read_abi(kd_side *side, const json_t *meta_json)
 }
 
 /* "Triton 3.6.0: num_warps=4 num_stages=3 shared=2048 B; BLOCK=1024; specialised stride=1" */
-static char *describe_build(const char *version, const meta *m, const kd_side *side, const kd_strlist *folded)
+static char *describe_build(const char *version, const meta *m, const kd_side *side, const kd_strlist *folded,
+                            bool gpu)
 {
     kd_strbuf sb = {0};
     kd_sb_printf(&sb, "Triton %s ahead of time: num_warps=%d (%s) num_stages=%d (%s) shared=%llu B", version,
@@ -1283,7 +1294,14 @@ static char *describe_build(const char *version, const meta *m, const kd_side *s
     json_t *v;
     json_object_foreach(m->constexprs, key, v) {
         char *text = json_dumps(v, JSON_ENCODE_ANY);
+        json_t *origin = json_object_get(m->origins, key);
         kd_sb_printf(&sb, " %s=%s", key, text ? text : "?");
+        if (json_is_integer(origin))
+            kd_sb_printf(&sb, " (from the file's call at line %lld%s)", (long long)json_integer_value(origin),
+                         gpu ? "" : "; not captured: no GPU");
+        else if (origin)
+            kd_sb_printf(&sb, " (assumed: the file gives no value kerndiff can read, and no launch was captured (no "
+                         "GPU); the static diff is of this build: --arg %s=VALUE for your code's)", key);
         free(text);
     }
     const char *sep = "; from @triton.heuristics: ";
@@ -1294,6 +1312,34 @@ static char *describe_build(const char *version, const meta *m, const kd_side *s
     for (size_t i = 0; i < folded->count; i++)
         kd_sb_printf(&sb, "%s%s=1", i ? ", " : "; specialised as constexpr: ", folded->items[i]);
     return kd_sb_take(&sb);
+}
+
+/* JSON launch_source.constexpr_origins of a described launch: each constexpr whose value came from
+ * the file's call ({"value", "from": "the file's call", "line"}) or was assumed ({"value",
+ * "from": "assumed"}), as the build line says them. */
+static void note_origins(kd_side *side, const meta *m)
+{
+    if (!json_object_size(m->origins) || !side->launch_source)
+        return;
+    json_t *source = json_loads(side->launch_source, 0, NULL), *out = json_object();
+    const char *key;
+    json_t *origin;
+    json_object_foreach(m->origins, key, origin) {
+        json_t *v = json_object_get(m->constexprs, key);
+        json_object_set_new(out, key, json_is_integer(origin)
+                                          ? json_pack("{s:O*, s:s, s:O}", "value", v, "from", "the file's call", "line", origin)
+                                          : json_pack("{s:O*, s:s}", "value", v, "from", "assumed"));
+    }
+    char *text = NULL;
+    if (json_is_object(source) && json_object_set_new(source, "constexpr_origins", out) == 0)
+        text = json_dumps(source, JSON_COMPACT);
+    else
+        json_decref(out);
+    json_decref(source);
+    if (text) {
+        free(side->launch_source);
+        side->launch_source = text;
+    }
 }
 
 /* The Triton version, which also checks that the interpreter has a supported one. */
@@ -1343,6 +1389,13 @@ typedef struct compile_plan {
     json_t *meta_json; /* the build's metadata, once built */
 } compile_plan;
 
+/* Whether this diff times its sides: a GPU, or the simulated harness (which needs none). */
+static bool times_anything(const kd_comparison *c)
+{
+    const kd_backend *runner = kd_backend_for(c->side[0].path, c->side[1].path);
+    return c->gpu.present || (runner && !runner->needs_gpu);
+}
+
 /* Fills *p (to be freed with plan_free whatever it returns); prints why it fails. */
 static int plan_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
                       kd_side *side, compile_plan *p)
@@ -1350,7 +1403,7 @@ static int plan_build(const kd_frontend_options *opts, const kd_launch_options *
     *p = (compile_plan){0};
     int rc = triton_version(opts, side, true, &p->version);
     if (rc == KD_OK)
-        rc = resolve_meta(launch, side, &p->m);
+        rc = resolve_meta(launch, side, !times_anything(c), &p->m);
     if (rc == KD_OK)
         rc = apply_heuristics(opts, launch, side, &p->m);
     if (rc == KD_OK)
@@ -1445,7 +1498,7 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
         for (size_t i = 0; i < p.folded.count; i++)
             kd_launch_abi_set(&side->abi, p.folded.items[i], 1);
         drop_folded(side->compiled, &p.folded);
-        char *described = describe_build(p.version, &p.m, side, &p.folded);
+        char *described = describe_build(p.version, &p.m, side, &p.folded, c->gpu.present);
         if (side->build_note) { /* why the launch was not taken from the user's code */
             kd_strbuf both = {0};
             kd_sb_printf(&both, "%s; %s", described, side->build_note);
@@ -1454,6 +1507,7 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
         }
         free(side->build_note);
         side->build_note = described;
+        note_origins(side, &p.m);
         /* Triton's cache entry holds no disassembly: cuobjdump runs here, every time. */
         kd_build_disassemble(kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)), &side->build);
     }

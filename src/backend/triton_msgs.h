@@ -6,17 +6,27 @@
 
 enum {
     KD_MSG_TRITON_FIRST = KD_DIAG_ID(KD_AREA_TRITON, 0),
-    /* the helper (scripts/kerndiff-triton.py): {0} is "v1: ", "v2: " or "" */
-    KD_MSG_TRITON_NO_HELPER,          /* prefix, helper name */
-    KD_MSG_TRITON_NO_PYTHON,          /* prefix, python, strerror */
-    KD_MSG_TRITON_HELPER_TOOK_TOO_LONG, /* prefix, doing, python */
-    KD_MSG_TRITON_HELPER_CRASHED,     /* prefix, doing, python */
-    KD_MSG_TRITON_HELPER_NO_TRITON,   /* prefix, doing, python, what it said */
-    KD_MSG_TRITON_HELPER_COMPILE,     /* prefix, doing, what Triton said */
-    KD_MSG_TRITON_HELPER_INPUT,       /* prefix, what it said */
-    KD_MSG_TRITON_HELPER_STATUS,      /* prefix, doing, python, status, what it said */
-    KD_MSG_TRITON_CANNOT_READ,        /* prefix, path, strerror */
-    KD_MSG_TRITON_LIST_UNREADABLE,    /* why */
+    /* the helper (scripts/kerndiff-triton.py), said with the side first or, for a file listed
+     * on its own, without it (id + 1): backend_msgs.h's kd_say_sided picks one */
+    KD_MSG_TRITON_NO_HELPER, /* side, helper name */
+    KD_MSG_TRITON_NO_HELPER_NO_SIDE,
+    KD_MSG_TRITON_NO_PYTHON, /* side, python, strerror */
+    KD_MSG_TRITON_NO_PYTHON_NO_SIDE,
+    KD_MSG_TRITON_HELPER_TOOK_TOO_LONG, /* side, doing, python */
+    KD_MSG_TRITON_HELPER_TOOK_TOO_LONG_NO_SIDE,
+    KD_MSG_TRITON_HELPER_CRASHED, /* side, doing, python */
+    KD_MSG_TRITON_HELPER_CRASHED_NO_SIDE,
+    KD_MSG_TRITON_HELPER_NO_TRITON, /* side, doing, python, what it said */
+    KD_MSG_TRITON_HELPER_NO_TRITON_NO_SIDE,
+    KD_MSG_TRITON_HELPER_COMPILE, /* side, doing, what Triton said */
+    KD_MSG_TRITON_HELPER_COMPILE_NO_SIDE,
+    KD_MSG_TRITON_HELPER_INPUT, /* side, what it said */
+    KD_MSG_TRITON_HELPER_INPUT_NO_SIDE,
+    KD_MSG_TRITON_HELPER_STATUS, /* side, doing, python, status, what it said */
+    KD_MSG_TRITON_HELPER_STATUS_NO_SIDE,
+    KD_MSG_TRITON_CANNOT_READ, /* side, path, strerror */
+    KD_MSG_TRITON_CANNOT_READ_NO_SIDE,
+    KD_MSG_TRITON_LIST_UNREADABLE, /* why */
     /* a side's launch and build: {0} is the side's label */
     KD_MSG_TRITON_ARG_TYPE,           /* side, argument, kernel, Triton type */
     KD_MSG_TRITON_CAPTURE_MALFORMED,  /* side, kernel, folder */

@@ -8,6 +8,7 @@
 #include "report/launch_text.h"
 #include "report/untrusted.h"
 #include "source/compiled.h"
+#include "source/pykernels.h"
 #include "source/roles.h"
 
 typedef struct lister {
@@ -177,6 +178,9 @@ static void triton_text(lister *l, const kd_kernel *k)
             kd_sb_puts(l->out, " (@triton.heuristics)");
         else if (kd_param_role_of(&(kd_param){.name = (char *)name, .type = (char *)"int"}) == KD_ROLE_LENGTH)
             kd_sb_puts(l->out, " (the element count, --n)");
+        else if (kd_pykernels_block_like(name))
+            kd_sb_printf(l->out, " (needs a value: --arg %s=VALUE; a static diff with no GPU assumes %d)", safe(l, name),
+                         KD_TRITON_ASSUMED_BLOCK);
         else
             kd_sb_printf(l->out, " (needs a value: --arg %s=VALUE)", safe(l, name));
         sep = ", ";

@@ -3,20 +3,29 @@
 #include "backend/triton_msgs.h"
 
 #define BUILT_FILES "kernel.ptx/kernel.cubin/metadata.json"
+#define NO_HELPER_HINT "build it with `make`, or set KERNDIFF_HARNESS_DIR"
+#define NO_PYTHON_HINT                                                                                                 \
+    "the Python that reads Triton files: install Python 3 with Triton (pip install triton), or pass --python PATH"
 
 const kd_wording kd_wording_triton[] = {
-    {KD_MSG_TRITON_NO_HELPER, 2,
-     "kerndiff: {0}cannot find {1} beside kerndiff (build it with `make`, or set KERNDIFF_HARNESS_DIR)"},
-    {KD_MSG_TRITON_NO_PYTHON, 3,
-     "kerndiff: {0}cannot run {1} ({2}), the Python that reads Triton files: install Python 3 with Triton (pip install "
-     "triton), or pass --python PATH"},
-    {KD_MSG_TRITON_HELPER_TOOK_TOO_LONG, 3, "kerndiff: {0}{1}: {2} took too long"},
-    {KD_MSG_TRITON_HELPER_CRASHED, 3, "kerndiff: {0}{1}: {2} crashed"},
-    {KD_MSG_TRITON_HELPER_NO_TRITON, 4, "kerndiff: {0}{1} with {2}: {3}"},
-    {KD_MSG_TRITON_HELPER_COMPILE, 3, "kerndiff: {0}{1} failed; Triton said:\n{2}"},
-    {KD_MSG_TRITON_HELPER_INPUT, 2, "kerndiff: {0}{1}"},
-    {KD_MSG_TRITON_HELPER_STATUS, 5, "kerndiff: {0}{1}: {2} exited with status {3}:\n{4}"},
-    {KD_MSG_TRITON_CANNOT_READ, 3, "kerndiff: {0}cannot read '{1}': {2}"},
+    {KD_MSG_TRITON_NO_HELPER, 2, "kerndiff: {0}: cannot find {1} beside kerndiff (" NO_HELPER_HINT ")"},
+    {KD_MSG_TRITON_NO_HELPER_NO_SIDE, 1, "kerndiff: cannot find {0} beside kerndiff (" NO_HELPER_HINT ")"},
+    {KD_MSG_TRITON_NO_PYTHON, 3, "kerndiff: {0}: cannot run {1} ({2}), " NO_PYTHON_HINT},
+    {KD_MSG_TRITON_NO_PYTHON_NO_SIDE, 2, "kerndiff: cannot run {0} ({1}), " NO_PYTHON_HINT},
+    {KD_MSG_TRITON_HELPER_TOOK_TOO_LONG, 3, "kerndiff: {0}: {1}: {2} took too long"},
+    {KD_MSG_TRITON_HELPER_TOOK_TOO_LONG_NO_SIDE, 2, "kerndiff: {0}: {1} took too long"},
+    {KD_MSG_TRITON_HELPER_CRASHED, 3, "kerndiff: {0}: {1}: {2} crashed"},
+    {KD_MSG_TRITON_HELPER_CRASHED_NO_SIDE, 2, "kerndiff: {0}: {1} crashed"},
+    {KD_MSG_TRITON_HELPER_NO_TRITON, 4, "kerndiff: {0}: {1} with {2}: {3}"},
+    {KD_MSG_TRITON_HELPER_NO_TRITON_NO_SIDE, 3, "kerndiff: {0} with {1}: {2}"},
+    {KD_MSG_TRITON_HELPER_COMPILE, 3, "kerndiff: {0}: {1} failed; Triton said:\n{2}"},
+    {KD_MSG_TRITON_HELPER_COMPILE_NO_SIDE, 2, "kerndiff: {0} failed; Triton said:\n{1}"},
+    {KD_MSG_TRITON_HELPER_INPUT, 2, "kerndiff: {0}: {1}"},
+    {KD_MSG_TRITON_HELPER_INPUT_NO_SIDE, 1, "kerndiff: {0}"},
+    {KD_MSG_TRITON_HELPER_STATUS, 5, "kerndiff: {0}: {1}: {2} exited with status {3}:\n{4}"},
+    {KD_MSG_TRITON_HELPER_STATUS_NO_SIDE, 4, "kerndiff: {0}: {1} exited with status {2}:\n{3}"},
+    {KD_MSG_TRITON_CANNOT_READ, 3, "kerndiff: {0}: cannot read '{1}': {2}"},
+    {KD_MSG_TRITON_CANNOT_READ_NO_SIDE, 2, "kerndiff: cannot read '{0}': {1}"},
     {KD_MSG_TRITON_LIST_UNREADABLE, 1, "kerndiff: {0}"},
     {KD_MSG_TRITON_ARG_TYPE, 4, "kerndiff: {0}: argument '{1}' of {2} has Triton type {3}, which kerndiff cannot pass yet"},
     {KD_MSG_TRITON_CAPTURE_MALFORMED, 3, "kerndiff: {0}: the captured launch of {1} is malformed ({2})"},

@@ -118,3 +118,5 @@ int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error)
     }
     return 0;
 }
+
+bool kd_pykernels_block_like(const char *constexpr_name) { return strstr(constexpr_name, "BLOCK") != NULL; }

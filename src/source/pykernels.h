@@ -23,4 +23,11 @@ int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error);
  * for 64-bit annotations; else "int". */
 const char *kd_pykernels_scalar_type(const char *annotation, const char *value);
 
+/* A block-size constexpr (its name has BLOCK in it) that nothing gives a value (no default,
+ * no literal at the file's call, no autotune config, no flag): a diff that times nothing (no
+ * GPU) builds it with this value, the Triton tutorials' block, and says it was assumed; a
+ * timed one refuses it. */
+enum { KD_TRITON_ASSUMED_BLOCK = 1024 };
+bool kd_pykernels_block_like(const char *constexpr_name);
+
 #endif

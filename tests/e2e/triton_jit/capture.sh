@@ -41,7 +41,7 @@ has tj_klist_call out "^  constexprs: BLOCK=1024 \\(the file's call\\)$"
 # constexpr taken from the file's own call (BLOCK=1024), the static diff still made.
 run tj_raises 0 -- "$TJ/raises.py" "$TJ/raises.py"
 has tj_raises err "v1: the launch of add_kernel was not taken from the user's code: .*raises.py ended \(exit status 1\) without launching add_kernel; it launched no Triton kernel; RuntimeError: the file's own setup failed \(.*raises.py:13\)"
-has tj_raises out 'Triton [0-9.]+ ahead of time: num_warps=4 \(Triton.s default, nothing in the file or flags says otherwise\) .*BLOCK=1024; launch described, not taken from the user.s code'
+has tj_raises out 'Triton [0-9.]+ ahead of time: num_warps=4 \(Triton.s default, nothing in the file or flags says otherwise\) .*BLOCK=1024 \(from the file.s call at line 14; not captured: no GPU\); launch described, not taken from the user.s code'
 
 # The launch never comes: given up after --capture-timeout, the kernel named.
 run tj_never 0 -- --capture-timeout 2 "$TJ/never.py" "$TJ/never.py"
