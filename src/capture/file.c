@@ -630,6 +630,25 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off)
     return 0;
 }
 
+/* pwrite of exactly n bytes at off: 0, or -1 with errno (ENOSPC for a write of nothing). */
+static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
+{
+    while (n > 0) {
+        ssize_t put = pwrite(fd, p, n, (off_t)off);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0) {
+            if (put == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        p = (const char *)p + put;
+        n -= (size_t)put;
+        off += (uint64_t)put;
+    }
+    return 0;
+}
+
 /* Opens path for reading, a regular file only (a FIFO is not waited on): fd, or -1 with *err. */
 static int open_regular(const char *path, uint64_t *size, kd_diag *err)
 {
@@ -858,47 +877,48 @@ static int stream_blob(const kd_capture *cap, size_t alloc, kd_capture_which whi
 
 typedef struct fd_sink {
     int fd;
+    uint64_t off;
+    int write_errno; /* a failed write's errno, kept past the cleanup that follows it */
 } fd_sink;
-
-static int write_all(int fd, const void *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t put = write(fd, p, n);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return -1;
-        p = (const char *)p + put;
-        n -= (size_t)put;
-    }
-    return 0;
-}
 
 static int to_fd(void *ctx, const unsigned char *p, size_t n)
 {
-    return write_all(((fd_sink *)ctx)->fd, p, n);
+    fd_sink *s = ctx;
+    if (pwrite_all(s->fd, p, n, s->off) != 0) {
+        s->write_errno = errno;
+        return -1;
+    }
+    s->off += n;
+    return 0;
 }
 
 int kd_capture_extract(const kd_capture *cap, size_t alloc, kd_capture_which which, const char *out_path,
                        kd_diag *err)
 {
-    int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0 || fchmod(fd, 0600) != 0) {
+    /* Non-blocking: a FIFO without a reader is refused, not waited on. */
+    int fd = open(out_path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        /* Never truncated, chmod'ed or removed: a device, a FIFO. */
+        kd_diag_set(err, KD_MSG_CAPTURE_OUT_NOT_REGULAR, KD_DIAG_NO_SIDE, KD_S(out_path));
+        close(fd);
+        return -1;
+    }
+    if (fd < 0 || fchmod(fd, 0600) != 0 || ftruncate(fd, 0) != 0) {
         kd_diag_set(err, KD_MSG_CAPTURE_CANNOT_WRITE, KD_DIAG_NO_SIDE, KD_S(out_path), KD_S(strerror(errno)));
         if (fd >= 0)
             close(fd);
         return -1;
     }
-    fd_sink s = {fd};
+    fd_sink s = {fd, 0, 0};
     int rc = stream_blob(cap, alloc, which, to_fd, &s, err);
-    if (rc == -2 || (rc == 0 && close(fd) != 0)) {
-        kd_diag_set(err, KD_MSG_CAPTURE_CANNOT_WRITE, KD_DIAG_NO_SIDE, KD_S(out_path), KD_S(strerror(errno)));
-        rc = -1;
-        if (rc == -2)
-            close(fd);
-    } else if (rc != 0) {
-        close(fd);
+    int write_errno = s.write_errno;
+    if (close(fd) != 0 && rc == 0) {
+        write_errno = errno;
+        rc = -2;
     }
+    if (rc == -2)
+        kd_diag_set(err, KD_MSG_CAPTURE_CANNOT_WRITE, KD_DIAG_NO_SIDE, KD_S(out_path), KD_S(strerror(write_errno)));
     if (rc != 0)
         unlink(out_path);
     return rc == 0 ? 0 : -1;
@@ -941,24 +961,6 @@ typedef struct writer {
     kd_diag *err;
 } writer;
 
-static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
-{
-    while (n > 0) {
-        ssize_t put = pwrite(fd, p, n, (off_t)off);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0) {
-            if (put == 0)
-                errno = ENOSPC;
-            return -1;
-        }
-        p = (const char *)p + put;
-        n -= (size_t)put;
-        off += (uint64_t)put;
-    }
-    return 0;
-}
-
 static int put_bytes(writer *w, const void *p, size_t n)
 {
     if (pwrite_all(w->fd, p, n, w->pos) != 0) {
@@ -973,24 +975,6 @@ static int raw_cannot_read(const char *path, kd_diag *err)
 {
     kd_diag_set(err, KD_MSG_CAPTURE_RAW_CANNOT_READ, KD_DIAG_NO_SIDE, KD_S(path), KD_S(strerror(errno)));
     return -1;
-}
-
-/* Reads exactly n bytes (a short read is a file that changed under us: EIO). */
-static int read_full(int fd, void *buf, size_t n)
-{
-    size_t done = 0;
-    while (done < n) {
-        ssize_t got = read(fd, (char *)buf + done, n - done);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            if (got == 0)
-                errno = EIO;
-            return -1;
-        }
-        done += (size_t)got;
-    }
-    return 0;
 }
 
 /* One raw contents file (len bytes) into the file at w->pos: deflated (level 1: a 1 GiB
@@ -1013,7 +997,7 @@ static int put_blob_file(writer *w, const char *raw_path, uint64_t len, kd_captu
     uint64_t done = 0;
     while (rc == 0) {
         size_t n = len - done < CHUNK ? (size_t)(len - done) : CHUNK;
-        if (n && read_full(in, buf, n) != 0) {
+        if (n && read_at(in, buf, n, done) != 0) {
             rc = raw_cannot_read(raw_path, w->err);
             break;
         }
@@ -1042,11 +1026,9 @@ static int put_blob_file(writer *w, const char *raw_path, uint64_t len, kd_captu
         b->compressed = 0;
         b->stored = len;
         b->crc_stored = b->crc_raw;
-        if (lseek(in, 0, SEEK_SET) != 0)
-            rc = raw_cannot_read(raw_path, w->err);
         for (done = 0; rc == 0 && done < len;) {
             size_t n = len - done < CHUNK ? (size_t)(len - done) : CHUNK;
-            if (read_full(in, buf, n) != 0)
+            if (read_at(in, buf, n, done) != 0)
                 rc = raw_cannot_read(raw_path, w->err);
             else
                 rc = put_bytes(w, buf, n);
@@ -1067,7 +1049,7 @@ static int same_contents(const char *a, const char *b, uint64_t len)
     unsigned char *ba = kd_xmalloc(CHUNK), *bb = kd_xmalloc(CHUNK);
     for (uint64_t done = 0; same && done < len;) {
         size_t n = len - done < CHUNK ? (size_t)(len - done) : CHUNK;
-        same = read_full(fa, ba, n) == 0 && read_full(fb, bb, n) == 0 && memcmp(ba, bb, n) == 0;
+        same = read_at(fa, ba, n, done) == 0 && read_at(fb, bb, n, done) == 0 && memcmp(ba, bb, n) == 0;
         done += n;
     }
     free(ba);
@@ -1393,7 +1375,7 @@ int kd_capture_pack(const char *raw_dir, const char *out_path, kd_diag *err)
     if (rc == 0) {
         c->param_data = kd_xmalloc(c->param_size + 1);
         int fd = open(params_path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0 || read_full(fd, c->param_data, c->param_size) != 0)
+        if (fd < 0 || read_at(fd, c->param_data, c->param_size, 0) != 0)
             rc = raw_cannot_read(params_path, err);
         if (fd >= 0)
             close(fd);

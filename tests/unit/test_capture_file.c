@@ -6,7 +6,9 @@
  * the file and what is extracted from it are mode 0600. */
 #include "kd_test.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -566,6 +568,30 @@ static void zero_byte_and_big_allocations(void **state)
     /* The whole file is smaller than the contents it holds. */
     assert_int_equal(stat(out, &st), 0);
     assert_true((uint64_t)st.st_size < big / 10 + 2 * noise + 4096);
+    /* A write that fails (a file-size limit stands in for a full disk): said, and nothing
+     * partial left behind, neither the extracted file nor the capture or its temporary. */
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, small = {.rlim_cur = 65536};
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small.rlim_max = old.rlim_max;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    assert_int_not_equal(kd_capture_extract(&cap, 1, KD_CAPTURE_BEFORE, ex, &err), 0);
+    assert_said(&err, KD_MSG_CAPTURE_CANNOT_WRITE);
+    assert_int_not_equal(access(ex, F_OK), 0);
+    char *full = in_dir("full.kdcap");
+    assert_int_not_equal(kd_capture_pack(raw, full, &err), 0);
+    assert_said(&err, KD_MSG_CAPTURE_CANNOT_WRITE);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls %s | grep full.kdcap)\"", dir);
+    assert_int_equal(system(cmd), 0);
+    /* Not into a device or a FIFO: refused, the device left alone. */
+    assert_int_not_equal(kd_capture_extract(&cap, 1, KD_CAPTURE_BEFORE, "/dev/null", &err), 0);
+    assert_said(&err, KD_MSG_CAPTURE_OUT_NOT_REGULAR);
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0666);
+    free(full);
+    kd_diag_free(&err);
     kd_capture_free(&cap);
     free(ex);
     free(out);
