@@ -48,6 +48,8 @@ enum {
     KD_MSG_CAPTURE_RAW_BLOB_SIZE,    /* the blob file's name, its size, the span's size */
     KD_MSG_CAPTURE_RAW_CANNOT_READ,  /* (the file) strerror */
     KD_MSG_CAPTURE_RAW_GRAPH,        /* K, graph launches seen, the kernels launched (as NOT_FOUND) */
+    KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID,      /* K, the library's error lines joined by "; " */
+    KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN, /* K, the library's error lines, the kernels launched */
 };
 
 #endif

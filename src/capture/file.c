@@ -1271,7 +1271,15 @@ static int read_raw_manifest(const char *dir, raw *r, kd_diag *err)
         return -1;
     /* A failed capture: what the library said. */
     if (r->status == 2) {
-        if (r->graphs)
+        /* The library's own diagnostics (no kernel name given, launches that went into a graph
+         * being captured) say more than the graph count. */
+        if (r->errors.len && r->seen.len)
+            kd_diag_set(err, KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN, KD_DIAG_NO_SIDE, KD_S(dir), KD_U(r->c.nth),
+                        KD_S(kd_sb_str(&r->errors)), KD_S(kd_sb_str(&r->seen)));
+        else if (r->errors.len)
+            kd_diag_set(err, KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID, KD_DIAG_NO_SIDE, KD_S(dir), KD_U(r->c.nth),
+                        KD_S(kd_sb_str(&r->errors)));
+        else if (r->graphs)
             kd_diag_set(err, KD_MSG_CAPTURE_RAW_GRAPH, KD_DIAG_NO_SIDE, KD_S(dir), KD_U(r->c.nth), KD_U(r->graphs),
                         KD_S(kd_sb_str(&r->seen)));
         else if (r->seen.len)

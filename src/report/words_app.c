@@ -117,5 +117,9 @@ const kd_wording kd_wording_app[] = {
     {KD_MSG_CAPTURE_RAW_GRAPH, 4,
      "kerndiff: capture: the program ended before launch {1} of the kernel asked for; {2} CUDA graph launches were "
      "seen (a graph's kernel nodes are not captured yet); it launched: {3}"},
+    {KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID, 3,
+     "kerndiff: capture: the program ended before launch {1} of the kernel asked for: {2}"},
+    {KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN, 4,
+     "kerndiff: capture: the program ended before launch {1} of the kernel asked for: {2}; it launched: {3}"},
     {0, 0, NULL},
 };

@@ -640,6 +640,16 @@ static void raw_folder_checks(void **state)
     assert_int_equal(pack_raw("kerndiff-capture-raw 1\nstatus not-found\nnth 1\ngraphs 4\nend\n", &err),
                      KD_MSG_CAPTURE_RAW_GRAPH);
     assert_said(&err, KD_MSG_CAPTURE_RAW_GRAPH);
+    assert_int_equal(pack_raw("kerndiff-capture-raw 1\nstatus not-found\nnth 1\nerror no kernel name\nend\n", &err),
+                     KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID);
+    assert_said(&err, KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID);
+    assert_string_equal(err.args[2].v.s, "no kernel name");
+    assert_int_equal(pack_raw("kerndiff-capture-raw 1\nstatus not-found\nnth 2\nseen 1 k\nerror 3 went to a graph\n"
+                              "graphs 1\nend\n",
+                              &err),
+                     KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN);
+    assert_said(&err, KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN);
+    assert_string_equal(err.args[3].v.s, "k (1)");
     assert_int_equal(pack_raw("kerndiff-capture-raw 1\nstatus error\nerror over the cap\nerror copy failed\nend\n", &err),
                      KD_MSG_CAPTURE_RAW_ERROR);
     assert_string_equal(err.args[1].v.s, "over the cap; copy failed");
