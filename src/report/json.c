@@ -530,7 +530,7 @@ static const kd_jtable clock_table = KD_J_TABLE(clock_fields);
 static json_t *speedup_method(const void *base)
 {
     (void)base;
-    return json_string("ratio of medians (v1/v2) after outlier removal; percentile bootstrap interval");
+    return json_string("ratio of medians (v1/v2) after outlier removal; cluster bootstrap over rounds (expanded percentile interval)");
 }
 
 static const kd_jfield speedup_fields[] = {
@@ -539,6 +539,7 @@ static const kd_jfield speedup_fields[] = {
     {KD_J_FIELD("ci_high", kd_timing, speedup.hi), .range = KD_J_POSITIVE},
     {KD_J_FIELD("confidence", kd_timing, speedup.confidence), .range = KD_J_FRACTION},
     {KD_J_FIELD("min_effect_pct", kd_timing, min_effect_pct), .range = KD_J_NONNEG},
+    {KD_J_FIELD("seed", kd_timing, seed), .optional = true},
     {.key = "method", .type = KD_J_CUSTOM, .write = speedup_method},
 };
 static const kd_jtable speedup_table = KD_J_TABLE(speedup_fields);

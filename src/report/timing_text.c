@@ -63,7 +63,10 @@ void kd_timing_method(const kd_timing *t, kd_strbuf *out)
         kd_sb_puts(out, "; ");
     }
     double half = kd_speedup_ci_halfwidth_pct(&t->speedup);
-    if (t->from_saved)
+    if (t->from_saved && t->from_one_run)
+        kd_sb_printf(out, "re-compared from the saved run's raw samples (its v1 against its v2): CI half-width %.2f%%",
+                     half);
+    else if (t->from_saved)
         kd_sb_printf(out, "recomputed from the two saved runs' raw samples: CI half-width %.2f%%", half);
     else
         kd_target_text(t, half, out);

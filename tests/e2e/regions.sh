@@ -102,10 +102,10 @@ has regions_groups_saved out 'warp groups, the first warp of each run recording 
 # before the reason was written branched for blocks per SM, the only reason there was; a
 # reason that is not one is refused with its path.
 run regions_branched_saved 0 -- compare "$WORK/regions_branched.json" "$WORK/regions_branched.json"
-has regions_branched_saved out 'v1 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: in a grid of more than one wave'
+has regions_branched_saved out 'v2 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: in a grid of more than one wave'
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["regions"]["sides"][1]["profile"]["branched_because"]; json.dump(d, open(sys.argv[2], "w"))' "$WORK/regions_branched.json" "$WORK/regions_branched_old.json"
 run regions_branched_older 0 -- compare "$WORK/regions_branched_old.json" "$WORK/regions_branched_old.json"
-has regions_branched_older out 'v1 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: predicated there, they cost blocks per SM'
+has regions_branched_older out 'v2 [-+][0-9.]+% \(markers branch around the record in the blocks that do not record: predicated there, they cost blocks per SM'
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["regions"]["sides"][1]["profile"]["branched_because"] = 7; json.dump(d, open(sys.argv[2], "w"))' "$WORK/regions_branched.json" "$WORK/regions_branched_bad.json"
 run regions_branched_bad 3 -- compare "$WORK/regions_branched_bad.json" "$WORK/regions_branched.json"
 has regions_branched_bad err 'regions\.sides\[1\]\.profile\.branched_because: must be "blocks_per_sm" or "waves"'

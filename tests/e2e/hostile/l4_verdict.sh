@@ -52,6 +52,7 @@ KERNDIFF_SIMULATE="median=60us,cv=1%,seed=7;median=50us,cv=1%,seed=8" run l4_sav
 l4_verdict l4_save_floor "$WORK/l4_floor.json" "no significant difference"
 run l4_self_floor 0 -- compare --json="$WORK/l4_self_floor.json" "$WORK/l4_floor.json" "$WORK/l4_floor.json"
 l4_same l4_self_floor "$WORK/l4_floor.json" "$WORK/l4_self_floor.json"
+has l4_self_floor out "re-compared from the saved run's raw samples \(its v1 against its v2\)"
 
 # The bootstrap's seed: a file that records it (runtime.speedup.seed) is re-compared with it;
 # one that does not, with --seed's (1): a run made with another is said, and the same

@@ -34,5 +34,5 @@ run r1_unknown_saved 0 -- compare "$WORK/r1_unknown.json" "$WORK/r1_unknown.json
 has r1_unknown_saved out '^  registers/thread +\? +\?$'
 run r1_known_save 0 -- --json "$WORK/r1_known.json" "$A" "$B"
 run r1_known_saved 0 -- compare "$WORK/r1_known.json" "$WORK/r1_known.json"
-has r1_known_saved out '^  registers/thread +[0-9]+ +[0-9]+$'
+has r1_known_saved out '^  registers/thread +[0-9]+ +[0-9]+( +[-+][0-9]+)?$'
 lacks r1_known_saved out 'resources unknown'
