@@ -131,17 +131,28 @@ static int check_target(const target *t, const input *inputs, size_t ninputs, bo
     return rc;
 }
 
+size_t kd_outputs_requests(const kd_options *opts, kd_format_request *out, size_t max)
+{
+    /* Each option's FILE; the format each one asks for is report/formats.c's table's. */
+    const kd_format_request given[] = {
+        {"--json", opts->json_path}, {"--save", opts->save_path}, {"--trace", opts->trace_path},
+        {"--markdown", opts->markdown_path}, {"--html", opts->html_path}, {"--csv", opts->csv_path},
+    };
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof given / sizeof *given && n < max; i++)
+        out[n++] = given[i];
+    return n;
+}
+
 int kd_outputs_check(const kd_options *opts)
 {
     if (opts->command != KD_CMD_DIFF && opts->command != KD_CMD_COMPARE && opts->command != KD_CMD_APP)
         return 0;
     target targets[8];
     size_t n = 0;
-    const struct { const char *option, *path; } given[] = {
-        {"--json", opts->json_path}, {"--save", opts->save_path}, {"--markdown", opts->markdown_path},
-        {"--html", opts->html_path}, {"--csv", opts->csv_path}, {"--trace", opts->trace_path},
-    };
-    for (size_t i = 0; i < sizeof given / sizeof *given; i++)
+    kd_format_request given[KD_OUTPUTS_MAX];
+    size_t ngiven = kd_outputs_requests(opts, given, KD_OUTPUTS_MAX);
+    for (size_t i = 0; i < ngiven; i++)
         if (given[i].path && strcmp(given[i].path, "-") != 0)
             targets[n++] = (target){given[i].option, given[i].path, NULL};
     const char *report_dir = opts->diff.counters.report_dir;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "cli/options.h"
+#include "report/formats.h"
 
 /* 0 when every output may be written; else prints the reason (the option, the path and
  * what to do) to stderr and returns KD_EXIT_USAGE. */
@@ -21,5 +22,11 @@ int kd_outputs_check(const kd_options *opts);
  * report is never written there without --force, and an optional value (--json [FILE])
  * never takes such a word. */
 bool kd_outputs_source_name(const char *path);
+
+/* The documents the options ask for, as report/formats.h's requests (option, FILE), in the
+ * order they are written: --json, --save, --trace, --markdown, --html, --csv. Options not
+ * given have a NULL path (kd_formats_write skips them). Returns how many (at most max). */
+enum { KD_OUTPUTS_MAX = 8 };
+size_t kd_outputs_requests(const kd_options *opts, kd_format_request *out, size_t max);
 
 #endif

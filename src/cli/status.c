@@ -1,8 +1,6 @@
 #include "cli/status.h"
 
 #include "cli/exit_codes.h"
-#include "report/gate_text.h"
-#include "report/model_text.h"
 
 int kd_exit_code(kd_outcome outcome)
 {
@@ -18,19 +16,39 @@ int kd_exit_code(kd_outcome outcome)
     return KD_EXIT_TOOL; /* not an outcome: kerndiff's own fault */
 }
 
-int kd_comparison_status(const kd_comparison *c, kd_outcome outcome, kd_strbuf *why)
+int kd_outputs_status(int failures)
 {
-    if (outcome != KD_OK || c->gate.result == KD_GATE_PASSED)
+    return failures > 0 ? KD_EXIT_TOOL : KD_EXIT_OK;
+}
+
+int kd_comparison_status(const kd_comparison *c, kd_outcome outcome, int output_failures, bool *gate_failed)
+{
+    *gate_failed = false;
+    if (outcome != KD_OK)
         return kd_exit_code(outcome);
-    /* A gate that could not be judged fails closed, with the real reason. */
-    if (c->gate.result == KD_GATE_NOT_MEASURED)
-        kd_gate_not_evaluated_text(c, why);
-    else
-        kd_gate_reason(&c->gate, why);
+    if (output_failures > 0)
+        return kd_outputs_status(output_failures); /* a report nobody received comes first */
+    /* A gate that could not be judged fails closed (KD_EXIT_RUNTIME). */
     switch (c->gate.result) {
-    case KD_GATE_SLOWER: return KD_EXIT_SLOWER;
-    case KD_GATE_OUTPUTS_DIFFER: return KD_EXIT_MISMATCH;
-    case KD_GATE_NOT_MEASURED: case KD_GATE_PASSED: break;
+    case KD_GATE_PASSED: return KD_EXIT_OK;
+    case KD_GATE_SLOWER: *gate_failed = true; return KD_EXIT_SLOWER;
+    case KD_GATE_OUTPUTS_DIFFER: *gate_failed = true; return KD_EXIT_MISMATCH;
+    case KD_GATE_NOT_MEASURED: break;
     }
+    *gate_failed = true;
     return KD_EXIT_RUNTIME;
+}
+
+int kd_app_status(const kd_app_comparison *c, kd_outcome outcome, int output_failures, bool *gate_failed)
+{
+    *gate_failed = false;
+    if (outcome != KD_OK)
+        return kd_exit_code(outcome);
+    if (output_failures > 0)
+        return kd_outputs_status(output_failures);
+    if (c->gate == KD_APP_GATE_SLOWER) {
+        *gate_failed = true;
+        return KD_EXIT_SLOWER;
+    }
+    return KD_EXIT_OK;
 }

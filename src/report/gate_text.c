@@ -1,5 +1,6 @@
 #include "report/gate_text.h"
 
+#include "report/model_text.h"
 #include "report/note_text.h"
 
 void kd_gate_not_evaluated_text(const kd_comparison *c, kd_strbuf *out)
@@ -26,4 +27,19 @@ void kd_gate_not_evaluated_text(const kd_comparison *c, kd_strbuf *out)
     kd_sb_puts(out, c->timing.from_saved ? "no outputs were compared: a saved run did not compare its outputs (it "
                                            "ran with --no-check, or its check failed)"
                                          : "no outputs were compared: the correctness check was off (--no-check)");
+}
+
+void kd_gate_failure_text(const kd_comparison *c, kd_strbuf *out)
+{
+    switch (c->gate.result) {
+    case KD_GATE_PASSED: return;
+    case KD_GATE_NOT_MEASURED: kd_gate_not_evaluated_text(c, out); return;
+    case KD_GATE_SLOWER: case KD_GATE_OUTPUTS_DIFFER: kd_gate_reason(&c->gate, out); return;
+    }
+}
+
+void kd_app_gate_failure_text(const kd_app_comparison *c, kd_strbuf *out)
+{
+    if (c->gate == KD_APP_GATE_SLOWER)
+        kd_sb_printf(out, "v2's GPU kernel time is more than %g%% above v1's (--fail-if-slower)", c->fail_if_slower_pct);
 }

@@ -5,20 +5,12 @@
 #include <string.h>
 
 #include "util/fs.h"
-#include "util/text.h"
 
-FILE *kd_output_open(kd_output *o, const char *path, const char *what)
+FILE *kd_output_open(kd_output *o, const char *path)
 {
-    *o = (kd_output){.path = path, .what = what};
+    *o = (kd_output){.path = path};
     o->stream = open_memstream(&o->data, &o->len);
-    if (!o->stream)
-        kd_text_fprintf(stderr, "kerndiff: cannot prepare the %s for '%s': out of memory\n", what, path);
     return o->stream;
-}
-
-static const char *destination(const kd_output *o)
-{
-    return strcmp(o->path, "-") == 0 ? "standard output" : o->path;
 }
 
 /* Why stdout first failed (a full disk, a closed pipe): a later flush no longer says. */
@@ -40,31 +32,37 @@ static int write_stdout(const char *data, size_t len)
     size_t written = fwrite(data, 1, len, stdout);
     if (written != len && !stdout_errno)
         stdout_errno = errno;
-    return kd_stdout_flush() == 0 && written == len ? 0 : -1;
-}
-
-int kd_output_close(kd_output *o, int failed)
-{
-    if (!o->stream)
-        return -1;
-    failed |= fclose(o->stream) != 0;
-    int rc = -1;
-    if (failed)
-        kd_text_fprintf(stderr, "kerndiff: cannot write the %s to '%s': it could not be rendered (out of memory, or a "
-                        "value JSON cannot hold); nothing was written\n", o->what, destination(o));
-    else if ((rc = strcmp(o->path, "-") == 0 ? write_stdout(o->data, o->len) : kd_write_file(o->path, o->data, o->len)) != 0)
-        kd_text_fprintf(stderr, "kerndiff: cannot write the %s to '%s': %s (check that the folder exists, is writable "
-                        "and has space)\n", o->what, destination(o), strerror(errno));
-    free(o->data);
-    *o = (kd_output){0};
+    int rc = kd_stdout_flush() == 0 && written == len ? 0 : -1;
+    if (rc != 0)
+        errno = stdout_errno;
     return rc;
 }
 
-int kd_stdout_check(void)
+kd_output_result kd_output_close(kd_output *o, int failed, int *err)
 {
+    *err = 0;
+    if (!o->stream) {
+        *o = (kd_output){0};
+        return KD_OUTPUT_NO_MEMORY;
+    }
+    failed |= fclose(o->stream) != 0;
+    kd_output_result result = KD_OUTPUT_NOT_RENDERED;
+    if (!failed) {
+        errno = 0;
+        int rc = strcmp(o->path, "-") == 0 ? write_stdout(o->data, o->len) : kd_write_file(o->path, o->data, o->len);
+        result = rc == 0 ? KD_OUTPUT_WRITTEN : KD_OUTPUT_NOT_WRITTEN;
+        *err = rc == 0 ? 0 : errno;
+    }
+    free(o->data);
+    *o = (kd_output){0};
+    return result;
+}
+
+int kd_stdout_check(int *err)
+{
+    *err = 0;
     if (kd_stdout_flush() == 0)
         return 0;
-    kd_text_fprintf(stderr, "kerndiff: cannot write the report to standard output: %s\n",
-                    stdout_errno ? strerror(stdout_errno) : "write error");
+    *err = stdout_errno;
     return -1;
 }

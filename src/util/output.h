@@ -1,8 +1,8 @@
 /* output.h — the files kerndiff writes for the user (--json, --save, --markdown, to a
  * file or to stdout as "-"). A report is rendered into memory first and then written
  * whole with kd_write_file (util/fs.h: temporary file and rename), so a failed write
- * never leaves a truncated file or destroys the previous one, and every failure is one
- * message that names the file. */
+ * never leaves a truncated file or destroys the previous one. Nothing here says anything:
+ * each call returns what happened (and errno's reason), and report/formats.c words it. */
 #ifndef KD_UTIL_OUTPUT_H
 #define KD_UTIL_OUTPUT_H
 
@@ -14,21 +14,27 @@ typedef struct kd_output {
     char *data;
     size_t len;
     const char *path; /* "-": stdout */
-    const char *what; /* "JSON", "Markdown": for the message */
 } kd_output;
 
-/* The stream to render into, or NULL (with the message printed) when out of memory. */
-FILE *kd_output_open(kd_output *o, const char *path, const char *what);
-/* Writes what was rendered to its destination and releases it. Returns 0, or -1 after
- * printing "kerndiff: cannot write the JSON to 'PATH': REASON ..." to stderr (exit 7 is
- * the caller's: KD_EXIT_TOOL). `failed`: the renderer already failed; nothing is written
- * and the message says so. */
-int kd_output_close(kd_output *o, int failed);
+/* What became of an output. */
+typedef enum kd_output_result {
+    KD_OUTPUT_WRITTEN = 0,
+    KD_OUTPUT_NO_MEMORY,      /* no stream to render into (kd_output_open returned NULL) */
+    KD_OUTPUT_NOT_RENDERED,   /* the renderer failed: nothing was written */
+    KD_OUTPUT_NOT_WRITTEN,    /* the destination refused it (*err: errno's reason) */
+} kd_output_result;
+
+/* The stream to render into, or NULL when out of memory. */
+FILE *kd_output_open(kd_output *o, const char *path);
+/* Writes what was rendered to its destination and releases it (also after a failed open).
+ * `failed`: the renderer already failed; nothing is written. *err: errno of a failed write,
+ * else 0. */
+kd_output_result kd_output_close(kd_output *o, int failed, int *err);
 /* Writes out what stdout holds (the terminal report before any message on stderr, so that
  * with 2>&1 no message lands inside it). 0, or -1 with the reason kept for kd_stdout_check. */
 int kd_stdout_flush(void);
 /* The end of a run: stdout must have been written in full (a full disk, a closed pipe).
- * Returns 0, or -1 after saying so on stderr. */
-int kd_stdout_check(void);
+ * Returns 0, or -1 with the first failure's errno in *err (0: not known). */
+int kd_stdout_check(int *err);
 
 #endif

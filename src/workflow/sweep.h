@@ -1,14 +1,19 @@
 /* sweep.h — the diff at several sizes or compile-time values:
  *   --n 1M,4M,16M   or   --n 1M..64M:x4 (multiply)   or   --n 1K..8K:+1K (add)
  *   --sweep NAME=a,b,c   (-D NAME=a, -D NAME=b ...: one cached build per value)
- * A size is a runtime value: the builds are reused (the cache), only the launch changes. */
+ * A size is a runtime value: the builds are reused (the cache), only the launch changes.
+ * Here: the request expanded and checked, and each point's diff options; cmd/sweep.c runs the
+ * points and hands them to report/'s fan-out. */
 #ifndef KD_WORKFLOW_SWEEP_H
 #define KD_WORKFLOW_SWEEP_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "cli/options.h"
+
+#include "diff/options.h"
+#include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/strlist.h"
 
 typedef struct kd_sweep_spec {
     const char *parameter;   /* "n" or the --sweep NAME */
@@ -17,19 +22,28 @@ typedef struct kd_sweep_spec {
     size_t count;
 } kd_sweep_spec;
 
-/* True when the options ask for a sweep (a list or range in --n, or --sweep). */
-bool kd_sweep_requested(const kd_options *opts);
+/* True when the options ask for a sweep: --sweep NAME=... given, or a list or range in --n. */
+bool kd_sweep_requested(const char *sweep, const char *n);
 /* True when an --n value is a list or a range (a sweep), not one count. NULL: false. */
 bool kd_sweep_n_list(const char *n);
-/* Expands the request, every point checked (a count for --n, a -D value for --sweep), so
- * that a bad point is refused before any point runs. Returns 0, or -1 with the reason in
- * error (a bad value or range, over 64 points). */
-int kd_sweep_parse(const kd_options *opts, kd_sweep_spec *out, kd_strbuf *error);
+/* Expands the request (--sweep's text, else --n's), every point checked (a count for --n, a
+ * -D value for --sweep), so that a bad point is refused before any point runs. Returns 0,
+ * or -1 with the reason in *error (a bad value or range, over 64 points; a workflow/
+ * message, said by the caller). */
+int kd_sweep_parse(const char *sweep, const char *n, kd_sweep_spec *out, kd_diag *error);
 void kd_sweep_spec_free(kd_sweep_spec *s);
 
-/* Runs the diff at every point, prints each point's headline as it comes, then a summary
- * table (and JSON/Markdown when asked). Returns the first non-zero exit status of a point
- * (later points still run unless a build or input error makes them pointless). */
-int kd_sweep_run(const kd_options *opts, const kd_sweep_spec *spec);
+/* One point's diff options: the base's, with the sweep's value in place of --n or one more
+ * -D (whose list and text `defines` and `define_text` own: a comparison made with `diff`
+ * points into them, so they are freed after it, kd_sweep_point_options_release). */
+typedef struct kd_sweep_point_options {
+    kd_diff_options diff;
+    kd_strlist defines;
+    kd_strbuf define_text;
+} kd_sweep_point_options;
+/* Point i's options into *o (its defines and define_text must be empty or released). */
+void kd_sweep_point_setup(const kd_diff_options *base, const kd_sweep_spec *s, size_t i, kd_sweep_point_options *o);
+/* Frees what point options own (the -D list and text), leaving them empty. */
+void kd_sweep_point_options_release(kd_strlist *defines, kd_strbuf *define_text);
 
 #endif

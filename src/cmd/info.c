@@ -1,0 +1,33 @@
+/* The commands that only say something about kerndiff: --help, --version, --completion. */
+#include "cmd/cmd.h"
+
+#include <stdio.h>
+
+#include "report/parts_text.h"
+#include "report/report.h"
+#include "wire/protocol.h"
+
+int kd_cmd_help(const kd_cmd_args *a)
+{
+    (void)a;
+    kd_print_help();
+    return 0;
+}
+
+int kd_cmd_version(const kd_cmd_args *a)
+{
+    (void)a;
+    printf("kerndiff %s\nbuilt with CUDA %s; harness protocol %d; JSON schema %d\n", KD_VERSION, KD_CUDA_VERSION,
+           KD_PROTOCOL_VERSION, KD_JSON_SCHEMA_VERSION);
+    kd_strbuf parts = {0};
+    kd_parts_text(&parts); /* which tools and parts were found, and where */
+    fputs(kd_sb_str(&parts), stdout);
+    kd_sb_free(&parts);
+    return 0;
+}
+
+int kd_cmd_completion(const kd_cmd_args *a)
+{
+    kd_print_completion(a->opts->completion_shell);
+    return 0;
+}

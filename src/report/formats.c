@@ -1,0 +1,203 @@
+/* The outputs as one table, and the fan-out that writes them (report/formats.h). */
+#include "report/formats.h"
+
+#include <string.h>
+
+#include "report/app_report.h"
+#include "report/sweep_text.h"
+#include "util/output.h"
+#include "util/text.h"
+
+/* Documents never carry colour; the rest of the terminal's options hold. */
+static kd_render_options plain(const kd_format_subject *s)
+{
+    kd_render_options o = s->render ? *s->render : (kd_render_options){0};
+    o.color = false;
+    return o;
+}
+
+/* The terminal report. */
+static int terminal_comparison(FILE *out, const kd_format_subject *s)
+{
+    kd_render_terminal(out, s->comparison, s->render);
+    return 0;
+}
+static int terminal_sweep(FILE *out, const kd_format_subject *s)
+{
+    kd_render_sweep_table(out, s->sweep, false);
+    return 0;
+}
+static int terminal_app(FILE *out, const kd_format_subject *s)
+{
+    kd_app_render_terminal(out, s->app, s->app_top);
+    return 0;
+}
+
+/* JSON (docs/json-schema.json, docs/app-json-schema.json). */
+static int json_comparison(FILE *out, const kd_format_subject *s)
+{
+    return kd_render_json(out, s->comparison);
+}
+static int json_sweep(FILE *out, const kd_format_subject *s)
+{
+    return s->sweep_json ? kd_write_json(out, json_incref(s->sweep_json)) : -1;
+}
+static int json_app(FILE *out, const kd_format_subject *s)
+{
+    return kd_app_render_json(out, s->app);
+}
+
+/* The region timelines: only when regions were run. */
+static int trace_comparison(FILE *out, const kd_format_subject *s)
+{
+    return kd_render_trace(out, s->comparison);
+}
+static bool trace_applies(const kd_format_subject *s)
+{
+    return s->kind == KD_SUBJECT_COMPARISON && s->comparison->regions_run;
+}
+
+static int markdown_comparison(FILE *out, const kd_format_subject *s)
+{
+    kd_render_options o = plain(s);
+    kd_render_markdown(out, s->comparison, &o);
+    return 0;
+}
+static int markdown_sweep(FILE *out, const kd_format_subject *s)
+{
+    fprintf(out, "### kerndiff sweep over `%s`\n", s->sweep->parameter);
+    kd_render_sweep_table(out, s->sweep, true);
+    return 0;
+}
+static int markdown_app(FILE *out, const kd_format_subject *s)
+{
+    kd_app_render_markdown(out, s->app, s->app_top);
+    return 0;
+}
+
+/* HTML: a sweep's page shows its first analysed point's static diff (or none). */
+static int html_comparison(FILE *out, const kd_format_subject *s)
+{
+    kd_render_html(out, s->comparison, NULL);
+    return 0;
+}
+static int html_sweep(FILE *out, const kd_format_subject *s)
+{
+    kd_render_html(out, s->comparison, s->sweep);
+    return 0;
+}
+static int html_app(FILE *out, const kd_format_subject *s)
+{
+    kd_app_render_html(out, s->app, s->app_top);
+    return 0;
+}
+
+static int csv_comparison(FILE *out, const kd_format_subject *s)
+{
+    kd_render_csv(out, s->comparison, NULL);
+    return 0;
+}
+static int csv_sweep(FILE *out, const kd_format_subject *s)
+{
+    kd_render_csv(out, s->comparison, s->sweep);
+    return 0;
+}
+
+/* The terminal row first: kd_formats_write writes it to the human stream. */
+const kd_format kd_formats[] = {
+    {"terminal report", {NULL}, terminal_comparison, terminal_sweep, terminal_app, NULL},
+    {"JSON", {"--json", "--save"}, json_comparison, json_sweep, json_app, NULL},
+    {"trace", {"--trace"}, trace_comparison, NULL, NULL, trace_applies},
+    {"Markdown", {"--markdown"}, markdown_comparison, markdown_sweep, markdown_app, NULL},
+    {"HTML", {"--html"}, html_comparison, html_sweep, html_app, NULL},
+    {"CSV", {"--csv"}, csv_comparison, csv_sweep, NULL, NULL},
+    {NULL, {NULL}, NULL, NULL, NULL, NULL},
+};
+
+const kd_format *kd_format_for_option(const char *option)
+{
+    for (const kd_format *f = kd_formats; option && f->name; f++)
+        for (size_t i = 0; i < sizeof f->options / sizeof *f->options && f->options[i]; i++)
+            if (strcmp(f->options[i], option) == 0)
+                return f;
+    return NULL;
+}
+
+static kd_format_render renderer(const kd_format *f, kd_subject_kind kind)
+{
+    switch (kind) {
+    case KD_SUBJECT_COMPARISON: return f->comparison;
+    case KD_SUBJECT_SWEEP: return f->sweep;
+    case KD_SUBJECT_APP: return f->app;
+    }
+    return NULL;
+}
+
+/* What became of one output, said when it failed ("the sweep JSON", naming the path). */
+static int say_result(kd_output_result result, int err, const char *name, bool sweep, const char *path)
+{
+    const char *where = strcmp(path, "-") == 0 ? "standard output" : path;
+    const char *prefix = sweep ? "sweep " : "";
+    switch (result) {
+    case KD_OUTPUT_WRITTEN: return 0;
+    case KD_OUTPUT_NO_MEMORY:
+        kd_text_fprintf(stderr, "kerndiff: cannot prepare the %s%s for '%s': out of memory\n", prefix, name, path);
+        break;
+    case KD_OUTPUT_NOT_RENDERED:
+        kd_text_fprintf(stderr, "kerndiff: cannot write the %s%s to '%s': it could not be rendered (out of memory, or "
+                        "a value JSON cannot hold); nothing was written\n", prefix, name, where);
+        break;
+    case KD_OUTPUT_NOT_WRITTEN:
+        kd_text_fprintf(stderr, "kerndiff: cannot write the %s%s to '%s': %s (check that the folder exists, is "
+                        "writable and has space)\n", prefix, name, where, err ? strerror(err) : "write error");
+        break;
+    }
+    return -1;
+}
+
+/* One document, rendered in memory and written whole (util/output.h); 0 or -1 (said). */
+static int write_one(const kd_format *f, kd_format_render render, const kd_format_subject *s, const char *path)
+{
+    kd_output out;
+    int failed = 0, err;
+    if (kd_output_open(&out, path))
+        failed = render(out.stream, s) != 0;
+    kd_output_result result = kd_output_close(&out, failed, &err);
+    return say_result(result, err, f->name, s->kind == KD_SUBJECT_SWEEP, path);
+}
+
+int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_request *requests, size_t n)
+{
+    if (human && kd_formats[0].name) {
+        kd_format_render render = renderer(&kd_formats[0], s->kind);
+        if (render)
+            render(human, s);
+    }
+    /* The report leaves before any message about the files: with 2>&1 (a CI log) a message
+     * then never lands inside one of its tables. stdout's failure is kept for the end. */
+    if (human == stdout || !human)
+        kd_stdout_flush();
+    else
+        fflush(human);
+    int failures = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kd_format *f = kd_format_for_option(requests[i].option);
+        kd_format_render render = f ? renderer(f, s->kind) : NULL;
+        if (!requests[i].path || !render || (f->applies && !f->applies(s)))
+            continue;
+        /* Every output is attempted, so one bad path does not cost the others. */
+        if (write_one(f, render, s, requests[i].path) != 0)
+            failures++;
+    }
+    return failures;
+}
+
+int kd_formats_stdout_check(void)
+{
+    int err;
+    if (kd_stdout_check(&err) == 0)
+        return 0;
+    kd_text_fprintf(stderr, "kerndiff: cannot write the report to standard output: %s\n",
+                    err ? strerror(err) : "write error");
+    return -1;
+}

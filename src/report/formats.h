@@ -1,0 +1,69 @@
+/* formats.h — kerndiff's outputs as ONE table: the terminal report and each document a user
+ * can ask for (JSON, trace, Markdown, HTML, CSV). A row names the format, the options that
+ * ask for it, and a render function per subject it can show: a comparison (a diff or
+ * `kerndiff compare`), a sweep, or `kerndiff app`; a row without one for a subject is not
+ * written for it. The fan-out (kd_formats_write) is the only code that opens, renders and
+ * writes outputs: it attempts every output asked for, even after one fails, and says each
+ * failure (the output and its path).
+ *
+ * Adding a format: one file report/NAME.c with its render function(s) and one row in
+ * report/formats.c's table (plus the option that sets its path, cli/). */
+#ifndef KD_REPORT_FORMATS_H
+#define KD_REPORT_FORMATS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "app/model.h"
+#include "diff/model.h"
+#include "report/report.h"
+
+/* What is being shown: one of comparison, sweep (with json and, for pictures, comparison:
+ * its first analysed point or NULL) and app is the subject. */
+typedef enum kd_subject_kind { KD_SUBJECT_COMPARISON, KD_SUBJECT_SWEEP, KD_SUBJECT_APP } kd_subject_kind;
+
+typedef struct kd_format_subject {
+    kd_subject_kind kind;
+    const kd_comparison *comparison;
+    const kd_sweep_result *sweep;
+    json_t *sweep_json;              /* the sweep's whole JSON document (borrowed) */
+    const kd_app_comparison *app;
+    const kd_render_options *render; /* the terminal's; documents get it without colour */
+    int app_top;                     /* --top: app's kernels shown (0: all) */
+} kd_format_subject;
+
+/* A renderer: the subject to `out`; 0, or -1 when it could not be rendered. */
+typedef int (*kd_format_render)(FILE *out, const kd_format_subject *s);
+
+typedef struct kd_format {
+    const char *name;           /* "JSON": what the messages call it */
+    const char *options[3];     /* the options whose FILE gets it ("--json", "--save"); none: the terminal */
+    kd_format_render comparison, sweep, app; /* NULL: not written for that subject */
+    /* Whether there is something to write (NULL: always): --trace with no region run writes nothing. */
+    bool (*applies)(const kd_format_subject *s);
+} kd_format;
+
+/* The table, ending with a row whose name is NULL. */
+extern const kd_format kd_formats[];
+
+/* The row an option asks for ("--save": JSON), or NULL. */
+const kd_format *kd_format_for_option(const char *option);
+
+/* One output asked for: an option and its FILE ("-": stdout). */
+typedef struct kd_format_request {
+    const char *option;
+    const char *path;
+} kd_format_request;
+
+/* The fan-out. The terminal report to `human` first (NULL: none) and flushed (with 2>&1 no
+ * message lands inside it), then every request, each attempted whatever became of the
+ * others; a request whose path is NULL, or whose format has nothing for this subject, is
+ * skipped. Each failure is said on stderr, naming the output and the path. Returns how many
+ * outputs failed (0: all written). */
+int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_request *requests, size_t n);
+
+/* The end of a run: 0 when stdout was written in full, else -1 after saying why. */
+int kd_formats_stdout_check(void);
+
+#endif

@@ -1,0 +1,18 @@
+/* sweep_text.h — a sweep's summary table (one row per point: value, both medians, the
+ * speedup with its CI, verdict, v2's bound, outputs), as terminal text or Markdown, and the
+ * line that opens each point in the terminal report. */
+#ifndef KD_REPORT_SWEEP_TEXT_H
+#define KD_REPORT_SWEEP_TEXT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report/report.h"
+
+void kd_render_sweep_table(FILE *out, const kd_sweep_result *r, bool markdown);
+/* "== n = 4194304" */
+void kd_render_sweep_point_header(FILE *out, const char *parameter, const char *value);
+/* A later point's timing headline (the static diff is shown once, for the first point). */
+void kd_render_sweep_point_headline(FILE *out, const kd_timing *t);
+
+#endif

@@ -1,0 +1,165 @@
+/* Issue 29 item 1: report/formats.h (the outputs as one table, one fan-out that attempts
+ * every output), cmd/cmd.h (the commands as one table), cli/status.h (outputs and gates
+ * to exit codes, no words). */
+#include "kd_test.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/exit_codes.h"
+#include "cli/status.h"
+#include "cmd/cmd.h"
+#include "report/formats.h"
+#include "report/gate_text.h"
+#include "util/strbuf.h"
+
+/* Every row names a format and can render something; an option asks for one row only. */
+static void the_table_is_well_formed(void **state)
+{
+    (void)state;
+    size_t rows = 0;
+    for (const kd_format *f = kd_formats; f->name; f++, rows++) {
+        assert_true(f->comparison || f->sweep || f->app);
+        for (size_t i = 0; i < 3 && f->options[i]; i++) {
+            assert_true(strncmp(f->options[i], "--", 2) == 0);
+            assert_ptr_equal(kd_format_for_option(f->options[i]), f);
+        }
+    }
+    assert_true(rows >= 6); /* terminal, JSON, trace, Markdown, HTML, CSV */
+    assert_null(kd_formats[0].options[0]); /* the terminal row: no option, written to the human stream */
+    assert_string_equal(kd_format_for_option("--save")->name, "JSON");
+    assert_ptr_equal(kd_format_for_option("--save"), kd_format_for_option("--json"));
+    assert_string_equal(kd_format_for_option("--csv")->name, "CSV");
+    assert_null(kd_format_for_option("--nope"));
+    assert_null(kd_format_for_option(NULL));
+    assert_null(kd_format_for_option("--csv")->app); /* app has no CSV: skipped, not failed */
+}
+
+static char scratch[64];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = calloc(1, 65536);
+    size_t n = fread(text, 1, 65535, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The fan-out: a failing first output does not cost the others; each failure counted. */
+static void every_output_is_attempted(void **state)
+{
+    (void)state;
+    strcpy(scratch, "/tmp/kd_l1_XXXXXX");
+    assert_non_null(mkdtemp(scratch));
+    char md[128], csv[128], json[128];
+    snprintf(md, sizeof md, "%s/s.md", scratch);
+    snprintf(csv, sizeof csv, "%s/s.csv", scratch);
+    snprintf(json, sizeof json, "%s/s.json", scratch);
+    kd_sweep_point points[2] = {{.value = "1024", .rc = 0}, {.value = "2048", .rc = 5}};
+    kd_sweep_result sweep = {"n", false, points, 2};
+    json_t *doc = json_pack("{s:i}", "schema_version", 3);
+    kd_format_subject s = {.kind = KD_SUBJECT_SWEEP, .sweep = &sweep, .sweep_json = doc};
+    const kd_format_request requests[] = {
+        {"--json", "/dev/null/first.json"}, {"--markdown", md}, {"--trace", csv /* no sweep trace: skipped */},
+        {"--csv", csv}, {"--html", NULL /* not asked */}, {"--save", json}, {"--markdown", "/dev/null/last.md"},
+    };
+    FILE *devnull = fopen("/dev/null", "w");
+    assert_non_null(devnull);
+    int failures = kd_formats_write(&s, devnull, requests, sizeof requests / sizeof *requests);
+    fclose(devnull);
+    assert_int_equal(failures, 2);
+    char *text = slurp(md);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "### kerndiff sweep over `n`"));
+    assert_non_null(strstr(text, "| 2048 |"));
+    free(text);
+    assert_non_null(text = slurp(csv));
+    assert_non_null(strstr(text, "n,2048,5,"));
+    free(text);
+    assert_non_null(text = slurp(json));
+    assert_non_null(strstr(text, "\"schema_version\": 3"));
+    free(text);
+    /* A sweep without its JSON document: that output fails, the rest still go. */
+    s.sweep_json = NULL;
+    const kd_format_request again[] = {{"--json", json}, {"--csv", csv}};
+    assert_int_equal(kd_formats_write(&s, NULL, again, 2), 1);
+    json_decref(doc);
+    unlink(md);
+    unlink(csv);
+    unlink(json);
+    rmdir(scratch);
+}
+
+/* Every command word has its row in the command table. */
+static void every_command_has_a_row(void **state)
+{
+    (void)state;
+    const kd_command ids[] = {KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_APP, KD_CMD_HELP, KD_CMD_VERSION,
+                              KD_CMD_COMPLETION};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        const kd_cmd *c = kd_cmd_find(ids[i]);
+        assert_non_null(c);
+        assert_non_null(c->run);
+        assert_int_equal(c->id, ids[i]);
+    }
+    assert_null(kd_cmd_find((kd_command)999));
+}
+
+/* Exit codes: the outcome first, then a lost output, then the gate (its sentence is report/'s). */
+static void status_orders_outcome_outputs_gate(void **state)
+{
+    (void)state;
+    kd_comparison c;
+    memset(&c, 0, sizeof c);
+    bool gate_failed = true;
+    c.gate.result = KD_GATE_PASSED;
+    assert_int_equal(kd_comparison_status(&c, KD_OK, 0, &gate_failed), KD_EXIT_OK);
+    assert_false(gate_failed);
+    assert_int_equal(kd_comparison_status(&c, KD_OK, 2, &gate_failed), KD_EXIT_TOOL);
+    c.gate.result = KD_GATE_SLOWER;
+    assert_int_equal(kd_comparison_status(&c, KD_OK, 0, &gate_failed), KD_EXIT_SLOWER);
+    assert_true(gate_failed);
+    assert_int_equal(kd_comparison_status(&c, KD_OK, 1, &gate_failed), KD_EXIT_TOOL);
+    assert_false(gate_failed);
+    assert_int_equal(kd_comparison_status(&c, KD_FAIL_BUILD, 1, &gate_failed), KD_EXIT_BUILD);
+    c.gate.result = KD_GATE_OUTPUTS_DIFFER;
+    assert_int_equal(kd_comparison_status(&c, KD_OK, 0, &gate_failed), KD_EXIT_MISMATCH);
+    c.gate.result = KD_GATE_NOT_MEASURED;
+    assert_int_equal(kd_comparison_status(&c, KD_OK, 0, &gate_failed), KD_EXIT_RUNTIME);
+    assert_true(gate_failed);
+    assert_int_equal(kd_outputs_status(0), KD_EXIT_OK);
+    assert_int_equal(kd_outputs_status(3), KD_EXIT_TOOL);
+
+    kd_app_comparison app;
+    memset(&app, 0, sizeof app);
+    app.fail_if_slower_pct = 5;
+    app.gate = KD_APP_GATE_SLOWER;
+    assert_int_equal(kd_app_status(&app, KD_OK, 0, &gate_failed), KD_EXIT_SLOWER);
+    assert_true(gate_failed);
+    assert_int_equal(kd_app_status(&app, KD_OK, 1, &gate_failed), KD_EXIT_TOOL);
+    assert_false(gate_failed);
+    assert_int_equal(kd_app_status(&app, KD_FAIL_RUNTIME, 0, &gate_failed), KD_EXIT_RUNTIME);
+    kd_strbuf why = {0};
+    kd_app_gate_failure_text(&app, &why);
+    assert_string_equal(kd_sb_str(&why), "v2's GPU kernel time is more than 5% above v1's (--fail-if-slower)");
+    kd_sb_free(&why);
+    app.gate = KD_APP_GATE_PASSED;
+    assert_int_equal(kd_app_status(&app, KD_OK, 0, &gate_failed), KD_EXIT_OK);
+    kd_app_gate_failure_text(&app, &why);
+    assert_int_equal(why.len, 0);
+    kd_sb_free(&why);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_table_is_well_formed), cmocka_unit_test(every_output_is_attempted),
+        cmocka_unit_test(every_command_has_a_row), cmocka_unit_test(status_orders_outcome_outputs_gate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
