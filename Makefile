@@ -12,7 +12,7 @@ CFLAGS   ?= -O2 -g
 KD_CUDA_RELEASE := $(or $(shell PATH="$$PATH:/usr/local/cuda/bin" nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\),.*/\1/p'),unknown)
 KD_CPPFLAGS := -Isrc -DKD_VERSION='"$(VERSION)"' -DKD_CUDA_VERSION='"$(KD_CUDA_RELEASE)"' -D_GNU_SOURCE
 KD_CFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wformat=2
-KD_LIBS     := -ljansson -lnettle -lsqlite3 -ldl -lm -lstdc++
+KD_LIBS     := -ljansson -lnettle -lsqlite3 -lz -ldl -lm -lstdc++
 
 SRC      := $(sort $(wildcard src/*/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o)

@@ -10,7 +10,7 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    make gcc clang libclang-rt-14-dev libjansson-dev nettle-dev libsqlite3-dev libcmocka-dev chromium \
+    make gcc clang libclang-rt-14-dev libjansson-dev nettle-dev libsqlite3-dev zlib1g-dev libcmocka-dev chromium \
     python3 python3-pip >/dev/null
 # Triton compiles .py kernels ahead of time (no GPU, no torch needed): pinned to the version
 # the Triton backend is checked against.

@@ -12,6 +12,7 @@ seeds_for() {
     fuzz_json) ls tests/fuzz/seeds/json/* ;;
     fuzz_sanitizer) ls tests/fixtures/sanitizer/*.log ;;
     fuzz_cache) ls tests/fuzz/seeds/cache/* ;;
+    fuzz_capture) ls tests/fuzz/seeds/capture/* ;;
     esac
 }
 for target in "$build"/fuzz/fuzz_*; do
