@@ -4,7 +4,8 @@ For each tutorial-style file under tests/gpu/triton_jit/: kerndiff times the fil
 itself (its launch taken from the file's own call); then this script makes the same launch
 in-process and reads what Triton's JIT compiled for it (n_regs, n_spills, metadata.shared)
 and triton.testing.do_bench's median of it. Registers, spills and shared memory must be
-equal, medians within 2%. Then a softmax diff (num_warps 8 -> 4) against do_bench's ratio.
+equal, medians within 2% (the timed buffers start with the program's own data, captured at
+the launch: each line says whether they did, and a check asks that every tensor's was). Then a softmax diff (num_warps 8 -> 4) against do_bench's ratio.
 Prints one line per check: `ok|FAIL NAME: details`; exit status = number of failures.
 usage: python3 triton_jit_check.py KERNDIFF WORKDIR"""
 import importlib.util
@@ -61,6 +62,21 @@ def median_ns(d, side):
     return d["runtime"]["sides"][side]["summary_ns"]["median"]
 
 
+def data_of(d, side):
+    """(captured names, {name: why not}) of a side's tensors, from JSON launch_source.args[].data."""
+    src = d["sides"][side].get("launch_source") or {}
+    kept, not_kept = [], {}
+    for a in src.get("args") or []:
+        if a.get("kind") != "pointer":
+            continue
+        data = a.get("data") or {}
+        if data.get("captured"):
+            kept.append(a["name"])
+        else:
+            not_kept[a["name"]] = data.get("why", "no data field (a kerndiff without captured data)")
+    return kept, not_kept
+
+
 def smem_of(d, side):
     launch = d["sides"][side].get("launch") or {}
     for key in ("dynamic_smem_bytes", "dynamic_smem", "smem"):
@@ -88,9 +104,14 @@ for name in FILES:
           "JIT: %d registers, %d spills, %d B shared; kerndiff's cubin: %s registers, %s spill bytes, %s B shared"
           % (ck.n_regs, ck.n_spills, ck.metadata.shared, res.get("registers"), spills, smem))
     dev = (ours - theirs) / theirs
+    kept, not_kept = data_of(d, 0)
+    said = "data captured for %s" % (", ".join(kept) or "no tensor")
+    if not_kept:
+        said += "; seeded at random: " + ", ".join("%s (%s)" % kv for kv in not_kept.items())
     check("triton_jit_%s_vs_do_bench" % name, abs(dev) <= 0.02,
-          "kerndiff median %.1f us, do_bench median %.1f us (%+.2f%%, %+.1f us)"
-          % (ours / 1e3, theirs / 1e3, 100 * dev, (ours - theirs) / 1e3))
+          "kerndiff median %.1f us, do_bench median %.1f us (%+.2f%%, %+.1f us); %s"
+          % (ours / 1e3, theirs / 1e3, 100 * dev, (ours - theirs) / 1e3, said))
+    check("triton_jit_%s_data_captured" % name, bool(kept) and not not_kept, said)
     build = [line for line in text.splitlines() if "JIT, the launch at" in line]
     check("triton_jit_%s_launch_said" % name, len(build) >= 1, build[0].strip() if build else "no launch line")
 
