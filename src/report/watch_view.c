@@ -1,15 +1,16 @@
-/* The terminal's --watch (workflow/watch.h's kd_watch_run): each run's header, the terminal
- * report on stdout, the reason a run failed or its gate did not pass on stderr, the trend of
+/* The terminal's view of --watch (report/watch_view.h; workflow/watch.c runs the loop): each
+ * run's header, the terminal report on stdout, the reason a run failed or its gate did not pass on stderr, the trend of
  * recent runs and the waiting line. The loop itself (workflow/watch.c) says nothing. */
+#include "report/watch_view.h"
+
 #include <stdio.h>
 
 #include "report/gate_text.h"
 #include "report/model_text.h"
 #include "report/note_text.h"
 #include "report/report.h"
+#include "report/stderr_text.h"
 #include "util/outcome.h"
-#include "util/text.h"
-#include "workflow/watch.h"
 
 static void run_started(void *ctx, int run)
 {
@@ -24,7 +25,7 @@ static void result(void *ctx, const kd_comparison *c, int rc)
         kd_render_terminal(stdout, c, render);
     kd_strbuf why = {0};
     if (rc != KD_OK && kd_note_text(&c->runtime_note, &why))
-        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_untrusted_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     kd_sb_free(&why);
     if (rc == KD_OK && c->gate.result != KD_GATE_PASSED) {
         /* a gate not judged names itself and the real reason, as the exit message does */
@@ -32,7 +33,7 @@ static void result(void *ctx, const kd_comparison *c, int rc)
             kd_gate_not_evaluated_text(c, &why);
         else
             kd_gate_reason(&c->gate, &why);
-        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_untrusted_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
     }
     kd_sb_free(&why);
 }
@@ -53,9 +54,8 @@ static void waiting(void *ctx)
     fflush(stdout);
 }
 
-int kd_watch_run(const kd_diff_options *opts, const kd_render_options *render, int argc, char **argv)
+kd_watch_view kd_watch_terminal_view(const struct kd_render_options *render)
 {
-    kd_watch_view view = {.run_started = run_started, .result = result, .trend = trend, .waiting = waiting,
-                          .ctx = (void *)render};
-    return kd_watch_loop(opts, &view, argc, argv);
+    return (kd_watch_view){.run_started = run_started, .result = result, .trend = trend, .waiting = waiting,
+                           .ctx = (void *)render};
 }

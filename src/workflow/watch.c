@@ -72,3 +72,9 @@ int kd_watch_loop(const kd_diff_options *opts, const kd_watch_view *view, int ar
         }
     }
 }
+
+int kd_watch_run(const kd_diff_options *opts, const struct kd_render_options *render, int argc, char **argv)
+{
+    kd_watch_view view = kd_watch_terminal_view(render);
+    return kd_watch_loop(opts, &view, argc, argv);
+}
