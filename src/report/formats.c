@@ -103,23 +103,39 @@ static int csv_sweep(FILE *out, const kd_format_subject *s)
     return 0;
 }
 
-/* The terminal row first: kd_formats_write writes it to the human stream. */
-const kd_format kd_formats[] = {
-    {"terminal report", {NULL}, terminal_comparison, terminal_sweep, terminal_app, NULL},
-    {"JSON", {"--json", "--save"}, json_comparison, json_sweep, json_app, NULL},
-    {"trace", {"--trace"}, trace_comparison, NULL, NULL, trace_applies},
-    {"Markdown", {"--markdown"}, markdown_comparison, markdown_sweep, markdown_app, NULL},
-    {"HTML", {"--html"}, html_comparison, html_sweep, html_app, NULL},
-    {"CSV", {"--csv"}, csv_comparison, csv_sweep, NULL, NULL},
-    {NULL, {NULL}, NULL, NULL, NULL, NULL},
-};
+/* The built-in rows; a format of its own file defines its row the same way
+ * (const kd_format kd_format_NAME = {...}) and adds X(NAME) to the list below. */
+const kd_format kd_format_terminal = {"terminal report", {NULL}, terminal_comparison, terminal_sweep, terminal_app, NULL};
+const kd_format kd_format_json = {"JSON", {"--json", "--save"}, json_comparison, json_sweep, json_app, NULL};
+const kd_format kd_format_trace = {"trace", {"--trace"}, trace_comparison, NULL, NULL, trace_applies};
+const kd_format kd_format_markdown = {"Markdown", {"--markdown"}, markdown_comparison, markdown_sweep, markdown_app, NULL};
+const kd_format kd_format_html = {"HTML", {"--html"}, html_comparison, html_sweep, html_app, NULL};
+const kd_format kd_format_csv = {"CSV", {"--csv"}, csv_comparison, csv_sweep, NULL, NULL};
+
+/* THE TABLE: one line per format, the terminal first (kd_formats_write writes it to the
+ * human stream). */
+#define KD_FORMAT_LIST(X)                                                                                              \
+    X(terminal)                                                                                                        \
+    X(json)                                                                                                            \
+    X(trace)                                                                                                           \
+    X(markdown)                                                                                                        \
+    X(html)                                                                                                            \
+    X(csv)                                                                                                             \
+    /* a new format: its line X(NAME) above this one */
+
+#define KD_FORMAT_DECLARE(name) extern const kd_format kd_format_##name;
+#define KD_FORMAT_ADDRESS(name) &kd_format_##name,
+KD_FORMAT_LIST(KD_FORMAT_DECLARE)
+const kd_format *const kd_formats[] = {KD_FORMAT_LIST(KD_FORMAT_ADDRESS) NULL};
 
 const kd_format *kd_format_for_option(const char *option)
 {
-    for (const kd_format *f = kd_formats; option && f->name; f++)
+    for (const kd_format *const *row = kd_formats; option && *row; row++) {
+        const kd_format *f = *row;
         for (size_t i = 0; i < sizeof f->options / sizeof *f->options && f->options[i]; i++)
             if (strcmp(f->options[i], option) == 0)
                 return f;
+    }
     return NULL;
 }
 
@@ -168,8 +184,8 @@ static int write_one(const kd_format *f, kd_format_render render, const kd_forma
 
 int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_request *requests, size_t n)
 {
-    if (human && kd_formats[0].name) {
-        kd_format_render render = renderer(&kd_formats[0], s->kind);
+    if (human) {
+        kd_format_render render = renderer(&kd_format_terminal, s->kind);
         if (render)
             render(human, s);
     }

@@ -6,8 +6,10 @@
  * writes outputs: it attempts every output asked for, even after one fails, and says each
  * failure (the output and its path).
  *
- * Adding a format: one file report/NAME.c with its render function(s) and one row in
- * report/formats.c's table (plus the option that sets its path, cli/). */
+ * Adding a format: one file report/NAME.c that defines its row (`const kd_format
+ * kd_format_NAME = {"Name", {"--name"}, render_comparison, render_sweep, render_app, NULL};`)
+ * and one line X(NAME) in report/formats.c's table, KD_FORMAT_LIST (and, until options come
+ * from a table, the option that sets its FILE: cli/options.c, cli/outputs.c's list). */
 #ifndef KD_REPORT_FORMATS_H
 #define KD_REPORT_FORMATS_H
 
@@ -44,8 +46,10 @@ typedef struct kd_format {
     bool (*applies)(const kd_format_subject *s);
 } kd_format;
 
-/* The table, ending with a row whose name is NULL. */
-extern const kd_format kd_formats[];
+/* The table (report/formats.c's KD_FORMAT_LIST), the terminal first, ending with NULL. */
+extern const kd_format *const kd_formats[];
+/* The terminal report's row (written to the human stream, asked for by no option). */
+extern const kd_format kd_format_terminal;
 
 /* The row an option asks for ("--save": JSON), or NULL. */
 const kd_format *kd_format_for_option(const char *option);

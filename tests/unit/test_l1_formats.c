@@ -19,7 +19,9 @@ static void the_table_is_well_formed(void **state)
 {
     (void)state;
     size_t rows = 0;
-    for (const kd_format *f = kd_formats; f->name; f++, rows++) {
+    for (const kd_format *const *row = kd_formats; *row; row++, rows++) {
+        const kd_format *f = *row;
+        assert_non_null(f->name);
         assert_true(f->comparison || f->sweep || f->app);
         for (size_t i = 0; i < 3 && f->options[i]; i++) {
             assert_true(strncmp(f->options[i], "--", 2) == 0);
@@ -27,7 +29,8 @@ static void the_table_is_well_formed(void **state)
         }
     }
     assert_true(rows >= 6); /* terminal, JSON, trace, Markdown, HTML, CSV */
-    assert_null(kd_formats[0].options[0]); /* the terminal row: no option, written to the human stream */
+    assert_ptr_equal(kd_formats[0], &kd_format_terminal); /* first: written to the human stream */
+    assert_null(kd_format_terminal.options[0]);            /* asked for by no option */
     assert_string_equal(kd_format_for_option("--save")->name, "JSON");
     assert_ptr_equal(kd_format_for_option("--save"), kd_format_for_option("--json"));
     assert_string_equal(kd_format_for_option("--csv")->name, "CSV");
