@@ -9,7 +9,8 @@ void kd_autotune_free(kd_autotune *t)
         free(t->configs[i]);
     free(t->configs);
     free(t->median_ns);
-    free(t->summary);
+    free(t->untimed_detail);
+    kd_note_free(&t->untimed_note);
     memset(t, 0, sizeof *t);
 }
 

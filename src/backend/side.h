@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "compile/build.h"
+#include "diff/notes.h"
 #include "launch/spec.h"
 #include "regions/names.h"
 #include "regions/profile.h"
@@ -25,14 +26,31 @@ typedef enum kd_tune_how {
     KD_TUNE_FIRST,    /* the first: nothing could be timed, or --no-autotune */
 } kd_tune_how;
 
+/* Why the configs were not all timed (kd_autotune.untimed). */
+typedef enum kd_tune_untimed {
+    KD_UNTIMED_NONE = 0,
+    KD_UNTIMED_NO_AUTOTUNE,    /* --no-autotune */
+    KD_UNTIMED_NOTHING_TIMED,  /* nothing can be timed here: untimed_note says why */
+    KD_UNTIMED_NO_HARNESS,     /* the harness could not be prepared: untimed_detail */
+    KD_UNTIMED_LAUNCH_FAILED,  /* config untimed_config cannot be launched: untimed_detail */
+    KD_UNTIMED_TIMING_FAILED,  /* config untimed_config could not be timed: untimed_detail */
+    KD_UNTIMED_NONE_RAN,       /* no config could run */
+} kd_tune_untimed;
+
 typedef struct kd_autotune {
     size_t count;          /* the kernel's configs; 0: the kernel is not autotuned */
     size_t chosen;         /* the config built, timed and reported (index) */
     kd_tune_how how;
+    bool decided;          /* the choice was made (false: a config failed to build) */
     char **configs;        /* each config in words: "BLOCK=256, num_warps=8" (owned) */
     double *median_ns;     /* KD_TUNE_FASTEST: each config's brief time alone, NAN where it
                               could not run; else NULL */
-    char *summary;         /* the sentence the reports print */
+    /* Why configs went untimed, or the first that could not run (data: report/autotune_text.c
+     * words it with the choice, for every report). */
+    kd_tune_untimed untimed;
+    size_t untimed_config; /* _LAUNCH_FAILED, _TIMING_FAILED: the config (index) */
+    char *untimed_detail;  /* _NO_HARNESS, _LAUNCH_FAILED, _TIMING_FAILED: text from outside (owned) */
+    kd_note untimed_note;  /* _NOTHING_TIMED: why nothing can be timed (diff/runtime.h) */
 } kd_autotune;
 void kd_autotune_free(kd_autotune *t);
 

@@ -1,14 +1,12 @@
 #include "diff/autotune.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
 #include "util/outcome.h"
 #include "diff/runtime.h"
-#include "report/note_text.h"
 #include "measure/brief.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
@@ -22,17 +20,28 @@ static kd_side trial_of(const kd_side *side, int i)
                      .frontend = side->frontend, .config = i};
 }
 
+/* The first reason a config went untimed is kept (t->untimed, its config and detail). */
+static void untimed(kd_autotune *t, kd_tune_untimed why, size_t config, const char *detail)
+{
+    if (t->untimed != KD_UNTIMED_NONE)
+        return;
+    t->untimed = why;
+    t->untimed_config = config;
+    t->untimed_detail = detail ? kd_xstrdup(detail) : NULL;
+}
+
 /* Times every config briefly; t->median_ns[i] is NAN where config i could not run, and
- * *failure says why the first such did. */
+ * t->untimed says why the first such did. */
 static int time_configs(const kd_diff_options *opts, kd_comparison *c, int s, const kd_backend *runner,
-                        kd_side_maker make, char **failure)
+                        kd_side_maker make)
 {
     kd_side *side = &c->side[s];
     kd_autotune *t = &side->autotune;
     kd_argv harness;
     kd_strbuf why = {0};
     if (runner->harness(s, &harness, &why) != 0) {
-        *failure = kd_sb_take(&why);
+        untimed(t, KD_UNTIMED_NO_HARNESS, 0, kd_sb_str(&why));
+        kd_sb_free(&why);
         return KD_OK;
     }
     t->median_ns = kd_xmalloc(t->count * sizeof *t->median_ns);
@@ -44,14 +53,11 @@ static int time_configs(const kd_diff_options *opts, kd_comparison *c, int s, co
         if ((rc = make(opts, c, &trial, s)) == KD_OK) {
             kd_timing_side timed = kd_timing_side_of(&trial, &harness);
             if (trial.launch_error)
-                kd_sb_printf(&why, "cannot launch it: %s", trial.launch_error);
+                untimed(t, KD_UNTIMED_LAUNCH_FAILED, i, trial.launch_error);
             else if (kd_time_side_briefly(&timed, opts->timing.seed, opts->timing.timeout_ms, &t->median_ns[i],
-                                          &why) != 0)
+                                          &why) != 0) {
                 t->median_ns[i] = NAN;
-            if (why.len && !*failure) {
-                kd_strbuf said = {0};
-                kd_sb_printf(&said, "config %zu could not run: %s", i + 1, kd_sb_str(&why));
-                *failure = kd_sb_take(&said);
+                untimed(t, KD_UNTIMED_TIMING_FAILED, i, kd_sb_str(&why));
             }
             kd_sb_free(&why);
         }
@@ -69,36 +75,6 @@ static int fastest(const kd_autotune *t)
         if (!isnan(t->median_ns[i]) && (best < 0 || t->median_ns[i] < t->median_ns[best]))
             best = (int)i;
     return best;
-}
-
-/* "autotune: config 2 of 3 (BLOCK=256, num_warps=8) was fastest, 41.2us vs 55.0us/60.3us" */
-static char *summarize(const kd_autotune *t, const char *untimed)
-{
-    kd_strbuf sb = {0};
-    kd_sb_printf(&sb, "autotune: config %zu of %zu (%s) ", t->chosen + 1, t->count, t->configs[t->chosen]);
-    if (t->how == KD_TUNE_GIVEN) {
-        kd_sb_puts(&sb, "used, the one the values given (--arg, --call, annotations) select");
-    } else if (t->how == KD_TUNE_FIRST) {
-        kd_sb_printf(&sb, "used, the first: %s", untimed);
-    } else {
-        char text[32];
-        kd_format_ns(t->median_ns[t->chosen], text, sizeof text);
-        kd_sb_printf(&sb, "was fastest, %s vs ", text);
-        int others = 0;
-        for (size_t i = 0; i < t->count; i++) {
-            if (i == t->chosen)
-                continue;
-            if (isnan(t->median_ns[i]))
-                snprintf(text, sizeof text, "(did not run)");
-            else
-                kd_format_ns(t->median_ns[i], text, sizeof text);
-            kd_sb_printf(&sb, "%s%s", others++ ? "/" : "", text);
-        }
-        kd_sb_puts(&sb, " (each timed briefly alone; --arg of its meta-parameters picks one)");
-        if (untimed)
-            kd_sb_printf(&sb, "; %s", untimed);
-    }
-    return kd_sb_take(&sb);
 }
 
 int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_side_maker make)
@@ -119,36 +95,26 @@ int kd_autotune_side(const kd_diff_options *opts, kd_comparison *c, int s, kd_si
     }
     t->count = configs.count;
     t->configs = configs.items;
-    char *untimed = NULL;
-    kd_note why_not = {0};
     const kd_backend *runner = NULL;
     int rc = KD_OK;
     if (given >= 0)
         t->how = KD_TUNE_GIVEN;
     else if (opts->no_autotune)
-        untimed = kd_xstrdup("--no-autotune");
-    else if (!(runner = kd_runtime_backend(opts, c, &why_not))) {
-        kd_strbuf sb = {0};
-        kd_sb_puts(&sb, "nothing could be timed (");
-        kd_note_text(&why_not, &sb);
-        kd_sb_puts(&sb, ")");
-        untimed = kd_sb_take(&sb);
-    } else {
-        rc = time_configs(opts, c, s, runner, make, &untimed);
-    }
+        untimed(t, KD_UNTIMED_NO_AUTOTUNE, 0, NULL);
+    else if (!(runner = kd_runtime_backend(opts, c, &t->untimed_note)))
+        untimed(t, KD_UNTIMED_NOTHING_TIMED, 0, NULL);
+    else
+        rc = time_configs(opts, c, s, runner, make);
     int best = fastest(t);
     t->how = given >= 0 ? KD_TUNE_GIVEN : best >= 0 ? KD_TUNE_FASTEST : KD_TUNE_FIRST;
     t->chosen = given >= 0 ? (size_t)given : best >= 0 ? (size_t)best : 0;
-    if (t->how == KD_TUNE_FIRST && !untimed)
-        untimed = kd_xstrdup("no config could run");
+    if (t->how == KD_TUNE_FIRST)
+        untimed(t, KD_UNTIMED_NONE_RAN, 0, NULL);
     if (t->how != KD_TUNE_FASTEST) {
         free(t->median_ns);
         t->median_ns = NULL;
     }
     side->config = (int)t->chosen;
-    if (rc == KD_OK)
-        t->summary = summarize(t, untimed);
-    free(untimed);
-    kd_note_free(&why_not);
+    t->decided = rc == KD_OK;
     return rc;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gpu/nvml.h"
+#include "report/autotune_text.h"
 #include "report/gate_summary.h"
 #include "report/kernels_text.h"
 #include "report/metric_text.h"
@@ -189,8 +190,12 @@ static json_t *autotune(const void *base)
         json_array_append_new(configs, json_pack("{s:s, s:o}", "config", t->configs[i], "median_ns",
                                                  t->median_ns && !isnan(t->median_ns[i]) ? json_real(t->median_ns[i])
                                                                                         : json_null()));
-    return json_pack("{s:o, s:I, s:s, s:s}", "configs", configs, "chosen", (json_int_t)t->chosen, "how", how[t->how],
-                     "summary", t->summary ? t->summary : "");
+    kd_strbuf summary = {0};
+    kd_autotune_text(t, &summary);
+    json_t *o = json_pack("{s:o, s:I, s:s, s:s}", "configs", configs, "chosen", (json_int_t)t->chosen, "how",
+                          how[t->how], "summary", kd_sb_str(&summary));
+    kd_sb_free(&summary);
+    return o;
 }
 
 /* A Triton side's launch source (backend/triton.c): its JSON text as an object; null otherwise. */

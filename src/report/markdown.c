@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/autotune_text.h"
 #include "report/gate_summary.h"
 #include "report/kernels_text.h"
 #include "report/launch_text.h"
@@ -351,8 +352,10 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         const char *label = kd_untrusted_md(&u, c->side[s].label);
         if (c->side[s].build_note)
             fprintf(out, "- %s build: %s\n", label, kd_untrusted_md_text(&u, c->side[s].build_note));
-        if (c->side[s].autotune.summary)
-            fprintf(out, "- %s %s\n", label, kd_untrusted_md_text(&u, c->side[s].autotune.summary));
+        kd_strbuf tune = {0};
+        if (kd_autotune_text(&c->side[s].autotune, &tune))
+            fprintf(out, "- %s %s\n", label, kd_untrusted_md_text(&u, kd_sb_str(&tune)));
+        kd_sb_free(&tune);
     }
     note_line(out, "- note: ", &c->git_note);
     note_line(out, "- note: ", &c->selection_note);

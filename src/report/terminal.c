@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diff/rows.h"
+#include "report/autotune_text.h"
 #include "report/gate_summary.h"
 #include "report/kernels_text.h"
 #include "report/launch_text.h"
@@ -493,8 +494,10 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         /* How its compiler was driven (Triton: num_warps, num_stages, constexprs, config). */
         if (side->build_note)
             fprintf(out, "      %s\n", kd_untrusted_text(&u, side->build_note));
-        if (side->autotune.summary)
-            fprintf(out, "      %s\n", kd_untrusted_text(&u, side->autotune.summary));
+        kd_strbuf tune = {0};
+        if (kd_autotune_text(&side->autotune, &tune))
+            fprintf(out, "      %s\n", kd_untrusted_text(&u, kd_sb_str(&tune)));
+        kd_sb_free(&tune);
         if (side->build.note)
             fprintf(out, "  %snote: %s: %s%s\n", paint(o, YELLOW), label, kd_untrusted_text(&u, side->build.note),
                     paint(o, RESET));
