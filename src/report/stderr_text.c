@@ -21,3 +21,17 @@ void kd_untrusted_fprintf(FILE *out, const char *fmt, ...)
     fputs(kd_sb_str(&text), out);
     kd_sb_free(&text);
 }
+
+void kd_status_to_stderr(double seconds, const char *text)
+{
+    if (!text) {
+        fputs("\r\033[K", stderr);
+    } else {
+        kd_strbuf line = {0};
+        kd_sb_puts(&line, text);
+        kd_untrusted_fix(&line);
+        fprintf(stderr, "\r\033[K[kerndiff %.1fs] %s", seconds, kd_sb_str(&line));
+        kd_sb_free(&line);
+    }
+    fflush(stderr);
+}

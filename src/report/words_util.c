@@ -5,5 +5,8 @@
 const kd_wording kd_wording_util[] = {
     {KD_MSG_UTIL_TRACE, 2, "[kerndiff {0:7.3f}s] {1}"},
     {KD_MSG_UTIL_ANNOUNCE, 1, "kerndiff: {0}"},
+    {KD_MSG_UTIL_OUT_OF_MEMORY, 1,
+     "kerndiff: out of memory (allocating {0} bytes); free some memory or make the run smaller"},
+    {KD_MSG_UTIL_OUT_OF_MEMORY_UNSIZED, 0, "kerndiff: out of memory; free some memory or make the run smaller"},
     {0, 0, NULL},
 };

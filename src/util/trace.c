@@ -2,7 +2,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdio.h>
+#include <stdio.h> /* vsnprintf */
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,17 +44,21 @@ static double elapsed(void)
     return (double)(now.tv_sec - state.start.tv_sec) + (double)(now.tv_nsec - state.start.tv_nsec) / 1e9;
 }
 
-/* A printf format from the callers, which the attribute has the compiler check there. The
- * status line is terminal control (it redraws itself with "\r" and ESC[K, no newline), which
- * a message sink (util/diag.h: one line each, controls written out) cannot draw: it and its
- * eraser stay raw writes here until there is a sink for it (issue 29, a second step). The
- * stage lines and announcements are messages (util_msgs.h). */
+/* The status line is terminal control (it redraws itself, no newline), which a message sink
+ * (util/diag.h: one line each) cannot draw: it goes to its own sink, which report/ supplies
+ * and main.c installs (kd_trace_set_status_sink). util/ writes nothing itself. */
+static kd_status_sink status_sink;
+
+void kd_trace_set_status_sink(kd_status_sink sink) { status_sink = sink; }
+
+/* A printf format from the callers, which the attribute has the compiler check there. */
 __attribute__((format(printf, 1, 0))) static void status_line(const char *fmt, va_list ap)
 {
+    if (!status_sink)
+        return;
     char text[160];
     vsnprintf(text, sizeof text, fmt, ap);
-    fprintf(stderr, "\r\033[K[kerndiff %.1fs] %s", elapsed(), text);
-    fflush(stderr);
+    status_sink(elapsed(), text);
     state.line_shown = true;
 }
 
@@ -62,8 +66,8 @@ void kd_status_clear(void)
 {
     ensure();
     if (state.line_shown) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
+        if (status_sink)
+            status_sink(0, NULL);
         state.line_shown = false;
     }
 }

@@ -20,4 +20,10 @@ void kd_announce(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Erases the status line (before anything else is printed). */
 void kd_status_clear(void);
 
+/* Where the status line is drawn: `text` after `seconds` since the start, redrawn in place;
+ * text NULL: erase it. The top layer installs report/'s (report/stderr_text.h's
+ * kd_status_to_stderr); none installed: no status line. */
+typedef void (*kd_status_sink)(double seconds, const char *text);
+void kd_trace_set_status_sink(kd_status_sink sink);
+
 #endif

@@ -10,6 +10,10 @@ enum {
     KD_MSG_UTIL_TRACE,
     /* util/trace.c: a result worth seeing before the run ends (what the caller said). */
     KD_MSG_UTIL_ANNOUNCE,
+    /* util/xalloc.c: an allocation failed (the bytes asked for); then kerndiff exits. */
+    KD_MSG_UTIL_OUT_OF_MEMORY,
+    /* util/xalloc.c: the same where a library allocated and did not say how much. */
+    KD_MSG_UTIL_OUT_OF_MEMORY_UNSIZED,
 };
 
 #endif

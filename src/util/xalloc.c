@@ -1,17 +1,23 @@
 #include "util/xalloc.h"
 
 #include <stdint.h>
-#include <stdio.h>
+#include <stdio.h> /* vasprintf */
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/util_msgs.h"
+
+/* Said through util/diag.h like every message; the sink that words it may allocate, and an
+ * allocation failing there comes back here: the second time, just the exit status. */
 _Noreturn void kd_die_oom(size_t size)
 {
-    if (size)
-        fprintf(stderr, "kerndiff: out of memory (allocating %zu bytes); free some memory or make the run smaller\n",
-                size);
-    else /* a library allocated and did not say how much */
-        fputs("kerndiff: out of memory; free some memory or make the run smaller\n", stderr);
+    static volatile int dying;
+    if (!dying++) {
+        if (size)
+            kd_say(KD_MSG_UTIL_OUT_OF_MEMORY, KD_DIAG_NO_SIDE, KD_U(size));
+        else /* a library allocated and did not say how much */
+            kd_say0(KD_MSG_UTIL_OUT_OF_MEMORY_UNSIZED, KD_DIAG_NO_SIDE);
+    }
     exit(KD_XALLOC_EXIT_STATUS);
 }
 
