@@ -13,6 +13,9 @@
 
 #define OUTPUT_SEED_INDEX 1000
 #define GUARD_BYTES (64u << 10) /* `setup guard`: the hole after each buffer, small so that it lands right after */
+#define MAX_PARAM_BYTES 32764   /* `arg I bytes`: the driver's limit on a kernel's parameter buffer */
+/* A command line: `arg I bytes HEX` of the largest parameter is two hex digits a byte. */
+#define MAX_LINE (2 * MAX_PARAM_BYTES + 256)
 
 void kd_proto_reply(const char *fmt, ...)
 {
@@ -59,9 +62,40 @@ static void scalar_bytes(kd_dtype t, double v, unsigned char out[8])
     }
 }
 
+/* HEX (two digits a byte) into a fresh buffer; NULL when it is not hex, empty or too long. */
+static unsigned char *parse_hex(const char *hex, size_t *bytes)
+{
+    size_t len = strlen(hex);
+    if (len == 0 || len % 2 || len / 2 > MAX_PARAM_BYTES || strspn(hex, "0123456789abcdefABCDEF") != len)
+        return NULL;
+    unsigned char *out = malloc(len / 2);
+    for (size_t i = 0; out && i < len / 2; i++) {
+        char pair[3] = {hex[2 * i], hex[2 * i + 1], '\0'};
+        out[i] = (unsigned char)strtoul(pair, NULL, 16);
+    }
+    *bytes = len / 2;
+    return out;
+}
+
+/* A new `arg I` forgets what the old one had: its `fill`, its bytes and the patches into them. */
+static void forget_arg(kd_server_slot *slot, size_t i)
+{
+    kd_server_arg *a = &slot->args[i];
+    free(a->fill);
+    free(a->raw);
+    memset(a, 0, sizeof *a);
+    a->share = -1;
+    slot->arg_ptrs[i] = NULL;
+    size_t kept = 0;
+    for (size_t k = 0; k < slot->npatches; k++)
+        if (slot->patches[k].param != i)
+            slot->patches[kept++] = slot->patches[k];
+    slot->npatches = kept;
+}
+
 /* arg I buffer DTYPE LANES COUNT in|out|inout [share=J] | arg I scalar DTYPE VALUE
- * | arg I stream | arg I scratch BYTES.  share=J (slot 1 only): use slot 0's buffer J,
- * which has the same size. */
+ * | arg I stream | arg I scratch BYTES | arg I bytes HEX.  share=J (slot 1 only): use slot
+ * 0's buffer J, which has the same size. */
 static void arg(kd_server *s, kd_words *w)
 {
     char *end;
@@ -72,10 +106,7 @@ static void arg(kd_server *s, kd_words *w)
     }
     kd_server_slot *slot = kd_server_current(s);
     kd_server_arg *a = &slot->args[i];
-    free(a->fill);
-    memset(a, 0, sizeof *a);
-    a->share = -1;
-    slot->arg_ptrs[i] = NULL;
+    forget_arg(slot, i);
     const char *share = kd_proto_value(w, 7, "share");
     if ((w->count == 7 || (w->count == 8 && share)) && strcmp(w->word[2], "buffer") == 0) {
         if (!kd_proto_buffer_mode(w->word[6], &a->is_output, &a->is_inout)) {
@@ -111,9 +142,17 @@ static void arg(kd_server *s, kd_words *w)
         a->dtype = KD_DT_U8;
         a->bytes = (size_t)strtoull(w->word[3], NULL, 10);
         slot->arg_ptrs[i] = &a->device; /* stays 0 (a NULL pointer) when no bytes are needed */
+    } else if (w->count == 4 && strcmp(w->word[2], "bytes") == 0) {
+        /* a replayed launch's by-value parameter, exactly as the program passed it */
+        if (!(a->raw = parse_hex(w->word[3], &a->raw_bytes))) {
+            kd_proto_reply("err protocol arg %lu bytes: HEX is 1 to %d bytes, two hex digits each", i, MAX_PARAM_BYTES);
+            return;
+        }
+        a->dtype = KD_DT_U8; /* only to pass the check below: the bytes are the parameter */
+        slot->arg_ptrs[i] = a->raw;
     } else {
         kd_proto_reply("err protocol usage: arg I buffer DTYPE LANES COUNT in|out|inout [share=J] | arg I scalar DTYPE "
-                       "VALUE | arg I stream | arg I scratch BYTES");
+                       "VALUE | arg I stream | arg I scratch BYTES | arg I bytes HEX");
         return;
     }
     if (a->dtype == KD_DT_UNKNOWN || (a->is_buffer && a->lanes <= 0)) {
@@ -178,6 +217,89 @@ static void fill(kd_server *s, kd_words *w)
     kd_proto_reply("ok fill bytes=%zu", a->bytes);
 }
 
+/* Whether patch p of a slot can be applied: a bytes parameter holding the word, a buffer
+ * argument holding the offset (a pointer one past the end is legal C). */
+static bool patch_fits(kd_server_slot *slot, const kd_server_patch *p)
+{
+    const kd_server_arg *param = &slot->args[p->param], *buf = &slot->args[p->buffer];
+    return p->param < slot->nargs && p->buffer < slot->nargs && param->raw && p->word + 8 <= param->raw_bytes &&
+           buf->is_buffer && p->offset <= buf->bytes;
+}
+
+/* patch I WORD J OFFSET: the pointer word at byte WORD of parameter I becomes buffer J's
+ * address + OFFSET (set at setup and after every move of the buffers). */
+static void patch(kd_server *s, kd_words *w)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    char *e[4] = {NULL, NULL, NULL, NULL};
+    unsigned long long v[4] = {0, 0, 0, 0};
+    bool parsed = w->count == 5 && !s->ready;
+    for (int k = 0; parsed && k < 4; k++) {
+        errno = 0;
+        v[k] = strtoull(w->word[1 + k], &e[k], 10);
+        parsed = *w->word[1 + k] && !*e[k] && errno == 0 && *w->word[1 + k] != '-';
+    }
+    if (!parsed || v[0] >= KD_SERVER_MAX_ARGS || v[2] >= KD_SERVER_MAX_ARGS) {
+        kd_proto_reply("err protocol usage: patch I WORD J OFFSET (before setup)");
+        return;
+    }
+    kd_server_patch p = {(size_t)v[0], (size_t)v[1], (size_t)v[2], v[3]};
+    if (!patch_fits(slot, &p)) {
+        kd_proto_reply("err protocol patch %llu %llu %llu %llu: argument %llu must be `arg bytes` holding 8 bytes at "
+                       "%llu, argument %llu a buffer of at least %llu bytes", v[0], v[1], v[2], v[3], v[0], v[1],
+                       v[2], v[3]);
+        return;
+    }
+    kd_server_patch *grown = realloc(slot->patches, (slot->npatches + 1) * sizeof *grown);
+    if (!grown) {
+        kd_proto_reply("err alloc host memory for a patch");
+        return;
+    }
+    slot->patches = grown;
+    slot->patches[slot->npatches++] = p;
+    kd_proto_reply("ok patch");
+}
+
+/* Buffer argument j's address as the device sees it (the vendor's, as `buffers` says it). */
+static unsigned long long buffer_address(kd_server *s, int index, size_t j)
+{
+    kd_server_slot *slot = &s->slot[index];
+    size_t k = 0;
+    for (size_t i = 0; i < j; i++)
+        k += slot->args[i].is_buffer;
+    return s->ops->address(s, index, k, kd_server_owner(s, &slot->args[j])->device);
+}
+
+/* Every loaded slot's pointer words, from where its buffers are now (setup, `place`). */
+static void apply_patches(kd_server *s)
+{
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++) {
+        kd_server_slot *slot = &s->slot[k];
+        for (size_t i = 0; slot->loaded && i < slot->npatches; i++) {
+            const kd_server_patch *p = &slot->patches[i];
+            unsigned long long address = buffer_address(s, k, p->buffer) + p->offset;
+            memcpy(slot->args[p->param].raw + p->word, &address, sizeof address);
+        }
+    }
+}
+
+/* param I: the bytes parameter I of the current slot is passed as now, pointer words
+ * patched (what a test compares with `buffers`). */
+static void param(kd_server *s, kd_words *w)
+{
+    char *end = NULL;
+    unsigned long i = w->count == 2 ? strtoul(w->word[1], &end, 10) : KD_SERVER_MAX_ARGS;
+    kd_server_slot *slot = kd_server_current(s);
+    if (i >= KD_SERVER_MAX_ARGS || *end || !slot->args[i].raw) {
+        kd_proto_reply("err protocol usage: param I (an `arg I bytes` of this slot)");
+        return;
+    }
+    printf("ok param bytes=");
+    for (size_t k = 0; k < slot->args[i].raw_bytes; k++)
+        printf("%02x", slot->args[i].raw[k]);
+    kd_proto_reply("%s", "");
+}
+
 static void geometry(kd_server *s, kd_words *w)
 {
     if (w->count != 8) {
@@ -233,7 +355,8 @@ static long long set_up_slot(kd_server *s, int index, bool guard)
             continue;
         char what[32];
         snprintf(what, sizeof what, "argument %zu", i);
-        if (!allocate(s, &a->device, a->bytes, what))
+        /* a captured 0-byte allocation still gets an address of its own */
+        if (!allocate(s, &a->device, a->bytes ? a->bytes : 1, what))
             return -1;
         /* guard: a hole after each buffer, so that an overrun lands in memory no one owns
          * (a tool like compute-sanitizer sees it) instead of in the next buffer. */
@@ -274,6 +397,13 @@ static void setup(kd_server *s, kd_words *w)
         kd_proto_reply("err protocol usage: setup [guard], after load, once");
         return;
     }
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        for (size_t i = 0; s->slot[k].loaded && i < s->slot[k].npatches; i++)
+            if (!patch_fits(&s->slot[k], &s->slot[k].patches[i])) { /* an `arg` changed it since */
+                kd_proto_reply("err protocol slot %d: patch of argument %zu no longer fits its arguments", k,
+                               s->slot[k].patches[i].param);
+                return;
+            }
     if (s->ops->before_setup && !s->ops->before_setup(s))
         return;
     long long total = 0;
@@ -292,6 +422,7 @@ static void setup(kd_server *s, kd_words *w)
         return;
     }
     s->ready = true;
+    apply_patches(s);
     kd_proto_reply("ok setup bytes=%lld", total);
 }
 
@@ -394,10 +525,27 @@ static bool needs_setup(const char *cmd)
     return false;
 }
 
+/* Reads one command line; false at the end of input. A line longer than MAX_LINE is read to
+ * its end and answered once, as an error (never as two commands). */
+static bool read_line(char *line, size_t size, bool *too_long)
+{
+    if (!fgets(line, (int)size, stdin))
+        return false;
+    *too_long = !strchr(line, '\n') && strlen(line) == size - 1;
+    for (int c = 0; *too_long && (c = getchar()) != EOF && c != '\n';)
+        ;
+    return true;
+}
+
 void kd_server_run(kd_server *s)
 {
-    char line[4096];
-    while (fgets(line, sizeof line, stdin)) {
+    static char line[MAX_LINE];
+    bool too_long = false;
+    while (read_line(line, sizeof line, &too_long)) {
+        if (too_long) {
+            kd_proto_reply("err protocol line longer than %d bytes", MAX_LINE - 1);
+            continue;
+        }
         kd_words w;
         kd_proto_split(line, &w);
         if (w.count == 0)
@@ -414,6 +562,10 @@ void kd_server_run(kd_server *s)
             arg(s, &w);
         else if (!strcmp(cmd, "fill"))
             fill(s, &w);
+        else if (!strcmp(cmd, "patch"))
+            patch(s, &w);
+        else if (!strcmp(cmd, "param"))
+            param(s, &w);
         else if (!strcmp(cmd, "geometry"))
             geometry(s, &w);
         else if (!strcmp(cmd, "seed") && w.count == 2) {
@@ -434,5 +586,7 @@ void kd_server_run(kd_server *s)
             break;
         } else if (!s->ops->command(s, &w))
             kd_proto_reply("err protocol unknown command %s", cmd);
+        else if (s->ready)
+            apply_patches(s); /* `place` may have moved the buffers the pointer words point into */
     }
 }

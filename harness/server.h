@@ -1,6 +1,7 @@
 /* server.h — the harness protocol's server, written once for every vendor (docs/PROTOCOL.md):
  * the dispatch loop, the slots and their arguments, seeding (random, or a `fill` file's
- * bytes), `setup`, `check`, `buffers`. The device work goes through a kd_vendor table
+ * bytes), `setup`, `check`, `buffers`, and a replayed launch's raw parameters and pointer
+ * patches (`arg I bytes`, `patch`). The device work goes through a kd_vendor table
  * (harness/vendor.h); a vendor's main() fills it and calls kd_server_run. */
 #ifndef KD_HARNESS_SERVER_H
 #define KD_HARNESS_SERVER_H
@@ -28,7 +29,17 @@ typedef struct kd_server_arg {
     void *initial;              /* the seeded contents (host), restored before each `check` run */
     void *fill;                 /* `fill I PATH`: the file's bytes, which replace the random seed */
     unsigned char scalar[8];
+    unsigned char *raw;         /* `arg I bytes HEX`: a by-value parameter as the program passed it */
+    size_t raw_bytes;
 } kd_server_arg;
+
+/* `patch I WORD J OFFSET`: the 8 bytes at WORD of parameter I (an `arg I bytes`) hold buffer
+ * J's device address + OFFSET, rewritten whenever buffers are made or moved (a replayed
+ * launch's pointer words, rebased onto the harness's own copies of the allocations). */
+typedef struct kd_server_patch {
+    size_t param, word, buffer;
+    unsigned long long offset;
+} kd_server_patch;
 
 typedef struct kd_server_slot {
     kd_server_arg args[KD_SERVER_MAX_ARGS];
@@ -36,6 +47,8 @@ typedef struct kd_server_slot {
     size_t nargs;
     bool loaded;
     unsigned grid[3], block[3], smem;
+    kd_server_patch *patches;
+    size_t npatches;
 } kd_server_slot;
 
 typedef struct kd_server {

@@ -207,6 +207,108 @@ static void fill_transcript(const char *harness, const char *cubin, const char *
     free(inout);
 }
 
+/* The 8-byte word at byte `word` of a `param` reply's bytes=HEX. */
+static unsigned long long param_word(const char *hex, size_t word)
+{
+    unsigned long long v = 0;
+    if (strlen(hex) < 2 * (word + 8))
+        return 0;
+    for (int b = 7; b >= 0; b--) {
+        char pair[3] = {hex[2 * (word + (size_t)b)], hex[2 * (word + (size_t)b) + 1], '\0'};
+        v = v << 8 | strtoul(pair, NULL, 16);
+    }
+    return v;
+}
+
+/* Buffer argument `arg`'s address in a `buffers` reply's list=I:0xADDR:BYTES,... */
+static unsigned long long listed_address(const char *list, unsigned arg)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%u:", arg);
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, key, strlen(key)) == 0)
+            return strtoull(p + strlen(key), NULL, 16);
+    return 0;
+}
+
+/* A replayed launch (docs/PROTOCOL.md `arg I bytes`, `patch`): the copy kernel's three
+ * parameters as the program passed them (two pointer words and n), the two allocations they
+ * point into as buffer arguments 3 and 4 after them (the kernel has 3 parameters: it never
+ * reads kernelParams[3..]), the input filled with captured bytes; the pointer words follow
+ * the buffers through setup and place, and the copy's output is the file's bytes. */
+static void replay_transcript(const char *harness, const char *cubin, const char *entry, const char *dir)
+{
+    char in_path[96], out_path[96];
+    snprintf(in_path, sizeof in_path, "%s/replay_in", dir);
+    snprintf(out_path, sizeof out_path, "%s/replay_outputs", dir);
+    check(write_floats(in_path, N, 2.0f, 0.125f), "replay: the captured input is written");
+    if (!restart(harness, "copy=all"))
+        return;
+    char n_hex[9];
+    unsigned n = N;
+    snprintf(n_hex, sizeof n_hex, "%02x%02x%02x%02x", n & 0xff, n >> 8 & 0xff, n >> 16 & 0xff, n >> 24 & 0xff);
+    expect("ok hello", NULL, "hello 2");
+    expect("ok load", NULL, "load cubin %s %s", cubin, entry);
+    expect("err protocol", NULL, "arg 0 bytes 123");          /* an odd digit count */
+    expect("err protocol", NULL, "arg 0 bytes 00zz");         /* not hex */
+    expect("err protocol", NULL, "arg 0 bytes");              /* no bytes */
+    expect("ok arg", NULL, "arg 0 bytes 0000000000000000");  /* in (patched below) */
+    expect("ok arg", NULL, "arg 1 bytes ffffffffffffffff");  /* out (patched below) */
+    expect("ok arg", NULL, "arg 2 bytes %s", n_hex);
+    expect("err protocol", NULL, "patch 0 0 3 0");            /* buffer 3 not given yet */
+    expect("ok arg", NULL, "arg 3 buffer u8 1 %d in", N * 4);
+    expect("ok arg", NULL, "arg 4 buffer u8 1 %d inout", N * 4);
+    expect("ok fill", NULL, "fill 3 %s", in_path);
+    expect("err protocol", NULL, "patch 0 1 3 0");            /* the word runs past the parameter */
+    expect("err protocol", NULL, "patch 2 0 3 0");            /* a 4-byte parameter holds no pointer word */
+    expect("err protocol", NULL, "patch 0 0 2 0");            /* argument 2 is no buffer */
+    expect("err protocol", NULL, "patch 0 0 3 %d", N * 4 + 1); /* past the end of the buffer */
+    expect("err protocol", NULL, "patch 0 0 3");
+    expect("ok patch", NULL, "patch 0 0 3 0");
+    expect("ok patch", NULL, "patch 1 0 4 %d", N * 4);        /* one past the end: legal, then replaced */
+    expect("ok arg", NULL, "arg 1 bytes ffffffffffffffff");   /* a new arg 1 drops its patch */
+    expect("ok param", (const char *const[]){"bytes", NULL}, "param 1");
+    check(strcmp(value("bytes"), "ffffffffffffffff") == 0, "replay: a new `arg I` drops the patches into it");
+    expect("ok patch", NULL, "patch 1 0 4 0");
+    expect("err protocol", NULL, "param 3");                  /* a buffer, not bytes */
+    expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0", N / 256);
+    expect("ok seed", NULL, "seed 7");
+    expect("ok setup", NULL, "setup");
+    expect("err protocol", NULL, "patch 0 0 3 0");            /* after setup */
+    for (int round = 0; round < 2; round++) {
+        expect("ok buffers", (const char *const[]){"list", NULL}, "buffers");
+        char *list = strdup(value("list"));
+        expect("ok param", NULL, "param 0");
+        unsigned long long in_word = param_word(value("bytes"), 0);
+        expect("ok param", NULL, "param 1");
+        unsigned long long out_word = param_word(value("bytes"), 0);
+        check(in_word && in_word == listed_address(list, 3),
+              round ? "replay: after place, parameter 0's word is buffer 3's new address"
+                    : "replay: parameter 0's word is buffer 3's address");
+        check(out_word && out_word == listed_address(list, 4),
+              round ? "replay: after place, parameter 1's word is buffer 4's new address"
+                    : "replay: parameter 1's word is buffer 4's address");
+        free(list);
+        expect("ok param", NULL, "param 2");
+        check(strcmp(value("bytes"), n_hex) == 0, "replay: a parameter without patches passes as given");
+        expect("ok check", (const char *const[]){"bytes", NULL}, "check %s", out_path);
+        size_t len = 0;
+        char *bytes = kd_read_file(out_path, &len);
+        char *want = kd_read_file(in_path, &(size_t){0});
+        check(bytes && want && len == 2 * N * sizeof(float) && memcmp(bytes, want, N * sizeof(float)) == 0 &&
+                  memcmp(bytes + N * sizeof(float), want, N * sizeof(float)) == 0,
+              round ? "replay: after place, the copy through the patched pointers is the captured input, twice"
+                    : "replay: the copy through the patched pointers is the captured input, in both check runs");
+        free(bytes);
+        free(want);
+        expect("ok place", NULL, "place %d", 4096 + round);
+    }
+    expect("ok quit", NULL, "quit");
+    kd_child_stop(&child);
+    unlink(in_path);
+    unlink(out_path);
+}
+
 /* An inout buffer (docs/PROTOCOL.md): compared, seeded like an output (k = 1000), never
  * poisoned. The copy kernel given n = N/2 writes the first half of it; the second half must
  * hold its seeded contents after both runs, where an `out` buffer's would hold the poison. */
@@ -325,6 +427,7 @@ int main(int argc, char **argv)
     expect("ok quit", NULL, "quit");
     inout_transcript(argv[1], cubin, entry, out_path, data);
     fill_transcript(argv[1], cubin, entry, dir);
+    replay_transcript(argv[1], cubin, entry, dir);
     unlink(out_path);
     rmdir(dir);
     printf("conformance %s: %s\n", argv[1], failures ? "FAILED" : "passed");
