@@ -51,8 +51,9 @@ int kd_regions_run(const kd_regions_request *r, kd_region_profile *out, kd_strbu
     }
     if (rc == 0) {
         /* Reading every warp's ring back after each launch takes longer than the launch. */
-        kd_reply_status st =
-            kd_wire_regions(&c, o->capacity, o->launches, r->stride, path, o->timeout_ms * 10, &record_cycles);
+        kd_wire_regions_request req = {.capacity = o->capacity, .launches = o->launches, .block_stride = r->stride,
+                                       .path = path, .timeout_ms = o->timeout_ms * 10};
+        kd_reply_status st = kd_wire_regions_run(&c, &req, &record_cycles);
         if (st != KD_REPLY_OK)
             rc = failed(&c, st, "recording regions", why);
     }

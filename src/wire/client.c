@@ -227,11 +227,4 @@ kd_reply_status kd_wire_regions_run(kd_child *c, const kd_wire_regions_request *
     return st;
 }
 
-kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, unsigned block_stride,
-                                const char *path, int timeout_ms, double *record_cycles)
-{
-    kd_wire_regions_request req = {capacity, launches, block_stride, path, timeout_ms};
-    return kd_wire_regions_run(c, &req, record_cycles);
-}
-
 kd_reply_status kd_wire_once(kd_child *c, int timeout_ms) { return kd_child_call(c, timeout_ms, "once"); }

@@ -96,11 +96,6 @@ typedef struct kd_wire_regions_request {
 } kd_wire_regions_request;
 /* *record_cycles: the cost of one record the harness measured (0: not measured). */
 kd_reply_status kd_wire_regions_run(kd_child *c, const kd_wire_regions_request *req, double *record_cycles);
-/* Transitional (issue 29: more than 6 parameters take a struct): the same, until
- * regions/pass.c calls kd_wire_regions_run; then it goes. */
-kd_reply_status kd_wire_regions(kd_child *c, unsigned capacity, unsigned launches, unsigned block_stride,
-                                const char *path, int timeout_ms,
-                                double *record_cycles);
 
 /* setup guard: the same, with a hole after every buffer (for compute-sanitizer). */
 void kd_wire_send_setup_guarded(kd_child *c);
