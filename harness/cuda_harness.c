@@ -560,8 +560,8 @@ static void regions_proton(harness *h, harness_slot *slot, kd_server_arg *scratc
             if (host)
                 fwrite(&head, sizeof head, 1, f);
         }
-        if (host && kd_proton_to_records(device, cta_bytes, (uint32_t)blocks, warps_per_cta, head.capacity, host, why,
-                                         sizeof why) == 0)
+        kd_proton_scratch proton = {device, cta_bytes, (uint32_t)blocks, warps_per_cta};
+        if (host && kd_proton_to_records(&proton, head.capacity, host, why, sizeof why) == 0)
             fwrite(host, 1, bytes, f);
     }
     free(device);

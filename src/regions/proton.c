@@ -56,9 +56,12 @@ static uint64_t file_record(uint32_t tag, uint32_t clock_low)
     return id << 57 | (uint64_t)(tag >> 31) << KD_REGION_CLOCK_BITS | clock;
 }
 
-int kd_proton_to_records(const unsigned char *scratch, size_t cta_bytes, uint32_t ctas, uint32_t warps_per_cta,
-                         uint32_t capacity, unsigned char *out, char *why, size_t why_len)
+int kd_proton_to_records(const kd_proton_scratch *in, uint32_t capacity, unsigned char *out, char *why,
+                         size_t why_len)
 {
+    const unsigned char *scratch = in->data;
+    size_t cta_bytes = in->cta_bytes;
+    uint32_t ctas = in->ctas, warps_per_cta = in->warps_per_cta;
     size_t warps = (size_t)ctas * warps_per_cta;
     uint32_t *counts = (uint32_t *)out;
     uint64_t *headers = (uint64_t *)(out + 4 * warps), *records = headers + KD_REGION_HEADER_WORDS * warps;

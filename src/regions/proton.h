@@ -27,14 +27,19 @@
 uint32_t kd_proton_capacity(const unsigned char *scratch, size_t cta_bytes, uint32_t warps_per_cta, char *why,
                             size_t why_len);
 
-/* One launch's scratch of `ctas` CTAs as the record file's launch block (records.h:
+/* One launch's scratch (in: `ctas` CTAs of `cta_bytes`) as the record file's launch block (records.h:
  * counts, headers, records of ctas * warps_per_cta warps with `capacity` records each) into
  * out, of kd_region_launch_bytes(ctas * warps_per_cta, capacity) bytes (all written). A warp's
  * header: the CTA's start %globaltimer; its SM, and as clock the CTA's earliest kept record
  * (Proton records no clock at the start). Returns 0, or -1
  * with what is wrong in why (a CTA without its preamble or with another buffer size, a
  * scope id beyond the record file's ids). */
-int kd_proton_to_records(const unsigned char *scratch, size_t cta_bytes, uint32_t ctas, uint32_t warps_per_cta,
-                         uint32_t capacity, unsigned char *out, char *why, size_t why_len);
+typedef struct kd_proton_scratch {
+    const unsigned char *data; /* the launch's profile scratch, CTA after CTA */
+    size_t cta_bytes;          /* each CTA's part */
+    uint32_t ctas, warps_per_cta;
+} kd_proton_scratch;
+int kd_proton_to_records(const kd_proton_scratch *in, uint32_t capacity, unsigned char *out, char *why,
+                         size_t why_len);
 
 #endif

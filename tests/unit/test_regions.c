@@ -160,7 +160,7 @@ static void proton_buffer_becomes_records(void **state)
     size_t bytes = kd_region_launch_bytes(2 * P_WARPS, P_CAP);
     unsigned char *out = malloc(bytes);
     memset(out, 0xab, bytes);
-    assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 2, P_WARPS, P_CAP, out, why, sizeof why), 0);
+    assert_int_equal(kd_proton_to_records(&(kd_proton_scratch){buf, P_CTA_BYTES, 2, P_WARPS}, P_CAP, out, why, sizeof why), 0);
     const uint32_t *counts = (const uint32_t *)out;
     const uint64_t *headers = (const uint64_t *)(out + 4 * 2 * P_WARPS), *records = headers + KD_REGION_HEADER_WORDS * 2 * P_WARPS;
     assert_int_equal(counts[0], 2);
@@ -196,7 +196,7 @@ static void proton_wrapped_segment_keeps_the_newest(void **state)
     proton_words(buf, 0, 0, 6);
     size_t bytes = kd_region_launch_bytes(P_WARPS, P_CAP);
     unsigned char *out = malloc(bytes);
-    assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 1, P_WARPS, P_CAP, out, why, sizeof why), 0);
+    assert_int_equal(kd_proton_to_records(&(kd_proton_scratch){buf, P_CTA_BYTES, 1, P_WARPS}, P_CAP, out, why, sizeof why), 0);
     const uint32_t *counts = (const uint32_t *)out;
     const uint64_t *records = (const uint64_t *)(out + 4 * P_WARPS) + KD_REGION_HEADER_WORDS * P_WARPS;
     assert_int_equal(counts[0], 6);
@@ -223,12 +223,12 @@ static void proton_rejects_foreign_buffers(void **state)
     assert_non_null(strstr(why, "power of two"));
     proton_cta(buf, 0);
     unsigned char out[4096];
-    assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 2, P_WARPS, P_CAP, out, why, sizeof why), -1);
+    assert_int_equal(kd_proton_to_records(&(kd_proton_scratch){buf, P_CTA_BYTES, 2, P_WARPS}, P_CAP, out, why, sizeof why), -1);
     assert_non_null(strstr(why, "CTA 1"));
     proton_cta(buf, 1);
     proton_record(buf, 1, 0, 0, 200, 0, 5);
     proton_words(buf, 1, 0, 1);
-    assert_int_equal(kd_proton_to_records(buf, P_CTA_BYTES, 2, P_WARPS, P_CAP, out, why, sizeof why), -1);
+    assert_int_equal(kd_proton_to_records(&(kd_proton_scratch){buf, P_CTA_BYTES, 2, P_WARPS}, P_CAP, out, why, sizeof why), -1);
     assert_non_null(strstr(why, "scope 200"));
 }
 
