@@ -1,0 +1,265 @@
+/* A launch made from a capture (launch/replay.h). */
+#include "launch/replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launch/launch_msgs.h"
+#include "util/fs.h"
+#include "util/xalloc.h"
+
+static char *blob_path(const char *dir, size_t j, const char *which)
+{
+    char name[64];
+    snprintf(name, sizeof name, "replay-alloc-%zu.%s", j, which);
+    return kd_path_join(dir, name);
+}
+
+/* Whether two extracted files hold the same bytes (both of `bytes` bytes). */
+static bool same_file(const char *a, const char *b, uint64_t bytes)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    unsigned char ba[1 << 16], bb[1 << 16];
+    for (uint64_t done = 0; same && done < bytes;) {
+        size_t n = bytes - done < sizeof ba ? (size_t)(bytes - done) : sizeof ba;
+        same = fread(ba, 1, n, fa) == n && fread(bb, 1, n, fb) == n && memcmp(ba, bb, n) == 0;
+        done += n;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* The parameter whose value is a pointer word at its own start (a plain T* parameter). */
+static const kd_capture_pointer *pointer_at(const kd_capture *cap, uint32_t word)
+{
+    for (size_t k = 0; k < cap->npointers; k++)
+        if (cap->pointers[k].word == word)
+            return &cap->pointers[k];
+    return NULL;
+}
+
+static int extract_all(kd_replay *r, const char *dir, kd_diag *err)
+{
+    const kd_capture *cap = &r->cap;
+    for (size_t j = 0; j < cap->nallocs; j++) {
+        const kd_capture_alloc *a = &cap->allocs[j];
+        kd_replay_buffer *b = &r->buffers[j];
+        b->bytes = a->span_end - a->span_start;
+        char name[32];
+        snprintf(name, sizeof name, "allocation %zu", j);
+        b->name = kd_xstrdup(name);
+        b->before_path = blob_path(dir, j, "before");
+        if (kd_capture_extract(cap, j, KD_CAPTURE_BEFORE, b->before_path, err) != 0)
+            return -1;
+        const kd_capture_blob *before = &a->blob[KD_CAPTURE_BEFORE], *after = &a->blob[KD_CAPTURE_AFTER];
+        /* the writer stores an unchanged "after" once: the same blob as "before" */
+        if (!after->present || (after->offset == before->offset && after->stored == before->stored))
+            continue;
+        b->after_path = blob_path(dir, j, "after");
+        if (kd_capture_extract(cap, j, KD_CAPTURE_AFTER, b->after_path, err) != 0)
+            return -1;
+        b->changed = after->crc_raw != before->crc_raw || !same_file(b->before_path, b->after_path, b->bytes);
+        if (!b->changed) {
+            unlink(b->after_path);
+            free(b->after_path);
+            b->after_path = NULL;
+        }
+    }
+    return 0;
+}
+
+int kd_replay_open(const char *path, const char *dir, kd_replay *r, kd_diag *err)
+{
+    memset(r, 0, sizeof *r);
+    if (kd_capture_open(path, &r->cap, err) != 0)
+        return -1;
+    r->nbuffers = r->cap.nallocs;
+    r->buffers = kd_xcalloc(r->nbuffers ? r->nbuffers : 1, sizeof *r->buffers);
+    r->data_bytes = kd_capture_data_bytes(&r->cap);
+    if (r->cap.nparams > KD_LAUNCH_MAX_ARGS || r->cap.nparams + r->cap.nallocs > KD_LAUNCH_MAX_ARGS) {
+        kd_diag_set(err, KD_MSG_REPLAY_TOO_MANY, KD_DIAG_NO_SIDE, KD_S(path), KD_U(r->cap.nparams),
+                    KD_U(r->cap.nallocs), KD_U(KD_LAUNCH_MAX_ARGS));
+        kd_replay_free(r);
+        return -1;
+    }
+    if (extract_all(r, dir, err) != 0) {
+        kd_replay_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+void kd_replay_free(kd_replay *r)
+{
+    for (size_t j = 0; j < r->nbuffers; j++) {
+        kd_replay_buffer *b = &r->buffers[j];
+        if (b->before_path)
+            unlink(b->before_path);
+        if (b->after_path)
+            unlink(b->after_path);
+        free(b->before_path);
+        free(b->after_path);
+        free(b->name);
+    }
+    free(r->buffers);
+    kd_capture_free(&r->cap);
+    memset(r, 0, sizeof *r);
+}
+
+const unsigned char *kd_replay_param(const kd_replay *r, size_t i, size_t *bytes)
+{
+    if (i >= r->cap.nparams) {
+        *bytes = 0;
+        return NULL;
+    }
+    *bytes = r->cap.params[i].size;
+    return r->cap.param_data + r->cap.params[i].offset;
+}
+
+/* The size of a parameter as declared, or 0 when kerndiff cannot tell (a struct, a T). */
+static size_t declared_size(const kd_param *p)
+{
+    if (p->is_pointer)
+        return sizeof(void *);
+    kd_type_info t;
+    return kd_type_parse(p->type, &t) ? kd_dtype_size(t.base) * (size_t)t.lanes : 0;
+}
+
+/* The layout check: the side's kernel takes the captured parameter buffer as it is. */
+static int check_layout(const kd_replay *r, const kd_kernel *k, int side, kd_diag *err)
+{
+    const kd_capture *cap = &r->cap;
+    const char *label = side == 2 ? "v2" : "v1";
+    if (k->nparams != cap->nparams) {
+        kd_diag_set(err, KD_MSG_REPLAY_PARAM_COUNT, side, KD_S(label), KD_S(k->name), KD_U(k->nparams), KD_S(cap->demangled),
+                    KD_U(cap->nparams));
+        return -1;
+    }
+    for (size_t i = 0; i < k->nparams; i++) {
+        const kd_param *p = &k->params[i];
+        char unnamed[24];
+        const char *name = p->name && *p->name ? p->name : (snprintf(unnamed, sizeof unnamed, "#%zu", i), unnamed);
+        size_t want = declared_size(p);
+        if (want && want != cap->params[i].size) {
+            kd_diag_set(err, KD_MSG_REPLAY_PARAM_SIZE, side, KD_S(label), KD_U(i), KD_S(name), KD_S(p->type), KD_U(want),
+                        KD_U(cap->params[i].size));
+            return -1;
+        }
+        /* a scalar the program passed a device pointer in: the kernels do not agree */
+        if (want && !p->is_pointer && want == 8 && pointer_at(cap, cap->params[i].offset)) {
+            kd_diag_set(err, KD_MSG_REPLAY_PARAM_POINTER, side, KD_S(label), KD_U(i), KD_S(name), KD_S(p->type));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int kd_replay_spec(const kd_replay *r, const kd_kernel *kernel, int side, kd_launch_spec *spec, kd_diag *err)
+{
+    memset(spec, 0, sizeof *spec);
+    if (check_layout(r, kernel, side, err) != 0)
+        return -1;
+    const kd_capture *cap = &r->cap;
+    /* each buffer is typed and named by the first plain pointer parameter that points at its
+       start (float *y: elements of float, "y"), so a difference is said as y[i] */
+    kd_type_info type[KD_LAUNCH_MAX_ARGS];
+    const char *name[KD_LAUNCH_MAX_ARGS] = {0};
+    for (size_t j = 0; j < r->nbuffers; j++)
+        type[j] = (kd_type_info){KD_DT_U8, 1};
+    for (size_t i = 0; i < kernel->nparams; i++) {
+        const kd_param *p = &kernel->params[i];
+        const kd_capture_pointer *w = p->is_pointer ? pointer_at(cap, cap->params[i].offset) : NULL;
+        if (!w || name[w->alloc] || w->offset != cap->allocs[w->alloc].span_start)
+            continue;
+        kd_type_info t;
+        size_t size = p->pointee && kd_type_parse(p->pointee, &t) ? kd_dtype_size(t.base) * (size_t)t.lanes : 0;
+        if (size && r->buffers[w->alloc].bytes % size == 0)
+            type[w->alloc] = t;
+        name[w->alloc] = p->name && *p->name ? p->name : NULL;
+    }
+    spec->args = kd_xcalloc(r->nbuffers ? r->nbuffers : 1, sizeof *spec->args);
+    spec->nargs = r->nbuffers;
+    for (size_t j = 0; j < r->nbuffers; j++) {
+        const kd_replay_buffer *b = &r->buffers[j];
+        kd_launch_arg *a = &spec->args[j];
+        a->name = kd_xstrdup(name[j] ? name[j] : b->name);
+        a->role = b->changed ? KD_ROLE_INOUT : KD_ROLE_INPUT;
+        a->type = type[j];
+        a->count = b->bytes / (kd_dtype_size(type[j].base) * (size_t)type[j].lanes);
+        a->origin = "capture";
+    }
+    for (int d = 0; d < 3; d++) {
+        spec->grid[d] = cap->grid[d];
+        spec->block[d] = cap->block[d];
+    }
+    spec->dynamic_smem = cap->smem;
+    spec->grid_origin = spec->block_origin = spec->smem_origin = spec->n_origin = "capture";
+    spec->n = 0;
+    return 0;
+}
+
+/* One element of type t at e, as a double (the first lane). */
+static double element_value(kd_type_info t, const unsigned char *e)
+{
+    switch (t.base) {
+    case KD_DT_F32: { float f; memcpy(&f, e, 4); return f; }
+    case KD_DT_F64: { double d; memcpy(&d, e, 8); return d; }
+    case KD_DT_F16: { unsigned short h; memcpy(&h, e, 2); return kd_half_to_float(h); }
+    case KD_DT_BF16: { unsigned short h; memcpy(&h, e, 2); return kd_bf16_to_float(h); }
+    case KD_DT_I8: return (int8_t)e[0];
+    case KD_DT_U8: return e[0];
+    case KD_DT_I16: { int16_t v; memcpy(&v, e, 2); return v; }
+    case KD_DT_U16: { uint16_t v; memcpy(&v, e, 2); return v; }
+    case KD_DT_I32: { int32_t v; memcpy(&v, e, 4); return v; }
+    case KD_DT_U32: { uint32_t v; memcpy(&v, e, 4); return v; }
+    case KD_DT_I64: { int64_t v; memcpy(&v, e, 8); return (double)v; }
+    case KD_DT_U64: { uint64_t v; memcpy(&v, e, 8); return (double)v; }
+    default: return 0;
+    }
+}
+
+int kd_replay_match_outputs(const kd_replay *r, const kd_launch_spec *spec, const unsigned char *outputs, size_t len,
+                            kd_replay_match *m, kd_diag *err)
+{
+    memset(m, 0, sizeof *m);
+    m->same = true;
+    size_t at = 0;
+    for (size_t j = 0; j < r->nbuffers; j++) {
+        const kd_replay_buffer *b = &r->buffers[j];
+        if (!b->changed)
+            continue;
+        if (len - at < b->bytes) {
+            kd_diag_set(err, KD_MSG_REPLAY_OUTPUTS_SHORT, KD_DIAG_NO_SIDE, KD_U(len), KD_U(at + b->bytes));
+            return -1;
+        }
+        size_t got = 0;
+        unsigned char *want = (unsigned char *)kd_read_file(b->after_path, &got);
+        if (!want || got != b->bytes) {
+            free(want);
+            kd_diag_set(err, KD_MSG_REPLAY_AFTER_UNREADABLE, KD_DIAG_NO_SIDE, KD_S(b->after_path));
+            return -1;
+        }
+        m->compared = true;
+        if (m->same && memcmp(outputs + at, want, b->bytes) != 0) {
+            kd_type_info t = j < spec->nargs ? spec->args[j].type : (kd_type_info){KD_DT_U8, 1};
+            size_t size = kd_dtype_size(t.base) * (size_t)t.lanes;
+            size_t e = 0;
+            while ((e + 1) * size <= b->bytes && memcmp(outputs + at + e * size, want + e * size, size) == 0)
+                e++;
+            m->same = false;
+            m->buffer = j;
+            m->element = e;
+            m->got = element_value(t, outputs + at + e * size);
+            m->want = element_value(t, want + e * size);
+        }
+        free(want);
+        at += b->bytes;
+    }
+    return 0;
+}
