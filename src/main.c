@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "report/diag_text.h"
 #include "report/formats.h"
+#include "report/stderr_text.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
@@ -24,6 +25,7 @@ int main(int argc, char **argv)
     json_set_alloc_funcs(kd_xmalloc, free);
     /* The engine's messages are data (util/diag.h), worded by report/ on stderr. */
     kd_diag_set_sink(kd_diag_to_stderr, NULL);
+    kd_trace_set_status_sink(kd_status_to_stderr); /* util/trace.h's status line, drawn by report/ */
     kd_options opts;
     int rc = kd_options_parse(argc, argv, &opts);
     if (rc == 0)

@@ -9,7 +9,7 @@
 #include "cli/status.h"
 #include "report/formats.h"
 #include "report/gate_text.h"
-#include "util/text.h"
+#include "report/stderr_text.h"
 
 int kd_cmd_app(const kd_cmd_args *a)
 {
@@ -28,7 +28,7 @@ int kd_cmd_app(const kd_cmd_args *a)
     if (gate_failed) {
         kd_strbuf why = {0};
         kd_app_gate_failure_text(&c, &why);
-        kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+        kd_untrusted_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         kd_sb_free(&why);
     }
     kd_app_comparison_free(&c);

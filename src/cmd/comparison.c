@@ -7,7 +7,7 @@
 #include "cli/status.h"
 #include "report/formats.h"
 #include "report/gate_text.h"
-#include "util/text.h"
+#include "report/stderr_text.h"
 #include "util/trace.h"
 
 int kd_cmd_comparison_outputs(const kd_options *opts, const kd_comparison *c)
@@ -30,7 +30,7 @@ int kd_cmd_comparison_status(const kd_comparison *c, kd_outcome outcome, int out
         kd_strbuf why = {0};
         kd_gate_failure_text(c, &why);
         if (why.len)
-            kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+            kd_untrusted_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         kd_sb_free(&why);
     }
     return rc;

@@ -6,7 +6,7 @@
 #include "cli/status.h"
 #include "diff/compare.h"
 #include "report/note_text.h"
-#include "util/text.h"
+#include "report/stderr_text.h"
 #include "workflow/sweep.h"
 #include "workflow/watch.h"
 
@@ -26,7 +26,7 @@ int kd_cmd_diff(const kd_cmd_args *a)
         /* Why the run stopped short, after the report (the report says what was done). */
         kd_strbuf why = {0};
         if (kd_note_text(&c.runtime_note, &why))
-            kd_text_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
+            kd_untrusted_fprintf(stderr, "kerndiff: %s\n", kd_sb_str(&why));
         kd_sb_free(&why);
     }
     int rc = kd_cmd_comparison_status(&c, outcome, failures);

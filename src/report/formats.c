@@ -6,7 +6,7 @@
 #include "report/app_report.h"
 #include "report/sweep_text.h"
 #include "util/output.h"
-#include "util/text.h"
+#include "report/stderr_text.h"
 
 /* Documents never carry colour; the rest of the terminal's options hold. */
 static kd_render_options plain(const kd_format_subject *s)
@@ -157,14 +157,14 @@ static int say_result(kd_output_result result, int err, const char *name, bool s
     switch (result) {
     case KD_OUTPUT_WRITTEN: return 0;
     case KD_OUTPUT_NO_MEMORY:
-        kd_text_fprintf(stderr, "kerndiff: cannot prepare the %s%s for '%s': out of memory\n", prefix, name, path);
+        kd_untrusted_fprintf(stderr, "kerndiff: cannot prepare the %s%s for '%s': out of memory\n", prefix, name, path);
         break;
     case KD_OUTPUT_NOT_RENDERED:
-        kd_text_fprintf(stderr, "kerndiff: cannot write the %s%s to '%s': it could not be rendered (out of memory, or "
+        kd_untrusted_fprintf(stderr, "kerndiff: cannot write the %s%s to '%s': it could not be rendered (out of memory, or "
                         "a value JSON cannot hold); nothing was written\n", prefix, name, where);
         break;
     case KD_OUTPUT_NOT_WRITTEN:
-        kd_text_fprintf(stderr, "kerndiff: cannot write the %s%s to '%s': %s (check that the folder exists, is "
+        kd_untrusted_fprintf(stderr, "kerndiff: cannot write the %s%s to '%s': %s (check that the folder exists, is "
                         "writable and has space)\n", prefix, name, where, err ? strerror(err) : "write error");
         break;
     }
@@ -213,7 +213,7 @@ int kd_formats_stdout_check(void)
     int err;
     if (kd_stdout_check(&err) == 0)
         return 0;
-    kd_text_fprintf(stderr, "kerndiff: cannot write the report to standard output: %s\n",
+    kd_untrusted_fprintf(stderr, "kerndiff: cannot write the report to standard output: %s\n",
                     err ? strerror(err) : "write error");
     return -1;
 }
