@@ -142,6 +142,37 @@ static void record_device(kd_timing *out, const kd_device_info *info)
     out->driver = info->driver;
 }
 
+/* Whether two captured-data files hold the same bytes. */
+static bool same_contents(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    size_t na, nb;
+    char *da = kd_read_file(a, &na), *db = da ? kd_read_file(b, &nb) : NULL;
+    bool same = da && db && na == nb && memcmp(da, db, na) == 0;
+    free(da);
+    free(db);
+    return same;
+}
+
+/* A buffer shared between the slots holds slot 0's contents (wire/client.h): a pair whose
+ * sides start from different captured data (one filled and the other not, or two files that
+ * differ) is not shared, or v2 would run on v1's data. Returns how many were unshared. */
+static size_t unshare_filled(const kd_timing_side *v1, const kd_timing_side *v2, int share[])
+{
+    size_t unshared = 0;
+    for (size_t j = 0; j < v2->spec->nargs; j++) {
+        if (share[j] < 0)
+            continue;
+        const char *f1 = v1->fill ? v1->fill[share[j]] : NULL, *f2 = v2->fill ? v2->fill[j] : NULL;
+        if ((f1 || f2) && !(f1 && f2 && same_contents(f1, f2))) {
+            share[j] = -1;
+            unshared++;
+        }
+    }
+    return unshared;
+}
+
 /* The shared child: hello, v1 in slot 0, v2 in slot 1 on v1's buffers where they pair. */
 static kd_timing_status describe_shared(run_state *r)
 {
@@ -153,6 +184,7 @@ static kd_timing_status describe_shared(run_state *r)
     record_device(r->out, &info);
     int *share = kd_xmalloc((r->sides[1].spec->nargs + 1) * sizeof *share);
     r->out->shared_buffers = kd_share_buffers(r->sides[0].spec, r->sides[1].spec, share);
+    r->out->shared_buffers -= unshare_filled(&r->sides[0], &r->sides[1], share);
     for (int s = 0; s < 2; s++)
         if (kd_wire_describe(c, s, &r->sides[s], share, r->o->timeout_ms, &why) != 0) {
             free(share);
