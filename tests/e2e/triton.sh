@@ -68,7 +68,7 @@ def k(x_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
 PY
-    run triton_noval 3 -- "$WORK/noval.py" "$WORK/noval.py"
+    KERNDIFF_SIMULATE="median=20us" run triton_noval 3 -- "$WORK/noval.py" "$WORK/noval.py"
     has triton_noval err "v1: tl.constexpr 'BLOCK' of kernel 'k' needs a value: --arg BLOCK=VALUE"
     KERNDIFF_SIMULATE="median=20us" run triton_blockflag 3 -- --arg BLOCK=128 --block 64 "$WORK/noval.py" "$WORK/noval.py"
     has triton_blockflag err 'block is fixed by its compiler'
