@@ -1,8 +1,7 @@
 /* stderr_text.h — a message that may quote a file name, an option's value or a tool's output,
  * formatted and written to a stream through report/untrusted's filter (issue 29: words only in
- * report/). It is util/text.h's kd_text_fprintf moved up to the floor that words things; the
- * util/ one stays until its last callers (below report/) say their messages through
- * util/diag.h instead. */
+ * report/). It is util/text.h's former kd_text_fprintf, moved up to the floor that words
+ * things; below report/ messages are said through util/diag.h instead. */
 #ifndef KD_REPORT_STDERR_TEXT_H
 #define KD_REPORT_STDERR_TEXT_H
 

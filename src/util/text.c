@@ -1,11 +1,8 @@
 #include "util/text.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "util/xalloc.h"
 
 size_t kd_normalize_newlines(char *text, size_t len)
 {
@@ -131,17 +128,4 @@ const char *kd_text_safe(const char *text, kd_strbuf *scratch)
         scratch->data[0] = '\0';
     kd_escape_text(text, len, KD_ESCAPE_LINES, scratch);
     return kd_sb_str(scratch);
-}
-
-void kd_text_fprintf(FILE *out, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *text = kd_xvasprintf(fmt, ap);
-    va_end(ap);
-    kd_strbuf safe = {0};
-    kd_escape_controls(text, strlen(text), &safe);
-    fputs(kd_sb_str(&safe), out);
-    kd_sb_free(&safe);
-    free(text);
 }

@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include "util/strbuf.h"
 
 /* Line endings to '\n', in place: "\r\n" and a lone '\r' (old Mac files) alike, so every
@@ -34,10 +33,5 @@ void kd_escape_controls(const char *text, size_t len, kd_strbuf *out);
  * CLI and backends): text itself when it is plain, else its escaped copy held in scratch
  * (emptied first; free it after printing). NULL reads as "". */
 const char *kd_text_safe(const char *text, kd_strbuf *scratch);
-/* fprintf for a message that may quote a file name, an option's value or a tool's output
- * (the CLI's and the backends' errors): the whole formatted message written with
- * kd_escape_controls's rule, so its lines stay lines and nothing in it reaches the terminal
- * as a control sequence. */
-void kd_text_fprintf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
