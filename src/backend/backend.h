@@ -15,11 +15,21 @@
 #include "backend/side.h"
 #include "diff/notes.h"
 #include "launch/spec.h"
+#include "static/occupancy.h"
 #include "util/strbuf.h"
 
 /* The comparison a build is made for (its arch and limits); diff/model.h defines it, a floor
- * up: this file names it only. */
+ * up: this file names it only. Transitional (issue 29): build and build_instrumented are to
+ * take kd_build_target (and kd_instrumented_build) instead, which diff/build_target.h fills. */
 typedef struct kd_comparison kd_comparison;
+
+/* What a build reads of the comparison it is made for, and nothing more. */
+typedef struct kd_build_target {
+    const char *arch;             /* "sm_90": what nvcc, ptxas and Triton compile for */
+    const kd_arch_limits *limits; /* its limits (max shared memory per block); NULL: not known */
+    bool gpu;                     /* a GPU is present */
+    bool times;                   /* the comparison times anything: a GPU, or a harness that needs none */
+} kd_build_target;
 
 /* What the front ends are asked, filled once by the option parser. Include folders reach
  * a build through side->include_dirs (git mode gives each revision its own). */
@@ -47,6 +57,19 @@ typedef struct kd_argv {
     char *items[4];
 } kd_argv;
 void kd_argv_free(kd_argv *a);
+
+/* An instrumented build (kd_backend.build_instrumented, once it takes this): the build's
+ * inputs, the region names, the folder it goes into, where the result and a skip note go. */
+typedef struct kd_instrumented_build {
+    const kd_frontend_options *opts;
+    const kd_launch_options *launch;
+    const kd_build_target *target;
+    kd_side *side;
+    kd_region_names *regions;
+    const char *folder;
+    kd_build *out;
+    kd_note *skip;
+} kd_instrumented_build;
 
 typedef struct kd_backend {
     const char *name;        /* "cuda", "triton", "binary", "sim" */
