@@ -10,6 +10,8 @@
 #include "cli/outputs.h"
 #include "cli/status.h"
 #include "cmd/cmd.h"
+#include "diff/runtime.h"
+#include "report/announce.h"
 #include "report/diag_text.h"
 #include "report/formats.h"
 #include "report/stderr_text.h"
@@ -26,6 +28,7 @@ int main(int argc, char **argv)
     /* The engine's messages are data (util/diag.h), worded by report/ on stderr. */
     kd_diag_set_sink(kd_diag_to_stderr, NULL);
     kd_trace_set_status_sink(kd_status_to_stderr); /* util/trace.h's status line, drawn by report/ */
+    kd_runtime_on_verdict(kd_announce_verdict);    /* the verdict said as soon as it is known */
     kd_options opts;
     int rc = kd_options_parse(argc, argv, &opts);
     if (rc == 0)

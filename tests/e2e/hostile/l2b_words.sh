@@ -36,3 +36,9 @@ if [ "$l2b_rc" -eq 3 ] && grep -qx 'kerndiff: a watched file can no longer be re
 PATH=/nonexistent run l2b_at_no_git 7 -- app --at HEAD "$L2B_FA three"
 if [ "$(cat "$WORK/l2b_at_no_git.err")" = "kerndiff: v1: --at HEAD: git not found: install git, or give two commands" ]; then
     ok "l2b_at_no_git: one line, side and revision named"; else fail "l2b_at_no_git: message" "$WORK/l2b_at_no_git.err"; fi
+# The verdict is announced as soon as it is known (diff/runtime.c's hook, worded by
+# report/announce.c and installed by main.c), on stderr with -v; never with -q.
+KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run l2b_announce 0 -- -v "$L2B_A" "$L2B_B"
+has l2b_announce err '^kerndiff: v2 is 1\.2[0-9]+x faster \('
+KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run l2b_announce_q 0 -- -q "$L2B_A" "$L2B_B"
+lacks l2b_announce_q err 'v2 is '
