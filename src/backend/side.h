@@ -68,6 +68,7 @@ typedef struct kd_side {
     char *libs_text;
     kd_static_result stat;
     kd_launch_spec launch;      /* how it is launched (valid when launch_error is NULL) */
+    const struct kd_replay *replay; /* --launch FILE: the capture `launch` was made from (the comparison's) */
     char *launch_error;         /* why no launch could be described */
     kd_region_names region_names; /* --regions: its markers' region and group names */
     kd_build regions_build;     /* --regions: the instrumented build */

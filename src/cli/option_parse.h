@@ -27,6 +27,8 @@ enum {
     OPT_HTML, OPT_CSV,
     OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, OPT_APP_PREPARE,
     OPT_FORCE,
+    /* captured launches (issue 30): --launch FILE, --from 'CMD' (diff); capture --continue */
+    OPT_LAUNCH_FILE, OPT_FROM, OPT_CAPTURE_CONTINUE,
 };
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */

@@ -25,18 +25,19 @@ const kd_command_word kd_command_words[] = {
     {"list", "list the kernels of a file and their launch"},
     {"compare", "diff two saved runs (--save)"},
     {"app", "two programs' GPU activity, kernel by kernel"},
+    {"capture", "record a kernel launch in a program, for --launch"},
     {"help", "the options"},
 };
 const size_t kd_command_word_count = sizeof kd_command_words / sizeof *kd_command_words;
 
 /* The one-letter options (-q -v -h -N, and -I DIR -D NAME[=VALUE] with a value). */
-const char kd_short_options[] = "hqvNI:D:";
+const char kd_short_options[] = "hqvNI:D:o:";
 
 extern const kd_option_group kd_opts_output, kd_opts_build, kd_opts_launch, kd_opts_timing, kd_opts_counters,
-    kd_opts_regions, kd_opts_sanitize, kd_opts_workflow, kd_opts_app;
+    kd_opts_regions, kd_opts_sanitize, kd_opts_workflow, kd_opts_app, kd_opts_capture;
 const kd_option_group *const kd_option_groups[] = {
     &kd_opts_output, &kd_opts_build, &kd_opts_launch, &kd_opts_timing, &kd_opts_counters,
-    &kd_opts_regions, &kd_opts_sanitize, &kd_opts_workflow, &kd_opts_app, NULL,
+    &kd_opts_regions, &kd_opts_sanitize, &kd_opts_workflow, &kd_opts_app, &kd_opts_capture, NULL,
 };
 
 const struct option *kd_opt_long_options(void)
@@ -216,6 +217,20 @@ static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *
             return unknown_option(argc, argv); /* getopt's '?' */
         if (rc != 0)
             return rc;
+    }
+    /* kerndiff capture ... -- CMD ARGS...: every word after the command word is the program's */
+    if (optind < argc && strcmp(argv[optind], "capture") == 0) {
+        opts->command = KD_CMD_CAPTURE;
+        opts->capture.argv = (const char *const *)argv + optind + 1;
+        if (!opts->capture.argv[0])
+            return kd_usage_error("usage: kerndiff capture --fn NAME [--nth K] [--continue] -o FILE -- CMD ARGS...");
+        if (!opts->diff.fn[0])
+            return kd_usage_error("kerndiff capture needs --fn NAME: the kernel whose launch is recorded");
+        if (opts->diff.fn[1] && strcmp(opts->diff.fn[0], opts->diff.fn[1]) != 0)
+            return kd_usage_error("kerndiff capture records one kernel: --fn NAME, not NAME1:NAME2");
+        if (!opts->capture.out)
+            return kd_usage_error("kerndiff capture needs -o FILE: where the capture is written");
+        return 0;
     }
     /* GNU getopt has moved every option in front, so the rest are the files. */
     const char *positional[5];
@@ -398,6 +413,21 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
         {OPT_WATCH, OPT_CSV, "--watch prints to the terminal only"},
         {OPT_WATCH, OPT_TRACE, "--watch prints to the terminal only"},
         {OPT_WATCH, OPT_SWEEP, "--watch runs one diff"},
+        {OPT_LAUNCH_FILE, OPT_FROM, "--from captures the launch that --launch gives"},
+        {OPT_LAUNCH_FILE, OPT_N, "--launch replays the captured launch"},
+        {OPT_LAUNCH_FILE, OPT_GRID, "--launch replays the captured launch"},
+        {OPT_LAUNCH_FILE, OPT_BLOCK, "--launch replays the captured launch"},
+        {OPT_LAUNCH_FILE, OPT_SMEM, "--launch replays the captured launch"},
+        {OPT_LAUNCH_FILE, OPT_BUF, "--launch replays the captured launch"},
+        {OPT_LAUNCH_FILE, OPT_ARG, "--launch replays the captured launch"},
+        {OPT_LAUNCH_FILE, OPT_CALL, "--launch replays the captured launch"},
+        {OPT_FROM, OPT_N, "--from replays the captured launch"},
+        {OPT_FROM, OPT_GRID, "--from replays the captured launch"},
+        {OPT_FROM, OPT_BLOCK, "--from replays the captured launch"},
+        {OPT_FROM, OPT_SMEM, "--from replays the captured launch"},
+        {OPT_FROM, OPT_BUF, "--from replays the captured launch"},
+        {OPT_FROM, OPT_ARG, "--from replays the captured launch"},
+        {OPT_FROM, OPT_CALL, "--from replays the captured launch"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
         if (st->seen[pairs[i].with] && st->seen[pairs[i].code]) {
@@ -417,6 +447,14 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
     if (stray && opts->command != KD_CMD_APP)
         return kd_usage_error("%s belongs to kerndiff app%s", option_name(stray),
                            stray == OPT_APP_RUNS ? " (samples of a kernel diff: --min-runs, --max-runs)" : "");
+    static const int capture_only[] = {'o', OPT_CAPTURE_CONTINUE};
+    stray = first_seen(st, capture_only, sizeof capture_only / sizeof *capture_only);
+    if (stray && opts->command != KD_CMD_CAPTURE)
+        return kd_usage_error("%s belongs to kerndiff capture --fn NAME -o FILE -- CMD ...", option_name(stray));
+    if ((opts->diff.capture || opts->diff.capture_from) && opts->command != KD_CMD_DIFF)
+        return kd_usage_error("--launch and --from replay a captured launch in a diff of two files");
+    if (opts->diff.capture_from && !opts->diff.fn[0])
+        return kd_usage_error("--from 'CMD' needs --fn NAME: the kernel whose launch is captured");
     if (st->seen[OPT_SIDE] && opts->command != KD_CMD_COMPARE)
         return kd_usage_error("--side picks a side of each saved run: it belongs to kerndiff compare OLD.json NEW.json");
     static const int not_for_app[] = {OPT_SAVE, OPT_CSV, OPT_TRACE, OPT_SWEEP, OPT_WATCH};

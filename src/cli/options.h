@@ -13,8 +13,16 @@
 #include "util/trace.h"
 
 typedef enum kd_command {
-    KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_APP, KD_CMD_HELP, KD_CMD_VERSION, KD_CMD_COMPLETION
+    KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_APP, KD_CMD_HELP, KD_CMD_VERSION, KD_CMD_COMPLETION,
+    KD_CMD_CAPTURE
 } kd_command;
+
+/* kerndiff capture --fn NAME [--nth K] [--continue] -o FILE -- CMD ARGS... (cmd/capture.c) */
+typedef struct kd_capture_options {
+    const char *out;          /* -o FILE: the capture file */
+    bool keep_going;          /* --continue: the program runs on after the capture */
+    const char *const *argv;  /* the program and its arguments (the words after --), NULL-ended */
+} kd_capture_options;
 
 
 typedef struct kd_options {
@@ -35,6 +43,7 @@ typedef struct kd_options {
     const char *html_path;    /* --html FILE: the report with charts (report/html.c) */
     const char *csv_path;     /* --csv FILE: raw samples, or a sweep's points */
     bool force;               /* --force: an output may overwrite an input, a source or a tracked file */
+    kd_capture_options capture; /* kerndiff capture */
 } kd_options;
 
 /* Parses argv. On a usage error prints the reason to stderr and returns KD_EXIT_USAGE;

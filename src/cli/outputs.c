@@ -123,7 +123,7 @@ static int check_target(const target *t, const input *inputs, size_t ninputs, bo
         rc = refuse("%s would write a report to '%s', whose extension (%s) is a source file's: name the report "
                     "e.g. report%s, or add --force", t->option, shown, ext,
                     strcmp(t->option, "--markdown") == 0 ? ".md" : strcmp(t->option, "--html") == 0 ? ".html"
-                    : strcmp(t->option, "--csv") == 0 ? ".csv" : ".json");
+                    : strcmp(t->option, "--csv") == 0 ? ".csv" : strcmp(t->option, "-o") == 0 ? ".kdcap" : ".json");
     else if (rc == 0 && stat(t->path, &st) == 0 && S_ISREG(st.st_mode) && git_tracked(t->path))
         rc = refuse("%s would write over '%s', which git tracks: name another file for the report, or add --force "
                     "to overwrite it", t->option, shown);
@@ -146,10 +146,14 @@ size_t kd_outputs_requests(const kd_options *opts, kd_format_request *out, size_
 
 int kd_outputs_check(const kd_options *opts)
 {
-    if (opts->command != KD_CMD_DIFF && opts->command != KD_CMD_COMPARE && opts->command != KD_CMD_APP)
+    if (opts->command != KD_CMD_DIFF && opts->command != KD_CMD_COMPARE && opts->command != KD_CMD_APP &&
+        opts->command != KD_CMD_CAPTURE)
         return 0;
-    target targets[8];
+    target targets[9];
     size_t n = 0;
+    bool capture = opts->command == KD_CMD_CAPTURE;
+    if (capture) /* the capture file: like every output, never over an input or a source */
+        targets[n++] = (target){"-o", opts->capture.out, NULL};
     kd_format_request given[KD_OUTPUTS_MAX];
     size_t ngiven = kd_outputs_requests(opts, given, KD_OUTPUTS_MAX);
     for (size_t i = 0; i < ngiven; i++)
@@ -168,10 +172,12 @@ int kd_outputs_check(const kd_options *opts)
         {app ? "v1's command" : compare ? "the first saved run" : "the v1 input", opts->diff.files[0]},
         {app ? "v2's command" : compare ? "the second saved run" : "the v2 input", opts->diff.files[1]},
         {"the file of git mode", opts->diff.git_file},
+        {"the capture --launch replays", opts->diff.capture},
+        {"the program captured", capture && opts->capture.argv ? opts->capture.argv[0] : NULL},
     };
-    input present[3];
+    input present[5];
     size_t ninputs = 0;
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 5; i++)
         if (inputs[i].path)
             present[ninputs++] = inputs[i];
     int rc = 0;

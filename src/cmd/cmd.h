@@ -40,6 +40,7 @@ int kd_cmd_app(const kd_cmd_args *a);
 int kd_cmd_help(const kd_cmd_args *a);
 int kd_cmd_version(const kd_cmd_args *a);
 int kd_cmd_completion(const kd_cmd_args *a);
+int kd_cmd_capture(const kd_cmd_args *a); /* a launch recorded from a program (cmd/capture.c) */
 
 /* Shared by diff and compare (cmd/comparison.c). Every output of an analysed comparison
  * through the fan-out (nothing when it was not analysed); how many failed. */

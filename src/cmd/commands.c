@@ -11,6 +11,7 @@ const kd_cmd kd_cmds[] = {
     {KD_CMD_HELP, "help", kd_cmd_help},
     {KD_CMD_VERSION, "version", kd_cmd_version},
     {KD_CMD_COMPLETION, "completion", kd_cmd_completion},
+    {KD_CMD_CAPTURE, "capture", kd_cmd_capture},
     {0, NULL, NULL},
 };
 

@@ -14,6 +14,8 @@
 #include "diff/diff_msgs.h"
 #include "diff/markers.h"
 #include "diff/runtime.h"
+#include "app/capture_run.h"
+#include "launch/replay.h"
 #include "regions/instrument.h"
 #include "wire/locate.h"
 #include "util/outcome.h"
@@ -419,6 +421,64 @@ static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_ker
     return KD_FAIL_INPUT;
 }
 
+/* --launch FILE (or --from 'CMD'): the capture opened once for both sides (launch/replay.h);
+ * its kernel is the one compared unless --fn says otherwise. */
+static int open_replay(const kd_diff_options *opts, kd_comparison *c, const char *fn[2])
+{
+    const char *dir = kd_tmpdir();
+    if (!dir)
+        return KD_FAIL_TOOL;
+    const char *path = opts->capture;
+    char *made = NULL;
+    kd_diag err = {0};
+    if (opts->capture_from) {
+        made = kd_path_join(dir, "from.kdcap");
+        kd_capture_run_request req = {.command = opts->capture_from, .fn = fn[0] ? fn[0] : fn[1], .nth = 1,
+                                      .out_path = made,
+                                      .timeout_s = opts->frontend.capture_timeout_s > 0 ? opts->frontend.capture_timeout_s : 600};
+        if (kd_capture_run(&req, &err) != 0) {
+            kd_diag_say(&err);
+            kd_diag_free(&err);
+            free(made);
+            return KD_FAIL_INPUT;
+        }
+        path = made;
+    }
+    kd_replay *r = kd_xcalloc(1, sizeof *r);
+    if (kd_replay_open(path, dir, r, &err) != 0) {
+        kd_diag_say(&err);
+        kd_diag_free(&err);
+        free(r);
+        free(made);
+        return KD_FAIL_INPUT;
+    }
+    c->replay.capture = r;
+    c->replay.path = made ? made : kd_xstrdup(path);
+    for (int s = 0; s < 2; s++) {
+        c->side[s].replay = r;
+        if (!fn[s])
+            fn[s] = r->kernel_name;
+    }
+    return KD_OK;
+}
+
+/* --launch: side s's kernel takes the captured parameter buffer as it is, else an error that
+ * names the side and the parameter (launch/replay.h), before anything is built. */
+static int check_replay_layout(const kd_comparison *c, int s)
+{
+    if (!c->side[s].kernel_info)
+        return KD_OK; /* no signature: said when the launch is described */
+    kd_launch_spec spec;
+    kd_diag why = {0};
+    if (kd_replay_spec(c->replay.capture, c->side[s].kernel_info, s + 1, &spec, &why) != 0) {
+        kd_diag_say(&why);
+        kd_diag_free(&why);
+        return KD_FAIL_INPUT;
+    }
+    kd_launch_spec_free(&spec);
+    return KD_OK;
+}
+
 int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
 {
     memset(c, 0, sizeof *c);
@@ -438,17 +498,20 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
                                &c->side[s].annotations)) != KD_OK)
             return rc;
     }
+    const char *fn[2] = {opts->fn[0], opts->fn[1]};
+    if ((opts->capture || opts->capture_from) && (rc = open_replay(opts, c, fn)) != KD_OK)
+        return rc;
     kd_gpu_probe(&c->gpu);
     kd_trace("GPU probe: %s", c->gpu.present ? c->gpu.name : c->gpu.reason);
     if ((rc = choose_arch(opts, c)) != KD_OK)
         return rc;
     for (int s = 0; s < 2; s++)
-        if ((rc = add_compiled_kernels(opts, c, &c->side[s], opts->fn[s])) != KD_OK)
+        if ((rc = add_compiled_kernels(opts, c, &c->side[s], fn[s])) != KD_OK)
             return rc;
     kd_kernel_list lists[2] = {c->side[0].kernels, c->side[1].kernels};
     kd_selection sel = {0};
     kd_kernel_match match = {0};
-    if (!opts->fn[0] && !opts->fn[1] && (rc = match_sides(opts, c, &match)) != KD_OK)
+    if (!fn[0] && !fn[1] && (rc = match_sides(opts, c, &match)) != KD_OK)
         return rc;
     /* Several shared (kernels or a template's instances): each compared statically; the
      * first one is the comparison's own. One shared instance of a template: that one. */
@@ -458,7 +521,7 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
         sel.name[1] = kd_xstrdup(match.shared[0]);
     } else {
         kd_diag error = {0};
-        if (kd_select_kernel(lists, files, opts->fn, &sel, &error) != 0) {
+        if (kd_select_kernel(lists, files, fn, &sel, &error) != 0) {
             kd_diag_say(&error);
             kd_diag_free(&error);
             kd_kernel_match_free(&match);
@@ -474,6 +537,12 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
         kd_note_set(&c->selection_note, KD_SELECTION_ONE_KERNEL_EACH, KD_NOTE_NO_SIDE, c->side[0].kernel,
                     c->side[1].kernel, NULL);
     kd_selection_free(&sel);
+    for (int s = 0; s < 2 && c->replay.capture && rc == KD_OK; s++)
+        rc = check_replay_layout(c, s);
+    if (rc != KD_OK) {
+        kd_kernel_match_free(&match);
+        return rc;
+    }
 
     kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);
     for (int s = 0; s < 2 && rc == KD_OK; s++)

@@ -87,6 +87,12 @@ void kd_comparison_free(kd_comparison *c)
         kd_region_profile_free(&side->regions);
     }
     kd_note_free(&c->regions_note);
+    if (c->replay.capture) {
+        kd_replay_free(c->replay.capture);
+        free(c->replay.capture);
+    }
+    free(c->replay.path);
+    free(c->replay.problem);
     free(c->fault_explained);
     kd_sanitize_side_free(&c->sanitize[0]);
     kd_sanitize_side_free(&c->sanitize[1]);

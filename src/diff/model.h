@@ -10,6 +10,7 @@
 #include "compile/build.h"
 #include "git/revision.h"
 #include "gpu/probe.h"
+#include "launch/replay.h"
 #include "measure/timing.h"
 #include "diff/counters.h"
 #include "diff/findings.h"
@@ -70,6 +71,16 @@ typedef struct kd_comparison {
     char **only[2];             /* the kernels (instances) only v1 / only v2 has (owned) */
     size_t only_count[2];
     bool kernels_untimed;       /* timing was asked (no --no-run) and needs one kernel: --fn */
+    /* --launch FILE (issue 30 item 2): the launch replayed from a capture (launch/replay.h),
+       and each side's outputs against the program's own result (the capture's contents after
+       the launch; diff/replay_pass.c). */
+    struct {
+        struct kd_replay *capture;  /* owned; NULL: the launch was described, not replayed */
+        char *path;                 /* the capture file (owned) */
+        bool checked[2];            /* side s's outputs were compared with the program's */
+        kd_replay_match match[2];
+        char *problem;              /* why they could not be compared, or NULL (owned) */
+    } replay;
 } kd_comparison;
 
 /* Builds the side-by-side table of two histograms. */

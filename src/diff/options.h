@@ -24,6 +24,8 @@ typedef struct kd_diff_options {
     const char *arch;         /* --arch sm_XX; NULL: the GPU's, else sm_90 */
     kd_frontend_options frontend; /* -I, -D, --nvcc-flag, --nvcc, --python, --no-cache */
     kd_launch_options launch; /* --n, --grid, --block, --smem, --buf, --arg, --call */
+    const char *capture;      /* --launch FILE: the launch replayed from a capture (launch/replay.h) */
+    const char *capture_from; /* --from 'CMD': captured first (kerndiff capture), then replayed */
     bool no_run;              /* --no-run: static diff only, even with a GPU */
     bool no_autotune;         /* --no-autotune: an autotuned kernel's first config, untimed */
     bool lock_clocks;         /* --lock-clocks */

@@ -7,6 +7,7 @@
 #include "backend/backend.h"
 #include "util/outcome.h"
 #include "diff/markers.h"
+#include "diff/replay_pass.h"
 #include "diff/runtime.h"
 #include "gpu/nvml.h"
 #include "util/trace.h"
@@ -289,5 +290,5 @@ static const kd_pass counters_pass = {.name = "counters", .stage = KD_PASS_AFTER
 static const kd_pass regions_pass = {
     .name = "regions", .stage = KD_PASS_AFTER_TIMING, .wanted = regions_wanted, .run = run_regions};
 
-const kd_pass *const kd_passes[] = {&sanitizer_pass, &timing_pass, &counters_pass, &regions_pass};
+const kd_pass *const kd_passes[] = {&sanitizer_pass, &timing_pass, &kd_replay_pass, &counters_pass, &regions_pass};
 const size_t kd_pass_count = sizeof kd_passes / sizeof *kd_passes;

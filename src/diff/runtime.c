@@ -33,6 +33,13 @@ void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s)
                                      "`# kerndiff: signature=NAME:DTYPE*,...` in FILE.cubin.kerndiff)");
         return;
     }
+    if (side->replay) { /* --launch FILE: the capture's launch, on this side's parameter layout */
+        kd_diag why = {0}; /* said by diff/compare.c's check before the build: not again */
+        if (kd_replay_spec(side->replay, side->kernel_info, s + 1, &side->launch, &why) != 0)
+            side->launch_error = kd_xstrdup("the captured launch does not fit this kernel's parameters");
+        kd_diag_free(&why);
+        return;
+    }
     kd_launch_request req = kd_side_launch_request(given, side, s);
     kd_strbuf error = {0};
     if (kd_launch_spec_build(&req, &side->launch, &error) != 0)
@@ -50,6 +57,7 @@ kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness)
         .load_path = launcher ? side->build.launcher_path : side->build.cubin_path,
         .load_symbol = launcher ? KD_SHIM_SYMBOL : side->stat.entry,
         .spec = &side->launch,
+        .replay = side->replay,
     };
 }
 

@@ -74,6 +74,29 @@ static int extract_all(kd_replay *r, const char *dir, kd_diag *err)
     return 0;
 }
 
+/* "void ns::k<float>(float*, int)" -> "k<float>": the name --fn takes, from the demangled
+ * name (its return type, namespaces and parameter list dropped). */
+static char *plain_name(const char *demangled)
+{
+    const char *end = demangled + strlen(demangled);
+    int depth = 0;
+    for (const char *p = demangled; *p; p++) { /* the parameter list: the first '(' outside <> */
+        depth += *p == '<' ? 1 : *p == '>' ? -1 : 0;
+        if (*p == '(' && depth == 0) {
+            end = p;
+            break;
+        }
+    }
+    const char *start = demangled;
+    depth = 0;
+    for (const char *p = demangled; p < end; p++) {
+        depth += *p == '<' ? 1 : *p == '>' ? -1 : 0;
+        if (depth == 0 && (*p == ' ' || (*p == ':' && p[1] == ':')))
+            start = p + (*p == ' ' ? 1 : 2);
+    }
+    return kd_xstrndup(start, (size_t)(end - start));
+}
+
 int kd_replay_open(const char *path, const char *dir, kd_replay *r, kd_diag *err)
 {
     memset(r, 0, sizeof *r);
@@ -82,6 +105,7 @@ int kd_replay_open(const char *path, const char *dir, kd_replay *r, kd_diag *err
     r->nbuffers = r->cap.nallocs;
     r->buffers = kd_xcalloc(r->nbuffers ? r->nbuffers : 1, sizeof *r->buffers);
     r->data_bytes = kd_capture_data_bytes(&r->cap);
+    r->kernel_name = plain_name(r->cap.demangled && *r->cap.demangled ? r->cap.demangled : r->cap.kernel);
     if (r->cap.nparams > KD_LAUNCH_MAX_ARGS || r->cap.nparams + r->cap.nallocs > KD_LAUNCH_MAX_ARGS) {
         kd_diag_set(err, KD_MSG_REPLAY_TOO_MANY, KD_DIAG_NO_SIDE, KD_S(path), KD_U(r->cap.nparams),
                     KD_U(r->cap.nallocs), KD_U(KD_LAUNCH_MAX_ARGS));
@@ -108,6 +132,7 @@ void kd_replay_free(kd_replay *r)
         free(b->name);
     }
     free(r->buffers);
+    free(r->kernel_name);
     kd_capture_free(&r->cap);
     memset(r, 0, sizeof *r);
 }

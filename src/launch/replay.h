@@ -41,6 +41,7 @@ typedef struct kd_replay {
     kd_replay_buffer *buffers;/* one per cap.allocs, in its order */
     size_t nbuffers;
     uint64_t data_bytes;      /* the captured contents (before), for the launch line */
+    char *kernel_name;        /* the captured kernel as --fn would name it ("axpy", "k<float>") (owned) */
 } kd_replay;
 
 /* Opens and checks the capture at path (kd_capture_open), extracts every allocation's

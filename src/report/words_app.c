@@ -2,6 +2,7 @@
 #include "report/diag_text.h"
 #include "app/app_msgs.h"
 #include "capture/capture_msgs.h"
+#include "app/capture_msgs.h"
 
 const kd_wording kd_wording_app[] = {
     {KD_MSG_APP_SIDE_ERROR, 2, "kerndiff: v{0}: {1}"},
@@ -121,5 +122,21 @@ const kd_wording kd_wording_app[] = {
      "kerndiff: capture: the program ended before launch {1} of the kernel asked for: {2}"},
     {KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN, 4,
      "kerndiff: capture: the program ended before launch {1} of the kernel asked for: {2}; it launched: {3}"},
+    /* kerndiff capture (C3: app/capture_msgs.h) */
+    {KD_MSG_CAPTURE_RUN_NO_GPU, 1,
+     "kerndiff: capture: no GPU here ({0}): a launch is captured from a program running on a GPU; capture on a "
+     "machine with one and copy the file here (kerndiff --launch FILE replays it)"},
+    {KD_MSG_CAPTURE_RUN_NO_LIBRARY, 0,
+     "kerndiff: capture: the injection library libkerndiff-inject.so was not found beside kerndiff's harness "
+     "(reinstall kerndiff, or set KERNDIFF_INJECT_LIBRARY to its path)"},
+    {KD_MSG_CAPTURE_RUN_NO_COMMAND, 0, "kerndiff: capture: no program to run (kerndiff capture ... -- CMD ARGS...)"},
+    {KD_MSG_CAPTURE_RUN_SPLIT, 2, "kerndiff: --from '{0}': {1}"},
+    {KD_MSG_CAPTURE_RUN_CANNOT_START, 2, "kerndiff: capture: cannot start {0}: {1}"},
+    {KD_MSG_CAPTURE_RUN_TIMED_OUT, 2,
+     "kerndiff: capture: {0} ran for {1} s without ending (--capture-timeout): stopped; nothing was captured"},
+    {KD_MSG_CAPTURE_RUN_NO_FOLDER, 1, "kerndiff: capture: cannot make the private folder for the launch record: {0}"},
+    {KD_MSG_CAPTURE_RUN_DONE, 7,
+     "kerndiff: captured launch {0} of {1} ({2}, grid {3}, block {4}, {5} bytes of data) into {6}"},
+    {KD_MSG_CAPTURE_RUN_SIGNALED, 3, "kerndiff: capture: {0} was ended by signal {1}: {2}"},
     {0, 0, NULL},
 };

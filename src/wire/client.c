@@ -1,4 +1,5 @@
 #include "wire/client.h"
+#include "wire/replay.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -83,6 +84,11 @@ int kd_wire_describe(kd_child *c, int slot, const kd_harness_side *side, const i
     free(path);
     if (st != KD_REPLY_OK)
         return failed(c, st, "loading the kernel", why);
+    if (side->replay) { /* wire/replay.h: the capture's parameters, allocations and pointers */
+        const char *doing = NULL;
+        st = kd_wire_send_replay(c, side->replay, side->spec, slot > 0 ? share : NULL, timeout_ms, &doing);
+        return st == KD_REPLY_OK ? 0 : failed(c, st, doing, why);
+    }
     st = send_args(c, side->spec, slot > 0 ? share : NULL, timeout_ms);
     if (st != KD_REPLY_OK)
         return failed(c, st, "describing the launch", why);

@@ -22,6 +22,10 @@ typedef struct kd_harness_side {
      * In slot 1 a buffer that shares slot 0's (share[i] >= 0) is not filled: it holds slot
      * 0's contents, so the caller shares only buffers whose two sides start alike. */
     const char *const *fill;
+    /* A launch replayed from a capture (launch/replay.h, `--launch FILE`): the parameters,
+     * allocations and pointer words are the capture's (wire/replay.h), spec holds its buffers
+     * and geometry; NULL (the default): spec describes the launch. */
+    const struct kd_replay *replay;
 } kd_harness_side;
 
 typedef struct kd_device_info {
