@@ -1,5 +1,5 @@
 /* Every environment variable kerndiff reads, in one table (issue 29): its name, and what it
- * does (docs/OPTIONS.md's "Environment" section lists the same, tests/unit/test_env.c keeps
+ * does (docs/OPTIONS.md's "Environment" section lists the same; tests/unit/test_env.c keeps
  * them in step). Code asks kd_env(KD_ENV_X) instead of calling getenv. */
 #ifndef KD_UTIL_ENV_H
 #define KD_UTIL_ENV_H
