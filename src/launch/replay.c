@@ -217,15 +217,20 @@ int kd_replay_spec(const kd_replay *r, const kd_kernel *kernel, int side, kd_lau
         a->role = b->changed ? KD_ROLE_INOUT : KD_ROLE_INPUT;
         a->type = type[j];
         a->count = b->bytes / (kd_dtype_size(type[j].base) * (size_t)type[j].lanes);
-        a->origin = "capture";
+        a->origin = "captured";
     }
     for (int d = 0; d < 3; d++) {
         spec->grid[d] = cap->grid[d];
         spec->block[d] = cap->block[d];
     }
     spec->dynamic_smem = cap->smem;
-    spec->grid_origin = spec->block_origin = spec->smem_origin = spec->n_origin = "capture";
-    spec->n = 0;
+    spec->grid_origin = spec->block_origin = spec->smem_origin = spec->n_origin = "captured";
+    /* a replayed launch has no n (the capture gives every size): the elements of its first
+       compared buffer stand for it where a count is asked (JSON's launch.n, at least 1) */
+    spec->n = 1;
+    for (size_t j = spec->nargs; j-- > 0;)
+        if (spec->args[j].count && (spec->args[j].role == KD_ROLE_INOUT || spec->n == 1))
+            spec->n = spec->args[j].count;
     return 0;
 }
 

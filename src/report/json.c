@@ -2,6 +2,7 @@
  * field tables: each key is spelled once, below. Fields marked derived are written from
  * what the tables hold (totals, the headline, the gate's sentence) and recomputed, not
  * read, by the reader. */
+#include "report/replay_text.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -1211,6 +1212,50 @@ static json_t *kernels_text(const void *base)
     return kd_kernels_timing_text(base, &text) ? sentence(&text) : json_null();
 }
 
+/* --launch FILE (issue 30): where the launch came from and each side against the program's
+ * result; null when the launch was described. Written, not read back (a saved run keeps the
+ * sentences in `text`). */
+static json_t *replay(const void *base)
+{
+    const kd_comparison *c = base;
+    const kd_replay *r = c->replay.capture;
+    if (!r)
+        return json_null();
+    const kd_capture *cap = &r->cap;
+    json_t *argv = json_array();
+    for (size_t i = 0; i < cap->argc; i++)
+        json_array_append_new(argv, json_string(cap->argv[i]));
+    json_t *sides = json_object();
+    static const char *const label[2] = {"v1", "v2"};
+    for (int s = 0; s < 2; s++) {
+        const kd_replay_match *m = &c->replay.match[s];
+        json_t *side = json_pack("{s:b}", "checked", c->replay.checked[s]);
+        if (c->replay.checked[s] && m->compared) {
+            json_object_set_new(side, "same", json_boolean(m->same));
+            if (!m->same) {
+                const kd_launch_spec *spec = &c->side[s].launch;
+                json_object_set_new(side, "buffer", json_string(m->buffer < spec->nargs ? spec->args[m->buffer].name
+                                                                                         : r->buffers[m->buffer].name));
+                json_object_set_new(side, "element", json_integer((json_int_t)m->element));
+                json_object_set_new(side, "value", json_real(m->got));
+                json_object_set_new(side, "program_value", json_real(m->want));
+            }
+        }
+        json_object_set_new(sides, label[s], side);
+    }
+    kd_strbuf text = {0};
+    bool same;
+    kd_replay_result_text(c, &text, &same);
+    json_t *o = json_pack("{s:s?, s:o, s:s?, s:s?, s:s?, s:I, s:I, s:s?, s:I, s:o, s:o, s:s?}", "file", c->replay.path,
+                          "program", argv, "kernel", cap->kernel, "demangled", cap->demangled, "api", cap->api,
+                          "nth", (json_int_t)cap->nth, "time", (json_int_t)cap->time, "gpu", cap->gpu, "data_bytes",
+                          (json_int_t)r->data_bytes, "sides", sides, "text", text.len ? json_string(kd_sb_str(&text))
+                                                                                       : json_null(),
+                          "problem", c->replay.problem);
+    kd_sb_free(&text);
+    return o;
+}
+
 static const kd_jfield comparison_fields[] = {
     {.key = "schema_version", .type = KD_J_CUSTOM, .write = schema_version, .read = read_schema_version},
     {.key = "kerndiff_version", .type = KD_J_CUSTOM, .write = kerndiff_version},
@@ -1234,6 +1279,7 @@ static const kd_jfield comparison_fields[] = {
      .optional = true},
     {KD_J_FIELD("kernels_untimed", kd_comparison, kernels_untimed), .optional = true},
     {.key = "kernels_text", .type = KD_J_CUSTOM, .write = kernels_text},
+    {.key = "replay", .type = KD_J_CUSTOM, .write = replay},
 };
 const kd_jtable kd_comparison_table = KD_J_TABLE(comparison_fields);
 

@@ -15,7 +15,8 @@ static void dims(kd_strbuf *out, const unsigned d[3])
         kd_sb_printf(out, "x%u", d[2]);
 }
 
-void kd_launch_geometry_text(const kd_launch_spec *s, kd_strbuf *out)
+/* with_n false: a launch replayed from a capture, which has no n (the capture gives every size). */
+static void geometry_text(const kd_launch_spec *s, bool with_n, kd_strbuf *out)
 {
     kd_sb_puts(out, "grid ");
     dims(out, s->grid);
@@ -28,10 +29,15 @@ void kd_launch_geometry_text(const kd_launch_spec *s, kd_strbuf *out)
     kd_sb_untrusted(out, s->block_origin);
     kd_sb_printf(out, ")  smem %llu B (", s->dynamic_smem);
     kd_sb_untrusted(out, s->smem_origin);
-    kd_sb_printf(out, ")  n %llu (", s->n);
+    kd_sb_puts(out, ")");
+    if (!with_n)
+        return;
+    kd_sb_printf(out, "  n %llu (", s->n);
     kd_sb_untrusted(out, s->n_origin);
     kd_sb_puts(out, ")");
 }
+
+void kd_launch_geometry_text(const kd_launch_spec *s, kd_strbuf *out) { geometry_text(s, true, out); }
 
 void kd_launch_args_text(const kd_launch_spec *s, kd_strbuf *out)
 {
@@ -86,7 +92,7 @@ static void side_text(const kd_comparison *c, int s, kd_strbuf *geometry, kd_str
         kd_sb_untrusted(geometry, side->launch_error);
         return;
     }
-    kd_launch_geometry_text(&side->launch, geometry);
+    geometry_text(&side->launch, !side->replay, geometry);
     kd_launch_args_text(&side->launch, args);
     if (side->launch.assumed[0])
         kd_sb_untrusted(assumed, side->launch.assumed);

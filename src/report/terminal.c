@@ -8,6 +8,7 @@
 #include "report/gate_summary.h"
 #include "report/kernels_text.h"
 #include "report/launch_text.h"
+#include "report/replay_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/note_text.h"
@@ -152,6 +153,17 @@ static void stat_row(FILE *out, const kd_time_column *col, const char *label, do
     fputc('\n', out);
 }
 
+/* --launch: each side against the program's own result. */
+static void replay_lines(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    kd_strbuf text = {0};
+    bool same = true;
+    kd_replay_result_text(c, &text, &same);
+    if (text.len)
+        fprintf(out, "%s%s%s\n", paint(o, same ? GREEN : RED), kd_sb_str(&text), paint(o, RESET));
+    kd_sb_free(&text);
+}
+
 static void timing_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
     const kd_timing *t = &c->timing;
@@ -185,6 +197,7 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
             kd_sb_free(&line);
         }
     }
+    replay_lines(out, o, c);
 
     const kd_summary *a = &t->side[0].summary, *b = &t->side[1].summary;
     column_heading(out, o, "latency per launch", 24);
@@ -323,6 +336,10 @@ static void launch_block(FILE *out, const kd_render_options *o, const kd_compari
     kd_untrusted_fix(&text);
     fputs(kd_sb_str(&text), out);
     kd_sb_free(&text);
+    kd_replay_origin_text(c, &text); /* --launch: where the launch came from */
+    if (text.len)
+        fprintf(out, "  %-7s %s\n", "from:", kd_sb_str(&text));
+    kd_sb_free(&text);
 }
 
 static void print_indented(const char *text, void *out)
@@ -453,6 +470,7 @@ static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
             fprintf(out, "%s%s%s\n", paint(o, c->timing.outputs_match ? GREEN : RED), kd_sb_str(&line), paint(o, RESET));
             kd_sb_free(&line);
         }
+        replay_lines(out, o, c);
     }
     note_line(out, o, "", YELLOW, "", &c->runtime_note);
     kd_untrusted u = {0};

@@ -125,7 +125,8 @@ static void spec_from_capture(void **state)
     assert_int_equal(spec.grid[0], 1);
     assert_int_equal(spec.block[0], 256);
     assert_int_equal(spec.dynamic_smem, 0);
-    assert_string_equal(spec.block_origin, "capture");
+    assert_string_equal(spec.block_origin, "captured");
+    assert_int_equal(spec.n, 8); /* the compared buffer's elements stand for n */
     kd_launch_spec_free(&spec);
     kd_kernel_list_free(&k);
 
