@@ -241,6 +241,25 @@ static void corrupt_capture_refused(void **state)
     free(bad);
 }
 
+/* tests/e2e/capture/copy.kdcap (the e2e suite's capture) is its raw folder packed by this
+ * writer: packing it again gives the same bytes, so the fixture follows the format. */
+static void e2e_fixture_is_current(void **state)
+{
+    (void)state;
+    char *out = kd_path_join(dir, "copy.kdcap");
+    kd_diag err = {0};
+    assert_int_equal(kd_capture_pack("tests/e2e/capture/raw-copy", out, &err), 0);
+    size_t a = 0, b = 0;
+    char *packed = kd_read_file(out, &a), *committed = kd_read_file("tests/e2e/capture/copy.kdcap", &b);
+    assert_non_null(packed);
+    assert_non_null(committed);
+    assert_int_equal(a, b);
+    assert_memory_equal(packed, committed, a);
+    free(packed);
+    free(committed);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +268,7 @@ int main(void)
         cmocka_unit_test(layout_refused),
         cmocka_unit_test(outputs_against_program),
         cmocka_unit_test(corrupt_capture_refused),
+        cmocka_unit_test(e2e_fixture_is_current),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
