@@ -428,6 +428,8 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
         {OPT_FROM, OPT_BUF, "--from replays the captured launch"},
         {OPT_FROM, OPT_ARG, "--from replays the captured launch"},
         {OPT_FROM, OPT_CALL, "--from replays the captured launch"},
+        {OPT_LAUNCH_FILE, OPT_SANITIZE_N, "--launch replays the captured launch, at its own size"},
+        {OPT_FROM, OPT_SANITIZE_N, "--from replays the captured launch, at its own size"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
         if (st->seen[pairs[i].with] && st->seen[pairs[i].code]) {

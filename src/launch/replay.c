@@ -234,26 +234,6 @@ int kd_replay_spec(const kd_replay *r, const kd_kernel *kernel, int side, kd_lau
     return 0;
 }
 
-/* One element of type t at e, as a double (the first lane). */
-static double element_value(kd_type_info t, const unsigned char *e)
-{
-    switch (t.base) {
-    case KD_DT_F32: { float f; memcpy(&f, e, 4); return f; }
-    case KD_DT_F64: { double d; memcpy(&d, e, 8); return d; }
-    case KD_DT_F16: { unsigned short h; memcpy(&h, e, 2); return kd_half_to_float(h); }
-    case KD_DT_BF16: { unsigned short h; memcpy(&h, e, 2); return kd_bf16_to_float(h); }
-    case KD_DT_I8: return (int8_t)e[0];
-    case KD_DT_U8: return e[0];
-    case KD_DT_I16: { int16_t v; memcpy(&v, e, 2); return v; }
-    case KD_DT_U16: { uint16_t v; memcpy(&v, e, 2); return v; }
-    case KD_DT_I32: { int32_t v; memcpy(&v, e, 4); return v; }
-    case KD_DT_U32: { uint32_t v; memcpy(&v, e, 4); return v; }
-    case KD_DT_I64: { int64_t v; memcpy(&v, e, 8); return (double)v; }
-    case KD_DT_U64: { uint64_t v; memcpy(&v, e, 8); return (double)v; }
-    default: return 0;
-    }
-}
-
 int kd_replay_match_outputs(const kd_replay *r, const kd_launch_spec *spec, const unsigned char *outputs, size_t len,
                             kd_replay_match *m, kd_diag *err)
 {
@@ -285,8 +265,8 @@ int kd_replay_match_outputs(const kd_replay *r, const kd_launch_spec *spec, cons
             m->same = false;
             m->buffer = j;
             m->element = e;
-            m->got = element_value(t, outputs + at + e * size);
-            m->want = element_value(t, want + e * size);
+            m->got = kd_dtype_load(t.base, outputs + at + e * size, 0); /* its first lane */
+            m->want = kd_dtype_load(t.base, want + e * size, 0);
         }
         free(want);
         at += b->bytes;

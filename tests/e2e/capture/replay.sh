@@ -106,3 +106,5 @@ run from_no_gpu 3 -- --from './copyprog 64' --fn copy "$WORK/cap/v1.cu" "$WORK/c
 has from_no_gpu err '^kerndiff: capture: no GPU here'
 run from_no_fn 2 -- --from './copyprog 64' "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has from_no_fn err 'needs --fn NAME'
+run cap_sanitize_n 2 -- --launch "$CAP" --sanitize-n 1K "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
+has cap_sanitize_n err '--launch and --sanitize-n contradict each other'
