@@ -13,6 +13,7 @@
 
 #include "diff/rows.h"
 #include "report/launch_text.h"
+#include "report/replay_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/note_text.h"
@@ -490,6 +491,9 @@ static void static_section(FILE *out, const kd_comparison *c)
 
 static void emit_line(const char *text, void *out) { kd_html_say_text(out, "li", NULL, text); }
 
+/* --launch: one paragraph per side against the program's result. */
+static void replay_line(const char *line, bool good, void *out) { kd_html_say_text(out, "p", good ? "good" : "bad", line); }
+
 static void summary_section(FILE *out, const kd_comparison *c)
 {
     fputs("<ul>\n", out);
@@ -523,6 +527,7 @@ static void summary_section(FILE *out, const kd_comparison *c)
             }
             fputs("</ul>\n", out);
         }
+        kd_replay_result_lines(c, replay_line, out); /* --launch: each side against the program's result */
     }
     say_note(out, "warn", &c->runtime_note);
     if (c->fault_explained)

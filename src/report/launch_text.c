@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "report/replay_text.h"
 #include "report/untrusted.h"
 
 /* "64", "64x2" or "64x2x3": trailing dimensions of 1 are left out. */
@@ -113,6 +114,11 @@ void kd_launch_block_text(const kd_comparison *c, const char *indent, kd_strbuf 
         if (assumed[s].len)
             kd_sb_printf(out, "%s%-7s assumed: %s\n", indent, "", kd_sb_str(&assumed[s]));
     }
+    kd_strbuf from = {0};
+    kd_replay_origin_text(c, &from); /* --launch: where the launch came from */
+    if (from.len)
+        kd_sb_printf(out, "%s%-7s %s\n", indent, "from:", kd_sb_str(&from));
+    kd_sb_free(&from);
     for (int s = 0; s < 2; s++) {
         kd_sb_free(&geometry[s]);
         kd_sb_free(&args[s]);

@@ -9,6 +9,7 @@
 #include "report/gate_summary.h"
 #include "report/kernels_text.h"
 #include "report/launch_text.h"
+#include "report/replay_text.h"
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/note_text.h"
@@ -105,6 +106,16 @@ static void occupancy_table(FILE *out, const kd_comparison *c)
     fprintf(out, "| limited by | %s | %s |\n", kd_limiter_name(x->limiter), kd_limiter_name(y->limiter));
 }
 
+/* --launch: one bullet per side against the program's result, a difference in bold. */
+static void replay_line(const char *line, bool good, void *out)
+{
+    kd_strbuf safe = {0};
+    kd_sb_puts(&safe, line);
+    kd_untrusted_fix_md(&safe);
+    fprintf(out, "- %s%s%s\n", good ? "" : "**", kd_sb_str(&safe), good ? "" : "**");
+    kd_sb_free(&safe);
+}
+
 static void timing_section(FILE *out, const kd_comparison *c)
 {
     const kd_timing *t = &c->timing;
@@ -137,6 +148,7 @@ static void timing_section(FILE *out, const kd_comparison *c)
             kd_sb_free(&line);
         }
     }
+    kd_replay_result_lines(c, replay_line, out); /* --launch: each side against the program's result */
     const kd_summary *s[2] = {&t->side[0].summary, &t->side[1].summary};
     fprintf(out, "\n| latency | v1 | v2 |\n|---|---:|---:|\n");
     const struct {

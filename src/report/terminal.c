@@ -153,15 +153,22 @@ static void stat_row(FILE *out, const kd_time_column *col, const char *label, do
     fputc('\n', out);
 }
 
+typedef struct terminal_line {
+    FILE *out;
+    const kd_render_options *o;
+} terminal_line;
+
+static void replay_line(const char *line, bool good, void *ctx)
+{
+    const terminal_line *t = ctx;
+    fprintf(t->out, "%s%s%s\n", paint(t->o, good ? GREEN : RED), line, paint(t->o, RESET));
+}
+
 /* --launch: each side against the program's own result. */
 static void replay_lines(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
-    kd_strbuf text = {0};
-    bool same = true;
-    kd_replay_result_text(c, &text, &same);
-    if (text.len)
-        fprintf(out, "%s%s%s\n", paint(o, same ? GREEN : RED), kd_sb_str(&text), paint(o, RESET));
-    kd_sb_free(&text);
+    terminal_line t = {out, o};
+    kd_replay_result_lines(c, replay_line, &t);
 }
 
 static void timing_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
@@ -335,10 +342,6 @@ static void launch_block(FILE *out, const kd_render_options *o, const kd_compari
     kd_launch_block_text(c, "  ", &text);
     kd_untrusted_fix(&text);
     fputs(kd_sb_str(&text), out);
-    kd_sb_free(&text);
-    kd_replay_origin_text(c, &text); /* --launch: where the launch came from */
-    if (text.len)
-        fprintf(out, "  %-7s %s\n", "from:", kd_sb_str(&text));
     kd_sb_free(&text);
 }
 

@@ -22,7 +22,7 @@ sed 's/int n)/int n, int m)/' "$WORK/cap/v1.cu" >"$WORK/cap/v2_more.cu"
 KERNDIFF_SIMULATE="copy=all" run cap_aa 0 -- --launch "$CAP" --max-time 1 --json "$WORK/cap_aa.json" "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has cap_aa out '^  v1, v2: grid 1 \(captured\)  block 64 \(captured\)  smem 0 B \(captured\)$'
 has cap_aa out '^          in: 64 f32 in \(captured\)  out: 64 f32 in-out \(captured\)$'
-has cap_aa out '^  from:   launch 1 of copy\(float const\*, float\*, int\) \(cuLaunchKernel\) in `\./copyprog 64`, captured 2025-11-25 16:00 UTC on NVIDIA H100 80GB HBM3, 512 B of data \(.*copy\.kdcap\)$'
+has cap_aa out '^  from:   launch 1 of copy\(float const\*, float\*, int\) \(cuLaunchKernel\), program: \./copyprog 64; captured 2025-11-25 16:00 UTC on NVIDIA H100 80GB HBM3, 512 B of data \(.*copy\.kdcap\)$'
 has cap_aa out '^outputs match \(1 buffer compared in full\)'
 has cap_aa out '^v1 still computes what the program computed \(1 buffer, bit for bit\)$'
 has cap_aa out '^v2 still computes what the program computed \(1 buffer, bit for bit\)$'
@@ -108,3 +108,11 @@ run from_no_fn 2 -- --from './copyprog 64' "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has from_no_fn err 'needs --fn NAME'
 run cap_sanitize_n 2 -- --launch "$CAP" --sanitize-n 1K "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has cap_sanitize_n err '--launch and --sanitize-n contradict each other'
+
+# Markdown and HTML say the same lines
+KERNDIFF_SIMULATE="copy=all;copy=10" run cap_docs 0 -- --launch "$CAP" --max-time 1 --markdown "$WORK/cap.md" --html "$WORK/cap.html" "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
+if grep -q '^- v1 still computes what the program computed' "$WORK/cap.md" && grep -q '^- \*\*v2 differs from the program.s result at out\[10\]' "$WORK/cap.md" &&
+    grep -q 'from:   launch 1 of copy(float const\*, float\*, int) (cuLaunchKernel), program: ./copyprog 64; captured' "$WORK/cap.md"; then ok "cap_docs: Markdown has the from line and both sides' lines"; else fail "cap_docs: Markdown" "$WORK/cap.md"; fi
+if grep -q 'class="bad">v2 differs from the program&#39;s result at out\[10\]' "$WORK/cap.html" &&
+    grep -q 'class="good">v1 still computes' "$WORK/cap.html" && grep -q 'from:   launch 1 of copy' "$WORK/cap.html"; then
+    ok "cap_docs: HTML has the from line and the result"; else fail "cap_docs: HTML"; fi
