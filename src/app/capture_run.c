@@ -15,6 +15,7 @@
 
 #include "app/capture_msgs.h"
 #include "app/command.h"
+#include "capture/capture_msgs.h"
 #include "capture/file.h"
 #include "gpu/probe.h"
 #include "util/env.h"
@@ -164,4 +165,26 @@ out:
     free(words.items);
     free(inject);
     return rc;
+}
+
+/* What a failure is, for the exit status (cli/status.c): the program or its kernel is the
+ * user's input; a missing library is kerndiff's; the rest happened at run time. */
+kd_outcome kd_capture_run_outcome(int id)
+{
+    switch (id) {
+    case KD_MSG_CAPTURE_RUN_NO_LIBRARY:
+    case KD_MSG_CAPTURE_RUN_NO_FOLDER:
+        return KD_FAIL_TOOL;
+    case KD_MSG_CAPTURE_RUN_CANNOT_START:
+    case KD_MSG_CAPTURE_RUN_NO_COMMAND:
+    case KD_MSG_CAPTURE_RUN_SPLIT:
+    case KD_MSG_CAPTURE_RAW_NOT_FOUND:
+    case KD_MSG_CAPTURE_RAW_NOT_FOUND_NONE:
+    case KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID:
+    case KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN:
+    case KD_MSG_CAPTURE_RAW_GRAPH:
+        return KD_FAIL_INPUT;
+    default:
+        return KD_FAIL_RUNTIME;
+    }
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "util/diag.h"
+#include "util/outcome.h"
 
 typedef struct kd_capture_run_request {
     const char *const *argv;  /* the program and its arguments (NULL-terminated), or NULL: */
@@ -27,5 +28,10 @@ typedef struct kd_capture_run_request {
  * library not found, the program not started or timed out, and every failure of the raw
  * folder (the kernel not launched: the kernels it did launch; the launch not captured ...). */
 int kd_capture_run(const kd_capture_run_request *req, kd_diag *err);
+
+/* What kd_capture_run's failure (its message id) is, for the exit status: the program or its
+ * kernel is the user's input, a missing library kerndiff's (tool), the rest happened at run
+ * time (no GPU, the program timed out, the launch not captured). */
+kd_outcome kd_capture_run_outcome(int id);
 
 #endif

@@ -8,31 +8,8 @@
 
 #include "app/capture_msgs.h"
 #include "app/capture_run.h"
-#include "capture/capture_msgs.h"
 #include "capture/file.h"
 #include "cli/status.h"
-
-/* What a failure is, for the exit status (cli/status.c): the program or its kernel is the
- * user's input; a missing library is kerndiff's; the rest happened at run time. */
-static kd_outcome outcome_of(int id)
-{
-    switch (id) {
-    case KD_MSG_CAPTURE_RUN_NO_LIBRARY:
-    case KD_MSG_CAPTURE_RUN_NO_FOLDER:
-        return KD_FAIL_TOOL;
-    case KD_MSG_CAPTURE_RUN_CANNOT_START:
-    case KD_MSG_CAPTURE_RUN_NO_COMMAND:
-    case KD_MSG_CAPTURE_RUN_SPLIT:
-    case KD_MSG_CAPTURE_RAW_NOT_FOUND:
-    case KD_MSG_CAPTURE_RAW_NOT_FOUND_NONE:
-    case KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID:
-    case KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN:
-    case KD_MSG_CAPTURE_RAW_GRAPH:
-        return KD_FAIL_INPUT;
-    default:
-        return KD_FAIL_RUNTIME;
-    }
-}
 
 int kd_cmd_capture(const kd_cmd_args *a)
 {
@@ -49,7 +26,7 @@ int kd_cmd_capture(const kd_cmd_args *a)
     kd_diag err = {0};
     if (kd_capture_run(&req, &err) != 0) {
         kd_diag_say(&err);
-        kd_outcome outcome = outcome_of(err.id);
+        kd_outcome outcome = kd_capture_run_outcome(err.id);
         kd_diag_free(&err);
         return kd_exit_code(outcome);
     }

@@ -438,9 +438,10 @@ static int open_replay(const kd_diff_options *opts, kd_comparison *c, const char
                                       .timeout_s = opts->frontend.capture_timeout_s > 0 ? opts->frontend.capture_timeout_s : 600};
         if (kd_capture_run(&req, &err) != 0) {
             kd_diag_say(&err);
+            kd_outcome outcome = kd_capture_run_outcome(err.id);
             kd_diag_free(&err);
             free(made);
-            return KD_FAIL_INPUT;
+            return outcome;
         }
         path = made;
     }

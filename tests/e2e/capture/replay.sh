@@ -102,7 +102,7 @@ run capture_over_source 2 -- capture --fn copy -o "$WORK/cap/v1.cu" -- /bin/true
 has capture_over_source err "^kerndiff: -o would write over '.*v1\.cu'|extension \(\.cu\)"
 run capture_stray 2 -- --continue "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has capture_stray err '^kerndiff: --continue belongs to kerndiff capture'
-run from_no_gpu 3 -- --from './copyprog 64' --fn copy "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
+run from_no_gpu 5 -- --from './copyprog 64' --fn copy "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has from_no_gpu err '^kerndiff: capture: no GPU here'
 run from_no_fn 2 -- --from './copyprog 64' "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has from_no_fn err 'needs --fn NAME'
