@@ -16,7 +16,6 @@ enum {
     KD_MSG_CAPTURE_RUN_TIMED_OUT,    /* the program, seconds */
     KD_MSG_CAPTURE_RUN_NO_FOLDER,    /* strerror */
     KD_MSG_CAPTURE_RUN_DONE,         /* launch K, the kernel, the api, grid, block, data bytes, the file */
-    KD_MSG_CAPTURE_RUN_SIGNALED,     /* the program, the signal's number, the library's failure said after */
 };
 
 #endif

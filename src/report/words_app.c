@@ -137,6 +137,5 @@ const kd_wording kd_wording_app[] = {
     {KD_MSG_CAPTURE_RUN_NO_FOLDER, 1, "kerndiff: capture: cannot make the private folder for the launch record: {0}"},
     {KD_MSG_CAPTURE_RUN_DONE, 7,
      "kerndiff: captured launch {0} of {1} ({2}, grid {3}, block {4}, {5} bytes of data) into {6}"},
-    {KD_MSG_CAPTURE_RUN_SIGNALED, 3, "kerndiff: capture: {0} was ended by signal {1}: {2}"},
     {0, 0, NULL},
 };
