@@ -173,8 +173,10 @@ static json_t *launch(const void *base)
         json_array_append_new(args, arg);
     }
     /* assumed: what kerndiff read from the code rather than was told ("" when nothing) */
+    /* A side described by nothing (a kernel of a multi-kernel static diff) has no origins: ""
+     * rather than a document that cannot be written. */
     return json_pack("{s:I, s:s, s:[i, i, i], s:[i, i, i], s:I, s:b, s:s, s:o}", "n", (json_int_t)l->n, "n_origin",
-                     l->n_origin, "grid", l->grid[0], l->grid[1], l->grid[2], "block", l->block[0], l->block[1],
+                     l->n_origin ? l->n_origin : "", "grid", l->grid[0], l->grid[1], l->grid[2], "block", l->block[0], l->block[1],
                      l->block[2], "dynamic_smem", (json_int_t)l->dynamic_smem, "dynamic_shared", l->dynamic_shared,
                      "assumed", l->assumed, "args", args);
 }
@@ -1178,7 +1180,7 @@ static json_t *kernels_only(const void *base)
         json_t *list = json_array();
         for (size_t i = 0; list && i < c->only_count[s]; i++)
             json_array_append_new(list, json_string(c->only[s][i]));
-        json_object_set_new(o, c->side[s].label ? c->side[s].label : s ? "v2" : "v1", list);
+        json_object_set_new(o, s ? "v2" : "v1", list); /* the schema's keys, whatever the sides are labelled */
     }
     return o;
 }

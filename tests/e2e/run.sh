@@ -256,6 +256,9 @@ suite realfiles
 # --- Triton sides as Triton's JIT runs them (the user's own launch) ----------------------------
 suite triton_jit
 
+# --- a launch captured from the user's program, replayed for both versions ---------------------
+suite capture
+
 echo
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
