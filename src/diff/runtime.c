@@ -57,6 +57,9 @@ kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness)
         .load_path = launcher ? side->build.launcher_path : side->build.cubin_path,
         .load_symbol = launcher ? KD_SHIM_SYMBOL : side->stat.entry,
         .spec = &side->launch,
+        /* Captured data (a Triton side taken from the program, issue 26): one file per
+         * argument, or none; any other count is not the launch's and is not used. */
+        .fill = side->abi.fill.count == side->launch.nargs ? (const char *const *)side->abi.fill.items : NULL,
         .replay = side->replay,
     };
 }
