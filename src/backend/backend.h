@@ -18,12 +18,8 @@
 #include "static/occupancy.h"
 #include "util/strbuf.h"
 
-/* The comparison a build is made for (its arch and limits); diff/model.h defines it, a floor
- * up: this file names it only. Transitional (issue 29): build and build_instrumented are to
- * take kd_build_target (and kd_instrumented_build) instead, which diff/build_target.h fills. */
-typedef struct kd_comparison kd_comparison;
-
-/* What a build reads of the comparison it is made for, and nothing more. */
+/* What a build reads of the comparison it is made for, and nothing more (the comparison,
+ * diff/model.h, is a floor up): diff/build_target.h fills it. */
 typedef struct kd_build_target {
     const char *arch;             /* "sm_90": what nvcc, ptxas and Triton compile for */
     const kd_arch_limits *limits; /* its limits (max shared memory per block); NULL: not known */
@@ -58,7 +54,7 @@ typedef struct kd_argv {
 } kd_argv;
 void kd_argv_free(kd_argv *a);
 
-/* An instrumented build (kd_backend.build_instrumented, once it takes this): the build's
+/* An instrumented build (kd_backend.build_instrumented): the build's
  * inputs, the region names, the folder it goes into, where the result and a skip note go. */
 typedef struct kd_instrumented_build {
     const kd_frontend_options *opts;
@@ -102,18 +98,16 @@ typedef struct kd_backend {
     int (*prepare)(const kd_frontend_options *opts, const kd_launch_options *launch, kd_side *side);
     /* Builds the chosen kernel into side->build (PTX when there is any, cubin, a resource
      * report); side->launch is the launch described so far (a build may specialise on it). */
-    int (*build)(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+    int (*build)(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_build_target *target,
                  kd_side *side);
-    /* --regions: the instrumented build into its own build folder `folder`. NULL: the backend
+    /* --regions: the instrumented build (b) into its own build folder b->folder. NULL: the backend
      * has no regions. With region_markers, the build is instrumented for
      * include/kerndiff/regions.h with region and group ids from `regions` (the names a scan
      * of the file found); without, the compiler assigns the ids (Triton's Proton scopes) and
      * the build puts the names into regions->regions, id = index + 1. Returns KD_OK with a KD_REGIONS_* note set in
      * *skip (its sides left to the caller) when the side cannot be recorded after all (no
      * scopes, a Triton without Proton). */
-    int (*build_instrumented)(const kd_frontend_options *opts, const kd_launch_options *launch,
-                              const kd_comparison *c, kd_side *side, kd_region_names *regions,
-                              const char *folder, kd_build *out, kd_note *skip);
+    int (*build_instrumented)(const kd_instrumented_build *b);
     bool region_markers;     /* its regions are KD_REGION markers found by scanning the file */
 } kd_backend;
 

@@ -148,7 +148,7 @@ static char *ptxas_version(const char *ptxas)
 }
 
 /* ptxas -v into dir: the cubin, and its resource report as ptxas.log. */
-static int run_ptxas(const char *ptxas, const kd_comparison *c, const kd_side *side, const char *dir)
+static int run_ptxas(const char *ptxas, const kd_build_target *c, const kd_side *side, const char *dir)
 {
     char *cubin = kd_path_join(dir, "kernel.cubin"), *log = kd_path_join(dir, "ptxas.log");
     const char *argv[] = {ptxas, "-v", "-arch", c->arch, "-o", cubin, side->path, NULL};
@@ -175,7 +175,7 @@ static int run_ptxas(const char *ptxas, const kd_comparison *c, const kd_side *s
 
 /* A .ptx is assembled by ptxas -v (cubin and resource report in one run), cached like
  * every build: the key is the PTX, the arch and ptxas's version. */
-static int assemble(const kd_frontend_options *opts, const kd_comparison *c, kd_side *side)
+static int assemble(const kd_frontend_options *opts, const kd_build_target *c, kd_side *side)
 {
     static const char *const names[] = {"kernel.cubin", "ptxas.log"};
     static const bool required[] = {true, true};
@@ -251,7 +251,7 @@ static int binary_prepare(const kd_frontend_options *opts, const kd_launch_optio
     return KD_OK;
 }
 
-static int binary_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+static int binary_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_build_target *c,
                         kd_side *side)
 {
     (void)launch; /* ptxas and a cubin do not specialise on the launch */

@@ -66,8 +66,8 @@ static void read_libs(kd_side *side)
 }
 
 /* The plain build (regions NULL) or the instrumented one, in the build folder `folder`. */
-static int build_variant(const kd_frontend_options *opts, const kd_comparison *c, kd_side *side, const kd_region_names *regions,
-                         const char *folder, kd_build *out)
+static int build_variant(const kd_frontend_options *opts, const kd_build_target *c, kd_side *side,
+                         const kd_region_names *regions, const char *folder, kd_build *out)
 {
     /* <kerndiff/launcher.h> must resolve for launcher files: its folder comes last. */
     kd_strlist include_dirs = {0};
@@ -144,7 +144,7 @@ static void use_compiled(kd_side *side)
     side->kernel_info = side->compiled;
 }
 
-static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_build_target *c,
                       kd_side *side)
 {
     (void)launch; /* nvcc does not specialise on the launch */
@@ -154,13 +154,10 @@ static int cuda_build(const kd_frontend_options *opts, const kd_launch_options *
     return rc;
 }
 
-static int cuda_build_instrumented(const kd_frontend_options *opts, const kd_launch_options *launch,
-                                   const kd_comparison *c, kd_side *side, kd_region_names *regions,
-                                   const char *folder, kd_build *out, kd_note *skip)
+static int cuda_build_instrumented(const kd_instrumented_build *b)
 {
-    (void)launch;
-    (void)skip; /* the scan decided: markers were found */
-    return build_variant(opts, c, side, regions, folder, out);
+    /* nvcc does not specialise on the launch; the scan decided: markers were found (no skip) */
+    return build_variant(b->opts, b->target, b->side, b->regions, b->folder, b->out);
 }
 
 const kd_backend kd_backend_cuda = {

@@ -1120,7 +1120,7 @@ static const kd_launch_arg *launch_arg(const kd_side *side, const char *name)
 
 /* The signature Triton's JIT would make for this launch (see the top of the file). Integers
  * equal to 1 are folded into constexprs and listed in `folded`. */
-static json_t *make_spec(const kd_comparison *c, const kd_side *side, const meta *m, kd_strlist *folded)
+static json_t *make_spec(const kd_build_target *c, const kd_side *side, const meta *m, kd_strlist *folded)
 {
     json_t *sig = json_object(), *divisible = json_array(), *constexprs = json_deep_copy(m->constexprs);
     size_t i;
@@ -1389,21 +1389,14 @@ typedef struct compile_plan {
     json_t *meta_json; /* the build's metadata, once built */
 } compile_plan;
 
-/* Whether this diff times its sides: a GPU, or the simulated harness (which needs none). */
-static bool times_anything(const kd_comparison *c)
-{
-    const kd_backend *runner = kd_backend_for(c->side[0].path, c->side[1].path);
-    return c->gpu.present || (runner && !runner->needs_gpu);
-}
-
 /* Fills *p (to be freed with plan_free whatever it returns); prints why it fails. */
-static int plan_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+static int plan_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_build_target *c,
                       kd_side *side, compile_plan *p)
 {
     *p = (compile_plan){0};
     int rc = triton_version(opts, side, true, &p->version);
     if (rc == KD_OK)
-        rc = resolve_meta(launch, side, !times_anything(c), &p->m);
+        rc = resolve_meta(launch, side, !c->times, &p->m); /* times: a GPU, or the simulated harness */
     if (rc == KD_OK)
         rc = apply_heuristics(opts, launch, side, &p->m);
     if (rc == KD_OK)
@@ -1484,7 +1477,7 @@ static int captured_build(const kd_frontend_options *opts, kd_side *side)
     return rc;
 }
 
-static int triton_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_comparison *c,
+static int triton_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_build_target *c,
                         kd_side *side)
 {
     if (side->captured)
@@ -1498,7 +1491,7 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
         for (size_t i = 0; i < p.folded.count; i++)
             kd_launch_abi_set(&side->abi, p.folded.items[i], 1);
         drop_folded(side->compiled, &p.folded);
-        char *described = describe_build(p.version, &p.m, side, &p.folded, c->gpu.present);
+        char *described = describe_build(p.version, &p.m, side, &p.folded, c->gpu);
         if (side->build_note) { /* why the launch was not taken from the user's code */
             kd_strbuf both = {0};
             kd_sb_printf(&both, "%s; %s", described, side->build_note);
@@ -1519,31 +1512,32 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
  * build, "instrument"): the kernel's triton.profiler.language scopes record into per-warp
  * buffers that the harness reads back (regions/proton.h). The names come from the build, by
  * Proton's scope id; the launch differs by Proton's shared memory and profile scratch. */
-static int triton_build_instrumented(const kd_frontend_options *opts, const kd_launch_options *launch,
-                                     const kd_comparison *c, kd_side *side, kd_region_names *regions, const char *folder,
-                                     kd_build *out, kd_note *skip)
+static int triton_build_instrumented(const kd_instrumented_build *b)
 {
+    const kd_frontend_options *opts = b->opts;
+    const kd_build_target *c = b->target;
+    kd_side *side = b->side;
     compile_plan p;
-    int rc = plan_build(opts, launch, c, side, &p);
+    int rc = plan_build(opts, b->launch, c, side, &p);
     if (p.spec) {
         /* Proton sizes its buffers from the shared memory a block may opt into (48 KiB: any GPU). */
         json_object_set_new(p.spec, "instrument", json_true());
         json_object_set_new(p.spec, "max_shared", json_integer(c->limits ? c->limits->max_smem_per_block : 48 * 1024));
     }
     if (rc == KD_OK)
-        rc = build_spec(opts, side, &p, folder, out);
+        rc = build_spec(opts, side, &p, b->folder, b->out);
     if (rc == KD_OK && !json_is_true(json_object_get(p.meta_json, "proton"))) {
-        kd_note_set(skip, KD_REGIONS_NO_PROTON, KD_NOTE_NO_SIDE, p.version, NULL, NULL);
+        kd_note_set(b->skip, KD_REGIONS_NO_PROTON, KD_NOTE_NO_SIDE, p.version, NULL, NULL);
     } else if (rc == KD_OK) {
         size_t i;
         json_t *name;
         json_array_foreach(json_object_get(p.meta_json, "scopes"), i, name)
-            kd_strlist_push(&regions->regions, kd_xstrdup(json_string_value(name)));
+            kd_strlist_push(&b->regions->regions, kd_xstrdup(json_string_value(name)));
         side->regions_smem = (unsigned long long)json_integer_value(json_object_get(p.meta_json, "shared"));
         side->regions_profile_scratch =
             (unsigned long long)json_integer_value(json_object_get(p.meta_json, "profile_scratch_size"));
-        if (!regions->regions.count)
-            kd_note_set(skip, KD_REGIONS_NO_SCOPES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
+        if (!b->regions->regions.count)
+            kd_note_set(b->skip, KD_REGIONS_NO_SCOPES, KD_NOTE_NO_SIDE, NULL, NULL, NULL);
     }
     plan_free(&p);
     return rc;

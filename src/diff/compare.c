@@ -11,6 +11,7 @@
 #include "compile/build.h"
 #include "compile/deps.h"
 #include "diff/autotune.h"
+#include "diff/build_target.h"
 #include "diff/diff_msgs.h"
 #include "diff/markers.h"
 #include "diff/runtime.h"
@@ -58,7 +59,8 @@ static int choose_arch(const kd_diff_options *opts, kd_comparison *c)
  * prepared first, and the build may specialise on the launch described so far. */
 static int build_side(const kd_diff_options *opts, const kd_comparison *c, kd_side *side)
 {
-    return side->frontend->build(&opts->frontend, &opts->launch, c, side);
+    kd_build_target target = kd_build_target_of(c);
+    return side->frontend->build(&opts->frontend, &opts->launch, &target, side);
 }
 
 /* The kernels that the files `path` includes declare (those the preprocessor finds from its
@@ -175,8 +177,11 @@ static int build_instrumented(const kd_diff_options *opts, kd_comparison *c)
         char folder[32];
         snprintf(folder, sizeof folder, "%s-regions", side->label);
         kd_note skip = {0};
-        int rc = side->frontend->build_instrumented(&opts->frontend, &opts->launch, c, side, &side->region_names,
-                                                    folder, &side->regions_build, &skip);
+        kd_build_target target = kd_build_target_of(c);
+        kd_instrumented_build b = {.opts = &opts->frontend, .launch = &opts->launch, .target = &target, .side = side,
+                                   .regions = &side->region_names, .folder = folder, .out = &side->regions_build,
+                                   .skip = &skip};
+        int rc = side->frontend->build_instrumented(&b);
         if (rc != KD_OK)
             return rc;
         if (skip.present) {
@@ -246,7 +251,7 @@ static int make_side(const kd_diff_options *opts, kd_comparison *c, kd_side *sid
     if (rc != KD_OK)
         return rc;
     kd_describe_launch(&opts->launch, side, s);
-    if ((rc = side->frontend->build(&opts->frontend, &opts->launch, c, side)) != KD_OK)
+    if ((rc = build_side(opts, c, side)) != KD_OK)
         return rc;
     kd_trace("%s built%s", side->label, side->build.from_cache ? " (cache)" : "");
     kd_launch_spec_free(&side->launch);

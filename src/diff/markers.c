@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "backend/backend.h"
+#include "diff/build_target.h"
 #include "util/outcome.h"
 #include "util/trace.h"
 
@@ -15,8 +16,10 @@ static int build_branched(const kd_diff_options *opts, const kd_comparison *c, k
     bool was = side->regions_branched; /* what the front end builds */
     side->regions_branched = true;
     kd_note skip = {0};
-    int rc = side->frontend->build_instrumented(&opts->frontend, &opts->launch, c, side, &side->region_names, folder,
-                                                out, &skip);
+    kd_build_target target = kd_build_target_of(c);
+    kd_instrumented_build b = {.opts = &opts->frontend, .launch = &opts->launch, .target = &target, .side = side,
+                               .regions = &side->region_names, .folder = folder, .out = out, .skip = &skip};
+    int rc = side->frontend->build_instrumented(&b);
     side->regions_branched = was;
     return rc;
 }
