@@ -82,3 +82,32 @@ has lc_data_size out "data: the program's own \(captured\) for y_ptr; seeded at 
 lc_data data_escape '{"grid": [1, 1, 1], "args": [{"name": "x_ptr", "kind": "pointer", "dtype": "fp32", "count": 1, "element_size": 4, "data": {"file": "../../../../etc/hostname", "bytes": 4}}], "metadata": {"num_warps": 4}}' ''
 has lc_data_escape out "seeded at random: x_ptr \(its data file is not the capture's own\)"
 lacks lc_data_escape err 'runtime error|AddressSanitizer'
+# ... and the kept files reach the harness: each kept tensor's buffer is filled from its file
+# (`fill I PATH`, docs/PROTOCOL.md) in every child, as the build line says (the simulated
+# harness behind a recorder of what it is sent).
+lc_fill_dir="$WORK/lead_capture_fill"
+mkdir -p "$lc_fill_dir"
+ln -sf "$lc_dir"/kerndiff-triton.py "$lc_fill_dir/"
+# (a recorder that ends with the harness: kerndiff keeps the pipe open until its child exits)
+cat >"$lc_fill_dir/kerndiff-sim-harness" <<PY
+#!/usr/bin/env python3
+import os, subprocess, sys, threading
+child = subprocess.Popen(["$(cd "$(dirname "$KD")" && pwd)/kerndiff-sim-harness"] + sys.argv[1:], stdin=subprocess.PIPE)
+threading.Thread(target=lambda: os._exit(child.wait()), daemon=True).start()
+with open("$lc_fill_dir/proto.log", "ab") as log:
+    for line in iter(sys.stdin.buffer.readline, b""):
+        log.write(line)
+        log.flush()
+        child.stdin.write(line)
+        child.stdin.flush()
+child.stdin.close()
+os._exit(child.wait())
+PY
+chmod +x "$lc_fill_dir/kerndiff-sim-harness"
+KERNDIFF_SIMULATE="median=20us;median=20us" KERNDIFF_HARNESS_DIR="$lc_fill_dir" KD_REAL_HELPER="$(dirname "$KD")/kerndiff-triton.py" \
+    KD_FAKE_LAUNCH="$lc_two" KD_FAKE_DATA='{"x_ptr": 256, "y_ptr": "not kept: too big"}' \
+    "$KD" --no-cache --no-ncu "$lc_file" "$lc_file" >"$WORK/lc_fill.out" 2>"$WORK/lc_fill.err" </dev/null
+if grep -Eq '^fill 0 .*/v1-capture/data/x_ptr\.bin$' "$lc_fill_dir/proto.log" && grep -Eq '^fill 0 .*/v2-capture/data/x_ptr\.bin$' "$lc_fill_dir/proto.log" &&
+    ! grep -q '^fill 1 ' "$lc_fill_dir/proto.log"; then
+    ok "lead_capture fill: the kept tensor's buffer is filled from its file on both sides, the other seeded"
+else fail "lead_capture fill: fill commands" "$lc_fill_dir/proto.log"; fi
