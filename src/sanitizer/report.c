@@ -200,19 +200,39 @@ void kd_san_report_free(kd_san_report *r)
     memset(r, 0, sizeof *r);
 }
 
+/* A launch replayed from a capture (launch/replay.c) tells the harness its P parameters as
+ * `arg I bytes` and its allocations as buffer arguments P+J after them (docs/PROTOCOL.md
+ * "Replayed launches"), while its spec holds only the J buffers: an index in the `buffers`
+ * reply is P+J, not a place in spec->args. The spec does not carry P (the capture does:
+ * side->replay->cap.nparams, which the call site in pass.c does not pass yet), but the
+ * harness lists every buffer of the slot, so P is the smallest index it names. */
+static bool replayed(const kd_launch_spec *spec)
+{
+    return spec->n_origin && strcmp(spec->n_origin, "captured") == 0;
+}
+
+static bool next_entry(const char **p, unsigned *index, unsigned long long *address, unsigned long long *bytes)
+{
+    if (!*p || !**p || sscanf(*p, "%u:0x%llx:%llu", index, address, bytes) != 3)
+        return false;
+    *p = strchr(*p, ',');
+    *p = *p ? *p + 1 : NULL;
+    return true;
+}
+
 size_t kd_san_buffers(const char *list, const kd_launch_spec *spec, kd_san_buffer *out, size_t room)
 {
-    size_t n = 0;
-    for (const char *p = list; p && *p && n < room;) {
-        unsigned index;
-        unsigned long long address, bytes;
-        if (sscanf(p, "%u:0x%llx:%llu", &index, &address, &bytes) != 3)
-            break;
-        if (index < spec->nargs)
-            out[n++] = (kd_san_buffer){&spec->args[index], address, bytes};
-        p = strchr(p, ',');
-        p = p ? p + 1 : NULL;
+    unsigned index, first = 0;
+    unsigned long long address, bytes;
+    bool any = false;
+    for (const char *p = list; replayed(spec) && next_entry(&p, &index, &address, &bytes);) {
+        first = any && first < index ? first : index;
+        any = true;
     }
+    size_t n = 0;
+    for (const char *p = list; n < room && next_entry(&p, &index, &address, &bytes);)
+        if (index >= first && index - first < spec->nargs)
+            out[n++] = (kd_san_buffer){&spec->args[index - first], address, bytes};
     return n;
 }
 
