@@ -630,25 +630,6 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off)
     return 0;
 }
 
-/* pwrite of exactly n bytes at off: 0, or -1 with errno (ENOSPC for a write of nothing). */
-static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
-{
-    while (n > 0) {
-        ssize_t put = pwrite(fd, p, n, (off_t)off);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0) {
-            if (put == 0)
-                errno = ENOSPC;
-            return -1;
-        }
-        p = (const char *)p + put;
-        n -= (size_t)put;
-        off += (uint64_t)put;
-    }
-    return 0;
-}
-
 /* Opens path for reading, a regular file only (a FIFO is not waited on): fd, or -1 with *err. */
 static int open_regular(const char *path, uint64_t *size, kd_diag *err)
 {
@@ -884,7 +865,7 @@ typedef struct fd_sink {
 static int to_fd(void *ctx, const unsigned char *p, size_t n)
 {
     fd_sink *s = ctx;
-    if (pwrite_all(s->fd, p, n, s->off) != 0) {
+    if (kd_pwrite_all(s->fd, p, n, s->off) != 0) {
         s->write_errno = errno;
         return -1;
     }
@@ -963,7 +944,7 @@ typedef struct writer {
 
 static int put_bytes(writer *w, const void *p, size_t n)
 {
-    if (pwrite_all(w->fd, p, n, w->pos) != 0) {
+    if (kd_pwrite_all(w->fd, p, n, w->pos) != 0) {
         kd_diag_set(w->err, KD_MSG_CAPTURE_CANNOT_WRITE, KD_DIAG_NO_SIDE, KD_S(w->path), KD_S(strerror(errno)));
         return -1;
     }

@@ -18,6 +18,7 @@
 #include "report/model_text.h"
 #include "report/note_text.h"
 #include "report/sanitizer_text.h"
+#include "report/sweep_text.h"
 #include "report/gate_summary.h"
 #include "report/html_page.h"
 #include "report/html_regions.h"
@@ -695,22 +696,16 @@ static void sweep_table(FILE *out, const kd_sweep_result *s)
           "<th>outputs</th></tr>\n", out);
     for (size_t i = 0; i < s->count; i++) {
         const kd_sweep_point *p = &s->points[i];
-        char a[32] = "-", b[32] = "-", speedup[64] = "-";
-        if (p->timed) {
-            kd_format_ns(p->v1, a, sizeof a);
-            kd_format_ns(p->v2, b, sizeof b);
-            int d = kd_ratio_decimals(p->ratio, p->lo, p->hi);
-            snprintf(speedup, sizeof speedup, "%.*f× (%.*f–%.*f)", d, p->ratio, d, p->lo, d, p->hi);
-        }
+        kd_sweep_cells c;
+        kd_sweep_row_cells(p, true, &c);
         fputs("<tr>", out);
         kd_html_cell(out, "td", p->value);
-        kd_html_cell(out, "td", a);
-        kd_html_cell(out, "td", b);
-        kd_html_cell(out, "td", speedup);
-        kd_html_cell(out, "td", p->timed ? p->verdict : p->rc ? "failed" : "not measured");
-        kd_html_cell(out, "td", p->timed ? p->bound : "-");
-        fprintf(out, "<td class=\"%s\">%s</td></tr>\n", !p->timed ? "" : p->outputs_ok ? "good" : "bad",
-                !p->timed ? "-" : p->outputs_ok ? "match" : "DIFFER");
+        kd_html_cell(out, "td", c.v1);
+        kd_html_cell(out, "td", c.v2);
+        kd_html_cell(out, "td", c.speedup);
+        kd_html_cell(out, "td", c.verdict);
+        kd_html_cell(out, "td", c.bound);
+        fprintf(out, "<td class=\"%s\">%s</td></tr>\n", !p->timed ? "" : p->outputs_ok ? "good" : "bad", c.outputs);
     }
     fputs("</table>\n", out);
 }

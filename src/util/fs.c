@@ -105,10 +105,12 @@ const char *kd_read_error(int err)
 }
 
 /* All of data to fd; -1 with errno (ENOSPC on a full disk) when it does not all go. */
-static int write_all(int fd, const char *data, size_t len)
+/* The one write loop (kd_write_all, kd_pwrite_all): at NULL writes at the file's position. */
+static int write_loop(int fd, const void *data, size_t len, const uint64_t *at)
 {
+    const char *p = data;
     for (size_t off = 0; off < len;) {
-        ssize_t w = write(fd, data + off, len - off);
+        ssize_t w = at ? pwrite(fd, p + off, len - off, (off_t)(*at + off)) : write(fd, p + off, len - off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
@@ -121,13 +123,23 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
+int kd_write_all(int fd, const void *data, size_t len)
+{
+    return write_loop(fd, data, len, NULL);
+}
+
+int kd_pwrite_all(int fd, const void *data, size_t len, uint64_t offset)
+{
+    return write_loop(fd, data, len, &offset);
+}
+
 /* Writes in place what must not be renamed over (a device, a FIFO). */
 static int write_in_place(const char *path, const char *data, size_t len)
 {
     int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    int rc = write_all(fd, data, len);
+    int rc = kd_write_all(fd, data, len);
     int saved = errno;
     if (close(fd) != 0 && rc == 0)
         return -1;
@@ -162,7 +174,7 @@ int kd_write_file(const char *path, const char *data, size_t len)
     }
     int rc = fchmod(fd, exists ? st.st_mode & 07777 : new_file_mode());
     if (rc == 0)
-        rc = write_all(fd, data, len);
+        rc = kd_write_all(fd, data, len);
     int saved = errno;
     if (close(fd) != 0 && rc == 0) {
         rc = -1;

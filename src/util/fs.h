@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The most kerndiff reads of one file a user gives (a kernel file, a header it includes, a
  * saved run): a bigger file is refused, never held (64 MiB). */
@@ -32,6 +33,11 @@ const char *kd_read_error(int err);
  * device) is written in place: renaming over it would replace the device. 0, or -1 with
  * errno (EISDIR for a folder). */
 int kd_write_file(const char *path, const char *data, size_t len);
+/* Writes all len bytes to fd, retrying short writes and EINTR: at the file's position
+ * (kd_write_all) or at offset (kd_pwrite_all, the position unchanged). 0, or -1 with errno
+ * (ENOSPC for a write that wrote nothing). */
+int kd_write_all(int fd, const void *data, size_t len);
+int kd_pwrite_all(int fd, const void *data, size_t len, uint64_t offset);
 /* mkdir -p with mode 0700 for new folders. 0, or -1 with errno from mkdir. */
 int kd_mkdir_p(const char *path);
 /* rm -rf of a folder we created; refuses "" and "/". */
