@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/app_capture.h"
 #include "report/app_report.h"
 #include "report/html_page.h"
 #include "util/xalloc.h"
@@ -132,7 +133,7 @@ static void kernel_table(FILE *out, const kd_app_comparison *c, size_t shown)
     fprintf(out, "<details open><summary>Kernels (%zu of %zu, by time; median per run)</summary>\n", shown, c->nrows);
     fputs("<div class=\"scroll\"><table><tr><th>kernel</th><th>launches v1</th><th>launches v2</th><th>time v1</th><th>time v2</th>"
           "<th>change [95% CI]</th><th>mean v1</th><th>mean v2</th><th>share v1 / v2</th>"
-          "<th>config (grid x block, regs)</th></tr>\n", out);
+          "<th>config (grid x block, regs)</th><th>capture command (then --launch FILE)</th></tr>\n", out);
     for (size_t i = 0; i < shown; i++) {
         const kd_app_row *r = &c->rows[i];
         kd_app_kernel_cells row;
@@ -150,6 +151,13 @@ static void kernel_table(FILE *out, const kd_app_comparison *c, size_t shown)
         kd_html_cell(out, "td", row.share);
         fprintf(out, "<td class=\"code\">%s", row.config_of_v1 ? "v1: " : "");
         kd_xml_text(out, row.config);
+        fputs("</td><td class=\"code\">", out);
+        kd_strbuf cmd = {0};
+        if (kd_app_capture_command(c, r, &cmd))
+            kd_xml_text(out, kd_sb_str(&cmd));
+        else
+            fputs("-", out);
+        kd_sb_free(&cmd);
         fputs("</td></tr>\n", out);
     }
     fputs("</table></div></details>\n", out);

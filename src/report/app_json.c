@@ -2,6 +2,7 @@
  * and API row is written, whatever --top says: the JSON is for programs. */
 #include <jansson.h>
 
+#include "report/app_capture.h"
 #include "report/app_report.h"
 #include "report/report.h"
 
@@ -62,6 +63,10 @@ static json_t *app_document(const kd_app_comparison *c)
                                                           config_json(&r->config[s]), "configs",
                                                           (json_int_t)r->nconfigs[s])
                                               : json_null());
+        kd_strbuf cmd = {0};
+        json_object_set_new(o, "capture_command",
+                            kd_app_capture_command(c, r, &cmd) ? json_string(kd_sb_str(&cmd)) : json_null());
+        kd_sb_free(&cmd);
         json_array_append_new(kernels, o);
     }
     json_t *apis = json_array();

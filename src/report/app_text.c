@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/app_capture.h"
 #include "report/app_report.h"
 #include "report/timing_text.h"
 #include "util/strbuf.h"
@@ -273,6 +274,43 @@ static void totals_section(FILE *out, const kd_app_comparison *c, bool markdown)
     print_table(out, &t, markdown, "  ");
 }
 
+/* The commands that capture the top kernels (report/app_capture.h), one per line under the
+ * table: in the terminal for the first TERMINAL_CAPTURES kernels shown, in Markdown for every
+ * kernel shown, each a code span (its fence longer than any backtick run inside, so the
+ * command reads as it is copied). */
+enum { TERMINAL_CAPTURES = 3 };
+static void capture_lines(FILE *out, const kd_app_comparison *c, size_t shown, bool markdown)
+{
+    size_t most = markdown || shown < TERMINAL_CAPTURES ? shown : TERMINAL_CAPTURES;
+    bool opened = false;
+    for (size_t i = 0; i < most; i++) {
+        kd_strbuf cmd = {0}, text = {0};
+        if (kd_app_capture_command(c, &c->rows[i], &cmd)) {
+            if (!opened)
+                fputs(markdown ? "\nTo compare a kernel's versions on the program's own launch, capture it, then "
+                                 "`kerndiff --launch FILE v1.cu v2.cu`:\n\n"
+                               : "  capture a kernel's launch (then kerndiff --launch FILE v1.cu v2.cu):\n",
+                      out);
+            opened = true;
+            kd_escape_text(kd_sb_str(&cmd), cmd.len, KD_ESCAPE_LINES, &text);
+            if (markdown) {
+                size_t run = 0, longest = 0;
+                for (const char *p = kd_sb_str(&text); *p; p++)
+                    longest = (run = *p == '`' ? run + 1 : 0) > longest ? run : longest;
+                kd_strbuf fence = {0};
+                for (size_t k = 0; k <= longest; k++)
+                    kd_sb_puts(&fence, "`");
+                fprintf(out, "- %s %s %s\n", kd_sb_str(&fence), kd_sb_str(&text), kd_sb_str(&fence));
+                kd_sb_free(&fence);
+            } else {
+                fprintf(out, "    %s\n", kd_sb_str(&text));
+            }
+        }
+        kd_sb_free(&cmd);
+        kd_sb_free(&text);
+    }
+}
+
 static void kernels_section(FILE *out, const kd_app_comparison *c, int top, bool markdown)
 {
     size_t shown = top > 0 && (size_t)top < c->nrows ? (size_t)top : c->nrows;
@@ -299,6 +337,7 @@ static void kernels_section(FILE *out, const kd_app_comparison *c, int top, bool
         cell(&t, "%s%s", row.config_of_v1 ? "v1: " : "", row.config);
     }
     print_table(out, &t, markdown, "  ");
+    capture_lines(out, c, shown, markdown);
     for (int s = 0; s < 2; s++) {
         size_t only = kd_app_only_in(c, s);
         if (only)

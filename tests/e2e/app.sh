@@ -158,3 +158,40 @@ mkdir -p "$WORK/appnorepo"; cd "$WORK/appnorepo"
 GIT_CEILING_DIRECTORIES="$WORK" run app_at_norepo 3 -- app --at HEAD "$FA three"
 has app_at_norepo err 'v1: --at HEAD: the current folder is not inside a git repository'
 cd "$ROOT"
+# Issue 30 item 4: each kernel row names the command that captures it (kerndiff capture
+# --fn NAME -o FILE -- CMD), quoted for a shell: words as they are for a plain command, else
+# /bin/sh -c 'CMD' as app ran it; escaped for the terminal, Markdown and HTML; null in the
+# JSON for a side that is an nsys profile or a revision's checkout.
+run app_capture 0 -- app --runs 1 --json "$WORK/app_cap.json" --markdown "$WORK/app_cap.md" --html "$WORK/app_cap.html" "$FA three" "$FA fused"
+has app_capture out "^    kerndiff capture --fn 'fused\(float const\*, float\*, int\)' -o fused\.kdcap -- [^ ]*/fake_app fused$"
+has app_capture out "^    kerndiff capture --fn 'add\(float const\*, float const\*, float\*, int\)' -o add\.kdcap -- [^ ]*/fake_app three$"
+lacks app_capture out "kerndiff capture --fn 'relu"   # the terminal names the top three only
+if grep -q "^- \` kerndiff capture --fn 'relu(float\*)' -o relu\.kdcap -- .*/fake_app three \`$" "$WORK/app_cap.md" &&
+    grep -q '<td class="code">kerndiff capture --fn &#39;fused(float const\*, float\*, int)&#39; -o fused\.kdcap -- ' "$WORK/app_cap.html"; then
+    ok "app_capture: Markdown (a code span per kernel) and HTML (a column, escaped)"; else fail "app_capture: Markdown/HTML" "$WORK/app_cap.md"; fi
+if python3 "$ROOT/tests/e2e/validate_json.py" "$ROOT/docs/app-json-schema.json" "$WORK/app_cap.json" >"$WORK/app_cap_valid.err" 2>&1; then
+    ok "app_capture: JSON valid against docs/app-json-schema.json"; else fail "app_capture: schema" "$WORK/app_cap_valid.err"; fi
+# A command a shell reads ($, ;, quotes, a newline): the capture runs it through /bin/sh -c,
+# and a shell splitting the printed line gets back exactly the command and the kernel's name.
+HOSTILE="$FA fused; echo \"it's \$HOME\" \`true\` | cat
+: second line"
+run app_capture_shell 0 -- app --runs 1 --json "$WORK/app_cap_sh.json" --markdown "$WORK/app_cap_sh.md" "$FA three" "$HOSTILE"
+if python3 - "$WORK/app_cap_sh.json" "$HOSTILE" >"$WORK/app_cap_sh.err" 2>&1 <<'PY'
+import json, shlex, sys
+d = json.load(open(sys.argv[1]))
+k = {r["name"]: r["capture_command"] for r in d["kernels"]}
+words = shlex.split(k["fused(float const*, float*, int)"])
+assert words == ["kerndiff", "capture", "--fn", "fused(float const*, float*, int)", "-o", "fused.kdcap", "--",
+                 "/bin/sh", "-c", sys.argv[2]], words
+assert shlex.split(k["relu(float*)"])[7:] == [sys.argv[2].split()[0], "three"], k["relu(float*)"]
+PY
+then ok "app_capture_shell: the JSON's command splits back into the side's command"; else fail "app_capture_shell: JSON" "$WORK/app_cap_sh.err"; fi
+has app_capture_shell out "^    kerndiff capture --fn 'fused\(float const\*, float\*, int\)' -o fused\.kdcap -- /bin/sh -c '[^ ]*/fake_app fused; echo \"it'\\\\''s \\\$HOME\" \`true\` \| cat\\\\x0a: second line'$"
+lacks app_capture_shell out '^: second line'
+if ! grep -q '^: second line' "$WORK/app_cap_sh.md" && grep -q "^- \`\` kerndiff capture --fn 'fused" "$WORK/app_cap_sh.md"; then
+    ok "app_capture_shell: Markdown keeps the command on its line, fenced past its backticks"; else fail "app_capture_shell: Markdown" "$WORK/app_cap_sh.md"; fi
+# nsys profiles: no program to capture from, so no command (and none in the JSON).
+run app_capture_sqlite 0 -- app --json "$WORK/app_cap_sq.json" "$WORK/a.sqlite" "$WORK/b.sqlite"
+lacks app_capture_sqlite out 'kerndiff capture'
+got=$(python3 -c 'import json, sys; print(set(k["capture_command"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$WORK/app_cap_sq.json" 2>&1)
+if [ "$got" = "{None}" ]; then ok "app_capture_sqlite: capture_command null for profiles"; else fail "app_capture_sqlite: '$got'"; fi
