@@ -74,10 +74,26 @@ void kd_note_set(kd_note *n, kd_note_id id, kd_note_sides sides, const char *val
                    .detail = copy(detail)};
 }
 
+void kd_note_say(kd_note *n, kd_note_id id, kd_note_sides sides, const char *value0, const char *value1,
+                 kd_diag *said)
+{
+    kd_note_set(n, id, sides, value0, value1, NULL);
+    if (said) {
+        n->said = *said;
+        *said = (kd_diag){0};
+    }
+}
+
+bool kd_note_has_detail(const kd_note *n)
+{
+    return n->detail || n->said.id;
+}
+
 void kd_note_free(kd_note *n)
 {
     free(n->value[0]);
     free(n->value[1]);
     free(n->detail);
+    kd_diag_free(&n->said);
     *n = (kd_note){0};
 }

@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+#include "util/diag.h"
+
 /* Which slot of the comparison a note belongs in (one JSON key of `notes` each). */
 typedef enum kd_note_kind {
     KD_NOTE_SELECTION, KD_NOTE_SASS, KD_NOTE_GIT, KD_NOTE_RUNTIME, KD_NOTE_COUNTERS, KD_NOTE_REGIONS,
@@ -14,7 +16,9 @@ typedef enum kd_note_kind {
 } kd_note_kind;
 
 /* Every note; the comment says which values it carries. `detail` is always text from
- * outside kerndiff's words (a tool's or the driver's message, another module's error). */
+ * outside kerndiff's words (a tool's or the driver's message, another module's error); a
+ * note whose reason is one of kerndiff's own messages carries it as `said` instead (an id
+ * and its values, worded by report/), and is worded as if that were its detail. */
 typedef enum kd_note_id {
     KD_NOTE_NONE,
     KD_SELECTION_ONE_KERNEL_EACH,   /* value: the v1 and v2 kernels */
@@ -68,6 +72,7 @@ typedef struct kd_note {
     char *value[2];   /* values the sentence quotes (owned), or NULL */
     long number[2];   /* numbers it quotes */
     char *detail;     /* text from outside (owned), or NULL */
+    kd_diag said;     /* or a message in its place (owned; id 0: none): worded where detail is */
 } kd_note;
 
 /* The slot `id` belongs in. */
@@ -80,6 +85,11 @@ const char *kd_note_kind_name(kd_note_kind kind);
 /* Sets *n (freeing what it held) to `id` with copies of the strings (each may be NULL). */
 void kd_note_set(kd_note *n, kd_note_id id, kd_note_sides sides, const char *value0, const char *value1,
                  const char *detail);
+/* The same with a message in place of the detail: *said moves into the note (left empty). */
+void kd_note_say(kd_note *n, kd_note_id id, kd_note_sides sides, const char *value0, const char *value1,
+                 kd_diag *said);
+/* Whether the note has a reason to quote (a detail or a message). */
+bool kd_note_has_detail(const kd_note *n);
 void kd_note_free(kd_note *n);
 
 #endif

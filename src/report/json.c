@@ -14,6 +14,7 @@
 
 #include "gpu/nvml.h"
 #include "report/autotune_text.h"
+#include "report/diag_text.h"
 #include "report/gate_summary.h"
 #include "report/kernels_text.h"
 #include "report/metric_text.h"
@@ -903,6 +904,27 @@ static int read_note_numbers(json_t *v, void *base, const kd_jpath *at, kd_strbu
     return 0;
 }
 
+/* The detail: text from outside as it is, or the words of the message in its place (read
+ * back as text: a saved run keeps the sentence, not the id). */
+static json_t *note_detail(const void *base)
+{
+    const kd_note *n = base;
+    if (n->detail || !n->said.id)
+        return n->detail ? json_string(n->detail) : json_null();
+    kd_strbuf text = {0};
+    kd_diag_text(&n->said, &text);
+    return sentence(&text);
+}
+
+static int read_note_detail(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_note *n = base;
+    if (!json_is_string(v) && !json_is_null(v))
+        return kd_jfail(at, err, "must be a string or null");
+    n->detail = json_is_string(v) ? kd_xstrdup(json_string_value(v)) : NULL;
+    return 0;
+}
+
 static json_t *note_text(const void *base)
 {
     kd_strbuf text = {0};
@@ -922,7 +944,7 @@ static json_t *note_text(const void *base)
         {.key = "values", .type = KD_J_CUSTOM, .write = note_values, .read = read_note_values},                 \
         {.key = "numbers", .type = KD_J_CUSTOM, .write = note_numbers, .read = read_note_numbers, .omit = true, \
          .optional = true},                                                                                     \
-        {KD_J_FIELD("detail", kd_note, detail), .nullable = true},                                              \
+        {.key = "detail", .type = KD_J_CUSTOM, .write = note_detail, .read = read_note_detail},                 \
         {.key = "text", .type = KD_J_CUSTOM, .write = note_text},                                               \
     };                                                                                                          \
     static const kd_jtable slot##_note_table = KD_J_TABLE(slot##_note_fields);

@@ -1,4 +1,5 @@
 #include "report/note_text.h"
+#include "report/diag_text.h"
 
 #include <string.h>
 
@@ -58,12 +59,25 @@ static void saved_no_samples(const kd_note *n, kd_strbuf *out)
                           "per run", run_text(n->sides), n->number[0], n->number[0] == 1 ? "" : "s", n->number[1]);
 }
 
+static bool note_text(const kd_note *n, const char *detail, kd_strbuf *out);
+
 bool kd_note_text(const kd_note *n, kd_strbuf *out)
 {
     if (!n->present)
         return false;
+    if (n->detail || !n->said.id)
+        return note_text(n, or_empty(n->detail), out);
+    kd_strbuf said = {0}; /* a message in place of the detail: its words are the detail */
+    kd_diag_text(&n->said, &said);
+    bool worded = note_text(n, kd_sb_str(&said), out);
+    kd_sb_free(&said);
+    return worded;
+}
+
+/* n's sentence, with `detail` the words of its detail or message ("" for none). */
+static bool note_text(const kd_note *n, const char *detail, kd_strbuf *out)
+{
     const char *side = sides_text(n->sides), *v0 = or_empty(n->value[0]), *v1 = or_empty(n->value[1]);
-    const char *detail = or_empty(n->detail);
     switch (n->id) {
     case KD_NOTE_NONE: case KD_NOTE_ID_COUNT: return false;
     case KD_SELECTION_ONE_KERNEL_EACH:
@@ -82,7 +96,7 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
                         "or pip install nvidia-cuda-cuobjdump and put it on PATH)");
         break;
     case KD_SASS_NOT_IN_BUILD:
-        kd_sb_printf(out, "%s: SASS skipped: %s", side, n->detail ? detail : "the build has no disassembly");
+        kd_sb_printf(out, "%s: SASS skipped: %s", side, kd_note_has_detail(n) ? detail : "the build has no disassembly");
         break;
     case KD_SASS_NO_FUNCTION:
         kd_sb_printf(out, "%s: SASS skipped: %s gave no disassembly of %s", side, v0, v1);
@@ -115,7 +129,7 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
     case KD_RUNTIME_SAVED_NO_SAMPLES: saved_no_samples(n, out); break;
     case KD_RUNTIME_GATE_NOT_EVALUATED:
         kd_sb_printf(out, "gate %s: NOT EVALUATED, nothing was run: ", v0);
-        nested_reason(n->value[1], n->detail, out);
+        nested_reason(n->value[1], kd_note_has_detail(n) ? detail : NULL, out);
         break;
     case KD_COUNTERS_NO_NCU_FLAG: kd_sb_puts(out, "counters not collected: --no-ncu"); break;
     case KD_COUNTERS_SIMULATED:
@@ -147,7 +161,7 @@ bool kd_note_text(const kd_note *n, kd_strbuf *out)
     case KD_REGIONS_FAILED: kd_sb_printf(out, "regions not recorded (%s): %s", side, detail); break;
     case KD_REGIONS_NOT_TIMED:
         kd_sb_puts(out, "regions not recorded: nothing was run, so no region was timed (");
-        nested_reason(n->value[0], n->detail, out);
+        nested_reason(n->value[0], kd_note_has_detail(n) ? detail : NULL, out);
         kd_sb_puts(out, ")");
         break;
     case KD_REGIONS_SAVED_ONE_RUN:
