@@ -34,6 +34,7 @@
 #include "util/hash.h"
 #include "util/spawn.h"
 #include "util/text.h"
+#include "util/trace.h"
 #include "util/tmpdir.h"
 #include "util/xalloc.h"
 #include "wire/locate.h"
@@ -60,25 +61,42 @@ static const char *python_of(const kd_frontend_options *opts) { return opts->pyt
 /* The side a message concerns (util/diag.h), from its label "v1"/"v2"; none for NULL. */
 static int side_no(const char *label) { return label && label[0] == 'v' ? label[1] - '0' : KD_DIAG_NO_SIDE; }
 
-/* Runs the helper with up to 5 arguments. Returns 0 when it ran (whatever its status), else
- * prints why it could not start, naming the side, and returns KD_FAIL_TOOL. */
-static int run_helper(const kd_frontend_options *opts, const char *side, const char *const args[5], int timeout_ms,
-                      kd_spawn_result *r)
+/* Starts the helper (python, scripts/kerndiff-triton.py) with up to 5 arguments, without waiting (job).
+ * Returns KD_OK, or KD_FAIL_TOOL when it could not start: said, naming the side, when `say`. */
+static int start_helper(const kd_frontend_options *opts, const char *side, bool say, const char *const args[5],
+                        kd_spawn_job *job)
 {
     char *script = kd_harness_path(HELPER);
     if (!script) {
-        kd_say_sided(KD_MSG_TRITON_NO_HELPER, side, KD_S(HELPER));
+        if (say)
+            kd_say_sided(KD_MSG_TRITON_NO_HELPER, side, KD_S(HELPER));
         return KD_FAIL_TOOL;
     }
     const char *argv[8] = {python_of(opts), script};
     for (int i = 0; i < 5 && args[i]; i++)
         argv[2 + i] = args[i];
-    int rc = kd_spawn(argv, NULL, timeout_ms, r);
+    int rc = kd_spawn_start(argv, NULL, job);
     free(script);
     if (rc != 0) {
-        kd_say_sided(KD_MSG_TRITON_NO_PYTHON, side, KD_S(python_of(opts)), KD_S(strerror(errno)));
+        if (say)
+            kd_say_sided(KD_MSG_TRITON_NO_PYTHON, side, KD_S(python_of(opts)), KD_S(strerror(errno)));
         return KD_FAIL_TOOL;
     }
+    return KD_OK;
+}
+
+/* Runs the helper with up to 5 arguments. Returns 0 when it ran (whatever its status), else
+ * prints why it could not start, naming the side, and returns KD_FAIL_TOOL. */
+static int run_helper(const kd_frontend_options *opts, const char *side, const char *const args[5], int timeout_ms,
+                      kd_spawn_result *r)
+{
+    kd_spawn_job job;
+    int rc = start_helper(opts, side, true, args, &job);
+    if (rc != KD_OK) {
+        memset(r, 0, sizeof *r);
+        return rc;
+    }
+    kd_spawn_wait(&job, timeout_ms, r);
     return KD_OK;
 }
 
@@ -285,11 +303,39 @@ static int copy_capture(const char *entry, const char *dir)
     return 0;
 }
 
-/* Runs the user's code until it launches the side's kernel (the capture_nth-th launch) and
- * keeps what Triton's JIT made for it in a private folder (side->captured); a capture of the
- * same file, kernel and GPUs is taken from the build cache instead (*cached). Returns 0, or
- * -1 with why the launch could not be taken in `why` (a clause: "the program ended without ..."). */
-static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *cached, kd_strbuf *why)
+/* A capture of one side's launch under way: its private folder, the cache entry it is to be
+ * kept in (NULL: not cached), and the helper running the user's code. */
+typedef struct capture_run {
+    char *dir;
+    char *entry;
+    int timeout_s;
+    kd_spawn_job job;
+} capture_run;
+
+static void capture_run_free(capture_run *cr)
+{
+    kd_spawn_cancel(&cr->job); /* nothing when it was waited for */
+    free(cr->dir);
+    free(cr->entry);
+    memset(cr, 0, sizeof *cr);
+}
+
+static const bool capture_required[N_CAPTURE_ARTIFACTS] = {true, true, true, true};
+static const kd_cache_layout capture_layout = {capture_artifacts, capture_required, N_CAPTURE_ARTIFACTS};
+
+/* The side's capture's cache entry (NULL: not cached) and its key; *usable when the entry
+ * holds a capture that may be used. */
+static char *capture_entry(const kd_frontend_options *opts, const kd_side *side, char key[65], bool *usable)
+{
+    char *entry = capture_key(opts, side, key) ? kd_cache_entry(key) : NULL;
+    char *note = NULL;
+    *usable = entry && kd_cache_usable(entry, key, &capture_layout, &note);
+    free(note); /* a damaged entry is replaced by the capture */
+    return entry;
+}
+
+/* The side's private capture folder, created; NULL with why. */
+static char *capture_folder(const kd_side *side, kd_strbuf *why)
 {
     const char *tmp = kd_tmpdir();
     char folder[64];
@@ -298,23 +344,15 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *
     if (!dir || kd_mkdir_p(dir) != 0) {
         kd_sb_printf(why, "cannot create a private folder for it: %s", strerror(errno));
         free(dir);
-        return -1;
+        return NULL;
     }
-    *cached = false;
-    char key[65];
-    char *entry = capture_key(opts, side, key) ? kd_cache_entry(key) : NULL;
-    static const bool required[N_CAPTURE_ARTIFACTS] = {true, true, true, true};
-    const kd_cache_layout layout = {capture_artifacts, required, N_CAPTURE_ARTIFACTS};
-    char *note = NULL;
-    if (entry && kd_cache_usable(entry, key, &layout, &note) && copy_capture(entry, dir) == 0) {
-        free(entry);
-        free(side->captured);
-        side->captured = dir;
-        *cached = true;
-        return 0;
-    }
-    free(note); /* a damaged entry is replaced below */
-    const char *name = side->kernel_info->name;
+    return dir;
+}
+
+/* Starts the helper's capture of the side's launch into cr->dir (cr->job). Returns KD_OK, or
+ * KD_FAIL_TOOL when it could not be started: said, naming the side, when `say`. */
+static int capture_start(const kd_frontend_options *opts, const kd_side *side, capture_run *cr, bool say)
+{
     json_t *spec = json_pack("{s:i}", "nth", opts->capture_nth > 0 ? opts->capture_nth : 1);
     if (opts->run_command)
         json_object_set_new(spec, "run", json_string(opts->run_command));
@@ -325,33 +363,38 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *
     /* an earlier capture into this folder (a sweep prepares each point) must not pass for this one */
     static const char *const results[] = {"launch.json", "seen.json", "data"};
     for (size_t i = 0; i < sizeof results / sizeof *results; i++) {
-        char *old = kd_path_join(dir, results[i]);
+        char *old = kd_path_join(cr->dir, results[i]);
         if (old)
             kd_remove_tree(old);
         free(old);
     }
     char *abs_path = realpath(side->path, NULL);
-    int timeout_s = opts->capture_timeout_s > 0 ? opts->capture_timeout_s : CAPTURE_TIMEOUT_S;
-    kd_spawn_result r;
-    int rc = spec_text ? run_helper(opts, side->label,
-                                    (const char *const[5]){"capture", abs_path ? abs_path : side->path, name, spec_text, dir},
-                                    timeout_s * 1000, &r)
+    cr->timeout_s = opts->capture_timeout_s > 0 ? opts->capture_timeout_s : CAPTURE_TIMEOUT_S;
+    int rc = spec_text ? start_helper(opts, side->label, say,
+                                      (const char *const[5]){"capture", abs_path ? abs_path : side->path,
+                                                             side->kernel_info->name, spec_text, cr->dir},
+                                      &cr->job)
                        : KD_FAIL_TOOL;
     free(abs_path);
     free(spec_text);
-    if (rc != KD_OK) {
-        kd_sb_puts(why, "the program could not be started");
-        free(entry);
-        free(dir);
-        return -1;
-    }
-    char *launch_path = kd_path_join(dir, "launch.json"), *seen_path = kd_path_join(dir, "seen.json");
+    return rc;
+}
+
+/* Waits for the capture cr->job and keeps its result: side->captured (cr->dir, taken), the
+ * cache entry written. Returns 0, or -1 with why the launch could not be taken in `why`. */
+static int capture_finish(const kd_frontend_options *opts, kd_side *side, capture_run *cr, kd_strbuf *why)
+{
+    const char *name = side->kernel_info->name;
+    kd_spawn_result r;
+    kd_spawn_wait(&cr->job, cr->timeout_s * 1000, &r);
+    char *launch_path = kd_path_join(cr->dir, "launch.json"), *seen_path = kd_path_join(cr->dir, "seen.json");
     bool taken = launch_path && access(launch_path, R_OK) == 0;
     if (!taken) {
         const char *program = opts->run_command ? opts->run_command : side->path;
         json_t *seen = seen_path ? json_load_file(seen_path, 0, NULL) : NULL;
         if (r.timed_out)
-            kd_sb_printf(why, "%s did not launch %s within %d s (--capture-timeout SECONDS)", program, name, timeout_s);
+            kd_sb_printf(why, "%s did not launch %s within %d s (--capture-timeout SECONDS)", program, name,
+                         cr->timeout_s);
         else if (r.signal)
             kd_sb_printf(why, "%s was ended by signal %d before it launched %s", program, r.signal, name);
         else
@@ -367,18 +410,122 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *
     free(launch_path);
     free(seen_path);
     if (!taken) {
-        free(entry);
-        free(dir);
+        capture_run_free(cr);
         return -1;
     }
-    if (entry) {
-        kd_cache_store(dir, entry, &layout);
-        copy_capture_data(dir, entry);
+    if (cr->entry) {
+        kd_cache_store(cr->dir, cr->entry, &capture_layout);
+        copy_capture_data(cr->dir, cr->entry);
     }
-    free(entry);
     free(side->captured);
-    side->captured = dir;
+    side->captured = cr->dir;
+    cr->dir = NULL;
+    capture_run_free(cr);
     return 0;
+}
+
+/* Captures started by triton_prefetch, one per side, each taken by that side's capture_launch. */
+static struct {
+    const kd_side *side;
+    char *kernel;
+    capture_run run;
+} prefetched[2];
+
+/* The capture prefetch started for this side and kernel, moved into *cr; false if none. */
+static bool take_prefetched(const kd_side *side, capture_run *cr)
+{
+    for (int s = 0; s < 2; s++) {
+        if (prefetched[s].side != side || !prefetched[s].kernel)
+            continue;
+        bool same = side->kernel_info && strcmp(prefetched[s].kernel, side->kernel_info->name) == 0;
+        if (same)
+            *cr = prefetched[s].run;
+        else
+            capture_run_free(&prefetched[s].run); /* another kernel now: run again */
+        memset(&prefetched[s].run, 0, sizeof prefetched[s].run);
+        free(prefetched[s].kernel);
+        prefetched[s].kernel = NULL;
+        prefetched[s].side = NULL;
+        return same;
+    }
+    return false;
+}
+
+/* Runs the user's code until it launches the side's kernel (the capture_nth-th launch) and
+ * keeps what Triton's JIT made for it in a private folder (side->captured); a capture of the
+ * same file, kernel and GPUs is taken from the build cache instead (*cached). A capture that
+ * triton_prefetch started for the side is waited for instead of starting one. Returns 0, or
+ * -1 with why the launch could not be taken in `why` (a clause: "the program ended without ..."). */
+static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *cached, kd_strbuf *why)
+{
+    *cached = false;
+    capture_run cr = {0};
+    if (take_prefetched(side, &cr))
+        return capture_finish(opts, side, &cr, why);
+    if (!(cr.dir = capture_folder(side, why)))
+        return -1;
+    char key[65];
+    bool usable;
+    cr.entry = capture_entry(opts, side, key, &usable);
+    if (usable && copy_capture(cr.entry, cr.dir) == 0) {
+        free(side->captured);
+        side->captured = cr.dir;
+        cr.dir = NULL;
+        capture_run_free(&cr);
+        *cached = true;
+        return 0;
+    }
+    if (capture_start(opts, side, &cr, true) != KD_OK) {
+        kd_sb_puts(why, "the program could not be started");
+        capture_run_free(&cr);
+        return -1;
+    }
+    return capture_finish(opts, side, &cr, why);
+}
+
+/* Both sides' captures started at once, so that the two programs run side by side rather
+ * than one after the other (each side's capture_launch then waits for its own). Only when
+ * both sides are Triton sides whose launch is captured and neither is in the cache, nor
+ * would be once the other's is (one file on both sides: v2 takes v1's capture from the
+ * cache). A capture that cannot be started here is left to capture_launch, which says why. */
+static void triton_prefetch(const kd_frontend_options *opts, kd_side *sides[2])
+{
+    for (int s = 0; s < 2; s++) {
+        if (!sides[s]->kernel_info || sides[s]->frontend != sides[0]->frontend)
+            return;
+        json_t *info = sides[s]->kernel_info->frontend_info ? json_loads(sides[s]->kernel_info->frontend_info, 0, NULL)
+                                                             : NULL;
+        bool capture = captures(opts, info);
+        json_decref(info);
+        if (!capture)
+            return;
+    }
+    char key[2][65];
+    char *entry[2] = {NULL, NULL};
+    bool cached = false;
+    for (int s = 0; s < 2 && !cached; s++) {
+        bool usable;
+        entry[s] = capture_entry(opts, sides[s], key[s], &usable);
+        cached = usable;
+    }
+    if (cached || (entry[0] && entry[1] && strcmp(key[0], key[1]) == 0)) {
+        free(entry[0]);
+        free(entry[1]);
+        return;
+    }
+    for (int s = 0; s < 2; s++) {
+        kd_strbuf why = {0};
+        capture_run cr = {.entry = entry[s], .dir = capture_folder(sides[s], &why)};
+        kd_sb_free(&why); /* capture_launch tries again and says why */
+        if (cr.dir && capture_start(opts, sides[s], &cr, false) == KD_OK) {
+            prefetched[s].side = sides[s];
+            prefetched[s].kernel = kd_xstrdup(sides[s]->kernel_info->name);
+            prefetched[s].run = cr;
+            kd_trace("%s: capture started beside the other side's", sides[s]->label);
+        } else {
+            capture_run_free(&cr);
+        }
+    }
 }
 
 /* The C type of a scalar of Triton's compiled signature ("i32" -> "int"); NULL: unsupported. */
@@ -1550,6 +1697,7 @@ const kd_backend kd_backend_triton = {
     .harness = triton_harness,
     .scan = triton_scan,
     .configs = triton_configs,
+    .prefetch = triton_prefetch,
     .prepare = triton_prepare,
     .build = triton_build,
     .build_instrumented = triton_build_instrumented,

@@ -107,9 +107,20 @@ static int spawn_in_group(pid_t *pid, const char *const argv[], posix_spawn_file
     return rc;
 }
 
-int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res)
+/* A pipe whose buffer holds more than the default 64 KiB: a started job's output waits
+ * there while another job is waited for. Best effort (the system's pipe-max-size). */
+static void enlarge_pipe(int fd)
 {
-    memset(res, 0, sizeof *res);
+#ifdef F_SETPIPE_SZ
+    (void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+    (void)fd;
+#endif
+}
+
+int kd_spawn_start(const char *const argv[], const char *cwd, kd_spawn_job *job)
+{
+    memset(job, 0, sizeof *job);
     int out_pipe[2], err_pipe[2];
     if (pipe2(out_pipe, O_CLOEXEC) != 0)
         return -1;
@@ -118,6 +129,8 @@ int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn
         close(out_pipe[1]);
         return -1;
     }
+    enlarge_pipe(out_pipe[0]);
+    enlarge_pipe(err_pipe[0]);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, out_pipe[1], STDOUT_FILENO);
@@ -136,22 +149,60 @@ int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn
         errno = rc;
         return -1;
     }
-    long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
-    if (!drain(out_pipe[0], err_pipe[0], res, deadline)) {
-        kill(-pid, SIGKILL);
+    job->pid = pid;
+    job->out_fd = out_pipe[0];
+    job->err_fd = err_pipe[0];
+    job->started_ms = now_ms();
+    return 0;
+}
+
+/* The job's leader reaped (only now: until then the group's id cannot be reused), the group
+ * no longer tracked, the job emptied; its status into res when res is given. */
+static void reap(kd_spawn_job *job, kd_spawn_result *res)
+{
+    close(job->out_fd);
+    close(job->err_fd);
+    int status = 0;
+    while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    kd_spawn_untrack_group(job->pid);
+    if (res && WIFSIGNALED(status))
+        res->signal = WTERMSIG(status);
+    else if (res)
+        res->exit_code = WEXITSTATUS(status);
+    memset(job, 0, sizeof *job);
+}
+
+int kd_spawn_wait(kd_spawn_job *job, int timeout_ms, kd_spawn_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (job->pid <= 0)
+        return -1;
+    long deadline = timeout_ms > 0 ? job->started_ms + timeout_ms : 0;
+    if (!drain(job->out_fd, job->err_fd, res, deadline)) {
+        kill(-job->pid, SIGKILL);
         res->timed_out = true;
     }
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    int status; /* reaped only now: until then the group's id cannot be reused */
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    kd_spawn_untrack_group(pid);
-    if (WIFSIGNALED(status))
-        res->signal = WTERMSIG(status);
-    else
-        res->exit_code = WEXITSTATUS(status);
+    reap(job, res);
     return 0;
+}
+
+void kd_spawn_cancel(kd_spawn_job *job)
+{
+    if (job->pid <= 0)
+        return;
+    kill(-job->pid, SIGKILL);
+    reap(job, NULL);
+}
+
+int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res)
+{
+    kd_spawn_job job;
+    if (kd_spawn_start(argv, cwd, &job) != 0) {
+        memset(res, 0, sizeof *res);
+        return -1;
+    }
+    return kd_spawn_wait(&job, timeout_ms, res);
 }
 
 void kd_spawn_result_free(kd_spawn_result *res)

@@ -23,6 +23,23 @@ typedef struct kd_spawn_result {
 int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res);
 void kd_spawn_result_free(kd_spawn_result *res);
 
+/* kd_spawn in two halves, so that several programs run at once (the two Triton sides'
+ * captures): kd_spawn_start starts the program as kd_spawn does (its own process group,
+ * tracked for the same cleanup); kd_spawn_wait collects its output and status. The timeout
+ * counts from the start, so a program waited for late gets no more time than one waited for
+ * at once. The output pipes are enlarged (1 MiB where the system allows) so that a program
+ * not being waited for yet seldom blocks on a full pipe. Start returns 0, or -1 with errno
+ * set (job left empty); wait returns 0 (the job is then empty again), -1 for an empty job. */
+typedef struct kd_spawn_job {
+    pid_t pid;       /* 0: no job */
+    int out_fd, err_fd;
+    long started_ms; /* CLOCK_MONOTONIC */
+} kd_spawn_job;
+int kd_spawn_start(const char *const argv[], const char *cwd, kd_spawn_job *job);
+int kd_spawn_wait(kd_spawn_job *job, int timeout_ms, kd_spawn_result *res);
+/* A started job no longer wanted: its process group killed, its leader reaped. */
+void kd_spawn_cancel(kd_spawn_job *job);
+
 /* A process group started elsewhere (wire/child) that the same cleanup must end; untrack
  * it once its leader is reaped. At most 8 groups are tracked at a time. */
 void kd_spawn_track_group(pid_t group);
