@@ -55,5 +55,6 @@ TMPDIR="$WORK/tmp" KERNDIFF_NO_GPU=1 KERNDIFF_SIMULATE="copy=all" \
     { cat "$WORK/replay.out" >&2; exit 1; }
 t1=$(date +%s%N)
 matched=$(grep -c 'still computes what the program computed' "$WORK/replay.out" || true)
+cp "$WORK/replay.out" "${KD_BENCH_KEEP:-/dev/null}" 2>/dev/null || true
 printf '%-10s %10s %12s  %s\n' replay "$(awk "BEGIN {printf \"%.3f\", ($t1 - $t0) / 1e9}")" "$extracted" \
     "kerndiff --launch, simulated harness, both sides ($matched of 2 match the program's result); MB: its extraction, as above"
