@@ -41,7 +41,7 @@ static int check_side(const kd_pass_context *ctx, const kd_timing_side *side, kd
     }
     kd_child_stop(&child);
     size_t len = 0;
-    unsigned char *outputs = rc == 0 ? (unsigned char *)kd_read_file(path, &len) : NULL;
+    unsigned char *outputs = rc == 0 ? (unsigned char *)kd_read_output(path, &len) : NULL;
     if (rc == 0 && !outputs) {
         kd_sb_printf(why, "cannot read back %s", path);
         rc = -1;

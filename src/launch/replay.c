@@ -249,7 +249,7 @@ int kd_replay_match_outputs(const kd_replay *r, const kd_launch_spec *spec, cons
             return -1;
         }
         size_t got = 0;
-        unsigned char *want = (unsigned char *)kd_read_file(b->after_path, &got);
+        unsigned char *want = (unsigned char *)kd_read_output(b->after_path, &got);
         if (!want || got != b->bytes) {
             free(want);
             kd_diag_set(err, KD_MSG_REPLAY_AFTER_UNREADABLE, KD_DIAG_NO_SIDE, KD_S(b->after_path));
