@@ -3,12 +3,8 @@
 # suite runs under ASan+UBSan with `make sanitize`). The capture is the test double
 # tests/fakes/fake_triton_capture.py in a harness folder beside the real programs.
 lc_dir="$WORK/lead_capture_harness"
-mkdir -p "$lc_dir"
-for f in "$(dirname "$KD")"/kerndiff-harness "$(dirname "$KD")"/kerndiff-sim-harness "$(dirname "$KD")"/libkerndiff-inject.so; do
-    [ -e "$f" ] && ln -sf "$f" "$lc_dir/"
-done
-cp tests/fakes/fake_triton_capture.py "$lc_dir/kerndiff-triton.py"
-chmod +x "$lc_dir/kerndiff-triton.py"
+source tests/fakes/fake_capture_dir.sh
+fake_capture_dir "$lc_dir"
 lc_file=tests/e2e/fixtures/triton_jit/raises.py
 lc_case() { # lc_case NAME LAUNCH_JSON
     KERNDIFF_HARNESS_DIR="$lc_dir" KD_REAL_HELPER="$(dirname "$KD")/kerndiff-triton.py" KD_FAKE_LAUNCH="$2" \

@@ -4,12 +4,8 @@
 # it logs "start"/"end" marks, and each capture waits (at most 20 s) until both have started,
 # so the order of the marks, not a timing, tells whether they overlapped.
 tp_dir="$WORK/triton_parallel_harness"
-mkdir -p "$tp_dir"
-for f in "$(dirname "$KD")"/kerndiff-harness "$(dirname "$KD")"/kerndiff-sim-harness "$(dirname "$KD")"/libkerndiff-inject.so; do
-    [ -e "$f" ] && ln -sf "$f" "$tp_dir/"
-done
-cp tests/fakes/fake_triton_capture.py "$tp_dir/kerndiff-triton.py"
-chmod +x "$tp_dir/kerndiff-triton.py"
+source tests/fakes/fake_capture_dir.sh
+fake_capture_dir "$tp_dir"
 tp_file=tests/e2e/fixtures/triton_jit/raises.py
 tp_launch='{"grid": [2, 1, 1], "args": [{"name": "x_ptr", "kind": "pointer", "dtype": "fp16", "count": 64}], "metadata": {"num_warps": 4, "shared": 0}}'
 tp_env() { env KERNDIFF_HARNESS_DIR="$tp_dir" KD_REAL_HELPER="$(dirname "$KD")/kerndiff-triton.py" KD_FAKE_LAUNCH="$tp_launch" \
