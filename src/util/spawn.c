@@ -26,26 +26,30 @@ static long now_ms(void)
 }
 
 /* Drains both pipes until the child closes them or the deadline passes. Reading both
- * at once matters: a child that fills one pipe while we block on the other deadlocks. */
+ * at once matters: a child that fills one pipe while we block on the other deadlocks.
+ * Past the deadline what is already there is still read (a started job waited for late may
+ * have ended in time, its output waiting in the pipes): only a child that has not closed them
+ * once they are empty, or that keeps writing (LATE_READS), has run out of time. */
+enum { LATE_READS = 1024 };
 static bool drain(int out_fd, int err_fd, kd_spawn_result *res, long deadline)
 {
     struct pollfd fds[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
     kd_strbuf *bufs[2] = {&res->out, &res->err};
-    int open_fds = 2;
+    int open_fds = 2, late_reads = 0;
     char chunk[8192];
     while (open_fds > 0) {
         int wait = -1;
         if (deadline) {
             long left = deadline - now_ms();
-            if (left <= 0)
+            if (left <= 0 && ++late_reads > LATE_READS)
                 return false;
-            wait = (int)left;
+            wait = left > 0 ? (int)left : 0;
         }
         int r = poll(fds, 2, wait);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
-            return r < 0; /* 0: timeout */
+            return r < 0; /* 0: timeout (nothing more came by the deadline) */
         for (int i = 0; i < 2; i++) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;

@@ -89,6 +89,27 @@ static void timeout_counts_from_the_start(void **state)
     kd_spawn_result_free(&r);
 }
 
+/* ... but a job that ended in time and is waited for after its deadline (the second of two
+ * jobs, its output waiting in the pipes) has not timed out: its output and status are its own. */
+static void ended_in_time_waited_late(void **state)
+{
+    (void)state;
+    const char *argv[] = {"sh", "-c", "echo quick; exit 4", NULL};
+    kd_spawn_job job;
+    assert_int_equal(kd_spawn_start(argv, NULL, &job), 0);
+    /* it has ended once its leader is a zombie (waitid with WNOWAIT leaves it to be reaped) */
+    siginfo_t info;
+    assert_int_equal(waitid(P_PID, (id_t)job.pid, &info, WEXITED | WNOWAIT), 0);
+    struct timespec pause = {0, 300 * 1000000L};
+    nanosleep(&pause, NULL);
+    kd_spawn_result r;
+    assert_int_equal(kd_spawn_wait(&job, 200, &r), 0);
+    assert_false(r.timed_out);
+    assert_int_equal(r.exit_code, 4);
+    assert_string_equal(kd_sb_str(&r.out), "quick\n");
+    kd_spawn_result_free(&r);
+}
+
 /* A job no longer wanted: its group killed and its leader reaped; no job is not an error. */
 static void cancel_ends_the_job(void **state)
 {
@@ -123,6 +144,7 @@ int main(void)
         cmocka_unit_test(two_jobs_run_at_once),
         cmocka_unit_test(wait_collects_output_and_status),
         cmocka_unit_test(timeout_counts_from_the_start),
+        cmocka_unit_test(ended_in_time_waited_late),
         cmocka_unit_test(cancel_ends_the_job),
         cmocka_unit_test(start_of_a_missing_program),
     };

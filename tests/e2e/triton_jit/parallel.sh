@@ -37,6 +37,13 @@ has tp_alone err "v2: the launch of add_kernel was not taken from the user's cod
 lacks tp_alone err 'v1: the launch of add_kernel was not taken'
 has tp_alone out 'grid 2 \(captured\)'
 
+# The real helper, both captured at once: v1's program never launches (given up after
+# --capture-timeout), v2's raises at once. v2, waited for after v1's time ran out, ended in its
+# own time: it is said as ended, not as out of time (its deadline passed while v1 was waited for).
+run tp_late 0 -- --capture-timeout 3 tests/e2e/fixtures/triton_jit/never.py "$tp_file"
+has tp_late err "v1: the launch of add_kernel was not taken from the user's code: .*never.py did not launch add_kernel within 3 s"
+has tp_late err "v2: the launch of add_kernel was not taken from the user's code: .*raises.py ended \\(exit status 1\\) without launching add_kernel"
+
 # An interrupt (SIGINT) while both captures run: kerndiff ends by it, and neither capture's
 # process group (the capture and the child it started) is left running.
 : >"$WORK/tp_int.marks"
