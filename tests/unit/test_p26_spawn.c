@@ -48,10 +48,10 @@ static void two_jobs_run_at_once(void **state)
     assert_string_equal(kd_sb_str(&ra.out), "a saw b\n");
     assert_int_equal(rb.exit_code, 0);
     assert_string_equal(kd_sb_str(&rb.out), "b saw a\n");
-    assert_int_equal(ja.pid, 0); /* waited: the job is empty again */
-    assert_int_equal(kd_spawn_wait(&ja, 1000, &ra), -1);
     kd_spawn_result_free(&ra);
     kd_spawn_result_free(&rb);
+    assert_int_equal(ja.pid, 0); /* waited: the job is empty again */
+    assert_int_equal(kd_spawn_wait(&ja, 1000, &ra), -1);
 }
 
 /* Output on both streams and the exit status, as kd_spawn gives them. */
