@@ -30,7 +30,7 @@
 #include "util/dtype.h"
 #include "launch/spec.h"
 #include "regions/proton.h"
-#include "regions/records.h"
+#include "regions/region_records.h"
 
 #define MAX_ARGS KD_SERVER_MAX_ARGS
 #define SPIN_TIMEOUT_NS 2000000000ull /* a spin kernel never holds the stream longer */
@@ -579,7 +579,7 @@ static void regions_proton(harness *h, harness_slot *slot, kd_server_arg *scratc
 /* regions CAPACITY LAUNCHES STRIDE PATH: LAUNCHES launches of the current slot's
  * instrumented kernel, L2 flushed before each, with one block in STRIDE recording; every
  * recording warp's ring of CAPACITY records collected and written to PATH
- * (src/regions/records.h). Afterwards kd_regions keeps pointing at these rings, so timing the
+ * (src/regions/region_records.h). Afterwards kd_regions keeps pointing at these rings, so timing the
  * instrumented kernel measures the instrumentation that was recorded (set_up_regions). */
 static void regions(harness *h, kd_words *w)
 {

@@ -20,7 +20,7 @@
  *   wrong=K        the first K output elements differ from the reference values
  *   unwritten=K    the first K output elements are never written
  *   output=SHAPE   how this side's outputs differ from the reference, to test the
- *                  correctness report's patterns (check/compare.h): shift:K (element i
+ *                  correctness report's patterns (check/output_compare.h): shift:K (element i
  *                  holds the reference's i+K; the last K keep theirs), reverse (the same
  *                  values in reverse order), scale:F (F times the reference; f32, f64 and
  *                  integers), tail:K (the last K elements are wrong), nan:K (the first K
@@ -64,7 +64,7 @@
 #include <unistd.h>
 
 #include "server.h"
-#include "regions/records.h"
+#include "regions/region_records.h"
 #include "util/dtype.h"
 
 typedef struct sim_spec {
@@ -406,7 +406,7 @@ enum { SIM_RECORD_CYCLES = 30, SIM_BLOCKS = 16, SIM_WARPS_PER_BLOCK = 2, SIM_REP
 static bool writes(uint32_t warp, unsigned run) { return warp % SIM_WARPS_PER_BLOCK % run == 0; }
 
 /* regions CAPACITY LAUNCHES STRIDE PATH: synthetic records in the format of
- * src/regions/records.h, from one block in STRIDE of a grid of SIM_BLOCKS. */
+ * src/regions/region_records.h, from one block in STRIDE of a grid of SIM_BLOCKS. */
 static void regions(kd_words *w)
 {
     const sim_spec *spec = &cur->spec;

@@ -60,7 +60,7 @@ FOLDER_FLOOR = {folder: FLOOR_INDEX[name] for name, folders in FLOORS for folder
 
 
 def floor_of(rel):
-    """The floor index of a path under src/ ("diff/model.h"), or None when it has none."""
+    """The floor index of a path under src/ ("diff/comparison.h"), or None when it has none."""
     for pattern, name, _ in FILE_FLOORS:
         if fnmatch.fnmatchcase(rel, pattern):
             return FLOOR_INDEX[name]
@@ -175,11 +175,11 @@ def self_test():
                 f.write(text)
         put("util/a.h", '#include "util/b.h"\n')
         put("util/b.h", "\n")
-        put("util/bad.c", '#include "diff/model.h"\n#include "util/a.h"\n')
+        put("util/bad.c", '#include "diff/comparison.h"\n#include "util/a.h"\n')
         put("util/util_msgs.h", '#include "util/b.h"\n')
-        put("diff/model.h", '#include "backend/side.h"\n#include "util/util_msgs.h"\n')
+        put("diff/comparison.h", '#include "backend/side.h"\n#include "util/util_msgs.h"\n')
         put("backend/side.h", '#include "util/a.h"\n')
-        put("report/r.c", '#include "diff/model.h"\nvoid f(void) { printf("x"); }\n')
+        put("report/r.c", '#include "diff/comparison.h"\nvoid f(void) { printf("x"); }\n')
         put("diff/talk.c", 'void g(void) {\n  snprintf(b, 1, "printf(");\n  /* fprintf( */\n'
                             '  kd_sb_printf(s, "x");\n  fputs("y", stderr);\n}\n')
         put("diff/allowed.c", 'void h(void) { puts("z"); kd_text_fprintf(stderr, "%s", s); }\n')

@@ -15,7 +15,7 @@
 #include "report/diag_text.h"
 #include "report/formats.h"
 #include "report/stderr_text.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 
 int main(int argc, char **argv)
@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     json_set_alloc_funcs(kd_xmalloc, free);
     /* The engine's messages are data (util/diag.h), worded by report/ on stderr. */
     kd_diag_set_sink(kd_diag_to_stderr, NULL);
-    kd_trace_set_status_sink(kd_status_to_stderr); /* util/trace.h's status line, drawn by report/ */
+    kd_trace_set_status_sink(kd_status_to_stderr); /* util/progress.h's status line, drawn by report/ */
     kd_runtime_on_verdict(kd_announce_verdict);    /* the verdict said as soon as it is known */
     kd_options opts;
     int rc = kd_options_parse(argc, argv, &opts);

@@ -80,7 +80,7 @@
 #if defined(KERNDIFF_REGIONS) && defined(__CUDACC__)
 
 /* The layout the harness writes into kd_regions before each launch. Keep in step with
- * src/regions/records.h and harness/cuda_harness.c (which merges the streams into its file). */
+ * src/regions/region_records.h and harness/cuda_harness.c (which merges the streams into its file). */
 struct kd_region_layout {
     unsigned long long *records; /* [warp][stream][capacity]: stream 0 from the kernel's context,
                                     stream 1 from the fallback; %clock | (id << 1 | end) << 32;

@@ -1,7 +1,7 @@
 /* activity.h — the GPU activity of one run of a program (all its processes), as
  * `kerndiff app` compares it: kernels aggregated per name and launch configuration, copies
  * per kind, memsets, and CUDA API calls per name. Filled from the records files of
- * libkerndiff-inject.so (app/records.h) or from an nsys SQLite export (app/sqlite.h). */
+ * libkerndiff-inject.so (app/app_records.h) or from an nsys SQLite export (app/sqlite.h). */
 #ifndef KD_APP_ACTIVITY_H
 #define KD_APP_ACTIVITY_H
 

@@ -24,7 +24,7 @@ enum {
     KD_MSG_APP_PREPARE_EXITED_HERE,     /* side number, --prepare, exit status */
     KD_MSG_APP_PREPARE_KILLED_HERE,     /* side number, --prepare, signal */
     KD_MSG_APP_NO_INJECT_LIBRARY,
-    /* A side's collected records (app/records.c): side number, run, then: */
+    /* A side's collected records (app/app_records.c): side number, run, then: */
     KD_MSG_APP_RECORDS_NO_FOLDER,   /* the folder */
     KD_MSG_APP_RECORDS_CANNOT_READ, /* the file's name */
     KD_MSG_APP_RECORDS_NOT_RECORDS, /* the file's name */

@@ -2,7 +2,7 @@
  * with kerndiff's injection library in capture mode (harness/capture_inject.c; its raw
  * folder: docs/CAPTURE.md), waits for it, and packs what the library recorded into a
  * capture file (capture/file.h kd_capture_pack, mode 0600). Also the first half of
- * `kerndiff --from 'CMD' --fn NAME v1 v2` (diff/compare.c), which replays the file.
+ * `kerndiff --from 'CMD' --fn NAME v1 v2` (diff/pipeline.c), which replays the file.
  *
  * The program is started from an argument vector, never through a shell; --from's one
  * string is split as a shell would split it (app/command.h kd_app_split_words). */

@@ -13,7 +13,7 @@
 #include "app/app_msgs.h"
 #include "app/command.h"
 #include "app/diff.h"
-#include "app/records.h"
+#include "app/app_records.h"
 #include "app/sqlite.h"
 #include "util/outcome.h"
 #include "git/worktree.h"
@@ -23,7 +23,7 @@
 #include "util/strlist.h"
 #include "util/text.h"
 #include "util/tmpdir.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 #include "wire/locate.h"
 

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "app/model.h"
+#include "app/app_model.h"
 
 typedef struct kd_app_options {
     int runs;               /* --runs (3) */

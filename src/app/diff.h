@@ -3,7 +3,7 @@
 #ifndef KD_APP_DIFF_H
 #define KD_APP_DIFF_H
 
-#include "app/model.h"
+#include "app/app_model.h"
 
 /* Fills everything in `c` after its sides: `steps` from --steps (0: the NVTX ranges per
  * run when collected with --range, else unknown). The gate judges the total GPU kernel

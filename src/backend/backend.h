@@ -19,7 +19,7 @@
 #include "util/strbuf.h"
 
 /* What a build reads of the comparison it is made for, and nothing more (the comparison,
- * diff/model.h, is a floor up): diff/build_target.h fills it. */
+ * diff/comparison.h, is a floor up): diff/build_target.h fills it. */
 typedef struct kd_build_target {
     const char *arch;             /* "sm_90": what nvcc, ptxas and Triton compile for */
     const kd_arch_limits *limits; /* its limits (max shared memory per block); NULL: not known */

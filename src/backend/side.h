@@ -1,6 +1,6 @@
 /* side.h — one side of a comparison: the part the backends fill (its kernels, build, launch,
  * static result, Triton's capture and autotune choice) and the runtime passes add to (its
- * region profile). It sits on the backends' floor, under diff/model.h's kd_comparison,
+ * region profile). It sits on the backends' floor, under diff/comparison.h's kd_comparison,
  * which holds two of them: a backend needs this file, never the whole model
  * (docs/ARCHITECTURE.md, "Floors"). */
 #ifndef KD_BACKEND_SIDE_H
@@ -13,7 +13,7 @@
 #include "diff/notes.h"
 #include "launch/spec.h"
 #include "regions/names.h"
-#include "regions/profile.h"
+#include "regions/region_profile.h"
 #include "source/annotation.h"
 #include "source/scan.h"
 #include "static/analysis.h"
@@ -73,7 +73,7 @@ typedef struct kd_side {
     kd_region_names region_names; /* --regions: its markers' region and group names */
     kd_build regions_build;     /* --regions: the instrumented build */
     bool regions_branched;      /* --regions: its markers branch in blocks that do not record */
-    kd_region_branch_reason regions_branch_reason; /* why (regions/profile.h) */
+    kd_region_branch_reason regions_branch_reason; /* why (regions/region_profile.h) */
     unsigned long long regions_smem, regions_profile_scratch; /* --regions, Triton: the instrumented
                                    build's dynamic shared memory and profile scratch per program */
     kd_launch_spec regions_launch; /* --regions: the instrumented build's launch when it differs from

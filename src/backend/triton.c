@@ -34,7 +34,7 @@
 #include "util/hash.h"
 #include "util/spawn.h"
 #include "util/text.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/tmpdir.h"
 #include "util/xalloc.h"
 #include "wire/locate.h"

@@ -18,7 +18,7 @@
 #include "util/env.h"
 #include "util/xalloc.h"
 #include "compile/build.h"
-#include "ncu/profile.h"
+#include "ncu/ncu_run.h"
 
 /* The command words (the first operand), for the parse and the completions. */
 const kd_command_word kd_command_words[] = {

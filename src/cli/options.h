@@ -10,7 +10,7 @@
 #include "app/collect.h"
 #include "diff/options.h"
 #include "report/report.h"
-#include "util/trace.h"
+#include "util/progress.h"
 
 typedef enum kd_command {
     KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_APP, KD_CMD_HELP, KD_CMD_VERSION, KD_CMD_COMPLETION,
@@ -36,7 +36,7 @@ typedef struct kd_options {
     const char *compare_side; /* compare --side v1|v2 (default v2) */
     kd_app_options app;       /* kerndiff app: --runs, -N, --range, --steps, --top, --at, --prepare */
     const char *trace_path;   /* --trace FILE: the region timelines */
-    kd_verbosity verbosity;   /* -q, -v (util/trace.h) */
+    kd_verbosity verbosity;   /* -q, -v (util/progress.h) */
     const char *completion_shell; /* --completion bash|zsh|fish */
     const char *json_path;    /* --json [FILE]: "-" is stdout; NULL: none */
     const char *markdown_path;/* --markdown [FILE] */

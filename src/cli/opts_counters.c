@@ -5,7 +5,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
-#include "ncu/profile.h"
+#include "ncu/ncu_run.h"
 #include "util/xalloc.h"
 
 static const struct option options[] = {

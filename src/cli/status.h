@@ -1,15 +1,15 @@
 /* status.h — the process's exit status, made only here from what the engine and the
  * fan-out return: an engine call's outcome (util/outcome.h), the outputs that could not be
  * written (report/formats.h) and a comparison's gate (diff/gate.h, judged once by the
- * pipeline; app's in app/model.h), for a diff, `kerndiff compare`, each point of a sweep,
+ * pipeline; app's in app/app_model.h), for a diff, `kerndiff compare`, each point of a sweep,
  * `list` and `app`. Nothing here says anything: the gate's sentence is report/gate_text.h's. */
 #ifndef KD_CLI_STATUS_H
 #define KD_CLI_STATUS_H
 
 #include <stdbool.h>
 
-#include "app/model.h"
-#include "diff/model.h"
+#include "app/app_model.h"
+#include "diff/comparison.h"
 #include "util/outcome.h"
 
 /* The KD_EXIT_* status (cli/exit_codes.h) of an engine call's outcome. */

@@ -9,7 +9,7 @@
 #define KD_CMD_CMD_H
 
 #include "cli/options.h"
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/outcome.h"
 
 /* What a command is given: the parsed options and the command line (recorded in the JSON,

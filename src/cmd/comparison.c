@@ -8,7 +8,7 @@
 #include "report/formats.h"
 #include "report/gate_text.h"
 #include "report/stderr_text.h"
-#include "util/trace.h"
+#include "util/progress.h"
 
 int kd_cmd_comparison_outputs(const kd_options *opts, const kd_comparison *c)
 {

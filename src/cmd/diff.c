@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "cli/status.h"
-#include "diff/compare.h"
+#include "diff/pipeline.h"
 #include "report/note_text.h"
 #include "report/stderr_text.h"
 #include "workflow/sweep.h"

@@ -7,7 +7,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/status.h"
-#include "diff/compare.h"
+#include "diff/pipeline.h"
 #include "report/list_text.h"
 #include "source/compiled.h"
 

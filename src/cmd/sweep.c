@@ -8,7 +8,7 @@
 #include "cli/exit_codes.h"
 #include "cli/outputs.h"
 #include "cli/status.h"
-#include "diff/compare.h"
+#include "diff/pipeline.h"
 #include "report/formats.h"
 #include "report/gate_text.h"
 #include "report/note_text.h"

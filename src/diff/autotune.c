@@ -8,7 +8,7 @@
 #include "util/outcome.h"
 #include "diff/runtime.h"
 #include "measure/brief.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 
 /* A side that borrows everything scanning made from `side` and builds config i. */

@@ -7,7 +7,7 @@
 #define KD_DIFF_AUTOTUNE_H
 
 #include "diff/options.h"
-#include "diff/model.h"
+#include "diff/comparison.h"
 
 /* Takes a side from its chosen kernel through prepare, launch, build and static analysis
  * (the pipeline's own steps, compare.c); returns a kd_outcome, the failure printed. */

@@ -5,7 +5,7 @@
 #define KD_DIFF_BUILD_TARGET_H
 
 #include "backend/backend.h"
-#include "diff/model.h"
+#include "diff/comparison.h"
 
 /* Its arch and limits, whether a GPU is present and whether it times anything (a GPU, or
  * the backend that runs both inputs needs none: the simulated harness). */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include "measure/stats.h"
 #include "ncu/metrics.h"
-#include "ncu/profile.h"
+#include "ncu/ncu_run.h"
 
 typedef struct kd_kernel_counters {
     char *name;                 /* ncu's "Kernel Name" */

@@ -6,7 +6,7 @@
 
 enum {
     KD_MSG_DIFF_FIRST = KD_DIAG_ID(KD_AREA_DIFF, 0),
-    /* diff/compare.c (R27): numbered from 900, clear of the ids above */
+    /* diff/pipeline.c (R27): numbered from 900, clear of the ids above */
     KD_MSG_DIFF_ARCH_WANTS_SM = KD_DIAG_ID(KD_AREA_DIFF, 900), /* --arch's value */
     KD_MSG_DIFF_CANNOT_READ_AGAIN,   /* side label, path */
     KD_MSG_DIFF_SIDE_SAYS,           /* side label, another module's sentence */

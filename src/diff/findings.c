@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/xalloc.h"
 
 const char *const *kd_finding_value_names(kd_finding_id id)

@@ -5,7 +5,7 @@
 #include "backend/backend.h"
 #include "diff/build_target.h"
 #include "util/outcome.h"
-#include "util/trace.h"
+#include "util/progress.h"
 
 /* The side's instrumented build again, with markers that branch around the record in the
  * blocks that do not record, into *out (its own folder and cache entry). */

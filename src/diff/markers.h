@@ -16,7 +16,7 @@
 #ifndef KD_DIFF_MARKERS_H
 #define KD_DIFF_MARKERS_H
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "diff/options.h"
 
 /* After side->regions_build is made predicated: builds it again branched when that has

@@ -11,9 +11,9 @@
 #include "diff/gate.h"
 #include "launch/spec.h"
 #include "measure/timing.h"
-#include "ncu/profile.h"
-#include "regions/pass.h"
-#include "sanitizer/pass.h"
+#include "ncu/ncu_run.h"
+#include "regions/regions_pass.h"
+#include "sanitizer/sanitize_pass.h"
 
 typedef struct kd_diff_options {
     const char *files[2];     /* v1 and v2 (the operands: list: files[0]; compare: two saved runs;

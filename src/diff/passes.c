@@ -10,7 +10,7 @@
 #include "diff/replay_pass.h"
 #include "diff/runtime.h"
 #include "gpu/nvml.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 
 static kd_pass_result ran(void) { return (kd_pass_result){.status = KD_PASS_RAN}; }

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include "diff/options.h"
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/outcome.h"
 
 struct kd_backend;

@@ -7,7 +7,7 @@
 
 #include "launch/replay.h"
 #include "util/fs.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 #include "wire/client.h"
 

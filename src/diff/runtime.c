@@ -8,7 +8,7 @@
 #include "diff/passes.h"
 #include "util/outcome.h"
 #include "gpu/clocks.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "backend/backend.h"
 #include "util/tmpdir.h"
 #include "util/xalloc.h"
@@ -34,7 +34,7 @@ void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s)
         return;
     }
     if (side->replay) { /* --launch FILE: the capture's launch, on this side's parameter layout */
-        kd_diag why = {0}; /* said by diff/compare.c's check before the build: not again */
+        kd_diag why = {0}; /* said by diff/pipeline.c's check before the build: not again */
         if (kd_replay_spec(side->replay, side->kernel_info, s + 1, &side->launch, &why) != 0)
             side->launch_error = kd_xstrdup("the captured launch does not fit this kernel's parameters");
         kd_diag_free(&why);

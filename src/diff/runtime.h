@@ -5,7 +5,7 @@
 
 #include "backend/backend.h"
 #include "diff/options.h"
-#include "diff/model.h"
+#include "diff/comparison.h"
 
 /* Side s's launch request: the global flags, then that side's --call settings on top
  * (already merged by the option parser, launch/call.h). */

@@ -13,7 +13,7 @@
 #include "wire/client.h"
 #include "measure/verdict.h"
 #include "util/fs.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 
 enum {
@@ -538,7 +538,7 @@ static bool compare_pair(const output_ref *x, const output_ref *y, FILE *files[2
         ok = ok && read_at(files[0], total[0] + x->offset + at * size, chunk[0], n * size) &&
              read_at(files[1], total[1] + y->offset + at * size, chunk[1], n * size);
         /* which elements each side left holding the poison: a difference there alone is said
-         * as such, not as differing values (check/compare.h) */
+         * as such, not as differing values (check/output_compare.h) */
         if (ok)
             kd_compare_written_chunk(t, chunk[0], chunk[1], n, at, &oc->result);
     }

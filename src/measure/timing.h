@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "check/compare.h"
+#include "check/output_compare.h"
 #include "wire/client.h"
 #include "launch/spec.h"
 #include "measure/stats.h"

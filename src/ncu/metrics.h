@@ -1,6 +1,6 @@
 /* metrics.h — the counter model: one table of metric definitions, the values of one side
  * (per kernel and aggregated), and the diff of two sides (deltas, symbols, noise flags),
- * the roofline position and advice. Pure computation over numbers read by ncu/csv.h.
+ * the roofline position and advice. Pure computation over numbers read by ncu/ncu_csv.h.
  *
  * A definition either names one ncu metric or computes from others (a formula over the
  * raw metrics of the same launch). One with no raw metric at all (arithmetic_intensity) is

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "regions/records.h"
+#include "regions/region_records.h"
 
 static uint32_t u32_at(const unsigned char *p, size_t offset)
 {

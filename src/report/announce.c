@@ -2,7 +2,7 @@
 
 #include "report/model_text.h"
 #include "util/strbuf.h"
-#include "util/trace.h"
+#include "util/progress.h"
 
 void kd_announce_verdict(const kd_comparison *c)
 {

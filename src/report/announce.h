@@ -3,9 +3,9 @@
 #ifndef KD_REPORT_ANNOUNCE_H
 #define KD_REPORT_ANNOUNCE_H
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 
-/* The timing's headline as an announcement (util/trace.h: a line unless quiet or stderr is
+/* The timing's headline as an announcement (util/progress.h: a line unless quiet or stderr is
  * not a terminal). main installs it: kd_runtime_on_verdict(kd_announce_verdict). */
 void kd_announce_verdict(const kd_comparison *c);
 

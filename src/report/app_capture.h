@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "app/model.h"
+#include "app/app_model.h"
 #include "util/strbuf.h"
 
 /* Appends to out the shell line that captures row r's kernel from the program of the side

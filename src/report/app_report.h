@@ -1,12 +1,12 @@
 /* app_report.h — the renderers of `kerndiff app`: views of one kd_app_comparison
- * (app/model.h), computing nothing the model does not hold beyond unit conversion. */
+ * (app/app_model.h), computing nothing the model does not hold beyond unit conversion. */
 #ifndef KD_REPORT_APP_REPORT_H
 #define KD_REPORT_APP_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "app/model.h"
+#include "app/app_model.h"
 #include "util/strbuf.h"
 
 /* top: kernels shown (0: all); the JSON always has all of them. */

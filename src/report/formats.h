@@ -17,8 +17,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "app/model.h"
-#include "diff/model.h"
+#include "app/app_model.h"
+#include "diff/comparison.h"
 #include "report/report.h"
 
 /* What is being shown: one of comparison, sweep (with json and, for pictures, comparison:

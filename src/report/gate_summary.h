@@ -7,7 +7,7 @@
 #define KD_REPORT_GATE_SUMMARY_H
 
 #include <stdbool.h>
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/strbuf.h"
 
 /* Whether a gate was asked for at all. */

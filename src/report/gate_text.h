@@ -5,8 +5,8 @@
 #ifndef KD_REPORT_GATE_TEXT_H
 #define KD_REPORT_GATE_TEXT_H
 
-#include "app/model.h"
-#include "diff/model.h"
+#include "app/app_model.h"
+#include "diff/comparison.h"
 #include "util/strbuf.h"
 
 /* "gate --require-match: NOT EVALUATED, no outputs were compared: runtime measurement

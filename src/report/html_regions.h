@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 
 /* c->regions_run must be set. */
 void kd_html_regions(FILE *out, const kd_comparison *c);

@@ -611,7 +611,7 @@ static int read_dtype(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
 
 static const char *pattern_id(int p) { return kd_pattern_name((kd_difference_pattern)p); }
 
-/* What explains a difference (check/compare.h); kind "none" when nothing simple does. */
+/* What explains a difference (check/output_compare.h); kind "none" when nothing simple does. */
 static const kd_jfield pattern_fields[] = {
     {KD_J_ENUM_FIELD("kind", kd_buffer_check, pattern, pattern_id, KD_PATTERN_COUNT)},
     {KD_J_FIELD("shift", kd_buffer_check, shift)},

@@ -4,7 +4,7 @@
 #define KD_REPORT_KERNELS_TEXT_H
 
 #include <stdbool.h>
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/strbuf.h"
 
 /* "timing needs one kernel: --fn NAME (reduce0<float>, reduce0<int>, ...)": false (nothing

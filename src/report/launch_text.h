@@ -10,7 +10,7 @@
 #ifndef KD_REPORT_LAUNCH_TEXT_H
 #define KD_REPORT_LAUNCH_TEXT_H
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "launch/spec.h"
 #include "util/strbuf.h"
 

@@ -4,7 +4,7 @@
 #define KD_REPORT_REGIONS_TEXT_H
 
 #include <stdbool.h>
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/strbuf.h"
 
 typedef struct kd_region_row {

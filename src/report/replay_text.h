@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/strbuf.h"
 
 /* "launch 2 of axpy(float, float const*, float*, int) (cuLaunchKernelEx), program: ./prog 3;

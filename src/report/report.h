@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <jansson.h>
 #include <stdio.h>
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/jtable.h"
 
 typedef struct kd_render_options {
@@ -51,7 +51,7 @@ typedef struct kd_sweep_result {
  * charts and `c` is its first analysed point (the static diff) or NULL (`kerndiff app` has
  * a page of its own: kd_app_render_html). */
 void kd_render_html(FILE *out, const kd_comparison *c, const kd_sweep_result *sweep);
-/* CSV for plotting elsewhere (report/csv.c): with `sweep`, one row per point; else one row
+/* CSV for plotting elsewhere (report/csv_writer.c): with `sweep`, one row per point; else one row
  * per raw sample of `c` (side, index, round, ns, throttled; a header only when nothing
  * was timed). */
 void kd_render_csv(FILE *out, const kd_comparison *c, const kd_sweep_result *sweep);

@@ -6,7 +6,7 @@
 #define KD_REPORT_RESOURCES_TEXT_H
 
 #include <stdbool.h>
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/strbuf.h"
 
 /* Whether both sides' resources were reported. */

@@ -3,7 +3,7 @@
 #ifndef KD_REPORT_SANITIZER_TEXT_H
 #define KD_REPORT_SANITIZER_TEXT_H
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "util/strbuf.h"
 
 /* "compute-sanitizer (memcheck, racecheck)" */

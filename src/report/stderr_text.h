@@ -11,7 +11,7 @@
  * lines and nothing in it reaches the terminal as a control sequence. */
 void kd_untrusted_fprintf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* util/trace.h's status sink (main.c installs it: kd_trace_set_status_sink): the one-line
+/* util/progress.h's status sink (main.c installs it: kd_trace_set_status_sink): the one-line
  * status "[kerndiff 1.2s] text" redrawn in place on stderr ("\r", ESC[K, no newline), text
  * through the same filter; text NULL erases it. */
 void kd_status_to_stderr(double seconds, const char *text);

@@ -5,7 +5,7 @@
 #ifndef KD_REPORT_WATCH_VIEW_H
 #define KD_REPORT_WATCH_VIEW_H
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "measure/stats.h"
 
 struct kd_render_options;

@@ -3,7 +3,7 @@
 #include "diff/diff_msgs.h"
 
 const kd_wording kd_wording_diff[] = {
-    /* diff/compare.c (R27) */
+    /* diff/pipeline.c (R27) */
     {KD_MSG_DIFF_ARCH_WANTS_SM, 1, "kerndiff: --arch wants sm_XX (e.g. sm_90), got '{0}'"},
     {KD_MSG_DIFF_CANNOT_READ_AGAIN, 2, "kerndiff: {0}: cannot read {1} again"},
     {KD_MSG_DIFF_SIDE_SAYS, 2, "kerndiff: {0}: {1}"},

@@ -6,9 +6,9 @@
 
 enum {
     KD_MSG_UTIL_FIRST = KD_DIAG_ID(KD_AREA_UTIL, 0),
-    /* util/trace.c: a stage, when verbose (seconds since start, what the caller said). */
+    /* util/progress.c: a stage, when verbose (seconds since start, what the caller said). */
     KD_MSG_UTIL_TRACE,
-    /* util/trace.c: a result worth seeing before the run ends (what the caller said). */
+    /* util/progress.c: a result worth seeing before the run ends (what the caller said). */
     KD_MSG_UTIL_ANNOUNCE,
     /* util/xalloc.c: an allocation failed (the bytes asked for); then kerndiff exits. */
     KD_MSG_UTIL_OUT_OF_MEMORY,

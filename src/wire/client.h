@@ -92,7 +92,7 @@ void kd_wire_send_check(kd_child *c, const char *path);
 kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms);
 
 /* regions CAPACITY LAUNCHES STRIDE PATH: the instrumented kernel's records from one block in
- * `block_stride` (src/regions/records.h), written to `path`. */
+ * `block_stride` (src/regions/region_records.h), written to `path`. */
 typedef struct kd_wire_regions_request {
     unsigned capacity, launches, block_stride;
     const char *path;

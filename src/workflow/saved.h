@@ -10,7 +10,7 @@
 #ifndef KD_WORKFLOW_SAVED_H
 #define KD_WORKFLOW_SAVED_H
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "diff/options.h"
 
 /* The two saved runs are opts->files; side_column is "v1" or "v2" (NULL: "v2"; not read for

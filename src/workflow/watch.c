@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "compile/deps.h"
-#include "diff/compare.h"
+#include "diff/pipeline.h"
 #include "util/outcome.h"
 #include "workflow/workflow_msgs.h"
 

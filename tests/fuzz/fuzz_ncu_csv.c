@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncu/csv.h"
+#include "ncu/ncu_csv.h"
 
 static void check_table(const kd_ncu_table *t)
 {

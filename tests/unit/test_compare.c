@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/compare.h"
+#include "check/output_compare.h"
 #include "util/dtype.h"
 
 static const kd_tolerance exact = {.rtol = 0, .atol = 0};

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "diff/gate.h"
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "diff/rows.h"
 #include "measure/timing.h"
 #include "report/gate_text.h"

@@ -11,7 +11,7 @@
 #include "report/stderr_text.h"
 #include "source/annotation.h"
 #include "source/scan.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/util_msgs.h"
 
 /* The messages said, worded, one per line. */

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "report/model_text.h"
 #include "static/histogram.h"
 

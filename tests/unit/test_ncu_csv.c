@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncu/csv.h"
+#include "ncu/ncu_csv.h"
 
 /* The shape of `ncu --csv --page raw` (2025.3.1, H200): ncu's own lines first, then the
  * header, the units row and one row per launch. The always-present columns are cut to a

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "diff/counters.h"
-#include "ncu/csv.h"
+#include "ncu/ncu_csv.h"
 #include "ncu/metrics.h"
 #include "report/metric_text.h"
 #include "util/fs.h"

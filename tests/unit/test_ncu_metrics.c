@@ -8,7 +8,7 @@
 
 #include "ncu/advice.h"
 #include "ncu/metrics.h"
-#include "ncu/profile.h"
+#include "ncu/ncu_run.h"
 
 #define ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "diff/gate.h"
-#include "diff/model.h"
+#include "diff/comparison.h"
 #include "report/gate_summary.h"
 #include "report/launch_text.h"
 #include "report/resources_text.h"

@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include "regions/instrument.h"
-#include "regions/pass.h"
-#include "regions/profile.h"
+#include "regions/regions_pass.h"
+#include "regions/region_profile.h"
 #include "regions/proton.h"
-#include "regions/records.h"
+#include "regions/region_records.h"
 #include "source/scan.h"
 #include "util/xalloc.h"
 

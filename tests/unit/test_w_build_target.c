@@ -1,5 +1,5 @@
 /* Issue 29 item 3/5: what a backend's build reads of the comparison (backend/backend.h's
- * kd_build_target), so that backend/registry.h need not include diff/model.h. */
+ * kd_build_target), so that backend/registry.h need not include diff/comparison.h. */
 #include "kd_test.h"
 
 #include <stdio.h>

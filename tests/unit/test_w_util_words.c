@@ -1,6 +1,6 @@
 /* Issue 29 item 2 (words only in report/), util/'s last words: the out-of-memory sentence is
  * a util/ message said through util/diag.h (with a re-entry guard), and the status line is
- * drawn by the sink report/ supplies (util/trace.h's kd_trace_set_status_sink). */
+ * drawn by the sink report/ supplies (util/progress.h's kd_trace_set_status_sink). */
 #include "kd_test.h"
 
 #include <stdio.h>
@@ -11,7 +11,7 @@
 
 #include "report/diag_text.h"
 #include "report/stderr_text.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/util_msgs.h"
 #include "util/xalloc.h"
 

@@ -1,6 +1,6 @@
 # Sourced by hostile.sh (issue 29: util/ writes nothing): the one-line status that redraws
 # itself is drawn by the sink report/ supplies (report/stderr_text.c kd_status_to_stderr,
-# installed by main.c through util/trace.h), only when stderr is a terminal, and erased
+# installed by main.c through util/progress.h), only when stderr is a terminal, and erased
 # before the report.
 W_A=examples/vector_loads/v1.cu W_B=examples/vector_loads/v2.cu
 if command -v script >/dev/null 2>&1; then

@@ -1,5 +1,5 @@
 /* compare.c — element-wise allclose of v2's buffer against v1's (see compare.h). */
-#include "check/compare.h"
+#include "check/output_compare.h"
 
 #include <float.h>
 #include <math.h>

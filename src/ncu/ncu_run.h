@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 #include "wire/client.h"
-#include "ncu/csv.h"
+#include "ncu/ncu_csv.h"
 #include "util/strbuf.h"
 #include "util/strlist.h"
 

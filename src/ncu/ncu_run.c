@@ -1,4 +1,4 @@
-#include "ncu/profile.h"
+#include "ncu/ncu_run.h"
 
 #include <errno.h>
 #include <limits.h>

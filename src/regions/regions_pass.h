@@ -5,7 +5,7 @@
 #define KD_REGIONS_PASS_H
 
 #include "regions/names.h"
-#include "regions/profile.h"
+#include "regions/region_profile.h"
 #include "util/strbuf.h"
 #include "wire/client.h"
 

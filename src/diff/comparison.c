@@ -1,4 +1,4 @@
-#include "diff/model.h"
+#include "diff/comparison.h"
 
 #include "diff/findings.h"
 #include "static/occupancy.h"

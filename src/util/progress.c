@@ -1,4 +1,4 @@
-#include "util/trace.h"
+#include "util/progress.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

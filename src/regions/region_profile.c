@@ -1,4 +1,4 @@
-#include "regions/profile.h"
+#include "regions/region_profile.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "measure/stats.h"
 #include "regions/instrument.h"
-#include "regions/records.h"
+#include "regions/region_records.h"
 #include "util/xalloc.h"
 
 #define MAX_SLICES 50000 /* per side: a trace of about 10 MB, which a browser opens */

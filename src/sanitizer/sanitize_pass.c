@@ -1,4 +1,4 @@
-#include "sanitizer/pass.h"
+#include "sanitizer/sanitize_pass.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "app/records.h"
+#include "app/app_records.h"
 
 #include <dirent.h>
 #include <inttypes.h>

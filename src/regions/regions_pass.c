@@ -1,4 +1,4 @@
-#include "regions/pass.h"
+#include "regions/regions_pass.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * processor open: v1 and v2 are two processes, each warp a thread named by its SM, block
  * and warp (sorted in that order) and, under KD_REGION_GROUP, the group it recorded for;
  * each region instance of the last recorded launch a slice in microseconds on the
- * globaltimer axis, converted from cycles by the profile (regions/profile.h: the SM clock
+ * globaltimer axis, converted from cycles by the profile (regions/region_profile.h: the SM clock
  * measured in that launch, else the timing pass's). */
 #include "report/report.h"
 

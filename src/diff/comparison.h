@@ -17,7 +17,7 @@
 #include "diff/gate.h"
 #include "diff/notes.h"
 #include "static/analysis.h"
-#include "sanitizer/pass.h"
+#include "sanitizer/sanitize_pass.h"
 
 typedef struct kd_count_row {
     const char *key;  /* borrowed from the sides' histograms */
@@ -63,7 +63,7 @@ typedef struct kd_comparison {
     kd_finding *findings;       /* what changed that matters (findings.h) */
     size_t finding_count;
     /* Several kernels compared statically (no --fn, and the files share several kernels or
-       template instances; diff/compare.c): one comparison each (its sides built, analysed and
+       template instances; diff/pipeline.c): one comparison each (its sides built, analysed and
        tabulated; no timing), matched by name (a template's compiled instance, "reduce0<float>"),
        in v1's order; the fields above are the first one's as well. kernel_count 0: one kernel. */
     struct kd_comparison *kernels; /* owned */
@@ -101,7 +101,7 @@ int kd_build_occupancy(const kd_comparison *c, const kd_side *side, const kd_bui
 kd_note *kd_comparison_note(kd_comparison *c, kd_note_kind kind);
 
 /* Transitional (issue 29): the static analysis reads three texts of a build
- * (static/analysis.h's kd_static_input); diff/compare.c still hands it the whole build.
+ * (static/analysis.h's kd_static_input); diff/pipeline.c still hands it the whole build.
  * kd_static_analyze copies the texts over. Delete both once compare.c fills a
  * kd_static_input and calls kd_static_analyze_input. */
 typedef struct kd_static_request {

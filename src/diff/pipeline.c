@@ -1,4 +1,4 @@
-#include "diff/compare.h"
+#include "diff/pipeline.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@
 #include "util/fs.h"
 #include "util/text.h"
 #include "util/tmpdir.h"
-#include "util/trace.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 
 int kd_scan_file(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,

@@ -1,4 +1,4 @@
-#include "regions/records.h"
+#include "regions/region_records.h"
 
 /* A device record's clock, counted from clock0 (wraps of the 32-bit clock undone). */
 static uint64_t extended_clock(uint64_t device_record, uint32_t clock0)

@@ -4,7 +4,7 @@
 #define KD_DIFF_COMPARE_H
 
 #include "diff/options.h"
-#include "diff/model.h"
+#include "diff/comparison.h"
 
 /* Returns KD_OK or another kd_outcome. A failure before the static analysis is
  * complete has been printed to stderr (what failed, on which side, what to do); a runtime

@@ -2,7 +2,7 @@
  *
  * Records are read with a cursor over (text, len) so the input need not be NUL-terminated.
  * Every field is copied into its own allocation: the table outlives the text it came from. */
-#include "ncu/csv.h"
+#include "ncu/ncu_csv.h"
 
 #include <math.h>
 #include <stdlib.h>
