@@ -5,6 +5,7 @@
  * pointer outside every allocation, counts over their caps. A 0-byte allocation is legal;
  * the file and what is extracted from it are mode 0600. */
 #include "kd_test.h"
+#include "kd_test_dir.h"
 
 #include <signal.h>
 #include <string.h>
@@ -20,19 +21,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static char dir[] = "/tmp/kd-test-capture.XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return kd_remove_tree(dir);
-}
+KD_TEST_DIR("capture")
 
 static const char *fixture_dir(void)
 {

@@ -1,6 +1,7 @@
 /* util/fs: what kd_read_file refuses (a FIFO without blocking, a device, a file over the
  * input cap) and the cap's exact boundary. */
 #include "kd_test.h"
+#include "kd_test_dir.h"
 
 #include <errno.h>
 #include <string.h>
@@ -9,19 +10,7 @@
 
 #include "util/fs.h"
 
-static char dir[] = "/tmp/kd-test-fs.XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return kd_remove_tree(dir);
-}
+KD_TEST_DIR("fs")
 
 static char *in_dir(const char *name)
 {

@@ -2,6 +2,7 @@
  * so two run at once; kd_spawn_wait collects each one's output and status, its timeout
  * counted from the start; kd_spawn_cancel ends a job and its process group. */
 #include "kd_test.h"
+#include "kd_test_dir.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -13,19 +14,7 @@
 #include "util/fs.h"
 #include "util/spawn.h"
 
-static char dir[] = "/tmp/kd-test-p26.XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return kd_remove_tree(dir);
-}
+KD_TEST_DIR("p26")
 
 /* Two jobs that can each end only once the other has started (each waits, at most 20 s, for
  * the other's mark file): both end by themselves, so they ran at once, whatever the timing. */
