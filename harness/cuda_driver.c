@@ -65,6 +65,9 @@ int kd_cuda_load(kd_cuda *cu, char *why, size_t why_len)
         }
         memcpy((char *)cu + entry_points[i].offset, &fn, sizeof fn);
     }
+    /* a driver older than CUDA 12.0 still runs every launch without a cluster */
+    void *ex = dlsym(cu->lib, "cuLaunchKernelEx");
+    memcpy(&cu->LaunchKernelEx, &ex, sizeof ex);
     return 0;
 }
 

@@ -21,12 +21,35 @@ enum {
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
     CU_MEMHOSTALLOC_PORTABLE = 0x01,
     CU_MEMHOSTALLOC_DEVICEMAP = 0x02,
     CU_STREAM_NON_BLOCKING = 0x1,
     CU_EVENT_DEFAULT = 0x0,
     CUDA_ERROR_OUT_OF_MEMORY = 2,
 };
+
+/* cuLaunchKernelEx's configuration (CUlaunchConfig, CUlaunchAttribute of cuda.h, CUDA 12+):
+ * an attribute is its id, padding to 8 bytes, and a 64-byte union of values. */
+typedef struct CUlaunchAttribute {
+    int id;
+    char pad[4];
+    union {
+        unsigned long long align; /* the union holds pointers in cuda.h */
+        char bytes[64];
+        struct {
+            unsigned x, y, z;
+        } clusterDim;
+    } value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig {
+    unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    CUstream hStream;
+    CUlaunchAttribute *attrs;
+    unsigned numAttrs;
+} CUlaunchConfig;
 
 typedef struct kd_cuda {
     void *lib;
@@ -63,13 +86,15 @@ typedef struct kd_cuda {
     CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
     CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, CUstream, void **, void **);
+    /* Optional (CUDA 12.0+): NULL when the driver lacks it; only a cluster launch needs it. */
+    CUresult (*LaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **, void **);
     CUresult (*GetErrorName)(CUresult, const char **);
     CUresult (*GetErrorString)(CUresult, const char **);
     CUresult (*ProfilerStart)(void);
     CUresult (*ProfilerStop)(void);
 } kd_cuda;
 
-/* Loads libcuda.so.1 and every entry point. 0, or -1 with the reason in why. */
+/* Loads libcuda.so.1 and every entry point (the optional ones when it has them). 0, or -1 with the reason in why. */
 int kd_cuda_load(kd_cuda *cu, char *why, size_t why_len);
 /* "CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered" into buf. */
 const char *kd_cuda_describe(const kd_cuda *cu, CUresult rc, char *buf, size_t n);

@@ -273,6 +273,32 @@ static void place(harness *h, kd_words *w)
     kd_proto_reply("ok place moved=%d pad=%zu", moved, moved ? pad_bytes : 0);
 }
 
+/* A launch in clusters (`geometry ... CX CY CZ`, a replayed cluster launch): cuLaunchKernelEx
+ * with the cluster dimension attribute. A GPU or kernel that refuses the cluster (before sm_90,
+ * too many blocks in it, a kernel compiled with other __cluster_dims__) fails the launch with
+ * the cluster named: kerndiff never launches it without one instead. */
+static void launch_cluster(harness *h, harness_slot *slot)
+{
+    kd_server_slot *g = slot->srv;
+    char what[96];
+    snprintf(what, sizeof what, "launching the kernel in clusters of %ux%ux%u blocks", g->cluster[0], g->cluster[1],
+             g->cluster[2]);
+    if (!h->cu.LaunchKernelEx) {
+        kd_proto_reply("err cuda %s failed: the driver has no cuLaunchKernelEx (CUDA 12.0 or later launches "
+                       "clusters)", what);
+        exit(3);
+    }
+    CUlaunchAttribute attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = g->cluster[0];
+    attr.value.clusterDim.y = g->cluster[1];
+    attr.value.clusterDim.z = g->cluster[2];
+    CUlaunchConfig config = {g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2], g->smem,
+                             h->stream, &attr, 1};
+    cuda_ok(h, h->cu.LaunchKernelEx(&config, slot->kernel, g->arg_ptrs, NULL), what);
+}
+
 static void launch(harness *h)
 {
     harness_slot *slot = current(h);
@@ -285,6 +311,10 @@ static void launch(harness *h)
         return;
     }
     kd_server_slot *g = slot->srv;
+    if (g->cluster[0]) {
+        launch_cluster(h, slot);
+        return;
+    }
     cuda_ok(h, h->cu.LaunchKernel(slot->kernel, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1],
                                   g->block[2], g->smem, h->stream, g->arg_ptrs, NULL),
             "launching the kernel");
@@ -791,6 +821,11 @@ static bool cuda_slot_ready(kd_server *s, int index)
         cuda_ok(h, h->cu.FuncSetAttribute(slot->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                           (int)slot->srv->smem),
                 "raising the dynamic shared memory limit");
+    /* more than 8 blocks in a cluster (16 on an H100) is allowed only when asked for; a GPU
+     * that has no such size refuses the launch, which says so */
+    const unsigned *c = slot->srv->cluster;
+    if (slot->kernel && (unsigned long long)c[0] * c[1] * c[2] > 8)
+        h->cu.FuncSetAttribute(slot->kernel, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
     return true;
 }
 

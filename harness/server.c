@@ -300,19 +300,49 @@ static void param(kd_server *s, kd_words *w)
     kd_proto_reply("%s", "");
 }
 
+/* A decimal unsigned 32-bit word (strtoul alone takes "-1" and "12x"). */
+static bool parse_dim(const char *word, unsigned *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long v = strtoul(word, &end, 10);
+    if (!*word || *end || errno || *word == '-' || v > 0xffffffffUL)
+        return false;
+    *out = (unsigned)v;
+    return true;
+}
+
+/* geometry GX GY GZ BX BY BZ SMEM [CX CY CZ]: the launch of the current slot; CX CY CZ, the
+ * blocks of a cluster (a replayed cluster launch: docs/PROTOCOL.md), each dimension of the
+ * grid a multiple of it; none, or 0 0 0, is a launch without clusters. */
 static void geometry(kd_server *s, kd_words *w)
 {
-    if (w->count != 8) {
-        kd_proto_reply("err protocol usage: geometry GX GY GZ BX BY BZ SMEM");
+    unsigned v[10] = {0};
+    bool parsed = w->count == 8 || w->count == 11;
+    for (size_t k = 0; parsed && k + 1 < w->count; k++)
+        parsed = parse_dim(w->word[1 + k], &v[k]);
+    if (!parsed) {
+        kd_proto_reply("err protocol usage: geometry GX GY GZ BX BY BZ SMEM [CX CY CZ]");
         return;
     }
+    bool clustered = v[7] || v[8] || v[9];
+    for (int d = 0; clustered && d < 3; d++)
+        if (!v[7 + d] || v[d] % v[7 + d]) {
+            kd_proto_reply("err protocol geometry: the grid %ux%ux%u is not made of clusters of %ux%ux%u (each "
+                           "dimension a multiple, none 0)", v[0], v[1], v[2], v[7], v[8], v[9]);
+            return;
+        }
     kd_server_slot *slot = kd_server_current(s);
     for (int d = 0; d < 3; d++) {
-        slot->grid[d] = (unsigned)strtoul(w->word[1 + d], NULL, 10);
-        slot->block[d] = (unsigned)strtoul(w->word[4 + d], NULL, 10);
+        slot->grid[d] = v[d];
+        slot->block[d] = v[3 + d];
+        slot->cluster[d] = v[7 + d];
     }
-    slot->smem = (unsigned)strtoul(w->word[7], NULL, 10);
-    kd_proto_reply("ok geometry");
+    slot->smem = v[6];
+    if (clustered)
+        kd_proto_reply("ok geometry cluster=%ux%ux%u", v[7], v[8], v[9]);
+    else
+        kd_proto_reply("ok geometry");
 }
 
 static bool allocate(kd_server *s, kd_devptr *p, size_t bytes, const char *what)

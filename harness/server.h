@@ -47,6 +47,7 @@ typedef struct kd_server_slot {
     size_t nargs;
     bool loaded;
     unsigned grid[3], block[3], smem;
+    unsigned cluster[3];        /* `geometry ... CX CY CZ`: blocks per cluster; all 0: no cluster launch */
     kd_server_patch *patches;
     size_t npatches;
 } kd_server_slot;

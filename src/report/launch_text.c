@@ -94,6 +94,9 @@ static void side_text(const kd_comparison *c, int s, kd_strbuf *geometry, kd_str
         return;
     }
     geometry_text(&side->launch, !side->replay, geometry);
+    const unsigned *cluster = side->replay ? side->replay->cap.cluster : NULL;
+    if (cluster && (cluster[0] || cluster[1] || cluster[2])) /* replayed in the program's clusters */
+        kd_sb_printf(geometry, "  cluster %ux%ux%u (captured)", cluster[0], cluster[1], cluster[2]);
     kd_launch_args_text(&side->launch, args);
     if (side->launch.assumed[0])
         kd_sb_untrusted(assumed, side->launch.assumed);

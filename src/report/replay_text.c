@@ -25,9 +25,6 @@ void kd_replay_origin_text(const kd_comparison *c, kd_strbuf *out)
         strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
     kd_sb_printf(&text, "; captured %s on %s, %llu B of data (%s)", when, cap->gpu,
                  (unsigned long long)r->data_bytes, c->replay.path ? c->replay.path : "");
-    if (cap->cluster[0] || cap->cluster[1] || cap->cluster[2]) /* the harness launches without one */
-        kd_sb_printf(&text, "; its cluster %ux%ux%u is not replayed (launched without clusters)", cap->cluster[0],
-                     cap->cluster[1], cap->cluster[2]);
     kd_sb_untrusted(out, kd_sb_str(&text)); /* the program's words */
     kd_sb_free(&text);
 }

@@ -61,8 +61,12 @@ kd_reply_status kd_wire_send_replay(kd_child *c, const kd_replay *r, const kd_la
                            (unsigned long long)(p->offset - cap->allocs[p->alloc].span_start));
     }
     *doing = "describing the launch";
+    /* a cluster launch is replayed in the program's clusters (`geometry ... CX CY CZ`) */
+    char cluster[48] = "";
+    if (cap->cluster[0] || cap->cluster[1] || cap->cluster[2])
+        snprintf(cluster, sizeof cluster, " %u %u %u", cap->cluster[0], cap->cluster[1], cap->cluster[2]);
     if (st == KD_REPLY_OK)
-        st = kd_child_call(c, timeout_ms, "geometry %u %u %u %u %u %u %llu", spec->grid[0], spec->grid[1],
-                           spec->grid[2], spec->block[0], spec->block[1], spec->block[2], spec->dynamic_smem);
+        st = kd_child_call(c, timeout_ms, "geometry %u %u %u %u %u %u %llu%s", spec->grid[0], spec->grid[1],
+                           spec->grid[2], spec->block[0], spec->block[1], spec->block[2], spec->dynamic_smem, cluster);
     return st;
 }
