@@ -18,6 +18,7 @@
 #include "capture/capture_msgs.h"
 #include "capture/file.h"
 #include "gpu/probe.h"
+#include "util/child_env.h"
 #include "util/env.h"
 #include "util/fs.h"
 #include "util/spawn.h"
@@ -26,40 +27,20 @@
 #include "util/xalloc.h"
 #include "wire/locate.h"
 
-extern char **environ;
-
 /* Ours, with the capture's variables set (and any the user had of them replaced). */
 static char **capture_environment(const char *inject, const char *dir, const kd_capture_run_request *req)
 {
-    static const char *const ours[] = {"CUDA_INJECTION64_PATH=", "KERNDIFF_CAPTURE_DIR=", "KERNDIFF_CAPTURE_FN=",
-                                       "KERNDIFF_CAPTURE_NTH=", "KERNDIFF_CAPTURE_CONTINUE="};
-    const size_t nours = sizeof ours / sizeof *ours;
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = kd_xcalloc(n + nours + 1, sizeof *env);
+    static const char *const ours[] = {"CUDA_INJECTION64_PATH", "KERNDIFF_CAPTURE_DIR", "KERNDIFF_CAPTURE_FN",
+                                       "KERNDIFF_CAPTURE_NTH", "KERNDIFF_CAPTURE_CONTINUE", NULL};
+    char *set[6] = {0};
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool replaced = false;
-        for (size_t j = 0; j < nours; j++)
-            replaced |= strncmp(environ[i], ours[j], strlen(ours[j])) == 0;
-        if (!replaced)
-            env[k++] = kd_xstrdup(environ[i]);
-    }
-    env[k++] = kd_xasprintf("CUDA_INJECTION64_PATH=%s", inject);
-    env[k++] = kd_xasprintf("KERNDIFF_CAPTURE_DIR=%s", dir);
-    env[k++] = kd_xasprintf("KERNDIFF_CAPTURE_FN=%s", req->fn ? req->fn : "");
-    env[k++] = kd_xasprintf("KERNDIFF_CAPTURE_NTH=%llu", req->nth ? req->nth : 1);
+    set[k++] = kd_xasprintf("CUDA_INJECTION64_PATH=%s", inject);
+    set[k++] = kd_xasprintf("KERNDIFF_CAPTURE_DIR=%s", dir);
+    set[k++] = kd_xasprintf("KERNDIFF_CAPTURE_FN=%s", req->fn ? req->fn : "");
+    set[k++] = kd_xasprintf("KERNDIFF_CAPTURE_NTH=%llu", req->nth ? req->nth : 1);
     if (req->keep_going)
-        env[k++] = kd_xstrdup("KERNDIFF_CAPTURE_CONTINUE=1");
-    return env;
-}
-
-static void free_environment(char **env)
-{
-    for (size_t i = 0; env[i]; i++)
-        free(env[i]);
-    free(env);
+        set[k++] = kd_xstrdup("KERNDIFF_CAPTURE_CONTINUE=1");
+    return kd_child_env(ours, set);
 }
 
 static double now_s(void)
@@ -153,7 +134,7 @@ int kd_capture_run(const kd_capture_run_request *req, kd_diag *err)
     }
     char **env = capture_environment(inject, dir, req);
     rc = run_program(argv, env, req->timeout_s, err);
-    free_environment(env);
+    kd_child_env_free(env);
     /* whatever the program's status: the raw folder says whether the launch was captured */
     if (rc == 0)
         rc = kd_capture_pack(dir, req->out_path, err);

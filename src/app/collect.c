@@ -17,6 +17,7 @@
 #include "app/sqlite.h"
 #include "util/outcome.h"
 #include "git/worktree.h"
+#include "util/child_env.h"
 #include "util/env.h"
 #include "util/fs.h"
 #include "util/spawn.h"
@@ -27,8 +28,6 @@
 #include "util/xalloc.h"
 #include "wire/locate.h"
 
-extern char **environ;
-
 void kd_app_options_default(kd_app_options *o)
 {
     *o = (kd_app_options){.runs = 3, .top = 20};
@@ -37,35 +36,18 @@ void kd_app_options_default(kd_app_options *o)
 /* The environment of a collected run: ours, with the collector's variables set. */
 static char **run_environment(const char *inject, const char *dir, const char *range)
 {
-    static const char *const ours[] = {"CUDA_INJECTION64_PATH=", "KERNDIFF_APP_RECORDS=", "KERNDIFF_APP_RANGE=",
-                                       "NVTX_INJECTION64_PATH="};
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = kd_xcalloc(n + 5, sizeof *env);
+    static const char *const ours[] = {"CUDA_INJECTION64_PATH", "KERNDIFF_APP_RECORDS", "KERNDIFF_APP_RANGE",
+                                       "NVTX_INJECTION64_PATH", NULL};
+    char *set[5] = {0};
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool replaced = false;
-        for (size_t j = 0; j < 4; j++)
-            replaced |= strncmp(environ[i], ours[j], strlen(ours[j])) == 0;
-        if (!replaced)
-            env[k++] = kd_xstrdup(environ[i]);
-    }
-    env[k++] = kd_xasprintf("CUDA_INJECTION64_PATH=%s", inject);
-    env[k++] = kd_xasprintf("KERNDIFF_APP_RECORDS=%s", dir);
+    set[k++] = kd_xasprintf("CUDA_INJECTION64_PATH=%s", inject);
+    set[k++] = kd_xasprintf("KERNDIFF_APP_RECORDS=%s", dir);
     /* The collector is also NVTX's injection, to hand the range markers to CUPTI. */
     if (range) {
-        env[k++] = kd_xasprintf("KERNDIFF_APP_RANGE=%s", range);
-        env[k++] = kd_xasprintf("NVTX_INJECTION64_PATH=%s", inject);
+        set[k++] = kd_xasprintf("KERNDIFF_APP_RANGE=%s", range);
+        set[k++] = kd_xasprintf("NVTX_INJECTION64_PATH=%s", inject);
     }
-    return env;
-}
-
-static void free_environment(char **env)
-{
-    for (size_t i = 0; env[i]; i++)
-        free(env[i]);
-    free(env);
+    return kd_child_env(ours, set);
 }
 
 static double now_ns(void)
@@ -171,7 +153,7 @@ static int run_once(const run_request *r, kd_app_run *out)
     }
     kd_diag_free(&why);
 done:
-    free_environment(env);
+    kd_child_env_free(env);
     free(err_path);
     free(dir);
     return rc;

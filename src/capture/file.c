@@ -407,6 +407,7 @@ static void manifest_text(const kd_capture *c, kd_strbuf *sb)
 typedef struct reader {
     lines l;
     const char *path;
+    uint64_t data_end; /* where the contents' area ends: every blob lies in [HEADER_SIZE, data_end) */
     kd_diag *err;
 } reader;
 
@@ -465,8 +466,8 @@ static int expect_dims(reader *r, const char *key, uint32_t d[3])
     return 0;
 }
 
-/* A blob line `which z|raw OFFSET STORED CRC CRC` whose bytes lie in [HEADER_SIZE, data_end). */
-static int read_blob(reader *r, char *rest, size_t alloc, int w, uint64_t want, uint64_t data_end, kd_capture_blob *b)
+/* A blob line `which z|raw OFFSET STORED CRC CRC` whose bytes lie in [HEADER_SIZE, r->data_end). */
+static int read_blob(reader *r, char *rest, size_t alloc, int w, uint64_t want, kd_capture_blob *b)
 {
     char *tok[6];
     uint64_t off, stored;
@@ -481,14 +482,14 @@ static int read_blob(reader *r, char *rest, size_t alloc, int w, uint64_t want, 
     /* Stored as they are, the bytes are the span's; compressed, never nothing. */
     if ((!b->compressed && stored != want) || (b->compressed && stored == 0))
         return bad_line(r);
-    if (off < HEADER_SIZE || off > data_end || stored > data_end - off) {
+    if (off < HEADER_SIZE || off > r->data_end || stored > r->data_end - off) {
         kd_diag_set(r->err, KD_MSG_CAPTURE_BLOB_PLACE, KD_DIAG_NO_SIDE, KD_S(r->path), KD_U(alloc), KD_S(WHICH[w]));
         return -1;
     }
     return 0;
 }
 
-static int parse(reader *r, uint64_t data_end, kd_capture *c)
+static int parse(reader *r, kd_capture *c)
 {
     char *rest;
     uint64_t v[3];
@@ -557,13 +558,13 @@ static int parse(reader *r, uint64_t data_end, kd_capture *c)
             return -1;
         }
         if (expect(r, "before", &rest) != 0 ||
-            read_blob(r, rest, i, KD_CAPTURE_BEFORE, span_len(a), data_end, &a->blob[KD_CAPTURE_BEFORE]) != 0)
+            read_blob(r, rest, i, KD_CAPTURE_BEFORE, span_len(a), &a->blob[KD_CAPTURE_BEFORE]) != 0)
             return -1;
         if (next_line(&r->l) != 0)
             return expected(r, r->l.lineno + 1, i + 1 < nallocs ? "alloc" : "pointers");
         if (!line_is(&r->l, "after", &rest))
             r->l.again = 1;
-        else if (read_blob(r, rest, i, KD_CAPTURE_AFTER, span_len(a), data_end, &a->blob[KD_CAPTURE_AFTER]) != 0)
+        else if (read_blob(r, rest, i, KD_CAPTURE_AFTER, span_len(a), &a->blob[KD_CAPTURE_AFTER]) != 0)
             return -1;
     }
     if (expect(r, "pointers", &rest) != 0)
@@ -596,13 +597,13 @@ int kd_capture_parse_manifest(const char *text, size_t len, uint64_t data_end, c
                               kd_diag *err)
 {
     memset(cap, 0, sizeof *cap);
-    reader r = {.l = {.p = text, .end = text + len}, .path = path, .err = err};
+    reader r = {.l = {.p = text, .end = text + len}, .path = path, .data_end = data_end, .err = err};
     int rc = 0;
     if (memchr(text, '\0', len)) {
         kd_diag_set(err, KD_MSG_CAPTURE_BAD_LINE, KD_DIAG_NO_SIDE, KD_S(path), KD_U(1), KD_S("(a NUL byte)"));
         rc = -1;
     } else {
-        rc = parse(&r, data_end, cap);
+        rc = parse(&r, cap);
     }
     kd_sb_free(&r.l.line);
     if (rc != 0)
@@ -911,18 +912,20 @@ static int to_memory(void *ctx, const unsigned char *p, size_t n)
     return 0;
 }
 
-int kd_capture_read_contents(const kd_capture *cap, size_t alloc, kd_capture_which which, uint64_t max_bytes,
-                             unsigned char **data, uint64_t *len, kd_diag *err)
+int kd_capture_read_contents(const kd_capture *cap, const kd_capture_read_request *req, unsigned char **data,
+                             uint64_t *len, kd_diag *err)
 {
     *data = NULL;
     *len = 0;
-    if (alloc < cap->nallocs && span_len(&cap->allocs[alloc]) > max_bytes) {
+    size_t alloc = req->alloc;
+    if (alloc < cap->nallocs && span_len(&cap->allocs[alloc]) > req->max_bytes) {
         kd_diag_set(err, KD_MSG_CAPTURE_TOO_BIG, KD_DIAG_NO_SIDE, KD_S(cap->path), KD_U(alloc),
-                    KD_S(WHICH[which == KD_CAPTURE_AFTER]), KD_U(span_len(&cap->allocs[alloc])), KD_U(max_bytes));
+                    KD_S(WHICH[req->which == KD_CAPTURE_AFTER]), KD_U(span_len(&cap->allocs[alloc])),
+                    KD_U(req->max_bytes));
         return -1;
     }
     kd_strbuf sb = {0};
-    if (stream_blob(cap, alloc, which, to_memory, &sb, err) != 0) {
+    if (stream_blob(cap, alloc, req->which, to_memory, &sb, err) != 0) {
         kd_sb_free(&sb);
         return -1;
     }

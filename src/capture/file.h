@@ -111,10 +111,17 @@ int kd_capture_open(const char *path, kd_capture *cap, kd_diag *err);
 int kd_capture_extract(const kd_capture *cap, size_t alloc, kd_capture_which which, const char *out_path,
                        kd_diag *err);
 
+/* Which contents kd_capture_read_contents reads, and the most bytes it accepts. */
+typedef struct kd_capture_read_request {
+    size_t alloc;
+    kd_capture_which which;
+    uint64_t max_bytes;
+} kd_capture_read_request;
+
 /* The same into memory, for small contents (tests, a comparison of a few elements): *data
- * malloc'd (NULL when 0 bytes), *len its size; refuses contents over max_bytes. */
-int kd_capture_read_contents(const kd_capture *cap, size_t alloc, kd_capture_which which, uint64_t max_bytes,
-                             unsigned char **data, uint64_t *len, kd_diag *err);
+ * malloc'd (NULL when 0 bytes), *len its size; refuses contents over req->max_bytes. */
+int kd_capture_read_contents(const kd_capture *cap, const kd_capture_read_request *req, unsigned char **data,
+                             uint64_t *len, kd_diag *err);
 
 /* The manifest parser kd_capture_open runs once the header and the manifest's checksum
  * hold (exposed for the fuzz target): text[0..len) is the manifest, data_end the byte where

@@ -303,7 +303,7 @@ void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count
                         kd_tolerance tol, kd_buffer_check *out)
 {
     memset(out, 0, sizeof *out);
-    kd_compare_chunk(t, v1, v2, count, 0, tol, out);
+    kd_compare_chunk(&(kd_values_chunk){.type = t, .v1 = v1, .v2 = v2, .count = count, .first = 0}, tol, out);
 }
 
 /* A chunk of identical bytes: only the shift detector's memory of the last elements
@@ -322,9 +322,11 @@ static void remember_tail(kd_buffer_check *out, kd_dtype t, const void *v, size_
     }
 }
 
-void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, size_t first,
-                      kd_tolerance tol, kd_buffer_check *out)
+void kd_compare_chunk(const kd_values_chunk *values, kd_tolerance tol, kd_buffer_check *out)
 {
+    kd_dtype t = values->type;
+    const void *v1 = values->v1, *v2 = values->v2;
+    size_t count = values->count, first = values->first;
     /* An unknown type has no element size to read by; the spec builder rejects such
      * buffers before anything is allocated, so there is nothing to compare. */
     if (!kd_dtype_size(t))

@@ -116,8 +116,13 @@ void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count
  * and accumulates; `first` is the chunk's first element, so mismatch indexes are the
  * buffer's. After the last chunk `out` is what kd_compare_buffers gives for the whole.
  * Chunks must come in order (the pattern detectors pair neighbouring elements). */
-void kd_compare_chunk(kd_dtype t, const void *v1, const void *v2, size_t count, size_t first,
-                      kd_tolerance tol, kd_buffer_check *out);
+typedef struct kd_values_chunk {
+    kd_dtype type;
+    const void *v1, *v2; /* count elements of each side */
+    size_t count;
+    size_t first; /* the chunk's first element's index in the whole buffer */
+} kd_values_chunk;
+void kd_compare_chunk(const kd_values_chunk *values, kd_tolerance tol, kd_buffer_check *out);
 
 /* The correctness check runs each side twice (docs/PROTOCOL.md `check`): the values come
  * from the seeded run (kd_compare_chunk), which elements were written from the poisoned

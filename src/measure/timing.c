@@ -142,16 +142,30 @@ static void record_device(kd_timing *out, const kd_device_info *info)
     out->driver = info->driver;
 }
 
-/* Whether two captured-data files hold the same bytes. */
+/* Whether two captured-data files hold the same bytes: read a chunk at a time (a captured
+ * allocation can be gigabytes), stopping at the first difference; a file that cannot be read
+ * is not the same. */
 static bool same_contents(const char *a, const char *b)
 {
     if (strcmp(a, b) == 0)
         return true;
-    size_t na, nb;
-    char *da = kd_read_file(a, &na), *db = da ? kd_read_file(b, &nb) : NULL;
-    bool same = da && db && na == nb && memcmp(da, db, na) == 0;
-    free(da);
-    free(db);
+    enum { SAME_CHUNK = 1 << 16 };
+    FILE *f[2] = {fopen(a, "rb"), fopen(b, "rb")};
+    struct stat st[2];
+    bool same = f[0] && f[1] && fstat(fileno(f[0]), &st[0]) == 0 && fstat(fileno(f[1]), &st[1]) == 0 &&
+                st[0].st_size == st[1].st_size;
+    char *buf[2] = {same ? kd_xmalloc(SAME_CHUNK) : NULL, same ? kd_xmalloc(SAME_CHUNK) : NULL};
+    while (same) {
+        size_t n0 = fread(buf[0], 1, SAME_CHUNK, f[0]), n1 = fread(buf[1], 1, SAME_CHUNK, f[1]);
+        same = n0 == n1 && memcmp(buf[0], buf[1], n0) == 0 && !ferror(f[0]) && !ferror(f[1]);
+        if (n0 < SAME_CHUNK)
+            break;
+    }
+    for (int i = 0; i < 2; i++) {
+        free(buf[i]);
+        if (f[i])
+            fclose(f[i]);
+    }
     return same;
 }
 
@@ -534,7 +548,8 @@ static bool compare_pair(const output_ref *x, const output_ref *y, FILE *files[2
         ok = read_at(files[0], x->offset + at * size, chunk[0], n * size) &&
              read_at(files[1], y->offset + at * size, chunk[1], n * size);
         if (ok)
-            kd_compare_chunk(t, chunk[0], chunk[1], n, at, oc->tolerance, &oc->result);
+            kd_compare_chunk(&(kd_values_chunk){.type = t, .v1 = chunk[0], .v2 = chunk[1], .count = n, .first = at},
+                             oc->tolerance, &oc->result);
         ok = ok && read_at(files[0], total[0] + x->offset + at * size, chunk[0], n * size) &&
              read_at(files[1], total[1] + y->offset + at * size, chunk[1], n * size);
         /* which elements each side left holding the poison: a difference there alone is said

@@ -188,7 +188,7 @@ static void round_trip(void **state)
             assert_int_equal(st.st_mode & 0777, 0600);
             unsigned char *mem;
             uint64_t len;
-            assert_int_equal(kd_capture_read_contents(&cap, a, (kd_capture_which)w, 1 << 20, &mem, &len, &err), 0);
+            assert_int_equal(kd_capture_read_contents(&cap, &(kd_capture_read_request){a, (kd_capture_which)w, 1 << 20}, &mem, &len, &err), 0);
             assert_int_equal(len, 32);
             free(mem);
             unlink(out);
@@ -201,7 +201,7 @@ static void round_trip(void **state)
     assert_int_not_equal(access(out, F_OK), 0);
     unsigned char *mem;
     uint64_t len;
-    assert_int_not_equal(kd_capture_read_contents(&cap, 1, KD_CAPTURE_AFTER, 8, &mem, &len, &err), 0);
+    assert_int_not_equal(kd_capture_read_contents(&cap, &(kd_capture_read_request){1, KD_CAPTURE_AFTER, 8}, &mem, &len, &err), 0);
     assert_said(&err, KD_MSG_CAPTURE_TOO_BIG);
     free(out);
     kd_diag_free(&err);
@@ -527,7 +527,7 @@ static void zero_byte_and_big_allocations(void **state)
     assert_int_equal(cap.allocs[0].size, 0);
     unsigned char *mem;
     uint64_t len;
-    assert_int_equal(kd_capture_read_contents(&cap, 0, KD_CAPTURE_AFTER, 0, &mem, &len, &err), 0);
+    assert_int_equal(kd_capture_read_contents(&cap, &(kd_capture_read_request){0, KD_CAPTURE_AFTER, 0}, &mem, &len, &err), 0);
     assert_int_equal(len, 0);
     assert_null(mem);
     char *ex = in_dir("zero.out");
@@ -550,7 +550,7 @@ static void zero_byte_and_big_allocations(void **state)
     const kd_capture_alloc *a2 = &cap.allocs[2];
     assert_false(a2->blob[0].compressed);
     assert_int_equal(a2->blob[0].stored, noise);
-    assert_int_equal(kd_capture_read_contents(&cap, 2, KD_CAPTURE_AFTER, noise, &mem, &len, &err), 0);
+    assert_int_equal(kd_capture_read_contents(&cap, &(kd_capture_read_request){2, KD_CAPTURE_AFTER, noise}, &mem, &len, &err), 0);
     assert_int_equal(len, noise);
     assert_memory_equal(mem, n, noise);
     free(mem);

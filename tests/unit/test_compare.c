@@ -294,7 +294,7 @@ static void chunks_add_up_to_the_whole(void **state)
     kd_compare_buffers(KD_DT_F32, v1, v2, N, tol, &whole);
     memset(&chunked, 0, sizeof chunked);
     for (size_t at = 0; at < N; at += 300)
-        kd_compare_chunk(KD_DT_F32, v1 + at, v2 + at, N - at < 300 ? N - at : 300, at, tol, &chunked);
+        kd_compare_chunk(&(kd_values_chunk){KD_DT_F32, v1 + at, v2 + at, N - at < 300 ? N - at : 300, at}, tol, &chunked);
     assert_int_equal(chunked.count, N);
     assert_int_equal(chunked.mismatches, whole.mismatches);
     assert_int_equal(chunked.mismatches, 4);
@@ -354,7 +354,7 @@ static void shift_followed_past_the_window_in_chunks(void **state)
     kd_buffer_check c;
     memset(&c, 0, sizeof c);
     for (size_t at = 0; at < N; at += 777)
-        kd_compare_chunk(KD_DT_I32, v1 + at, v2 + at, N - at < 777 ? N - at : 777, at, exact, &c);
+        kd_compare_chunk(&(kd_values_chunk){KD_DT_I32, v1 + at, v2 + at, N - at < 777 ? N - at : 777, at}, exact, &c);
     assert_int_equal(c.pattern, KD_PATTERN_SHIFT);
     assert_int_equal(c.shift, K);
     assert_int_equal(c.pattern_of, N - K);
@@ -492,7 +492,7 @@ static void all_unwritten(void **state)
     kd_fill_poison(KD_DT_F32, poisoned, N);
     kd_buffer_check c;
     memset(&c, 0, sizeof c);
-    kd_compare_chunk(KD_DT_F32, seeded, seeded, N, 0, kd_default_tolerance(KD_DT_F32), &c);
+    kd_compare_chunk(&(kd_values_chunk){KD_DT_F32, seeded, seeded, N, 0}, kd_default_tolerance(KD_DT_F32), &c);
     assert_true(c.match);
     kd_compare_written_chunk(KD_DT_F32, poisoned, poisoned, N, 0, &c);
     assert_false(c.match);
@@ -524,7 +524,8 @@ static void partly_written_differently_still_matches(void **state)
     memset(&c, 0, sizeof c);
     for (size_t at = 0; at < N; at += 300) {
         size_t n = N - at < 300 ? N - at : 300;
-        kd_compare_chunk(KD_DT_F32, seeded + at, seeded + at, n, at, kd_default_tolerance(KD_DT_F32), &c);
+        kd_compare_chunk(&(kd_values_chunk){KD_DT_F32, seeded + at, seeded + at, n, at},
+                         kd_default_tolerance(KD_DT_F32), &c);
         kd_compare_written_chunk(KD_DT_F32, p1 + at, p2 + at, n, at, &c);
     }
     assert_true(c.match);
