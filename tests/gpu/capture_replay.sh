@@ -1,10 +1,12 @@
 #!/bin/sh
 # GPU check of `kerndiff capture` and `kerndiff --launch FILE` (issue 30 items 1-2), run by the
 # lead on a GPU:   tests/gpu/capture_replay.sh [BUILD_DIR]   (default build-gpu)
-# With C2's program (tests/gpu/capture/prog.cu: one kernel launched 20 times each through
-# <<<>>>, cudaLaunchKernelEx with a cluster, and cuLaunchKernel; a by-value struct holding a
-# pointer into the middle of an allocation): the first launch of each way captured with
-# `kerndiff capture`, then replayed A/A (prog.cu on both sides). Checks: the capture file is
+# With C2's program (tests/gpu/capture/prog.cu: one kernel launched 21 times each through
+# <<<>>>, cudaLaunchKernelEx with a cluster, and cuLaunchKernel, a warm-up then 20 launches
+# timed as kerndiff times one: ~150-400 us each, L2 flushed before each, launch overhead outside
+# the events; a by-value struct holding a pointer into the middle of an allocation): the first
+# launch of each way captured with `kerndiff capture`, then replayed A/A (prog.cu on both sides;
+# way 2 in its 2x1x1 clusters, which the launch line says). Checks: the capture file is
 # mode 0600; the replay's outputs are bit-identical to the program's own result (the report's
 # "v1/v2 still computes what the program computed", and JSON replay.sides); the A/A verdict is
 # "no significant difference"; v1's median is within 2% of the program's own CUDA-event median
@@ -32,19 +34,21 @@ src=$root/tests/gpu/capture/prog.cu
 if ! "$nvcc" -O2 -arch=${ARCH:-sm_90} -o "$work/prog" "$src" -lcuda 2>"$work/nvcc.err"; then
     say "FAIL nvcc prog.cu: $(cat "$work/nvcc.err")"; exit 1
 fi
-REPS=20
 mkdir -p "$work/base"
 "$work/prog" "$work/base" >"$work/base.out" 2>"$work/base.err" || { say "FAIL the program: $(cat "$work/base.err")"; exit 1; }
 say "program's own run:"; tee -a "$summary" <"$work/base.out"
 # a v2 that computes something else
-sed 's/out\[i\] = in\[i\] \* e.scale + e.bias\[i % 256\];/out[i] = in[i] * e.scale - e.bias[i % 256];/' "$src" >"$work/prog_v2.cu"
+sed 's/float t = in\[i\] \* e.scale + e.bias\[i % 256\];/float t = in[i] * e.scale - e.bias[i % 256];/' "$src" >"$work/prog_v2.cu"
+check "prog_v2.cu differs from prog.cu (the sed found the line)" sh -c "! cmp -s '$src' '$work/prog_v2.cu'"
 
 # field FILE KEY...: a value of the replay JSON (python3)
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); exec(sys.argv[2])" "$@"; }
 
 for w in 1 2 3; do
-    k=$(( (w - 1) * REPS + 1 ))
-    prog_us=$(awk -v w=$w '$1 == "launch" && $2 == w {for (i = 1; i < NF; i++) if ($i == "median_us") print $(i + 1)}' "$work/base.out")
+    line=$(grep "^launch $w " "$work/base.out")
+    k=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "first_k") print $(i + 1)}')
+    prog_us=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "median_us") print $(i + 1)}')
+    cluster=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "cluster") print $(i + 1)}')
     cap=$work/way$w.kdcap
     mkdir -p "$work/res$w"
     "$kd" capture --fn kd_capture_kernel --nth $k -o "$cap" -- "$work/prog" "$work/res$w" >"$work/cap$w.out" 2>"$work/cap$w.err"
@@ -58,6 +62,11 @@ for w in 1 2 3; do
     check "way $w: replay A/A exit 0" test $rc -eq 0
     sed -n '/^launch$/,/^$/p' "$work/aa$w.out" | tee -a "$summary"
     grep -E '^(no significant|v[12] (is|still|differs)|outputs|OUTPUTS)' "$work/aa$w.out" | tee -a "$summary"
+    if [ "$cluster" = 2 ]; then
+        check "way $w: replayed in its clusters (launch line: cluster 2x1x1 (captured))" grep -q '  cluster 2x1x1 (captured)$' "$work/aa$w.out"
+    else
+        check "way $w: no cluster on the launch line" sh -c "! grep -q '  cluster [0-9]' '$work/aa$w.out'"
+    fi
     check "way $w: v1 still computes what the program computed" grep -q '^v1 still computes what the program computed' "$work/aa$w.out"
     check "way $w: v2 still computes what the program computed" grep -q '^v2 still computes what the program computed' "$work/aa$w.out"
     check "way $w: JSON: both sides bit-identical to the program" jget "$work/aa$w.json" "s=d['replay']['sides']; sys.exit(0 if s['v1'].get('same') and s['v2'].get('same') else 1)"

@@ -1,12 +1,21 @@
-// prog.cu — the user's program of the capture test (issue 30, tests/gpu/capture/run.sh).
+// prog.cu — the user's program of the capture tests (issue 30, tests/gpu/capture/run.sh and
+// tests/gpu/capture_replay.sh).
 //
-// One kernel launched three ways, each with its own sizes and buffers: <<<>>> (launches
-// 1..REPS), cudaLaunchKernelEx with a cluster attribute where the GPU has clusters (launches
-// REPS+1..2*REPS), and the driver's cuLaunchKernel (2*REPS+1..3*REPS). Each way is launched
-// REPS times, each launch timed with its own CUDA events; the program prints one line per way
-// with the median, and writes each way's output buffer to OUTDIR/out-WAY.bin. The kernel
-// takes a by-value struct holding a device pointer (into the middle of an allocation), so the
-// capture must find pointer words inside structs and offsets inside allocations.
+// One kernel launched three ways, each with its own sizes and buffers: <<<>>>, cudaLaunchKernelEx
+// with a cluster attribute (2x1x1) where the GPU has clusters, and the driver's cuLaunchKernel.
+// Each way is launched LAUNCHES times: one warm-up launch (not timed; the first launch of the
+// way, which the capture scripts capture) and REPS timed ones. The program prints one line per
+// way with the launch number of its first launch (first_k) and the median of the timed ones,
+// and writes each way's output buffer to OUTDIR/out-WAY.bin. The kernel takes a by-value struct
+// holding a device pointer (into the middle of an allocation), so the capture must find pointer
+// words inside structs and offsets inside allocations.
+//
+// Timed the way kerndiff times a launch, so that its replay's median compares like for like
+// with the program's: each launch is ~150-400 us (ITERS dependent FMAs per element: event
+// overhead is well under 1%); before each timed launch the L2 is flushed (a 256 MiB scratch
+// buffer written with cudaMemsetAsync, outside the events: the H100's L2 is 50 MB); then the
+// start event, the launch and the stop event are queued behind the memset (as kerndiff queues
+// them behind a held stream), so the host's launch overhead is not inside the events either.
 //
 // Usage: prog OUTDIR      Build: nvcc -O2 -arch=sm_90 -o prog prog.cu -lcuda
 #include <cuda.h>
@@ -23,11 +32,24 @@ struct Extra {
     float scale;
 };
 
+// Dependent FMAs per element: ~180 us for 1M elements on an H100 (132 SMs x 128 FMA a clock
+// at ~1.7 GHz), so each way's launch is ~150-400 us. A compile-time constant: the parameter
+// layout (out, in, Extra, n; 36 bytes) is the one tests/gpu/capture/run.sh checks.
+#ifndef ITERS
+#define ITERS 5120
+#endif
+
 __global__ void kd_capture_kernel(float *out, const float *in, Extra e, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        out[i] = in[i] * e.scale + e.bias[i % 256];
+    if (i < n) {
+        float t = in[i] * e.scale + e.bias[i % 256];
+        float y = t;
+#pragma unroll 16
+        for (int k = 0; k < ITERS; k++) // a contraction towards 2t: stays finite, depends on t
+            y = fmaf(y, 0.5f, t);
+        out[i] = y;
+    }
 }
 
 #define CK(call)                                                                                   \
@@ -47,7 +69,8 @@ __global__ void kd_capture_kernel(float *out, const float *in, Extra e, int n)
         }                                                                                          \
     } while (0)
 
-enum { REPS = 20, BLOCK = 256 };
+enum { REPS = 20, LAUNCHES = REPS + 1, BLOCK = 256 };
+static const size_t FLUSH_BYTES = (size_t)256 << 20;
 
 int main(int argc, char **argv)
 {
@@ -55,7 +78,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
         return 2;
     }
-    const int sizes[3] = {1 << 20, 3 << 20, 5 << 19};
+    const int sizes[3] = {1 << 20, 3 << 19, 5 << 18}; // 1M, 1.5M, 1.25M elements
     const char *ways[3] = {"triple-chevron", "cudaLaunchKernelEx", "cuLaunchKernel"};
     int dev = 0, major = 0;
     CK(cudaGetDevice(&dev));
@@ -67,6 +90,9 @@ int main(int argc, char **argv)
     float *bias = nullptr;
     CK(cudaMalloc(&bias, 512 * sizeof(float)));
     CK(cudaMemcpy(bias, hbias.data(), 512 * sizeof(float), cudaMemcpyHostToDevice));
+
+    void *flush = nullptr; // written before each timed launch: the L2 holds none of the kernel's data
+    CK(cudaMalloc(&flush, FLUSH_BYTES));
 
     cudaEvent_t start[REPS], stop[REPS];
     for (int r = 0; r < REPS; r++) {
@@ -92,8 +118,13 @@ int main(int argc, char **argv)
         unsigned grid = (unsigned)((n + BLOCK - 1) / BLOCK);
         grid += grid % 2; // even: a cluster of 2 divides it
         int cluster = 0;
-        for (int r = 0; r < REPS; r++) {
-            CK(cudaEventRecord(start[r]));
+        for (int l = 0; l < LAUNCHES; l++) {
+            const int r = l - 1; // l = 0: the warm-up, not timed
+            if (r >= 0) {
+                CK(cudaDeviceSynchronize());
+                CK(cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, 0));
+                CK(cudaEventRecord(start[r], 0));
+            }
             if (w == 0) {
                 kd_capture_kernel<<<grid, BLOCK>>>(out, in, e, n);
                 CK(cudaGetLastError());
@@ -118,7 +149,8 @@ int main(int argc, char **argv)
                 void *args[] = {&out, &in, &e, &n};
                 CKD(cuLaunchKernel(fn, grid, 1, 1, BLOCK, 1, 1, 0, 0, args, nullptr));
             }
-            CK(cudaEventRecord(stop[r]));
+            if (r >= 0)
+                CK(cudaEventRecord(stop[r], 0));
         }
         CK(cudaDeviceSynchronize());
         std::vector<float> ms(REPS);
@@ -126,8 +158,8 @@ int main(int argc, char **argv)
             CK(cudaEventElapsedTime(&ms[r], start[r], stop[r]));
         std::sort(ms.begin(), ms.end());
         double median_us = 1000.0 * 0.5 * (ms[(REPS - 1) / 2] + ms[REPS / 2]);
-        printf("launch %d way %s first_k %d n %d grid %u block %d cluster %d median_us %.3f\n", w + 1, ways[w],
-               w * REPS + 1, n, grid, BLOCK, cluster, median_us);
+        printf("launch %d way %s first_k %d launches %d n %d grid %u block %d cluster %d median_us %.3f\n", w + 1,
+               ways[w], w * LAUNCHES + 1, LAUNCHES, n, grid, BLOCK, cluster, median_us);
         fflush(stdout);
 
         std::vector<float> hout(n);
@@ -143,5 +175,6 @@ int main(int argc, char **argv)
         CK(cudaFree(out));
     }
     CK(cudaFree(bias));
+    CK(cudaFree(flush));
     return 0;
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
 # GPU check of `kerndiff capture`'s injection library (issue 30 item 1), run by the lead on a GPU:
 #   tests/gpu/capture/run.sh [BUILD_DIR]      (default build-gpu; needs BUILD_DIR/libkerndiff-inject.so)
-# Builds tests/gpu/capture/prog.cu (one kernel launched 20 times each through <<<>>>,
-# cudaLaunchKernelEx and cuLaunchKernel, each way with its own sizes), runs it once plainly
-# (its result files and CUDA-event medians), then captures the first launch of each way with
+# Builds tests/gpu/capture/prog.cu (one kernel launched 21 times each through <<<>>>,
+# cudaLaunchKernelEx and cuLaunchKernel, each way with its own sizes: a warm-up, then 20 timed
+# launches), runs it once plainly (its result files and CUDA-event medians, and each way's
+# first launch number, first_k), then captures the first launch of each way with
 # the library (CUDA_INJECTION64_PATH, KERNDIFF_CAPTURE_*) and checks the raw folders against
 # /work/briefs/s2/capture-raw.md: status, kernel, grid/block/cluster, parameter layout, the
 # pointer words (incl. one inside a by-value struct, at an offset inside its allocation), blob
@@ -38,7 +39,8 @@ if ! "$nvcc" -O2 -arch=${ARCH:-sm_90} -o "$work/prog" "$root/tests/gpu/capture/p
     say "FAIL nvcc prog.cu: $(cat "$work/nvcc.err")"; exit 1
 fi
 MANGLED=_Z17kd_capture_kernelPfPKf5Extrai
-REPS=20
+# field NAME LINE: the value after the word NAME in one of the program's `launch` lines
+field() { echo "$2" | awk -v k="$1" '{for (i = 1; i < NF; i++) if ($i == k) print $(i + 1)}'; }
 
 # The plain run: the program's own results and medians.
 mkdir -p "$work/base"
@@ -59,10 +61,10 @@ capture() {
 
 for w in 1 2 3; do
     line=$(grep "^launch $w " "$work/base.out")
-    n=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "n") print $(i + 1)}')
-    grid=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "grid") print $(i + 1)}')
-    cluster=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "cluster") print $(i + 1)}')
-    k=$(( (w - 1) * REPS + 1 ))
+    n=$(field n "$line")
+    grid=$(field grid "$line")
+    cluster=$(field cluster "$line")
+    k=$(field first_k "$line")
     case $w in
     1) fn=$MANGLED ;;
     2) fn=kd_capture_kernel ;;
@@ -112,8 +114,9 @@ for w in 1 2 3; do
     check "way $w: seen line for the kernel" grep -q "^seen [0-9]* $MANGLED\$" "$m"
 done
 
-# Let the program finish.
-capture continue KERNDIFF_CAPTURE_FN=kd_capture_kernel KERNDIFF_CAPTURE_NTH=$((REPS + 3)) KERNDIFF_CAPTURE_CONTINUE=1
+# Let the program finish (a launch of way 2 captured: the third).
+per_way=$(field launches "$(grep '^launch 1 ' "$work/base.out")")
+capture continue KERNDIFF_CAPTURE_FN=kd_capture_kernel KERNDIFF_CAPTURE_NTH=$((per_way + 3)) KERNDIFF_CAPTURE_CONTINUE=1
 say "-- continue: program exit $rc"
 check "continue: exit 0" test "$rc" -eq 0
 check "continue: the program ran to the end" test "$(grep -c '^launch ' "$work/continue/stdout")" = 3
@@ -125,7 +128,7 @@ capture notfound KERNDIFF_CAPTURE_FN=no_such_kernel
 say "-- not found: program exit $rc"
 check "not found: the program ran to the end, exit 0" test "$rc" -eq 0
 check "not found: status not-found" has "$work/notfound/raw/manifest" "status not-found"
-check "not found: the kernel seen $((3 * REPS)) times" has "$work/notfound/raw/manifest" "seen $((3 * REPS)) $MANGLED"
+check "not found: the kernel seen $((3 * per_way)) times" has "$work/notfound/raw/manifest" "seen $((3 * per_way)) $MANGLED"
 check "not found: no kernel line" sh -c "! grep -q '^kernel ' '$work/notfound/raw/manifest'"
 
 # The byte cap.
