@@ -1,0 +1,598 @@
+/* A rank sharded over a Slurm job array (rank/slurm.h). */
+#include "rank/slurm.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/fs.h"
+#include "util/spawn.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* How long sbatch, squeue, sacct and scontrol may take to answer (a busy controller is slow,
+ * a dead one never answers). */
+#define SLURM_TOOL_TIMEOUT_MS 120000
+
+void kd_slurm_error_free(kd_slurm_error *e)
+{
+    free(e->path);
+    free(e->detail);
+    free(e->output);
+    *e = (kd_slurm_error){0};
+}
+
+static kd_outcome fail(kd_slurm_error *e, kd_outcome o, kd_slurm_error_kind kind, const char *path, const char *detail)
+{
+    e->kind = kind;
+    e->err = errno;
+    e->path = path ? kd_xstrdup(path) : NULL;
+    e->detail = detail ? kd_xstrdup(detail) : NULL;
+    return o;
+}
+
+/* ---- the words of SBATCH OPTIONS ------------------------------------------------------------- */
+
+int kd_slurm_split_words(const char *s, kd_strlist *words, size_t *bad_at)
+{
+    kd_strlist got = {0};
+    kd_strbuf w = {0};
+    bool in_word = false;
+    size_t i = 0;
+    while (s[i]) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\n') {
+            if (in_word)
+                kd_strlist_push(&got, kd_sb_take(&w));
+            in_word = false;
+            i++;
+            continue;
+        }
+        in_word = true;
+        if (c == '\\') {
+            if (!s[i + 1])
+                goto bad;
+            if (s[i + 1] != '\n') /* a backslash-newline joins lines */
+                kd_sb_append(&w, s + i + 1, 1);
+            i += 2;
+        } else if (c == '\'') {
+            const char *end = strchr(s + i + 1, '\'');
+            if (!end)
+                goto bad;
+            kd_sb_append(&w, s + i + 1, (size_t)(end - (s + i + 1)));
+            i = (size_t)(end - s) + 1;
+        } else if (c == '"') {
+            size_t j = i + 1;
+            for (; s[j] && s[j] != '"'; j++) {
+                if (s[j] == '\\' && s[j + 1] && strchr("\"\\$`\n", s[j + 1])) {
+                    if (s[j + 1] != '\n')
+                        kd_sb_append(&w, s + j + 1, 1);
+                    j++;
+                } else {
+                    kd_sb_append(&w, s + j, 1);
+                }
+            }
+            if (!s[j])
+                goto bad;
+            i = j + 1;
+        } else {
+            kd_sb_append(&w, &c, 1);
+            i++;
+        }
+    }
+    if (in_word)
+        kd_strlist_push(&got, kd_sb_take(&w));
+    for (size_t k = 0; k < got.count; k++)
+        kd_strlist_push(words, got.items[k]);
+    free(got.items);
+    kd_sb_free(&w);
+    return 0;
+bad:
+    if (bad_at)
+        *bad_at = i;
+    for (size_t k = 0; k < got.count; k++)
+        free(got.items[k]);
+    free(got.items);
+    kd_sb_free(&w);
+    return -1;
+}
+
+static bool has_prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+bool kd_slurm_words_ask_gpus(const kd_strlist *words)
+{
+    for (size_t i = 0; i < words->count; i++) {
+        const char *w = words->items[i];
+        if (has_prefix(w, "--gres") || has_prefix(w, "--gpus") || has_prefix(w, "--gpu-") || has_prefix(w, "-G") ||
+            has_prefix(w, "--tres-per-task"))
+            return true;
+    }
+    return false;
+}
+
+/* ---- the shard's command line ---------------------------------------------------------------- */
+
+/* kerndiff's options that the shards must not see: whether they take a value ("--x V" or
+ * "--x=V"), and whether the value is optional (an output: --json [FILE]). */
+static const struct {
+    const char *name;
+    enum { FLAG, VALUE, OPTIONAL } takes;
+} dropped[] = {
+    {"--slurm", VALUE},   {"--shards", VALUE}, {"--wait", FLAG},     {"--only-shard", VALUE},
+    {"--slurm-dir", VALUE}, {"--merge", VALUE}, {"--json", OPTIONAL}, {"--markdown", OPTIONAL},
+    {"--html", VALUE},    {"--csv", VALUE},    {"--save", VALUE},
+};
+
+/* Whether the word after an optional output is its file, as cli/options.c decides it: not
+ * an option, not the command word, not a kernel file or a folder of them (an operand). */
+static bool takes_next(const char *w)
+{
+    if (!w || (w[0] == '-' && w[1]) || !strcmp(w, "rank"))
+        return false;
+    const char *dot = strrchr(w, '.');
+    static const char *const sources[] = {".cu", ".cuh", ".py", ".ptx", ".cubin"};
+    for (size_t i = 0; dot && i < sizeof sources / sizeof *sources; i++)
+        if (!strcmp(dot, sources[i]))
+            return false;
+    return !kd_is_dir(w);
+}
+
+void kd_slurm_shard_words(int argc, char *const argv[], kd_strlist *out)
+{
+    bool options_end = false;
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (!options_end && !strcmp(w, "--")) {
+            options_end = true;
+        } else if (!options_end) {
+            size_t k = 0, n = sizeof dropped / sizeof *dropped;
+            for (; k < n; k++) {
+                size_t len = strlen(dropped[k].name);
+                if (!strncmp(w, dropped[k].name, len) && (w[len] == '\0' || w[len] == '='))
+                    break;
+            }
+            if (k < n) {
+                size_t len = strlen(dropped[k].name);
+                if (w[len] == '\0' && i + 1 < argc &&
+                    (dropped[k].takes == VALUE || (dropped[k].takes == OPTIONAL && takes_next(argv[i + 1]))))
+                    i++;
+                continue;
+            }
+        }
+        kd_strlist_push(out, argv[i]);
+    }
+}
+
+/* ---- DIR: the script and the manifest -------------------------------------------------------- */
+
+const char *kd_slurm_script(void)
+{
+    return "#!/bin/sh\n"
+           "# kerndiff rank: one shard of a Slurm job array (written by kerndiff, src/rank/slurm.h).\n"
+           "# This text is fixed: what the user asked reaches kerndiff only as the words sbatch\n"
+           "# passes to this script (\"$@\"), never as shell text.\n"
+           "# $1: the number of shards; $2: the folder of the results; then kerndiff and its words.\n"
+           "n=$1\n"
+           "dir=$2\n"
+           "shift 2\n"
+           "i=${SLURM_ARRAY_TASK_ID:?not run as a task of a Slurm job array}\n"
+           "exec \"$@\" --shard \"$i/$n\" --json \"$dir/shard-$i.json\"\n";
+}
+
+void kd_slurm_manifest_free(kd_slurm_manifest *m)
+{
+    free(m->sbatch);
+    for (size_t i = 0; i < m->command.count; i++)
+        free(m->command.items[i]);
+    free(m->command.items);
+    free(m->cwd);
+    for (unsigned i = 0; m->jobs && i < m->shards; i++)
+        free(m->jobs[i]);
+    free(m->jobs);
+    *m = (kd_slurm_manifest){0};
+}
+
+static kd_outcome manifest_write(const char *dir, const kd_slurm_manifest *m, kd_slurm_error *e)
+{
+    json_t *cmd = json_array(), *jobs = json_array();
+    for (size_t i = 0; i < m->command.count; i++)
+        json_array_append_new(cmd, json_string(m->command.items[i]));
+    for (unsigned i = 0; i < m->shards; i++)
+        json_array_append_new(jobs, m->jobs[i] ? json_string(m->jobs[i]) : json_null());
+    json_t *root = json_pack("{s:s, s:i, s:I, s:s, s:o, s:s, s:o}", "kerndiff", "rank-slurm", "version", 1, "shards",
+                             (json_int_t)m->shards, "sbatch", m->sbatch ? m->sbatch : "", "command", cmd, "cwd",
+                             m->cwd ? m->cwd : "", "jobs", jobs);
+    char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+    json_decref(root);
+    char *path = kd_path_join(dir, KD_SLURM_MANIFEST);
+    kd_outcome o = KD_OK;
+    if (!text || kd_write_file(path, text, strlen(text)) != 0)
+        o = fail(e, KD_FAIL_TOOL, KD_SLURM_ERR_WRITE, path, NULL);
+    free(text);
+    free(path);
+    return o;
+}
+
+kd_outcome kd_slurm_manifest_read(const char *dir, kd_slurm_manifest *m, kd_slurm_error *e)
+{
+    *m = (kd_slurm_manifest){0};
+    char *path = kd_path_join(dir, KD_SLURM_MANIFEST);
+    size_t len = 0;
+    char *text = kd_read_file(path, &len);
+    if (!text) {
+        kd_outcome o = fail(e, KD_FAIL_INPUT, KD_SLURM_ERR_MANIFEST, path, kd_read_error(errno));
+        free(path);
+        return o;
+    }
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, 0, &jerr);
+    free(text);
+    json_t *cmd = json_object_get(root, "command"), *jobs = json_object_get(root, "jobs");
+    json_int_t shards = json_integer_value(json_object_get(root, "shards"));
+    const char *kind = json_string_value(json_object_get(root, "kerndiff"));
+    const char *what = !root                                                  ? jerr.text
+                       : !kind || strcmp(kind, "rank-slurm")                  ? "not a kerndiff rank --slurm manifest"
+                       : shards < 1 || shards > (json_int_t)KD_SLURM_MAX_SHARDS ? "no shard count"
+                       : !json_is_array(cmd) || json_array_size(cmd) < 1       ? "no command"
+                       : !json_is_array(jobs) || json_array_size(jobs) != (size_t)shards ? "no job per shard"
+                                                                               : NULL;
+    if (what) {
+        kd_outcome o = fail(e, KD_FAIL_INPUT, KD_SLURM_ERR_MANIFEST, path, what);
+        json_decref(root);
+        free(path);
+        return o;
+    }
+    free(path);
+    m->shards = (unsigned)shards;
+    m->sbatch = kd_xstrdup(json_string_value(json_object_get(root, "sbatch")) ? json_string_value(json_object_get(root, "sbatch")) : "");
+    m->cwd = kd_xstrdup(json_string_value(json_object_get(root, "cwd")) ? json_string_value(json_object_get(root, "cwd")) : "");
+    size_t i;
+    json_t *v;
+    json_array_foreach(cmd, i, v) kd_strlist_push(&m->command, kd_xstrdup(json_string_value(v) ? json_string_value(v) : ""));
+    m->jobs = kd_xcalloc(m->shards, sizeof *m->jobs);
+    json_array_foreach(jobs, i, v) m->jobs[i] = json_string_value(v) ? kd_xstrdup(json_string_value(v)) : NULL;
+    json_decref(root);
+    return KD_OK;
+}
+
+void kd_slurm_rerun_words(const kd_slurm_manifest *m, const char *dir, unsigned i, kd_strlist *out)
+{
+    bool has_dir = false, options_end = false;
+    for (size_t k = 0; k < m->command.count; k++) {
+        const char *w = m->command.items[k];
+        if (!options_end && !strcmp(w, "--"))
+            options_end = true;
+        if (!options_end && (has_prefix(w, "--only-shard"))) {
+            if (!strcmp(w, "--only-shard"))
+                k++;
+            continue;
+        }
+        if (!options_end && (!strcmp(w, "--slurm-dir") || has_prefix(w, "--slurm-dir=")))
+            has_dir = true;
+        kd_strlist_push(out, kd_xstrdup(w));
+    }
+    if (!has_dir) {
+        kd_strlist_push(out, kd_xstrdup("--slurm-dir"));
+        kd_strlist_push(out, kd_xstrdup(dir));
+    }
+    kd_strlist_push(out, kd_xstrdup("--only-shard"));
+    kd_strlist_push(out, kd_xasprintf("%u", i));
+}
+
+/* ---- submission ------------------------------------------------------------------------------ */
+
+void kd_slurm_job_free(kd_slurm_job *j)
+{
+    free(j->id);
+    free(j->dir);
+    *j = (kd_slurm_job){0};
+}
+
+static void free_words(kd_strlist *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+    *l = (kd_strlist){0};
+}
+
+/* DIR made (or, for --only-shard, found) and resolved to an absolute path. */
+static kd_outcome make_dir(const kd_slurm_options *o, char **abs, kd_slurm_error *e)
+{
+    char made[64];
+    const char *dir = o->dir;
+    if (!dir) {
+        snprintf(made, sizeof made, "kerndiff-rank-XXXXXX");
+        if (!mkdtemp(made))
+            return fail(e, KD_FAIL_INPUT, KD_SLURM_ERR_DIR, made, NULL);
+        dir = made;
+    } else if (o->only_shard < 0 && kd_mkdir_p(dir) != 0) {
+        return fail(e, KD_FAIL_INPUT, KD_SLURM_ERR_DIR, dir, NULL);
+    }
+    char *r = realpath(dir, NULL);
+    if (!r)
+        return fail(e, KD_FAIL_INPUT, KD_SLURM_ERR_DIR, dir, NULL);
+    *abs = r;
+    return KD_OK;
+}
+
+/* The array's id from `sbatch --parsable`: "1234" or "1234;cluster". */
+static char *parse_job_id(const char *out)
+{
+    size_t n = strspn(out, "0123456789");
+    if (n == 0 || (out[n] && out[n] != ';' && out[n] != '\n'))
+        return NULL;
+    char *id = kd_xmalloc(n + 1);
+    memcpy(id, out, n);
+    id[n] = '\0';
+    return id;
+}
+
+static kd_outcome run_tool(const char *const *argv, kd_spawn_result *res, kd_slurm_error *e)
+{
+    if (kd_spawn(argv, NULL, SLURM_TOOL_TIMEOUT_MS, res) != 0) {
+        kd_outcome o = errno == ENOENT ? KD_FAIL_TOOL : KD_FAIL_RUNTIME;
+        return fail(e, o, errno == ENOENT ? KD_SLURM_ERR_NO_PROGRAM : KD_SLURM_ERR_PROGRAM, NULL, argv[0]);
+    }
+    if (res->timed_out || res->signal || res->exit_code != 0) {
+        fail(e, KD_FAIL_RUNTIME, KD_SLURM_ERR_PROGRAM, NULL, argv[0]);
+        const char *said = res->err.len ? kd_sb_str(&res->err) : kd_sb_str(&res->out);
+        e->output = kd_xstrdup(said);
+        e->err = 0;
+        kd_spawn_result_free(res);
+        return KD_FAIL_RUNTIME;
+    }
+    return KD_OK;
+}
+
+kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, kd_slurm_error *e)
+{
+    const kd_slurm_options *o = r->o;
+    *job = (kd_slurm_job){.only_shard = o->only_shard};
+    kd_strlist user = {0};
+    size_t bad_at = 0;
+    if (kd_slurm_split_words(o->sbatch ? o->sbatch : "", &user, &bad_at) != 0) {
+        fail(e, KD_FAIL_USAGE, KD_SLURM_ERR_QUOTE, NULL, o->sbatch);
+        e->at = bad_at;
+        e->err = 0;
+        return KD_FAIL_USAGE;
+    }
+    char *self = realpath("/proc/self/exe", NULL);
+    char *cwd = getcwd(NULL, 0);
+    char *dir = NULL;
+    kd_slurm_manifest m = {0};
+    kd_strlist argv = {0}, shard = {0};
+    kd_spawn_result res = {0};
+    kd_outcome out = KD_OK;
+    if (!self || !cwd) {
+        out = fail(e, KD_FAIL_TOOL, KD_SLURM_ERR_SELF, NULL, NULL);
+        goto done;
+    }
+    if ((out = make_dir(o, &dir, e)) != KD_OK)
+        goto done;
+    if (o->only_shard >= 0) {
+        if ((out = kd_slurm_manifest_read(dir, &m, e)) != KD_OK)
+            goto done;
+        if ((unsigned)o->only_shard >= m.shards) {
+            out = fail(e, KD_FAIL_USAGE, KD_SLURM_ERR_SHARD, dir, NULL);
+            e->at = (size_t)o->only_shard;
+            e->count = m.shards;
+            goto done;
+        }
+    } else {
+        m.shards = o->shards ? o->shards : KD_SLURM_DEFAULT_SHARDS;
+        m.sbatch = kd_xstrdup(o->sbatch ? o->sbatch : "");
+        m.cwd = kd_xstrdup(cwd);
+        for (int i = 0; i < r->argc; i++)
+            kd_strlist_push(&m.command, kd_xstrdup(r->argv[i]));
+        m.jobs = kd_xcalloc(m.shards, sizeof *m.jobs);
+        char *script = kd_path_join(dir, KD_SLURM_SCRIPT);
+        const char *text = kd_slurm_script();
+        int w = kd_write_file(script, text, strlen(text));
+        if (w != 0 || chmod(script, 0755) != 0) {
+            out = fail(e, KD_FAIL_TOOL, KD_SLURM_ERR_WRITE, script, NULL);
+            free(script);
+            goto done;
+        }
+        free(script);
+        if ((out = manifest_write(dir, &m, e)) != KD_OK)
+            goto done;
+    }
+
+    /* sbatch's words: ours that the user may change first, then the user's, then the ones
+     * the shards depend on (the last of a repeated option wins). */
+    char *log = kd_xasprintf("--output=%s/shard-%%a.log", dir);
+    char *chdir_to = kd_xasprintf("--chdir=%s", cwd);
+    char *array = o->only_shard >= 0 ? kd_xasprintf("--array=%d", o->only_shard)
+                                     : kd_xasprintf("--array=0-%u", m.shards - 1);
+    char *script = kd_path_join(dir, KD_SLURM_SCRIPT);
+    char *count = kd_xasprintf("%u", m.shards);
+    kd_strlist_push(&argv, "sbatch");
+    kd_strlist_push(&argv, "--job-name=kerndiff-rank");
+    if (!kd_slurm_words_ask_gpus(&user))
+        kd_strlist_push(&argv, "--gres=gpu:1");
+    for (size_t i = 0; i < user.count; i++)
+        kd_strlist_push(&argv, user.items[i]);
+    kd_strlist_push(&argv, "--parsable");
+    kd_strlist_push(&argv, chdir_to);
+    kd_strlist_push(&argv, log);
+    kd_strlist_push(&argv, array);
+    kd_strlist_push(&argv, script);
+    kd_strlist_push(&argv, count);
+    kd_strlist_push(&argv, dir);
+    kd_strlist_push(&argv, self);
+    kd_strlist_push(&argv, "rank");
+    kd_slurm_shard_words(r->argc, r->argv, &shard);
+    /* The command word "rank" is among the words (getopt takes it anywhere): given once. */
+    bool command_seen = false;
+    for (size_t i = 0; i < shard.count; i++) {
+        if (!command_seen && !strcmp(shard.items[i], "rank")) {
+            command_seen = true;
+            continue;
+        }
+        kd_strlist_push(&argv, shard.items[i]);
+    }
+    kd_strlist_push(&argv, NULL);
+    out = run_tool((const char *const *)argv.items, &res, e);
+    if (out == KD_OK) {
+        job->id = parse_job_id(kd_sb_str(&res.out));
+        if (!job->id) {
+            out = fail(e, KD_FAIL_RUNTIME, KD_SLURM_ERR_PROGRAM, NULL, "sbatch");
+            e->output = kd_xstrdup(kd_sb_str(&res.out));
+        }
+        kd_spawn_result_free(&res);
+    }
+    if (out == KD_OK) {
+        for (unsigned i = 0; i < m.shards; i++) {
+            if (o->only_shard >= 0 && (unsigned)o->only_shard != i)
+                continue;
+            free(m.jobs[i]);
+            m.jobs[i] = kd_xasprintf("%s_%u", job->id, i);
+        }
+        out = manifest_write(dir, &m, e);
+    }
+    free(log);
+    free(chdir_to);
+    free(array);
+    free(script);
+    free(count);
+done:
+    if (out == KD_OK) {
+        job->dir = dir;
+        job->shards = m.shards;
+        dir = NULL;
+    } else {
+        kd_slurm_job_free(job);
+    }
+    free(dir);
+    free(self);
+    free(cwd);
+    free(argv.items);
+    free(shard.items);
+    free_words(&user);
+    kd_slurm_manifest_free(&m);
+    return out;
+}
+
+/* ---- waiting and the tasks' states ----------------------------------------------------------- */
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec t = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+    }
+}
+
+kd_outcome kd_slurm_wait(const char *job_id, unsigned poll_ms, kd_slurm_error *e)
+{
+    if (!poll_ms)
+        poll_ms = KD_SLURM_POLL_MS;
+    for (;;) {
+        const char *argv[] = {"squeue", "-h", "-j", job_id, "-o", "%i %T", NULL};
+        kd_spawn_result res = {0};
+        if (kd_spawn(argv, NULL, SLURM_TOOL_TIMEOUT_MS, &res) != 0)
+            return fail(e, errno == ENOENT ? KD_FAIL_TOOL : KD_FAIL_RUNTIME,
+                        errno == ENOENT ? KD_SLURM_ERR_NO_PROGRAM : KD_SLURM_ERR_PROGRAM, NULL, "squeue");
+        bool ended = res.exit_code != 0 && !res.signal && !res.timed_out &&
+                     strstr(kd_sb_str(&res.err), "Invalid job id"); /* gone from the controller */
+        bool broken = !ended && (res.exit_code != 0 || res.signal || res.timed_out);
+        bool empty = !broken && strspn(kd_sb_str(&res.out), " \t\n") == res.out.len;
+        if (broken) {
+            fail(e, KD_FAIL_RUNTIME, KD_SLURM_ERR_PROGRAM, NULL, "squeue");
+            e->output = kd_xstrdup(kd_sb_str(&res.err));
+            e->err = 0;
+        }
+        kd_spawn_result_free(&res);
+        if (broken)
+            return KD_FAIL_RUNTIME;
+        if (ended || empty)
+            return KD_OK;
+        sleep_ms(poll_ms);
+    }
+}
+
+/* sacct -P lines: "1234_2|FAILED" (a state may carry " by UID": "CANCELLED by 0"). */
+static int from_sacct(const char *out, void (*found)(const char *, const char *, void *), void *ctx)
+{
+    int n = 0;
+    for (const char *p = out; *p;) {
+        size_t len = strcspn(p, "\n");
+        char *line = kd_xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        char *bar = strchr(line, '|');
+        if (bar && strchr(line, '_')) {
+            *bar = '\0';
+            char *state = bar + 1;
+            state[strcspn(state, " |")] = '\0';
+            found(line, state, ctx);
+            n++;
+        }
+        free(line);
+        p += len + (p[len] == '\n');
+    }
+    return n;
+}
+
+/* scontrol -o lines: "JobId=1235 ArrayJobId=1234 ArrayTaskId=2 JobName=... JobState=FAILED ...". */
+static int from_scontrol(const char *out, void (*found)(const char *, const char *, void *), void *ctx)
+{
+    int n = 0;
+    for (const char *p = out; *p;) {
+        size_t len = strcspn(p, "\n");
+        char *line = kd_xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        const char *array = strstr(line, " ArrayJobId="), *task = strstr(line, " ArrayTaskId="),
+                   *state = strstr(line, " JobState=");
+        if (array && task && state) {
+            char *id = kd_xasprintf("%.*s_%.*s", (int)strcspn(array + 12, " "), array + 12, (int)strcspn(task + 13, " "),
+                                    task + 13);
+            char *st = kd_xasprintf("%.*s", (int)strcspn(state + 10, " "), state + 10);
+            found(id, st, ctx);
+            free(id);
+            free(st);
+            n++;
+        }
+        free(line);
+        p += len + (p[len] == '\n');
+    }
+    return n;
+}
+
+int kd_slurm_task_states(const kd_strlist *job_ids, void (*found)(const char *task, const char *state, void *ctx),
+                         void *ctx)
+{
+    if (!job_ids->count)
+        return 0;
+    kd_strbuf ids = {0};
+    for (size_t i = 0; i < job_ids->count; i++)
+        kd_sb_printf(&ids, "%s%s", i ? "," : "", job_ids->items[i]);
+    const char *sacct[] = {"sacct", "-n", "-P", "-X", "-j", kd_sb_str(&ids), "-o", "JobID,State", NULL};
+    kd_spawn_result res = {0};
+    int n = -1;
+    if (kd_spawn(sacct, NULL, SLURM_TOOL_TIMEOUT_MS, &res) == 0 && res.exit_code == 0 && !res.signal && !res.timed_out)
+        n = from_sacct(kd_sb_str(&res.out), found, ctx);
+    kd_spawn_result_free(&res);
+    kd_sb_free(&ids);
+    if (n > 0)
+        return n;
+    /* No accounting (sacct fails or knows nothing): the controller remembers recent jobs. */
+    for (size_t i = 0; i < job_ids->count; i++) {
+        const char *scontrol[] = {"scontrol", "-o", "show", "job", job_ids->items[i], NULL};
+        kd_spawn_result sres = {0};
+        if (kd_spawn(scontrol, NULL, SLURM_TOOL_TIMEOUT_MS, &sres) == 0 && sres.exit_code == 0 && !sres.signal &&
+            !sres.timed_out)
+            n = (n < 0 ? 0 : n) + from_scontrol(kd_sb_str(&sres.out), found, ctx);
+        kd_spawn_result_free(&sres);
+    }
+    return n;
+}

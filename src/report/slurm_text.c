@@ -1,0 +1,116 @@
+/* The words of kerndiff rank --slurm and --merge (report/slurm_text.h). */
+#include "report/slurm_text.h"
+
+#include <string.h>
+
+/* Characters a POSIX shell takes as themselves in an unquoted word. */
+static bool plain_char(unsigned char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           (ch && strchr("_-./,:+@%=", ch));
+}
+
+void kd_slurm_shell_words(const kd_strlist *words, kd_strbuf *out)
+{
+    for (size_t i = 0; i < words->count; i++) {
+        const char *w = words->items[i];
+        bool plain = *w != '\0';
+        for (const char *p = w; plain && *p; p++)
+            plain = plain_char((unsigned char)*p);
+        if (i)
+            kd_sb_puts(out, " ");
+        if (plain) {
+            kd_sb_puts(out, w);
+            continue;
+        }
+        kd_sb_puts(out, "'");
+        for (const char *p = w; *p; p++)
+            kd_sb_puts(out, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
+        kd_sb_puts(out, "'");
+    }
+}
+
+void kd_slurm_say_error(const kd_slurm_error *e)
+{
+    const char *path = e->path ? e->path : "", *detail = e->detail ? e->detail : "";
+    switch (e->kind) {
+    case KD_SLURM_ERR_NONE:
+        return;
+    case KD_SLURM_ERR_QUOTE:
+        fprintf(stderr, "kerndiff: --slurm '%s': an unclosed quote or a trailing backslash at character %zu; "
+                        "quote the sbatch options as a shell would\n", detail, e->at + 1);
+        break;
+    case KD_SLURM_ERR_DIR:
+        fprintf(stderr, "kerndiff: --slurm: cannot make or find the folder '%s': %s; give another with --slurm-dir\n",
+                path, strerror(e->err));
+        break;
+    case KD_SLURM_ERR_WRITE:
+        fprintf(stderr, "kerndiff: --slurm: cannot write '%s': %s\n", path, strerror(e->err));
+        break;
+    case KD_SLURM_ERR_NO_PROGRAM:
+        fprintf(stderr, "kerndiff: --slurm: %s not found in PATH: run this on a machine where Slurm's commands are "
+                        "installed (a login node)\n", detail);
+        break;
+    case KD_SLURM_ERR_PROGRAM:
+        fprintf(stderr, "kerndiff: --slurm: %s failed%s%s\n", detail, e->output && *e->output ? ": " : "",
+                e->output ? e->output : "");
+        break;
+    case KD_SLURM_ERR_MANIFEST:
+        fprintf(stderr, "kerndiff: '%s': %s; --merge and --only-shard take the folder a `kerndiff rank --slurm` made\n",
+                path, detail);
+        break;
+    case KD_SLURM_ERR_SHARD:
+        fprintf(stderr, "kerndiff: --only-shard %zu: '%s' holds %u shards (0 to %u)\n", e->at, path, e->count,
+                e->count ? e->count - 1 : 0);
+        break;
+    case KD_SLURM_ERR_SELF:
+        fprintf(stderr, "kerndiff: --slurm: cannot find kerndiff's own program (/proc/self/exe) for the tasks to run\n");
+        break;
+    }
+}
+
+void kd_slurm_say_submitted(FILE *out, const kd_slurm_job *j)
+{
+    if (j->only_shard >= 0)
+        fprintf(out, "submitted Slurm job %s: shard %d of %u alone (task %s_%d)\n", j->id, j->only_shard, j->shards,
+                j->id, j->only_shard);
+    else
+        fprintf(out, "submitted Slurm job %s: %u shards (tasks %s_0 to %s_%u)\n", j->id, j->shards, j->id, j->id,
+                j->shards - 1);
+    fprintf(out, "results in %s\nmerge them once the job has ended: kerndiff rank --merge ", j->dir);
+    kd_strbuf dir = {0};
+    kd_slurm_shell_words(&(kd_strlist){(char *[]){j->dir}, 1}, &dir);
+    fprintf(out, "%s\n", kd_sb_str(&dir));
+    kd_sb_free(&dir);
+}
+
+void kd_slurm_merge_problems(const kd_merge *m, kd_strbuf *out)
+{
+    unsigned n = m->manifest.shards;
+    if (m->done == n)
+        return;
+    for (unsigned i = 0; i < n; i++) {
+        const kd_shard *s = &m->shards[i];
+        if (s->state == KD_SHARD_DONE)
+            continue;
+        kd_sb_printf(out, "shard %u of %u", i, n);
+        if (s->job)
+            kd_sb_printf(out, " (Slurm task %s%s%s)", s->job, s->scheduler ? ": " : "",
+                         s->scheduler ? s->scheduler : "");
+        else
+            kd_sb_puts(out, " (never submitted)");
+        if (kd_shard_in_queue(s))
+            kd_sb_printf(out, ": still in the queue, no result yet in %s\n", s->path);
+        else if (s->state == KD_SHARD_MISSING)
+            kd_sb_printf(out, ": no result: %s is missing (its log: shard-%u.log beside it)\n", s->path, i);
+        else
+            kd_sb_printf(out, ": its result %s does not read: %s\n", s->path, s->detail ? s->detail : "");
+        if (!kd_shard_in_queue(s)) {
+            kd_sb_puts(out, "  re-run it alone: ");
+            kd_slurm_shell_words(&s->rerun, out);
+            kd_sb_puts(out, "\n");
+        }
+    }
+    kd_sb_printf(out, "%u of %u shards have a result; the ranking needs every shard (each holds its own candidates): "
+                      "re-run the others, then kerndiff rank --merge again\n", m->done, n);
+}
