@@ -200,17 +200,6 @@ void kd_san_report_free(kd_san_report *r)
     memset(r, 0, sizeof *r);
 }
 
-/* A launch replayed from a capture (launch/replay.c) tells the harness its P parameters as
- * `arg I bytes` and its allocations as buffer arguments P+J after them (docs/PROTOCOL.md
- * "Replayed launches"), while its spec holds only the J buffers: an index in the `buffers`
- * reply is P+J, not a place in spec->args. The spec does not carry P (the capture does:
- * side->replay->cap.nparams, which the call site in pass.c does not pass yet), but the
- * harness lists every buffer of the slot, so P is the smallest index it names. */
-static bool replayed(const kd_launch_spec *spec)
-{
-    return spec->n_origin && strcmp(spec->n_origin, "captured") == 0;
-}
-
 static bool next_entry(const char **p, unsigned *index, unsigned long long *address, unsigned long long *bytes)
 {
     if (!*p || !**p || sscanf(*p, "%u:0x%llx:%llu", index, address, bytes) != 3)
@@ -220,15 +209,10 @@ static bool next_entry(const char **p, unsigned *index, unsigned long long *addr
     return true;
 }
 
-size_t kd_san_buffers(const char *list, const kd_launch_spec *spec, kd_san_buffer *out, size_t room)
+size_t kd_san_buffers(const char *list, const kd_launch_spec *spec, size_t first, kd_san_buffer *out, size_t room)
 {
-    unsigned index, first = 0;
+    unsigned index;
     unsigned long long address, bytes;
-    bool any = false;
-    for (const char *p = list; replayed(spec) && next_entry(&p, &index, &address, &bytes);) {
-        first = any && first < index ? first : index;
-        any = true;
-    }
     size_t n = 0;
     for (const char *p = list; n < room && next_entry(&p, &index, &address, &bytes);)
         if (index >= first && index - first < spec->nargs)

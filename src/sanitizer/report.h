@@ -63,9 +63,13 @@ typedef struct kd_san_buffer {
     unsigned long long address, bytes;
 } kd_san_buffer;
 
-/* Reads the harness's `buffers` reply value ("I:0xADDR:BYTES,...") against the side's spec.
- * Returns the count (at most `room`). */
-size_t kd_san_buffers(const char *list, const kd_launch_spec *spec, kd_san_buffer *out, size_t room);
+/* Reads the harness's `buffers` reply value ("I:0xADDR:BYTES,...") against the side's spec,
+ * whose argument 0 is the harness's argument `first`: 0 for a described launch; for a launch
+ * replayed from a capture (launch/replay.h) the capture's parameter count P, since the harness
+ * holds its P parameters first and its allocations as arguments P+J after them
+ * (docs/PROTOCOL.md "Replayed launches") while the spec holds only the J buffers. Entries
+ * outside the spec are dropped. Returns the count (at most `room`). */
+size_t kd_san_buffers(const char *list, const kd_launch_spec *spec, size_t first, kd_san_buffer *out, size_t room);
 
 /* "thread (255,0,0) of block (3,0,0) wrote 4 bytes at out[1024], one past its end (1024
  * elements), at file.cu:12 (in oob_write); the launch probably needs --n, --buf out=... or

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "launch/replay.h"
 #include "util/env.h"
 #include "util/fs.h"
 #include "util/strlist.h"
@@ -81,7 +82,8 @@ static int run_tool(const kd_sanitize_request *r, kd_san_tool tool, kd_sanitize_
         }
         const char *list = NULL;
         if (rc == 0 && kd_wire_buffers(&c, timeout, &list) == KD_REPLY_OK && list && !out->nbuffers)
-            out->nbuffers = kd_san_buffers(list, side->spec, out->buffers, sizeof out->buffers / sizeof *out->buffers);
+            out->nbuffers = kd_san_buffers(list, side->spec, side->replay ? side->replay->cap.nparams : 0, out->buffers,
+                                           sizeof out->buffers / sizeof *out->buffers);
         /* A faulting kernel ends the harness: what the sanitizer saw is in its log. */
         if (rc == 0)
             kd_wire_once(&c, timeout);

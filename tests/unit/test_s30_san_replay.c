@@ -1,7 +1,8 @@
 /* Under a replayed launch (--launch FILE) the harness's buffers are arguments P+J, after the
  * kernel's P parameters (docs/PROTOCOL.md "Replayed launches"), while the side's spec holds
  * only the J buffers (launch/replay.c): a sanitizer finding must name buffer J, not the
- * spec's argument P+J (or none). */
+ * spec's argument P+J (or none). P is the capture's parameter count, which
+ * sanitizer/sanitize_pass.c passes (side->replay->cap.nparams). */
 #include "kd_test.h"
 
 #include <string.h>
@@ -26,7 +27,7 @@ static void replayed_indexes_name_the_allocations(void **state)
 {
     (void)state;
     kd_san_buffer b[8];
-    size_t n = kd_san_buffers("4:0x7f0000000000:4096,5:0x7f0000010000:4096", &replay_spec, b, 8);
+    size_t n = kd_san_buffers("4:0x7f0000000000:4096,5:0x7f0000010000:4096", &replay_spec, 4, b, 8);
     assert_int_equal(n, 2);
     assert_ptr_equal(b[0].arg, &replay_args[0]);
     assert_ptr_equal(b[1].arg, &replay_args[1]);
@@ -50,15 +51,21 @@ static void described_indexes_are_the_specs(void **state)
     kd_launch_spec described = replay_spec;
     described.n_origin = "--n";
     kd_san_buffer b[8];
-    size_t n = kd_san_buffers("1:0x1000:4096", &described, b, 8);
+    size_t n = kd_san_buffers("1:0x1000:4096", &described, 0, b, 8);
     assert_int_equal(n, 1);
     assert_ptr_equal(b[0].arg, &replay_args[1]);
     /* past the spec's arguments: dropped, never read */
-    assert_int_equal(kd_san_buffers("4:0x1000:4096", &described, b, 8), 0);
+    assert_int_equal(kd_san_buffers("4:0x1000:4096", &described, 0, b, 8), 0);
     /* a replay's list cut to room */
-    assert_int_equal(kd_san_buffers("4:0x1000:4,5:0x2000:4", &replay_spec, b, 1), 1);
+    assert_int_equal(kd_san_buffers("4:0x1000:4,5:0x2000:4", &replay_spec, 4, b, 1), 1);
     assert_ptr_equal(b[0].arg, &replay_args[0]);
-    assert_int_equal(kd_san_buffers("-", &replay_spec, b, 8), 0);
+    assert_int_equal(kd_san_buffers("-", &replay_spec, 4, b, 8), 0);
+    /* a list naming only y (P + 1): y, never x (the parameter count is given, not guessed
+     * from the smallest index listed) */
+    assert_int_equal(kd_san_buffers("5:0x2000:4096", &replay_spec, 4, b, 8), 1);
+    assert_ptr_equal(b[0].arg, &replay_args[1]);
+    /* the capture's parameters themselves are no buffers */
+    assert_int_equal(kd_san_buffers("0:0x1000:4,3:0x3000:4", &replay_spec, 4, b, 8), 0);
 }
 
 int main(void)

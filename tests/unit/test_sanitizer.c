@@ -36,7 +36,7 @@ static size_t buffers_of(const char *name, kd_san_buffer *b)
     char *replies = read_fixture(path);
     const char *list = strstr(replies, "list=");
     assert_non_null(list);
-    size_t n = kd_san_buffers(list + 5, &spec, b, 8);
+    size_t n = kd_san_buffers(list + 5, &spec, 0, b, 8);
     free(replies);
     return n;
 }
