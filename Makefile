@@ -50,15 +50,17 @@ $(BIN): $(BUILD)/src/main.o $(LIB)
 # CUPTI's record layouts come from the toolkit's headers; the library itself is dlopen'ed.
 CUDA_HOME ?= /usr/local/cuda
 $(BUILD)/harness/cupti_timer.o: CPPFLAGS += -I$(CUDA_HOME)/include
+# cupti_profiler_host.h (CUDA 13) includes C++'s <string> for nothing: harness/cupti_compat has an empty one.
+$(BUILD)/harness/cupti_profiler.o: CPPFLAGS += -Iharness/cupti_compat -I$(CUDA_HOME)/include
 
-$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(LIB)
+$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/counters_reply.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 $(BUILD)/kerndiff-triton.py: scripts/kerndiff-triton.py
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-$(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(BUILD)/harness/server.o $(LIB)
+$(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/counters_reply.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 # It runs inside programs built without sanitizers, so the sanitizer flags stay out of it.

@@ -24,6 +24,8 @@
 #include <time.h>
 
 #include "cuda_driver.h"
+#include "counters_reply.h"
+#include "cupti_profiler.h"
 #include "cupti_timer.h"
 #include "server.h"
 #include "gpu/nvml.h"
@@ -712,6 +714,70 @@ static void once(harness *h)
     kd_proto_reply("ok once");
 }
 
+static bool cuda_restore(kd_server *s, kd_server_arg *a, const char *doing);
+
+/* Before each counter pass: every buffer of the slot back to its seeded contents (a pass must
+ * see the inputs the first one saw, and an in-out buffer its first contents), scratch zeroed,
+ * L2 flushed (ncu's --cache-control all). */
+static void before_counter_pass(void *ctx)
+{
+    harness *h = ctx;
+    kd_server_slot *slot = kd_server_current(&server);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = &slot->args[i];
+        if (!a->is_buffer || a->share >= 0)
+            continue;
+        if (a->is_scratch) {
+            if (a->bytes)
+                cuda_ok(h, h->cu.MemsetD8(a->device, 0, a->bytes), "zeroing scratch");
+        } else if (!cuda_restore(&server, a, "restoring buffers between counter passes")) {
+            kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
+            exit(3);
+        }
+    }
+    cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), "flushing L2");
+}
+
+static void counter_launch(void *ctx)
+{
+    harness *h = ctx;
+    launch(h);
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the kernel");
+}
+
+/* `counters NAME[,NAME...]`: the current slot's launch profiled in this process
+ * (cupti_profiler.h), as many passes as the metrics need. */
+static void counters(harness *h, kd_words *w)
+{
+    const char *names[KD_COUNTERS_MAX_METRICS];
+    long n = kd_counters_names(w, names, KD_COUNTERS_MAX_METRICS);
+    if (n < 0)
+        return;
+    if (!server.ready || !kd_server_current(&server)->loaded) {
+        kd_proto_reply("err protocol counters before setup");
+        return;
+    }
+    cuda_ok(h, h->cu.CtxSynchronize(), "synchronizing");
+    kd_cupti_pass_ops ops = {.ctx = h, .before_pass = before_counter_pass, .launch = counter_launch};
+    kd_cupti_result r;
+    char why[1024];
+    kd_cupti_status st = kd_cupti_profile(h->ctx, (int)h->dev, names, (size_t)n, &ops, &r, why, sizeof why);
+    if (st == KD_CUPTI_UNAVAILABLE)
+        kd_proto_reply("err counters unavailable %s", why);
+    else if (st == KD_CUPTI_UNKNOWN)
+        kd_proto_reply("err counters unknown %s", why);
+    else if (st != KD_CUPTI_OK)
+        kd_proto_reply("err counters failed %s", why);
+    if (st != KD_CUPTI_OK)
+        return;
+    const char *kernels[KD_CUPTI_MAX_RANGES];
+    for (size_t k = 0; k < r.ranges; k++)
+        kernels[k] = r.names[k];
+    kd_counters_reply(r.ranges, kernels, r.values, (size_t)n, r.passes, r.kernel_replay ? "kernel" : "user");
+    free(r.values);
+}
+
 static int start_cuda(harness *h)
 {
     char why[256];
@@ -861,6 +927,8 @@ static bool cuda_command(kd_server *s, kd_words *w)
         time_samples(h, w);
     else if (!strcmp(cmd, "once"))
         once(h);
+    else if (!strcmp(cmd, "counters"))
+        counters(h, w);
     else if (!strcmp(cmd, "regions"))
         regions(h, w);
     else

@@ -63,9 +63,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counters_reply.h"
 #include "server.h"
 #include "regions/region_records.h"
 #include "util/dtype.h"
+#include "util/env.h"
 
 typedef struct sim_spec {
     double median_ns, cv, drift, outliers, placement;
@@ -574,6 +576,61 @@ static bool sim_all_ready(kd_server *s)
 
 static void sim_release(kd_server *s) { (void)s; }
 
+/* The test double's counters (`counters`): no hardware, so each value is made from the
+ * simulated kernel, the same every time: the duration is the side's median, DRAM bytes read
+ * and written are its input and output buffers' bytes, a percentage (a name with "pct") lies
+ * in 5..95, any other metric is a count from the name's hash scaled by the median, so that two
+ * sides with different medians differ. KERNDIFF_SIM_COUNTERS=unavailable|unknown refuses the
+ * command like a GPU whose driver lacks the profiler, or one that does not know a metric. */
+static double sim_counter(kd_server *s, const char *name)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    double in = 0, out = 0;
+    for (size_t i = 0; i < slot->nargs; i++) {
+        const kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        if (slot->args[i].is_buffer && !a->is_scratch)
+            *(a->is_output ? &out : &in) += (double)a->bytes;
+    }
+    if (!strcmp(name, "gpu__time_duration.sum"))
+        return median_ns();
+    if (!strcmp(name, "dram__bytes_read.sum"))
+        return in;
+    if (!strcmp(name, "dram__bytes_write.sum"))
+        return out;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const char *c = name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    if (strstr(name, "pct"))
+        return 5 + (double)(h % 9000) / 100;
+    return (double)(h % 1000 + 1) * median_ns() / 100;
+}
+
+static void sim_counters(kd_server *s, kd_words *w)
+{
+    const char *names[KD_COUNTERS_MAX_METRICS];
+    long n = kd_counters_names(w, names, KD_COUNTERS_MAX_METRICS);
+    if (n < 0)
+        return;
+    if (!s->ready || !kd_server_current(s)->loaded) {
+        kd_proto_reply("err protocol counters before setup");
+        return;
+    }
+    const char *refuse = kd_env_nonempty(KD_ENV_SIM_COUNTERS);
+    if (refuse && !strcmp(refuse, "unavailable")) {
+        kd_proto_reply("err counters unavailable the simulated GPU has no CUPTI profiler (KERNDIFF_SIM_COUNTERS)");
+        return;
+    }
+    if (refuse && !strcmp(refuse, "unknown")) {
+        kd_proto_reply("err counters unknown %s", names[n - 1]);
+        return;
+    }
+    double values[KD_COUNTERS_MAX_METRICS];
+    for (long m = 0; m < n; m++)
+        values[m] = sim_counter(s, names[m]);
+    const char *kernel = "sim_kernel";
+    kd_counters_reply(1, &kernel, values, (size_t)n, 1, "simulated");
+}
+
 static bool sim_command(kd_server *s, kd_words *w)
 {
     const char *cmd = w->word[0];
@@ -589,6 +646,8 @@ static bool sim_command(kd_server *s, kd_words *w)
         time_samples(w);
     else if (!strcmp(cmd, "regions"))
         regions(w);
+    else if (!strcmp(cmd, "counters"))
+        sim_counters(s, w);
     else if (!strcmp(cmd, "mode") || !strcmp(cmd, "once"))
         kd_proto_reply("ok %s", cmd);
     else

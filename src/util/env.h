@@ -19,6 +19,8 @@ typedef enum kd_env_var {
     KD_ENV_INJECT_LIBRARY,
     KD_ENV_NCU_SAVE_DIR,
     KD_ENV_COMPUTE_SANITIZER,
+    KD_ENV_CUPTI_REPLAY,
+    KD_ENV_SIM_COUNTERS,
     /* Not kerndiff's own: where things are on this machine. */
     KD_ENV_NO_COLOR,
     KD_ENV_PATH,

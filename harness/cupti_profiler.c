@@ -1,0 +1,385 @@
+/* cupti_profiler.c — see cupti_profiler.h. The sequence follows NVIDIA's range_profiling
+ * sample (CUDA 13): host side (chip name → host object → metrics → config image), target side
+ * (enable on the context → counter data image → set config → start/launch/stop until every
+ * pass is submitted → decode), then the host object evaluates each range. */
+#include "cupti_profiler.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti_profiler_host.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include "util/env.h"
+
+enum { MAX_PASSES = 2000 };
+
+#define API(name) CUptiResult (*name)(void *)
+static struct {
+    bool loaded;
+    API(profiler_initialize);
+    API(chip_name);
+    API(availability);
+    API(host_initialize);
+    API(host_deinitialize);
+    API(add_metrics);
+    API(config_size);
+    API(config_image);
+    API(num_passes);
+    API(evaluate);
+    API(enable);
+    API(disable);
+    API(set_config);
+    API(start);
+    API(stop);
+    API(decode);
+    API(data_size);
+    API(data_initialize);
+    API(data_info);
+    API(range_info);
+    CUptiResult (*result_string)(CUptiResult, const char **);
+} api;
+#undef API
+
+static const struct {
+    size_t offset;
+    const char *symbol;
+} symbols[] = {
+#define SYM(field, name) {offsetof(__typeof__(api), field), name}
+    SYM(profiler_initialize, "cuptiProfilerInitialize"),
+    SYM(chip_name, "cuptiDeviceGetChipName"),
+    SYM(availability, "cuptiProfilerGetCounterAvailability"),
+    SYM(host_initialize, "cuptiProfilerHostInitialize"),
+    SYM(host_deinitialize, "cuptiProfilerHostDeinitialize"),
+    SYM(add_metrics, "cuptiProfilerHostConfigAddMetrics"),
+    SYM(config_size, "cuptiProfilerHostGetConfigImageSize"),
+    SYM(config_image, "cuptiProfilerHostGetConfigImage"),
+    SYM(num_passes, "cuptiProfilerHostGetNumOfPasses"),
+    SYM(evaluate, "cuptiProfilerHostEvaluateToGpuValues"),
+    SYM(enable, "cuptiRangeProfilerEnable"),
+    SYM(disable, "cuptiRangeProfilerDisable"),
+    SYM(set_config, "cuptiRangeProfilerSetConfig"),
+    SYM(start, "cuptiRangeProfilerStart"),
+    SYM(stop, "cuptiRangeProfilerStop"),
+    SYM(decode, "cuptiRangeProfilerDecodeData"),
+    SYM(data_size, "cuptiRangeProfilerGetCounterDataSize"),
+    SYM(data_initialize, "cuptiRangeProfilerCounterDataImageInitialize"),
+    SYM(data_info, "cuptiRangeProfilerGetCounterDataInfo"),
+    SYM(range_info, "cuptiRangeProfilerCounterDataGetRangeInfo"),
+    SYM(result_string, "cuptiGetResultString"),
+#undef SYM
+};
+
+static void *open_library(void)
+{
+    const char *env = kd_env(KD_ENV_CUPTI_LIBRARY); /* the timer's override too (cupti_timer.c) */
+    const char *candidates[] = {env, "libcupti.so.13", "libcupti.so",
+                                "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so",
+                                "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+        void *lib = candidates[i] && *candidates[i] ? dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL) : NULL;
+        if (lib)
+            return lib;
+    }
+    return NULL;
+}
+
+static kd_cupti_status load(char *why, size_t why_len)
+{
+    if (api.loaded)
+        return KD_CUPTI_OK;
+    void *lib = open_library();
+    if (!lib) {
+        snprintf(why, why_len, "libcupti not found");
+        return KD_CUPTI_UNAVAILABLE;
+    }
+    for (size_t i = 0; i < sizeof symbols / sizeof *symbols; i++) {
+        void *f = dlsym(lib, symbols[i].symbol);
+        if (!f) {
+            snprintf(why, why_len, "libcupti lacks %s (the range profiler needs CUDA 12.6 or later)",
+                     symbols[i].symbol);
+            return KD_CUPTI_UNAVAILABLE;
+        }
+        memcpy((char *)&api + symbols[i].offset, &f, sizeof f);
+    }
+    api.loaded = true;
+    return KD_CUPTI_OK;
+}
+
+static const char *text_of(CUptiResult rc)
+{
+    const char *s = NULL;
+    if (api.result_string && api.result_string(rc, &s) == CUPTI_SUCCESS && s)
+        return s;
+    return "unknown CUPTI error";
+}
+
+/* A refusal that means "not here" (an old driver, no permission, an unsupported GPU or a
+ * profiler already attached, ncu) rather than a failure of this launch. */
+static kd_cupti_status classify(CUptiResult rc)
+{
+    switch (rc) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_NOT_COMPATIBLE:
+    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+        return KD_CUPTI_UNAVAILABLE;
+    default:
+        return KD_CUPTI_FAILED;
+    }
+}
+
+#define CALL(fn, params, what)                                                                 \
+    do {                                                                                       \
+        CUptiResult rc_ = api.fn(&(params));                                                   \
+        if (rc_ != CUPTI_SUCCESS) {                                                            \
+            snprintf(why, why_len, "%s failed: %s (CUPTI error %d)", what, text_of(rc_), (int)rc_); \
+            st = classify(rc_);                                                                \
+            goto done;                                                                         \
+        }                                                                                      \
+    } while (0)
+
+/* A host object for the chip with `metrics` added; NULL when adding failed (rc set). */
+static CUpti_Profiler_Host_Object *host_with(const char *chip, const uint8_t *availability, const char **metrics,
+                                             size_t n, CUptiResult *rc)
+{
+    CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hi.pChipName = chip;
+    hi.pCounterAvailabilityImage = availability;
+    if ((*rc = api.host_initialize(&hi)) != CUPTI_SUCCESS)
+        return NULL;
+    CUpti_Profiler_Host_ConfigAddMetrics_Params am = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    am.pHostObject = hi.pHostObject;
+    am.ppMetricNames = metrics;
+    am.numMetrics = n;
+    if ((*rc = api.add_metrics(&am)) == CUPTI_SUCCESS)
+        return hi.pHostObject;
+    CUpti_Profiler_Host_Deinitialize_Params d = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    d.pHostObject = hi.pHostObject;
+    api.host_deinitialize(&d);
+    return NULL;
+}
+
+static void host_free(CUpti_Profiler_Host_Object *host)
+{
+    if (!host)
+        return;
+    CUpti_Profiler_Host_Deinitialize_Params d = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    d.pHostObject = host;
+    api.host_deinitialize(&d);
+}
+
+/* The metrics the chip does not know, each tried alone: "a,b". False when each alone is
+ * accepted (the set failed for another reason). */
+static bool name_unknown(const char *chip, const uint8_t *availability, const char **metrics, size_t n, char *why,
+                         size_t why_len)
+{
+    size_t len = 0;
+    why[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        CUptiResult rc;
+        CUpti_Profiler_Host_Object *one = host_with(chip, availability, &metrics[i], 1, &rc);
+        if (one) {
+            host_free(one);
+            continue;
+        }
+        int w = snprintf(why + len, why_len - len, "%s%s", len ? "," : "", metrics[i]);
+        if (w > 0 && (size_t)w < why_len - len)
+            len += (size_t)w;
+    }
+    return len > 0;
+}
+
+/* Start, one launch after its before_pass, stop, until CUPTI has every pass it needs. */
+static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pass_ops *ops, size_t *passes,
+                              const char **what)
+{
+    for (*passes = 0; *passes < MAX_PASSES;) {
+        ops->before_pass(ops->ctx);
+        CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+        start.pRangeProfilerObject = obj;
+        CUptiResult rc = api.start(&start);
+        if (rc != CUPTI_SUCCESS) {
+            *what = "cuptiRangeProfilerStart";
+            return rc;
+        }
+        ops->launch(ops->ctx);
+        (*passes)++;
+        CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+        stop.pRangeProfilerObject = obj;
+        if ((rc = api.stop(&stop)) != CUPTI_SUCCESS) {
+            *what = "cuptiRangeProfilerStop";
+            return rc;
+        }
+        if (stop.isAllPassSubmitted)
+            return CUPTI_SUCCESS;
+    }
+    *what = "the range profiler (more passes than the limit)";
+    return CUPTI_ERROR_UNKNOWN;
+}
+
+kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metrics, size_t n,
+                                 const kd_cupti_pass_ops *ops, kd_cupti_result *out, char *why, size_t why_len)
+{
+    memset(out, 0, sizeof *out);
+    kd_cupti_status st = load(why, why_len);
+    if (st != KD_CUPTI_OK)
+        return st;
+    const char **names = (const char **)metrics;
+    CUpti_Profiler_Host_Object *host = NULL;
+    uint8_t *availability = NULL, *config = NULL, *data = NULL;
+    CUpti_RangeProfiler_Object *obj = NULL;
+
+    CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CALL(profiler_initialize, init, "cuptiProfilerInitialize");
+    CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    chip.deviceIndex = (size_t)device;
+    CALL(chip_name, chip, "cuptiDeviceGetChipName");
+    /* Counters another session holds are left out of the configuration (best effort). */
+    CUpti_Profiler_GetCounterAvailability_Params avail = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    avail.ctx = ctx;
+    if (api.availability(&avail) == CUPTI_SUCCESS && avail.counterAvailabilityImageSize) {
+        availability = malloc(avail.counterAvailabilityImageSize);
+        avail.pCounterAvailabilityImage = availability;
+        if (availability && api.availability(&avail) != CUPTI_SUCCESS) {
+            free(availability);
+            availability = NULL;
+        }
+    }
+
+    CUptiResult rc;
+    host = host_with(chip.pChipName, availability, names, n, &rc);
+    if (!host) {
+        if (name_unknown(chip.pChipName, availability, names, n, why, why_len))
+            st = KD_CUPTI_UNKNOWN;
+        else {
+            snprintf(why, why_len, "cuptiProfilerHostConfigAddMetrics failed: %s (CUPTI error %d)", text_of(rc), (int)rc);
+            st = classify(rc);
+        }
+        goto done;
+    }
+    CUpti_Profiler_Host_GetConfigImageSize_Params size = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    size.pHostObject = host;
+    CALL(config_size, size, "cuptiProfilerHostGetConfigImageSize");
+    config = malloc(size.configImageSize);
+    CUpti_Profiler_Host_GetConfigImage_Params image = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    image.pHostObject = host;
+    image.configImageSize = size.configImageSize;
+    image.pConfigImage = config;
+    CALL(config_image, image, "cuptiProfilerHostGetConfigImage");
+
+    CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    enable.ctx = ctx;
+    CALL(enable, enable, "cuptiRangeProfilerEnable");
+    obj = enable.pRangeProfilerObject;
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    ds.pRangeProfilerObject = obj;
+    ds.pMetricNames = names;
+    ds.numMetrics = n;
+    ds.maxNumOfRanges = KD_CUPTI_MAX_RANGES;
+    ds.maxNumRangeTreeNodes = KD_CUPTI_MAX_RANGES;
+    CALL(data_size, ds, "cuptiRangeProfilerGetCounterDataSize");
+    data = calloc(1, ds.counterDataSize);
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params di = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    di.pRangeProfilerObject = obj;
+    di.counterDataSize = ds.counterDataSize;
+    di.pCounterData = data;
+    CALL(data_initialize, di, "cuptiRangeProfilerCounterDataImageInitialize");
+
+    /* User replay: this harness restores the buffers and flushes L2 before every pass, as ncu
+     * does. A CUPTI that refuses it replays the kernel itself (KERNDIFF_CUPTI_REPLAY=kernel
+     * asks for that directly). */
+    const char *replay = kd_env(KD_ENV_CUPTI_REPLAY);
+    bool kernel_replay = replay && !strcmp(replay, "kernel");
+    for (int attempt = 0; attempt < 2; attempt++) {
+        CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+        sc.pRangeProfilerObject = obj;
+        sc.configSize = size.configImageSize;
+        sc.pConfig = config;
+        sc.counterDataImageSize = ds.counterDataSize;
+        sc.pCounterDataImage = data;
+        sc.range = CUPTI_AutoRange;
+        sc.replayMode = kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
+        sc.maxRangesPerPass = KD_CUPTI_MAX_RANGES;
+        sc.numNestingLevels = 1;
+        sc.minNestingLevel = 1;
+        sc.passIndex = 0;
+        sc.targetNestingLevel = 1;
+        const char *what = "cuptiRangeProfilerSetConfig";
+        rc = api.set_config(&sc);
+        if (rc == CUPTI_SUCCESS)
+            rc = run_passes(obj, ops, &out->passes, &what);
+        if (rc == CUPTI_SUCCESS)
+            break;
+        if (kernel_replay || attempt == 1) {
+            snprintf(why, why_len, "%s failed: %s (CUPTI error %d)", what, text_of(rc), (int)rc);
+            st = classify(rc);
+            goto done;
+        }
+        fprintf(stderr, "kerndiff-harness: CUPTI user replay refused (%s: %s); kernel replay instead\n", what,
+                text_of(rc));
+        kernel_replay = true;
+    }
+    out->kernel_replay = kernel_replay;
+
+    CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    decode.pRangeProfilerObject = obj;
+    CALL(decode, decode, "cuptiRangeProfilerDecodeData");
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = {.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = data;
+    info.counterDataImageSize = ds.counterDataSize;
+    CALL(data_info, info, "cuptiRangeProfilerGetCounterDataInfo");
+    if (info.numTotalRanges == 0) {
+        snprintf(why, why_len, "the range profiler recorded no kernel (%zu ranges dropped)", decode.numOfRangeDropped);
+        st = KD_CUPTI_FAILED;
+        goto done;
+    }
+    out->ranges = info.numTotalRanges < KD_CUPTI_MAX_RANGES ? info.numTotalRanges : KD_CUPTI_MAX_RANGES;
+    out->values = calloc(out->ranges * (n ? n : 1), sizeof *out->values);
+    for (size_t r = 0; r < out->ranges; r++) {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
+            .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+        ri.pCounterDataImage = data;
+        ri.counterDataImageSize = ds.counterDataSize;
+        ri.rangeIndex = r;
+        ri.rangeDelimiter = "/";
+        if (api.range_info(&ri) == CUPTI_SUCCESS && ri.rangeName)
+            snprintf(out->names[r], sizeof out->names[r], "%s", ri.rangeName);
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        ev.pHostObject = host;
+        ev.pCounterDataImage = data;
+        ev.counterDataImageSize = ds.counterDataSize;
+        ev.rangeIndex = r;
+        ev.ppMetricNames = names;
+        ev.numMetrics = n;
+        ev.pMetricValues = &out->values[r * n];
+        CALL(evaluate, ev, "cuptiProfilerHostEvaluateToGpuValues");
+    }
+    st = KD_CUPTI_OK;
+done:
+    if (obj) {
+        CUpti_RangeProfiler_Disable_Params dis = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        dis.pRangeProfilerObject = obj;
+        api.disable(&dis);
+    }
+    host_free(host);
+    free(availability);
+    free(config);
+    free(data);
+    if (st != KD_CUPTI_OK) {
+        free(out->values);
+        out->values = NULL;
+        out->ranges = 0;
+    }
+    return st;
+}

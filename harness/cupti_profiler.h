@@ -1,0 +1,45 @@
+/* cupti_profiler.h — hardware counters of one launch, collected inside the harness with the
+ * CUPTI Range Profiler and Profiler Host APIs (CUDA 12.6+; cupti_range_profiler.h,
+ * cupti_profiler_host.h): the metrics kerndiff's table asks Nsight Compute for, by the same
+ * (perfworks) names, without starting ncu (ncu's own start-up is ~2 s a side, FACTS.md).
+ *
+ * Auto range (one range per kernel the launch runs), user replay: the caller's before_pass
+ * restores every buffer to its seeded contents and flushes L2 (what ncu's --cache-control all
+ * does), then launch runs the launch once; that repeats once per pass the configuration needs.
+ * Clocks are left as they are (the timing pass's policy; ncu runs with --clock-control none).
+ * libcupti is loaded with dlopen (like cupti_timer.c), so the harness runs without it. */
+#ifndef KD_HARNESS_CUPTI_PROFILER_H
+#define KD_HARNESS_CUPTI_PROFILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { KD_CUPTI_MAX_RANGES = 16 }; /* kernels of one launch (a launcher's pipeline) */
+
+typedef struct kd_cupti_pass_ops {
+    void *ctx;
+    void (*before_pass)(void *ctx); /* restore the inputs, flush L2 */
+    void (*launch)(void *ctx);      /* one launch, waited for */
+} kd_cupti_pass_ops;
+
+typedef enum kd_cupti_status {
+    KD_CUPTI_OK = 0,
+    KD_CUPTI_UNAVAILABLE, /* no libcupti, one without the range profiler, a driver that refuses it */
+    KD_CUPTI_UNKNOWN,     /* a metric CUPTI does not know on this GPU: why lists them, comma-separated */
+    KD_CUPTI_FAILED,      /* anything else: why says which call */
+} kd_cupti_status;
+
+typedef struct kd_cupti_result {
+    size_t ranges;                           /* kernels profiled */
+    char names[KD_CUPTI_MAX_RANGES][256];    /* each range's name (CUPTI's; may be empty) */
+    double *values;                          /* ranges x metrics, row-major; NAN: undefined */
+    size_t passes;                           /* launches it took */
+    bool kernel_replay;                      /* user replay was refused: CUPTI replayed the kernel */
+} kd_cupti_result;
+
+/* Collects `metrics` (n names) over one launch on the CUDA context ctx (a CUcontext) of
+ * device `device`. The result's values are malloc'ed (free them). */
+kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metrics, size_t n,
+                                 const kd_cupti_pass_ops *ops, kd_cupti_result *out, char *why, size_t why_len);
+
+#endif
