@@ -388,6 +388,16 @@ kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, 
             goto done;
         }
     } else {
+        /* A folder that holds a rank already: its shards' results would be merged with the
+         * new rank's. */
+        char *manifest = kd_path_join(dir, KD_SLURM_MANIFEST);
+        bool used = access(manifest, F_OK) == 0;
+        free(manifest);
+        if (used) {
+            errno = EEXIST;
+            out = fail(e, KD_FAIL_USAGE, KD_SLURM_ERR_DIR_USED, dir, NULL);
+            goto done;
+        }
         m.shards = o->shards ? o->shards : KD_SLURM_DEFAULT_SHARDS;
         m.sbatch = kd_xstrdup(o->sbatch ? o->sbatch : "");
         m.cwd = kd_xstrdup(cwd);
@@ -403,8 +413,6 @@ kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, 
             goto done;
         }
         free(script);
-        if ((out = manifest_write(dir, &m, e)) != KD_OK)
-            goto done;
     }
 
     /* sbatch's words: ours that the user may change first, then the user's, then the ones

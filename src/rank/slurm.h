@@ -54,6 +54,7 @@ typedef enum kd_slurm_error_kind {
     KD_SLURM_ERR_MANIFEST,   /* DIR/slurm.json missing or not kerndiff's (path, detail: what is wrong) */
     KD_SLURM_ERR_SHARD,      /* --only-shard I out of the manifest's range (at: I, count: N) */
     KD_SLURM_ERR_SELF,       /* kerndiff's own path cannot be found (/proc/self/exe) */
+    KD_SLURM_ERR_DIR_USED,   /* a new rank into a DIR that holds one (path) */
 } kd_slurm_error_kind;
 
 typedef struct kd_slurm_error {
@@ -103,8 +104,9 @@ typedef struct kd_slurm_job {
 } kd_slurm_job;
 void kd_slurm_job_free(kd_slurm_job *j);
 
-/* Makes DIR (or reuses it for --only-shard, whose manifest gives the shard count), writes the
- * script and the manifest, and runs `sbatch --parsable --array=...` with the user's words.
+/* Makes DIR (or reuses it for --only-shard, whose manifest gives the shard count; a new rank
+ * refuses a DIR that holds one), writes the script, runs `sbatch --parsable --array=...` with
+ * the user's words, and once sbatch took the job writes the manifest with its task ids.
  * KD_OK with *job filled; otherwise the failure in *e (KD_FAIL_USAGE: the options string or
  * --only-shard; KD_FAIL_TOOL: sbatch missing; KD_FAIL_RUNTIME: sbatch refused; KD_FAIL_INPUT:
  * DIR or its manifest). */
@@ -134,7 +136,7 @@ kd_outcome kd_slurm_manifest_read(const char *dir, kd_slurm_manifest *m, kd_slur
 void kd_slurm_manifest_free(kd_slurm_manifest *m);
 
 /* The command that re-runs shard i alone, as words (owned copies appended to out): the
- * command as given, without any --only-shard or --wait, with --slurm-dir DIR when it had
+ * command as given, without any --only-shard, with --slurm-dir DIR when it had
  * none, and --only-shard i. */
 void kd_slurm_rerun_words(const kd_slurm_manifest *m, const char *dir, unsigned i, kd_strlist *out);
 

@@ -63,6 +63,10 @@ void kd_slurm_say_error(const kd_slurm_error *e)
         fprintf(stderr, "kerndiff: --only-shard %zu: '%s' holds %u shards (0 to %u)\n", e->at, path, e->count,
                 e->count ? e->count - 1 : 0);
         break;
+    case KD_SLURM_ERR_DIR_USED:
+        fprintf(stderr, "kerndiff: --slurm-dir '%s' holds a rank already: give another folder, merge it "
+                        "(--merge), or re-run one of its shards (--only-shard I)\n", path);
+        break;
     case KD_SLURM_ERR_SELF:
         fprintf(stderr, "kerndiff: --slurm: cannot find kerndiff's own program (/proc/self/exe) for the tasks to run\n");
         break;

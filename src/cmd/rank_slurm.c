@@ -1,0 +1,60 @@
+/* kerndiff rank --slurm and --merge (cmd/rank_slurm.h). */
+#include "cmd/rank_slurm.h"
+
+#include <stdio.h>
+
+#include "cli/status.h"
+#include "rank/merge.h"
+#include "report/slurm_text.h"
+
+int kd_cmd_rank_slurm(const kd_cmd_args *a, const kd_slurm_options *so)
+{
+    kd_slurm_job job = {0};
+    kd_slurm_error e = {0};
+    kd_slurm_submit_request req = {.o = so, .argc = a->argc, .argv = a->argv};
+    kd_outcome o = kd_slurm_submit(&req, &job, &e);
+    if (o != KD_OK) {
+        kd_slurm_say_error(&e);
+        kd_slurm_error_free(&e);
+        return kd_exit_code(o);
+    }
+    /* With --wait the merged report is the output: what was submitted goes to stderr. */
+    kd_slurm_say_submitted(so->wait ? stderr : stdout, &job);
+    fflush(so->wait ? stderr : stdout);
+    int status = kd_exit_code(KD_OK);
+    if (so->wait) {
+        o = kd_slurm_wait(job.id, so->poll_ms, &e);
+        if (o != KD_OK) {
+            kd_slurm_say_error(&e);
+            kd_slurm_error_free(&e);
+            status = kd_exit_code(o);
+        } else {
+            status = kd_cmd_rank_merge(a, job.dir);
+        }
+    }
+    kd_slurm_job_free(&job);
+    return status;
+}
+
+int kd_cmd_rank_merge(const kd_cmd_args *a, const char *dir)
+{
+    (void)a;
+    kd_merge m = {0};
+    kd_slurm_error e = {0};
+    kd_outcome o = kd_merge_read(dir, &m, &e);
+    if (o != KD_OK) {
+        kd_slurm_say_error(&e);
+        kd_slurm_error_free(&e);
+        return kd_exit_code(o);
+    }
+    kd_strbuf problems = {0};
+    kd_slurm_merge_problems(&m, &problems);
+    int status = kd_exit_code(KD_OK);
+    if (problems.len) {
+        fputs(kd_sb_str(&problems), stderr);
+        status = kd_exit_code(KD_FAIL_RUNTIME);
+    }
+    kd_sb_free(&problems);
+    kd_merge_free(&m);
+    return status;
+}

@@ -1,0 +1,290 @@
+/* rank --slurm and --merge (issue 32 item 3): the SBATCH OPTIONS splitter, the words a shard
+ * runs, the fixed batch script (run here as Slurm would, with SLURM_ARRAY_TASK_ID), a
+ * submission through a fake `sbatch` in PATH (its argument vector recorded), a re-run of one
+ * shard, and the merge of a folder with a done, an invalid and a missing shard, their states
+ * from a fake `sacct`, and the words that name them with their re-run command. */
+#include "kd_test.h"
+#include "kd_test_dir.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rank/merge.h"
+#include "rank/slurm.h"
+#include "report/slurm_text.h"
+#include "util/fs.h"
+#include "util/spawn.h"
+#include "util/xalloc.h"
+
+KD_TEST_DIR("slurm")
+
+static void free_words(kd_strlist *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+    *l = (kd_strlist){0};
+}
+
+static void split_like_sh_without_expanding(void **state)
+{
+    (void)state;
+    kd_strlist w = {0};
+    size_t at = 99;
+    assert_int_equal(kd_slurm_split_words("  -p gpu --comment 'a b'\t\"x\\\"y\" c\\ d $HOME;rm -rf ~ \"\" ''", &w, &at), 0);
+    const char *want[] = {"-p", "gpu", "--comment", "a b", "x\"y", "c d", "$HOME;rm", "-rf", "~", "", ""};
+    assert_int_equal(w.count, sizeof want / sizeof *want);
+    for (size_t i = 0; i < w.count; i++)
+        assert_string_equal(w.items[i], want[i]);
+    free_words(&w);
+    assert_int_equal(kd_slurm_split_words("-p 'gpu", &w, &at), -1);
+    assert_int_equal(at, 3);
+    assert_int_equal(w.count, 0);
+    assert_int_equal(kd_slurm_split_words("-p gpu\\", &w, &at), -1);
+    assert_int_equal(at, 6);
+    assert_int_equal(kd_slurm_split_words("--x=\"a$b\\$c\"", &w, &at), 0);
+    assert_string_equal(w.items[0], "--x=a$b$c");
+    free_words(&w);
+    assert_int_equal(kd_slurm_split_words("", &w, &at), 0);
+    assert_int_equal(w.count, 0);
+}
+
+static void gpus_asked_or_not(void **state)
+{
+    (void)state;
+    kd_strlist w = {0};
+    kd_slurm_split_words("-p gpu -t 10", &w, NULL);
+    assert_false(kd_slurm_words_ask_gpus(&w));
+    free_words(&w);
+    kd_slurm_split_words("-p gpu --gres=gpu:a100:1", &w, NULL);
+    assert_true(kd_slurm_words_ask_gpus(&w));
+    free_words(&w);
+    kd_slurm_split_words("--gpus-per-task 1", &w, NULL);
+    assert_true(kd_slurm_words_ask_gpus(&w));
+    free_words(&w);
+}
+
+static void shard_words_drop_slurm_and_outputs(void **state)
+{
+    (void)state;
+    char *argv[] = {"kerndiff", "rank", "--slurm", "-p x", "--shards", "3", "--wait", "--seed", "7",
+                    "--json", "out.json", "base.cu", "c1.cu", "--markdown", "c2.cu", "--only-shard=1",
+                    "--html=r.html", "--slurm-dir", "d", "--", "--wait"};
+    kd_strlist out = {0};
+    kd_slurm_shard_words((int)(sizeof argv / sizeof *argv), argv, &out);
+    const char *want[] = {"rank", "--seed", "7", "base.cu", "c1.cu", "c2.cu", "--", "--wait"};
+    assert_int_equal(out.count, sizeof want / sizeof *want);
+    for (size_t i = 0; i < out.count; i++)
+        assert_string_equal(out.items[i], want[i]);
+    free(out.items);
+}
+
+/* A program in dir/bin, first in PATH. */
+static void fake(const char *name, const char *body)
+{
+    char *bin = kd_path_join(dir, "bin");
+    kd_mkdir_p(bin);
+    char *path = kd_path_join(bin, name);
+    char *text = kd_xasprintf("#!/bin/sh\n%s\n", body);
+    assert_int_equal(kd_write_file(path, text, strlen(text)), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+    static int pathed;
+    if (!pathed++) {
+        char *p = kd_xasprintf("%s:%s", bin, getenv("PATH"));
+        setenv("PATH", p, 1);
+        free(p);
+    }
+    free(text);
+    free(path);
+    free(bin);
+}
+
+/* The NUL-separated words the fake sbatch recorded. */
+static size_t recorded(const char *file, const char **words, size_t max)
+{
+    size_t len = 0;
+    static char *text;
+    free(text);
+    text = kd_read_file(file, &len);
+    assert_non_null(text);
+    size_t n = 0;
+    for (size_t i = 0; i < len && n < max; i += strlen(text + i) + 1)
+        words[n++] = text + i;
+    return n;
+}
+
+static void submit_through_sbatch_then_rerun_one(void **state)
+{
+    (void)state;
+    char *rec = kd_path_join(dir, "sbatch.args");
+    char *body = kd_xasprintf("printf '%%s\\0' \"$@\" > '%s'; echo 4242", rec);
+    fake("sbatch", body);
+    free(body);
+    char *shards = kd_path_join(dir, "shards");
+    kd_slurm_options o = {.sbatch = "-p 'gpu nodes' -t 5", .shards = 3, .only_shard = -1, .dir = shards};
+    char *argv[] = {"kerndiff", "rank", "--slurm", "-p 'gpu nodes' -t 5", "--shards", "3", "--seed", "7",
+                    "--slurm-dir", shards, "base.cu", "c1.cu"};
+    kd_slurm_submit_request r = {.o = &o, .argc = (int)(sizeof argv / sizeof *argv), .argv = argv};
+    kd_slurm_job job;
+    kd_slurm_error e = {0};
+    assert_int_equal(kd_slurm_submit(&r, &job, &e), KD_OK);
+    assert_string_equal(job.id, "4242");
+    assert_int_equal(job.shards, 3);
+    const char *w[64];
+    size_t n = recorded(rec, w, 64);
+    char *log = kd_xasprintf("--output=%s/shard-%%a.log", job.dir);
+    char *script = kd_path_join(job.dir, KD_SLURM_SCRIPT);
+    char *self = realpath("/proc/self/exe", NULL);
+    const char *want[] = {"--job-name=kerndiff-rank", "--gres=gpu:1", "-p", "gpu nodes", "-t", "5", "--parsable",
+                          NULL /* --chdir */, log, "--array=0-2", script, "3", job.dir, self, "rank", "--seed", "7",
+                          "base.cu", "c1.cu"};
+    assert_int_equal(n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < n; i++)
+        if (want[i])
+            assert_string_equal(w[i], want[i]);
+    assert_true(!strncmp(w[7], "--chdir=/", 9));
+
+    /* The script, run as Slurm runs task 1, execs the words it was given and the shard's. */
+    char *cmd = kd_xasprintf("SLURM_ARRAY_TASK_ID=1 '%s' 3 '%s' printf '%%s|' rank 'a b'", script, job.dir);
+    const char *sh[] = {"sh", "-c", cmd, NULL};
+    kd_spawn_result res;
+    assert_int_equal(kd_spawn(sh, NULL, 10000, &res), 0);
+    char *expect = kd_xasprintf("rank|a b|--shard|1/3|--json|%s/shard-1.json|", job.dir);
+    assert_string_equal(kd_sb_str(&res.out), expect);
+    kd_spawn_result_free(&res);
+    free(expect);
+    free(cmd);
+
+    kd_slurm_manifest m;
+    assert_int_equal(kd_slurm_manifest_read(job.dir, &m, &e), KD_OK);
+    assert_int_equal(m.shards, 3);
+    assert_string_equal(m.jobs[0], "4242_0");
+    assert_string_equal(m.jobs[2], "4242_2");
+    assert_string_equal(m.sbatch, "-p 'gpu nodes' -t 5");
+    kd_slurm_manifest_free(&m);
+
+    /* Shard 1 again, alone: a new job for task 1, the others' kept. */
+    body = kd_xasprintf("printf '%%s\\0' \"$@\" > '%s'; echo '4300;cluster'", rec);
+    fake("sbatch", body);
+    free(body);
+    o.only_shard = 1;
+    kd_slurm_job again;
+    assert_int_equal(kd_slurm_submit(&r, &again, &e), KD_OK);
+    assert_string_equal(again.id, "4300");
+    n = recorded(rec, w, 64);
+    bool array1 = false;
+    for (size_t i = 0; i < n; i++)
+        array1 |= !strcmp(w[i], "--array=1");
+    assert_true(array1);
+    assert_int_equal(kd_slurm_manifest_read(job.dir, &m, &e), KD_OK);
+    assert_string_equal(m.jobs[0], "4242_0");
+    assert_string_equal(m.jobs[1], "4300_1");
+    kd_slurm_manifest_free(&m);
+
+    /* Out of range: refused before sbatch. */
+    o.only_shard = 3;
+    kd_slurm_job bad;
+    assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_USAGE);
+    assert_int_equal(e.kind, KD_SLURM_ERR_SHARD);
+    assert_int_equal(e.count, 3);
+    kd_slurm_error_free(&e);
+    /* A new rank into the same folder: refused (its shards would mix). */
+    o.only_shard = -1;
+    assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_USAGE);
+    assert_int_equal(e.kind, KD_SLURM_ERR_DIR_USED);
+    kd_slurm_error_free(&e);
+    /* A refused submission says what sbatch said, and leaves no manifest. */
+    fake("sbatch", "echo 'sbatch: error: invalid partition specified: gpu nodes' >&2; exit 1");
+    char *other = kd_path_join(dir, "other");
+    o.dir = other;
+    assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_RUNTIME);
+    assert_int_equal(e.kind, KD_SLURM_ERR_PROGRAM);
+    assert_non_null(strstr(e.output, "invalid partition"));
+    kd_slurm_error_free(&e);
+    kd_slurm_manifest bad_m;
+    assert_int_equal(kd_slurm_manifest_read(other, &bad_m, &e), KD_FAIL_INPUT);
+    kd_slurm_error_free(&e);
+    free(other);
+    /* An unclosed quote: refused, nothing run. */
+    o.sbatch = "-p 'gpu";
+    assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_USAGE);
+    assert_int_equal(e.kind, KD_SLURM_ERR_QUOTE);
+    kd_slurm_error_free(&e);
+
+    kd_slurm_job_free(&job);
+    kd_slurm_job_free(&again);
+    free(self);
+    free(script);
+    free(log);
+    free(shards);
+    free(rec);
+}
+
+static void merge_names_the_shards_without_a_result(void **state)
+{
+    (void)state;
+    /* the folder the previous test made: shards 0, 2 of job 4242, 1 of 4300 */
+    char *shards = kd_path_join(dir, "shards");
+    fake("sacct", "echo '4242_0|COMPLETED'; echo '4300_1|FAILED'; echo '4242_2|CANCELLED by 0'");
+    char *f0 = kd_path_join(shards, "shard-0.json"), *f1 = kd_path_join(shards, "shard-1.json");
+    assert_int_equal(kd_write_file(f0, "{\"heat\": 0, \"heats\": 3}", 23), 0);
+    assert_int_equal(kd_write_file(f1, "{\"heat\": 0,", 11), 0);
+    kd_merge m;
+    kd_slurm_error e = {0};
+    assert_int_equal(kd_merge_read(shards, &m, &e), KD_OK);
+    assert_int_equal(m.done, 1);
+    assert_int_equal(m.shards[0].state, KD_SHARD_DONE);
+    assert_int_equal(m.shards[1].state, KD_SHARD_INVALID);
+    assert_string_equal(m.shards[1].scheduler, "FAILED");
+    assert_int_equal(m.shards[2].state, KD_SHARD_MISSING);
+    assert_string_equal(m.shards[2].scheduler, "CANCELLED");
+    const kd_strlist *rr = &m.shards[2].rerun;
+    assert_string_equal(rr->items[rr->count - 2], "--only-shard");
+    assert_string_equal(rr->items[rr->count - 1], "2");
+    kd_strbuf text = {0};
+    kd_slurm_merge_problems(&m, &text);
+    assert_non_null(strstr(kd_sb_str(&text), "shard 2 of 3 (Slurm task 4242_2: CANCELLED): no result"));
+    assert_non_null(strstr(kd_sb_str(&text), "shard 1 of 3 (Slurm task 4300_1: FAILED): its result"));
+    assert_non_null(strstr(kd_sb_str(&text), "re-run it alone: kerndiff rank --slurm '-p '\\''gpu nodes'\\'' -t 5'"));
+    assert_non_null(strstr(kd_sb_str(&text), "--only-shard 2\n"));
+    assert_non_null(strstr(kd_sb_str(&text), "1 of 3 shards have a result"));
+    kd_sb_free(&text);
+    kd_merge_free(&m);
+
+    /* A heat of another shard in shard 1's place is not taken; a right one is. */
+    assert_int_equal(kd_write_file(f1, "{\"heat\": 0, \"heats\": 3}", 23), 0);
+    assert_int_equal(kd_merge_read(shards, &m, &e), KD_OK);
+    assert_int_equal(m.shards[1].state, KD_SHARD_INVALID);
+    assert_non_null(strstr(m.shards[1].detail, "heat 0 of 3"));
+    kd_merge_free(&m);
+    assert_int_equal(kd_write_file(f1, "{\"heat\": 1, \"heats\": 3}", 23), 0);
+    char *f2 = kd_path_join(shards, "shard-2.json");
+    assert_int_equal(kd_write_file(f2, "{\"heat\": 2, \"heats\": 3}", 23), 0);
+    assert_int_equal(kd_merge_read(shards, &m, &e), KD_OK);
+    assert_int_equal(m.done, 3);
+    kd_slurm_merge_problems(&m, &text);
+    assert_int_equal(text.len, 0);
+    kd_merge_free(&m);
+
+    /* A folder that is not one. */
+    assert_int_equal(kd_merge_read(dir, &m, &e), KD_FAIL_INPUT);
+    assert_int_equal(e.kind, KD_SLURM_ERR_MANIFEST);
+    kd_slurm_error_free(&e);
+    free(f0);
+    free(f1);
+    free(f2);
+    free(shards);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(split_like_sh_without_expanding),
+        cmocka_unit_test(gpus_asked_or_not),
+        cmocka_unit_test(shard_words_drop_slurm_and_outputs),
+        cmocka_unit_test(submit_through_sbatch_then_rerun_one),
+        cmocka_unit_test(merge_names_the_shards_without_a_result),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
