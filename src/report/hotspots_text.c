@@ -1,0 +1,186 @@
+/* The hot-spot diff's sentences: the terminal's lines and the Markdown table. */
+#include "report/hotspots_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/untrusted.h"
+
+/* Source lines are shown from their first non-blank up to this many characters. */
+enum { TEXT_SHOWN = 60 };
+
+void kd_hotspots_reason_text(kd_strbuf *sb, const char *reason)
+{
+    if (!reason) {
+        kd_sb_puts(sb, "none");
+        return;
+    }
+    kd_strbuf tmp = {0};
+    for (const char *s = reason; *s; s++)
+        kd_sb_append(&tmp, *s == '_' ? " " : s, 1);
+    kd_sb_untrusted(sb, kd_sb_str(&tmp));
+    kd_sb_free(&tmp);
+}
+
+static void share_text(kd_strbuf *sb, double share)
+{
+    if (share > 0 && share < 0.005)
+        kd_sb_puts(sb, "<1%");
+    else
+        kd_sb_printf(sb, "%.0f%%", share * 100);
+}
+
+/* The text shown of a source line: from its first non-blank, cut at TEXT_SHOWN. */
+static const char *shown_text(const char *text, char *cut)
+{
+    while (*text == ' ' || *text == '\t')
+        text++;
+    if (strlen(text) <= TEXT_SHOWN)
+        return text;
+    memcpy(cut, text, TEXT_SHOWN);
+    strcpy(cut + TEXT_SHOWN, "...");
+    return cut;
+}
+
+/* A Markdown code span: its contents escaped so that neither '`' nor '|' ends it or the row. */
+static void md_code(kd_strbuf *sb, kd_untrusted *u, const char *text)
+{
+    char cut[TEXT_SHOWN + 4];
+    kd_sb_printf(sb, "`%s`", kd_untrusted_md(u, shown_text(text, cut)));
+}
+
+static void code_text(kd_strbuf *sb, const char *text)
+{
+    char cut[TEXT_SHOWN + 4];
+    kd_sb_puts(sb, "`");
+    kd_sb_untrusted(sb, shown_text(text, cut));
+    kd_sb_puts(sb, "`");
+}
+
+static void line_numbers(kd_strbuf *sb, const kd_hs_row *row)
+{
+    if (row->line[0] && row->line[1] && row->line[0] != row->line[1])
+        kd_sb_printf(sb, "line %u -> %u", row->line[0], row->line[1]);
+    else if (row->line[1] || row->line[0])
+        kd_sb_printf(sb, "line %u", row->line[1] ? row->line[1] : row->line[0]);
+    else
+        kd_sb_puts(sb, "instructions without line info");
+    if (row->how == KD_HS_ONLY_V1)
+        kd_sb_puts(sb, " (v1 only)");
+    else if (row->how == KD_HS_ONLY_V2)
+        kd_sb_puts(sb, " (v2 only)");
+    const kd_hs_line *l = row->side[1] ? row->side[1] : row->side[0];
+    if (l && l->file && !row->text[0] && !row->text[1]) {
+        kd_sb_puts(sb, " of ");
+        kd_sb_untrusted(sb, l->file);
+    }
+}
+
+void kd_hotspots_row_text(kd_strbuf *sb, const kd_hs_row *row)
+{
+    line_numbers(sb, row);
+    const char *a = row->text[0], *b = row->text[1];
+    if (a && b && strcmp(a, b)) {
+        kd_sb_puts(sb, " ");
+        code_text(sb, a);
+        kd_sb_puts(sb, " -> ");
+        code_text(sb, b);
+        if (row->how == KD_HS_FAMILY) {
+            const kd_hs_line *l = row->side[0] ? row->side[0] : row->side[1];
+            kd_sb_puts(sb, " (paired by their ");
+            kd_sb_untrusted(sb, l && l->family ? l->family : "?");
+            kd_sb_puts(sb, " instructions)");
+        }
+    } else if (a || b) {
+        kd_sb_puts(sb, " ");
+        code_text(sb, b ? b : a);
+    }
+    kd_sb_puts(sb, ": ");
+    share_text(sb, row->share[0]);
+    kd_sb_puts(sb, " -> ");
+    share_text(sb, row->share[1]);
+    kd_sb_puts(sb, " of samples, ");
+    kd_hotspots_reason_text(sb, row->dominant[0]);
+    kd_sb_puts(sb, " -> ");
+    kd_hotspots_reason_text(sb, row->dominant[1]);
+}
+
+static size_t shown(const kd_hs_diff *d)
+{
+    size_t n = 0;
+    while (n < d->row_count && n < KD_HOTSPOTS_SHOWN && fabs(d->rows[n].delta) >= 0.005)
+        n++;
+    return n;
+}
+
+void kd_hotspots_terminal(FILE *out, const kd_hs_diff *d, bool color)
+{
+    const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+    fprintf(out, "\n%sWhere the time moved%s (PC samples: v1 %llu, v2 %llu; lines by the change in their share)\n",
+            bold, reset, (unsigned long long)d->side[0]->sampled, (unsigned long long)d->side[1]->sampled);
+    size_t n = shown(d);
+    if (n == 0)
+        fputs("  no line's share of the samples changed by 0.5 points or more\n", out);
+    for (size_t k = 0; k < n; k++) {
+        kd_strbuf sb = {0};
+        kd_hotspots_row_text(&sb, &d->rows[k]);
+        fprintf(out, "  %s\n", kd_sb_str(&sb));
+        kd_sb_free(&sb);
+    }
+    for (int s = 0; s < 2; s++)
+        if (d->side[s]->dropped)
+            fprintf(out, "  v%d: %llu samples dropped (the sampling buffer was full)\n", s + 1,
+                    (unsigned long long)d->side[s]->dropped);
+}
+
+void kd_hotspots_markdown(FILE *out, const kd_hs_diff *d)
+{
+    fprintf(out, "\n### Where the time moved\n\nPC samples: v1 %llu, v2 %llu; the lines whose share changed most.\n\n",
+            (unsigned long long)d->side[0]->sampled, (unsigned long long)d->side[1]->sampled);
+    size_t n = shown(d);
+    if (n == 0) {
+        fputs("No line's share of the samples changed by 0.5 points or more.\n", out);
+        return;
+    }
+    fputs("| line | source | v1 | v2 | change | stall reason (v1 -> v2) |\n|---|---|--:|--:|--:|---|\n", out);
+    kd_untrusted u = {0};
+    for (size_t k = 0; k < n; k++) {
+        const kd_hs_row *row = &d->rows[k];
+        kd_strbuf ln = {0}, src = {0}, v1 = {0}, v2 = {0}, why = {0};
+        line_numbers(&ln, row);
+        const char *a = row->text[0], *b = row->text[1];
+        if (a && b && strcmp(a, b)) {
+            md_code(&src, &u, a);
+            kd_sb_puts(&src, " -> ");
+            md_code(&src, &u, b);
+        } else if (a || b) {
+            md_code(&src, &u, b ? b : a);
+        }
+        share_text(&v1, row->share[0]);
+        share_text(&v2, row->share[1]);
+        kd_hotspots_reason_text(&why, row->dominant[0]);
+        kd_sb_puts(&why, " -> ");
+        kd_hotspots_reason_text(&why, row->dominant[1]);
+        fprintf(out, "| %s | %s | %s | %s | %+.0f pp | %s |\n", kd_untrusted_md(&u, kd_sb_str(&ln)), kd_sb_str(&src),
+                kd_sb_str(&v1), kd_sb_str(&v2), row->delta * 100, kd_untrusted_md(&u, kd_sb_str(&why)));
+        kd_sb_free(&ln), kd_sb_free(&src), kd_sb_free(&v1), kd_sb_free(&v2), kd_sb_free(&why);
+    }
+    kd_untrusted_free(&u);
+}
+
+void kd_hotspots_error_text(kd_strbuf *sb, const char *side, const char *path, const kd_hs_error *err)
+{
+    static const char *const why[] = {
+        [KD_HS_OK] = "no error",
+        [KD_HS_ERR_HEADER] = "it does not start with \"kerndiff-hotspots 1\" (not a hot-spot record, or a newer one)",
+        [KD_HS_ERR_LINE] = "a line that is not one of the record's kinds (docs/HOTSPOTS.md)",
+        [KD_HS_ERR_REASON] = "a pc line names a stall-reason index that no reason line declared",
+        [KD_HS_ERR_EMPTY] = "it holds no sampled PC (the kernel ran too briefly for the sampling period, or "
+                            "sampling was off); record again with a shorter period",
+    };
+    kd_sb_printf(sb, "%s's hot-spot record ", side);
+    kd_sb_untrusted(sb, path);
+    if (err->line)
+        kd_sb_printf(sb, ", line %zu", err->line);
+    kd_sb_printf(sb, ": %s", why[err->code]);
+}
