@@ -1,0 +1,38 @@
+"""replay_kdcap.py — what a capture file (docs/CAPTURE.md, format 1) says, for the GPU must-show
+scripts of issue 30 (tests/gpu/replay_*/): its manifest's launch lines and each pointer word with
+the allocation it points into.
+
+usage: python3 replay_kdcap.py FILE          prints the manifest's kernel/api/grid/block/cluster lines
+                                             and `pointer WORD -> alloc A (SIZE B) + OFFSET`
+       python3 replay_kdcap.py FILE --inside  exit 0 when every pointer word points at an offset
+                                             > 0 inside its allocation (tensors inside a pool
+                                             segment), 1 otherwise"""
+import struct
+import sys
+
+
+def manifest(path):
+    with open(path, "rb") as f:
+        b = f.read()
+    if b[:8] != b"\x89KDCAP\r\n":
+        raise SystemExit("not a kerndiff capture file: " + path)
+    m, size = struct.unpack_from("<QQ", b, 16)
+    return b[m:m + size].decode("utf-8", "replace").splitlines()
+
+
+def main():
+    lines = manifest(sys.argv[1])
+    allocs = [int(l.split()[1]) for l in lines if l.startswith("alloc ")]
+    pointers = [tuple(int(v) for v in l.split()[1:4]) for l in lines if l.startswith("pointer ")]
+    if len(sys.argv) > 2 and sys.argv[2] == "--inside":
+        return 0 if pointers and all(off > 0 and off < allocs[a] for _, a, off in pointers) else 1
+    for l in lines:
+        if l.split(" ")[0] in ("kernel", "api", "nth", "grid", "block", "cluster", "smem", "params"):
+            print(l)
+    for word, a, off in pointers:
+        print("pointer %d -> alloc %d (%d B) + %d" % (word, a, allocs[a], off))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
