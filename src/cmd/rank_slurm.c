@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "cli/opts_slurm.h"
 #include "cli/status.h"
 #include "rank/merge.h"
 #include "report/slurm_text.h"
@@ -57,4 +58,15 @@ int kd_cmd_rank_merge(const kd_cmd_args *a, const char *dir)
     kd_sb_free(&problems);
     kd_merge_free(&m);
     return status;
+}
+
+int kd_cmd_rank_slurm_dispatch(const kd_cmd_args *a)
+{
+    const kd_slurm_options *so = kd_opts_slurm_values();
+    if (!so->sbatch && !so->merge && !so->wait && so->only_shard < 0 && !so->dir && !so->shards)
+        return -1;
+    int usage = kd_opts_slurm_check();
+    if (usage)
+        return usage;
+    return so->merge ? kd_cmd_rank_merge(a, so->merge) : kd_cmd_rank_slurm(a, so);
 }

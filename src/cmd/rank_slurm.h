@@ -7,6 +7,10 @@
 #include "cmd/cmd.h"
 #include "rank/slurm.h"
 
+/* What cmd/rank.c calls first: when --slurm or --merge was given (cli/opts_slurm.h), checks
+ * them and runs one of the two below, returning its exit status; otherwise -1 (a rank in
+ * this process). */
+int kd_cmd_rank_slurm_dispatch(const kd_cmd_args *a);
 /* Submits the job array (or, with --only-shard, one shard of an existing DIR), says its id
  * and DIR; with --wait, waits for it and merges. Returns the exit status. */
 int kd_cmd_rank_slurm(const kd_cmd_args *a, const kd_slurm_options *so);
