@@ -53,7 +53,7 @@ $(BUILD)/harness/cupti_timer.o: CPPFLAGS += -I$(CUDA_HOME)/include
 # cupti_profiler_host.h (CUDA 13) includes C++'s <string> for nothing: harness/cupti_compat has an empty one.
 $(BUILD)/harness/cupti_profiler.o: CPPFLAGS += -Iharness/cupti_compat -I$(CUDA_HOME)/include
 
-$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/counters_reply.o $(LIB)
+$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cupti_pcsampling_cmd.o $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/counters_reply.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 $(BUILD)/kerndiff-triton.py: scripts/kerndiff-triton.py
@@ -141,6 +141,17 @@ install: $(BIN) $(HARNESS) $(HELPERS) $(INJECT)
 
 clean:
 	rm -rf build build-san build-fuzz
+
+# The hot-spot diff's PC-sampling recorder (CUPTI's headers, libcupti dlopen'ed) and the GPU
+# test's two programs (tests/gpu/hotspots.sh).
+$(BUILD)/harness/cupti_pcsampling.o: CPPFLAGS += -I$(CUDA_HOME)/include
+HOTSPOTS_TOOLS := $(BUILD)/tests/kd-hotspots-record $(BUILD)/tests/kd-hotspots-diff
+$(BUILD)/tests/kd-hotspots-record: tests/gpu/hotspots_record.c $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cuda_driver.o
+	@mkdir -p $(dir $@)
+	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Iharness $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldl $(LDLIBS)
+$(BUILD)/tests/kd-hotspots-diff: tests/gpu/hotspots_diff.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(KD_LIBS) $(LDLIBS)
 
 -include $(OBJ:.o=.d) $(BUILD)/src/main.d $(wildcard $(BUILD)/harness/*.d)
 
