@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/fs.h"
 #include "util/xalloc.h"
@@ -26,6 +27,8 @@ void kd_merge_free(kd_merge *m)
         free(s->scheduler);
         free(s->detail);
         free_words(&s->rerun);
+        if (s->state == KD_SHARD_DONE)
+            kd_rank_heat_free(&s->heat);
     }
     free(m->shards);
     free(m->dir);
@@ -43,37 +46,43 @@ bool kd_shard_in_queue(const kd_shard *s)
     return false;
 }
 
-/* The heat file of a shard: there, and a JSON object written by a shard of this rank. */
-static kd_shard_state read_heat(kd_shard *s, unsigned shards)
+/* The heat file of a shard: there, and heat I of N of the same rank as the shards before
+ * it (seed, candidate count): a file from another rank, or another shard's, would merge
+ * candidates twice or with other intervals. */
+static kd_shard_state read_heat(kd_shard *s, unsigned shards, const kd_rank_heat *first)
 {
-    size_t len = 0;
-    char *text = kd_read_file(s->path, &len);
-    if (!text) {
-        if (errno == ENOENT)
-            return KD_SHARD_MISSING;
-        s->detail = kd_xstrdup(kd_read_error(errno));
+    struct stat st;
+    if (stat(s->path, &st) != 0 && errno == ENOENT)
+        return KD_SHARD_MISSING;
+    char *why = NULL;
+    if (kd_rank_heat_read(s->path, &s->heat, &why) != 0) {
+        s->detail = why ? why : kd_xstrdup("unreadable");
         return KD_SHARD_INVALID;
     }
-    json_error_t jerr;
-    json_t *root = json_loadb(text, len, 0, &jerr);
-    free(text);
-    if (!json_is_object(root)) {
-        s->detail = root ? kd_xstrdup("not a JSON object") : kd_xasprintf("line %d: %s", jerr.line, jerr.text);
-        json_decref(root);
+    const kd_rank_heat *h = &s->heat;
+    if (h->heat != s->index || h->heats != shards)
+        s->detail = kd_xasprintf("it is heat %u of %u, not %u of %u", h->heat, h->heats, s->index, shards);
+    else if (first && h->seed != first->seed)
+        s->detail = kd_xasprintf("its seed %llu is not the other shards' %llu", (unsigned long long)h->seed,
+                                 (unsigned long long)first->seed);
+    else if (first && h->family != first->family)
+        s->detail = kd_xasprintf("it ranks %zu candidates, the other shards %zu", h->family, first->family);
+    if (s->detail) {
+        kd_rank_heat_free(&s->heat);
+        memset(&s->heat, 0, sizeof s->heat);
         return KD_SHARD_INVALID;
     }
-    /* The heat says which heat of how many it is (the contract's `heat`, `heats`): a file
-     * from another rank, or another shard's, would merge candidates twice. */
-    json_t *heat = json_object_get(root, "heat"), *heats = json_object_get(root, "heats");
-    kd_shard_state st = KD_SHARD_DONE;
-    if (json_is_integer(heat) && json_is_integer(heats) &&
-        (json_integer_value(heat) != (json_int_t)s->index || json_integer_value(heats) != (json_int_t)shards)) {
-        s->detail = kd_xasprintf("it is heat %lld of %lld, not %u of %u", (long long)json_integer_value(heat),
-                                 (long long)json_integer_value(heats), s->index, shards);
-        st = KD_SHARD_INVALID;
-    }
-    json_decref(root);
-    return st;
+    return KD_SHARD_DONE;
+}
+
+kd_rank_heat **kd_merge_heats(const kd_merge *m)
+{
+    if (m->done != m->manifest.shards)
+        return NULL;
+    kd_rank_heat **heats = kd_xcalloc(m->manifest.shards, sizeof *heats);
+    for (unsigned i = 0; i < m->manifest.shards; i++)
+        heats[i] = &m->shards[i].heat;
+    return heats;
 }
 
 typedef struct states_ctx {
@@ -102,6 +111,7 @@ kd_outcome kd_merge_read(const char *dir, kd_merge *m, kd_slurm_error *e)
     unsigned n = m->manifest.shards;
     m->shards = kd_xcalloc(n, sizeof *m->shards);
     kd_strlist jobs = {0};
+    const kd_rank_heat *first = NULL;
     for (unsigned i = 0; i < n; i++) {
         kd_shard *s = &m->shards[i];
         s->index = i;
@@ -109,8 +119,10 @@ kd_outcome kd_merge_read(const char *dir, kd_merge *m, kd_slurm_error *e)
         s->path = kd_path_join(dir, name);
         free(name);
         s->job = m->manifest.jobs[i] ? kd_xstrdup(m->manifest.jobs[i]) : NULL;
-        s->state = read_heat(s, n);
+        s->state = read_heat(s, n, first);
         if (s->state == KD_SHARD_DONE) {
+            if (!first)
+                first = &s->heat;
             m->done++;
             continue;
         }

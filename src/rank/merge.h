@@ -3,8 +3,9 @@
  * Slurm task) and each shard's heat, DIR/shard-I.json, written by `kerndiff rank --shard I/N
  * --json DIR/shard-I.json` in the array's task I.
  *
- * A shard is done when its heat file is there and reads as a heat (whatever the task's exit
- * status: a rank that found a slower candidate may exit non-zero). Any other shard is named
+ * A shard is done when its heat file is there and reads as heat I of N (kd_rank_heat_read),
+ * with the seed and the candidate count of the other shards (whatever the task's exit status:
+ * a rank that found a slower candidate may exit non-zero). Any other shard is named
  * with what Slurm says of its task (sacct where accounting is on, else scontrol: FAILED,
  * PREEMPTED, TIMEOUT, CANCELLED, OUT_OF_MEMORY, NODE_FAIL, still PENDING/RUNNING, or
  * unknown) and the command that re-runs it alone (`... --only-shard I`). The report is made
@@ -16,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "rank/rank.h"
 #include "rank/slurm.h"
 #include "util/outcome.h"
 #include "util/strlist.h"
@@ -34,6 +36,7 @@ typedef struct kd_shard {
     char *scheduler;  /* what Slurm says of that task ("FAILED"...), NULL: nothing known */
     char *detail;     /* INVALID: what is wrong with the file */
     kd_strlist rerun; /* not DONE: the words of the command that re-runs it alone */
+    kd_rank_heat heat; /* DONE: its heat (rank/heat_json.c read it) */
 } kd_shard;
 
 typedef struct kd_merge {
@@ -48,6 +51,10 @@ typedef struct kd_merge {
  * DIR has no manifest. */
 kd_outcome kd_merge_read(const char *dir, kd_merge *m, kd_slurm_error *e);
 void kd_merge_free(kd_merge *m);
+
+/* The heats of a complete merge, in shard order, for kd_rank_finish (borrowed from m; NULL
+ * unless every shard is done). Free the array (not the heats) with free(). */
+kd_rank_heat **kd_merge_heats(const kd_merge *m);
 
 /* Whether the scheduler's state of a task says it may still write its heat
  * (PENDING, RUNNING, CONFIGURING, COMPLETING, REQUEUED, RESIZING, SUSPENDED). */

@@ -6,7 +6,7 @@
 #
 # Sourced:  source tests/slurm/cluster.sh; kd_slurm_available || skip; kd_slurm_start || fail
 #           ... sbatch/squeue/sacct/scontrol talk to it (SLURM_CONF is exported) ...
-#           kd_slurm_stop            (kd_slurm_start also installs it as an EXIT trap)
+#           kd_slurm_stop            (put it in your EXIT trap too: the daemons must not outlive you)
 # Run:      tests/slurm/cluster.sh check   starts it, runs one job through sbatch, stops it.
 
 # Whether the programs are there and we may start them (a reason on stdout when not).
@@ -73,7 +73,6 @@ NodeName=$host CPUs=$cpus State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
     export SLURM_CONF="$t/slurm.conf"
-    trap kd_slurm_stop EXIT
     "$(_kd_slurm_bin slurmctld)" -c -f "$SLURM_CONF" 2>>"$t/slurmctld.log" || { kd_slurm_logs; return 1; }
     "$(_kd_slurm_bin slurmd)" -f "$SLURM_CONF" 2>>"$t/slurmd.log" || { kd_slurm_logs; return 1; }
     local i
@@ -106,6 +105,7 @@ kd_slurm_stop() {
     done
     rm -rf "$KD_SLURM_DIR"
     KD_SLURM_DIR=
+    unset SLURM_CONF
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
@@ -113,6 +113,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     case "${1:-check}" in
     check)
         why=$(kd_slurm_available) || { echo "skip: $why"; exit 0; }
+        trap kd_slurm_stop EXIT
         kd_slurm_start || { echo "FAIL slurm did not start"; exit 1; }
         out=$(mktemp)
         id=$(sbatch --parsable --wrap "echo hello from slurm" --output="$out") || { echo "FAIL sbatch"; kd_slurm_logs; exit 1; }

@@ -221,6 +221,13 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     free(rec);
 }
 
+/* A heat with no candidate, as a shard writes it (rank/heat_json.c). */
+static void heat_file(const char *path, unsigned heat, unsigned long long seed)
+{
+    kd_rank_heat h = {.heat = heat, .heats = 3, .seed = seed, .family = 60, .baseline = "base.cu"};
+    assert_int_equal(kd_rank_heat_write(&h, path), 0);
+}
+
 static void merge_names_the_shards_without_a_result(void **state)
 {
     (void)state;
@@ -228,7 +235,7 @@ static void merge_names_the_shards_without_a_result(void **state)
     char *shards = kd_path_join(dir, "shards");
     fake("sacct", "echo '4242_0|COMPLETED'; echo '4300_1|FAILED'; echo '4242_2|CANCELLED by 0'");
     char *f0 = kd_path_join(shards, "shard-0.json"), *f1 = kd_path_join(shards, "shard-1.json");
-    assert_int_equal(kd_write_file(f0, "{\"heat\": 0, \"heats\": 3}", 23), 0);
+    heat_file(f0, 0, 7);
     assert_int_equal(kd_write_file(f1, "{\"heat\": 0,", 11), 0);
     kd_merge m;
     kd_slurm_error e = {0};
@@ -252,19 +259,31 @@ static void merge_names_the_shards_without_a_result(void **state)
     kd_sb_free(&text);
     kd_merge_free(&m);
 
-    /* A heat of another shard in shard 1's place is not taken; a right one is. */
-    assert_int_equal(kd_write_file(f1, "{\"heat\": 0, \"heats\": 3}", 23), 0);
+    /* A heat of another shard in shard 1's place is not taken, nor one of another seed; a
+     * right one is, and the heats come in shard order. */
+    heat_file(f1, 0, 7);
     assert_int_equal(kd_merge_read(shards, &m, &e), KD_OK);
     assert_int_equal(m.shards[1].state, KD_SHARD_INVALID);
     assert_non_null(strstr(m.shards[1].detail, "heat 0 of 3"));
+    assert_null(kd_merge_heats(&m));
     kd_merge_free(&m);
-    assert_int_equal(kd_write_file(f1, "{\"heat\": 1, \"heats\": 3}", 23), 0);
+    heat_file(f1, 1, 8);
+    assert_int_equal(kd_merge_read(shards, &m, &e), KD_OK);
+    assert_int_equal(m.shards[1].state, KD_SHARD_INVALID);
+    assert_non_null(strstr(m.shards[1].detail, "seed 8"));
+    kd_merge_free(&m);
+    heat_file(f1, 1, 7);
     char *f2 = kd_path_join(shards, "shard-2.json");
-    assert_int_equal(kd_write_file(f2, "{\"heat\": 2, \"heats\": 3}", 23), 0);
+    heat_file(f2, 2, 7);
     assert_int_equal(kd_merge_read(shards, &m, &e), KD_OK);
     assert_int_equal(m.done, 3);
     kd_slurm_merge_problems(&m, &text);
     assert_int_equal(text.len, 0);
+    kd_rank_heat **heats = kd_merge_heats(&m);
+    assert_non_null(heats);
+    assert_int_equal(heats[2]->heat, 2);
+    assert_string_equal(heats[0]->baseline, "base.cu");
+    free(heats);
     kd_merge_free(&m);
 
     /* A folder that is not one. */
