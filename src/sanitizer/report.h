@@ -71,9 +71,22 @@ typedef struct kd_san_buffer {
  * outside the spec are dropped. Returns the count (at most `room`). */
 size_t kd_san_buffers(const char *list, const kd_launch_spec *spec, size_t first, kd_san_buffer *out, size_t room);
 
+/* Where a global-memory access landed (data; report/sanitizer_explain.c words it): the
+ * buffer the address is in or overran (NULL: none, or not a global access with an address),
+ * the element index in that buffer's type (negative: before its start; >= elements: past its
+ * end) and the buffer's element count. */
+typedef struct kd_san_place {
+    const kd_san_buffer *buffer;
+    long long element;
+    unsigned long long elements;
+} kd_san_place;
+kd_san_place kd_san_locate(const kd_san_finding *f, const kd_san_buffer *buffers, size_t nbuffers);
+
 /* "thread (255,0,0) of block (3,0,0) wrote 4 bytes at out[1024], one past its end (1024
  * elements), at file.cu:12 (in oob_write); the launch probably needs --n, --buf out=... or
- * --grid". For a kernel with dynamic shared memory the hint names --smem first. */
+ * --grid". For a kernel with dynamic shared memory the hint names --smem first.
+ * Its words are report/'s (defined in report/sanitizer_explain.c); declared here while a
+ * caller below report/ (diff/passes.c, the fault's explanation) still words a finding. */
 void kd_san_explain(const kd_san_finding *f, const kd_san_buffer *buffers, size_t nbuffers, kd_strbuf *out);
 
 #endif
