@@ -1,4 +1,4 @@
-/* The options of the counter pass: --ncu, --no-ncu, --ncu-set, --metrics ... (cli/option_parse.h: one group
+/* The options of the counter pass: --counters, --ncu, --no-ncu, --ncu-set, --metrics ... (cli/option_parse.h: one group
  * per subsystem). */
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,12 @@
 #include "ncu/ncu_run.h"
 #include "util/xalloc.h"
 
+/* --counters: its code is this group's own (cli/option_parse.h's list has none yet); far
+ * above that list and its 1000 block. */
+enum { OPT_COUNTERS_COLLECTOR = 0x4331 };
+
 static const struct option options[] = {
+    {"counters", required_argument, NULL, OPT_COUNTERS_COLLECTOR},
     {"ncu-report", required_argument, NULL, OPT_NCU_REPORT},
     {"metrics", required_argument, NULL, OPT_METRICS},
     {"ncu", required_argument, NULL, OPT_NCU},
@@ -46,6 +51,11 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
                                "at most %d in all, got '%s'", KD_NCU_MAX_EXTRA, optarg);
         break;
     case OPT_NO_NCU: opts->diff.counters.off = true; break;
+    case OPT_COUNTERS_COLLECTOR:
+        if (strcmp(optarg, "cupti") && strcmp(optarg, "ncu") && strcmp(optarg, "auto"))
+            return kd_usage_error("--counters wants cupti, ncu or auto, got '%s'", optarg);
+        opts->diff.counters.collector = optarg;
+        break;
     case OPT_NCU_SET:
         if (strcmp(optarg, "fast") && strcmp(optarg, "full"))
             return kd_usage_error("--ncu-set wants fast or full, got '%s'", optarg);

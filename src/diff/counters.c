@@ -237,5 +237,6 @@ void kd_counters_free(kd_counters *c)
     free(c->advice);
     free(c->extras);
     free(c->missing_extra);
+    free(c->cupti_refused);
     memset(c, 0, sizeof *c);
 }

@@ -1,4 +1,5 @@
-/* counters.h — the counter half of a comparison: both sides profiled by ncu (ncu/profile),
+/* counters.h — the counter half of a comparison: both sides profiled in their harness by the
+ * CUPTI range profiler (ncu/cupti_collect.h) or by ncu (ncu/ncu_run.h), in the same shape,
  * their metrics evaluated per kernel (median over --ncu-repeats), aggregated over a
  * pipeline's kernels, diffed with noise flags, placed on the roofline, and explained. */
 #ifndef KD_DIFF_COUNTERS_H
@@ -48,6 +49,8 @@ typedef struct kd_counters {
     kd_extra_metric *extras;    /* --metrics that both sides have */
     size_t nextras;
     char *missing_extra;        /* --metrics without a column on either side ("a, b"), or NULL */
+    const char *collector;      /* who collected them: "cupti" (in the harness) or "ncu" */
+    char *cupti_refused;        /* --counters auto fell back to ncu: why CUPTI could not (owned), or NULL */
 } kd_counters;
 
 /* Everything the counter diff needs to know about the run besides ncu's numbers. */

@@ -10,6 +10,8 @@
 #include "diff/replay_pass.h"
 #include "diff/runtime.h"
 #include "gpu/nvml.h"
+#include "ncu/cupti_collect.h"
+#include "ncu/ncu_msgs.h"
 #include "util/progress.h"
 #include "util/xalloc.h"
 
@@ -174,51 +176,159 @@ static void read_peaks(kd_counter_context *ctx)
     kd_nvml_close(n);
 }
 
-/* ---- counters (ncu/): each side under Nsight Compute, after the timing ------------------ */
+/* ---- counters (ncu/): each side in its harness (CUPTI) or under Nsight Compute ---------- */
 
 static bool counters_wanted(const kd_diff_options *opts) { return !opts->counters.off; }
 
+/* The table's launch facts (ncu's launch__* and theoretical occupancy) of a side, from the
+ * static analysis of the cubin it runs: CUPTI has no such metrics. Absent when unknown. */
+static size_t launch_facts(const kd_comparison *c, int s, const kd_timing_side *side, kd_launch_fact *out)
+{
+    const kd_static_result *st = &c->side[s].stat;
+    const kd_launch_spec *spec = side->spec;
+    size_t n = 0;
+    if (!spec || !spec->nargs)
+        return 0;
+    out[n++] = (kd_launch_fact){"launch__grid_size", (double)kd_launch_spec_blocks(spec)};
+    out[n++] = (kd_launch_fact){"launch__block_size", (double)spec->block[0] * spec->block[1] * spec->block[2]};
+    out[n++] = (kd_launch_fact){"launch__shared_mem_per_block_dynamic", (double)spec->dynamic_smem};
+    if (st->resources.registers > 0) {
+        out[n++] = (kd_launch_fact){"launch__registers_per_thread", st->resources.registers};
+        out[n++] = (kd_launch_fact){"launch__shared_mem_per_block_static", (double)st->resources.shared_static};
+    }
+    if (st->occupancy_valid) {
+        const kd_occupancy *o = &st->occupancy;
+        out[n++] = (kd_launch_fact){"sm__maximum_warps_per_active_cycle_pct", o->occupancy * 100};
+        out[n++] = (kd_launch_fact){"launch__occupancy_limit_registers", o->by_registers};
+        out[n++] = (kd_launch_fact){"launch__occupancy_limit_shared_mem", o->by_shared};
+        out[n++] = (kd_launch_fact){"launch__occupancy_limit_warps", o->by_warps};
+        out[n++] = (kd_launch_fact){"launch__occupancy_limit_blocks", o->by_blocks};
+    }
+    return n;
+}
+
+typedef enum { COLLECT_OK, COLLECT_REFUSED, COLLECT_FAILED } collect_result;
+
+/* Both sides in their own harness child with `counters`: ok, refused (no CUPTI profiler, or
+ * a metric it does not know: ncu may do it) or failed (why, side). */
+static collect_result collect_cupti(const kd_pass_context *ctx, kd_comparison *c, int repeats,
+                                    kd_ncu_result results[2], kd_strbuf *why, int *side)
+{
+    const kd_diff_options *opts = ctx->opts;
+    for (int s = 0; s < 2; s++) {
+        kd_launch_fact facts[16];
+        kd_cupti_options o = {.full = opts->counters.full, .repeats = repeats, .timeout_ms = opts->timing.timeout_ms,
+                              .launch_ns = c->timing.side[s].summary.median, .extra = &opts->counters.extra_metrics,
+                              .facts = facts, .nfacts = launch_facts(c, s, &ctx->sides[s], facts)};
+        kd_trace("counter pass %s (CUPTI, in the harness)", ctx->sides[s].label);
+        kd_cupti_collect_status st = kd_cupti_collect(&o, &ctx->sides[s], opts->timing.seed, &results[s], why);
+        if (st != KD_CUPTI_COLLECT_OK) {
+            *side = s;
+            return st == KD_CUPTI_COLLECT_FAILED ? COLLECT_FAILED : COLLECT_REFUSED;
+        }
+    }
+    return COLLECT_OK;
+}
+
+static kd_ncu_status collect_ncu(const kd_pass_context *ctx, kd_comparison *c, int repeats, kd_ncu_result results[2],
+                                 kd_strbuf *why, int *side)
+{
+    const kd_diff_options *opts = ctx->opts;
+    const kd_counters_options *asked = &opts->counters;
+    kd_ncu_options o = {.ncu = asked->ncu, .full = asked->full, .repeats = repeats,
+                        .clock_control = asked->clock_control, .timeout_ms = opts->timing.timeout_ms,
+                        .report_dir = asked->report_dir, .extra = &asked->extra_metrics};
+    kd_ncu_status st = KD_NCU_OK;
+    for (int s = 0; s < 2 && st == KD_NCU_OK; s++) {
+        kd_trace("counter pass %s", ctx->sides[s].label);
+        o.launch_ns = c->timing.side[s].summary.median;
+        st = kd_ncu_profile(&o, &ctx->sides[s], opts->timing.seed, ctx->workdir, &results[s], why);
+        *side = s;
+    }
+    return st;
+}
+
+static void build_counters(const kd_pass_context *ctx, kd_comparison *c, const kd_ncu_result results[2])
+{
+    const kd_diff_options *opts = ctx->opts;
+    kd_counter_context k = {
+        .sm = c->timing.sm,
+        .sms = c->timing.sms,
+        .timing_noise_pct = kd_speedup_ci_halfwidth_pct(&c->timing.speedup),
+        .verdict = c->timing.verdict,
+        .extra_metrics = &opts->counters.extra_metrics,
+    };
+    for (int s = 0; s < 2; s++)
+        k.spill_bytes[s] = c->side[s].stat.resources.spill_stores + c->side[s].stat.resources.spill_loads;
+    read_peaks(&k);
+    kd_counters_build(results, opts->counters.full, &k, &c->counters);
+}
+
+/* Which collector --counters asks for. On the simulated harness an unasked-for auto keeps
+ * the behaviour from before CUPTI (ncu's stand-in with --ncu, else none), so that the
+ * simulated runs' reports stay as they were; `--counters cupti|auto` asks its `counters`. */
+static const char *collector_of(const kd_diff_options *opts, const kd_comparison *c)
+{
+    const char *asked = opts->counters.collector;
+    if (!asked && c->simulated)
+        return opts->counters.ncu ? "ncu" : NULL;
+    return asked ? asked : "auto";
+}
+
 /* Counters explain a timing; without them the timing still stands, so every failure here
- * becomes a note, never an error. */
+ * becomes a note, never an error. --counters auto (the default) collects them in each side's
+ * harness with CUPTI, and falls back to ncu, saying why once, where CUPTI cannot. */
 static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
 {
     const kd_diff_options *opts = ctx->opts;
-    const kd_timing_side *sides = ctx->sides;
-    if (c->simulated && !opts->counters.ncu)
+    const char *collector = collector_of(opts, c);
+    if (!collector)
         return skipped(&c->counters_note, KD_COUNTERS_SIMULATED);
     double shortest = fmin(c->timing.side[0].summary.median, c->timing.side[1].summary.median);
-    const kd_counters_options *asked = &opts->counters;
-    kd_ncu_options o = {.ncu = asked->ncu, .full = asked->full, .repeats = kd_ncu_auto_repeats(asked->repeats, shortest),
-                        .clock_control = asked->clock_control, .timeout_ms = opts->timing.timeout_ms,
-                        .report_dir = asked->report_dir, .extra = &asked->extra_metrics};
+    int repeats = kd_ncu_auto_repeats(opts->counters.repeats, shortest);
     kd_ncu_result results[2];
     memset(results, 0, sizeof results);
-    kd_ncu_status st = KD_NCU_OK;
     kd_strbuf why = {0};
-    int s = 0;
-    for (; s < 2 && st == KD_NCU_OK; s++) {
-        kd_trace("counter pass %s", sides[s].label);
-        o.launch_ns = c->timing.side[s].summary.median;
-        st = kd_ncu_profile(&o, &sides[s], opts->timing.seed, ctx->workdir, &results[s], &why);
+    int side = 0;
+    char *refused = NULL;
+    const char *ran_by = NULL;
+    if (strcmp(collector, "ncu")) {
+        collect_result r = collect_cupti(ctx, c, repeats, results, &why, &side);
+        if (r == COLLECT_OK)
+            ran_by = "cupti";
+        else if (!strcmp(collector, "cupti") || r == COLLECT_FAILED) {
+            kd_strbuf detail = {0};
+            kd_sb_printf(&detail, "in-process CUPTI profiler: %s", kd_sb_str(&why));
+            kd_note_set(&c->counters_note, KD_COUNTERS_NCU_FAILED, KD_NOTE_SIDE(side), NULL, NULL, kd_sb_str(&detail));
+            kd_sb_free(&detail);
+        } else {
+            refused = kd_sb_take(&why);
+            kd_say(KD_MSG_NCU_CUPTI_FALLBACK, KD_DIAG_NO_SIDE, KD_S(refused));
+        }
+        if (!ran_by) {
+            kd_ncu_result_free(&results[0]);
+            kd_ncu_result_free(&results[1]);
+        }
+        kd_sb_free(&why);
     }
-    if (st != KD_NCU_OK) {
-        kd_note_id id = st == KD_NCU_MISSING      ? KD_COUNTERS_NCU_MISSING
-                        : st == KD_NCU_PERMISSION ? KD_COUNTERS_NCU_PERMISSION
-                                                  : KD_COUNTERS_NCU_FAILED;
-        kd_note_set(&c->counters_note, id, KD_NOTE_SIDE(s - 1), NULL, NULL, kd_sb_str(&why));
-    } else {
-        kd_counter_context k = {
-            .sm = c->timing.sm,
-            .sms = c->timing.sms,
-            .timing_noise_pct = kd_speedup_ci_halfwidth_pct(&c->timing.speedup),
-            .verdict = c->timing.verdict,
-            .extra_metrics = &opts->counters.extra_metrics,
-        };
-        for (s = 0; s < 2; s++)
-            k.spill_bytes[s] = c->side[s].stat.resources.spill_stores + c->side[s].stat.resources.spill_loads;
-        read_peaks(&k);
-        kd_counters_build(results, opts->counters.full, &k, &c->counters);
+    if (!ran_by && !c->counters_note.present) {
+        kd_ncu_status st = collect_ncu(ctx, c, repeats, results, &why, &side);
+        if (st == KD_NCU_OK)
+            ran_by = "ncu";
+        else {
+            kd_note_id id = st == KD_NCU_MISSING      ? KD_COUNTERS_NCU_MISSING
+                            : st == KD_NCU_PERMISSION ? KD_COUNTERS_NCU_PERMISSION
+                                                      : KD_COUNTERS_NCU_FAILED;
+            kd_note_set(&c->counters_note, id, KD_NOTE_SIDE(side), NULL, NULL, kd_sb_str(&why));
+        }
     }
+    if (ran_by) {
+        build_counters(ctx, c, results);
+        c->counters.collector = ran_by;
+        c->counters.cupti_refused = refused;
+        refused = NULL;
+    }
+    free(refused);
     kd_sb_free(&why);
     kd_ncu_result_free(&results[0]);
     kd_ncu_result_free(&results[1]);

@@ -6,6 +6,7 @@
 
 enum {
     KD_MSG_NCU_FIRST = KD_DIAG_ID(KD_AREA_NCU, 0),
+    KD_MSG_NCU_CUPTI_FALLBACK, /* why CUPTI could not: --counters auto asks ncu instead */
 };
 
 #endif

@@ -24,6 +24,7 @@ enum { KD_NCU_MAX_EXTRA = 16 }; /* --metrics names */
  * pass (diff/passes.c) makes each side's kd_ncu_options from it. */
 typedef struct kd_counters_options {
     bool off;                      /* --no-ncu */
+    const char *collector;         /* --counters: "cupti", "ncu" or "auto"; NULL: not given (auto) */
     const char *ncu;               /* --ncu PATH */
     bool full;                     /* --ncu-set full */
     int repeats;                   /* --ncu-repeats; 0: kd_ncu_auto_repeats decides */

@@ -3,5 +3,6 @@
 #include "ncu/ncu_msgs.h"
 
 const kd_wording kd_wording_ncu[] = {
+    {KD_MSG_NCU_CUPTI_FALLBACK, 1, "counters: the CUPTI profiler is not available ({0}): ncu collects them"},
     {0, 0, NULL},
 };

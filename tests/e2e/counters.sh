@@ -97,3 +97,5 @@ else
 fi
 KERNDIFF_SIMULATE="$SIM" run counters_off 0 -- --no-ncu "$A" "$B"
 has counters_off out '^counters not collected: --no-ncu$'
+
+. tests/e2e/counters_inproc.sh

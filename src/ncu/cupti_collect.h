@@ -1,0 +1,45 @@
+/* cupti_collect.h — the counter pass without Nsight Compute (issue 31 item 1): one side's
+ * harness child, alone, describes and sets up its launch as for ncu, then answers `counters`
+ * (wire/counters.h) with the metric table's values collected in-process by the CUPTI Range
+ * Profiler, once per repeat. The result has the shape of ncu's (kd_ncu_result: one row per
+ * kernel per repeat, a column per metric), so diff/counters.c builds the diff the same way.
+ *
+ * The table's launch facts (launch__*, theoretical occupancy) are not hardware counters:
+ * CUPTI has no such metrics, ncu computes them from the function's attributes. The caller
+ * gives them (from the static analysis of the same cubin) and they fill those columns. */
+#ifndef KD_NCU_CUPTI_COLLECT_H
+#define KD_NCU_CUPTI_COLLECT_H
+
+#include <stdbool.h>
+
+#include "ncu/ncu_run.h"
+
+typedef struct kd_launch_fact {
+    const char *metric;   /* the ncu name ("launch__registers_per_thread") */
+    double value;
+} kd_launch_fact;
+
+typedef struct kd_cupti_options {
+    bool full;                  /* --ncu-set full */
+    int repeats;                /* launches profiled per side */
+    int timeout_ms;
+    double launch_ns;           /* the side's measured time per launch (0: unknown) */
+    const kd_strlist *extra;    /* --metrics (may be NULL) */
+    const kd_launch_fact *facts; /* launch facts of a one-kernel launch (may be NULL) */
+    size_t nfacts;
+} kd_cupti_options;
+
+typedef enum kd_cupti_collect_status {
+    KD_CUPTI_COLLECT_OK = 0,
+    KD_CUPTI_COLLECT_UNAVAILABLE, /* the harness has no CUPTI profiler (why says why): ncu may */
+    KD_CUPTI_COLLECT_UNKNOWN,     /* CUPTI does not know a metric of the table on this GPU */
+    KD_CUPTI_COLLECT_FAILED,      /* the harness failed (started, set up, crashed ...) */
+} kd_cupti_collect_status;
+
+/* Whether the table's metric `ncu_name` is a launch fact rather than a counter. */
+bool kd_cupti_is_launch_fact(const char *ncu_name);
+
+kd_cupti_collect_status kd_cupti_collect(const kd_cupti_options *o, const kd_harness_side *side,
+                                         unsigned long long seed, kd_ncu_result *out, kd_strbuf *why);
+
+#endif

@@ -1,0 +1,122 @@
+#include "wire/counters.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire/protocol.h"
+#include "util/xalloc.h"
+
+/* "v,v,..." into n values; false when the count differs or a value is not a number. */
+static bool parse_values(const char *text, double *out, size_t n)
+{
+    const char *p = text;
+    for (size_t m = 0; m < n; m++) {
+        if (!strncmp(p, "nan", 3)) {
+            out[m] = NAN;
+            p += 3;
+        } else {
+            char *end;
+            errno = 0;
+            out[m] = strtod(p, &end);
+            if (end == p || errno == ERANGE || !isfinite(out[m]))
+                return false;
+            p = end;
+        }
+        if (*p != (m + 1 < n ? ',' : '\0'))
+            return false;
+        p += *p == ',';
+    }
+    return true;
+}
+
+/* kernels=K0,K1,...: exactly `ranges` names, %-decoded, "-" for none. */
+static bool parse_kernels(const char *text, kd_wire_counters_reply *out)
+{
+    char *copy = kd_xstrdup(text), *save = NULL;
+    size_t k = 0;
+    for (char *name = strtok_r(copy, ",", &save); name && k < out->ranges; name = strtok_r(NULL, ",", &save), k++) {
+        kd_proto_decode(name);
+        out->kernels[k] = kd_xstrdup(strcmp(name, "-") ? name : "");
+    }
+    free(copy);
+    return k == out->ranges;
+}
+
+static kd_wire_counters_status parse_reply(const kd_words *w, size_t n, kd_wire_counters_reply *out, kd_strbuf *why)
+{
+    const char *ranges = kd_proto_value(w, 2, "ranges"), *passes = kd_proto_value(w, 2, "passes");
+    const char *replay = kd_proto_value(w, 2, "replay"), *kernels = kd_proto_value(w, 2, "kernels");
+    char *end = NULL;
+    unsigned long r = ranges ? strtoul(ranges, &end, 10) : 0;
+    if (!ranges || *end || r == 0 || r > 64 || !passes || !replay || !kernels || w->count < 2 ||
+        strcmp(w->word[1], "counters")) {
+        kd_sb_puts(why, "the harness answered `counters` with a malformed reply");
+        return KD_WIRE_COUNTERS_FAILED;
+    }
+    out->ranges = r;
+    out->passes = strtoul(passes, NULL, 10);
+    snprintf(out->replay, sizeof out->replay, "%s", replay);
+    out->kernels = kd_xcalloc(r, sizeof *out->kernels);
+    out->values = kd_xcalloc(r * (n ? n : 1), sizeof *out->values);
+    bool ok = parse_kernels(kernels, out);
+    for (size_t k = 0; ok && k < r; k++) {
+        char key[16];
+        snprintf(key, sizeof key, "r%zu", k);
+        const char *values = kd_proto_value(w, 2, key);
+        ok = values && parse_values(values, &out->values[k * n], n);
+    }
+    if (!ok) {
+        kd_sb_printf(why, "the harness answered `counters` without %zu values per kernel", n);
+        return KD_WIRE_COUNTERS_FAILED;
+    }
+    return KD_WIRE_COUNTERS_OK;
+}
+
+/* err counters unavailable|unknown MESSAGE (the message is the rest of the line); FAILED,
+ * with nothing said, for any other err. */
+static kd_wire_counters_status parse_refusal(const kd_child *c, kd_strbuf *why)
+{
+    const kd_words *w = &c->words;
+    if (w->count < 3 || strcmp(w->word[1], "counters"))
+        return KD_WIRE_COUNTERS_FAILED;
+    kd_wire_counters_status st = !strcmp(w->word[2], "unavailable") ? KD_WIRE_COUNTERS_UNAVAILABLE
+                                 : !strcmp(w->word[2], "unknown")   ? KD_WIRE_COUNTERS_UNKNOWN
+                                                                    : KD_WIRE_COUNTERS_FAILED;
+    for (size_t i = 3; st != KD_WIRE_COUNTERS_FAILED && i < w->count; i++)
+        kd_sb_printf(why, "%s%s", i > 3 ? " " : "", w->word[i]);
+    return st;
+}
+
+kd_wire_counters_status kd_wire_counters(kd_child *c, const char *const *names, size_t n, int timeout_ms,
+                                         kd_wire_counters_reply *out, kd_strbuf *why)
+{
+    memset(out, 0, sizeof *out);
+    kd_strbuf list = {0};
+    for (size_t i = 0; i < n; i++)
+        kd_sb_printf(&list, "%s%s", i ? "," : "", names[i]);
+    kd_reply_status st = kd_child_call(c, timeout_ms, "counters %s", kd_sb_str(&list));
+    kd_sb_free(&list);
+    kd_wire_counters_status result = KD_WIRE_COUNTERS_FAILED;
+    if (st == KD_REPLY_OK)
+        result = parse_reply(&c->words, n, out, why);
+    else if (st != KD_REPLY_ERR || (result = parse_refusal(c, why)) == KD_WIRE_COUNTERS_FAILED) {
+        kd_sb_puts(why, "collecting counters: ");
+        kd_child_describe_failure(c, st, why);
+        result = KD_WIRE_COUNTERS_FAILED;
+    }
+    if (result != KD_WIRE_COUNTERS_OK)
+        kd_wire_counters_free(out);
+    return result;
+}
+
+void kd_wire_counters_free(kd_wire_counters_reply *r)
+{
+    for (size_t k = 0; r->kernels && k < r->ranges; k++)
+        free(r->kernels[k]);
+    free(r->kernels);
+    free(r->values);
+    memset(r, 0, sizeof *r);
+}

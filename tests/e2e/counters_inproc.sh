@@ -1,0 +1,69 @@
+# Sourced by counters.sh: the in-process counter pass (--counters cupti|ncu|auto, issue 31
+# item 1) on the simulated harness, whose `counters` answers made-up values derived from its
+# kernel (the duration is the side's median=, DRAM bytes its buffers'); KERNDIFF_SIM_COUNTERS
+# makes it refuse like a driver without the CUPTI profiler. No ncu runs unless asked (--ncu
+# names the recorded stand-in).
+SIM_IP="median=65us,cv=0.5%,seed=1;median=51us,cv=0.5%,seed=2"
+
+# The value of counters.sides[S].kernels[0].metrics[M] in a JSON report.
+ip_metric() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["counters"]["sides"][int(sys.argv[2])]["kernels"][0]["metrics"][sys.argv[3]])' "$@" 2>/dev/null; }
+
+# --counters cupti: both sides' harnesses answer `counters`; no ncu is given or run.
+KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_cupti 0 -- --counters cupti --json="$WORK/ip_cupti.json" "$A" "$B"
+has ip_cupti out '^counters +v1 +v2 +delta$'
+has ip_cupti err 'counter pass v1 \(CUPTI, in the harness\)'
+has ip_cupti err 'counter pass v2 \(CUPTI, in the harness\)'
+lacks ip_cupti err 'ncu collects them'
+if [ "$(ip_metric "$WORK/ip_cupti.json" 0 duration)" = 65000.0 ] && [ "$(ip_metric "$WORK/ip_cupti.json" 1 duration)" = 51000.0 ]; then
+    ok "ip_cupti: the durations are the simulated harness's own (65 us, 51 us)"
+else fail "ip_cupti: durations not the simulated harness's" "$WORK/ip_cupti.json"; fi
+# Launch facts come from the static analysis: vector_loads v1's 12 registers, v2's 22 (ptxas).
+if [ "$(ip_metric "$WORK/ip_cupti.json" 0 registers)" = "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(float(d["sides"][0]["resources"]["registers"]))' "$WORK/ip_cupti.json" 2>/dev/null)" ]; then
+    ok "ip_cupti: registers/thread is the static analysis's"
+else fail "ip_cupti: registers/thread differs from the resources" "$WORK/ip_cupti.json"; fi
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/ip_cupti.json" >"$WORK/ip_cupti_valid.err" 2>&1; then
+    ok "ip_cupti: JSON valid against the schema"; else fail "ip_cupti: schema" "$WORK/ip_cupti_valid.err"; fi
+
+# The same values on every run: the simulated counters are deterministic.
+KERNDIFF_SIMULATE="$SIM_IP" run ip_cupti_again 0 -- --counters cupti --json="$WORK/ip_cupti_again.json" "$A" "$B"
+if [ -n "$(ip_metric "$WORK/ip_cupti.json" 0 instructions)" ] &&
+   [ "$(ip_metric "$WORK/ip_cupti.json" 0 instructions)" = "$(ip_metric "$WORK/ip_cupti_again.json" 0 instructions)" ]; then
+    ok "ip_cupti_again: the same counters twice"; else fail "ip_cupti_again: counters changed between runs" "$WORK/ip_cupti_again.json"; fi
+
+# --counters auto, CUPTI refused: one line says why, then ncu (the stand-in) collects them.
+KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
+    run ip_fallback 0 -- --counters auto --ncu $NCU --json="$WORK/ip_fallback.json" "$A" "$B"
+has ip_fallback err '^counters: the CUPTI profiler is not available \(the simulated GPU has no CUPTI profiler \(KERNDIFF_SIM_COUNTERS\)\): ncu collects them$'
+if [ "$(grep -c 'CUPTI profiler is not available' "$WORK/ip_fallback.err")" = 1 ]; then
+    ok "ip_fallback: said once"; else fail "ip_fallback: the fallback line is not said exactly once" "$WORK/ip_fallback.err"; fi
+has ip_fallback out '^counters +v1 +v2 +delta$'
+if [ -n "$(ip_metric "$WORK/ip_fallback.json" 0 duration)" ] && [ "$(ip_metric "$WORK/ip_fallback.json" 0 duration)" != 65000.0 ]; then
+    ok "ip_fallback: the values are ncu's (the recorded fixture), not the simulated harness's"
+else fail "ip_fallback: values not from ncu" "$WORK/ip_fallback.json"; fi
+
+# A metric CUPTI does not know: the same fallback, saying which.
+KERNDIFF_SIM_COUNTERS=unknown FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
+    run ip_unknown 0 -- --counters auto --ncu $NCU "$A" "$B"
+has ip_unknown err '^counters: the CUPTI profiler is not available \(CUPTI does not know [a-z_.]+\): ncu collects them$'
+has ip_unknown out '^counters +v1 +v2 +delta$'
+
+# --counters ncu: ncu alone, CUPTI never asked (no fallback line even where it would refuse).
+KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
+    run ip_ncu 0 -- --counters ncu --ncu $NCU "$A" "$B"
+has ip_ncu out 'Nsight Compute, fast metric set'
+lacks ip_ncu err 'CUPTI'
+has ip_ncu err 'counter pass v1$'
+
+# --counters cupti where CUPTI is refused: a note, no ncu although one is given.
+KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
+    run ip_cupti_refused 0 -- --counters cupti --ncu $NCU "$A" "$B"
+has ip_cupti_refused out 'counters not collected \(v1\): in-process CUPTI profiler: the simulated GPU has no CUPTI profiler'
+lacks ip_cupti_refused out '^counters +v1 +v2 +delta$'
+lacks ip_cupti_refused err 'counter pass v1$'
+
+# Unchanged: the simulated harness without --counters or --ncu collects none.
+KERNDIFF_SIMULATE="$SIM_IP" run ip_default 0 -- "$A" "$B"
+has ip_default out 'counters not collected: the simulated harness has none'
+
+run ip_bad 2 -- --counters nvperf "$A" "$B"
+has ip_bad err "--counters wants cupti, ncu or auto, got 'nvperf'"
