@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$script")/../../.." && pwd)
 case $build in /*) ;; *) build=$root/$build ;; esac
 kd=$build/kerndiff
 work=${WORK:-$(mktemp -d)}
-mkdir -p "$work"
+mkdir -p "$work" && work=$(cd "$work" && pwd) # absolute: a script may cd into it
 summary=$work/$(basename "$(dirname "$script")")-$(basename "$script" .sh)-summary.txt
 : >"$summary"
 fails=0 passes=0
