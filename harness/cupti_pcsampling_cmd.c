@@ -28,6 +28,7 @@ void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, const ch
         kd_proto_reply("err hotspots usage: hotspots PATH [period=N]");
         return;
     }
+    kd_proto_decode(w->word[1]);
     const char *period_text = kd_proto_value(w, 2, "period");
     unsigned period = period_text ? (unsigned)strtoul(period_text, NULL, 10) : 0;
     FILE *out = fopen(w->word[1], "w");

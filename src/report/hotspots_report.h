@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "hotspots/hotspots.h"
+#include "hotspots/hotspots_pass.h"
 #include "util/strbuf.h"
 
 /* How many rows the terminal and Markdown show (the JSON has them all). */
@@ -29,5 +30,8 @@ void kd_hotspots_html(FILE *out, const kd_hs_diff *d);
 
 /* Why a side's record could not be read: "v1's hot-spot record PATH, line 3: ...". */
 void kd_hotspots_error_text(kd_strbuf *sb, const char *side, const char *path, const kd_hs_error *err);
+
+/* Why a side has no hot-spot profile: "v1: no hot spots: nvdisasm not found (...)". */
+void kd_hotspots_failure_text(kd_strbuf *sb, const char *side, const kd_hotspots_failure *f);
 
 #endif

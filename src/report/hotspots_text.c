@@ -168,7 +168,8 @@ void kd_hotspots_markdown(FILE *out, const kd_hs_diff *d)
     kd_untrusted_free(&u);
 }
 
-void kd_hotspots_error_text(kd_strbuf *sb, const char *side, const char *path, const kd_hs_error *err)
+/* ", line 3: a pc line names ...": where and why a record was refused. */
+static void record_why(kd_strbuf *sb, const kd_hs_error *err)
 {
     static const char *const why[] = {
         [KD_HS_OK] = "no error",
@@ -178,9 +179,37 @@ void kd_hotspots_error_text(kd_strbuf *sb, const char *side, const char *path, c
         [KD_HS_ERR_EMPTY] = "it holds no sampled PC (the kernel ran too briefly for the sampling period, or "
                             "sampling was off); record again with a shorter period",
     };
-    kd_sb_printf(sb, "%s's hot-spot record ", side);
-    kd_sb_untrusted(sb, path);
     if (err->line)
         kd_sb_printf(sb, ", line %zu", err->line);
     kd_sb_printf(sb, ": %s", why[err->code]);
+}
+
+void kd_hotspots_error_text(kd_strbuf *sb, const char *side, const char *path, const kd_hs_error *err)
+{
+    kd_sb_printf(sb, "%s's hot-spot record ", side);
+    kd_sb_untrusted(sb, path);
+    record_why(sb, err);
+}
+
+void kd_hotspots_failure_text(kd_strbuf *sb, const char *side, const kd_hotspots_failure *f)
+{
+    static const char *const step[] = {
+        [KD_HS_STEP_NONE] = "no failure",
+        [KD_HS_STEP_NOT_CUBIN] = "its kernel is loaded through a launcher, not from a cubin whose instructions can be "
+                                 "listed; hot spots need a cubin",
+        [KD_HS_STEP_HARNESS] = "its harness could not be started",
+        [KD_HS_STEP_SAMPLING] = "PC sampling failed (it needs CUPTI with PC sampling: CUDA 11.3 or later, and a GPU "
+                                "that supports it)",
+        [KD_HS_STEP_RECORD] = "the harness's record could not be read",
+        [KD_HS_STEP_NVDISASM] = "its cubin could not be listed with nvdisasm --print-line-info (install nvdisasm: "
+                                "the CUDA toolkit or pip install nvidia-cuda-nvdisasm)",
+        [KD_HS_STEP_SOURCE] = "its source could not be read: lines are shown by number only",
+    };
+    kd_sb_printf(sb, "%s: no hot spots: %s", side, step[f->step]);
+    if (f->step == KD_HS_STEP_RECORD) {
+        record_why(sb, &f->record);
+    } else if (f->why.len) {
+        kd_sb_puts(sb, ": ");
+        kd_sb_untrusted(sb, kd_sb_str(&f->why));
+    }
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hotspots/hotspots.h"
+#include "hotspots/hotspots_pass.h"
 #include "report/hotspots_report.h"
 
 typedef struct pair {
@@ -350,6 +351,40 @@ static void html(void **state)
     free(text);
 }
 
+static void failures(void **state)
+{
+    (void)state;
+    /* A side loaded through a launcher has no cubin to list: said before any child starts. */
+    kd_harness_side side = {.label = "v2", .load_kind = "launcher", .load_path = "/nonexistent.so"};
+    kd_hotspots_request r = {.side = &side, .workdir = "/nonexistent"};
+    kd_hs_profile p;
+    kd_hotspots_failure f = {0};
+    assert_int_equal(kd_hotspots_record(&r, &p, &f), -1);
+    assert_int_equal(f.step, KD_HS_STEP_NOT_CUBIN);
+    assert_null(p.insns);
+    kd_strbuf sb = {0};
+    kd_hotspots_failure_text(&sb, "v2", &f);
+    assert_string_equal(kd_sb_str(&sb), "v2: no hot spots: its kernel is loaded through a launcher, not from a cubin "
+                                        "whose instructions can be listed; hot spots need a cubin");
+    kd_sb_free(&sb);
+    kd_sb_free(&f.why);
+    /* A record refused: where and why. */
+    f = (kd_hotspots_failure){.step = KD_HS_STEP_RECORD, .record = {KD_HS_ERR_REASON, 9}};
+    kd_hotspots_failure_text(&sb, "v1", &f);
+    assert_string_equal(kd_sb_str(&sb), "v1: no hot spots: the harness's record could not be read, line 9: a pc line "
+                                        "names a stall-reason index that no reason line declared");
+    kd_sb_free(&sb);
+    /* The child's words, escaped. */
+    f = (kd_hotspots_failure){.step = KD_HS_STEP_SAMPLING};
+    kd_sb_puts(&f.why, "err hotspots \033[31mCUPTI_ERROR_NOT_SUPPORTED");
+    kd_hotspots_failure_text(&sb, "v1", &f);
+    assert_non_null(strstr(kd_sb_str(&sb), "PC sampling failed"));
+    assert_non_null(strstr(kd_sb_str(&sb), "CUPTI_ERROR_NOT_SUPPORTED"));
+    assert_null(strchr(kd_sb_str(&sb), '\033'));
+    kd_sb_free(&sb);
+    kd_sb_free(&f.why);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +399,7 @@ int main(void)
         cmocka_unit_test(markdown_escapes),
         cmocka_unit_test_setup_teardown(json, setup_pair, teardown_pair),
         cmocka_unit_test_setup_teardown(html, setup_pair, teardown_pair),
+        cmocka_unit_test(failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
