@@ -75,6 +75,16 @@ for w in 1 2 3; do
     say "   way $w: program median ${prog_us} us, replay median ${kd_us} us"
     check "way $w: replay median within 2% of the program's CUDA events (${kd_us} vs ${prog_us} us)" \
         python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(a - b) <= 0.02 * b else 1)" "$kd_us" "$prog_us"
+    if [ "$cluster" = 2 ]; then
+        # a cluster the GPU refuses (32 blocks: an H100 allows 16 at most) is an error naming it,
+        # never a launch without clusters
+        python3 "$root/tests/gpu/replay_kdcap.py" "$cap" --cluster 32 1 1 "$work/way${w}_c32.kdcap"
+        "$kd" --launch "$work/way${w}_c32.kdcap" --no-ncu --max-time 1 "$src" "$src" >"$work/c32_$w.out" 2>"$work/c32_$w.err"
+        rc=$?
+        grep -h 'clusters of 32x1x1' "$work/c32_$w.out" "$work/c32_$w.err" | head -2 | sed 's/^/   /' | tee -a "$summary"
+        check "way $w: a refused cluster (32x1x1) fails, saying so (exit $rc)" \
+            grep -q 'launching the kernel in clusters of 32x1x1 blocks failed' "$work/c32_$w.out" "$work/c32_$w.err"
+    fi
     if [ $w = 1 ]; then
         "$kd" --launch "$cap" --no-ncu "$src" "$work/prog_v2.cu" >"$work/v2_$w.out" 2>"$work/v2_$w.err"
         grep -E '^v[12] (still|differs)' "$work/v2_$w.out" | tee -a "$summary"

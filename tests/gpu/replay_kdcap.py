@@ -6,21 +6,52 @@ usage: python3 replay_kdcap.py FILE          prints the manifest's kernel/api/gr
                                              and `pointer WORD -> alloc A (SIZE B) + OFFSET`
        python3 replay_kdcap.py FILE --inside  exit 0 when every pointer word points at an offset
                                              > 0 inside its allocation (tensors inside a pool
-                                             segment), 1 otherwise"""
+                                             segment), 1 otherwise
+       python3 replay_kdcap.py FILE --cluster X Y Z OUT
+                                             writes FILE with its cluster line made `cluster X Y Z`
+                                             to OUT (the manifest's size and both checksums redone):
+                                             a launch the GPU refuses, for the error it must give"""
+import os
 import struct
 import sys
+import zlib
 
 
-def manifest(path):
+def read(path):
     with open(path, "rb") as f:
         b = f.read()
     if b[:8] != b"\x89KDCAP\r\n":
         raise SystemExit("not a kerndiff capture file: " + path)
     m, size = struct.unpack_from("<QQ", b, 16)
+    return b, m, size
+
+
+def manifest(path):
+    b, m, size = read(path)
     return b[m:m + size].decode("utf-8", "replace").splitlines()
 
 
+def set_cluster(path, dims, out):
+    b, m, size = read(path)
+    lines = b[m:m + size].decode("utf-8").split("\n")
+    at = [i for i, l in enumerate(lines) if l.startswith("cluster ")]
+    if len(at) != 1:
+        raise SystemExit("no cluster line in " + path)
+    lines[at[0]] = "cluster " + " ".join(str(int(d)) for d in dims)
+    man = "\n".join(lines).encode()
+    head = bytearray(b[:64])
+    struct.pack_into("<QQQ", head, 16, m, len(man), m + len(man))
+    struct.pack_into("<I", head, 40, zlib.crc32(man))
+    struct.pack_into("<I", head, 60, zlib.crc32(bytes(head[:60])))
+    with open(out, "wb") as f:
+        f.write(bytes(head) + b[64:m] + man)
+    os.chmod(out, 0o600)
+
+
 def main():
+    if len(sys.argv) == 7 and sys.argv[2] == "--cluster":
+        set_cluster(sys.argv[1], sys.argv[3:6], sys.argv[6])
+        return 0
     lines = manifest(sys.argv[1])
     allocs = [int(l.split()[1]) for l in lines if l.startswith("alloc ")]
     pointers = [tuple(int(v) for v in l.split()[1:4]) for l in lines if l.startswith("pointer ")]
