@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/fs.h"
 #include "util/xalloc.h"
@@ -120,6 +121,9 @@ kd_outcome kd_merge_read(const char *dir, kd_merge *m, kd_slurm_error *e)
         free(name);
         s->job = m->manifest.jobs[i] ? kd_xstrdup(m->manifest.jobs[i]) : NULL;
         s->state = read_heat(s, n, first);
+        char *log = kd_xasprintf("%s/shard-%u.log", dir, i);
+        s->ran = access(log, F_OK) == 0;
+        free(log);
         if (s->state == KD_SHARD_DONE) {
             if (!first)
                 first = &s->heat;

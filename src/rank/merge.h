@@ -35,6 +35,7 @@ typedef struct kd_shard {
     char *job;        /* its Slurm task ("1234_2", the latest submitted), NULL: never submitted */
     char *scheduler;  /* what Slurm says of that task ("FAILED"...), NULL: nothing known */
     char *detail;     /* INVALID: what is wrong with the file */
+    bool ran;         /* its log (DIR/shard-I.log) is there: the task started */
     kd_strlist rerun; /* not DONE: the words of the command that re-runs it alone */
     kd_rank_heat heat; /* DONE: its heat (rank/heat_json.c read it) */
 } kd_shard;

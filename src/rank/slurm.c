@@ -550,6 +550,33 @@ static int from_sacct(const char *out, void (*found)(const char *, const char *,
     return n;
 }
 
+/* Each task of an ArrayTaskId value: "2", or, for the tasks still pending as one record,
+ * "0-2", "0,2", "0-9%4" (at most KD_SLURM_MAX_SHARDS of them). */
+static int each_task(const char *array, const char *tasks, const char *state,
+                     void (*found)(const char *, const char *, void *), void *ctx)
+{
+    int n = 0;
+    const char *p = tasks;
+    while (*p && *p != '%' && *p != ' ') {
+        char *end;
+        unsigned long a = strtoul(p, &end, 10), b = a;
+        if (end == p)
+            break;
+        if (*end == '-')
+            b = strtoul(end + 1, &end, 10);
+        for (unsigned long t = a; t <= b && t < KD_SLURM_MAX_SHARDS; t++) {
+            char *id = kd_xasprintf("%s_%lu", array, t);
+            found(id, state, ctx);
+            free(id);
+            n++;
+        }
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',')
+            break;
+    }
+    return n;
+}
+
 /* scontrol -o lines: "JobId=1235 ArrayJobId=1234 ArrayTaskId=2 JobName=... JobState=FAILED ...". */
 static int from_scontrol(const char *out, void (*found)(const char *, const char *, void *), void *ctx)
 {
@@ -562,13 +589,11 @@ static int from_scontrol(const char *out, void (*found)(const char *, const char
         const char *array = strstr(line, " ArrayJobId="), *task = strstr(line, " ArrayTaskId="),
                    *state = strstr(line, " JobState=");
         if (array && task && state) {
-            char *id = kd_xasprintf("%.*s_%.*s", (int)strcspn(array + 12, " "), array + 12, (int)strcspn(task + 13, " "),
-                                    task + 13);
+            char *job = kd_xasprintf("%.*s", (int)strcspn(array + 12, " "), array + 12);
             char *st = kd_xasprintf("%.*s", (int)strcspn(state + 10, " "), state + 10);
-            found(id, st, ctx);
-            free(id);
+            n += each_task(job, task + 13, st, found, ctx);
+            free(job);
             free(st);
-            n++;
         }
         free(line);
         p += len + (p[len] == '\n');

@@ -105,8 +105,11 @@ void kd_slurm_merge_problems(const kd_merge *m, kd_strbuf *out)
             kd_sb_puts(out, " (never submitted)");
         if (kd_shard_in_queue(s))
             kd_sb_printf(out, ": still in the queue, no result yet in %s\n", s->path);
-        else if (s->state == KD_SHARD_MISSING)
+        else if (s->state == KD_SHARD_MISSING && s->ran)
             kd_sb_printf(out, ": no result: %s is missing (its log: shard-%u.log beside it)\n", s->path, i);
+        else if (s->state == KD_SHARD_MISSING)
+            kd_sb_printf(out, ": no result: %s is missing, and the task left no log: it never ran "
+                              "(cancelled before it started, or never scheduled)\n", s->path);
         else
             kd_sb_printf(out, ": its result %s does not read: %s\n", s->path, s->detail ? s->detail : "");
         if (!kd_shard_in_queue(s)) {

@@ -259,6 +259,9 @@ suite triton_jit
 # --- a launch captured from the user's program, replayed for both versions ---------------------
 suite capture
 
+# --- kerndiff rank on a real one-node Slurm (a "skip" line without slurm-wlm or root) ----------
+suite slurm
+
 echo
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

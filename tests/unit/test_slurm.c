@@ -256,8 +256,28 @@ static void merge_names_the_shards_without_a_result(void **state)
     assert_non_null(strstr(kd_sb_str(&text), "re-run it alone: kerndiff rank --slurm '-p '\\''gpu nodes'\\'' -t 5'"));
     assert_non_null(strstr(kd_sb_str(&text), "--only-shard 2\n"));
     assert_non_null(strstr(kd_sb_str(&text), "1 of 3 shards have a result"));
+    assert_non_null(strstr(kd_sb_str(&text), "the task left no log: it never ran"));
     kd_sb_free(&text);
     kd_merge_free(&m);
+
+    /* No accounting: the controller's records, pending tasks as one record of a range. */
+    fake("sacct", "echo 'Slurm accounting storage is disabled' >&2; exit 1");
+    fake("scontrol", "[ \"$4\" = 4300 ] && echo 'JobId=4301 ArrayJobId=4300 ArrayTaskId=1 JobState=TIMEOUT Reason=x'; "
+                     "[ \"$4\" = 4242 ] && echo 'JobId=4242 ArrayJobId=4242 ArrayTaskId=0,2-3%2 JobState=PENDING Reason=y'; "
+                     "exit 0");
+    char *log2 = kd_path_join(shards, "shard-2.log");
+    assert_int_equal(kd_write_file(log2, "", 0), 0);
+    assert_int_equal(kd_merge_read(shards, &m, &e), KD_OK);
+    assert_string_equal(m.shards[1].scheduler, "TIMEOUT");
+    assert_string_equal(m.shards[2].scheduler, "PENDING");
+    assert_true(kd_shard_in_queue(&m.shards[2]));
+    assert_true(m.shards[2].ran);
+    kd_slurm_merge_problems(&m, &text);
+    assert_non_null(strstr(kd_sb_str(&text), "shard 2 of 3 (Slurm task 4242_2: PENDING): still in the queue"));
+    assert_null(strstr(kd_sb_str(&text), "--only-shard 2\n"));
+    kd_sb_free(&text);
+    kd_merge_free(&m);
+    free(log2);
 
     /* A heat of another shard in shard 1's place is not taken, nor one of another seed; a
      * right one is, and the heats come in shard order. */
