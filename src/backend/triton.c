@@ -208,15 +208,24 @@ static int triton_version(const kd_frontend_options *opts, const kd_side *side, 
 static void hash_inputs(kd_hash *h, const char *recipe, const kd_frontend_options *opts, const kd_side *side,
                         const char *version, json_t *kernel);
 
-static const char *const capture_artifacts[] = {"kernel.ptx", "kernel.cubin", "metadata.json", "launch.json"};
+/* data.json: the captured tensors' data files (data/NAME.bin, kept beside in the cache entry)
+ * with their sizes and SHA-256, checked whenever a cached capture is read. */
+#define CAPTURE_DATA_LIST "data.json"
+#define CAPTURE_DATA_MAX (1ULL << 30) /* bytes: the helper's DATA_CAP, all tensors together */
+static const char *const capture_artifacts[] = {"kernel.ptx", "kernel.cubin", "metadata.json", "launch.json",
+                                                CAPTURE_DATA_LIST};
 enum { N_CAPTURE_ARTIFACTS = sizeof capture_artifacts / sizeof *capture_artifacts };
 #define CAPTURE_RECIPE "kerndiff-triton-capture-1"
 
 /* The GPUs the driver lists (their model lines) and which are visible: a captured launch
- * depends on the GPU (an occupancy-sized grid, the autotuner's choice). "" without a driver. */
+ * depends on the GPU (an occupancy-sized grid, the autotuner's choice). "" without a driver.
+ * The simulated harness (KERNDIFF_SIMULATE, the documented test seam) stands for a GPU of its
+ * own, so that a machine without one checks the capture's cache too. */
 static void hash_gpus(kd_hash *h, bool *any)
 {
-    *any = false;
+    const char *simulated = kd_env_nonempty(KD_ENV_SIMULATE);
+    kd_hash_str(h, simulated ? "the simulated harness" : "");
+    *any = simulated != NULL;
     glob_t g;
     if (glob("/proc/driver/nvidia/gpus/*/information", 0, NULL, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; i++) {
@@ -235,7 +244,8 @@ static void hash_gpus(kd_hash *h, bool *any)
 }
 
 /* The capture's cache key, or false when a capture is not cached: --run (the program's own
- * files are not known), --no-cache, no GPU listed by the driver, or no Triton version. Keyed
+ * files are not known), --no-cache, no GPU listed by the driver (nor the simulated harness),
+ * or no Triton version. Keyed
  * by the recipe, the helper, the interpreter and Triton's version, the file and the local
  * modules it imports, the kernel, --nth, and the GPUs. */
 static bool capture_key(const kd_frontend_options *opts, const kd_side *side, char key[65])
@@ -261,47 +271,131 @@ static bool capture_key(const kd_frontend_options *opts, const kd_side *side, ch
     return gpus;
 }
 
-/* A file of one folder copied into another (same relative name); 0 or -1. */
-static int copy_relative(const char *from_dir, const char *to_dir, const char *name)
+/* A data file's name as launch.json gives it (args[].data.file): data/NAME inside the
+ * capture's folder, nothing else. NULL when the argument has none or another. */
+static const char *data_file_name(json_t *a)
 {
-    char *from = kd_path_join(from_dir, name), *to = kd_path_join(to_dir, name);
-    size_t len = 0;
-    char *data = from ? kd_read_file(from, &len) : NULL;
-    int rc = data && to ? kd_write_file(to, data, len) : -1;
-    free(data);
-    free(from);
-    free(to);
-    return rc;
+    const char *file = json_string_value(json_object_get(json_object_get(a, "data"), "file"));
+    return file && strncmp(file, "data/", 5) == 0 && !strchr(file + 5, '/') && !strstr(file, "..") ? file : NULL;
 }
 
-/* The captured tensors' data files (data/NAME.bin, named by launch.json) from one folder to
- * another: into the cache beside the capture, and back. A file that cannot be copied is
- * left out: that buffer is then seeded at random, and said so (apply_capture). */
-static void copy_capture_data(const char *from_dir, const char *to_dir)
+/* Writes dir/data.json: each data file dir/launch.json names, with its size and SHA-256, so
+ * that the data of a cached capture is checked on every read (copy_capture). Returns 0, or -1
+ * when one of them cannot be read (the capture is then not cached: a cached capture without
+ * its data would time the kernel on random data). */
+static int write_data_list(const char *dir)
 {
-    char *launch_path = kd_path_join(from_dir, "launch.json"), *data_dir = kd_path_join(to_dir, "data");
+    char *launch_path = kd_path_join(dir, "launch.json"), *list_path = kd_path_join(dir, CAPTURE_DATA_LIST);
     json_t *launch_json = launch_path ? json_load_file(launch_path, 0, NULL) : NULL;
+    json_t *files = json_array();
+    int rc = launch_json && list_path ? 0 : -1;
     size_t i;
     json_t *a;
     json_array_foreach(json_object_get(launch_json, "args"), i, a) {
-        const char *file = json_string_value(json_object_get(json_object_get(a, "data"), "file"));
-        if (file && strncmp(file, "data/", 5) == 0 && !strstr(file, "..") && data_dir && kd_mkdir_p(data_dir) == 0)
-            (void)copy_relative(from_dir, to_dir, file);
+        const char *file = data_file_name(a);
+        char *path = file ? kd_path_join(dir, file) : NULL;
+        unsigned long long size;
+        char digest[65];
+        kd_strbuf why = {0};
+        if (path && kd_cache_file_digest(path, &size, digest, &why) == 0)
+            json_array_append_new(files, json_pack("{s:s, s:I, s:s}", "file", file, "bytes", (json_int_t)size,
+                                                   "sha256", digest));
+        else if (file)
+            rc = -1;
+        kd_sb_free(&why);
+        free(path);
     }
+    json_t *list = json_pack("{s:o}", "files", files);
+    if (rc == 0 && (!list || json_dump_file(list, list_path, JSON_COMPACT) != 0))
+        rc = -1;
+    json_decref(list);
     json_decref(launch_json);
     free(launch_path);
-    free(data_dir);
+    free(list_path);
+    return rc;
 }
 
-/* The cached capture's files into dir (a private copy: the build writes beside them). */
-static int copy_capture(const char *entry, const char *dir)
+/* One data file launch.json names, from the cache entry into dir (linked or copied), checked
+ * against the entry's data list (its size and SHA-256). Returns 0, or -1 with why in `why`. */
+static int take_data_file(const char *entry, const char *dir, json_t *list, const char *file, kd_strbuf *why)
 {
-    for (size_t i = 0; i < N_CAPTURE_ARTIFACTS; i++)
-        if (copy_relative(entry, dir, capture_artifacts[i]) != 0)
-            return -1;
-    copy_capture_data(entry, dir);
-    return 0;
+    json_t *listed = NULL, *f;
+    size_t i;
+    json_array_foreach(json_object_get(list, "files"), i, f)
+        if (json_is_string(json_object_get(f, "file")) && strcmp(json_string_value(json_object_get(f, "file")), file) == 0)
+            listed = f;
+    const char *want = json_string_value(json_object_get(listed, "sha256"));
+    if (!listed || !want) {
+        kd_sb_printf(why, "%s is not in its data list", file);
+        return -1;
+    }
+    char *from = kd_path_join(entry, file), *to = kd_path_join(dir, file), *to_dir = kd_path_join(dir, "data");
+    unsigned long long size = 0;
+    char digest[65];
+    kd_strbuf what = {0};
+    int rc = -1;
+    if (kd_mkdir_p(to_dir) != 0 || kd_cache_link_or_copy(from, to) != 0)
+        kd_sb_printf(why, "%s is missing or cannot be read", file);
+    else if (kd_cache_file_digest(to, &size, digest, &what) != 0)
+        kd_sb_printf(why, "%s %s", file, kd_sb_str(&what));
+    else if ((json_int_t)size != json_integer_value(json_object_get(listed, "bytes")))
+        kd_sb_printf(why, "%s has another size (%llu bytes, %lld kept)", file, size,
+                     (long long)json_integer_value(json_object_get(listed, "bytes")));
+    else if (strcmp(digest, want) != 0)
+        kd_sb_printf(why, "%s does not match its checksum", file);
+    else
+        rc = 0;
+    kd_sb_free(&what);
+    free(from);
+    free(to);
+    free(to_dir);
+    return rc;
 }
+
+/* The cached capture's files into dir (a private copy: the build writes beside them), with
+ * the data of each tensor it kept, every data file checked against the entry's data list.
+ * Returns the number of data files taken (0: the capture kept none), or -1 with why the entry
+ * cannot be used in `why` (the caller captures again). */
+static int copy_capture(const char *entry, const char *dir, kd_strbuf *why)
+{
+    for (size_t i = 0; i < N_CAPTURE_ARTIFACTS; i++) {
+        char *from = kd_path_join(entry, capture_artifacts[i]), *to = kd_path_join(dir, capture_artifacts[i]);
+        int rc = kd_cache_link_or_copy(from, to);
+        free(from);
+        free(to);
+        if (rc != 0) {
+            kd_sb_printf(why, "%s cannot be copied", capture_artifacts[i]);
+            return -1;
+        }
+    }
+    char *launch_path = kd_path_join(dir, "launch.json"), *list_path = kd_path_join(dir, CAPTURE_DATA_LIST);
+    json_t *launch_json = launch_path ? json_load_file(launch_path, 0, NULL) : NULL;
+    json_t *list = list_path ? json_load_file(list_path, 0, NULL) : NULL;
+    free(launch_path);
+    free(list_path);
+    int taken = launch_json && list ? 0 : -1;
+    if (taken < 0)
+        kd_sb_puts(why, "its launch or data list cannot be read");
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(launch_json, "args"), i, a) {
+        const char *file = data_file_name(a);
+        if (taken < 0 || !file)
+            continue;
+        taken = take_data_file(entry, dir, list, file, why) == 0 ? taken + 1 : -1;
+    }
+    json_decref(launch_json);
+    json_decref(list);
+    return taken;
+}
+
+/* How a side's capture was had: from the cache (with data_files data files, each checked), or
+ * run, and then, when recaptured is set, because the cached one's data did not verify. */
+typedef struct capture_how {
+    bool cached;
+    int data_files;
+    char *recaptured; /* why the cached capture was not used (malloc'd), or NULL */
+} capture_how;
 
 /* A capture of one side's launch under way: its private folder, the cache entry it is to be
  * kept in (NULL: not cached), and the helper running the user's code. */
@@ -320,7 +414,7 @@ static void capture_run_free(capture_run *cr)
     memset(cr, 0, sizeof *cr);
 }
 
-static const bool capture_required[N_CAPTURE_ARTIFACTS] = {true, true, true, true};
+static const bool capture_required[N_CAPTURE_ARTIFACTS] = {true, true, true, true, true};
 static const kd_cache_layout capture_layout = {capture_artifacts, capture_required, N_CAPTURE_ARTIFACTS};
 
 /* The side's capture's cache entry (NULL: not cached) and its key; *usable when the entry
@@ -413,10 +507,9 @@ static int capture_finish(const kd_frontend_options *opts, kd_side *side, captur
         capture_run_free(cr);
         return -1;
     }
-    if (cr->entry) {
-        kd_cache_store(cr->dir, cr->entry, &capture_layout);
-        copy_capture_data(cr->dir, cr->entry);
-    }
+    /* kept with its data, or not at all */
+    if (cr->entry && write_data_list(cr->dir) == 0)
+        kd_cache_store_with_folder(cr->dir, cr->entry, &capture_layout, "data", CAPTURE_DATA_MAX);
     free(side->captured);
     side->captured = cr->dir;
     cr->dir = NULL;
@@ -453,12 +546,14 @@ static bool take_prefetched(const kd_side *side, capture_run *cr)
 
 /* Runs the user's code until it launches the side's kernel (the capture_nth-th launch) and
  * keeps what Triton's JIT made for it in a private folder (side->captured); a capture of the
- * same file, kernel and GPUs is taken from the build cache instead (*cached). A capture that
- * triton_prefetch started for the side is waited for instead of starting one. Returns 0, or
- * -1 with why the launch could not be taken in `why` (a clause: "the program ended without ..."). */
-static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *cached, kd_strbuf *why)
+ * same file, kernel and GPUs is taken from the build cache instead, with its tensors' data
+ * (how->cached, how->data_files), unless that data is not there or does not verify: then the
+ * program is run again (how->recaptured says why). A capture that triton_prefetch started
+ * for the side is waited for instead of starting one. Returns 0, or -1 with why the launch
+ * could not be taken in `why` (a clause: "the program ended without ..."). */
+static int capture_launch(const kd_frontend_options *opts, kd_side *side, capture_how *how, kd_strbuf *why)
 {
-    *cached = false;
+    memset(how, 0, sizeof *how);
     capture_run cr = {0};
     if (take_prefetched(side, &cr))
         return capture_finish(opts, side, &cr, why);
@@ -467,13 +562,20 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, bool *
     char key[65];
     bool usable;
     cr.entry = capture_entry(opts, side, key, &usable);
-    if (usable && copy_capture(cr.entry, cr.dir) == 0) {
-        free(side->captured);
-        side->captured = cr.dir;
-        cr.dir = NULL;
-        capture_run_free(&cr);
-        *cached = true;
-        return 0;
+    if (usable) {
+        kd_strbuf bad = {0};
+        int files = copy_capture(cr.entry, cr.dir, &bad);
+        if (files >= 0) {
+            free(side->captured);
+            side->captured = cr.dir;
+            cr.dir = NULL;
+            capture_run_free(&cr);
+            how->cached = true;
+            how->data_files = files;
+            kd_sb_free(&bad);
+            return 0;
+        }
+        how->recaptured = kd_sb_take(&bad); /* never timed on random data: captured again */
     }
     if (capture_start(opts, side, &cr, true) != KD_OK) {
         kd_sb_puts(why, "the program could not be started");
@@ -706,11 +808,11 @@ static int apply_capture(kd_side *side, json_t *launch_json)
 /* side->launch_source for a captured launch: where it was taken, whether from the cache, the
  * grid, each argument (a tensor's dtype, shape, strides; a scalar's value), the constexprs,
  * the JIT's resources and the autotuner's choice. */
-static char *capture_source(json_t *launch_json, bool cached, const char *run_command)
+static char *capture_source(json_t *launch_json, const capture_how *how, const char *run_command)
 {
     json_t *md = json_object_get(launch_json, "metadata");
     json_t *o = json_pack("{s:s, s:b, s:O*, s:O*, s:O*, s:O*, s:O*}", "from", run_command ? "captured from --run" : "captured",
-                          "cached", cached, "where", json_object_get(launch_json, "where"), "grid",
+                          "cached", how->cached, "where", json_object_get(launch_json, "where"), "grid",
                           json_object_get(launch_json, "grid"), "args", json_object_get(launch_json, "args"),
                           "constexprs", json_object_get(launch_json, "constexprs"), "autotune",
                           json_object_get(launch_json, "autotune"));
@@ -723,6 +825,8 @@ static char *capture_source(json_t *launch_json, bool cached, const char *run_co
                                                 json_object_get(md, "triton_version")));
     if (o && run_command)
         json_object_set_new(o, "run", json_string(run_command));
+    if (o && how->recaptured)
+        json_object_set_new(o, "recaptured", json_string(how->recaptured));
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return text;
@@ -764,8 +868,14 @@ static void describe_data(json_t *launch_json, kd_strbuf *sb)
 /* "Triton 3.6.0 JIT, the launch at softmax.py:212 (taken from the file's own call): grid
  * 132x1x1, num_warps=8 num_stages=4 shared=98336 B, 60 registers, 0 spills; BLOCK_SIZE=1024;
  * autotune: Triton chose config 2 of 4 (4 timed)" */
-static char *describe_capture(const kd_frontend_options *opts, json_t *launch_json, bool cached)
+static char *describe_capture(const kd_frontend_options *opts, json_t *launch_json, const capture_how *how)
 {
+    kd_strbuf from = {0};
+    kd_sb_puts(&from, opts->run_command ? "--run's program" : "the file's own call");
+    if (how->cached)
+        kd_sb_puts(&from, how->data_files ? "; cached capture, with its data" : "; cached capture");
+    else if (how->recaptured)
+        kd_sb_printf(&from, "; recaptured: the cached capture's data did not verify, %s", how->recaptured);
     json_t *md = json_object_get(launch_json, "metadata"), *where = json_object_get(launch_json, "where");
     json_t *grid = json_object_get(launch_json, "grid");
     kd_strbuf sb = {0};
@@ -775,7 +885,7 @@ static char *describe_capture(const kd_frontend_options *opts, json_t *launch_js
                  "num_stages=%lld shared=%lld B, %lld registers, %lld spills (the JIT's)",
                  json_string_value(json_object_get(md, "triton_version")), base ? base + 1 : file ? file : "?",
                  (long long)json_integer_value(json_object_get(where, "line")),
-                 opts->run_command ? "--run's program" : cached ? "the file's own call; cached capture" : "the file's own call",
+                 kd_sb_str(&from),
                  (long long)json_integer_value(json_array_get(grid, 0)), (long long)json_integer_value(json_array_get(grid, 1)),
                  (long long)json_integer_value(json_array_get(grid, 2)), (long long)json_integer_value(json_object_get(md, "num_warps")),
                  (long long)json_integer_value(json_object_get(md, "num_stages")), (long long)json_integer_value(json_object_get(md, "shared")),
@@ -789,6 +899,7 @@ static char *describe_capture(const kd_frontend_options *opts, json_t *launch_js
         sep = " ";
     }
     describe_data(launch_json, &sb);
+    kd_sb_free(&from);
     json_t *tune = json_object_get(launch_json, "autotune");
     if (tune && json_is_true(json_object_get(tune, "pinned")))
         kd_sb_printf(&sb, "; autotune: the config --config %s names, of %lld", opts->config ? opts->config : "?",
@@ -1108,24 +1219,26 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
     json_decref(info);
     if (capture) {
         kd_strbuf why = {0};
-        bool cached = false;
-        if (capture_launch(opts, side, &cached, &why) == 0) {
+        capture_how how;
+        if (capture_launch(opts, side, &how, &why) == 0) {
             char *path = kd_path_join(side->captured, "launch.json");
             json_t *launch_json = path ? json_load_file(path, 0, NULL) : NULL;
             free(path);
             int rc = json_is_object(launch_json) ? apply_capture(side, launch_json) : KD_FAIL_TOOL;
             if (rc == KD_OK) {
                 free(side->build_note);
-                side->build_note = describe_capture(opts, launch_json, cached);
+                side->build_note = describe_capture(opts, launch_json, &how);
                 free(side->launch_source);
-                side->launch_source = capture_source(launch_json, cached, opts->run_command);
+                side->launch_source = capture_source(launch_json, &how, opts->run_command);
             } else if (!launch_json) {
                 kd_say(KD_MSG_TRITON_CAPTURE_UNREADABLE, side_no(side->label), KD_S(side->label), KD_S(side->captured));
             }
             json_decref(launch_json);
             kd_sb_free(&why);
+            free(how.recaptured);
             return rc;
         }
+        free(how.recaptured);
         /* Said on stderr and kept for the build's note: the launch is now an assumption. */
         kd_say(KD_MSG_TRITON_NOT_CAPTURED, side_no(side->label), KD_S(side->label), KD_S(side->kernel_info->name),
                KD_S(kd_sb_str(&why)));

@@ -1,6 +1,8 @@
 #include "compile/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "util/xalloc.h"
 
 #define MANIFEST "manifest"
+#define PIECE ((size_t)1 << 20) /* bytes read at a time from a large file */
 
 char *kd_cache_entry(const char key[65])
 {
@@ -312,13 +315,104 @@ static int install_entry(const char *staging, const char *entry)
     return rc;
 }
 
+int kd_cache_link_or_copy(const char *from, const char *to)
+{
+    (void)unlink(to);
+    if (link(from, to) == 0)
+        return 0;
+    int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int rc = out < 0 ? -1 : 0;
+    char *buf = kd_xmalloc(PIECE);
+    for (ssize_t got; rc == 0 && (got = read(in, buf, PIECE)) != 0;)
+        rc = got < 0 ? -1 : kd_write_all(out, buf, (size_t)got);
+    int saved = errno;
+    free(buf);
+    close(in);
+    if (out >= 0 && close(out) != 0 && rc == 0)
+        rc = -1;
+    if (rc != 0)
+        (void)unlink(to);
+    errno = saved;
+    return rc;
+}
+
+int kd_cache_file_digest(const char *path, unsigned long long *size, char digest[65], kd_strbuf *why)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        kd_sb_puts(why, fd < 0 && errno != ELOOP ? "is missing" : "is not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    uint8_t *buf = kd_xmalloc(PIECE);
+    unsigned long long n = 0;
+    ssize_t got;
+    while ((got = read(fd, buf, PIECE)) > 0) {
+        sha256_update(&ctx, (size_t)got, buf);
+        n += (unsigned long long)got;
+    }
+    free(buf);
+    close(fd);
+    if (got < 0) {
+        kd_sb_printf(why, "cannot be read: %s", strerror(errno));
+        return -1;
+    }
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_digest(&ctx, sizeof d, d);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+        snprintf(digest + 2 * i, 3, "%02x", d[i]);
+    *size = n;
+    return 0;
+}
+
+/* build_dir/folder's regular files with plain names linked or copied into staging/folder, at
+ * most max_bytes together (no such folder: nothing). Returns 0 or -1. */
+static int fill_folder(const char *build_dir, const char *staging, const char *folder, unsigned long long max_bytes)
+{
+    char *from_dir = kd_path_join(build_dir, folder), *to_dir = kd_path_join(staging, folder);
+    DIR *d = opendir(from_dir);
+    int rc = d ? kd_mkdir_p(to_dir) : errno == ENOENT ? 0 : -1; /* none there: nothing to keep */
+    unsigned long long total = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *from = kd_path_join(from_dir, e->d_name), *to = kd_path_join(to_dir, e->d_name);
+        struct stat st;
+        if (lstat(from, &st) != 0 || !S_ISREG(st.st_mode) || (total += (unsigned long long)st.st_size) > max_bytes ||
+            kd_cache_link_or_copy(from, to) != 0)
+            rc = -1;
+        free(from);
+        free(to);
+    }
+    if (d)
+        closedir(d);
+    free(from_dir);
+    free(to_dir);
+    return rc;
+}
+
 void kd_cache_store(const char *build_dir, const char *entry, const kd_cache_layout *layout)
+{
+    kd_cache_store_with_folder(build_dir, entry, layout, NULL, 0);
+}
+
+void kd_cache_store_with_folder(const char *build_dir, const char *entry, const kd_cache_layout *layout,
+                                const char *folder, unsigned long long max_bytes)
 {
     char *parent = kd_dirname(entry), *key = kd_basename(entry);
     kd_strbuf staging = {0};
     kd_sb_printf(&staging, "%s.tmp.%ld", entry, (long)getpid());
     if (kd_mkdir_p(parent) == 0 && kd_mkdir_p(staging.data) == 0 &&
-        (fill_staging(build_dir, staging.data, key, layout) != 0 || install_entry(staging.data, entry) != 0))
+        (fill_staging(build_dir, staging.data, key, layout) != 0 ||
+         (folder && fill_folder(build_dir, staging.data, folder, max_bytes) != 0) ||
+         install_entry(staging.data, entry) != 0))
         kd_remove_tree(staging.data);
     free(parent);
     free(key);

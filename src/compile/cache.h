@@ -61,5 +61,19 @@ bool kd_cache_usable(const char *entry, const char key[65], const kd_cache_layou
  * entry, with their manifest. A failure leaves no entry (the build is still good: the cache
  * is an optimisation). */
 void kd_cache_store(const char *build_dir, const char *entry, const kd_cache_layout *layout);
+/* kd_cache_store, and with it the regular files (plain names) of build_dir/folder, kept whole
+ * in entry/folder before the entry is put in place (a reader sees the entry with them or not
+ * at all). They are linked when the two folders share a file system, else copied in pieces
+ * (never held in memory); at most max_bytes of them, all together, else nothing is stored.
+ * They are not in the manifest: the caller lists them with their digests in one of the
+ * layout's files (kd_cache_file_digest) and checks them on a read. */
+void kd_cache_store_with_folder(const char *build_dir, const char *entry, const kd_cache_layout *layout,
+                                const char *folder, unsigned long long max_bytes);
+/* The SHA-256 (lowercase hex, of the bytes alone) and size of a regular file, read in pieces
+ * (a link or a FIFO is not followed). Returns 0, or -1 with what is wrong in `why`. */
+int kd_cache_file_digest(const char *path, unsigned long long *size, char digest[65], kd_strbuf *why);
+/* The file `from` put at `to` (a fresh file: one there is replaced): linked when they share a
+ * file system, else copied in pieces. Returns 0 or -1 (errno). */
+int kd_cache_link_or_copy(const char *from, const char *to);
 
 #endif
