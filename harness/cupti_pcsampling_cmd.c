@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cupti_pcsampling.h"
+#include "server.h"
 #include "vendor.h"
 
 typedef struct command_launch {
@@ -24,6 +25,10 @@ void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, const ch
                     void (*launch_and_wait)(struct kd_server *s, int check_run))
 {
     char why[512] = "";
+    if (!s->ready || !kd_server_current(s)->loaded) {
+        kd_proto_reply("err protocol hotspots before setup, or on a slot that was not loaded");
+        return;
+    }
     if (w->count < 2) {
         kd_proto_reply("err hotspots usage: hotspots PATH [period=N]");
         return;
