@@ -527,33 +527,24 @@ kd_outcome kd_slurm_wait(const char *job_id, unsigned poll_ms, kd_slurm_error *e
     }
 }
 
-/* sacct -P lines: "1234_2|FAILED" (a state may carry " by UID": "CANCELLED by 0"). */
-static int from_sacct(const char *out, void (*found)(const char *, const char *, void *), void *ctx)
+typedef void (*found_fn)(const char *task, const char *state, void *ctx);
+
+/* sacct -P line: "1234_2|FAILED" (a state may carry " by UID": "CANCELLED by 0"). */
+static int sacct_line(char *line, found_fn found, void *ctx)
 {
-    int n = 0;
-    for (const char *p = out; *p;) {
-        size_t len = strcspn(p, "\n");
-        char *line = kd_xmalloc(len + 1);
-        memcpy(line, p, len);
-        line[len] = '\0';
-        char *bar = strchr(line, '|');
-        if (bar && strchr(line, '_')) {
-            *bar = '\0';
-            char *state = bar + 1;
-            state[strcspn(state, " |")] = '\0';
-            found(line, state, ctx);
-            n++;
-        }
-        free(line);
-        p += len + (p[len] == '\n');
-    }
-    return n;
+    char *bar = strchr(line, '|');
+    if (!bar || !strchr(line, '_'))
+        return 0;
+    *bar = '\0';
+    char *state = bar + 1;
+    state[strcspn(state, " |")] = '\0';
+    found(line, state, ctx);
+    return 1;
 }
 
 /* Each task of an ArrayTaskId value: "2", or, for the tasks still pending as one record,
  * "0-2", "0,2", "0-9%4" (at most KD_SLURM_MAX_SHARDS of them). */
-static int each_task(const char *array, const char *tasks, const char *state,
-                     void (*found)(const char *, const char *, void *), void *ctx)
+static int each_task(const char *array, const char *tasks, const char *state, found_fn found, void *ctx)
 {
     int n = 0;
     const char *p = tasks;
@@ -577,24 +568,29 @@ static int each_task(const char *array, const char *tasks, const char *state,
     return n;
 }
 
-/* scontrol -o lines: "JobId=1235 ArrayJobId=1234 ArrayTaskId=2 JobName=... JobState=FAILED ...". */
-static int from_scontrol(const char *out, void (*found)(const char *, const char *, void *), void *ctx)
+/* scontrol -o line: "JobId=1235 ArrayJobId=1234 ArrayTaskId=2 JobName=... JobState=FAILED ...". */
+static int scontrol_line(char *line, found_fn found, void *ctx)
+{
+    const char *array = strstr(line, " ArrayJobId="), *task = strstr(line, " ArrayTaskId="),
+               *state = strstr(line, " JobState=");
+    if (!array || !task || !state)
+        return 0;
+    char *job = kd_xasprintf("%.*s", (int)strcspn(array + 12, " "), array + 12);
+    char *st = kd_xasprintf("%.*s", (int)strcspn(state + 10, " "), state + 10);
+    int n = each_task(job, task + 13, st, found, ctx);
+    free(job);
+    free(st);
+    return n;
+}
+
+/* Each line of a program's output through one of the two readers; the tasks found. */
+static int each_line(const char *out, int (*line_fn)(char *, found_fn, void *), found_fn found, void *ctx)
 {
     int n = 0;
     for (const char *p = out; *p;) {
         size_t len = strcspn(p, "\n");
-        char *line = kd_xmalloc(len + 1);
-        memcpy(line, p, len);
-        line[len] = '\0';
-        const char *array = strstr(line, " ArrayJobId="), *task = strstr(line, " ArrayTaskId="),
-                   *state = strstr(line, " JobState=");
-        if (array && task && state) {
-            char *job = kd_xasprintf("%.*s", (int)strcspn(array + 12, " "), array + 12);
-            char *st = kd_xasprintf("%.*s", (int)strcspn(state + 10, " "), state + 10);
-            n += each_task(job, task + 13, st, found, ctx);
-            free(job);
-            free(st);
-        }
+        char *line = kd_xasprintf("%.*s", (int)len, p);
+        n += line_fn(line, found, ctx);
         free(line);
         p += len + (p[len] == '\n');
     }
@@ -613,7 +609,7 @@ int kd_slurm_task_states(const kd_strlist *job_ids, void (*found)(const char *ta
     kd_spawn_result res = {0};
     int n = -1;
     if (kd_spawn(sacct, NULL, SLURM_TOOL_TIMEOUT_MS, &res) == 0 && res.exit_code == 0 && !res.signal && !res.timed_out)
-        n = from_sacct(kd_sb_str(&res.out), found, ctx);
+        n = each_line(kd_sb_str(&res.out), sacct_line, found, ctx);
     kd_spawn_result_free(&res);
     kd_sb_free(&ids);
     if (n > 0)
@@ -624,7 +620,7 @@ int kd_slurm_task_states(const kd_strlist *job_ids, void (*found)(const char *ta
         kd_spawn_result sres = {0};
         if (kd_spawn(scontrol, NULL, SLURM_TOOL_TIMEOUT_MS, &sres) == 0 && sres.exit_code == 0 && !sres.signal &&
             !sres.timed_out)
-            n = (n < 0 ? 0 : n) + from_scontrol(kd_sb_str(&sres.out), found, ctx);
+            n = (n < 0 ? 0 : n) + each_line(kd_sb_str(&sres.out), scontrol_line, found, ctx);
         kd_spawn_result_free(&sres);
     }
     return n;
