@@ -239,8 +239,12 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
     uint8_t *availability = NULL, *config = NULL, *data = NULL;
     CUpti_RangeProfiler_Object *obj = NULL;
 
-    CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    CALL(profiler_initialize, init, "cuptiProfilerInitialize");
+    static bool initialized; /* once per process; the profiler stays up until the harness exits */
+    if (!initialized) {
+        CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        CALL(profiler_initialize, init, "cuptiProfilerInitialize");
+        initialized = true;
+    }
     CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     chip.deviceIndex = (size_t)device;
     CALL(chip_name, chip, "cuptiDeviceGetChipName");

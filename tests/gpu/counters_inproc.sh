@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# In-process counters (issue 31 item 1) against Nsight Compute on the same launches: five
+# kernels (memory-bound copy, compute-bound fma_loop, shared-memory-bound bank_conflicts, the
+# ~275 ms naive SGEMM 4096, a ~5 us fma_loop), each diffed A/A once with --counters cupti and
+# once with --counters ncu; every metric of the table must agree within 2% (1 point for a
+# percentage). Then the full diff (timing + counters) of examples/vector_loads, wall clock,
+# cupti against ncu. Prints ok/FAIL lines, a table and a summary; copies the summary to $OUT.
+#   tests/gpu/counters_inproc.sh BUILD_DIR
+set -u
+BUILD=$(realpath "${1:-build}")
+KD="$BUILD/kerndiff"
+K=tests/gpu/kernels
+WORK=$(mktemp -d)
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+SUMMARY="${OUT:+$OUT/results-counters.txt}"   # written as it goes: a run cut short keeps what it had
+SUMMARY="${SUMMARY:-$WORK/summary.txt}"
+ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+pass=0 failed=0
+say() { echo "$*" | tee -a "$SUMMARY"; }
+check() { # NAME STATUS DETAIL
+    if [ "$2" = 0 ]; then pass=$((pass + 1)); say "ok   $1: $3"; else failed=$((failed + 1)); say "FAIL $1: $3"; fi
+}
+say "counters_inproc: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+
+# One kernel both ways: kd --counters cupti and --counters ncu on the same A/A diff.
+both() { # NAME ARGS...
+    local name=$1; shift
+    local t0=$(date +%s%N)
+    timeout 100 "$KD" --counters cupti --max-time 1 --json="$WORK/$name.cupti.json" "$@" >"$WORK/$name.cupti.txt" 2>&1
+    local rc1=$? ms1=$(ms_since $t0) t1=$(date +%s%N)
+    timeout 100 "$KD" --counters ncu --max-time 1 --json="$WORK/$name.ncu.json" "$@" >"$WORK/$name.ncu.txt" 2>&1
+    local rc2=$? ms2=$(ms_since $t1)
+    say "-- $name: cupti exit $rc1 (${ms1} ms), ncu exit $rc2 (${ms2} ms)"
+    grep -h -E 'CUPTI|counters not collected|user replay' "$WORK/$name.cupti.txt" | head -3 | sed 's/^/   /' | tee -a "$SUMMARY"
+    python3 - "$WORK/$name.cupti.json" "$WORK/$name.ncu.json" "$name" <<'PY' | tee -a "$SUMMARY"
+import json, sys
+PCT = {"sm_throughput", "mem_throughput", "l1_throughput", "l2_throughput", "dram_throughput", "thread_activity",
+       "l1_hit_rate", "l2_hit_rate", "efficiency_ld", "efficiency_st", "achieved_occupancy", "theoretical_occupancy",
+       "tensor_pipe"}
+def metrics(path):
+    try:
+        d = json.load(open(path))
+        return [k["metrics"] for k in (s["kernels"][0] for s in d["counters"]["sides"])]
+    except Exception as e:
+        return None
+a, b, name = metrics(sys.argv[1]), metrics(sys.argv[2]), sys.argv[3]
+if a is None or b is None:
+    print(f"FAIL {name}: no counters from {'cupti' if a is None else 'ncu'}")
+    sys.exit()
+bad = 0
+print(f"   {'metric':28} {'cupti':>14} {'ncu':>14} {'diff':>9}")
+for m in sorted(set(a[0]) | set(b[0])):
+    x, y = a[0].get(m), b[0].get(m)
+    if x is None or y is None:
+        print(f"FAIL {name}.{m}: only {'ncu' if x is None else 'cupti'} has it"); bad += 1; continue
+    if m in PCT:
+        d, lim, unit = x - y, 1.0, "pt"
+    else:
+        d, lim, unit = (0.0 if x == y else 100.0 * (x - y) / abs(y) if y else float("inf")), 2.0, "%"
+    okay = abs(d) <= lim
+    bad += not okay
+    print(f"{'   ' if okay else 'FAIL'} {m:28} {x:14.6g} {y:14.6g} {d:+8.2f}{unit}")
+print(f"{'ok  ' if not bad else 'FAIL'} {name}: {len(set(a[0]) | set(b[0])) - bad} metrics agree, {bad} do not")
+PY
+}
+
+# The full diff of examples/vector_loads, wall clock: cupti then ncu, each warm (built once before).
+V="examples/vector_loads/v1.cu examples/vector_loads/v2.cu"
+"$KD" --no-ncu $V >/dev/null 2>&1
+for c in cupti ncu; do
+    t0=$(date +%s%N)
+    "$KD" --counters $c --json="$WORK/vl_$c.json" $V >"$WORK/vl_$c.txt" 2>&1
+    rc=$?
+    t=$(ms_since $t0)
+    has=$(python3 -c 'import json,sys; print(bool(json.load(open(sys.argv[1])).get("counters")))' "$WORK/vl_$c.json" 2>/dev/null)
+    check "vector_loads_full_$c" "$([ $rc -eq 0 ] && [ "$has" = True ]; echo $?)" "full diff with --counters $c: ${t} ms wall, exit $rc, counters $has"
+done
+
+
+both copy --n 33554432 "$K/copy.cu" "$K/copy.cu"
+[ -n "${OUT:-}" ] && cp "$WORK/copy.cupti.txt" "$OUT/counters-copy-cupti.txt"
+both fma_loop "$K/fma_loop.cu" "$K/fma_loop.cu"
+both bank_conflicts examples/bank_conflicts/v1.cu examples/bank_conflicts/v1.cu
+both fma_short --arg iters=400 "$K/fma_loop.cu" "$K/fma_loop.cu"
+both sgemm_naive --min-runs 5 --max-time 5 "$K/sgemm_naive.cu" "$K/sgemm_naive.cu"
+for n in copy fma_loop bank_conflicts fma_short sgemm_naive; do
+    line=$(grep -E "^(ok  |FAIL) $n: [0-9]+ metrics" "$SUMMARY" | tail -1)
+    check "agree_$n" "$(echo "$line" | grep -q '^ok' && echo 0 || echo 1)" "${line:-no comparison}"
+done
+
+say "counters_inproc: $pass ok, $failed FAIL"
+[ $failed -eq 0 ]
