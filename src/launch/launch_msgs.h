@@ -14,6 +14,7 @@ enum {
     KD_MSG_REPLAY_PARAM_POINTER,   /* the side, index, name, declared type */
     KD_MSG_REPLAY_OUTPUTS_SHORT,   /* bytes the check gave, bytes the changed allocations need */
     KD_MSG_REPLAY_AFTER_UNREADABLE,/* the extracted file */
+    KD_MSG_REPLAY_CLUSTER,         /* the file, the grid ("4x1x1"), the cluster ("3x1x1") */
 };
 
 #endif

@@ -97,6 +97,18 @@ static char *plain_name(const char *demangled)
     return kd_xstrndup(start, (size_t)(end - start));
 }
 
+/* A cluster launch's grid is made of whole clusters (the harness launches it in them): no
+ * cluster, or every dimension non-zero and dividing the grid's. */
+static bool clusters_fit(const kd_capture *cap)
+{
+    if (!cap->cluster[0] && !cap->cluster[1] && !cap->cluster[2])
+        return true;
+    for (int d = 0; d < 3; d++)
+        if (!cap->cluster[d] || cap->grid[d] % cap->cluster[d])
+            return false;
+    return true;
+}
+
 int kd_replay_open(const char *path, const char *dir, kd_replay *r, kd_diag *err)
 {
     memset(r, 0, sizeof *r);
@@ -109,6 +121,14 @@ int kd_replay_open(const char *path, const char *dir, kd_replay *r, kd_diag *err
     if (r->cap.nparams > KD_LAUNCH_MAX_ARGS || r->cap.nparams + r->cap.nallocs > KD_LAUNCH_MAX_ARGS) {
         kd_diag_set(err, KD_MSG_REPLAY_TOO_MANY, KD_DIAG_NO_SIDE, KD_S(path), KD_U(r->cap.nparams),
                     KD_U(r->cap.nallocs), KD_U(KD_LAUNCH_MAX_ARGS));
+        kd_replay_free(r);
+        return -1;
+    }
+    if (!clusters_fit(&r->cap)) {
+        char grid[48], cluster[48];
+        snprintf(grid, sizeof grid, "%ux%ux%u", r->cap.grid[0], r->cap.grid[1], r->cap.grid[2]);
+        snprintf(cluster, sizeof cluster, "%ux%ux%u", r->cap.cluster[0], r->cap.cluster[1], r->cap.cluster[2]);
+        kd_diag_set(err, KD_MSG_REPLAY_CLUSTER, KD_DIAG_NO_SIDE, KD_S(path), KD_S(grid), KD_S(cluster));
         kd_replay_free(r);
         return -1;
     }

@@ -19,5 +19,8 @@ const kd_wording kd_wording_launch[] = {
     {KD_MSG_REPLAY_OUTPUTS_SHORT, 2,
      "kerndiff: the replayed launch's outputs are {0} bytes, the captured allocations it changed need {1}"},
     {KD_MSG_REPLAY_AFTER_UNREADABLE, 1, "kerndiff: cannot read the program's result extracted to {0}"},
+    {KD_MSG_REPLAY_CLUSTER, 3,
+     "kerndiff: {0}: the captured grid {1} is not made of its clusters of {2} blocks (each dimension a multiple): "
+     "no GPU ran this launch, the file is corrupt"},
     {0, 0, NULL},
 };

@@ -87,8 +87,10 @@ else
 fi
 
 # A capture whose grid is not made of its clusters (a corrupt one: a program's launch never is)
-# fails on the harness's words, the side and the cluster named; never a launch without clusters
+# is refused before anything is built (exit 3), the grid and the cluster named; never a launch
+# without clusters
 if python3 "$ROOT/tests/gpu/replay_kdcap.py" "$ROOT/tests/e2e/capture/copy.kdcap" --cluster 32 1 1 "$WORK/cap_cluster/c32.kdcap"; then
-    KERNDIFF_SIMULATE="copy=all" run cap_cluster_bad 5 -- --launch "$WORK/cap_cluster/c32.kdcap" --max-time 1 "$CL_V1" "$CL_V1"
-    has cap_cluster_bad err '^kerndiff: v1: describing the launch: geometry: the grid 1x1x1 is not made of clusters of 32x1x1'
+    KERNDIFF_SIMULATE="copy=all" run cap_cluster_bad 3 -- --launch "$WORK/cap_cluster/c32.kdcap" --max-time 1 "$CL_V1" "$CL_V1"
+    has cap_cluster_bad err '^kerndiff: .*c32\.kdcap: the captured grid 1x1x1 is not made of its clusters of 32x1x1 blocks'
+    lacks cap_cluster_bad out 'still computes'
 else fail "cap_cluster_bad: replay_kdcap.py --cluster"; fi
