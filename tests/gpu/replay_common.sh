@@ -26,8 +26,6 @@ check() { msg=$1; shift; if "$@" >/dev/null 2>&1; then ok "$msg"; else bad "$msg
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); exec(sys.argv[2])" "$@" 2>/dev/null; }
 # close_enough A B: A within 2% of B (numbers; false when either is empty)
 close_enough() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(a - b) <= 0.02 * b else 1)" "$@" 2>/dev/null; }
-# first_line FILE: the first line, for a FAIL's detail
-first_line() { head -c 600 "$1" 2>/dev/null | grep -v '^\s*$' | tail -3 | tr '\n' ' '; }
 # need FILE...: stops with one FAIL when a prerequisite is missing
 need() {
     for f in "$@"; do
