@@ -484,6 +484,16 @@ static bool is_shape_dim(const builder *b, const char *name)
     return false;
 }
 
+/* The axis whose bound scalar `name` is by an unguarded kernel's row-major indexing
+ * (source/geometry.h: implied), the row length first; -1: none. */
+static int implied_axis(const builder *b, const char *name)
+{
+    for (int axis = 0; b->geo && axis < 2; axis++)
+        if (b->geo->implied[axis] && b->geo->reach[axis] && strcmp(b->geo->reach[axis], name) == 0)
+            return axis;
+    return -1;
+}
+
 /* 0: resolved; 1: no value anywhere (the caller collects those); -1: error. */
 static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
 {
@@ -499,8 +509,18 @@ static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
     } else if (is_shape_dim(b, p->name) && integer_range(arg->type.base, &(double){0}, &(double){0})) {
         arg->origin = "assumed";
         arg->value = floor(sqrt((double)b->out->n));
-        assume(b, "%s = %.0f: sqrt(n), a side of the 2-D shape the kernel indexes (--arg %s=VALUE)", p->name,
-               arg->value, p->name);
+        int axis = implied_axis(b, p->name);
+        const kd_kernel_geometry *g = b->geo;
+        if (axis == 0 && g->square[1] && g->reach[1] && strcmp(g->reach[1], p->name) == 0)
+            assume(b, "%s = %.0f: sqrt(n), the row length in %s, and as many rows (a square: nothing names "
+                   "them) (--arg %s=VALUE)", p->name, arg->value, g->implied[0], p->name);
+        else if (axis >= 0)
+            assume(b, "%s = %.0f: sqrt(n), the %s in %s%s (--arg %s=VALUE)", p->name, arg->value,
+                   axis ? "rows of the y index" : "row length", g->implied[axis],
+                   g->paired[axis] ? ", named beside its row length" : "", p->name);
+        else
+            assume(b, "%s = %.0f: sqrt(n), a side of the 2-D shape the kernel indexes (--arg %s=VALUE)", p->name,
+                   arg->value, p->name);
     } else if (arg->role == KD_ROLE_LENGTH) {
         arg->origin = "n";
         arg->value = (double)b->out->n;
@@ -574,7 +594,7 @@ static bool code_block(builder *b, char *text, size_t room)
     }
     if (g && g->block[0]) {
         snprintf(text, room, "%u,%u", g->block[0], g->block[1]);
-        b->out->block_origin = "shared array";
+        b->out->block_origin = g->block_tile ? "tile" : "shared array";
         if (g->block[1] > 1)
             assume(b, "block %ux%u: %s", g->block[0], g->block[1], g->block_reason);
         else
@@ -604,6 +624,7 @@ static int resolve_block(builder *b)
         b->out->block[1] = b->out->block[2] = 1;
         b->out->block_origin = "compiler";
         add_var(b, "block", abi->block_threads);
+        add_var(b, "__block_y", 1);
         return 0;
     }
     setting s = pick(b, CALL_FIELD(b, block), b->req->block, "--block", "block");
@@ -623,6 +644,44 @@ static int resolve_block(builder *b)
         return -1;
     }
     add_var(b, "block", block[0]);
+    add_var(b, "__block_y", block[1]); /* a 2-D index's threadIdx.y (source/geometry.h), never a user's name */
+    return 0;
+}
+
+/* An unguarded 2-D kernel's grid: as many blocks on each axis as its index's factor of
+ * blockIdx (a tile) divides the bound into, so the index never passes the shape; a block
+ * wider than the tile would, and is refused. */
+static int implied_grid(builder *b)
+{
+    const kd_kernel_geometry *g = b->geo;
+    const kd_vars vars = {b->vars, b->nvars};
+    double bound[2], step[2];
+    for (int a = 0; a < 2; a++) {
+        if (kd_expr_eval(g->reach[a], &vars, &bound[a], NULL, 0) != 0 ||
+            kd_expr_eval(g->reach_step[a], &vars, &step[a], NULL, 0) != 0 || bound[a] < 1 || step[a] < 1 ||
+            ceil(bound[a] / step[a]) > grid_limits[a]) {
+            kd_sb_printf(b->error, "the grid needs a value: the kernel's %s index runs to %s in steps of %s, which "
+                         "kerndiff cannot evaluate here: --grid X,Y", dim_names[a], g->reach[a], g->reach_step[a]);
+            return -1;
+        }
+        if (b->out->block[a] > step[a]) {
+            kd_sb_printf(b->error, "block %ux%u: the kernel's %s index moves %.0f a block (%s), fewer than the block's "
+                         "%u threads, so it would pass %s = %.0f: give --block with at most %.0f threads in %s, or --grid X,Y",
+                         b->out->block[0], b->out->block[1], dim_names[a], step[a], g->implied[a], b->out->block[a],
+                         g->reach[a], bound[a], step[a], dim_names[a]);
+            return -1;
+        }
+        b->out->grid[a] = (unsigned)ceil(bound[a] / step[a]);
+    }
+    if (g->reassigned && bound[0] != bound[1]) {
+        kd_sb_printf(b->error, "the kernel gives its index '%s' a second value, so kerndiff reads how far its buffers "
+                     "reach only for a square shape (%s = %s), not %.0f x %.0f: give each buffer's element count with "
+                     "--buf NAME=COUNT", g->reassigned, g->reach[0], g->reach[1], bound[0], bound[1]);
+        return -1;
+    }
+    b->out->grid[2] = 1;
+    assume(b, "grid %ux%u: covers the kernel's x < %s and y < %s, %.0f and %.0f a block", b->out->grid[0],
+           b->out->grid[1], g->reach[0], g->reach[1], step[0], step[1]);
     return 0;
 }
 
@@ -642,6 +701,8 @@ static int default_grid(builder *b)
         assume(b, "grid %u: covers the kernel's x < %s", b->out->grid[0], g->reach[0]);
         return 0;
     }
+    if (g && g->reach_step[0] && g->reach_step[1])
+        return implied_grid(b);
     if (g && g->two_d && g->reach[0] && g->reach[1] && kd_expr_eval(g->reach[0], &vars, &reach[0], NULL, 0) == 0 &&
         kd_expr_eval(g->reach[1], &vars, &reach[1], NULL, 0) == 0 && reach[0] >= 1 && reach[1] >= 1 &&
         ceil(reach[0] / block[0]) <= grid_limits[0] && ceil(reach[1] / block[1]) <= grid_limits[1]) {
@@ -956,7 +1017,7 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
 {
     memset(out, 0, sizeof *out);
     /* n, block, one entry per scalar and per constant at most. */
-    kd_var *vars = kd_xcalloc(req->kernel->nparams + constant_count(req) + 2, sizeof *vars);
+    kd_var *vars = kd_xcalloc(req->kernel->nparams + constant_count(req) + 3, sizeof *vars);
     builder b = {req, out, error, vars, 0,
                  req->annotations ? kd_geometry_find(&req->annotations->geometry, req->kernel->name) : NULL};
     bool failed = check_arg_count(&b) || check_annotation_keys(&b) || check_role_annotations(&b) ||

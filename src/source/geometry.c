@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "launch/expr.h"
 #include "util/strbuf.h"
@@ -440,6 +441,12 @@ static bool substitute(const subst *s, size_t from, size_t to, int depth)
             if (!close)
                 return false;
             i = close;
+        } else if (is(t, "threadIdx") && at(r, i + 1, ".") && i + 2 < to && (is(&r->t[i + 2], "x") || is(&r->t[i + 2], "y"))) {
+            kd_sb_puts(out, is(&r->t[i + 2], "x") ? "(block-1)" : "(__block_y-1)"); /* below the block's */
+            i += 2;
+        } else if (is(t, "/") && i > from && i + 1 < to &&
+                   (r->t[i + 1].number || (r->t[i + 1].ident && find_const(r, r->t[i + 1].s, r->t[i + 1].len)))) {
+            kd_sb_append(out, t->s, 1); /* by a positive constant: largest where the rest is */
         } else if (t->ident && is_param(b->k, t)) {
             bool seen = false;
             for (size_t d = 0; d < *ndims; d++)
@@ -574,6 +581,8 @@ static void read_extent(body *b, const char *param)
     }
     /* the shape's rank: 2 where the index multiplies scalars (rows x cols, a pitch) */
     unsigned rank = !flat_guess && ndims >= 2 ? 2 : 1;
+    if (known && count.len && flat_guess && ndims == 0 && strstr(kd_sb_str(&count), "block"))
+        known = false; /* in[threadIdx.x]: within one block, never past n: nothing to say */
     if (known && count.len)
         add_extent(b->k, param, kd_sb_take(&count), indexing, rank);
     else if (!flat_guess)
@@ -785,6 +794,241 @@ static bool linear(body *b, const local *l, int depth)
     return depth < 4;
 }
 
+/* The axis of blockIdx (0: x, 1: y) that a local's definition adds (directly or through
+ * locals such as `by = blockIdx.y`); -1: none, -2: both. */
+static int grid_axis(body *b, const local *l, int depth)
+{
+    const reader *r = b->r;
+    int axis = -1;
+    for (size_t i = l->def_from; i < l->def_to && depth < 4; i++) {
+        int one = -1;
+        if (is(&r->t[i], "blockIdx") && at(r, i + 1, ".") && i + 2 < l->def_to)
+            one = is(&r->t[i + 2], "x") ? 0 : is(&r->t[i + 2], "y") ? 1 : -2;
+        const local *via = r->t[i].ident && !member(r, i) ? find_local(b, &r->t[i]) : NULL;
+        if (via && via != l && via->def_to)
+            one = grid_axis(b, via, depth + 1);
+        if (one == -2 || (one >= 0 && axis >= 0 && one != axis))
+            return -2;
+        if (one >= 0)
+            axis = one;
+    }
+    return axis;
+}
+
+/* A number or named constant's value as text; NULL otherwise. */
+static char *constant_text(const reader *r, const tok *t)
+{
+    double v;
+    if (t->ident && find_const(r, t->s, t->len))
+        return kd_xasprintf("%.0f", find_const(r, t->s, t->len)->value);
+    if (t->number && eval_const(r, t->s, t->len, &v))
+        return kd_xasprintf("%.0f", v);
+    return NULL;
+}
+
+/* The factor of blockIdx in a grid-wide local on axis (`blockIdx.x * TILE_DIM + threadIdx.x`:
+ * "32"; `blockIdx.x * blockDim.x`: the block), where the local adds one threadIdx of that
+ * axis: then the local stays below (blockIdx + 1) * factor for a block no larger. NULL: not read. */
+static char *grid_step(body *b, const local *l, int axis, int depth)
+{
+    const reader *r = b->r;
+    const char a = axis ? 'y' : 'x';
+    if (depth > 3 || !(axis ? l->y : l->x))
+        return NULL;
+    for (size_t i = l->def_from; i < l->def_to; i++) {
+        size_t g_to = 0; /* past the blockIdx term */
+        if (is(&r->t[i], "blockIdx") && i + 2 < l->def_to && r->t[i + 2].len == 1 && r->t[i + 2].s[0] == a)
+            g_to = i + 3;
+        const local *via = r->t[i].ident && !member(r, i) ? find_local(b, &r->t[i]) : NULL;
+        if (via && via != l && via->def_to == via->def_from + 3 && is(&r->t[via->def_from], "blockIdx"))
+            g_to = i + 1; /* `by` made of blockIdx.y alone */
+        if (!g_to)
+            continue;
+        size_t c = 0;
+        if (g_to + 1 < l->def_to && is(&r->t[g_to], "*"))
+            c = g_to + 1;
+        else if (i >= l->def_from + 2 && is(&r->t[i - 1], "*"))
+            c = i - 2;
+        if (!c)
+            return NULL;
+        if (is(&r->t[c], "blockDim") || (c + 2 < r->n && is(&r->t[c + 2], "blockDim")))
+            return kd_xstrdup(axis ? "__block_y" : "block");
+        return constant_text(r, &r->t[c]);
+    }
+    return NULL;
+}
+
+/* The scalar that pairs with a row length by name (width: height, cols: rows), when the kernel has it. */
+static const char *paired_name(const kd_kernel_geometry *k, const tok *s)
+{
+    static const char *const pairs[][2] = {{"width", "height"}, {"cols", "rows"}, {"ncols", "nrows"},
+                                           {"nx", "ny"},        {"w", "h"},       {"num_cols", "num_rows"}};
+    for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++) {
+        if (strlen(pairs[p][0]) != s->len || strncasecmp(pairs[p][0], s->s, s->len) != 0)
+            continue;
+        for (size_t i = 0; i < k->nparams; i++)
+            if (strcasecmp(k->params[i], pairs[p][1]) == 0)
+                return k->params[i];
+    }
+    return NULL;
+}
+
+/* A grid-wide index local (unbounded, linear, of one axis) at token i; NULL otherwise. */
+static local *grid_local(body *b, size_t i, int *axis)
+{
+    const reader *r = b->r;
+    local *l = i < b->to && r->t[i].ident && !member(r, i) ? find_local(b, &r->t[i]) : NULL;
+    if (!l || !l->def_to || !linear(b, l, 0))
+        return NULL;
+    *axis = grid_axis(b, l, 0);
+    return *axis >= 0 ? l : NULL;
+}
+
+/* Whether a local is given another value after its definition (`x = ...` again). */
+static bool reassigned(body *b, const local *l)
+{
+    const reader *r = b->r;
+    for (size_t i = b->from; i + 1 < b->to; i++)
+        if (i + 2 != l->def_from && is(&r->t[i + 1], "=") && r->t[i].len == l->name->len &&
+            memcmp(r->t[i].s, l->name->s, l->name->len) == 0 && !member(r, i))
+            return true;
+    return false;
+}
+
+/* Notes a bounded index local given another value later (geometry.h: reassigned). */
+static void note_reassigned(body *b, const local *l)
+{
+    if (!b->k->reassigned && reassigned(b, l))
+        b->k->reassigned = tok_str(l->name);
+}
+
+/* Whether token i may end a term (nothing binds tighter after it). */
+static bool term_ends(const reader *r, size_t i, size_t to)
+{
+    return i >= to || is(&r->t[i], ")") || is(&r->t[i], "]") || is(&r->t[i], ";") || is(&r->t[i], "+") ||
+           is(&r->t[i], ",") || is(&r->t[i], "-");
+}
+
+/* In an unguarded 2-D kernel, `x + S * y` (any order of the sum and the product) says x
+ * runs along a row of S elements: x < S; y's rows are the scalar that pairs with S by
+ * name, else S (a square). Each bound is kept in the local (as S's token) and as the
+ * kernel's reach, with the factor of blockIdx that the grid must use. */
+static void imply_bounds(body *b)
+{
+    const reader *r = b->r;
+    kd_kernel_geometry *k = b->k;
+    if (!(mentions(b, b->from, b->to, "threadIdx", 'y') || mentions(b, b->from, b->to, "blockIdx", 'y')))
+        return;
+    local *rows[2] = {NULL, NULL};
+    size_t rows_s[2] = {0, 0}, rows_at[2] = {0, 0}, rows_to[2] = {0, 0};
+    for (size_t i = b->from + 1; i + 1 < b->to; i++) {
+        int ax, am;
+        local *l = grid_local(b, i, &ax);
+        if (!l || is(&r->t[i - 1], "*") || is(&r->t[i - 1], "/") || is(&r->t[i - 1], "."))
+            continue;
+        size_t p = 0, from = i, to = i + 1; /* the product's first token, and the relation's span */
+        if (i + 5 <= b->to && is(&r->t[i + 1], "+") && at(r, i + 3, "*") && term_ends(r, i + 5, b->to)) {
+            p = i + 2;
+            to = i + 5;
+        } else if (i >= b->from + 4 && is(&r->t[i - 1], "+") && is(&r->t[i - 3], "*") &&
+                   !is(&r->t[i + 1], "*") && !is(&r->t[i + 1], "/") && !is(&r->t[i + 1], "[") &&
+                   !is(&r->t[i + 1], "(") && !(i >= b->from + 5 && (is(&r->t[i - 5], "*") || is(&r->t[i - 5], "/")))) {
+            p = i - 4;
+            from = p;
+        }
+        if (!p)
+            continue;
+        size_t s_at = is_param(k, &r->t[p]) ? p : is_param(k, &r->t[p + 2]) ? p + 2 : 0;
+        local *m = s_at ? grid_local(b, s_at == p ? p + 2 : p, &am) : NULL;
+        if (!m || am == ax || m == l)
+            continue;
+        if (!l->bound_to && !k->reach[ax]) {
+            char *step = grid_step(b, l, ax, 0);
+            if (!step)
+                continue;
+            l->bound_from = s_at;
+            l->bound_to = s_at + 1;
+            l->bound_inclusive = false;
+            k->reach[ax] = tok_str(&r->t[s_at]);
+            k->reach_step[ax] = step;
+            k->implied[ax] = span_text(r, from, to);
+            note_reassigned(b, l);
+        }
+        if (!rows[am]) {
+            rows[am] = m;
+            rows_s[am] = s_at;
+            rows_at[am] = from;
+            rows_to[am] = to;
+        }
+    }
+    for (int a = 0; a < 2; a++) {
+        local *m = rows[a];
+        if (!m || m->bound_to || k->reach[a])
+            continue;
+        char *step = grid_step(b, m, a, 0);
+        if (!step)
+            continue;
+        const char *pair = paired_name(k, &r->t[rows_s[a]]);
+        size_t s_at = rows_s[a];
+        for (size_t i = b->from; pair && i-- > 0;) /* the pair's own token (its parameter's) */
+            if (r->t[i].ident && strlen(pair) == r->t[i].len && memcmp(pair, r->t[i].s, r->t[i].len) == 0) {
+                s_at = i;
+                break;
+            }
+        m->bound_from = s_at;
+        m->bound_to = s_at + 1;
+        m->bound_inclusive = false;
+        k->reach[a] = tok_str(&r->t[s_at]);
+        k->reach_step[a] = step;
+        k->square[a] = s_at == rows_s[a];
+        k->paired[a] = !k->square[a];
+        note_reassigned(b, m);
+        k->implied[a] = span_text(r, rows_at[a], rows_to[a]);
+    }
+}
+
+/* The CUDA samples' tiles: an unguarded 2-D kernel whose indices move a TILE x TILE tile a
+ * block (the implied grid's factors, equal numbers) and whose loop `for (i = 0; i < TILE;
+ * i += ROWS)` walks its rows: a block of TILE x ROWS threads (the tile's rows in ROWS steps). */
+static void tile_block(body *b)
+{
+    const reader *r = b->r;
+    kd_kernel_geometry *k = b->k;
+    if (k->block[0] || !k->reach_step[0] || !k->reach_step[1] || strcmp(k->reach_step[0], k->reach_step[1]) != 0)
+        return;
+    double tile = atof(k->reach_step[0]);
+    for (size_t i = b->from; i + 1 < b->to; i++) {
+        if (!is(&r->t[i], "for") || !at(r, i + 1, "("))
+            continue;
+        size_t close = closing(r, i + 1);
+        size_t lt = 0, step = 0;
+        for (size_t j = i + 2; j + 2 < close; j++) {
+            if (r->t[j].ident && is(&r->t[j + 1], "<") && at(r, j + 3, ";"))
+                lt = j;
+            if (lt && r->t[j].ident && is(&r->t[j + 1], "+=") && j + 3 == close && r->t[j].len == r->t[lt].len &&
+                memcmp(r->t[j].s, r->t[lt].s, r->t[j].len) == 0)
+                step = j + 2;
+        }
+        char *bound = lt && step ? constant_text(r, &r->t[lt + 2]) : NULL;
+        char *rows = bound ? constant_text(r, &r->t[step]) : NULL;
+        double v = rows ? atof(rows) : 0;
+        if (bound && atof(bound) == tile && v >= 1 && fmod(tile, v) == 0 && tile * v <= 1024) {
+            k->block[0] = (unsigned)tile;
+            k->block[1] = (unsigned)v;
+            k->block[2] = 1;
+            k->block_tile = true;
+            char *loop = span_text(r, i, close + 1);
+            k->block_reason = kd_xasprintf("a %.0f x %.0f tile a block (blockIdx * %s), its rows walked by %s", tile,
+                                           tile, k->reach_step[0], loop);
+            free(loop);
+        }
+        free(bound);
+        free(rows);
+        if (k->block[0])
+            return;
+    }
+}
+
 /* How far the kernel's x and y thread indices go: the bound of a grid-wide index local. */
 static void read_reach(body *b)
 {
@@ -989,7 +1233,9 @@ static void read_cuda(reader *r, kd_file_geometry *g)
             body b = {r, brace + 1, end < r->n ? end : r->n, NULL, 0, k};
             read_locals(&b);
             read_bounds(&b);
+            imply_bounds(&b);
             read_shared(&b, holders, nholders, file_shared, nfile);
+            tile_block(&b);
             for (size_t p = 0; p < ptrs.count; p++) {
                 char *name = tok_str(&r->t[ptrs.at[p]]);
                 read_extent(&b, name);
@@ -1236,8 +1482,12 @@ void kd_geometry_free(kd_file_geometry *g)
         free(k->shared_type);
         free(k->block_reason);
         free(k->launch_bounds);
-        free(k->reach[0]);
-        free(k->reach[1]);
+        for (int a = 0; a < 2; a++) {
+            free(k->reach[a]);
+            free(k->reach_step[a]);
+            free(k->implied[a]);
+        }
+        free(k->reassigned);
     }
     free(g->kernels);
     *g = (kd_file_geometry){0};

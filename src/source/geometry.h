@@ -18,7 +18,9 @@
  *     minus one ("(M-1)*K+(K-1)+1"), an expression of the kernel's scalars. A buffer whose
  *     index multiplies by a scalar but cannot be bounded is marked so: launching it with n
  *     elements would be a guess.
- *   - a 2-D kernel (threadIdx.y or blockIdx.y): how far its x and y thread indices go. */
+ *   - a 2-D kernel (threadIdx.y or blockIdx.y): how far its x and y thread indices go; in
+ *     an unguarded one, the bound its row-major indexing implies (kd_kernel_geometry.implied);
+ *     threadIdx.x/.y in an index are at most the block's (`block`, `__block_y` in counts). */
 #ifndef KD_SOURCE_GEOMETRY_H
 #define KD_SOURCE_GEOMETRY_H
 
@@ -49,6 +51,16 @@ typedef struct kd_kernel_geometry {
     size_t nextents;
     bool two_d;                  /* indexes threads in y */
     char *reach[2];              /* how far the x and y thread indices go (bound expressions), or NULL */
+    /* An unguarded 2-D kernel (no `if (x < width)`): its grid-wide x and y indices bounded by
+       the row-major relation of an index (`x + width * y`: x < width; y < the paired name's
+       scalar, height, else the same one, a square), the grid then covering that shape. */
+    char *reach_step[2];         /* blockIdx's factor in that index ("32"); NULL: none read */
+    char *implied[2];            /* the index the bound was read from ("xIndex + width * yIndex") */
+    bool square[2];              /* the bound is the other side's scalar (no name pairs with it) */
+    char *reassigned;            /* an index local given a second value (transposeCoalesced's xIndex): the
+                                    bounds hold only for a square shape (reach[0] == reach[1]) */
+    bool paired[2];              /* the bound is the scalar named beside the row length (height of width) */
+    bool block_tile;             /* block[] is a tile's (TILE x ROWS from its loop), not a shared array's */
 } kd_kernel_geometry;
 
 typedef struct kd_file_geometry {

@@ -117,7 +117,7 @@ has corpus_several_bad_only err 'kernels_only\.v2: must be an array of kernel na
 # The files whose timed diff fails with zero flags (bench/realfiles.txt) each say so in ONE
 # line that names the one flag that fixes it (--arg, once per value), as `list` shows it with
 # no GPU: the whole sentence, from "not launchable" to the annotation it offers, on one line.
-for h6_file in adamw.cu bitonic_step.cu saxpy_bounds.cu sgemm_naive.cu sgemm_tiled.cu block_sum.ptx scaled_add.ptx; do
+for h6_file in adamw.cu bitonic_step.cu saxpy_bounds.cu sgemm_naive.cu block_sum.ptx scaled_add.ptx; do
     h6_name=corpus_one_flag_$(echo "$h6_file" | tr '.' '_')
     run "$h6_name" 0 -- list "tests/realfiles/$h6_file"
     has "$h6_name" out '^  launch: not launchable as described: scalar parameters? .* needs? a value: (--arg [A-Za-z_0-9]+=VALUE ?)+ or `// kerndiff: [^`]*=VALUE`$'
@@ -146,10 +146,41 @@ has corpus_gemm_given out 'A: 512 f32 in \(indexing\)  B: 256 f32 in \(indexing\
 h6_list corpus_rows layernorm.cu
 has corpus_rows out 'inp: 1048576 f32 in \(indexing\)'
 has corpus_rows out 'N = 1024 \(assumed\)  C = 1024 \(assumed\)'
+# Unguarded 2-D kernels (issue 27 item 3): the shape from the row-major indexing (x + width * y:
+# x < width; y < height, the name beside width; a lone Width: a square), said as assumed; the
+# block from the samples' tile loop (TILE_DIM x BLOCK_ROWS), the grid from the tile.
 h6_list corpus_tile transpose.cu
-has corpus_tile out "buffer '[a-z]+' is indexed as|needs? a value"
-run corpus_tile_given 0 -- list --fn transposeNaive --arg width=64 --arg height=64 tests/realfiles/transpose.cu
-has corpus_tile_given out "not launchable as described: buffer 'odata' is indexed as odata\[index_out \+ i\], in 2-D, and kerndiff cannot tell how far that reaches.*--buf odata=COUNT"
+h6_n=$(grep -c 'launch: grid 32x32 (default)  block 32x8 (tile)  smem 0 B (default)  n 1048576 (default)$' "$WORK/corpus_tile.out")
+if [ "$h6_n" -eq 3 ]; then ok "corpus_tile: three kernels launchable, 32x32 tiles of 32x8"; else
+    fail "corpus_tile: $h6_n launch lines of grid 32x32 block 32x8" "$WORK/corpus_tile.out"; fi
+has corpus_tile out 'width = 1024 \(assumed\)  height = 1024 \(assumed\)$'
+has corpus_tile out 'assumed: width = 1024: sqrt\(n\), the row length in xIndex \+ width \* yIndex \(--arg width=VALUE\); height = 1024: sqrt\(n\), the rows of the y index in xIndex \+ width \* yIndex, named beside its row length'
+has corpus_tile out 'height = 1024: sqrt\(n\), the rows of the y index in yIndex \+ height \* xIndex \(--arg height=VALUE\)'
+has corpus_tile out 'block 32x8: a 32 x 32 tile a block \(blockIdx \* 32\), its rows walked by for \( int i = 0 ; i < TILE_DIM ; i \+= BLOCK_ROWS \); grid 32x32: covers the kernel.s x < width and y < height'
+lacks corpus_tile out 'not launchable'
+# given a non-square shape: every buffer the extent its index reaches (naive: idata (63+64*31)+31*64+1,
+# odata (31+32*63)+31+1); the coalesced kernel reassigns its indices, so only a square is read
+run corpus_tile_given 0 -- list --arg width=64 --arg height=32 tests/realfiles/transpose.cu
+has corpus_tile_given out 'odata: 2079 f32 out \(indexing\)  idata: 4032 f32 in \(indexing\)  width = 64 \(--arg\)  height = 32 \(--arg\)$'
+has corpus_tile_given out "launch: not launchable as described: the kernel gives its index 'xIndex' a second value, so kerndiff reads how far its buffers reach only for a square shape \(width = height\), not 64 x 32: give each buffer's element count with --buf NAME=COUNT$"
+h6_list corpus_square sgemm_tiled.cu
+has corpus_square out 'launch: grid 64x64 \(default\)  block 16x16 \(shared array\)  smem 0 B \(default\)  n 1048576 \(default\)$'
+has corpus_square out 'Md: 1048576 f32 in \(n\)  Nd: 1048576 f32 in \(n\)  Pd: 1048576 f32 out \(n\)  Width = 1024 \(assumed\)$'
+has corpus_square out 'Width = 1024: sqrt\(n\), the row length in Row \* Width \+ Col, and as many rows \(a square: nothing names them\)'
+run corpus_square_given 0 -- list --arg Width=64 tests/realfiles/sgemm_tiled.cu
+has corpus_square_given out 'launch: grid 4x4 \(default\)  block 16x16 \(shared array\)'
+has corpus_square_given out 'Md: 1048576 f32 in \(n\)  Nd: 1048576 f32 in \(n\)  Pd: 1048576 f32 out \(n\)  Width = 64 \(--arg\)$' # n covers Width*Width
+# where nothing relates the index to a row length (r = blockIdx.y alone, c = threadIdx.x), the
+# scalar keeps asking before any launch; a block wider than the index's tile is refused
+mkdir -p "$WORK/h27"
+printf '__global__ void t(float *out, const float *in, int ld) {\n  int r = blockIdx.y, c = threadIdx.x;\n  out[r * ld + c] = in[c];\n}\n' >"$WORK/h27/unclear.cu"
+run corpus_shape_unclear 0 -- list "$WORK/h27/unclear.cu"
+has corpus_shape_unclear out "launch: not launchable as described: scalar parameter 'ld' \(int\) needs a value: --arg ld=VALUE or"
+printf '__global__ void t(float *out, const float *in, int ld) {\n  int r = blockIdx.y * 16 + threadIdx.y, c = blockIdx.x * 16 + threadIdx.x;\n  out[r * ld + c] = in[r * ld + c] * 2.0f;\n}\n' >"$WORK/h27/tile16.cu"
+run corpus_shape_wide 0 -- list --block 32,8 "$WORK/h27/tile16.cu"
+has corpus_shape_wide out "not launchable as described: block 32x8: the kernel's x index moves 16 a block \(r \* ld \+ c\), fewer than the block's 32 threads, so it would pass ld = 1024: give --block with at most 16 threads in x, or --grid X,Y$"
+run corpus_shape_tile16 0 -- list "$WORK/h27/tile16.cu"
+has corpus_shape_tile16 out 'out: 1048576 f32 out \(n\)  in: 1048576 f32 in \(n\)  ld = 1024 \(assumed\)$'
 run corpus_ptx_smem 0 -- list --arg block_sum_param_2=1000 tests/realfiles/block_sum.ptx
 has corpus_ptx_smem out 'block 256 \(default\)  smem 4096 B \(assumed\)'
 h6_list corpus_cast_smem dot_product.cu
