@@ -26,6 +26,7 @@ const kd_command_word kd_command_words[] = {
     {"compare", "diff two saved runs (--save)"},
     {"app", "two programs' GPU activity, kernel by kernel"},
     {"capture", "record a kernel launch in a program, for --launch"},
+    {"rank", "many candidates against one baseline: the correct ones, the fastest with confidence"},
     {"help", "the options"},
 };
 const size_t kd_command_word_count = sizeof kd_command_words / sizeof *kd_command_words;
@@ -34,10 +35,13 @@ const size_t kd_command_word_count = sizeof kd_command_words / sizeof *kd_comman
 const char kd_short_options[] = "hqvNI:D:o:";
 
 extern const kd_option_group kd_opts_output, kd_opts_build, kd_opts_launch, kd_opts_timing, kd_opts_counters,
-    kd_opts_regions, kd_opts_sanitize, kd_opts_workflow, kd_opts_app, kd_opts_capture;
+    kd_opts_regions, kd_opts_sanitize, kd_opts_workflow, kd_opts_app, kd_opts_capture, kd_opts_rank, kd_opts_slurm;
+/* The first rank option given (cli/opts_rank.c), as typed, or NULL. */
+const char *kd_opts_rank_given(const unsigned char *seen, size_t n);
 const kd_option_group *const kd_option_groups[] = {
     &kd_opts_output, &kd_opts_build, &kd_opts_launch, &kd_opts_timing, &kd_opts_counters,
-    &kd_opts_regions, &kd_opts_sanitize, &kd_opts_workflow, &kd_opts_app, &kd_opts_capture, NULL,
+    &kd_opts_regions, &kd_opts_sanitize, &kd_opts_workflow, &kd_opts_app, &kd_opts_capture, &kd_opts_rank,
+    &kd_opts_slurm, NULL,
 };
 
 const struct option *kd_opt_long_options(void)
@@ -198,6 +202,7 @@ static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *
     opts->diff.gate.fail_if_slower_pct = -1;
     opts->diff.counters.clock_control = "none";
     opts->render.advice = true;
+    opts->rank.shard = -1;
     opts->render.color = isatty(STDOUT_FILENO) && !kd_env_nonempty(KD_ENV_NO_COLOR);
     opts->diff.frontend.nvcc = kd_env_nonempty(KD_ENV_NVCC);
 
@@ -230,6 +235,24 @@ static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *
             return kd_usage_error("kerndiff capture records one kernel: --fn NAME, not NAME1:NAME2");
         if (!opts->capture.out)
             return kd_usage_error("kerndiff capture needs -o FILE: where the capture is written");
+        return 0;
+    }
+    /* kerndiff rank BASE CAND...: every operand after the command word (options moved in front) */
+    if (optind < argc && strcmp(argv[optind], "rank") == 0) {
+        kd_rank_cli_options *r = &opts->rank;
+        opts->command = KD_CMD_RANK;
+        if (!st->seen[OPT_APP_TOP])
+            opts->app.top = 3; /* rank's K (app's --top has its own default) */
+        r->baseline = optind + 1 < argc ? argv[optind + 1] : NULL;
+        r->operands = (const char *const *)argv + optind + 2;
+        r->noperands = optind + 2 < argc ? (size_t)(argc - optind - 2) : 0;
+        if (r->shard >= 0 && r->heats && r->heats != r->shard_of)
+            return kd_usage_error("--shard %d/%u runs heat %d of %u: --heats %u says otherwise", r->shard, r->shard_of,
+                                  r->shard, r->shard_of, r->heats);
+        if (r->shard >= 0)
+            r->heats = r->shard_of;
+        if (!r->heats)
+            r->heats = 1;
         return 0;
     }
     /* GNU getopt has moved every option in front, so the rest are the files. */
@@ -446,9 +469,14 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
     /* Options of one command given to another: they would be ignored. */
     static const int app_only[] = {OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, 'N'};
     int stray = first_seen(st, app_only, sizeof app_only / sizeof *app_only);
+    if (stray == OPT_APP_TOP && opts->command == KD_CMD_RANK)
+        stray = 0; /* rank's top K too */
     if (stray && opts->command != KD_CMD_APP)
         return kd_usage_error("%s belongs to kerndiff app%s", option_name(stray),
                            stray == OPT_APP_RUNS ? " (samples of a kernel diff: --min-runs, --max-runs)" : "");
+    const char *rank_option = kd_opts_rank_given(st->seen, sizeof st->seen);
+    if (rank_option && opts->command != KD_CMD_RANK)
+        return kd_usage_error("%s belongs to kerndiff rank BASE CAND...", rank_option);
     static const int capture_only[] = {'o', OPT_CAPTURE_CONTINUE};
     stray = first_seen(st, capture_only, sizeof capture_only / sizeof *capture_only);
     if (stray && opts->command != KD_CMD_CAPTURE)

@@ -14,8 +14,24 @@
 
 typedef enum kd_command {
     KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_APP, KD_CMD_HELP, KD_CMD_VERSION, KD_CMD_COMPLETION,
-    KD_CMD_CAPTURE
+    KD_CMD_CAPTURE, KD_CMD_RANK
 } kd_command;
+
+/* kerndiff rank BASE CAND... (cmd/rank.c; cli/opts_rank.c). */
+typedef struct kd_rank_cli_options {
+    const char *baseline;
+    const char *const *operands; /* the candidates as given (files, directories), NULL-ended */
+    size_t noperands;
+    unsigned heats;           /* --heats H (0: 1; --shard I/N: N) */
+    int shard;                /* --shard I/N: I; -1: every heat */
+    unsigned shard_of;        /* ... N */
+    double budget_ms;         /* --budget-ms per heat (0: none) */
+    unsigned max_rounds;      /* --max-rounds (0: the race's default) */
+    int gpus[16];             /* --gpus 0,2,3 */
+    size_t ngpus;
+    bool gpus_all;            /* --gpus all */
+    bool mixed_gpus;          /* --mixed-gpus */
+} kd_rank_cli_options;
 
 /* kerndiff capture --fn NAME [--nth K] [--continue] -o FILE -- CMD ARGS... (cmd/capture.c) */
 typedef struct kd_capture_options {
@@ -44,6 +60,7 @@ typedef struct kd_options {
     const char *csv_path;     /* --csv FILE: raw samples, or a sweep's points */
     bool force;               /* --force: an output may overwrite an input, a source or a tracked file */
     kd_capture_options capture; /* kerndiff capture */
+    kd_rank_cli_options rank; /* kerndiff rank */
 } kd_options;
 
 /* Parses argv. On a usage error prints the reason to stderr and returns KD_EXIT_USAGE;

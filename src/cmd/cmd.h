@@ -41,6 +41,13 @@ int kd_cmd_help(const kd_cmd_args *a);
 int kd_cmd_version(const kd_cmd_args *a);
 int kd_cmd_completion(const kd_cmd_args *a);
 int kd_cmd_capture(const kd_cmd_args *a); /* a launch recorded from a program (cmd/capture.c) */
+int kd_cmd_rank(const kd_cmd_args *a);    /* many candidates against one baseline (cmd/rank.c) */
+
+/* kerndiff rank's report from its heats (rank/rank.h kd_rank_finish), every output asked for
+ * (the terminal, --json, --markdown, --html); returns the exit status. --merge calls it with
+ * the shards' heats (cmd/rank_slurm.c). */
+struct kd_rank_heat;
+int kd_cmd_rank_report(const kd_cmd_args *a, struct kd_rank_heat *const *heats, size_t n);
 
 /* Shared by diff and compare (cmd/comparison.c). Every output of an analysed comparison
  * through the fan-out (nothing when it was not analysed); how many failed. */

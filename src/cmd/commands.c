@@ -12,6 +12,7 @@ const kd_cmd kd_cmds[] = {
     {KD_CMD_VERSION, "version", kd_cmd_version},
     {KD_CMD_COMPLETION, "completion", kd_cmd_completion},
     {KD_CMD_CAPTURE, "capture", kd_cmd_capture},
+    {KD_CMD_RANK, "rank", kd_cmd_rank},
     {0, NULL, NULL},
 };
 

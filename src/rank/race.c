@@ -9,7 +9,7 @@
 
 void kd_race_config_default(kd_race_config *c)
 {
-    *c = (kd_race_config){.top = 3, .confidence = KD_SPEEDUP_CONFIDENCE, .block = 5, .min_rounds = 5,
+    *c = (kd_race_config){.top = 3, .confidence = KD_RACE_CONFIDENCE, .block = 5, .min_rounds = 5,
                           .max_rounds = 200, .target_pct = 1.0, .seed = 1};
 }
 
@@ -248,11 +248,19 @@ int kd_race_run(const kd_race_config *cfg, size_t n, const kd_race_ops *ops, kd_
             out->stop = KD_RACE_NOTHING;
             break;
         }
-        for (size_t j = 0; j < m; j++)
-            take_block(&rr, rr.order[j]);
-        out->rounds++;
-        if (out->rounds < cfg->min_rounds)
-            continue;
+        if (out->rounds == 0) {
+            /* The first min_rounds of each candidate back to back: a harness holds one
+             * candidate, and with many candidates only so many can be open at once; the
+             * screening then costs one start per candidate, not one per round. */
+            for (size_t j = 0; j < m; j++)
+                for (unsigned k = 0; k < cfg->min_rounds && out->e[rr.order[j]].state == KD_RACE_CONTENDER; k++)
+                    take_block(&rr, rr.order[j]);
+            out->rounds = cfg->min_rounds;
+        } else {
+            for (size_t j = 0; j < m; j++)
+                take_block(&rr, rr.order[j]);
+            out->rounds++;
+        }
         update_intervals(&rr);
         drop_clearly_slower(&rr);
         if (decided(&rr, &out->stop))

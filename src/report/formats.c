@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/app_report.h"
+#include "report/rank_report.h"
 #include "report/sweep_text.h"
 #include "util/output.h"
 #include "report/stderr_text.h"
@@ -103,14 +104,32 @@ static int csv_sweep(FILE *out, const kd_format_subject *s)
     return 0;
 }
 
+/* kerndiff rank (report/rank_report.h). */
+static int terminal_rank(FILE *out, const kd_format_subject *s)
+{
+    kd_rank_render_terminal(out, s->rank, s->render && s->render->color);
+    return 0;
+}
+static int json_rank(FILE *out, const kd_format_subject *s) { return kd_rank_render_json(out, s->rank); }
+static int markdown_rank(FILE *out, const kd_format_subject *s)
+{
+    kd_rank_render_markdown(out, s->rank);
+    return 0;
+}
+static int html_rank(FILE *out, const kd_format_subject *s)
+{
+    kd_rank_render_html(out, s->rank);
+    return 0;
+}
+
 /* The built-in rows; a format of its own file defines its row the same way
  * (const kd_format kd_format_NAME = {...}) and adds X(NAME) to the list below. */
-const kd_format kd_format_terminal = {"terminal report", {NULL}, terminal_comparison, terminal_sweep, terminal_app, NULL};
-const kd_format kd_format_json = {"JSON", {"--json", "--save"}, json_comparison, json_sweep, json_app, NULL};
-const kd_format kd_format_trace = {"trace", {"--trace"}, trace_comparison, NULL, NULL, trace_applies};
-const kd_format kd_format_markdown = {"Markdown", {"--markdown"}, markdown_comparison, markdown_sweep, markdown_app, NULL};
-const kd_format kd_format_html = {"HTML", {"--html"}, html_comparison, html_sweep, html_app, NULL};
-const kd_format kd_format_csv = {"CSV", {"--csv"}, csv_comparison, csv_sweep, NULL, NULL};
+const kd_format kd_format_terminal = {"terminal report", {NULL}, terminal_comparison, terminal_sweep, terminal_app, NULL, terminal_rank};
+const kd_format kd_format_json = {"JSON", {"--json", "--save"}, json_comparison, json_sweep, json_app, NULL, json_rank};
+const kd_format kd_format_trace = {"trace", {"--trace"}, trace_comparison, NULL, NULL, trace_applies, NULL};
+const kd_format kd_format_markdown = {"Markdown", {"--markdown"}, markdown_comparison, markdown_sweep, markdown_app, NULL, markdown_rank};
+const kd_format kd_format_html = {"HTML", {"--html"}, html_comparison, html_sweep, html_app, NULL, html_rank};
+const kd_format kd_format_csv = {"CSV", {"--csv"}, csv_comparison, csv_sweep, NULL, NULL, NULL};
 
 /* THE TABLE: one line per format, the terminal first (kd_formats_write writes it to the
  * human stream). */
@@ -145,6 +164,7 @@ static kd_format_render renderer(const kd_format *f, kd_subject_kind kind)
     case KD_SUBJECT_COMPARISON: return f->comparison;
     case KD_SUBJECT_SWEEP: return f->sweep;
     case KD_SUBJECT_APP: return f->app;
+    case KD_SUBJECT_RANK: return f->rank;
     }
     return NULL;
 }

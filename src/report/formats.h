@@ -23,7 +23,7 @@
 
 /* What is being shown: one of comparison, sweep (with json and, for pictures, comparison:
  * its first analysed point or NULL) and app is the subject. */
-typedef enum kd_subject_kind { KD_SUBJECT_COMPARISON, KD_SUBJECT_SWEEP, KD_SUBJECT_APP } kd_subject_kind;
+typedef enum kd_subject_kind { KD_SUBJECT_COMPARISON, KD_SUBJECT_SWEEP, KD_SUBJECT_APP, KD_SUBJECT_RANK } kd_subject_kind;
 
 typedef struct kd_format_subject {
     kd_subject_kind kind;
@@ -33,6 +33,7 @@ typedef struct kd_format_subject {
     const kd_app_comparison *app;
     const kd_render_options *render; /* the terminal's; documents get it without colour */
     int app_top;                     /* --top: app's kernels shown (0: all) */
+    const struct kd_rank_result *rank; /* kerndiff rank (rank/rank.h) */
 } kd_format_subject;
 
 /* A renderer: the subject to `out`; 0, or -1 when it could not be rendered. */
@@ -44,6 +45,7 @@ typedef struct kd_format {
     kd_format_render comparison, sweep, app; /* NULL: not written for that subject */
     /* Whether there is something to write (NULL: always): --trace with no region run writes nothing. */
     bool (*applies)(const kd_format_subject *s);
+    kd_format_render rank;      /* kerndiff rank's report; NULL: not written for a rank */
 } kd_format;
 
 /* The table (report/formats.c's KD_FORMAT_LIST), the terminal first, ending with NULL. */

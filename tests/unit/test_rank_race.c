@@ -9,6 +9,10 @@
 
 #include "rank/race.h"
 
+#ifndef AA_SEEDS
+#define AA_SEEDS 20
+#endif
+
 typedef struct sim {
     uint64_t state;
     const double *median;   /* per candidate, ns; the baseline's is base_ns */
@@ -142,7 +146,7 @@ static void racing_finds_the_true_top_3_of_40(void **state)
 static void identical_candidates_are_not_called_faster(void **state)
 {
     (void)state;
-    enum { N = 100, SEEDS = 20 };
+    enum { N = 100, SEEDS = AA_SEEDS };
     double median[N];
     for (size_t i = 0; i < N; i++)
         median[i] = 100000;

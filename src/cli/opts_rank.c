@@ -1,0 +1,102 @@
+/* The options of kerndiff rank (issue 32): --heats, --shard, --budget-ms, --max-rounds, --gpus,
+ * --mixed-gpus (cli/option_parse.h: one group per subsystem). --top is kerndiff app's option,
+ * read by rank too; --slurm and --merge are cli/opts_slurm.c's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/exit_codes.h"
+#include "cli/option_parse.h"
+
+/* Codes of this group: apart from option_parse.h's list, below its ncu block (1000). */
+enum { OPT_RANK_HEATS = 900, OPT_RANK_SHARD, OPT_RANK_BUDGET, OPT_RANK_MAX_ROUNDS, OPT_RANK_GPUS, OPT_RANK_MIXED_GPUS };
+
+static const struct option options[] = {
+    {"heats", required_argument, NULL, OPT_RANK_HEATS},
+    {"shard", required_argument, NULL, OPT_RANK_SHARD},
+    {"budget-ms", required_argument, NULL, OPT_RANK_BUDGET},
+    {"max-rounds", required_argument, NULL, OPT_RANK_MAX_ROUNDS},
+    {"gpus", required_argument, NULL, OPT_RANK_GPUS},
+    {"mixed-gpus", no_argument, NULL, OPT_RANK_MIXED_GPUS},
+    {NULL, 0, NULL, 0},
+};
+
+/* "0,2,3" into gpus[]; "all". */
+static int parse_gpus(const char *s, kd_rank_cli_options *r)
+{
+    if (strcmp(s, "all") == 0) {
+        r->gpus_all = true;
+        return 0;
+    }
+    r->ngpus = 0;
+    for (const char *p = s; *p;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || v > 255 || (*end && *end != ',') || r->ngpus >= sizeof r->gpus / sizeof *r->gpus)
+            return -1;
+        for (size_t i = 0; i < r->ngpus; i++)
+            if (r->gpus[i] == (int)v)
+                return -1;
+        r->gpus[r->ngpus++] = (int)v;
+        p = *end ? end + 1 : end;
+        if (*end && !*p)
+            return -1;
+    }
+    return r->ngpus ? 0 : -1;
+}
+
+static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
+{
+    (void)ctx;
+    kd_rank_cli_options *r = &opts->rank;
+    double v;
+    switch (c) {
+    case OPT_RANK_HEATS:
+        if (kd_opt_number(optarg, 1, 10000, false, &v) != 0 || v != (unsigned)v)
+            return kd_usage_error("--heats wants a whole number from 1 to 10000, got '%s'", optarg);
+        r->heats = (unsigned)v;
+        break;
+    case OPT_RANK_SHARD: {
+        unsigned i, n;
+        char tail;
+        if (sscanf(optarg, "%u/%u%c", &i, &n, &tail) != 2 || n < 1 || n > 10000 || i >= n)
+            return kd_usage_error("--shard wants I/N with 0 <= I < N (heat I of N), got '%s'", optarg);
+        r->shard = (int)i;
+        r->shard_of = n;
+        break;
+    }
+    case OPT_RANK_BUDGET:
+        if (kd_opt_number(optarg, 1, 1e9, false, &v) != 0)
+            return kd_usage_error("--budget-ms wants milliseconds (at least 1), got '%s'", optarg);
+        r->budget_ms = v;
+        break;
+    case OPT_RANK_MAX_ROUNDS:
+        if (kd_opt_number(optarg, 5, 1e6, false, &v) != 0 || v != (unsigned)v)
+            return kd_usage_error("--max-rounds wants a whole number of at least 5, got '%s'", optarg);
+        r->max_rounds = (unsigned)v;
+        break;
+    case OPT_RANK_GPUS:
+        if (parse_gpus(optarg, r) != 0)
+            return kd_usage_error("--gpus wants 'all' or device indices without repeats, e.g. 0,2,3 (at most 16), "
+                                  "got '%s'", optarg);
+        break;
+    case OPT_RANK_MIXED_GPUS: r->mixed_gpus = true; break;
+    default:
+        return KD_OPT_NOT_MINE;
+    }
+    return 0;
+}
+
+const kd_option_group kd_opts_rank = {"rank", options, parse};
+
+const char *kd_opts_rank_given(const unsigned char *seen, size_t n);
+const char *kd_opts_rank_given(const unsigned char *seen, size_t n)
+{
+    static char name[32];
+    for (const struct option *o = options; o->name; o++)
+        if ((size_t)o->val < n && seen[o->val]) {
+            snprintf(name, sizeof name, "--%s", o->name);
+            return name;
+        }
+    return NULL;
+}

@@ -1,0 +1,550 @@
+/* Running a rank's heats (rank/run.h). */
+#include "rank/run.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "diff/comparison.h"
+#include "diff/pipeline.h"
+#include "diff/runtime.h"
+#include "util/env.h"
+#include "util/fs.h"
+#include "util/progress.h"
+#include "util/xalloc.h"
+#include "wire/client.h"
+
+enum {
+    MAX_OPEN = 32,          /* harness children open at once (each a CUDA context on its GPU) */
+    WARMUP_MS = 500,
+    GATE_SAMPLES = 10,      /* the gate's timing run: the check is what it is for */
+};
+#define BATCH_BELOW_NS 2000.0
+#define BATCH_TARGET_NS 50000.0
+
+static const char *const kernel_suffixes[] = {".cu", ".py", ".ptx", ".cubin", NULL};
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+kd_outcome kd_rank_expand(const char *const *operands, size_t n, kd_strlist *out, kd_rank_error *e)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!kd_is_dir(operands[i])) {
+            kd_strlist_push(out, kd_xstrdup(operands[i]));
+            continue;
+        }
+        DIR *d = opendir(operands[i]);
+        size_t before = out->count;
+        for (struct dirent *de; d && (de = readdir(d));)
+            if (de->d_name[0] != '.' && kd_path_has_suffix(de->d_name, kernel_suffixes))
+                kd_strlist_push(out, kd_path_join(operands[i], de->d_name));
+        if (d)
+            closedir(d);
+        if (out->count == before) {
+            e->kind = KD_RANK_ERR_NO_CANDIDATES;
+            e->detail = kd_xstrdup(operands[i]);
+            return KD_FAIL_INPUT;
+        }
+        qsort(out->items + before, out->count - before, sizeof *out->items, by_name);
+    }
+    return KD_OK;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static uint64_t mix(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The simulated harness's specs (KERNDIFF_SIMULATE="BASE;C1;C2;..."): input i's, the last
+ * one for every input after it. NULL when not simulated. */
+typedef struct sim_specs {
+    kd_strlist list;
+    const char *saved;      /* the variable as the user set it */
+} sim_specs;
+
+static const char *spec_of(const sim_specs *s, size_t input)
+{
+    if (!s->list.count)
+        return NULL;
+    return s->list.items[input < s->list.count ? input : s->list.count - 1];
+}
+
+/* The diff pipeline's simulated backend reads "V1SPEC;V2SPEC": for a candidate's gate, the
+ * baseline's and its own. */
+static void simulate_pair(const sim_specs *s, size_t cand_input)
+{
+    if (!s->list.count)
+        return;
+    kd_strbuf sb = {0};
+    kd_sb_printf(&sb, "%s;%s", spec_of(s, 0), spec_of(s, cand_input));
+    setenv("KERNDIFF_SIMULATE", kd_sb_str(&sb), 1);
+    kd_sb_free(&sb);
+}
+
+typedef struct cand_run {
+    kd_comparison *c;       /* the gate's comparison: the built sides the race loads */
+    kd_child child[KD_RANK_MAX_GPUS];
+    bool open[KD_RANK_MAX_GPUS];
+    unsigned long long used[KD_RANK_MAX_GPUS];
+    size_t input;           /* 1 + its index among the candidates (0 is the baseline) */
+} cand_run;
+
+typedef struct heat_run {
+    const kd_rank_request *r;
+    const sim_specs *sim;
+    const kd_backend *backend;
+    kd_rank_heat *heat;
+    kd_rank_entry **raced;  /* the race's candidates */
+    cand_run *cands;
+    size_t nraced;
+    int gpus[KD_RANK_MAX_GPUS];
+    size_t ngpus;
+    size_t open;
+    unsigned long long clock;
+    double start_ms;
+    kd_rank_error *error;
+    bool refused;           /* mixed GPU models: the rank stops */
+} heat_run;
+
+static void close_child(heat_run *h, size_t i, size_t g)
+{
+    cand_run *cr = &h->cands[i];
+    if (!cr->open[g])
+        return;
+    kd_child_stop(&cr->child[g]);
+    cr->open[g] = false;
+    h->open--;
+}
+
+static void evict_oldest(heat_run *h)
+{
+    size_t bi = 0, bg = 0;
+    unsigned long long oldest = ~0ull;
+    for (size_t i = 0; i < h->nraced; i++)
+        for (size_t g = 0; g < h->ngpus; g++)
+            if (h->cands[i].open[g] && h->cands[i].used[g] < oldest) {
+                oldest = h->cands[i].used[g];
+                bi = i, bg = g;
+            }
+    if (oldest != ~0ull)
+        close_child(h, bi, bg);
+}
+
+static void fail_candidate(heat_run *h, size_t i, const char *doing, kd_child *c, kd_reply_status st, const kd_strbuf *why)
+{
+    kd_rank_entry *e = h->raced[i];
+    kd_strbuf sb = {0};
+    kd_sb_printf(&sb, "%s: ", doing);
+    if (why)
+        kd_sb_puts(&sb, kd_sb_str(why));
+    else
+        kd_child_describe_failure(c, st, &sb);
+    free(e->reason);
+    e->reason = kd_sb_take(&sb);
+    e->gate = KD_RANK_RUN_FAILED;
+}
+
+/* CUDA_VISIBLE_DEVICES for the child of device `index`: the index-th entry of the user's
+ * list when one is set (the harness sees that one device as its device 0). */
+static void select_device(heat_run *h, size_t g)
+{
+    if (!h->r->ngpus && !h->r->gpus_all)
+        return;
+    const char *user = kd_env(KD_ENV_CUDA_VISIBLE_DEVICES);
+    char value[64];
+    snprintf(value, sizeof value, "%d", h->gpus[g]);
+    if (user && *user) {
+        const char *p = user;
+        for (int k = 0; k < h->gpus[g] && p; k++)
+            p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+        if (p)
+            snprintf(value, sizeof value, "%.*s", (int)strcspn(p, ","), p);
+    }
+    setenv("CUDA_VISIBLE_DEVICES", value, 1);
+}
+
+/* The device of slot g, from its first child's hello: the models must agree. */
+static bool note_device(heat_run *h, size_t g, const kd_device_info *info)
+{
+    kd_rank_device *d = &h->heat->devices[g];
+    if (!d->name[0])
+        snprintf(d->name, sizeof d->name, "%s", info->name);
+    for (size_t k = 0; k < h->ngpus && !h->r->mixed_gpus; k++)
+        if (h->heat->devices[k].name[0] && strcmp(h->heat->devices[k].name, d->name) != 0) {
+            h->refused = true;
+            h->error->kind = KD_RANK_ERR_MIXED_GPUS;
+            kd_strbuf sb = {0};
+            kd_sb_printf(&sb, "%s (GPU %d) and %s (GPU %d)", h->heat->devices[k].name, h->heat->devices[k].index, d->name,
+                         d->index);
+            free(h->error->detail);
+            h->error->detail = kd_sb_take(&sb);
+            return false;
+        }
+    return true;
+}
+
+/* Starts candidate i's child on GPU slot g: the baseline in slot 0, the candidate in slot 1
+ * on the baseline's buffers, warmed up, in the timing pass's mode. */
+static int open_child(heat_run *h, size_t i, size_t g)
+{
+    cand_run *cr = &h->cands[i];
+    const kd_timing_options *to = &h->r->diff->timing;
+    while (h->open >= MAX_OPEN)
+        evict_oldest(h);
+    kd_argv argv = {{NULL}};
+    kd_strbuf why = {0};
+    if (h->backend->harness(-1, &argv, &why) != 0) {
+        fail_candidate(h, i, "starting the harness", NULL, KD_REPLY_OK, &why);
+        kd_sb_free(&why);
+        return -1;
+    }
+    if (h->sim->list.count) { /* slot 0 the baseline's spec, slot 1 the candidate's */
+        free(argv.items[1]);
+        free(argv.items[2]);
+        argv.items[1] = kd_xstrdup(spec_of(h->sim, 0));
+        argv.items[2] = kd_xstrdup(spec_of(h->sim, cr->input));
+    }
+    kd_timing_side sides[2];
+    for (int s = 0; s < 2; s++)
+        sides[s] = kd_timing_side_of(&cr->c->side[s], &argv);
+    select_device(h, g);
+    kd_child *c = &cr->child[g];
+    int rc = kd_child_start(c, h->raced[i]->name, (const char *const *)argv.items, &why);
+    kd_argv_free(&argv);
+    if (rc != 0) {
+        fail_candidate(h, i, "starting the harness", NULL, KD_REPLY_OK, &why);
+        kd_sb_free(&why);
+        return -1;
+    }
+    cr->open[g] = true;
+    h->open++;
+    kd_device_info info;
+    int share[256];
+    const char *doing = "loading the baseline and the candidate";
+    rc = kd_wire_hello(c, &info, &why);
+    if (rc == 0 && !note_device(h, g, &info))
+        rc = -1;
+    if (rc == 0 && cr->c->side[1].launch.nargs <= 256) {
+        kd_share_buffers(sides[0].spec, sides[1].spec, share);
+        rc = kd_wire_describe(c, 0, &sides[0], NULL, to->timeout_ms, &why) == 0 &&
+                     kd_wire_describe(c, 1, &sides[1], share, to->timeout_ms, &why) == 0
+                 ? 0
+                 : -1;
+    }
+    kd_reply_status st = KD_REPLY_OK;
+    if (rc == 0 && (st = kd_wire_seed(c, to->seed, to->timeout_ms)) != KD_REPLY_OK)
+        rc = -2;
+    if (rc == 0) {
+        doing = "allocating the buffers";
+        kd_wire_send_setup(c);
+        unsigned long long bytes;
+        rc = kd_wire_setup_reply(c, kd_launch_spec_bytes(sides[0].spec) + kd_launch_spec_bytes(sides[1].spec), &bytes, &why);
+    }
+    double fastest = INFINITY;
+    for (int s = 0; s < 2 && rc == 0; s++) {
+        doing = "warming up";
+        kd_warmup_result w;
+        if ((st = kd_wire_side(c, s, to->timeout_ms)) != KD_REPLY_OK ||
+            (st = kd_wire_warmup(c, WARMUP_MS, to->timeout_ms, &w)) != KD_REPLY_OK)
+            rc = -2;
+        else
+            fastest = fmin(fastest, w.median_ns);
+    }
+    if (rc == 0) { /* both sides in one mode, as the timing pass (measure/timing.c) */
+        long batch = to->batch;
+        if (batch == 0 && fastest < BATCH_BELOW_NS)
+            batch = (long)fmin(1000, fmax(2, ceil(BATCH_TARGET_NS / fmax(fastest, 1))));
+        if ((st = kd_wire_mode(c, batch > 0 ? (unsigned)batch : 0, to->timeout_ms)) != KD_REPLY_OK)
+            rc = -2;
+    }
+    if (rc != 0 && !h->refused)
+        fail_candidate(h, i, doing, c, st, rc == -1 ? &why : NULL);
+    kd_sb_free(&why);
+    if (rc != 0)
+        close_child(h, i, g);
+    return rc == 0 ? 0 : -1;
+}
+
+static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base, double *cand)
+{
+    heat_run *h = ctx;
+    if (h->refused)
+        return -1;
+    cand_run *cr = &h->cands[i];
+    size_t g = round % h->ngpus; /* each round on one GPU: its ratio is made there */
+    if (!cr->open[g] && open_child(h, i, g) != 0)
+        return -1;
+    cr->used[g] = ++h->clock;
+    kd_child *c = &cr->child[g];
+    const kd_timing_options *to = &h->r->diff->timing;
+    uint64_t z = mix(to->seed ^ mix(cr->input * 1000003u + round));
+    bool moved;
+    kd_reply_status st = kd_wire_place(c, z, to->timeout_ms, &moved);
+    const char *doing = "moving the buffers";
+    int first = (int)(z >> 63);
+    for (int j = 0; j < 2 && st == KD_REPLY_OK; j++) {
+        int s = j == 0 ? first : 1 - first;
+        kd_time_block b = {.samples = s == 0 ? base : cand};
+        doing = s == 0 ? "timing the baseline" : "timing the candidate";
+        if ((st = kd_wire_side(c, s, to->timeout_ms)) == KD_REPLY_OK)
+            st = kd_wire_time(c, (int)k, to->timeout_ms * (int)k, &b);
+    }
+    if (st != KD_REPLY_OK) {
+        fail_candidate(h, i, doing, c, st, NULL);
+        close_child(h, i, g);
+        return -1;
+    }
+    return 0;
+}
+
+static bool out_of_budget(void *ctx)
+{
+    heat_run *h = ctx;
+    return h->refused || (h->r->budget_ms > 0 && now_ms() - h->start_ms >= h->r->budget_ms);
+}
+
+static void left(void *ctx, size_t i)
+{
+    heat_run *h = ctx;
+    for (size_t g = 0; g < h->ngpus; g++)
+        close_child(h, i, g);
+}
+
+static const char *outcome_name(int rc)
+{
+    static const char *const names[] = {"ok", "usage", "input", "build", "runtime", "tool", "sanitizer"};
+    return rc >= 0 && (size_t)rc < sizeof names / sizeof *names ? names[rc] : "failed";
+}
+
+static kd_rank_static static_of(const kd_side *s)
+{
+    const kd_static_result *st = &s->stat;
+    return (kd_rank_static){st->resources.registers, st->resources.spill_stores + st->resources.spill_loads,
+                            st->occupancy_valid ? st->occupancy.occupancy : -1};
+}
+
+/* The first output that differs, as data: "NAME: MISMATCHES of COUNT". */
+static char *mismatch_of(const kd_timing *t)
+{
+    for (size_t i = 0; i < t->noutputs; i++)
+        if (!t->outputs[i].result.match) {
+            kd_strbuf sb = {0};
+            kd_sb_printf(&sb, "%s: %zu of %zu", t->outputs[i].name, (size_t)t->outputs[i].result.mismatches,
+                         (size_t)t->outputs[i].result.count);
+            return kd_sb_take(&sb);
+        }
+    return kd_xstrdup(t->noutputs ? "outputs" : "no output compared");
+}
+
+static char *note_reason(const kd_note *n, const char *fallback)
+{
+    if (!n->present)
+        return kd_xstrdup(fallback);
+    kd_strbuf sb = {0};
+    kd_sb_printf(&sb, "%s%s%s", kd_note_id_name(n->id), n->detail ? ": " : "", n->detail ? n->detail : "");
+    return kd_sb_take(&sb);
+}
+
+/* The gate: the candidate built, run and checked against the baseline by the diff pipeline,
+ * with a timing run just long enough to check it. Returns its comparison when it may race. */
+static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_rank_entry *e, size_t input,
+                           kd_rank_static *base_stat)
+{
+    kd_diff_options d = *r->diff;
+    d.files[0] = r->baseline;
+    d.files[1] = e->path;
+    d.git_file = NULL;
+    d.counters.off = true;
+    d.regions_on = false;
+    d.timing.min_runs = d.timing.max_runs = GATE_SAMPLES;
+    d.gate = (kd_gate_options){.fail_if_slower_pct = -1};
+    simulate_pair(sim, input);
+    kd_comparison *c = kd_xcalloc(1, sizeof *c);
+    int rc = kd_compare_files(&d, c);
+    if (c->analysed) {
+        e->stat = static_of(&c->side[1]);
+        if (base_stat->registers < 0)
+            *base_stat = static_of(&c->side[0]);
+    }
+    e->gate = KD_RANK_SAME;
+    if (rc == KD_FAIL_BUILD || rc == KD_FAIL_INPUT || rc == KD_FAIL_USAGE || !c->analysed) {
+        e->gate = KD_RANK_BUILD_FAILED;
+        e->reason = note_reason(&c->runtime_note, outcome_name(rc));
+    } else if (rc == KD_FAIL_SANITIZER || (c->sanitize_tools && kd_sanitize_findings(&c->sanitize[1]) > 0)) {
+        e->gate = KD_RANK_SANITIZER;
+        e->reason = note_reason(&c->runtime_note, "sanitizer");
+    } else if (rc != KD_OK) {
+        e->gate = KD_RANK_RUN_FAILED;
+        e->reason = note_reason(&c->runtime_note, outcome_name(rc));
+    } else if (!c->timed) {
+        e->gate = KD_RANK_UNTIMED;
+        e->reason = note_reason(&c->runtime_note, "untimed");
+    } else if (c->timing.checked && !c->timing.outputs_match) {
+        e->gate = KD_RANK_INCORRECT;
+        e->reason = mismatch_of(&c->timing);
+    }
+    if (e->gate == KD_RANK_SAME)
+        return c;
+    kd_comparison_free(c);
+    free(c);
+    return NULL;
+}
+
+static void keep_samples(kd_rank_entry *e, const kd_race_entry *re, const heat_run *h)
+{
+    e->ngpus = h->ngpus;
+    e->gpus = kd_xcalloc(h->ngpus + 1, sizeof *e->gpus);
+    for (size_t g = 0; g < h->ngpus; g++) {
+        kd_rank_gpu_samples *s = &e->gpus[g];
+        s->gpu = h->gpus[g];
+        s->base = kd_xcalloc(re->n + 1, sizeof *s->base);
+        s->cand = kd_xcalloc(re->n + 1, sizeof *s->cand);
+        s->round = kd_xcalloc(re->n + 1, sizeof *s->round);
+        for (size_t i = 0; i < re->n; i++)
+            if (re->round[i] % h->ngpus == g) {
+                s->base[s->n] = re->base[i];
+                s->cand[s->n] = re->cand[i];
+                s->round[s->n++] = re->round[i];
+            }
+    }
+    e->dropped = re->state == KD_RACE_DROPPED;
+    e->left_round = re->left_round;
+}
+
+static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned heat, kd_rank_heat *out, kd_rank_error *err,
+                     const int *gpus, size_t ngpus)
+{
+    *out = (kd_rank_heat){.heat = heat, .heats = r->heats, .seed = r->diff->timing.seed, .family = r->candidates->count,
+                          .baseline = kd_xstrdup(r->baseline), .base_stat = {-1, -1, -1}};
+    out->entries = kd_xcalloc(r->candidates->count + 1, sizeof *out->entries);
+    out->devices = kd_xcalloc(ngpus + 1, sizeof *out->devices);
+    out->ndevices = ngpus;
+    for (size_t g = 0; g < ngpus; g++)
+        out->devices[g].index = gpus[g];
+    heat_run h = {.r = r, .sim = sim, .heat = out, .error = err, .ngpus = ngpus};
+    memcpy(h.gpus, gpus, ngpus * sizeof *gpus);
+    h.raced = kd_xcalloc(r->candidates->count + 1, sizeof *h.raced);
+    h.cands = kd_xcalloc(r->candidates->count + 1, sizeof *h.cands);
+    for (size_t i = 0; i < r->candidates->count; i++) {
+        const char *path = r->candidates->items[i];
+        if (kd_rank_heat_of(out->seed, path, r->heats) != heat)
+            continue;
+        kd_rank_entry *e = &out->entries[out->count++];
+        e->path = kd_xstrdup(path);
+        e->name = kd_basename(path);
+        e->index = i;
+        e->stat = (kd_rank_static){-1, -1, -1};
+        kd_status("rank: gating %s (%zu of %zu)", e->name, i + 1, r->candidates->count);
+        kd_comparison *c = gate(r, sim, e, i + 1, &out->base_stat);
+        if (!c)
+            continue;
+        if (!h.backend) {
+            kd_note why = {0};
+            h.backend = kd_runtime_backend(r->diff, c, &why);
+            kd_note_free(&why);
+        }
+        h.cands[h.nraced] = (cand_run){.c = c, .input = i + 1};
+        h.raced[h.nraced++] = e;
+    }
+    kd_race_config cfg;
+    kd_race_config_default(&cfg);
+    cfg.top = r->top ? r->top : 3;
+    cfg.family = r->candidates->count;
+    cfg.seed = out->seed;
+    cfg.target_pct = r->diff->timing.target_pct;
+    if (r->max_rounds)
+        cfg.max_rounds = r->max_rounds;
+    kd_race race = {0};
+    if (h.nraced && h.backend) {
+        h.start_ms = now_ms();
+        kd_race_ops ops = {.sample = sample, .out_of_budget = out_of_budget, .left = left, .ctx = &h};
+        kd_race_run(&cfg, h.nraced, &ops, &race);
+        for (size_t i = 0; i < h.nraced; i++) {
+            keep_samples(h.raced[i], &race.e[i], &h);
+            left(&h, i);
+        }
+        out->rounds = race.rounds;
+        out->samples = race.samples;
+    }
+    snprintf(out->stop, sizeof out->stop, "%s", kd_race_stop_name(h.nraced ? race.stop : KD_RACE_NOTHING));
+    kd_race_free(&race);
+    for (size_t i = 0; i < h.nraced; i++) {
+        kd_comparison_free(h.cands[i].c);
+        free(h.cands[i].c);
+    }
+    free(h.raced);
+    free(h.cands);
+}
+
+/* The baseline alone, statically: it must build before any candidate is judged by it. */
+static kd_outcome check_baseline(const kd_rank_request *r, const sim_specs *sim)
+{
+    kd_diff_options d = *r->diff;
+    d.files[0] = d.files[1] = r->baseline;
+    d.git_file = NULL;
+    d.no_run = true;
+    simulate_pair(sim, 0);
+    kd_comparison *c = kd_xcalloc(1, sizeof *c);
+    int rc = kd_compare_files(&d, c);
+    kd_comparison_free(c);
+    free(c);
+    return (kd_outcome)rc;
+}
+
+kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *nheats, kd_rank_error *e)
+{
+    *heats = NULL;
+    *nheats = 0;
+    sim_specs sim = {.saved = kd_env(KD_ENV_SIMULATE)};
+    if (sim.saved && *sim.saved) {
+        char *all = kd_xstrdup(sim.saved);
+        for (char *save = NULL, *s = strtok_r(all, ";", &save); s; s = strtok_r(NULL, ";", &save))
+            kd_strlist_push(&sim.list, kd_xstrdup(s));
+        free(all);
+    }
+    char *saved_sim = sim.saved ? kd_xstrdup(sim.saved) : NULL;
+    const char *cvd = kd_env(KD_ENV_CUDA_VISIBLE_DEVICES);
+    char *saved_cvd = cvd ? kd_xstrdup(cvd) : NULL;
+    kd_outcome rc = check_baseline(r, &sim);
+    if (rc != KD_OK)
+        e->kind = KD_RANK_ERR_BASELINE;
+    int gpus[KD_RANK_MAX_GPUS] = {0};
+    size_t ngpus = r->ngpus ? r->ngpus : 1;
+    if (r->ngpus)
+        memcpy(gpus, r->gpus, r->ngpus * sizeof *gpus);
+    unsigned first = r->shard >= 0 ? (unsigned)r->shard : 0, last = r->shard >= 0 ? (unsigned)r->shard + 1 : r->heats;
+    if (rc == KD_OK) {
+        *heats = kd_xcalloc(last - first + 1, sizeof **heats);
+        for (unsigned heat = first; heat < last && e->kind == KD_RANK_ERR_NONE; heat++)
+            run_heat(r, &sim, heat, &(*heats)[(*nheats)++], e, gpus, ngpus);
+        if (e->kind == KD_RANK_ERR_MIXED_GPUS)
+            rc = KD_FAIL_USAGE;
+    }
+    /* the variables as the user set them */
+    if (saved_sim)
+        setenv("KERNDIFF_SIMULATE", saved_sim, 1);
+    if (saved_cvd)
+        setenv("CUDA_VISIBLE_DEVICES", saved_cvd, 1);
+    else
+        unsetenv("CUDA_VISIBLE_DEVICES");
+    free(saved_sim);
+    free(saved_cvd);
+    for (size_t i = 0; i < sim.list.count; i++)
+        free(sim.list.items[i]);
+    free(sim.list.items);
+    return rc;
+}

@@ -1,0 +1,56 @@
+/* run.h — runs a rank's heats (rank/rank.h): expands the candidates, gates each one (built,
+ * checked against the baseline through the diff pipeline, diff/pipeline.h), then races the
+ * correct ones (rank/race.h) with one harness child per candidate and GPU holding the
+ * baseline and the candidate on shared buffers, as the timing pass holds a pair. Says
+ * nothing: what failed is data (kd_rank_error), worded by report/rank_text.c. */
+#ifndef KD_RANK_RUN_H
+#define KD_RANK_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diff/options.h"
+#include "rank/rank.h"
+#include "util/outcome.h"
+#include "util/strlist.h"
+
+#define KD_RANK_MAX_GPUS 16
+
+typedef struct kd_rank_request {
+    const kd_diff_options *diff;  /* the diff's options (launch, build, --seed, --sanitize ...) */
+    const char *baseline;
+    const kd_strlist *candidates; /* expanded (kd_rank_expand) */
+    unsigned heats;               /* --heats H (1) */
+    int shard;                    /* --shard I/N: only heat I; -1: every heat */
+    size_t top;                   /* --top K (3) */
+    unsigned max_rounds;          /* --max-rounds (0: the race's default) */
+    double budget_ms;             /* --budget-ms per heat (0: none) */
+    int gpus[KD_RANK_MAX_GPUS];   /* --gpus: device indices; ngpus 0: the default device */
+    size_t ngpus;
+    bool gpus_all;                /* --gpus all: every device the first harness reports */
+    bool mixed_gpus;              /* --mixed-gpus */
+} kd_rank_request;
+
+typedef enum kd_rank_error_kind {
+    KD_RANK_ERR_NONE,
+    KD_RANK_ERR_NO_CANDIDATES,    /* detail: the operand that gave none */
+    KD_RANK_ERR_BASELINE,         /* the baseline does not build or cannot be read (said above) */
+    KD_RANK_ERR_MIXED_GPUS,       /* detail: the two models */
+    KD_RANK_ERR_GPU_INDEX,        /* detail: the index asked, count: the devices there are */
+} kd_rank_error_kind;
+
+typedef struct kd_rank_error {
+    kd_rank_error_kind kind;
+    char *detail;
+    long count;
+} kd_rank_error;
+
+/* The candidate files of the operands: a file as given, a directory's kernel files (.cu,
+ * .py, .ptx, .cubin) in name order. KD_OK, or KD_FAIL_INPUT with the operand in *e. */
+kd_outcome kd_rank_expand(const char *const *operands, size_t n, kd_strlist *out, kd_rank_error *e);
+
+/* Runs the heats asked (every heat, or the shard's). *heats gets one kd_rank_heat per heat
+ * run (the caller frees each and the array). KD_OK, or the baseline's outcome. */
+kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *nheats, kd_rank_error *e);
+
+#endif
