@@ -102,3 +102,26 @@ rm -f "$tc_e/data.json" && sed -i '/^data\.json /d' "$tc_e/manifest"
 tc_run old
 [ "$(tc_captures old)" = 1 ] && ok "triton_cache old: an entry without a data list is captured again" || fail "triton_cache old: captures $(tc_captures old)" "$WORK/tc_old.marks"
 has tc_old out "taken from the file's own call; cached capture, with its data\\): .*$tc_data_line"
+
+# The bug the GPU found: a tensor past kd_read_file's 64 MiB (bench/triton_capture's are 256 MiB)
+# was lost on its way into the cache. 80 MiB of fp32 here, cold then warm: kept, and used.
+tc_launch='{"grid": [2, 1, 1], "args": [{"name": "x_ptr", "kind": "pointer", "dtype": "fp32", "count": 20971520, "element_size": 4}], "where": {"file": "k.py", "line": 7}, "metadata": {"num_warps": 4, "shared": 0}}'
+tc_cache="$WORK/triton_cache_big"
+rm -rf "$tc_cache"
+tc_run_big() {
+    : >"$WORK/tc_$1.marks"
+    KERNDIFF_SIMULATE="median=20us;median=20us" XDG_CACHE_HOME="$tc_cache" KERNDIFF_HARNESS_DIR="$tc_dir" \
+        KD_REAL_HELPER="$(dirname "$KD")/kerndiff-triton.py" KD_FAKE_LAUNCH="$tc_launch" \
+        KD_FAKE_DATA='{"x_ptr": 83886080}' KD_FAKE_MARKS="$WORK/tc_$1.marks" \
+        "$KD" --no-ncu "$tc_file" "$tc_file" >"$WORK/tc_$1.out" 2>"$WORK/tc_$1.err" </dev/null
+    echo "exit $?" >>"$WORK/tc_$1.out"
+}
+tc_run_big big_cold
+tc_run_big big_warm
+has tc_big_warm out '^exit 0$'
+[ "$(tc_captures big_warm)" = 0 ] && ok "triton_cache big_warm: no program run" || fail "triton_cache big_warm: captures $(tc_captures big_warm)" "$WORK/tc_big_warm.marks"
+if [ "$(grep -c "cached capture, with its data): .*data: the program's own (captured) for x_ptr" "$WORK/tc_big_warm.out")" = 2 ]; then
+    ok "triton_cache big_warm: an 80 MiB tensor's data kept in the cache and used by both sides"
+else fail "triton_cache big_warm: launch lines" "$WORK/tc_big_warm.out"; fi
+lacks tc_big_warm out 'seeded at random'
+rm -rf "$tc_cache"
