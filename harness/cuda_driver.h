@@ -51,6 +51,12 @@ typedef struct CUlaunchConfig {
     unsigned numAttrs;
 } CUlaunchConfig;
 
+/* cuda.h's sizes and places on every 64-bit target (checked against CUDA 13's header). */
+_Static_assert(sizeof(CUlaunchAttribute) == 72 && offsetof(CUlaunchAttribute, value) == 8, "CUlaunchAttribute ABI");
+_Static_assert(sizeof(CUlaunchConfig) == 56 && offsetof(CUlaunchConfig, hStream) == 32 &&
+                   offsetof(CUlaunchConfig, attrs) == 40 && offsetof(CUlaunchConfig, numAttrs) == 48,
+               "CUlaunchConfig ABI");
+
 typedef struct kd_cuda {
     void *lib;
     CUresult (*Init)(unsigned);
