@@ -12,7 +12,7 @@
 # "no significant difference"; v1's median is within 2% of the program's own CUDA-event median
 # for that launch. Also --from (capture and replay in one step) and a v2 that computes
 # something else (differs from the program's result, its first element named).
-# Works in $WORK (default: a temp folder); the summary and the JSON go to $OUT when set.
+# Works in $WORK (default: a temp folder); the summary and the JSON (one file) go to $OUT when set.
 set -u
 build=${1:-build-gpu}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,6 +22,7 @@ work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 summary=$work/replay-summary.txt
 : >"$summary"
+: >"$work/replay-json.txt"
 fails=0 passes=0
 say() { echo "$*" | tee -a "$summary"; }
 ok() { passes=$((passes + 1)); say "ok   $*"; }
@@ -91,7 +92,7 @@ for w in 1 2 3; do
         check "way $w: a changed v2 differs from the program's result, first element named" \
             grep -Eq "^v2 differs from the program.s result at out\[[0-9]+\]" "$work/v2_$w.out"
     fi
-    [ -n "${OUT:-}" ] && cp "$work/aa$w.json" "$OUT/" 2>/dev/null
+    [ -f "$work/aa$w.json" ] && { echo "== way $w"; cat "$work/aa$w.json"; echo; } >>"$work/replay-json.txt"
 done
 
 # --from: the capture and the replay in one step (the first launch: way 1)
@@ -103,5 +104,5 @@ check "--from: v2 still computes what the program computed" grep -q '^v2 still c
 [ $rc -eq 0 ] || tail -5 "$work/from.err" | tee -a "$summary"
 
 say "capture replay GPU check: $passes passed, $fails failed (folder $work)"
-[ -n "${OUT:-}" ] && cp "$summary" "$OUT/" 2>/dev/null
+[ -n "${OUT:-}" ] && cp "$summary" "$work/replay-json.txt" "$OUT/" 2>/dev/null
 [ "$fails" = 0 ]

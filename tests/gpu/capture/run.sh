@@ -11,8 +11,8 @@
 # sizes, before = what the program uploaded, after = the program's own result file. Also: the
 # program stops at the capture (exit 0) unless KERNDIFF_CAPTURE_CONTINUE=1; a kernel never
 # launched leaves status not-found with the kernels seen; the byte cap refuses (exit 3).
-# Works in $WORK (default: a temp folder, printed); the summary and the manifests are also copied
-# to $OUT when it is set. Exit 1 on any failure.
+# Works in $WORK (default: a temp folder, printed); the summary and the manifests (one file) are
+# also copied to $OUT when it is set. Exit 1 on any failure.
 set -u
 build=${1:-build-gpu}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -139,5 +139,7 @@ check "cap: status error" has "$work/cap/raw/manifest" "status error"
 check "cap: the error names KERNDIFF_CAPTURE_MAX_BYTES" grep -q '^error .*KERNDIFF_CAPTURE_MAX_BYTES' "$work/cap/raw/manifest"
 
 say "capture GPU check: $passes passed, $fails failed (folder $work)"
-if [ -n "${OUT:-}" ]; then cp "$summary" "$work"/*.manifest "$OUT"/ 2>/dev/null; fi
+# two files at most to $OUT: the summary and every manifest in one
+for m in "$work"/*.manifest; do [ -f "$m" ] && { echo "== $(basename "$m")"; cat "$m"; }; done >"$work/capture-manifests.txt"
+if [ -n "${OUT:-}" ]; then cp "$summary" "$work/capture-manifests.txt" "$OUT"/ 2>/dev/null; fi
 [ "$fails" = 0 ]
