@@ -2,6 +2,7 @@
 #include "hotspots/hotspots.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,22 +28,26 @@ static char *next_line(const char **cursor)
     return kd_xstrndup(s, n);
 }
 
-/* Splits on blanks in place; at most max words. */
+/* Splits on blanks in place; at most max words: more returns max + 1 (a line refused). */
 static size_t split(char *s, char **word, size_t max)
 {
     size_t n = 0;
-    for (char *tok = strtok(s, " \t"); tok && n < max; tok = strtok(NULL, " \t"))
+    for (char *tok = strtok(s, " \t"); tok; tok = strtok(NULL, " \t")) {
+        if (n == max)
+            return max + 1;
         word[n++] = tok;
+    }
     return n;
 }
 
 static bool number(const char *s, unsigned long long *v)
 {
     char *end;
-    if (!s || !*s || *s == '-')
+    if (!s || !*s || *s == '-' || *s == '+')
         return false;
+    errno = 0;
     *v = strtoull(s, &end, 0);
-    return *end == '\0';
+    return *end == '\0' && errno == 0;
 }
 
 static int add_pc(kd_hs_profile *p, const reason_index *ri, char **word, size_t n)
@@ -99,9 +104,11 @@ int kd_hs_record_parse(const char *text, kd_hs_profile *p, kd_hs_error *err)
         no++;
         char *word[512];
         size_t n = split(line, word, sizeof word / sizeof *word);
-        int rc = KD_HS_OK;
+        int rc = n > sizeof word / sizeof *word ? KD_HS_ERR_LINE : KD_HS_OK;
         unsigned long long a, b;
-        if (!header) {
+        if (rc != KD_HS_OK) {
+            /* more words than any record line has */
+        } else if (!header) {
             header = true;
             if (n != 2 || strcmp(word[0], "kerndiff-hotspots") || strcmp(word[1], "1"))
                 rc = KD_HS_ERR_HEADER;

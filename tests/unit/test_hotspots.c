@@ -98,6 +98,14 @@ static void record_errors(void **state)
     expect_error("kerndiff-hotspots 1\nreason 1 a\npc k 0x10 1:x\n", KD_HS_ERR_LINE, 3);
     expect_error("kerndiff-hotspots 1\nreason 1 a\npc k -5 1:3\n", KD_HS_ERR_LINE, 3);
     expect_error("kerndiff-hotspots 1\nkernel k\nreason 1 a\n", KD_HS_ERR_EMPTY, 3);
+    expect_error("kerndiff-hotspots 1\nreason 1 a\npc k 0x10 1:99999999999999999999999\n", KD_HS_ERR_LINE, 3);
+    /* A line of more words than any record line has is refused, not cut. */
+    char *long_line = malloc(600 * 4 + 64);
+    strcpy(long_line, "kerndiff-hotspots 1\nreason 1 a\npc k 0x10");
+    for (int k = 0; k < 600; k++)
+        strcat(long_line, " 1:1");
+    expect_error(long_line, KD_HS_ERR_LINE, 3);
+    free(long_line);
 }
 
 static void lines_and_sass(void **state)
