@@ -261,6 +261,8 @@ suite capture
 
 # --- kerndiff rank on a real one-node Slurm (a "skip" line without slurm-wlm or root) ----------
 suite slurm
+# kerndiff rank (issue 32): racing candidates against a baseline, simulated
+suite rank
 
 echo
 echo "e2e: $passed passed, $failed failed"

@@ -1,0 +1,91 @@
+# Sourced by run.sh: kerndiff rank end to end through the simulated harness. Candidate i's
+# spec is the (i+1)-th of KERNDIFF_SIMULATE="BASE;C1;C2;..." (the last serves the rest), in
+# the order the candidates are given (a folder's files by name).
+R_BASE=examples/vector_loads/v1.cu
+R_DIR="$WORK/rank_cands"
+mkdir -p "$R_DIR"
+for i in 1 2 3 4 5 6; do cp examples/vector_loads/v2.cu "$R_DIR/cand$i.cu"; done
+printf '__global__ void broken(float *x) { x[0] = ; }\n' >"$R_DIR/cand7.cu"
+rjson() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+rexpect() { # NAME FILE EXPR WANT
+    local got; got=$(rjson "$2" "$3" 2>&1)
+    if [ "$got" = "$4" ]; then ok "$1: $3 = $4"; else fail "$1: $3 = '$got', wanted '$4'"; fi
+}
+# medians: cand1 80us, cand2 90us, cand3 78us (the best), cand4 120us (slower), cand5 wrong
+# outputs, cand6 crashes in the race (its 30th sample), cand7 does not build
+R_SPECS="median=100us,cv=1%,seed=5;median=80us,cv=1%;median=90us,cv=1%;median=78us,cv=1%;median=120us,cv=1%;median=50us,cv=1%,wrong=3;median=60us,cv=1%,crash_at=30;median=70us"
+KERNDIFF_SIMULATE="$R_SPECS" run rank_basic 0 -- rank --n 4096 --json "$WORK/rank.json" --markdown "$WORK/rank.md" "$R_BASE" "$R_DIR"
+rexpect rank_basic "$WORK/rank.json" '[c["name"] for c in d["candidates"] if c["rank"]][:3]' "['cand3.cu', 'cand1.cu', 'cand2.cu']"
+rexpect rank_basic "$WORK/rank.json" '{c["name"]: c["status"] for c in d["candidates"]}["cand4.cu"]' slower
+rexpect rank_basic "$WORK/rank.json" '{c["name"]: c["status"] for c in d["candidates"]}["cand5.cu"]' incorrect
+rexpect rank_basic "$WORK/rank.json" '{c["name"]: c["status"] for c in d["candidates"]}["cand6.cu"]' run_failed
+rexpect rank_basic "$WORK/rank.json" '{c["name"]: c["status"] for c in d["candidates"]}["cand7.cu"]' build_failed
+rexpect rank_basic "$WORK/rank.json" '[c["status"] for c in d["candidates"]][:3]' "['faster', 'faster', 'faster']"
+rexpect rank_basic "$WORK/rank.json" 'd["correction"], d["family"], d["candidates"][0]["speedup"]["corrected"]' "('bonferroni', 7, 'bonferroni')"
+rexpect rank_basic "$WORK/rank.json" 'd["candidates"][0]["speedup"]["ci_low"] > 1.2 and d["candidates"][0]["static"]["registers"] > 0' True
+rexpect rank_basic "$WORK/rank.json" '[c["samples"] for c in d["candidates"] if c["status"] in ("incorrect", "build_failed")]' "[0, 0]"
+rexpect rank_basic "$WORK/rank.json" '"3 of 4096" in {c["name"]: c["reason"] for c in d["candidates"]}["cand5.cu"]' True
+rexpect rank_basic "$WORK/rank.json" '[(p["a"], p["b"], p["verdict"]) for p in d["pairs"]][0]' "('cand3.cu', 'cand1.cu', 'faster')"
+has rank_basic out 'Bonferroni-corrected for 7 candidates'
+has rank_basic out '^ +1 +cand3\.cu +faster +1\.2[0-9]+x +\[1\.2'
+has rank_basic out 'cand3\.cu vs cand1\.cu: cand3\.cu is faster'
+has rank_basic out '^not timed:'
+has rank_basic out 'cand5\.cu +incorrect +out: 3 of 4096'
+# failures at the bottom: nothing timed after the first one that was not
+if awk '/^not timed:/{n=1} n&&/ faster | slower | same /{bad=1} END{exit bad}' "$WORK/rank_basic.out"; then
+    ok "rank_basic: failures listed after every timed candidate"; else fail "rank_basic: a timed row after the failures" "$WORK/rank_basic.out"; fi
+if grep -q '^| 1 | `cand3.cu` | faster |' "$WORK/rank.md"; then ok "rank_basic: Markdown table, best first"
+else fail "rank_basic: Markdown" "$WORK/rank.md"; fi
+
+# A/A: identical candidates are none of them faster or slower
+KERNDIFF_SIMULATE="median=50us,cv=1%,seed=3" run rank_aa 0 -- rank --n 4096 --json "$WORK/rank_aa.json" "$R_BASE" "$R_DIR/cand1.cu" "$R_DIR/cand2.cu" "$R_DIR/cand3.cu" "$R_DIR/cand4.cu"
+rexpect rank_aa "$WORK/rank_aa.json" 'sorted(set(c["status"] for c in d["candidates"]))' "['same']"
+has rank_aa out 'no significant difference'
+
+# Heats: --shard I/N writes heat I; the shards partition the candidates, each raced as in
+# the one-process --heats N rank with the same seed (H32b's --merge makes the report of them)
+KERNDIFF_SIMULATE="$R_SPECS" run rank_heats 0 -- rank --n 4096 --heats 3 --seed 7 --json "$WORK/rank_h.json" "$R_BASE" "$R_DIR"
+for i in 0 1 2; do
+    KERNDIFF_SIMULATE="$R_SPECS" run rank_shard$i 0 -- rank --n 4096 --shard $i/3 --seed 7 --json "$WORK/shard$i.json" "$R_BASE" "$R_DIR"
+done
+python3 - "$WORK/rank_h.json" "$WORK"/shard0.json "$WORK"/shard1.json "$WORK"/shard2.json >"$WORK/rank_heats.check" 2>&1 <<'PY'
+import json, sys
+one = json.load(open(sys.argv[1]))
+seen = {}
+for i, path in enumerate(sys.argv[2:]):
+    h = json.load(open(path))
+    assert h["heat"] == i and h["heats"] == 3 and h["seed"] == "7" and h["family"] == 7, (path, h["heat"])
+    for c in h["candidates"]:
+        assert c["name"] not in seen, c["name"]
+        seen[c["name"]] = (i, sum(len(g["cand"]) for g in c["gpus"]), c["gate"])
+assert len(seen) == 7, seen
+for c in one["candidates"]:
+    heat, n, gate = seen[c["name"]]
+    assert c["heat"] == heat, (c["name"], c["heat"], heat)
+    assert c["samples"] == n, (c["name"], c["samples"], n)
+print("ok")
+PY
+if grep -qx ok "$WORK/rank_heats.check"; then ok "rank_heats: 3 shards partition the candidates; each heat's samples equal the one-process rank's"
+else fail "rank_heats: shards against the one-process rank" "$WORK/rank_heats.check"; fi
+
+# Usage and input errors
+run rank_no_cands 2 -- rank "$R_BASE"
+has rank_no_cands err 'no candidate given'
+run rank_heats_elsewhere 2 -- --heats 2 "$R_BASE" "$R_DIR/cand1.cu"
+has rank_heats_elsewhere err 'heats belongs to kerndiff rank'
+run rank_bad_shard 2 -- rank --shard 3/3 --json "$WORK/x.json" "$R_BASE" "$R_DIR/cand1.cu"
+has rank_bad_shard err 'shard wants I/N'
+run rank_shard_needs_json 2 -- rank --shard 0/2 "$R_BASE" "$R_DIR/cand1.cu"
+has rank_shard_needs_json err 'give --json FILE'
+run rank_bad_gpus 2 -- rank --gpus 0,0 "$R_BASE" "$R_DIR/cand1.cu"
+mkdir -p "$WORK/rank_empty"
+run rank_empty_dir 3 -- rank "$R_BASE" "$WORK/rank_empty"
+has rank_empty_dir err 'holds no kernel file'
+run rank_no_base 3 -- rank "$WORK/missing.cu" "$R_DIR/cand1.cu"
+has rank_no_base err 'baseline cannot be used'
+
+# --gpus: one child per GPU, every candidate's rounds split over them, a ratio per GPU
+KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%" run rank_gpus 0 -- rank --n 4096 --gpus 0,1 --json "$WORK/rank_gpus.json" "$R_BASE" "$R_DIR/cand1.cu" "$R_DIR/cand2.cu"
+rexpect rank_gpus "$WORK/rank_gpus.json" '[len(c["gpus"]) for c in d["candidates"]], [g["gpu"] for g in d["candidates"][0]["gpus"]]' "([2, 2], [0, 1])"
+rexpect rank_gpus "$WORK/rank_gpus.json" 'all(g["speedup"]["ci_low"] > 1.2 for c in d["candidates"] for g in c["gpus"])' True
+has rank_gpus out 'on GPU 1 '
