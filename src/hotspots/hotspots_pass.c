@@ -15,6 +15,25 @@
 /* nvdisasm on a large cubin takes seconds; more than this is a hung tool. */
 enum { NVDISASM_TIMEOUT_MS = 120000 };
 
+static const char *const step_names[] = {
+    [KD_HS_STEP_NONE] = "none",         [KD_HS_STEP_NOT_CUBIN] = "not_cubin", [KD_HS_STEP_HARNESS] = "harness",
+    [KD_HS_STEP_SAMPLING] = "sampling", [KD_HS_STEP_RECORD] = "record",       [KD_HS_STEP_NVDISASM] = "nvdisasm",
+    [KD_HS_STEP_SOURCE] = "source",
+};
+
+const char *kd_hs_step_name(kd_hs_step step)
+{
+    return (size_t)step < sizeof step_names / sizeof *step_names ? step_names[step] : "none";
+}
+
+kd_hs_step kd_hs_step_named(const char *name)
+{
+    for (size_t k = 0; name && k < sizeof step_names / sizeof *step_names; k++)
+        if (!strcmp(step_names[k], name))
+            return (kd_hs_step)k;
+    return KD_HS_STEP_NONE;
+}
+
 static int sample(const kd_hotspots_request *r, const char *path, kd_hotspots_failure *f)
 {
     kd_child c;

@@ -36,6 +36,10 @@ typedef struct kd_hotspots_failure {
     kd_strbuf why;       /* the child's, nvdisasm's or the system's words */
 } kd_hotspots_failure;
 
+/* The step's name, for a note's value ("nvdisasm"); kd_hs_step_named reverses it (NONE when unknown). */
+const char *kd_hs_step_name(kd_hs_step step);
+kd_hs_step kd_hs_step_named(const char *name);
+
 /* 0 with out filled (finished), or -1 with f set (f->why to be freed by the caller either way).
  * KD_HS_STEP_SOURCE returns 0: the profile is usable without the text. */
 int kd_hotspots_record(const kd_hotspots_request *r, kd_hs_profile *out, kd_hotspots_failure *f);

@@ -33,5 +33,8 @@ void kd_hotspots_error_text(kd_strbuf *sb, const char *side, const char *path, c
 
 /* Why a side has no hot-spot profile: "v1: no hot spots: nvdisasm not found (...)". */
 void kd_hotspots_failure_text(kd_strbuf *sb, const char *side, const kd_hotspots_failure *f);
+/* The same from a note's values: the step's name (kd_hs_step_name) and the detail (for the
+ * record step, "LINE CODE" as kd_hotspots_note_detail writes it). */
+void kd_hotspots_step_text(kd_strbuf *sb, const char *side, const char *step, const char *detail);
 
 #endif

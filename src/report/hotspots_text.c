@@ -191,25 +191,39 @@ void kd_hotspots_error_text(kd_strbuf *sb, const char *side, const char *path, c
     record_why(sb, err);
 }
 
+static const char *const step_text[] = {
+    [KD_HS_STEP_NONE] = "no failure",
+    [KD_HS_STEP_NOT_CUBIN] = "its kernel is loaded through a launcher, not from a cubin whose instructions can be "
+                             "listed; hot spots need a cubin",
+    [KD_HS_STEP_HARNESS] = "its harness could not be started",
+    [KD_HS_STEP_SAMPLING] = "PC sampling failed (it needs CUPTI with PC sampling: CUDA 11.3 or later, and a GPU "
+                            "that supports it)",
+    [KD_HS_STEP_RECORD] = "the harness's record could not be read",
+    [KD_HS_STEP_NVDISASM] = "its cubin could not be listed with nvdisasm --print-line-info (install nvdisasm: "
+                            "the CUDA toolkit or pip install nvidia-cuda-nvdisasm)",
+    [KD_HS_STEP_SOURCE] = "its source could not be read: lines are shown by number only",
+};
+
+void kd_hotspots_step_text(kd_strbuf *sb, const char *side, const char *step, const char *detail)
+{
+    kd_hs_step s = kd_hs_step_named(step);
+    kd_sb_printf(sb, "%s: no hot spots: %s", side, step_text[s]);
+    unsigned long line;
+    int code;
+    if (s == KD_HS_STEP_RECORD && detail && sscanf(detail, "%lu %d", &line, &code) == 2 && code > KD_HS_OK &&
+        code <= KD_HS_ERR_EMPTY) {
+        kd_hs_error err = {(kd_hs_error_code)code, line};
+        record_why(sb, &err);
+    } else if (detail && *detail) {
+        kd_sb_puts(sb, ": ");
+        kd_sb_untrusted(sb, detail);
+    }
+}
+
 void kd_hotspots_failure_text(kd_strbuf *sb, const char *side, const kd_hotspots_failure *f)
 {
-    static const char *const step[] = {
-        [KD_HS_STEP_NONE] = "no failure",
-        [KD_HS_STEP_NOT_CUBIN] = "its kernel is loaded through a launcher, not from a cubin whose instructions can be "
-                                 "listed; hot spots need a cubin",
-        [KD_HS_STEP_HARNESS] = "its harness could not be started",
-        [KD_HS_STEP_SAMPLING] = "PC sampling failed (it needs CUPTI with PC sampling: CUDA 11.3 or later, and a GPU "
-                                "that supports it)",
-        [KD_HS_STEP_RECORD] = "the harness's record could not be read",
-        [KD_HS_STEP_NVDISASM] = "its cubin could not be listed with nvdisasm --print-line-info (install nvdisasm: "
-                                "the CUDA toolkit or pip install nvidia-cuda-nvdisasm)",
-        [KD_HS_STEP_SOURCE] = "its source could not be read: lines are shown by number only",
-    };
-    kd_sb_printf(sb, "%s: no hot spots: %s", side, step[f->step]);
-    if (f->step == KD_HS_STEP_RECORD) {
-        record_why(sb, &f->record);
-    } else if (f->why.len) {
-        kd_sb_puts(sb, ": ");
-        kd_sb_untrusted(sb, kd_sb_str(&f->why));
-    }
+    char detail[48];
+    snprintf(detail, sizeof detail, "%zu %d", f->record.line, (int)f->record.code);
+    kd_hotspots_step_text(sb, side, kd_hs_step_name(f->step),
+                          f->step == KD_HS_STEP_RECORD ? detail : kd_sb_str(&f->why));
 }

@@ -382,6 +382,18 @@ static void failures(void **state)
     assert_string_equal(kd_sb_str(&sb), "v1: no hot spots: the harness's record could not be read, line 9: a pc line "
                                         "names a stall-reason index that no reason line declared");
     kd_sb_free(&sb);
+    /* From a note's values: the step's name and the record's "LINE CODE". */
+    kd_hotspots_step_text(&sb, "v1", kd_hs_step_name(KD_HS_STEP_RECORD), "9 3");
+    assert_string_equal(kd_sb_str(&sb), "v1: no hot spots: the harness's record could not be read, line 9: a pc line "
+                                        "names a stall-reason index that no reason line declared");
+    kd_sb_free(&sb);
+    assert_int_equal(kd_hs_step_named("nvdisasm"), KD_HS_STEP_NVDISASM);
+    assert_int_equal(kd_hs_step_named("bogus"), KD_HS_STEP_NONE);
+    kd_hotspots_step_text(&sb, "v2", "nvdisasm", "nvdisasm not found");
+    assert_string_equal(kd_sb_str(&sb), "v2: no hot spots: its cubin could not be listed with nvdisasm --print-line-info "
+                                        "(install nvdisasm: the CUDA toolkit or pip install nvidia-cuda-nvdisasm): "
+                                        "nvdisasm not found");
+    kd_sb_free(&sb);
     /* The child's words, escaped. */
     f = (kd_hotspots_failure){.step = KD_HS_STEP_SAMPLING};
     kd_sb_puts(&f.why, "err hotspots \033[31mCUPTI_ERROR_NOT_SUPPORTED");
