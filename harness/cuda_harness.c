@@ -49,6 +49,28 @@ static const char spin_ptx[] =
     "  setp.lt.u64 %p2, %rd5, %rd2;\n  @%p2 bra WAIT;\n"
     "DONE:\n  ret;\n}\n";
 
+/* Reads one word of every 32-byte sector of p (ld.global.cg: through L2, not L1). After the
+ * flush's memset, which leaves L2 full of dirty lines, this evicts them (their write-back
+ * happens now) and leaves L2 holding clean lines no kernel uses: a counter pass that starts
+ * after it neither finds its data in L2 nor pays for the flush's write-backs (measured on an
+ * H100 without it: +20 MB of DRAM writes and +5% duration on a 110 us copy against ncu,
+ * tests/gpu/results-counters.txt). A store into p only when the XOR of what it read is a magic
+ * value keeps the loads from being removed. */
+static const char touch_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry kd_touch(.param .u64 p, .param .u64 sectors)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [sectors];\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n  mov.u32 %r4, %nctaid.x;\n"
+    "  cvt.u64.u32 %rd3, %r1;\n  cvt.u64.u32 %rd4, %r2;\n  cvt.u64.u32 %rd5, %r3;\n  cvt.u64.u32 %rd6, %r4;\n"
+    "  mul.lo.u64 %rd7, %rd3, %rd4;\n  add.u64 %rd7, %rd7, %rd5;\n  mul.lo.u64 %rd8, %rd6, %rd4;\n"
+    "  mov.u32 %r5, 0;\n"
+    "LOOP:\n  setp.ge.u64 %p1, %rd7, %rd2;\n  @%p1 bra END;\n"
+    "  shl.b64 %rd9, %rd7, 5;\n  add.u64 %rd10, %rd1, %rd9;\n  ld.global.cg.u32 %r6, [%rd10];\n"
+    "  xor.b32 %r5, %r5, %r6;\n  add.u64 %rd7, %rd7, %rd8;\n  bra LOOP;\n"
+    "END:\n  setp.ne.u32 %p2, %r5, 1515870810;\n  @%p2 bra DONE;\n  st.global.u32 [%rd1], %r5;\n"
+    "DONE:\n  ret;\n}\n";
+
 typedef int (*launcher_fn)(void **args, void *stream);
 
 /* The device-side layout of include/kerndiff/regions.h (struct kd_region_layout). */
@@ -88,6 +110,8 @@ typedef struct harness {
     unsigned region_launches;   /* tags of `regions` launches; 1 is the idle layout's */
     enum { TIMER_UNSET, TIMER_CUPTI, TIMER_EVENTS } timer;
     char timer_note[128];       /* why events are used, when they are */
+    CUfunction touch;           /* kd_touch (touch_ptx), loaded by the first counter pass */
+    bool touch_tried;
 } harness;
 
 /* The protocol's server (harness/server.h) and this vendor's state: one of each per process. */
@@ -718,7 +742,7 @@ static bool cuda_restore(kd_server *s, kd_server_arg *a, const char *doing);
 
 /* Before each counter pass: every buffer of the slot back to its seeded contents (a pass must
  * see the inputs the first one saw, and an in-out buffer its first contents), scratch zeroed,
- * L2 flushed (ncu's --cache-control all). */
+ * L2 flushed and left clean (ncu's --cache-control all; see touch_ptx). */
 static void before_counter_pass(void *ctx)
 {
     harness *h = ctx;
@@ -736,6 +760,25 @@ static void before_counter_pass(void *ctx)
         }
     }
     cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
+    if (!h->touch_tried) {
+        h->touch_tried = true;
+        CUmodule m;
+        CUresult rc = h->cu.ModuleLoadData(&m, touch_ptx);
+        if (rc == 0)
+            rc = h->cu.ModuleGetFunction(&h->touch, m, "kd_touch");
+        if (rc != 0) {
+            char text[256];
+            h->touch = NULL;
+            fprintf(stderr, "kerndiff-harness: the L2 clean-up kernel did not load (%s): counter passes start "
+                            "with the flush's dirty lines in L2\n", kd_cuda_describe(&h->cu, rc, text, sizeof text));
+        }
+    }
+    if (h->touch) {
+        unsigned long long sectors = h->flush_bytes / 32;
+        void *params[] = {&h->flush, &sectors};
+        cuda_ok(h, h->cu.LaunchKernel(h->touch, 1024, 1, 1, 256, 1, 1, 0, h->stream, params, NULL),
+                "cleaning L2 after the flush");
+    }
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), "flushing L2");
 }
 

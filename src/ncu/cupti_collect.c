@@ -92,13 +92,13 @@ static void add_rows(const kd_wire_counters_reply *r, const kd_strlist *names, c
     }
 }
 
-/* Every metric of the table must have a value (as ncu_run.c's check of its columns); an extra
- * without one is reported, not fatal. */
+/* Every counter of the table must have a value (as ncu_run.c's check of its columns); a launch
+ * fact the caller could not give is absent (a pipeline's, the shared-memory occupancy limit). */
 static kd_cupti_collect_status check_values(const kd_cupti_options *o, kd_ncu_result *out, kd_strbuf *why)
 {
     size_t missing = 0;
     for (const char *const *m = kd_ncu_request_list(o->full); *m; m++)
-        if (kd_ncu_column(&out->table, *m) < 0)
+        if (!kd_cupti_is_launch_fact(*m) && kd_ncu_column(&out->table, *m) < 0)
             kd_sb_printf(why, "%s%s", missing++ ? ", " : "CUPTI gave no values for: ", *m);
     return missing ? KD_CUPTI_COLLECT_UNKNOWN : KD_CUPTI_COLLECT_OK;
 }

@@ -6,7 +6,8 @@
  *
  * The table's launch facts (launch__*, theoretical occupancy) are not hardware counters:
  * CUPTI has no such metrics, ncu computes them from the function's attributes. The caller
- * gives them (from the static analysis of the same cubin) and they fill those columns. */
+ * gives those it knows (from the static analysis of the same cubin) and they fill those
+ * columns; one it does not give is absent, not an error. */
 #ifndef KD_NCU_CUPTI_COLLECT_H
 #define KD_NCU_CUPTI_COLLECT_H
 
