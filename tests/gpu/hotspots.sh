@@ -77,4 +77,22 @@ for run in 1 2 3; do
     if [ $# -eq 2 ] && [ "${1#<}" -gt "${2#<}" ]; then ok "run $run: its share fell ($1% -> $2%)"
     else bad "run $run: its share did not fall: $first"; fi
 done
+
+# The same pair through kerndiff itself, once --hotspots is in (the integration patch): the
+# timing, then each side sampled in its own harness child; the first hot line must be the load.
+if [ -x "$build/kerndiff" ] && "$build/kerndiff" --help 2>/dev/null | grep -q -- '--hotspots '; then
+    if "$build/kerndiff" --hotspots --n 1M --buf a=16M --arg mask=16777215 --arg stride=1024 \
+        "$root/tests/gpu/hotspots/v1.cu" "$root/tests/gpu/hotspots/v2.cu" >"$work/kd.out" 2>&1; then
+        sed -n '/^Where the time moved/,/^$/p' "$work/kd.out" >>"$summary"
+        first=$(sed -n '/^Where the time moved/,/^$/p' "$work/kd.out" | grep -m1 '^  line')
+        case $first in
+        "  line 7 -> 8 "*) ok "kerndiff --hotspots: the changed load (line 7 -> 8) is named first" ;;
+        *) bad "kerndiff --hotspots: the first hot line is not line 7 -> 8: $first$(grep -m1 'no hot spots' "$work/kd.out")" ;;
+        esac
+    else
+        bad "kerndiff --hotspots failed: $(tail -5 "$work/kd.out")"
+    fi
+else
+    say "skip kerndiff --hotspots: $build/kerndiff has no --hotspots yet (apply the integration patch)"
+fi
 finish
