@@ -23,6 +23,7 @@
 
 #include "backend/backend_msgs.h"
 #include "backend/triton_msgs.h"
+#include "backend/triton_constexpr.h"
 #include "util/env.h"
 #include "util/outcome.h"
 #include "compile/cache.h"
@@ -1092,17 +1093,6 @@ static int int_setting(const kd_launch_options *launch, const kd_side *side, con
     return v;
 }
 
-/* The @triton.heuristics entry that computes `name`, or NULL. */
-static json_t *heuristic_of(json_t *kernel, const char *name)
-{
-    size_t i;
-    json_t *h;
-    json_array_foreach(json_object_get(kernel, "heuristics"), i, h)
-        if (strcmp(json_string_value(json_object_get(h, "name")), name) == 0)
-            return h;
-    return NULL;
-}
-
 /* Resolves every meta-parameter of the side's kernel. With static_only (nothing will be timed:
  * no GPU), a BLOCK constexpr that nothing gives is assumed (KD_TRITON_ASSUMED_BLOCK) and said; otherwise
  * it is refused. Prints the reason on failure. */
@@ -1131,26 +1121,36 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, bo
             continue;
         const char *name = json_string_value(json_object_get(p, "name"));
         char *text = setting_text(launch, side, name);
-        json_t *from_config = json_object_get(json_object_get(config, "meta"), name);
-        const char *dflt = json_string_value(json_object_get(p, "default"));
-        /* No default: the value the file's own call passes (its launch could not be taken) */
-        if (!dflt && !text && !from_config && (dflt = json_string_value(json_object_get(p, "call_value"))))
+        json_t *value = NULL;
+        switch (kd_triton_constexpr_from(m->kernel, p, config, text != NULL)) {
+        case KD_CONSTEXPR_GIVEN:
+            value = meta_value(text);
+            break;
+        case KD_CONSTEXPR_CONFIG:
+            value = json_incref(json_object_get(json_object_get(config, "meta"), name));
+            break;
+        case KD_CONSTEXPR_DEFAULT:
+            value = meta_value(json_string_value(json_object_get(p, "default")));
+            break;
+        case KD_CONSTEXPR_CALL: /* the value the file's own call passes (its launch could not be taken) */
+            value = meta_value(json_string_value(json_object_get(p, "call_value")));
             json_object_set_new(m->origins, name, json_incref(json_array_get(json_object_get(m->kernel, "launches"), 0)));
-        json_t *value = text ? meta_value(text) : from_config ? json_incref(from_config) : dflt ? meta_value(dflt) : NULL;
-        free(text);
-        /* A constexpr named like a length (n, n_elements ...) is the element count, as an
-         * integer parameter of that name would be: --n, else the default count. */
-        kd_param as_int = {.name = (char *)name, .type = (char *)"int"};
-        if (!value && kd_param_role_of(&as_int) == KD_ROLE_LENGTH) {
+            break;
+        case KD_CONSTEXPR_LENGTH: { /* the element count, as an integer parameter of that name would be: --n */
             double count = 0;
             const char *n_text = launch->n ? launch->n : kd_annotation_get(&side->annotations, "n");
             if (kd_expr_eval(n_text ? n_text : "1M", &(kd_vars){NULL, 0}, &count, NULL, 0) == 0 && count >= 1)
                 value = json_integer((json_int_t)count);
+            break;
         }
-        if (!value && heuristic_of(m->kernel, name)) {
+        case KD_CONSTEXPR_HEURISTIC:
             m->heuristics_pending = true; /* computed at the build, from the launch's values */
+            free(text);
             continue;
+        case KD_CONSTEXPR_NONE:
+            break;
         }
+        free(text);
         if (!value && static_only && kd_pykernels_block_like(name)) {
             value = json_integer(KD_TRITON_ASSUMED_BLOCK);
             json_object_set_new(m->origins, name, json_string("assumed"));

@@ -7,6 +7,11 @@
 #define NO_PYTHON_HINT                                                                                                 \
     "the Python that reads Triton files: install Python 3 with Triton (pip install triton), or pass --python PATH"
 
+/* One sentence for the diff's refusal and `kerndiff list`'s word on the same launch. */
+#define CONSTEXPR_NEEDS_VALUE(name, kernel, file)                                                                      \
+    "tl.constexpr '" name "' of kernel '" kernel "' needs a value: --arg " name "=VALUE, `# kerndiff: " name           \
+    "=VALUE` in " file ", or a default in the signature"
+
 const kd_wording kd_wording_triton[] = {
     {KD_MSG_TRITON_NO_HELPER, 2, "kerndiff: {0}: cannot find {1} beside kerndiff (" NO_HELPER_HINT ")"},
     {KD_MSG_TRITON_NO_HELPER_NO_SIDE, 1, "kerndiff: cannot find {0} beside kerndiff (" NO_HELPER_HINT ")"},
@@ -32,9 +37,7 @@ const kd_wording kd_wording_triton[] = {
     {KD_MSG_TRITON_NO_DESCRIPTION, 1, "kerndiff: {0}: the kernel's description is missing"},
     {KD_MSG_TRITON_BAD_WARPS, 3,
      "kerndiff: {0}: num_warps must be a power of two from 1 to 32 and num_stages at least 1 (got {1} and {2})"},
-    {KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE, 4,
-     "kerndiff: {0}: tl.constexpr '{1}' of kernel '{2}' needs a value: --arg {1}=VALUE, `# kerndiff: {1}=VALUE` in {3}, "
-     "or a default in the signature"},
+    {KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE, 4, "kerndiff: {0}: " CONSTEXPR_NEEDS_VALUE("{1}", "{2}", "{3}")},
     {KD_MSG_TRITON_CAPTURE_UNREADABLE, 2, "kerndiff: {0}: the captured launch in {1} cannot be read"},
     {KD_MSG_TRITON_NOT_CAPTURED, 3,
      "kerndiff: {0}: the launch of {1} was not taken from the user's code: {2}; it is described by flags, annotations "
@@ -49,5 +52,8 @@ const kd_wording kd_wording_triton[] = {
     {KD_MSG_TRITON_BUILD_LEFT_NOTHING, 2,
      "kerndiff: {0}: Triton's build left no usable " BUILT_FILES " in {1} (rerun with --no-cache)"},
     {KD_MSG_TRITON_CAPTURE_LEFT_NOTHING, 2, "kerndiff: {0}: the captured launch left no usable " BUILT_FILES " in {1}"},
+    {KD_MSG_TRITON_LIST_NEEDS_VALUE, 3, CONSTEXPR_NEEDS_VALUE("{0}", "{1}", "{2}")},
+    {KD_MSG_TRITON_LIST_NEEDS_BLOCK, 4,
+     CONSTEXPR_NEEDS_VALUE("{0}", "{1}", "{2}") " (a diff that times nothing, with no GPU, assumes {3})"},
     {0, 0, NULL},
 };
