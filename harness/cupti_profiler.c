@@ -204,7 +204,7 @@ static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pa
                               const char **what)
 {
     for (*passes = 0; *passes < MAX_PASSES;) {
-        ops->before_pass(ops->ctx);
+        ops->before_pass(ops->ctx, *passes);
         CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
         start.pRangeProfilerObject = obj;
         CUptiResult rc = api.start(&start);
@@ -225,6 +225,35 @@ static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pa
     }
     *what = "the range profiler (more passes than the limit)";
     return CUPTI_ERROR_UNKNOWN;
+}
+
+/* The configuration of the last metric list (its names joined by commas): a repeat of the
+ * same list reuses the host object and the image instead of building them again. */
+static struct config_cache {
+    char *key;
+    CUpti_Profiler_Host_Object *host;
+    uint8_t *config;
+    size_t config_size;
+} cache;
+
+/* "a,b,...," (malloc'ed; NULL when out of memory). */
+static char *join_names(const char **names, size_t n)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(names[i]) + 1;
+    char *key = calloc(1, len), *end = key;
+    for (size_t i = 0; key && i < n; i++)
+        end += sprintf(end, "%s,", names[i]);
+    return key;
+}
+
+static void forget_config(void)
+{
+    host_free(cache.host);
+    free(cache.config);
+    free(cache.key);
+    memset(&cache, 0, sizeof cache);
 }
 
 kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metrics, size_t n,
@@ -261,25 +290,49 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
     }
 
     CUptiResult rc;
-    host = host_with(chip.pChipName, availability, names, n, &rc);
-    if (!host) {
-        if (name_unknown(chip.pChipName, availability, names, n, why, why_len))
-            st = KD_CUPTI_UNKNOWN;
-        else {
-            snprintf(why, why_len, "cuptiProfilerHostConfigAddMetrics failed: %s (CUPTI error %d)", text_of(rc), (int)rc);
-            st = classify(rc);
-        }
+    char *key = join_names(names, n);
+    if (!key) {
+        snprintf(why, why_len, "out of host memory");
+        st = KD_CUPTI_FAILED;
         goto done;
     }
-    CUpti_Profiler_Host_GetConfigImageSize_Params size = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    size.pHostObject = host;
-    CALL(config_size, size, "cuptiProfilerHostGetConfigImageSize");
-    config = malloc(size.configImageSize);
-    CUpti_Profiler_Host_GetConfigImage_Params image = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    image.pHostObject = host;
-    image.configImageSize = size.configImageSize;
-    image.pConfigImage = config;
-    CALL(config_image, image, "cuptiProfilerHostGetConfigImage");
+    if (!cache.key || strcmp(cache.key, key)) {
+        forget_config();
+        host = host_with(chip.pChipName, availability, names, n, &rc);
+        if (!host) {
+            free(key);
+            if (name_unknown(chip.pChipName, availability, names, n, why, why_len))
+                st = KD_CUPTI_UNKNOWN;
+            else {
+                snprintf(why, why_len, "cuptiProfilerHostConfigAddMetrics failed: %s (CUPTI error %d)", text_of(rc),
+                         (int)rc);
+                st = classify(rc);
+            }
+            goto done;
+        }
+        CUpti_Profiler_Host_GetConfigImageSize_Params size = {
+            .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+        size.pHostObject = host;
+        if ((rc = api.config_size(&size)) == CUPTI_SUCCESS) {
+            config = malloc(size.configImageSize);
+            CUpti_Profiler_Host_GetConfigImage_Params image = {
+                .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+            image.pHostObject = host;
+            image.configImageSize = size.configImageSize;
+            image.pConfigImage = config;
+            rc = config ? api.config_image(&image) : CUPTI_ERROR_OUT_OF_MEMORY;
+        }
+        if (rc != CUPTI_SUCCESS) {
+            free(key);
+            snprintf(why, why_len, "building the configuration image failed: %s (CUPTI error %d)", text_of(rc), (int)rc);
+            st = classify(rc);
+            goto done;
+        }
+        cache = (struct config_cache){key, host, config, size.configImageSize};
+        host = NULL;
+        config = NULL;
+    } else
+        free(key);
 
     CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     enable.ctx = ctx;
@@ -308,8 +361,8 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
     for (int attempt = 0; attempt < 2; attempt++) {
         CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
         sc.pRangeProfilerObject = obj;
-        sc.configSize = size.configImageSize;
-        sc.pConfig = config;
+        sc.configSize = cache.config_size;
+        sc.pConfig = cache.config;
         sc.counterDataImageSize = ds.counterDataSize;
         sc.pCounterDataImage = data;
         sc.range = CUPTI_AutoRange;
@@ -360,7 +413,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         if (api.range_info(&ri) == CUPTI_SUCCESS && ri.rangeName)
             snprintf(out->names[r], sizeof out->names[r], "%s", ri.rangeName);
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-        ev.pHostObject = host;
+        ev.pHostObject = cache.host;
         ev.pCounterDataImage = data;
         ev.counterDataImageSize = ds.counterDataSize;
         ev.rangeIndex = r;

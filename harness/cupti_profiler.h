@@ -4,8 +4,9 @@
  * (perfworks) names, without starting ncu (ncu's own start-up is ~2 s a side, FACTS.md).
  *
  * Auto range (one range per kernel the launch runs), user replay: the caller's before_pass
- * restores every buffer to its seeded contents and flushes L2 (what ncu's --cache-control all
- * does), then launch runs the launch once; that repeats once per pass the configuration needs.
+ * restores the buffers and flushes L2 (what ncu's --cache-control all does), then launch runs
+ * the launch once; that repeats once per pass the configuration needs. The configuration of
+ * the last metric list is kept, so a repeat with the same metrics does not build it again.
  * Clocks are left as they are (the timing pass's policy; ncu runs with --clock-control none).
  * libcupti is loaded with dlopen (like cupti_timer.c), so the harness runs without it. */
 #ifndef KD_HARNESS_CUPTI_PROFILER_H
@@ -18,7 +19,8 @@ enum { KD_CUPTI_MAX_RANGES = 16 }; /* kernels of one launch (a launcher's pipeli
 
 typedef struct kd_cupti_pass_ops {
     void *ctx;
-    void (*before_pass)(void *ctx); /* restore the inputs, flush L2 */
+    /* Before pass `pass` (0, 1, ...): the buffers as the launch must find them, L2 flushed. */
+    void (*before_pass)(void *ctx, size_t pass);
     void (*launch)(void *ctx);      /* one launch, waited for */
 } kd_cupti_pass_ops;
 

@@ -8,6 +8,7 @@
 
 #include "ncu/metrics.h"
 #include "wire/counters.h"
+#include "util/progress.h"
 #include "util/strlist.h"
 #include "util/xalloc.h"
 
@@ -156,6 +157,7 @@ static kd_cupti_collect_status collect(kd_child *c, const kd_cupti_options *o, c
             break;
         }
         kd_sb_free(&refusal);
+        kd_trace("counters %s: %zu kernel(s), %zu passes (%s replay)", side->label, r.ranges, r.passes, r.replay);
         if (rep == 0) {
             make_header(&names, o, &out->table);
             out->kernels_per_launch = r.ranges;
