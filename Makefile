@@ -53,7 +53,7 @@ $(BUILD)/harness/cupti_timer.o: CPPFLAGS += -I$(CUDA_HOME)/include
 # cupti_profiler_host.h (CUDA 13) includes C++'s <string> for nothing: harness/cupti_compat has an empty one.
 $(BUILD)/harness/cupti_profiler.o: CPPFLAGS += -Iharness/cupti_compat -I$(CUDA_HOME)/include
 
-$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cupti_pcsampling_cmd.o $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/counters_reply.o $(LIB)
+$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cupti_pcsampling_cmd.o $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/cupti_library.o $(BUILD)/harness/counters_reply.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 $(BUILD)/kerndiff-triton.py: scripts/kerndiff-triton.py

@@ -14,6 +14,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include "cupti_library.h"
 #include "util/env.h"
 
 enum { MAX_PASSES = 2000 };
@@ -74,25 +75,11 @@ static const struct {
 #undef SYM
 };
 
-static void *open_library(void)
-{
-    const char *env = kd_env(KD_ENV_CUPTI_LIBRARY); /* the timer's override too (cupti_timer.c) */
-    const char *candidates[] = {env, "libcupti.so.13", "libcupti.so",
-                                "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so",
-                                "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
-        void *lib = candidates[i] && *candidates[i] ? dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL) : NULL;
-        if (lib)
-            return lib;
-    }
-    return NULL;
-}
-
 static kd_cupti_status load(char *why, size_t why_len)
 {
     if (api.loaded)
         return KD_CUPTI_OK;
-    void *lib = open_library();
+    void *lib = kd_cupti_library();
     if (!lib) {
         snprintf(why, why_len, "libcupti not found");
         return KD_CUPTI_UNAVAILABLE;
