@@ -143,6 +143,8 @@ kd_rank_result *kd_rank_finish(kd_rank_heat *const *heats, size_t n, const kd_ra
         total += heats[h]->count;
         r->family = heats[h]->family > r->family ? heats[h]->family : r->family;
         r->samples += heats[h]->samples;
+        r->gate_ms += heats[h]->gate_ms;
+        r->race_ms += heats[h]->race_ms;
         r->rounds = heats[h]->rounds > r->rounds ? heats[h]->rounds : r->rounds;
     }
     if (r->family < total)

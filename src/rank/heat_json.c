@@ -59,6 +59,8 @@ int kd_rank_heat_write(const kd_rank_heat *h, const char *path)
                              (json_int_t)h->samples, "stop", h->stop, "candidates", entries);
     if (!root)
         return errno = EINVAL, -1;
+    json_object_set_new(root, "gate_ms", json_real(h->gate_ms));
+    json_object_set_new(root, "race_ms", json_real(h->race_ms));
     /* whole or not at all: a shard killed while writing leaves no half file for the merge */
     size_t len = strlen(path) + 8;
     char *tmp = kd_xmalloc(len);
@@ -164,6 +166,8 @@ int kd_rank_heat_read(const char *path, kd_rank_heat *h, char **why)
     h->baseline = kd_xstrdup(json_string_value(json_object_get(root, "baseline")) ? json_string_value(json_object_get(root, "baseline")) : "");
     h->rounds = (unsigned)json_integer_value(json_object_get(root, "rounds"));
     h->samples = (size_t)json_integer_value(json_object_get(root, "samples"));
+    h->gate_ms = json_number_value(json_object_get(root, "gate_ms"));
+    h->race_ms = json_number_value(json_object_get(root, "race_ms"));
     snprintf(h->stop, sizeof h->stop, "%s", json_string_value(json_object_get(root, "stop")) ? json_string_value(json_object_get(root, "stop")) : "");
     read_static(json_object_get(root, "base_static"), &h->base_stat);
     h->ndevices = json_array_size(devices);

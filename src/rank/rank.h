@@ -88,6 +88,8 @@ typedef struct kd_rank_heat {
     unsigned rounds;       /* the race's rounds */
     size_t samples;        /* every sample taken, both sides */
     char stop[16];         /* race.h kd_race_stop_name */
+    double gate_ms;        /* wall time in the gate (builds, checks) */
+    double race_ms;        /* wall time in the race */
 } kd_rank_heat;
 
 void kd_rank_heat_free(kd_rank_heat *h);
@@ -141,6 +143,7 @@ typedef struct kd_rank_result {
     size_t ndevices;
     size_t samples;
     unsigned rounds;             /* the most of any heat */
+    double gate_ms, race_ms;     /* summed over the heats */
 } kd_rank_result;
 
 /* The report from the heats (borrowed: they must outlive the result). Pure: the same heats

@@ -20,6 +20,7 @@
 
 enum {
     MAX_OPEN = 32,          /* harness children open at once (each a CUDA context on its GPU) */
+    PREFETCH = 8,           /* blocks a child takes when it was (re)opened while more contend */
     WARMUP_MS = 500,
     GATE_SAMPLES = 10,      /* the gate's timing run: the check is what it is for */
 };
@@ -101,6 +102,11 @@ typedef struct cand_run {
     bool open[KD_RANK_MAX_GPUS];
     unsigned long long used[KD_RANK_MAX_GPUS];
     size_t input;           /* 1 + its index among the candidates (0 is the baseline) */
+    /* Blocks taken ahead: with more contenders than children open at once, a child opened
+     * again takes PREFETCH blocks (its next rounds, each on a new placement) so that the
+     * start is paid once for them, not once a round. */
+    double *ahead_base, *ahead_cand;
+    unsigned ahead_n, ahead_at, ahead_k;
 } cand_run;
 
 typedef struct heat_run {
@@ -114,6 +120,7 @@ typedef struct heat_run {
     int gpus[KD_RANK_MAX_GPUS];
     size_t ngpus;
     size_t open;
+    size_t live;            /* candidates still in the race */
     unsigned long long clock;
     double start_ms;
     kd_rank_error *error;
@@ -279,16 +286,11 @@ static int open_child(heat_run *h, size_t i, size_t g)
     return rc == 0 ? 0 : -1;
 }
 
-static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base, double *cand)
+/* One block of candidate i in its child on GPU slot g: a new placement, then the baseline
+ * and the candidate in a random order. */
+static int take_block(heat_run *h, size_t i, size_t g, unsigned round, unsigned k, double *base, double *cand)
 {
-    heat_run *h = ctx;
-    if (h->refused)
-        return -1;
     cand_run *cr = &h->cands[i];
-    size_t g = round % h->ngpus; /* each round on one GPU: its ratio is made there */
-    if (!cr->open[g] && open_child(h, i, g) != 0)
-        return -1;
-    cr->used[g] = ++h->clock;
     kd_child *c = &cr->child[g];
     const kd_timing_options *to = &h->r->diff->timing;
     uint64_t z = mix(to->seed ^ mix(cr->input * 1000003u + round));
@@ -311,6 +313,42 @@ static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base,
     return 0;
 }
 
+static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base, double *cand)
+{
+    heat_run *h = ctx;
+    if (h->refused)
+        return -1;
+    cand_run *cr = &h->cands[i];
+    if (cr->ahead_at < cr->ahead_n && cr->ahead_k == k) { /* taken ahead, in this round's order */
+        memcpy(base, cr->ahead_base + (size_t)cr->ahead_at * k, k * sizeof *base);
+        memcpy(cand, cr->ahead_cand + (size_t)cr->ahead_at * k, k * sizeof *cand);
+        cr->ahead_at++;
+        return 0;
+    }
+    size_t g = round % h->ngpus; /* each round on one GPU: its ratio is made there */
+    bool reopened = !cr->open[g];
+    if (reopened && open_child(h, i, g) != 0)
+        return -1;
+    cr->used[g] = ++h->clock;
+    if (take_block(h, i, g, round, k, base, cand) != 0)
+        return -1;
+    /* Thrashing (more contenders than open children) and on one GPU: the next rounds now. */
+    if (reopened && h->live > MAX_OPEN && h->ngpus == 1 && round > 0) {
+        cr->ahead_base = kd_xreallocarray(cr->ahead_base, (size_t)PREFETCH * k, sizeof *cr->ahead_base);
+        cr->ahead_cand = kd_xreallocarray(cr->ahead_cand, (size_t)PREFETCH * k, sizeof *cr->ahead_cand);
+        cr->ahead_n = cr->ahead_at = 0;
+        cr->ahead_k = k;
+        for (unsigned j = 1; j < PREFETCH; j++, cr->ahead_n++)
+            if (take_block(h, i, g, round + j, k, cr->ahead_base + (size_t)cr->ahead_n * k,
+                           cr->ahead_cand + (size_t)cr->ahead_n * k) != 0) {
+                cr->ahead_n = 0; /* failed: said when the race asks for the next block */
+                h->raced[i]->gate = KD_RANK_SAME;
+                break;
+            }
+    }
+    return 0;
+}
+
 static bool out_of_budget(void *ctx)
 {
     heat_run *h = ctx;
@@ -320,6 +358,7 @@ static bool out_of_budget(void *ctx)
 static void left(void *ctx, size_t i)
 {
     heat_run *h = ctx;
+    h->live--;
     for (size_t g = 0; g < h->ngpus; g++)
         close_child(h, i, g);
 }
@@ -439,6 +478,7 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
     memcpy(h.gpus, gpus, ngpus * sizeof *gpus);
     h.raced = kd_xcalloc(r->candidates->count + 1, sizeof *h.raced);
     h.cands = kd_xcalloc(r->candidates->count + 1, sizeof *h.cands);
+    double gate_start = now_ms();
     for (size_t i = 0; i < r->candidates->count; i++) {
         const char *path = r->candidates->items[i];
         if (kd_rank_heat_of(out->seed, path, r->heats) != heat)
@@ -460,6 +500,7 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
         h.cands[h.nraced] = (cand_run){.c = c, .input = i + 1};
         h.raced[h.nraced++] = e;
     }
+    out->gate_ms = now_ms() - gate_start;
     kd_race_config cfg;
     kd_race_config_default(&cfg);
     cfg.top = r->top ? r->top : 3;
@@ -471,12 +512,15 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
     kd_race race = {0};
     if (h.nraced && h.backend) {
         h.start_ms = now_ms();
+        h.live = h.nraced;
         kd_race_ops ops = {.sample = sample, .out_of_budget = out_of_budget, .left = left, .ctx = &h};
         kd_race_run(&cfg, h.nraced, &ops, &race);
         for (size_t i = 0; i < h.nraced; i++) {
             keep_samples(h.raced[i], &race.e[i], &h);
-            left(&h, i);
+            for (size_t g = 0; g < h.ngpus; g++)
+                close_child(&h, i, g);
         }
+        out->race_ms = now_ms() - h.start_ms;
         out->rounds = race.rounds;
         out->samples = race.samples;
     }
@@ -485,6 +529,8 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
     for (size_t i = 0; i < h.nraced; i++) {
         kd_comparison_free(h.cands[i].c);
         free(h.cands[i].c);
+        free(h.cands[i].ahead_base);
+        free(h.cands[i].ahead_cand);
     }
     free(h.raced);
     free(h.cands);

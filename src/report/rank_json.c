@@ -43,13 +43,16 @@ json_t *kd_rank_json(const kd_rank_result *r)
                                                kd_verdict_name(r->pairs[i].verdict)));
     for (size_t i = 0; i < r->ndevices; i++)
         json_array_append_new(devices, json_pack("{s:i, s:s}", "index", r->devices[i].index, "name", r->devices[i].name));
-    return json_pack("{s:i, s:s, s:o, s:s, s:f, s:f, s:I, s:I, s:i, s:I, s:f, s:I, s:i, s:o, s:o, s:o}", "kerndiff_rank", 1,
+    json_t *root = json_pack("{s:i, s:s, s:o, s:s, s:f, s:f, s:I, s:I, s:i, s:I, s:f, s:I, s:i, s:o, s:o, s:o}", "kerndiff_rank", 1,
                      "baseline", r->baseline, "baseline_static", static_json(&r->base_stat), "correction", r->correction,
                      "confidence", r->opts.confidence, "candidate_confidence", r->corrected_confidence, "family",
                      (json_int_t)r->family, "seed", (json_int_t)r->seed, "heats", (int)r->heats, "top",
                      (json_int_t)r->opts.top, "min_effect_pct", r->opts.min_effect_pct, "samples",
                      (json_int_t)r->samples, "rounds", (int)r->rounds, "devices", devices, "candidates", cands,
                      "pairs", pairs);
+    if (root)
+        json_object_set_new(root, "time_ms", json_pack("{s:f, s:f}", "gate", r->gate_ms, "race", r->race_ms));
+    return root;
 }
 
 int kd_rank_render_json(FILE *out, const kd_rank_result *r)

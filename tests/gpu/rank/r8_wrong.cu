@@ -1,0 +1,18 @@
+// kerndiff: block=256 grid=ceil(n/256) n=8M partial=ceil(n/256)
+/* A bug the gate must catch: the tree stops one step early (every partial misses half). */
+#define BLOCK 256
+__global__ void block_sum(const unsigned* in, unsigned* partial, int n)
+{
+    __shared__ unsigned s[BLOCK];
+    unsigned t = threadIdx.x;
+    int i = blockIdx.x * BLOCK + t;
+    s[t] = i < n ? in[i] : 0u;
+    __syncthreads();
+    for (unsigned stride = BLOCK / 2; stride > 1; stride /= 2) {
+        if (t < stride)
+            s[t] += s[t + stride];
+        __syncthreads();
+    }
+    if (t == 0)
+        partial[blockIdx.x] = s[0];
+}
