@@ -124,7 +124,8 @@ static unsigned partner(matcher *m, int s, const kd_hs_line *l, kd_hs_match *how
     const kd_hs_profile *me = m->p[s], *them = m->p[!s];
     *other_index = -1;
     if (!m->map[s] || !in_main(me, l) || l->line < 1 || l->line > me->src_count) {
-        *other_index = find_by_name(them, l);
+        /* Each side's main file is its own source (v1.cu, v2.cu): those pair by number alone. */
+        *other_index = in_main(me, l) ? find_main_line(them, l->line) : find_by_name(them, l);
         *how = KD_HS_SAME_LINE;
         if (*other_index >= 0 && m->claimed[!s][*other_index])
             *other_index = -1;

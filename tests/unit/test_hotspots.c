@@ -188,6 +188,11 @@ static void matching_without_sources(void **state)
     assert_non_null(r);
     assert_int_equal(r->line[1], 7);
     assert_null(r->text[0]);
+    /* v1.cu's line 8 and v2.cu's line 8, both sampled, pair though the files' names differ. */
+    r = row_at(&d, 8);
+    assert_non_null(r->side[0]);
+    assert_non_null(r->side[1]);
+    assert_int_equal(r->side[1]->samples, 150);
     kd_hs_diff_free(&d);
     kd_hs_profile_free(&p[0]);
     kd_hs_profile_free(&p[1]);
