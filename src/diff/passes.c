@@ -214,25 +214,31 @@ static size_t launch_facts(const kd_comparison *c, int s, const kd_timing_side *
 
 typedef enum { COLLECT_OK, COLLECT_REFUSED, COLLECT_FAILED } collect_result;
 
-/* Both sides in their own harness child with `counters`: ok, refused (no CUPTI profiler, or
- * a metric it does not know: ncu may do it) or failed (why, side). */
+/* Both sides with `counters`, in the child that holds both (one start-up, one CUPTI set-up):
+ * ok, refused (no CUPTI profiler, or a metric it does not know: ncu may do it) or failed
+ * (why, side). */
 static collect_result collect_cupti(const kd_pass_context *ctx, kd_comparison *c, int repeats,
                                     kd_ncu_result results[2], kd_strbuf *why, int *side)
 {
     const kd_diff_options *opts = ctx->opts;
-    for (int s = 0; s < 2; s++) {
-        kd_launch_fact facts[16];
-        kd_cupti_options o = {.full = opts->counters.full, .repeats = repeats, .timeout_ms = opts->timing.timeout_ms,
-                              .launch_ns = c->timing.side[s].summary.median, .extra = &opts->counters.extra_metrics,
-                              .facts = facts, .nfacts = launch_facts(c, s, &ctx->sides[s], facts)};
-        kd_trace("counter pass %s (CUPTI, in the harness)", ctx->sides[s].label);
-        kd_cupti_collect_status st = kd_cupti_collect(&o, &ctx->sides[s], opts->timing.seed, &results[s], why);
-        if (st != KD_CUPTI_COLLECT_OK) {
-            *side = s;
-            return st == KD_CUPTI_COLLECT_FAILED ? COLLECT_FAILED : COLLECT_REFUSED;
-        }
+    kd_launch_fact facts[2][16];
+    kd_cupti_options o[2];
+    for (int s = 0; s < 2; s++)
+        o[s] = (kd_cupti_options){.full = opts->counters.full, .repeats = repeats,
+                                  .timeout_ms = opts->timing.timeout_ms,
+                                  .launch_ns = c->timing.side[s].summary.median, .extra = &opts->counters.extra_metrics,
+                                  .facts = facts[s], .nfacts = launch_facts(c, s, &ctx->sides[s], facts[s])};
+    kd_trace("counter pass v1, v2 (CUPTI, in one harness)");
+    kd_cupti_collect_status st = KD_CUPTI_COLLECT_OK;
+    if (ctx->shared_argv)
+        st = kd_cupti_collect_both(o, ctx->sides, ctx->shared_argv, opts->timing.seed, results, why, side);
+    for (int s = 0; !ctx->shared_argv && s < 2 && st == KD_CUPTI_COLLECT_OK; s++) {
+        *side = s;
+        st = kd_cupti_collect(&o[s], &ctx->sides[s], opts->timing.seed, &results[s], why);
     }
-    return COLLECT_OK;
+    if (st == KD_CUPTI_COLLECT_OK)
+        return COLLECT_OK;
+    return st == KD_CUPTI_COLLECT_FAILED ? COLLECT_FAILED : COLLECT_REFUSED;
 }
 
 static kd_ncu_status collect_ncu(const kd_pass_context *ctx, kd_comparison *c, int repeats, kd_ncu_result results[2],

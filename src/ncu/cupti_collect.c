@@ -202,3 +202,44 @@ kd_cupti_collect_status kd_cupti_collect(const kd_cupti_options *o, const kd_har
     kd_child_stop(&c);
     return st;
 }
+
+kd_cupti_collect_status kd_cupti_collect_both(const kd_cupti_options o[2], const kd_harness_side sides[2],
+                                              const char *const *argv, unsigned long long seed,
+                                              kd_ncu_result out[2], kd_strbuf *why, int *side)
+{
+    memset(out, 0, 2 * sizeof *out);
+    *side = 0;
+    kd_child c;
+    if (kd_child_start(&c, sides[0].label, argv, why) != 0)
+        return KD_CUPTI_COLLECT_FAILED;
+    kd_cupti_collect_status st = KD_CUPTI_COLLECT_FAILED;
+    unsigned long long bytes;
+    int timeout = o[0].timeout_ms;
+    bool ready = kd_wire_hello(&c, NULL, why) == 0 && kd_wire_describe(&c, 0, &sides[0], NULL, timeout, why) == 0 &&
+                 (*side = 1, kd_wire_describe(&c, 1, &sides[1], NULL, timeout, why) == 0);
+    if (ready && kd_wire_seed(&c, seed, timeout) != KD_REPLY_OK) {
+        kd_sb_puts(why, "describing the launch: ");
+        kd_child_describe_failure(&c, KD_REPLY_ERR, why);
+        ready = false;
+    }
+    if (ready) {
+        *side = 0;
+        kd_wire_send_setup(&c);
+        ready = kd_wire_setup_reply(&c, kd_launch_spec_bytes(sides[0].spec) + kd_launch_spec_bytes(sides[1].spec),
+                                    &bytes, why) == 0;
+    }
+    for (int s = 0; ready && s < 2; s++) {
+        *side = s;
+        out[s].repeats = o[s].repeats;
+        kd_reply_status rs = kd_child_call(&c, timeout, "side %d", s);
+        if (rs != KD_REPLY_OK) {
+            kd_child_describe_failure(&c, rs, why);
+            st = KD_CUPTI_COLLECT_FAILED;
+            break;
+        }
+        st = collect(&c, &o[s], &sides[s], &out[s], why);
+        ready = st == KD_CUPTI_COLLECT_OK;
+    }
+    kd_child_stop(&c);
+    return st;
+}

@@ -11,8 +11,9 @@ ip_metric() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print
 # --counters cupti: both sides' harnesses answer `counters`; no ncu is given or run.
 KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_cupti 0 -- --counters cupti --json="$WORK/ip_cupti.json" "$A" "$B"
 has ip_cupti out '^counters +v1 +v2 +delta$'
-has ip_cupti err 'counter pass v1 \(CUPTI, in the harness\)'
-has ip_cupti err 'counter pass v2 \(CUPTI, in the harness\)'
+has ip_cupti err 'counter pass v1, v2 \(CUPTI, in one harness\)'
+has ip_cupti err 'counters v1: 1 kernel\(s\), 1 passes \(simulated replay\)'
+has ip_cupti err 'counters v2: 1 kernel\(s\), 1 passes \(simulated replay\)'
 lacks ip_cupti err 'ncu collects them'
 if [ "$(ip_metric "$WORK/ip_cupti.json" 0 duration)" = 65000.0 ] && [ "$(ip_metric "$WORK/ip_cupti.json" 1 duration)" = 51000.0 ]; then
     ok "ip_cupti: the durations are the simulated harness's own (65 us, 51 us)"
