@@ -178,6 +178,14 @@ static char *family_of(const char *insn)
     return n ? kd_xstrndup(insn, n) : NULL;
 }
 
+static bool find_unnamed(const kd_hs_profile *p)
+{
+    for (size_t k = 0; k < p->insn_count; k++)
+        if (!strcmp(p->insns[k].function, "?"))
+            return true;
+    return false;
+}
+
 static kd_hs_insn *find_insn(kd_hs_profile *p, const char *function, uint64_t offset)
 {
     for (size_t k = 0; k < p->insn_count; k++)
@@ -188,13 +196,15 @@ static kd_hs_insn *find_insn(kd_hs_profile *p, const char *function, uint64_t of
 
 /* nvdisasm's listing: a section header per function ("//----- .text.NAME -----"), line
  * info comments ('//## File "PATH", line N' and an optional ' inlined at ...': the
- * innermost location is the first), and instructions ("/ *0050* /  TEXT ;"). */
-size_t kd_hs_attach_sass(kd_hs_profile *p, const char *listing)
+ * innermost location is the first), and instructions ("/ *0050* /  TEXT ;"). With `unnamed`,
+ * the PCs whose function CUPTI could not name ("?": a module loaded before sampling was
+ * enabled) are looked up in the listing's functions instead. Returns the functions seen. */
+static size_t attach_pass(kd_hs_profile *p, const char *listing, bool unnamed, size_t *found)
 {
     const char *cursor = listing ? listing : "";
     char *function = NULL, *file = NULL;
     unsigned line = 0;
-    size_t found = 0;
+    size_t functions = 0;
     char *s;
     while ((s = next_line(&cursor)) != NULL) {
         const char *t = s;
@@ -208,6 +218,7 @@ size_t kd_hs_attach_sass(kd_hs_profile *p, const char *listing)
             function = kd_xstrndup(sec, n);
             free(file), file = NULL;
             line = 0;
+            functions++;
         } else if (!strncmp(t, "//## File \"", 11)) {
             const char *q = strchr(t + 11, '"');
             const char *l = q ? strstr(q, ", line ") : NULL;
@@ -220,7 +231,7 @@ size_t kd_hs_attach_sass(kd_hs_profile *p, const char *listing)
             char *end;
             unsigned long long offset = strtoull(t + 2, &end, 16);
             if (end != t + 2 && !strncmp(end, "*/", 2)) {
-                kd_hs_insn *in = find_insn(p, function, offset);
+                kd_hs_insn *in = find_insn(p, unnamed ? "?" : function, offset);
                 if (in && !in->text) {
                     const char *body = end + 2;
                     while (*body == ' ' || *body == '\t')
@@ -232,7 +243,11 @@ size_t kd_hs_attach_sass(kd_hs_profile *p, const char *listing)
                     in->family = family_of(in->text);
                     in->file = file ? kd_xstrdup(file) : NULL;
                     in->line = line;
-                    found++;
+                    if (unnamed) {
+                        free(in->function);
+                        in->function = kd_xstrdup(function);
+                    }
+                    (*found)++;
                 }
             }
         }
@@ -240,6 +255,16 @@ size_t kd_hs_attach_sass(kd_hs_profile *p, const char *listing)
     }
     free(function);
     free(file);
+    return functions;
+}
+
+size_t kd_hs_attach_sass(kd_hs_profile *p, const char *listing)
+{
+    size_t found = 0;
+    size_t functions = attach_pass(p, listing, false, &found);
+    /* Unnamed PCs can only be placed when the listing has one function. */
+    if (functions == 1 && find_unnamed(p))
+        attach_pass(p, listing, true, &found);
     return found;
 }
 

@@ -250,6 +250,28 @@ static void matching_by_family(void **state)
     kd_hs_profile_free(&p[1]);
 }
 
+/* PCs CUPTI could not name ("?": a module loaded before sampling was on) are placed when the
+ * listing has one function, and not guessed when it has several. */
+static void unnamed_function(void **state)
+{
+    (void)state;
+    const char *rec = "kerndiff-hotspots 1\nreason 1 x\npc ? 0x10 1:4\npc k 0x20 1:1\n";
+    kd_hs_profile p;
+    kd_hs_error err;
+    assert_int_equal(kd_hs_record_parse(rec, &p, &err), 0);
+    assert_int_equal(kd_hs_attach_sass(&p, listing("k.cu", 1, 2, 3)), 2);
+    assert_string_equal(p.insns[0].function, "k");
+    assert_string_equal(p.insns[0].family, "LDG");
+    kd_hs_profile_free(&p);
+    char two[2048];
+    snprintf(two, sizeof two, "%s%s", listing("k.cu", 1, 2, 3), "//--------------------- .text.other ----\n"
+                                                                 "        /*0010*/ FADD R1, R1, R2 ;\n");
+    assert_int_equal(kd_hs_record_parse(rec, &p, &err), 0);
+    assert_int_equal(kd_hs_attach_sass(&p, two), 1);
+    assert_null(p.insns[0].text);
+    kd_hs_profile_free(&p);
+}
+
 static char *render(void (*fn)(FILE *, const kd_hs_diff *), const kd_hs_diff *d)
 {
     /* On the heap: gcc takes a local's address kept by the stream for a dangling pointer. */
@@ -419,6 +441,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(matching, setup_pair, teardown_pair),
         cmocka_unit_test(matching_without_sources),
         cmocka_unit_test(matching_by_family),
+        cmocka_unit_test(unnamed_function),
         cmocka_unit_test_setup_teardown(terminal, setup_pair, teardown_pair),
         cmocka_unit_test_setup_teardown(markdown, setup_pair, teardown_pair),
         cmocka_unit_test(markdown_escapes),
