@@ -272,6 +272,30 @@ static void unnamed_function(void **state)
     kd_hs_profile_free(&p);
 }
 
+/* A Triton cubin carries the .py's lines: the same reader places its PCs on them. */
+static void triton_lines(void **state)
+{
+    (void)state;
+    kd_hs_profile p;
+    kd_hs_error err;
+    char *rec = read_fixture("hotspots/synthetic/triton_add.rec");
+    char *sass = read_fixture("hotspots/synthetic/triton_add.sass");
+    char *src = read_fixture("hotspots/synthetic/triton_add.py");
+    assert_int_equal(kd_hs_record_parse(rec, &p, &err), 0);
+    assert_int_equal(kd_hs_attach_sass(&p, sass), 3);
+    kd_hs_profile_finish(&p, src);
+    assert_string_equal(p.main_file, "triton_add.py");
+    assert_int_equal(p.line_count, 2);
+    assert_int_equal(p.lines[0].line, 8);
+    assert_string_equal(p.lines[0].text, "    x = tl.load(x_ptr + offs, mask=m)");
+    assert_string_equal(p.lines[0].family, "LDG");
+    assert_int_equal(p.lines[1].line, 10);
+    assert_int_equal(p.lines[1].samples, 80);
+    assert_string_equal(p.lines[1].family, "FFMA");
+    kd_hs_profile_free(&p);
+    free(rec), free(sass), free(src);
+}
+
 static char *render(void (*fn)(FILE *, const kd_hs_diff *), const kd_hs_diff *d)
 {
     /* On the heap: gcc takes a local's address kept by the stream for a dangling pointer. */
@@ -442,6 +466,7 @@ int main(void)
         cmocka_unit_test(matching_without_sources),
         cmocka_unit_test(matching_by_family),
         cmocka_unit_test(unnamed_function),
+        cmocka_unit_test(triton_lines),
         cmocka_unit_test_setup_teardown(terminal, setup_pair, teardown_pair),
         cmocka_unit_test_setup_teardown(markdown, setup_pair, teardown_pair),
         cmocka_unit_test(markdown_escapes),
