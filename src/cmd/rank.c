@@ -63,7 +63,7 @@ int kd_cmd_rank(const kd_cmd_args *a)
     }
     kd_strlist candidates = {0};
     kd_rank_error e = {0};
-    kd_outcome o = kd_rank_expand(ro->operands, ro->noperands, &candidates, &e);
+    kd_outcome o = kd_rank_expand(ro->operands, ro->noperands, ro->baseline, &candidates, &e);
     kd_rank_heat *heats = NULL;
     size_t n = 0;
     if (o == KD_OK) {

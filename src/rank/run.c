@@ -31,7 +31,17 @@ static const char *const kernel_suffixes[] = {".cu", ".py", ".ptx", ".cubin", NU
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-kd_outcome kd_rank_expand(const char *const *operands, size_t n, kd_strlist *out, kd_rank_error *e)
+/* Whether two paths name one file (a folder of candidates that holds the baseline too). */
+static bool same_file(const char *a, const char *b)
+{
+    char *x = realpath(a, NULL), *y = b ? realpath(b, NULL) : NULL;
+    bool same = x && y && strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+kd_outcome kd_rank_expand(const char *const *operands, size_t n, const char *baseline, kd_strlist *out, kd_rank_error *e)
 {
     for (size_t i = 0; i < n; i++) {
         if (!kd_is_dir(operands[i])) {
@@ -41,8 +51,13 @@ kd_outcome kd_rank_expand(const char *const *operands, size_t n, kd_strlist *out
         DIR *d = opendir(operands[i]);
         size_t before = out->count;
         for (struct dirent *de; d && (de = readdir(d));)
-            if (de->d_name[0] != '.' && kd_path_has_suffix(de->d_name, kernel_suffixes))
-                kd_strlist_push(out, kd_path_join(operands[i], de->d_name));
+            if (de->d_name[0] != '.' && kd_path_has_suffix(de->d_name, kernel_suffixes)) {
+                char *path = kd_path_join(operands[i], de->d_name);
+                if (same_file(path, baseline))
+                    free(path);
+                else
+                    kd_strlist_push(out, path);
+            }
         if (d)
             closedir(d);
         if (out->count == before) {
@@ -124,6 +139,7 @@ typedef struct heat_run {
     unsigned long long clock;
     double start_ms;
     kd_rank_error *error;
+    const char *user_cvd;   /* CUDA_VISIBLE_DEVICES as the user set it, or NULL */
     bool refused;           /* mixed GPU models: the rank stops */
 } heat_run;
 
@@ -171,7 +187,7 @@ static void select_device(heat_run *h, size_t g)
 {
     if (!h->r->ngpus && !h->r->gpus_all)
         return;
-    const char *user = kd_env(KD_ENV_CUDA_VISIBLE_DEVICES);
+    const char *user = h->user_cvd;
     char value[64];
     snprintf(value, sizeof value, "%d", h->gpus[g]);
     if (user && *user) {
@@ -182,6 +198,17 @@ static void select_device(heat_run *h, size_t g)
             snprintf(value, sizeof value, "%.*s", (int)strcspn(p, ","), p);
     }
     setenv("CUDA_VISIBLE_DEVICES", value, 1);
+}
+
+/* The variable as the user set it, once the child has it (the gates run with the user's). */
+static void restore_device(const heat_run *h)
+{
+    if (!h->r->ngpus && !h->r->gpus_all)
+        return;
+    if (h->user_cvd)
+        setenv("CUDA_VISIBLE_DEVICES", h->user_cvd, 1);
+    else
+        unsetenv("CUDA_VISIBLE_DEVICES");
 }
 
 /* The device of slot g, from its first child's hello: the models must agree. */
@@ -231,6 +258,7 @@ static int open_child(heat_run *h, size_t i, size_t g)
     select_device(h, g);
     kd_child *c = &cr->child[g];
     int rc = kd_child_start(c, h->raced[i]->name, (const char *const *)argv.items, &why);
+    restore_device(h);
     kd_argv_free(&argv);
     if (rc != 0) {
         fail_candidate(h, i, "starting the harness", NULL, KD_REPLY_OK, &why);
@@ -464,18 +492,24 @@ static void keep_samples(kd_rank_entry *e, const kd_race_entry *re, const heat_r
     e->left_round = re->left_round;
 }
 
+typedef struct heat_devices {
+    const int *gpus;
+    size_t ngpus;
+    const char *user_cvd;
+} heat_devices;
+
 static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned heat, kd_rank_heat *out, kd_rank_error *err,
-                     const int *gpus, size_t ngpus)
+                     const heat_devices *dev)
 {
     *out = (kd_rank_heat){.heat = heat, .heats = r->heats, .seed = r->diff->timing.seed, .family = r->candidates->count,
                           .baseline = kd_xstrdup(r->baseline), .base_stat = {-1, -1, -1}};
     out->entries = kd_xcalloc(r->candidates->count + 1, sizeof *out->entries);
-    out->devices = kd_xcalloc(ngpus + 1, sizeof *out->devices);
-    out->ndevices = ngpus;
-    for (size_t g = 0; g < ngpus; g++)
-        out->devices[g].index = gpus[g];
-    heat_run h = {.r = r, .sim = sim, .heat = out, .error = err, .ngpus = ngpus};
-    memcpy(h.gpus, gpus, ngpus * sizeof *gpus);
+    out->devices = kd_xcalloc(dev->ngpus + 1, sizeof *out->devices);
+    out->ndevices = dev->ngpus;
+    for (size_t g = 0; g < dev->ngpus; g++)
+        out->devices[g].index = dev->gpus[g];
+    heat_run h = {.r = r, .sim = sim, .heat = out, .error = err, .ngpus = dev->ngpus, .user_cvd = dev->user_cvd};
+    memcpy(h.gpus, dev->gpus, dev->ngpus * sizeof *dev->gpus);
     h.raced = kd_xcalloc(r->candidates->count + 1, sizeof *h.raced);
     h.cands = kd_xcalloc(r->candidates->count + 1, sizeof *h.cands);
     double gate_start = now_ms();
@@ -551,6 +585,44 @@ static kd_outcome check_baseline(const kd_rank_request *r, const sim_specs *sim)
     return (kd_outcome)rc;
 }
 
+/* --gpus all: the entries of CUDA_VISIBLE_DEVICES when set; else every device a harness
+ * started with CUDA_VISIBLE_DEVICES=i says hello on (i = 0, 1, ... until one does not). The
+ * simulated harness has one device. */
+static size_t count_devices(const char *baseline)
+{
+    const kd_backend *b = kd_backend_for(baseline, baseline);
+    if (!b || b->simulated || !b->harness)
+        return 1;
+    const char *user = kd_env(KD_ENV_CUDA_VISIBLE_DEVICES);
+    if (user && *user) {
+        size_t n = 1;
+        for (const char *p = user; *p; p++)
+            n += *p == ',';
+        return n < KD_RANK_MAX_GPUS ? n : KD_RANK_MAX_GPUS;
+    }
+    size_t n = 0;
+    for (; n < KD_RANK_MAX_GPUS; n++) {
+        kd_argv argv = {{NULL}};
+        kd_strbuf why = {0};
+        char value[16];
+        snprintf(value, sizeof value, "%zu", n);
+        setenv("CUDA_VISIBLE_DEVICES", value, 1);
+        kd_child c;
+        kd_device_info info;
+        bool there = b->harness(0, &argv, &why) == 0 && kd_child_start(&c, "probe", (const char *const *)argv.items, &why) == 0;
+        if (there) {
+            there = kd_wire_hello(&c, &info, &why) == 0;
+            kd_child_stop(&c);
+        }
+        kd_argv_free(&argv);
+        kd_sb_free(&why);
+        if (!there)
+            break;
+    }
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    return n ? n : 1;
+}
+
 kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *nheats, kd_rank_error *e)
 {
     *heats = NULL;
@@ -564,7 +636,7 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
     }
     char *saved_sim = sim.saved ? kd_xstrdup(sim.saved) : NULL;
     const char *cvd = kd_env(KD_ENV_CUDA_VISIBLE_DEVICES);
-    char *saved_cvd = cvd ? kd_xstrdup(cvd) : NULL;
+    char *saved_cvd = cvd ? kd_xstrdup(cvd) : NULL; /* select_device and the probe set it for each child */
     kd_outcome rc = check_baseline(r, &sim);
     if (rc != KD_OK)
         e->kind = KD_RANK_ERR_BASELINE;
@@ -572,11 +644,16 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
     size_t ngpus = r->ngpus ? r->ngpus : 1;
     if (r->ngpus)
         memcpy(gpus, r->gpus, r->ngpus * sizeof *gpus);
+    if (rc == KD_OK && r->gpus_all) {
+        ngpus = count_devices(r->baseline);
+        for (size_t g = 0; g < ngpus; g++)
+            gpus[g] = (int)g;
+    }
     unsigned first = r->shard >= 0 ? (unsigned)r->shard : 0, last = r->shard >= 0 ? (unsigned)r->shard + 1 : r->heats;
     if (rc == KD_OK) {
         *heats = kd_xcalloc(last - first + 1, sizeof **heats);
         for (unsigned heat = first; heat < last && e->kind == KD_RANK_ERR_NONE; heat++)
-            run_heat(r, &sim, heat, &(*heats)[(*nheats)++], e, gpus, ngpus);
+            run_heat(r, &sim, heat, &(*heats)[(*nheats)++], e, &(heat_devices){gpus, ngpus, saved_cvd});
         if (e->kind == KD_RANK_ERR_MIXED_GPUS)
             rc = KD_FAIL_USAGE;
     }

@@ -46,8 +46,10 @@ typedef struct kd_rank_error {
 } kd_rank_error;
 
 /* The candidate files of the operands: a file as given, a directory's kernel files (.cu,
- * .py, .ptx, .cubin) in name order. KD_OK, or KD_FAIL_INPUT with the operand in *e. */
-kd_outcome kd_rank_expand(const char *const *operands, size_t n, kd_strlist *out, kd_rank_error *e);
+ * .py, .ptx, .cubin) in name order, the baseline left out when the folder holds it. KD_OK, or
+ * KD_FAIL_INPUT with the operand in *e. */
+kd_outcome kd_rank_expand(const char *const *operands, size_t n, const char *baseline, kd_strlist *out,
+                          kd_rank_error *e);
 
 /* Runs the heats asked (every heat, or the shard's). *heats gets one kd_rank_heat per heat
  * run (the caller frees each and the array). KD_OK, or the baseline's outcome. */

@@ -89,3 +89,9 @@ KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%" run rank_gpus 0 -- rank
 rexpect rank_gpus "$WORK/rank_gpus.json" '[len(c["gpus"]) for c in d["candidates"]], [g["gpu"] for g in d["candidates"][0]["gpus"]]' "([2, 2], [0, 1])"
 rexpect rank_gpus "$WORK/rank_gpus.json" 'all(g["speedup"]["ci_low"] > 1.2 for c in d["candidates"] for g in c["gpus"])' True
 has rank_gpus out 'on GPU 1 '
+
+# A folder of candidates that holds the baseline too: the baseline is not its own candidate
+cp "$R_BASE" "$R_DIR/base.cu"
+KERNDIFF_SIMULATE="median=100us,cv=1%" run rank_base_in_dir 0 -- rank --n 4096 --max-rounds 5 --json "$WORK/rank_bd.json" "$R_DIR/base.cu" "$R_DIR"
+rexpect rank_base_in_dir "$WORK/rank_bd.json" '"base.cu" in [c["name"] for c in d["candidates"]], len(d["candidates"])' "(False, 7)"
+rm -f "$R_DIR/base.cu"
