@@ -10,8 +10,9 @@
 #include <cupti_pcsampling.h>
 #include <cupti_result.h>
 
-/* PCs per GetData call, and the most stall reasons a PC can carry (CUPTI has ~30). */
-enum { PCS_PER_FETCH = 1024, MAX_REASONS = 64 };
+/* PCs per GetData call, and the most stall reasons CUPTI may list (about 25 on Hopper, each
+ * twice: with and without _not_issued). */
+enum { PCS_PER_FETCH = 1024, MAX_REASONS = 128 };
 
 typedef struct pcs_entry {
     char *function;
@@ -40,7 +41,6 @@ struct kd_pcs {
     pcs_entry *entry;
     size_t entry_count;
     uint64_t total, dropped;
-    int enabled;
 };
 
 static void say(char *why, size_t why_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -192,7 +192,6 @@ kd_pcs *kd_pcs_open(void *ctx, unsigned period_log2, char *why, size_t why_len)
         free_pcs(p);
         return NULL;
     }
-    p->enabled = 1;
     size_t count = 0;
     CUpti_PCSamplingGetNumStallReasonsParams nr = {
         .size = CUpti_PCSamplingGetNumStallReasonsParamsSize, .ctx = p->ctx, .numStallReasons = &count};
