@@ -2,6 +2,7 @@
 #include "cmd/rank_slurm.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/opts_slurm.h"
 #include "cli/status.h"
@@ -39,7 +40,6 @@ int kd_cmd_rank_slurm(const kd_cmd_args *a, const kd_slurm_options *so)
 
 int kd_cmd_rank_merge(const kd_cmd_args *a, const char *dir)
 {
-    (void)a;
     kd_merge m = {0};
     kd_slurm_error e = {0};
     kd_outcome o = kd_merge_read(dir, &m, &e);
@@ -51,10 +51,15 @@ int kd_cmd_rank_merge(const kd_cmd_args *a, const char *dir)
     kd_strbuf problems = {0};
     kd_slurm_merge_problems(&m, &problems);
     int status = kd_exit_code(KD_OK);
-    if (problems.len) {
+    kd_rank_heat **heats = kd_merge_heats(&m);
+    if (problems.len || !heats) {
         fputs(kd_sb_str(&problems), stderr);
         status = kd_exit_code(KD_FAIL_RUNTIME);
+    } else {
+        /* every shard done: the report, as the one-process rank makes it from its heats */
+        status = kd_cmd_rank_report(a, heats, m.manifest.shards);
     }
+    free(heats);
     kd_sb_free(&problems);
     kd_merge_free(&m);
     return status;

@@ -27,18 +27,19 @@ has slurm_merge_alone err "--merge DIR makes the report"
 run slurm_merge_nothing 3 -- rank --merge "$SL"
 has slurm_merge_nothing err "--merge and --only-shard take the folder"
 
-# The candidates: 60 simulated kernels with known medians (one per file: the median is in its
-# name and in its KERNDIFF_SIMULATE-style marker) and the baseline.
+# The candidates: 60 copies of one kernel (one cached build) timed by the simulated harness
+# with known medians from 40 to 160 us: KERNDIFF_SIMULATE="BASE;C1;...;C60", candidate i's
+# spec the (i+1)-th in the order the folder's files are given (by name). The baseline's seed
+# seeds every child, so a candidate's samples are the same in whichever process times it.
 slurm_candidates() {
-    local dir=$1 i
+    local dir=$1 i specs="median=100us,cv=1%,seed=5"
     mkdir -p "$dir/cands"
-    printf '__global__ void k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1.0f; }\n' \
-        >"$dir/base.cu"
+    cp examples/vector_loads/v1.cu "$dir/base.cu"
     for i in $(seq 1 60); do
-        # a distinct body per candidate (its own build), times spread from 40 to 160 us
-        printf '// kerndiff-sim: median=%dus\n__global__ void k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += %d.0f - %d.0f + 1.0f; }\n' \
-            $((40 + (i * 37) % 121)) "$i" "$i" >"$dir/cands/c$(printf %02d "$i").cu"
+        cp examples/vector_loads/v2.cu "$dir/cands/c$(printf %02d "$i").cu"
+        specs="$specs;median=$((40 + (i * 37) % 121))us,cv=1%"
     done
+    SLURM_SPECS=$specs
 }
 
 # The JSON of a report, less what names one run rather than the ranking: times of day,
@@ -76,13 +77,13 @@ elif ! kd_slurm_start 2>"$SL/start.err"; then
 else
     trap 'kd_slurm_stop; rm -rf "$WORK"' EXIT
     slurm_candidates "$SL"
-    export KERNDIFF_SIMULATE="median=100us"
+    export KERNDIFF_SIMULATE="$SLURM_SPECS"
     SBO="--gres=none -t 10"
 
     # one process, 3 heats
-    run slurm_one 0 -- rank --seed 5 --heats 3 --json "$SL/one.json" "$SL/base.cu" "$SL/cands"
+    run slurm_one 0 -- rank --n 4096 --seed 5 --heats 3 --json "$SL/one.json" "$SL/base.cu" "$SL/cands"
     # the same rank, 3 shards through sbatch, waited for and merged
-    run slurm_three 0 -- rank --slurm "$SBO" --shards 3 --wait --seed 5 --slurm-dir "$SL/run" \
+    run slurm_three 0 -- rank --n 4096 --slurm "$SBO" --shards 3 --wait --seed 5 --slurm-dir "$SL/run" \
         --json "$SL/merged.json" "$SL/base.cu" "$SL/cands"
     has slurm_three err "submitted Slurm job [0-9]+: 3 shards"
     for i in 0 1 2; do
@@ -103,7 +104,7 @@ else
     fi
 
     # a killed task: held at submission so that task 1 is cancelled before it runs
-    run slurm_held 0 -- rank --slurm "$SBO --hold" --shards 3 --seed 5 --slurm-dir "$SL/kill" \
+    run slurm_held 0 -- rank --n 4096 --slurm "$SBO --hold" --shards 3 --seed 5 --slurm-dir "$SL/kill" \
         "$SL/base.cu" "$SL/cands"
     job=$(sed -n 's/^submitted Slurm job \([0-9]*\):.*/\1/p' "$WORK/slurm_held.out")
     if [ -n "$job" ]; then
