@@ -24,12 +24,13 @@ static json_t *side_json(const kd_hs_row *row, int s)
                      (json_int_t)(l ? l->samples : 0), "share", row->share[s], "reason", str_or_null(row->dominant[s]));
 }
 
-static json_t *insn_json(const kd_hs_insn *in)
+static json_t *insn_json(const kd_hs_insn *in, const kd_hs_profile *p)
 {
     if (!in)
         return json_null();
-    return json_pack("{s:s, s:I, s:o, s:I}", "function", in->function, "offset", (json_int_t)in->offset, "sass",
-                     str_or_null(in->text), "samples", (json_int_t)in->samples);
+    return json_pack("{s:s, s:I, s:o, s:I, s:f}", "function", in->function, "offset", (json_int_t)in->offset, "sass",
+                     str_or_null(in->text), "samples", (json_int_t)in->samples, "share",
+                     p->sampled ? (double)in->samples / (double)p->sampled : 0.0);
 }
 
 json_t *kd_hotspots_json(const kd_hs_diff *d)
@@ -42,7 +43,7 @@ json_t *kd_hotspots_json(const kd_hs_diff *d)
             const kd_hs_insn *a = row->insns[i].side[0], *b = row->insns[i].side[1];
             const char *family = a && a->family ? a->family : b && b->family ? b->family : NULL;
             json_array_append_new(insns, json_pack("{s:o, s:o, s:o}", "family", str_or_null(family), "v1",
-                                                   insn_json(a), "v2", insn_json(b)));
+                                                   insn_json(a, d->side[0]), "v2", insn_json(b, d->side[1])));
         }
         json_array_append_new(lines, json_pack("{s:s, s:o, s:o, s:f, s:o}", "match", match_names[row->how], "v1",
                                                side_json(row, 0), "v2", side_json(row, 1), "delta", row->delta,

@@ -390,6 +390,8 @@ static void json(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(insns, 0), "family")), "LDG");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(insns, 1), "v1"), "offset")),
                      0x570);
+    assert_float_equal(json_real_value(json_object_get(json_object_get(json_array_get(insns, 1), "v1"), "share")), 0.52,
+                       1e-9);
     json_decref(j);
 }
 
