@@ -264,17 +264,6 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
     CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     chip.deviceIndex = (size_t)device;
     CALL(chip_name, chip, "cuptiDeviceGetChipName");
-    /* Counters another session holds are left out of the configuration (best effort). */
-    CUpti_Profiler_GetCounterAvailability_Params avail = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-    avail.ctx = ctx;
-    if (api.availability(&avail) == CUPTI_SUCCESS && avail.counterAvailabilityImageSize) {
-        availability = malloc(avail.counterAvailabilityImageSize);
-        avail.pCounterAvailabilityImage = availability;
-        if (availability && api.availability(&avail) != CUPTI_SUCCESS) {
-            free(availability);
-            availability = NULL;
-        }
-    }
 
     CUptiResult rc;
     char *key = join_names(names, n);
@@ -285,6 +274,17 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
     }
     if (!cache.key || strcmp(cache.key, key)) {
         forget_config();
+        /* Counters another session holds are left out of the configuration (best effort). */
+        CUpti_Profiler_GetCounterAvailability_Params avail = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+        avail.ctx = ctx;
+        if (api.availability(&avail) == CUPTI_SUCCESS && avail.counterAvailabilityImageSize) {
+            availability = malloc(avail.counterAvailabilityImageSize);
+            avail.pCounterAvailabilityImage = availability;
+            if (availability && api.availability(&avail) != CUPTI_SUCCESS) {
+                free(availability);
+                availability = NULL;
+            }
+        }
         host = host_with(chip.pChipName, availability, names, n, &rc);
         if (!host) {
             free(key);
