@@ -1,6 +1,8 @@
 /* The options of kerndiff rank on Slurm (cli/opts_slurm.h). */
 #include "cli/opts_slurm.h"
 
+#include <stdio.h>
+
 #include "cli/exit_codes.h"
 
 /* getopt codes of their own block (below kd_parse_state's 1024). */
@@ -63,6 +65,17 @@ int kd_opts_slurm_check(void)
         return kd_usage_error("--only-shard %d re-runs one shard of an earlier rank: say its folder with --slurm-dir DIR",
                               o->only_shard);
     return 0;
+}
+
+const char *kd_opts_slurm_given(const unsigned char *seen, size_t n)
+{
+    static char name[24];
+    for (const struct option *o = options; o->name; o++)
+        if ((size_t)o->val < n && seen[o->val]) {
+            snprintf(name, sizeof name, "--%s", o->name);
+            return name;
+        }
+    return NULL;
 }
 
 const kd_option_group kd_opts_slurm = {"slurm", options, parse};

@@ -15,5 +15,8 @@ const kd_slurm_options *kd_opts_slurm_values(void);
  * --slurm-dir need --slurm; --only-shard needs --slurm-dir; --merge goes alone. 0, or
  * KD_EXIT_USAGE after the reason. */
 int kd_opts_slurm_check(void);
+/* "--slurm" ... the first of the group's options the parse saw (kd_parse_state.seen), or NULL:
+ * for cli/options.c to refuse them outside `kerndiff rank`. */
+const char *kd_opts_slurm_given(const unsigned char *seen, size_t n);
 
 #endif

@@ -86,6 +86,7 @@ else
     run slurm_three 0 -- rank --n 4096 --slurm "$SBO" --shards 3 --wait --seed 5 --slurm-dir "$SL/run" \
         --json "$SL/merged.json" "$SL/base.cu" "$SL/cands"
     has slurm_three err "submitted Slurm job [0-9]+: 3 shards"
+    has slurm_three out "^kerndiff rank: 60 candidates against .*3 heats"
     for i in 0 1 2; do
         if [ -s "$SL/run/shard-$i.json" ]; then ok "slurm_three: shard $i wrote its heat"; else
             fail "slurm_three: shard $i wrote no heat" "$SL/run/shard-$i.log"; fi
@@ -130,6 +131,7 @@ else
             fail "slurm: the re-run said no job" "$SL/rerun.out"
         fi
         run slurm_merge_rerun 0 -- rank --merge "$SL/kill" --json "$SL/rerun.json"
+        has slurm_merge_rerun out "^kerndiff rank: 60 candidates against "
         if [ -s "$SL/one.json" ] && [ -s "$SL/rerun.json" ] &&
             diff <(slurm_normal "$SL/one.json") <(slurm_normal "$SL/rerun.json") >"$SL/diff2.txt" 2>&1; then
             ok "slurm: after the re-run the merged report equals the one-process rank"
