@@ -146,9 +146,9 @@ clean:
 # test's two programs (tests/gpu/hotspots.sh).
 $(BUILD)/harness/cupti_pcsampling.o: CPPFLAGS += -I$(CUDA_HOME)/include
 HOTSPOTS_TOOLS := $(BUILD)/tests/kd-hotspots-record $(BUILD)/tests/kd-hotspots-diff
-$(BUILD)/tests/kd-hotspots-record: tests/gpu/hotspots_record.c $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cuda_driver.o
+$(BUILD)/tests/kd-hotspots-record: tests/gpu/hotspots_record.c $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_library.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Iharness $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldl $(LDLIBS)
+	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Iharness $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 $(BUILD)/tests/kd-hotspots-diff: tests/gpu/hotspots_diff.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(KD_LIBS) $(LDLIBS)

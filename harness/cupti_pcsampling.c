@@ -1,5 +1,6 @@
 /* PC sampling around one launch, written as a hot-spot record (docs/HOTSPOTS.md). */
 #include "cupti_pcsampling.h"
+#include "cupti_library.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -58,20 +59,6 @@ static const char *result_text(const kd_pcs *p, CUptiResult rc)
     if (p->result_string && p->result_string(rc, &s) == CUPTI_SUCCESS && s)
         return s;
     return "unknown CUPTI error";
-}
-
-static void *open_library(void)
-{
-    const char *env = getenv("KERNDIFF_CUPTI_LIBRARY");
-    const char *candidates[] = {env, "libcupti.so.13", "libcupti.so",
-                                "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so",
-                                "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
-        void *lib = candidates[i] && *candidates[i] ? dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL) : NULL;
-        if (lib)
-            return lib;
-    }
-    return NULL;
 }
 
 static int alloc_buffer(CUpti_PCSamplingData *b, size_t reasons)
@@ -169,9 +156,9 @@ kd_pcs *kd_pcs_open(void *ctx, unsigned period_log2, char *why, size_t why_len)
     }
     p->ctx = ctx;
     p->period = period_log2;
-    p->lib = open_library();
+    p->lib = kd_cupti_library();
     if (!p->lib) {
-        say(why, why_len, "libcupti not found (set KERNDIFF_CUPTI_LIBRARY): %s", dlerror());
+        say(why, why_len, "libcupti not found (set KERNDIFF_CUPTI_LIBRARY to its path)");
         free(p);
         return NULL;
     }
