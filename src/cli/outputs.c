@@ -84,11 +84,12 @@ static bool git_tracked(const char *path)
     const char *argv[] = {"git", "--literal-pathspecs", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
                           "-C", dir, "ls-files", "--error-unmatch", "--", base, NULL};
     kd_spawn_result res;
-    kd_strbuf why = {0};
-    bool tracked = kd_git_run(argv, &res, &why) == 0 && res.exit_code == 0;
-    if (why.len == 0)
+    kd_diag why = {0};
+    int ran = kd_git_run(argv, &res, &why);
+    bool tracked = ran == 0 && res.exit_code == 0;
+    if (ran == 0)
         kd_spawn_result_free(&res);
-    kd_sb_free(&why);
+    kd_diag_free(&why);
     free(dir);
     free(base);
     return tracked;

@@ -142,14 +142,14 @@ static void describe_regions_launch(const kd_diff_options *opts, kd_comparison *
 static int scan_markers(kd_side *side)
 {
     char *text = kd_read_file(side->path, NULL);
-    kd_strbuf why = {0};
+    kd_diag why = {0};
     if (!text)
         kd_say(KD_MSG_DIFF_CANNOT_READ_AGAIN, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path));
-    int rc = text && kd_regions_scan(text, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
+    int rc = text && kd_regions_scan(text, side->label, &side->region_names, &why) == 0 ? KD_OK : KD_FAIL_INPUT;
     if (rc != KD_OK && text)
-        kd_say(KD_MSG_DIFF_SIDE_SAYS, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(kd_sb_str(&why)));
+        kd_diag_say(&why);
     free(text);
-    kd_sb_free(&why);
+    kd_diag_free(&why);
     return rc;
 }
 
@@ -274,12 +274,12 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
     char *workdir = tmp ? kd_path_join(tmp, "git") : NULL;
     kd_git_request req = {.file = opts->git_file, .at = opts->at, .workdir = workdir,
                           .include_dirs = &opts->frontend.include_dirs};
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     /* No temporary folder or no git: the tool, not the input, is at fault (exit 7). */
     int resolved = workdir ? kd_git_resolve(&req, &c->git, &error) : -2;
     int rc = resolved == 0 ? KD_OK : resolved == -2 ? KD_FAIL_TOOL : KD_FAIL_INPUT;
     if (rc != KD_OK && workdir)
-        kd_say(KD_MSG_DIFF_SAYS, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&error)));
+        kd_diag_say(&error);
     else if (rc != KD_OK)
         kd_say0(KD_MSG_DIFF_NO_TMPDIR, KD_DIAG_NO_SIDE);
     for (int s = 0; s < 2 && rc == KD_OK; s++) {
@@ -293,7 +293,7 @@ static int resolve_git(const kd_diff_options *opts, kd_comparison *c, const char
         kd_note_set(&c->git_note, KD_GIT_IDENTICAL, KD_NOTE_NO_SIDE, c->git.side[0].label, c->git.side[1].label,
                     NULL);
     }
-    kd_sb_free(&error);
+    kd_diag_free(&error);
     free(workdir);
     return rc;
 }

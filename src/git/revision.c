@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "compile/deps.h"
+#include "git/git_msgs.h"
 #include "git/run.h"
 #include "util/fs.h"
 #include "util/spawn.h"
@@ -28,7 +29,7 @@ typedef struct repo {
 
 /* ---- the repository ------------------------------------------------------------- */
 
-static int find_top(repo *r, const char *file_dir, kd_strbuf *error)
+static int find_top(repo *r, const char *file_dir, kd_diag *error)
 {
     const char *argv[] = {"git", "-C", file_dir, "rev-parse", "--show-toplevel", NULL};
     char *top;
@@ -40,7 +41,7 @@ static int find_top(repo *r, const char *file_dir, kd_strbuf *error)
         r->top = kd_xstrdup(real);
     free(top);
     if (!r->top) {
-        kd_sb_printf(error, "%s is not inside a git repository", r->file);
+        kd_diag_set(error, KD_MSG_GIT_NOT_A_REPO, KD_DIAG_NO_SIDE, KD_S(r->file));
         return -1;
     }
     return 0;
@@ -48,7 +49,7 @@ static int find_top(repo *r, const char *file_dir, kd_strbuf *error)
 
 /* The index, not the disk, decides what is tracked: a tracked file deleted from the
  * working copy still has committed versions to compare. */
-static int find_relpath(repo *r, const char *file_dir, const char *base, kd_strbuf *error)
+static int find_relpath(repo *r, const char *file_dir, const char *base, kd_diag *error)
 {
     /* --literal-pathspecs: a file named "k*.cu" is that file, not a pattern. -z: names
      * come back unquoted whatever their characters. */
@@ -66,7 +67,7 @@ static int find_relpath(repo *r, const char *file_dir, const char *base, kd_strb
         r->relpath = kd_xstrdup(listed);
     kd_spawn_result_free(&res);
     if (!r->relpath) {
-        kd_sb_printf(error, "%s is not tracked by git (git add it, or compare two files)", r->file);
+        kd_diag_set(error, KD_MSG_GIT_NOT_TRACKED, KD_DIAG_NO_SIDE, KD_S(r->file));
         return -1;
     }
     return 0;
@@ -98,22 +99,22 @@ static void map_include_dirs(repo *r)
 
 static const kd_strlist no_include_dirs;
 
-static int open_repo(const kd_git_request *req, repo *r, kd_strbuf *error)
+static int open_repo(const kd_git_request *req, repo *r, kd_diag *error)
 {
     r->file = req->file ? req->file : "";
     r->idirs = req->include_dirs ? req->include_dirs : &no_include_dirs;
     if (!req->file || !*req->file || !req->workdir || !*req->workdir) {
-        kd_sb_puts(error, "git mode needs a file and a work folder");
+        kd_diag_set0(error, KD_MSG_GIT_NEEDS_FILE, KD_DIAG_NO_SIDE);
         return -1;
     }
     if (kd_is_dir(req->file)) {
-        kd_sb_printf(error, "%s is a folder, not a file", req->file);
+        kd_diag_set(error, KD_MSG_GIT_IS_FOLDER, KD_DIAG_NO_SIDE, KD_S(req->file));
         return -1;
     }
     char *dir = kd_dirname(req->file), *base = kd_basename(req->file);
     int rc = -1;
     if (!kd_is_dir(dir)) /* git -C would fail, and call it "not a repository" */
-        kd_sb_printf(error, "%s: no such folder %s", req->file, dir);
+        kd_diag_set(error, KD_MSG_GIT_NO_SUCH_FOLDER, KD_DIAG_NO_SIDE, KD_S(req->file), KD_S(dir));
     else if (find_top(r, dir, error) == 0 && find_relpath(r, dir, base, error) == 0) {
         map_include_dirs(r);
         rc = 0;
@@ -184,7 +185,7 @@ static kd_include_lookup read_from_disk(const repo *r, const char *relpath, char
 /* `cat-file blob` rather than `show`: it refuses trees, so an include naming a folder
  * reads as missing instead of as a tree listing. The bytes are the same as `git show`. */
 static kd_include_lookup read_from_revision(const repo *r, const char *revision, const char *relpath, char **text,
-                                            size_t *len, kd_strbuf *error)
+                                            size_t *len, kd_diag *error)
 {
     char *spec = kd_xasprintf("%s:%s", revision, relpath);
     const char *argv[] = {"git", "-C", r->top, "cat-file", "blob", spec, NULL};
@@ -203,10 +204,12 @@ static kd_include_lookup read_from_revision(const repo *r, const char *revision,
     return found;
 }
 
-/* Where the include walk reads one side's files: a revision, or (NULL) the working copy. */
+/* Where the include walk reads one side's files: a revision, or (NULL) the working copy;
+ * why a read failed (the walk's own error text is not read: compile/deps.h). */
 typedef struct side_reader {
     const repo *r;
     const char *revision;
+    kd_diag *error;
 } side_reader;
 
 /* A repository path, normalised (NULL when it leaves the repository); an absolute path
@@ -218,14 +221,15 @@ static char *side_canonical(void *ctx, const char *path)
 }
 
 /* Outside the repository a file is the same for every side: found, never collected. */
-static kd_include_lookup side_read(void *ctx, const char *path, char **text, size_t *len, kd_strbuf *error)
+static kd_include_lookup side_read(void *ctx, const char *path, char **text, size_t *len, kd_strbuf *ignored)
 {
+    (void)ignored;
     const side_reader *sr = ctx;
     if (path[0] == '/') {
         struct stat st;
         return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? KD_INCLUDE_OUTSIDE : KD_INCLUDE_MISSING;
     }
-    return sr->revision ? read_from_revision(sr->r, sr->revision, path, text, len, error)
+    return sr->revision ? read_from_revision(sr->r, sr->revision, path, text, len, sr->error)
                         : read_from_disk(sr->r, path, text, len);
 }
 
@@ -250,9 +254,9 @@ static bool sets_equal(const file_set *a, const file_set *b)
 /* Collects the compared file and, transitively, what it includes from the repository,
  * at `revision` (NULL: the working copy), with the include search the build cache uses.
  * Each -I folder is searched as a repository path, or, outside the repository, on disk. */
-static kd_include_lookup collect_side(const repo *r, const char *revision, file_set *set, kd_strbuf *error)
+static kd_include_lookup collect_side(const repo *r, const char *revision, file_set *set, kd_diag *error)
 {
-    side_reader sr = {r, revision};
+    side_reader sr = {r, revision, error};
     const kd_include_reader reader = {&sr, side_canonical, side_read};
     size_t n = r->idirs->count;
     const char **dirs = kd_xcalloc(n, sizeof *dirs);
@@ -264,7 +268,13 @@ static kd_include_lookup collect_side(const repo *r, const char *revision, file_
             continue;
         dirs[used++] = r->idir_relpaths[i] ? r->idir_relpaths[i] : outside[i];
     }
-    kd_include_lookup found = kd_include_walk(&reader, r->relpath, dirs, used, set, error);
+    kd_strbuf walk_error = {0};
+    kd_diag_free(error);
+    kd_include_lookup found = kd_include_walk(&reader, r->relpath, dirs, used, set, &walk_error);
+    kd_sb_free(&walk_error);
+    /* An error no read gave is the walk's own: more files than it follows. */
+    if (found == KD_INCLUDE_ERROR && !error->id)
+        kd_diag_set(error, KD_MSG_GIT_TOO_MANY_INCLUDES, KD_DIAG_NO_SIDE, KD_S(r->relpath), KD_I(KD_INCLUDE_MAX_FILES));
     for (size_t i = 0; i < n; i++)
         free(outside[i]);
     free(outside);
@@ -272,14 +282,14 @@ static kd_include_lookup collect_side(const repo *r, const char *revision, file_
     return found;
 }
 
-static int write_tree(const file_set *set, const char *root, kd_strbuf *error)
+static int write_tree(const file_set *set, const char *root, kd_diag *error)
 {
     for (size_t i = 0; i < set->count; i++) {
         char *path = kd_path_join(root, set->files[i].path);
         char *dir = kd_dirname(path);
         int rc = kd_mkdir_p(dir) == 0 && kd_write_file(path, set->files[i].text, set->files[i].len) == 0 ? 0 : -1;
         if (rc != 0)
-            kd_sb_printf(error, "cannot write %s: %s", path, strerror(errno));
+            kd_diag_set(error, KD_MSG_GIT_CANNOT_WRITE, KD_DIAG_NO_SIDE, KD_S(path), KD_S(strerror(errno)));
         free(dir);
         free(path);
         if (rc != 0)
@@ -302,7 +312,7 @@ static void remap_include_dirs(const repo *r, const char *root, kd_strlist *out)
 }
 
 static int revision_side(const repo *r, const kd_git_request *req, const char *ref, kd_git_side *side,
-                         file_set *set, kd_strbuf *error)
+                         file_set *set, kd_diag *error)
 {
     kd_git_commit c = {0};
     if (kd_git_commit_resolve(r->top, ref, &c, error) != 0) {
@@ -311,7 +321,7 @@ static int revision_side(const repo *r, const kd_git_request *req, const char *r
     }
     kd_include_lookup found = collect_side(r, c.hash, set, error);
     if (found == KD_INCLUDE_MISSING)
-        kd_sb_printf(error, "%s does not exist at revision %s", r->file, ref);
+        kd_diag_set(error, KD_MSG_GIT_NOT_AT_REVISION, KD_DIAG_NO_SIDE, KD_S(r->file), KD_S(ref));
     char *root = found == KD_INCLUDE_FOUND ? kd_path_join(req->workdir, c.short_hash) : NULL;
     int rc = -1;
     if (root && write_tree(set, root, error) == 0) {
@@ -327,12 +337,12 @@ static int revision_side(const repo *r, const kd_git_request *req, const char *r
     return rc;
 }
 
-static int working_side(const repo *r, kd_git_side *side, file_set *set, kd_strbuf *error)
+static int working_side(const repo *r, kd_git_side *side, file_set *set, kd_diag *error)
 {
     kd_include_lookup found = collect_side(r, NULL, set, error);
     char real[PATH_MAX];
     if (found == KD_INCLUDE_MISSING || (found == KD_INCLUDE_FOUND && !realpath(r->file, real))) {
-        kd_sb_printf(error, "%s does not exist in the working copy", r->file);
+        kd_diag_set(error, KD_MSG_GIT_NOT_IN_WORKING_COPY, KD_DIAG_NO_SIDE, KD_S(r->file));
         return -1;
     }
     if (found != KD_INCLUDE_FOUND)
@@ -348,7 +358,7 @@ static int working_side(const repo *r, kd_git_side *side, file_set *set, kd_strb
 /* Splits "A..B" into two revisions. *to stays NULL when `at` names a single revision. An
  * empty side is refused, not read as HEAD (git's reading): `--at ..` would compare HEAD with
  * itself and `--at A..` A with HEAD, not with the working copy a user may mean. */
-static int split_range(const char *at, char **from, char **to, kd_strbuf *error)
+static int split_range(const char *at, char **from, char **to, kd_diag *error)
 {
     const char *dots = strstr(at, "..");
     if (!dots) {
@@ -356,16 +366,14 @@ static int split_range(const char *at, char **from, char **to, kd_strbuf *error)
         return 0;
     }
     if (dots[2] == '.') {
-        kd_sb_printf(error, "'%s' is not supported: give two revisions as A..B", at);
+        kd_diag_set(error, KD_MSG_GIT_TRIPLE_DOTS, KD_DIAG_NO_SIDE, KD_S(at));
         return -1;
     }
     bool no_from = dots == at, no_to = !dots[2];
     if (no_from || no_to) {
-        kd_sb_printf(error, "--at '%s': the range names no revision %s: write --at A..B (e.g. --at HEAD~1..HEAD), or "
-                            "--at REF to compare REF with the working copy", at,
-                     no_from && no_to ? "before '..' (v1) nor after it (v2)"
-                     : no_from        ? "before '..' (v1)"
-                                      : "after '..' (v2)");
+        kd_diag_set(error, no_from && no_to ? KD_MSG_GIT_RANGE_EMPTY : no_from ? KD_MSG_GIT_RANGE_NO_FROM
+                                                                               : KD_MSG_GIT_RANGE_NO_TO,
+                    KD_DIAG_NO_SIDE, KD_S(at));
         return -1;
     }
     *from = kd_xstrndup(at, (size_t)(dots - at));
@@ -373,7 +381,7 @@ static int split_range(const char *at, char **from, char **to, kd_strbuf *error)
     return 0;
 }
 
-static int resolve_sides(const repo *r, const kd_git_request *req, kd_git_result *out, kd_strbuf *error)
+static int resolve_sides(const repo *r, const kd_git_request *req, kd_git_result *out, kd_diag *error)
 {
     char *from = NULL, *to = NULL;
     file_set sets[2] = {{0}};
@@ -392,14 +400,14 @@ static int resolve_sides(const repo *r, const kd_git_request *req, kd_git_result
     return rc;
 }
 
-int kd_git_resolve(const kd_git_request *req, kd_git_result *out, kd_strbuf *error)
+int kd_git_resolve(const kd_git_request *req, kd_git_result *out, kd_diag *error)
 {
     memset(out, 0, sizeof *out);
     /* git itself missing is a tool problem, not bad input: tell the two apart first. */
     const char *const version[] = {"git", "--version", NULL};
     kd_spawn_result probe;
     if (kd_git_run(version, &probe, error) != 0) {
-        kd_sb_puts(error, ": install git, or compare two files (kerndiff V1.cu V2.cu)");
+        kd_git_reason_in(error, KD_GIT_IN_PROBE, KD_DIAG_NO_SIDE, NULL);
         return -2;
     }
     kd_spawn_result_free(&probe);

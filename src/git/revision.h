@@ -22,7 +22,7 @@
 
 #include <stdbool.h>
 
-#include "util/strbuf.h"
+#include "util/diag.h"
 #include "util/strlist.h"
 
 /* One side of the comparison. Every string (and every item of include_dirs) is malloc'd
@@ -64,14 +64,10 @@ typedef struct kd_git_result {
  * paths, tracked or not): the same set of paths with the same bytes.
  *
  * Returns 0 with *out filled (free it with kd_git_result_free); -2 when git cannot be
- * run at all ("git not found: install git ..."); or -1 with *out left empty and a
- * one-line reason appended to `error`, such as:
- *   "kern.cu is not inside a git repository"
- *   "kern.cu is not tracked by git (git add it, or compare two files)"
- *   "unknown revision 'xyz'"
- *   "kern.cu does not exist at revision v1.0"
- *   "kern.cu does not exist in the working copy" */
-int kd_git_resolve(const kd_git_request *req, kd_git_result *out, kd_strbuf *error);
+ * run at all (KD_MSG_GIT_PROBE_*: "git not found: install git ..."); or -1 with *out left
+ * empty and the reason in *error (git/git_msgs.h), such as KD_MSG_GIT_NOT_A_REPO,
+ * _NOT_TRACKED, _UNKNOWN_REVISION, _NOT_AT_REVISION, _NOT_IN_WORKING_COPY. */
+int kd_git_resolve(const kd_git_request *req, kd_git_result *out, kd_diag *error);
 
 /* Frees what kd_git_resolve filled and zeroes *r; safe on a zeroed result. Materialised
  * files stay on disk: the workdir belongs to the caller. */

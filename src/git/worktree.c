@@ -26,7 +26,7 @@ static void remove_checkouts(void)
         const char *argv[] = {"git", "-C", checkouts[ncheckouts].top, "worktree", "remove", "--force",
                               checkouts[ncheckouts].path, NULL};
         kd_spawn_result res;
-        kd_strbuf ignored = {0};
+        kd_diag ignored = {0};
         int ran = kd_git_run(argv, &res, &ignored);
         bool removed = ran == 0 && res.exit_code == 0;
         if (ran == 0)
@@ -39,7 +39,7 @@ static void remove_checkouts(void)
             if (kd_git_run(prune, &res, &ignored) == 0)
                 kd_spawn_result_free(&res);
         }
-        kd_sb_free(&ignored);
+        kd_diag_free(&ignored);
     }
 }
 
@@ -64,10 +64,8 @@ int kd_git_checkout_add(const char *ref, const char *path, int side, kd_git_chec
     int v = side + 1;
     const char *const version[] = {"git", "--version", NULL};
     kd_spawn_result probe;
-    kd_strbuf why = {0}; /* git/run.c's sentence, when one of its calls fails */
-    if (kd_git_run(version, &probe, &why) != 0) {
-        kd_diag_set(error, KD_MSG_GIT_CHECKOUT_NO_GIT, v, KD_I(v), KD_S(ref), KD_S(kd_sb_str(&why)));
-        kd_sb_free(&why);
+    if (kd_git_run(version, &probe, error) != 0) {
+        kd_git_reason_in(error, KD_GIT_IN_AT_PROBE, v, ref);
         return -2;
     }
     kd_spawn_result_free(&probe);
@@ -77,17 +75,17 @@ int kd_git_checkout_add(const char *ref, const char *path, int side, kd_git_chec
     const char *show_top[] = {"git", "rev-parse", "--show-toplevel", NULL};
     const char *show_prefix[] = {"git", "rev-parse", "--show-prefix", NULL};
     kd_spawn_result res;
-    if (kd_git_line(show_top, &top, &why) != 0)
+    if (kd_git_line(show_top, &top, error) != 0)
         goto failed;
     if (!top) {
         kd_diag_set(error, KD_MSG_GIT_CHECKOUT_NOT_A_REPO, v, KD_I(v), KD_S(ref));
         goto done;
     }
     /* Empty at the top, "sub/dir/" below it: the same folder in the checkout. */
-    if (kd_git_line(show_prefix, &prefix, &why) != 0 || kd_git_commit_resolve(top, ref, &commit, &why) != 0)
+    if (kd_git_line(show_prefix, &prefix, error) != 0 || kd_git_commit_resolve(top, ref, &commit, error) != 0)
         goto failed;
     const char *add[] = {"git", "-C", top, "worktree", "add", "--detach", "--quiet", path, commit.hash, NULL};
-    if (kd_git_run(add, &res, &why) != 0)
+    if (kd_git_run(add, &res, error) != 0)
         goto failed;
     if (res.exit_code != 0) {
         char *first = kd_xstrndup(kd_sb_str(&res.err), strcspn(kd_sb_str(&res.err), "\n"));
@@ -111,9 +109,8 @@ int kd_git_checkout_add(const char *ref, const char *path, int side, kd_git_chec
         rc = 0;
     goto done;
 failed:
-    kd_diag_set(error, KD_MSG_GIT_CHECKOUT_FAILED, v, KD_I(v), KD_S(ref), KD_S(kd_sb_str(&why)));
+    kd_git_reason_in(error, KD_GIT_IN_AT, v, ref);
 done:
-    kd_sb_free(&why);
     kd_git_commit_free(&commit);
     free(prefix);
     free(top);

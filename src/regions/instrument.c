@@ -1,4 +1,5 @@
 #include "regions/instrument.h"
+#include "regions/regions_msgs.h"
 
 #include "source/scan.h"
 #include "util/xalloc.h"
@@ -28,7 +29,7 @@ static bool known(const kd_strlist *names, const char *name, size_t len)
     return false;
 }
 
-int kd_regions_scan(const char *text, kd_region_names *names, kd_strbuf *why)
+int kd_regions_scan(const char *text, const char *side, kd_region_names *names, kd_diag *why)
 {
     for (const char *p = text; (p = strstr(p, "KD_REGION")) != NULL; p++) {
         /* Part of a longer identifier (MY_KD_REGION...) is not a marker. */
@@ -51,8 +52,10 @@ int kd_regions_scan(const char *text, kd_region_names *names, kd_strbuf *why)
             close++;
         if (len == 0 || isdigit((unsigned char)open[0]) || *close != m->after) {
             size_t shown = strcspn(p, "\n");
-            kd_sb_printf(why, "%s needs an identifier%s: %.*s", m->group ? "a warp group" : "a region marker",
-                         m->group ? " and its warps (KD_REGION_GROUP(name, 4))" : "", (int)(shown < 60 ? shown : 60), p);
+            char *excerpt = kd_xstrndup(p, shown < 60 ? shown : 60);
+            kd_diag_set(why, m->group ? KD_MSG_REGIONS_GROUP_NEEDS_NAME : KD_MSG_REGIONS_MARKER_NEEDS_NAME,
+                        KD_DIAG_NO_SIDE, KD_S(side), KD_S(excerpt));
+            free(excerpt);
             return -1;
         }
         kd_strlist *list = m->group ? &names->groups : &names->regions;
@@ -62,7 +65,8 @@ int kd_regions_scan(const char *text, kd_region_names *names, kd_strbuf *why)
          * bits of a warp's header (0: no group). */
         size_t most = m->group ? KD_REGION_MAX_GROUPS : KD_REGION_CALIBRATION_ID - 1;
         if (list->count == most) {
-            kd_sb_printf(why, "more than %zu %s names", most, m->group ? "warp group" : "region");
+            kd_diag_set(why, m->group ? KD_MSG_REGIONS_TOO_MANY_GROUPS : KD_MSG_REGIONS_TOO_MANY_REGIONS,
+                        KD_DIAG_NO_SIDE, KD_S(side), KD_U(most));
             return -1;
         }
         kd_strlist_push(list, kd_xstrndup(open, len));

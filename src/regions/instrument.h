@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "regions/names.h"
+#include "util/diag.h"
 #include "util/strbuf.h"
 
 /* The reserved id of the calibration region (an empty region, to measure a record's cost). */
@@ -19,9 +20,9 @@
  * and KD_REGION(NAME) of `text`, and to names->groups every NAME of KD_REGION_GROUP(NAME, W),
  * once each, in order of first use: NAME gets id = its position + 1 in its list. Comments
  * are not skipped: a marker in a comment gets an id it never uses, which costs nothing.
- * Returns 0, or -1 (with why) for a name that is not an identifier or more names than ids
- * (126 regions, 255 groups). */
-int kd_regions_scan(const char *text, kd_region_names *names, kd_strbuf *why);
+ * Returns 0, or -1 with *why set (regions/regions_msgs.h, naming `side`, "v1" or "v2") for a
+ * name that is not an identifier or more names than ids (126 regions, 255 groups). */
+int kd_regions_scan(const char *text, const char *side, kd_region_names *names, kd_diag *why);
 
 /* What a marker does in a block that does not record (include/kerndiff/regions.h). */
 typedef enum kd_region_markers {

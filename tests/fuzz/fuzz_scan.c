@@ -52,15 +52,15 @@ static void scan_region_markers(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = '\0';
     kd_region_names names = {0};
-    kd_strbuf why = {0};
-    if (kd_regions_scan(text, &names, &why) == 0) {
+    kd_diag why = {0};
+    if (kd_regions_scan(text, "v1", &names, &why) == 0) {
         check_names(&names.regions, KD_REGION_CALIBRATION_ID - 1);
         check_names(&names.groups, KD_REGION_MAX_GROUPS);
-    } else if (!why.len) {
+    } else if (!why.id) {
         abort(); /* a refusal says why */
     }
     kd_region_names_free(&names);
-    kd_sb_free(&why);
+    kd_diag_free(&why);
     free(text);
 }
 

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "git/git_msgs.h"
 #include "git/revision.h"
+#include "report/diag_text.h"
 #include "util/fs.h"
 #include "util/spawn.h"
 
@@ -101,7 +103,7 @@ static void assert_label(const char *label, const char *ref)
 }
 
 static int resolve(const char *file, const char *at, const kd_strlist *include_dirs, kd_git_result *out,
-                   kd_strbuf *error)
+                   kd_diag *error)
 {
     kd_git_request req = {.file = file, .at = at, .workdir = workdir, .include_dirs = include_dirs};
     return kd_git_resolve(&req, out, error);
@@ -111,12 +113,15 @@ static int resolve(const char *file, const char *at, const kd_strlist *include_d
 static void assert_resolve_fails(const char *file, const char *at, const char *expected_error)
 {
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     assert_int_equal(resolve(file, at, NULL, &result, &error), -1);
-    assert_string_equal(kd_sb_str(&error), expected_error);
+    kd_strbuf text = {0};
+    kd_diag_text(&error, &text);
+    assert_string_equal(kd_sb_str(&text), expected_error);
     assert_null(result.side[0].path);
     assert_null(result.side[1].path);
-    kd_sb_free(&error);
+    kd_sb_free(&text);
+    kd_diag_free(&error);
 }
 
 static int setup_repository(void **state)
@@ -159,9 +164,9 @@ static void head_against_modified_working_copy(void **state)
     write_in_repo("kern.cu", "__global__ void k() { /* v2 */ }\n");
 
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     assert_int_equal(resolve("kern.cu", NULL, NULL, &result, &error), 0);
-    assert_string_equal(kd_sb_str(&error), "");
+    assert_int_equal(error.id, 0);
 
     char *head = rev_parse("HEAD", false);
     char *committed = materialised("HEAD", "kern.cu");
@@ -191,7 +196,7 @@ static void unmodified_file_and_headers_are_identical(void **state)
     commit_all("base");
 
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     assert_int_equal(resolve("kern.cu", NULL, NULL, &result, &error), 0);
     assert_true(result.identical);
     kd_git_result_free(&result);
@@ -214,7 +219,7 @@ static void unmodified_file_and_headers_are_identical(void **state)
     assert_int_equal(resolve("kern.cu", NULL, NULL, &result, &error), 0);
     assert_false(result.identical);
     kd_git_result_free(&result);
-    assert_string_equal(kd_sb_str(&error), "");
+    assert_int_equal(error.id, 0);
 }
 
 /* Three commits, the first tagged v1.0; the working copy is the third. */
@@ -234,7 +239,7 @@ static void at_picks_tag_hash_and_relative_revision(void **state)
     (void)state;
     make_three_versions();
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
 
     assert_int_equal(resolve("kern.cu", "v1.0", NULL, &result, &error), 0);
     assert_file_text(result.side[0].path, "one\n");
@@ -260,7 +265,7 @@ static void at_picks_tag_hash_and_relative_revision(void **state)
     assert_int_equal(resolve("kern.cu", "HEAD", NULL, &result, &error), 0);
     assert_true(result.identical);
     kd_git_result_free(&result);
-    assert_string_equal(kd_sb_str(&error), "");
+    assert_int_equal(error.id, 0);
     free(second);
     free(second_short);
 }
@@ -271,7 +276,7 @@ static void range_compares_two_revisions(void **state)
     make_three_versions();
     write_in_repo("kern.cu", "uncommitted\n");
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
 
     assert_int_equal(resolve("kern.cu", "v1.0..HEAD~1", NULL, &result, &error), 0);
     char *first = materialised("v1.0", "kern.cu"), *second = materialised("HEAD~1", "kern.cu");
@@ -289,15 +294,15 @@ static void range_compares_two_revisions(void **state)
 
     /* An empty side is refused (issue 28: `--at ..` compared HEAD with itself, silently). */
     assert_int_not_equal(resolve("kern.cu", "v1.0..", NULL, &result, &error), 0);
-    assert_non_null(strstr(kd_sb_str(&error), ".."));
+    assert_int_equal(error.id, KD_MSG_GIT_RANGE_NO_TO);
+    assert_string_equal(error.args[0].v.s, "v1.0..");
     kd_git_result_free(&result);
-    kd_sb_free(&error);
-    error = (kd_strbuf){0};
+    kd_diag_free(&error);
 
     assert_int_equal(resolve("kern.cu", "HEAD~1..HEAD~1", NULL, &result, &error), 0);
     assert_true(result.identical);
     kd_git_result_free(&result);
-    assert_string_equal(kd_sb_str(&error), "");
+    assert_int_equal(error.id, 0);
 }
 
 static void each_side_gets_its_own_revision_of_included_headers(void **state)
@@ -314,7 +319,7 @@ static void each_side_gets_its_own_revision_of_included_headers(void **state)
     write_in_repo("inc/util.h", "#include \"detail.h\"\n#define UTIL 3\n");
 
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     assert_int_equal(resolve("kern.cu", "r1..HEAD", NULL, &result, &error), 0);
     assert_materialised_text("r1", "inc/util.h", "#include \"detail.h\"\n#define UTIL 1\n");
     assert_materialised_text("r1", "inc/detail.h", "#define DETAIL 1\n"); /* followed transitively */
@@ -328,7 +333,7 @@ static void each_side_gets_its_own_revision_of_included_headers(void **state)
     assert_materialised_text("HEAD", "inc/util.h", "#include \"detail.h\"\n#define UTIL 2\n");
     assert_false(result.identical);
     kd_git_result_free(&result);
-    assert_string_equal(kd_sb_str(&error), "");
+    assert_int_equal(error.id, 0);
 }
 
 static void angle_includes_under_include_dirs_are_materialised(void **state)
@@ -346,7 +351,7 @@ static void angle_includes_under_include_dirs_are_materialised(void **state)
     kd_strlist_push(&dirs, outside);
     kd_strlist_push(&dirs, "include");
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     assert_int_equal(resolve("kern.cu", NULL, &dirs, &result, &error), 0);
     assert_materialised_text("HEAD", "include/cfg.h", "#define CFG 1\n");
     assert_false(result.identical);
@@ -363,7 +368,7 @@ static void angle_includes_under_include_dirs_are_materialised(void **state)
     free(copy);
     kd_git_result_free(&result);
     free(dirs.items);
-    assert_string_equal(kd_sb_str(&error), "");
+    assert_int_equal(error.id, 0);
 }
 
 static void includes_missing_or_outside_the_repository_are_skipped(void **state)
@@ -377,7 +382,7 @@ static void includes_missing_or_outside_the_repository_are_skipped(void **state)
     commit_all("c1");
 
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     assert_int_equal(resolve("kern.cu", NULL, NULL, &result, &error), 0);
     assert_materialised_text("HEAD", "ok.h", "#define OK 1\n"); /* "a/.." folded away */
     char *escaped = materialised("HEAD", "../outside.h"), *clamped = materialised("HEAD", "outside.h");
@@ -390,7 +395,7 @@ static void includes_missing_or_outside_the_repository_are_skipped(void **state)
     free(clamped);
     free(missing);
     kd_git_result_free(&result);
-    assert_string_equal(kd_sb_str(&error), "");
+    assert_int_equal(error.id, 0);
 }
 
 static void works_from_a_subdirectory(void **state)
@@ -403,7 +408,7 @@ static void works_from_a_subdirectory(void **state)
     write_in_repo("src/kern.cu", "#include \"../common/c.h\"\nnew\n");
 
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     assert_int_equal(chdir("src"), 0);
     assert_int_equal(resolve("kern.cu", NULL, NULL, &result, &error), 0);
     char *expected = materialised("HEAD", "src/kern.cu");
@@ -421,7 +426,7 @@ static void works_from_a_subdirectory(void **state)
     assert_string_equal(result.side[1].path, real);
     kd_git_result_free(&result);
     free(expected);
-    assert_string_equal(kd_sb_str(&error), "");
+    assert_int_equal(error.id, 0);
 }
 
 static void untracked_file_is_refused(void **state)
@@ -430,8 +435,9 @@ static void untracked_file_is_refused(void **state)
     write_in_repo("kern.cu", "k\n");
     commit_all("c1");
     write_in_repo("new.cu", "n\n");
-    assert_resolve_fails("new.cu", NULL, "new.cu is not tracked by git (git add it, or compare two files)");
-    assert_resolve_fails("nothing.cu", NULL, "nothing.cu is not tracked by git (git add it, or compare two files)");
+    assert_resolve_fails("new.cu", NULL, "kerndiff: new.cu is not tracked by git (git add it, or compare two files)");
+    assert_resolve_fails("nothing.cu", NULL,
+                         "kerndiff: nothing.cu is not tracked by git (git add it, or compare two files)");
 }
 
 static void unknown_revision_is_refused(void **state)
@@ -439,10 +445,11 @@ static void unknown_revision_is_refused(void **state)
     (void)state;
     write_in_repo("kern.cu", "k\n");
     commit_all("c1");
-    assert_resolve_fails("kern.cu", "xyz", "unknown revision 'xyz'");
-    assert_resolve_fails("kern.cu", "HEAD..xyz", "unknown revision 'xyz'");
-    assert_resolve_fails("kern.cu", "--all", "unknown revision '--all'");
-    assert_resolve_fails("kern.cu", "HEAD...HEAD", "'HEAD...HEAD' is not supported: give two revisions as A..B");
+    assert_resolve_fails("kern.cu", "xyz", "kerndiff: unknown revision 'xyz'");
+    assert_resolve_fails("kern.cu", "HEAD..xyz", "kerndiff: unknown revision 'xyz'");
+    assert_resolve_fails("kern.cu", "--all", "kerndiff: unknown revision '--all'");
+    assert_resolve_fails("kern.cu", "HEAD...HEAD",
+                         "kerndiff: 'HEAD...HEAD' is not supported: give two revisions as A..B");
 }
 
 static void file_missing_at_revision_is_refused(void **state)
@@ -452,14 +459,14 @@ static void file_missing_at_revision_is_refused(void **state)
     commit_all("c1");
     write_in_repo("new.cu", "n\n");
     commit_all("c2");
-    assert_resolve_fails("new.cu", "HEAD~1", "new.cu does not exist at revision HEAD~1");
-    assert_resolve_fails("new.cu", "HEAD~1..HEAD", "new.cu does not exist at revision HEAD~1");
+    assert_resolve_fails("new.cu", "HEAD~1", "kerndiff: new.cu does not exist at revision HEAD~1");
+    assert_resolve_fails("new.cu", "HEAD~1..HEAD", "kerndiff: new.cu does not exist at revision HEAD~1");
 
     /* Deleted from disk but still tracked: revisions still compare, the working copy is gone. */
     assert_int_equal(unlink("new.cu"), 0);
-    assert_resolve_fails("new.cu", NULL, "new.cu does not exist in the working copy");
+    assert_resolve_fails("new.cu", NULL, "kerndiff: new.cu does not exist in the working copy");
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     assert_int_equal(resolve("new.cu", "HEAD..HEAD", NULL, &result, &error), 0);
     assert_file_text(result.side[1].path, "n\n");
     kd_git_result_free(&result);
@@ -470,7 +477,7 @@ static void file_outside_a_repository_is_refused(void **state)
     (void)state;
     write_at(scratch, "plain/kern.cu", "k\n");
     assert_int_equal(chdir(scratch), 0);
-    assert_resolve_fails("plain/kern.cu", NULL, "plain/kern.cu is not inside a git repository");
+    assert_resolve_fails("plain/kern.cu", NULL, "kerndiff: plain/kern.cu is not inside a git repository");
 }
 
 static void missing_git_is_reported(void **state)
@@ -484,13 +491,17 @@ static void missing_git_is_reported(void **state)
     assert_int_equal(kd_mkdir_p(empty), 0);
     setenv("PATH", empty, 1);
     kd_git_result result;
-    kd_strbuf error = {0};
+    kd_diag error = {0};
     int rc = resolve("kern.cu", NULL, NULL, &result, &error);
     setenv("PATH", saved, 1);
     free(saved);
     assert_int_equal(rc, -2); /* a missing tool (exit 7), not bad input */
-    assert_string_equal(kd_sb_str(&error), "git not found: install git, or compare two files (kerndiff V1.cu V2.cu)");
-    kd_sb_free(&error);
+    kd_strbuf text = {0};
+    kd_diag_text(&error, &text);
+    assert_string_equal(kd_sb_str(&text),
+                        "kerndiff: git not found: install git, or compare two files (kerndiff V1.cu V2.cu)");
+    kd_sb_free(&text);
+    kd_diag_free(&error);
 }
 
 #define REPO_TEST(fn) cmocka_unit_test_setup_teardown(fn, setup_repository, remove_repository)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "regions/instrument.h"
+#include "regions/regions_msgs.h"
 #include "regions/regions_pass.h"
 #include "regions/region_profile.h"
 #include "regions/proton.h"
@@ -243,8 +244,8 @@ static void scan_finds_regions_and_groups(void **state)
                       "KD_REGION_GROUP(consumer, 4); KD_REGION_GROUP(producer, 4);\n"
                       "MY_KD_REGION(x); KD_REGION_KEEP(acc);\n";
     kd_region_names names = {0};
-    kd_strbuf why = {0};
-    assert_int_equal(kd_regions_scan(src, &names, &why), 0);
+    kd_diag why = {0};
+    assert_int_equal(kd_regions_scan(src, "v1", &names, &why), 0);
     assert_int_equal(names.regions.count, 2);
     assert_string_equal(names.regions.items[0], "load");
     assert_string_equal(names.regions.items[1], "mma");
@@ -268,10 +269,12 @@ static void scan_finds_regions_and_groups(void **state)
     assert_null(strstr(kd_sb_str(&prologue), "KD_REGION_BRANCHED"));
     kd_sb_free(&prologue);
     kd_region_names_free(&names);
-    assert_int_equal(kd_regions_scan("KD_REGION_GROUP(consumer);", &names, &why), -1);
-    assert_non_null(strstr(kd_sb_str(&why), "a warp group needs an identifier and its warps"));
+    assert_int_equal(kd_regions_scan("KD_REGION_GROUP(consumer);", "v2", &names, &why), -1);
+    assert_int_equal(why.id, KD_MSG_REGIONS_GROUP_NEEDS_NAME);
+    assert_string_equal(why.args[0].v.s, "v2");
+    assert_string_equal(why.args[1].v.s, "KD_REGION_GROUP(consumer);");
     kd_region_names_free(&names);
-    kd_sb_free(&why);
+    kd_diag_free(&why);
 }
 
 /* A record file of one launch, `warps` warps of one block, each warp's header word `word`
@@ -319,8 +322,9 @@ static void grouped_records_name_their_groups(void **state)
     write_record_file(path, W, counts, words, 0, 0, rings); /* no end: the caller's clock */
     kd_region_names names = {0};
     kd_strbuf why = {0};
+    kd_diag scanned = {0};
     assert_int_equal(kd_regions_scan("KD_REGION(load); KD_REGION(mma); KD_REGION_GROUP(producer, 4); "
-                                     "KD_REGION_GROUP(consumer, 2);", &names, &why), 0);
+                                     "KD_REGION_GROUP(consumer, 2);", "v1", &names, &scanned), 0);
     kd_region_profile p;
     assert_int_equal(kd_region_profile_read(path, &names, 0, 1e9, &p, &why), 0);
     unlink(path);
