@@ -494,6 +494,38 @@ static int implied_axis(const builder *b, const char *name)
     return -1;
 }
 
+/* A Triton kernel of one program a row (source/geometry.h: row_length): its row length
+ * and row strides, unless given, are sqrt(n) and the row length (contiguous rows); true
+ * when name is one of those. The stride follows a row length the user gave. */
+static bool row_scalar(builder *b, const char *name, double *value)
+{
+    const kd_kernel_geometry *g = b->geo;
+    if (!g || !g->row_length || !*name)
+        return false;
+    bool stride = false;
+    const char *indexing = g->nrow_strides ? g->row_indexing[0] : "";
+    for (size_t i = 0; i < g->nrow_strides; i++)
+        if (strcmp(g->row_strides[i], name) == 0) {
+            stride = true;
+            indexing = g->row_indexing[i];
+        }
+    if (!stride && strcmp(g->row_length, name) != 0)
+        return false;
+    *value = floor(sqrt((double)b->out->n));
+    setting given = pick_for_param(b, b->req->scalars, "--arg", g->row_length);
+    double v;
+    const kd_vars vars = {b->vars, b->nvars}; /* a wrong value is said where the row length itself is resolved */
+    if (stride && given.text && kd_expr_eval(given.text, &vars, &v, NULL, 0) == 0 && v >= 1)
+        *value = v;
+    if (stride)
+        assume(b, "%s = %.0f: the row length %s, rows contiguous (a row-major tensor), from %s (--arg %s=VALUE)", name,
+               *value, g->row_length, indexing, name);
+    else
+        assume(b, "%s = %.0f: sqrt(n), the row length: one program a row (%s), its columns masked by < %s (--arg %s=VALUE)",
+               name, *value, indexing, name, name);
+    return true;
+}
+
 /* 0: resolved; 1: no value anywhere (the caller collects those); -1: error. */
 static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
 {
@@ -506,6 +538,8 @@ static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
             return -1;
     } else if (from_default(b, p, &arg->value)) {
         arg->origin = "inferred";
+    } else if (integer_range(arg->type.base, &(double){0}, &(double){0}) && row_scalar(b, p->name, &arg->value)) {
+        arg->origin = "assumed";
     } else if (is_shape_dim(b, p->name) && integer_range(arg->type.base, &(double){0}, &(double){0})) {
         arg->origin = "assumed";
         arg->value = floor(sqrt((double)b->out->n));
@@ -725,10 +759,36 @@ static int default_grid(builder *b)
     return 0;
 }
 
+/* One program a row (row_scalar): as many rows as n holds at the widest of the row length
+ * and the strides, so the last row's last column stays inside every n-element buffer. */
+static bool row_grid(builder *b)
+{
+    const kd_kernel_geometry *g = b->geo;
+    const kd_vars vars = {b->vars, b->nvars};
+    double width = 0, v;
+    if (!g || !g->row_length || kd_expr_eval(g->row_length, &vars, &width, NULL, 0) != 0)
+        return false;
+    for (size_t i = 0; i < g->nrow_strides; i++) {
+        if (kd_expr_eval(g->row_strides[i], &vars, &v, NULL, 0) != 0)
+            return false;
+        width = v > width ? v : width;
+    }
+    double rows = width >= 1 ? floor((double)b->out->n / width) : 0;
+    if (rows < 1 || rows > grid_limits[0])
+        return false;
+    b->out->grid[0] = (unsigned)rows;
+    b->out->grid[1] = b->out->grid[2] = 1;
+    b->out->grid_origin = "assumed";
+    assume(b, "grid %.0f: one program a row, n / %.0f rows", rows, width);
+    return true;
+}
+
 static int resolve_grid(builder *b)
 {
     setting s = pick(b, CALL_FIELD(b, grid), b->req->grid, "--grid", "grid");
     b->out->grid_origin = origin_of(&s);
+    if (!s.text && row_grid(b))
+        return 0;
     if (!s.text && b->req->abi && b->req->abi->fixed) {
         if (!b->req->abi->default_grid) {
             kd_sb_puts(b->error, "the grid (number of programs) needs a value: --grid EXPR or `# kerndiff: "

@@ -63,7 +63,7 @@ typedef struct kd_launch_spec {
      * by "; " ("block 128: BLOCK_SIZE = 128 sizes __shared__ float temp[BLOCK_SIZE] ...");
      * "" when nothing. The origins above say "assumed" / "__launch_bounds__" / "shared
      * array" / "indexing" where one of these applies. */
-    char assumed[512];
+    char assumed[1024];
 } kd_launch_spec;
 
 /* What a kernel's compiler fixes about its launch. A Triton cubin runs with 32 x num_warps

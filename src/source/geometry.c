@@ -1342,6 +1342,134 @@ static void read_ptx(const char *text, size_t len, kd_file_geometry *g)
     free(exts);
 }
 
+/* The identifier at p (to end), or an empty span. */
+static size_t word_len(const char *p, const char *end)
+{
+    size_t n = 0;
+    while (p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+        n++;
+    return n;
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
+}
+
+static const char *param_named(const kd_kernel_geometry *k, const char *s, size_t n)
+{
+    for (size_t i = 0; n && i < k->nparams; i++)
+        if (strlen(k->params[i]) == n && memcmp(k->params[i], s, n) == 0)
+            return k->params[i];
+    return NULL;
+}
+
+/* Whether the signature [sig, sig_end) annotates parameter s (n bytes) `tl.constexpr`. */
+static bool constexpr_param(const char *sig, const char *sig_end, const char *s, size_t n)
+{
+    char *name = kd_xstrndup(s, n);
+    const char *at = find_word(sig, sig_end, name);
+    free(name);
+    if (!at)
+        return false;
+    const char *p = skip_blanks(at + n, sig_end);
+    if (p >= sig_end || *p != ':')
+        return false;
+    const char *stop = p;
+    while (stop < sig_end && *stop != ',' && *stop != ')')
+        stop++;
+    return find_word(p, stop, "constexpr") != NULL;
+}
+
+/* A Triton kernel of one program a row (geometry.h: row_strides): read from its body
+ * [from, end); its signature is [sig, sig_end). */
+static void read_python_rows(kd_kernel_geometry *k, const char *sig, const char *sig_end, const char *from, const char *end)
+{
+    const char *pid = find_word(from, end, "program_id");
+    if (!pid)
+        return;
+    const char *arg = skip_blanks(pid + 10, end);
+    if (arg >= end || *arg != '(' || !(arg[1] == '0' || (end - arg > 7 && memcmp(arg + 1, "axis=0", 6) == 0)))
+        return;
+    const char *line = pid; /* `row = tl.program_id(0)`: the name before the `=` of its line */
+    while (line > from && line[-1] != '\n')
+        line--;
+    line = skip_blanks(line, end);
+    size_t rn = word_len(line, end);
+    const char *eq = skip_blanks(line + rn, end);
+    if (!rn || eq >= end || *eq != '=' || eq[1] == '=')
+        return;
+    char *row = kd_xstrndup(line, rn);
+    for (const char *p = from; (p = find_word(p, end, row)) != NULL; p += rn) {
+        const char *star = skip_blanks(p + rn, end), *s = NULL;
+        size_t sn = 0;
+        if (star < end && *star == '*' && star[1] != '*') {
+            s = skip_blanks(star + 1, end);
+            sn = word_len(s, end);
+        } else { /* STRIDE * row */
+            const char *q = p;
+            while (q > from && (q[-1] == ' ' || q[-1] == '\t'))
+                q--;
+            if (q > from && q[-1] == '*' && !(q - 1 > from && q[-2] == '*')) {
+                q--;
+                while (q > from && (q[-1] == ' ' || q[-1] == '\t'))
+                    q--;
+                s = q;
+                while (s > from && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+                    s--;
+                sn = (size_t)(q - s);
+            }
+        }
+        const char *name = s && !constexpr_param(sig, sig_end, s, sn) ? param_named(k, s, sn) : NULL;
+        bool seen = false;
+        for (size_t i = 0; name && i < k->nrow_strides; i++)
+            seen |= strcmp(k->row_strides[i], name) == 0;
+        if (!name || seen)
+            continue;
+        push_name(&k->row_strides, &k->nrow_strides, kd_xstrdup(name));
+        { /* the expression as written: its line after the `=` */
+            const char *a = p, *b = p;
+            while (a > from && a[-1] != '\n' && a[-1] != '=' && a[-1] != '(')
+                a--;
+            while (b < end && *b != '\n' && *b != ')' && *b != ',')
+                b++;
+            a = skip_blanks(a, end);
+            while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+                b--;
+            k->row_indexing = kd_xreallocarray(k->row_indexing, k->nrow_strides, sizeof *k->row_indexing);
+            k->row_indexing[k->nrow_strides - 1] = kd_xstrndup(a, (size_t)(b - a));
+        }
+    }
+    free(row);
+    /* the row's length: the scalar the column offsets are masked by (`mask = cols < n_cols`) */
+    for (const char *p = from; k->nrow_strides && p < end && (p = memchr(p, '<', (size_t)(end - p))) != NULL; p++) {
+        if (p + 1 < end && (p[1] == '<' || p[1] == '='))
+            continue;
+        const char *c = skip_blanks(p + 1, end);
+        const char *name = param_named(k, c, word_len(c, end));
+        bool stride = false;
+        for (size_t i = 0; name && i < k->nrow_strides; i++)
+            stride |= strcmp(k->row_strides[i], name) == 0;
+        if (name && !stride) {
+            k->row_length = kd_xstrdup(name);
+            break;
+        }
+    }
+    if (!k->row_length) {
+        for (size_t i = 0; i < k->nrow_strides; i++) {
+            free(k->row_strides[i]);
+            free(k->row_indexing[i]);
+        }
+        free(k->row_strides);
+        free(k->row_indexing);
+        k->row_strides = NULL;
+        k->nrow_strides = 0;
+        k->row_indexing = NULL;
+    }
+}
+
 /* Python: each `def NAME(a, b: int, C: tl.constexpr = 4)`'s parameter names. */
 static void read_python(const char *text, size_t len, kd_file_geometry *g)
 {
@@ -1380,6 +1508,10 @@ static void read_python(const char *text, size_t len, kd_file_geometry *g)
                 want = false;
             }
         }
+        const char *body_end = p; /* to the next definition or decorator at the line's start */
+        while (body_end < end && !(body_end[-1] == '\n' && (*body_end == '@' || (end - body_end > 4 && memcmp(body_end, "def ", 4) == 0))))
+            body_end++;
+        read_python_rows(k, name, p, p, body_end);
     }
 }
 
@@ -1488,6 +1620,13 @@ void kd_geometry_free(kd_file_geometry *g)
             free(k->implied[a]);
         }
         free(k->reassigned);
+        for (size_t j = 0; j < k->nrow_strides; j++) {
+            free(k->row_strides[j]);
+            free(k->row_indexing[j]);
+        }
+        free(k->row_strides);
+        free(k->row_length);
+        free(k->row_indexing);
     }
     free(g->kernels);
     *g = (kd_file_geometry){0};

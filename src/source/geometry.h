@@ -60,6 +60,13 @@ typedef struct kd_kernel_geometry {
     char *reassigned;            /* an index local given a second value (transposeCoalesced's xIndex): the
                                     bounds hold only for a square shape (reach[0] == reach[1]) */
     bool paired[2];              /* the bound is the scalar named beside the row length (height of width) */
+    /* Python (Triton): one program a row, `row = tl.program_id(0)`, `ptr + row * STRIDE`, the
+       columns masked by `< LENGTH`: each STRIDE and the row LENGTH (a contiguous row-major
+       tensor: STRIDE = LENGTH), and the row indexing as written, for messages. */
+    char **row_strides;
+    size_t nrow_strides;
+    char *row_length;            /* NULL: not such a kernel */
+    char **row_indexing;         /* each stride's row indexing ("input_ptr + row_idx * input_row_stride") */
     bool block_tile;             /* block[] is a tile's (TILE x ROWS from its loop), not a shared array's */
 } kd_kernel_geometry;
 
