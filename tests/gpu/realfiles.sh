@@ -7,7 +7,8 @@
 #   tests/gpu/realfiles.sh BUILD_DIR
 # Prints an ok/FAIL line per file and a summary; copies the summary to $OUT/results-realfiles-mustshow.txt
 # when OUT is set. Needs no network. --max-time 2 bounds each measurement (it is no launch
-# flag: the must-show is about what is launched), so the 25 files fit in about 90 s.
+# flag: the must-show is about what is launched), and 4 files run at once (REALFILES_JOBS),
+# so the 25 files fit in about 90 s; what the 85 s (REALFILES_BUDGET_S) leave unrun is a FAIL.
 # Without a GPU it runs on the simulated harness when KERNDIFF_SIMULATE is set (the e2e check
 # tests/e2e/realfiles/h27_mustshow.sh does); REALFILES_ONLY="a.cu b.ptx" limits the files.
 set -u
@@ -55,29 +56,26 @@ value_for() { # FILE FLAG NAME
     esac
 }
 
-pass=0 failed=0 files=0 zero=0
 say() { echo "$*" | tee -a "$SUMMARY"; }
 first_line() { grep -m1 -v '^[[:space:]]*$' "$1"; }
-say "realfiles must-show: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)${KERNDIFF_SIMULATE:+ (simulated harness)}, commit $(git rev-parse --short HEAD 2>/dev/null)"
-for f in tests/realfiles/*.cu tests/realfiles/*.ptx tests/realfiles/*.py; do
-    [ -e "$f" ] || continue
-    name=$(basename "$f")
-    if [ -n "${REALFILES_ONLY:-}" ] && ! [[ " $REALFILES_ONLY " == *" $name "* ]]; then continue; fi
-    files=$((files + 1))
+
+# One file: its result line (ok/FAIL ...) into $WORK/res/NAME. Runs beside 3 others (the
+# checks are of exit status, not of time, so sharing the GPU changes no result).
+check_file() { # FILE
+    local f=$1 name out res left rc line opt rest param v flag
+    name=$(basename "$f") out="$WORK/run/$name" res="$WORK/res/$name"
+    mkdir -p "$out"
     left=$((DEADLINE - $(date +%s)))
-    if [ "$left" -le 5 ]; then failed=$((failed + 1)); say "FAIL $name: not run (the script's ${REALFILES_BUDGET_S:-85} s were spent)"; continue; fi
-    timeout "$left" "$KD" "${TIMED[@]}" "$f" "$f" >"$WORK/z.out" 2>"$WORK/z.err" </dev/null
+    if [ "$left" -le 5 ]; then echo "FAIL $name: not run (the script's ${REALFILES_BUDGET_S:-85} s were spent)" >"$res"; return; fi
+    timeout "$left" "$KD" "${TIMED[@]}" "$f" "$f" >"$out/z.out" 2>"$out/z.err" </dev/null
     rc=$?
-    if [ $rc = 0 ]; then
-        zero=$((zero + 1)); pass=$((pass + 1)); say "ok   $name: zero flags"; continue
-    fi
-    line=$(first_line "$WORK/z.err")
+    if [ $rc = 0 ]; then echo "ok   $name: zero flags" >"$res"; return; fi
+    line=$(first_line "$out/z.err")
     # the flags the line names, once each: --arg NAME=VALUE, --buf NAME=COUNT, --fn NAME
+    local -a named args=()
     mapfile -t named < <(printf '%s\n' "$line" | grep -oE -- '--(arg|buf) [A-Za-z_][A-Za-z_0-9]*=(VALUE|COUNT)|--fn NAME' | awk '!seen[$0]++')
-    if [ ${#named[@]} = 0 ]; then
-        failed=$((failed + 1)); say "FAIL $name: exit $rc, and its first line names no flag: ${line:0:200}"; continue
-    fi
-    args=() shown="" missing=""
+    if [ ${#named[@]} = 0 ]; then echo "FAIL $name: exit $rc, and its first line names no flag: ${line:0:200}" >"$res"; return; fi
+    local shown="" missing=""
     for flag in "${named[@]}"; do
         opt=${flag%% *} rest=${flag#* } param=${rest%%=*}
         [ "$opt" = --fn ] && param=-
@@ -85,20 +83,38 @@ for f in tests/realfiles/*.cu tests/realfiles/*.ptx tests/realfiles/*.py; do
         if [ "$opt" = --fn ]; then args+=(--fn "$v"); shown="$shown --fn '$v'"; else
             args+=("$opt" "$param=$v"); shown="$shown $opt $param=$v"; fi
     done
-    if [ -n "$missing" ]; then
-        failed=$((failed + 1)); say "FAIL $name: the table has no value for:$missing (line: ${line:0:160})"; continue
-    fi
+    if [ -n "$missing" ]; then echo "FAIL $name: the table has no value for:$missing (line: ${line:0:160})" >"$res"; return; fi
     left=$((DEADLINE - $(date +%s)))
-    if [ "$left" -le 5 ]; then failed=$((failed + 1)); say "FAIL $name: the re-run with$shown not run (time spent)"; continue; fi
-    timeout "$left" "$KD" "${TIMED[@]}" "${args[@]}" "$f" "$f" >"$WORK/f.out" 2>"$WORK/f.err" </dev/null
-    rc2=$?
-    if [ $rc2 = 0 ]; then
-        pass=$((pass + 1)); say "ok   $name: one line named${shown}; with them, exit 0"
-    else
-        failed=$((failed + 1))
-        say "FAIL $name: one line named${shown}; with them, exit $rc2: $(first_line "$WORK/f.err" | cut -c1-200)"
-    fi
+    if [ "$left" -le 5 ]; then echo "FAIL $name: the re-run with$shown not run (time spent)" >"$res"; return; fi
+    timeout "$left" "$KD" "${TIMED[@]}" "${args[@]}" "$f" "$f" >"$out/f.out" 2>"$out/f.err" </dev/null
+    rc=$?
+    if [ $rc = 0 ]; then echo "ok   $name: one line named${shown}; with them, exit 0" >"$res"; else
+        echo "FAIL $name: one line named${shown}; with them, exit $rc: $(first_line "$out/f.err" | cut -c1-200)" >"$res"; fi
+}
+
+say "realfiles must-show: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)${KERNDIFF_SIMULATE:+ (simulated harness)}, commit $(git rev-parse --short HEAD 2>/dev/null)"
+mkdir -p "$WORK/res" "$WORK/run"
+order=()
+for f in tests/realfiles/*.cu tests/realfiles/*.ptx tests/realfiles/*.py; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f")
+    if [ -n "${REALFILES_ONLY:-}" ] && ! [[ " $REALFILES_ONLY " == *" $name "* ]]; then continue; fi
+    order+=("$name")
+    while [ "$(jobs -rp | wc -l)" -ge "${REALFILES_JOBS:-4}" ]; do wait -n; done
+    check_file "$f" &
 done
+wait
+pass=0 failed=0 zero=0
+for name in "${order[@]}"; do
+    line=$(cat "$WORK/res/$name" 2>/dev/null || echo "FAIL $name: no result")
+    say "$line"
+    case $line in
+    "ok   $name: zero flags") pass=$((pass + 1)) zero=$((zero + 1)) ;;
+    ok*) pass=$((pass + 1)) ;;
+    *) failed=$((failed + 1)) ;;
+    esac
+done
+files=${#order[@]}
 say "realfiles must-show: $pass of $files ok ($zero with zero flags, $((pass - zero)) with the flags their one line named), $failed FAIL"
 if [ -n "${OUT:-}" ]; then cp "$SUMMARY" "$OUT/results-realfiles-mustshow.txt"; fi
 [ "$failed" = 0 ]
