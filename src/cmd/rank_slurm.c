@@ -20,10 +20,15 @@ int kd_cmd_rank_slurm(const kd_cmd_args *a, const kd_slurm_options *so)
         kd_slurm_error_free(&e);
         return kd_exit_code(o);
     }
-    /* With --wait the merged report is the output: what was submitted goes to stderr. */
-    kd_slurm_say_submitted(so->wait ? stderr : stdout, &job);
-    fflush(so->wait ? stderr : stdout);
+    /* With --wait the merged report is the output, and with --json - the submission's JSON:
+     * what was submitted is then said on stderr. */
+    FILE *say = so->wait || kd_options_stdout_taken(a->opts) ? stderr : stdout;
+    kd_slurm_say_submitted(say, &job);
+    fflush(say);
     int status = kd_exit_code(KD_OK);
+    /* without --wait, --json FILE is the submission (the merge writes the report) */
+    if (!so->wait && a->opts->json_path && kd_slurm_submitted_json(&job, a->opts->json_path) != 0)
+        status = kd_outputs_status(1);
     if (so->wait) {
         o = kd_slurm_wait(job.id, so->poll_ms, &e);
         if (o != KD_OK) {
@@ -55,6 +60,10 @@ int kd_cmd_rank_merge(const kd_cmd_args *a, const char *dir)
     if (problems.len || !heats) {
         fputs(kd_sb_str(&problems), stderr);
         status = kd_exit_code(KD_FAIL_RUNTIME);
+        /* an agent that asked for JSON gets the shards to re-run as data (a failed write is
+         * said; the status stays the missing shards': the outcome comes first) */
+        if (a->opts->json_path)
+            kd_slurm_merge_json(&m, a->opts->json_path);
     } else {
         /* every shard done: the report, as the one-process rank makes it from its heats */
         status = kd_cmd_rank_report(a, heats, m.manifest.shards);

@@ -1,7 +1,11 @@
 /* The words of kerndiff rank --slurm and --merge (report/slurm_text.h). */
 #include "report/slurm_text.h"
 
+#include <errno.h>
+#include <jansson.h>
 #include <string.h>
+
+#include "util/output.h"
 
 /* Characters a POSIX shell takes as themselves in an unquoted word. */
 static bool plain_char(unsigned char ch)
@@ -120,4 +124,63 @@ void kd_slurm_merge_problems(const kd_merge *m, kd_strbuf *out)
     }
     kd_sb_printf(out, "%u of %u shards have a result; the ranking needs every shard (each holds its own candidates): "
                       "re-run the others, then kerndiff rank --merge again\n", m->done, n);
+}
+
+/* Writes a document (taken) to path whole; 0, or -1 after saying which could not be written. */
+static int write_json(json_t *root, const char *path, const char *what)
+{
+    kd_output o;
+    FILE *f = kd_output_open(&o, path);
+    int failed = !root || !f || json_dumpf(root, f, JSON_INDENT(2)) != 0 || fputc('\n', f) == EOF;
+    json_decref(root);
+    int err = 0;
+    if (kd_output_close(&o, failed, &err) != KD_OUTPUT_WRITTEN) {
+        fprintf(stderr, "kerndiff: cannot write %s to '%s': %s\n", what, path, err ? strerror(err) : "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static json_t *string_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+int kd_slurm_merge_json(const kd_merge *m, const char *path)
+{
+    json_t *missing = json_array();
+    for (unsigned i = 0; i < m->manifest.shards; i++) {
+        const kd_shard *s = &m->shards[i];
+        if (s->state == KD_SHARD_DONE)
+            continue;
+        json_t *words = json_array();
+        for (size_t k = 0; k < s->rerun.count; k++)
+            json_array_append_new(words, json_string(s->rerun.items[k]));
+        kd_strbuf line = {0};
+        kd_slurm_shell_words(&s->rerun, &line);
+        json_array_append_new(
+            missing, json_pack("{s:i, s:s, s:o, s:o, s:b, s:b, s:s, s:o, s:o, s:s}", "shard", (int)i, "state",
+                               s->state == KD_SHARD_MISSING ? "missing" : "invalid", "slurm_task",
+                               string_or_null(s->job), "slurm_state", string_or_null(s->scheduler), "in_queue",
+                               kd_shard_in_queue(s), "ran", s->ran, "path", s->path, "detail",
+                               string_or_null(s->detail), "rerun", words, "rerun_command", kd_sb_str(&line)));
+        kd_sb_free(&line);
+    }
+    json_t *root = json_pack("{s:i, s:b, s:i, s:i, s:o}", "kerndiff_rank_merge", 1, "complete", 0, "shards",
+                             (int)m->manifest.shards, "done", (int)m->done, "missing", missing);
+    return write_json(root, path, "the list of missing shards");
+}
+
+int kd_slurm_submitted_json(const kd_slurm_job *j, const char *path)
+{
+    json_t *tasks = json_array();
+    for (unsigned i = 0; i < j->shards; i++)
+        if (j->only_shard < 0 || (unsigned)j->only_shard == i)
+            json_array_append_new(tasks, json_sprintf("%s_%u", j->id, i));
+    json_t *root = json_pack("{s:i, s:s, s:o, s:i, s:o, s:s, s:[s,s,s]}", "kerndiff_rank_slurm", 1, "job", j->id,
+                             "tasks", tasks, "shards", (int)j->shards, "only_shard",
+                             j->only_shard < 0 ? json_null() : json_integer(j->only_shard), "dir", j->dir,
+                             "merge_command", "kerndiff", "rank", "--merge");
+    json_array_append_new(json_object_get(root, "merge_command"), json_string(j->dir));
+    return write_json(root, path, "the submitted job");
 }

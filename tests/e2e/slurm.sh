@@ -47,7 +47,7 @@ slurm_candidates() {
 slurm_normal() {
     python3 - "$1" <<'PY'
 import json, sys
-DROP = {"timestamp", "time", "date", "started", "finished", "elapsed_s", "elapsed_ms", "wall_ms",
+DROP = {"time_ms", "timestamp", "time", "date", "started", "finished", "elapsed_s", "elapsed_ms", "wall_ms",
         "command", "argv", "cwd", "dir", "json_path", "host", "hostname", "pid", "duration_ms"}
 def clean(v):
     if isinstance(v, dict):
@@ -106,8 +106,14 @@ else
 
     # a killed task: held at submission so that task 1 is cancelled before it runs
     run slurm_held 0 -- rank --n 4096 --slurm "$SBO --hold" --shards 3 --seed 5 --slurm-dir "$SL/kill" \
-        "$SL/base.cu" "$SL/cands"
+        --json "$SL/held.json" "$SL/base.cu" "$SL/cands"
     job=$(sed -n 's/^submitted Slurm job \([0-9]*\):.*/\1/p' "$WORK/slurm_held.out")
+    if [ -n "$job" ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["job"] == sys.argv[2] and d["tasks"] == [sys.argv[2] + "_%d" % i for i in range(3)] and d["merge_command"][-2:] == ["--merge", sys.argv[3]] else 1)' \
+        "$SL/held.json" "$job" "$SL/kill"; then
+        ok "slurm_held: --json says the job, its tasks and the merge command"
+    else
+        fail "slurm_held: --json of the submission" "$SL/held.json"
+    fi
     if [ -n "$job" ]; then
         scancel "${job}_1"
         scontrol release "$job" >/dev/null 2>&1
@@ -118,6 +124,12 @@ else
         has slurm_merge_killed err "re-run it alone: .*--only-shard 1$"
         lacks slurm_merge_killed err "shard [02] of 3"
         has slurm_merge_killed err "2 of 3 shards have a result"
+        if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["missing"]; sys.exit(0 if d["complete"] is False and [x["shard"] for x in m] == [1] and m[0]["rerun_command"].endswith("--only-shard 1") and m[0]["rerun"][-1] == "1" else 1)' \
+            "$SL/killed.json" 2>"$SL/killed.err"; then
+            ok "slurm_merge_killed: --json lists shard 1 with its re-run command"
+        else
+            fail "slurm_merge_killed: --json of the missing shards" "$SL/killed.json"
+        fi
         # the re-run, as printed (words quoted for sh), also held (its options say --hold)
         rerun=$(sed -n 's/^  re-run it alone: \(.*--only-shard 1\)$/\1/p' "$WORK/slurm_merge_killed.err")
         if eval "$rerun" >"$SL/rerun.out" 2>"$SL/rerun.err"; then ok "slurm: the re-run command submits"; else

@@ -6,6 +6,7 @@
 #include "kd_test.h"
 #include "kd_test_dir.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -156,6 +157,18 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     free(expect);
     free(cmd);
 
+    /* --json without --wait: the submission as data */
+    char *doc = kd_path_join(dir, "submitted.json");
+    assert_int_equal(kd_slurm_submitted_json(&job, doc), 0);
+    json_error_t jerr;
+    json_t *root = json_load_file(doc, 0, &jerr);
+    assert_string_equal(json_string_value(json_object_get(root, "job")), "4242");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(root, "tasks"), 2)), "4242_2");
+    assert_true(json_is_null(json_object_get(root, "only_shard")));
+    assert_string_equal(json_string_value(json_array_get(json_object_get(root, "merge_command"), 3)), job.dir);
+    json_decref(root);
+    free(doc);
+
     kd_slurm_manifest m;
     assert_int_equal(kd_slurm_manifest_read(job.dir, &m, &e), KD_OK);
     assert_int_equal(m.shards, 3);
@@ -258,6 +271,27 @@ static void merge_names_the_shards_without_a_result(void **state)
     assert_non_null(strstr(kd_sb_str(&text), "1 of 3 shards have a result"));
     assert_non_null(strstr(kd_sb_str(&text), "the task left no log: it never ran"));
     kd_sb_free(&text);
+    /* the same as JSON, for an agent */
+    char *doc = kd_path_join(dir, "missing.json");
+    assert_int_equal(kd_slurm_merge_json(&m, doc), 0);
+    json_error_t jerr;
+    json_t *root = json_load_file(doc, 0, &jerr);
+    assert_non_null(root);
+    assert_false(json_is_true(json_object_get(root, "complete")));
+    assert_int_equal(json_integer_value(json_object_get(root, "done")), 1);
+    json_t *miss = json_object_get(root, "missing");
+    assert_int_equal(json_array_size(miss), 2);
+    json_t *two = json_array_get(miss, 1);
+    assert_int_equal(json_integer_value(json_object_get(two, "shard")), 2);
+    assert_string_equal(json_string_value(json_object_get(two, "state")), "missing");
+    assert_string_equal(json_string_value(json_object_get(two, "slurm_state")), "CANCELLED");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(miss, 0), "state")), "invalid");
+    const char *line = json_string_value(json_object_get(two, "rerun_command"));
+    assert_non_null(line);
+    assert_non_null(strstr(line, "--only-shard 2"));
+    assert_int_equal(json_array_size(json_object_get(two, "rerun")), m.shards[2].rerun.count);
+    json_decref(root);
+    free(doc);
     kd_merge_free(&m);
 
     /* No accounting: the controller's records, pending tasks as one record of a range. */
