@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "wire/client.h"
+#include "measure/harness_pool.h"
 #include "measure/verdict.h"
 #include "util/fs.h"
 #include "util/progress.h"
@@ -123,7 +124,7 @@ static kd_timing_status start_children(run_state *r, const char *const *shared_a
             continue;
         const char *const *argv = s == SHARED ? shared_argv : r->sides[s].harness_argv;
         kd_strbuf why = {0};
-        if (kd_child_start(&r->child[s], who(r, s), argv, &why) != 0) {
+        if (kd_harness_pool_take(s, &r->child[s], who(r, s), argv, &why) != 0) {
             kd_sb_printf(r->error, "%s: cannot start the harness %s: %s", who(r, s), argv[0], kd_sb_str(&why));
             kd_sb_free(&why);
             return KD_TIMING_SETUP_FAILED;
@@ -723,6 +724,10 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
     kd_trace("measured: %zu rounds", out->rounds);
     if (st == KD_TIMING_OK)
         st = decide(&r);
+    /* A sweep's next point: its children start now, while these end (measure/harness_pool.h). */
+    const char *const *const ahead[KD_POOL_ROLES] = {o->check ? sides[0].harness_argv : NULL,
+                                                     o->check ? sides[1].harness_argv : NULL, shared_argv};
+    kd_harness_pool_start_ahead(ahead);
     for (int s = 0; s < 3; s++)
         if (r.started[s])
             kd_child_stop(&r.child[s]);

@@ -21,6 +21,7 @@ typedef enum kd_env_var {
     KD_ENV_COMPUTE_SANITIZER,
     KD_ENV_CUPTI_REPLAY,
     KD_ENV_SIM_COUNTERS,
+    KD_ENV_SWEEP_FRESH,
     /* Not kerndiff's own: where things are on this machine. */
     KD_ENV_NO_COLOR,
     KD_ENV_PATH,

@@ -6,6 +6,7 @@
 
 #include "compile/build.h"
 #include "launch/expr.h"
+#include "measure/harness_pool.h"
 #include "util/xalloc.h"
 #include "workflow/workflow_msgs.h"
 
@@ -135,6 +136,7 @@ int kd_sweep_parse(const char *sweep, const char *n, kd_sweep_spec *out, kd_diag
 
 void kd_sweep_spec_free(kd_sweep_spec *s)
 {
+    kd_harness_pool_end(); /* the sweep is over: no spare outlives it */
     for (size_t i = 0; i < s->count; i++)
         free(s->values[i]);
     free(s->values);
@@ -146,6 +148,8 @@ void kd_sweep_spec_free(kd_sweep_spec *s)
 void kd_sweep_point_setup(const kd_diff_options *base, const kd_sweep_spec *s, size_t i, kd_sweep_point_options *o)
 {
     o->diff = *base;
+    /* Harnesses for the points after this one start ahead, once its timing is done. */
+    kd_harness_pool_point(s->count - 1 - i);
     if (!s->define) {
         o->diff.launch.n = s->values[i];
         return;
