@@ -479,6 +479,9 @@ done:
         dir = NULL;
     } else {
         kd_slurm_job_free(job);
+        /* a folder made for this submission alone holds nothing of use: not left behind */
+        if (dir && !o->dir && o->only_shard < 0)
+            kd_remove_tree(dir);
     }
     free(dir);
     free(self);

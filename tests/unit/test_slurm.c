@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "rank/merge.h"
 #include "rank/slurm.h"
@@ -219,6 +220,19 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     assert_int_equal(kd_slurm_manifest_read(other, &bad_m, &e), KD_FAIL_INPUT);
     kd_slurm_error_free(&e);
     free(other);
+    /* ... and a folder it made for itself (no --slurm-dir) is removed */
+    char *cwd = getcwd(NULL, 0);
+    assert_int_equal(chdir(dir), 0);
+    o.dir = NULL;
+    assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_RUNTIME);
+    kd_slurm_error_free(&e);
+    kd_spawn_result ls;
+    const char *find[] = {"sh", "-c", "ls -d kerndiff-rank-* 2>/dev/null | wc -l", NULL};
+    assert_int_equal(kd_spawn(find, NULL, 10000, &ls), 0);
+    assert_string_equal(kd_sb_str(&ls.out), "0\n");
+    kd_spawn_result_free(&ls);
+    assert_int_equal(chdir(cwd), 0);
+    free(cwd);
     /* An unclosed quote: refused, nothing run. */
     o.sbatch = "-p 'gpu";
     assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_USAGE);
