@@ -7,6 +7,7 @@
 #include "util/env.h"
 #include "util/progress.h"
 #include "util/xalloc.h"
+#include "wire/client.h"
 #include "workflow/workflow_msgs.h"
 
 typedef struct spare {
@@ -103,7 +104,13 @@ int kd_harness_pool_take(int role, kd_child *c, const char *label, const char *c
     spare *s = role >= 0 && role < KD_POOL_ROLES ? &pool.spares[role] : NULL;
     if (s && s->held) {
         bool same = same_argv(s->argv, argv);
-        if (same && alive(&s->child)) {
+        /* hello waits for its start-up to end (a CUDA context): one that died on the way is
+         * found here, not at the point's first command. A second hello is harmless. */
+        kd_device_info info;
+        kd_strbuf ignored = {0};
+        bool ready = same && alive(&s->child) && kd_wire_hello(&s->child, &info, &ignored) == 0;
+        kd_sb_free(&ignored);
+        if (ready) {
             *c = s->child;
             c->side = label;
             free_argv(s);

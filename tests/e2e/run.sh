@@ -264,6 +264,9 @@ suite slurm
 # kerndiff rank (issue 32): racing candidates against a baseline, simulated
 suite rank
 
+# --- sweeps: the next point's harnesses started ahead, builds once (measure/harness_pool.h) ---
+suite sweep_harness
+
 echo
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
