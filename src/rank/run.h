@@ -36,7 +36,6 @@ typedef enum kd_rank_error_kind {
     KD_RANK_ERR_NO_CANDIDATES,    /* detail: the operand that gave none */
     KD_RANK_ERR_BASELINE,         /* the baseline does not build or cannot be read (said above) */
     KD_RANK_ERR_MIXED_GPUS,       /* detail: the two models */
-    KD_RANK_ERR_GPU_INDEX,        /* detail: the index asked, count: the devices there are */
 } kd_rank_error_kind;
 
 typedef struct kd_rank_error {

@@ -132,10 +132,6 @@ void kd_rank_say_error(const kd_rank_error *e)
         fprintf(stderr, "kerndiff rank: the GPUs asked are of different models, %s: give --gpus of one model, or "
                         "--mixed-gpus to rank on them anyway (each ratio is still made on one GPU)\n", d);
         break;
-    case KD_RANK_ERR_GPU_INDEX:
-        fprintf(stderr, "kerndiff rank: there is no GPU %s (%ld found): give --gpus among 0..%ld, or all\n", d, e->count,
-                e->count - 1);
-        break;
     }
     kd_untrusted_free(&u);
 }
