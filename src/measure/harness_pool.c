@@ -21,6 +21,8 @@ static struct {
     bool said;       /* the sweep's one trace line about fresh children was said */
     size_t followers;
     spare spares[KD_POOL_ROLES];
+    kd_child retired[KD_POOL_ROLES];
+    size_t nretired;
     kd_harness_pool_stats stats;
 } pool;
 
@@ -63,8 +65,27 @@ static void drop(spare *s)
     s->held = false;
 }
 
+bool kd_harness_pool_retire(kd_child *c)
+{
+    if (!pool.open || pool.nretired == KD_POOL_ROLES)
+        return false;
+    kd_child_send(c, "quit");
+    c->side = "a previous point's harness"; /* its label belonged to that point */
+    pool.retired[pool.nretired++] = *c;
+    memset(c, 0, sizeof *c);
+    return true;
+}
+
+void kd_harness_pool_reap(void)
+{
+    for (size_t i = 0; i < pool.nretired; i++)
+        kd_child_stop(&pool.retired[i]);
+    pool.nretired = 0;
+}
+
 void kd_harness_pool_end(void)
 {
+    kd_harness_pool_reap();
     for (int r = 0; r < KD_POOL_ROLES; r++)
         if (pool.spares[r].held) {
             pool.stats.dropped++;

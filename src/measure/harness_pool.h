@@ -36,6 +36,14 @@ int kd_harness_pool_take(int role, kd_child *c, const char *label, const char *c
  * children (argv[role], NULL: none for that role). */
 void kd_harness_pool_start_ahead(const char *const *const argv[KD_POOL_ROLES]);
 
+/* A point's child whose work is done: when the pool is open, it is told to quit and reaped
+ * later (kd_harness_pool_reap), so that its teardown (a CUDA context) overlaps the next
+ * point's start; returns true. Else false: the caller stops it itself. */
+bool kd_harness_pool_retire(kd_child *c);
+/* Waits for every retired child to end: before a point allocates its buffers, so that the
+ * GPU memory they held is free. */
+void kd_harness_pool_reap(void);
+
 /* What happened since the process began (the tests' and the bench's count). */
 typedef struct kd_harness_pool_stats {
     unsigned started;  /* children started (fresh, or ahead) */

@@ -712,6 +712,7 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
     kd_timing_status st = start_children(&r, shared_argv);
     if (st == KD_TIMING_OK)
         st = describe_shared(&r);
+    kd_harness_pool_reap(); /* a sweep's previous point's children: gone before any setup */
     kd_trace("harnesses started, kernels loaded");
     if (st == KD_TIMING_OK)
         st = o->check ? check_then_set_up(&r, workdir) : set_up_shared(&r);
@@ -729,7 +730,7 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
                                                      o->check ? sides[1].harness_argv : NULL, shared_argv};
     kd_harness_pool_start_ahead(ahead);
     for (int s = 0; s < 3; s++)
-        if (r.started[s])
+        if (r.started[s] && !kd_harness_pool_retire(&r.child[s]))
             kd_child_stop(&r.child[s]);
     return st;
 }
