@@ -74,11 +74,12 @@ V="examples/vector_loads/v1.cu examples/vector_loads/v2.cu"
 "$KD" --no-ncu $V >/dev/null 2>&1
 for c in cupti ncu; do
     t0=$(date +%s%N)
-    "$KD" --counters $c --json="$WORK/vl_$c.json" $V >"$WORK/vl_$c.txt" 2>&1
+    KERNDIFF_TRACE=1 "$KD" --counters $c --json="$WORK/vl_$c.json" $V >"$WORK/vl_$c.txt" 2>&1
     rc=$?
     t=$(ms_since $t0)
     has=$(python3 -c 'import json,sys; print(bool(json.load(open(sys.argv[1])).get("counters")))' "$WORK/vl_$c.json" 2>/dev/null)
     check "vector_loads_full_$c" "$([ $rc -eq 0 ] && [ "$has" = True ]; echo $?)" "full diff with --counters $c: ${t} ms wall, exit $rc, counters $has"
+    grep -E '^\[kerndiff .*(timing pass|measured|counter|counters v)' "$WORK/vl_$c.txt" | sed 's/^/   /' | tee -a "$SUMMARY"
 done
 
 
