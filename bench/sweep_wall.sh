@@ -21,7 +21,7 @@ ok() { echo "ok   $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     | /' "$2" | tail -20; }
 {
     echo "# bench/sweep_wall.sh  $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "# host: $(nproc) CPUs; gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)"
+    echo "# host: $(nproc) CPUs; gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
     echo "# kerndiff --no-ncu --n $POINTS $A $B; warm build cache; $RUNS runs of each mode, alternating"
 } >"$LOGS/summary"
 cat "$LOGS/summary"
@@ -42,8 +42,11 @@ sweep() {
     # 5 points, 3 children each: the 4 points after the first take theirs started ahead.
     if [ "$1" = ahead ] && [ "$ahead" -ne 12 ]; then fail "$1 sweep $2: $ahead children taken started ahead, wanted 12" "$LOGS/$1.$2.err"; fi
     if [ "$1" = fresh ] && [ "$ahead" -ne 0 ]; then fail "$1 sweep $2: $ahead children started ahead, wanted 0"; fi
-    echo "$1 $(echo "$end - $start" | bc)" >>"$LOGS/walls"
-    ok "$1 sweep $2: $(tail -1 "$LOGS/walls" | cut -d' ' -f2) s, $(grep -cE '^  [0-9]+M ' "$LOGS/$1.$2.out") points in the table"
+    local points
+    points=$(grep -cE '^  [0-9]+ +[0-9.]+[mun]?s ' "$LOGS/$1.$2.out")
+    [ "$points" -eq 5 ] || fail "$1 sweep $2: $points points in the table, wanted 5" "$LOGS/$1.$2.out"
+    echo "$1 $(printf %.3f "$(echo "$end - $start" | bc)")" >>"$LOGS/walls"
+    ok "$1 sweep $2: $(tail -1 "$LOGS/walls" | cut -d' ' -f2) s, $points points in the table"
 }
 for ((i = 1; i <= RUNS; i++)); do
     sweep ahead "$i"
