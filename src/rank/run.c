@@ -6,10 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "backend/backend.h"
 #include "diff/comparison.h"
@@ -626,55 +623,6 @@ static size_t count_devices(const char *baseline)
     return n ? n : 1;
 }
 
-/* The candidates built in parallel, one worker process per core (at most 8), each building its
- * share statically (--no-run) into the build cache, which takes concurrent builds (an entry
- * is staged, then renamed). The gates then find every build cached. A worker says nothing
- * (the gate says what failed) and leaves with _exit: the private folder is the parent's. */
-static void build_ahead(const kd_rank_request *r, const sim_specs *sim, const int *heat_of)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t workers = cores > 8 ? 8 : cores > 1 ? (size_t)cores : 1;
-    size_t todo = 0;
-    for (size_t i = 0; i < r->candidates->count; i++)
-        todo += heat_of[i] >= 0;
-    /* Not with the simulated harness (CI): there a rank is small and cached, and its e2e runs
-     * beside other suites' builds on few cores. */
-    if (workers < 2 || todo < 2 || sim->list.count)
-        return;
-    if (workers > todo)
-        workers = todo;
-    fflush(NULL);
-    pid_t *pids = kd_xcalloc(workers, sizeof *pids);
-    for (size_t w = 0; w < workers; w++) {
-        pids[w] = fork();
-        if (pids[w] != 0)
-            continue;
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) {
-            dup2(null, STDOUT_FILENO);
-            dup2(null, STDERR_FILENO);
-        }
-        size_t k = 0;
-        for (size_t i = 0; i < r->candidates->count; i++) {
-            if (heat_of[i] < 0 || k++ % workers != w)
-                continue;
-            kd_diff_options d = *r->diff;
-            d.files[0] = r->baseline;
-            d.files[1] = r->candidates->items[i];
-            d.git_file = NULL;
-            d.no_run = true;
-            simulate_pair(sim, i + 1);
-            kd_comparison c;
-            kd_compare_files(&d, &c);
-        }
-        _exit(0);
-    }
-    for (size_t w = 0; w < workers; w++)
-        if (pids[w] > 0)
-            waitpid(pids[w], NULL, 0);
-    free(pids);
-}
-
 kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *nheats, kd_rank_error *e)
 {
     *heats = NULL;
@@ -703,13 +651,6 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
     }
     unsigned first = r->shard >= 0 ? (unsigned)r->shard : 0, last = r->shard >= 0 ? (unsigned)r->shard + 1 : r->heats;
     if (rc == KD_OK) {
-        int *heat_of = kd_xcalloc(r->candidates->count + 1, sizeof *heat_of);
-        for (size_t i = 0; i < r->candidates->count; i++) {
-            unsigned h = kd_rank_heat_of(r->diff->timing.seed, r->candidates->items[i], r->heats);
-            heat_of[i] = h >= first && h < last ? (int)h : -1;
-        }
-        build_ahead(r, &sim, heat_of);
-        free(heat_of);
         *heats = kd_xcalloc(last - first + 1, sizeof **heats);
         for (unsigned heat = first; heat < last && e->kind == KD_RANK_ERR_NONE; heat++)
             run_heat(r, &sim, heat, &(*heats)[(*nheats)++], e, &(heat_devices){gpus, ngpus, saved_cvd});
