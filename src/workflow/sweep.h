@@ -2,6 +2,8 @@
  *   --n 1M,4M,16M   or   --n 1M..64M:x4 (multiply)   or   --n 1K..8K:+1K (add)
  *   --sweep NAME=a,b,c   (-D NAME=a, -D NAME=b ...: one cached build per value)
  * A size is a runtime value: the builds are reused (the cache), only the launch changes.
+ * Each point's setup tells measure/harness_pool.h how many points follow (the next point's
+ * harness children start ahead), and the spec's free ends the pool.
  * Here: the request expanded and checked, and each point's diff options; cmd/sweep.c runs the
  * points and hands them to report/'s fan-out. */
 #ifndef KD_WORKFLOW_SWEEP_H
