@@ -176,8 +176,8 @@ static void record_why(kd_strbuf *sb, const kd_hs_error *err)
         [KD_HS_ERR_HEADER] = "it does not start with \"kerndiff-hotspots 1\" (not a hot-spot record, or a newer one)",
         [KD_HS_ERR_LINE] = "a line that is not one of the record's kinds (docs/HOTSPOTS.md)",
         [KD_HS_ERR_REASON] = "a pc line names a stall-reason index that no reason line declared",
-        [KD_HS_ERR_EMPTY] = "it holds no sampled PC (the kernel ran too briefly for the sampling period, or "
-                            "sampling was off); record again with a shorter period",
+        [KD_HS_ERR_EMPTY] = ("it holds no sampled PC (the kernel ran too briefly for the sampling period, or "
+                             "sampling was off); record again with a shorter period"),
     };
     if (err->line)
         kd_sb_printf(sb, ", line %zu", err->line);
