@@ -33,9 +33,9 @@ FLOORS = [
     ("util", ["util"]),
     ("machine", ["gpu"]),
     ("kernel", ["source", "launch", "static", "compile", "wire", "git", "capture"]),
-    ("passes", ["measure", "check", "ncu", "sanitizer", "regions"]),
+    ("passes", ["measure", "check", "ncu", "sanitizer", "regions", "hotspots"]),
     ("backend", ["backend"]),
-    ("engine", ["diff", "app"]),
+    ("engine", ["diff", "app", "rank"]),
     ("report", ["report"]),
     ("commands", ["cli", "cmd", "workflow", "main.c"]),
 ]
