@@ -275,15 +275,20 @@ static void build_counters(const kd_pass_context *ctx, kd_comparison *c, const k
     kd_counters_build(results, opts->counters.full, &k, &c->counters);
 }
 
-/* Which collector --counters asks for. On the simulated harness an unasked-for auto keeps
+/* Which collector --counters asks for; auto is ncu when an ncu-only option is given. On the
+ * simulated harness an unasked-for auto keeps
  * the behaviour from before CUPTI (ncu's stand-in with --ncu, else none), so that the
  * simulated runs' reports stay as they were; `--counters cupti|auto` asks its `counters`. */
 static const char *collector_of(const kd_diff_options *opts, const kd_comparison *c)
 {
-    const char *asked = opts->counters.collector;
-    if (!asked && c->simulated)
-        return opts->counters.ncu ? "ncu" : NULL;
-    return asked ? asked : "auto";
+    const kd_counters_options *o = &opts->counters;
+    if (!o->collector && c->simulated)
+        return o->ncu ? "ncu" : NULL;
+    /* What only ncu does: keep its reports (--ncu-report), lock the clocks (base). */
+    bool ncu_only = o->report_dir || (o->clock_control && !strcmp(o->clock_control, "base"));
+    if (!o->collector || !strcmp(o->collector, "auto"))
+        return ncu_only ? "ncu" : "auto";
+    return o->collector;
 }
 
 /* Counters explain a timing; without them the timing still stands, so every failure here

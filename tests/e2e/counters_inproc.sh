@@ -73,5 +73,11 @@ lacks ip_cupti_refused err 'counter pass v1$'
 KERNDIFF_SIMULATE="$SIM_IP" run ip_default 0 -- "$A" "$B"
 has ip_default out 'counters not collected: the simulated harness has none'
 
+# auto with --ncu-report (what only ncu does): ncu, CUPTI not asked.
+KERNDIFF_TRACE=1 FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
+    run ip_auto_report 0 -- --counters auto --ncu $NCU --ncu-report "$WORK/ip_reports" "$A" "$B"
+lacks ip_auto_report err 'CUPTI'
+has ip_auto_report err 'counter pass v1$'
+
 run ip_bad 2 -- --counters nvperf "$A" "$B"
 has ip_bad err "--counters wants cupti, ncu or auto, got 'nvperf'"
