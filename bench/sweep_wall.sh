@@ -66,6 +66,29 @@ if runs["ahead"] and runs["fresh"]:
     ratio = statistics.median(runs["fresh"]) / statistics.median(runs["ahead"])
     print(f"ratio fresh/ahead: {ratio:.2f}x")' "$LOGS/walls" >>"$LOGS/summary"
 fi
+# Where the time goes: from the trace of each mode's last sweep, the seconds from the line
+# before to each stage's line, summed over the points (the stage names with numbers cut).
+for mode in ahead fresh; do
+    [ -s "$LOGS/$mode.$RUNS.err" ] || continue
+    python3 -c '
+import re, sys
+mode, path = sys.argv[1], sys.argv[2]
+stages, order, last = {}, [], 0.0
+for line in open(path):
+    m = re.match(r"\[kerndiff +([0-9.]+)s\] (.*)", line)
+    if not m:
+        continue
+    t, what = float(m.group(1)), re.sub(r"[0-9]+", "N", m.group(2))[:60]
+    if what not in stages:
+        stages[what] = 0.0
+        order.append(what)
+    stages[what] += t - last
+    last = t
+print(f"{mode}: where the time goes (s up to each stage, summed over the points; total {last:.3f} s)")
+for what in order:
+    if stages[what] >= 0.005:
+        print(f"  {stages[what]:7.3f}  {what}")' "$mode" "$LOGS/$mode.$RUNS.err" >>"$LOGS/summary"
+done
 echo "failed: $failed" >>"$LOGS/summary"
 tail -n +4 "$LOGS/summary"
 [ -n "${OUT:-}" ] && cp "$LOGS/summary" "$OUT/sweep_wall.txt"
