@@ -437,17 +437,10 @@ kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, 
     kd_strlist_push(&argv, count);
     kd_strlist_push(&argv, dir);
     kd_strlist_push(&argv, self);
-    kd_strlist_push(&argv, "rank");
+    /* The command word "rank" is among the words, where it was given. */
     kd_slurm_shard_words(r->argc, r->argv, &shard);
-    /* The command word "rank" is among the words (getopt takes it anywhere): given once. */
-    bool command_seen = false;
-    for (size_t i = 0; i < shard.count; i++) {
-        if (!command_seen && !strcmp(shard.items[i], "rank")) {
-            command_seen = true;
-            continue;
-        }
+    for (size_t i = 0; i < shard.count; i++)
         kd_strlist_push(&argv, shard.items[i]);
-    }
     kd_strlist_push(&argv, NULL);
     out = run_tool((const char *const *)argv.items, &res, e);
     if (out == KD_OK) {

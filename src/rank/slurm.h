@@ -9,8 +9,8 @@
  * here (kd_slurm_split_words: quotes and backslashes as sh reads them, no expansion), and
  * those words go to sbatch as its argument vector (util/spawn). The job's batch script
  * (DIR/job.sh) is a FIXED text: it reads the shard number from Slurm's environment
- * (SLURM_ARRAY_TASK_ID) and execs the words sbatch passes it ("$@": kerndiff's path, `rank`
- * and the rank's own arguments), to which it appends `--shard I/N --json DIR/shard-I.json`.
+ * (SLURM_ARRAY_TASK_ID) and execs the words sbatch passes it ("$@": kerndiff's path and the
+ * rank's own words, the command word `rank` where it was given), to which it appends `--shard I/N --json DIR/shard-I.json`.
  * The folder DIR keeps what merge and a re-run need: slurm.json (the manifest: the shard
  * count, the command as given, each shard's Slurm job id) and each task's log shard-I.log.
  *

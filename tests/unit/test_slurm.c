@@ -125,8 +125,8 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     free(body);
     char *shards = kd_path_join(dir, "shards");
     kd_slurm_options o = {.sbatch = "-p 'gpu nodes' -t 5", .shards = 3, .only_shard = -1, .dir = shards};
-    char *argv[] = {"kerndiff", "rank", "--slurm", "-p 'gpu nodes' -t 5", "--shards", "3", "--seed", "7",
-                    "--slurm-dir", shards, "base.cu", "c1.cu"};
+    char *argv[] = {"kerndiff", "--fn", "rank", "--slurm", "-p 'gpu nodes' -t 5", "--shards", "3", "--seed", "7",
+                    "--slurm-dir", shards, "rank", "base.cu", "c1.cu"};
     kd_slurm_submit_request r = {.o = &o, .argc = (int)(sizeof argv / sizeof *argv), .argv = argv};
     kd_slurm_job job;
     kd_slurm_error e = {0};
@@ -139,8 +139,8 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     char *script = kd_path_join(job.dir, KD_SLURM_SCRIPT);
     char *self = realpath("/proc/self/exe", NULL);
     const char *want[] = {"--job-name=kerndiff-rank", "--gres=gpu:1", "-p", "gpu nodes", "-t", "5", "--parsable",
-                          NULL /* --chdir */, log, "--array=0-2", script, "3", job.dir, self, "rank", "--seed", "7",
-                          "base.cu", "c1.cu"};
+                          NULL /* --chdir */, log, "--array=0-2", script, "3", job.dir, self, "--fn", "rank",
+                          "--seed", "7", "rank", "base.cu", "c1.cu"};
     assert_int_equal(n, sizeof want / sizeof *want);
     for (size_t i = 0; i < n; i++)
         if (want[i])
@@ -280,7 +280,7 @@ static void merge_names_the_shards_without_a_result(void **state)
     kd_slurm_merge_problems(&m, &text);
     assert_non_null(strstr(kd_sb_str(&text), "shard 2 of 3 (Slurm task 4242_2: CANCELLED): no result"));
     assert_non_null(strstr(kd_sb_str(&text), "shard 1 of 3 (Slurm task 4300_1: FAILED): its result"));
-    assert_non_null(strstr(kd_sb_str(&text), "re-run it alone: kerndiff rank --slurm '-p '\\''gpu nodes'\\'' -t 5'"));
+    assert_non_null(strstr(kd_sb_str(&text), "re-run it alone: kerndiff --fn rank --slurm '-p '\\''gpu nodes'\\'' -t 5'"));
     assert_non_null(strstr(kd_sb_str(&text), "--only-shard 2\n"));
     assert_non_null(strstr(kd_sb_str(&text), "1 of 3 shards have a result"));
     assert_non_null(strstr(kd_sb_str(&text), "the task left no log: it never ran"));
