@@ -30,8 +30,9 @@ import sys; n=int(sys.argv[1])
 print(';'.join(['median=100us,cv=1%,seed=1'] + ['median=%.3fus,cv=1%%' % (100 / (0.75 + 0.6 * i / n)) for i in range(1, n + 1)]))" "$N")
 export KERNDIFF_NO_GPU=1
 run_rank() { # COUNT JSON -> prints "wall_s maxrss_kb"
-    local count=$1 json=$2 list
-    list=$(ls "$DIR"/cands/*.cu | head -n "$count")
+    local count=$1 json=$2 all list
+    all=("$DIR"/cands/*.cu)
+    list="${all[*]:0:$count}"
     local t0 t1
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
