@@ -464,8 +464,22 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
         e->gate = KD_RANK_INCORRECT;
         e->reason = mismatch_of(&c->timing);
     }
-    if (e->gate == KD_RANK_SAME)
+    if (e->gate == KD_RANK_SAME) {
+        /* The race loads the builds and runs the launches: the texts the analysis read (PTX,
+         * SASS, ptxas's log) and the tables made of them are done with, so that memory stays
+         * flat with the number of candidates racing. */
+        for (int s = 0; s < 2; s++) {
+            kd_build *b = &c->side[s].build;
+            free(b->ptx);
+            free(b->sass);
+            free(b->ptxas_log);
+            b->ptx = b->sass = b->ptxas_log = NULL;
+        }
+        kd_count_table *tables[] = {&c->ptx_ops, &c->ptx_families, &c->sass_ops, &c->sass_families};
+        for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
+            kd_count_table_free(tables[t]);
         return c;
+    }
     kd_comparison_free(c);
     free(c);
     return NULL;
