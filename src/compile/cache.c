@@ -380,7 +380,7 @@ static int fill_folder(const char *build_dir, const char *staging, const char *f
     DIR *d = opendir(from_dir);
     int rc = d ? kd_mkdir_p(to_dir) : errno == ENOENT ? 0 : -1; /* none there: nothing to keep */
     unsigned long long total = 0;
-    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+    for (struct dirent *e; d && rc == 0 && (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
         char *from = kd_path_join(from_dir, e->d_name), *to = kd_path_join(to_dir, e->d_name);

@@ -11,11 +11,12 @@ tc_file=tests/e2e/fixtures/triton_jit/raises.py
 tc_launch='{"grid": [2, 1, 1], "args": [{"name": "x_ptr", "kind": "pointer", "dtype": "fp32", "count": 64, "element_size": 4}, {"name": "y_ptr", "kind": "pointer", "dtype": "fp32", "count": 64, "element_size": 4}], "where": {"file": "k.py", "line": 7}, "metadata": {"num_warps": 4, "shared": 0}}'
 tc_cache="$WORK/triton_cache_xdg"
 rm -rf "$tc_cache"
+tc_data_both='{"x_ptr": 256, "y_ptr": 256}' # bytes of each tensor the capture keeps ($tc_data: another)
 tc_run() { # tc_run NAME: one diff of the file with itself, the cache in $tc_cache; marks in tc_NAME.marks
     : >"$WORK/tc_$1.marks"
     KERNDIFF_SIMULATE="median=20us;median=20us" XDG_CACHE_HOME="$tc_cache" KERNDIFF_HARNESS_DIR="$tc_dir" \
         KD_REAL_HELPER="$(dirname "$KD")/kerndiff-triton.py" KD_FAKE_LAUNCH="$tc_launch" \
-        KD_FAKE_DATA='{"x_ptr": 256, "y_ptr": 256}' KD_FAKE_MARKS="$WORK/tc_$1.marks" \
+        KD_FAKE_DATA="${tc_data:-$tc_data_both}" KD_FAKE_MARKS="$WORK/tc_$1.marks" \
         "$KD" --no-ncu --json="$WORK/tc_$1.json" "$tc_file" "$tc_file" >"$WORK/tc_$1.out" 2>"$WORK/tc_$1.err" </dev/null
     echo "exit $?" >>"$WORK/tc_$1.out"
 }
@@ -102,6 +103,19 @@ rm -f "$tc_e/data.json" && sed -i '/^data\.json /d' "$tc_e/manifest"
 tc_run old
 [ "$(tc_captures old)" = 1 ] && ok "triton_cache old: an entry without a data list is captured again" || fail "triton_cache old: captures $(tc_captures old)" "$WORK/tc_old.marks"
 has tc_old out "taken from the file's own call; cached capture, with its data\\): .*$tc_data_line"
+
+# A capture that kept no data (each tensor past the cap): cached all the same, and a warm run
+# says "cached capture" (no data to carry) and why each buffer is seeded, as the cold run did.
+tc_cache="$WORK/triton_cache_nodata"
+rm -rf "$tc_cache"
+tc_data='{"x_ptr": "not kept: over the cap", "y_ptr": "not kept: over the cap"}'
+tc_run nodata_cold
+tc_run nodata_warm
+unset tc_data
+has tc_nodata_warm out '^exit 0$'
+[ "$(tc_captures nodata_warm)" = 0 ] && ok "triton_cache nodata_warm: no program run" || fail "triton_cache nodata_warm: captures $(tc_captures nodata_warm)" "$WORK/tc_nodata_warm.marks"
+has tc_nodata_warm out "taken from the file's own call; cached capture\): .*seeded at random: x_ptr \(not kept: over the cap\), y_ptr \(not kept: over the cap\)"
+lacks tc_nodata_warm out 'with its data'
 
 # The bug the GPU found: a tensor past kd_read_file's 64 MiB (bench/triton_capture's are 256 MiB)
 # was lost on its way into the cache. 80 MiB of fp32 here, cold then warm: kept, and used.
