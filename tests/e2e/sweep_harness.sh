@@ -68,8 +68,8 @@ EOF
 }
 sw_wrapper '[ $# -eq 1 ] && [ "$1" = "median=60us,seed=3" ] && exit 1'
 KERNDIFF_HARNESS_DIR="$WORK/sw_dir" KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SW_SIM" run sweep_spare_died 0 -- --n 1K,2K,4K "$A" "$B"
-has sweep_spare_died err '^kerndiff: the harness for v1 started ahead for this point had exited before it was used: a new one was started$'
-sw_count sweep_spare_died err 'had exited before it was used' 1
+has sweep_spare_died err '^kerndiff: the harness for v1 started ahead for this point was not ready \(it had exited or did not answer\): a new one was started$'
+sw_count sweep_spare_died err 'started ahead for this point was not ready' 1
 sw_count sweep_spare_died err 'harness .*: started$' 4
 sw_count sweep_spare_died out '^  [0-9]+K +[0-9.]+us +[0-9.]+us .* faster ' 3
 
