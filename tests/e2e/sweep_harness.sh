@@ -49,6 +49,12 @@ sw_count sweep_nocheck err 'harness .*: the one started ahead$' 2
 XDG_CACHE_HOME="$WORK/sw_cache" KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SW_SIM" run sweep_builds 0 -- --no-check --n 1K,2K,4K "$A" "$B"
 sw_count sweep_builds err 'v[12] built$' 2
 sw_count sweep_builds err 'v[12] built \(cache\)$' 4
+# A compile-time value is a compile input: one build per distinct value and side (2 and 4),
+# the repeated 2 found in the cache. The harnesses are still started ahead (same argv).
+XDG_CACHE_HOME="$WORK/sw_cache_d" KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SW_SIM" run sweep_define_builds 0 -- --no-check --sweep KD_SW_UNUSED=2,4,2 "$A" "$B"
+sw_count sweep_define_builds err 'v[12] built$' 4
+sw_count sweep_define_builds err 'v[12] built \(cache\)$' 2
+sw_count sweep_define_builds err 'harness .*: the one started ahead$' 2
 
 # A harness started ahead that died before its point: replaced, and said. The wrapper counts
 # its starts per role (its arguments: one spec alone, two together; the roles start at the
