@@ -499,6 +499,9 @@ kd_outcome kd_slurm_wait(const char *job_id, unsigned poll_ms, kd_slurm_error *e
 {
     if (!poll_ms)
         poll_ms = KD_SLURM_POLL_MS;
+    /* A busy or restarting controller fails a query now and then: only several failures in
+     * a row end the wait. */
+    unsigned failures = 0;
     for (;;) {
         const char *argv[] = {"squeue", "-h", "-j", job_id, "-o", "%i %T", NULL};
         kd_spawn_result res = {0};
@@ -509,13 +512,15 @@ kd_outcome kd_slurm_wait(const char *job_id, unsigned poll_ms, kd_slurm_error *e
                      strstr(kd_sb_str(&res.err), "Invalid job id"); /* gone from the controller */
         bool broken = !ended && (res.exit_code != 0 || res.signal || res.timed_out);
         bool empty = !broken && strspn(kd_sb_str(&res.out), " \t\n") == res.out.len;
-        if (broken) {
+        failures = broken ? failures + 1 : 0;
+        if (failures >= KD_SLURM_WAIT_FAILURES) {
+            kd_slurm_error_free(e);
             fail(e, KD_FAIL_RUNTIME, KD_SLURM_ERR_PROGRAM, NULL, "squeue");
             e->output = kd_xstrdup(kd_sb_str(&res.err));
             e->err = 0;
         }
         kd_spawn_result_free(&res);
-        if (broken)
+        if (failures >= KD_SLURM_WAIT_FAILURES)
             return KD_FAIL_RUNTIME;
         if (ended || empty)
             return KD_OK;

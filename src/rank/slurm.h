@@ -112,8 +112,10 @@ void kd_slurm_job_free(kd_slurm_job *j);
  * DIR or its manifest). */
 kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, kd_slurm_error *e);
 
-/* Polls `squeue -h -j ID` every poll_ms until the job has no task left in the queue.
- * KD_OK, or KD_FAIL_TOOL/KD_FAIL_RUNTIME with *e when squeue cannot be run. */
+/* Polls `squeue -h -j ID` every poll_ms until the job has no task left in the queue (or the
+ * controller no longer knows it). KD_OK, or KD_FAIL_TOOL/KD_FAIL_RUNTIME with *e when squeue
+ * cannot be run, or failed KD_SLURM_WAIT_FAILURES times in a row. */
+#define KD_SLURM_WAIT_FAILURES 3u
 kd_outcome kd_slurm_wait(const char *job_id, unsigned poll_ms, kd_slurm_error *e);
 
 /* The scheduler's state of each array task of the given job ids ("1234", "1240"):

@@ -255,6 +255,34 @@ static void heat_file(const char *path, unsigned heat, unsigned long long seed)
     assert_int_equal(kd_rank_heat_write(&h, path), 0);
 }
 
+static void wait_polls_squeue(void **state)
+{
+    (void)state;
+    /* the job in the queue twice, one failed query between, then gone */
+    char *count = kd_path_join(dir, "squeue.count");
+    char *body = kd_xasprintf("n=$(cat '%s' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '%s'; "
+                              "[ $n -eq 2 ] && { echo 'slurm_load_jobs error: Socket timed out' >&2; exit 1; }; "
+                              "[ $n -le 3 ] && echo '77_0 RUNNING'; exit 0", count, count);
+    fake("squeue", body);
+    free(body);
+    kd_slurm_error e = {0};
+    assert_int_equal(kd_slurm_wait("77", 10, &e), KD_OK);
+    size_t len;
+    char *n = kd_read_file(count, &len);
+    assert_string_equal(n, "4\n");
+    free(n);
+    /* a controller that never answers: the wait ends, saying what squeue said */
+    fake("squeue", "echo 'slurm_load_jobs error: Unable to contact slurm controller' >&2; exit 1");
+    assert_int_equal(kd_slurm_wait("77", 10, &e), KD_FAIL_RUNTIME);
+    assert_int_equal(e.kind, KD_SLURM_ERR_PROGRAM);
+    assert_non_null(strstr(e.output, "Unable to contact"));
+    kd_slurm_error_free(&e);
+    /* a job the controller forgot has ended */
+    fake("squeue", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
+    assert_int_equal(kd_slurm_wait("77", 10, &e), KD_OK);
+    free(count);
+}
+
 static void merge_names_the_shards_without_a_result(void **state)
 {
     (void)state;
@@ -371,6 +399,7 @@ int main(void)
         cmocka_unit_test(gpus_asked_or_not),
         cmocka_unit_test(shard_words_drop_slurm_and_outputs),
         cmocka_unit_test(submit_through_sbatch_then_rerun_one),
+        cmocka_unit_test(wait_polls_squeue),
         cmocka_unit_test(merge_names_the_shards_without_a_result),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
