@@ -27,6 +27,7 @@
 #include "counters_reply.h"
 #include "cupti_profiler.h"
 #include "cupti_timer.h"
+#include "cupti_pcsampling.h"
 #include "server.h"
 #include "gpu/nvml.h"
 #include "util/dtype.h"
@@ -977,6 +978,8 @@ static bool cuda_command(kd_server *s, kd_words *w)
         counters(h, w);
     else if (!strcmp(cmd, "regions"))
         regions(h, w);
+    else if (!strcmp(cmd, "hotspots"))
+        kd_pcs_command(s, w, h->ctx, NULL, cuda_launch_and_wait);
     else
         return false;
     return true;

@@ -536,11 +536,48 @@ static unsigned long long sim_address(kd_server *s, int slot, size_t k, kd_devpt
     return k < (size_t)spec->nbuffers ? spec->buffer_address[k] : 0x7f0000000000ull + ((unsigned long long)k << 20);
 }
 
+/* Each slot's entry (`load cubin PATH ENTRY`): the function a hot-spot record names. */
+static char sim_entry[KD_PROTO_MAX_SLOTS][256];
+
 static bool sim_load(kd_server *s, kd_words *w)
 {
-    (void)s, (void)w;
+    if (w->count >= 4)
+        snprintf(sim_entry[kd_server_current(s) - s->slot], sizeof sim_entry[0], "%s", w->word[3]);
     kd_proto_reply("ok load");
     return true;
+}
+
+/* `hotspots PATH`: a made-up hot-spot record (docs/HOTSPOTS.md) of the slot's kernel: eight
+ * PCs, its first sixteen bytes apart, the first weighted by the simulated median (long
+ * scoreboard), the others 100 samples each (selected), so two sides of different medians give
+ * different shares of their first line. */
+static void sim_hotspots(kd_server *s, kd_words *w)
+{
+    if (!s->ready || !kd_server_current(s)->loaded) {
+        kd_proto_reply("err protocol hotspots before setup, or on a slot that was not loaded");
+        return;
+    }
+    if (w->count < 2) {
+        kd_proto_reply("err hotspots usage: hotspots PATH [period=N]");
+        return;
+    }
+    kd_proto_decode(w->word[1]);
+    FILE *f = fopen(w->word[1], "w");
+    if (!f) {
+        kd_proto_reply("err hotspots cannot write %s", w->word[1]);
+        return;
+    }
+    const char *slot_entry = sim_entry[kd_server_current(s) - s->slot];
+    const char *entry = slot_entry[0] ? slot_entry : "sim_kernel";
+    unsigned long long first = (unsigned long long)(median_ns() / 100), total = first + 7 * 100;
+    fprintf(f, "kerndiff-hotspots 1\n# simulated (harness/sim_harness.c)\nkernel %s\nperiod 0\ntotal %llu dropped 0\n"
+               "reason 1 smsp__pcsamp_warps_issue_stalled_long_scoreboard\n"
+               "reason 2 smsp__pcsamp_warps_issue_stalled_selected\npc %s 0x0 1:%llu\n",
+            entry, total, entry, first);
+    for (int k = 1; k < 8; k++)
+        fprintf(f, "pc %s 0x%x 2:100\n", entry, k * 16);
+    fclose(f);
+    kd_proto_reply("ok hotspots pcs=8 samples=%llu dropped=0", total);
 }
 
 /* seed= makes a run repeatable; otherwise each process draws differently. */
@@ -648,6 +685,8 @@ static bool sim_command(kd_server *s, kd_words *w)
         regions(w);
     else if (!strcmp(cmd, "counters"))
         sim_counters(s, w);
+    else if (!strcmp(cmd, "hotspots"))
+        sim_hotspots(s, w);
     else if (!strcmp(cmd, "mode") || !strcmp(cmd, "once"))
         kd_proto_reply("ok %s", cmd);
     else

@@ -29,6 +29,8 @@ enum {
     OPT_FORCE,
     /* captured launches (issue 30): --launch FILE, --from 'CMD' (diff); capture --continue */
     OPT_LAUNCH_FILE, OPT_FROM, OPT_CAPTURE_CONTINUE,
+    /* the hot-spot diff (issue 31 item 2) */
+    OPT_HOTSPOTS, OPT_HOTSPOTS_PERIOD, OPT_COUNTERS,
 };
 
 /* --timeout's upper bound, seconds: a harness silent for an hour has hung. */

@@ -35,13 +35,13 @@ const size_t kd_command_word_count = sizeof kd_command_words / sizeof *kd_comman
 const char kd_short_options[] = "hqvNI:D:o:";
 
 extern const kd_option_group kd_opts_output, kd_opts_build, kd_opts_launch, kd_opts_timing, kd_opts_counters,
-    kd_opts_regions, kd_opts_sanitize, kd_opts_workflow, kd_opts_app, kd_opts_capture, kd_opts_rank, kd_opts_slurm;
+    kd_opts_regions, kd_opts_sanitize, kd_opts_workflow, kd_opts_app, kd_opts_capture, kd_opts_rank, kd_opts_slurm, kd_opts_hotspots;
 /* The first rank option given (cli/opts_rank.c), as typed, or NULL. */
 const char *kd_opts_rank_given(const unsigned char *seen, size_t n);
 const kd_option_group *const kd_option_groups[] = {
     &kd_opts_output, &kd_opts_build, &kd_opts_launch, &kd_opts_timing, &kd_opts_counters,
     &kd_opts_regions, &kd_opts_sanitize, &kd_opts_workflow, &kd_opts_app, &kd_opts_capture, &kd_opts_rank,
-    &kd_opts_slurm, NULL,
+    &kd_opts_slurm, &kd_opts_hotspots, NULL,
 };
 
 const struct option *kd_opt_long_options(void)

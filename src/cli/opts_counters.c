@@ -8,12 +8,8 @@
 #include "ncu/ncu_run.h"
 #include "util/xalloc.h"
 
-/* --counters: its code is this group's own (cli/option_parse.h's list has none yet); far
- * above that list and its 1000 block. */
-enum { OPT_COUNTERS_COLLECTOR = 0x4331 };
-
 static const struct option options[] = {
-    {"counters", required_argument, NULL, OPT_COUNTERS_COLLECTOR},
+    {"counters", required_argument, NULL, OPT_COUNTERS},
     {"ncu-report", required_argument, NULL, OPT_NCU_REPORT},
     {"metrics", required_argument, NULL, OPT_METRICS},
     {"ncu", required_argument, NULL, OPT_NCU},
@@ -51,7 +47,7 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
                                "at most %d in all, got '%s'", KD_NCU_MAX_EXTRA, optarg);
         break;
     case OPT_NO_NCU: opts->diff.counters.off = true; break;
-    case OPT_COUNTERS_COLLECTOR:
+    case OPT_COUNTERS:
         if (strcmp(optarg, "cupti") && strcmp(optarg, "ncu") && strcmp(optarg, "auto"))
             return kd_usage_error("--counters wants cupti, ncu or auto, got '%s'", optarg);
         opts->diff.counters.collector = optarg;

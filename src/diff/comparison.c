@@ -87,6 +87,10 @@ void kd_comparison_free(kd_comparison *c)
         kd_region_profile_free(&side->regions);
     }
     kd_note_free(&c->regions_note);
+    kd_hs_diff_free(&c->hotspots.diff);
+    kd_hs_profile_free(&c->hotspots.side[0]);
+    kd_hs_profile_free(&c->hotspots.side[1]);
+    kd_sb_free(&c->hotspots.failure.why);
     if (c->replay.capture) {
         kd_replay_free(c->replay.capture);
         free(c->replay.capture);

@@ -18,6 +18,7 @@
 #include "diff/notes.h"
 #include "static/analysis.h"
 #include "sanitizer/sanitize_pass.h"
+#include "hotspots/hotspots_pass.h"
 
 typedef struct kd_count_row {
     const char *key;  /* borrowed from the sides' histograms */
@@ -59,6 +60,16 @@ typedef struct kd_comparison {
     char *fault_explained;      /* a fault re-run under memcheck: what it says, or NULL */
     bool regions_run;           /* both sides' region profiles are present */
     kd_note regions_note;       /* why there are no region profiles */
+    /* --hotspots (issue 31 item 2, hotspots/): each side's PC samples by source line and their
+       diff; failure says why a side has none (step KD_HS_STEP_SOURCE: a side without its
+       source text, the diff made anyway). */
+    struct {
+        bool asked, run;
+        kd_hs_profile side[2];
+        kd_hs_diff diff;            /* when run (points into side[]) */
+        int failed_side;
+        kd_hotspots_failure failure;
+    } hotspots;
     kd_count_table ptx_ops, ptx_families, sass_ops, sass_families;
     kd_finding *findings;       /* what changed that matters (findings.h) */
     size_t finding_count;

@@ -34,6 +34,8 @@ typedef struct kd_diff_options {
     kd_counters_options counters; /* --no-ncu, --ncu, --ncu-set, --metrics ... */
     kd_sanitize_options sanitize; /* --sanitize, --sanitize-warn, --compute-sanitizer */
     bool regions_on;          /* --regions (or --trace) */
+    bool hotspots_on;         /* --hotspots (or --hotspots-period) */
+    unsigned hotspots_period; /* --hotspots-period: log2 of the PC-sampling period in cycles, 0: CUPTI's */
     kd_regions_options regions; /* --region-records */
 } kd_diff_options;
 

@@ -10,6 +10,7 @@
 #include "diff/replay_pass.h"
 #include "diff/runtime.h"
 #include "gpu/nvml.h"
+#include "ncu/advice.h"
 #include "ncu/cupti_collect.h"
 #include "ncu/ncu_msgs.h"
 #include "util/progress.h"
@@ -406,6 +407,50 @@ static kd_pass_result run_regions(const kd_pass_context *ctx, kd_comparison *c)
     return ran();
 }
 
+/* ---- hot spots (hotspots/): each side's PC samples by source line, after the timing ------ */
+
+static bool hotspots_wanted(const kd_diff_options *opts) { return opts->hotspots_on; }
+
+/* Each side's timed cubin alone in a harness child, one launch sampled. Like the regions,
+ * hot spots explain a timing: a failure is said in the report, never an error. */
+static kd_pass_result run_hotspots(const kd_pass_context *ctx, kd_comparison *c)
+{
+    const kd_diff_options *opts = ctx->opts;
+    c->hotspots.asked = true;
+    for (int s = 0; s < 2; s++) {
+        kd_hotspots_request r = {.side = &ctx->sides[s], .source_path = c->side[s].path, .workdir = ctx->workdir,
+                                 .period = opts->hotspots_period, .seed = opts->timing.seed,
+                                 .timeout_ms = opts->timing.timeout_ms};
+        kd_hotspots_failure f = {0};
+        kd_trace("hot-spot pass %s", ctx->sides[s].label);
+        int rc = kd_hotspots_record(&r, &c->hotspots.side[s], &f);
+        if (f.step != KD_HS_STEP_NONE) {
+            kd_sb_free(&c->hotspots.failure.why);
+            c->hotspots.failure = f;
+            c->hotspots.failed_side = s;
+        } else {
+            kd_sb_free(&f.why);
+        }
+        if (rc != 0)
+            return ran();
+    }
+    kd_hs_diff_build(&c->hotspots.side[0], &c->hotspots.side[1], &c->hotspots.diff);
+    c->hotspots.run = true;
+    /* The counters' advice again (the counter pass ran first), each note with its hot line. */
+    if (c->counters.present) {
+        for (size_t k = 0; k < c->counters.nadvice; k++)
+            free(c->counters.advice[k]);
+        free(c->counters.advice);
+        c->counters.advice = NULL;
+        c->counters.nadvice = 0;
+        kd_advice_input in = {.side = {&c->counters.side[0].total, &c->counters.side[1].total}};
+        for (int s = 0; s < 2; s++)
+            in.spill_bytes[s] = c->side[s].stat.resources.spill_stores + c->side[s].stat.resources.spill_loads;
+        kd_advice_hot(&in, &c->hotspots.diff, &c->counters.advice, &c->counters.nadvice);
+    }
+    return ran();
+}
+
 /* ---- the table ---------------------------------------------------------------------- */
 
 static const kd_pass sanitizer_pass = {
@@ -416,5 +461,9 @@ static const kd_pass counters_pass = {.name = "counters", .stage = KD_PASS_AFTER
 static const kd_pass regions_pass = {
     .name = "regions", .stage = KD_PASS_AFTER_TIMING, .wanted = regions_wanted, .run = run_regions};
 
-const kd_pass *const kd_passes[] = {&sanitizer_pass, &timing_pass, &kd_replay_pass, &counters_pass, &regions_pass};
+static const kd_pass hotspots_pass = {
+    .name = "hotspots", .stage = KD_PASS_AFTER_TIMING, .wanted = hotspots_wanted, .run = run_hotspots};
+
+const kd_pass *const kd_passes[] = {&sanitizer_pass, &timing_pass, &kd_replay_pass, &counters_pass, &regions_pass,
+                                    &hotspots_pass};
 const size_t kd_pass_count = sizeof kd_passes / sizeof *kd_passes;

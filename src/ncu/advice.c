@@ -136,7 +136,8 @@ static int by_score(const void *a, const void *b)
  * already there. */
 static void emit_notes(note_list *out)
 {
-    qsort(out->cand, out->ncand, sizeof *out->cand, by_score);
+    if (out->ncand > 1) /* qsort of no candidates: a null array, undefined for qsort */
+        qsort(out->cand, out->ncand, sizeof *out->cand, by_score);
     for (size_t k = 0; k < out->ncand; k++) {
         candidate *c = &out->cand[k];
         char share[64] = "", hot[96] = "";

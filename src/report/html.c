@@ -22,6 +22,7 @@
 #include "report/gate_summary.h"
 #include "report/html_page.h"
 #include "report/html_regions.h"
+#include "report/hotspots_report.h"
 #include "report/resources_text.h"
 #include "report/timing_text.h"
 #include "util/xalloc.h"
@@ -571,6 +572,13 @@ static void comparison_body(FILE *out, const kd_comparison *c)
         kd_html_regions(out, c);
     else
         say_note(out, "muted", &c->regions_note);
+    if (c->hotspots.run)
+        kd_hotspots_html(out, &c->hotspots.diff);
+    if (c->hotspots.asked && c->hotspots.failure.step != KD_HS_STEP_NONE) {
+        kd_strbuf sb = {0};
+        kd_hotspots_failure_text(&sb, c->hotspots.failed_side ? "v2" : "v1", &c->hotspots.failure);
+        kd_html_say(out, "p", "muted", &sb);
+    }
     static_section(out, c);
 }
 

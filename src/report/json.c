@@ -3,6 +3,7 @@
  * what the tables hold (totals, the headline, the gate's sentence) and recomputed, not
  * read, by the reader. */
 #include "report/replay_text.h"
+#include "report/hotspots_report.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -141,6 +142,25 @@ static const kd_jfield check_fields[] = {
     {KD_J_FIELD("memory_barriers", kd_sass_checks, memory_barriers), .range = KD_J_NONNEG},
 };
 static const kd_jtable check_table = KD_J_TABLE(check_fields);
+
+/* --hotspots: the diff's rows (report/hotspots_view.c), or why a side has none; absent when
+ * not asked. Not read back: a saved run keeps it for the reader, compare does not use it. */
+static json_t *hotspots(const void *base)
+{
+    const kd_comparison *c = base;
+    if (!c->hotspots.asked)
+        return NULL;
+    json_t *o = c->hotspots.run ? kd_hotspots_json(&c->hotspots.diff) : json_object();
+    if (o && c->hotspots.failure.step != KD_HS_STEP_NONE) {
+        kd_strbuf sb = {0};
+        kd_hotspots_failure_text(&sb, c->hotspots.failed_side ? "v2" : "v1", &c->hotspots.failure);
+        json_object_set_new(o, "problem", json_pack("{s:s, s:s, s:s}", "side", c->hotspots.failed_side ? "v2" : "v1",
+                                                    "step", kd_hs_step_name(c->hotspots.failure.step), "text",
+                                                    kd_sb_str(&sb)));
+        kd_sb_free(&sb);
+    }
+    return o;
+}
 
 static json_t *ptx_instructions(const void *base)
 {
@@ -1293,6 +1313,7 @@ static const kd_jfield comparison_fields[] = {
     {KD_J_GROUP_FIELD("runtime", runtime_table), KD_J_WHEN(kd_comparison, timed)},
     {KD_J_OBJECT_FIELD("counters", kd_comparison, counters, counter_table), KD_J_WHEN(kd_comparison, counters.present)},
     {KD_J_GROUP_FIELD("regions", regions_table), KD_J_WHEN(kd_comparison, regions_run), .optional = true},
+    {.key = "hotspots", .type = KD_J_CUSTOM, .write = hotspots, .omit = true},
     {.key = "sanitizer", .type = KD_J_CUSTOM, .write = sanitizer},
     /* written here for --fail-if-slower; kd_comparison_json adds it for --require-match alone.
      * Read back, its fail_if_slower says whether that gate was asked. */

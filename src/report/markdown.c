@@ -16,6 +16,7 @@
 #include "report/timing_text.h"
 #include "report/sanitizer_text.h"
 #include "report/regions_text.h"
+#include "report/hotspots_report.h"
 #include "report/resources_text.h"
 #include "report/untrusted.h"
 
@@ -265,6 +266,20 @@ static void note_line(FILE *out, const char *lead, const kd_note *n)
 }
 
 /* One kernel's findings under a bold title. */
+static void hotspots_section(FILE *out, const kd_comparison *c)
+{
+    if (c->hotspots.run)
+        kd_hotspots_markdown(out, &c->hotspots.diff);
+    if (c->hotspots.failure.step != KD_HS_STEP_NONE) {
+        kd_strbuf sb = {0};
+        kd_untrusted u = {0};
+        kd_hotspots_failure_text(&sb, c->hotspots.failed_side ? "v2" : "v1", &c->hotspots.failure);
+        fprintf(out, "- %s\n", kd_untrusted_md_text(&u, kd_sb_str(&sb)));
+        kd_untrusted_free(&u);
+        kd_sb_free(&sb);
+    }
+}
+
 static void findings_list(FILE *out, const char *title, const kd_comparison *c)
 {
     if (!c->finding_count)
@@ -413,6 +428,8 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         regions_section(out, c);
     else
         note_line(out, "- ", &c->regions_note);
+    if (c->hotspots.asked)
+        hotspots_section(out, c);
     findings_list(out, "What changed", c);
     if (o->brief)
         return;

@@ -14,6 +14,7 @@
 #include "report/note_text.h"
 #include "report/timing_text.h"
 #include "report/regions_text.h"
+#include "report/hotspots_report.h"
 #include "report/resources_text.h"
 #include "report/sanitizer_text.h"
 #include "report/untrusted.h"
@@ -384,6 +385,18 @@ static void regions_section(FILE *out, const kd_render_options *o, const kd_comp
     kd_sb_free(&line);
 }
 
+static void hotspots_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
+{
+    if (c->hotspots.run)
+        kd_hotspots_terminal(out, &c->hotspots.diff, o->color);
+    if (c->hotspots.failure.step != KD_HS_STEP_NONE) {
+        kd_strbuf sb = {0};
+        kd_hotspots_failure_text(&sb, c->hotspots.failed_side ? "v2" : "v1", &c->hotspots.failure);
+        fprintf(out, "\n%s%s%s\n", paint(o, YELLOW), kd_sb_str(&sb), paint(o, RESET));
+        kd_sb_free(&sb);
+    }
+}
+
 static void findings_section(FILE *out, const kd_render_options *o, const kd_comparison *c)
 {
     if (!c->finding_count)
@@ -544,6 +557,8 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
         regions_section(out, o, c);
     else
         note_line(out, o, "\n", YELLOW, "", &c->regions_note);
+    if (c->hotspots.asked)
+        hotspots_section(out, o, c);
 
     findings_section(out, o, c);
     static_sections(out, o, c);

@@ -85,6 +85,9 @@ suite counters
 # --- the region pass ----------------------------------------------------------------------
 suite regions
 
+# The hot-spot diff (--hotspots): options, and the report when a side has no profile.
+suite hotspots
+
 # --- the sanitizer pass ----------------------------------------------------------------------
 suite sanitizer
 
