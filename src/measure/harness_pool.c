@@ -18,7 +18,7 @@ typedef struct spare {
 
 static struct {
     bool open;       /* a sweep runs, and KERNDIFF_SWEEP_FRESH is not set */
-    bool said;       /* the sweep's one trace line about fresh children was said */
+    bool said;       /* a sweep runs: its one trace line about fresh children was said */
     size_t followers;
     spare spares[KD_POOL_ROLES];
     kd_child retired[KD_POOL_ROLES];
@@ -148,7 +148,8 @@ int kd_harness_pool_take(int role, kd_child *c, const char *label, const char *c
         }
         drop(s);
     }
-    kd_trace("harness %s: started", label);
+    if (pool.said) /* in a sweep: each start said, for the count (a single diff stays as it was) */
+        kd_trace("harness %s: started", label);
     return start(c, label, argv, why);
 }
 
