@@ -8,7 +8,7 @@
 #include "util/progress.h"
 #include "util/xalloc.h"
 #include "wire/client.h"
-#include "workflow/workflow_msgs.h"
+#include "measure/measure_msgs.h"
 
 typedef struct spare {
     bool held;
@@ -142,7 +142,7 @@ int kd_harness_pool_take(int role, kd_child *c, const char *label, const char *c
         }
         if (same) {
             pool.stats.replaced++;
-            kd_say(KD_MSG_SWEEP_SPARE_DIED, KD_DIAG_NO_SIDE, KD_S(label));
+            kd_say(KD_MSG_MEASURE_SPARE_NOT_READY, KD_DIAG_NO_SIDE, KD_S(label));
         } else {
             pool.stats.dropped++;
         }

@@ -8,7 +8,7 @@
  * front end), and the next kd_measure takes them instead of starting its own. Started only
  * after the timing (never while samples are taken), only for points that follow, and each
  * taken only by the same role (v1 alone, v2 alone, both) with the same argv.
- * A spare found dead when taken is replaced by a fresh child, and said (KD_MSG_SWEEP_SPARE_DIED).
+ * A spare found dead when taken is replaced by a fresh child, and said (KD_MSG_MEASURE_SPARE_NOT_READY).
  * Off outside a sweep, and with KERNDIFF_SWEEP_FRESH=1 (each point starts its children
  * itself, as before: the bench's baseline). Not thread-safe: one kerndiff, one sweep. */
 #ifndef KD_MEASURE_HARNESS_POOL_H

@@ -13,7 +13,6 @@ const kd_wording kd_wording_workflow[] = {
                                 "nothing was run"},
     {KD_MSG_SWEEP_FORM, 1, "kerndiff: --sweep wants NAME=a,b,c, got '{0}'"},
     {KD_MSG_SWEEP_POINT, 3, "kerndiff: {0} = {1}: {2}"},
-    {KD_MSG_SWEEP_SPARE_DIED, 1, "kerndiff: the harness for {0} started ahead for this point was not ready (it had exited or did not answer): a new one was started"},
     /* sweep (L1) above, watch and saved (L2b) below */
     {KD_MSG_WORKFLOW_WATCH_UNREADABLE, 0, "kerndiff: a watched file can no longer be read; stopping"},
     /* compare of saved runs (L4: workflow/saved.c) */

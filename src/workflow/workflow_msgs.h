@@ -16,7 +16,6 @@ enum {
     KD_MSG_SWEEP_COUNT_BAD,       /* point, points, value, why */
     KD_MSG_SWEEP_FORM,            /* --sweep's text */
     KD_MSG_SWEEP_POINT,           /* parameter, value, what happened at that point */
-    KD_MSG_SWEEP_SPARE_DIED,      /* the child's label: a harness started ahead did not answer its hello (measure/harness_pool.c) */
     /* sweep (L1) above, watch and saved (L2b) below */
     KD_MSG_WORKFLOW_WATCH_UNREADABLE = KD_DIAG_ID(KD_AREA_WORKFLOW, 1), /* --watch: a watched file went away */
     /* compare of saved runs (L4: workflow/saved.c), from 900 */
