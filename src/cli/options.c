@@ -10,6 +10,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
+#include "cli/opts_slurm.h"
 #include "cli/outputs.h"
 #include "launch/expr.h"
 #include "util/suggest.h"
@@ -477,6 +478,9 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
     const char *rank_option = kd_opts_rank_given(st->seen, sizeof st->seen);
     if (rank_option && opts->command != KD_CMD_RANK)
         return kd_usage_error("%s belongs to kerndiff rank BASE CAND...", rank_option);
+    const char *slurm_option = kd_opts_slurm_given(st->seen, sizeof st->seen);
+    if (slurm_option && opts->command != KD_CMD_RANK)
+        return kd_usage_error("%s belongs to kerndiff rank BASE CAND...", slurm_option);
     static const int capture_only[] = {'o', OPT_CAPTURE_CONTINUE};
     stray = first_seen(st, capture_only, sizeof capture_only / sizeof *capture_only);
     if (stray && opts->command != KD_CMD_CAPTURE)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/launch_text.h"
+#include "report/triton_launchable.h"
 #include "report/untrusted.h"
 #include "source/compiled.h"
 #include "source/pykernels.h"
@@ -33,7 +34,7 @@ static void launch_lines(lister *l, const kd_kernel *k)
     };
     kd_launch_spec spec;
     kd_strbuf geometry = {0}, args = {0};
-    if (kd_launch_spec_build(&req, &spec, &geometry) != 0) {
+    if (kd_triton_list_refused(k, l->notes, g, l->path, &geometry) || kd_launch_spec_build(&req, &spec, &geometry) != 0) {
         kd_sb_printf(l->out, "  launch: not launchable as described: %s\n", kd_untrusted_text(&l->safe, kd_sb_str(&geometry)));
     } else {
         kd_launch_geometry_text(&spec, &geometry);

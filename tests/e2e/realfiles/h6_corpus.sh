@@ -186,7 +186,7 @@ run corpus_rows_triton_stride 0 -- list --arg input_row_stride=4096 tests/realfi
 has corpus_rows_triton_stride out 'launch: grid 256 \(assumed\)'
 has corpus_rows_triton_stride out 'grid 256: one program a row, n / 4096 rows$'
 # a constexpr block is no row stride (triton_add: pid * BLOCK_SIZE): its length stays n
-h6_list corpus_rows_not_block triton_add.py
+run corpus_rows_not_block 0 -- list --arg BLOCK_SIZE=1024 tests/realfiles/triton_add.py
 has corpus_rows_not_block out 'n_elements = 1048576 \(n\)$'
 # where nothing relates the index to a row length (r = blockIdx.y alone, c = threadIdx.x), the
 # scalar keeps asking before any launch; a block wider than the index's tile is refused
