@@ -95,3 +95,6 @@ cp "$R_BASE" "$R_DIR/base.cu"
 KERNDIFF_SIMULATE="median=100us,cv=1%" run rank_base_in_dir 0 -- rank --n 4096 --max-rounds 5 --json "$WORK/rank_bd.json" "$R_DIR/base.cu" "$R_DIR"
 rexpect rank_base_in_dir "$WORK/rank_bd.json" '"base.cu" in [c["name"] for c in d["candidates"]], len(d["candidates"])' "(False, 7)"
 rm -f "$R_DIR/base.cu"
+
+# The race loads each candidate's own build (tests/e2e/rank/builds.sh)
+. "$ROOT/tests/e2e/rank/builds.sh"
