@@ -45,7 +45,7 @@ sweep() {
     local points
     points=$(grep -cE '^  [0-9]+ +[0-9.]+[mun]?s ' "$LOGS/$1.$2.out")
     [ "$points" -eq 5 ] || fail "$1 sweep $2: $points points in the table, wanted 5" "$LOGS/$1.$2.out"
-    echo "$1 $(printf %.3f "$(echo "$end - $start" | bc)")" >>"$LOGS/walls"
+    echo "$1 $(python3 -c "import sys; print('%.3f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$start" "$end")" >>"$LOGS/walls"
     ok "$1 sweep $2: $(tail -1 "$LOGS/walls" | cut -d' ' -f2) s, $points points in the table"
 }
 for ((i = 1; i <= RUNS; i++)); do
