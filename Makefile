@@ -78,7 +78,8 @@ $(FAKE_NVML): tests/fakes/fake_nvml.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CFLAGS) $(CFLAGS) -shared -fPIC -o $@ $<
 
-unit: $(TEST_BIN)
+# test_h31c_harness_pool starts the simulated harness beside it (BUILD/kerndiff-sim-harness)
+unit: $(TEST_BIN) $(BUILD)/kerndiff-sim-harness
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; KD_FIXTURES=tests/fixtures $$t; done
 
 $(CONFORMANCE): tests/conformance/conformance.c $(LIB)
