@@ -32,6 +32,10 @@ static void launch_lines(lister *l, const kd_kernel *k)
         .n = g ? g->n : NULL, .grid = g ? g->grid : NULL, .block = g ? g->block : NULL,
         .smem = g ? g->smem : NULL, .buffers = g ? &g->buffers : NULL, .scalars = g ? &g->scalars : NULL,
     };
+    kd_launch_abi abi = {0}; /* a Triton kernel's constexprs that --arg gives: not unknown names */
+    kd_triton_list_constants(k, g, &abi);
+    if (abi.nconstants)
+        req.abi = &abi;
     kd_launch_spec spec;
     kd_strbuf geometry = {0}, args = {0};
     if (kd_triton_list_refused(k, l->notes, g, l->path, &geometry) || kd_launch_spec_build(&req, &spec, &geometry) != 0) {
@@ -45,6 +49,7 @@ static void launch_lines(lister *l, const kd_kernel *k)
         kd_launch_spec_free(&spec);
     }
     kd_sb_free(&geometry);
+    kd_launch_abi_free(&abi);
     kd_sb_free(&args);
 }
 

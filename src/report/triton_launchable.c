@@ -1,6 +1,7 @@
 #include "report/triton_launchable.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/triton_constexpr.h"
@@ -47,4 +48,27 @@ bool kd_triton_list_refused(const kd_kernel *k, const kd_annotations *notes, con
     }
     json_decref(info);
     return unset != NULL;
+}
+
+void kd_triton_list_constants(const kd_kernel *k, const kd_launch_options *given, kd_launch_abi *abi)
+{
+    json_t *info = k->frontend_info && given ? json_loads(k->frontend_info, 0, NULL) : NULL;
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(info, "params"), i, p) {
+        const char *kind = json_string_value(json_object_get(p, "kind")), *name = json_string_value(json_object_get(p, "name"));
+        if (!kind || !name || strcmp(kind, "constexpr") != 0)
+            continue;
+        size_t len = strlen(name);
+        for (size_t j = 0; j < given->scalars.count; j++) {
+            const char *item = given->scalars.items[j];
+            if (strncmp(item, name, len) == 0 && item[len] == '=') {
+                char *end = NULL;
+                double value = strtod(item + len + 1, &end);
+                if (end && end != item + len + 1 && *end == '\0')
+                    kd_launch_abi_set(abi, name, value);
+            }
+        }
+    }
+    json_decref(info);
 }

@@ -18,4 +18,9 @@
 bool kd_triton_list_refused(const kd_kernel *k, const kd_annotations *notes, const kd_launch_options *given,
                             const char *path, kd_strbuf *why);
 
+/* The tl.constexprs of Triton kernel k that --arg gives a value (NAME=VALUE), into abi's
+ * constants, so that the launch list shows takes them as the diff does (a meta-parameter,
+ * not an unknown parameter). Nothing for any other kernel. Free with kd_launch_abi_free. */
+void kd_triton_list_constants(const kd_kernel *k, const kd_launch_options *given, kd_launch_abi *abi);
+
 #endif
