@@ -77,7 +77,8 @@ static void whole_file(const uint8_t *data, size_t size)
             for (int w = 0; w < 2; w++) {
                 unsigned char *mem = NULL;
                 uint64_t len = 0;
-                if (kd_capture_read_contents(&cap, a, (kd_capture_which)w, 1 << 20, &mem, &len, &err) == 0) {
+                kd_capture_read_request req = {.alloc = a, .which = (kd_capture_which)w, .max_bytes = 1 << 20};
+                if (kd_capture_read_contents(&cap, &req, &mem, &len, &err) == 0) {
                     if (len != cap.allocs[a].span_end - cap.allocs[a].span_start)
                         abort();
                     free(mem);
