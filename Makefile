@@ -64,7 +64,8 @@ $(BUILD)/kerndiff-sim-harness: $(BUILD)/harness/sim_harness.o $(BUILD)/harness/s
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 # It runs inside programs built without sanitizers, so the sanitizer flags stay out of it.
-$(INJECT): harness/inject.c harness/capture_inject.c harness/capture_inject.h
+# libcupti is searched for as the harness searches it (cupti_library.c, util/env.c compiled in).
+$(INJECT): harness/inject.c harness/capture_inject.c harness/capture_inject.h harness/cupti_library.c harness/cupti_library.h src/util/env.c
 	$(CC) $(KD_CPPFLAGS) -I$(CUDA_HOME)/include $(KD_CFLAGS) $(filter-out -fsanitize%,$(CFLAGS)) \
 	  -fPIC -shared -fvisibility=hidden -o $@ $(filter %.c,$^) -ldl -lpthread
 

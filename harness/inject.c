@@ -15,9 +15,9 @@
  * id of the call that caused it: records can arrive long after their range closed and still
  * be placed exactly.
  *
- * Built against the toolkit's CUPTI headers; libcupti itself is dlopen'ed, so the library
- * loads (and does nothing) where CUPTI is missing. Never calls exit, never prints on
- * stdout: the program's output is its own. */
+ * Built against the toolkit's CUPTI headers; libcupti itself is dlopen'ed, found as the
+ * harness finds it (harness/cupti_library.c), so the library loads (and does nothing) where
+ * CUPTI is missing. Never calls exit, never prints on stdout: the program's output is its own. */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -32,6 +32,7 @@
 #include <generated_nvtx_meta.h>
 
 #include "capture_inject.h"
+#include "cupti_library.h"
 
 #define EXPORT __attribute__((visibility("default")))
 enum { BUFFER_BYTES = 8 << 20, MAX_NESTING = 64 };
@@ -344,20 +345,6 @@ static void CUPTIAPI on_callback(void *data, CUpti_CallbackDomain domain, CUpti_
         ;
 }
 
-static void *open_cupti(void)
-{
-    const char *env = getenv("KERNDIFF_CUPTI_LIBRARY");
-    const char *candidates[] = {env, "libcupti.so.13", "libcupti.so",
-                                "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so",
-                                "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
-        void *lib = candidates[i] && *candidates[i] ? dlopen(candidates[i], RTLD_NOW | RTLD_GLOBAL) : NULL;
-        if (lib)
-            return lib;
-    }
-    return NULL;
-}
-
 static void put_totals(FILE *f, const char *what, const totals *t)
 {
     fprintf(f, "%s %llu %llu %llu\n", what, (unsigned long long)t->count, (unsigned long long)t->bytes,
@@ -448,7 +435,7 @@ static int unavailable(const char *dir, const char *why)
  * NVTX_INJECTION64_PATH names this library; CUPTI's own entry does the work. */
 EXPORT int InitializeInjectionNvtx2(void *get_export_table)
 {
-    void *lib = open_cupti();
+    void *lib = kd_cupti_library();
     int (*init)(void *) = NULL;
     if (lib)
         memcpy(&init, &(void *){dlsym(lib, "InitializeInjectionNvtx2")}, sizeof init);
@@ -462,11 +449,11 @@ EXPORT int InitializeInjection(void)
     /* `kerndiff capture`: one launch recorded instead of the whole-program collection. */
     const char *capture_dir = getenv("KERNDIFF_CAPTURE_DIR");
     if (capture_dir && *capture_dir)
-        return kd_capture_start(capture_dir, open_cupti());
+        return kd_capture_start(capture_dir, kd_cupti_library());
     const char *dir = getenv("KERNDIFF_APP_RECORDS");
     if (!dir || !*dir)
         return 1;
-    void *lib = open_cupti();
+    void *lib = kd_cupti_library();
     if (!lib)
         return unavailable(dir, "libcupti not found (set KERNDIFF_CUPTI_LIBRARY)");
     LOAD(lib, register_callbacks, "cuptiActivityRegisterCallbacks");
