@@ -15,6 +15,9 @@ enum {
     KD_MSG_DIFF_NO_TMPDIR,
     KD_MSG_DIFF_SAYS,                /* another module's sentence (git/) */
     KD_MSG_DIFF_NEEDS_ONE_KERNEL,    /* the kernels compared, ", "-separated */
+    /* ... and scalars their launches still need (launch/spec.h kd_launch_needs_collect): the
+       kernels, the flags ("--arg a=VALUE --arg b=VALUE"), the names ("a, b") */
+    KD_MSG_DIFF_NEEDS_ONE_KERNEL_ARGS,
 };
 
 #endif

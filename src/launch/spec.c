@@ -440,6 +440,21 @@ static void missing_values(builder *b, const kd_param *const *missing, size_t co
                      "--arg NAME=n)", b->req->kernel->name);
 }
 
+/* The named ones of `missing` into out->needs_value, whole names only (kd_launch_spec's
+ * buffer is fixed: a name that does not fit is left out rather than cut). */
+static void needs_value(builder *b, const kd_param *const *missing, size_t count)
+{
+    char *to = b->out->needs_value;
+    size_t size = sizeof b->out->needs_value, len = 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *name = missing[i]->name;
+        size_t need = strlen(name) + (len ? 2 : 0);
+        if (!*name || len + need >= size)
+            continue;
+        len += (size_t)snprintf(to + len, size - len, "%s%s", len ? ", " : "", name);
+    }
+}
+
 /* An integer parameter must receive a whole number its type can hold. */
 static int check_fits(builder *b, const kd_param *p, const kd_launch_arg *arg)
 {
@@ -1033,6 +1048,7 @@ static int resolve_scalars(builder *b)
         return rc < 0 ? -1 : 0;
     kd_sb_free(b->error);
     missing_values(b, missing, nmissing);
+    needs_value(b, missing, nmissing);
     return -1;
 }
 
@@ -1096,9 +1112,42 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
     if (!failed)
         add_scratch(&b);
     free(vars);
-    if (failed)
+    if (failed) {
+        char needs[sizeof out->needs_value];
+        memcpy(needs, out->needs_value, sizeof needs);
         kd_launch_spec_free(out);
+        memcpy(out->needs_value, needs, sizeof needs);
+    }
     return failed ? -1 : 0;
+}
+
+void kd_launch_needs_flags(const char *names, kd_strbuf *flags)
+{
+    for (const char *p = names; *p;) {
+        size_t n = strcspn(p, ",");
+        kd_sb_printf(flags, "%s--arg %.*s=VALUE", flags->len ? " " : "", (int)n, p);
+        p += n;
+        p += strspn(p, ", ");
+    }
+}
+
+void kd_launch_needs_collect(const kd_launch_spec *failed, kd_strbuf *names)
+{
+    const char *p = failed->needs_value;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        bool seen = false;
+        for (const char *q = kd_sb_str(names); !seen && *q;) {
+            size_t m = strcspn(q, ",");
+            seen = m == n && strncmp(q, p, n) == 0;
+            q += m;
+            q += strspn(q, ", ");
+        }
+        if (!seen)
+            kd_sb_printf(names, "%s%.*s", names->len ? ", " : "", (int)n, p);
+        p += n;
+        p += strspn(p, ", ");
+    }
 }
 
 void kd_launch_spec_free(kd_launch_spec *s)

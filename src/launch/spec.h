@@ -64,6 +64,12 @@ typedef struct kd_launch_spec {
      * "" when nothing. The origins above say "assumed" / "__launch_bounds__" / "shared
      * array" / "indexing" where one of these applies. */
     char assumed[1024];
+    /* After a failed build (kd_launch_spec_build's -1, the rest zeroed): the named scalar
+     * parameters that still need a value (none given, none in the file, none the code can
+     * tell), ", "-joined in parameter order; "" when the failure was another. The one rule
+     * behind the refusal, for everyone who says what a launch needs (the diff of several
+     * kernels, kd_launch_needs_collect). */
+    char needs_value[512];
 } kd_launch_spec;
 
 /* What a kernel's compiler fixes about its launch. A Triton cubin runs with 32 x num_warps
@@ -129,6 +135,14 @@ typedef struct kd_launch_request {
  * are errors. */
 int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_strbuf *error);
 void kd_launch_spec_free(kd_launch_spec *s);
+
+/* Appends the scalars `failed` still needs (its needs_value) to `names` (", "-joined), each
+ * once: a name already in `names` is skipped. For a line that gathers several launches'
+ * needs (several kernels, two sides). */
+void kd_launch_needs_collect(const kd_launch_spec *failed, kd_strbuf *names);
+/* The flags that give those names values, the command line's syntax: "--arg a=VALUE --arg
+ * b=VALUE" for names "a, b" (a message's data, worded in report/). */
+void kd_launch_needs_flags(const char *names, kd_strbuf *flags);
 
 /* The grid's blocks (Triton: programs). */
 unsigned long long kd_launch_spec_blocks(const kd_launch_spec *s);

@@ -15,5 +15,8 @@ const kd_wording kd_wording_diff[] = {
     {KD_MSG_DIFF_SAYS, 1, "kerndiff: {0}"},
     /* as report/kernels_text.c's line in the report, for the exit status's reason */
     {KD_MSG_DIFF_NEEDS_ONE_KERNEL, 1, "kerndiff: timing needs one kernel: --fn NAME ({0})"},
+    /* the same with kernels_text.c's needs clause (kd_kernels_needs_clause) */
+    {KD_MSG_DIFF_NEEDS_ONE_KERNEL_ARGS, 3,
+     "kerndiff: timing needs one kernel: --fn NAME ({0}), and {1} (no value given or in the file for {2})"},
     {0, 0, NULL},
 };
