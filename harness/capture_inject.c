@@ -14,7 +14,26 @@
  *
  * The runtime launch callbacks are watched too, only to notice a runtime launch that reached
  * no driver callback (it would otherwise be missed silently): the manifest says so.
- * Graph launches (cuGraphLaunch) are counted, not captured.
+ *
+ * CUDA graphs (issue 30): a launch made while its stream is being captured into a graph runs
+ * nothing and is not counted; the graph's kernel nodes are counted when the graph runs. At
+ * each instantiation (cuGraphInstantiate*) the graph's nodes are walked, child graphs
+ * included, and when the named kernel is among them the graph is cloned: the clone is what the
+ * executable graph runs (an executable graph is a snapshot; the driver cannot say which graph
+ * an exec came from). At each cuGraphLaunch of such an exec every node of the kernel counts as
+ * one launch, in cuGraphGetNodes' order. When the K-th is a node of it, the clone is cloned
+ * again and rewired so that the node runs alone: every node that is neither an ancestor nor a
+ * descendant of it is made to finish before it, device-to-device (or pinned host) copies of
+ * each allocation its parameters reach are added between its predecessors and it ("before":
+ * what the earlier nodes wrote, not what the graph started with) and between it and its
+ * dependents ("after"); that graph is instantiated and launched on the program's stream at the
+ * ENTER of the program's own cuGraphLaunch, and the staged copies are written out. Cases that
+ * cannot be captured exactly are refused with an `error` line naming them: a node inside a child
+ * graph, an exec changed after instantiation (cuGraphExec*SetParams, cuGraphExecUpdate,
+ * cuGraphNodeSetEnabled), a graph with conditional or memory allocation/free nodes (the driver
+ * can neither clone it nor show a conditional node's body), a graph instantiated for
+ * device-side launch, and any capture after a graph with conditional nodes ran (the count of
+ * launches is then unknown).
  *
  * Driver entry points come from libcuda by dlsym (the process has it loaded: the driver is
  * what loaded this library); libcupti is dlopen'ed by inject.c. Never prints: errors are
@@ -62,6 +81,27 @@ static struct {
     __typeof__(cuFuncGetParamInfo) *func_param;
     __typeof__(cuKernelGetParamInfo) *kernel_param;
     __typeof__(cuStreamIsCapturing) *stream_capturing;
+    /* CUDA graphs */
+    __typeof__(cuKernelGetName) *kernel_name;
+    __typeof__(cuGraphGetNodes) *graph_nodes;
+    __typeof__(cuGraphNodeGetType) *node_type;
+    __typeof__(cuGraphKernelNodeGetParams_v2) *kernel_node_params;
+    __typeof__(cuGraphKernelNodeGetAttribute) *kernel_node_attr;
+    __typeof__(cuGraphChildGraphNodeGetGraph) *child_graph;
+    __typeof__(cuGraphClone) *graph_clone;
+    __typeof__(cuGraphNodeFindInClone) *find_in_clone;
+    __typeof__(cuGraphGetEdges_v2) *graph_edges;
+    __typeof__(cuGraphAddDependencies_v2) *add_deps;
+    __typeof__(cuGraphAddMemcpyNode) *add_memcpy;
+    __typeof__(cuGraphInstantiateWithFlags) *instantiate;
+    __typeof__(cuGraphLaunch) *graph_launch;
+    __typeof__(cuGraphExecDestroy) *exec_destroy;
+    __typeof__(cuGraphDestroy) *graph_destroy;
+    __typeof__(cuMemAlloc_v2) *mem_alloc;
+    __typeof__(cuMemFree_v2) *mem_free;
+    __typeof__(cuMemAllocHost_v2) *host_alloc;
+    __typeof__(cuMemFreeHost) *host_free;
+    __typeof__(cuCtxGetCurrent) *ctx_current;
 } drv;
 
 static struct {
@@ -87,6 +127,24 @@ typedef struct pointer {
     size_t word, alloc, offset;
 } pointer;
 
+/* A node of the named kernel in an instantiated graph. */
+typedef struct graph_entry {
+    CUgraphNode node; /* in the exec's snapshot; NULL: inside a child graph (counted, not captured) */
+    CUfunction key;   /* the function (or CUkernel) the node launches: the `seen` table's key */
+    char *name;
+} graph_entry;
+
+/* An executable graph that runs the named kernel or has conditional nodes. */
+typedef struct graph_exec {
+    CUgraphExec exec;
+    CUgraph snapshot; /* the graph as instantiated (a clone); NULL when refused */
+    graph_entry *entries;
+    size_t nentries;
+    int conditional, device_launch;
+    char refuse[160];     /* why its nodes cannot be captured, or "" */
+    char changed_by[96];  /* the call that changed the exec after instantiation, or "" */
+} graph_exec;
+
 /* The settings, the state and the captured launch. Written under `lock`, except the launch
  * itself, written only by the capturing thread once `state` is CAPTURING. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -96,7 +154,10 @@ static struct {
     int keep_going;
     pid_t owner;
     enum { WAITING, CAPTURING, DONE } state;
-    uint64_t matched, graphs, runtime_only, into_graph;
+    uint64_t matched, graphs, runtime_only, conditional_runs;
+    int changes_unwatched; /* CUPTI refused a callback of exec_changes: graph nodes are not captured */
+    graph_exec *execs; /* the instantiated graphs that matter (see graph_exec) */
+    size_t nexecs;
     seen_kernel seen[SEEN_SLOTS];
     size_t nseen;
     char errors[MAX_ERRORS][ERROR_CHARS];
@@ -120,6 +181,7 @@ static struct {
 
 static _Thread_local int capturing_here; /* this thread is inside the captured launch */
 static _Thread_local int runtime_depth, driver_seen;
+static _Thread_local int own_call; /* this thread is making the library's own driver calls */
 
 static void add_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void add_error(const char *fmt, ...)
@@ -275,48 +337,56 @@ static int write_file(const char *name, const void *buf, size_t n)
     return close(fd) != 0 ? -1 : rc;
 }
 
+/* A host buffer for copies in chunks, big enough for the largest allocation's chunk; NULL
+ * (and *fail set, an error recorded) when there is no memory for it. */
+static unsigned char *chunk_buffer(const char *when, int *fail)
+{
+    size_t most = 0;
+    for (size_t i = 0; i < C.nalloc; i++)
+        most = C.allocs[i].size > most ? C.allocs[i].size : most;
+    unsigned char *buf = most ? malloc(most < COPY_CHUNK ? most : COPY_CHUNK) : NULL;
+    *fail = most && !buf;
+    if (*fail)
+        add_error("no host memory to copy the allocations (%s)", when);
+    return buf;
+}
+
+/* Writes alloc-I.WHEN, allocation I's size in bytes, from device memory at `dev` (through
+ * `buf`) or, when `host` is set, from that host memory; 0, or -1 with an error recorded. */
+static int dump_alloc(size_t i, const char *when, CUdeviceptr dev, const unsigned char *host, unsigned char *buf)
+{
+    char name[64], path[4096];
+    snprintf(name, sizeof name, "alloc-%zu.%s", i, when);
+    int fd = path_in(path, sizeof path, name) == 0 ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    if (fd < 0)
+        return add_error("cannot write %s in the capture folder: %s", name, strerror(errno)), -1;
+    for (size_t done = 0; done < C.allocs[i].size;) {
+        size_t n = C.allocs[i].size - done < COPY_CHUNK ? C.allocs[i].size - done : COPY_CHUNK;
+        CUresult r = host ? CUDA_SUCCESS : drv.dtoh(buf, dev + done, n);
+        if (r != CUDA_SUCCESS || write_all(fd, host ? host + done : buf, n) != 0) {
+            if (r != CUDA_SUCCESS)
+                add_error("copying allocation %zu (%s the launch) failed: CUresult %d", i, when, (int)r);
+            else
+                add_error("writing %s failed: %s", name, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        done += n;
+    }
+    if (close(fd) != 0)
+        return add_error("writing %s failed: %s", name, strerror(errno)), -1;
+    return 0;
+}
+
 /* Copies every allocation into alloc-I.WHEN; returns 0, or -1 with an error recorded. */
 static int copy_allocations(const char *when)
 {
-    unsigned char *host = NULL;
-    size_t total = 0;
-    for (size_t i = 0; i < C.nalloc; i++)
-        total = C.allocs[i].size > total ? C.allocs[i].size : total;
-    if (total && !(host = malloc(total < COPY_CHUNK ? total : COPY_CHUNK))) {
-        add_error("no host memory to copy the allocations (%s)", when);
-        return -1;
-    }
-    for (size_t i = 0; i < C.nalloc; i++) {
-        char name[64], path[4096];
-        snprintf(name, sizeof name, "alloc-%zu.%s", i, when);
-        int fd = path_in(path, sizeof path, name) == 0 ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
-        if (fd < 0) {
-            add_error("cannot write %s in the capture folder: %s", name, strerror(errno));
-            free(host);
-            return -1;
-        }
-        for (size_t done = 0; done < C.allocs[i].size;) {
-            size_t n = C.allocs[i].size - done < COPY_CHUNK ? C.allocs[i].size - done : COPY_CHUNK;
-            CUresult r = drv.dtoh(host, C.allocs[i].base + done, n);
-            if (r != CUDA_SUCCESS || write_all(fd, host, n) != 0) {
-                if (r != CUDA_SUCCESS)
-                    add_error("copying allocation %zu (%s the launch) failed: CUresult %d", i, when, (int)r);
-                else
-                    add_error("writing %s failed: %s", name, strerror(errno));
-                close(fd);
-                free(host);
-                return -1;
-            }
-            done += n;
-        }
-        if (close(fd) != 0) {
-            add_error("writing %s failed: %s", name, strerror(errno));
-            free(host);
-            return -1;
-        }
-    }
-    free(host);
-    return 0;
+    int fail = 0;
+    unsigned char *buf = chunk_buffer(when, &fail);
+    for (size_t i = 0; !fail && i < C.nalloc; i++)
+        fail = dump_alloc(i, when, C.allocs[i].base, NULL, buf) != 0;
+    free(buf);
+    return fail ? -1 : 0;
 }
 
 /* The rest of a line, whatever the text holds. */
@@ -414,10 +484,10 @@ static void write_manifest(const char *status)
     }
     if (C.graphs)
         fprintf(f, "graphs %llu\n", (unsigned long long)C.graphs);
-    if (C.into_graph)
-        fprintf(f, "error %llu launches of the kernel went into a stream being captured into a CUDA graph: "
-                   "graph kernel nodes are not captured\n",
-                (unsigned long long)C.into_graph);
+    if (C.conditional_runs && !captured)
+        fprintf(f, "error %llu CUDA graph launches had conditional nodes, whose bodies cannot be looked into: "
+                   "launches of the kernel inside them are not counted\n",
+                (unsigned long long)C.conditional_runs);
     if (C.runtime_only)
         fprintf(f, "error %llu runtime launches of the kernel reached no driver launch callback: not captured\n",
                 (unsigned long long)C.runtime_only);
@@ -557,8 +627,9 @@ static void finish(const char *status)
         _exit(strcmp(status, "captured") == 0 ? 0 : 3);
 }
 
-/* ENTER of the launch that is captured (state CAPTURING, this thread): all but "after". */
-static int capture_before(const launch *l, const char *symbol)
+/* The launch's description, parameters, pointers and allocations (not their contents);
+ * params.bin written. 0, or -1 with an error recorded. */
+static int record_launch(const launch *l, const char *symbol)
 {
     C.api = l->api;
     C.when = time(NULL);
@@ -583,6 +654,14 @@ static int capture_before(const launch *l, const char *symbol)
                -1;
     if (write_file("params.bin", C.pbuf, C.pbytes) != 0)
         return add_error("cannot write params.bin in the capture folder: %s", strerror(errno)), -1;
+    return 0;
+}
+
+/* ENTER of the launch that is captured (state CAPTURING, this thread): all but "after". */
+static int capture_before(const launch *l, const char *symbol)
+{
+    if (record_launch(l, symbol) != 0)
+        return -1;
     CUresult r = drv.ctx_sync();
     if (r != CUDA_SUCCESS)
         return add_error("synchronizing before the launch failed: CUresult %d (an earlier kernel faulted?)", (int)r), -1;
@@ -608,11 +687,10 @@ static void capture_after(CUresult launched)
 
 /* Whether the launch only records a node of a graph being built (stream capture): it runs
  * nothing now, and synchronizing the context would break the program's capture. */
-static int into_graph(const launch *l)
+static int into_graph(CUstream stream, const char *api)
 {
     CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-    CUstream stream = l->stream;
-    if (!stream && strstr(l->api, "_ptsz"))
+    if (!stream && strstr(api, "_ptsz"))
         stream = CU_STREAM_PER_THREAD;
     return drv.stream_capturing && drv.stream_capturing(stream, &status) == CUDA_SUCCESS &&
            status != CU_STREAM_CAPTURE_STATUS_NONE;
@@ -639,6 +717,497 @@ static int claimed(void)
     return path_in(path, sizeof path, "claimed") == 0 && access(path, F_OK) == 0;
 }
 
+/* ---- CUDA graphs ---------------------------------------------------------------------- */
+
+/* The K-th launch was found after graphs with conditional nodes ran: the launches inside their
+ * bodies were not counted, so this may not be the K-th. Refused (state CAPTURING). */
+static void refuse_uncounted(const char *symbol, uint64_t runs)
+{
+    add_error("before launch %llu of kernel %s was reached the program ran %llu CUDA graphs with conditional "
+              "nodes, whose bodies cannot be looked into: which launch is the K-th is unknown, so none is captured",
+              (unsigned long long)C.nth, symbol, (unsigned long long)runs);
+    finish("error");
+}
+
+/* A kernel node's function: the CUfunction, else the CUkernel (cast, as param_info takes it). */
+static CUfunction node_function(const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    return p->func ? p->func : (CUfunction)(void *)p->kern;
+}
+
+static const char *node_name(const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    const char *name = NULL;
+    if (p->func && drv.func_name && drv.func_name(&name, p->func) == CUDA_SUCCESS && name)
+        return name;
+    if (p->kern && drv.kernel_name && drv.kernel_name(&name, p->kern) == CUDA_SUCCESS && name)
+        return name;
+    return NULL;
+}
+
+/* A graph's nodes (malloc'ed, *n of them), or NULL (*n = 0 for an empty graph). */
+static CUgraphNode *graph_nodes(CUgraph g, size_t *n)
+{
+    *n = 0;
+    if (drv.graph_nodes(g, NULL, n) != CUDA_SUCCESS || *n == 0)
+        return NULL;
+    CUgraphNode *nodes = malloc(*n * sizeof *nodes);
+    if (nodes && drv.graph_nodes(g, nodes, n) == CUDA_SUCCESS)
+        return nodes;
+    free(nodes);
+    *n = 0;
+    return NULL;
+}
+
+static void set_refuse(graph_exec *x, const char *why)
+{
+    if (!x->refuse[0])
+        snprintf(x->refuse, sizeof x->refuse, "%s", why);
+}
+
+/* Walks graph g (top: the instantiated graph itself, else a child graph) for the named
+ * kernel's nodes, conditional nodes and what forbids cloning. */
+static void walk_graph(CUgraph g, int top, graph_exec *x, int depth)
+{
+    size_t n = 0;
+    CUgraphNode *nodes = graph_nodes(g, &n);
+    for (size_t i = 0; i < n; i++) {
+        CUgraphNodeType type;
+        if (drv.node_type(nodes[i], &type) != CUDA_SUCCESS)
+            continue;
+        if (type == CU_GRAPH_NODE_TYPE_KERNEL) {
+            CUDA_KERNEL_NODE_PARAMS p = {0};
+            const char *name = drv.kernel_node_params(nodes[i], &p) == CUDA_SUCCESS ? node_name(&p) : NULL;
+            if (!name || !matches(name))
+                continue;
+            graph_entry *grown = realloc(x->entries, (x->nentries + 1) * sizeof *grown);
+            char *copy = strdup(name);
+            if (!grown || !copy) {
+                free(copy);
+                if (grown)
+                    x->entries = grown;
+                set_refuse(x, "no memory to list the graph's nodes");
+                continue;
+            }
+            x->entries = grown;
+            x->entries[x->nentries++] = (graph_entry){top ? nodes[i] : NULL, node_function(&p), copy};
+        } else if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
+            CUgraph child = NULL;
+            if (depth < 64 && drv.child_graph(nodes[i], &child) == CUDA_SUCCESS)
+                walk_graph(child, 0, x, depth + 1);
+        } else if (type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+            x->conditional = 1;
+            set_refuse(x, "the graph has conditional nodes (the driver can neither clone such a graph nor show "
+                          "a conditional node's body)");
+        } else if (type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || type == CU_GRAPH_NODE_TYPE_MEM_FREE) {
+            set_refuse(x, "the graph has memory allocation or free nodes (the driver cannot clone such a graph)");
+        }
+    }
+    free(nodes);
+}
+
+/* Whether the driver has every graph call this needs (CUDA 12.3 or later). */
+static int graphs_ok(void)
+{
+    return drv.graph_nodes && drv.node_type && drv.kernel_node_params && drv.child_graph && drv.graph_clone &&
+           drv.find_in_clone && drv.graph_edges && drv.add_deps && drv.add_memcpy && drv.instantiate &&
+           drv.graph_launch && drv.exec_destroy && drv.graph_destroy && drv.mem_alloc && drv.mem_free &&
+           drv.host_alloc && drv.host_free && drv.ctx_current;
+}
+
+static void free_exec(graph_exec *x)
+{
+    for (size_t i = 0; i < x->nentries; i++)
+        free(x->entries[i].name);
+    free(x->entries);
+    if (x->snapshot && drv.graph_destroy)
+        drv.graph_destroy(x->snapshot);
+    memset(x, 0, sizeof *x);
+}
+
+/* The entry of exec e (under `lock`), or NULL. */
+static graph_exec *find_exec(CUgraphExec e)
+{
+    for (size_t i = 0; i < C.nexecs; i++)
+        if (C.execs[i].exec == e)
+            return &C.execs[i];
+    return NULL;
+}
+
+/* Once the state is no longer WAITING the table is left alone: a capturing thread holds an
+ * entry of it. */
+static void forget_exec(CUgraphExec e)
+{
+    pthread_mutex_lock(&lock);
+    graph_exec *x = C.state == WAITING ? find_exec(e) : NULL, gone = {0};
+    if (x) {
+        gone = *x;
+        *x = C.execs[--C.nexecs];
+    }
+    pthread_mutex_unlock(&lock);
+    free_exec(&gone);
+}
+
+/* EXIT of a successful cuGraphInstantiate*: exec e runs graph g as it is now. */
+static void on_instantiated(CUgraphExec e, CUgraph g, unsigned long long flags)
+{
+    forget_exec(e); /* a handle the driver reuses */
+    pthread_mutex_lock(&lock);
+    int waiting = C.state == WAITING;
+    pthread_mutex_unlock(&lock);
+    if (!waiting || !graphs_ok())
+        return;
+    graph_exec x = {.exec = e, .device_launch = (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) != 0};
+    walk_graph(g, 1, &x, 0);
+    if (!x.nentries && !x.conditional) {
+        free_exec(&x);
+        return;
+    }
+    if (!x.refuse[0] && x.nentries) {
+        CUresult r = drv.graph_clone(&x.snapshot, g);
+        for (size_t i = 0; r == CUDA_SUCCESS && i < x.nentries; i++)
+            if (x.entries[i].node)
+                r = drv.find_in_clone(&x.entries[i].node, x.entries[i].node, x.snapshot);
+        if (r != CUDA_SUCCESS) {
+            char why[96];
+            snprintf(why, sizeof why, "cloning the graph at its instantiation failed: CUresult %d", (int)r);
+            set_refuse(&x, why);
+        }
+    }
+    pthread_mutex_lock(&lock);
+    int refuse_now = C.state == WAITING && x.device_launch && x.nentries;
+    graph_exec *grown = C.state == WAITING && !refuse_now ? realloc(C.execs, (C.nexecs + 1) * sizeof *grown) : NULL;
+    if (grown) {
+        C.execs = grown;
+        C.execs[C.nexecs++] = x;
+    } else if (C.state == WAITING && !refuse_now) {
+        add_error("no memory to remember an instantiated CUDA graph: its kernel nodes are not counted");
+    }
+    if (refuse_now)
+        C.state = claim() ? CAPTURING : DONE;
+    int capturing = refuse_now && C.state == CAPTURING;
+    pthread_mutex_unlock(&lock);
+    if (capturing)
+        add_error("kernel %s is a node of a CUDA graph instantiated for device-side launch "
+                  "(CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH): launches of it from the device can be neither "
+                  "seen nor counted, so none is captured",
+                  x.entries[0].name);
+    if (!grown)
+        free_exec(&x);
+    if (capturing)
+        finish("error");
+}
+
+/* Staging memory for one allocation's copy: device memory, else pinned host memory. */
+typedef struct stage {
+    CUdeviceptr dev;
+    void *host;
+} stage;
+
+static void free_stages(stage *st, size_t n)
+{
+    for (size_t i = 0; st && i < n; i++) {
+        if (st[i].dev)
+            drv.mem_free(st[i].dev);
+        if (st[i].host)
+            drv.host_free(st[i].host);
+    }
+    free(st);
+}
+
+/* Appends to list *out (*nout entries) one memcpy node per chunk copying allocation `a` into
+ * its stage, each depending on deps[0..ndeps). */
+static CUresult add_copies(CUgraph g, CUcontext ctx, size_t a, const stage *to, const CUgraphNode *deps, size_t ndeps,
+                           CUgraphNode **out, size_t *nout)
+{
+    for (size_t done = 0; done < C.allocs[a].size;) {
+        size_t n = C.allocs[a].size - done < COPY_CHUNK ? C.allocs[a].size - done : COPY_CHUNK;
+        CUDA_MEMCPY3D cp = {.srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = C.allocs[a].base + done,
+                            .srcPitch = n, .srcHeight = 1, .dstPitch = n, .dstHeight = 1,
+                            .WidthInBytes = n, .Height = 1, .Depth = 1};
+        if (to->dev) {
+            cp.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+            cp.dstDevice = to->dev + done;
+        } else {
+            cp.dstMemoryType = CU_MEMORYTYPE_HOST;
+            cp.dstHost = (unsigned char *)to->host + done;
+        }
+        CUgraphNode *grown = realloc(*out, (*nout + 1) * sizeof *grown);
+        if (!grown)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        *out = grown;
+        CUresult r = drv.add_memcpy(&grown[*nout], g, deps, ndeps, &cp, ctx);
+        if (r != CUDA_SUCCESS)
+            return r;
+        (*nout)++;
+        done += n;
+    }
+    return CUDA_SUCCESS;
+}
+
+static int by_handle(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (const CUgraphNode *)a, y = (uintptr_t) * (const CUgraphNode *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Index of node v in the sorted array, or n. */
+static size_t node_index(const CUgraphNode *sorted, size_t n, CUgraphNode v)
+{
+    const CUgraphNode *hit = bsearch(&v, sorted, n, sizeof v, by_handle);
+    return hit ? (size_t)(hit - sorted) : n;
+}
+
+/* Marks in `mark` (bit `bit`) every node reachable from node `start` over edges from[i] -> to[i]
+ * (forward) or to[i] -> from[i]; indices, E edges. */
+static void reach(const size_t *from, const size_t *to, size_t E, size_t start, unsigned char *mark, unsigned bit,
+                  size_t *queue)
+{
+    size_t head = 0, tail = 0;
+    queue[tail++] = start;
+    while (head < tail) {
+        size_t v = queue[head++];
+        for (size_t e = 0; e < E; e++)
+            if (from[e] == v && !(mark[to[e]] & bit)) {
+                mark[to[e]] |= bit;
+                queue[tail++] = to[e];
+            }
+    }
+}
+
+/* The graph surgery and run (see the top of the file): `g` is a clone of the exec's snapshot
+ * and `target` the node in it; stages st[2 * i] (before) and st[2 * i + 1] (after). */
+static CUresult isolate_and_copy(CUgraph g, CUgraphNode target, const stage *st, CUcontext ctx, CUgraphExec *exec)
+{
+    size_t n = 0, E = 0;
+    CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
+    CUgraphNode *nodes = graph_nodes(g, &n), *efrom = NULL, *eto = NULL, *deps = NULL, *before = NULL, *after = NULL;
+    CUgraphEdgeData *edata = NULL;
+    size_t *ifrom = NULL, *ito = NULL, *queue = NULL, ndeps = 0, nbefore = 0, nafter = 0, nsucc = 0;
+    unsigned char *mark = NULL;
+    if (!nodes)
+        return CUDA_ERROR_INVALID_VALUE;
+    qsort(nodes, n, sizeof *nodes, by_handle);
+    size_t t = node_index(nodes, n, target);
+    if (t == n) {
+        r = CUDA_ERROR_NOT_FOUND;
+        goto out;
+    }
+    if ((r = drv.graph_edges(g, NULL, NULL, NULL, &E)) != CUDA_SUCCESS && r != CUDA_ERROR_LOSSY_QUERY)
+        goto out;
+    r = CUDA_ERROR_OUT_OF_MEMORY;
+    efrom = malloc((E + 1) * sizeof *efrom);
+    eto = malloc((E + 1) * sizeof *eto);
+    edata = calloc(E + 1, sizeof *edata);
+    ifrom = malloc((E + 1) * sizeof *ifrom);
+    ito = malloc((E + 1) * sizeof *ito);
+    queue = malloc((n + 1) * sizeof *queue);
+    mark = calloc(n, 1);
+    deps = malloc((n + 1) * sizeof *deps);
+    if (!efrom || !eto || !edata || !ifrom || !ito || !queue || !mark || !deps)
+        goto out;
+    if (E && (r = drv.graph_edges(g, efrom, eto, edata, &E)) != CUDA_SUCCESS)
+        goto out;
+    for (size_t e = 0; e < E; e++) {
+        ifrom[e] = node_index(nodes, n, efrom[e]);
+        ito[e] = node_index(nodes, n, eto[e]);
+        if (ifrom[e] == n || ito[e] == n) {
+            r = CUDA_ERROR_INVALID_VALUE;
+            goto out;
+        }
+    }
+    reach(ito, ifrom, E, t, mark, 1, queue); /* ancestors */
+    reach(ifrom, ito, E, t, mark, 2, queue); /* descendants */
+    /* "before" waits for the target's predecessors and for every node running beside it (the
+     * last of each such chain), so nothing else runs between the copies and the node. */
+    for (size_t v = 0; v < n; v++) {
+        int pred = 0, beside = v != t && !mark[v], beside_after = 0;
+        for (size_t e = 0; e < E; e++) {
+            if (ifrom[e] == v && ito[e] == t)
+                pred = 1;
+            if (beside && ifrom[e] == v && ito[e] != t && !mark[ito[e]])
+                beside_after = 1;
+        }
+        if (pred || (beside && !beside_after))
+            deps[ndeps++] = nodes[v];
+    }
+    for (size_t a = 0; a < C.nalloc; a++)
+        if ((r = add_copies(g, ctx, a, &st[2 * a], deps, ndeps, &before, &nbefore)) != CUDA_SUCCESS)
+            goto out;
+    for (size_t b = 0; b < nbefore; b++)
+        if ((r = drv.add_deps(g, &before[b], &target, NULL, 1)) != CUDA_SUCCESS)
+            goto out;
+    for (size_t a = 0; a < C.nalloc; a++)
+        if ((r = add_copies(g, ctx, a, &st[2 * a + 1], &target, 1, &after, &nafter)) != CUDA_SUCCESS)
+            goto out;
+    /* the target's dependents wait for "after" (the successors as the edges list them) */
+    for (size_t e = 0; e < E; e++)
+        if (ifrom[e] == t)
+            for (size_t c = 0; c < nafter; c++) {
+                nsucc++;
+                if ((r = drv.add_deps(g, &after[c], &eto[e], NULL, 1)) != CUDA_SUCCESS)
+                    goto out;
+            }
+    r = drv.instantiate(exec, g, 0);
+out:
+    free(nodes);
+    free(efrom);
+    free(eto);
+    free(edata);
+    free(ifrom);
+    free(ito);
+    free(queue);
+    free(mark);
+    free(deps);
+    free(before);
+    free(after);
+    return r;
+}
+
+/* Runs exec x's snapshot once, with node `node` isolated and its allocations copied before
+ * and after it, on the program's stream; writes alloc-I.before/after. 0, or -1 with an error. */
+static int run_with_copies(const graph_exec *x, CUgraphNode node, CUstream stream)
+{
+    CUgraph g = NULL;
+    CUgraphExec e = NULL;
+    CUgraphNode target = NULL;
+    CUcontext ctx = NULL;
+    stage *st = calloc(2 * C.nalloc + 1, sizeof *st);
+    int rc = -1, fail = 0;
+    unsigned char *buf = NULL;
+    if (!st)
+        return add_error("no memory for the graph's copies"), -1;
+    for (size_t i = 0; i < 2 * C.nalloc; i++) {
+        size_t size = C.allocs[i / 2].size;
+        if (size && drv.mem_alloc(&st[i].dev, size) != CUDA_SUCCESS &&
+            drv.host_alloc(&st[i].host, size) != CUDA_SUCCESS) {
+            st[i].dev = 0;
+            add_error("no device or pinned host memory for a copy of allocation %zu (%zu bytes) inside the graph",
+                      i / 2, size);
+            goto out;
+        }
+    }
+    own_call = 1;
+    CUresult r = drv.ctx_current(&ctx);
+    const char *step = "cuCtxGetCurrent";
+    if (r == CUDA_SUCCESS && (step = "cuGraphClone", r = drv.graph_clone(&g, x->snapshot)) == CUDA_SUCCESS &&
+        (step = "cuGraphNodeFindInClone", r = drv.find_in_clone(&target, node, g)) == CUDA_SUCCESS &&
+        (step = "adding the copy nodes and instantiating", r = isolate_and_copy(g, target, st, ctx, &e)) == CUDA_SUCCESS &&
+        (step = "cuCtxSynchronize before the graph", r = drv.ctx_sync()) == CUDA_SUCCESS &&
+        (step = "cuGraphLaunch", r = drv.graph_launch(e, stream)) == CUDA_SUCCESS)
+        step = "running the graph", r = drv.ctx_sync();
+    own_call = 0;
+    if (r != CUDA_SUCCESS) {
+        add_error("capturing the graph's kernel node failed at %s: CUresult %d", step, (int)r);
+        goto out;
+    }
+    buf = chunk_buffer("in the graph", &fail);
+    for (size_t i = 0; !fail && i < 2 * C.nalloc; i++)
+        fail = dump_alloc(i / 2, i % 2 ? "after" : "before", st[i].dev, st[i].host, buf) != 0;
+    rc = fail ? -1 : 0;
+out:
+    own_call = 1;
+    if (e)
+        drv.exec_destroy(e);
+    if (g)
+        drv.graph_destroy(g);
+    free_stages(st, 2 * C.nalloc);
+    own_call = 0;
+    free(buf);
+    return rc;
+}
+
+/* The K-th launch is node `hit` of exec x launched on `stream` (state CAPTURING, this thread):
+ * captured, or refused saying why. */
+static void capture_graph_node(const graph_exec *x, const graph_entry *hit, CUstream stream, const char *api,
+                               uint64_t conditional_runs)
+{
+    char why[256] = "";
+    if (x->refuse[0])
+        snprintf(why, sizeof why, "%s", x->refuse);
+    else if (!hit->node)
+        snprintf(why, sizeof why, "the node is inside a child graph node");
+    else if (C.changes_unwatched)
+        snprintf(why, sizeof why, "CUPTI refused to report the calls that change an executable graph");
+    else if (x->changed_by[0])
+        snprintf(why, sizeof why, "the executable graph was changed after its instantiation (%s)", x->changed_by);
+    if (!why[0] && conditional_runs) {
+        refuse_uncounted(hit->name, conditional_runs);
+        return;
+    }
+    if (why[0]) {
+        add_error("launch %llu of kernel %s is a kernel node of a CUDA graph that cannot be captured exactly: %s",
+                  (unsigned long long)C.nth, hit->name, why);
+        finish("error");
+        return;
+    }
+    CUDA_KERNEL_NODE_PARAMS p = {0};
+    CUresult r = drv.kernel_node_params(hit->node, &p);
+    if (r != CUDA_SUCCESS) {
+        add_error("reading the graph's kernel node failed: CUresult %d", (int)r);
+        finish("error");
+        return;
+    }
+    launch l = {.api = api, .f = node_function(&p), .grid = {p.gridDimX, p.gridDimY, p.gridDimZ},
+                .block = {p.blockDimX, p.blockDimY, p.blockDimZ}, .shared = p.sharedMemBytes,
+                .stream = stream, .args = p.kernelParams, .extra = p.extra};
+    CUkernelNodeAttrValue v;
+    memset(&v, 0, sizeof v);
+    if (drv.kernel_node_attr && drv.kernel_node_attr(hit->node, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &v) == CUDA_SUCCESS) {
+        l.cluster[0] = v.clusterDim.x;
+        l.cluster[1] = v.clusterDim.y;
+        l.cluster[2] = v.clusterDim.z;
+    }
+    /* the driver may answer 1x1x1 for a node launched without clusters: the same launch */
+    if (l.cluster[0] <= 1 && l.cluster[1] <= 1 && l.cluster[2] <= 1)
+        memset(l.cluster, 0, sizeof l.cluster);
+    if (!stream && strstr(api, "_ptsz"))
+        l.stream = CU_STREAM_PER_THREAD;
+    finish(record_launch(&l, hit->name) == 0 && run_with_copies(x, hit->node, l.stream) == 0 ? "captured" : "error");
+}
+
+/* ENTER of the program's cuGraphLaunch of exec e on `stream`. */
+static void on_graph_launch(CUgraphExec e, CUstream stream, const char *api)
+{
+    pthread_mutex_lock(&lock);
+    if (C.state != WAITING || into_graph(stream, api)) { /* a child graph node of a graph being built */
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    C.graphs++;
+    graph_exec *x = find_exec(e);
+    const graph_entry *hit = NULL;
+    uint64_t before_this = C.conditional_runs;
+    if (x && x->conditional)
+        C.conditional_runs++;
+    for (size_t i = 0; x && !hit && i < x->nentries; i++) {
+        seen_kernel *s = seen_entry(x->entries[i].key, x->entries[i].name);
+        if (s)
+            s->count++;
+        if (++C.matched == C.nth)
+            hit = &x->entries[i];
+    }
+    if (hit)
+        C.state = claim() ? CAPTURING : DONE;
+    int capturing = hit && C.state == CAPTURING;
+    pthread_mutex_unlock(&lock);
+    /* x stays valid: exec table changes only while WAITING, and the state is no longer that */
+    if (capturing)
+        capture_graph_node(x, hit, stream, api, before_this);
+}
+
+/* A call that changes an executable graph after its instantiation, returned `r`. */
+static void on_exec_changed(CUgraphExec e, const char *call, CUresult r)
+{
+    if (r != CUDA_SUCCESS)
+        return;
+    pthread_mutex_lock(&lock);
+    graph_exec *x = C.state == WAITING ? find_exec(e) : NULL;
+    if (x && !x->changed_by[0])
+        snprintf(x->changed_by, sizeof x->changed_by, "%s", call ? call : "a cuGraphExec* call");
+    pthread_mutex_unlock(&lock);
+}
+
 static void on_launch_enter(const launch *l, const char *symbol)
 {
     pthread_mutex_lock(&lock);
@@ -660,16 +1229,20 @@ static void on_launch_enter(const launch *l, const char *symbol)
         named = name && matches(name);
         symbol = name;
     }
-    if (named && into_graph(l))
-        C.into_graph++;
-    else if (named)
+    /* Into a graph being built: the node is counted when the graph runs. */
+    if (named && !into_graph(l->stream, l->api))
         is_it = ++C.matched == C.nth;
     if (is_it)
         C.state = claim() ? CAPTURING : DONE;
+    uint64_t conditional_runs = C.conditional_runs;
     pthread_mutex_unlock(&lock);
     is_it = is_it && C.state == CAPTURING;
     if (!is_it)
         return;
+    if (conditional_runs) {
+        refuse_uncounted(symbol ? symbol : "(unnamed)", conditional_runs);
+        return;
+    }
     capturing_here = 1;
     if (capture_before(l, symbol ? symbol : "(unnamed)") != 0) {
         capturing_here = 0;
@@ -687,16 +1260,79 @@ static void take_cluster(const CUlaunchConfig *cfg, unsigned cluster[3])
         }
 }
 
+/* The calls that change an executable graph after its instantiation (each takes the exec first). */
+static const CUpti_CallbackId exec_changes[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecHostNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventRecordNodeSetEvent,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventWaitNodeSetEvent,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecExternalSemaphoresSignalNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecExternalSemaphoresWaitNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecBatchMemOpNodeSetParams,
+};
+#define N_EXEC_CHANGES (sizeof exec_changes / sizeof *exec_changes)
+
+/* A graph call (instantiate, launch, change, destroy): handled, 1; another call, 0. */
+static int on_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
+{
+    int enter = d->callbackSite == CUPTI_API_ENTER;
+    CUresult r = d->functionReturnValue ? *(const CUresult *)d->functionReturnValue : CUDA_SUCCESS;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: {
+        const cuGraphLaunch_params *p = d->functionParams; /* the _ptsz form has the same layout */
+        if (enter)
+            on_graph_launch(p->hGraph, p->hStream,
+                            cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ? "cuGraphLaunch" : "cuGraphLaunch_ptsz");
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2: {
+        const cuGraphInstantiate_v2_params *p = d->functionParams;
+        if (!enter && r == CUDA_SUCCESS && p->phGraphExec)
+            on_instantiated(*p->phGraphExec, p->hGraph, 0);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags: {
+        const cuGraphInstantiateWithFlags_params *p = d->functionParams;
+        if (!enter && r == CUDA_SUCCESS && p->phGraphExec)
+            on_instantiated(*p->phGraphExec, p->hGraph, p->flags);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz: {
+        const cuGraphInstantiateWithParams_params *p = d->functionParams;
+        if (!enter && r == CUDA_SUCCESS && p->phGraphExec)
+            on_instantiated(*p->phGraphExec, p->hGraph, p->instantiateParams ? p->instantiateParams->flags : 0);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
+        if (enter)
+            forget_exec(((const cuGraphExecDestroy_params *)d->functionParams)->hGraphExec);
+        return 1;
+    default:
+        for (size_t i = 0; i < N_EXEC_CHANGES; i++)
+            if (cbid == exec_changes[i]) {
+                if (!enter) /* every such call's parameters begin with the exec */
+                    on_exec_changed(*(const CUgraphExec *)d->functionParams, d->functionName, r);
+                return 1;
+            }
+        return 0;
+    }
+}
+
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
 {
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
-        if (d->callbackSite == CUPTI_API_ENTER) {
-            pthread_mutex_lock(&lock);
-            C.graphs++;
-            pthread_mutex_unlock(&lock);
-        }
+    if (on_graph_call(cbid, d))
         return;
-    }
     if (d->callbackSite == CUPTI_API_EXIT) {
         if (capturing_here)
             capture_after(d->functionReturnValue ? *(const CUresult *)d->functionReturnValue : CUDA_SUCCESS);
@@ -750,6 +1386,8 @@ static void on_runtime(const CUpti_CallbackData *d)
 static void CUPTIAPI on_callback(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *cbdata)
 {
     (void)data;
+    if (own_call) /* the library's own graph calls */
+        return;
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
         on_driver(cbid, cbdata);
     else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
@@ -833,6 +1471,26 @@ int kd_capture_start(const char *dir, void *cupti_lib)
     LOAD(cuda, drv.func_param, "cuFuncGetParamInfo");
     LOAD(cuda, drv.kernel_param, "cuKernelGetParamInfo");
     LOAD(cuda, drv.stream_capturing, "cuStreamIsCapturing");
+    LOAD(cuda, drv.kernel_name, "cuKernelGetName");
+    LOAD(cuda, drv.graph_nodes, "cuGraphGetNodes");
+    LOAD(cuda, drv.node_type, "cuGraphNodeGetType");
+    LOAD(cuda, drv.kernel_node_params, "cuGraphKernelNodeGetParams_v2");
+    LOAD(cuda, drv.kernel_node_attr, "cuGraphKernelNodeGetAttribute");
+    LOAD(cuda, drv.child_graph, "cuGraphChildGraphNodeGetGraph");
+    LOAD(cuda, drv.graph_clone, "cuGraphClone");
+    LOAD(cuda, drv.find_in_clone, "cuGraphNodeFindInClone");
+    LOAD(cuda, drv.graph_edges, "cuGraphGetEdges_v2");
+    LOAD(cuda, drv.add_deps, "cuGraphAddDependencies_v2");
+    LOAD(cuda, drv.add_memcpy, "cuGraphAddMemcpyNode");
+    LOAD(cuda, drv.instantiate, "cuGraphInstantiateWithFlags");
+    LOAD(cuda, drv.graph_launch, "cuGraphLaunch");
+    LOAD(cuda, drv.exec_destroy, "cuGraphExecDestroy");
+    LOAD(cuda, drv.graph_destroy, "cuGraphDestroy");
+    LOAD(cuda, drv.mem_alloc, "cuMemAlloc_v2");
+    LOAD(cuda, drv.mem_free, "cuMemFree_v2");
+    LOAD(cuda, drv.host_alloc, "cuMemAllocHost_v2");
+    LOAD(cuda, drv.host_free, "cuMemFreeHost");
+    LOAD(cuda, drv.ctx_current, "cuCtxGetCurrent");
     LOAD(cupti_lib, cupti.subscribe, "cuptiSubscribe");
     LOAD(cupti_lib, cupti.enable_callback, "cuptiEnableCallback");
     load_demangler();
@@ -856,6 +1514,9 @@ int kd_capture_start(const char *dir, void *cupti_lib)
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,   CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz, CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
     };
     const CUpti_CallbackId runtime_ids[] = {
         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,      CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
@@ -865,6 +1526,9 @@ int kd_capture_start(const char *dir, void *cupti_lib)
     for (size_t i = 0; i < sizeof driver_ids / sizeof *driver_ids; i++)
         if (cupti.enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i]) != CUPTI_SUCCESS)
             return unavailable(dir, "CUPTI refused a driver launch callback"), 1;
+    for (size_t i = 0; i < N_EXEC_CHANGES; i++)
+        if (cupti.enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, exec_changes[i]) != CUPTI_SUCCESS)
+            C.changes_unwatched = 1;
     for (size_t i = 0; i < sizeof runtime_ids / sizeof *runtime_ids; i++)
         if (cupti.enable_callback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i]) != CUPTI_SUCCESS)
             add_error("CUPTI refused runtime launch callback %u (only a diagnostic is lost)", (unsigned)runtime_ids[i]);
