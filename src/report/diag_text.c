@@ -135,6 +135,12 @@ static void append_value(kd_strbuf *out, const kd_diag_arg *a, const char *spec)
     case KD_DIAG_INT: kd_sb_printf(out, "%lld", a->v.i); break;
     case KD_DIAG_UINT: kd_sb_printf(out, "%llu", a->v.u); break;
     case KD_DIAG_DBL: kd_sb_printf(out, "%g", a->v.d); break;
+    case KD_DIAG_MSG:
+        if (a->v.m)
+            kd_diag_text(a->v.m, out);
+        else
+            kd_sb_puts(out, "(null)");
+        break;
     }
 }
 #pragma GCC diagnostic pop
@@ -163,6 +169,13 @@ void kd_diag_text(const kd_diag *d, kd_strbuf *out)
         append_value(out, &d->args[index], spec);
         p = after - 1;
     }
+}
+
+/* A reason that still travels up as text (util/diag.h's kd_diag_append_words) gets these
+ * words wherever report/ is linked in: installed before main runs. */
+__attribute__((constructor)) static void install_words(void)
+{
+    kd_diag_set_words(kd_diag_text);
 }
 
 void kd_diag_to_stderr(const kd_diag *d, void *ctx)

@@ -26,6 +26,11 @@ void kd_diag_free(kd_diag *d)
     for (size_t i = 0; i < d->nargs; i++)
         if (d->args[i].kind == KD_DIAG_STR)
             free((char *)d->args[i].v.s);
+        else if (d->args[i].kind == KD_DIAG_MSG && d->args[i].v.m) {
+            kd_diag *inner = (kd_diag *)d->args[i].v.m;
+            kd_diag_free(inner);
+            free(inner);
+        }
     memset(d, 0, sizeof *d);
 }
 
@@ -41,7 +46,56 @@ void kd_diag_set_args(kd_diag *d, int id, int side, const kd_diag_arg *args, siz
         d->args[i] = args[i];
         if (args[i].kind == KD_DIAG_STR && args[i].v.s)
             d->args[i].v.s = kd_xstrdup(args[i].v.s);
+        else if (args[i].kind == KD_DIAG_MSG && args[i].v.m) {
+            kd_diag *inner = kd_xcalloc(1, sizeof *inner);
+            kd_diag_copy(inner, args[i].v.m);
+            d->args[i].v.m = inner;
+        }
     }
+}
+
+void kd_diag_copy(kd_diag *d, const kd_diag *src)
+{
+    if (d == src)
+        return;
+    kd_diag copy = {0};
+    kd_diag_set_args(&copy, src->id, src->side, src->args, src->nargs); /* src may live inside d */
+    kd_diag_free(d);
+    *d = copy;
+}
+
+static kd_diag_words_fn words_fn;
+
+void kd_diag_set_words(kd_diag_words_fn fn)
+{
+    words_fn = fn;
+}
+
+void kd_diag_append_words(const kd_diag *d, kd_strbuf *out)
+{
+    if (words_fn) {
+        words_fn(d, out);
+        return;
+    }
+    /* No words linked in (a unit test of a lower floor): the message as data. */
+    kd_sb_printf(out, "[message %d", d->id);
+    for (size_t i = 0; i < d->nargs; i++) {
+        const kd_diag_arg *a = &d->args[i];
+        kd_sb_puts(out, i ? ", " : ": ");
+        switch (a->kind) {
+        case KD_DIAG_STR: kd_sb_puts(out, a->v.s ? a->v.s : "(null)"); break;
+        case KD_DIAG_INT: kd_sb_printf(out, "%lld", a->v.i); break;
+        case KD_DIAG_UINT: kd_sb_printf(out, "%llu", a->v.u); break;
+        case KD_DIAG_DBL: kd_sb_printf(out, "%g", a->v.d); break;
+        case KD_DIAG_MSG:
+            if (a->v.m)
+                kd_diag_append_words(a->v.m, out);
+            else
+                kd_sb_puts(out, "(null)");
+            break;
+        }
+    }
+    kd_sb_puts(out, "]");
 }
 
 void kd_diag_say(const kd_diag *d)

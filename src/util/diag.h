@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
 typedef enum kd_diag_area {
     KD_AREA_UTIL = 1,
     KD_AREA_CLI,
@@ -43,8 +45,11 @@ typedef enum kd_diag_area {
 /* The side a message concerns: none, v1 or v2 (data: the words say "v1:" where they must). */
 enum { KD_DIAG_NO_SIDE = 0 };
 
-typedef enum kd_diag_kind { KD_DIAG_STR, KD_DIAG_INT, KD_DIAG_UINT, KD_DIAG_DBL } kd_diag_kind;
+/* KD_DIAG_MSG: a value that is itself a message (a reason inside a sentence: "timing v1:
+ * {1}" where {1} is the harness's failure), worded by its own format where `{N}` stands. */
+typedef enum kd_diag_kind { KD_DIAG_STR, KD_DIAG_INT, KD_DIAG_UINT, KD_DIAG_DBL, KD_DIAG_MSG } kd_diag_kind;
 
+struct kd_diag;
 typedef struct kd_diag_arg {
     kd_diag_kind kind;
     union {
@@ -52,6 +57,7 @@ typedef struct kd_diag_arg {
         long long i;
         unsigned long long u;
         double d;
+        const struct kd_diag *m; /* NULL renders as "(null)" */
     } v;
 } kd_diag_arg;
 
@@ -59,11 +65,12 @@ typedef struct kd_diag_arg {
 #define KD_I(x) ((kd_diag_arg){.kind = KD_DIAG_INT, .v.i = (long long)(x)})
 #define KD_U(x) ((kd_diag_arg){.kind = KD_DIAG_UINT, .v.u = (unsigned long long)(x)})
 #define KD_D(x) ((kd_diag_arg){.kind = KD_DIAG_DBL, .v.d = (double)(x)})
+#define KD_M(x) ((kd_diag_arg){.kind = KD_DIAG_MSG, .v.m = (x)})
 
 #define KD_DIAG_MAX_ARGS 10
 
 /* A message held as a value (an error handed up to the caller, a note kept for later): its
- * strings are copies it owns (kd_diag_free). */
+ * strings and inner messages are copies it owns (kd_diag_free). */
 typedef struct kd_diag {
     int id; /* 0: no message */
     int side;
@@ -88,6 +95,17 @@ void kd_diag_set_args(kd_diag *d, int id, int side, const kd_diag_arg *args, siz
 /* Say a kept message now (to the sink), e.g. an error handed up. */
 void kd_diag_say(const kd_diag *d);
 void kd_diag_free(kd_diag *d);
+
+/* A copy of src into *d (freeing what d held): strings and inner messages copied. */
+void kd_diag_copy(kd_diag *d, const kd_diag *src);
+
+/* The words of a message appended to a text, for a reason that still travels up as text (a
+ * `kd_strbuf *why` chain): the format is report/'s (report/diag_text.c installs its renderer
+ * when it is linked in, as kerndiff is); none installed, the id and values as they are. New
+ * code hands the kd_diag itself up instead. */
+typedef void (*kd_diag_words_fn)(const kd_diag *d, kd_strbuf *out);
+void kd_diag_set_words(kd_diag_words_fn fn);
+void kd_diag_append_words(const kd_diag *d, kd_strbuf *out);
 
 /* Where messages go: the top layer installs report/'s sink (kd_diag_to_stderr). */
 typedef void (*kd_diag_sink)(const kd_diag *d, void *ctx);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/spawn.h"
+#include "wire/wire_msgs.h"
 #include "util/xalloc.h"
 
 static long now_ms(void)
@@ -221,8 +222,8 @@ kd_reply_status kd_child_call(kd_child *c, int timeout_ms, const char *fmt, ...)
     return kd_child_receive(c, timeout_ms);
 }
 
-/* The child's last stderr line, which usually says what went wrong. */
-static void last_stderr_line(const kd_child *c, kd_strbuf *out)
+/* The child's last stderr line, which usually says what went wrong; NULL when it wrote none. */
+static char *last_stderr_line(const kd_child *c)
 {
     const char *text = kd_sb_str(&c->stderr_text);
     size_t len = c->stderr_text.len;
@@ -231,42 +232,96 @@ static void last_stderr_line(const kd_child *c, kd_strbuf *out)
     size_t start = len;
     while (start && text[start - 1] != '\n')
         start--;
-    if (len > start)
-        kd_sb_printf(out, "; its last words: %.*s", (int)(len - start), text + start);
+    return len > start ? kd_xstrndup(text + start, len - start) : NULL;
 }
 
-/* The reply's words from `from` on, separated by spaces (splitting put NULs in the line). */
-static void join_words(const kd_child *c, size_t from, kd_strbuf *out)
+/* The reply's words from `from` on, separated by spaces (splitting put NULs in the line);
+ * each word cut at 200 bytes. */
+static char *join_words(const kd_child *c, size_t from)
 {
-    for (size_t i = from; i < c->words.count; i++)
-        kd_sb_printf(out, "%s%.200s", i > from ? " " : "", c->words.word[i]);
+    kd_strbuf out = {0};
+    for (size_t i = from; i < c->words.count; i++) {
+        if (i > from)
+            kd_sb_puts(&out, " ");
+        const char *w = c->words.word[i];
+        kd_sb_append(&out, w, strnlen(w, 200));
+    }
+    return kd_sb_take(&out);
+}
+
+void kd_child_failure_get(const kd_child *c, kd_reply_status st, kd_child_failure *f)
+{
+    memset(f, 0, sizeof *f);
+    f->status = st;
+    switch (st) {
+    case KD_REPLY_OK:
+    case KD_REPLY_TIMEOUT:
+        break;
+    case KD_REPLY_ERR: /* "err KIND message..." */
+        f->answer = join_words(c, 2);
+        break;
+    case KD_REPLY_DIED:
+        f->signal = c->signal;
+        f->exit_code = c->exit_code;
+        f->last_words = last_stderr_line(c);
+        break;
+    case KD_REPLY_GARBLED:
+        f->answer = join_words(c, 0);
+        break;
+    }
+}
+
+void kd_child_failure_free(kd_child_failure *f)
+{
+    free(f->answer);
+    free(f->last_words);
+    memset(f, 0, sizeof *f);
+}
+
+void kd_child_failure_diag(const kd_child_failure *f, const char *doing, int side, kd_diag *d)
+{
+    kd_diag what = {0};
+    const char *answer = f->answer ? f->answer : "";
+    switch (f->status) {
+    case KD_REPLY_OK: kd_diag_set0(&what, KD_MSG_WIRE_CHILD_NO_FAILURE, side); break;
+    case KD_REPLY_ERR: kd_diag_set(&what, KD_MSG_WIRE_CHILD_ERR, side, KD_S(answer)); break;
+    case KD_REPLY_TIMEOUT: kd_diag_set0(&what, KD_MSG_WIRE_CHILD_TIMEOUT, side); break;
+    case KD_REPLY_GARBLED: kd_diag_set(&what, KD_MSG_WIRE_CHILD_GARBLED, side, KD_S(answer)); break;
+    case KD_REPLY_DIED:
+        if (f->signal && f->last_words)
+            kd_diag_set(&what, KD_MSG_WIRE_CHILD_SIGNAL_WORDS, side, KD_I(f->signal), KD_S(strsignal(f->signal)),
+                        KD_S(f->last_words));
+        else if (f->signal)
+            kd_diag_set(&what, KD_MSG_WIRE_CHILD_SIGNAL, side, KD_I(f->signal), KD_S(strsignal(f->signal)));
+        else if (f->last_words)
+            kd_diag_set(&what, KD_MSG_WIRE_CHILD_EXIT_WORDS, side, KD_I(f->exit_code), KD_S(f->last_words));
+        else
+            kd_diag_set(&what, KD_MSG_WIRE_CHILD_EXIT, side, KD_I(f->exit_code));
+        break;
+    }
+    if (doing) {
+        kd_diag_set(d, KD_MSG_WIRE_CHILD_WHILE, side, KD_S(doing), KD_M(&what));
+        kd_diag_free(&what);
+    } else {
+        kd_diag_free(d);
+        *d = what; /* moved */
+    }
+}
+
+void kd_child_failure_words(const kd_child *c, kd_reply_status st, kd_strbuf *why)
+{
+    kd_child_failure f;
+    kd_child_failure_get(c, st, &f);
+    kd_diag d = {0};
+    kd_child_failure_diag(&f, NULL, KD_DIAG_NO_SIDE, &d);
+    kd_diag_append_words(&d, why);
+    kd_diag_free(&d);
+    kd_child_failure_free(&f);
 }
 
 void kd_child_describe_failure(const kd_child *c, kd_reply_status st, kd_strbuf *out)
 {
-    switch (st) {
-    case KD_REPLY_OK:
-        kd_sb_puts(out, "no failure");
-        break;
-    case KD_REPLY_ERR: /* "err KIND message..." */
-        join_words(c, 2, out);
-        break;
-    case KD_REPLY_TIMEOUT:
-        kd_sb_puts(out, "the harness did not answer in time (a hung kernel?) and was killed");
-        break;
-    case KD_REPLY_DIED:
-        if (c->signal)
-            kd_sb_printf(out, "the harness was killed by signal %d (%s)", c->signal, strsignal(c->signal));
-        else
-            kd_sb_printf(out, "the harness exited with status %d", c->exit_code);
-        last_stderr_line(c, out);
-        break;
-    case KD_REPLY_GARBLED:
-        kd_sb_puts(out, "the harness broke the protocol: it answered '");
-        join_words(c, 0, out);
-        kd_sb_puts(out, "'");
-        break;
-    }
+    kd_child_failure_words(c, st, out);
 }
 
 void kd_child_stop(kd_child *c)

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "wire/protocol.h"
+#include "util/diag.h"
 #include "util/strbuf.h"
 
 typedef enum kd_reply_status {
@@ -42,8 +43,25 @@ kd_reply_status kd_child_call(kd_child *c, int timeout_ms, const char *fmt, ...)
 void kd_child_send(kd_child *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 kd_reply_status kd_child_receive(kd_child *c, int timeout_ms);
 
-/* One line describing the last failure: "harness exited with signal 11 (Segmentation
- * fault)", "no reply in 10 s: killed", the err message ... */
+/* The last failure as data: what became of the child and what it last said. Worded by
+ * report/ only (report/words_wire.c: "the harness was killed by signal 11 (Segmentation
+ * fault); its last words: ...", "the harness did not answer in time ...", the err message). */
+typedef struct kd_child_failure {
+    kd_reply_status status;
+    int exit_code, signal;  /* KD_REPLY_DIED: one of them (signal 0: it exited) */
+    char *answer;           /* ERR: its message (the words after "err KIND"); GARBLED: the reply (owned) */
+    char *last_words;       /* DIED: the last line the child wrote to stderr, or NULL (owned) */
+} kd_child_failure;
+
+void kd_child_failure_get(const kd_child *c, kd_reply_status st, kd_child_failure *f);
+void kd_child_failure_free(kd_child_failure *f);
+/* The failure as a message (wire/wire_msgs.h's KD_MSG_WIRE_CHILD_*, values copied); with
+ * `doing` ("starting the harness") it is KD_MSG_WIRE_CHILD_WHILE: "doing: failure". */
+void kd_child_failure_diag(const kd_child_failure *f, const char *doing, int side, kd_diag *d);
+/* The same, straight from the child, for a reason still handed up as text: report/'s words
+ * for it appended to `why` (util/diag.h's kd_diag_append_words). */
+void kd_child_failure_words(const kd_child *c, kd_reply_status st, kd_strbuf *why);
+/* The old name of kd_child_failure_words, while callers move (removed after). */
 void kd_child_describe_failure(const kd_child *c, kd_reply_status st, kd_strbuf *out);
 
 /* Asks the child to quit, waits briefly, kills it if needed, frees everything. */

@@ -6,6 +6,16 @@
 
 enum {
     KD_MSG_WIRE_FIRST = KD_DIAG_ID(KD_AREA_WIRE, 0),
+    /* A harness child's failure (wire/child.h's kd_child_failure_diag). */
+    KD_MSG_WIRE_CHILD_NO_FAILURE,      /* (none) */
+    KD_MSG_WIRE_CHILD_ERR,             /* the child's own message */
+    KD_MSG_WIRE_CHILD_TIMEOUT,         /* (none) */
+    KD_MSG_WIRE_CHILD_SIGNAL,          /* signal number, its name (strsignal) */
+    KD_MSG_WIRE_CHILD_SIGNAL_WORDS,    /* signal number, its name, the child's last stderr line */
+    KD_MSG_WIRE_CHILD_EXIT,            /* exit status */
+    KD_MSG_WIRE_CHILD_EXIT_WORDS,      /* exit status, the child's last stderr line */
+    KD_MSG_WIRE_CHILD_GARBLED,         /* the reply line as received */
+    KD_MSG_WIRE_CHILD_WHILE,           /* what it was doing, the failure (a message) */
 };
 
 #endif
