@@ -1,9 +1,15 @@
 // prog.cu — the user's program of the capture tests (issue 30, tests/gpu/capture/run.sh and
 // tests/gpu/capture_replay.sh).
 //
-// One kernel launched three ways, each with its own sizes and buffers: <<<>>>, cudaLaunchKernelEx
-// with a cluster attribute (2x1x1) where the GPU has clusters, and the driver's cuLaunchKernel.
-// Each way is launched LAUNCHES times: one warm-up launch (not timed; the first launch of the
+// One kernel launched four ways, each with its own sizes and buffers: <<<>>>, cudaLaunchKernelEx
+// with a cluster attribute (2x1x1) where the GPU has clusters, the driver's cuLaunchKernel, and a
+// CUDA graph made by stream capture: a memcpy node that uploads the kernel's input (before the
+// graph runs the input buffer holds zeros), the kernel's node, and a memset node that then
+// overwrites the input with 0xff bytes; so only a capture taken around the kernel's node itself
+// sees the right input before it and the unchanged input after it (the program also writes the
+// uploaded input to OUTDIR/in-4.bin). `prog OUTDIR changed` changes the executable graph after its
+// instantiation (cudaGraphExecKernelNodeSetParams, same parameters), which a capture refuses.
+// Each way is launched LAUNCHES times (a graph launch for the fourth): one warm-up launch (not timed; the first launch of the
 // way, which the capture scripts capture) and REPS timed ones. The program prints one line per
 // way with the launch number of its first launch (first_k) and the median of the timed ones,
 // and writes each way's output buffer to OUTDIR/out-WAY.bin. The kernel takes a by-value struct
@@ -17,7 +23,7 @@
 // start event, the launch and the stop event are queued behind the memset (as kerndiff queues
 // them behind a held stream), so the host's launch overhead is not inside the events either.
 //
-// Usage: prog OUTDIR      Build: nvcc -O2 -arch=sm_90 -o prog prog.cu -lcuda
+// Usage: prog OUTDIR [changed]      Build: nvcc -O2 -arch=sm_90 -o prog prog.cu -lcuda
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -25,6 +31,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 struct Extra {
@@ -75,11 +82,12 @@ static const size_t FLUSH_BYTES = (size_t)256 << 20;
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
+        fprintf(stderr, "usage: %s OUTDIR [changed]\n", argv[0]);
         return 2;
     }
-    const int sizes[3] = {1 << 20, 3 << 19, 5 << 18}; // 1M, 1.5M, 1.25M elements
-    const char *ways[3] = {"triple-chevron", "cudaLaunchKernelEx", "cuLaunchKernel"};
+    const bool change_exec = argc > 2 && std::string(argv[2]) == "changed";
+    const int sizes[4] = {1 << 20, 3 << 19, 5 << 18, 7 << 17}; // 1M, 1.5M, 1.25M, 0.875M elements
+    const char *ways[4] = {"triple-chevron", "cudaLaunchKernelEx", "cuLaunchKernel", "graph"};
     int dev = 0, major = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
@@ -103,7 +111,9 @@ int main(int argc, char **argv)
     CK(cudaGetFuncBySymbol(&rt_fn, (const void *)kd_capture_kernel));
     CUfunction fn = (CUfunction)rt_fn;
 
-    for (int w = 0; w < 3; w++) {
+    cudaStream_t gs; // the graph's stream (a stream capture cannot use the legacy default stream)
+    CK(cudaStreamCreate(&gs));
+    for (int w = 0; w < 4; w++) {
         int n = sizes[w];
         std::vector<float> hin(n);
         for (int i = 0; i < n; i++)
@@ -118,14 +128,48 @@ int main(int argc, char **argv)
         unsigned grid = (unsigned)((n + BLOCK - 1) / BLOCK);
         grid += grid % 2; // even: a cluster of 2 divides it
         int cluster = 0;
+        float *pinned = nullptr;
+        cudaGraphExec_t exec = nullptr;
+        cudaGraph_t graph = nullptr;
+        if (w == 3) { // upload, kernel, overwrite the input: captured from gs into a graph
+            CK(cudaMallocHost(&pinned, n * sizeof(float)));
+            std::copy(hin.begin(), hin.end(), pinned);
+            CK(cudaMemset(in, 0, n * sizeof(float)));
+            CK(cudaDeviceSynchronize());
+            CK(cudaStreamBeginCapture(gs, cudaStreamCaptureModeGlobal));
+            CK(cudaMemcpyAsync(in, pinned, n * sizeof(float), cudaMemcpyHostToDevice, gs));
+            kd_capture_kernel<<<grid, BLOCK, 0, gs>>>(out, in, e, n);
+            CK(cudaGetLastError());
+            CK(cudaMemsetAsync(in, 0xff, n * sizeof(float), gs));
+            CK(cudaStreamEndCapture(gs, &graph));
+            CK(cudaGraphInstantiate(&exec, graph, 0));
+            if (change_exec) { // the same parameters set again: still a change after instantiation
+                size_t count = 0;
+                CK(cudaGraphGetNodes(graph, nullptr, &count));
+                std::vector<cudaGraphNode_t> nodes(count);
+                CK(cudaGraphGetNodes(graph, nodes.data(), &count));
+                for (cudaGraphNode_t node : nodes) {
+                    cudaGraphNodeType type;
+                    CK(cudaGraphNodeGetType(node, &type));
+                    if (type != cudaGraphNodeTypeKernel)
+                        continue;
+                    cudaKernelNodeParams kp;
+                    CK(cudaGraphKernelNodeGetParams(node, &kp));
+                    CK(cudaGraphExecKernelNodeSetParams(exec, node, &kp));
+                }
+            }
+        }
+        cudaStream_t st = w == 3 ? gs : 0;
         for (int l = 0; l < LAUNCHES; l++) {
             const int r = l - 1; // l = 0: the warm-up, not timed
             if (r >= 0) {
                 CK(cudaDeviceSynchronize());
-                CK(cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, 0));
-                CK(cudaEventRecord(start[r], 0));
+                CK(cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, st));
+                CK(cudaEventRecord(start[r], st));
             }
-            if (w == 0) {
+            if (w == 3) {
+                CK(cudaGraphLaunch(exec, gs));
+            } else if (w == 0) {
                 kd_capture_kernel<<<grid, BLOCK>>>(out, in, e, n);
                 CK(cudaGetLastError());
             } else if (w == 1) {
@@ -150,7 +194,7 @@ int main(int argc, char **argv)
                 CKD(cuLaunchKernel(fn, grid, 1, 1, BLOCK, 1, 1, 0, 0, args, nullptr));
             }
             if (r >= 0)
-                CK(cudaEventRecord(stop[r], 0));
+                CK(cudaEventRecord(stop[r], st));
         }
         CK(cudaDeviceSynchronize());
         std::vector<float> ms(REPS);
@@ -171,10 +215,22 @@ int main(int argc, char **argv)
             fprintf(stderr, "cannot write %s\n", path);
             return 1;
         }
+        if (w == 3) { // the input the graph's first node uploads
+            snprintf(path, sizeof path, "%s/in-%d.bin", argv[1], w + 1);
+            f = fopen(path, "wb");
+            if (!f || fwrite(hin.data(), sizeof(float), n, f) != (size_t)n || fclose(f) != 0) {
+                fprintf(stderr, "cannot write %s\n", path);
+                return 1;
+            }
+            CK(cudaGraphExecDestroy(exec));
+            CK(cudaGraphDestroy(graph));
+            CK(cudaFreeHost(pinned));
+        }
         CK(cudaFree(in));
         CK(cudaFree(out));
     }
     CK(cudaFree(bias));
     CK(cudaFree(flush));
+    CK(cudaStreamDestroy(gs));
     return 0;
 }
