@@ -24,7 +24,7 @@
 #include "wire/locate.h"
 
 /* Bump when what a build folder holds, or how it is made, changes. */
-#define KD_BUILD_RECIPE "kerndiff-build-3"
+#define KD_BUILD_RECIPE "kerndiff-build-4"
 
 /* What a cache entry holds (compile/cache.c lists each file's size and SHA-256 in its
  * manifest and checks it on every read). kernel.sass (cuobjdump's disassembly of the cubin,
@@ -107,8 +107,25 @@ static void hash_list(kd_hash *h, const char *tag, const kd_strlist *list)
         kd_hash_str(h, list->items[i]);
 }
 
-/* The key of a build: recipe, toolkit, flags, and every file the source reaches through
- * #include (the shared include walk), path and bytes. */
+/* Whether what nvcc makes of these files depends on where they lie, beyond the PTX's line
+ * info: __FILE__ (device-side assert() expands to it) puts the path into the code. */
+static bool names_its_path(const kd_include_set *files)
+{
+    static const char *const words[] = {"__FILE__", "assert"};
+    for (size_t i = 0; i < files->count; i++)
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (files->files[i].len >= strlen(words[w]) &&
+                memmem(files->files[i].text, files->files[i].len, words[w], strlen(words[w])))
+                return true;
+    return false;
+}
+
+/* The key of a build: recipe, toolkit, flags, and the bytes of every file the source reaches
+ * through #include (the shared include walk), in the walk's order. Not their paths: two
+ * candidate files of the same text (and the same included texts) are one build, wherever
+ * they lie (issue 32: a rank of copies builds once). The build differs only in the line
+ * info's file names, which the hot-spot pass reads by base name from the side's own source.
+ * Where the code itself names its path (names_its_path), the paths are part of the key. */
 static int compute_key(const kd_build_config *cfg, const char *version, const char *source_path, char key[65],
                        kd_strbuf *why)
 {
@@ -144,9 +161,11 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
         kd_sb_free(&shim);
         hash_list(&h, "libs", cfg->libs);
     }
-    /* The path matters too: PTX line info names it, and quoted includes resolve from it. */
+    bool paths = names_its_path(&files);
+    kd_hash_str(&h, paths ? "by path" : "by content");
     for (size_t i = 0; i < files.count; i++) {
-        kd_hash_str(&h, files.files[i].path);
+        if (paths)
+            kd_hash_str(&h, files.files[i].path);
         kd_hash_field(&h, files.files[i].text, files.files[i].len);
     }
     kd_include_set_free(&files);
@@ -564,6 +583,23 @@ static void store_checked(const kd_build_config *cfg, const char *version, const
     kd_cache_store(dir, entry, &layout);
 }
 
+char *kd_build_folder(const char *side)
+{
+    const char *tmp = kd_tmpdir();
+    if (!tmp)
+        return NULL;
+    kd_strbuf sb = {0};
+    kd_sb_printf(&sb, "%s/%s-XXXXXX", tmp, side);
+    char *dir = kd_sb_take(&sb);
+    if (!mkdtemp(dir)) {
+        int saved = errno;
+        free(dir);
+        errno = saved;
+        return NULL;
+    }
+    return dir;
+}
+
 kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_path,
                                 const char *side, kd_build *out, kd_strbuf *diagnostics)
 {
@@ -590,11 +626,9 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
         free(entry);
         return KD_BUILD_OK;
     }
-    const char *tmp = kd_tmpdir();
-    char *dir = tmp ? kd_path_join(tmp, side) : NULL;
-    if (!dir || kd_mkdir_p(dir) != 0) {
+    char *dir = kd_build_folder(side);
+    if (!dir) {
         kd_sb_printf(diagnostics, "cannot create a private build folder: %s", strerror(errno));
-        free(dir);
         free(entry);
         return KD_BUILD_SYSTEM;
     }

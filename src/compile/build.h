@@ -52,11 +52,19 @@ typedef enum kd_build_status {
     KD_BUILD_SYSTEM,       /* temporary folder or the like */
 } kd_build_status;
 
-/* `side` ("v1"/"v2") names the private build folder. `diagnostics` receives nvcc's
- * messages on failure, or a one-line reason for the other statuses. */
+/* `side` ("v1"/"v2") names the private build folder: a build that misses the cache is made
+ * in a folder of its own (kd_build_folder), which no later build in the process writes over,
+ * so out->dir stays valid as long as the process (a rank races every candidate's build after
+ * all were made). `diagnostics` receives nvcc's messages on failure, or a one-line reason
+ * for the other statuses. */
 kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_path,
                                 const char *side, kd_build *out, kd_strbuf *diagnostics);
 void kd_build_free(kd_build *b);
+
+/* A new, empty build folder of its own in the private folder (util/tmpdir.h):
+ * TMP/SIDE-XXXXXX, unique across the threads and processes of one run (mkdtemp). Malloc'd;
+ * NULL with errno. Every backend's fresh build belongs in one. */
+char *kd_build_folder(const char *side);
 
 /* nvcc runs some of its arguments through a shell, so no text of the user's may reach it
  * as an argument unchecked. A `-D NAME[=VALUE]` becomes a `#define` line of the generated

@@ -23,6 +23,13 @@ double kd_percentile_sorted(const double *sorted, size_t n, double p);
  * how many. */
 size_t kd_remove_outliers(const double *samples, size_t n, double *kept);
 
+/* z with P(Z > z) = tail for a standard normal Z (tail in (0, 0.5)), by bisection on erfc. */
+double kd_normal_upper_quantile(double tail);
+/* Student t's upper quantile for the normal quantile z (kd_normal_upper_quantile of the same
+ * tail) and df degrees of freedom, by the Cornish-Fisher expansion of Abramowitz & Stegun
+ * 26.7.5: within 0.05% of the exact value from 4 degrees of freedom on. */
+double kd_student_upper_quantile(double z, double df);
+
 /* Summary of `samples` after the outlier rule. Returns 0, -1 when n == 0. */
 int kd_summarize(const double *samples, size_t n, kd_summary *out);
 

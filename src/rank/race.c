@@ -24,28 +24,6 @@ const char *kd_race_stop_name(kd_race_stop s)
     return (unsigned)s < sizeof names / sizeof *names ? names[s] : "?";
 }
 
-/* z with P(Z > z) = tail, by bisection on erfc. */
-static double normal_upper(double tail)
-{
-    double low = 0, high = 40;
-    for (int i = 0; i < 100; i++) {
-        double mid = (low + high) / 2;
-        *(0.5 * erfc(mid / sqrt(2.0)) > tail ? &low : &high) = mid;
-    }
-    return (low + high) / 2;
-}
-
-/* Student t's upper quantile from the normal one (Cornish-Fisher, Abramowitz & Stegun
- * 26.7.5): close from 4 degrees of freedom on, which min_rounds >= 5 gives. */
-static double t_upper(double tail, double df)
-{
-    double z = normal_upper(tail), z2 = z * z;
-    double g1 = z * (z2 + 1) / 4, g2 = z * ((5 * z2 + 16) * z2 + 3) / 96;
-    double g3 = z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / 384;
-    double g4 = z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) / 92160;
-    return z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df;
-}
-
 static double median_of(double *v, size_t n)
 {
     for (size_t i = 1; i < n; i++) /* a block is a few samples: insertion sort */
@@ -80,7 +58,7 @@ int kd_race_interval(const kd_race_entry *e, double confidence, kd_speedup *out)
         return -1;
     double mean = sum / (double)rounds;
     double var = fmax(0, (sum2 - sum * mean) / (double)(rounds - 1));
-    double half = t_upper((1 - confidence) / 2, (double)(rounds - 1)) * sqrt(var / (double)rounds);
+    double half = kd_student_upper_quantile(kd_normal_upper_quantile((1 - confidence) / 2), (double)(rounds - 1)) * sqrt(var / (double)rounds);
     *out = (kd_speedup){.ratio = exp(mean), .lo = exp(mean - half), .hi = exp(mean + half), .confidence = confidence};
     return 0;
 }

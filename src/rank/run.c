@@ -427,47 +427,6 @@ static char *note_reason(const kd_note *n, const char *fallback)
     return kd_sb_take(&sb);
 }
 
-/* A fresh build lies in the private folder's one build folder per side (compile/build.c:
- * TMP/v1, TMP/v2), which the next candidate's build writes over; a cached one lies in its
- * cache entry. The race loads each candidate's cubin after every gate has run, so a build
- * that is not in the cache moves to a folder of its own first (found on the H100: without
- * this, candidates raced the last-built candidate's cubin). Returns false if it could not. */
-static char *moved_path(const char *path, const char *from, const char *to)
-{
-    size_t n = strlen(from);
-    if (!path || strncmp(path, from, n) != 0 || (path[n] != '/' && path[n] != '\0'))
-        return NULL;
-    kd_strbuf sb = {0};
-    kd_sb_printf(&sb, "%s%s", to, path + n);
-    return kd_sb_take(&sb);
-}
-
-static bool keep_build(kd_build *b, size_t input, int s)
-{
-    const char *tmp = kd_tmpdir();
-    size_t n = tmp ? strlen(tmp) : 0;
-    if (!b->dir || !tmp || strncmp(b->dir, tmp, n) != 0 || b->dir[n] != '/')
-        return true; /* a cache entry (or no folder): nobody writes over it */
-    char name[64];
-    snprintf(name, sizeof name, "rank-%zu-%s", input, s ? "cand" : "base");
-    char *own = kd_path_join(tmp, name);
-    if (rename(b->dir, own) != 0) {
-        free(own);
-        return false;
-    }
-    char **paths[] = {&b->cubin_path, &b->launcher_path};
-    for (size_t k = 0; k < sizeof paths / sizeof *paths; k++) {
-        char *moved = moved_path(*paths[k], b->dir, own);
-        if (moved) {
-            free(*paths[k]);
-            *paths[k] = moved;
-        }
-    }
-    free(b->dir);
-    b->dir = own;
-    return true;
-}
-
 /* The gate: the candidate built, run and checked against the baseline by the diff pipeline,
  * with a timing run just long enough to check it. Returns its comparison when it may race. */
 static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_rank_entry *e, size_t input,
@@ -509,14 +468,10 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
     if (e->gate == KD_RANK_SAME) {
         /* The race loads the builds and runs the launches: the texts the analysis read (PTX,
          * SASS, ptxas's log) and the tables made of them are done with, so that memory stays
-         * flat with the number of candidates racing. */
+         * flat with the number of candidates racing. The builds stay where they are: a fresh
+         * one has a folder of its own (compile/build.h), a cached one is its cache entry. */
         for (int s = 0; s < 2; s++) {
             kd_build *b = &c->side[s].build;
-            if (!keep_build(b, input, s)) {
-                e->gate = KD_RANK_RUN_FAILED;
-                e->reason = kd_xstrdup("its build could not be kept for the race (moving its folder failed)");
-                break;
-            }
             free(b->ptx);
             free(b->sass);
             free(b->ptxas_log);
@@ -525,8 +480,7 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
         kd_count_table *tables[] = {&c->ptx_ops, &c->ptx_families, &c->sass_ops, &c->sass_families};
         for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
             kd_count_table_free(tables[t]);
-        if (e->gate == KD_RANK_SAME)
-            return c;
+        return c;
     }
     kd_comparison_free(c);
     free(c);
