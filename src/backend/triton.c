@@ -1208,6 +1208,19 @@ static void set_constants(kd_side *side, const meta *m)
     }
 }
 
+/* "the launch of K was not taken from the user's code: WHY ...", on stderr, once the build (or
+ * the preparation) has said whether it refuses: a refusal comes first, since its first line
+ * names the flag that fixes it (issue 27). The why is launch_source's "not_captured". */
+static void say_not_captured(const kd_side *side)
+{
+    json_t *source = side->launch_source ? json_loads(side->launch_source, 0, NULL) : NULL;
+    const char *why = json_string_value(json_object_get(source, "not_captured"));
+    if (why && side->kernel_info)
+        kd_say(KD_MSG_TRITON_NOT_CAPTURED, side_no(side->label), KD_S(side->label), KD_S(side->kernel_info->name),
+               KD_S(why));
+    json_decref(source);
+}
+
 /* Before the first launch description: the block (32 x num_warps), the constexprs as
  * constants, and scalar types from the values given (Triton types a scalar by its value). */
 static int triton_prepare(const kd_frontend_options *opts, const kd_launch_options *launch, kd_side *side)
@@ -1239,9 +1252,8 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
             return rc;
         }
         free(how.recaptured);
-        /* Said on stderr and kept for the build's note: the launch is now an assumption. */
-        kd_say(KD_MSG_TRITON_NOT_CAPTURED, side_no(side->label), KD_S(side->label), KD_S(side->kernel_info->name),
-               KD_S(kd_sb_str(&why)));
+        /* Kept for the build's note, and said on stderr by the build (say_not_captured): the
+         * launch is now an assumption. */
         free(side->build_note);
         free(side->launch_source);
         side->launch_source = described_source(kd_sb_str(&why));
@@ -1255,6 +1267,8 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
     }
     meta m;
     int rc = resolve_meta(launch, side, true, &m); /* whether an assumed block may stay: the build's to say */
+    if (rc != KD_OK)
+        say_not_captured(side); /* after the refusal: its first line names the flag that fixes it */
     json_t *configs = json_object_get(m.kernel, "configs");
     if (rc == KD_OK && opts->config && pinned_config(opts->config, configs) < 0) {
         kd_strbuf list = {0};
@@ -1746,6 +1760,7 @@ static int triton_build(const kd_frontend_options *opts, const kd_launch_options
     int rc = plan_build(opts, launch, c, side, &p);
     if (rc == KD_OK)
         rc = build_spec(opts, side, &p, side->label, &side->build);
+    say_not_captured(side);
     if (rc == KD_OK) {
         read_abi(side, p.meta_json);
         for (size_t i = 0; i < p.folded.count; i++)
