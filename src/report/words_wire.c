@@ -13,5 +13,7 @@ const kd_wording kd_wording_wire[] = {
     {KD_MSG_WIRE_CHILD_EXIT_WORDS, 2, "the harness exited with status {0:d}; its last words: {1}"},
     {KD_MSG_WIRE_CHILD_GARBLED, 1, "the harness broke the protocol: it answered '{0}'"},
     {KD_MSG_WIRE_CHILD_WHILE, 2, "{0}: {1}"},
+    {KD_MSG_WIRE_CHILD_NO_PIPES, 1, "cannot create pipes: {0}"},
+    {KD_MSG_WIRE_CHILD_NO_FORK, 1, "cannot fork: {0}"},
     {0, 0, NULL},
 };

@@ -24,6 +24,15 @@ static long now_ms(void)
     return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* A reason for a caller that still takes text: report/'s words for message id with one value. */
+static void said(kd_strbuf *why, int id, const char *value)
+{
+    kd_diag d = {0};
+    kd_diag_set(&d, id, KD_DIAG_NO_SIDE, KD_S(value));
+    kd_diag_append_words(&d, why);
+    kd_diag_free(&d);
+}
+
 int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_strbuf *why)
 {
     memset(c, 0, sizeof *c);
@@ -31,13 +40,13 @@ int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_s
     c->to_child = c->from_child = c->child_err = -1;
     int in[2], out[2], err[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
-        kd_sb_printf(why, "cannot create pipes: %s", strerror(errno));
+        said(why, KD_MSG_WIRE_CHILD_NO_PIPES, strerror(errno));
         return -1;
     }
     pid_t parent = getpid();
     c->pid = fork();
     if (c->pid < 0) {
-        kd_sb_printf(why, "cannot fork: %s", strerror(errno));
+        said(why, KD_MSG_WIRE_CHILD_NO_FORK, strerror(errno));
         return -1;
     }
     if (c->pid == 0) {

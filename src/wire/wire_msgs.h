@@ -16,6 +16,8 @@ enum {
     KD_MSG_WIRE_CHILD_EXIT_WORDS,      /* exit status, the child's last stderr line */
     KD_MSG_WIRE_CHILD_GARBLED,         /* the reply line as received */
     KD_MSG_WIRE_CHILD_WHILE,           /* what it was doing, the failure (a message) */
+    KD_MSG_WIRE_CHILD_NO_PIPES,        /* strerror */
+    KD_MSG_WIRE_CHILD_NO_FORK,         /* strerror */
 };
 
 #endif
