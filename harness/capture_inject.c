@@ -1219,7 +1219,6 @@ static void on_launch_enter(const launch *l, const char *symbol)
     int is_it = 0;
     int named;
     if (s) {
-        s->count++;
         named = s->matches;
         symbol = s->name;
     } else {
@@ -1229,8 +1228,11 @@ static void on_launch_enter(const launch *l, const char *symbol)
         named = name && matches(name);
         symbol = name;
     }
-    /* Into a graph being built: the node is counted when the graph runs. */
-    if (named && !into_graph(l->stream, l->api))
+    /* Into a graph being built: runs nothing; the node is counted when the graph runs. */
+    int runs = !named || !into_graph(l->stream, l->api);
+    if (s && runs)
+        s->count++;
+    if (named && runs)
         is_it = ++C.matched == C.nth;
     if (is_it)
         C.state = claim() ? CAPTURING : DONE;
