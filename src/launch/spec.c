@@ -573,6 +573,9 @@ static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
     } else if (arg->role == KD_ROLE_LENGTH) {
         arg->origin = "n";
         arg->value = (double)b->out->n;
+        if (kd_param_length_from_code(p))
+            assume(b, "%s = n: the compiled code compares it with the global thread index (blockIdx.x * "
+                   "blockDim.x + threadIdx.x), as a bounds check `if (i < n)` does (--arg %s=VALUE)", p->name, p->name);
     } else {
         return 1;
     }

@@ -6,6 +6,7 @@
 
 #include "util/dtype.h"
 #include "source/compiled.h"
+#include "source/ptxcount.h"
 #include "source/roles.h"
 #include "static/symbols.h"
 #include "static/ptx.h"
@@ -132,6 +133,7 @@ void kd_ptx_kernels(const char *ptx, kd_kernel_list *out)
         free(decl);
         use_mangled_name(k);
         kd_compiled_read_uses(k, ptx, names[i]);
+        kd_ptx_mark_counts(k, ptx, names[i]);
     }
     kd_ptx_names_free(names, count);
 }

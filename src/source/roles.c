@@ -148,7 +148,7 @@ kd_param_role kd_param_role_of(const kd_param *p)
         return KD_ROLE_STREAM;
     if (p->is_pointer)
         return kd_param_role_of_use(kd_param_buffer_use(p, NULL));
-    if (is_integer_type(p->type) && named_like_length(p->name))
+    if (is_integer_type(p->type) && (named_like_length(p->name) || p->bounds_index))
         return KD_ROLE_LENGTH;
     return KD_ROLE_SCALAR;
 }
@@ -185,4 +185,9 @@ const char *kd_param_role_direction(kd_param_role r)
 kd_param_role kd_param_role_of_use(kd_buffer_use u)
 {
     return u == KD_USE_IN ? KD_ROLE_INPUT : u == KD_USE_INOUT ? KD_ROLE_INOUT : KD_ROLE_OUTPUT;
+}
+
+bool kd_param_length_from_code(const kd_param *p)
+{
+    return !p->is_pointer && p->bounds_index && is_integer_type(p->type) && !named_like_length(p->name);
 }

@@ -17,7 +17,8 @@
 typedef enum kd_param_role {
     KD_ROLE_INPUT,    /* filled with seeded random data, not compared */
     KD_ROLE_OUTPUT,   /* poisoned, compared after the run */
-    KD_ROLE_LENGTH,   /* integer named n, N, size, len, count, numel, numElements, num_*, *_count ...: the element count */
+    KD_ROLE_LENGTH,   /* integer named n, N, size, len, count, numel, numElements, num_*, *_count ..., or that
+                         the compiled code bounds the global thread index by (bounds_index): the element count */
     KD_ROLE_SCALAR,   /* any other value: needs --arg NAME=VALUE */
     KD_ROLE_STREAM,   /* a launcher's cudaStream_t: the harness's stream */
     KD_ROLE_SCRATCH,  /* compiler-owned workspace (Triton's scratch pointers): count bytes, never compared */
@@ -27,6 +28,9 @@ typedef enum kd_param_role {
 
 /* The launch role: a pointer's use (kd_param_buffer_use) as INPUT, OUTPUT or INOUT. */
 kd_param_role kd_param_role_of(const kd_param *p);
+/* An integer that is the element count because the compiled code bounds the global thread
+ * index by it (kd_param bounds_index), not because of its name. */
+bool kd_param_length_from_code(const kd_param *p);
 /* "input buffer", "output buffer", "in-out buffer", "element count", ... */
 const char *kd_param_role_name(kd_param_role r);
 /* INPUT, OUTPUT and INOUT: a buffer kerndiff allocates (not the compiler's scratch). */

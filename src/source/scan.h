@@ -54,6 +54,9 @@ typedef struct kd_param {
     char *default_value; /* text after '=', or NULL */
     /* Pointers only; zero (unknown, default) unless set after the scan. */
     kd_param_access access;  /* from the compiled code */
+    /* Integer scalars: the compiled code compares it with the global thread index (a PTX
+       entry's bound, source/ptxcount.h): the element count, whatever its name. */
+    bool bounds_index;
     kd_buffer_use use;       /* declared by the user */
     const char *use_origin;  /* static text naming where `use` came from ("annotation", "--buf") */
 } kd_param;

@@ -53,7 +53,7 @@ if nvcc -ptx -arch=sm_90 -o "$WORK/h5_scaled_add.ptx" "$H5/h5_scaled_add.cu" 2>"
     lacks h5_ptx_list out 'line 0'
     has h5_ptx_list out '^  const float \* +p0 +input buffer of float \(never written in the compiled code\)$'
     has h5_ptx_list out '^  float \* +p2 +output buffer of float \(written in the compiled code\)$'
-    has h5_ptx_list out '^  int +p4 +scalar'
+    has h5_ptx_list out '^  int +p4 +element count$' # compared with the global index: the count (source/ptxcount.h)
     run h5_ptx_fn 0 -- "$WORK/h5_scaled_add.ptx" "$WORK/h5_scaled_add.ptx" --fn scaled_add --arg p3=2 --arg p4=n
     has h5_ptx_fn out '^  v1: .*\[scaled_add\(float const\*, float const\*, float\*, float, int\)\]'
     has h5_ptx_fn out 'p0: 1048576 f32 in \(n\)  p1: 1048576 f32 in \(n\)  p2: 1048576 f32 out \(n\)'

@@ -117,7 +117,7 @@ has corpus_several_bad_only err 'kernels_only\.v2: must be an array of kernel na
 # The files whose timed diff fails with zero flags (bench/realfiles.txt) each say so in ONE
 # line that names the one flag that fixes it (--arg, once per value), as `list` shows it with
 # no GPU: the whole sentence, from "not launchable" to the annotation it offers, on one line.
-for h6_file in adamw.cu bitonic_step.cu saxpy_bounds.cu sgemm_naive.cu block_sum.ptx scaled_add.ptx; do
+for h6_file in adamw.cu bitonic_step.cu saxpy_bounds.cu sgemm_naive.cu scaled_add.ptx; do
     h6_name=corpus_one_flag_$(echo "$h6_file" | tr '.' '_')
     run "$h6_name" 0 -- list "tests/realfiles/$h6_file"
     has "$h6_name" out '^  launch: not launchable as described: scalar parameters? .* needs? a value: (--arg [A-Za-z_0-9]+=VALUE ?)+ or `// kerndiff: [^`]*=VALUE`$'
@@ -199,6 +199,20 @@ run corpus_shape_wide 0 -- list --block 32,8 "$WORK/h27/tile16.cu"
 has corpus_shape_wide out "not launchable as described: block 32x8: the kernel's x index moves 16 a block \(r \* ld \+ c\), fewer than the block's 32 threads, so it would pass ld = 1024: give --block with at most 16 threads in x, or --grid X,Y$"
 run corpus_shape_tile16 0 -- list "$WORK/h27/tile16.cu"
 has corpus_shape_tile16 out 'out: 1048576 f32 out \(n\)  in: 1048576 f32 in \(n\)  ld = 1024 \(assumed\)$'
+# A PTX length by what the code does with it (issue 27): compared (setp) with the global index
+# ctaid*ntid+tid, it is the element count, as a .cu `if (i < n)` makes it, and list says why;
+# the demangled scaled_add's `int p4` the same, its float p3 still asks.
+h6_list corpus_ptx_count block_sum.ptx
+has corpus_ptx_count out '^  unsigned int             block_sum_param_2 element count$'
+has corpus_ptx_count out 'block_sum_param_2 = 1048576 \(n\)$'
+has corpus_ptx_count out 'assumed: block_sum_param_2 = n: the compiled code compares it with the global thread index \(blockIdx\.x \* blockDim\.x \+ threadIdx\.x\), as a bounds check `if \(i < n\)` does \(--arg block_sum_param_2=VALUE\)'
+h6_list corpus_ptx_count_mangled scaled_add.ptx
+has corpus_ptx_count_mangled out '^  int                      p4           element count$'
+has corpus_ptx_count_mangled out "not launchable as described: scalar parameter 'p3' \(float\) needs a value: --arg p3=VALUE or"
+# a 2-D kernel's x bound is a row length, not the count: it keeps asking
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(\n\t.param .u64 k_param_0,\n\t.param .u32 k_param_1\n)\n{\n\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<4>;\n\tld.param.u64 %%rd1, [k_param_0];\n\tld.param.u32 %%r1, [k_param_1];\n\tmov.u32 %%r2, %%ctaid.x;\n\tmov.u32 %%r3, %%ntid.x;\n\tmov.u32 %%r4, %%tid.x;\n\tmad.lo.s32 %%r5, %%r2, %%r3, %%r4;\n\tmov.u32 %%r6, %%tid.y;\n\tsetp.ge.s32 %%p1, %%r5, %%r1;\n\t@%%p1 bra $L__BB0_2;\n\tcvta.to.global.u64 %%rd2, %%rd1;\n\tst.global.u32 [%%rd2], %%r6;\n$L__BB0_2:\n\tret;\n}\n' >"$WORK/h27/two_d.ptx"
+run corpus_ptx_count_2d 0 -- list "$WORK/h27/two_d.ptx"
+has corpus_ptx_count_2d out "scalar parameter 'k_param_1' \(unsigned int\) needs a value"
 run corpus_ptx_smem 0 -- list --arg block_sum_param_2=1000 tests/realfiles/block_sum.ptx
 has corpus_ptx_smem out 'block 256 \(default\)  smem 4096 B \(assumed\)'
 h6_list corpus_cast_smem dot_product.cu
