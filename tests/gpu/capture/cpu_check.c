@@ -522,16 +522,17 @@ static CUresult CUDAAPI fake_launch(CUgraphExec e, CUstream s)
             if (x->type == FG_COPY) {
                 memcpy(x->dst, x->src, x->n);
             } else if (x->f == (CUfunction)(uintptr_t)0x1230) { /* out[i] = scale * in[i]; s.p[0] = 99 */
-                float *out, *in, **sp = (float **)(void *)(x->argbuf + 24);
+                float *out, *in, *sp;
                 int n;
                 double scale;
                 memcpy(&out, x->argbuf, 8);
                 memcpy(&in, x->argbuf + 8, 8);
                 memcpy(&n, x->argbuf + 16, 4);
                 memcpy(&scale, x->argbuf + 40, 8);
+                memcpy(&sp, x->argbuf + 24, 8);
                 for (int j = 0; j < n; j++)
                     out[j] = (float)(scale * in[j]);
-                (*sp)[0] = 99.0f;
+                sp[0] = 99.0f;
             }
             done[i] = progress = 1;
         }
