@@ -5,6 +5,8 @@
  * kd_capture_start, which subscribes to CUPTI's launch callbacks and, at the K-th launch of
  * the kernel named by $KERNDIFF_CAPTURE_FN, writes the raw capture folder: a text manifest,
  * the parameter buffer and every reachable allocation's contents before and after the launch.
+ * A kernel node of a CUDA graph counts as a launch each time the graph runs, and is captured
+ * around the node itself (docs/CAPTURE.md, "CUDA graphs").
  * The folder's layout is /work/briefs/s2/capture-raw.md (packed by src/capture/ into the
  * capture file, docs/CAPTURE.md).
  *
