@@ -11,7 +11,15 @@
  * the stop event, release. The launch is queued while the stream is held, so launch
  * overhead stays outside the events; the flush stays outside too. The time is the span
  * from the first kernel's start to the last kernel's end as CUPTI's activity records give
- * it (the clock ncu's gpu__time_duration uses); without CUPTI, the events' elapsed time. */
+ * it (the clock ncu's gpu__time_duration uses); without CUPTI, the events' elapsed time.
+ *
+ * Sustained load (`mode sustained MS`, kerndiff --load sustained): the GPU is kept busy as
+ * triton.testing.do_bench keeps it, so that a power-bound kernel runs at the clock it gets
+ * under load (an autotuned Triton matmul: 191 us one launch at a time, 213 us back to back on
+ * an H100). Before a slot's block of samples (the first after `mode`, a `place` or the other
+ * slot's block), (flush, launch) pairs back to back for MS ms; then `time K` queues K more
+ * (flush, event, launch, event) with no host sync between them, and each launch's duration is
+ * its CUPTI activity record (the events' elapsed time without CUPTI). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
@@ -21,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cuda_driver.h"
@@ -90,6 +99,8 @@ typedef struct harness_slot {
     CUdeviceptr timing_records;   /* the allocation timing_regions.records lies in (aligned within it) */
     CUfunction kernel;          /* direct mode */
     launcher_fn launcher;       /* custom launcher mode */
+    double median_ns;           /* its last warm-up's median: sizes the sustained load's steps */
+    unsigned kernels_per_launch; /* CUPTI's kernel records per launch (a launcher may run several) */
 } harness_slot;
 
 typedef struct harness {
@@ -106,6 +117,12 @@ typedef struct harness {
     CUdeviceptr flush;
     size_t flush_bytes;
     unsigned batch;             /* 0: one launch per sample, L2 flushed */
+    unsigned sustained_ms;      /* `mode sustained MS`: 0 unless the GPU is kept under load */
+    bool load_due;              /* the next block starts with the sustained load */
+    int loaded_slot;            /* the slot whose launches made the last load */
+    CUevent *pair_events;       /* sustained samples' events: start, stop per launch */
+    size_t pair_event_count;
+    CUevent mark[2];            /* the load's progress marks (bounds how far the host runs ahead) */
     kd_nvml *nvml;
     unsigned char flush_value;
     unsigned region_launches;   /* tags of `regions` launches; 1 is the idle layout's */
@@ -153,12 +170,45 @@ static void hello(harness *h)
     h->nvml = kd_nvml_open(pci, why, sizeof why);
 }
 
+/* Modules loaded by this process, by path and the file's identity: a harness that serves a
+ * sweep's points (`reset`) loads each distinct build once. A file changed since is loaded
+ * again. */
+enum { MAX_MODULES = 16 };
+static struct loaded_module {
+    char *path;
+    struct stat st;
+    CUmodule module;
+} modules[MAX_MODULES];
+static size_t nmodules;
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+static CUresult load_module(harness *h, CUmodule *mod, const char *path)
+{
+    struct stat st;
+    bool known = stat(path, &st) == 0;
+    for (size_t i = 0; known && i < nmodules; i++)
+        if (strcmp(modules[i].path, path) == 0 && same_file(&modules[i].st, &st)) {
+            *mod = modules[i].module;
+            return 0;
+        }
+    CUresult rc = h->cu.ModuleLoad(mod, path);
+    char *copy = rc == 0 && known && nmodules < MAX_MODULES ? strdup(path) : NULL;
+    if (copy)
+        modules[nmodules++] = (struct loaded_module){copy, st, *mod};
+    return rc;
+}
+
 static bool load(harness *h, kd_words *w)
 {
     if (w->count == 4 && strcmp(w->word[1], "cubin") == 0) {
         kd_proto_decode(w->word[2]);
-        CUmodule mod;
-        CUresult rc = h->cu.ModuleLoad(&mod, w->word[2]);
+        CUmodule mod = NULL;
+        CUresult rc = load_module(h, &mod, w->word[2]);
         current(h)->module = mod;
         char text[256];
         if (rc != 0) {
@@ -297,6 +347,7 @@ static void place(harness *h, kd_words *w)
     } else if (pad) {
         cuda_ok(h, h->cu.MemFree(pad), "freeing the placement pad");
     }
+    h->load_due = h->sustained_ms > 0; /* the move left the GPU idle: load it again */
     kd_proto_reply("ok place moved=%d pad=%zu", moved, moved ? pad_bytes : 0);
 }
 
@@ -370,8 +421,10 @@ static double sample(harness *h)
     cuda_ok(h, h->cu.EventSynchronize(h->stop), "running the kernel");
     kd_kernel_span span;
     if (h->timer == TIMER_CUPTI) {
-        if (kd_cupti_collect(&span) == 0 && span.kernels > 0 && span.last_end > span.first_start)
+        if (kd_cupti_collect(&span) == 0 && span.kernels > 0 && span.last_end > span.first_start) {
+            current(h)->kernels_per_launch = span.kernels / launches ? span.kernels / launches : 1;
             return (double)(span.last_end - span.first_start) / launches;
+        }
         /* Records went missing: stay consistent for the rest of the run. */
         h->timer = TIMER_EVENTS;
         snprintf(h->timer_note, sizeof h->timer_note, "CUPTI returned no kernel records");
@@ -441,6 +494,7 @@ static void warmup(harness *h, kd_words *w)
                 break;
         }
     }
+    current(h)->median_ns = med;
     char *note = kd_proto_encode(h->timer_note);
     kd_proto_reply("ok warmup launches=%u median_ns=%.1f stable=%d timer=%s timer_note=%s", launches, med,
           now_ms() - start <= budget, h->timer == TIMER_CUPTI ? "cupti" : "events", note && *note ? note : "-");
@@ -449,15 +503,118 @@ static void warmup(harness *h, kd_words *w)
 
 static void mode(harness *h, kd_words *w)
 {
-    if (w->count == 2 && strcmp(w->word[1], "single") == 0)
-        h->batch = 0;
-    else if (w->count == 3 && strcmp(w->word[1], "batched") == 0 && atoi(w->word[2]) > 0)
-        h->batch = (unsigned)atoi(w->word[2]);
-    else {
-        kd_proto_reply("err protocol usage: mode single | mode batched N");
+    unsigned sustained = 0, batch = 0;
+    if (!kd_proto_mode(w, &batch, &sustained)) {
+        kd_proto_reply("err protocol usage: mode single | mode batched N | mode sustained MS (1..%d)",
+                       KD_PROTO_MAX_SUSTAINED_MS);
         return;
     }
+    h->batch = batch;
+    h->sustained_ms = sustained;
+    h->load_due = sustained > 0;
+    h->loaded_slot = -1;
     kd_proto_reply("ok mode");
+}
+
+/* One (flush, launch) pair of the sustained load, queued; `start`/`stop` (or NULL) around the
+ * launch. The flush is the timed launch's own, as do_bench's cache.zero_() before each call. */
+static void queue_pair(harness *h, CUevent start, CUevent stop)
+{
+    cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
+    if (start)
+        cuda_ok(h, h->cu.EventRecord(start, h->stream), "recording an event");
+    launch(h);
+    if (stop)
+        cuda_ok(h, h->cu.EventRecord(stop, h->stream), "recording an event");
+}
+
+/* The sustained load: (flush, launch) pairs of the current slot back to back for `ms` of wall
+ * clock. The host queues a step of pairs, then waits for the step before the last one, so the
+ * GPU always has work queued while the host never runs more than two steps ahead (a queue of
+ * a thousand launches would outlast the load by as much). A step is about a quarter of the
+ * load, one to eight pairs, from the warm-up's median. Returns with the last steps queued:
+ * the samples queued next find the GPU busy. */
+static void sustain(harness *h, double ms)
+{
+    double pair_ns = current(h)->median_ns > 0 ? current(h)->median_ns : 1e5;
+    unsigned step = (unsigned)fmax(1, fmin(8, ms * 1e6 / 4 / pair_ns));
+    double start = now_ms();
+    for (unsigned k = 0;; k++) {
+        for (unsigned i = 0; i < step; i++)
+            queue_pair(h, NULL, NULL);
+        cuda_ok(h, h->cu.EventRecord(h->mark[k % 2], h->stream), "recording an event");
+        if (k > 0)
+            cuda_ok(h, h->cu.EventSynchronize(h->mark[(k - 1) % 2]), "running the sustained load");
+        if (now_ms() - start >= ms)
+            break;
+    }
+}
+
+/* Room for k (start, stop) event pairs: made when first needed, kept for the next blocks. */
+static bool pair_events(harness *h, size_t k)
+{
+    if (h->pair_event_count >= 2 * k)
+        return true;
+    CUevent *grown = realloc(h->pair_events, 2 * k * sizeof *grown);
+    if (!grown)
+        return false;
+    h->pair_events = grown;
+    for (size_t i = h->pair_event_count; i < 2 * k; i++)
+        cuda_ok(h, h->cu.EventCreate(&h->pair_events[i], CU_EVENT_DEFAULT), "creating events");
+    h->pair_event_count = 2 * k;
+    return true;
+}
+
+/* k launches' durations from CUPTI: the last k x (kernels per launch) records of the queue,
+ * each launch its first kernel's start to its last kernel's end. False when records are
+ * missing (the caller uses the events). */
+static bool sustained_from_cupti(harness *h, int k, double *samples)
+{
+    kd_kernel_record *rec = NULL;
+    size_t n = 0;
+    unsigned per = current(h)->kernels_per_launch ? current(h)->kernels_per_launch : 1;
+    bool ok = kd_cupti_collect_each(&rec, &n) == 0 && n >= (size_t)k * per;
+    for (int i = 0; ok && i < k; i++) {
+        const kd_kernel_record *first = &rec[n - (size_t)(k - i) * per], *last = first + per - 1;
+        ok = last->end > first->start;
+        samples[i] = (double)(last->end - first->start);
+    }
+    free(rec);
+    return ok;
+}
+
+/* `time K` under the sustained load: the load first when due (after `mode`, a `place`, or a
+ * block of the other slot), then K (flush, launch) pairs queued back to back, one sync at the
+ * end. The SM clock is read while the GPU is busy: after the load, and once the pairs are
+ * queued. */
+static bool sustained_samples(harness *h, int k, double *samples, unsigned *clock0, unsigned *clock1)
+{
+    if (!pair_events(h, (size_t)k))
+        return false;
+    if (h->load_due || h->loaded_slot != server.cur) {
+        sustain(h, h->sustained_ms);
+        h->load_due = false;
+        h->loaded_slot = server.cur;
+    }
+    if (h->nvml)
+        kd_nvml_sm_clock(h->nvml, clock0);
+    for (int i = 0; i < k; i++)
+        queue_pair(h, h->pair_events[2 * i], h->pair_events[2 * i + 1]);
+    if (h->nvml)
+        kd_nvml_sm_clock(h->nvml, clock1);
+    cuda_ok(h, h->cu.EventSynchronize(h->pair_events[2 * k - 1]), "running the kernel");
+    if (h->timer == TIMER_CUPTI && sustained_from_cupti(h, k, samples))
+        return true;
+    if (h->timer == TIMER_CUPTI) { /* records went missing: stay consistent for the rest of the run */
+        h->timer = TIMER_EVENTS;
+        snprintf(h->timer_note, sizeof h->timer_note, "CUPTI returned too few kernel records");
+    }
+    for (int i = 0; i < k; i++) {
+        float ms = 0;
+        cuda_ok(h, h->cu.EventElapsedTime(&ms, h->pair_events[2 * i], h->pair_events[2 * i + 1]), "reading the events");
+        samples[i] = (double)ms * 1e6;
+    }
+    return true;
 }
 
 static void time_samples(harness *h, kd_words *w)
@@ -473,15 +630,18 @@ static void time_samples(harness *h, kd_words *w)
         kd_nvml_sm_clock(h->nvml, &clock0);
         kd_nvml_clock_reasons(h->nvml, &r0);
     }
+
     double *samples = malloc((size_t)k * sizeof *samples);
-    if (!samples) {
+    if (!samples || (h->sustained_ms && !sustained_samples(h, k, samples, &clock0, &clock1))) {
         kd_proto_reply("err alloc host memory for %d samples", k);
+        free(samples);
         return;
     }
-    for (int i = 0; i < k; i++)
+    for (int i = 0; i < k && !h->sustained_ms; i++)
         samples[i] = sample(h);
-    if (h->nvml) {
-        kd_nvml_sm_clock(h->nvml, &clock1);
+    if (h->nvml) { /* under the sustained load, the clocks were read while the GPU was busy */
+        if (!h->sustained_ms)
+            kd_nvml_sm_clock(h->nvml, &clock1);
         kd_nvml_clock_reasons(h->nvml, &r1);
     }
     unsigned long long reasons = (r0 | r1) & ~(unsigned long long)KD_REASON_GPU_IDLE;
@@ -900,6 +1060,8 @@ static void cuda_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, 
 static void cuda_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
 {
     harness *h = s->vendor;
+    for (int i = 0; i < 2 && rc == 0; i++)
+        rc = h->cu.EventCreate(&h->mark[i], 0x2 /* CU_EVENT_DISABLE_TIMING: a mark is only waited on */);
     cuda_ok(h, h->cu.MemsetD8(p, 0, bytes), doing);
 }
 
@@ -1005,6 +1167,25 @@ static const kd_vendor cuda_vendor = {
 
 int main(void)
 {
+/* After `reset`: the slots' kernels, the placement pad and the timing mode forgotten (the
+ * buffers, the flush buffer and the region rings went with the server's release); the
+ * context, the loaded modules and the timer stay. */
+static void cuda_reset(kd_server *s)
+{
+    harness *h = s->vendor;
+    if (h->pad)
+        h->cu.MemFree(h->pad);
+    h->pad = 0;
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        h->slot[k] = (harness_slot){.srv = &s->slot[k]};
+    h->batch = h->sustained_ms = 0;
+    h->load_due = false;
+    h->loaded_slot = -1;
+    kd_kernel_span ignored;
+    if (h->timer == TIMER_CUPTI) /* records of this point's last launches: not the next one's */
+        kd_cupti_collect(&ignored);
+}
+
     harness *h = &state;
     server.ops = &cuda_vendor;
     server.vendor = h;
@@ -1017,3 +1198,4 @@ int main(void)
     kd_nvml_close(h->nvml);
     return 0;
 }
+    .reset = cuda_reset,

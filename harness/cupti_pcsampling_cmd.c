@@ -25,15 +25,8 @@ void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, const ch
                     void (*launch_and_wait)(struct kd_server *s, int check_run))
 {
     char why[512] = "";
-    if (!s->ready || !kd_server_current(s)->loaded) {
-        kd_proto_reply("err protocol hotspots before setup, or on a slot that was not loaded");
+    if (!kd_server_hotspots_path(s, w))
         return;
-    }
-    if (w->count < 2) {
-        kd_proto_reply("err hotspots usage: hotspots PATH [period=N]");
-        return;
-    }
-    kd_proto_decode(w->word[1]);
     const char *period_text = kd_proto_value(w, 2, "period");
     unsigned period = period_text ? (unsigned)strtoul(period_text, NULL, 10) : 0;
     FILE *out = fopen(w->word[1], "w");

@@ -1,11 +1,14 @@
 #include "cupti_timer.h"
 
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cupti_activity.h>
+
+#include "cupti_library.h"
 
 enum { BUFFER_BYTES = 1 << 20 };
 
@@ -17,12 +20,31 @@ static struct {
 } cupti;
 
 static kd_kernel_span pending;
+/* Every kernel since the last collect, for kd_cupti_collect_each (a span alone loses them). */
+static kd_kernel_record *each;
+static size_t neach, each_cap;
+static bool each_lost; /* a record that found no room: the list is incomplete */
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     *buffer = aligned_alloc(8, BUFFER_BYTES);
     *size = *buffer ? BUFFER_BYTES : 0;
     *max_records = 0;
+}
+
+static void keep(uint64_t start, uint64_t end)
+{
+    if (neach == each_cap) {
+        size_t cap = each_cap ? 2 * each_cap : 1024;
+        kd_kernel_record *grown = realloc(each, cap * sizeof *grown);
+        if (!grown) {
+            each_lost = true;
+            return;
+        }
+        each = grown;
+        each_cap = cap;
+    }
+    each[neach++] = (kd_kernel_record){start, end};
 }
 
 /* The harness's own spin kernel holds the stream before each sample: not the user's time. */
@@ -34,36 +56,23 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
             continue;
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)record;
-        if (k->name && strcmp(k->name, "kd_spin") == 0)
+        if (k->name && (strcmp(k->name, "kd_spin") == 0 || strcmp(k->name, "kd_touch") == 0))
             continue;
         if (pending.kernels == 0 || k->start < pending.first_start)
             pending.first_start = k->start;
         if (pending.kernels == 0 || k->end > pending.last_end)
             pending.last_end = k->end;
         pending.kernels++;
+        keep(k->start, k->end);
     }
     free(buffer);
-}
-
-static void *open_library(void)
-{
-    const char *env = getenv("KERNDIFF_CUPTI_LIBRARY");
-    const char *candidates[] = {env, "libcupti.so.13", "libcupti.so",
-                                "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so",
-                                "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
-        void *lib = candidates[i] && *candidates[i] ? dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL) : NULL;
-        if (lib)
-            return lib;
-    }
-    return NULL;
 }
 
 #define LOAD(field, symbol) memcpy(&cupti.field, &(void *){dlsym(lib, symbol)}, sizeof(void *))
 
 int kd_cupti_start(char *why, size_t why_len)
 {
-    void *lib = open_library();
+    void *lib = kd_cupti_library();
     if (!lib) {
         snprintf(why, why_len, "libcupti not found");
         return -1;
@@ -87,11 +96,44 @@ int kd_cupti_start(char *why, size_t why_len)
     return 0;
 }
 
+static void forget(void)
+{
+    memset(&pending, 0, sizeof pending);
+    neach = 0;
+    each_lost = false;
+}
+
 int kd_cupti_collect(kd_kernel_span *span)
 {
     if (cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != CUPTI_SUCCESS)
         return -1;
     *span = pending;
-    memset(&pending, 0, sizeof pending);
+    forget();
     return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const kd_kernel_record *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+int kd_cupti_collect_each(kd_kernel_record **records, size_t *n)
+{
+    *records = NULL;
+    *n = 0;
+    if (cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != CUPTI_SUCCESS)
+        return -1;
+    bool lost = each_lost;
+    if (!lost && neach) {
+        *records = malloc(neach * sizeof **records);
+        lost = !*records;
+    }
+    if (!lost && neach) {
+        memcpy(*records, each, neach * sizeof *each);
+        *n = neach;
+        qsort(*records, *n, sizeof **records, by_start);
+    }
+    forget();
+    return lost ? -1 : 0;
 }

@@ -546,6 +546,46 @@ static void buffers(kd_server *s)
     kd_proto_reply("%s", k ? "" : "-");
 }
 
+/* reset: every slot's buffers, arguments, patches and geometry dropped, as before the first
+ * `load`; the vendor keeps its context and loaded modules (one harness serves every point of a
+ * sweep: docs/PROTOCOL.md). */
+static void reset(kd_server *s, kd_words *w)
+{
+    if (w->count != 1) {
+        kd_proto_reply("err protocol usage: reset");
+        return;
+    }
+    release_buffers(s);
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++) {
+        kd_server_slot *slot = &s->slot[k];
+        for (size_t i = 0; i < KD_SERVER_MAX_ARGS; i++)
+            forget_arg(slot, i);
+        free(slot->patches);
+        memset(slot, 0, sizeof *slot); /* as the process started */
+    }
+    s->cur = 0;
+    s->ready = false;
+    kd_proto_reply("ok reset resets=%u", ++s->resets);
+    if (s->ops->reset)
+        s->ops->reset(s);
+}
+
+/* `hotspots PATH [period=N]`'s checks, for every vendor: after setup, on a loaded slot, with a
+ * path. Returns the path (decoded in place), or NULL after the error reply. */
+const char *kd_server_hotspots_path(kd_server *s, kd_words *w)
+{
+    if (!s->ready || !kd_server_current(s)->loaded) {
+        kd_proto_reply("err protocol hotspots before setup, or on a slot that was not loaded");
+        return NULL;
+    }
+    if (w->count < 2) {
+        kd_proto_reply("err hotspots usage: hotspots PATH [period=N]");
+        return NULL;
+    }
+    kd_proto_decode(w->word[1]);
+    return w->word[1];
+}
+
 static bool needs_setup(const char *cmd)
 {
     static const char *const after_setup[] = {"warmup", "time", "check", "once", "place", "regions", "buffers"};
@@ -611,6 +651,8 @@ void kd_server_run(kd_server *s)
             check(s, &w);
         else if (!strcmp(cmd, "buffers"))
             buffers(s);
+        else if (!strcmp(cmd, "reset"))
+            reset(s, &w);
         else if (!strcmp(cmd, "quit")) {
             kd_proto_reply("ok quit");
             break;

@@ -59,7 +59,12 @@ typedef struct kd_server {
     int cur;                    /* the slot `side` selected (0 until then) */
     unsigned long long seed;
     bool ready;                 /* after a setup that succeeded */
+    unsigned resets;            /* `reset`s answered: one process serves a sweep's points */
 } kd_server;
+
+/* `hotspots PATH [period=N]`'s checks (after setup, a loaded slot, a PATH): the path, decoded,
+ * or NULL after the `err` reply. */
+const char *kd_server_hotspots_path(kd_server *s, kd_words *w);
 
 /* Reads commands from stdin until `quit` or end of input, answering each on stdout. */
 void kd_server_run(kd_server *s);

@@ -34,6 +34,13 @@
  *                  and output= do not apply
  *   throttle=1     report SW power cap throttling on every block
  *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
+ *   sustained=10%  under `mode sustained MS` (a GPU kept busy, as do_bench keeps it) the time
+ *                  is this much longer and the SM clock as much lower: a power-bound kernel
+ *                  whose clock falls under load (default 0: a kernel the load does not slow)
+ *   die_after_reset=N  answer the N-th `reset`, then exit (a kept harness that dies between
+ *                  a sweep's points)
+ *   crash_point=N  exit with SIGSEGV at the first sample of the N-th launch described to
+ *                  this process (after N-1 `reset`s): a harness that fails in a later point
  *
  * The protocol itself (arguments, seeding, `fill`, `setup`, `check`, `buffers`) is
  * harness/server.c's, as for the CUDA harness; this file is the simulated device: memory in
@@ -85,6 +92,8 @@ typedef struct sim_spec {
     char output[32];               /* output=SHAPE */
     int throttle, alloc_fail;
     long copy;                     /* copy=K: elements copied, -1 all, 0 no copy */
+    double sustained;              /* sustained=: the slow-down under `mode sustained` */
+    long die_after_reset, crash_point;
 } sim_spec;
 
 /* One side: what its samples look like, how many samples it has drawn (its arguments and
@@ -108,6 +117,8 @@ static sim_slot slots[KD_PROTO_MAX_SLOTS];
 static double placement_factor = 1.0; /* the current placement's effect on every slot */
 static uint64_t rng_state = 0x853c49e6748fea9bull;
 static double start_s;
+static unsigned sustained_ms;   /* `mode sustained MS`: 0 unless the simulated GPU is kept busy */
+static unsigned resets;         /* `reset`s answered: the launch this process serves is resets + 1 */
 
 
 static double parse_quantity(const char *v)
@@ -149,6 +160,9 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "copy")) spec->copy = !strcmp(v, "all") ? -1 : atol(v);
         else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
+        else if (!strcmp(k, "sustained")) spec->sustained = parse_quantity(v);
+        else if (!strcmp(k, "die_after_reset")) spec->die_after_reset = atol(v);
+        else if (!strcmp(k, "crash_point")) spec->crash_point = atol(v);
         else if (!strcmp(k, "sanitizer"))
             ; /* read by tests/fakes/fake_compute_sanitizer: which recorded log to replay */
         else if (!strcmp(k, "buffers"))
@@ -202,7 +216,7 @@ static void draw_placement(void)
 /* Acts out the failure planned for this sample, if any. */
 static void misbehave(const sim_spec *spec, long samples_drawn)
 {
-    if (samples_drawn == spec->crash_at) {
+    if (samples_drawn == spec->crash_at || (spec->crash_point && (long)resets + 1 == spec->crash_point)) {
         signal(SIGSEGV, SIG_DFL); /* a sanitizer's handler would turn the crash into an exit */
         raise(SIGSEGV);
     }
@@ -231,7 +245,7 @@ static double draw(void)
 {
     const sim_spec *spec = &cur->spec;
     misbehave(spec, ++cur->samples_drawn);
-    double t = median_ns() * placement_factor * exp(spec->cv * normal());
+    double t = median_ns() * placement_factor * exp(spec->cv * normal()) * (sustained_ms ? 1 + spec->sustained : 1);
     if (spec->outliers > 0 && uniform() < spec->outliers)
         t *= 2 + 3 * uniform();
     return t * (1 + spec->drift * sin(2 * M_PI * (now_s() - start_s) / 0.2));
@@ -392,7 +406,7 @@ static void time_samples(kd_words *w)
         s[i] = draw();
     }
     int throttle = cur->spec.throttle;
-    unsigned clock = throttle ? 1600 : 1980;
+    unsigned clock = (unsigned)((throttle ? 1600 : 1980) / (sustained_ms ? 1 + cur->spec.sustained : 1));
     printf("ok time clock0=%u clock1=%u reasons=0x%x throttled=%d samples=", clock, clock, throttle ? 0x4 : 0,
            throttle);
     for (int i = 0; i < k; i++)
@@ -553,15 +567,8 @@ static bool sim_load(kd_server *s, kd_words *w)
  * different shares of their first line. */
 static void sim_hotspots(kd_server *s, kd_words *w)
 {
-    if (!s->ready || !kd_server_current(s)->loaded) {
-        kd_proto_reply("err protocol hotspots before setup, or on a slot that was not loaded");
+    if (!kd_server_hotspots_path(s, w))
         return;
-    }
-    if (w->count < 2) {
-        kd_proto_reply("err hotspots usage: hotspots PATH [period=N]");
-        return;
-    }
-    kd_proto_decode(w->word[1]);
     FILE *f = fopen(w->word[1], "w");
     if (!f) {
         kd_proto_reply("err hotspots cannot write %s", w->word[1]);
@@ -612,6 +619,19 @@ static bool sim_all_ready(kd_server *s)
 }
 
 static void sim_release(kd_server *s) { (void)s; }
+
+/* After `reset`'s reply: the timing mode back to single, the slots' entries forgotten; the
+ * specs (this process's arguments) stay. die_after_reset= exits here, as a kept harness that
+ * dies before the next point. */
+static void sim_reset(kd_server *s)
+{
+    sustained_ms = 0;
+    resets = s->resets;
+    memset(sim_entry, 0, sizeof sim_entry);
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        if (slots[k].spec.die_after_reset && (long)resets == slots[k].spec.die_after_reset)
+            exit(0);
+}
 
 /* The test double's counters (`counters`): no hardware, so each value is made from the
  * simulated kernel, the same every time: the duration is the side's median, DRAM bytes read
@@ -687,7 +707,14 @@ static bool sim_command(kd_server *s, kd_words *w)
         sim_counters(s, w);
     else if (!strcmp(cmd, "hotspots"))
         sim_hotspots(s, w);
-    else if (!strcmp(cmd, "mode") || !strcmp(cmd, "once"))
+    else if (!strcmp(cmd, "mode")) {
+        unsigned batch;
+        if (kd_proto_mode(w, &batch, &sustained_ms))
+            kd_proto_reply("ok mode");
+        else
+            kd_proto_reply("err protocol usage: mode single | mode batched N | mode sustained MS (1..%d)",
+                           KD_PROTO_MAX_SUSTAINED_MS);
+    } else if (!strcmp(cmd, "once"))
         kd_proto_reply("ok %s", cmd);
     else
         return false;
@@ -713,6 +740,7 @@ static const kd_vendor sim_vendor = {
     .slot_ready = sim_slot_ready,
     .all_ready = sim_all_ready,
     .release = sim_release,
+    .reset = sim_reset,
 };
 
 /* Slot s's spec: its own argument, else slot 0's (a one-argument harness simulates one side). */

@@ -70,6 +70,11 @@ typedef struct kd_vendor {
     bool (*all_ready)(struct kd_server *s);
     /* A failed setup: give back what the vendor's own set-up took (buffers are the server's). */
     void (*release)(struct kd_server *s);
+    /* `reset` (after the server dropped every buffer and slot and replied): forget the slots'
+     * kernels and the timing mode, so that the process takes a new launch as if it had just
+     * started; what is costly to make again (the context, loaded modules, the timer) stays.
+     * Optional. */
+    void (*reset)(struct kd_server *s);
 } kd_vendor;
 
 #endif

@@ -1,10 +1,15 @@
-/* The options of the timing: --target, --max-time, --min-runs/--max-runs, --timeout, --seed, --batch, the
- * correctness check and its tolerances (cli/option_parse.h: one group per subsystem). */
+/* The options of the timing: --target, --max-time, --min-runs/--max-runs, --timeout, --seed, --batch,
+ * --load, the correctness check and its tolerances (cli/option_parse.h: one group per subsystem). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
+#include "wire/protocol.h"
+
+/* This group's own code, clear of option_parse.h's list (256..) and of the other groups' blocks
+ * (900.., 1000.., 1010..). */
+enum { OPT_LOAD = 950 };
 
 static const struct option options[] = {
     {"target", required_argument, NULL, OPT_TARGET},
@@ -20,6 +25,7 @@ static const struct option options[] = {
     {"batch", required_argument, NULL, OPT_BATCH},
     {"lock-clocks", no_argument, NULL, OPT_LOCK_CLOCKS},
     {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+    {"load", required_argument, NULL, OPT_LOAD},
     {NULL, 0, NULL, 0},
 };
 
@@ -74,6 +80,18 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
             return kd_usage_error("%s wants a non-negative number, got '%s'", c == OPT_RTOL ? "--rtol" : "--atol", optarg);
         opts->diff.timing.tolerance_given = true;
         break;
+    case OPT_LOAD: {
+        /* single | sustained | sustained:MS (the load before each block, default do_bench's 100 ms) */
+        double ms = KD_SUSTAINED_LOAD_MS;
+        if (strcmp(optarg, "single") == 0)
+            ms = 0;
+        else if (strncmp(optarg, "sustained", 9) != 0 ||
+                 (optarg[9] && (optarg[9] != ':' || kd_opt_number(optarg + 10, 1, KD_PROTO_MAX_SUSTAINED_MS, false, &ms) != 0)))
+            return kd_usage_error("--load wants single, sustained or sustained:MS (1 to %d ms of load), got '%s'",
+                                  KD_PROTO_MAX_SUSTAINED_MS, optarg);
+        opts->diff.timing.sustained_ms = (unsigned)ms;
+        break;
+    }
     case OPT_BATCH: {
         double v;
         if (strcmp(optarg, "auto") == 0)

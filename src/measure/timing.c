@@ -19,6 +19,9 @@
 
 enum {
     SAMPLES_PER_BLOCK = 5,         /* per side and round: many rounds, so many placements */
+    /* --load sustained: each block pays a load (100 ms) first, so it takes more samples */
+    SUSTAINED_SAMPLES_PER_BLOCK = 20,
+    MAX_BLOCK = SUSTAINED_SAMPLES_PER_BLOCK,
     WARMUP_BUDGET_MS = 1000,
     CHECK_EXTRA_MS = 2000,         /* the correctness run: start-up, then ... */
     CHECK_MS_PER_GIB = 4000,       /* ... every buffer restored and read back, twice */
@@ -93,6 +96,7 @@ typedef struct run_state {
     kd_strbuf *error;
     size_t cap;
     double *block;             /* room for one block of samples */
+    double slowest_ns;         /* the slower side's warm-up median */
 } run_state;
 
 static const char *who(const run_state *r, int s)
@@ -259,6 +263,14 @@ static kd_timing_status warm_up(run_state *r)
             snprintf(r->out->timer_note, sizeof r->out->timer_note, "%s", w.timer_note);
         }
         fastest = fmin(fastest, t->warmup_median_ns);
+        r->slowest_ns = fmax(r->slowest_ns, t->warmup_median_ns);
+    }
+    if (r->o->sustained_ms) { /* one launch per sample, back to back: never batched */
+        r->out->batched = false;
+        r->out->batch = 1;
+        kd_reply_status st = kd_wire_mode_sustained(c, r->o->sustained_ms, r->o->timeout_ms);
+        return st == KD_REPLY_OK ? KD_TIMING_OK
+                                 : fail(r, SHARED, c, st, "choosing the timing mode (sustained load)", KD_TIMING_RUN_FAILED);
     }
     /* Both sides always run in the same mode: comparing a batched (warm L2) time with a
      * single-launch (flushed L2) time would compare different things. */
@@ -313,14 +325,18 @@ static kd_timing_status time_block(run_state *r, int s)
     kd_timing_status ts = select_side(r, s);
     if (ts != KD_TIMING_OK)
         return ts;
-    grow(r, r->out->side[s].n + SAMPLES_PER_BLOCK);
+    int k = (int)r->out->block_samples;
+    grow(r, r->out->side[s].n + (size_t)k);
     kd_time_block b = {.samples = r->block};
-    /* The watchdog allows every sample of the block a full --timeout. */
-    kd_reply_status st = kd_wire_time(&r->child[SHARED], SAMPLES_PER_BLOCK,
-                                      watchdog_ms(r->o->timeout_ms, (double)SAMPLES_PER_BLOCK * r->out->batch), &b);
+    /* The watchdog allows every sample of the block a full --timeout; a sustained block its
+     * load too, and its launches at ten times the warm-up's median (the slower side's). */
+    double extra = (double)k * r->out->batch;
+    if (r->o->sustained_ms)
+        extra += 2.0 * r->o->sustained_ms + 10.0 * k * r->slowest_ns / 1e6;
+    kd_reply_status st = kd_wire_time(&r->child[SHARED], k, watchdog_ms(r->o->timeout_ms, extra), &b);
     if (st != KD_REPLY_OK)
         return fail(r, s, &r->child[SHARED], st, "timing the kernel", KD_TIMING_RUN_FAILED);
-    take_block(r, s, &b, SAMPLES_PER_BLOCK);
+    take_block(r, s, &b, k);
     return KD_TIMING_OK;
 }
 
@@ -380,7 +396,7 @@ static kd_timing_status measure_rounds(run_state *r)
         if (n >= next_check) {
             /* Checking every round would cost a bootstrap each time; every 25% more samples
              * is enough to stop close to where the target is met. */
-            next_check = n + (n / 4 > SAMPLES_PER_BLOCK ? n / 4 : SAMPLES_PER_BLOCK);
+            next_check = n + (n / 4 > r->out->block_samples ? n / 4 : r->out->block_samples);
             kd_speedup check;
             bool computed = check_speedup(r, &check) == 0;
             double half = computed ? kd_speedup_ci_halfwidth_pct(&check) : 0;
@@ -392,7 +408,7 @@ static kd_timing_status measure_rounds(run_state *r)
                 break;
             }
         }
-        if (elapsed >= r->o->max_time_s && n >= 2 * SAMPLES_PER_BLOCK) {
+        if (elapsed >= r->o->max_time_s && n >= 2 * r->out->block_samples) {
             r->out->stop_reason = KD_STOP_MAX_TIME;
             break;
         }
@@ -706,8 +722,11 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
     for (int s = 0; s < 2; s++) /* the caller checked; a request that skipped it stops here */
         if (kd_timing_check_sizes(sides[s].spec, sides[s].label, error) != 0)
             return KD_TIMING_SETUP_FAILED;
-    double block[SAMPLES_PER_BLOCK];
+    double block[MAX_BLOCK];
     run_state r = {.sides = sides, .o = o, .out = out, .error = error, .block = block};
+    snprintf(out->load, sizeof out->load, "%s", o->sustained_ms ? "sustained" : "single");
+    out->sustained_ms = o->sustained_ms;
+    out->block_samples = o->sustained_ms ? SUSTAINED_SAMPLES_PER_BLOCK : SAMPLES_PER_BLOCK;
     /* All children start at once: CUDA's start-up in the shared one overlaps the checks. */
     kd_timing_status st = start_children(&r, shared_argv);
     if (st == KD_TIMING_OK)

@@ -28,7 +28,11 @@ typedef struct kd_timing_options {
     kd_tolerance tolerance;
     long batch;               /* --batch: 0 auto, -1 never, N launches per sample */
     double min_effect_pct;    /* --min-effect: the noise floor of the verdict (0.5) */
+    unsigned sustained_ms;    /* --load sustained: ms of back-to-back load before each block; 0: --load single */
 } kd_timing_options;
+
+/* --load sustained's load before each block of samples: triton.testing.do_bench's default rep. */
+#define KD_SUSTAINED_LOAD_MS 100
 
 void kd_timing_options_default(kd_timing_options *o);
 
@@ -72,6 +76,10 @@ typedef struct kd_timing {
     char timer_note[128];     /* why events were used, if they were */
     bool batched;
     unsigned batch;           /* launches per sample when batched */
+    char load[16];            /* "single" (one launch per sample, the GPU idle between) or "sustained"
+                                 (back to back, as triton.testing.do_bench); "" in a saved run before it */
+    unsigned sustained_ms;    /* sustained: the load before each block, ms */
+    unsigned block_samples;   /* samples per side and round */
     kd_side_timing side[2];
     kd_speedup speedup;
     kd_verdict verdict;

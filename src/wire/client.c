@@ -164,10 +164,17 @@ kd_reply_status kd_wire_warmup(kd_child *c, int budget_ms, int timeout_ms, kd_wa
     return KD_REPLY_OK;
 }
 
+kd_reply_status kd_wire_mode_sustained(kd_child *c, unsigned ms, int timeout_ms)
+{
+    return kd_child_call(c, timeout_ms, "mode sustained %u", ms);
+}
+
 kd_reply_status kd_wire_mode(kd_child *c, unsigned batch, int timeout_ms)
 {
     return batch ? kd_child_call(c, timeout_ms, "mode batched %u", batch) : kd_child_call(c, timeout_ms, "mode single");
 }
+
+kd_reply_status kd_wire_reset(kd_child *c, int timeout_ms) { return kd_child_call(c, timeout_ms, "reset"); }
 
 /* "a,b,c": exactly k positive finite numbers. */
 static bool parse_samples(const char *text, int k, double *samples)

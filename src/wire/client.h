@@ -74,6 +74,12 @@ kd_reply_status kd_wire_warmup(kd_child *c, int budget_ms, int timeout_ms, kd_wa
 
 /* mode single (batch 0) or mode batched BATCH. */
 kd_reply_status kd_wire_mode(kd_child *c, unsigned batch, int timeout_ms);
+/* mode sustained MS: the GPU kept busy as triton.testing.do_bench keeps it (docs/PROTOCOL.md). */
+kd_reply_status kd_wire_mode_sustained(kd_child *c, unsigned ms, int timeout_ms);
+
+/* reset: the child drops every buffer and slot and takes a new launch (a sweep's next point)
+ * on the same process. A harness without `reset` answers err protocol. */
+kd_reply_status kd_wire_reset(kd_child *c, int timeout_ms);
 
 typedef struct kd_time_block {
     double *samples;       /* room for k, filled with k samples (ns per launch, > 0) */

@@ -76,3 +76,23 @@ bool kd_proto_buffer_mode(const char *word, bool *compared, bool *inout)
     *inout = strcmp(word, "inout") == 0;
     return *compared || strcmp(word, "in") == 0;
 }
+
+/* A whole decimal number in 1..max, or 0. */
+static unsigned positive(const char *word, unsigned long max)
+{
+    char *end = NULL;
+    unsigned long v = *word >= '0' && *word <= '9' ? strtoul(word, &end, 10) : 0;
+    return end && !*end && v <= max ? (unsigned)v : 0;
+}
+
+bool kd_proto_mode(const kd_words *w, unsigned *batch, unsigned *sustained_ms)
+{
+    *batch = *sustained_ms = 0;
+    if (w->count == 2 && strcmp(w->word[1], "single") == 0)
+        return true;
+    if (w->count == 3 && strcmp(w->word[1], "batched") == 0)
+        return (*batch = positive(w->word[2], 1000000)) > 0;
+    if (w->count == 3 && strcmp(w->word[1], "sustained") == 0)
+        return (*sustained_ms = positive(w->word[2], KD_PROTO_MAX_SUSTAINED_MS)) > 0;
+    return false;
+}

@@ -16,11 +16,12 @@
  *   seed <u64>
  *   setup                    -> ok setup bytes=<device bytes>       (allocates, fills inputs)
  *   warmup <max ms>          -> ok warmup launches=<k> median_ns=<t>
- *   mode single | mode batched <launches per sample>   -> ok mode
+ *   mode single | mode batched <launches per sample> | mode sustained <ms>   -> ok mode
  *   time <k>                 -> ok time clock0=<MHz> clock1=<MHz> reasons=<hex> throttled=<0|1> samples=<ns>,<ns>,...
  *   check <path>             -> ok check bytes=<n>   (poison outputs, restore inputs, run once,
  *                                                      write every output buffer, in order, raw)
  *   once                     -> ok once              (one launch inside cuProfilerStart/Stop)
+ *   reset                    -> ok reset resets=<n>  (buffers and slots dropped: a new describe/setup)
  *   quit                     -> ok quit, then exit 0
  *
  * Errors: "err <kind> <message words...>" with kind one of protocol, cuda, alloc, load,
@@ -34,6 +35,7 @@
 #define KD_PROTOCOL_VERSION 2
 #define KD_PROTO_MAX_SLOTS 2   /* sides one child can hold: `side 0`, `side 1` */
 #define KD_PROTO_MAX_WORDS 64
+#define KD_PROTO_MAX_SUSTAINED_MS 60000 /* `mode sustained MS`: at most a minute of load */
 
 typedef struct kd_words {
     char *word[KD_PROTO_MAX_WORDS];
@@ -53,6 +55,9 @@ bool kd_proto_buffer_mode(const char *word, bool *compared, bool *inout);
  * Encode returns malloc'd text, NULL when out of memory (the harness uses it too, and keeps
  * its own replies rather than kerndiff's out-of-memory exit). */
 char *kd_proto_encode(const char *s);
+/* `mode single` (both 0), `mode batched B` (*batch = B > 0) or `mode sustained MS` (*sustained_ms
+ * = MS, 1..KD_PROTO_MAX_SUSTAINED_MS): false for anything else. One parse for every harness. */
+bool kd_proto_mode(const kd_words *w, unsigned *batch, unsigned *sustained_ms);
 void kd_proto_decode(char *s);
 
 #endif
