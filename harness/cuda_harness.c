@@ -1013,6 +1013,8 @@ static int start_cuda(harness *h)
         rc = h->cu.EventCreate(&h->start, CU_EVENT_DEFAULT);
     if (rc == 0)
         rc = h->cu.EventCreate(&h->stop, CU_EVENT_DEFAULT);
+    for (int i = 0; i < 2 && rc == 0; i++)
+        rc = h->cu.EventCreate(&h->mark[i], 0x2 /* CU_EVENT_DISABLE_TIMING: a mark is only waited on */);
     void *flag = NULL;
     if (rc == 0)
         rc = h->cu.MemHostAlloc(&flag, sizeof(uint32_t), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
@@ -1060,8 +1062,6 @@ static void cuda_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, 
 static void cuda_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
 {
     harness *h = s->vendor;
-    for (int i = 0; i < 2 && rc == 0; i++)
-        rc = h->cu.EventCreate(&h->mark[i], 0x2 /* CU_EVENT_DISABLE_TIMING: a mark is only waited on */);
     cuda_ok(h, h->cu.MemsetD8(p, 0, bytes), doing);
 }
 
@@ -1120,6 +1120,25 @@ static void cuda_release(kd_server *s)
         free_layout(h, &h->slot[k].timing_regions, &h->slot[k].timing_records);
 }
 
+/* After `reset`: the slots' kernels, the placement pad and the timing mode forgotten (the
+ * buffers, the flush buffer and the region rings went with the server's release); the
+ * context, the loaded modules and the timer stay. */
+static void cuda_reset(kd_server *s)
+{
+    harness *h = s->vendor;
+    if (h->pad)
+        h->cu.MemFree(h->pad);
+    h->pad = 0;
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        h->slot[k] = (harness_slot){.srv = &s->slot[k]};
+    h->batch = h->sustained_ms = 0;
+    h->load_due = false;
+    h->loaded_slot = -1;
+    kd_kernel_span ignored;
+    if (h->timer == TIMER_CUPTI) /* records of this point's last launches: not the next one's */
+        kd_cupti_collect(&ignored);
+}
+
 static bool cuda_command(kd_server *s, kd_words *w)
 {
     harness *h = s->vendor;
@@ -1163,29 +1182,11 @@ static const kd_vendor cuda_vendor = {
     .slot_ready = cuda_slot_ready,
     .all_ready = cuda_all_ready,
     .release = cuda_release,
+    .reset = cuda_reset,
 };
 
 int main(void)
 {
-/* After `reset`: the slots' kernels, the placement pad and the timing mode forgotten (the
- * buffers, the flush buffer and the region rings went with the server's release); the
- * context, the loaded modules and the timer stay. */
-static void cuda_reset(kd_server *s)
-{
-    harness *h = s->vendor;
-    if (h->pad)
-        h->cu.MemFree(h->pad);
-    h->pad = 0;
-    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
-        h->slot[k] = (harness_slot){.srv = &s->slot[k]};
-    h->batch = h->sustained_ms = 0;
-    h->load_due = false;
-    h->loaded_slot = -1;
-    kd_kernel_span ignored;
-    if (h->timer == TIMER_CUPTI) /* records of this point's last launches: not the next one's */
-        kd_cupti_collect(&ignored);
-}
-
     harness *h = &state;
     server.ops = &cuda_vendor;
     server.vendor = h;
@@ -1198,4 +1199,3 @@ static void cuda_reset(kd_server *s)
     kd_nvml_close(h->nvml);
     return 0;
 }
-    .reset = cuda_reset,
