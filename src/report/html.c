@@ -65,7 +65,7 @@ static void histogram_chart(FILE *out, const kd_timing *t)
         }
     char xlabel[64];
     kd_plot p = {.out = out, .width = 720, .height = 300};
-    kd_html_time_axis(&p.x, lo, hi, KD_SCALE_LINEAR, "time per launch", xlabel, sizeof xlabel);
+    kd_html_axis_of_time(&p.x, &(kd_time_axis){lo, hi, KD_SCALE_LINEAR, "time per launch"}, xlabel, sizeof xlabel);
     p.y = (kd_axis){.label = "samples per bin", .lo = 0, .hi = (double)most * 1.15};
     kd_html_figure_start(out);
     kd_plot_begin(&p, "chart-histogram", "Distribution of the time per launch of v1 and v2");
@@ -107,7 +107,7 @@ static void order_chart(FILE *out, const kd_timing *t)
     char ylabel[64];
     kd_plot p = {.out = out, .width = 720, .height = 300};
     p.x = (kd_axis){.label = "sample (in the order taken, per version)", .lo = 0, .hi = (double)(longest - 1) + 1e-9};
-    kd_html_time_axis(&p.y, lo - pad, hi + pad, KD_SCALE_LINEAR, "time per launch", ylabel, sizeof ylabel);
+    kd_html_axis_of_time(&p.y, &(kd_time_axis){lo - pad, hi + pad, KD_SCALE_LINEAR, "time per launch"}, ylabel, sizeof ylabel);
     kd_html_figure_start(out);
     kd_plot_begin(&p, "chart-samples", "Every sample of v1 and v2 in the order taken");
     for (int s = 0; s < 2; s++) {
@@ -160,7 +160,7 @@ static void speedup_chart(FILE *out, const kd_timing *t)
     char label[96];
     int d = kd_ratio_decimals(s->ratio, s->lo, s->hi);
     snprintf(label, sizeof label, "%.*f× (95%% CI %.*f–%.*f×)", d, s->ratio, d, s->lo, d, s->hi);
-    kd_plot_text(&p, s->ratio, 0.35, 0, -6, "middle", "value", label);
+    kd_plot_text(&p, &(kd_plot_label){s->ratio, 0.35, 0, -6, "middle", "value", label});
     kd_plot_end(&p);
     kd_strbuf caption = {0};
     kd_sb_printf(&caption, "The bar is the 95%% confidence interval of the ratio of medians (a bootstrap over rounds); "
@@ -265,19 +265,19 @@ static void roofline_chart(FILE *out, const kd_counters *k)
     kd_plot_line(&p, xlo, bw * xlo, top / bw, top, "ceiling");
     kd_format_metric(KD_UNIT_BYTES_PER_S, bw, value, sizeof value);
     snprintf(text, sizeof text, "DRAM %s", value);
-    kd_plot_text(&p, xlo * 3, bw * xlo * 3, 4, -8, "start", "value", text);
+    kd_plot_text(&p, &(kd_plot_label){xlo * 3, bw * xlo * 3, 4, -8, "start", "value", text});
     for (size_t i = 0; i < 3; i++) {
         if (ceilings[i].peak <= 0)
             continue;
         kd_plot_line(&p, ceilings[i].peak / bw, ceilings[i].peak, xhi, ceilings[i].peak, "ceiling");
         kd_format_metric(KD_UNIT_FLOPS_PER_S, ceilings[i].peak, value, sizeof value);
         snprintf(text, sizeof text, "%s %s", ceilings[i].name, value);
-        kd_plot_text(&p, xhi, ceilings[i].peak, -6, -5, "end", "value", text);
+        kd_plot_text(&p, &(kd_plot_label){xhi, ceilings[i].peak, -6, -5, "end", "value", text});
     }
     for (int s = 0; s < 2; s++)
         if (placed[s]) {
             kd_plot_point(&p, ai[s], perf[s], 5, s == 1, kd_html_side_class[s]);
-            kd_plot_text(&p, ai[s], perf[s], s ? 9 : -9, 4, s ? "start" : "end", "value", kd_html_side_class[s]);
+            kd_plot_text(&p, &(kd_plot_label){ai[s], perf[s], s ? 9 : -9, 4, s ? "start" : "end", "value", kd_html_side_class[s]});
         }
     kd_plot_end(&p); /* the points are labelled where they are: no legend */
     kd_strbuf caption = {0};
@@ -600,9 +600,20 @@ static bool sweep_positions(const kd_sweep_result *s, double *x)
     return true;
 }
 
-static void sweep_x_axis(const kd_sweep_result *s, const double *x, const char **text, bool log_scale, kd_axis *a,
-                         char *label, size_t n)
+/* The sweep's x axis: its points' positions (x), their tick texts (text, filled here) and scale. */
+typedef struct sweep_x {
+    const kd_sweep_result *s;
+    const double *x;
+    const char **text;
+    bool log_scale;
+} sweep_x;
+
+static void sweep_x_axis(const sweep_x *sx, kd_axis *a, char *label, size_t n)
 {
+    const kd_sweep_result *s = sx->s;
+    const double *x = sx->x;
+    const char **text = sx->text;
+    bool log_scale = sx->log_scale;
     double lo = x[0], hi = x[0];
     for (size_t i = 0; i < s->count; i++) {
         lo = fmin(lo, x[i]);
@@ -656,8 +667,9 @@ static void sweep_charts(FILE *out, const kd_sweep_result *s, const double *x, c
     } else {
         char xlabel[160], ylabel[64];
         kd_plot p = {.out = out, .width = 720, .height = 320};
-        sweep_x_axis(s, x, text, log_scale, &p.x, xlabel, sizeof xlabel);
-        kd_html_time_axis(&p.y, tmin / 1.5, tmax * 1.5, KD_SCALE_LOG, "median time, log scale", ylabel, sizeof ylabel);
+        sweep_x_axis(&(sweep_x){s, x, text, log_scale}, &p.x, xlabel, sizeof xlabel);
+        kd_html_axis_of_time(&p.y, &(kd_time_axis){tmin / 1.5, tmax * 1.5, KD_SCALE_LOG, "median time, log scale"}, ylabel,
+                             sizeof ylabel);
         kd_html_figure_start(out);
         kd_plot_begin(&p, "chart-sweep-time", "Median time per launch of v1 and v2 at each point of the sweep");
         for (int side = 0; side < 2; side++) {
@@ -673,7 +685,7 @@ static void sweep_charts(FILE *out, const kd_sweep_result *s, const double *x, c
         kd_html_figure_end(out, &caption);
 
         kd_plot q = {.out = out, .width = 720, .height = 300};
-        sweep_x_axis(s, x, text, log_scale, &q.x, xlabel, sizeof xlabel);
+        sweep_x_axis(&(sweep_x){s, x, text, log_scale}, &q.x, xlabel, sizeof xlabel);
         double pad = (rmax - rmin) * 0.1 + 0.005;
         q.y = (kd_axis){.label = "speedup v1/v2 (×)", .lo = rmin - pad, .hi = rmax + pad};
         kd_html_figure_start(out);

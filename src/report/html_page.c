@@ -86,6 +86,14 @@ void kd_html_figure_end(FILE *out, kd_strbuf *caption)
 
 void kd_html_time_axis(kd_axis *a, double lo, double hi, kd_scale scale, const char *what, char *label, size_t n)
 {
+    kd_html_axis_of_time(a, &(kd_time_axis){.lo = lo, .hi = hi, .scale = scale, .what = what}, label, n);
+}
+
+void kd_html_axis_of_time(kd_axis *a, const kd_time_axis *t, char *label, size_t n)
+{
+    double lo = t->lo, hi = t->hi;
+    kd_scale scale = t->scale;
+    const char *what = t->what;
     static const struct {
         double ns;
         const char *name;

@@ -223,8 +223,8 @@ static void timeline_chart(FILE *out, const kd_comparison *c, const kd_region_ro
         widest = strlen(text[t]) > widest ? strlen(text[t]) : widest;
     kd_plot p = {.out = out, .width = 720, .height = 28 + 46 + row_px * (double)total,
                  .left = widest > 12 ? 16 + 7 * (double)widest : 96};
-    kd_html_time_axis(&p.x, 0, span * 1.02 + 1e-9, KD_SCALE_LINEAR, "time from the block's first record", xlabel,
-                      sizeof xlabel);
+    kd_html_axis_of_time(&p.x, &(kd_time_axis){0, span * 1.02 + 1e-9, KD_SCALE_LINEAR, "time from the block's first record"},
+                         xlabel, sizeof xlabel);
     p.y = (kd_axis){.label = "warp", .lo = 0, .hi = (double)total, .tick_at = at, .tick_text = text,
                     .nticks = ticks};
     kd_html_figure_start(out);

@@ -208,12 +208,11 @@ void kd_plot_rect(const kd_plot *p, double x0, double y0, double x1, double y1, 
             fmin(c, d), fabs(b - a), fabs(d - c));
 }
 
-void kd_plot_text(const kd_plot *p, double x, double y, double dx, double dy, const char *anchor, const char *cls,
-                  const char *text)
+void kd_plot_text(const kd_plot *p, const kd_plot_label *l)
 {
-    fprintf(p->out, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", cls, kd_plot_x(p, x) + dx,
-            kd_plot_y(p, y) + dy, anchor);
-    kd_xml_text(p->out, text);
+    fprintf(p->out, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", l->cls, kd_plot_x(p, l->x) + l->dx,
+            kd_plot_y(p, l->y) + l->dy, l->anchor);
+    kd_xml_text(p->out, l->text);
     fputs("</text>\n", p->out);
 }
 

@@ -53,9 +53,12 @@ void kd_plot_polyline(const kd_plot *p, const double *x, const double *y, size_t
 /* The area between lo[i] and hi[i] along x[i] (a confidence band). */
 void kd_plot_band(const kd_plot *p, const double *x, const double *lo, const double *hi, size_t n, const char *cls);
 void kd_plot_rect(const kd_plot *p, double x0, double y0, double x1, double y1, const char *cls);
-/* Text at a data point, moved by (dx, dy) px; anchor "start", "middle" or "end". */
-void kd_plot_text(const kd_plot *p, double x, double y, double dx, double dy, const char *anchor, const char *cls,
-                  const char *text);
+/* Text at a data point (x, y), moved by (dx, dy) px; anchor "start", "middle" or "end". */
+typedef struct kd_plot_label {
+    double x, y, dx, dy;
+    const char *anchor, *cls, *text;
+} kd_plot_label;
+void kd_plot_text(const kd_plot *p, const kd_plot_label *l);
 /* A legend above the plotting area, right-aligned: a swatch of each class and its label. */
 void kd_plot_legend(const kd_plot *p, const char *const *labels, const char *const *classes, size_t n);
 
