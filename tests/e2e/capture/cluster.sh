@@ -30,22 +30,8 @@ PY
 then ok "cap_cluster: a cluster capture made from copy.kdcap"; else fail "cap_cluster: making the cluster capture"; fi
 
 # A recorder of what kerndiff tells each harness child, in front of the simulated harness
-# (it ends with the harness: kerndiff keeps the pipe open until its child exits).
-cat >"$WORK/cap_cluster/harness/kerndiff-sim-harness" <<PY
-#!/usr/bin/env python3
-import os, subprocess, sys, threading
-child = subprocess.Popen(["$(cd "$(dirname "$KD")" && pwd)/kerndiff-sim-harness"] + sys.argv[1:], stdin=subprocess.PIPE)
-threading.Thread(target=lambda: os._exit(child.wait()), daemon=True).start()
-with open("$WORK/cap_cluster/proto.log", "ab") as log:
-    for line in iter(sys.stdin.buffer.readline, b""):
-        log.write(line)
-        log.flush()
-        child.stdin.write(line)
-        child.stdin.flush()
-child.stdin.close()
-os._exit(child.wait())
-PY
-chmod +x "$WORK/cap_cluster/harness/kerndiff-sim-harness"
+. "$ROOT/tests/e2e/protocol_recorder.sh"
+record_protocol "$WORK/cap_cluster/harness" "$WORK/cap_cluster/proto.log"
 
 # The launch line names the cluster; the old "not replayed" note is gone; both sides still
 # compute what the program computed (the cluster reached the simulated harness, which ignores it).

@@ -84,22 +84,8 @@ lacks lc_data_escape err 'runtime error|AddressSanitizer'
 lc_fill_dir="$WORK/lead_capture_fill"
 mkdir -p "$lc_fill_dir"
 ln -sf "$lc_dir"/kerndiff-triton.py "$lc_fill_dir/"
-# (a recorder that ends with the harness: kerndiff keeps the pipe open until its child exits)
-cat >"$lc_fill_dir/kerndiff-sim-harness" <<PY
-#!/usr/bin/env python3
-import os, subprocess, sys, threading
-child = subprocess.Popen(["$(cd "$(dirname "$KD")" && pwd)/kerndiff-sim-harness"] + sys.argv[1:], stdin=subprocess.PIPE)
-threading.Thread(target=lambda: os._exit(child.wait()), daemon=True).start()
-with open("$lc_fill_dir/proto.log", "ab") as log:
-    for line in iter(sys.stdin.buffer.readline, b""):
-        log.write(line)
-        log.flush()
-        child.stdin.write(line)
-        child.stdin.flush()
-child.stdin.close()
-os._exit(child.wait())
-PY
-chmod +x "$lc_fill_dir/kerndiff-sim-harness"
+. "$ROOT/tests/e2e/protocol_recorder.sh"
+record_protocol "$lc_fill_dir" "$lc_fill_dir/proto.log"
 KERNDIFF_SIMULATE="median=20us;median=20us" KERNDIFF_HARNESS_DIR="$lc_fill_dir" KD_REAL_HELPER="$(dirname "$KD")/kerndiff-triton.py" \
     KD_FAKE_LAUNCH="$lc_two" KD_FAKE_DATA='{"x_ptr": 256, "y_ptr": "not kept: too big"}' \
     "$KD" --no-cache --no-ncu "$lc_file" "$lc_file" >"$WORK/lc_fill.out" 2>"$WORK/lc_fill.err" </dev/null

@@ -10,29 +10,8 @@ for k in 1 2 3; do
     printf '__global__ void scale(const float *in, float *out, int n)\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)\n        out[i] = in[i] * %d.0f;\n}\n' "$k" >"$RB/c$k.cu"
 done
 cp "$RB/c1.cu" "$RB/base.cu"
-cat >"$RB/harness/kerndiff-sim-harness" <<PY
-#!/usr/bin/env python3
-import hashlib, os, subprocess, sys, threading
-child = subprocess.Popen(["$(cd "$(dirname "$KD")" && pwd)/kerndiff-sim-harness"] + sys.argv[1:], stdin=subprocess.PIPE)
-threading.Thread(target=lambda: os._exit(child.wait()), daemon=True).start()
-with open("$RB/proto.log", "a") as log:
-    for line in iter(sys.stdin.buffer.readline, b""):
-        w = line.decode(errors="replace").split()
-        if len(w) >= 3 and w[0] == "load" and w[1] == "cubin":
-            try:
-                digest = hashlib.sha256(open(w[2], "rb").read()).hexdigest()[:16]
-            except OSError:
-                digest = "missing"
-            log.write("%d load %s %s\n" % (os.getpid(), w[2], digest))
-        elif w[:1] == ["side"]:
-            log.write("%d side %s\n" % (os.getpid(), w[1]))
-        log.flush()
-        child.stdin.write(line)
-        child.stdin.flush()
-child.stdin.close()
-os._exit(child.wait())
-PY
-chmod +x "$RB/harness/kerndiff-sim-harness"
+. "$ROOT/tests/e2e/protocol_recorder.sh"
+record_protocol "$RB/harness" "$RB/proto.log" --per-child --cubin-digests
 XDG_CACHE_HOME="$RB/cache" KERNDIFF_SIMULATE=1 KERNDIFF_HARNESS_DIR="$RB/harness" run rank_builds 0 -- \
     rank --max-rounds 5 "$RB/base.cu" "$RB/c1.cu" "$RB/c2.cu" "$RB/c3.cu"
 # each child's second load is slot 1's: the candidate (the gate's children and the race's alike)
@@ -41,7 +20,7 @@ import collections, sys
 loads = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     w = line.split()
-    if w[1] == "load":
+    if len(w) == 4 and w[1] == "cubin-digest":
         loads[w[0]].append(w[3])
 cands = [v[1] for v in loads.values() if len(v) == 2]
 race = cands[-3:]
