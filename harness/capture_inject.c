@@ -83,6 +83,7 @@ static struct {
     __typeof__(cuStreamIsCapturing) *stream_capturing;
     /* CUDA graphs */
     __typeof__(cuKernelGetName) *kernel_name;
+    __typeof__(cuKernelGetFunction) *kernel_function;
     __typeof__(cuGraphGetNodes) *graph_nodes;
     __typeof__(cuGraphNodeGetType) *node_type;
     __typeof__(cuGraphKernelNodeGetParams_v2) *kernel_node_params;
@@ -983,7 +984,7 @@ static CUresult isolate_and_copy(CUgraph g, CUgraphNode target, const stage *st,
     CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
     CUgraphNode *nodes = graph_nodes(g, &n), *efrom = NULL, *eto = NULL, *deps = NULL, *before = NULL, *after = NULL;
     CUgraphEdgeData *edata = NULL;
-    size_t *ifrom = NULL, *ito = NULL, *queue = NULL, ndeps = 0, nbefore = 0, nafter = 0, nsucc = 0;
+    size_t *ifrom = NULL, *ito = NULL, *queue = NULL, ndeps = 0, nbefore = 0, nafter = 0;
     unsigned char *mark = NULL;
     if (!nodes)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1043,11 +1044,9 @@ static CUresult isolate_and_copy(CUgraph g, CUgraphNode target, const stage *st,
     /* the target's dependents wait for "after" (the successors as the edges list them) */
     for (size_t e = 0; e < E; e++)
         if (ifrom[e] == t)
-            for (size_t c = 0; c < nafter; c++) {
-                nsucc++;
+            for (size_t c = 0; c < nafter; c++)
                 if ((r = drv.add_deps(g, &after[c], &eto[e], NULL, 1)) != CUDA_SUCCESS)
                     goto out;
-            }
     r = drv.instantiate(exec, g, 0);
 out:
     free(nodes);
@@ -1148,6 +1147,11 @@ static void capture_graph_node(const graph_exec *x, const graph_entry *hit, CUst
         finish("error");
         return;
     }
+    /* a node made from a CUkernel: its function in the current context, whose parameter layout
+     * cuFuncGetParamInfo gives (else the CUkernel itself, as param_info takes one) */
+    CUfunction f = NULL;
+    if (!p.func && p.kern && drv.kernel_function && drv.kernel_function(&f, p.kern) == CUDA_SUCCESS && f)
+        p.func = f;
     launch l = {.api = api, .f = node_function(&p), .grid = {p.gridDimX, p.gridDimY, p.gridDimZ},
                 .block = {p.blockDimX, p.blockDimY, p.blockDimZ}, .shared = p.sharedMemBytes,
                 .stream = stream, .args = p.kernelParams, .extra = p.extra};
@@ -1474,6 +1478,7 @@ int kd_capture_start(const char *dir, void *cupti_lib)
     LOAD(cuda, drv.kernel_param, "cuKernelGetParamInfo");
     LOAD(cuda, drv.stream_capturing, "cuStreamIsCapturing");
     LOAD(cuda, drv.kernel_name, "cuKernelGetName");
+    LOAD(cuda, drv.kernel_function, "cuKernelGetFunction");
     LOAD(cuda, drv.graph_nodes, "cuGraphGetNodes");
     LOAD(cuda, drv.node_type, "cuGraphNodeGetType");
     LOAD(cuda, drv.kernel_node_params, "cuGraphKernelNodeGetParams_v2");

@@ -157,13 +157,14 @@ check "cap: the error names KERNDIFF_CAPTURE_MAX_BYTES" grep -q '^error .*KERNDI
 # The graph way, left to finish: its graph runs twice at the capture (the rewired copy, then the
 # program's own), which this graph (upload, compute, overwrite) does not notice.
 k4=$(field first_k "$(grep '^launch 4 ' "$work/base.out")")
+bytes4=$(($(field n "$(grep '^launch 4 ' "$work/base.out")") * 4))
 capture gcontinue KERNDIFF_CAPTURE_FN=kd_capture_kernel KERNDIFF_CAPTURE_NTH=$((k4 + 2)) KERNDIFF_CAPTURE_CONTINUE=1
 say "-- graph continue: program exit $rc"
 check "graph continue: exit 0" test "$rc" -eq 0
 check "graph continue: status captured" has "$work/gcontinue/raw/manifest" "status captured"
 check "graph continue: nth $((k4 + 2))" has "$work/gcontinue/raw/manifest" "nth $((k4 + 2))"
 check "graph continue: result file identical to the plain run's" cmp "$work/gcontinue/res/out-4.bin" "$work/base/out-4.bin"
-check "graph continue: after = the program's result" cmp "$work/gcontinue/raw/alloc-0.after" "$work/base/out-4.bin"
+check "graph continue: after = the program's result" cmp -n "$bytes4" "$work/gcontinue/raw/alloc-0.after" "$work/base/out-4.bin"
 
 # An executable graph changed after its instantiation: refused, the call named.
 prog_extra=changed
