@@ -1,5 +1,5 @@
 /* The options of kerndiff rank (issue 32): --heats, --shard, --budget-ms, --max-rounds, --gpus,
- * --mixed-gpus (cli/option_parse.h: one group per subsystem). --top is kerndiff app's option,
+ * --mixed-gpus, --jobs, --refs (cli/option_parse.h: one group per subsystem). --top is kerndiff app's option,
  * read by rank too; --slurm and --merge are cli/opts_slurm.c's. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +7,12 @@
 
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
+#include "cli/opts_rank.h"
+#include "util/xalloc.h"
 
 /* Codes of this group: apart from option_parse.h's list, below its ncu block (1000). */
-enum { OPT_RANK_HEATS = 900, OPT_RANK_SHARD, OPT_RANK_BUDGET, OPT_RANK_MAX_ROUNDS, OPT_RANK_GPUS, OPT_RANK_MIXED_GPUS };
+enum { OPT_RANK_HEATS = 900, OPT_RANK_SHARD, OPT_RANK_BUDGET, OPT_RANK_MAX_ROUNDS, OPT_RANK_GPUS, OPT_RANK_MIXED_GPUS,
+       OPT_RANK_JOBS, OPT_RANK_REFS };
 
 static const struct option options[] = {
     {"heats", required_argument, NULL, OPT_RANK_HEATS},
@@ -18,6 +21,8 @@ static const struct option options[] = {
     {"max-rounds", required_argument, NULL, OPT_RANK_MAX_ROUNDS},
     {"gpus", required_argument, NULL, OPT_RANK_GPUS},
     {"mixed-gpus", no_argument, NULL, OPT_RANK_MIXED_GPUS},
+    {"jobs", required_argument, NULL, OPT_RANK_JOBS},
+    {"refs", required_argument, NULL, OPT_RANK_REFS},
     {NULL, 0, NULL, 0},
 };
 
@@ -43,6 +48,24 @@ static int parse_gpus(const char *s, kd_rank_cli_options *r)
             return -1;
     }
     return r->ngpus ? 0 : -1;
+}
+
+/* --jobs and --refs: held here until kd_rank_cli_options (cli/options.h) has their fields. */
+static unsigned jobs;
+static kd_strlist refs;
+
+unsigned kd_opts_rank_jobs(void) { return jobs; }
+const kd_strlist *kd_opts_rank_refs(void) { return &refs; }
+
+/* "A,B,C" (repeatable): each a revision, the baseline's file at it a candidate. */
+static int parse_refs(char *s)
+{
+    for (char *save = NULL, *rev = strtok_r(s, ",", &save); rev; rev = strtok_r(NULL, ",", &save)) {
+        if (rev[0] == '-' || strchr(rev, ':'))
+            return -1;
+        kd_strlist_push(&refs, rev);
+    }
+    return refs.count ? 0 : -1;
 }
 
 static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
@@ -81,6 +104,16 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
                                   "got '%s'", optarg);
         break;
     case OPT_RANK_MIXED_GPUS: r->mixed_gpus = true; break;
+    case OPT_RANK_JOBS:
+        if (kd_opt_number(optarg, 1, 1024, false, &v) != 0 || v != (unsigned)v)
+            return kd_usage_error("--jobs wants a whole number of builds at once, from 1 to 1024, got '%s'", optarg);
+        jobs = (unsigned)v;
+        break;
+    case OPT_RANK_REFS:
+        if (parse_refs(kd_xstrdup(optarg)) != 0)
+            return kd_usage_error("--refs wants git revisions, comma-separated (HEAD~1,v1.2,3f2a1c9), got '%s'",
+                                  optarg);
+        break;
     default:
         return KD_OPT_NOT_MINE;
     }

@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "diff/comparison.h"
 #include "diff/pipeline.h"
 #include "diff/runtime.h"
+#include "git/revision.h"
+#include "rank/prebuild.h"
 #include "util/env.h"
 #include "util/fs.h"
 #include "util/progress.h"
@@ -429,12 +432,12 @@ static char *note_reason(const kd_note *n, const char *fallback)
 
 /* The gate: the candidate built, run and checked against the baseline by the diff pipeline,
  * with a timing run just long enough to check it. Returns its comparison when it may race. */
-static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_rank_entry *e, size_t input,
-                           kd_rank_static *base_stat)
+static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_rank_entry *e, const char *built,
+                           size_t input, kd_rank_static *base_stat)
 {
     kd_diff_options d = *r->diff;
     d.files[0] = r->baseline;
-    d.files[1] = e->path;
+    d.files[1] = built;
     d.git_file = NULL;
     d.counters.off = true;
     d.regions_on = false;
@@ -514,8 +517,61 @@ typedef struct heat_devices {
     const char *user_cvd;
 } heat_devices;
 
+/* What a candidate is built from: its file, or for one spelled REV:FILE (a git ref: `kerndiff
+ * rank BASE HEAD~1:k.cu`, or --refs), FILE as it was at REV, written out with the files it
+ * includes (git/revision.h) into the private folder. */
+typedef struct cand_source {
+    char *path;      /* the file to build; NULL: the ref could not be had (reason) */
+    char *name;      /* a ref's name in the report, "REV:k.cu"; NULL: the file's name */
+    char *reason;
+} cand_source;
+
+/* REV:FILE where no file of that name is there: the revision and the file, malloc'd. */
+static bool git_spelling(const char *s, char **rev, char **file)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon || colon == s || !colon[1] || access(s, F_OK) == 0)
+        return false;
+    *rev = kd_xstrndup(s, (size_t)(colon - s));
+    *file = kd_xstrdup(colon + 1);
+    return true;
+}
+
+static void resolve_source(const kd_rank_request *r, const char *spelled, cand_source *out)
+{
+    char *rev, *file;
+    if (!git_spelling(spelled, &rev, &file)) {
+        out->path = kd_xstrdup(spelled);
+        return;
+    }
+    const char *tmp = kd_tmpdir();
+    char *workdir = tmp ? kd_path_join(tmp, "rank-git") : NULL;
+    kd_git_request req = {.file = file, .at = rev, .workdir = workdir, .include_dirs = &r->diff->frontend.include_dirs};
+    kd_git_result g = {0};
+    kd_diag error = {0};
+    int rc = workdir ? kd_git_resolve(&req, &g, &error) : -2;
+    kd_strbuf sb = {0};
+    char *base = kd_basename(file);
+    kd_sb_printf(&sb, "%s:%s", rev, base);
+    out->name = kd_sb_take(&sb);
+    if (rc == 0) {
+        out->path = kd_xstrdup(g.side[0].path);
+    } else if (error.id) {
+        kd_diag_append_words(&error, &sb);
+        out->reason = kd_sb_take(&sb);
+    } else {
+        out->reason = kd_xstrdup("git cannot be run");
+    }
+    kd_git_result_free(&g);
+    kd_diag_free(&error);
+    free(base);
+    free(workdir);
+    free(rev);
+    free(file);
+}
+
 static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned heat, kd_rank_heat *out, kd_rank_error *err,
-                     const heat_devices *dev)
+                     const heat_devices *dev, const cand_source *src)
 {
     *out = (kd_rank_heat){.heat = heat, .heats = r->heats, .seed = r->diff->timing.seed, .family = r->candidates->count,
                           .baseline = kd_xstrdup(r->baseline), .base_stat = {-1, -1, -1}};
@@ -535,11 +591,16 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
             continue;
         kd_rank_entry *e = &out->entries[out->count++];
         e->path = kd_xstrdup(path);
-        e->name = kd_basename(path);
+        e->name = src[i].name ? kd_xstrdup(src[i].name) : kd_basename(path);
         e->index = i;
         e->stat = (kd_rank_static){-1, -1, -1};
+        if (!src[i].path) {
+            e->gate = KD_RANK_BUILD_FAILED;
+            e->reason = kd_xstrdup(src[i].reason);
+            continue;
+        }
         kd_status("rank: gating %s (%zu of %zu)", e->name, i + 1, r->candidates->count);
-        kd_comparison *c = gate(r, sim, e, i + 1, &out->base_stat);
+        kd_comparison *c = gate(r, sim, e, src[i].path, i + 1, &out->base_stat);
         if (!c)
             continue;
         if (!h.backend) {
@@ -639,6 +700,39 @@ static size_t count_devices(const char *baseline)
     return n ? n : 1;
 }
 
+/* The candidates to be gated, built ahead on the host's cores (rank/prebuild.h): the gate's
+ * builds then come from the cache. */
+typedef struct prebuild_ctx {
+    const sim_specs *sim;
+    const size_t *inputs;
+} prebuild_ctx;
+
+static void prepare_build(void *ctx, size_t i)
+{
+    const prebuild_ctx *p = ctx;
+    simulate_pair(p->sim, p->inputs[i]);
+}
+
+static void prebuild(const kd_rank_request *r, const sim_specs *sim, const cand_source *src, size_t n)
+{
+    const char **paths = kd_xcalloc(n + 1, sizeof *paths);
+    size_t *inputs = kd_xcalloc(n + 1, sizeof *inputs), count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (src[i].path) {
+            paths[count] = src[i].path;
+            inputs[count++] = i + 1;
+        }
+    unsigned jobs = r->jobs ? r->jobs : kd_rank_default_jobs();
+    if (count > 1 && jobs > 1 && !r->diff->frontend.no_cache)
+        kd_status("rank: building %zu candidates, %u at once", count, jobs < count ? jobs : (unsigned)count);
+    prebuild_ctx ctx = {sim, inputs};
+    kd_rank_prebuild p = {.diff = r->diff, .baseline = r->baseline, .paths = paths, .n = count, .jobs = jobs,
+                          .prepare = prepare_build, .ctx = &ctx};
+    kd_rank_prebuild_run(&p);
+    free(paths);
+    free(inputs);
+}
+
 kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *nheats, kd_rank_error *e)
 {
     *heats = NULL;
@@ -666,10 +760,18 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
             gpus[g] = (int)g;
     }
     unsigned first = r->shard >= 0 ? (unsigned)r->shard : 0, last = r->shard >= 0 ? (unsigned)r->shard + 1 : r->heats;
+    size_t ncand = r->candidates->count;
+    cand_source *src = kd_xcalloc(ncand + 1, sizeof *src);
     if (rc == KD_OK) {
+        for (size_t i = 0; i < ncand; i++) {
+            unsigned heat = kd_rank_heat_of(r->diff->timing.seed, r->candidates->items[i], r->heats);
+            if (heat >= first && heat < last)
+                resolve_source(r, r->candidates->items[i], &src[i]);
+        }
+        prebuild(r, &sim, src, ncand);
         *heats = kd_xcalloc(last - first + 1, sizeof **heats);
         for (unsigned heat = first; heat < last && e->kind == KD_RANK_ERR_NONE; heat++)
-            run_heat(r, &sim, heat, &(*heats)[(*nheats)++], e, &(heat_devices){gpus, ngpus, saved_cvd});
+            run_heat(r, &sim, heat, &(*heats)[(*nheats)++], e, &(heat_devices){gpus, ngpus, saved_cvd}, src);
         if (e->kind == KD_RANK_ERR_MIXED_GPUS)
             rc = KD_FAIL_USAGE;
     }
@@ -682,6 +784,12 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
         unsetenv("CUDA_VISIBLE_DEVICES");
     free(saved_sim);
     free(saved_cvd);
+    for (size_t i = 0; i < ncand; i++) {
+        free(src[i].path);
+        free(src[i].name);
+        free(src[i].reason);
+    }
+    free(src);
     for (size_t i = 0; i < sim.list.count; i++)
         free(sim.list.items[i]);
     free(sim.list.items);

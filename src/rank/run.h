@@ -29,6 +29,7 @@ typedef struct kd_rank_request {
     size_t ngpus;
     bool gpus_all;                /* --gpus all: every device the first harness reports */
     bool mixed_gpus;              /* --mixed-gpus */
+    unsigned jobs;                /* --jobs: builds at once ahead of the gate (0: the host's cores) */
 } kd_rank_request;
 
 typedef enum kd_rank_error_kind {
@@ -45,7 +46,9 @@ typedef struct kd_rank_error {
 } kd_rank_error;
 
 /* The candidate files of the operands: a file as given, a directory's kernel files (.cu,
- * .py, .ptx, .cubin) in name order, the baseline left out when the folder holds it. KD_OK, or
+ * .py, .ptx, .cubin) in name order, the baseline left out when the folder holds it. An
+ * operand REV:FILE that names no file is FILE at git revision REV (kd_rank_run writes it
+ * out with what it includes; a ref that cannot be had is a build_failed candidate). KD_OK, or
  * KD_FAIL_INPUT with the operand in *e. */
 kd_outcome kd_rank_expand(const char *const *operands, size_t n, const char *baseline, kd_strlist *out,
                           kd_rank_error *e);

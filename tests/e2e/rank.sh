@@ -98,3 +98,6 @@ rm -f "$R_DIR/base.cu"
 
 # The race loads each candidate's own build (tests/e2e/rank/builds.sh)
 . "$ROOT/tests/e2e/rank/builds.sh"
+
+# Builds ahead of the gate on several cores (--jobs), git refs as candidates (tests/e2e/rank/parallel.sh)
+. "$ROOT/tests/e2e/rank/parallel.sh"

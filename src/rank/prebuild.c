@@ -1,0 +1,75 @@
+/* The candidates' builds ahead of the gate (rank/prebuild.h). */
+#include "rank/prebuild.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "diff/comparison.h"
+#include "diff/pipeline.h"
+#include "util/xalloc.h"
+
+unsigned kd_rank_default_jobs(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* Worker w of `jobs`: candidates w, w + jobs, ... built and analysed statically, silently.
+ * Never returns: _exit, so that the parent's exit actions (its private folder's removal,
+ * util/cleanup.h) do not run here. */
+static void worker(const kd_rank_prebuild *p, unsigned w, unsigned jobs)
+{
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+    }
+    for (size_t i = w; i < p->n; i += jobs) {
+        kd_diff_options d = *p->diff;
+        d.files[0] = p->baseline;
+        d.files[1] = p->paths[i];
+        d.git_file = NULL;
+        d.no_run = true;
+        if (p->prepare)
+            p->prepare(p->ctx, i);
+        kd_comparison *c = kd_xcalloc(1, sizeof *c);
+        kd_compare_files(&d, c);
+        kd_comparison_free(c);
+        free(c);
+    }
+    _exit(0);
+}
+
+unsigned kd_rank_prebuild_run(const kd_rank_prebuild *p)
+{
+    unsigned jobs = p->jobs ? p->jobs : kd_rank_default_jobs();
+    if (jobs > p->n)
+        jobs = (unsigned)p->n;
+    if (p->diff->frontend.no_cache || jobs < 2)
+        return 0;
+    pid_t *pids = kd_xcalloc(jobs, sizeof *pids);
+    unsigned started = 0;
+    fflush(NULL); /* nothing buffered is written twice */
+    for (unsigned w = 0; w < jobs; w++) {
+        pid_t pid = fork();
+        if (pid == 0)
+            worker(p, w, jobs);
+        if (pid < 0)
+            break; /* the gate builds what no worker did */
+        pids[started++] = pid;
+    }
+    for (unsigned w = 0; w < started; w++)
+        while (waitpid(pids[w], NULL, 0) < 0 && errno == EINTR)
+            ;
+    free(pids);
+    return started;
+}
