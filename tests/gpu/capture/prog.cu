@@ -7,8 +7,11 @@
 // graph runs the input buffer holds zeros), the kernel's node, and a memset node that then
 // overwrites the input with 0xff bytes; so only a capture taken around the kernel's node itself
 // sees the right input before it and the unchanged input after it (the program also writes the
-// uploaded input to OUTDIR/in-4.bin). `prog OUTDIR changed` changes the executable graph after its
-// instantiation (cudaGraphExecKernelNodeSetParams, same parameters), which a capture refuses.
+// uploaded input to OUTDIR/in-4.bin). A mode after OUTDIR changes how that graph is made:
+// `explicit` builds the same three nodes with cudaGraphAdd*Node instead of a stream capture;
+// `child` runs the graph as a child graph node of an outer graph; `changed` changes the
+// executable graph after its instantiation (cudaGraphExecKernelNodeSetParams, same parameters).
+// A capture takes the first two ways and refuses the last two.
 // Each way is launched LAUNCHES times (a graph launch for the fourth): one warm-up launch (not timed; the first launch of the
 // way, which the capture scripts capture) and REPS timed ones. The program prints one line per
 // way with the launch number of its first launch (first_k) and the median of the timed ones,
@@ -23,7 +26,7 @@
 // start event, the launch and the stop event are queued behind the memset (as kerndiff queues
 // them behind a held stream), so the host's launch overhead is not inside the events either.
 //
-// Usage: prog OUTDIR [changed]      Build: nvcc -O2 -arch=sm_90 -o prog prog.cu -lcuda
+// Usage: prog OUTDIR [explicit|child|changed]      Build: nvcc -O2 -arch=sm_90 -o prog prog.cu -lcuda
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -82,10 +85,14 @@ static const size_t FLUSH_BYTES = (size_t)256 << 20;
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s OUTDIR [changed]\n", argv[0]);
+        fprintf(stderr, "usage: %s OUTDIR [explicit|child|changed]\n", argv[0]);
         return 2;
     }
-    const bool change_exec = argc > 2 && std::string(argv[2]) == "changed";
+    const std::string mode = argc > 2 ? argv[2] : "";
+    if (mode != "" && mode != "explicit" && mode != "child" && mode != "changed") {
+        fprintf(stderr, "unknown mode %s\n", argv[2]);
+        return 2;
+    }
     const int sizes[4] = {1 << 20, 3 << 19, 5 << 18, 7 << 17}; // 1M, 1.5M, 1.25M, 0.875M elements
     const char *ways[4] = {"triple-chevron", "cudaLaunchKernelEx", "cuLaunchKernel", "graph"};
     int dev = 0, major = 0;
@@ -136,14 +143,44 @@ int main(int argc, char **argv)
             std::copy(hin.begin(), hin.end(), pinned);
             CK(cudaMemset(in, 0, n * sizeof(float)));
             CK(cudaDeviceSynchronize());
-            CK(cudaStreamBeginCapture(gs, cudaStreamCaptureModeGlobal));
-            CK(cudaMemcpyAsync(in, pinned, n * sizeof(float), cudaMemcpyHostToDevice, gs));
-            kd_capture_kernel<<<grid, BLOCK, 0, gs>>>(out, in, e, n);
-            CK(cudaGetLastError());
-            CK(cudaMemsetAsync(in, 0xff, n * sizeof(float), gs));
-            CK(cudaStreamEndCapture(gs, &graph));
+            if (mode == "explicit") {
+                cudaGraphNode_t up, kn, ow;
+                CK(cudaGraphCreate(&graph, 0));
+                CK(cudaGraphAddMemcpyNode1D(&up, graph, nullptr, 0, in, pinned, n * sizeof(float),
+                                            cudaMemcpyHostToDevice));
+                void *args[] = {&out, &in, &e, &n};
+                cudaKernelNodeParams kp = {};
+                kp.func = (void *)kd_capture_kernel;
+                kp.gridDim = dim3(grid);
+                kp.blockDim = dim3(BLOCK);
+                kp.kernelParams = args;
+                CK(cudaGraphAddKernelNode(&kn, graph, &up, 1, &kp));
+                cudaMemsetParams ms = {};
+                ms.dst = in;
+                ms.value = 0xff;
+                ms.elementSize = 1;
+                ms.width = n * sizeof(float);
+                ms.height = 1;
+                ms.pitch = n * sizeof(float);
+                CK(cudaGraphAddMemsetNode(&ow, graph, &kn, 1, &ms));
+            } else {
+                CK(cudaStreamBeginCapture(gs, cudaStreamCaptureModeGlobal));
+                CK(cudaMemcpyAsync(in, pinned, n * sizeof(float), cudaMemcpyHostToDevice, gs));
+                kd_capture_kernel<<<grid, BLOCK, 0, gs>>>(out, in, e, n);
+                CK(cudaGetLastError());
+                CK(cudaMemsetAsync(in, 0xff, n * sizeof(float), gs));
+                CK(cudaStreamEndCapture(gs, &graph));
+            }
+            if (mode == "child") { // the graph as the one node of an outer graph (which clones it)
+                cudaGraph_t outer;
+                cudaGraphNode_t cn;
+                CK(cudaGraphCreate(&outer, 0));
+                CK(cudaGraphAddChildGraphNode(&cn, outer, nullptr, 0, graph));
+                CK(cudaGraphDestroy(graph));
+                graph = outer;
+            }
             CK(cudaGraphInstantiate(&exec, graph, 0));
-            if (change_exec) { // the same parameters set again: still a change after instantiation
+            if (mode == "changed") { // the same parameters set again: still a change after instantiation
                 size_t count = 0;
                 CK(cudaGraphGetNodes(graph, nullptr, &count));
                 std::vector<cudaGraphNode_t> nodes(count);

@@ -14,7 +14,8 @@
 # The graph way (4): the kernel's node sits between a memcpy node that uploads its input and a
 # memset node that overwrites that input, so "before" must be the uploaded input (in-4.bin, not
 # the zeros the buffer held before the graph) and "after" of the input the same (not 0xff);
-# api cuGraphLaunch; an exec changed after instantiation is refused (exit 3, the call named);
+# api cuGraphLaunch; the same graph built with cudaGraphAdd*Node is captured alike; the graph
+# as a child graph node, and an exec changed after instantiation, are refused (exit 3, named);
 # then `kerndiff capture` + `kerndiff --launch F prog.cu prog.cu` (A/A: no significant
 # difference, both sides bit-identical to the program's result), when BUILD_DIR has kerndiff.
 # Works in $WORK (default: a temp folder, printed); the summary and the manifests (one file) are
@@ -165,6 +166,36 @@ check "graph continue: status captured" has "$work/gcontinue/raw/manifest" "stat
 check "graph continue: nth $((k4 + 2))" has "$work/gcontinue/raw/manifest" "nth $((k4 + 2))"
 check "graph continue: result file identical to the plain run's" cmp "$work/gcontinue/res/out-4.bin" "$work/base/out-4.bin"
 check "graph continue: after = the program's result" cmp -n "$bytes4" "$work/gcontinue/raw/alloc-0.after" "$work/base/out-4.bin"
+
+# The same graph built node by node (cudaGraphAddMemcpyNode1D/KernelNode/MemsetNode).
+prog_extra=explicit
+capture gexplicit KERNDIFF_CAPTURE_FN=kd_capture_kernel KERNDIFF_CAPTURE_NTH=$k4
+prog_extra=
+m=$work/gexplicit/raw/manifest raw=$work/gexplicit/raw
+say "-- graph built by cudaGraphAdd*Node: program exit $rc"
+grep '^error' "$m" 2>/dev/null | sed 's/^/   /' | tee -a "$summary"
+check "explicit graph: exit 0" test "$rc" -eq 0
+check "explicit graph: status captured" has "$m" "status captured"
+check "explicit graph: api cuGraphLaunch" has "$m" "api cuGraphLaunch"
+check "explicit graph: kernel $MANGLED" has "$m" "kernel $MANGLED"
+check "explicit graph: params 4 36" has "$m" "params 4 36"
+for p in "pointer 0 0 0" "pointer 8 1 0" "pointer 16 2 64"; do
+    check "explicit graph: $p" has "$m" "$p"
+done
+check "explicit graph: input before the node = the upload" cmp -n "$bytes4" "$raw/alloc-1.before" "$work/base/in-4.bin"
+check "explicit graph: input after the node = the upload (not 0xff)" cmp -n "$bytes4" "$raw/alloc-1.after" "$work/base/in-4.bin"
+check "explicit graph: after = the program's result" cmp -n "$bytes4" "$raw/alloc-0.after" "$work/base/out-4.bin"
+
+# The graph as a child graph node of an outer graph: refused, naming it.
+prog_extra=child
+capture gchild KERNDIFF_CAPTURE_FN=kd_capture_kernel KERNDIFF_CAPTURE_NTH=$k4
+prog_extra=
+say "-- child graph: program exit $rc"
+grep '^error' "$work/gchild/raw/manifest" 2>/dev/null | sed 's/^/   /' | tee -a "$summary"
+check "child graph: exit 3" test "$rc" -eq 3
+check "child graph: status error" has "$work/gchild/raw/manifest" "status error"
+check "child graph: the error says the node is inside a child graph node" \
+    grep -q '^error .*inside a child graph node' "$work/gchild/raw/manifest"
 
 # An executable graph changed after its instantiation: refused, the call named.
 prog_extra=changed
