@@ -29,8 +29,8 @@
  * dependents ("after"); that graph is instantiated and launched on the program's stream at the
  * ENTER of the program's own cuGraphLaunch, and the staged copies are written out. Cases that
  * cannot be captured exactly are refused with an `error` line naming them: a node inside a child
- * graph, an exec changed after instantiation (cuGraphExec*SetParams, cuGraphExecUpdate,
- * cuGraphNodeSetEnabled), a graph with conditional or memory allocation/free nodes (the driver
+ * graph, an exec changed after instantiation (cuGraphExec*SetParams, cuGraphNodeSetEnabled; a
+ * cuGraphExecUpdate is taken as a new instantiation from its graph), a graph with conditional or memory allocation/free nodes (the driver
  * can neither clone it nor show a conditional node's body), a graph instantiated for
  * device-side launch, and any capture after a graph with conditional nodes ran (the count of
  * launches is then unknown).
@@ -97,6 +97,7 @@ static struct {
     __typeof__(cuGraphInstantiateWithFlags) *instantiate;
     __typeof__(cuGraphLaunch) *graph_launch;
     __typeof__(cuGraphExecDestroy) *exec_destroy;
+    __typeof__(cuGraphExecGetFlags) *exec_flags;
     __typeof__(cuGraphDestroy) *graph_destroy;
     __typeof__(cuMemAlloc_v2) *mem_alloc;
     __typeof__(cuMemFree_v2) *mem_free;
@@ -1266,7 +1267,8 @@ static void take_cluster(const CUlaunchConfig *cfg, unsigned cluster[3])
         }
 }
 
-/* The calls that change an executable graph after its instantiation (each takes the exec first). */
+/* The calls that change an executable graph after its instantiation (each takes the exec first;
+ * cuGraphExecUpdate is handled as a new instantiation). */
 static const CUpti_CallbackId exec_changes[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
@@ -1318,6 +1320,18 @@ static int on_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
         const cuGraphInstantiateWithParams_params *p = d->functionParams;
         if (!enter && r == CUDA_SUCCESS && p->phGraphExec)
             on_instantiated(*p->phGraphExec, p->hGraph, p->instantiateParams ? p->instantiateParams->flags : 0);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: {
+        /* a successful update makes the exec run hGraph as it is now: as a new instantiation */
+        const cuGraphExecUpdate_v2_params *p = d->functionParams; /* both forms begin alike */
+        cuuint64_t flags = 0;
+        if (!enter && r == CUDA_SUCCESS) {
+            if (drv.exec_flags)
+                drv.exec_flags(p->hGraphExec, &flags);
+            on_instantiated(p->hGraphExec, p->hGraph, flags);
+        }
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
@@ -1492,6 +1506,7 @@ int kd_capture_start(const char *dir, void *cupti_lib)
     LOAD(cuda, drv.instantiate, "cuGraphInstantiateWithFlags");
     LOAD(cuda, drv.graph_launch, "cuGraphLaunch");
     LOAD(cuda, drv.exec_destroy, "cuGraphExecDestroy");
+    LOAD(cuda, drv.exec_flags, "cuGraphExecGetFlags");
     LOAD(cuda, drv.graph_destroy, "cuGraphDestroy");
     LOAD(cuda, drv.mem_alloc, "cuMemAlloc_v2");
     LOAD(cuda, drv.mem_free, "cuMemFree_v2");

@@ -779,9 +779,10 @@ static void check_graph(const char *dir, int host_stage)
     fail_dev_alloc = 0;
 }
 
-/* Cases refused with a reason: an exec changed after instantiation; a graph instantiated for
- * device-side launch; a node inside a child graph is not reachable with this fake. */
-static void check_graph_refused(const char *dir_changed, const char *dir_device)
+/* Cases refused with a reason: an exec changed after instantiation (but one then updated from a
+ * graph is captured); a graph instantiated for device-side launch. (A node inside a child graph
+ * is left to tests/gpu/capture/run.sh: this fake has no child graphs.) */
+static void check_graph_refused(const char *dir_changed, const char *dir_device, const char *dir_update)
 {
     fake_driver(dir_changed, "kernel<float>", 1);
     CUgraphExec e = program_instantiate(user_graph(), 0);
@@ -798,6 +799,22 @@ static void check_graph_refused(const char *dir_changed, const char *dir_device)
     char path[4200];
     snprintf(path, sizeof path, "%s/alloc-0.before", dir_changed);
     CHECK(access(path, F_OK) != 0, "a refused graph capture writes no blob");
+
+    /* changed, then updated from a graph (cuGraphExecUpdate): the exec runs that graph, captured */
+    fake_driver(dir_update, "kernel<float>", 1);
+    e = program_instantiate(user_graph(), 0);
+    driver_call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2, CUPTI_API_EXIT, &sp,
+                "cuGraphExecKernelNodeSetParams_v2");
+    CHECK(C.execs[0].changed_by[0], "the change is noted");
+    cuGraphExecUpdate_v2_params up = {.hGraphExec = e, .hGraph = GRAPH(1)};
+    driver_call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2, CUPTI_API_EXIT, &up, "cuGraphExecUpdate_v2");
+    CHECK(C.nexecs == 1 && !C.execs[0].changed_by[0] && C.execs[0].nentries == 1,
+          "after cuGraphExecUpdate the exec is taken as instantiated from the graph");
+    program_graph_launch(e);
+    m = slurp(dir_update, "manifest", NULL);
+    CHECK(m && strstr(m, "\nstatus captured\n") && strstr(m, "\napi cuGraphLaunch\n"),
+          "an updated exec is captured:\n%s", m ? m : "(no manifest)");
+    free(m);
 
     fake_driver(dir_device, "kernel<float>", 5);
     program_instantiate(user_graph(), CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
@@ -848,10 +865,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: cpu_check TMPDIR [LIBRARY]\n");
         return 2;
     }
-    char d1[4096], d2[4096], d3[4096], d4[4096], d5[4096], d6[4096], g1[4096], g2[4096], g3[4096], g4[4096];
-    const char *gname[] = {"graph-dev", "graph-host", "graph-changed", "graph-device-launch"};
-    char *gdir[] = {g1, g2, g3, g4};
-    for (int i = 0; i < 4; i++) {
+    char d1[4096], d2[4096], d3[4096], d4[4096], d5[4096], d6[4096], g1[4096], g2[4096], g3[4096], g4[4096],
+        g5[4096];
+    const char *gname[] = {"graph-dev", "graph-host", "graph-changed", "graph-device-launch", "graph-updated"};
+    char *gdir[] = {g1, g2, g3, g4, g5};
+    for (int i = 0; i < 5; i++) {
         snprintf(gdir[i], 4096, "%s/%s", argv[1], gname[i]);
         mkdir(gdir[i], 0700);
     }
@@ -875,7 +893,7 @@ int main(int argc, char **argv)
     check_claimed(d6);
     check_graph(g1, 0);
     check_graph(g2, 1);
-    check_graph_refused(g3, g4);
+    check_graph_refused(g3, g4, g5);
     if (argc > 2)
         check_library(argv[2], d4);
     printf("%s: %d checks, %d failed\n", failures ? "FAIL" : "ok", checks, failures);
