@@ -11,6 +11,7 @@
 
 #include "diff/comparison.h"
 #include "diff/pipeline.h"
+#include "util/fs.h"
 #include "util/xalloc.h"
 
 unsigned kd_rank_default_jobs(void)
@@ -21,6 +22,8 @@ unsigned kd_rank_default_jobs(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }
+
+static const char *const cuda_suffixes[] = {".cu", ".cuh", NULL};
 
 /* Worker w of `jobs`: candidates w, w + jobs, ... built and analysed statically, silently.
  * Never returns: _exit, so that the parent's exit actions (its private folder's removal,
@@ -41,6 +44,17 @@ static void worker(const kd_rank_prebuild *p, unsigned w, unsigned jobs)
         d.no_run = true;
         if (p->prepare)
             p->prepare(p->ctx, i);
+        if (kd_path_has_suffix(p->paths[i], cuda_suffixes)) {
+            /* nvcc's build alone, as `kerndiff list` makes it (no static analysis: the gate's) */
+            kd_kernel_list kernels = {0};
+            kd_annotations annotations = {0};
+            char *ptx = NULL;
+            kd_list_file(&d, p->paths[i], &kernels, &annotations, &ptx);
+            kd_kernel_list_free(&kernels);
+            kd_annotations_free(&annotations);
+            free(ptx);
+            continue;
+        }
         kd_comparison *c = kd_xcalloc(1, sizeof *c);
         kd_compare_files(&d, c);
         kd_comparison_free(c);
