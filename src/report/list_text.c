@@ -174,7 +174,11 @@ static void triton_text(lister *l, const kd_kernel *k)
             computed = computed || (json_string_value(json_object_get(x, "name")) &&
                                     strcmp(json_string_value(json_object_get(x, "name")), name) == 0);
         kd_sb_printf(l->out, "%s%s", sep, safe(l, name));
-        if (dflt)
+        const char *given_from = NULL;
+        const char *given = kd_triton_list_given_value(name, l->notes, l->given, &given_from);
+        if (given) /* the diff's order (triton_constexpr.h): what flags or annotations give wins */
+            kd_sb_printf(l->out, "=%s (%s)", safe(l, given), given_from);
+        else if (dflt)
             kd_sb_printf(l->out, "=%s (default)", safe(l, dflt));
         else if (call)
             kd_sb_printf(l->out, "=%s (the file's call)", safe(l, call));

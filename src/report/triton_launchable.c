@@ -15,15 +15,26 @@ typedef struct given_ctx {
     const kd_launch_options *given;
 } given_ctx;
 
+const char *kd_triton_list_given_value(const char *name, const kd_annotations *notes, const kd_launch_options *given,
+                                       const char **from)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; given && i < given->scalars.count; i++)
+        if (strncmp(given->scalars.items[i], name, len) == 0 && given->scalars.items[i][len] == '=') {
+            *from = "--arg";
+            return given->scalars.items[i] + len + 1;
+        }
+    const char *a = notes ? kd_annotation_get(notes, name) : NULL;
+    *from = a ? "the file's annotation" : NULL;
+    return a;
+}
+
 /* --arg NAME=VALUE or a `# kerndiff: NAME=VALUE` annotation: what the diff reads (setting_text). */
 static bool is_given(const char *name, void *ctx)
 {
     const given_ctx *g = ctx;
-    size_t len = strlen(name);
-    for (size_t i = 0; g->given && i < g->given->scalars.count; i++)
-        if (strncmp(g->given->scalars.items[i], name, len) == 0 && g->given->scalars.items[i][len] == '=')
-            return true;
-    return g->notes && kd_annotation_get(g->notes, name) != NULL;
+    const char *from;
+    return kd_triton_list_given_value(name, g->notes, g->given, &from) != NULL;
 }
 
 bool kd_triton_list_refused(const kd_kernel *k, const kd_annotations *notes, const kd_launch_options *given,

@@ -23,4 +23,10 @@ bool kd_triton_list_refused(const kd_kernel *k, const kd_annotations *notes, con
  * not an unknown parameter). Nothing for any other kernel. Free with kd_launch_abi_free. */
 void kd_triton_list_constants(const kd_kernel *k, const kd_launch_options *given, kd_launch_abi *abi);
 
+/* The value flags or annotations give tl.constexpr `name` (as the diff reads it: --arg first,
+ * then a `# kerndiff: NAME=VALUE` annotation), borrowed from given or notes, or NULL; *from:
+ * "--arg" or "the file's annotation". */
+const char *kd_triton_list_given_value(const char *name, const kd_annotations *notes, const kd_launch_options *given,
+                                       const char **from);
+
 #endif

@@ -16,3 +16,15 @@ if python3 -c 'import triton' 2>/dev/null; then
         ok "h30_notice_static: the notice once per side"
     else fail "h30_notice_static: notice count" "$WORK/h30_notice_static.err"; fi
 fi
+if python3 -c 'import triton' 2>/dev/null; then
+    # issue 26: `list`'s constexprs line shows a value that --arg or an annotation gives, and where
+    # it came from, instead of "needs a value"
+    run h30_list_arg 0 -- list --arg BLOCK_SIZE=512 tests/realfiles/triton_softmax.py
+    has h30_list_arg out '^  constexprs: BLOCK_SIZE=512 \(--arg\)'
+    lacks h30_list_arg out 'BLOCK_SIZE \(needs a value'
+    { echo '# kerndiff: BLOCK_SIZE=256'; cat tests/realfiles/triton_softmax.py; } >"$WORK/h30_annotated.py"
+    run h30_list_annotation 0 -- list "$WORK/h30_annotated.py"
+    has h30_list_annotation out "^  constexprs: BLOCK_SIZE=256 \(the file's annotation\)"
+    run h30_list_none 0 -- list tests/realfiles/triton_softmax.py
+    has h30_list_none out '^  constexprs: BLOCK_SIZE \(needs a value: --arg BLOCK_SIZE=VALUE'
+fi
