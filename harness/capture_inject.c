@@ -778,6 +778,14 @@ static void walk_graph(CUgraph g, int top, graph_exec *x, int depth)
         if (drv.node_type(nodes[i], &type) != CUDA_SUCCESS)
             continue;
         if (type == CU_GRAPH_NODE_TYPE_KERNEL) {
+            /* a kernel node the device may update (cudaGraphKernelNodeUpdatesApply) runs with
+             * parameters the host never sees */
+            CUkernelNodeAttrValue v;
+            memset(&v, 0, sizeof v);
+            if (drv.kernel_node_attr &&
+                drv.kernel_node_attr(nodes[i], CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v) == CUDA_SUCCESS &&
+                v.deviceUpdatableKernelNode.deviceUpdatable)
+                set_refuse(x, "the graph has kernel nodes that the device may update");
             CUDA_KERNEL_NODE_PARAMS p = {0};
             const char *name = drv.kernel_node_params(nodes[i], &p) == CUDA_SUCCESS ? node_name(&p) : NULL;
             if (!name || !matches(name))
@@ -850,8 +858,9 @@ static void forget_exec(CUgraphExec e)
     free_exec(&gone);
 }
 
-/* EXIT of a successful cuGraphInstantiate*: exec e runs graph g as it is now. */
-static void on_instantiated(CUgraphExec e, CUgraph g, unsigned long long flags)
+/* EXIT of a successful cuGraphInstantiate* (or cuGraphExecUpdate): exec e runs graph g as it
+ * is now; `still_changed`: a change that outlives it (a node disabled), or NULL. */
+static void on_instantiated(CUgraphExec e, CUgraph g, unsigned long long flags, const char *still_changed)
 {
     forget_exec(e); /* a handle the driver reuses */
     pthread_mutex_lock(&lock);
@@ -860,6 +869,8 @@ static void on_instantiated(CUgraphExec e, CUgraph g, unsigned long long flags)
     if (!waiting || !graphs_ok())
         return;
     graph_exec x = {.exec = e, .device_launch = (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) != 0};
+    if (still_changed)
+        snprintf(x.changed_by, sizeof x.changed_by, "%s", still_changed);
     walk_graph(g, 1, &x, 0);
     if (!x.nentries && !x.conditional) {
         free_exec(&x);
@@ -1208,7 +1219,8 @@ static void on_exec_changed(CUgraphExec e, const char *call, CUresult r)
         return;
     pthread_mutex_lock(&lock);
     graph_exec *x = C.state == WAITING ? find_exec(e) : NULL;
-    if (x && !x->changed_by[0])
+    /* the first change is named, but a disabled node before all: it outlives cuGraphExecUpdate */
+    if (x && (!x->changed_by[0] || (call && strncmp(call, "cuGraphNodeSetEnabled", 21) == 0)))
         snprintf(x->changed_by, sizeof x->changed_by, "%s", call ? call : "a cuGraphExec* call");
     pthread_mutex_unlock(&lock);
 }
@@ -1306,31 +1318,39 @@ static int on_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData *d)
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2: {
         const cuGraphInstantiate_v2_params *p = d->functionParams;
         if (!enter && r == CUDA_SUCCESS && p->phGraphExec)
-            on_instantiated(*p->phGraphExec, p->hGraph, 0);
+            on_instantiated(*p->phGraphExec, p->hGraph, 0, NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags: {
         const cuGraphInstantiateWithFlags_params *p = d->functionParams;
         if (!enter && r == CUDA_SUCCESS && p->phGraphExec)
-            on_instantiated(*p->phGraphExec, p->hGraph, p->flags);
+            on_instantiated(*p->phGraphExec, p->hGraph, p->flags, NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz: {
         const cuGraphInstantiateWithParams_params *p = d->functionParams;
         if (!enter && r == CUDA_SUCCESS && p->phGraphExec)
-            on_instantiated(*p->phGraphExec, p->hGraph, p->instantiateParams ? p->instantiateParams->flags : 0);
+            on_instantiated(*p->phGraphExec, p->hGraph, p->instantiateParams ? p->instantiateParams->flags : 0,
+                            NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: {
-        /* a successful update makes the exec run hGraph as it is now: as a new instantiation */
+        /* a successful update makes the exec run hGraph's node parameters: as a new
+         * instantiation, but a node disabled before stays so (the update sets parameters) */
         const cuGraphExecUpdate_v2_params *p = d->functionParams; /* both forms begin alike */
         cuuint64_t flags = 0;
+        char disabled[sizeof ((graph_exec *)0)->changed_by] = "";
         if (!enter && r == CUDA_SUCCESS) {
             if (drv.exec_flags)
                 drv.exec_flags(p->hGraphExec, &flags);
-            on_instantiated(p->hGraphExec, p->hGraph, flags);
+            pthread_mutex_lock(&lock);
+            graph_exec *x = C.state == WAITING ? find_exec(p->hGraphExec) : NULL;
+            if (x && strncmp(x->changed_by, "cuGraphNodeSetEnabled", 21) == 0)
+                snprintf(disabled, sizeof disabled, "%s", x->changed_by);
+            pthread_mutex_unlock(&lock);
+            on_instantiated(p->hGraphExec, p->hGraph, flags, disabled[0] ? disabled : NULL);
         }
         return 1;
     }

@@ -815,6 +815,21 @@ static void check_graph_refused(const char *dir_changed, const char *dir_device,
     CHECK(m && strstr(m, "\nstatus captured\n") && strstr(m, "\napi cuGraphLaunch\n"),
           "an updated exec is captured:\n%s", m ? m : "(no manifest)");
     free(m);
+    /* a node disabled stays disabled through an update: still refused */
+    char dir_disabled[4200];
+    snprintf(dir_disabled, sizeof dir_disabled, "%s/disabled", dir_update);
+    mkdir(dir_disabled, 0700);
+    fake_driver(dir_disabled, "kernel<float>", 1);
+    e = program_instantiate(user_graph(), 0);
+    cuGraphNodeSetEnabled_params en = {.hGraphExec = e};
+    driver_call(CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled, CUPTI_API_EXIT, &en, "cuGraphNodeSetEnabled");
+    up.hGraphExec = e;
+    driver_call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2, CUPTI_API_EXIT, &up, "cuGraphExecUpdate_v2");
+    program_graph_launch(e);
+    m = slurp(dir_disabled, "manifest", NULL);
+    CHECK(m && strstr(m, "\nstatus error\n") && strstr(m, "(cuGraphNodeSetEnabled)"),
+          "a node disabled before cuGraphExecUpdate still refuses the capture:\n%s", m ? m : "(no manifest)");
+    free(m);
 
     fake_driver(dir_device, "kernel<float>", 5);
     program_instantiate(user_graph(), CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
