@@ -261,6 +261,8 @@ suite triton_jit
 
 # --- a launch captured from the user's program, replayed for both versions ---------------------
 suite capture
+# the injection library's capture mode (direct launches and CUDA graph nodes), faked driver
+suite capture_inject
 
 # --- kerndiff rank on a real one-node Slurm (a "skip" line without slurm-wlm or root) ----------
 suite slurm
