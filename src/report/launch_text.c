@@ -128,3 +128,67 @@ void kd_launch_block_text(const kd_comparison *c, const char *indent, kd_strbuf 
         kd_sb_free(&assumed[s]);
     }
 }
+
+/* Whether `names` (", "-joined) holds name. */
+static bool listed(const char *names, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = names; *p;) {
+        size_t m = strcspn(p, ",");
+        if (m == n && strncmp(p, name, n) == 0)
+            return true;
+        p += m;
+        p += strspn(p, ", ");
+    }
+    return false;
+}
+
+/* The why of spec->assumed's phrase "NAME = VALUE: WHY (--arg NAME=VALUE)", or NULL. */
+static bool assumed_why(const char *assumed, const char *name, kd_strbuf *why)
+{
+    kd_strbuf head = {0}, tail = {0};
+    kd_sb_printf(&head, "%s = ", name);
+    kd_sb_printf(&tail, " (--arg %s=VALUE)", name);
+    bool found = false;
+    for (const char *p = assumed; !found && (p = strstr(p, kd_sb_str(&head))) != NULL; p++) {
+        if (p != assumed && strncmp(p - 2, "; ", 2) != 0)
+            continue;
+        const char *colon = strstr(p, ": "), *end = strstr(p, kd_sb_str(&tail));
+        if (!colon || !end || colon > end)
+            continue;
+        kd_sb_printf(why, "%.*s", (int)(end - colon - 2), colon + 2);
+        found = true;
+    }
+    kd_sb_free(&head);
+    kd_sb_free(&tail);
+    return found;
+}
+
+void kd_launch_param_note(const kd_launch_spec *spec, bool built, size_t j, const char *name, kd_strbuf *out)
+{
+    if (!built) {
+        if (*name && listed(spec->needs_value, name)) {
+            kd_sb_puts(out, " (needs --arg ");
+            kd_sb_untrusted(out, name);
+            kd_sb_puts(out, "=VALUE)");
+        }
+        return;
+    }
+    if (j >= spec->nargs || !spec->args[j].origin || strcmp(spec->args[j].origin, "assumed") != 0)
+        return;
+    kd_strbuf why = {0};
+    kd_sb_printf(out, " (assumed %.17g", spec->args[j].value);
+    if (assumed_why(spec->assumed, name, &why)) {
+        kd_sb_puts(out, ": ");
+        kd_sb_untrusted(out, kd_sb_str(&why));
+    }
+    kd_sb_puts(out, ")");
+    kd_sb_free(&why);
+}
+
+const char *kd_launch_param_role_word(const kd_launch_spec *spec, bool built, size_t j, kd_param_role role)
+{
+    bool shape = built && role == KD_ROLE_LENGTH && j < spec->nargs && spec->args[j].origin &&
+                 strcmp(spec->args[j].origin, "assumed") == 0;
+    return kd_param_role_name(shape ? KD_ROLE_SCALAR : role);
+}
