@@ -316,7 +316,7 @@ static void check_not_found(const char *dir)
 }
 
 /* ---- CUDA graphs: a fake driver graph over host memory ------------------------------------ */
-enum { FG_NODES = 256, FG_EDGES = 1024, FG_KERNEL = 0, FG_COPY = 1, EXEC_BASE = 1000 };
+enum { FG_NODES = 256, FG_EDGES = 1024, FG_KERNEL = 0, FG_COPY = 1, FG_CHILD = 2, FG_COND = 3, EXEC_BASE = 1000 };
 static struct fnode {
     int graph, type, origin; /* origin: the node this one was cloned from (index + 1), or 0 */
     CUfunction f;
@@ -385,7 +385,9 @@ static CUresult CUDAAPI fake_graph_nodes(CUgraph g, CUgraphNode *out, size_t *n)
 
 static CUresult CUDAAPI fake_node_type(CUgraphNode node, CUgraphNodeType *type)
 {
-    *type = fnodes[NODE_INDEX(node)].type == FG_KERNEL ? CU_GRAPH_NODE_TYPE_KERNEL : CU_GRAPH_NODE_TYPE_MEMCPY;
+    static const CUgraphNodeType types[] = {CU_GRAPH_NODE_TYPE_KERNEL, CU_GRAPH_NODE_TYPE_MEMCPY,
+                                             CU_GRAPH_NODE_TYPE_GRAPH, CU_GRAPH_NODE_TYPE_CONDITIONAL};
+    *type = types[fnodes[NODE_INDEX(node)].type];
     return CUDA_SUCCESS;
 }
 
@@ -405,10 +407,13 @@ static CUresult CUDAAPI fake_no_attr(CUgraphNode node, CUkernelNodeAttrID attr, 
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-static CUresult CUDAAPI fake_no_child(CUgraphNode node, CUgraph *g)
+/* A child graph node: its graph's id is kept in `n`. */
+static CUresult CUDAAPI fake_child(CUgraphNode node, CUgraph *g)
 {
-    (void)node, (void)g;
-    return CUDA_ERROR_INVALID_VALUE;
+    if (fnodes[NODE_INDEX(node)].type != FG_CHILD)
+        return CUDA_ERROR_INVALID_VALUE;
+    *g = GRAPH(fnodes[NODE_INDEX(node)].n);
+    return CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI fake_clone(CUgraph *out, CUgraph g)
@@ -613,7 +618,7 @@ static void fake_driver(const char *dir, const char *want, uint64_t nth)
     drv.node_type = fake_node_type;
     drv.kernel_node_params = fake_kernel_node_params;
     drv.kernel_node_attr = fake_no_attr;
-    drv.child_graph = fake_no_child;
+    drv.child_graph = fake_child;
     drv.graph_clone = fake_clone;
     drv.find_in_clone = fake_find_in_clone;
     drv.graph_edges = fake_edges;
@@ -780,10 +785,44 @@ static void check_graph(const char *dir, int host_stage)
 }
 
 /* Cases refused with a reason: an exec changed after instantiation (but one then updated from a
- * graph is captured); a graph instantiated for device-side launch. (A node inside a child graph
- * is left to tests/gpu/capture/run.sh: this fake has no child graphs.) */
+ * graph is captured); a graph instantiated for device-side launch; the node inside a child graph
+ * (counted, refused); a launch after a graph with a conditional node ran. */
 static void check_graph_refused(const char *dir_changed, const char *dir_device, const char *dir_update)
 {
+    char sub[4200];
+    /* the user's graph as the child of an outer graph (id 2): K=2 is its kernel's second run */
+    snprintf(sub, sizeof sub, "%s/child", dir_update);
+    mkdir(sub, 0700);
+    fake_driver(sub, "kernel<float>", 2);
+    user_graph();
+    nfgraphs = 2;
+    fnodes[nfnodes] = (struct fnode){.graph = 2, .type = FG_CHILD, .n = 1};
+    nfnodes++;
+    CUgraphExec ce = program_instantiate(GRAPH(2), 0);
+    CHECK(C.nexecs == 1 && C.execs[0].nentries == 1 && !C.execs[0].entries[0].node,
+          "a kernel inside a child graph is listed as not capturable");
+    program_graph_launch(ce);
+    CHECK(C.state == WAITING && C.matched == 1, "the child graph's kernel node counts as a launch");
+    program_graph_launch(ce);
+    char *cm = slurp(sub, "manifest", NULL);
+    CHECK(cm && strstr(cm, "\nstatus error\n") && strstr(cm, "inside a child graph node") && strstr(cm, "launch 2 of kernel"),
+          "the K-th launch inside a child graph is refused, naming it:\n%s", cm ? cm : "(no manifest)");
+    free(cm);
+    /* a graph with a conditional node ran: the next K-th launch, even a direct one, is refused */
+    snprintf(sub, sizeof sub, "%s/conditional", dir_update);
+    mkdir(sub, 0700);
+    fake_driver(sub, "kernel<float>", 1);
+    nfgraphs = 3;
+    fnodes[nfnodes] = (struct fnode){.graph = 3, .type = FG_COND};
+    nfnodes++;
+    program_graph_launch(program_instantiate(GRAPH(3), 0));
+    CHECK(C.conditional_runs == 1 && C.state == WAITING, "a conditional graph's run is counted, not a launch");
+    direct_launches();
+    cm = slurp(sub, "manifest", NULL);
+    CHECK(cm && strstr(cm, "\nstatus error\n") && strstr(cm, "conditional nodes") && strstr(cm, "K-th is unknown"),
+          "a launch after a conditional graph ran is refused:\n%s", cm ? cm : "(no manifest)");
+    free(cm);
+
     fake_driver(dir_changed, "kernel<float>", 1);
     CUgraphExec e = program_instantiate(user_graph(), 0);
     cuGraphExecKernelNodeSetParams_params sp = {.hGraphExec = e};
