@@ -37,6 +37,8 @@
  *   sustained=10%  under `mode sustained MS` (a GPU kept busy, as do_bench keeps it) the time
  *                  is this much longer and the SM clock as much lower: a power-bound kernel
  *                  whose clock falls under load (default 0: a kernel the load does not slow)
+ *   slow_device=D:F  on device D (CUDA_VISIBLE_DEVICES; unset: 0) every slot's time is F
+ *                  times longer: a slower GPU of several (kerndiff rank --gpus)
  *   die_after_reset=N  answer the N-th `reset`, then exit (a kept harness that dies between
  *                  a sweep's points)
  *   crash_point=N  exit with SIGSEGV at the first sample of the N-th launch described to
@@ -94,6 +96,8 @@ typedef struct sim_spec {
     long copy;                     /* copy=K: elements copied, -1 all, 0 no copy */
     double sustained;              /* sustained=: the slow-down under `mode sustained` */
     long die_after_reset, crash_point;
+    int slow_device;               /* slow_device=D:F: on device D, every time F times longer */
+    double slow_factor;
 } sim_spec;
 
 /* One side: what its samples look like, how many samples it has drawn (its arguments and
@@ -115,7 +119,8 @@ static kd_server server;
 static sim_slot slots[KD_PROTO_MAX_SLOTS];
 #define cur (&slots[server.cur])
 static double placement_factor = 1.0; /* the current placement's effect on every slot */
-static uint64_t rng_state = 0x853c49e6748fea9bull;
+#define RNG_START 0x853c49e6748fea9bull
+static uint64_t rng_state = RNG_START;
 static double start_s;
 static unsigned sustained_ms;   /* `mode sustained MS`: 0 unless the simulated GPU is kept busy */
 static unsigned resets;         /* `reset`s answered: the launch this process serves is resets + 1 */
@@ -163,6 +168,11 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "sustained")) spec->sustained = parse_quantity(v);
         else if (!strcmp(k, "die_after_reset")) spec->die_after_reset = atol(v);
         else if (!strcmp(k, "crash_point")) spec->crash_point = atol(v);
+        else if (!strcmp(k, "slow_device")) {
+            char *colon = strchr(v, ':');
+            spec->slow_device = atoi(v);
+            spec->slow_factor = colon ? strtod(colon + 1, NULL) : 1.0;
+        }
         else if (!strcmp(k, "sanitizer"))
             ; /* read by tests/fakes/fake_compute_sanitizer: which recorded log to replay */
         else if (!strcmp(k, "buffers"))
@@ -241,11 +251,24 @@ static double median_ns(void)
     return spec->median_ns;
 }
 
+/* slow_device=D:F of any slot, when this process's device is D (CUDA_VISIBLE_DEVICES, as
+ * kerndiff rank --gpus sets it for each child; unset: device 0): a slower GPU of a host, for
+ * both sides alike, so that every ratio made on it is the same as on the others. */
+static double device_factor(void)
+{
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    int device = cvd && *cvd ? atoi(cvd) : 0;
+    for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
+        if (slots[s].spec.slow_factor > 0 && slots[s].spec.slow_device == device)
+            return slots[s].spec.slow_factor;
+    return 1.0;
+}
+
 static double draw(void)
 {
     const sim_spec *spec = &cur->spec;
     misbehave(spec, ++cur->samples_drawn);
-    double t = median_ns() * placement_factor * exp(spec->cv * normal()) * (sustained_ms ? 1 + spec->sustained : 1);
+    double t = median_ns() * device_factor() * placement_factor * exp(spec->cv * normal()) * (sustained_ms ? 1 + spec->sustained : 1);
     if (spec->outliers > 0 && uniform() < spec->outliers)
         t *= 2 + 3 * uniform();
     return t * (1 + spec->drift * sin(2 * M_PI * (now_s() - start_s) / 0.2));
@@ -620,13 +643,16 @@ static bool sim_all_ready(kd_server *s)
 
 static void sim_release(kd_server *s) { (void)s; }
 
-/* After `reset`'s reply: the timing mode back to single, the slots' entries forgotten; the
- * specs (this process's arguments) stay. die_after_reset= exits here, as a kept harness that
+/* After `reset`'s reply: the timing mode back to single, the slots' entries and sample counts
+ * forgotten, the draws started over; the specs (this process's arguments) stay. die_after_reset= exits here, as a kept harness that
  * dies before the next point. */
 static void sim_reset(kd_server *s)
 {
     sustained_ms = 0;
     resets = s->resets;
+    rng_state = RNG_START; /* draws as a fresh process's: a sweep's point does not depend on its harness's past */
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        slots[k].samples_drawn = 0;
     memset(sim_entry, 0, sizeof sim_entry);
     for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
         if (slots[k].spec.die_after_reset && (long)resets == slots[k].spec.die_after_reset)

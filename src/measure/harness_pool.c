@@ -12,38 +12,48 @@
 
 typedef struct spare {
     bool held;
+    bool kept;   /* a previous point's child, reset: not one started ahead */
     kd_child child;
     char **argv; /* its own copy, NULL-ended: the point's argv is freed with the point */
 } spare;
 
 static struct {
     bool open;       /* a sweep runs, and KERNDIFF_SWEEP_FRESH is not set */
+    bool keep;       /* children are reset and kept (not with KERNDIFF_SWEEP_FRESH=ahead) */
     bool said;       /* a sweep runs: its one trace line about fresh children was said */
     size_t followers;
     spare spares[KD_POOL_ROLES];
     kd_child retired[KD_POOL_ROLES];
     size_t nretired;
     kd_harness_pool_stats stats;
+    kd_harness_pool_kept kept;
 } pool;
 
 /* While a spare waits, its kd_child's side must not point into a finished point. */
 static const char *const idle_label[KD_POOL_ROLES] = {"v1 (started ahead)", "v2 (started ahead)",
                                                       "v1 and v2 (started ahead)"};
 
-static bool fresh_requested(void)
+/* KERNDIFF_SWEEP_FRESH: unset or 0 (children kept), ahead (none kept: started ahead), else fresh. */
+static const char *sweep_fresh(void)
 {
     const char *v = kd_env_nonempty(KD_ENV_SWEEP_FRESH);
-    return v && strcmp(v, "0") != 0;
+    return v && strcmp(v, "0") != 0 ? v : NULL;
 }
 
 void kd_harness_pool_point(size_t followers)
 {
     if (!pool.open && !pool.said) {
-        pool.open = !fresh_requested();
+        const char *fresh = sweep_fresh();
+        pool.open = !fresh || strcmp(fresh, "ahead") == 0;
+        pool.keep = !fresh;
         pool.said = true;
-        kd_trace("sweep: each point sets up its own harnesses (protocol 2 cannot re-size a set-up child)%s",
-                 pool.open ? "; the next point's are started ahead, once this one's timing is done"
-                           : " (KERNDIFF_SWEEP_FRESH: none started ahead)");
+        if (pool.keep)
+            kd_trace("sweep: one harness per role serves every point (reset between points, each build loaded once)");
+        else
+            kd_trace("sweep: each point sets up its own harnesses%s",
+                     pool.open ? " (KERNDIFF_SWEEP_FRESH=ahead: the next point's are started ahead, once this one's "
+                                 "timing is done)"
+                               : " (KERNDIFF_SWEEP_FRESH: none started ahead)");
     }
     pool.followers = followers;
 }
@@ -62,7 +72,37 @@ static void drop(spare *s)
         return;
     kd_child_stop(&s->child);
     free_argv(s);
-    s->held = false;
+    s->held = s->kept = false;
+}
+
+static void hold(spare *s, const char *const *argv)
+{
+    size_t n = 0;
+    while (argv[n])
+        n++;
+    s->argv = kd_xcalloc(n + 1, sizeof *s->argv);
+    for (size_t i = 0; i < n; i++)
+        s->argv[i] = kd_xstrdup(argv[i]);
+    s->held = true;
+}
+
+bool kd_harness_pool_keep(int role, kd_child *c, const char *const *argv, int timeout_ms)
+{
+    if (!pool.open || !pool.keep || pool.followers == 0 || role < 0 || role >= KD_POOL_ROLES ||
+        pool.spares[role].held || !argv)
+        return false;
+    if (kd_wire_reset(c, timeout_ms) != KD_REPLY_OK) {
+        kd_trace("harness %s: reset refused, not kept", c->side ? c->side : "?");
+        return false;
+    }
+    spare *s = &pool.spares[role];
+    s->child = *c;
+    s->child.side = idle_label[role]; /* its label belonged to this point */
+    s->kept = true;
+    hold(s, argv);
+    memset(c, 0, sizeof *c);
+    pool.kept.kept++;
+    return true;
 }
 
 bool kd_harness_pool_retire(kd_child *c)
@@ -91,7 +131,7 @@ void kd_harness_pool_end(void)
             pool.stats.dropped++;
             drop(&pool.spares[r]);
         }
-    pool.open = pool.said = false;
+    pool.open = pool.said = pool.keep = false;
     pool.followers = 0;
 }
 
@@ -136,13 +176,18 @@ int kd_harness_pool_take(int role, kd_child *c, const char *label, const char *c
             c->side = label;
             free_argv(s);
             s->held = false;
-            pool.stats.taken++;
-            kd_trace("harness %s: the one started ahead", label);
+            if (s->kept)
+                pool.kept.reused++;
+            else
+                pool.stats.taken++;
+            kd_trace("harness %s: %s", label, s->kept ? "kept from the previous point" : "the one started ahead");
+            s->kept = false;
             return 0;
         }
         if (same) {
             pool.stats.replaced++;
-            kd_say(KD_MSG_MEASURE_SPARE_NOT_READY, KD_DIAG_NO_SIDE, KD_S(label));
+            kd_say(s->kept ? KD_MSG_MEASURE_KEPT_NOT_READY : KD_MSG_MEASURE_SPARE_NOT_READY, KD_DIAG_NO_SIDE,
+                   KD_S(label));
         } else {
             pool.stats.dropped++;
         }
@@ -157,26 +202,28 @@ void kd_harness_pool_start_ahead(const char *const *const argv[KD_POOL_ROLES])
 {
     if (!pool.open || pool.followers == 0)
         return;
+    unsigned started = 0;
     for (int r = 0; r < KD_POOL_ROLES; r++) {
         spare *s = &pool.spares[r];
         if (!argv[r] || s->held)
             continue;
         kd_strbuf why = {0};
         if (start(&s->child, idle_label[r], argv[r], &why) == 0) {
-            s->held = true;
-            size_t n = 0;
-            while (argv[r][n])
-                n++;
-            s->argv = kd_xcalloc(n + 1, sizeof *s->argv);
-            for (size_t i = 0; i < n; i++)
-                s->argv[i] = kd_xstrdup(argv[r][i]);
+            hold(s, argv[r]);
+            started++;
         } /* else: the next point starts its own, and says why if that fails too */
         kd_sb_free(&why);
     }
-    kd_trace("the next point's harnesses started ahead");
+    if (started)
+        kd_trace("the next point's harnesses started ahead");
 }
 
 kd_harness_pool_stats kd_harness_pool_stats_get(void)
 {
     return pool.stats;
+}
+
+kd_harness_pool_kept kd_harness_pool_kept_get(void)
+{
+    return pool.kept;
 }

@@ -1,16 +1,16 @@
-/* harness_pool.h — harness children started ahead, for a sweep (workflow/sweep.h).
- * A child that has been set up cannot be re-sized: protocol version 2 has no command that
- * undoes `setup` (docs/PROTOCOL.md: `arg` after `setup` is `err protocol`), so every point of
- * a sweep needs its own children. What a sweep can keep is their start-up (a CUDA context,
- * the largest part of a harness's first reply): when a point's timing is done and more
- * points follow, the next point's children are started at once, so that their start-up
- * overlaps the end of this point (its children's teardown, its report, the next point's
- * front end), and the next kd_measure takes them instead of starting its own. Started only
- * after the timing (never while samples are taken), only for points that follow, and each
- * taken only by the same role (v1 alone, v2 alone, both) with the same argv.
- * A spare found dead when taken is replaced by a fresh child, and said (KD_MSG_MEASURE_SPARE_NOT_READY).
- * Off outside a sweep, and with KERNDIFF_SWEEP_FRESH=1 (each point starts its children
- * itself, as before: the bench's baseline). Not thread-safe: one kerndiff, one sweep. */
+/* harness_pool.h — the harness children of a sweep (workflow/sweep.h), kept across its points.
+ * A child whose point is done is told `reset` (docs/PROTOCOL.md: it drops its buffers and
+ * slots, keeps its CUDA context and loaded modules) and kept for the same role (v1 alone, v2
+ * alone, both) of the next point, which takes it if its argv is the same: one process per role
+ * serves the whole sweep, each distinct build loaded once (issue 31: a 5-size sweep paid five
+ * start-ups and module loads per role). A child that cannot be kept (it failed, or answers
+ * `reset` with an error: an older harness) is replaced as before: the next point's child is
+ * started ahead, once this point's timing is done (never while samples are taken), so that
+ * its start-up overlaps the end of this point. A spare found dead when taken is replaced by a
+ * fresh child, and said (KD_MSG_MEASURE_KEPT_NOT_READY, KD_MSG_MEASURE_SPARE_NOT_READY).
+ * Off outside a sweep. KERNDIFF_SWEEP_FRESH=1: each point starts its children itself (the
+ * bench's baseline); KERNDIFF_SWEEP_FRESH=ahead: none kept, the next point's started ahead
+ * (the bench's second variant). Not thread-safe: one kerndiff, one sweep. */
 #ifndef KD_MEASURE_HARNESS_POOL_H
 #define KD_MEASURE_HARNESS_POOL_H
 
@@ -36,6 +36,12 @@ int kd_harness_pool_take(int role, kd_child *c, const char *label, const char *c
  * children (argv[role], NULL: none for that role). */
 void kd_harness_pool_start_ahead(const char *const *const argv[KD_POOL_ROLES]);
 
+/* A point's child whose work is done and went well: when the pool is open, points follow, no
+ * spare is held for `role` and keeping is not turned off, it is told `reset` and kept as the
+ * spare for `role` (argv: the one it was started with); returns true (c is the pool's now).
+ * False otherwise, or when the reset failed: the caller retires or stops it. */
+bool kd_harness_pool_keep(int role, kd_child *c, const char *const *argv, int timeout_ms);
+
 /* A point's child whose work is done: when the pool is open, it is told to quit and reaped
  * later (kd_harness_pool_reap), so that its teardown (a CUDA context) overlaps the next
  * point's start; returns true. Else false: the caller stops it itself. */
@@ -47,10 +53,15 @@ void kd_harness_pool_reap(void);
 /* What happened since the process began (the tests' and the bench's count). */
 typedef struct kd_harness_pool_stats {
     unsigned started;  /* children started (fresh, or ahead) */
-    unsigned taken;    /* spares taken by a point */
+    unsigned taken;    /* spares started ahead, taken by a point */
     unsigned replaced; /* spares found dead and replaced */
     unsigned dropped;  /* spares stopped unused (argv changed, sweep ended early) */
 } kd_harness_pool_stats;
 kd_harness_pool_stats kd_harness_pool_stats_get(void);
+/* Children reset and kept for a next point, and those a next point took (since the start). */
+typedef struct kd_harness_pool_kept {
+    unsigned kept, reused;
+} kd_harness_pool_kept;
+kd_harness_pool_kept kd_harness_pool_kept_get(void);
 
 #endif

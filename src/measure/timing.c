@@ -668,9 +668,15 @@ out:
 }
 
 /* Ends the children that held one side each, all at once (a CUDA context takes a moment
- * to tear down), so that the GPU is quiet and their memory free before the timing. */
-static void stop_alone(run_state *r)
+ * to tear down), so that the GPU is quiet and their memory free before the timing. In a
+ * sweep whose points follow, a child whose check went well is reset instead (its buffers
+ * freed) and kept for the next point (measure/harness_pool.h). */
+static void stop_alone(run_state *r, bool went_well)
 {
+    for (int s = 0; s < 2; s++)
+        if (r->started[s] && went_well &&
+            kd_harness_pool_keep(s, &r->child[s], r->sides[s].harness_argv, r->o->timeout_ms))
+            r->started[s] = false;
     for (int s = 0; s < 2; s++)
         if (r->started[s])
             kd_child_send(&r->child[s], "quit");
@@ -709,7 +715,7 @@ static kd_timing_status check_then_set_up(run_state *r, const char *workdir)
     if (st == KD_TIMING_OK)
         st = check_outputs(r, workdir);
     kd_trace("outputs checked");
-    stop_alone(r);
+    stop_alone(r, st == KD_TIMING_OK);
     if (st == KD_TIMING_OK && !shared_ready)
         st = set_up_shared(r);
     return st;
@@ -744,7 +750,11 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
     kd_trace("measured: %zu rounds", out->rounds);
     if (st == KD_TIMING_OK)
         st = decide(&r);
-    /* A sweep's next point: its children start now, while these end (measure/harness_pool.h). */
+    /* A sweep's next point: the shared child kept (reset) when all went well, else its
+     * children started now, while these end (measure/harness_pool.h). */
+    if (st == KD_TIMING_OK && r.started[SHARED] &&
+        kd_harness_pool_keep(SHARED, &r.child[SHARED], shared_argv, o->timeout_ms))
+        r.started[SHARED] = false;
     const char *const *const ahead[KD_POOL_ROLES] = {o->check ? sides[0].harness_argv : NULL,
                                                      o->check ? sides[1].harness_argv : NULL, shared_argv};
     kd_harness_pool_start_ahead(ahead);

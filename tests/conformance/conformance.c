@@ -352,6 +352,121 @@ static void inout_transcript(const char *harness, const char *cubin, const char 
     kd_child_stop(&child);
 }
 
+/* Counts the comma-separated samples of the last `time` reply, all positive. */
+static int positive_samples(void)
+{
+    const char *samples = value("samples");
+    int n = *samples ? 1 : 0;
+    for (const char *p = samples; *p; p++)
+        n += *p == ',';
+    for (const char *p = samples; *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+        if (!(atof(p) > 0))
+            return -1;
+    return n;
+}
+
+/* One slot of the copy kernel over n elements (in, out, n), seeded with 7. */
+static void describe_copy(const char *cubin, const char *entry, int n, const char *cluster)
+{
+    expect("ok load", NULL, "load cubin %s %s", cubin, entry);
+    expect("ok arg", NULL, "arg 0 buffer f32 1 %d in", n);
+    expect("ok arg", NULL, "arg 1 buffer f32 1 %d out", n);
+    expect("ok arg", NULL, "arg 2 scalar i32 %d", n);
+    expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0%s", n / 256, cluster);
+    expect("ok seed", NULL, "seed 7");
+}
+
+/* The seeded run of `check` copied input 0 (kd_fill_random(seed_0) of n elements). */
+static void check_copy(const char *path, int n, const char *what)
+{
+    size_t len = 0;
+    char *bytes = kd_read_file(path, &len);
+    float *want = malloc((size_t)n * sizeof *want);
+    kd_fill_random(KD_DT_F32, want, (size_t)n, 7 + 0x9E3779B97F4A7C15ull * 1);
+    check(bytes && len == 2 * (size_t)n * sizeof(float) && memcmp(bytes, want, (size_t)n * sizeof *want) == 0, what);
+    free(want);
+    free(bytes);
+}
+
+/* mode sustained MS (the GPU kept busy, as triton.testing.do_bench keeps it); reset (one
+ * process takes a new launch: a sweep's next point, another size); geometry with a cluster
+ * (CX CY CZ, a replayed cluster launch); counters (in-process, or err counters where CUPTI's
+ * profiler is missing). The data is checked after each. */
+static void sustained_reset_cluster_transcript(const char *harness, const char *cubin, const char *entry,
+                                               const char *dir)
+{
+    char out_path[96];
+    snprintf(out_path, sizeof out_path, "%s/reset_outputs", dir);
+    if (!restart(harness, "copy=all"))
+        return;
+    expect("ok hello", NULL, "hello 2");
+    expect("err protocol", NULL, "mode sustained 0");
+    expect("err protocol", NULL, "mode sustained 60001");
+    expect("err protocol", NULL, "mode sustained");
+    expect("err protocol", NULL, "mode batched x");
+    expect("ok reset", (const char *const[]){"resets", NULL}, "reset"); /* before anything: harmless */
+    describe_copy(cubin, entry, N, "");
+    expect("err protocol", NULL, "counters gpu__time_duration.sum"); /* before setup */
+    expect("ok setup", NULL, "setup");
+    expect("ok warmup", NULL, "warmup 20");
+    expect("ok mode", NULL, "mode sustained 20");
+    expect("ok time", (const char *const[]){"clock0", "clock1", "reasons", "throttled", "samples", NULL}, "time 4");
+    check(positive_samples() == 4, "mode sustained: time 4 gives four positive samples");
+    expect("ok place", NULL, "place 7");
+    expect("ok time", NULL, "time 2");
+    check(positive_samples() == 2, "mode sustained after place: time 2 gives two positive samples");
+    expect("ok mode", NULL, "mode single");
+
+    expect("ok reset", (const char *const[]){"resets", NULL}, "reset");
+    check(atoi(value("resets")) == 2, "reset: resets counts the process's resets (2)");
+    expect("err protocol", NULL, "warmup 10"); /* the buffers went with the reset */
+    expect("err protocol", NULL, "side 1");    /* and the slots */
+    describe_copy(cubin, entry, N / 2, "");    /* another size, on the same process */
+    expect("ok setup", (const char *const[]){"bytes", NULL}, "setup");
+    check(atoll(value("bytes")) == N * (long long)sizeof(float), "reset then setup: bytes of the new size only");
+    expect("ok check", NULL, "check %s", out_path);
+    check_copy(out_path, N / 2, "reset: the new launch's check copies its own input");
+    expect("ok warmup", NULL, "warmup 20");
+    expect("ok time", NULL, "time 2");
+    check(positive_samples() == 2, "reset: the new launch is timed (mode back to single)");
+
+    expect("ok reset", NULL, "reset");
+    expect("ok load", NULL, "load cubin %s %s", cubin, entry);
+    expect("ok arg", NULL, "arg 0 buffer f32 1 %d in", N);
+    expect("ok arg", NULL, "arg 1 buffer f32 1 %d out", N);
+    expect("ok arg", NULL, "arg 2 scalar i32 %d", N);
+    expect("err protocol", NULL, "geometry %d 1 1 256 1 1 0 3 1 1", N / 256); /* 16 blocks: no clusters of 3 */
+    expect("err protocol", NULL, "geometry %d 1 1 256 1 1 0 2 0 1", N / 256); /* a 0 among non-0 */
+    expect("err protocol", NULL, "geometry %d 1 1 256 1 1 0 2 1", N / 256);   /* two of three */
+    expect("ok geometry", NULL, "geometry %d 1 1 256 1 1 0 0 0 0", N / 256);
+    check(!*value("cluster"), "geometry ... 0 0 0: no cluster");
+    expect("ok geometry", (const char *const[]){"cluster", NULL}, "geometry %d 1 1 256 1 1 0 2 1 1", N / 256);
+    check(strcmp(value("cluster"), "2x1x1") == 0, "geometry ... 2 1 1: cluster=2x1x1");
+    expect("ok seed", NULL, "seed 7");
+    expect("ok setup", NULL, "setup");
+    expect("ok check", NULL, "check %s", out_path);
+    check_copy(out_path, N, "geometry in clusters: check copies every element");
+    expect("ok warmup", NULL, "warmup 20");
+    expect("ok time", NULL, "time 2");
+    check(positive_samples() == 2, "geometry in clusters: timed");
+
+    /* counters: ok with its keys, or err counters (no CUPTI profiler: an older driver, no
+       permission) - never anything else */
+    kd_reply_status st = kd_child_call(&child, TIMEOUT_MS, "counters gpu__time_duration.sum,dram__bytes_read.sum");
+    bool ok = st == KD_REPLY_OK && child.words.count >= 2 && strcmp(child.words.word[1], "counters") == 0;
+    for (const char *const *k = (const char *const[]){"ranges", "passes", "replay", "kernels", "r0", NULL}; ok && *k; k++)
+        ok = kd_proto_value(&child.words, 2, *k) != NULL;
+    bool refused = st == KD_REPLY_ERR && child.words.count >= 2 && strcmp(child.words.word[1], "counters") == 0;
+    check(ok || refused, "counters NAME,NAME -> ok counters ranges= passes= replay= kernels= r0=, or err counters");
+    if (ok) {
+        const char *r0 = value("r0");
+        check(atof(r0) > 0 && strchr(r0, ','), "counters: r0 holds both values, the duration > 0");
+    }
+    expect("err protocol", NULL, "counters");
+    expect("ok quit", NULL, "quit");
+    unlink(out_path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2 && argc != 4) {
@@ -428,6 +543,7 @@ int main(int argc, char **argv)
     inout_transcript(argv[1], cubin, entry, out_path, data);
     fill_transcript(argv[1], cubin, entry, dir);
     replay_transcript(argv[1], cubin, entry, dir);
+    sustained_reset_cluster_transcript(argv[1], cubin, entry, dir);
     unlink(out_path);
     rmdir(dir);
     printf("conformance %s: %s\n", argv[1], failures ? "FAILED" : "passed");

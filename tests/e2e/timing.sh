@@ -224,3 +224,24 @@ bad_match
 run compare_require_match 6 -- compare --require-match "$WORK/old.json" "$WORK/mismatch.json"
 has compare_require_match err 'outputs differ between v1 and v2 \(--require-match\)'
 run compare_match_not_required 0 -- compare "$WORK/old.json" "$WORK/mismatch.json"
+
+# --load sustained (issue 26): the GPU kept busy between launches, as triton.testing.do_bench
+# keeps it. The simulated v1 is power-bound (sustained=10%: 10% slower and its clock lower
+# under load), v2 is not: under --load single both are 50 us; under sustained v1 is ~55 us.
+sim "median=50us,cv=0.5%,seed=11,sustained=10%;median=50us,cv=0.5%,seed=12" load_single 0 -- "$A" "$B"
+has load_single out '^no significant difference'
+has load_single out '^  one launch per sample, L2 flushed before each'
+lacks load_single out 'sustained load'
+sim "median=50us,cv=0.5%,seed=11,sustained=10%;median=50us,cv=0.5%,seed=12" load_sustained 0 -- --load sustained "$A" "$B"
+has load_sustained out '^v2 is 1\.(09|10|11)x faster \((54|55|56)\.[0-9]+us -> (49|50)\.[0-9]+us'
+has load_sustained out '^  sustained load \(back to back, L2 flushed between launches, as triton\.testing\.do_bench\): 100 ms of load before each block of 20 samples; v1/v2 interleaved'
+has load_sustained out 'SM clock 1(799|800)-1980 MHz'
+sim "median=50us,cv=0.5%;median=40us,cv=0.5%" load_ms 0 -- --load sustained:30 --json="$WORK/load_ms.json" "$A" "$B"
+has load_ms out '^  sustained load .*: 30 ms of load before each block of 20 samples'
+expect_json load_ms "$WORK/load_ms.json" 'len(d["runtime"]["sides"][0]["samples_ns"]) % 20' 0
+sim "median=50us;median=40us" load_single_flag 0 -- --load single "$A" "$B"
+has load_single_flag out '^  one launch per sample'
+for bad in bogus sustained:0 sustained:60001 sustained:x sustainedx; do
+    sim "median=50us;median=40us" "load_bad_${bad//[:]/_}" 2 -- --load "$bad" "$A" "$B"
+    has "load_bad_${bad//[:]/_}" err "^kerndiff: --load wants single, sustained or sustained:MS \(1 to 60000 ms of load\), got '$bad'$"
+done
