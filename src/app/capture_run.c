@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,12 +29,111 @@
 #include "wire/locate.h"
 
 /* Ours, with the capture's variables set (and any the user had of them replaced). */
+/* A Python program's Triton launches (issue 30): the driver launch the injection library
+ * captures carries no constexprs, num_warps or specialization, so a sitecustomize.py put first
+ * on PYTHONPATH installs Triton's jit_post_compile_hook once (and only if) the program imports
+ * Triton, and appends one line to DIR/triton.jsonl per compiled kernel: its name, Triton's own
+ * specialization data (what JITFunction.preload recompiles it from), the options, constexprs,
+ * the parameters and the scratch pointers Triton appends. kd_capture_pack keeps the captured
+ * kernel's line as the capture file's Triton section (docs/CAPTURE.md). The user's own
+ * sitecustomize, which this one shadows, still runs; a failure in the hook never reaches the
+ * program. */
+static const char TRITON_SITE[] =
+    "# written by kerndiff capture: records the Triton JIT's compiled kernels (docs/CAPTURE.md)\n"
+    "import os as _os, sys as _sys\n"
+    "def _kd_chain():\n"
+    "    here = _os.path.dirname(_os.path.abspath(__file__))\n"
+    "    saved, ours = list(_sys.path), _sys.modules.get('sitecustomize')\n"
+    "    _sys.path[:] = [p for p in _sys.path if _os.path.abspath(p or '.') != here]\n"
+    "    _sys.modules.pop('sitecustomize', None)\n"
+    "    try:\n"
+    "        import sitecustomize  # noqa: F401\n"
+    "    except Exception:\n"
+    "        pass\n"
+    "    finally:\n"
+    "        _sys.path[:] = saved\n"
+    "        _sys.modules['sitecustomize'] = ours\n"
+    "def _kd_plain(v):\n"
+    "    if isinstance(v, (bool, int, float, str)) or v is None:\n"
+    "        return v\n"
+    "    return int(v) if hasattr(v, '__index__') else str(v)\n"
+    "def _kd_install():\n"
+    "    import json, triton\n"
+    "    from triton import knobs\n"
+    "    out = _os.path.join(_os.environ['KERNDIFF_CAPTURE_DIR'], 'triton.jsonl')\n"
+    "    prev = knobs.runtime.jit_post_compile_hook\n"
+    "    def hook(*a, **kw):\n"
+    "        try:\n"
+    "            c, fn = kw['compile'], kw['fn'].jit_function\n"
+    "            ck = fn.device_caches[c['device']][0].get(kw['key'])\n"
+    "            md, sig, consts = ck.metadata, c['signature'], c['constants']\n"
+    "            params = [{'name': p.name, 'type': sig.get(p.name) if isinstance(sig.get(p.name), str)\n"
+    "                       else str(sig.get(p.name)), 'constexpr': bool(p.is_constexpr)} for p in fn.params]\n"
+    "            cx = {p.name: _kd_plain(consts[(i,)]) for i, p in enumerate(fn.params) if (i,) in consts}\n"
+    "            rec = {'section': 1, 'kernel': md.name, 'fn': fn.fn.__name__,\n"
+    "                   'specialization': c['specialization_data'], 'num_warps': md.num_warps,\n"
+    "                   'num_stages': md.num_stages, 'num_ctas': md.num_ctas,\n"
+    "                   'maxnreg': getattr(md, 'maxnreg', None), 'shared': md.shared, 'constexprs': cx,\n"
+    "                   'params': params, 'scratch_pointers': 2 if hasattr(md, 'profile_scratch_size') else 1,\n"
+    "                   'scratch_sizes': [getattr(md, 'global_scratch_size', 0),\n"
+    "                                     getattr(md, 'profile_scratch_size', 0)],\n"
+    "                   'triton_version': triton.__version__}\n"
+    "            with open(out, 'a') as f:\n"
+    "                f.write(json.dumps(rec) + '\\n')\n"
+    "        except Exception:\n"
+    "            pass\n"
+    "        return prev(*a, **kw) if prev else None\n"
+    "    knobs.runtime.jit_post_compile_hook = hook\n"
+    "class _KdFinder:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name != 'triton':\n"
+    "            return None\n"
+    "        _sys.meta_path.remove(self)\n"
+    "        import importlib.util\n"
+    "        spec = importlib.util.find_spec(name)\n"
+    "        if spec is None or spec.loader is None:\n"
+    "            return spec\n"
+    "        run = spec.loader.exec_module\n"
+    "        def exec_module(module):\n"
+    "            run(module)\n"
+    "            try:\n"
+    "                _kd_install()\n"
+    "            except Exception:\n"
+    "                pass\n"
+    "        spec.loader.exec_module = exec_module\n"
+    "        return spec\n"
+    "_kd_chain()\n"
+    "if _os.environ.get('KERNDIFF_CAPTURE_DIR'):\n"
+    "    _sys.meta_path.insert(0, _KdFinder())\n";
+
+/* DIR/site/sitecustomize.py (TRITON_SITE); "" when it cannot be written (no Triton section then). */
+static char *triton_site(const char *dir)
+{
+    char *site = kd_path_join(dir, "site");
+    char *file = site ? kd_path_join(site, "sitecustomize.py") : NULL;
+    int ok = site && file && mkdir(site, 0700) == 0 && kd_write_file(file, TRITON_SITE, sizeof TRITON_SITE - 1) == 0;
+    free(file);
+    if (!ok) {
+        free(site);
+        return kd_xstrdup("");
+    }
+    return site;
+}
+
 static char **capture_environment(const char *inject, const char *dir, const kd_capture_run_request *req)
 {
     static const char *const ours[] = {"CUDA_INJECTION64_PATH", "KERNDIFF_CAPTURE_DIR", "KERNDIFF_CAPTURE_FN",
-                                       "KERNDIFF_CAPTURE_NTH", "KERNDIFF_CAPTURE_CONTINUE", NULL};
-    char *set[6] = {0};
+                                       "KERNDIFF_CAPTURE_NTH", "KERNDIFF_CAPTURE_CONTINUE", "PYTHONPATH", NULL};
+    char *set[7] = {0};
     size_t k = 0;
+    char *site = triton_site(dir);
+    const char *user_path = getenv("PYTHONPATH");
+    if (*site)
+        set[k++] = user_path && *user_path ? kd_xasprintf("PYTHONPATH=%s:%s", site, user_path)
+                                           : kd_xasprintf("PYTHONPATH=%s", site);
+    else if (user_path)
+        set[k++] = kd_xasprintf("PYTHONPATH=%s", user_path);
+    free(site);
     set[k++] = kd_xasprintf("CUDA_INJECTION64_PATH=%s", inject);
     set[k++] = kd_xasprintf("KERNDIFF_CAPTURE_DIR=%s", dir);
     set[k++] = kd_xasprintf("KERNDIFF_CAPTURE_FN=%s", req->fn ? req->fn : "");

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +342,7 @@ void kd_capture_free(kd_capture *cap)
     free(cap->pointers);
     free(cap->allocs);
     free(cap->path);
+    free(cap->triton);
     memset(cap, 0, sizeof *cap);
 }
 
@@ -361,7 +364,7 @@ static void put_blob(kd_strbuf *sb, const char *which, const kd_capture_blob *b)
 
 static void manifest_text(const kd_capture *c, kd_strbuf *sb)
 {
-    kd_sb_printf(sb, "kerndiff-capture %d\nargc %zu\n", KD_CAPTURE_VERSION, c->argc);
+    kd_sb_printf(sb, "kerndiff-capture %d\nargc %zu\n", c->triton ? 2 : 1, c->argc);
     for (size_t i = 0; i < c->argc; i++) {
         kd_sb_puts(sb, "arg ");
         put_escaped(sb, c->argv[i]);
@@ -399,6 +402,11 @@ static void manifest_text(const kd_capture *c, kd_strbuf *sb)
     for (size_t i = 0; i < c->npointers; i++)
         kd_sb_printf(sb, "pointer %" PRIu32 " %" PRIu32 " %" PRIu64 "\n", c->pointers[i].word, c->pointers[i].alloc,
                      c->pointers[i].offset);
+    if (c->triton) { /* format 2 */
+        kd_sb_puts(sb, "triton ");
+        put_escaped(sb, c->triton);
+        kd_sb_puts(sb, "\n");
+    }
     kd_sb_puts(sb, "end\n");
 }
 
@@ -489,14 +497,36 @@ static int read_blob(reader *r, char *rest, size_t alloc, int w, uint64_t want, 
     return 0;
 }
 
+/* `triton STRING`: a JSON object whose "section" is the version this reader knows, whose
+ * "kernel" is the launched kernel's name, and whose "scratch_pointers" (the trailing
+ * parameters Triton appends) fit in the parameters. */
+static int read_triton(reader *r, char *rest, kd_capture *c)
+{
+    char *text = strlen(rest) <= 4 * (size_t)KD_CAPTURE_MAX_STRING ? unescape(rest) : NULL;
+    json_t *o = text ? json_loads(text, 0, NULL) : NULL;
+    json_t *scratch = json_object_get(o, "scratch_pointers");
+    bool ok = json_is_object(o) && json_integer_value(json_object_get(o, "section")) == KD_CAPTURE_TRITON_SECTION &&
+              json_is_string(json_object_get(o, "kernel")) && json_is_string(json_object_get(o, "specialization")) &&
+              json_is_integer(scratch) && json_integer_value(scratch) >= 0 &&
+              (size_t)json_integer_value(scratch) <= c->nparams;
+    json_decref(o);
+    if (!ok) {
+        free(text);
+        return bad_line(r);
+    }
+    c->triton = text;
+    return 0;
+}
+
 static int parse(reader *r, kd_capture *c)
 {
     char *rest;
     uint64_t v[3];
     if (expect(r, "kerndiff-capture", &rest) != 0)
         return -1;
-    if (strcmp(rest, "1") != 0)
+    if (strcmp(rest, "1") != 0 && strcmp(rest, "2") != 0)
         return bad_line(r);
+    c->version = (uint32_t)(rest[0] - '0');
     if (expect_nums(r, "argc", 1, UINT64_MAX, v) != 0 || over_cap(r->path, "argc", v[0], KD_CAPTURE_MAX_ARGS, r->err))
         return -1;
     c->argv = kd_xcalloc(v[0] + 1, sizeof *c->argv);
@@ -581,6 +611,14 @@ static int parse(reader *r, kd_capture *c)
         if (v[0] > UINT32_MAX || v[1] > UINT32_MAX)
             return bad_line(r);
         c->pointers[c->npointers] = (kd_capture_pointer){.word = (uint32_t)v[0], .alloc = (uint32_t)v[1], .offset = v[2]};
+    }
+    if (c->version >= 2 && next_line(&r->l) == 0) { /* the optional Triton section */
+        if (line_is(&r->l, "triton", &rest)) {
+            if (read_triton(r, rest, c) != 0)
+                return -1;
+        } else {
+            r->l.again = 1;
+        }
     }
     if (expect(r, "end", &rest) != 0)
         return -1;
@@ -676,7 +714,7 @@ static int read_header(int fd, const char *path, uint64_t size, header *h, kd_di
     if (have < 12)
         return truncated(path, size, HEADER_SIZE, err);
     h->version = get32(b + 8);
-    if (h->version != KD_CAPTURE_VERSION) {
+    if (h->version < KD_CAPTURE_VERSION_OLDEST || h->version > KD_CAPTURE_VERSION) {
         kd_diag_set(err, KD_MSG_CAPTURE_VERSION, KD_DIAG_NO_SIDE, KD_S(path), KD_U(h->version),
                     KD_U(KD_CAPTURE_VERSION));
         return -1;
@@ -725,6 +763,12 @@ int kd_capture_open(const char *path, kd_capture *cap, kd_diag *err)
             rc = -1;
         } else {
             rc = kd_capture_parse_manifest(text, (size_t)h.manifest_size, h.manifest_offset, path, cap, err);
+            if (rc == 0 && cap->version != h.version) { /* the manifest's own first line disagrees */
+                kd_capture_free(cap);
+                kd_diag_set(err, KD_MSG_CAPTURE_BAD_LINE, KD_DIAG_NO_SIDE, KD_S(path), KD_U(1),
+                            KD_S(h.version == 1 ? "kerndiff-capture 2" : "kerndiff-capture 1"));
+                rc = -1;
+            }
         }
     }
     free(text);
@@ -1336,7 +1380,7 @@ static int write_capture(writer *w, const char *dir, kd_capture *c)
     }
     kd_strbuf m = {0};
     manifest_text(c, &m);
-    header h = {.version = KD_CAPTURE_VERSION, .manifest_offset = w->pos, .manifest_size = m.len,
+    header h = {.version = c->triton ? 2 : 1, .manifest_offset = w->pos, .manifest_size = m.len,
                 .manifest_crc = crc_update(0, m.data, m.len)};
     int rc = put_bytes(w, m.data, m.len);
     kd_sb_free(&m);
@@ -1354,6 +1398,37 @@ static int write_capture(writer *w, const char *dir, kd_capture *c)
         return -1;
     }
     return 0;
+}
+
+/* The Triton section for the captured kernel: the last record of the raw folder's
+ * triton.jsonl (one JSON object a line, written by the JIT hook `kerndiff capture` installs in
+ * a Python program, app/capture_run.c) whose "kernel" is the kernel launched; NULL: none (no
+ * Triton in the program, or another kernel). A line that is no such object is passed over. */
+static char *triton_section(const char *raw_dir, const char *kernel)
+{
+    char *path = kd_xasprintf("%s/triton.jsonl", raw_dir);
+    FILE *f = kernel ? fopen(path, "r") : NULL;
+    free(path);
+    char *found = NULL, *line = NULL;
+    size_t cap = 0;
+    while (f && getline(&line, &cap, f) > 0) {
+        json_t *o = json_loads(line, 0, NULL);
+        const char *name = json_string_value(json_object_get(o, "kernel"));
+        if (json_is_object(o) && name && strcmp(name, kernel) == 0 &&
+            json_integer_value(json_object_get(o, "section")) == KD_CAPTURE_TRITON_SECTION) {
+            free(found);
+            found = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+        }
+        json_decref(o);
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    if (found && strlen(found) > KD_CAPTURE_MAX_STRING) { /* the reader's cap: never write what it refuses */
+        free(found);
+        found = NULL;
+    }
+    return found;
 }
 
 int kd_capture_pack(const char *raw_dir, const char *out_path, kd_diag *err)
@@ -1383,6 +1458,16 @@ int kd_capture_pack(const char *raw_dir, const char *out_path, kd_diag *err)
             c->demangled = kd_demangle(c->kernel);
         if (!c->api)
             c->api = kd_xstrdup("");
+        c->triton = triton_section(raw_dir, c->kernel);
+        /* the section says how many trailing parameters are Triton's scratch: never more than there are */
+        json_t *o = c->triton ? json_loads(c->triton, 0, NULL) : NULL;
+        if (c->triton && (json_integer_value(json_object_get(o, "scratch_pointers")) < 0 ||
+                          (size_t)json_integer_value(json_object_get(o, "scratch_pointers")) > c->nparams ||
+                          !json_is_string(json_object_get(o, "specialization")))) {
+            free(c->triton);
+            c->triton = NULL;
+        }
+        json_decref(o);
         char *tmp = kd_xasprintf("%s.XXXXXX", out_path);
         writer w = {.fd = mkstemp(tmp), .path = out_path, .err = err};
         if (w.fd < 0) {

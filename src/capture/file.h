@@ -23,8 +23,13 @@
 
 #include "util/diag.h"
 
-/* The format this kerndiff writes and reads. */
-#define KD_CAPTURE_VERSION 1
+/* The newest format this kerndiff reads and writes: 2 is 1 with an optional `triton` line (a
+ * Triton launch's compiled kernel, issue 30). The writer writes 1 when there is no such section,
+ * so a CUDA capture stays readable by every kerndiff that reads format 1. */
+#define KD_CAPTURE_VERSION 2
+#define KD_CAPTURE_VERSION_OLDEST 1
+/* The Triton section's own version (its "section" key): a reader refuses others. */
+#define KD_CAPTURE_TRITON_SECTION 1
 
 /* Caps the reader holds a file to (a bigger count is refused, never allocated). */
 #define KD_CAPTURE_MAX_ARGS 4096          /* the program's argv */
@@ -94,6 +99,10 @@ typedef struct kd_capture {
     size_t npointers;
     kd_capture_alloc *allocs;
     size_t nallocs;
+    /* Format 2: the Triton JIT's compiled kernel of this launch, a JSON object's text
+     * (docs/CAPTURE.md "The Triton section"), or NULL: none (a CUDA kernel). */
+    char *triton;
+    uint32_t version; /* the format read (or written) */
     /* The reader's: the file it came from and that file's size. */
     char *path;
     uint64_t file_size;
