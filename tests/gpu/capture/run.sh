@@ -186,28 +186,23 @@ check "explicit graph: input before the node = the upload" cmp -n "$bytes4" "$ra
 check "explicit graph: input after the node = the upload (not 0xff)" cmp -n "$bytes4" "$raw/alloc-1.after" "$work/base/in-4.bin"
 check "explicit graph: after = the program's result" cmp -n "$bytes4" "$raw/alloc-0.after" "$work/base/out-4.bin"
 
-# The graph as a child graph node of an outer graph: refused, naming it.
-prog_extra=child
-capture gchild KERNDIFF_CAPTURE_FN=kd_capture_kernel KERNDIFF_CAPTURE_NTH=$k4
-prog_extra=
-say "-- child graph: program exit $rc"
-grep '^error' "$work/gchild/raw/manifest" 2>/dev/null | sed 's/^/   /' | tee -a "$summary"
-check "child graph: exit 3" test "$rc" -eq 3
-check "child graph: status error" has "$work/gchild/raw/manifest" "status error"
-check "child graph: the error says the node is inside a child graph node" \
-    grep -q '^error .*inside a child graph node' "$work/gchild/raw/manifest"
-
-# An executable graph changed after its instantiation: refused, the call named.
-prog_extra=changed
-capture gchanged KERNDIFF_CAPTURE_FN=kd_capture_kernel KERNDIFF_CAPTURE_NTH=$k4
-prog_extra=
-say "-- graph changed: program exit $rc"
-grep '^error' "$work/gchanged/raw/manifest" 2>/dev/null | sed 's/^/   /' | tee -a "$summary"
-check "graph changed: exit 3" test "$rc" -eq 3
-check "graph changed: status error" has "$work/gchanged/raw/manifest" "status error"
-check "graph changed: the error names the cuGraphExec* call" \
-    grep -q '^error .*changed after its instantiation (cuGraphExec' "$work/gchanged/raw/manifest"
-check "graph changed: no blob written" sh -c "! ls '$work/gchanged/raw/' | grep -q '^alloc-'"
+# refused NAME MODE WHAT REGEX: the graph way's first run in prog's MODE is refused: exit 3,
+# status error, an error line matching REGEX, no blob written.
+refused() {
+    prog_extra=$2
+    capture "$1" KERNDIFF_CAPTURE_FN=kd_capture_kernel KERNDIFF_CAPTURE_NTH=$k4
+    prog_extra=
+    say "-- $3: program exit $rc"
+    grep '^error' "$work/$1/raw/manifest" 2>/dev/null | sed 's/^/   /' | tee -a "$summary"
+    check "$3: exit 3" test "$rc" -eq 3
+    check "$3: status error" has "$work/$1/raw/manifest" "status error"
+    check "$3: the error says /$4/" grep -q "^error .*$4" "$work/$1/raw/manifest"
+    check "$3: no blob written" sh -c "! ls '$work/$1/raw/' | grep -q '^alloc-'"
+}
+# The graph as a child graph node of an outer graph; an executable graph changed after its
+# instantiation (the call named).
+refused gchild child "child graph" 'inside a child graph node'
+refused gchanged changed "graph changed" 'changed after its instantiation (cuGraphExec'
 
 # kerndiff capture of the graph's node, then the replay A/A with prog.cu on both sides.
 kd=$build/kerndiff
