@@ -25,6 +25,15 @@ long kd_counters_names(kd_words *w, const char **names, size_t max)
     return n ? (long)n : -1;
 }
 
+static double phases[3] = {-1, -1, -1};
+
+void kd_counters_reply_phases(double setup_ms, double passes_ms, double evaluate_ms)
+{
+    phases[0] = setup_ms;
+    phases[1] = passes_ms;
+    phases[2] = evaluate_ms;
+}
+
 void kd_counters_reply(size_t ranges, const char *const *kernels, const double *values, size_t n, size_t passes,
                        const char *replay)
 {
@@ -47,5 +56,8 @@ void kd_counters_reply(size_t ranges, const char *const *kernels, const double *
                 printf("%snan", m ? "," : "");
         }
     }
+    if (phases[0] >= 0)
+        printf(" setup_ms=%.1f passes_ms=%.1f evaluate_ms=%.1f", phases[0], phases[1], phases[2]);
+    phases[0] = phases[1] = phases[2] = -1;
     kd_proto_reply("%s", "");
 }

@@ -20,6 +20,11 @@ long kd_counters_names(kd_words *w, const char **names, size_t max);
 
 /* Replies `ok counters ...`: values is ranges x n, row-major; kernel names are %-encoded
  * (commas too; an empty one is sent as `-`). */
+/* Where the next reply's time went, in ms (setup: profiler start-up, configuration, counter
+ * data; passes: the launches and what runs before each; evaluate: decoding and evaluation),
+ * sent as `setup_ms= passes_ms= evaluate_ms=` by that reply only (bench/full_diff.sh). */
+void kd_counters_reply_phases(double setup_ms, double passes_ms, double evaluate_ms);
+
 void kd_counters_reply(size_t ranges, const char *const *kernels, const double *values, size_t n, size_t passes,
                        const char *replay);
 

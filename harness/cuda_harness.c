@@ -903,10 +903,65 @@ static bool cuda_restore(kd_server *s, kd_server_arg *a, const char *doing);
 
 /* Before each counter pass: the slot's buffers back to their seeded contents (every one before
  * the first pass; an in-out buffer before each, so that each pass reads what the first read),
- * scratch zeroed, L2 flushed and left clean (ncu's --cache-control all; see touch_ptx). */
+ * scratch zeroed, then L2 prepared as kd_cupti_l2_prep() says (KERNDIFF_COUNTER_PREP, the
+ * steps of cupti_profiler.h; tests/gpu/counters_experiment.sh compares them with ncu). The
+ * default: the flush's memset, then kd_touch reads it (see touch_ptx). */
 static void before_counter_pass(void *ctx, size_t pass)
 {
+    /* kd_discard: one 128-byte L2 line per thread and loop step, invalidated without being
+     * written back (the flush buffer's contents are never read). kd_stride: one word every
+     * `stride` bytes (ld.global.cg), so that the kernel finds its pages' translations. */
+    static const char prep_ptx[] =
+        ".version 7.4\n.target sm_80\n.address_size 64\n"
+        ".visible .entry kd_discard(.param .u64 p, .param .u64 lines)\n{\n"
+        "  .reg .pred %p<2>;\n  .reg .b32 %r<5>;\n  .reg .b64 %rd<10>;\n"
+        "  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [lines];\n"
+        "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n  mov.u32 %r4, %nctaid.x;\n"
+        "  cvt.u64.u32 %rd3, %r1;\n  cvt.u64.u32 %rd4, %r2;\n  cvt.u64.u32 %rd5, %r3;\n  cvt.u64.u32 %rd6, %r4;\n"
+        "  mul.lo.u64 %rd7, %rd3, %rd4;\n  add.u64 %rd7, %rd7, %rd5;\n  mul.lo.u64 %rd8, %rd6, %rd4;\n"
+        "LOOP:\n  setp.ge.u64 %p1, %rd7, %rd2;\n  @%p1 bra END;\n"
+        "  shl.b64 %rd9, %rd7, 7;\n  add.u64 %rd9, %rd1, %rd9;\n  discard.global.L2 [%rd9], 128;\n"
+        "  add.u64 %rd7, %rd7, %rd8;\n  bra LOOP;\n"
+        "END:\n  ret;\n}\n"
+        ".visible .entry kd_stride(.param .u64 p, .param .u64 count, .param .u64 stride)\n{\n"
+        "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<12>;\n"
+        "  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [count];\n  ld.param.u64 %rd11, [stride];\n"
+        "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n  mov.u32 %r4, %nctaid.x;\n"
+        "  cvt.u64.u32 %rd3, %r1;\n  cvt.u64.u32 %rd4, %r2;\n  cvt.u64.u32 %rd5, %r3;\n  cvt.u64.u32 %rd6, %r4;\n"
+        "  mul.lo.u64 %rd7, %rd3, %rd4;\n  add.u64 %rd7, %rd7, %rd5;\n  mul.lo.u64 %rd8, %rd6, %rd4;\n"
+        "  mov.u32 %r5, 0;\n"
+        "LOOP:\n  setp.ge.u64 %p1, %rd7, %rd2;\n  @%p1 bra END;\n"
+        "  mul.lo.u64 %rd9, %rd7, %rd11;\n  add.u64 %rd10, %rd1, %rd9;\n  ld.global.cg.u32 %r6, [%rd10];\n"
+        "  xor.b32 %r5, %r5, %r6;\n  add.u64 %rd7, %rd7, %rd8;\n  bra LOOP;\n"
+        "END:\n  setp.ne.u32 %p2, %r5, 1515870810;\n  @%p2 bra DONE;\n  st.global.u32 [%rd1], %r5;\n"
+        "DONE:\n  ret;\n}\n";
+    enum { PAGE = 64 << 10, CU_LIMIT_PERSISTING_L2 = 6 };
+    static int steps = -1;
+    static CUfunction discard, stride;
+    static CUresult (*set_limit)(int, size_t), (*reset_persisting)(void);
     harness *h = ctx;
+    if (steps < 0) {
+        steps = (int)kd_cupti_l2_prep();
+        CUmodule m;
+        CUresult rc = 0;
+        if (steps & (KD_CUPTI_PREP_DISCARD | KD_CUPTI_PREP_PAGES)) {
+            rc = h->cu.ModuleLoadData(&m, prep_ptx);
+            if (rc == 0)
+                rc = h->cu.ModuleGetFunction(&discard, m, "kd_discard");
+            if (rc == 0)
+                rc = h->cu.ModuleGetFunction(&stride, m, "kd_stride");
+        }
+        if (rc != 0) {
+            char text[256];
+            discard = stride = NULL;
+            fprintf(stderr, "kerndiff-harness: the L2 preparation kernels did not load (%s): counter passes go "
+                            "without them\n", kd_cuda_describe(&h->cu, rc, text, sizeof text));
+        }
+        void *f = dlsym(h->cu.lib, "cuCtxSetLimit");
+        memcpy(&set_limit, &f, sizeof f);
+        f = dlsym(h->cu.lib, "cuCtxResetPersistingL2Cache");
+        memcpy(&reset_persisting, &f, sizeof f);
+    }
     kd_server_slot *slot = kd_server_current(&server);
     for (size_t i = 0; i < slot->nargs; i++) {
         kd_server_arg *a = &slot->args[i];
@@ -923,8 +978,9 @@ static void before_counter_pass(void *ctx, size_t pass)
             exit(3);
         }
     }
-    cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
-    if (!h->touch_tried) {
+    if (steps & KD_CUPTI_PREP_MEMSET)
+        cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
+    if ((steps & KD_CUPTI_PREP_TOUCH) && !h->touch_tried) {
         h->touch_tried = true;
         CUmodule m;
         CUresult rc = h->cu.ModuleLoadData(&m, touch_ptx);
@@ -937,13 +993,33 @@ static void before_counter_pass(void *ctx, size_t pass)
                             "with the flush's dirty lines in L2\n", kd_cuda_describe(&h->cu, rc, text, sizeof text));
         }
     }
-    if (h->touch) {
+    if ((steps & KD_CUPTI_PREP_TOUCH) && h->touch) {
         unsigned long long sectors = h->flush_bytes / 32;
         void *params[] = {&h->flush, &sectors};
         cuda_ok(h, h->cu.LaunchKernel(h->touch, 1024, 1, 1, 256, 1, 1, 0, h->stream, params, NULL),
                 "cleaning L2 after the flush");
     }
+    if ((steps & KD_CUPTI_PREP_DISCARD) && discard) {
+        unsigned long long lines = h->flush_bytes / 128;
+        void *params[] = {&h->flush, &lines};
+        cuda_ok(h, h->cu.LaunchKernel(discard, 1024, 1, 1, 256, 1, 1, 0, h->stream, params, NULL),
+                "discarding the flush's lines from L2");
+    }
+    for (size_t i = 0; (steps & KD_CUPTI_PREP_PAGES) && stride && i < slot->nargs; i++) {
+        kd_server_arg *a = &slot->args[i];
+        if (!a->is_buffer || a->share >= 0 || !a->device || !a->bytes)
+            continue;
+        unsigned long long count = (a->bytes + PAGE - 1) / PAGE, step = PAGE;
+        void *params[] = {&a->device, &count, &step};
+        cuda_ok(h, h->cu.LaunchKernel(stride, 64, 1, 1, 256, 1, 1, 0, h->stream, params, NULL),
+                "reading the buffers' pages");
+    }
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), "flushing L2");
+    /* Best effort: a driver without these (or a GPU without persisting L2) leaves L2 as is. */
+    if ((steps & KD_CUPTI_PREP_LIMIT) && set_limit && set_limit(CU_LIMIT_PERSISTING_L2, 1 << 20) == 0)
+        set_limit(CU_LIMIT_PERSISTING_L2, 0);
+    if ((steps & KD_CUPTI_PREP_RESET) && reset_persisting)
+        reset_persisting();
 }
 
 static void counter_launch(void *ctx)

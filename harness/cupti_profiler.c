@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include "counters_reply.h"
 #include "cupti_library.h"
 #include "util/env.h"
 
@@ -243,10 +245,41 @@ static void forget_config(void)
     memset(&cache, 0, sizeof cache);
 }
 
+unsigned kd_cupti_l2_prep(void)
+{
+    static const struct {
+        const char *name;
+        unsigned steps;
+    } preps[] = {
+        {"touch", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH},
+        {"memset", KD_CUPTI_PREP_MEMSET},
+        {"read", KD_CUPTI_PREP_TOUCH},
+        {"discard", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_DISCARD},
+        {"clean", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_DISCARD},
+        {"none", 0},
+        {"pages", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_PAGES},
+        {"limit", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_LIMIT},
+        {"reset", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_RESET},
+    };
+    const char *want = kd_env_nonempty(KD_ENV_COUNTER_PREP);
+    for (size_t i = 0; want && i < sizeof preps / sizeof *preps; i++)
+        if (!strcmp(want, preps[i].name))
+            return preps[i].steps;
+    return preps[0].steps;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metrics, size_t n,
                                  const kd_cupti_pass_ops *ops, kd_cupti_result *out, char *why, size_t why_len)
 {
     memset(out, 0, sizeof *out);
+    double t0 = now_ms(), t1 = t0, t2 = t0;
     kd_cupti_status st = load(why, why_len);
     if (st != KD_CUPTI_OK)
         return st;
@@ -345,6 +378,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
      * asks for that directly). */
     const char *replay = kd_env(KD_ENV_CUPTI_REPLAY);
     bool kernel_replay = replay && !strcmp(replay, "kernel");
+    t1 = now_ms();
     for (int attempt = 0; attempt < 2; attempt++) {
         CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
         sc.pRangeProfilerObject = obj;
@@ -375,6 +409,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         kernel_replay = true;
     }
     out->kernel_replay = kernel_replay;
+    t2 = now_ms();
 
     CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     decode.pRangeProfilerObject = obj;
@@ -410,6 +445,10 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         CALL(evaluate, ev, "cuptiProfilerHostEvaluateToGpuValues");
     }
     st = KD_CUPTI_OK;
+    out->setup_ms = t1 - t0;
+    out->passes_ms = t2 - t1;
+    out->evaluate_ms = now_ms() - t2;
+    kd_counters_reply_phases(out->setup_ms, out->passes_ms, out->evaluate_ms);
 done:
     if (obj) {
         CUpti_RangeProfiler_Disable_Params dis = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};

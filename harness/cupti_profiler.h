@@ -37,7 +37,21 @@ typedef struct kd_cupti_result {
     double *values;                          /* ranges x metrics, row-major; NAN: undefined */
     size_t passes;                           /* launches it took */
     bool kernel_replay;                      /* user replay was refused: CUPTI replayed the kernel */
+    double setup_ms, passes_ms, evaluate_ms; /* where the time went (kd_counters_reply_phases) */
 } kd_cupti_result;
+
+/* How before_pass prepares L2 (a set of steps, in this order): KERNDIFF_COUNTER_PREP names the
+ * set (touch, memset, read, discard, clean, none, pages, limit, reset; unset or unknown: the default), so that an
+ * experiment compares them without a rebuild (tests/gpu/counters_experiment.sh). */
+enum {
+    KD_CUPTI_PREP_MEMSET = 1,  /* write the flush buffer (twice L2): evicts what the last pass left */
+    KD_CUPTI_PREP_TOUCH = 2,   /* read it through L2: evicts, and writes back dirty lines now */
+    KD_CUPTI_PREP_DISCARD = 4, /* drop its lines from L2 unwritten (discard.global.L2, sm_80+) */
+    KD_CUPTI_PREP_PAGES = 8,   /* then read one word per 64 KiB of each buffer (its translations warm) */
+    KD_CUPTI_PREP_LIMIT = 16,  /* then set the persisting-L2 limit and back (the driver reconfigures L2) */
+    KD_CUPTI_PREP_RESET = 32,  /* then cuCtxResetPersistingL2Cache */
+};
+unsigned kd_cupti_l2_prep(void);
 
 /* Collects `metrics` (n names) over one launch on the CUDA context ctx (a CUcontext) of
  * device `device`. The result's values are malloc'ed (free them). */

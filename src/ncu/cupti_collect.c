@@ -157,7 +157,12 @@ static kd_cupti_collect_status collect(kd_child *c, const kd_cupti_options *o, c
             break;
         }
         kd_sb_free(&refusal);
-        kd_trace("counters %s: %zu kernel(s), %zu passes (%s replay)", side->label, r.ranges, r.passes, r.replay);
+        if (r.setup_ms >= 0) /* where the harness's time went (bench/full_diff.sh reads it) */
+            kd_trace("counters %s: %zu kernel(s), %zu passes (%s replay); in the harness: setup %.0f ms, passes %.0f "
+                     "ms, evaluation %.0f ms", side->label, r.ranges, r.passes, r.replay, r.setup_ms, r.passes_ms,
+                     r.evaluate_ms);
+        else
+            kd_trace("counters %s: %zu kernel(s), %zu passes (%s replay)", side->label, r.ranges, r.passes, r.replay);
         if (rep == 0) {
             make_header(&names, o, &out->table);
             out->kernels_per_launch = r.ranges;

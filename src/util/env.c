@@ -21,6 +21,7 @@ static const kd_env_entry table[KD_ENV_COUNT] = {
     [KD_ENV_CUPTI_REPLAY] = {"KERNDIFF_CUPTI_REPLAY", "kernel: the in-process counter pass lets CUPTI replay the kernel instead of relaunching it"},
     [KD_ENV_SIM_COUNTERS] = {"KERNDIFF_SIM_COUNTERS", "unavailable or unknown: the simulated harness refuses `counters` so (tests)"},
     [KD_ENV_SWEEP_FRESH] = {"KERNDIFF_SWEEP_FRESH", "1: a sweep starts no harness ahead for its next point (the bench's baseline)"},
+    [KD_ENV_COUNTER_PREP] = {"KERNDIFF_COUNTER_PREP", "how the in-process counter pass prepares L2 before each pass (an experiment's knob: clean, touch, memset, read, discard, none)"},
     [KD_ENV_NO_COLOR] = {"NO_COLOR", NULL},
     [KD_ENV_PATH] = {"PATH", NULL},
     [KD_ENV_HOME] = {"HOME", NULL},

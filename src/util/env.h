@@ -22,6 +22,7 @@ typedef enum kd_env_var {
     KD_ENV_CUPTI_REPLAY,
     KD_ENV_SIM_COUNTERS,
     KD_ENV_SWEEP_FRESH,
+    KD_ENV_COUNTER_PREP,
     /* Not kerndiff's own: where things are on this machine. */
     KD_ENV_NO_COLOR,
     KD_ENV_PATH,

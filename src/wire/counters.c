@@ -58,6 +58,11 @@ static kd_wire_counters_status parse_reply(const kd_words *w, size_t n, kd_wire_
     }
     out->ranges = r;
     out->passes = strtoul(passes, NULL, 10);
+    const char *phase[3] = {kd_proto_value(w, 2, "setup_ms"), kd_proto_value(w, 2, "passes_ms"),
+                            kd_proto_value(w, 2, "evaluate_ms")};
+    double *ms[3] = {&out->setup_ms, &out->passes_ms, &out->evaluate_ms};
+    for (size_t i = 0; i < 3; i++)
+        *ms[i] = phase[i] ? strtod(phase[i], NULL) : -1;
     snprintf(out->replay, sizeof out->replay, "%s", replay);
     out->kernels = kd_xcalloc(r, sizeof *out->kernels);
     out->values = kd_xcalloc(r * (n ? n : 1), sizeof *out->values);

@@ -21,6 +21,7 @@ typedef struct kd_wire_counters_reply {
     char replay[16];     /* "user", "kernel" or "simulated" */
     char **kernels;      /* [ranges]: each kernel's name ("" when the harness had none) */
     double *values;      /* [ranges x n], in the order asked; NAN where undefined */
+    double setup_ms, passes_ms, evaluate_ms; /* where the harness's time went; -1: not said */
 } kd_wire_counters_reply;
 
 /* Sends `counters` with the n names (one comma-separated word) and reads the values.

@@ -3,7 +3,9 @@
 # kernels (memory-bound copy, compute-bound fma_loop, shared-memory-bound bank_conflicts, the
 # ~275 ms naive SGEMM 4096, a ~5 us fma_loop), each diffed A/A once with --counters cupti and
 # once with --counters ncu; every metric of the table must agree within 2% (1 point for a
-# percentage). Then the full diff (timing + counters) of examples/vector_loads, wall clock,
+# percentage; a value ncu prints with 2 decimals, such as a stall ratio of 0.09, also agrees
+# within that rounding, 0.005). KERNDIFF_COUNTER_PREP, when set, chooses the in-process
+# collector's L2 preparation (harness/cupti_profiler.h). Then the full diff (timing + counters) of examples/vector_loads, wall clock,
 # cupti against ncu. Prints ok/FAIL lines, a table and a summary; copies the summary to $OUT.
 #   tests/gpu/counters_inproc.sh BUILD_DIR
 set -u
@@ -20,7 +22,7 @@ say() { echo "$*" | tee -a "$SUMMARY"; }
 check() { # NAME STATUS DETAIL
     if [ "$2" = 0 ]; then pass=$((pass + 1)); say "ok   $1: $3"; else failed=$((failed + 1)); say "FAIL $1: $3"; fi
 }
-say "counters_inproc: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+say "counters_inproc: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), kerndiff $(git rev-parse --short HEAD 2>/dev/null || echo '?'), L2 preparation ${KERNDIFF_COUNTER_PREP:-default}"
 
 # One kernel both ways: kd --counters cupti and --counters ncu on the same A/A diff.
 both() { # NAME ARGS...
@@ -58,10 +60,13 @@ for m in sorted(set(a[0]) | set(b[0])):
     if x is None or y is None:
         print(f"FAIL {name}.{m}: only {'ncu' if x is None else 'cupti'} has it"); bad += 1; continue
     if m in PCT:
-        d, lim, unit = x - y, 1.0, "pt"
+        d, unit = x - y, "pt"
+        okay = abs(d) <= 1.0
     else:
-        d, lim, unit = (0.0 if x == y else 100.0 * (x - y) / abs(y) if y else float("inf")), 2.0, "%"
-    okay = abs(d) <= lim
+        d, unit = (0.0 if x == y else 100.0 * (x - y) / abs(y) if y else float("inf")), "%"
+        # ncu's CSV gives some values with 2 decimals (a stall ratio of 0.09): within that rounding agrees.
+        rounding = 0.005 if abs(y) < 1000 and y == round(y, 2) else 0.0
+        okay = abs(x - y) <= max(0.02 * abs(y), rounding)
     bad += not okay
     print(f"{'   ' if okay else 'FAIL'} {m:28} {x:14.6g} {y:14.6g} {d:+8.2f}{unit}")
 both = len(set(a[0]) & set(b[0]))

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Issue 31's speed must-show: the full diff (timing + counters, in-process CUPTI counters by
+# default) of examples/vector_loads, warm (build cache kept) and cold (an empty build cache),
+# alternating, 3 of each, with where the time went (KERNDIFF_TRACE stages: build and static
+# analysis, timing pass, counter pass with the harness's own setup / passes / evaluation, the
+# report after the last stage). Target: warm <= 2.5 s, cold <= 5 s on an H100/H200.
+#   bench/full_diff.sh BUILD_DIR > bench/full_diff.txt   (copies it to $OUT when set)
+set -u
+BUILD=$(realpath "${1:-build}")
+cd "$(dirname "$0")/.."
+export NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
+LOG="${OUT:+$OUT/full_diff.txt}"
+LOG="${LOG:-$WORK/full_diff.txt}"
+say() { echo "$*" | tee -a "$LOG"; }
+say "# bench/full_diff.sh  $(date -u '+%Y-%m-%d %H:%M UTC'), kerndiff $(git rev-parse --short HEAD 2>/dev/null)"
+say "# gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
+say "# command: kerndiff --json=R.json $A $B   (defaults: --counters from the harness, --max-time 10)"
+XDG_CACHE_HOME="$WORK/warm" "$BUILD/kerndiff" --no-run "$A" "$B" >/dev/null 2>&1   # the warm cache's builds
+for run in 1 2 3; do
+    for kind in warm cold; do
+        cache="$WORK/warm"
+        [ $kind = cold ] && cache="$WORK/cold$run"
+        start=$(date +%s%N)
+        XDG_CACHE_HOME="$cache" KERNDIFF_TRACE=1 "$BUILD/kerndiff" --json="$WORK/r.json" "$A" "$B" >/dev/null 2>"$WORK/trace"
+        rc=$?
+        end=$(date +%s%N)
+        python3 - "$WORK/r.json" "$WORK/trace" "$start" "$end" "$kind $run" "$rc" <<'PY' | tee -a "$LOG"
+import json, re, sys
+wall = (int(sys.argv[4]) - int(sys.argv[3])) / 1e9
+try:
+    d = json.load(open(sys.argv[1]))
+    counters = "counters yes" if d.get("counters") else "counters NO"
+except Exception:
+    counters = "no JSON"
+stages = []
+for line in open(sys.argv[2]):
+    m = re.match(r"\[kerndiff\s+([0-9.]+)s\] (.*)", line.strip())
+    if m:
+        stages.append((float(m.group(1)), m.group(2)))
+def at(pattern, last=False):
+    hits = [t for t, s in stages if re.search(pattern, s)]
+    return (hits[-1] if last else hits[0]) if hits else None
+t_timing, t_measured = at(r"^timing pass"), at(r"^measured")
+t_counters, t_end = at(r"^counters pass"), (stages[-1][0] if stages else None)
+parts = []
+if t_timing is not None:
+    parts.append(f"build+static {t_timing:.2f}")
+if t_timing is not None and t_counters is not None:
+    parts.append(f"timing {t_counters - t_timing:.2f}")
+if t_counters is not None and t_end is not None:
+    parts.append(f"counters {t_end - t_counters:.2f}")
+if t_end is not None:
+    parts.append(f"report+exit {wall - t_end:.2f}")
+inner = [s.split("in the harness: ")[1] for t, s in stages if "in the harness: " in s]
+print(f"{sys.argv[5]:7} wall {wall:5.2f} s  exit {sys.argv[6]}  {counters}  | " + ", ".join(parts) +
+      ("  | harness: " + " / ".join(inner) if inner else ""))
+PY
+        [ "$kind $run" = "warm 3" ] && cp "$WORK/trace" "$WORK/trace.warm"
+        [ "$kind $run" = "cold 3" ] && cp "$WORK/trace" "$WORK/trace.cold"
+    done
+done
+for kind in warm cold; do
+    say "# stages of the last $kind run (KERNDIFF_TRACE):"
+    sed 's/^/#   /' "$WORK/trace.$kind" | tee -a "$LOG"
+done
+
