@@ -117,11 +117,14 @@ const kd_wording kd_wording_app[] = {
     {KD_MSG_CAPTURE_RAW_CANNOT_READ, 2, "kerndiff: capture: cannot read {0}: {1}"},
     {KD_MSG_CAPTURE_RAW_GRAPH, 4,
      "kerndiff: capture: the program ended before launch {1} of the kernel asked for; {2} CUDA graph launches were "
-     "seen (a graph's kernel nodes are not captured yet); it launched: {3}"},
+     "seen (their kernel nodes are counted in this list); it launched: {3}"},
     {KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID, 3,
      "kerndiff: capture: the program ended before launch {1} of the kernel asked for: {2}"},
     {KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN, 4,
      "kerndiff: capture: the program ended before launch {1} of the kernel asked for: {2}; it launched: {3}"},
+    {KD_MSG_CAPTURE_TRITON_SIGNATURE, 5,
+     "kerndiff: {0}: {1}'s parameter {2} is '{3}', the captured Triton kernel's is '{4}': a replayed launch needs the "
+     "captured kernel's parameters (v2 may change the body, not the signature)"},
     /* kerndiff capture (C3: app/capture_msgs.h) */
     {KD_MSG_CAPTURE_RUN_NO_GPU, 1,
      "kerndiff: capture: no GPU here ({0}): a launch is captured from a program running on a GPU; capture on a "
