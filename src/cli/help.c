@@ -79,6 +79,8 @@ const char kd_help_text[] =
         "  --seed N              inputs and interleaving seed (1)\n"
         "  --min-effect PCT      faster/slower only beyond this much change (0: any the CI resolves)\n"
         "  --batch auto|off|N    launches per sample for tiny kernels (auto)\n"
+        "  --load single|sustained[:MS]   one launch at a time (single), or back to back as\n"
+        "                        triton.testing.do_bench runs them (sustained; MS of load, 100)\n"
         "  --lock-clocks         lock the SM clock for the run (root; reset at exit)\n"
         "Counters (with a GPU):\n"
         "  --no-ncu              no counter pass\n"
