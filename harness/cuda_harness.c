@@ -167,7 +167,8 @@ static void hello(harness *h)
     free(device);
     h->flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
     char why[128];
-    h->nvml = kd_nvml_open(pci, why, sizeof why);
+    if (!h->nvml) /* a second hello (a sweep's kept harness, a spare's check) keeps the first's */
+        h->nvml = kd_nvml_open(pci, why, sizeof why);
 }
 
 /* Modules loaded by this process, by path and the file's identity: a harness that serves a
@@ -630,7 +631,6 @@ static void time_samples(harness *h, kd_words *w)
         kd_nvml_sm_clock(h->nvml, &clock0);
         kd_nvml_clock_reasons(h->nvml, &r0);
     }
-
     double *samples = malloc((size_t)k * sizeof *samples);
     if (!samples || (h->sustained_ms && !sustained_samples(h, k, samples, &clock0, &clock1))) {
         kd_proto_reply("err alloc host memory for %d samples", k);

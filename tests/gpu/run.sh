@@ -484,7 +484,8 @@ fi
 
 # Triton sides as Triton runs them (issue 26): the launch taken from each file's own call, the
 # JIT's cubin; registers/spills/shared equal to the JIT's CompiledKernel for that launch, and the
-# median within 2% of triton.testing.do_bench on it; a softmax diff's ratio within 2% of do_bench's.
+# median within 2% of triton.testing.do_bench on it; a softmax diff's ratio within 2% of do_bench's; each also
+# under --load sustained (back to back, as do_bench runs them: the must-show for a power-bound kernel).
 if part triton_jit; then
 python3 tests/gpu/triton_jit_check.py "$KD" "$WORK" >"$WORK/triton_jit.txt" 2>&1
 while read -r status name detail; do
@@ -494,7 +495,7 @@ while read -r status name detail; do
     esac
 done <"$WORK/triton_jit.txt"
 grep -Ev '^(ok|FAIL) ' "$WORK/triton_jit.txt" | tail -20
-for f in "$WORK"/softmax_diff.txt "$WORK"/softmax_persistent.txt; do echo "## $f"; cat "$f" 2>/dev/null; done
+for f in "$WORK"/softmax_diff.txt "$WORK"/softmax_diff_sustained.txt "$WORK"/softmax_persistent.txt "$WORK"/matmul_autotune_sustained.txt; do echo "## $f"; cat "$f" 2>/dev/null; done
 fi
 
 part 1 && for ex in bank_conflicts fusion cublas; do
