@@ -513,6 +513,30 @@ def configs_computed(path, kernels):
                          "num_stages": c.num_stages, "num_ctas": c.num_ctas} for c in obj.configs]
 
 
+def from_specialization(text, fn):
+    """signature, constexprs, attrs, options of a launch as Triton's JIT compiled it: the
+    specialization data its jit_post_compile_hook hands over (what JITFunction.preload reads),
+    recorded in a capture file's Triton section. The file's kernel may differ from the captured
+    one (v2) but must keep its parameters."""
+    import triton.language as tl
+    d = json.loads(text)
+    names = [p.name for p in fn.params]
+    if list(d["signature"]) != names:
+        fail(6, "the kernel's parameters (%s) are not the captured kernel's (%s): a replayed launch needs the same "
+             "signature" % (", ".join(names), ", ".join(d["signature"])))
+
+    def tupled(v):
+        return tuple(tupled(x) for x in v) if isinstance(v, list) else v
+    constexprs = {tuple(k): tl.dtype(v) if tl.dtype.is_dtype(v) else
+                  tl.constexpr(v["constexpr"]) if isinstance(v, dict) and "constexpr" in v else v
+                  for k, v in zip(d["constant_keys"], d["constant_vals"])}
+    attrs = dict(zip(map(tuple, d["attrs_keys"]), d["attrs_vals"]))
+    signature = {k: tupled(v) for k, v in d["signature"].items()}
+    # extern_libs: paths on the capturing machine; this Triton's own libdevice is the same library
+    options = {k: tuple(v) if isinstance(v, list) else v for k, v in d["options"].items() if k != "extern_libs"}
+    return signature, constexprs, attrs, options
+
+
 def cmd_build(path, kernel, spec_text, outdir):
     check_version(triton_version())
     try:
@@ -537,10 +561,13 @@ def cmd_build(path, kernel, spec_text, outdir):
     names = list(spec["signature"])
     attrs = {(names.index(n),): [["tt.divisibility", 16]] for n in spec.get("divisible", [])}
     options = {"num_warps": spec.get("num_warps", 4), "num_stages": spec.get("num_stages", 3)}
+    signature, constexprs = spec["signature"], spec.get("constexprs", {})
+    if spec.get("specialization"):  # a replayed launch (--launch FILE): the JIT's own compile of it
+        signature, constexprs, attrs, options = from_specialization(spec["specialization"], fn)
     if proton_mode:
         options["instrumentation_mode"] = proton_mode
     try:
-        src = ASTSource(fn=fn, signature=spec["signature"], constexprs=spec.get("constexprs", {}), attrs=attrs)
+        src = ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
         compiled = triton.compile(src, target=GPUTarget("cuda", int(spec.get("arch", 90)), 32), options=options)
     except Exception as e:
         fail(4, "Triton could not compile %s: %s" % (kernel, e))

@@ -23,6 +23,7 @@
 
 #include "backend/backend_msgs.h"
 #include "backend/triton_msgs.h"
+#include "launch/replay.h"
 #include "backend/triton_constexpr.h"
 #include "util/env.h"
 #include "util/outcome.h"
@@ -926,9 +927,41 @@ static char *from_list(const kd_strlist *list, const char *name)
 }
 
 /* The text of a setting for this side, malloc'd; NULL when none is given. */
+/* --launch FILE of a Triton launch (format 2's section, docs/CAPTURE.md): the JIT's compiled
+ * kernel of the program's launch, parsed (the caller decrefs), or NULL. */
+static json_t *replay_section(const kd_side *side)
+{
+    return side->replay && side->replay->cap.triton ? json_loads(side->replay->cap.triton, 0, NULL) : NULL;
+}
+
+/* A value the captured launch fixes (a constexpr, a specialised scalar, num_warps, num_stages),
+ * as text meta_value reads, or NULL: it wins over flags and annotations, since the replay is of
+ * the program's own kernel (issue 30: "compile each side with exactly those settings"). */
+static char *captured_setting(const kd_side *side, const char *name)
+{
+    json_t *t = replay_section(side);
+    json_t *v = json_object_get(json_object_get(t, "constexprs"), name);
+    if (!v && (strcmp(name, "num_warps") == 0 || strcmp(name, "num_stages") == 0))
+        v = json_object_get(t, name);
+    char *text = NULL;
+    if (json_is_boolean(v))
+        text = kd_xstrdup(json_is_true(v) ? "True" : "False");
+    else if (json_is_integer(v))
+        text = kd_xasprintf("%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        text = kd_xasprintf("%.17g", json_real_value(v));
+    else if (json_is_string(v))
+        text = kd_xasprintf("'%s'", json_string_value(v));
+    json_decref(t);
+    return text;
+}
+
 static char *setting_text(const kd_launch_options *launch, const kd_side *side, const char *name)
 {
     int s = side->label[1] == '2'; /* "v1" / "v2" */
+    char *captured = captured_setting(side, name);
+    if (captured)
+        return captured;
     char *text = from_list(&launch->call[s].params, name);
     if (!text)
         text = from_list(&launch->scalars, name);
@@ -1085,10 +1118,14 @@ static json_t *choose_config(const kd_launch_options *launch, const kd_side *sid
 static int int_setting(const kd_launch_options *launch, const kd_side *side, const char *name, json_t *config, int fallback,
                        const char **origin)
 {
-    char *text = setting_text(launch, side, name);
+    char *text = setting_text(launch, side, name), *captured = captured_setting(side, name);
     bool configured = json_is_integer(json_object_get(config, name));
     int v = text ? atoi(text) : configured ? (int)json_integer_value(json_object_get(config, name)) : fallback;
-    *origin = text ? "given" : configured ? "the autotune config's" : "Triton's default, nothing in the file or flags says otherwise";
+    *origin = captured ? "the captured launch's"
+              : text   ? "given"
+              : configured ? "the autotune config's"
+                           : "Triton's default, nothing in the file or flags says otherwise";
+    free(captured);
     free(text);
     return v;
 }
@@ -1562,8 +1599,11 @@ static char *describe_build(const char *version, const meta *m, const kd_side *s
                             bool gpu)
 {
     kd_strbuf sb = {0};
-    kd_sb_printf(&sb, "Triton %s ahead of time: num_warps=%d (%s) num_stages=%d (%s) shared=%llu B", version,
+    json_t *section = replay_section(side);
+    kd_sb_printf(&sb, "Triton %s %s: num_warps=%d (%s) num_stages=%d (%s) shared=%llu B", version,
+                 section ? "as its JIT compiled the captured launch (its specialization and options)" : "ahead of time",
                  m->num_warps, m->warps_origin, m->num_stages, m->stages_origin, side->abi.dynamic_smem);
+    json_decref(section);
     const char *key;
     json_t *v;
     json_object_foreach(m->constexprs, key, v) {
@@ -1675,6 +1715,10 @@ static int plan_build(const kd_frontend_options *opts, const kd_launch_options *
         rc = apply_heuristics(opts, launch, side, &p->m);
     if (rc == KD_OK)
         p->spec = make_spec(c, side, &p->m, &p->folded);
+    json_t *section = p->spec ? replay_section(side) : NULL;
+    if (section) /* the JIT's own specialization: the helper compiles exactly what the program ran */
+        json_object_set(p->spec, "specialization", json_object_get(section, "specialization"));
+    json_decref(section);
     return rc;
 }
 

@@ -50,6 +50,7 @@ enum {
     KD_MSG_CAPTURE_RAW_GRAPH,        /* K, graph launches seen, the kernels launched (as NOT_FOUND) */
     KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID,      /* K, the library's error lines joined by "; " */
     KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN, /* K, the library's error lines, the kernels launched */
+    KD_MSG_CAPTURE_TRITON_SIGNATURE,        /* side, kernel, parameter number, the file's name, the captured name */
 };
 
 #endif

@@ -6,6 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "capture/capture_msgs.h"
 #include "launch/launch_msgs.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
@@ -176,11 +180,60 @@ static size_t declared_size(const kd_param *p)
     return kd_type_parse(p->type, &t) ? kd_dtype_size(t.base) * (size_t)t.lanes : 0;
 }
 
+/* A Triton launch (the capture's Triton section, docs/CAPTURE.md): the compiled kernel's
+ * parameters are the source's but its constexprs (not in k) and the scalars Triton specialised
+ * to constants (in k, "constexpr" in the captured signature), followed by Triton's scratch
+ * pointers. k's parameters must be the captured kernel's, by name, in order: a v2 whose
+ * signature changed is refused here, naming the first difference. *nscratch: the scratch
+ * pointers; -1: no section (a CUDA launch), 0 with the check done, or -2 with *err set. */
+static int triton_layout(const kd_replay *r, const kd_kernel *k, const char *label, int side, kd_diag *err)
+{
+    json_t *t = r->cap.triton ? json_loads(r->cap.triton, 0, NULL) : NULL;
+    if (!t)
+        return -1;
+    json_t *params = json_object_get(t, "params");
+    size_t user = 0, ki = 0, i;
+    json_t *p;
+    int rc = 0;
+    json_array_foreach(params, i, p) {
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *type = json_string_value(json_object_get(p, "type"));
+        if (json_is_true(json_object_get(p, "constexpr")))
+            continue; /* a tl.constexpr: never a parameter of k */
+        bool specialised = type && strcmp(type, "constexpr") == 0;
+        if (ki < k->nparams && name && k->params[ki].name && strcmp(k->params[ki].name, name) == 0) {
+            ki++;
+        } else if (!specialised) {
+            kd_diag_set(err, KD_MSG_CAPTURE_TRITON_SIGNATURE, side, KD_S(label), KD_S(k->name), KD_U(user + 1),
+                        KD_S(ki < k->nparams && k->params[ki].name ? k->params[ki].name : "(none)"), KD_S(name ? name : "?"));
+            rc = -2;
+            break;
+        }
+        user += !specialised;
+    }
+    if (rc == 0 && ki < k->nparams) { /* k has more parameters than the captured kernel */
+        kd_diag_set(err, KD_MSG_CAPTURE_TRITON_SIGNATURE, side, KD_S(label), KD_S(k->name), KD_U(user + 1),
+                    KD_S(k->params[ki].name ? k->params[ki].name : "?"), KD_S("(none)"));
+        rc = -2;
+    }
+    size_t scratch = (size_t)json_integer_value(json_object_get(t, "scratch_pointers"));
+    if (rc == 0 && user + scratch != r->cap.nparams) {
+        kd_diag_set(err, KD_MSG_REPLAY_PARAM_COUNT, side, KD_S(label), KD_S(k->name), KD_U(user + scratch),
+                    KD_S(r->cap.demangled), KD_U(r->cap.nparams));
+        rc = -2;
+    }
+    json_decref(t);
+    return rc;
+}
+
 /* The layout check: the side's kernel takes the captured parameter buffer as it is. */
 static int check_layout(const kd_replay *r, const kd_kernel *k, int side, kd_diag *err)
 {
     const kd_capture *cap = &r->cap;
     const char *label = side == 2 ? "v2" : "v1";
+    int triton = triton_layout(r, k, label, side, err);
+    if (triton != -1)
+        return triton == 0 ? 0 : -1;
     if (k->nparams != cap->nparams) {
         kd_diag_set(err, KD_MSG_REPLAY_PARAM_COUNT, side, KD_S(label), KD_S(k->name), KD_U(k->nparams), KD_S(cap->demangled),
                     KD_U(cap->nparams));
@@ -217,7 +270,7 @@ int kd_replay_spec(const kd_replay *r, const kd_kernel *kernel, int side, kd_lau
     const char *name[KD_LAUNCH_MAX_ARGS] = {0};
     for (size_t j = 0; j < r->nbuffers; j++)
         type[j] = (kd_type_info){KD_DT_U8, 1};
-    for (size_t i = 0; i < kernel->nparams; i++) {
+    for (size_t i = 0; i < kernel->nparams && i < cap->nparams; i++) {
         const kd_param *p = &kernel->params[i];
         const kd_capture_pointer *w = p->is_pointer ? pointer_at(cap, cap->params[i].offset) : NULL;
         if (!w || name[w->alloc] || w->offset != cap->allocs[w->alloc].span_start)

@@ -4,7 +4,7 @@
 # segment. Replayed with the PTX Triton compiled (tests/e2e/capture/triton_kernel.ptx, .target
 # sm_90a: --arch sm_90a) on the simulated harness: the layout is taken, the scratch words go as
 # plain bytes, each tensor's pointer is rebased to its offset in the segment's copy. A .py side
-# cannot be replayed yet: it is refused, the two parameter counts named.
+# without the capture's Triton section is refused, the two parameter counts named.
 TP="$WORK/cap_triton"
 mkdir -p "$TP"
 python3 - "$TP/spec.json" <<'PY'
@@ -49,6 +49,7 @@ if [ -f "$WORK/cap_cluster/proto.log" ] &&
     ok "cap_triton_ptx: pointers rebased at their offsets, scratch words as plain bytes"
 else fail "cap_triton_ptx: the protocol sent" "$WORK/cap_cluster/proto.log"; fi
 
-# a .py side: refused (exit 3) until kerndiff can replay one, the counts named
+# a .py side with a capture that has no Triton section (format 1: the JIT's compile of the launch
+# was not recorded): refused (exit 3), the counts named; triton_py.sh replays one that has it
 run cap_triton_py 3 -- --launch "$TP/triton.kdcap" "$ROOT/tests/gpu/replay_torch/tk.py" "$ROOT/tests/gpu/replay_torch/tk.py"
 has cap_triton_py err '^kerndiff: v1: kd_triton_kernel takes 5 parameters, the captured kernel kd_triton_kernel took 7'
