@@ -188,9 +188,14 @@ static bool name_unknown(const char *chip, const uint8_t *availability, const ch
     return len > 0;
 }
 
-/* Start, one launch after its before_pass, stop, until CUPTI has every pass it needs. */
-static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pass_ops *ops, size_t *passes,
-                              const char **what)
+/* cuptiRangeProfilerPushRange / PopRange, looked up only for a user range (an experiment). */
+static CUptiResult (*push_range)(CUpti_RangeProfiler_PushRange_Params *);
+static CUptiResult (*pop_range)(CUpti_RangeProfiler_PopRange_Params *);
+
+/* Start, one launch after its before_pass, stop, until CUPTI has every pass it needs; with
+ * user_range, the launch inside a pushed range named "launch". */
+static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pass_ops *ops, bool user_range,
+                              size_t *passes, const char **what)
 {
     for (*passes = 0; *passes < MAX_PASSES;) {
         ops->before_pass(ops->ctx, *passes);
@@ -201,7 +206,20 @@ static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pa
             *what = "cuptiRangeProfilerStart";
             return rc;
         }
+        CUpti_RangeProfiler_PushRange_Params push = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+        push.pRangeProfilerObject = obj;
+        push.pRangeName = "launch";
+        if (user_range && (rc = push_range(&push)) != CUPTI_SUCCESS) {
+            *what = "cuptiRangeProfilerPushRange";
+            return rc;
+        }
         ops->launch(ops->ctx);
+        CUpti_RangeProfiler_PopRange_Params pop = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+        pop.pRangeProfilerObject = obj;
+        if (user_range && (rc = pop_range(&pop)) != CUPTI_SUCCESS) {
+            *what = "cuptiRangeProfilerPopRange";
+            return rc;
+        }
         (*passes)++;
         CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
         stop.pRangeProfilerObject = obj;
@@ -378,6 +396,16 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
      * asks for that directly). */
     const char *replay = kd_env(KD_ENV_CUPTI_REPLAY);
     bool kernel_replay = replay && !strcmp(replay, "kernel");
+    /* user-range (an experiment, tests/gpu/counters_experiment.sh): the launch in a range of
+     * its own instead of CUPTI's range per kernel; one range whatever the launch runs. */
+    bool user_range = replay && !strcmp(replay, "user-range");
+    if (user_range) {
+        void *lib = kd_cupti_library(), *f = lib ? dlsym(lib, "cuptiRangeProfilerPushRange") : NULL;
+        memcpy(&push_range, &f, sizeof f);
+        f = lib ? dlsym(lib, "cuptiRangeProfilerPopRange") : NULL;
+        memcpy(&pop_range, &f, sizeof f);
+        user_range = push_range && pop_range;
+    }
     t1 = now_ms();
     for (int attempt = 0; attempt < 2; attempt++) {
         CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
@@ -386,7 +414,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         sc.pConfig = cache.config;
         sc.counterDataImageSize = ds.counterDataSize;
         sc.pCounterDataImage = data;
-        sc.range = CUPTI_AutoRange;
+        sc.range = user_range ? CUPTI_UserRange : CUPTI_AutoRange;
         sc.replayMode = kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
         sc.maxRangesPerPass = KD_CUPTI_MAX_RANGES;
         sc.numNestingLevels = 1;
@@ -396,7 +424,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         const char *what = "cuptiRangeProfilerSetConfig";
         rc = api.set_config(&sc);
         if (rc == CUPTI_SUCCESS)
-            rc = run_passes(obj, ops, &out->passes, &what);
+            rc = run_passes(obj, ops, user_range, &out->passes, &what);
         if (rc == CUPTI_SUCCESS)
             break;
         if (kernel_replay || attempt == 1) {

@@ -49,10 +49,12 @@ DIAG = """sm__cycles_active.avg gpc__cycles_elapsed.max sm__warps_active.avg.per
 sm__ctas_launched.sum lts__t_sectors_op_write.sum lts__t_sectors_op_read.sum lts__t_sectors_lookup_miss.sum
 dram__cycles_elapsed.avg.per_second""".split()
 METRICS = TABLE + DIAG
-# The variants: EXPERIMENT_PREPS (comma-separated KERNDIFF_COUNTER_PREP values), EXPERIMENT_KREPLAY=0
-# leaves CUPTI's kernel replay out.
+# The variants: EXPERIMENT_PREPS (comma-separated KERNDIFF_COUNTER_PREP values), EXPERIMENT_REPLAYS
+# (KERNDIFF_CUPTI_REPLAY values, each with the default preparation: kernel = CUPTI's kernel
+# replay, user-range = the launch in a range of its own; empty: none).
 PREPS = os.environ.get("EXPERIMENT_PREPS", "touch,memset,read,discard,clean,none").split(",")
-KREPLAY = os.environ.get("EXPERIMENT_KREPLAY", "1") != "0"
+REPLAYS = [r for r in os.environ.get("EXPERIMENT_REPLAYS", "kernel").split(",") if r]
+LABEL = {"kernel": "kreplay", "user-range": "urange"}
 
 
 def agrees(m, x, y):
@@ -155,9 +157,9 @@ def main():
     cubin = os.path.join(cache, "kerndiff", "builds", side["build"]["key"], "kernel.cubin")
     metrics = list(METRICS)
     cols, notes = {}, {}
-    variants = [(p, None) for p in PREPS] + ([("touch", "kernel")] if KREPLAY else [])
+    variants = [(p, None) for p in PREPS] + [("touch", r) for r in REPLAYS]
     for prep, replay in variants:
-        label = prep if not replay else "kreplay"
+        label = prep if not replay else LABEL.get(replay, replay)
         t0 = time.time()
         for _ in range(3):
             med, unknown, note = cupti(side, cubin, harness, prep, replay, metrics)
@@ -168,13 +170,13 @@ def main():
             break
         cols["cupti_" + label] = med
         notes["cupti_" + label] = f"{note} ({time.time() - t0:.1f}s)"
-    for cc in ("all", "none"):
+    for cc in os.environ.get("EXPERIMENT_NCU", "all,none").split(","):  # ncu's --cache-control values
         t0 = time.time()
         res, note = ncu(side, cubin, harness, cc, metrics)
         cols["ncu_" + cc] = res
         notes["ncu_" + cc] = f"{note} ({time.time() - t0:.1f}s)"
     json.dump({"kernel": name, "metrics": metrics, "columns": cols, "notes": notes}, open(out_path, "w"), indent=1)
-    order = ["ncu_all", "ncu_none"] + ["cupti_" + p for p in PREPS] + (["cupti_kreplay"] if KREPLAY else [])
+    order = ["ncu_all", "ncu_none"] + ["cupti_" + p for p in PREPS] + ["cupti_" + LABEL.get(r, r) for r in REPLAYS]
     print(f"== {name}")
     for k in order:
         print(f"   {k}: {notes.get(k)}")

@@ -42,8 +42,12 @@ for line in open(sys.argv[1]):
         total[w[1][6:]] += int(w[2])
 if total:
     print("disagreeing counters over all kernels: " + ", ".join(f"{k} {v}" for k, v in total.items()))
-    best = min(total, key=lambda k: (total[k], list(total).index(k)))
-    if best == "kreplay":
-        best = min((k for k in total if k != "kreplay"), key=lambda k: total[k])
-    print(f"best prep: {best}")
+    preps = [k for k in total if k not in ("kreplay", "urange")]  # replay modes: not a preparation
+    if preps:
+        best = min(preps, key=lambda k: (total[k], preps.index(k)))
+        print("best prep: " + best)
+        # What a verification run should use: the user range if it beats every preparation.
+        urange = "urange" in total and total["urange"] < total[best]
+        print(f"choice: KERNDIFF_COUNTER_PREP={'touch' if urange else best}"
+              f" KERNDIFF_CUPTI_REPLAY={'user-range' if urange else 'user'}")
 PY
