@@ -119,6 +119,8 @@ const char kd_help_text[] =
         "  --shard I/N           run heat I of N only; write it with --json FILE (for --merge)\n"
         "  --gpus all|0,2,3      one harness per GPU; ratios made per GPU, then combined\n"
         "  --mixed-gpus          rank on GPUs of different models\n"
+        "  --jobs N              candidates built at once before the gate (the host's cores)\n"
+        "  --refs REV,...        the baseline's file at each git revision, a candidate each\n"
         "  --slurm 'OPTIONS'     submit the rank to Slurm as one job array (sbatch OPTIONS)\n"
         "  --shards N            array tasks, one heat each (4)\n"
         "  --slurm-dir DIR       where the tasks write their heats and logs (shared by the nodes)\n"

@@ -116,7 +116,11 @@ static void simulate_pair(const sim_specs *s, size_t cand_input)
 }
 
 typedef struct cand_run {
-    kd_comparison *c;       /* the gate's comparison: the built sides the race loads */
+    /* The built sides the race loads: the gate's comparison's, kept alone (a comparison is
+     * 25 KB, most of it the passes' results: at 1,000 candidates racing, 25 MB), or with the
+     * comparison kept whole when a side points into it (a replayed launch's capture). */
+    kd_side *side;
+    kd_comparison *c;       /* the comparison kept whole, or NULL */
     kd_child child[KD_RANK_MAX_GPUS];
     bool open[KD_RANK_MAX_GPUS];
     unsigned long long used[KD_RANK_MAX_GPUS];
@@ -179,7 +183,7 @@ static void fail_candidate(heat_run *h, size_t i, const char *doing, kd_child *c
     if (why)
         kd_sb_puts(&sb, kd_sb_str(why));
     else
-        kd_child_describe_failure(c, st, &sb);
+        kd_child_failure_words(c, st, NULL, &sb);
     free(e->reason);
     e->reason = kd_sb_take(&sb);
     e->gate = KD_RANK_RUN_FAILED;
@@ -258,7 +262,7 @@ static int open_child(heat_run *h, size_t i, size_t g)
     }
     kd_timing_side sides[2];
     for (int s = 0; s < 2; s++)
-        sides[s] = kd_timing_side_of(&cr->c->side[s], &argv);
+        sides[s] = kd_timing_side_of(&cr->side[s], &argv);
     select_device(h, g);
     kd_child *c = &cr->child[g];
     int rc = kd_child_start(c, h->raced[i]->name, (const char *const *)argv.items, &why);
@@ -277,7 +281,7 @@ static int open_child(heat_run *h, size_t i, size_t g)
     rc = kd_wire_hello(c, &info, &why);
     if (rc == 0 && !note_device(h, g, &info))
         rc = -1;
-    if (rc == 0 && cr->c->side[1].launch.nargs <= 256) {
+    if (rc == 0 && cr->side[1].launch.nargs <= 256) {
         kd_share_buffers(sides[0].spec, sides[1].spec, share);
         rc = kd_wire_describe(c, 0, &sides[0], NULL, to->timeout_ms, &why) == 0 &&
                      kd_wire_describe(c, 1, &sides[1], share, to->timeout_ms, &why) == 0
@@ -479,15 +483,55 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
             free(b->sass);
             free(b->ptxas_log);
             b->ptx = b->sass = b->ptxas_log = NULL;
+            kd_static_result *st = &c->side[s].stat; /* its facts are in e->stat */
+            kd_histogram *hists[] = {&st->ptx_ops, &st->ptx_families, &st->sass_ops, &st->sass_families};
+            for (size_t k = 0; k < sizeof hists / sizeof *hists; k++)
+                kd_hist_free(hists[k]);
+            kd_kernel_list_free(&c->side[s].kernels); /* the scan's: the launch is described */
+            kd_annotations_free(&c->side[s].annotations);
+            c->side[s].kernel_info = NULL;
         }
         kd_count_table *tables[] = {&c->ptx_ops, &c->ptx_families, &c->sass_ops, &c->sass_families};
         for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
             kd_count_table_free(tables[t]);
+        kd_timing_free(&c->timing); /* the check's samples and outputs: judged above */
+        free(c->findings);
+        c->findings = NULL;
+        c->finding_count = 0;
         return c;
     }
     kd_comparison_free(c);
     free(c);
     return NULL;
+}
+
+/* The race's part of a gated comparison into cr (cand_run.side). */
+static void keep_sides(kd_comparison *c, cand_run *cr)
+{
+    if (c->replay.capture) {
+        cr->c = c;
+        cr->side = c->side;
+        return;
+    }
+    cr->side = kd_xmalloc(2 * sizeof *cr->side);
+    memcpy(cr->side, c->side, 2 * sizeof *cr->side);
+    memset(c->side, 0, sizeof c->side);
+    kd_comparison_free(c);
+    free(c);
+}
+
+static void free_sides(cand_run *cr)
+{
+    if (!cr->c && cr->side) { /* freed as a comparison's sides */
+        cr->c = kd_xcalloc(1, sizeof *cr->c);
+        memcpy(cr->c->side, cr->side, sizeof cr->c->side);
+        free(cr->side);
+    }
+    if (cr->c)
+        kd_comparison_free(cr->c);
+    free(cr->c);
+    cr->c = NULL;
+    cr->side = NULL;
 }
 
 static void keep_samples(kd_rank_entry *e, const kd_race_entry *re, const heat_run *h)
@@ -608,7 +652,8 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
             h.backend = kd_runtime_backend(r->diff, c, &why);
             kd_note_free(&why);
         }
-        h.cands[h.nraced] = (cand_run){.c = c, .input = i + 1};
+        h.cands[h.nraced] = (cand_run){.input = i + 1};
+        keep_sides(c, &h.cands[h.nraced]);
         h.raced[h.nraced++] = e;
     }
     out->gate_ms = now_ms() - gate_start;
@@ -638,8 +683,7 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
     snprintf(out->stop, sizeof out->stop, "%s", kd_race_stop_name(h.nraced ? race.stop : KD_RACE_NOTHING));
     kd_race_free(&race);
     for (size_t i = 0; i < h.nraced; i++) {
-        kd_comparison_free(h.cands[i].c);
-        free(h.cands[i].c);
+        free_sides(&h.cands[i]);
         free(h.cands[i].ahead_base);
         free(h.cands[i].ahead_cand);
     }

@@ -101,3 +101,6 @@ rm -f "$R_DIR/base.cu"
 
 # Builds ahead of the gate on several cores (--jobs), git refs as candidates (tests/e2e/rank/parallel.sh)
 . "$ROOT/tests/e2e/rank/parallel.sh"
+
+# Simulated multi-GPU, one device slower: per-GPU ratios and the same order (tests/e2e/rank/devices.sh)
+. "$ROOT/tests/e2e/rank/devices.sh"
