@@ -34,8 +34,7 @@ static int check_side(const kd_pass_context *ctx, const kd_timing_side *side, kd
         kd_wire_send_check(&child, path);
         kd_reply_status st = kd_wire_check_reply(&child, 4 * timeout_ms);
         if (st != KD_REPLY_OK) {
-            kd_sb_puts(why, "running the captured launch once: ");
-            kd_child_describe_failure(&child, st, why);
+            kd_child_failure_words(&child, st, "running the captured launch once", why);
             rc = -1;
         }
     }

@@ -56,7 +56,7 @@ static int sample(const kd_hotspots_request *r, const char *path, kd_hotspots_fa
                                      : KD_REPLY_GARBLED;
         free(encoded);
         if (st != KD_REPLY_OK) {
-            kd_child_describe_failure(&c, st, &f->why);
+            kd_child_failure_words(&c, st, NULL, &f->why);
             f->step = KD_HS_STEP_SAMPLING;
             rc = -1;
         }

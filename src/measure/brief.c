@@ -16,7 +16,7 @@ int kd_time_briefly(kd_child *c, const char *what, int timeout_ms, double *media
         st = kd_wire_time(c, TIMED_SAMPLES, timeout_ms + TIMED_SAMPLES, &block);
     if (st != KD_REPLY_OK) {
         kd_sb_printf(why, "timing %s: ", what);
-        kd_child_describe_failure(c, st, why);
+        kd_child_failure_words(c, st, NULL, why);
         return -1;
     }
     kd_summary s;

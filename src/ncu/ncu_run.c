@@ -96,8 +96,7 @@ static int run_harness(const kd_ncu_options *o, const char *const *argv, const k
     for (int i = 0; i < o->repeats && rc == 0; i++) {
         kd_reply_status st = kd_wire_once(&c, kd_ncu_once_timeout_ms(o));
         if (st != KD_REPLY_OK) {
-            kd_sb_puts(why, "profiling the kernel: ");
-            kd_child_describe_failure(&c, st, why);
+            kd_child_failure_words(&c, st, "profiling the kernel", why);
             rc = -1;
         }
     }

@@ -26,8 +26,7 @@ unsigned kd_regions_block_stride(unsigned long long blocks, int sms, unsigned re
 
 static int failed(kd_child *c, kd_reply_status st, const char *doing, kd_strbuf *why)
 {
-    kd_sb_printf(why, "%s: ", doing);
-    kd_child_describe_failure(c, st, why);
+    kd_child_failure_words(c, st, doing, why);
     return -1;
 }
 

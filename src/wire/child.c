@@ -317,12 +317,12 @@ void kd_child_failure_diag(const kd_child_failure *f, const char *doing, int sid
     }
 }
 
-void kd_child_failure_words(const kd_child *c, kd_reply_status st, kd_strbuf *why)
+void kd_child_failure_words(const kd_child *c, kd_reply_status st, const char *doing, kd_strbuf *why)
 {
     kd_child_failure f;
     kd_child_failure_get(c, st, &f);
     kd_diag d = {0};
-    kd_child_failure_diag(&f, NULL, KD_DIAG_NO_SIDE, &d);
+    kd_child_failure_diag(&f, doing, KD_DIAG_NO_SIDE, &d);
     kd_diag_append_words(&d, why);
     kd_diag_free(&d);
     kd_child_failure_free(&f);
@@ -330,7 +330,7 @@ void kd_child_failure_words(const kd_child *c, kd_reply_status st, kd_strbuf *wh
 
 void kd_child_describe_failure(const kd_child *c, kd_reply_status st, kd_strbuf *out)
 {
-    kd_child_failure_words(c, st, out);
+    kd_child_failure_words(c, st, NULL, out);
 }
 
 void kd_child_stop(kd_child *c)

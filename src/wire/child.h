@@ -59,9 +59,11 @@ void kd_child_failure_free(kd_child_failure *f);
  * `doing` ("starting the harness") it is KD_MSG_WIRE_CHILD_WHILE: "doing: failure". */
 void kd_child_failure_diag(const kd_child_failure *f, const char *doing, int side, kd_diag *d);
 /* The same, straight from the child, for a reason still handed up as text: report/'s words
- * for it appended to `why` (util/diag.h's kd_diag_append_words). */
-void kd_child_failure_words(const kd_child *c, kd_reply_status st, kd_strbuf *why);
-/* The old name of kd_child_failure_words, while callers move (removed after). */
+ * for it (with `doing`, "doing: failure") appended to `why` (util/diag.h's
+ * kd_diag_append_words). */
+void kd_child_failure_words(const kd_child *c, kd_reply_status st, const char *doing, kd_strbuf *why);
+/* kd_child_failure_words without `doing`: the old name, kept only while the callers in files
+ * being edited by other changes move (measure/timing.c, ncu/cupti_collect.c, wire/counters.c). */
 void kd_child_describe_failure(const kd_child *c, kd_reply_status st, kd_strbuf *out);
 
 /* Asks the child to quit, waits briefly, kills it if needed, frees everything. */

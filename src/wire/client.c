@@ -8,8 +8,7 @@
 
 static int failed(const kd_child *c, kd_reply_status st, const char *doing, kd_strbuf *why)
 {
-    kd_sb_printf(why, "%s: ", doing);
-    kd_child_describe_failure(c, st, why);
+    kd_child_failure_words(c, st, doing, why);
     return -1;
 }
 

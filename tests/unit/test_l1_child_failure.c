@@ -116,9 +116,12 @@ static void a_why_chain_receives_the_same_words(void **state)
     kd_child c;
     fake_child(&c, "err run the kernel faulted", NULL);
     kd_strbuf why = {0};
-    kd_sb_puts(&why, "profiling the kernel: ");
-    kd_child_failure_words(&c, KD_REPLY_ERR, &why);
-    assert_string_equal(kd_sb_str(&why), "profiling the kernel: the kernel faulted");
+    kd_sb_puts(&why, "v1: ");
+    kd_child_failure_words(&c, KD_REPLY_ERR, "profiling the kernel", &why);
+    assert_string_equal(kd_sb_str(&why), "v1: profiling the kernel: the kernel faulted");
+    kd_sb_free(&why);
+    kd_child_failure_words(&c, KD_REPLY_ERR, NULL, &why);
+    assert_string_equal(kd_sb_str(&why), "the kernel faulted");
     kd_sb_free(&why);
     free_child(&c);
 }
