@@ -10,7 +10,6 @@
 
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
-#include "cli/opts_slurm.h"
 #include "cli/outputs.h"
 #include "launch/expr.h"
 #include "util/suggest.h"
@@ -37,8 +36,6 @@ const char kd_short_options[] = "hqvNI:D:o:";
 
 extern const kd_option_group kd_opts_output, kd_opts_build, kd_opts_launch, kd_opts_timing, kd_opts_counters,
     kd_opts_regions, kd_opts_sanitize, kd_opts_workflow, kd_opts_app, kd_opts_capture, kd_opts_rank, kd_opts_slurm, kd_opts_hotspots;
-/* The first rank option given (cli/opts_rank.c), as typed, or NULL. */
-const char *kd_opts_rank_given(const unsigned char *seen, size_t n);
 const kd_option_group *const kd_option_groups[] = {
     &kd_opts_output, &kd_opts_build, &kd_opts_launch, &kd_opts_timing, &kd_opts_counters,
     &kd_opts_regions, &kd_opts_sanitize, &kd_opts_workflow, &kd_opts_app, &kd_opts_capture, &kd_opts_rank,
@@ -204,6 +201,7 @@ static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *
     opts->diff.counters.clock_control = "none";
     opts->render.advice = true;
     opts->rank.shard = -1;
+    opts->rank.slurm.only_shard = -1;
     opts->render.color = isatty(STDOUT_FILENO) && !kd_env_nonempty(KD_ENV_NO_COLOR);
     opts->diff.frontend.nvcc = kd_env_nonempty(KD_ENV_NVCC);
 
@@ -333,6 +331,15 @@ static int first_seen(const kd_parse_state *st, const int *codes, size_t n)
     for (size_t i = 0; i < n; i++)
         if (st->seen[codes[i]])
             return codes[i];
+    return 0;
+}
+
+/* The first of a group's options given (in its table's order), or 0. */
+static int group_first_seen(const kd_parse_state *st, const kd_option_group *g)
+{
+    for (const struct option *o = g->options; o->name; o++)
+        if (o->val >= 0 && (size_t)o->val < sizeof st->seen && st->seen[o->val])
+            return o->val;
     return 0;
 }
 
@@ -475,12 +482,11 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
     if (stray && opts->command != KD_CMD_APP)
         return kd_usage_error("%s belongs to kerndiff app%s", option_name(stray),
                            stray == OPT_APP_RUNS ? " (samples of a kernel diff: --min-runs, --max-runs)" : "");
-    const char *rank_option = kd_opts_rank_given(st->seen, sizeof st->seen);
-    if (rank_option && opts->command != KD_CMD_RANK)
-        return kd_usage_error("%s belongs to kerndiff rank BASE CAND...", rank_option);
-    const char *slurm_option = kd_opts_slurm_given(st->seen, sizeof st->seen);
-    if (slurm_option && opts->command != KD_CMD_RANK)
-        return kd_usage_error("%s belongs to kerndiff rank BASE CAND...", slurm_option);
+    /* kerndiff rank's own groups: the race's options (cli/opts_rank.c) and Slurm's (cli/opts_slurm.c) */
+    static const kd_option_group *const rank_only[] = {&kd_opts_rank, &kd_opts_slurm};
+    for (size_t i = 0; i < sizeof rank_only / sizeof *rank_only && opts->command != KD_CMD_RANK; i++)
+        if ((stray = group_first_seen(st, rank_only[i])))
+            return kd_usage_error("%s belongs to kerndiff rank BASE CAND...", option_name(stray));
     static const int capture_only[] = {'o', OPT_CAPTURE_CONTINUE};
     stray = first_seen(st, capture_only, sizeof capture_only / sizeof *capture_only);
     if (stray && opts->command != KD_CMD_CAPTURE)

@@ -9,6 +9,7 @@
 
 #include "app/collect.h"
 #include "diff/options.h"
+#include "rank/slurm.h"
 #include "report/report.h"
 #include "util/progress.h"
 
@@ -31,6 +32,7 @@ typedef struct kd_rank_cli_options {
     size_t ngpus;
     bool gpus_all;            /* --gpus all */
     bool mixed_gpus;          /* --mixed-gpus */
+    kd_slurm_options slurm;   /* --slurm, --shards, --wait, --only-shard, --slurm-dir, --merge (cli/opts_slurm.c) */
 } kd_rank_cli_options;
 
 /* kerndiff capture --fn NAME [--nth K] [--continue] -o FILE -- CMD ARGS... (cmd/capture.c) */

@@ -1,8 +1,6 @@
 /* The options of kerndiff rank on Slurm (cli/opts_slurm.h). */
 #include "cli/opts_slurm.h"
 
-#include <stdio.h>
-
 #include "cli/exit_codes.h"
 
 /* getopt codes of their own block (below kd_parse_state's 1024). */
@@ -18,22 +16,15 @@ static const struct option options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static kd_slurm_options values = {.only_shard = -1};
-
-const kd_slurm_options *kd_opts_slurm_values(void)
-{
-    return &values;
-}
-
 static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
 {
-    (void)opts;
     (void)ctx;
+    kd_slurm_options *values = &opts->rank.slurm;
     switch (c) {
-    case OPT_SLURM: values.sbatch = optarg; break;
-    case OPT_SLURM_WAIT: values.wait = true; break;
-    case OPT_SLURM_DIR: values.dir = optarg; break;
-    case OPT_MERGE: values.merge = optarg; break;
+    case OPT_SLURM: values->sbatch = optarg; break;
+    case OPT_SLURM_WAIT: values->wait = true; break;
+    case OPT_SLURM_DIR: values->dir = optarg; break;
+    case OPT_MERGE: values->merge = optarg; break;
     case OPT_SHARDS:
     case OPT_ONLY_SHARD: {
         double v;
@@ -42,9 +33,9 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
             return kd_usage_error("%s wants a whole number from %.0f to %.0f, got '%s'",
                                   c == OPT_SHARDS ? "--shards" : "--only-shard", lo, hi, optarg);
         if (c == OPT_SHARDS)
-            values.shards = (unsigned)v;
+            values->shards = (unsigned)v;
         else
-            values.only_shard = (int)v;
+            values->only_shard = (int)v;
         break;
     }
     default:
@@ -53,9 +44,8 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
     return 0;
 }
 
-int kd_opts_slurm_check(void)
+int kd_opts_slurm_check(const kd_slurm_options *o)
 {
-    const kd_slurm_options *o = &values;
     if (o->merge && (o->sbatch || o->wait || o->only_shard >= 0 || o->shards))
         return kd_usage_error("--merge DIR makes the report from DIR's shards: it takes no --slurm, --shards, --wait "
                               "or --only-shard");
@@ -65,17 +55,6 @@ int kd_opts_slurm_check(void)
         return kd_usage_error("--only-shard %d re-runs one shard of an earlier rank: say its folder with --slurm-dir DIR",
                               o->only_shard);
     return 0;
-}
-
-const char *kd_opts_slurm_given(const unsigned char *seen, size_t n)
-{
-    static char name[24];
-    for (const struct option *o = options; o->name; o++)
-        if ((size_t)o->val < n && seen[o->val]) {
-            snprintf(name, sizeof name, "--%s", o->name);
-            return name;
-        }
-    return NULL;
 }
 
 const kd_option_group kd_opts_slurm = {"slurm", options, parse};

@@ -76,10 +76,10 @@ int kd_cmd_rank_merge(const kd_cmd_args *a, const char *dir)
 
 int kd_cmd_rank_slurm_dispatch(const kd_cmd_args *a)
 {
-    const kd_slurm_options *so = kd_opts_slurm_values();
+    const kd_slurm_options *so = &a->opts->rank.slurm;
     if (!so->sbatch && !so->merge && !so->wait && so->only_shard < 0 && !so->dir && !so->shards)
         return -1;
-    int usage = kd_opts_slurm_check();
+    int usage = kd_opts_slurm_check(so);
     if (usage)
         return usage;
     return so->merge ? kd_cmd_rank_merge(a, so->merge) : kd_cmd_rank_slurm(a, so);
