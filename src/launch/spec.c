@@ -1134,19 +1134,29 @@ void kd_launch_needs_flags(const char *names, kd_strbuf *flags)
     }
 }
 
+/* Whether the ", "-joined `names` hold the first `len` characters of name. */
+static bool names_hold(const char *names, const char *name, size_t len)
+{
+    for (const char *q = names; *q;) {
+        size_t m = strcspn(q, ",");
+        if (m == len && strncmp(q, name, len) == 0)
+            return true;
+        q += m;
+        q += strspn(q, ", ");
+    }
+    return false;
+}
+
+bool kd_launch_spec_needs(const kd_launch_spec *failed, const char *name)
+{
+    return *name && names_hold(failed->needs_value, name, strlen(name));
+}
+
 void kd_launch_needs_collect(const kd_launch_spec *failed, kd_strbuf *names)
 {
-    const char *p = failed->needs_value;
-    while (*p) {
+    for (const char *p = failed->needs_value; *p;) {
         size_t n = strcspn(p, ",");
-        bool seen = false;
-        for (const char *q = kd_sb_str(names); !seen && *q;) {
-            size_t m = strcspn(q, ",");
-            seen = m == n && strncmp(q, p, n) == 0;
-            q += m;
-            q += strspn(q, ", ");
-        }
-        if (!seen)
+        if (!names_hold(kd_sb_str(names), p, n))
             kd_sb_printf(names, "%s%.*s", names->len ? ", " : "", (int)n, p);
         p += n;
         p += strspn(p, ", ");

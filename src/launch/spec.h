@@ -136,6 +136,8 @@ typedef struct kd_launch_request {
 int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_strbuf *error);
 void kd_launch_spec_free(kd_launch_spec *s);
 
+/* Whether `failed`'s refusal was for want of a value for scalar `name` (its needs_value). */
+bool kd_launch_spec_needs(const kd_launch_spec *failed, const char *name);
 /* Appends the scalars `failed` still needs (its needs_value) to `names` (", "-joined), each
  * once: a name already in `names` is skipped. For a line that gathers several launches'
  * needs (several kernels, two sides). */

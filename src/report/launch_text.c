@@ -129,20 +129,6 @@ void kd_launch_block_text(const kd_comparison *c, const char *indent, kd_strbuf 
     }
 }
 
-/* Whether `names` (", "-joined) holds name. */
-static bool listed(const char *names, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = names; *p;) {
-        size_t m = strcspn(p, ",");
-        if (m == n && strncmp(p, name, n) == 0)
-            return true;
-        p += m;
-        p += strspn(p, ", ");
-    }
-    return false;
-}
-
 /* The why of spec->assumed's phrase "NAME = VALUE: WHY (--arg NAME=VALUE)", or NULL. */
 static bool assumed_why(const char *assumed, const char *name, kd_strbuf *why)
 {
@@ -167,7 +153,7 @@ static bool assumed_why(const char *assumed, const char *name, kd_strbuf *why)
 void kd_launch_param_note(const kd_launch_spec *spec, bool built, size_t j, const char *name, kd_strbuf *out)
 {
     if (!built) {
-        if (*name && listed(spec->needs_value, name)) {
+        if (kd_launch_spec_needs(spec, name)) {
             kd_sb_puts(out, " (needs --arg ");
             kd_sb_untrusted(out, name);
             kd_sb_puts(out, "=VALUE)");
