@@ -168,6 +168,10 @@ static void read_abi(kd_side *side, const json_t *meta_json);
 /* Whether a side's launch is taken from the user's code: the file launches the kernel itself
  * (the helper's list found `kernel[grid](...)`, `.warmup(...)` or `.run(...)`), or --run
  * names a program that does, and --no-capture does not say otherwise. */
+/* --launch FILE with a Triton section: the launch, its constexprs and autotune choice are the
+ * captured program's (never the file's own launch, nor an autotuner run here). */
+static bool replayed(const kd_side *side) { return side->replay && side->replay->cap.triton; }
+
 static bool captures(const kd_frontend_options *opts, json_t *kernel)
 {
     return !opts->no_capture && (opts->run_command || json_array_size(json_object_get(kernel, "launches")) > 0);
@@ -599,7 +603,7 @@ static void triton_prefetch(const kd_frontend_options *opts, kd_side *sides[2])
             return;
         json_t *info = sides[s]->kernel_info->frontend_info ? json_loads(sides[s]->kernel_info->frontend_info, 0, NULL)
                                                              : NULL;
-        bool capture = captures(opts, info);
+        bool capture = !replayed(sides[s]) && captures(opts, info);
         json_decref(info);
         if (!capture)
             return;
@@ -1097,7 +1101,7 @@ static void triton_configs(const kd_frontend_options *opts, const kd_launch_opti
     const kd_kernel *k = side->kernel_info;
     json_t *info = k && k->frontend_info ? json_loads(k->frontend_info, 0, NULL) : NULL;
     /* A launch taken from the user's code carries Triton's own autotune choice. */
-    json_t *configs = captures(opts, info) ? NULL : json_object_get(info, "configs");
+    json_t *configs = captures(opts, info) || replayed(side) ? NULL : json_object_get(info, "configs");
     size_t i;
     json_t *cfg;
     json_array_foreach(configs, i, cfg)
@@ -1265,7 +1269,7 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
     if (!side->kernel_info)
         return KD_OK;
     json_t *info = side->kernel_info->frontend_info ? json_loads(side->kernel_info->frontend_info, 0, NULL) : NULL;
-    bool capture = captures(opts, info);
+    bool capture = !replayed(side) && captures(opts, info);
     json_decref(info);
     if (capture) {
         kd_strbuf why = {0};

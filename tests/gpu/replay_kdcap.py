@@ -1,4 +1,4 @@
-"""replay_kdcap.py — what a capture file (docs/CAPTURE.md, format 1) says, for the GPU must-show
+"""replay_kdcap.py — what a capture file (docs/CAPTURE.md, format 1 or 2) says, for the GPU must-show
 scripts of issue 30 (tests/gpu/replay_*/): its manifest's launch lines and each pointer word with
 the allocation it points into.
 
@@ -7,6 +7,9 @@ usage: python3 replay_kdcap.py FILE          prints the manifest's kernel/api/gr
        python3 replay_kdcap.py FILE --inside  exit 0 when every pointer word points at an offset
                                              > 0 inside its allocation (tensors inside a pool
                                              segment), 1 otherwise
+       python3 replay_kdcap.py FILE --triton exit 0 when the file has a Triton section (format 2) for
+                                             its kernel, printing its kernel, num_warps, num_stages,
+                                             constexprs and scratch pointers; 1 otherwise
        python3 replay_kdcap.py FILE --cluster X Y Z OUT
                                              writes FILE with its cluster line made `cluster X Y Z`
                                              to OUT (the manifest's size and both checksums redone):
@@ -55,6 +58,18 @@ def main():
     lines = manifest(sys.argv[1])
     allocs = [int(l.split()[1]) for l in lines if l.startswith("alloc ")]
     pointers = [tuple(int(v) for v in l.split()[1:4]) for l in lines if l.startswith("pointer ")]
+    if len(sys.argv) > 2 and sys.argv[2] == "--triton":
+        import json
+        t = [l[len("triton "):] for l in lines if l.startswith("triton ")]
+        if not t:
+            return 1
+        # the format's string escapes: \\ and \xNN (json.dumps never writes a raw control byte)
+        text = t[0].encode().decode("unicode_escape")
+        d = json.loads(text)
+        print("triton kernel %s num_warps %s num_stages %s num_ctas %s constexprs %s scratch %s %s" % (
+            d["kernel"], d["num_warps"], d["num_stages"], d["num_ctas"], json.dumps(d["constexprs"]),
+            d["scratch_pointers"], d.get("scratch_sizes")))
+        return 0
     if len(sys.argv) > 2 and sys.argv[2] == "--inside":
         return 0 if pointers and all(off > 0 and off < allocs[a] for _, a, off in pointers) else 1
     for l in lines:

@@ -56,6 +56,12 @@ has cap_triton_py2_aa out 'as its JIT compiled the captured launch .*num_warps=4
 has cap_triton_py2_aa out '^    of them 128-bit +[1-9][0-9]* +[1-9]'
 if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['replay'] else 1)" "$TQ/aa.json" 2>"$TQ/aa.err"
 then ok "cap_triton_py2_aa: JSON has the replay"; else fail "cap_triton_py2_aa: JSON replay" "$TQ/aa.err"; fi
+# a file that launches the kernel itself: under --launch the captured launch is the one replayed
+# (no run of the file's own launch, no autotuner)
+{ cat "$tk"; printf '\n\nif __name__ == "__main__":\n    import torch\n    x = torch.zeros(1024, device="cuda")\n    kd_triton_kernel[(1,)](x, x, x, 1.0, 1024, BLOCK=1024, ITERS=4)\n'; } >"$TQ/tk_own.py"
+KERNDIFF_SIMULATE="median=50us" run cap_triton_py2_own 0 -- --launch "$TQ/triton.kdcap" --max-time 1 "$TQ/tk_own.py" "$TQ/tk_own.py"
+has cap_triton_py2_own out 'as its JIT compiled the captured launch .*ITERS=16'
+lacks cap_triton_py2_own err "not taken from the user's code"
 # v2: another body, the same signature: replayed
 sed 's/y = y \* 0.5 + t/y = y * 0.25 + t/' "$tk" >"$TQ/tk_v2.py"
 KERNDIFF_SIMULATE="median=50us;median=40us" run cap_triton_py2_v2 0 -- --launch "$TQ/triton.kdcap" --max-time 1 "$tk" "$TQ/tk_v2.py"
