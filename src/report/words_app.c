@@ -55,7 +55,8 @@ const kd_wording kd_wording_app[] = {
     {KD_MSG_CAPTURE_NOT_CAPTURE, 1,
      "kerndiff: {0} is not a kerndiff capture file (make one with `kerndiff capture --fn NAME -o FILE -- CMD ...`)"},
     {KD_MSG_CAPTURE_VERSION, 3,
-     "kerndiff: {0}: capture format {1}, this kerndiff reads {2}: capture the launch again with this kerndiff"},
+     "kerndiff: {0}: capture format {1}, this kerndiff reads formats up to {2}: capture the launch again with this "
+     "kerndiff"},
     {KD_MSG_CAPTURE_TRUNCATED, 3,
      "kerndiff: {0}: the capture file is truncated at byte {1} (it needs {2} bytes): was it copied or written in full?"},
     {KD_MSG_CAPTURE_TRAILING, 3,
