@@ -116,16 +116,18 @@ sanitize:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
+# FUZZ_BUILD: the fuzzers' own build folder (one per worker when several fuzz at once).
+FUZZ_BUILD ?= build-fuzz
 fuzz:
-	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libkerndiff.a
-	@mkdir -p build-fuzz/fuzz
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" $(FUZZ_BUILD)/libkerndiff.a
+	@mkdir -p $(FUZZ_BUILD)/fuzz
 	for f in tests/fuzz/fuzz_*.c; do \
-	  clang $(KD_CPPFLAGS) $(KD_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz/$$(basename $$f .c) $$f build-fuzz/libkerndiff.a $(KD_LIBS) || exit 1; \
+	  clang $(KD_CPPFLAGS) $(KD_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $(FUZZ_BUILD)/fuzz/$$(basename $$f .c) $$f $(FUZZ_BUILD)/libkerndiff.a $(KD_LIBS) || exit 1; \
 	done
 
 FUZZ_SECONDS ?= 20
 fuzz-run: fuzz
-	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 install: $(BIN) $(HARNESS) $(HELPERS) $(INJECT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

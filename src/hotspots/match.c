@@ -94,12 +94,20 @@ static long find_main_line(const kd_hs_profile *p, unsigned n)
     return -1;
 }
 
-static long find_by_name(const kd_hs_profile *p, const kd_hs_line *l)
+/* The other side's unclaimed line of l's number in l's file: the same path first, else the
+ * same base name (a header reached by another path). Base name alone paired a header's line
+ * with the main file's line of that number when both had one name (dir/k.cu, k.cu), and
+ * left the header's own partner unpaired: a profile diffed against itself showed moves. */
+static long find_by_name(const kd_hs_profile *p, const bool *claimed, const kd_hs_line *l)
 {
-    for (size_t k = 0; k < p->line_count; k++)
-        if (p->lines[k].line == l->line && !strcmp(base_name(p->lines[k].file), base_name(l->file)) &&
-            (p->lines[k].file != NULL) == (l->file != NULL))
-            return (long)k;
+    for (int exact = 1; exact >= 0; exact--)
+        for (size_t k = 0; k < p->line_count; k++) {
+            const kd_hs_line *o = &p->lines[k];
+            if (claimed[k] || o->line != l->line || (o->file != NULL) != (l->file != NULL))
+                continue;
+            if (exact ? !o->file || !strcmp(o->file, l->file) : !strcmp(base_name(o->file), base_name(l->file)))
+                return (long)k;
+        }
     return -1;
 }
 
@@ -125,7 +133,7 @@ static unsigned partner(matcher *m, int s, const kd_hs_line *l, kd_hs_match *how
     *other_index = -1;
     if (!m->map[s] || !in_main(me, l) || l->line < 1 || l->line > me->src_count) {
         /* Each side's main file is its own source (v1.cu, v2.cu): those pair by number alone. */
-        *other_index = in_main(me, l) ? find_main_line(them, l->line) : find_by_name(them, l);
+        *other_index = in_main(me, l) ? find_main_line(them, l->line) : find_by_name(them, m->claimed[!s], l);
         *how = KD_HS_SAME_LINE;
         if (*other_index >= 0 && m->claimed[!s][*other_index])
             *other_index = -1;

@@ -13,6 +13,8 @@ seeds_for() {
     fuzz_sanitizer) ls tests/fixtures/sanitizer/*.log ;;
     fuzz_cache) ls tests/fuzz/seeds/cache/* ;;
     fuzz_capture) ls tests/fuzz/seeds/capture/* ;;
+    fuzz_heat) ls tests/fuzz/seeds/heat/* ;;
+    fuzz_hotspots) ls tests/fuzz/seeds/hotspots/* ;;
     esac
 }
 for target in "$build"/fuzz/fuzz_*; do
