@@ -1,6 +1,6 @@
 /* Hot-spot lines outside the main source pair by their file's path before its base name: a
- * header z/k.cu and the main file k.cu (which sorts first), both sampled at line 3, stay two rows (issue found
- * by tests/fuzz/fuzz_hotspots.c: a profile diffed against itself showed two moved lines). */
+ * header z/k.cu and the main file k.cu (which sorts first), both sampled at line 3, stay two
+ * rows (found by tests/fuzz/fuzz_hotspots.c: a profile diffed against itself showed moves). */
 #include "kd_test.h"
 
 #include <string.h>
