@@ -36,7 +36,8 @@ if nvcc -arch=sm_90 -cubin -o "$WORK/copy.cubin" tests/gpu/kernels/copy.cu 2>"$W
     grep '^FAIL' -A1 "$WORK/conformance.txt" | head -20 | tee -a "$WORK/summary"
     for what in 'mode sustained: time 4' 'reset: the new launch' 'geometry in clusters: check' 'counters NAME'; do
         line=$(grep -F "$what" "$WORK/conformance.txt" | head -1)
-        check "conformance_${what%%:*}" "$([ "${line:0:2}" = ok ]; echo $?)" "${line:-not run}"
+        name=${what%%:*}
+        check "conformance_${name// /_}" "$([ "${line:0:2}" = ok ]; echo $?)" "${line:-not run}"
     done
 else
     check conformance_cuda 1 "nvcc could not build the copy kernel" "$WORK/copy.err"
