@@ -165,13 +165,13 @@ enum { CAPTURE_TIMEOUT_S = 120 };
 
 static void read_abi(kd_side *side, const json_t *meta_json);
 
-/* Whether a side's launch is taken from the user's code: the file launches the kernel itself
- * (the helper's list found `kernel[grid](...)`, `.warmup(...)` or `.run(...)`), or --run
- * names a program that does, and --no-capture does not say otherwise. */
 /* --launch FILE with a Triton section: the launch, its constexprs and autotune choice are the
  * captured program's (never the file's own launch, nor an autotuner run here). */
 static bool replayed(const kd_side *side) { return side->replay && side->replay->cap.triton; }
 
+/* Whether a side's launch is taken from the user's code: the file launches the kernel itself
+ * (the helper's list found `kernel[grid](...)`, `.warmup(...)` or `.run(...)`), or --run
+ * names a program that does, and --no-capture does not say otherwise. */
 static bool captures(const kd_frontend_options *opts, json_t *kernel)
 {
     return !opts->no_capture && (opts->run_command || json_array_size(json_object_get(kernel, "launches")) > 0);
@@ -1596,6 +1596,21 @@ static void read_abi(kd_side *side, const json_t *meta_json)
     side->abi.scratch_bytes[0] = (unsigned long long)json_integer_value(json_object_get(meta_json, "global_scratch_size"));
     side->abi.scratch_bytes[1] = (unsigned long long)json_integer_value(json_object_get(meta_json, "profile_scratch_size"));
     side->abi.block_threads = 32u * (unsigned)json_integer_value(json_object_get(meta_json, "num_warps"));
+    /* a replayed launch (launch/replay.h) sizes this side's scratch from its compiled kernel:
+     * v2's body may need more (or other) scratch than the program's kernel did */
+    json_t *info = replayed(side) && side->compiled && side->compiled->frontend_info
+                       ? json_loads(side->compiled->frontend_info, 0, NULL)
+                       : NULL;
+    if (json_is_object(info)) {
+        json_object_set_new(info, "compiled_scratch",
+                            json_pack("[I,I]", (json_int_t)side->abi.scratch_bytes[0], (json_int_t)side->abi.scratch_bytes[1]));
+        char *text = json_dumps(info, JSON_COMPACT);
+        if (text) {
+            free(side->compiled->frontend_info);
+            side->compiled->frontend_info = text;
+        }
+    }
+    json_decref(info);
 }
 
 /* "Triton 3.6.0: num_warps=4 num_stages=3 shared=2048 B; BLOCK=1024; specialised stride=1" */

@@ -346,6 +346,14 @@ void kd_capture_free(kd_capture *cap)
     memset(cap, 0, sizeof *cap);
 }
 
+size_t kd_capture_triton_scratch(const kd_capture *cap)
+{
+    json_t *t = cap->triton ? json_loads(cap->triton, 0, NULL) : NULL;
+    json_int_t n = json_integer_value(json_object_get(t, "scratch_pointers"));
+    json_decref(t);
+    return n > 0 && (size_t)n <= cap->nparams ? (size_t)n : 0; /* the reader checked it; said again */
+}
+
 uint64_t kd_capture_data_bytes(const kd_capture *cap)
 {
     uint64_t n = 0;

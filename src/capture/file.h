@@ -138,6 +138,10 @@ int kd_capture_read_contents(const kd_capture *cap, const kd_capture_read_reques
 int kd_capture_parse_manifest(const char *text, size_t len, uint64_t data_end, const char *path, kd_capture *cap,
                               kd_diag *err);
 
+/* How many trailing parameters of the captured launch are Triton's scratch pointers (its
+ * Triton section's scratch_pointers); 0 without a section. */
+size_t kd_capture_triton_scratch(const kd_capture *cap);
+
 /* Total bytes of the captured contents (the spans, before), for the launch line. */
 uint64_t kd_capture_data_bytes(const kd_capture *cap);
 

@@ -258,6 +258,34 @@ static int check_layout(const kd_replay *r, const kd_kernel *k, int side, kd_dia
     return 0;
 }
 
+/* A Triton side's scratch (its compiled kernel's sizes, "compiled_scratch" in its description,
+ * backend/triton.c), after the buffers: one KD_ROLE_SCRATCH argument per trailing scratch
+ * pointer that needs bytes (size per program x the grid's programs, as Triton's launcher
+ * allocates), in the order of the pointers; wire/replay.c passes that pointer as the harness's
+ * zeroed workspace instead of the program's word. */
+static void add_triton_scratch(const kd_replay *r, const kd_kernel *kernel, kd_launch_spec *spec)
+{
+    static const char *const names[2] = {"(global scratch)", "(profile scratch)"};
+    size_t n = kd_capture_triton_scratch(&r->cap);
+    json_t *info = n > 0 && kernel->frontend_info ? json_loads(kernel->frontend_info, 0, NULL) : NULL;
+    json_t *sizes = json_object_get(info, "compiled_scratch");
+    unsigned long long programs = (unsigned long long)spec->grid[0] * spec->grid[1] * spec->grid[2];
+    for (size_t k = 0; k < n && k < 2 && json_is_array(sizes); k++) {
+        json_int_t bytes = json_integer_value(json_array_get(sizes, k));
+        if (bytes <= 0)
+            continue;
+        spec->args = kd_xrealloc(spec->args, (spec->nargs + 1) * sizeof *spec->args);
+        kd_launch_arg *a = &spec->args[spec->nargs++];
+        memset(a, 0, sizeof *a);
+        a->name = kd_xstrdup(names[k]);
+        a->role = KD_ROLE_SCRATCH;
+        a->type = (kd_type_info){KD_DT_U8, 1};
+        a->count = (unsigned long long)bytes * programs;
+        a->origin = "compiler";
+    }
+    json_decref(info);
+}
+
 int kd_replay_spec(const kd_replay *r, const kd_kernel *kernel, int side, kd_launch_spec *spec, kd_diag *err)
 {
     memset(spec, 0, sizeof *spec);
@@ -296,13 +324,15 @@ int kd_replay_spec(const kd_replay *r, const kd_kernel *kernel, int side, kd_lau
         spec->grid[d] = cap->grid[d];
         spec->block[d] = cap->block[d];
     }
+    add_triton_scratch(r, kernel, spec);
     spec->dynamic_smem = cap->smem;
     spec->grid_origin = spec->block_origin = spec->smem_origin = spec->n_origin = "captured";
     /* a replayed launch has no n (the capture gives every size): the elements of its first
        compared buffer stand for it where a count is asked (JSON's launch.n, at least 1) */
     spec->n = 1;
     for (size_t j = spec->nargs; j-- > 0;)
-        if (spec->args[j].count && (spec->args[j].role == KD_ROLE_INOUT || spec->n == 1))
+        if (spec->args[j].role != KD_ROLE_SCRATCH && spec->args[j].count &&
+            (spec->args[j].role == KD_ROLE_INOUT || spec->n == 1))
             spec->n = spec->args[j].count;
     return 0;
 }

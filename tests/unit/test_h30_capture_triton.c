@@ -213,6 +213,19 @@ static void triton_layout_by_name(void **state)
     assert_int_equal(kd_replay_spec(&r, &k, 2, &spec, &err), -1);
     assert_int_equal(err.id, KD_MSG_CAPTURE_TRITON_SIGNATURE);
     kd_diag_free(&err);
+    /* the compiled kernel needs 512 B of global scratch a program: a workspace argument after
+       the buffers, sized for the grid's programs (1 here), named as the launch line says it */
+    char info[] = "{\"compiled_scratch\": [512, 0]}";
+    k.params = compiled;
+    k.nparams = 2;
+    k.frontend_info = info;
+    assert_int_equal(kd_replay_spec(&r, &k, 1, &spec, &err), 0);
+    assert_int_equal(spec.nargs, r.nbuffers + 1);
+    assert_int_equal(spec.args[spec.nargs - 1].role, KD_ROLE_SCRATCH);
+    assert_int_equal(spec.args[spec.nargs - 1].count, 512);
+    assert_string_equal(spec.args[spec.nargs - 1].name, "(global scratch)");
+    assert_int_equal(kd_capture_triton_scratch(&r.cap), 1);
+    kd_launch_spec_free(&spec);
     kd_replay_free(&r);
     free(raw);
     free(out);
