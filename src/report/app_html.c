@@ -105,7 +105,8 @@ static void kernel_chart(FILE *out, const kd_app_comparison *c, size_t k)
     }
     char xlabel[96];
     kd_plot p = {.out = out, .width = 720, .height = 28 + 46 + 34 * (double)k, .left = 230};
-    kd_html_time_axis(&p.x, 0, most * 1.1 + 1e-9, KD_SCALE_LINEAR, "GPU time per run, median", xlabel, sizeof xlabel);
+    kd_html_axis_of_time(&p.x, &(kd_time_axis){.lo = 0, .hi = most * 1.1 + 1e-9, .scale = KD_SCALE_LINEAR, .what = "GPU time per run, median"},
+                         xlabel, sizeof xlabel);
     p.y = (kd_axis){.label = "kernel", .lo = 0, .hi = (double)k, .tick_at = at, .tick_text = text, .nticks = k};
     kd_html_figure_start(out);
     kd_plot_begin(&p, "chart-app-kernels", "GPU time per run of the kernels that take the most, v1 and v2");

@@ -84,11 +84,6 @@ void kd_html_figure_end(FILE *out, kd_strbuf *caption)
     fputs("</figure>\n", out);
 }
 
-void kd_html_time_axis(kd_axis *a, double lo, double hi, kd_scale scale, const char *what, char *label, size_t n)
-{
-    kd_html_axis_of_time(a, &(kd_time_axis){.lo = lo, .hi = hi, .scale = scale, .what = what}, label, n);
-}
-
 void kd_html_axis_of_time(kd_axis *a, const kd_time_axis *t, char *label, size_t n)
 {
     double lo = t->lo, hi = t->hi;

@@ -38,8 +38,5 @@ typedef struct kd_time_axis {
     const char *what;
 } kd_time_axis;
 void kd_html_axis_of_time(kd_axis *a, const kd_time_axis *t, char *label, size_t n);
-/* The same with the request spelled out: kept only for report/app_html.c's call until it
- * moves to kd_html_axis_of_time (issue 29: no function takes more than 6 parameters). */
-void kd_html_time_axis(kd_axis *a, double lo, double hi, kd_scale scale, const char *what, char *label, size_t n);
 
 #endif
