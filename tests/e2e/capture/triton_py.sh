@@ -81,3 +81,44 @@ python3 "$ROOT/tests/e2e/capture/kdcap_write.py" "$TQ/bad.json" "$TQ/bad.kdcap"
 run cap_triton_py2_corrupt 3 -- --launch "$TQ/bad.kdcap" "$tk" "$tk"
 has cap_triton_py2_corrupt err "manifest line [0-9]+: cannot read 'triton "
 fi
+# a kernel whose compiled form needs global scratch (a device-side tensor descriptor): the
+# harness is asked for this side's own workspace (`arg 3 scratch BYTES`, 128 B x 4 programs),
+# not given the program's word, and nothing is patched into it
+if python3 -c 'import triton' 2>/dev/null; then
+python3 - "$TQ/sk_spec.json" <<'PY'
+import json, struct, sys
+from triton.backends.compiler import GPUTarget
+from triton.backends.nvidia.compiler import CUDABackend
+from triton.runtime.jit import serialize_specialization_data
+n = 1024
+sig = {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+div = [["tt.divisibility", 16]]
+opts = CUDABackend(GPUTarget("cuda", 90, 32)).parse_options({"num_warps": 4})
+spec_data = serialize_specialization_data("sk.sk_kernel", sig, {(3,): 256}, {(0,): div, (1,): div, (2,): div}, opts, "k")
+section = {"section": 1, "kernel": "sk_kernel", "fn": "sk_kernel", "specialization": spec_data, "num_warps": 4,
+           "num_stages": 3, "num_ctas": 1, "maxnreg": None, "shared": 1032, "constexprs": {"BLOCK": 256},
+           "params": [{"name": k, "type": v, "constexpr": v == "constexpr"} for k, v in sig.items()],
+           "scratch_pointers": 2, "scratch_sizes": [128, 0], "triton_version": "3.6.0"}
+base = 0x7F0000000000
+spec = {"argv": ["python3", "prog.py"], "kernel": "sk_kernel", "demangled": "sk_kernel", "api": "cuLaunchKernelEx",
+        "grid": [4, 1, 1], "block": [128, 1, 1], "cluster": [0, 0, 0],
+        "params": [[0, 8], [8, 8], [16, 4], [24, 8], [32, 8]],
+        "paramdata": struct.pack("<QQiIQQ", base, base + 4096, n, 0, base + 8192, 0).hex(),
+        "allocs": [{"size": 12288, "before": "00" * 12288, "after": "00" * 12288}],
+        "pointers": [[0, 0, 0], [8, 0, 4096], [24, 0, 8192]], "triton": section}
+json.dump(spec, open(sys.argv[1], "w"))
+PY
+python3 "$ROOT/tests/e2e/capture/kdcap_write.py" "$TQ/sk_spec.json" "$TQ/sk.kdcap"
+sk=$ROOT/tests/e2e/capture/triton_scratch_kernel.py
+rm -f "$WORK/cap_cluster/proto.log"
+# the recorder's folder (capture/cluster.sh) stands for the build folder: the Triton helper too
+ln -sf "$(cd "$(dirname "$KD")" && pwd)/kerndiff-triton.py" "$WORK/cap_cluster/harness/kerndiff-triton.py" 2>/dev/null
+KERNDIFF_SIMULATE="copy=all" KERNDIFF_HARNESS_DIR="$WORK/cap_cluster/harness" run cap_triton_scratch 0 -- \
+    --launch "$TQ/sk.kdcap" --max-time 1 "$sk" "$sk"
+lacks cap_triton_scratch err 'parameters|cannot be replayed'
+if [ -f "$WORK/cap_cluster/proto.log" ] && grep -q '^arg 3 scratch 512$' "$WORK/cap_cluster/proto.log" &&
+    ! grep -q '^arg 3 bytes' "$WORK/cap_cluster/proto.log" && ! grep -Eq '^patch 3 ' "$WORK/cap_cluster/proto.log" &&
+    grep -q '^arg 4 bytes 0000000000000000$' "$WORK/cap_cluster/proto.log" && grep -q '^patch 0 0 5 0$' "$WORK/cap_cluster/proto.log"; then
+    ok "cap_triton_scratch: the global scratch is the side's own workspace (128 B x 4 programs), the rest as captured"
+else fail "cap_triton_scratch: the protocol sent" "$WORK/cap_cluster/proto.log"; fi
+fi
