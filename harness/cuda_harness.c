@@ -173,7 +173,8 @@ static void hello(harness *h)
 
 /* Modules loaded by this process, by path and the file's identity: a harness that serves a
  * sweep's points (`reset`) loads each distinct build once. A file changed since is loaded
- * again. */
+ * again, and so is one the other slot holds now (an A/A diff of one cubin): each slot keeps
+ * module globals of its own (an instrumented build's kd_regions). */
 enum { MAX_MODULES = 16 };
 static struct loaded_module {
     char *path;
@@ -188,12 +189,21 @@ static bool same_file(const struct stat *a, const struct stat *b)
            a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
+static bool held_by_other_slot(const harness *h, CUmodule m)
+{
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        if (k != server.cur && h->slot[k].module == m)
+            return true;
+    return false;
+}
+
 static CUresult load_module(harness *h, CUmodule *mod, const char *path)
 {
     struct stat st;
     bool known = stat(path, &st) == 0;
     for (size_t i = 0; known && i < nmodules; i++)
-        if (strcmp(modules[i].path, path) == 0 && same_file(&modules[i].st, &st)) {
+        if (strcmp(modules[i].path, path) == 0 && same_file(&modules[i].st, &st) &&
+            !held_by_other_slot(h, modules[i].module)) {
             *mod = modules[i].module;
             return 0;
         }
