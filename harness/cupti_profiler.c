@@ -193,12 +193,14 @@ static CUptiResult (*push_range)(CUpti_RangeProfiler_PushRange_Params *);
 static CUptiResult (*pop_range)(CUpti_RangeProfiler_PopRange_Params *);
 
 /* Start, one launch after its before_pass, stop, until CUPTI has every pass it needs; with
- * user_range, the launch inside a pushed range named "launch". */
+ * user_range, the launch inside a pushed range named "launch"; with prep_inside, before_pass
+ * after the start (its kernels are ranges too, dropped by first_launch_range). */
 static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pass_ops *ops, bool user_range,
-                              size_t *passes, const char **what)
+                              bool prep_inside, size_t *passes, const char **what)
 {
     for (*passes = 0; *passes < MAX_PASSES;) {
-        ops->before_pass(ops->ctx, *passes);
+        if (!prep_inside)
+            ops->before_pass(ops->ctx, *passes);
         CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
         start.pRangeProfilerObject = obj;
         CUptiResult rc = api.start(&start);
@@ -206,6 +208,8 @@ static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pa
             *what = "cuptiRangeProfilerStart";
             return rc;
         }
+        if (prep_inside)
+            ops->before_pass(ops->ctx, *passes);
         CUpti_RangeProfiler_PushRange_Params push = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
         push.pRangeProfilerObject = obj;
         push.pRangeName = "launch";
@@ -232,6 +236,27 @@ static CUptiResult run_passes(CUpti_RangeProfiler_Object *obj, const kd_cupti_pa
     }
     *what = "the range profiler (more passes than the limit)";
     return CUPTI_ERROR_UNKNOWN;
+}
+
+/* With the preparation inside the session, its kernels (the harness's kd_touch, kd_discard,
+ * kd_stride, and whatever came before them, a memset's) are ranges: the launch's ranges are
+ * those after the last of them. */
+static size_t first_launch_range(const uint8_t *data, size_t size, size_t total)
+{
+    size_t first = 0;
+    for (size_t r = 0; r < total; r++) {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
+            .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+        ri.pCounterDataImage = data;
+        ri.counterDataImageSize = size;
+        ri.rangeIndex = r;
+        ri.rangeDelimiter = "/";
+        if (api.range_info(&ri) == CUPTI_SUCCESS && ri.rangeName &&
+            (!strncmp(ri.rangeName, "kd_touch", 8) || !strncmp(ri.rangeName, "kd_discard", 10) ||
+             !strncmp(ri.rangeName, "kd_stride", 9)))
+            first = r + 1;
+    }
+    return first;
 }
 
 /* The configuration of the last metric list (its names joined by commas): a repeat of the
@@ -278,6 +303,7 @@ unsigned kd_cupti_l2_prep(void)
         {"pages", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_PAGES},
         {"limit", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_LIMIT},
         {"reset", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_RESET},
+        {"inside", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_INSIDE},
     };
     const char *want = kd_env_nonempty(KD_ENV_COUNTER_PREP);
     for (size_t i = 0; want && i < sizeof preps / sizeof *preps; i++)
@@ -406,6 +432,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         memcpy(&pop_range, &f, sizeof f);
         user_range = push_range && pop_range;
     }
+    bool prep_inside = (kd_cupti_l2_prep() & KD_CUPTI_PREP_INSIDE) != 0;
     t1 = now_ms();
     for (int attempt = 0; attempt < 2; attempt++) {
         CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
@@ -424,7 +451,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         const char *what = "cuptiRangeProfilerSetConfig";
         rc = api.set_config(&sc);
         if (rc == CUPTI_SUCCESS)
-            rc = run_passes(obj, ops, user_range, &out->passes, &what);
+            rc = run_passes(obj, ops, user_range, prep_inside, &out->passes, &what);
         if (rc == CUPTI_SUCCESS)
             break;
         if (kernel_replay || attempt == 1) {
@@ -446,14 +473,17 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
     info.pCounterDataImage = data;
     info.counterDataImageSize = ds.counterDataSize;
     CALL(data_info, info, "cuptiRangeProfilerGetCounterDataInfo");
-    if (info.numTotalRanges == 0) {
+    size_t first = prep_inside ? first_launch_range(data, ds.counterDataSize, info.numTotalRanges) : 0;
+    if (info.numTotalRanges <= first) {
         snprintf(why, why_len, "the range profiler recorded no kernel (%zu ranges dropped)", decode.numOfRangeDropped);
         st = KD_CUPTI_FAILED;
         goto done;
     }
-    out->ranges = info.numTotalRanges < KD_CUPTI_MAX_RANGES ? info.numTotalRanges : KD_CUPTI_MAX_RANGES;
+    size_t launched = info.numTotalRanges - first;
+    out->ranges = launched < KD_CUPTI_MAX_RANGES ? launched : KD_CUPTI_MAX_RANGES;
     out->values = calloc(out->ranges * (n ? n : 1), sizeof *out->values);
-    for (size_t r = 0; r < out->ranges; r++) {
+    for (size_t k = 0; k < out->ranges; k++) {
+        size_t r = first + k;
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
             .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
         ri.pCounterDataImage = data;
@@ -461,7 +491,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         ri.rangeIndex = r;
         ri.rangeDelimiter = "/";
         if (api.range_info(&ri) == CUPTI_SUCCESS && ri.rangeName)
-            snprintf(out->names[r], sizeof out->names[r], "%s", ri.rangeName);
+            snprintf(out->names[k], sizeof out->names[k], "%s", ri.rangeName);
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         ev.pHostObject = cache.host;
         ev.pCounterDataImage = data;
@@ -469,7 +499,7 @@ kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metri
         ev.rangeIndex = r;
         ev.ppMetricNames = names;
         ev.numMetrics = n;
-        ev.pMetricValues = &out->values[r * n];
+        ev.pMetricValues = &out->values[k * n];
         CALL(evaluate, ev, "cuptiProfilerHostEvaluateToGpuValues");
     }
     st = KD_CUPTI_OK;

@@ -41,7 +41,7 @@ typedef struct kd_cupti_result {
 } kd_cupti_result;
 
 /* How before_pass prepares L2 (a set of steps, in this order): KERNDIFF_COUNTER_PREP names the
- * set (touch, memset, read, discard, clean, none, pages, limit, reset; unset or unknown: the default), so that an
+ * set (touch, memset, read, discard, clean, none, pages, limit, reset, inside; unset or unknown: the default), so that an
  * experiment compares them without a rebuild (tests/gpu/counters_experiment.sh). */
 enum {
     KD_CUPTI_PREP_MEMSET = 1,  /* write the flush buffer (twice L2): evicts what the last pass left */
@@ -50,6 +50,8 @@ enum {
     KD_CUPTI_PREP_PAGES = 8,   /* then read one word per 64 KiB of each buffer (its translations warm) */
     KD_CUPTI_PREP_LIMIT = 16,  /* then set the persisting-L2 limit and back (the driver reconfigures L2) */
     KD_CUPTI_PREP_RESET = 32,  /* then cuCtxResetPersistingL2Cache */
+    KD_CUPTI_PREP_INSIDE = 64, /* all of it after the profiler's start, so that the launch follows it on
+                                * the GPU with no host gap (its kernels' ranges are dropped) */
 };
 unsigned kd_cupti_l2_prep(void);
 
