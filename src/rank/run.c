@@ -122,9 +122,9 @@ typedef struct cand_run {
      * comparison kept whole when a side points into it (a replayed launch's capture). */
     kd_side *side;
     kd_comparison *c;       /* the comparison kept whole, or NULL */
-    kd_child child[KD_RANK_MAX_GPUS];
-    bool open[KD_RANK_MAX_GPUS];
-    unsigned long long used[KD_RANK_MAX_GPUS];
+    kd_child *child;        /* one per GPU used (not KD_RANK_MAX_GPUS each: 2 KB a candidate) */
+    bool *open;
+    unsigned long long *used;
     size_t input;           /* 1 + its index among the candidates (0 is the baseline) */
     /* Blocks taken ahead: with more contenders than children open at once, a child opened
      * again takes PREFETCH blocks (its next rounds, each on a new placement) so that the
@@ -676,7 +676,9 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
             h.backend = kd_runtime_backend(r->diff, c, &why);
             kd_note_free(&why);
         }
-        h.cands[h.nraced] = (cand_run){.input = i + 1};
+        h.cands[h.nraced] = (cand_run){.input = i + 1, .child = kd_xcalloc(dev->ngpus, sizeof(kd_child)),
+                                       .open = kd_xcalloc(dev->ngpus, sizeof(bool)),
+                                       .used = kd_xcalloc(dev->ngpus, sizeof(unsigned long long))};
         keep_sides(c, &h.cands[h.nraced]);
         h.raced[h.nraced++] = e;
     }
@@ -708,6 +710,9 @@ static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned he
     kd_race_free(&race);
     for (size_t i = 0; i < h.nraced; i++) {
         free_sides(&h.cands[i]);
+        free(h.cands[i].child);
+        free(h.cands[i].open);
+        free(h.cands[i].used);
         free(h.cands[i].ahead_base);
         free(h.cands[i].ahead_cand);
     }
