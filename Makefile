@@ -73,6 +73,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
 
+# test_h31_l2_prep tests the harness's cupti_profiler.c (KERNDIFF_COUNTER_PREP's names).
+$(BUILD)/tests/test_h31_l2_prep: tests/unit/test_h31_l2_prep.c $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/cupti_library.o $(BUILD)/harness/counters_reply.o $(BUILD)/harness/server.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Iharness -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.o,$^) $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
+
 # The fake NVML that the --lock-clocks tests load instead of the driver's (tests/fakes).
 FAKE_NVML := $(BUILD)/tests/libfake_nvml.so
 $(FAKE_NVML): tests/fakes/fake_nvml.c
