@@ -95,6 +95,8 @@ bool kd_harness_pool_keep(int role, kd_child *c, const char *const *argv, int ti
         kd_trace("harness %s: reset refused, not kept", c->side ? c->side : "?");
         return false;
     }
+    const char *resets = kd_proto_value(&c->words, 1, "resets");
+    kd_trace("harness %s: reset (resets=%s), kept for the next point", c->side ? c->side : "?", resets ? resets : "?");
     spare *s = &pool.spares[role];
     s->child = *c;
     s->child.side = idle_label[role]; /* its label belonged to this point */

@@ -63,6 +63,9 @@ if [ "$(wc -l <"$WORK/sw_count_dir/starts")" -eq 3 ] && [ "$(grep -c ' 1$' "$WOR
     ok "sweep_processes: 5 points served by 3 harness processes (2 holding one side, 1 both)"
 else fail "sweep_processes: harness processes started" "$WORK/sw_count_dir/starts"; fi
 sw_count sweep_processes err 'harness .*: kept from the previous point$' 12
+# each process answered 4 resets (one after each point but the last), counted by itself
+sw_count sweep_processes err 'harness .*: reset \(resets=4\), kept for the next point$' 3
+sw_count sweep_processes err 'harness .*: reset \(resets=[5-9]\)' 0
 sw_count sweep_processes out '^  [0-9]+K +[0-9.]+us +[0-9.]+us .* faster ' 5
 
 # --no-check: one child per point (both together).
