@@ -18,6 +18,9 @@ enum {
     /* ... and scalars their launches still need (launch/spec.h kd_launch_needs_collect): the
        kernels, the flags ("--arg a=VALUE --arg b=VALUE"), the names ("a, b") */
     KD_MSG_DIFF_NEEDS_ONE_KERNEL_ARGS,
+    /* ... when the kernels need different ones: the kernels, each kernel's ("ka: --arg
+       a=VALUE; kc: --arg b=VALUE"), the names */
+    KD_MSG_DIFF_NEEDS_ONE_KERNEL_EACH,
 };
 
 #endif

@@ -1214,3 +1214,34 @@ void kd_launch_abi_set(kd_launch_abi *abi, const char *name, double value)
     abi->constants = kd_xreallocarray(abi->constants, abi->nconstants + 1, sizeof *abi->constants);
     abi->constants[abi->nconstants++] = (kd_launch_constant){kd_xstrdup(name), value};
 }
+
+void kd_launch_needs_add(kd_launch_needs_line *line, const char *kernel, const kd_launch_spec *v1,
+                         const kd_launch_spec *v2)
+{
+    kd_strbuf mine = {0}, flags = {0};
+    kd_launch_needs_collect(v1, &mine);
+    kd_launch_needs_collect(v2, &mine);
+    if (line->kernels++ == 0)
+        line->first = kd_xstrdup(kd_sb_str(&mine));
+    else if (strcmp(line->first, kd_sb_str(&mine)) != 0)
+        line->differ = true;
+    if (mine.len) {
+        kd_launch_needs_flags(kd_sb_str(&mine), &flags);
+        kd_sb_printf(&line->each, "%s%s: %s", line->each.len ? "; " : "", kernel, kd_sb_str(&flags));
+    }
+    kd_launch_needs_collect(v1, &line->names);
+    kd_launch_needs_collect(v2, &line->names);
+    kd_sb_free(&line->flags);
+    kd_launch_needs_flags(kd_sb_str(&line->names), &line->flags);
+    kd_sb_free(&mine);
+    kd_sb_free(&flags);
+}
+
+void kd_launch_needs_line_free(kd_launch_needs_line *line)
+{
+    kd_sb_free(&line->names);
+    kd_sb_free(&line->flags);
+    kd_sb_free(&line->each);
+    free(line->first);
+    memset(line, 0, sizeof *line);
+}

@@ -146,6 +146,21 @@ void kd_launch_needs_collect(const kd_launch_spec *failed, kd_strbuf *names);
  * b=VALUE" for names "a, b" (a message's data, worded in report/). */
 void kd_launch_needs_flags(const char *names, kd_strbuf *flags);
 
+/* What several kernels' launches need, gathered for one line (the several-kernels timing
+ * line): kd_launch_needs_add once per kernel, with its two sides' launches. `names` is the
+ * union ("a, b"), `flags` its --arg flags; `differ` says the kernels do not all need the
+ * same (then an --arg of one kernel's parameter is refused for another: `each` gives each
+ * kernel that needs values with its own, "ka: --arg a=VALUE; kc: --arg b=VALUE"). */
+typedef struct kd_launch_needs_line {
+    kd_strbuf names, flags, each;
+    bool differ;
+    size_t kernels;
+    char *first; /* the first kernel's needs, to compare the others with */
+} kd_launch_needs_line;
+void kd_launch_needs_add(kd_launch_needs_line *line, const char *kernel, const kd_launch_spec *v1,
+                         const kd_launch_spec *v2);
+void kd_launch_needs_line_free(kd_launch_needs_line *line);
+
 /* The grid's blocks (Triton: programs). */
 unsigned long long kd_launch_spec_blocks(const kd_launch_spec *s);
 

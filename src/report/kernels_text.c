@@ -12,16 +12,27 @@ static void names(kd_strbuf *out, const kd_comparison *c)
     }
 }
 
-void kd_kernels_needs(const kd_comparison *c, kd_strbuf *names)
+void kd_kernels_needs(const kd_comparison *c, kd_launch_needs_line *line)
 {
     for (size_t i = 0; i < c->kernel_count; i++)
-        for (int s = 0; s < 2; s++)
-            kd_launch_needs_collect(&c->kernels[i].side[s].launch, names);
+        kd_launch_needs_add(line, c->kernels[i].side[0].kernel, &c->kernels[i].side[0].launch,
+                            &c->kernels[i].side[1].launch);
 }
 
-void kd_kernels_needs_clause(const char *flags, const char *names, kd_strbuf *out)
+void kd_kernels_needs_clause(const kd_launch_needs_line *line, kd_strbuf *out)
 {
-    kd_sb_printf(out, ", and %s (no value given or in the file for %s)", flags, names);
+    if (!line->names.len)
+        return;
+    if (line->differ) {
+        kd_sb_puts(out, ", and the values the chosen kernel's launch needs: ");
+        kd_sb_untrusted(out, kd_sb_str(&line->each));
+    } else {
+        kd_sb_puts(out, ", and ");
+        kd_sb_untrusted(out, kd_sb_str(&line->flags));
+    }
+    kd_sb_puts(out, " (no value given or in the file for ");
+    kd_sb_untrusted(out, kd_sb_str(&line->names));
+    kd_sb_puts(out, ")");
 }
 
 bool kd_kernels_timing_text(const kd_comparison *c, kd_strbuf *out)
@@ -32,20 +43,10 @@ bool kd_kernels_timing_text(const kd_comparison *c, kd_strbuf *out)
     names(out, c);
     kd_sb_puts(out, ")");
     /* what the chosen kernel's launch will still refuse, by the launch's own rule */
-    kd_strbuf needs = {0}, flags = {0};
+    kd_launch_needs_line needs = {0};
     kd_kernels_needs(c, &needs);
-    if (needs.len) {
-        kd_launch_needs_flags(kd_sb_str(&needs), &flags);
-        kd_strbuf safe = {0};
-        kd_sb_untrusted(&safe, kd_sb_str(&needs));
-        kd_strbuf safe_flags = {0};
-        kd_sb_untrusted(&safe_flags, kd_sb_str(&flags));
-        kd_kernels_needs_clause(kd_sb_str(&safe_flags), kd_sb_str(&safe), out);
-        kd_sb_free(&safe);
-        kd_sb_free(&safe_flags);
-    }
-    kd_sb_free(&needs);
-    kd_sb_free(&flags);
+    kd_kernels_needs_clause(&needs, out);
+    kd_launch_needs_line_free(&needs);
     return true;
 }
 

@@ -5,18 +5,21 @@
 
 #include <stdbool.h>
 #include "diff/comparison.h"
+#include "launch/spec.h"
 #include "util/strbuf.h"
 
 /* "timing needs one kernel: --fn NAME (reduce0<float>, reduce0<int>, ...)", and the needs
  * clause when scalars need values ("..., and --arg alpha=VALUE (no value given or in the
  * file for alpha)"): false (nothing appended) when the comparison is not of several kernels or timing was not asked. */
 bool kd_kernels_timing_text(const kd_comparison *c, kd_strbuf *out);
-/* The scalars the compared kernels' launches still need (each side's kd_launch_spec
- * needs_value: the rule the launch refuses by), ", "-joined, once each, appended to names. */
-void kd_kernels_needs(const kd_comparison *c, kd_strbuf *names);
-/* ", and --arg a=VALUE (no value given or in the file for a)": the
- * clause the timing line ends with where `names` (flags: kd_launch_needs_flags) need values. */
-void kd_kernels_needs_clause(const char *flags, const char *names, kd_strbuf *out);
+/* What the compared kernels' launches still need (each side's kd_launch_spec needs_value:
+ * the rule the launch refuses by), gathered into `line` (launch/spec.h). */
+void kd_kernels_needs(const kd_comparison *c, kd_launch_needs_line *line);
+/* The clause the timing line ends with where the kernels need values: ", and --arg a=VALUE
+ * (no value given or in the file for a)" when every kernel needs the same; else ", and the
+ * values the chosen kernel's launch needs: ka: --arg a=VALUE; kc: --arg b=VALUE (no value
+ * given or in the file for a, b)". Nothing when none needs any. */
+void kd_kernels_needs_clause(const kd_launch_needs_line *line, kd_strbuf *out);
 /* "only in v1 (not compared): NAME, ...": false when side s has no kernel of its own. */
 bool kd_kernels_only_text(const kd_comparison *c, int s, kd_strbuf *out);
 /* "3 kernels compared: copy, transposeNaive, transposeCoalesced". */

@@ -18,5 +18,8 @@ const kd_wording kd_wording_diff[] = {
     /* the same with kernels_text.c's needs clause (kd_kernels_needs_clause) */
     {KD_MSG_DIFF_NEEDS_ONE_KERNEL_ARGS, 3,
      "kerndiff: timing needs one kernel: --fn NAME ({0}), and {1} (no value given or in the file for {2})"},
+    {KD_MSG_DIFF_NEEDS_ONE_KERNEL_EACH, 3,
+     "kerndiff: timing needs one kernel: --fn NAME ({0}), and the values the chosen kernel's launch needs: {1} (no "
+     "value given or in the file for {2})"},
     {0, 0, NULL},
 };

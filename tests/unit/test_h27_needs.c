@@ -106,6 +106,21 @@ static void several_launches_name_each_scalar_once(void **state)
     kd_launch_needs_flags("", &flags);
     assert_string_equal(kd_sb_str(&flags), "");
     kd_sb_free(&flags);
+    /* kernels that need the same: one set of flags; others: each kernel's own */
+    kd_launch_spec none = {0};
+    kd_launch_needs_line same = {0}, differ = {0};
+    kd_launch_needs_add(&same, "k<float>", &one, &one);
+    kd_launch_needs_add(&same, "k<double>", &none, &one); /* one side's refusal is the kernel's */
+    assert_false(same.differ);
+    assert_string_equal(kd_sb_str(&same.flags), "--arg alpha=VALUE --arg beta=VALUE");
+    kd_launch_needs_line_free(&same);
+    kd_launch_needs_add(&differ, "ka", &one, &none);
+    kd_launch_needs_add(&differ, "kb", &none, &none);
+    kd_launch_needs_add(&differ, "kc", &two, &two);
+    assert_true(differ.differ);
+    assert_string_equal(kd_sb_str(&differ.names), "alpha, beta, alpha2");
+    assert_string_equal(kd_sb_str(&differ.each), "ka: --arg alpha=VALUE --arg beta=VALUE; kc: --arg beta=VALUE --arg alpha2=VALUE");
+    kd_launch_needs_line_free(&differ);
 }
 
 static const char tile16[] = "__global__ void t(float *out, const float *in, int ld) {\n"

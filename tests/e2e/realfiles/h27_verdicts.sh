@@ -88,3 +88,18 @@ h27v_units=$(sed -n 's/^units //p' "$h27v_dir/results.txt")
 # 25 files, 30 kernels and instances or more: a parse that found too few is itself a failure
 if [ "${h27v_units:-0}" -ge 28 ]; then ok "h27_verdicts: $h27v_units kernels compared"; else
     fail "h27_verdicts: ${h27v_units:-no} kernels compared, wanted 28 or more" "$h27v_dir/results.txt"; fi
+
+# Kernels of one file that need different values: the one line says which kernel needs which
+# (an --arg of one kernel's parameter is refused for another), and the re-run of each kernel
+# with its own flags runs.
+printf '__global__ void ka(float *x, float alpha, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= alpha; }\n__global__ void kb(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1.0f; }\n' >"$h27v_dir/two.cu"
+KERNDIFF_SIMULATE="median=50us;median=50us" KERNDIFF_HARNESS_DIR=$(dirname "$KD") \
+    run h27v_each 3 -- --no-ncu --max-time 1 "$h27v_dir/two.cu" "$h27v_dir/two.cu"
+h27v_first=$(grep -m1 -v '^[[:space:]]*$' "$WORK/h27v_each.err")
+if [ "$h27v_first" = "kerndiff: timing needs one kernel: --fn NAME (ka, kb), and the values the chosen kernel's launch needs: ka: --arg alpha=VALUE (no value given or in the file for alpha)" ]; then
+    ok "h27v_each: one first line, each kernel's own flags"; else fail "h27v_each: first line: $h27v_first" "$WORK/h27v_each.err"; fi
+has h27v_each out "^timing needs one kernel: --fn NAME \(ka, kb\), and the values the chosen kernel's launch needs: ka: --arg alpha=VALUE \(no value given or in the file for alpha\)$"
+KERNDIFF_SIMULATE="median=50us;median=50us" KERNDIFF_HARNESS_DIR=$(dirname "$KD") \
+    run h27v_each_ka 0 -- --no-ncu --max-time 1 --fn ka --arg alpha=2 "$h27v_dir/two.cu" "$h27v_dir/two.cu"
+KERNDIFF_SIMULATE="median=50us;median=50us" KERNDIFF_HARNESS_DIR=$(dirname "$KD") \
+    run h27v_each_kb 0 -- --no-ncu --max-time 1 --fn kb "$h27v_dir/two.cu" "$h27v_dir/two.cu"
