@@ -417,12 +417,23 @@ static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_ker
     kd_trace("%zu kernels compared statically", c->kernel_count);
     if (!could_time)
         return KD_OK;
-    /* the exit status's reason where every other one is said (the report has it too) */
+    /* the exit status's reason where every other one is said (the report has it too), with
+       the scalars the kernels' launches still need: one line names every flag to give */
     kd_strbuf names = {0};
-    for (size_t i = 0; i < c->kernel_count; i++)
+    kd_launch_needs_line needs = {0};
+    for (size_t i = 0; i < c->kernel_count; i++) {
         kd_sb_printf(&names, "%s%s", i ? ", " : "", c->kernels[i].side[0].kernel);
-    kd_say(KD_MSG_DIFF_NEEDS_ONE_KERNEL, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&names)));
+        kd_launch_needs_add(&needs, c->kernels[i].side[0].kernel, &c->kernels[i].side[0].launch,
+                            &c->kernels[i].side[1].launch);
+    }
+    if (!needs.names.len)
+        kd_say(KD_MSG_DIFF_NEEDS_ONE_KERNEL, KD_DIAG_NO_SIDE, KD_S(kd_sb_str(&names)));
+    else
+        kd_say(needs.differ ? KD_MSG_DIFF_NEEDS_ONE_KERNEL_EACH : KD_MSG_DIFF_NEEDS_ONE_KERNEL_ARGS, KD_DIAG_NO_SIDE,
+               KD_S(kd_sb_str(&names)), KD_S(kd_sb_str(needs.differ ? &needs.each : &needs.flags)),
+               KD_S(kd_sb_str(&needs.names)));
     kd_sb_free(&names);
+    kd_launch_needs_line_free(&needs);
     return KD_FAIL_INPUT;
 }
 

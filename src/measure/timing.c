@@ -108,8 +108,8 @@ static const char *who(const run_state *r, int s)
 static kd_timing_status fail(run_state *r, int s, kd_child *c, kd_reply_status st, const char *doing,
                              kd_timing_status status)
 {
-    kd_sb_printf(r->error, "%s: %s: ", who(r, s), doing);
-    kd_child_describe_failure(c, st, r->error);
+    kd_sb_printf(r->error, "%s: ", who(r, s));
+    kd_child_failure_words(c, st, doing, r->error);
     return status;
 }
 

@@ -478,6 +478,8 @@ static const kd_jfield mode_fields[] = {
     {.key = "l2_flushed", .type = KD_J_CUSTOM, .write = l2_flushed},
     {KD_J_TEXT_FIELD("timer", kd_timing, timer)},
     {KD_J_TEXT_FIELD("timer_note", kd_timing, timer_note)},
+    {KD_J_TEXT_FIELD("load", kd_timing, load), .optional = true},
+    {KD_J_FIELD("sustained_ms", kd_timing, sustained_ms), .optional = true},
 };
 static const kd_jtable mode_table = KD_J_TABLE(mode_fields);
 

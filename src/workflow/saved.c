@@ -153,6 +153,10 @@ static int take_timing(saved_run run[2], const int index[2], const kd_diff_optio
     t->l2_bytes = newest->l2_bytes;
     t->batched = newest->batched;
     t->batch = newest->batch;
+    /* A run saved before --load existed was timed one launch per sample. */
+    snprintf(t->load, sizeof t->load, "%s", newest->load[0] ? newest->load : "single");
+    t->sustained_ms = newest->sustained_ms;
+    t->block_samples = newest->block_samples;
     memcpy(t->timer, newest->timer, sizeof t->timer);
     const kd_speedup saved = newest->speedup;
     const kd_verdict saved_verdict = newest->verdict;
