@@ -23,8 +23,9 @@ typedef struct lister {
 static const char *safe(lister *l, const char *text) { return kd_untrusted_name(&l->safe, text); }
 
 /* The launch `kerndiff` would use for kernel k: the file's annotations and the launch
- * flags on the command line (there is no side, so no --call); then what it assumed. */
-static void launch_lines(lister *l, const kd_kernel *k)
+ * flags on the command line (there is no side, so no --call). Returns 0, or -1 with why not
+ * in `why` (spec zeroed but for what a refusal keeps: its needs_value). */
+static int build_launch(lister *l, const kd_kernel *k, kd_launch_spec *spec, kd_strbuf *why)
 {
     const kd_launch_options *g = l->given;
     kd_launch_request req = {
@@ -36,9 +37,18 @@ static void launch_lines(lister *l, const kd_kernel *k)
     kd_triton_list_constants(k, g, &abi);
     if (abi.nconstants)
         req.abi = &abi;
+    memset(spec, 0, sizeof *spec);
+    int rc = kd_triton_list_refused(k, l->notes, g, l->path, why) || kd_launch_spec_build(&req, spec, why) != 0 ? -1 : 0;
+    kd_launch_abi_free(&abi);
+    return rc;
+}
+
+/* That launch, then what it assumed. */
+static void launch_lines(lister *l, const kd_kernel *k)
+{
     kd_launch_spec spec;
     kd_strbuf geometry = {0}, args = {0};
-    if (kd_triton_list_refused(k, l->notes, g, l->path, &geometry) || kd_launch_spec_build(&req, &spec, &geometry) != 0) {
+    if (build_launch(l, k, &spec, &geometry) != 0) {
         kd_sb_printf(l->out, "  launch: not launchable as described: %s\n", kd_untrusted_text(&l->safe, kd_sb_str(&geometry)));
     } else {
         kd_launch_geometry_text(&spec, &geometry);
@@ -46,10 +56,9 @@ static void launch_lines(lister *l, const kd_kernel *k)
         kd_sb_printf(l->out, "  launch: %s\n          %s\n", kd_sb_str(&geometry), kd_sb_str(&args));
         if (*spec.assumed)
             kd_sb_printf(l->out, "  assumed: %s\n", kd_untrusted_text(&l->safe, spec.assumed));
-        kd_launch_spec_free(&spec);
     }
+    kd_launch_spec_free(&spec);
     kd_sb_free(&geometry);
-    kd_launch_abi_free(&abi);
     kd_sb_free(&args);
 }
 
@@ -69,11 +78,17 @@ static bool same_use_everywhere(const kd_kernel_list *instances, size_t j)
 static void param_lines(lister *l, const kd_kernel *k, const kd_kernel_list *instances)
 {
     const kd_kernel *roles = instances->count && instances->items[0].nparams == k->nparams ? &instances->items[0] : k;
+    /* a scalar's value as that kernel's launch takes it (launch_text.h): one rule for both */
+    kd_launch_spec spec;
+    kd_strbuf refusal = {0}; /* said by launch_lines */
+    bool built = build_launch(l, roles, &spec, &refusal) == 0;
+    kd_sb_free(&refusal);
     for (size_t j = 0; j < k->nparams; j++) {
         const kd_param *p = &k->params[j], *r = &roles->params[j];
         const char *name = *p->name ? safe(l, p->name) : "(unnamed)";
         kd_param_role role = kd_param_role_of(r);
-        kd_sb_printf(l->out, "  %-24s %-12s %s", safe(l, p->type), name, kd_param_role_name(role));
+        kd_sb_printf(l->out, "  %-24s %-12s %s", safe(l, p->type), name,
+                     kd_launch_param_role_word(&spec, built, j, role));
         if (p->is_pointer) {
             const char *why = "";
             kd_param_buffer_use(r, &why);
@@ -86,12 +101,13 @@ static void param_lines(lister *l, const kd_kernel *k, const kd_kernel_list *ins
                 kd_sb_printf(l->out, " (%s%s)", why,
                              roles != k && !same_use_everywhere(instances, j) ? "; differs by instance" : "");
         }
-        if (role == KD_ROLE_SCALAR && !p->default_value)
-            kd_sb_printf(l->out, " (needs --arg %s=VALUE)", *p->name ? name : "NAME");
+        if ((role == KD_ROLE_SCALAR || role == KD_ROLE_LENGTH) && !p->default_value)
+            kd_launch_param_note(&spec, built, j, p->name, l->out);
         if (p->default_value)
             kd_sb_printf(l->out, " (default %s)", safe(l, p->default_value));
         kd_sb_puts(l->out, "\n");
     }
+    kd_launch_spec_free(&spec);
 }
 
 /* A header's path as the user knows it: relative to the listed file's folder when it lies

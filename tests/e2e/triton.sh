@@ -181,7 +181,7 @@ cp "$WORK/copy.ptx" "$WORK/copy2.ptx"
 # nvcc's PTX names parameters NAME_param_K: its types are all the PTX says
 run ptx_list 0 -- list "$WORK/copy.ptx"
 has ptx_list out 'kd_copy_param_0 +input buffer of float'
-has ptx_list out 'unsigned int +kd_copy_param_2 +scalar'
+has ptx_list out 'unsigned int +kd_copy_param_2 +element count$' # compared with the global index (source/ptxcount.h)
 # the sidecar names and types them, and says which buffers are inputs
 for f in copy copy2; do
     printf '# kerndiff: signature=in:f32*,out:f32*,n:i32 inputs=in n=64K\n' >"$WORK/$f.ptx.kerndiff"
