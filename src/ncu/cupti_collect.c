@@ -223,8 +223,7 @@ kd_cupti_collect_status kd_cupti_collect_both(const kd_cupti_options o[2], const
     bool ready = kd_wire_hello(&c, NULL, why) == 0 && kd_wire_describe(&c, 0, &sides[0], NULL, timeout, why) == 0 &&
                  (*side = 1, kd_wire_describe(&c, 1, &sides[1], NULL, timeout, why) == 0);
     if (ready && kd_wire_seed(&c, seed, timeout) != KD_REPLY_OK) {
-        kd_sb_puts(why, "describing the launch: ");
-        kd_child_describe_failure(&c, KD_REPLY_ERR, why);
+        kd_child_failure_words(&c, KD_REPLY_ERR, "describing the launch", why);
         ready = false;
     }
     if (ready) {
@@ -238,7 +237,7 @@ kd_cupti_collect_status kd_cupti_collect_both(const kd_cupti_options o[2], const
         out[s].repeats = o[s].repeats;
         kd_reply_status rs = kd_child_call(&c, timeout, "side %d", s);
         if (rs != KD_REPLY_OK) {
-            kd_child_describe_failure(&c, rs, why);
+            kd_child_failure_words(&c, rs, NULL, why);
             st = KD_CUPTI_COLLECT_FAILED;
             break;
         }

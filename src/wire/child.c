@@ -328,11 +328,6 @@ void kd_child_failure_words(const kd_child *c, kd_reply_status st, const char *d
     kd_child_failure_free(&f);
 }
 
-void kd_child_describe_failure(const kd_child *c, kd_reply_status st, kd_strbuf *out)
-{
-    kd_child_failure_words(c, st, NULL, out);
-}
-
 void kd_child_stop(kd_child *c)
 {
     if (c->pid > 0 && !c->exited && c->to_child >= 0) {

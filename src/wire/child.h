@@ -62,9 +62,6 @@ void kd_child_failure_diag(const kd_child_failure *f, const char *doing, int sid
  * for it (with `doing`, "doing: failure") appended to `why` (util/diag.h's
  * kd_diag_append_words). */
 void kd_child_failure_words(const kd_child *c, kd_reply_status st, const char *doing, kd_strbuf *why);
-/* kd_child_failure_words without `doing`: the old name, kept only while the callers in files
- * being edited by other changes move (measure/timing.c, ncu/cupti_collect.c, wire/counters.c). */
-void kd_child_describe_failure(const kd_child *c, kd_reply_status st, kd_strbuf *out);
 
 /* Asks the child to quit, waits briefly, kills it if needed, frees everything. */
 void kd_child_stop(kd_child *c);

@@ -108,8 +108,7 @@ kd_wire_counters_status kd_wire_counters(kd_child *c, const char *const *names, 
     if (st == KD_REPLY_OK)
         result = parse_reply(&c->words, n, out, why);
     else if (st != KD_REPLY_ERR || (result = parse_refusal(c, why)) == KD_WIRE_COUNTERS_FAILED) {
-        kd_sb_puts(why, "collecting counters: ");
-        kd_child_describe_failure(c, st, why);
+        kd_child_failure_words(c, st, "collecting counters", why);
         result = KD_WIRE_COUNTERS_FAILED;
     }
     if (result != KD_WIRE_COUNTERS_OK)

@@ -30,8 +30,7 @@ else fail "l1_words: the detector found lines '$l1_got' in a made-up file (want 
 L1W_ALLOWED='the harness speaks protocol %s, kerndiff speaks %d
 (this launch needs %.2f GiB of GPU memory
 the harness answered `counters` with a malformed reply
-the harness answered `counters` without %zu values per kernel
-collecting counters: '
+the harness answered `counters` without %zu values per kernel'
 l1_sentences src/wire/*.c src/wire/*.h >"$L1W/found.txt"
 : >"$L1W/new.txt"
 while IFS= read -r l1_line; do
