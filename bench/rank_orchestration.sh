@@ -17,9 +17,11 @@
 #   cold  an empty cache: every candidate built (by the stand-ins, in worker processes on the
 #         cores: the prebuild), stored in the cache, then gated and raced;
 #   warm  the same rank again: every build a cache hit.
-# Reported per candidate: the whole wall time, the gate's and the race's (the JSON's time_ms),
-# peak RSS. Criterion: the warm run's per-candidate wall <= 20 ms; memory flat (RSS at N
-# within 2x of N/10's).
+# Reported per candidate: the whole wall time and the CPU time (user + sys of kerndiff and of
+# every process it started: workers, harness children, stand-ins) — on a shared host the CPU
+# time is the cost, the wall time what the load made of it — the gate's and the race's wall
+# (the JSON's time_ms), peak RSS. Criterion: the warm run's per-candidate cost <= 20 ms;
+# memory flat (RSS at N within 2x of N/10's).
 set -euo pipefail
 BUILD=${1:-build}
 N=${2:-1000}
@@ -50,11 +52,11 @@ export KERNDIFF_CUOBJDUMP="$DIR/cuobjdump"
 SPECS=$(python3 -c "
 import sys; n=int(sys.argv[1])
 print(';'.join(['median=100us,cv=1%,seed=1'] + ['median=%.3fus,cv=1%%' % (100 / (0.75 + 0.6 * i / n)) for i in range(1, n + 1)]))" "$N")
-run_rank() { # COUNT CACHE JSON -> "wall_s maxrss_kb"
+run_rank() { # COUNT CACHE JSON -> "wall_s maxrss_kb user_s sys_s"
     local count=$1 cache=$2 json=$3 all t0 t1
     all=("$DIR"/cands/*.cu)
     t0=$(date +%s.%N)
-    XDG_CACHE_HOME="$cache" KERNDIFF_SIMULATE="$SPECS" /usr/bin/time -f '%M' -o "$DIR/rss" \
+    XDG_CACHE_HOME="$cache" KERNDIFF_SIMULATE="$SPECS" /usr/bin/time -f '%M %U %S' -o "$DIR/rss" \
         "$KD" rank -q --nvcc "$DIR/nvcc" --n 1024 --seed 1 --json "$json" examples/vector_loads/v1.cu \
         "${all[@]:0:$count}" >"$DIR/rank.out" 2>&1 || { cat "$DIR/rank.out"; exit 1; }
     t1=$(date +%s.%N)
@@ -66,9 +68,10 @@ report() { # LABEL COUNT CACHE
     python3 - "$DIR/$label$count.json" "$label" "$count" $out <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); label = sys.argv[2]; n = int(sys.argv[3]); wall = float(sys.argv[4]); rss = int(sys.argv[5])
+cpu = float(sys.argv[6]) + float(sys.argv[7])  # user + sys of kerndiff and every process it waited for
 t = d["time_ms"]; timed = sum(1 for c in d["candidates"] if c["speedup"])
 top = [c["name"] for c in d["candidates"][:3]]
-print(f"{label:4s} N={n:5d}  wall {wall:7.2f} s  per candidate: all {1000 * wall / n:6.2f} ms, gate {t['gate'] / n:6.2f} ms, "
+print(f"{label:4s} N={n:5d}  wall {wall:7.2f} s  per candidate: all {1000 * wall / n:6.2f} ms (CPU {1000 * cpu / n:6.2f} ms), gate {t['gate'] / n:6.2f} ms, "
       f"race {t['race'] / n:6.2f} ms  | rounds {d['rounds']}, samples {d['samples']}, timed {timed}, "
       f"peak RSS {rss / 1024:.1f} MiB  | top 3 {top}")
 PY

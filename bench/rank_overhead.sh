@@ -6,8 +6,9 @@
 #
 #   bench/rank_overhead.sh [BUILD] [N]      (defaults: build, 1000)
 #
-# N candidates (copies of examples/vector_loads/v2.cu in a kept folder, so that a second run
-# finds their builds cached: the build cache keys on the path) with simulated medians spread
+# N candidates (copies of examples/vector_loads/v2.cu: the build cache keys on content, so
+# they are one build; bench/rank_orchestration.sh ranks 1,000 distinct files, cold and warm,
+# without compile time) with simulated medians spread
 # from 0.75x to 1.35x the baseline's, most clearly slower than the best: the race drops them
 # after the screening rounds. A first run at N/10 and at N builds what is not cached (that
 # time is build time, not counted); the measured runs follow with every build cached.
