@@ -116,12 +116,21 @@ static void simulate_pair(const sim_specs *s, size_t cand_input)
     kd_sb_free(&sb);
 }
 
+/* What the race needs of a gated side: kd_timing_side_of's inputs, taken out of it. A
+ * comparison is 25 KB (most of it the passes' results), a kd_side 4.7 KB: at 1,000
+ * candidates racing, tens of MB kept for a few paths and the launch. */
+typedef struct race_side {
+    const char *label;
+    bool launcher;
+    char *cubin_path, *launcher_path, *entry;
+    kd_launch_spec launch;
+    kd_strlist fill;
+} race_side;
+
 typedef struct cand_run {
-    /* The built sides the race loads: the gate's comparison's, kept alone (a comparison is
-     * 25 KB, most of it the passes' results: at 1,000 candidates racing, 25 MB), or with the
-     * comparison kept whole when a side points into it (a replayed launch's capture). */
-    kd_side *side;
-    kd_comparison *c;       /* the comparison kept whole, or NULL */
+    race_side side[2];      /* the built sides the race loads, unless ... */
+    kd_comparison *c;       /* ... the comparison is kept whole: a side points into it (a
+                               replayed launch's capture) */
     kd_child *child;        /* one per GPU used (not KD_RANK_MAX_GPUS each: 2 KB a candidate) */
     bool *open;
     unsigned long long *used;
@@ -240,6 +249,20 @@ static bool note_device(heat_run *h, size_t g, const kd_device_info *info)
     return true;
 }
 
+/* A kd_side holding only the race's part of a side (kd_timing_side_of's inputs), borrowed. */
+static const kd_side *stub_of(const race_side *r, kd_side *stub)
+{
+    memset(stub, 0, sizeof *stub);
+    stub->label = r->label;
+    stub->stat.launcher = r->launcher;
+    stub->stat.entry = r->entry;
+    stub->build.cubin_path = r->cubin_path;
+    stub->build.launcher_path = r->launcher_path;
+    stub->launch = r->launch;
+    stub->abi.fill = r->fill;
+    return stub;
+}
+
 /* Starts candidate i's child on GPU slot g: the baseline in slot 0, the candidate in slot 1
  * on the baseline's buffers, warmed up, in the timing pass's mode. */
 static int open_child(heat_run *h, size_t i, size_t g)
@@ -262,8 +285,11 @@ static int open_child(heat_run *h, size_t i, size_t g)
         argv.items[2] = kd_xstrdup(spec_of(h->sim, cr->input));
     }
     kd_timing_side sides[2];
-    for (int s = 0; s < 2; s++)
-        sides[s] = kd_timing_side_of(&cr->side[s], &argv);
+    kd_side stub[2]; /* kd_timing_side_of reads a kd_side: one holding the race's part */
+    for (int s = 0; s < 2; s++) {
+        const kd_side *built = cr->c ? &cr->c->side[s] : stub_of(&cr->side[s], &stub[s]);
+        sides[s] = kd_timing_side_of(built, &argv);
+    }
     select_device(h, g);
     kd_child *c = &cr->child[g];
     int rc = kd_child_start(c, h->raced[i]->name, (const char *const *)argv.items, &why);
@@ -282,7 +308,7 @@ static int open_child(heat_run *h, size_t i, size_t g)
     rc = kd_wire_hello(c, &info, &why);
     if (rc == 0 && !note_device(h, g, &info))
         rc = -1;
-    if (rc == 0 && cr->side[1].launch.nargs <= 256) {
+    if (rc == 0 && sides[1].spec->nargs <= 256) {
         kd_share_buffers(sides[0].spec, sides[1].spec, share);
         rc = kd_wire_describe(c, 0, &sides[0], NULL, to->timeout_ms, &why) == 0 &&
                      kd_wire_describe(c, 1, &sides[1], share, to->timeout_ms, &why) == 0
@@ -529,33 +555,46 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
     return NULL;
 }
 
-/* The race's part of a gated comparison into cr (cand_run.side). */
+/* The race's part of a gated comparison into cr (cand_run.side), the rest freed; or the
+ * comparison kept whole when a side points into it. */
 static void keep_sides(kd_comparison *c, cand_run *cr)
 {
     if (c->replay.capture) {
         cr->c = c;
-        cr->side = c->side;
         return;
     }
-    cr->side = kd_xmalloc(2 * sizeof *cr->side);
-    memcpy(cr->side, c->side, 2 * sizeof *cr->side);
-    memset(c->side, 0, sizeof c->side);
+    for (int s = 0; s < 2; s++) {
+        kd_side *from = &c->side[s];
+        race_side *to = &cr->side[s];
+        *to = (race_side){.label = from->label, .launcher = from->stat.launcher, .cubin_path = from->build.cubin_path,
+                          .launcher_path = from->build.launcher_path, .entry = from->stat.entry,
+                          .launch = from->launch, .fill = from->abi.fill};
+        from->build.cubin_path = from->build.launcher_path = from->stat.entry = NULL;
+        memset(&from->launch, 0, sizeof from->launch);
+        memset(&from->abi.fill, 0, sizeof from->abi.fill);
+    }
     kd_comparison_free(c);
     free(c);
 }
 
 static void free_sides(cand_run *cr)
 {
-    if (!cr->c && cr->side) { /* freed as a comparison's sides */
-        cr->c = kd_xcalloc(1, sizeof *cr->c);
-        memcpy(cr->c->side, cr->side, sizeof cr->c->side);
-        free(cr->side);
-    }
-    if (cr->c)
+    if (cr->c) {
         kd_comparison_free(cr->c);
-    free(cr->c);
-    cr->c = NULL;
-    cr->side = NULL;
+        free(cr->c);
+        cr->c = NULL;
+    }
+    for (int s = 0; s < 2; s++) {
+        race_side *r = &cr->side[s];
+        free(r->cubin_path);
+        free(r->launcher_path);
+        free(r->entry);
+        kd_launch_spec_free(&r->launch);
+        for (size_t i = 0; i < r->fill.count; i++)
+            free(r->fill.items[i]);
+        free(r->fill.items);
+        memset(r, 0, sizeof *r);
+    }
 }
 
 static void keep_samples(kd_rank_entry *e, const kd_race_entry *re, const heat_run *h)
