@@ -1596,14 +1596,15 @@ static void read_abi(kd_side *side, const json_t *meta_json)
     side->abi.scratch_bytes[0] = (unsigned long long)json_integer_value(json_object_get(meta_json, "global_scratch_size"));
     side->abi.scratch_bytes[1] = (unsigned long long)json_integer_value(json_object_get(meta_json, "profile_scratch_size"));
     side->abi.block_threads = 32u * (unsigned)json_integer_value(json_object_get(meta_json, "num_warps"));
-    /* a replayed launch (launch/replay.h) sizes this side's scratch from its compiled kernel:
-     * v2's body may need more (or other) scratch than the program's kernel did */
+    /* a replayed launch (launch/replay.h) sizes this side's scratch and shared memory from its
+     * compiled kernel: v2's body may need more (or other) than the program's kernel did */
     json_t *info = replayed(side) && side->compiled && side->compiled->frontend_info
                        ? json_loads(side->compiled->frontend_info, 0, NULL)
                        : NULL;
     if (json_is_object(info)) {
         json_object_set_new(info, "compiled_scratch",
                             json_pack("[I,I]", (json_int_t)side->abi.scratch_bytes[0], (json_int_t)side->abi.scratch_bytes[1]));
+        json_object_set_new(info, "compiled_shared", json_integer((json_int_t)side->abi.dynamic_smem));
         char *text = json_dumps(info, JSON_COMPACT);
         if (text) {
             free(side->compiled->frontend_info);

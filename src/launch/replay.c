@@ -258,17 +258,24 @@ static int check_layout(const kd_replay *r, const kd_kernel *k, int side, kd_dia
     return 0;
 }
 
-/* A Triton side's scratch (its compiled kernel's sizes, "compiled_scratch" in its description,
- * backend/triton.c), after the buffers: one KD_ROLE_SCRATCH argument per trailing scratch
+/* A Triton side's dynamic shared memory (its compiled kernel's, "compiled_shared" in its
+ * description, backend/triton.c: as Triton's launcher passes it) and scratch ("compiled_scratch"),
+ * after the buffers: one KD_ROLE_SCRATCH argument per trailing scratch
  * pointer that needs bytes (size per program x the grid's programs, as Triton's launcher
  * allocates), in the order of the pointers; wire/replay.c passes that pointer as the harness's
  * zeroed workspace instead of the program's word. */
-static void add_triton_scratch(const kd_replay *r, const kd_kernel *kernel, kd_launch_spec *spec)
+static void add_triton_compiled(const kd_replay *r, const kd_kernel *kernel, kd_launch_spec *spec)
 {
     static const char *const names[2] = {"(global scratch)", "(profile scratch)"};
     size_t n = kd_capture_triton_scratch(&r->cap);
-    json_t *info = n > 0 && kernel->frontend_info ? json_loads(kernel->frontend_info, 0, NULL) : NULL;
+    json_t *info = r->cap.triton && kernel->frontend_info ? json_loads(kernel->frontend_info, 0, NULL) : NULL;
     json_t *sizes = json_object_get(info, "compiled_scratch");
+    json_t *shared = json_object_get(info, "compiled_shared");
+    if (json_is_integer(shared) && json_integer_value(shared) >= 0 &&
+        (unsigned long long)json_integer_value(shared) != spec->dynamic_smem) { /* Triton's launcher passes `shared` */
+        spec->dynamic_smem = (unsigned long long)json_integer_value(shared);
+        spec->smem_origin = "compiler";
+    }
     unsigned long long programs = (unsigned long long)spec->grid[0] * spec->grid[1] * spec->grid[2];
     for (size_t k = 0; k < n && k < 2 && json_is_array(sizes); k++) {
         json_int_t bytes = json_integer_value(json_array_get(sizes, k));
@@ -324,9 +331,9 @@ int kd_replay_spec(const kd_replay *r, const kd_kernel *kernel, int side, kd_lau
         spec->grid[d] = cap->grid[d];
         spec->block[d] = cap->block[d];
     }
-    add_triton_scratch(r, kernel, spec);
     spec->dynamic_smem = cap->smem;
     spec->grid_origin = spec->block_origin = spec->smem_origin = spec->n_origin = "captured";
+    add_triton_compiled(r, kernel, spec);
     /* a replayed launch has no n (the capture gives every size): the elements of its first
        compared buffer stand for it where a count is asked (JSON's launch.n, at least 1) */
     spec->n = 1;

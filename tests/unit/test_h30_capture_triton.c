@@ -215,7 +215,7 @@ static void triton_layout_by_name(void **state)
     kd_diag_free(&err);
     /* the compiled kernel needs 512 B of global scratch a program: a workspace argument after
        the buffers, sized for the grid's programs (1 here), named as the launch line says it */
-    char info[] = "{\"compiled_scratch\": [512, 0]}";
+    char info[] = "{\"compiled_scratch\": [512, 0], \"compiled_shared\": 2048}";
     k.params = compiled;
     k.nparams = 2;
     k.frontend_info = info;
@@ -225,6 +225,9 @@ static void triton_layout_by_name(void **state)
     assert_int_equal(spec.args[spec.nargs - 1].count, 512);
     assert_string_equal(spec.args[spec.nargs - 1].name, "(global scratch)");
     assert_int_equal(kd_capture_triton_scratch(&r.cap), 1);
+    /* the side's own shared memory, as Triton's launcher passes it (the capture's was 0) */
+    assert_int_equal(spec.dynamic_smem, 2048);
+    assert_string_equal(spec.smem_origin, "compiler");
     kd_launch_spec_free(&spec);
     kd_replay_free(&r);
     free(raw);

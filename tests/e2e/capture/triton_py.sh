@@ -116,6 +116,8 @@ ln -sf "$(cd "$(dirname "$KD")" && pwd)/kerndiff-triton.py" "$WORK/cap_cluster/h
 KERNDIFF_SIMULATE="copy=all" KERNDIFF_HARNESS_DIR="$WORK/cap_cluster/harness" run cap_triton_scratch 0 -- \
     --launch "$TQ/sk.kdcap" --max-time 1 "$sk" "$sk"
 lacks cap_triton_scratch err 'parameters|cannot be replayed'
+# the side's own dynamic shared memory (its compiled kernel's 1032 B; the synthetic capture says 0)
+has cap_triton_scratch out '^  v1, v2: grid 4 \(captured\)  block 128 \(captured\)  smem 1032 B \(compiler\)$'
 if [ -f "$WORK/cap_cluster/proto.log" ] && grep -q '^arg 3 scratch 512$' "$WORK/cap_cluster/proto.log" &&
     ! grep -q '^arg 3 bytes' "$WORK/cap_cluster/proto.log" && ! grep -Eq '^patch 3 ' "$WORK/cap_cluster/proto.log" &&
     grep -q '^arg 4 bytes 0000000000000000$' "$WORK/cap_cluster/proto.log" && grep -q '^patch 0 0 5 0$' "$WORK/cap_cluster/proto.log"; then
