@@ -129,11 +129,14 @@ typedef struct pointer {
     size_t word, alloc, offset;
 } pointer;
 
-/* A node of the named kernel in an instantiated graph. */
+/* A kernel node of an instantiated graph: every one is counted in the `seen` table (a capture
+ * that finds no launch K lists what ran), the named kernel's are counted as its launches. */
 typedef struct graph_entry {
-    CUgraphNode node; /* in the exec's snapshot; NULL: inside a child graph (counted, not captured) */
+    CUgraphNode node; /* the named kernel's, in the exec's snapshot; NULL: another kernel, or inside a
+                         child graph (counted, not captured) */
     CUfunction key;   /* the function (or CUkernel) the node launches: the `seen` table's key */
     char *name;
+    int wanted;       /* the named kernel */
 } graph_entry;
 
 /* An executable graph that runs the named kernel or has conditional nodes. */
@@ -141,7 +144,7 @@ typedef struct graph_exec {
     CUgraphExec exec;
     CUgraph snapshot; /* the graph as instantiated (a clone); NULL when refused */
     graph_entry *entries;
-    size_t nentries;
+    size_t nentries, nwanted;
     int conditional, device_launch;
     char refuse[160];     /* why its nodes cannot be captured, or "" */
     char changed_by[96];  /* the call that changed the exec after instantiation, or "" */
@@ -788,8 +791,9 @@ static void walk_graph(CUgraph g, int top, graph_exec *x, int depth)
                 set_refuse(x, "the graph has kernel nodes that the device may update");
             CUDA_KERNEL_NODE_PARAMS p = {0};
             const char *name = drv.kernel_node_params(nodes[i], &p) == CUDA_SUCCESS ? node_name(&p) : NULL;
-            if (!name || !matches(name))
+            if (!name)
                 continue;
+            int wanted = matches(name);
             graph_entry *grown = realloc(x->entries, (x->nentries + 1) * sizeof *grown);
             char *copy = strdup(name);
             if (!grown || !copy) {
@@ -800,7 +804,8 @@ static void walk_graph(CUgraph g, int top, graph_exec *x, int depth)
                 continue;
             }
             x->entries = grown;
-            x->entries[x->nentries++] = (graph_entry){top ? nodes[i] : NULL, node_function(&p), copy};
+            x->entries[x->nentries++] = (graph_entry){top && wanted ? nodes[i] : NULL, node_function(&p), copy, wanted};
+            x->nwanted += wanted;
         } else if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
             CUgraph child = NULL;
             if (depth < 64 && drv.child_graph(nodes[i], &child) == CUDA_SUCCESS)
@@ -823,6 +828,14 @@ static int graphs_ok(void)
            drv.find_in_clone && drv.graph_edges && drv.add_deps && drv.add_memcpy && drv.instantiate &&
            drv.graph_launch && drv.exec_destroy && drv.graph_destroy && drv.mem_alloc && drv.mem_free &&
            drv.host_alloc && drv.host_free && drv.ctx_current;
+}
+
+static const char *first_wanted(const graph_exec *x)
+{
+    for (size_t i = 0; i < x->nentries; i++)
+        if (x->entries[i].wanted)
+            return x->entries[i].name;
+    return "?";
 }
 
 static void free_exec(graph_exec *x)
@@ -872,11 +885,11 @@ static void on_instantiated(CUgraphExec e, CUgraph g, unsigned long long flags, 
     if (still_changed)
         snprintf(x.changed_by, sizeof x.changed_by, "%s", still_changed);
     walk_graph(g, 1, &x, 0);
-    if (!x.nentries && !x.conditional) {
+    if (!x.nentries && !x.conditional) { /* no kernel to count */
         free_exec(&x);
         return;
     }
-    if (!x.refuse[0] && x.nentries) {
+    if (!x.refuse[0] && x.nwanted) {
         CUresult r = drv.graph_clone(&x.snapshot, g);
         for (size_t i = 0; r == CUDA_SUCCESS && i < x.nentries; i++)
             if (x.entries[i].node)
@@ -888,7 +901,7 @@ static void on_instantiated(CUgraphExec e, CUgraph g, unsigned long long flags, 
         }
     }
     pthread_mutex_lock(&lock);
-    int refuse_now = C.state == WAITING && x.device_launch && x.nentries;
+    int refuse_now = C.state == WAITING && x.device_launch && x.nwanted;
     graph_exec *grown = C.state == WAITING && !refuse_now ? realloc(C.execs, (C.nexecs + 1) * sizeof *grown) : NULL;
     if (grown) {
         C.execs = grown;
@@ -904,7 +917,7 @@ static void on_instantiated(CUgraphExec e, CUgraph g, unsigned long long flags, 
         add_error("kernel %s is a node of a CUDA graph instantiated for device-side launch "
                   "(CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH): launches of it from the device can be neither "
                   "seen nor counted, so none is captured",
-                  x.entries[0].name);
+                  first_wanted(&x));
     if (!grown)
         free_exec(&x);
     if (capturing)
@@ -1200,7 +1213,7 @@ static void on_graph_launch(CUgraphExec e, CUstream stream, const char *api)
         seen_kernel *s = seen_entry(x->entries[i].key, x->entries[i].name);
         if (s)
             s->count++;
-        if (++C.matched == C.nth)
+        if (x->entries[i].wanted && ++C.matched == C.nth)
             hit = &x->entries[i];
     }
     if (hit)
