@@ -14,6 +14,7 @@
 
 #include "backend/backend_msgs.h"
 #include "util/outcome.h"
+#include "compile/build.h"
 #include "compile/cache.h"
 #include "source/ptxentry.h"
 #include "static/cubin.h"
@@ -21,7 +22,6 @@
 #include "util/hash.h"
 #include "util/spawn.h"
 #include "util/text.h"
-#include "util/tmpdir.h"
 #include "util/xalloc.h"
 
 #define RECIPE "kerndiff-ptxas-1"
@@ -200,9 +200,8 @@ static int assemble(const kd_frontend_options *opts, const kd_build_target *c, k
     int rc = KD_OK;
     b->from_cache = !opts->no_cache && kd_cache_usable(entry, b->key, &layout, &b->note);
     if (!b->from_cache) {
-        const char *tmp = kd_tmpdir();
-        char *dir = tmp ? kd_path_join(tmp, side->label) : NULL;
-        if (!dir || kd_mkdir_p(dir) != 0) {
+        char *dir = kd_build_folder(side->label); /* its own: a later build in the process keeps off it */
+        if (!dir) {
             kd_say(KD_MSG_BACKEND_NO_BUILD_FOLDER, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(strerror(errno)));
             rc = KD_FAIL_TOOL;
         } else if ((rc = run_ptxas(ptxas, c, side, dir)) == KD_OK && entry) {

@@ -157,7 +157,7 @@ lacks cache_edit_again out '^  v1: .*\(cached build\)'
 
 # --- SIGTERM during a build ends nvcc's whole process group (and what it started) ------------
 rm -f "$WORK/nvcc.pid"
-FAKE_NVCC_PIDS="$WORK/nvcc.pid" "$KD" --nvcc "$ROOT/tests/fakes/fake_nvcc" "$A" "$B" >"$WORK/sigterm.out" 2>"$WORK/sigterm.err" </dev/null &
+FAKE_NVCC_PIDS="$WORK/nvcc.pid" "$KD" --no-cache --nvcc "$ROOT/tests/fakes/fake_nvcc" "$A" "$B" >"$WORK/sigterm.out" 2>"$WORK/sigterm.err" </dev/null &
 kd_pid=$!
 for _ in $(seq 100); do [ -s "$WORK/nvcc.pid" ] && break; sleep 0.1; done
 kill -TERM "$kd_pid"
