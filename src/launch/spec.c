@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/launch_msgs.h"
+#include "util/diag.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -76,6 +78,19 @@ static void assume(builder *b, const char *fmt, ...)
 }
 
 static const char *comment_of(const builder *b) { return b->req->comment ? b->req->comment : "//"; }
+
+/* b->error gets report/'s words for message `id` (launch_msgs.h's KD_MSG_SPEC_*, worded in
+ * report/words_launch.c): b->error still travels up as text. */
+#define spec_error(b, id, ...)                                                                                         \
+    spec_error_args((b), (id), (const kd_diag_arg[]){__VA_ARGS__},                                                     \
+                    sizeof((const kd_diag_arg[]){__VA_ARGS__}) / sizeof(kd_diag_arg))
+static void spec_error_args(builder *b, int id, const kd_diag_arg *args, size_t nargs)
+{
+    kd_diag d = {0};
+    kd_diag_set_args(&d, id, KD_DIAG_NO_SIDE, args, nargs);
+    kd_diag_append_words(&d, b->error);
+    kd_diag_free(&d);
+}
 
 /* Quotes a setting as the user wrote it, so the message points at the right place. */
 static void describe(const builder *b, kd_strbuf *sb, const setting *s)
@@ -234,7 +249,7 @@ static int check_entries(builder *b, const kd_strlist *list, const char *flag, b
     for (size_t i = 0; list && i < list->count; i++) {
         const char *item = list->items[i], *eq = strchr(item, '=');
         if (!eq || eq == item) {
-            kd_sb_printf(b->error, "%s %s: expected NAME=%s", flag, item, for_pointers ? "COUNT" : "VALUE");
+            spec_error(b, KD_MSG_SPEC_ENTRY_FORM, KD_S(flag), KD_S(item), KD_S(for_pointers ? "COUNT" : "VALUE"));
             return -1;
         }
         int len = (int)(eq - item);
@@ -242,20 +257,18 @@ static int check_entries(builder *b, const kd_strlist *list, const char *flag, b
         if (!p && !for_pointers && is_constant(b, item, (size_t)len))
             continue; /* the backend already used it (a Triton meta-parameter) */
         if (!p) {
-            kd_sb_printf(b->error, "%s %s: kernel '%s' has no parameter '%.*s' (its parameters: ", flag, item,
-                         k->name, len, item);
-            list_params(b->error, k);
-            kd_sb_puts(b->error, ")");
+            kd_strbuf params = {0};
+            list_params(&params, k);
+            char *name = kd_xstrndup(item, (size_t)len);
+            spec_error(b, KD_MSG_SPEC_NO_PARAM, KD_S(flag), KD_S(item), KD_S(k->name), KD_S(name), KD_S(kd_sb_str(&params)));
+            free(name);
+            kd_sb_free(&params);
             return -1;
         }
         if (any_kind || p->is_pointer == for_pointers)
             continue;
-        if (p->is_pointer)
-            kd_sb_printf(b->error, "%s %s: '%s' is a buffer (%s), not a scalar; set its element count with --buf %s=COUNT",
-                         flag, item, p->name, p->type, p->name);
-        else
-            kd_sb_printf(b->error, "%s %s: '%s' is a scalar (%s), not a buffer; give its value with --arg %s=VALUE",
-                         flag, item, p->name, p->type, p->name);
+        spec_error(b, p->is_pointer ? KD_MSG_SPEC_BUFFER_NOT_SCALAR : KD_MSG_SPEC_SCALAR_NOT_BUFFER, KD_S(flag), KD_S(item),
+                   KD_S(p->name), KD_S(p->type));
         return -1;
     }
     return 0;
@@ -387,14 +400,11 @@ static bool integer_range(kd_dtype t, double *lo, double *hi)
 static int scalar_type(builder *b, const kd_param *p, kd_type_info *type)
 {
     if (!kd_type_parse(p->type, type)) {
-        kd_sb_printf(b->error, "scalar parameter '%s' has type '%s', which kerndiff cannot pass: change the type "
-                     "to a plain number type, or launch it with a custom launcher (include/kerndiff/launcher.h)", p->name, p->type);
+        spec_error(b, KD_MSG_SPEC_SCALAR_TYPE, KD_S(p->name), KD_S(p->type));
         return -1;
     }
     if (type->lanes != 1) {
-        kd_sb_printf(b->error, "scalar parameter '%s' is a vector (%s), which kerndiff cannot pass by value: pass its "
-                     "lanes as separate parameters, or launch it with a custom launcher (include/kerndiff/launcher.h)",
-                     p->name, p->type);
+        spec_error(b, KD_MSG_SPEC_SCALAR_VECTOR, KD_S(p->name), KD_S(p->type));
         return -1;
     }
     return 0;
@@ -461,14 +471,13 @@ static int check_fits(builder *b, const kd_param *p, const kd_launch_arg *arg)
     double lo, hi, v = arg->value;
     if (!integer_range(arg->type.base, &lo, &hi) || (v == floor(v) && v >= lo && v <= hi))
         return 0;
+    bool from_n = strcmp(arg->origin, "n") == 0; /* then a smaller --n helps too */
     if (v != floor(v))
-        kd_sb_printf(b->error, "scalar parameter '%s' (%s) needs a whole number, but its value (from %s) is %.17g",
-                     p->name, p->type, arg->origin, v);
+        spec_error(b, from_n ? KD_MSG_SPEC_NOT_WHOLE_N : KD_MSG_SPEC_NOT_WHOLE, KD_S(p->name), KD_S(p->type),
+                   KD_S(arg->origin), KD_D(v));
     else
-        kd_sb_printf(b->error, "scalar parameter '%s' (%s) holds %.0f..%.0f, but its value (from %s) is %.0f",
-                     p->name, p->type, lo, hi, arg->origin, v);
-    kd_sb_printf(b->error, ": give it one with --arg %s=VALUE%s", p->name,
-                 strcmp(arg->origin, "n") == 0 ? " or choose a smaller --n" : "");
+        spec_error(b, from_n ? KD_MSG_SPEC_OUT_OF_RANGE_N : KD_MSG_SPEC_OUT_OF_RANGE, KD_S(p->name), KD_S(p->type),
+                   KD_D(lo), KD_D(hi), KD_S(arg->origin), KD_D(v));
     return -1;
 }
 

@@ -22,5 +22,30 @@ const kd_wording kd_wording_launch[] = {
     {KD_MSG_REPLAY_CLUSTER, 3,
      "kerndiff: {0}: the captured grid {1} is not made of its clusters of {2} blocks (each dimension a multiple): "
      "no GPU ran this launch, the file is corrupt"},
+    /* launch/spec.c's refusals (e2e launch suites grep these). */
+    {KD_MSG_SPEC_ENTRY_FORM, 3, "{0} {1}: expected NAME={2}"},
+    {KD_MSG_SPEC_NO_PARAM, 5, "{0} {1}: kernel '{2}' has no parameter '{3}' (its parameters: {4})"},
+    {KD_MSG_SPEC_BUFFER_NOT_SCALAR, 4,
+     "{0} {1}: '{2}' is a buffer ({3}), not a scalar; set its element count with --buf {2}=COUNT"},
+    {KD_MSG_SPEC_SCALAR_NOT_BUFFER, 4,
+     "{0} {1}: '{2}' is a scalar ({3}), not a buffer; give its value with --arg {2}=VALUE"},
+    {KD_MSG_SPEC_SCALAR_TYPE, 2,
+     "scalar parameter '{0}' has type '{1}', which kerndiff cannot pass: change the type to a plain number type, or "
+     "launch it with a custom launcher (include/kerndiff/launcher.h)"},
+    {KD_MSG_SPEC_SCALAR_VECTOR, 2,
+     "scalar parameter '{0}' is a vector ({1}), which kerndiff cannot pass by value: pass its lanes as separate "
+     "parameters, or launch it with a custom launcher (include/kerndiff/launcher.h)"},
+    {KD_MSG_SPEC_NOT_WHOLE, 4,
+     "scalar parameter '{0}' ({1}) needs a whole number, but its value (from {2}) is {3:.17g}: give it one with "
+     "--arg {0}=VALUE"},
+    {KD_MSG_SPEC_NOT_WHOLE_N, 4,
+     "scalar parameter '{0}' ({1}) needs a whole number, but its value (from {2}) is {3:.17g}: give it one with "
+     "--arg {0}=VALUE or choose a smaller --n"},
+    {KD_MSG_SPEC_OUT_OF_RANGE, 6,
+     "scalar parameter '{0}' ({1}) holds {2:.0f}..{3:.0f}, but its value (from {4}) is {5:.0f}: give it one with "
+     "--arg {0}=VALUE"},
+    {KD_MSG_SPEC_OUT_OF_RANGE_N, 6,
+     "scalar parameter '{0}' ({1}) holds {2:.0f}..{3:.0f}, but its value (from {4}) is {5:.0f}: give it one with "
+     "--arg {0}=VALUE or choose a smaller --n"},
     {0, 0, NULL},
 };
