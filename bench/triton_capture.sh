@@ -11,6 +11,8 @@ BUILD=$(realpath "${1:-build}")
 cd "$(dirname "$0")/.."
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# on the device machine: the table also goes to $OUT (the lead's run returns it)
+if [ -n "${OUT:-}" ]; then exec > >(tee "$OUT/triton_capture.txt"); fi
 echo "# bench/triton_capture.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 run() { # run LABEL FILE CACHE
     local s e rc
