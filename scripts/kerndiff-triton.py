@@ -259,9 +259,66 @@ def launches_in(tree, names):
         elif isinstance(f, ast.Attribute) and f.attr in ("warmup", "run") and isinstance(f.value, ast.Name):
             name = f.value.id
         if name in names:
-            found.setdefault(name, []).append({"line": node.lineno, "args": node.args,
+            found.setdefault(name, []).append({"line": node.lineno, "args": node.args, "node": node,
                                                "keywords": {k.arg: k.value for k in node.keywords if k.arg}})
     return found
+
+
+def _calls_run(node, out):
+    """Names called in code that runs when `node` runs: the bodies of functions defined in it
+    are left out (they run when called), lambdas' are kept (a lambda handed to a benchmark
+    runs), a call through an attribute counts by its name (x.step() reaches any step)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in child.decorator_list + child.args.defaults:
+                _calls_run(d, out)
+            continue
+        if isinstance(child, ast.Call):
+            if isinstance(child.func, ast.Name):
+                out.add(child.func.id)
+            elif isinstance(child.func, ast.Attribute):
+                out.add(child.func.attr)
+        _calls_run(child, out)
+
+
+def reached_lines(tree):
+    """Whether running the file reaches a line: a function of `def NAME` is reached when code
+    that running the file reaches calls NAME (module level, `if __name__ == "__main__":`
+    included, and transitively). Returns a predicate on ast nodes of calls."""
+    defs, parent = {}, {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.setdefault(node.name, []).append(node)
+        for child in ast.iter_child_nodes(node):
+            parent[child] = node
+    frontier, reached = set(), set()
+    _calls_run(tree, frontier)
+    while frontier:
+        name = frontier.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        for d in defs.get(name, []):
+            found = set()
+            for stmt in d.body:
+                _calls_run(stmt, found)
+            frontier |= found - reached
+
+    def runs(node):
+        up = parent.get(node)
+        while up is not None:
+            if isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return up.name in reached and runs(up)
+            up = parent.get(up)
+        return True
+
+    def enclosing(node):
+        up = parent.get(node)
+        while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            up = parent.get(up)
+        return up.name if up is not None else None
+
+    return runs, enclosing
 
 
 def called_from_jit(jit_fns):
@@ -299,14 +356,20 @@ def cmd_list(path):
     jit_fns = [node for node in ast.walk(tree)
                if isinstance(node, ast.FunctionDef) and any(decorator_kind(d) == "jit" for d in node.decorator_list)]
     launches = launches_in(tree, {fn.name for fn in jit_fns})
+    runs, enclosing = reached_lines(tree)
     helpers = called_from_jit(jit_fns)
     kernels = []
     for node in jit_fns:
         k = describe_kernel(node, node.decorator_list)
-        k["launches"] = [launch["line"] for launch in launches.get(node.name, [])]
+        # Only a launch that running the file reaches is one a diff can take from the file; one
+        # inside a function nothing calls (a library's wrapper) is listed as such.
+        mine = launches.get(node.name, [])
+        k["launches"] = [launch["line"] for launch in mine if runs(launch["node"])]
+        k["launches_unreached"] = [{"line": launch["line"], "in": enclosing(launch["node"])}
+                                   for launch in mine if not runs(launch["node"])]
         # A jitted function the file never launches but other jitted functions call is a helper
         # (inlined into its callers), not a kernel.
-        k["helper"] = node.name in helpers and not k["launches"]
+        k["helper"] = node.name in helpers and not mine
         typed_from_call(k, launches.get(node.name, []))
         kernels.append(k)
     if any(k["configs_from"] for k in kernels):

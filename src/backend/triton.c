@@ -27,6 +27,7 @@
 #include "backend/triton_constexpr.h"
 #include "util/env.h"
 #include "util/outcome.h"
+#include "compile/build.h"
 #include "compile/cache.h"
 #include "launch/dtype.h"
 #include "launch/expr.h"
@@ -1751,8 +1752,8 @@ static void plan_free(compile_plan *p)
     free(p->version);
 }
 
-/* The build of p's spec: from the cache, or compiled into the private folder `folder`, its
- * artifacts into b and its metadata into p->meta_json. */
+/* The build of p's spec: from the cache, or compiled into a new folder of its own named after `folder`
+ * (kd_build_folder: a later build in the process keeps off it), its artifacts into b and its metadata into p->meta_json. */
 static int build_spec(const kd_frontend_options *opts, const kd_side *side, compile_plan *p, const char *folder,
                       kd_build *b)
 {
@@ -1768,9 +1769,8 @@ static int build_spec(const kd_frontend_options *opts, const kd_side *side, comp
     bool cached = !opts->no_cache && kd_cache_usable(entry, b->key, &layout, &b->note);
     int rc = KD_OK;
     if (!cached) {
-        const char *tmp = kd_tmpdir();
-        dir = tmp ? kd_path_join(tmp, folder) : NULL;
-        if (!dir || kd_mkdir_p(dir) != 0) {
+        dir = kd_build_folder(folder); /* its own: a later build in the process keeps off it */
+        if (!dir) {
             kd_say(KD_MSG_TRITON_NO_BUILD_FOLDER, side_no(side->label), KD_S(side->label), KD_S(strerror(errno)));
             rc = KD_FAIL_TOOL;
         } else if ((rc = compile_into(opts, side, spec_text, dir)) == KD_OK && entry) {

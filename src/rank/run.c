@@ -461,28 +461,6 @@ static char *note_reason(const kd_note *n, const char *fallback)
     return kd_sb_take(&sb);
 }
 
-/* A fresh build in the private folder's shared folder of its side (TMP/v2), which the next
- * candidate's build writes over, is loaded from its cache entry instead. kd_build_source
- * gives every fresh build a folder of its own (compile/build.h kd_build_folder); the .ptx and
- * Triton backends do not yet, and the race loads each cubin after every gate has run. Without
- * an entry (--no-cache) such a build stays where it is. */
-static void pin_shared_build(kd_side *side)
-{
-    kd_build *b = &side->build;
-    const char *tmp = kd_tmpdir();
-    char *shared = tmp && side->label ? kd_path_join(tmp, side->label) : NULL;
-    char *entry = shared && b->dir && !strcmp(b->dir, shared) && b->key[0] ? kd_cache_entry(b->key) : NULL;
-    char *cubin = entry ? kd_path_join(entry, "kernel.cubin") : NULL;
-    if (cubin && b->cubin_path && access(cubin, R_OK) == 0 && !(side->stat.launcher && b->launcher_path)) {
-        free(b->cubin_path);
-        b->cubin_path = cubin;
-        cubin = NULL;
-    }
-    free(cubin);
-    free(entry);
-    free(shared);
-}
-
 /* The gate: the candidate built, run and checked against the baseline by the diff pipeline,
  * with a timing run just long enough to check it. Returns its comparison when it may race. */
 static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_rank_entry *e, const char *built,
@@ -528,7 +506,6 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
          * one has a folder of its own (compile/build.h), a cached one is its cache entry. */
         for (int s = 0; s < 2; s++) {
             kd_build *b = &c->side[s].build;
-            pin_shared_build(&c->side[s]);
             free(b->ptx);
             free(b->sass);
             free(b->ptxas_log);

@@ -169,6 +169,18 @@ static void triton_text(lister *l, const kd_kernel *k)
             kd_sb_printf(l->out, "%s %lld", i ? "," : "", (long long)json_integer_value(v));
         kd_sb_puts(l->out, ": a diff takes the launch from there (Triton's JIT, on a GPU with torch);"
                            " without one it is described as below\n");
+    } else if (json_array_size(json_object_get(info, "launches_unreached"))) {
+        /* a call inside a function that running the file never calls (a library's wrapper):
+         * the diff cannot take the launch from the file, so it is not said to */
+        kd_sb_puts(l->out, "  launched at line");
+        json_array_foreach(json_object_get(info, "launches_unreached"), i, v) {
+            const char *in = json_string_value(json_object_get(v, "in"));
+            kd_sb_printf(l->out, "%s %lld", i ? "," : "", (long long)json_integer_value(json_object_get(v, "line")));
+            if (in)
+                kd_sb_printf(l->out, " (in %s())", safe(l, in));
+        }
+        kd_sb_puts(l->out, ", which running the file does not reach: the launch is described as below (flags, "
+                           "annotations, defaults), or taken from a program that makes it with --run 'CMD'\n");
     } else {
         kd_sb_puts(l->out, "  not launched by the file: the launch is described as below (flags, annotations, defaults)\n");
     }

@@ -172,17 +172,18 @@ has corpus_square_given out 'launch: grid 4x4 \(default\)  block 16x16 \(shared 
 has corpus_square_given out 'Md: 1048576 f32 in \(n\)  Nd: 1048576 f32 in \(n\)  Pd: 1048576 f32 out \(n\)  Width = 64 \(--arg\)$' # n covers Width*Width
 # Triton, one program a row (issue 27 item 3): the row strides are the row length (a contiguous
 # row-major tensor), the row length sqrt(n), the grid n / the widest of them; a given row
-# length carries to the strides, a given stride widens the rows
-h6_list corpus_rows_triton triton_softmax.py
+# length carries to the strides, a given stride widens the rows (its launch is inside softmax(),
+# which the file never calls, so BLOCK_SIZE is given as a user would)
+run corpus_rows_triton 0 -- list --arg BLOCK_SIZE=1024 tests/realfiles/triton_softmax.py
 has corpus_rows_triton out 'launch: grid 1024 \(assumed\)  block 256 \(default\)'
 has corpus_rows_triton out 'input_row_stride = 1024 \(assumed\)  output_row_stride = 1024 \(assumed\)  n_cols = 1024 \(assumed\)$'
 has corpus_rows_triton out 'input_row_stride = 1024: the row length n_cols, rows contiguous \(a row-major tensor\), from input_ptr \+ row_idx \* input_row_stride \(--arg input_row_stride=VALUE\)'
 has corpus_rows_triton out 'output_row_stride = 1024: the row length n_cols, rows contiguous \(a row-major tensor\), from output_ptr \+ row_idx \* output_row_stride \+ col_offsets'
 has corpus_rows_triton out 'grid 1024: one program a row, n / 1024 rows$'
-run corpus_rows_triton_cols 0 -- list --arg n_cols=512 tests/realfiles/triton_softmax.py
+run corpus_rows_triton_cols 0 -- list --arg BLOCK_SIZE=1024 --arg n_cols=512 tests/realfiles/triton_softmax.py
 has corpus_rows_triton_cols out 'launch: grid 2048 \(assumed\)'
 has corpus_rows_triton_cols out 'input_row_stride = 512 \(assumed\)  output_row_stride = 512 \(assumed\)  n_cols = 512 \(--arg\)$'
-run corpus_rows_triton_stride 0 -- list --arg input_row_stride=4096 tests/realfiles/triton_softmax.py
+run corpus_rows_triton_stride 0 -- list --arg BLOCK_SIZE=1024 --arg input_row_stride=4096 tests/realfiles/triton_softmax.py
 has corpus_rows_triton_stride out 'launch: grid 256 \(assumed\)'
 has corpus_rows_triton_stride out 'grid 256: one program a row, n / 4096 rows$'
 # a constexpr block is no row stride (triton_add: pid * BLOCK_SIZE): its length stays n
