@@ -1258,8 +1258,9 @@ static void on_launch_enter(const launch *l, const char *symbol)
         named = name && matches(name);
         symbol = name;
     }
-    /* Into a graph being built: runs nothing; the node is counted when the graph runs. */
-    int runs = !named || !into_graph(l->stream, l->api);
+    /* Into a graph being built: runs nothing; the node is counted when the graph runs (every
+     * kernel's nodes are, for the seen table, so every kernel's launch is asked). */
+    int runs = !into_graph(l->stream, l->api);
     if (s && runs)
         s->count++;
     if (named && runs)
