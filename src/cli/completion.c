@@ -24,14 +24,16 @@ static const struct {
     {OPT_REGION_BLOCKS, 'w', "auto all 1 2 4 8 16"},
     {OPT_SANITIZE, 'w', "memcheck racecheck initcheck synccheck"},
     {OPT_ARCH, 'w', "sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a sm_100 sm_120"},
-    {OPT_JSON, 'f', NULL}, {OPT_MARKDOWN, 'f', NULL}, {OPT_HTML, 'f', NULL}, {OPT_CSV, 'f', NULL},
-    {OPT_SAVE, 'f', NULL}, {OPT_TRACE, 'f', NULL},
     {OPT_NCU_REPORT, 'd', NULL}, {'I', 'd', NULL},
     {OPT_NVCC, 'c', NULL}, {OPT_PYTHON, 'c', NULL}, {OPT_RUN, 'c', NULL}, {OPT_NCU, 'c', NULL}, {OPT_SANITIZER, 'c', NULL},
 };
 
 static char value_kind(int code, const char **words)
 {
+    if (code >= OPT_FORMAT && code < OPT_FORMAT_END) { /* an output format's FILE */
+        *words = NULL;
+        return 'f';
+    }
     for (size_t i = 0; i < sizeof value_kinds / sizeof *value_kinds; i++)
         if (value_kinds[i].code == code) {
             *words = value_kinds[i].words;
@@ -47,7 +49,8 @@ static void help_description(const char *option, char *out, size_t size)
 {
     size_t len = strlen(option);
     *out = '\0';
-    for (const char *line = kd_help_text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line)) {
+    const char *help = kd_help();
+    for (const char *line = help; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line)) {
         if (strncmp(line, "  -", 3) != 0)
             continue;
         const char *end = line + strcspn(line, "\n");

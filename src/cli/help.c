@@ -1,11 +1,15 @@
 /* The help text: --help prints it, the man page is made from it (scripts/gen-man.py) and the
- * completions take each option's description from it (cli/completion.c). */
+ * completions take each option's description from it (cli/completion.c). The output formats'
+ * options are not written here: each is a row of report/formats.c's table, listed where its
+ * row's section has its place below (a line "@SECTION"), in the table's order. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/option_parse.h"
 #include "cli/options.h"
+#include "util/strbuf.h"
 
-const char kd_help_text[] =
+static const char help_template[] =
         "usage: kerndiff [options] V1.cu V2.cu     diff two versions of a kernel\n"
         "       kerndiff [options] FILE.cu         git: HEAD against the working copy\n"
         "       kerndiff --at REF[..REF2] FILE.cu  git: a revision against the working copy,\n"
@@ -107,7 +111,7 @@ const char kd_help_text[] =
         "  --region-records N    records kept per warp, a power of two (256)\n"
         "  --region-blocks N     record one block in N (a power of two), 'all' or 'auto' (auto: up to\n"
         "                        1 in 8, keeping 2 recording blocks per SM)\n"
-        "  --trace FILE.json     both versions' region timelines for ui.perfetto.dev (implies --regions)\n"
+        "@Regions\n"
         "Hot spots (CUDA C and Triton cubins, with line info; with a GPU and nvdisasm):\n"
         "  --hotspots            where inside the kernel the time moved: PC samples per source line\n"
         "  --hotspots-period N   2^N cycles between samples, 5 to 31 (implies --hotspots; CUPTI's default)\n"
@@ -142,7 +146,7 @@ const char kd_help_text[] =
         "                        folder (or a checkout of REF2)\n"
         "  --prepare CMD         run CMD once in each side's folder before the runs (a build)\n"
         "Saving and gating:\n"
-        "  --save FILE.json      the whole result (samples, counters, environment)\n"
+        "@Saving\n"
         "  --fail-if-slower PCT  exit 8 when v2 is significantly slower by more than PCT%\n"
         "                        (judged on the 95% CI, not the point estimate; app: the\n"
         "                        total GPU kernel time)\n"
@@ -153,14 +157,7 @@ const char kd_help_text[] =
         "Analysis:\n"
         "  --all-instructions    list unchanged instruction rows too\n"
         "Output:\n"
-        "  --json[=FILE]         write JSON (docs/json-schema.json) to FILE or stdout (-);\n"
-        "                        `--json FILE` takes the next word unless it is a source file\n"
-        "  --markdown[=FILE]     write Markdown to FILE or stdout (`--markdown FILE`, -)\n"
-        "  --html FILE           a self-contained HTML report with charts (samples, speedup CI,\n"
-        "                        roofline, regions and a timeline of one block per side; a sweep's\n"
-        "                        time and speedup against its values; app: its top kernels)\n"
-        "  --csv FILE            the raw samples (side,index,round,ns,throttled), or one row per\n"
-        "                        sweep point; \"-\" writes any document to stdout (one at most)\n"
+        "@Output\n"
         "  --force               write outputs even over an input, a source file or a file git\n"
         "                        tracks (refused otherwise: exit 2)\n"
         "  --no-color            no colour (also when NO_COLOR is set or not a terminal)\n"
@@ -185,7 +182,54 @@ const char kd_help_text[] =
         "  kerndiff --n 64M --arg alpha=2 --require-match old.cu new.cu\n"
         "  kerndiff list examples/matmul/v2.cu\n";
 
+/* A format option's lines: the option column (22 wide, as the lines above), its description,
+ * and each further line of the description under the first. */
+static void format_option_lines(kd_strbuf *sb, const kd_format_option *o)
+{
+    kd_sb_printf(sb, "  %-20s  ", o->usage);
+    for (const char *line = o->help; *line;) {
+        size_t len = strcspn(line, "\n");
+        kd_sb_append(sb, line, len);
+        kd_sb_puts(sb, "\n");
+        line += len;
+        if (*line == '\n' && *++line)
+            kd_sb_printf(sb, "%24s", "");
+    }
+}
+
+const char *kd_help(void)
+{
+    static char *text;
+    if (text)
+        return text;
+    kd_strbuf sb = {0};
+    for (const char *line = help_template; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (line[0] != '@') {
+            kd_sb_append(&sb, line, len);
+            kd_sb_puts(&sb, "\n");
+        } else {
+            const kd_format_option *o;
+            for (size_t slot = 0; (o = kd_format_option_at(slot)) != NULL; slot++)
+                if (strlen(o->section) == len - 1 && strncmp(o->section, line + 1, len - 1) == 0)
+                    format_option_lines(&sb, o);
+        }
+        line += len + (line[len] == '\n');
+    }
+    text = kd_sb_take(&sb);
+    return text;
+}
+
+bool kd_help_has_section(const char *section)
+{
+    for (const char *at = strchr(help_template, '@'); at; at = strchr(at + 1, '@'))
+        if ((at == help_template || at[-1] == '\n') && strncmp(at + 1, section, strlen(section)) == 0 &&
+            at[1 + strlen(section)] == '\n')
+            return true;
+    return false;
+}
+
 void kd_print_help(void)
 {
-    fputs(kd_help_text, stdout);
+    fputs(kd_help(), stdout);
 }

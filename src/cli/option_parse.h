@@ -3,7 +3,8 @@
  * of their values, into the subsystem's part of kd_options); cli/options.c walks the groups
  * (kd_option_groups), then takes the operands and checks the options against each other. A
  * new option is a row in its group's table and a case in its group's parse, plus its line in
- * the help text (cli/help.c), which the man page and the completions are made from. */
+ * the help text (cli/help.c), which the man page and the completions are made from. An
+ * output format's option is none of these: it comes from its row in report/formats.c. */
 #ifndef KD_CLI_OPTION_PARSE_H
 #define KD_CLI_OPTION_PARSE_H
 
@@ -11,20 +12,20 @@
 #include <stdbool.h>
 
 #include "cli/options.h"
+#include "report/formats.h"
 
 /* getopt's codes of the long options: one list, so that no two groups share a code. */
 enum {
-    OPT_FN = 256, OPT_ARCH, OPT_NVCC_FLAG, OPT_NVCC, OPT_NO_COLOR, OPT_JSON, OPT_MARKDOWN,
+    OPT_FN = 256, OPT_ARCH, OPT_NVCC_FLAG, OPT_NVCC, OPT_NO_COLOR,
     OPT_NO_CACHE, OPT_BLOCK, OPT_ALL_INSTRUCTIONS, OPT_VERSION, OPT_N, OPT_GRID, OPT_SMEM, OPT_BUF,
     OPT_ARG, OPT_CALL, OPT_NO_RUN, OPT_TARGET, OPT_MAX_TIME, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_TIMEOUT,
     OPT_SEED, OPT_NO_CHECK, OPT_REQUIRE_MATCH, OPT_RTOL, OPT_ATOL, OPT_BATCH, OPT_LOCK_CLOCKS,
     OPT_NCU, OPT_NO_NCU, OPT_NCU_SET, OPT_NCU_REPEATS, OPT_NCU_CLOCK, OPT_ALL_METRICS, OPT_PER_KERNEL,
-    OPT_REGIONS, OPT_REGION_RECORDS, OPT_REGION_BLOCKS, OPT_TRACE, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER, OPT_SANITIZE_N,
+    OPT_REGIONS, OPT_REGION_RECORDS, OPT_REGION_BLOCKS, OPT_SANITIZE, OPT_SANITIZE_WARN, OPT_SANITIZER, OPT_SANITIZE_N,
     OPT_BRIEF, OPT_COMPLETION,
-    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SAVE, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
+    OPT_NO_ADVICE, OPT_FAIL_IF_SLOWER, OPT_SWEEP, OPT_AT, OPT_MIN_EFFECT, OPT_WATCH, OPT_SIDE,
     /* Triton (.py) inputs */
     OPT_PYTHON, OPT_NO_AUTOTUNE, OPT_RUN, OPT_CAPTURE_NTH, OPT_CAPTURE_TIMEOUT, OPT_NO_CAPTURE, OPT_CONFIG,
-    OPT_HTML, OPT_CSV,
     OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, OPT_APP_PREPARE,
     OPT_FORCE,
     /* captured launches (issue 30): --launch FILE, --from 'CMD' (diff); capture --continue */
@@ -37,6 +38,13 @@ enum {
 #define MAX_TIMEOUT_S 3600
 /* ncu's own output: one block, so that flags added elsewhere merge cleanly. */
 enum { OPT_NCU_REPORT = 1000, OPT_METRIC_NAMES, OPT_METRICS };
+/* The outputs' options (report/formats.h's table): the option in slot S has code
+ * OPT_FORMAT + S (cli/opts_output.c makes their getopt rows). The built-in ones by name, in
+ * the table's order, for the checks between options (test_l1_formats holds them to it). */
+enum { OPT_FORMAT = 800, OPT_FORMAT_END = OPT_FORMAT + KD_FORMAT_OPTIONS_MAX };
+enum { OPT_JSON = OPT_FORMAT, OPT_SAVE, OPT_TRACE, OPT_MARKDOWN, OPT_HTML, OPT_CSV };
+/* Makes the outputs' getopt rows (kd_opt_long_options calls it before it reads the groups). */
+void kd_opts_output_prepare(void);
 
 
 /* What the parse remembers besides the options: the words as given (GNU getopt permutes
@@ -44,8 +52,8 @@ enum { OPT_NCU_REPORT = 1000, OPT_METRIC_NAMES, OPT_METRICS };
 typedef struct kd_parse_state {
     char **original;           /* argv before getopt moved anything */
     int argc;
-    const char **taken_by[2];  /* where an optional output stored a word it took (&opts->json_path) */
-    const char *taken[2];
+    const char **taken_by[KD_FORMAT_OPTIONS_MAX]; /* where an optional output stored a word it took (&opts->json_path) */
+    const char *taken[KD_FORMAT_OPTIONS_MAX];
     unsigned char seen[1024];  /* by getopt code: options given, for the checks between them */
 } kd_parse_state;
 
@@ -73,8 +81,12 @@ extern const kd_option_group *const kd_option_groups[];
 const struct option *kd_opt_long_options(void);
 /* The one-letter options (-q -v -h -N, and -I DIR -D NAME[=VALUE] with a value). */
 extern const char kd_short_options[];
-/* The help text (cli/help.c): also where the completions find each option's description. */
-extern const char kd_help_text[];
+/* The help text (cli/help.c), the outputs' lines from their table included (made once):
+ * also where the completions find each option's description. */
+const char *kd_help(void);
+/* Whether the help has a place for a format option's section ("Output"): a row whose section
+ * has none would be listed nowhere (test_l1_formats checks every row). */
+bool kd_help_has_section(const char *section);
 
 /* The command words (the first operand), for the parse and the completions. */
 typedef struct kd_command_word {

@@ -46,6 +46,7 @@ const struct option *kd_opt_long_options(void)
 {
     static struct option all[160];
     if (!all[0].name) {
+        kd_opts_output_prepare();
         size_t n = 0;
         for (const kd_option_group *const *g = kd_option_groups; *g; g++)
             for (const struct option *o = (*g)->options; o->name; o++) {
@@ -59,9 +60,8 @@ const struct option *kd_opt_long_options(void)
 
 bool kd_options_stdout_taken(const kd_options *opts)
 {
-    const char *outputs[] = {opts->json_path, opts->markdown_path, opts->html_path, opts->csv_path};
-    for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++)
-        if (outputs[i] && strcmp(outputs[i], "-") == 0)
+    for (size_t i = 0; i < KD_FORMAT_OPTIONS_MAX; i++)
+        if (opts->output_path[i] && strcmp(opts->output_path[i], "-") == 0)
             return true;
     return false;
 }
@@ -107,7 +107,9 @@ void kd_opt_optional_output(kd_opt_ctx *ctx, const char **dest)
         return;
     *dest = w;
     optind++;
-    int slot = st->taken[0] ? 1 : 0;
+    int slot = 0;
+    while (slot < KD_FORMAT_OPTIONS_MAX - 1 && st->taken[slot])
+        slot++;
     st->taken[slot] = w;
     st->taken_by[slot] = dest;
 }
@@ -138,7 +140,7 @@ static int original_index(const kd_parse_state *st, const char *word)
  * the JSON goes to stdout and the word goes back among the operands, in its place. */
 static void give_back(const kd_options *opts, kd_parse_state *st, const char **positional, int *npos)
 {
-    for (int k = 0; k < 2 && st->taken[k] && *npos < operands_needed(opts, positional, *npos); k++) {
+    for (int k = 0; k < KD_FORMAT_OPTIONS_MAX && st->taken[k] && *npos < operands_needed(opts, positional, *npos); k++) {
         int at = *npos, index = original_index(st, st->taken[k]);
         while (at > 0 && original_index(st, positional[at - 1]) > index) {
             positional[at] = positional[at - 1];
@@ -334,6 +336,15 @@ static int first_seen(const kd_parse_state *st, const int *codes, size_t n)
     return 0;
 }
 
+/* The first output format's option given (the table's order: report/formats.h), or 0. */
+static int first_format_seen(const kd_parse_state *st)
+{
+    for (size_t i = 0; kd_format_option_at(i); i++)
+        if (st->seen[OPT_FORMAT + (int)i])
+            return OPT_FORMAT + (int)i;
+    return 0;
+}
+
 /* The first of a group's options given (in its table's order), or 0. */
 static int group_first_seen(const kd_parse_state *st, const kd_option_group *g)
 {
@@ -437,12 +448,6 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
         {OPT_NO_NCU, OPT_NCU_REPORT, "--no-ncu runs no counter pass"},
         {OPT_NO_NCU, OPT_METRICS, "--no-ncu runs no counter pass"},
         {OPT_NO_NCU, OPT_METRIC_NAMES, "--no-ncu runs no counter pass"},
-        {OPT_WATCH, OPT_JSON, "--watch prints to the terminal only"},
-        {OPT_WATCH, OPT_SAVE, "--watch prints to the terminal only"},
-        {OPT_WATCH, OPT_MARKDOWN, "--watch prints to the terminal only"},
-        {OPT_WATCH, OPT_HTML, "--watch prints to the terminal only"},
-        {OPT_WATCH, OPT_CSV, "--watch prints to the terminal only"},
-        {OPT_WATCH, OPT_TRACE, "--watch prints to the terminal only"},
         {OPT_WATCH, OPT_SWEEP, "--watch runs one diff"},
         {OPT_LAUNCH_FILE, OPT_FROM, "--from captures the launch that --launch gives"},
         {OPT_LAUNCH_FILE, OPT_N, "--launch replays the captured launch"},
@@ -469,6 +474,10 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
             return kd_usage_error("%s and %s contradict each other (%s): drop one", first, option_name(pairs[i].code),
                                pairs[i].why);
         }
+    int format_seen = first_format_seen(st);
+    if (st->seen[OPT_WATCH] && format_seen)
+        return kd_usage_error("--watch and %s contradict each other (--watch prints to the terminal only): drop one",
+                           option_name(format_seen));
     /* (--compute-sanitizer and --sanitize-n also serve the sanitizer run that explains a fault.) */
     if (st->seen[OPT_SANITIZE_WARN] && !st->seen[OPT_SANITIZE])
         return kd_usage_error("--sanitize-warn is a setting of --sanitize, which is not given: add --sanitize, or drop "
@@ -502,8 +511,7 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
     if (stray && opts->command == KD_CMD_APP)
         return kd_usage_error("%s is not an option of kerndiff app (its outputs: --json, --markdown, --html)",
                            option_name(stray));
-    static const int outputs[] = {OPT_JSON, OPT_SAVE, OPT_MARKDOWN, OPT_HTML, OPT_CSV, OPT_TRACE, OPT_NCU_REPORT};
-    stray = first_seen(st, outputs, sizeof outputs / sizeof *outputs);
+    stray = format_seen ? format_seen : st->seen[OPT_NCU_REPORT] ? OPT_NCU_REPORT : 0;
     if (stray && opts->command == KD_CMD_LIST)
         return kd_usage_error("kerndiff list prints to the terminal only: %s would write nothing", option_name(stray));
     if (st->seen[OPT_SWEEP] && kd_sweep_n_list(opts->diff.launch.n))
@@ -513,18 +521,15 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
                            opts->diff.launch.n);
 
     /* One document on stdout at most: two would run into each other (the JSON no longer parses). */
-    const struct {
-        const char *option, *path;
-    } docs[] = {{"--json", opts->json_path}, {"--save", opts->save_path}, {"--markdown", opts->markdown_path},
-                {"--html", opts->html_path}, {"--csv", opts->csv_path}, {"--trace", opts->trace_path}};
     const char *on_stdout = NULL;
-    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
-        if (!docs[i].path || strcmp(docs[i].path, "-") != 0)
+    const kd_format_option *doc;
+    for (size_t i = 0; (doc = kd_format_option_at(i)) != NULL; i++) {
+        if (!opts->output_path[i] || strcmp(opts->output_path[i], "-") != 0)
             continue;
         if (on_stdout)
             return kd_usage_error("%s and %s both write to standard output (a bare %s or %s, or '-'): give one of "
-                               "them a FILE", on_stdout, docs[i].option, on_stdout, docs[i].option);
-        on_stdout = docs[i].option;
+                               "them a FILE", on_stdout, doc->name, on_stdout, doc->name);
+        on_stdout = doc->name;
     }
 
     /* Launch values that hold no name are checked now, whatever runs (--no-run too). */

@@ -10,6 +10,7 @@
 #include "app/collect.h"
 #include "diff/options.h"
 #include "rank/slurm.h"
+#include "report/formats.h"
 #include "report/report.h"
 #include "util/progress.h"
 
@@ -47,19 +48,27 @@ typedef struct kd_options {
     kd_command command;
     kd_diff_options diff;     /* what the engine is asked (diff/options.h), operands included */
     kd_render_options render; /* --no-color, --all-instructions, --all-metrics, --brief ... */
-    const char *save_path;    /* --save FILE.json: the whole result */
     const char *sweep;        /* --sweep NAME=a,b,c */
     const char *at_second;    /* a second --at (app only: v2's revision) */
     bool watch;               /* --watch */
     const char *compare_side; /* compare --side v1|v2 (default v2) */
     kd_app_options app;       /* kerndiff app: --runs, -N, --range, --steps, --top, --at, --prepare */
-    const char *trace_path;   /* --trace FILE: the region timelines */
     kd_verbosity verbosity;   /* -q, -v (util/progress.h) */
     const char *completion_shell; /* --completion bash|zsh|fish */
-    const char *json_path;    /* --json [FILE]: "-" is stdout; NULL: none */
-    const char *markdown_path;/* --markdown [FILE] */
-    const char *html_path;    /* --html FILE: the report with charts (report/html.c) */
-    const char *csv_path;     /* --csv FILE: raw samples, or a sweep's points */
+    /* Each output option's FILE ("-": stdout; NULL: not given), by its slot in
+     * report/formats.h's table (kd_format_option_at); the built-in ones also by name, in the
+     * table's order (test_l1_formats holds the names to it). */
+    union {
+        const char *output_path[KD_FORMAT_OPTIONS_MAX];
+        struct {
+            const char *json_path;     /* --json [FILE] */
+            const char *save_path;     /* --save FILE.json: the whole result */
+            const char *trace_path;    /* --trace FILE: the region timelines */
+            const char *markdown_path; /* --markdown [FILE] */
+            const char *html_path;     /* --html FILE: the report with charts (report/html.c) */
+            const char *csv_path;      /* --csv FILE: raw samples, or a sweep's points */
+        };
+    };
     bool force;               /* --force: an output may overwrite an input, a source or a tracked file */
     kd_capture_options capture; /* kerndiff capture */
     kd_rank_cli_options rank; /* kerndiff rank */
@@ -70,8 +79,8 @@ typedef struct kd_options {
 int kd_options_parse(int argc, char **argv, kd_options *opts);
 void kd_options_free(kd_options *opts);
 void kd_print_help(void);
-/* Whether a document (--json, --markdown, --html, --csv) goes to stdout: then the terminal
- * report does not. */
+/* Whether a document (--json, --markdown, ... any output option's "-") goes to stdout: then
+ * the terminal report does not. */
 bool kd_options_stdout_taken(const kd_options *opts);
 /* A completion script for bash, zsh or fish, from the option table. */
 void kd_print_completion(const char *shell);

@@ -38,6 +38,7 @@ bool kd_outputs_source_name(const char *path)
 typedef struct target {
     const char *option; /* "--json" */
     const char *path;
+    const char *extension; /* the hint when the name is a source's: ".json" */
     char *owned;        /* path when made here (--ncu-report DIR/v1.ncu-rep) */
 } target;
 
@@ -122,9 +123,7 @@ static int check_target(const target *t, const input *inputs, size_t ninputs, bo
     struct stat st;
     if (rc == 0 && ext)
         rc = refuse("%s would write a report to '%s', whose extension (%s) is a source file's: name the report "
-                    "e.g. report%s, or add --force", t->option, shown, ext,
-                    strcmp(t->option, "--markdown") == 0 ? ".md" : strcmp(t->option, "--html") == 0 ? ".html"
-                    : strcmp(t->option, "--csv") == 0 ? ".csv" : strcmp(t->option, "-o") == 0 ? ".kdcap" : ".json");
+                    "e.g. report%s, or add --force", t->option, shown, ext, t->extension);
     else if (rc == 0 && stat(t->path, &st) == 0 && S_ISREG(st.st_mode) && git_tracked(t->path))
         rc = refuse("%s would write over '%s', which git tracks: name another file for the report, or add --force "
                     "to overwrite it", t->option, shown);
@@ -134,14 +133,11 @@ static int check_target(const target *t, const input *inputs, size_t ninputs, bo
 
 size_t kd_outputs_requests(const kd_options *opts, kd_format_request *out, size_t max)
 {
-    /* Each option's FILE; the format each one asks for is report/formats.c's table's. */
-    const kd_format_request given[] = {
-        {"--json", opts->json_path}, {"--save", opts->save_path}, {"--trace", opts->trace_path},
-        {"--markdown", opts->markdown_path}, {"--html", opts->html_path}, {"--csv", opts->csv_path},
-    };
+    /* Each format option's FILE, by its slot in report/formats.c's table. */
+    const kd_format_option *o;
     size_t n = 0;
-    for (size_t i = 0; i < sizeof given / sizeof *given && n < max; i++)
-        out[n++] = given[i];
+    for (size_t i = 0; (o = kd_format_option_at(i)) != NULL && n < max; i++)
+        out[n++] = (kd_format_request){o->name, opts->output_path[i]};
     return n;
 }
 
@@ -150,23 +146,23 @@ int kd_outputs_check(const kd_options *opts)
     if (opts->command != KD_CMD_DIFF && opts->command != KD_CMD_COMPARE && opts->command != KD_CMD_APP &&
         opts->command != KD_CMD_CAPTURE)
         return 0;
-    target targets[9];
+    target targets[KD_OUTPUTS_MAX + 3];
     size_t n = 0;
     bool capture = opts->command == KD_CMD_CAPTURE;
     if (capture) /* the capture file: like every output, never over an input or a source */
-        targets[n++] = (target){"-o", opts->capture.out, NULL};
+        targets[n++] = (target){"-o", opts->capture.out, ".kdcap", NULL};
     kd_format_request given[KD_OUTPUTS_MAX];
     size_t ngiven = kd_outputs_requests(opts, given, KD_OUTPUTS_MAX);
     for (size_t i = 0; i < ngiven; i++)
         if (given[i].path && strcmp(given[i].path, "-") != 0)
-            targets[n++] = (target){given[i].option, given[i].path, NULL};
+            targets[n++] = (target){given[i].option, given[i].path, kd_format_option_at(i)->extension, NULL};
     const char *report_dir = opts->diff.counters.report_dir;
     if (report_dir && opts->command == KD_CMD_DIFF)
         for (int side = 1; side <= 2; side++) {
             char name[16];
             snprintf(name, sizeof name, "v%d.ncu-rep", side);
             char *path = kd_path_join(report_dir, name);
-            targets[n++] = (target){"--ncu-report", path, path};
+            targets[n++] = (target){"--ncu-report", path, ".ncu-rep", path};
         }
     bool app = opts->command == KD_CMD_APP, compare = opts->command == KD_CMD_COMPARE;
     const input inputs[] = {

@@ -23,10 +23,11 @@ int kd_outputs_check(const kd_options *opts);
  * never takes such a word. */
 bool kd_outputs_source_name(const char *path);
 
-/* The documents the options ask for, as report/formats.h's requests (option, FILE), in the
- * order they are written: --json, --save, --trace, --markdown, --html, --csv. Options not
- * given have a NULL path (kd_formats_write skips them). Returns how many (at most max). */
-enum { KD_OUTPUTS_MAX = 8 };
+/* The documents the options ask for, as report/formats.h's requests (option, FILE), one per
+ * format option in the table's order (--json, --save, --trace, --markdown, --html, --csv ...),
+ * request i being slot i. Options not given have a NULL path (kd_formats_write skips them).
+ * Returns how many (at most max). */
+enum { KD_OUTPUTS_MAX = KD_FORMAT_OPTIONS_MAX };
 size_t kd_outputs_requests(const kd_options *opts, kd_format_request *out, size_t max);
 
 #endif

@@ -124,12 +124,37 @@ static int html_rank(FILE *out, const kd_format_subject *s)
 
 /* The built-in rows; a format of its own file defines its row the same way
  * (const kd_format kd_format_NAME = {...}) and adds X(NAME) to the list below. */
-const kd_format kd_format_terminal = {"terminal report", {NULL}, terminal_comparison, terminal_sweep, terminal_app, NULL, terminal_rank};
-const kd_format kd_format_json = {"JSON", {"--json", "--save"}, json_comparison, json_sweep, json_app, NULL, json_rank};
-const kd_format kd_format_trace = {"trace", {"--trace"}, trace_comparison, NULL, NULL, trace_applies, NULL};
-const kd_format kd_format_markdown = {"Markdown", {"--markdown"}, markdown_comparison, markdown_sweep, markdown_app, NULL, markdown_rank};
-const kd_format kd_format_html = {"HTML", {"--html"}, html_comparison, html_sweep, html_app, NULL, html_rank};
-const kd_format kd_format_csv = {"CSV", {"--csv"}, csv_comparison, csv_sweep, NULL, NULL, NULL};
+const kd_format kd_format_terminal = {"terminal report", {{NULL}}, terminal_comparison, terminal_sweep, terminal_app, NULL,
+                                      terminal_rank};
+const kd_format kd_format_json = {
+    "JSON",
+    {{"--json", true, "--json[=FILE]",
+      "write JSON (docs/json-schema.json) to FILE or stdout (-);\n"
+      "`--json FILE` takes the next word unless it is a source file", "Output", ".json"},
+     {"--save", false, "--save FILE.json", "the whole result (samples, counters, environment)", "Saving", ".json"}},
+    json_comparison, json_sweep, json_app, NULL, json_rank};
+const kd_format kd_format_trace = {
+    "trace",
+    {{"--trace", false, "--trace FILE.json",
+      "both versions' region timelines for ui.perfetto.dev (implies --regions)", "Regions", ".json"}},
+    trace_comparison, NULL, NULL, trace_applies, NULL};
+const kd_format kd_format_markdown = {
+    "Markdown",
+    {{"--markdown", true, "--markdown[=FILE]", "write Markdown to FILE or stdout (`--markdown FILE`, -)", "Output", ".md"}},
+    markdown_comparison, markdown_sweep, markdown_app, NULL, markdown_rank};
+const kd_format kd_format_html = {
+    "HTML",
+    {{"--html", false, "--html FILE",
+      "a self-contained HTML report with charts (samples, speedup CI,\n"
+      "roofline, regions and a timeline of one block per side; a sweep's\n"
+      "time and speedup against its values; app: its top kernels)", "Output", ".html"}},
+    html_comparison, html_sweep, html_app, NULL, html_rank};
+const kd_format kd_format_csv = {
+    "CSV",
+    {{"--csv", false, "--csv FILE",
+      "the raw samples (side,index,round,ns,throttled), or one row per\n"
+      "sweep point; \"-\" writes any document to stdout (one at most)", "Output", ".csv"}},
+    csv_comparison, csv_sweep, NULL, NULL, NULL};
 
 /* THE TABLE: one line per format, the terminal first (kd_formats_write writes it to the
  * human stream). */
@@ -147,15 +172,36 @@ const kd_format kd_format_csv = {"CSV", {"--csv"}, csv_comparison, csv_sweep, NU
 KD_FORMAT_LIST(KD_FORMAT_DECLARE)
 const kd_format *const kd_formats[] = {KD_FORMAT_LIST(KD_FORMAT_ADDRESS) NULL};
 
+enum { ROW_OPTIONS = sizeof kd_format_terminal.options / sizeof kd_format_terminal.options[0] };
+
 const kd_format *kd_format_for_option(const char *option)
 {
     for (const kd_format *const *row = kd_formats; option && *row; row++) {
         const kd_format *f = *row;
-        for (size_t i = 0; i < sizeof f->options / sizeof *f->options && f->options[i]; i++)
-            if (strcmp(f->options[i], option) == 0)
+        for (size_t i = 0; i < ROW_OPTIONS && f->options[i].name; i++)
+            if (strcmp(f->options[i].name, option) == 0)
                 return f;
     }
     return NULL;
+}
+
+const kd_format_option *kd_format_option_at(size_t slot)
+{
+    size_t n = 0;
+    for (const kd_format *const *row = kd_formats; *row; row++)
+        for (size_t i = 0; i < ROW_OPTIONS && (*row)->options[i].name; i++)
+            if (n++ == slot)
+                return &(*row)->options[i];
+    return NULL;
+}
+
+int kd_format_option_slot(const char *option)
+{
+    const kd_format_option *o;
+    for (size_t slot = 0; option && (o = kd_format_option_at(slot)) != NULL; slot++)
+        if (strcmp(o->name, option) == 0)
+            return (int)slot;
+    return -1;
 }
 
 static kd_format_render renderer(const kd_format *f, kd_subject_kind kind)

@@ -6,10 +6,15 @@
  * writes outputs: it attempts every output asked for, even after one fails, and says each
  * failure (the output and its path).
  *
- * Adding a format: one file report/NAME.c that defines its row (`const kd_format
- * kd_format_NAME = {"Name", {"--name"}, render_comparison, render_sweep, render_app, NULL};`)
- * and one line X(NAME) in report/formats.c's table, KD_FORMAT_LIST (and, until options come
- * from a table, the option that sets its FILE: cli/options.c, cli/outputs.c's list). */
+ * A row's options are the whole of its command line: the CLI makes each one's getopt row, its
+ * FILE's place in kd_options (cli/options.h: output_path, by the option's slot), its --help
+ * line (the man page is made from --help) and its completion (a file) from the row.
+ *
+ * Adding a format: one file report/NAME.c that defines its row
+ *   const kd_format kd_format_NAME = {.name = "Name",
+ *       .options = {{"--name", false, "--name FILE", "what it writes", "Output", ".name"}},
+ *       .comparison = render_comparison};
+ * and one line X(NAME) in report/formats.c's table, KD_FORMAT_LIST. Nothing else. */
 #ifndef KD_REPORT_FORMATS_H
 #define KD_REPORT_FORMATS_H
 
@@ -39,9 +44,22 @@ typedef struct kd_format_subject {
 /* A renderer: the subject to `out`; 0, or -1 when it could not be rendered. */
 typedef int (*kd_format_render)(FILE *out, const kd_format_subject *s);
 
+/* An option that asks for a format, with everything the command line needs of it. */
+typedef struct kd_format_option {
+    const char *name;      /* "--json" */
+    bool file_optional;    /* --json[=FILE]: a bare --json writes to stdout; else FILE is required */
+    const char *usage;     /* --help's option column: "--json[=FILE]" */
+    const char *help;      /* --help's description; each '\n' starts a continuation line */
+    const char *section;   /* the --help heading it is listed under ("Output"; cli/help.c's places) */
+    const char *extension; /* a report's usual extension, for the hint when FILE is refused (".json") */
+} kd_format_option;
+
+/* Options in all the rows together, at most (kd_options holds one FILE per slot). */
+enum { KD_FORMAT_OPTIONS_MAX = 12 };
+
 typedef struct kd_format {
     const char *name;           /* "JSON": what the messages call it */
-    const char *options[3];     /* the options whose FILE gets it ("--json", "--save"); none: the terminal */
+    kd_format_option options[2]; /* the options whose FILE gets it (--json, --save); none: the terminal */
     kd_format_render comparison, sweep, app; /* NULL: not written for that subject */
     /* Whether there is something to write (NULL: always): --trace with no region run writes nothing. */
     bool (*applies)(const kd_format_subject *s);
@@ -55,6 +73,13 @@ extern const kd_format kd_format_terminal;
 
 /* The row an option asks for ("--save": JSON), or NULL. */
 const kd_format *kd_format_for_option(const char *option);
+
+/* The options of every row as one list, the table's order (terminal, JSON's --json then
+ * --save, ...): the option in `slot` (0 up), NULL past the last one. Its slot is where its
+ * FILE is kept (cli/options.h) and what its getopt code is made from. */
+const kd_format_option *kd_format_option_at(size_t slot);
+/* The slot of an option ("--save"), or -1 when no row has it. */
+int kd_format_option_slot(const char *option);
 
 /* One output asked for: an option and its FILE ("-": stdout). */
 typedef struct kd_format_request {

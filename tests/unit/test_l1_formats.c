@@ -3,11 +3,16 @@
  * to exit codes, no words). */
 #include "kd_test.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/exit_codes.h"
+#include "cli/option_parse.h"
+#include "cli/options.h"
+#include "cli/outputs.h"
 #include "cli/status.h"
 #include "cmd/cmd.h"
 #include "report/formats.h"
@@ -23,20 +28,88 @@ static void the_table_is_well_formed(void **state)
         const kd_format *f = *row;
         assert_non_null(f->name);
         assert_true(f->comparison || f->sweep || f->app);
-        for (size_t i = 0; i < 3 && f->options[i]; i++) {
-            assert_true(strncmp(f->options[i], "--", 2) == 0);
-            assert_ptr_equal(kd_format_for_option(f->options[i]), f);
+        for (size_t i = 0; i < 2 && f->options[i].name; i++) {
+            assert_true(strncmp(f->options[i].name, "--", 2) == 0);
+            assert_ptr_equal(kd_format_for_option(f->options[i].name), f);
         }
     }
     assert_true(rows >= 6); /* terminal, JSON, trace, Markdown, HTML, CSV */
     assert_ptr_equal(kd_formats[0], &kd_format_terminal); /* first: written to the human stream */
-    assert_null(kd_format_terminal.options[0]);            /* asked for by no option */
+    assert_null(kd_format_terminal.options[0].name);       /* asked for by no option */
     assert_string_equal(kd_format_for_option("--save")->name, "JSON");
     assert_ptr_equal(kd_format_for_option("--save"), kd_format_for_option("--json"));
     assert_string_equal(kd_format_for_option("--csv")->name, "CSV");
     assert_null(kd_format_for_option("--nope"));
     assert_null(kd_format_for_option(NULL));
     assert_null(kd_format_for_option("--csv")->app); /* app has no CSV: skipped, not failed */
+}
+
+/* Issue 29 item 4: a format's option is its row. Slots follow the table; the named FILE
+ * fields of kd_options and the named getopt codes are the slots of the built-in rows; every
+ * row's option parses, is asked for, is in --help where its section has its place. */
+static void options_come_from_the_table(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int code;
+        size_t field; /* offsetof kd_options */
+    } named[] = {
+        {"--json", OPT_JSON, offsetof(kd_options, json_path)}, {"--save", OPT_SAVE, offsetof(kd_options, save_path)},
+        {"--trace", OPT_TRACE, offsetof(kd_options, trace_path)},
+        {"--markdown", OPT_MARKDOWN, offsetof(kd_options, markdown_path)},
+        {"--html", OPT_HTML, offsetof(kd_options, html_path)}, {"--csv", OPT_CSV, offsetof(kd_options, csv_path)},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+        int slot = kd_format_option_slot(named[i].name);
+        assert_true(slot >= 0);
+        assert_int_equal(named[i].code, OPT_FORMAT + slot);
+        assert_int_equal(named[i].field, offsetof(kd_options, output_path) + (size_t)slot * sizeof(const char *));
+    }
+    assert_int_equal(kd_format_option_slot("--json"), 0); /* the terminal has none: JSON's are first */
+    assert_int_equal(kd_format_option_slot("--nope"), -1);
+
+    const char *help = kd_help();
+    size_t nslots = 0;
+    const kd_format_option *o;
+    for (; (o = kd_format_option_at(nslots)) != NULL; nslots++) {
+        assert_true(nslots < KD_FORMAT_OPTIONS_MAX);
+        assert_true(kd_help_has_section(o->section));
+        char line[128];
+        snprintf(line, sizeof line, "\n  %-20s  %.*s", o->usage, (int)strcspn(o->help, "\n"), o->help);
+        assert_non_null(strstr(help, line));
+        assert_non_null(o->extension);
+        assert_int_equal(o->extension[0], '.');
+    }
+    assert_true(nslots >= 6);
+    assert_false(kd_help_has_section("Nowhere"));
+    assert_null(strstr(help, "\n@")); /* no place marker leaks into --help */
+
+    /* Each option's FILE lands in its slot and becomes its request, in the table's order. */
+    char *argv[] = {"kerndiff", "--csv", "s.csv", "--markdown=m.md", "--save", "r.json", "--html", "p.html",
+                    "a.cu", "b.cu", NULL};
+    kd_options opts;
+    assert_int_equal(kd_options_parse(10, argv, &opts), 0);
+    assert_string_equal(opts.output_path[kd_format_option_slot("--csv")], "s.csv");
+    assert_string_equal(opts.markdown_path, "m.md");
+    assert_string_equal(opts.save_path, "r.json");
+    assert_null(opts.json_path);
+    kd_format_request req[KD_OUTPUTS_MAX];
+    size_t n = kd_outputs_requests(&opts, req, KD_OUTPUTS_MAX);
+    assert_int_equal(n, nslots);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(req[i].option, kd_format_option_at(i)->name);
+        assert_ptr_equal(req[i].path, opts.output_path[i]);
+    }
+    assert_false(kd_options_stdout_taken(&opts));
+    kd_options_free(&opts);
+
+    /* A bare optional one writes to stdout, which the terminal report then leaves to it. */
+    char *argv2[] = {"kerndiff", "--json", "a.cu", "b.cu", NULL};
+    assert_int_equal(kd_options_parse(4, argv2, &opts), 0);
+    assert_string_equal(opts.json_path, "-");
+    assert_true(kd_options_stdout_taken(&opts));
+    kd_options_free(&opts);
 }
 
 static char scratch[64];
@@ -161,7 +234,8 @@ static void status_orders_outcome_outputs_gate(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(the_table_is_well_formed), cmocka_unit_test(every_output_is_attempted),
+        cmocka_unit_test(the_table_is_well_formed), cmocka_unit_test(options_come_from_the_table),
+        cmocka_unit_test(every_output_is_attempted),
         cmocka_unit_test(every_command_has_a_row), cmocka_unit_test(status_orders_outcome_outputs_gate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
