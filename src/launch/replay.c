@@ -185,10 +185,12 @@ static size_t declared_size(const kd_param *p)
  * to constants (in k, "constexpr" in the captured signature), followed by Triton's scratch
  * pointers. k's parameters must be the captured kernel's, by name, in order: a v2 whose
  * signature changed is refused here, naming the first difference. *nscratch: the scratch
- * pointers; -1: no section (a CUDA launch), 0 with the check done, or -2 with *err set. */
+ * pointers; -1: no section or not a Triton side, 0 with the check done, or -2 with *err set. */
 static int triton_layout(const kd_replay *r, const kd_kernel *k, const char *label, int side, kd_diag *err)
 {
-    json_t *t = r->cap.triton ? json_loads(r->cap.triton, 0, NULL) : NULL;
+    /* Only a Triton side (a .py, whose kernel the helper described) is compiled from the
+     * section; a .ptx/.cubin/.cu side takes the captured buffer as it is, scratch included. */
+    json_t *t = r->cap.triton && k->frontend_info ? json_loads(r->cap.triton, 0, NULL) : NULL;
     if (!t)
         return -1;
     json_t *params = json_object_get(t, "params");

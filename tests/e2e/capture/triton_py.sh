@@ -56,6 +56,12 @@ has cap_triton_py2_aa out 'as its JIT compiled the captured launch .*num_warps=4
 has cap_triton_py2_aa out '^    of them 128-bit +[1-9][0-9]* +[1-9]'
 if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['replay'] else 1)" "$TQ/aa.json" 2>"$TQ/aa.err"
 then ok "cap_triton_py2_aa: JSON has the replay"; else fail "cap_triton_py2_aa: JSON replay" "$TQ/aa.err"; fi
+# the same capture with .ptx sides (the PTX Triton compiled): they take the captured parameter
+# buffer as it is, scratch pointers included, positionally; the section is for .py sides only
+# (the GPU check found PTX sides refused: "parameter 1 is 'kd_triton_kernel_param_0'")
+KERNDIFF_SIMULATE="median=50us" run cap_triton_py2_ptx 0 -- --launch "$TQ/triton.kdcap" --arch sm_90a --max-time 1 \
+    "$ROOT/tests/e2e/capture/triton_kernel.ptx" "$ROOT/tests/e2e/capture/triton_kernel.ptx"
+lacks cap_triton_py2_ptx err "the captured Triton kernel's is"
 # a file that launches the kernel itself: under --launch the captured launch is the one replayed
 # (no run of the file's own launch, no autotuner)
 { cat "$tk"; printf '\n\nif __name__ == "__main__":\n    import torch\n    x = torch.zeros(1024, device="cuda")\n    kd_triton_kernel[(1,)](x, x, x, 1.0, 1024, BLOCK=1024, ITERS=4)\n'; } >"$TQ/tk_own.py"
