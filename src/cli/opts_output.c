@@ -9,9 +9,9 @@
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
 
-/* The rows of this group's own options, then (kd_opts_output_prepare) one per format option. */
-enum { OWN_OPTIONS = 13 };
-static struct option options[OWN_OPTIONS + KD_FORMAT_OPTIONS_MAX + 1] = {
+/* The rows of this group's own options, then (kd_opts_output_prepare) one per format option:
+ * room for 24 own ones (a 25th is a compiler warning: excess elements), the rest zeros. */
+static struct option options[24 + KD_FORMAT_OPTIONS_MAX + 1] = {
     {"metric-names", no_argument, NULL, OPT_METRIC_NAMES},
     {"all-metrics", no_argument, NULL, OPT_ALL_METRICS},
     {"per-kernel", no_argument, NULL, OPT_PER_KERNEL},
@@ -44,12 +44,16 @@ static bool declared_elsewhere(const char *name)
 
 void kd_opts_output_prepare(void)
 {
-    if (options[OWN_OPTIONS].name)
+    static bool prepared;
+    if (prepared)
         return;
-    size_t n = OWN_OPTIONS;
+    prepared = true;
+    size_t n = 0;
+    while (options[n].name)
+        n++;
     const kd_format_option *f;
     for (size_t slot = 0; (f = kd_format_option_at(slot)) != NULL; slot++) {
-        if (slot >= KD_FORMAT_OPTIONS_MAX)
+        if (slot >= KD_FORMAT_OPTIONS_MAX || n + 1 >= sizeof options / sizeof *options)
             abort(); /* more format options than kd_options holds: a build mistake, caught by every test */
         if (declared_elsewhere(f->name + 2))
             continue;
