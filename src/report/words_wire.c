@@ -15,5 +15,9 @@ const kd_wording kd_wording_wire[] = {
     {KD_MSG_WIRE_CHILD_WHILE, 2, "{0}: {1}"},
     {KD_MSG_WIRE_CHILD_NO_PIPES, 1, "cannot create pipes: {0}"},
     {KD_MSG_WIRE_CHILD_NO_FORK, 1, "cannot fork: {0}"},
+    {KD_MSG_WIRE_PROTOCOL_VERSION, 2, "the harness speaks protocol {0}, kerndiff speaks {1:d}: reinstall kerndiff"},
+    {KD_MSG_WIRE_NEEDS_MEMORY, 1, " (this launch needs {0:.2f} GiB of GPU memory: reduce --n or --buf)"},
+    {KD_MSG_WIRE_COUNTERS_MALFORMED, 0, "the harness answered `counters` with a malformed reply"},
+    {KD_MSG_WIRE_COUNTERS_VALUES, 1, "the harness answered `counters` without {0:d} values per kernel"},
     {0, 0, NULL},
 };

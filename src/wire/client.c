@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wire/wire_msgs.h"
+
 static int failed(const kd_child *c, kd_reply_status st, const char *doing, kd_strbuf *why)
 {
     kd_child_failure_words(c, st, doing, why);
@@ -32,8 +34,11 @@ int kd_wire_hello(kd_child *c, kd_device_info *info, kd_strbuf *why)
         return failed(c, st, "starting the harness", why);
     const char *version = value(c, "version");
     if (!version || atoi(version) != KD_PROTOCOL_VERSION) {
-        kd_sb_printf(why, "the harness speaks protocol %s, kerndiff speaks %d: reinstall kerndiff",
-                     version ? version : "?", KD_PROTOCOL_VERSION);
+        kd_diag d = {0};
+        kd_diag_set(&d, KD_MSG_WIRE_PROTOCOL_VERSION, KD_DIAG_NO_SIDE, KD_S(version ? version : "?"),
+                    KD_U(KD_PROTOCOL_VERSION));
+        kd_diag_append_words(&d, why);
+        kd_diag_free(&d);
         return -1;
     }
     if (info)
@@ -136,9 +141,12 @@ int kd_wire_setup_reply(kd_child *c, unsigned long long need_bytes, unsigned lon
     kd_reply_status st = kd_child_receive(c, KD_HARNESS_START_MS);
     if (st != KD_REPLY_OK) {
         failed(c, st, "allocating buffers", why);
-        if (st == KD_REPLY_ERR && c->words.count >= 2 && strcmp(c->words.word[1], "alloc") == 0)
-            kd_sb_printf(why, " (this launch needs %.2f GiB of GPU memory: reduce --n or --buf)",
-                         (double)need_bytes / (1u << 30));
+        if (st == KD_REPLY_ERR && c->words.count >= 2 && strcmp(c->words.word[1], "alloc") == 0) {
+            kd_diag d = {0};
+            kd_diag_set(&d, KD_MSG_WIRE_NEEDS_MEMORY, KD_DIAG_NO_SIDE, KD_D((double)need_bytes / (1u << 30)));
+            kd_diag_append_words(&d, why);
+            kd_diag_free(&d);
+        }
         return -1;
     }
     const char *v = value(c, "bytes");

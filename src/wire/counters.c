@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "wire/protocol.h"
+#include "wire/wire_msgs.h"
 #include "util/xalloc.h"
 
 /* "v,v,..." into n values; false when the count differs or a value is not a number. */
@@ -53,7 +54,10 @@ static kd_wire_counters_status parse_reply(const kd_words *w, size_t n, kd_wire_
     unsigned long r = ranges ? strtoul(ranges, &end, 10) : 0;
     if (!ranges || *end || r == 0 || r > 64 || !passes || !replay || !kernels || w->count < 2 ||
         strcmp(w->word[1], "counters")) {
-        kd_sb_puts(why, "the harness answered `counters` with a malformed reply");
+        kd_diag d = {0};
+        kd_diag_set0(&d, KD_MSG_WIRE_COUNTERS_MALFORMED, KD_DIAG_NO_SIDE);
+        kd_diag_append_words(&d, why);
+        kd_diag_free(&d);
         return KD_WIRE_COUNTERS_FAILED;
     }
     out->ranges = r;
@@ -74,7 +78,10 @@ static kd_wire_counters_status parse_reply(const kd_words *w, size_t n, kd_wire_
         ok = values && parse_values(values, &out->values[k * n], n);
     }
     if (!ok) {
-        kd_sb_printf(why, "the harness answered `counters` without %zu values per kernel", n);
+        kd_diag d = {0};
+        kd_diag_set(&d, KD_MSG_WIRE_COUNTERS_VALUES, KD_DIAG_NO_SIDE, KD_U(n));
+        kd_diag_append_words(&d, why);
+        kd_diag_free(&d);
         return KD_WIRE_COUNTERS_FAILED;
     }
     return KD_WIRE_COUNTERS_OK;

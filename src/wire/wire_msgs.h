@@ -18,6 +18,11 @@ enum {
     KD_MSG_WIRE_CHILD_WHILE,           /* what it was doing, the failure (a message) */
     KD_MSG_WIRE_CHILD_NO_PIPES,        /* strerror */
     KD_MSG_WIRE_CHILD_NO_FORK,         /* strerror */
+    /* What the harness answered, read by wire/client.c and wire/counters.c. */
+    KD_MSG_WIRE_PROTOCOL_VERSION,      /* the harness's version (text), kerndiff's */
+    KD_MSG_WIRE_NEEDS_MEMORY,          /* GiB the launch needs (appended to an allocation failure) */
+    KD_MSG_WIRE_COUNTERS_MALFORMED,    /* (none) */
+    KD_MSG_WIRE_COUNTERS_VALUES,       /* values wanted per kernel */
 };
 
 #endif

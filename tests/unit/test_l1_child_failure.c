@@ -149,6 +149,32 @@ static void a_nested_message_is_copied_and_freed(void **state)
     kd_diag_free(&copy);
 }
 
+/* What the harness answered, worded in report/ and appended to a `why` chain as wire/client.c
+ * and wire/counters.c do (no sentence is built in wire/ any more: hostile/l1_words.sh). */
+static void the_harness_answers_are_worded_in_report(void **state)
+{
+    (void)state;
+    kd_strbuf why = {0};
+    kd_sb_puts(&why, "allocating buffers: out of memory");
+    kd_diag d = {0};
+    kd_diag_set(&d, KD_MSG_WIRE_NEEDS_MEMORY, KD_DIAG_NO_SIDE, KD_D(1.5));
+    kd_diag_append_words(&d, &why);
+    kd_diag_free(&d);
+    assert_string_equal(kd_sb_str(&why),
+                        "allocating buffers: out of memory (this launch needs 1.50 GiB of GPU memory: reduce --n or --buf)");
+    kd_sb_free(&why);
+    kd_diag_set(&d, KD_MSG_WIRE_PROTOCOL_VERSION, KD_DIAG_NO_SIDE, KD_S("3"), KD_U(4));
+    kd_diag_append_words(&d, &why);
+    kd_diag_free(&d);
+    assert_string_equal(kd_sb_str(&why), "the harness speaks protocol 3, kerndiff speaks 4: reinstall kerndiff");
+    kd_sb_free(&why);
+    kd_diag_set(&d, KD_MSG_WIRE_COUNTERS_VALUES, KD_DIAG_NO_SIDE, KD_U(12));
+    kd_diag_append_words(&d, &why);
+    kd_diag_free(&d);
+    assert_string_equal(kd_sb_str(&why), "the harness answered `counters` without 12 values per kernel");
+    kd_sb_free(&why);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +183,7 @@ int main(void)
         cmocka_unit_test(err_garbled_and_timeout_keep_their_words),
         cmocka_unit_test(a_why_chain_receives_the_same_words),
         cmocka_unit_test(a_nested_message_is_copied_and_freed),
+        cmocka_unit_test(the_harness_answers_are_worded_in_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
