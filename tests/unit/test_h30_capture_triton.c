@@ -191,7 +191,8 @@ static void triton_layout_by_name(void **state)
     kd_launch_spec spec;
     /* the source's parameters, the specialised `one` among them: taken */
     kd_param ok_params[] = {pointer_param("x"), {.name = (char *)"one", .type = (char *)"int"}, pointer_param("y")};
-    kd_kernel k = {.name = (char *)"copy", .params = ok_params, .nparams = 3};
+    /* a Triton side: its kernel described by the helper (the section applies to .py sides only) */
+    kd_kernel k = {.name = (char *)"copy", .params = ok_params, .nparams = 3, .frontend_info = (char *)"{}"};
     assert_int_equal(kd_replay_spec(&r, &k, 1, &spec, &err), 0);
     kd_launch_spec_free(&spec);
     /* the compiled kernel (`one` folded): taken */
