@@ -941,11 +941,23 @@ static void free_stages(stage *st, size_t n)
     free(st);
 }
 
-/* Appends to list *out (*nout entries) one memcpy node per chunk copying allocation `a` into
- * its stage, each depending on deps[0..ndeps). */
-static CUresult add_copies(CUgraph g, CUcontext ctx, size_t a, const stage *to, const CUgraphNode *deps, size_t ndeps,
-                           CUgraphNode **out, size_t *nout)
+/* Where add_copies puts its memcpy nodes: graph g (context ctx), each node depending on
+ * deps[0..ndeps), appended to list *out (*nout entries). */
+typedef struct {
+    CUgraph g;
+    CUcontext ctx;
+    const CUgraphNode *deps;
+    size_t ndeps;
+    CUgraphNode **out;
+    size_t *nout;
+} copy_nodes;
+
+/* Appends to j's list one memcpy node per chunk copying allocation `a` into its stage `to`,
+ * each depending on j's deps. */
+static CUresult add_copies(const copy_nodes *j, size_t a, const stage *to)
 {
+    CUgraphNode **out = j->out;
+    size_t *nout = j->nout;
     for (size_t done = 0; done < C.allocs[a].size;) {
         size_t n = C.allocs[a].size - done < COPY_CHUNK ? C.allocs[a].size - done : COPY_CHUNK;
         CUDA_MEMCPY3D cp = {.srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = C.allocs[a].base + done,
@@ -962,7 +974,7 @@ static CUresult add_copies(CUgraph g, CUcontext ctx, size_t a, const stage *to, 
         if (!grown)
             return CUDA_ERROR_OUT_OF_MEMORY;
         *out = grown;
-        CUresult r = drv.add_memcpy(&grown[*nout], g, deps, ndeps, &cp, ctx);
+        CUresult r = drv.add_memcpy(&grown[*nout], j->g, j->deps, j->ndeps, &cp, j->ctx);
         if (r != CUDA_SUCCESS)
             return r;
         (*nout)++;
@@ -984,11 +996,22 @@ static size_t node_index(const CUgraphNode *sorted, size_t n, CUgraphNode v)
     return hit ? (size_t)(hit - sorted) : n;
 }
 
-/* Marks in `mark` (bit `bit`) every node reachable from node `start` over edges from[i] -> to[i]
- * (forward) or to[i] -> from[i]; indices, E edges. */
-static void reach(const size_t *from, const size_t *to, size_t E, size_t start, unsigned char *mark, unsigned bit,
-                  size_t *queue)
+/* The edge list reach() walks: E edges from[i] -> to[i] (node indices), the marks it sets and
+ * its work queue (room for every node). */
+typedef struct {
+    const size_t *from, *to;
+    size_t E;
+    unsigned char *mark;
+    size_t *queue;
+} edge_walk;
+
+/* Marks in w->mark (bit `bit`) every node reachable from node `start` over w's edges
+ * from[i] -> to[i]; pass the lists swapped to walk them backwards. */
+static void reach(const edge_walk *w, size_t start, unsigned bit)
 {
+    const size_t *from = w->from, *to = w->to;
+    size_t E = w->E, *queue = w->queue;
+    unsigned char *mark = w->mark;
     size_t head = 0, tail = 0;
     queue[tail++] = start;
     while (head < tail) {
@@ -1042,8 +1065,8 @@ static CUresult isolate_and_copy(CUgraph g, CUgraphNode target, const stage *st,
             goto out;
         }
     }
-    reach(ito, ifrom, E, t, mark, 1, queue); /* ancestors */
-    reach(ifrom, ito, E, t, mark, 2, queue); /* descendants */
+    reach(&(edge_walk){.from = ito, .to = ifrom, .E = E, .mark = mark, .queue = queue}, t, 1); /* ancestors */
+    reach(&(edge_walk){.from = ifrom, .to = ito, .E = E, .mark = mark, .queue = queue}, t, 2); /* descendants */
     /* "before" waits for the target's predecessors and for every node running beside it (the
      * last of each such chain), so nothing else runs between the copies and the node. */
     for (size_t v = 0; v < n; v++) {
@@ -1058,13 +1081,17 @@ static CUresult isolate_and_copy(CUgraph g, CUgraphNode target, const stage *st,
             deps[ndeps++] = nodes[v];
     }
     for (size_t a = 0; a < C.nalloc; a++)
-        if ((r = add_copies(g, ctx, a, &st[2 * a], deps, ndeps, &before, &nbefore)) != CUDA_SUCCESS)
+        if ((r = add_copies(&(copy_nodes){.g = g, .ctx = ctx, .deps = deps, .ndeps = ndeps, .out = &before,
+                                          .nout = &nbefore},
+                            a, &st[2 * a])) != CUDA_SUCCESS)
             goto out;
     for (size_t b = 0; b < nbefore; b++)
         if ((r = drv.add_deps(g, &before[b], &target, NULL, 1)) != CUDA_SUCCESS)
             goto out;
     for (size_t a = 0; a < C.nalloc; a++)
-        if ((r = add_copies(g, ctx, a, &st[2 * a + 1], &target, 1, &after, &nafter)) != CUDA_SUCCESS)
+        if ((r = add_copies(&(copy_nodes){.g = g, .ctx = ctx, .deps = &target, .ndeps = 1, .out = &after,
+                                          .nout = &nafter},
+                            a, &st[2 * a + 1])) != CUDA_SUCCESS)
             goto out;
     /* the target's dependents wait for "after" (the successors as the edges list them) */
     for (size_t e = 0; e < E; e++)

@@ -1055,7 +1055,9 @@ static void counters(harness *h, kd_words *w)
     kd_cupti_pass_ops ops = {.ctx = h, .before_pass = before_counter_pass, .launch = counter_launch};
     kd_cupti_result r;
     char why[1024];
-    kd_cupti_status st = kd_cupti_profile(h->ctx, (int)h->dev, names, (size_t)n, &ops, &r, why, sizeof why);
+    kd_cupti_status st = kd_cupti_profile(
+        &(kd_cupti_request){.ctx = h->ctx, .device = (int)h->dev, .metrics = names, .n = (size_t)n, .ops = &ops}, &r,
+        why, sizeof why);
     if (st == KD_CUPTI_UNAVAILABLE)
         kd_proto_reply("err counters unavailable %s", why);
     else if (st == KD_CUPTI_UNKNOWN)

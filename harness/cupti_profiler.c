@@ -319,9 +319,13 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metrics, size_t n,
-                                 const kd_cupti_pass_ops *ops, kd_cupti_result *out, char *why, size_t why_len)
+kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *out, char *why, size_t why_len)
 {
+    void *ctx = req->ctx;
+    int device = req->device;
+    const char *const *metrics = req->metrics;
+    size_t n = req->n;
+    const kd_cupti_pass_ops *ops = req->ops;
     memset(out, 0, sizeof *out);
     double t0 = now_ms(), t1 = t0, t2 = t0;
     kd_cupti_status st = load(why, why_len);

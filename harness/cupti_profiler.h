@@ -55,9 +55,18 @@ enum {
 };
 unsigned kd_cupti_l2_prep(void);
 
-/* Collects `metrics` (n names) over one launch on the CUDA context ctx (a CUcontext) of
- * device `device`. The result's values are malloc'ed (free them). */
-kd_cupti_status kd_cupti_profile(void *ctx, int device, const char *const *metrics, size_t n,
-                                 const kd_cupti_pass_ops *ops, kd_cupti_result *out, char *why, size_t why_len);
+/* What kd_cupti_profile collects, and where: `metrics` (n names) over one launch on the CUDA
+ * context ctx (a CUcontext) of device `device`, the passes run through `ops`. */
+typedef struct {
+    void *ctx;
+    int device;
+    const char *const *metrics;
+    size_t n;
+    const kd_cupti_pass_ops *ops;
+} kd_cupti_request;
+
+/* Collects what `req` asks for. The result's values are malloc'ed (free them); on failure
+ * `why` (why_len bytes) says what failed. */
+kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *out, char *why, size_t why_len);
 
 #endif

@@ -232,7 +232,9 @@ static collect_result collect_cupti(const kd_pass_context *ctx, kd_comparison *c
     kd_trace("counter pass v1, v2 (CUPTI, in one harness)");
     kd_cupti_collect_status st = KD_CUPTI_COLLECT_OK;
     if (ctx->shared_argv)
-        st = kd_cupti_collect_both(o, ctx->sides, ctx->shared_argv, opts->timing.seed, results, why, side);
+        st = kd_cupti_collect_both(&(kd_cupti_both_request){.o = o, .sides = ctx->sides, .argv = ctx->shared_argv,
+                                                            .seed = opts->timing.seed},
+                                   results, why, side);
     for (int s = 0; !ctx->shared_argv && s < 2 && st == KD_CUPTI_COLLECT_OK; s++) {
         *side = s;
         st = kd_cupti_collect(&o[s], &ctx->sides[s], opts->timing.seed, &results[s], why);

@@ -111,8 +111,13 @@ static long find_by_name(const kd_hs_profile *p, const bool *claimed, const kd_h
     return -1;
 }
 
-/* The changed block around 0-based line i of side s: the other side's lines [*from, *to). */
-static void block_of(const matcher *m, int s, size_t i, size_t *from, size_t *to, size_t *mine_from, size_t *mine_to)
+/* A changed block: side s's lines [mine_from, mine_to) against the other side's [from, to). */
+typedef struct {
+    size_t from, to, mine_from, mine_to;
+} changed_block;
+
+/* The changed block around 0-based line i of side s. */
+static changed_block block_of(const matcher *m, int s, size_t i)
 {
     const long *map = m->map[s];
     size_t n = m->p[s]->src_count, other = m->p[!s]->src_count;
@@ -121,9 +126,10 @@ static void block_of(const matcher *m, int s, size_t i, size_t *from, size_t *to
         a--;
     while (b < n && map[b] < 0)
         b++;
-    *mine_from = a, *mine_to = b;
-    *from = a > 0 ? (size_t)map[a - 1] + 1 : 0;
-    *to = b < n ? (size_t)map[b] : other;
+    return (changed_block){.from = a > 0 ? (size_t)map[a - 1] + 1 : 0,
+                           .to = b < n ? (size_t)map[b] : other,
+                           .mine_from = a,
+                           .mine_to = b};
 }
 
 /* The partner of side s's line l: the other side's line number (0: none) and how. */
@@ -146,8 +152,8 @@ static unsigned partner(matcher *m, int s, const kd_hs_line *l, kd_hs_match *how
         *other_index = find_main_line(them, n);
         return n;
     }
-    size_t from, to, mine_from, mine_to;
-    block_of(m, s, i, &from, &to, &mine_from, &mine_to);
+    changed_block blk = block_of(m, s, i);
+    size_t from = blk.from, to = blk.to, mine_from = blk.mine_from, mine_to = blk.mine_to;
     if (to - from == mine_to - mine_from) {
         *how = KD_HS_CHANGED;
         unsigned n = (unsigned)(from + (i - mine_from)) + 1;
@@ -212,9 +218,21 @@ static void pair_insns(const matcher *m, kd_hs_row *row)
     free(used);
 }
 
-static void add_row(matcher *m, kd_hs_diff *d, int s, long mine, long theirs, unsigned their_line, kd_hs_match how)
+/* One row to add: side s's line index `mine`, paired with the other side's line index `theirs`
+ * (-1: none) whose line number is their_line (0: none), matched as `how`. */
+typedef struct {
+    int s;
+    long mine, theirs;
+    unsigned their_line;
+    kd_hs_match how;
+} row_pairing;
+
+static void add_row(matcher *m, kd_hs_diff *d, const row_pairing *pr)
 {
-    kd_hs_row row = {.how = how};
+    int s = pr->s;
+    long mine = pr->mine, theirs = pr->theirs;
+    unsigned their_line = pr->their_line;
+    kd_hs_row row = {.how = pr->how};
     const kd_hs_line *l = &m->p[s]->lines[mine];
     row.side[s] = l;
     row.line[s] = l->line;
@@ -270,7 +288,7 @@ void kd_hs_diff_build(const kd_hs_profile *v1, const kd_hs_profile *v2, kd_hs_di
             unsigned n = partner(&m, s, &m.p[s]->lines[k], &how, &theirs);
             if (theirs >= 0 && m.claimed[!s][theirs])
                 theirs = -1; /* taken by an earlier pairing: this line stands alone */
-            add_row(&m, d, s, (long)k, theirs, n, how);
+            add_row(&m, d, &(row_pairing){.s = s, .mine = (long)k, .theirs = theirs, .their_line = n, .how = how});
         }
     qsort(d->rows, d->row_count, sizeof *d->rows, by_change);
     for (int s = 0; s < 2; s++)

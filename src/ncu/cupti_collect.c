@@ -208,10 +208,13 @@ kd_cupti_collect_status kd_cupti_collect(const kd_cupti_options *o, const kd_har
     return st;
 }
 
-kd_cupti_collect_status kd_cupti_collect_both(const kd_cupti_options o[2], const kd_harness_side sides[2],
-                                              const char *const *argv, unsigned long long seed,
-                                              kd_ncu_result out[2], kd_strbuf *why, int *side)
+kd_cupti_collect_status kd_cupti_collect_both(const kd_cupti_both_request *req, kd_ncu_result out[2], kd_strbuf *why,
+                                              int *side)
 {
+    const kd_cupti_options *o = req->o;
+    const kd_harness_side *sides = req->sides;
+    const char *const *argv = req->argv;
+    unsigned long long seed = req->seed;
     memset(out, 0, 2 * sizeof *out);
     *side = 0;
     kd_child c;

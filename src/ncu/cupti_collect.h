@@ -43,11 +43,18 @@ bool kd_cupti_is_launch_fact(const char *ncu_name);
 kd_cupti_collect_status kd_cupti_collect(const kd_cupti_options *o, const kd_harness_side *side,
                                          unsigned long long seed, kd_ncu_result *out, kd_strbuf *why);
 
-/* Both sides in one child (argv: the harness that holds both, as the timing pass's), each in
- * its own slot with its own buffers: one start-up and one CUPTI set-up instead of two.
- * *side is the side a failure concerns (0 or 1). */
-kd_cupti_collect_status kd_cupti_collect_both(const kd_cupti_options o[2], const kd_harness_side sides[2],
-                                              const char *const *argv, unsigned long long seed,
-                                              kd_ncu_result out[2], kd_strbuf *why, int *side);
+/* What kd_cupti_collect_both runs: each side's options o[s] and description sides[s], argv the
+ * harness that holds both (as the timing pass's), seed the inputs' seed. */
+typedef struct {
+    const kd_cupti_options *o;     /* [2] */
+    const kd_harness_side *sides;  /* [2] */
+    const char *const *argv;
+    unsigned long long seed;
+} kd_cupti_both_request;
+
+/* Both sides in one child, each in its own slot with its own buffers: one start-up and one
+ * CUPTI set-up instead of two. *side is the side a failure concerns (0 or 1). */
+kd_cupti_collect_status kd_cupti_collect_both(const kd_cupti_both_request *req, kd_ncu_result out[2], kd_strbuf *why,
+                                              int *side);
 
 #endif

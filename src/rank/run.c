@@ -349,10 +349,19 @@ static int open_child(heat_run *h, size_t i, size_t g)
     return rc == 0 ? 0 : -1;
 }
 
-/* One block of candidate i in its child on GPU slot g: a new placement, then the baseline
- * and the candidate in a random order. */
-static int take_block(heat_run *h, size_t i, size_t g, unsigned round, unsigned k, double *base, double *cand)
+/* Which block take_block takes: candidate i's, in its child on GPU slot g, for race round
+ * `round`, k samples a side. */
+typedef struct {
+    size_t i, g;
+    unsigned round, k;
+} block_at;
+
+/* One block (at->k samples a side into base and cand): a new placement, then the baseline and
+ * the candidate in a random order. */
+static int take_block(heat_run *h, const block_at *at, double *base, double *cand)
 {
+    size_t i = at->i, g = at->g;
+    unsigned round = at->round, k = at->k;
     cand_run *cr = &h->cands[i];
     kd_child *c = &cr->child[g];
     const kd_timing_options *to = &h->r->diff->timing;
@@ -393,7 +402,7 @@ static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base,
     if (reopened && open_child(h, i, g) != 0)
         return -1;
     cr->used[g] = ++h->clock;
-    if (take_block(h, i, g, round, k, base, cand) != 0)
+    if (take_block(h, &(block_at){.i = i, .g = g, .round = round, .k = k}, base, cand) != 0)
         return -1;
     /* Thrashing (more contenders than open children) and on one GPU: the next rounds now. */
     if (reopened && h->live > MAX_OPEN && h->ngpus == 1 && round > 0) {
@@ -402,8 +411,8 @@ static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base,
         cr->ahead_n = cr->ahead_at = 0;
         cr->ahead_k = k;
         for (unsigned j = 1; j < PREFETCH; j++, cr->ahead_n++)
-            if (take_block(h, i, g, round + j, k, cr->ahead_base + (size_t)cr->ahead_n * k,
-                           cr->ahead_cand + (size_t)cr->ahead_n * k) != 0) {
+            if (take_block(h, &(block_at){.i = i, .g = g, .round = round + j, .k = k},
+                           cr->ahead_base + (size_t)cr->ahead_n * k, cr->ahead_cand + (size_t)cr->ahead_n * k) != 0) {
                 cr->ahead_n = 0; /* failed: said when the race asks for the next block */
                 h->raced[i]->gate = KD_RANK_SAME;
                 break;
@@ -654,9 +663,23 @@ static void resolve_source(const kd_rank_request *r, const char *spelled, cand_s
     free(file);
 }
 
-static void run_heat(const kd_rank_request *r, const sim_specs *sim, unsigned heat, kd_rank_heat *out, kd_rank_error *err,
-                     const heat_devices *dev, const cand_source *src)
+/* One heat to run: request r's candidates drawn into heat `heat`, on the devices `dev`, their
+ * sources resolved in src (one per candidate), sim the simulated GPUs' specs. */
+typedef struct {
+    const kd_rank_request *r;
+    const sim_specs *sim;
+    unsigned heat;
+    const heat_devices *dev;
+    const cand_source *src;
+} heat_job;
+
+static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
 {
+    const kd_rank_request *r = job->r;
+    const sim_specs *sim = job->sim;
+    unsigned heat = job->heat;
+    const heat_devices *dev = job->dev;
+    const cand_source *src = job->src;
     *out = (kd_rank_heat){.heat = heat, .heats = r->heats, .seed = r->diff->timing.seed, .family = r->candidates->count,
                           .baseline = kd_xstrdup(r->baseline), .base_stat = {-1, -1, -1}};
     out->entries = kd_xcalloc(r->candidates->count + 1, sizeof *out->entries);
@@ -860,7 +883,9 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
         prebuild(r, &sim, src, ncand);
         *heats = kd_xcalloc(last - first + 1, sizeof **heats);
         for (unsigned heat = first; heat < last && e->kind == KD_RANK_ERR_NONE; heat++)
-            run_heat(r, &sim, heat, &(*heats)[(*nheats)++], e, &(heat_devices){gpus, ngpus, saved_cvd}, src);
+            run_heat(&(heat_job){.r = r, .sim = &sim, .heat = heat, .dev = &(heat_devices){gpus, ngpus, saved_cvd},
+                                 .src = src},
+                     &(*heats)[(*nheats)++], e);
         if (e->kind == KD_RANK_ERR_MIXED_GPUS)
             rc = KD_FAIL_USAGE;
     }
