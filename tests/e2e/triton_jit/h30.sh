@@ -4,17 +4,19 @@ if python3 -c 'import triton' 2>/dev/null; then
     # constexpr has no value: with a timing harness the diff refuses, and that refusal, which
     # names the flag that fixes it, is the FIRST stderr line; the "not taken from the user's
     # code" notice follows it.
-    # a file whose own run reaches the launch (its __main__ calls softmax()), but ends without it
-    # here (no torch, no GPU): the notice that the launch was not taken comes after the refusal
-    KERNDIFF_SIMULATE="median=20us" run h30_refusal_first 3 -- --no-ncu \
-        tests/e2e/fixtures/triton_jit/softmax_called.py tests/e2e/fixtures/triton_jit/softmax_called.py
+    # a file whose own run reaches the launch (the realfiles softmax with a __main__ that calls
+    # softmax()), but ends without it here (no torch, no GPU): the notice that the launch was not
+    # taken comes after the refusal
+    h30_called="$WORK/softmax_called.py"
+    { cat tests/realfiles/triton_softmax.py
+      printf '\n\nif __name__ == "__main__":\n    softmax(torch.randn(1823, 781, device="cuda"))\n'; } >"$h30_called"
+    KERNDIFF_SIMULATE="median=20us" run h30_refusal_first 3 -- --no-ncu "$h30_called" "$h30_called"
     if head -1 "$WORK/h30_refusal_first.err" | grep -Eq -- "needs a value: --arg BLOCK_SIZE=VALUE"; then
         ok "h30_refusal_first: the first stderr line is the refusal naming --arg BLOCK_SIZE"
     else fail "h30_refusal_first: first stderr line" "$WORK/h30_refusal_first.err"; fi
     has h30_refusal_first err "the launch of softmax_kernel was not taken from the user's code"
     # without a harness (static diff) the notice is still said, once per side
-    run h30_notice_static 0 -- --no-ncu tests/e2e/fixtures/triton_jit/softmax_called.py \
-        tests/e2e/fixtures/triton_jit/softmax_called.py
+    run h30_notice_static 0 -- --no-ncu "$h30_called" "$h30_called"
     if [ "$(grep -c "was not taken from the user's code" "$WORK/h30_notice_static.err")" = 2 ]; then
         ok "h30_notice_static: the notice once per side"
     else fail "h30_notice_static: notice count" "$WORK/h30_notice_static.err"; fi
