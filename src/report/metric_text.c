@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "measure/timing.h"
 #include "report/untrusted.h"
@@ -148,8 +149,14 @@ void kd_missing_extra_note(const kd_counters *c, kd_strbuf *out)
 
 void kd_counters_header(const kd_counters *c, kd_strbuf *out)
 {
-    kd_sb_printf(out, "Nsight Compute, %s metric set, %d profiled launch%s per side", c->full ? "full" : "fast",
-                 c->repeats, c->repeats == 1 ? "" : "es");
+    /* Which collector ran, as the JSON's counters.collector says (the table's metrics are the
+     * same; ncu's set and CUPTI's table are kept equal by ncu/metrics.c). */
+    if (c->collector && !strcmp(c->collector, "cupti"))
+        kd_sb_printf(out, "CUPTI range profiler in the harness (--counters ncu for Nsight Compute), %d profiled "
+                          "launch%s per side", c->repeats, c->repeats == 1 ? "" : "es");
+    else
+        kd_sb_printf(out, "Nsight Compute, %s metric set, %d profiled launch%s per side", c->full ? "full" : "fast",
+                     c->repeats, c->repeats == 1 ? "" : "es");
     if (c->repeats < 2)
         kd_sb_puts(out, "; counter noise unknown (--ncu-repeats 3 measures it), ? marks only timing noise");
     else

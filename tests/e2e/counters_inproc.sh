@@ -11,6 +11,9 @@ ip_metric() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print
 # --counters cupti: both sides' harnesses answer `counters`; no ncu is given or run.
 KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_cupti 0 -- --counters cupti --json="$WORK/ip_cupti.json" "$A" "$B"
 has ip_cupti out '^counters +v1 +v2 +delta$'
+# the header names the collector that ran (it said "Nsight Compute" for CUPTI's counters too)
+has ip_cupti out '^  CUPTI range profiler in the harness \(--counters ncu for Nsight Compute\), 1 profiled launch per side'
+lacks ip_cupti out 'Nsight Compute, fast metric set'
 has ip_cupti err 'counter pass v1, v2 \(CUPTI, in one harness\)'
 has ip_cupti err 'counters v1: 1 kernel\(s\), 1 passes \(simulated replay\)'
 has ip_cupti err 'counters v2: 1 kernel\(s\), 1 passes \(simulated replay\)'
