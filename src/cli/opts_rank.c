@@ -121,15 +121,3 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
 }
 
 const kd_option_group kd_opts_rank = {"rank", options, parse};
-
-const char *kd_opts_rank_given(const unsigned char *seen, size_t n);
-const char *kd_opts_rank_given(const unsigned char *seen, size_t n)
-{
-    static char name[32];
-    for (const struct option *o = options; o->name; o++)
-        if ((size_t)o->val < n && seen[o->val]) {
-            snprintf(name, sizeof name, "--%s", o->name);
-            return name;
-        }
-    return NULL;
-}
