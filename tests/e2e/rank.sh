@@ -87,7 +87,9 @@ has rank_no_base err 'baseline cannot be used'
 # --gpus: one child per GPU, every candidate's rounds split over them, a ratio per GPU
 KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%" run rank_gpus 0 -- rank --n 4096 --gpus 0,1 --json "$WORK/rank_gpus.json" "$R_BASE" "$R_DIR/cand1.cu" "$R_DIR/cand2.cu"
 rexpect rank_gpus "$WORK/rank_gpus.json" '[len(c["gpus"]) for c in d["candidates"]], [g["gpu"] for g in d["candidates"][0]["gpus"]]' "([2, 2], [0, 1])"
-rexpect rank_gpus "$WORK/rank_gpus.json" 'all(g["speedup"]["ci_low"] > 1.2 for c in d["candidates"] for g in c["gpus"])' True
+# the true speedup is 1.25; each GPU's interval is a Bonferroni-corrected 99.5% one of a
+# short race, whose low end was seen as low as 1.18 (a bound of 1.2 failed CI once)
+rexpect rank_gpus "$WORK/rank_gpus.json" 'all(1.2 < g["speedup"]["median"] < 1.31 and 1.1 < g["speedup"]["ci_low"] < g["speedup"]["median"] for c in d["candidates"] for g in c["gpus"])' True
 has rank_gpus out 'on GPU 1 '
 
 # A folder of candidates that holds the baseline too: the baseline is not its own candidate
