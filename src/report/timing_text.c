@@ -45,7 +45,7 @@ void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out)
 void kd_timing_method(const kd_timing *t, kd_strbuf *out)
 {
     if (!strcmp(t->load, "sustained"))
-        kd_sb_printf(out, "sustained load (back to back, L2 flushed between launches, as triton.testing.do_bench): "
+        kd_sb_printf(out, "sustained load (back to back, 256 MiB cleared between launches, as triton.testing.do_bench): "
                           "%u ms of load before each block of %u samples",
                      t->sustained_ms, t->block_samples);
     else if (t->batched)

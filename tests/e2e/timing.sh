@@ -234,7 +234,7 @@ has load_single out '^  one launch per sample, L2 flushed before each'
 lacks load_single out 'sustained load'
 sim "median=50us,cv=0.5%,seed=11,sustained=10%;median=50us,cv=0.5%,seed=12" load_sustained 0 -- --load sustained "$A" "$B"
 has load_sustained out '^v2 is 1\.(09|10|11)x faster \((54|55|56)\.[0-9]+us -> (49|50)\.[0-9]+us'
-has load_sustained out '^  sustained load \(back to back, L2 flushed between launches, as triton\.testing\.do_bench\): 100 ms of load before each block of 20 samples; v1/v2 interleaved'
+has load_sustained out '^  sustained load \(back to back, 256 MiB cleared between launches, as triton\.testing\.do_bench\): 100 ms of load before each block of 20 samples; v1/v2 interleaved'
 has load_sustained out 'SM clock 1(799|800)-1980 MHz'
 sim "median=50us,cv=0.5%;median=40us,cv=0.5%" load_ms 0 -- --load sustained:30 --json="$WORK/load_ms.json" "$A" "$B"
 has load_ms out '^  sustained load .*: 30 ms of load before each block of 20 samples'

@@ -50,7 +50,7 @@ rc1=$?
 rc2=$?
 check load_single_runs "$rc1" "exit $rc1: $(grep -m1 '^v2 is\|^no significant' "$WORK/single.txt")" "$WORK/single.txt"
 check load_sustained_runs "$rc2" "exit $rc2: $(grep -m1 '^v2 is\|^no significant' "$WORK/sustained.txt")" "$WORK/sustained.txt"
-grep -q 'sustained load (back to back, L2 flushed between launches, as triton.testing.do_bench): 100 ms of load before each block of 20 samples' "$WORK/sustained.txt"
+grep -q 'sustained load (back to back, 256 MiB cleared between launches, as triton.testing.do_bench): 100 ms of load before each block of 20 samples' "$WORK/sustained.txt"
 check load_sustained_said $? "$(grep -m1 -o 'sustained load[^;]*' "$WORK/sustained.txt")" "$WORK/sustained.txt"
 n=$(field "$WORK/sustained.json" 'len(d["runtime"]["sides"][0]["samples_ns"])')
 check load_sustained_blocks "$([ -n "$n" ] && [ "$n" -gt 0 ] && [ $((n % 20)) -eq 0 ]; echo $?)" "$n samples per side (blocks of 20)"
