@@ -2,15 +2,17 @@
  * in software, and producing the bytes kerndiff puts in buffers (random inputs, poison).
  *
  * This file is also compiled into the standalone launch harness, so it depends on nothing
- * but libc, libm and its own header. Every reinterpretation of bits goes through memcpy:
+ * but libc (threads included), libm and its own header. Every reinterpretation of bits goes through memcpy:
  * buffers arrive as void * with arbitrary alignment, and pointer casts would break strict
  * aliasing. */
 #include "dtype.h" /* beside this file, so the harness build needs no -I */
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- type spellings ------------------------------------------------------------------ */
 
@@ -390,13 +392,14 @@ static uint64_t element_hash(uint64_t seed, size_t i)
 static uint64_t rehash(uint64_t h) { return splitmix64_mix(h + SPLITMIX_GAMMA); }
 
 /* Uniform on the multiples of 2^-24 in [-1, 1) minus zero; every such value is exact in
- * float (at most 24 significant bits). */
-static float random_f32(uint64_t h)
+ * float (at most 24 significant bits). The scaling is a multiplication by 2^-24, exact as
+ * ldexpf would be, but inlined: a 16M-element input is filled for every run. */
+static inline float random_f32(uint64_t h)
 {
     int32_t k;
     while ((k = (int32_t)(h >> 39) - (INT32_C(1) << 24)) == 0)
         h = rehash(h);
-    return ldexpf((float)k, -24);
+    return (float)k * 0x1p-24f;
 }
 
 /* Uniform on the multiples of 2^-53 in [-1, 1) minus zero, all exact in double. */
@@ -405,7 +408,7 @@ static double random_f64(uint64_t h)
     int64_t k;
     while ((k = (int64_t)(h >> 10) - (INT64_C(1) << 53)) == 0)
         h = rehash(h);
-    return ldexp((double)k, -53);
+    return (double)k * 0x1p-53;
 }
 
 /* f16/bf16 take the float draw rounded toward zero, so that values just below 1 stay
@@ -452,11 +455,68 @@ static void store_random(kd_dtype t, unsigned char *p, uint64_t h)
     }
 }
 
+/* Elements [lo, hi) of a buffer. */
+typedef struct fill_part {
+    kd_dtype t;
+    unsigned char *buf;
+    size_t lo, hi;
+    uint64_t seed;
+} fill_part;
+
+static void fill_range(const fill_part *f)
+{
+    if (f->t == KD_DT_F32) { /* the common case, in a loop of its own: no switch per element */
+        for (size_t i = f->lo; i < f->hi; i++) {
+            float v = random_f32(element_hash(f->seed, i));
+            memcpy(f->buf + 4 * i, &v, 4);
+        }
+        return;
+    }
+    size_t size = kd_dtype_size(f->t);
+    for (size_t i = f->lo; i < f->hi; i++)
+        store_random(f->t, f->buf + i * size, element_hash(f->seed, i));
+}
+
+static void *fill_thread(void *arg)
+{
+    fill_part *f = arg;
+    fill_range(f);
+    return NULL;
+}
+
+/* Every run fills its inputs, often millions of elements (vector_loads: two of 16M floats,
+ * 64 ms each on one core, in each harness): a large buffer is split over up to FILL_THREADS
+ * threads of at least FILL_PART_MIN elements. Each element is a function of (seed, i) alone,
+ * so the bytes are the same however the work is divided; a thread that cannot be made leaves
+ * its part to the caller's thread. */
+enum { FILL_THREADS = 8 };
+#define FILL_PART_MIN ((size_t)1 << 20)
+
 void kd_fill_random(kd_dtype t, void *buf, size_t count, unsigned long long seed)
 {
-    size_t size = kd_dtype_size(t);
-    for (size_t i = 0; i < count; i++)
-        store_random(t, (unsigned char *)buf + i * size, element_hash(seed, i));
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t parts = count / FILL_PART_MIN;
+    if (parts > FILL_THREADS)
+        parts = FILL_THREADS;
+    if (cpus > 0 && parts > (size_t)cpus)
+        parts = (size_t)cpus;
+    if (parts < 2) {
+        fill_range(&(fill_part){t, buf, 0, count, seed});
+        return;
+    }
+    fill_part part[FILL_THREADS];
+    pthread_t thread[FILL_THREADS];
+    bool started[FILL_THREADS] = {false};
+    for (size_t k = 0; k < parts; k++) {
+        part[k] = (fill_part){t, buf, count / parts * k, k + 1 == parts ? count : count / parts * (k + 1), seed};
+        started[k] = k > 0 && pthread_create(&thread[k], NULL, fill_thread, &part[k]) == 0;
+    }
+    for (size_t k = 0; k < parts; k++)
+        if (!started[k])
+            fill_range(&part[k]);
+    for (size_t k = 1; k < parts; k++)
+        if (started[k])
+            pthread_join(thread[k], NULL);
 }
 
 /* ---- poison -------------------------------------------------------------------------- */

@@ -330,6 +330,33 @@ static void random_fill_shares_prefixes(void **state)
     }
 }
 
+/* Buffers large enough to be filled by several threads (kd_fill_random splits from 2^21
+ * elements into parts of at least 2^20) hold the bytes one thread makes: a fill of 2^21 - 1
+ * elements (one part, one thread) must equal the prefix of a 2-part fill of 2^21 + 3, which
+ * crosses its part boundary, and that must equal the prefix of a fill of 3 x 2^20 + 7 (2 or 3
+ * parts, by the machine's cores: other boundaries). */
+static void random_fill_split_over_threads_is_the_same(void **state)
+{
+    (void)state;
+    const size_t one = ((size_t)1 << 21) - 1, n1 = ((size_t)1 << 21) + 3, n2 = ((size_t)3 << 20) + 7;
+    kd_dtype types[] = {KD_DT_F32, KD_DT_BF16, KD_DT_F64, KD_DT_I8};
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        size_t size = kd_dtype_size(types[k]);
+        unsigned char *single = malloc(one * size), *a = malloc(n1 * size), *b = malloc(n2 * size);
+        assert_non_null(single);
+        assert_non_null(a);
+        assert_non_null(b);
+        kd_fill_random(types[k], single, one, 2024);
+        kd_fill_random(types[k], a, n1, 2024);
+        kd_fill_random(types[k], b, n2, 2024);
+        assert_memory_equal(single, a, one * size);
+        assert_memory_equal(a, b, n1 * size);
+        free(single);
+        free(a);
+        free(b);
+    }
+}
+
 /* A million draws of every type: in range, never zero, never the poison pattern, and
  * spread over the whole range. */
 static void random_fill_stays_in_range(void **state)
@@ -440,6 +467,7 @@ int main(void)
         cmocka_unit_test(random_fill_matches_splitmix64),
         cmocka_unit_test(random_fill_is_deterministic_and_seeded),
         cmocka_unit_test(random_fill_shares_prefixes),
+        cmocka_unit_test(random_fill_split_over_threads_is_the_same),
         cmocka_unit_test(random_fill_stays_in_range),
         cmocka_unit_test(poison_round_trips),
         cmocka_unit_test(poison_patterns_are_the_documented_ones),
