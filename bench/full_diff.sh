@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Issue 31's speed must-show: the full diff (timing + counters, in-process CUPTI counters by
 # default) of examples/vector_loads, warm (build cache kept) and cold (an empty build cache),
-# alternating, 3 of each, with where the time went (KERNDIFF_TRACE stages: build and static
+# alternating, 3 of each, and a warm run whose counter pass starts its own harness
+# (KERNDIFF_COUNTERS_FRESH=1: the design before the timing pass handed its child over), with
+# where the time went (KERNDIFF_TRACE stages: build and static
 # analysis, timing pass, counter pass with the harness's own setup / passes / evaluation, the
 # report after the last stage). Target: warm <= 2.5 s, cold <= 5 s on an H100/H200.
 #   bench/full_diff.sh BUILD_DIR > bench/full_diff.txt   (copies it to $OUT when set)
@@ -21,11 +23,12 @@ say "# L2 preparation ${KERNDIFF_COUNTER_PREP:-default}, CUPTI replay ${KERNDIFF
 say "# command: kerndiff --json=R.json $A $B   (defaults: --counters from the harness, --max-time 10)"
 XDG_CACHE_HOME="$WORK/warm" "$BUILD/kerndiff" --no-run "$A" "$B" >/dev/null 2>&1   # the warm cache's builds
 for run in 1 2 3; do
-    for kind in warm cold; do
-        cache="$WORK/warm"
+    for kind in warm fresh cold; do
+        cache="$WORK/warm" fresh=0
         [ $kind = cold ] && cache="$WORK/cold$run"
+        [ $kind = fresh ] && fresh=1
         start=$(date +%s%N)
-        XDG_CACHE_HOME="$cache" KERNDIFF_TRACE=1 "$BUILD/kerndiff" --json="$WORK/r.json" "$A" "$B" >/dev/null 2>"$WORK/trace"
+        KERNDIFF_COUNTERS_FRESH=$fresh XDG_CACHE_HOME="$cache" KERNDIFF_TRACE=1 "$BUILD/kerndiff" --json="$WORK/r.json" "$A" "$B" >/dev/null 2>"$WORK/trace"
         rc=$?
         end=$(date +%s%N)
         python3 - "$WORK/r.json" "$WORK/trace" "$start" "$end" "$kind $run" "$rc" <<'PY' | tee -a "$LOG"

@@ -10,6 +10,7 @@
 #include "diff/replay_pass.h"
 #include "diff/runtime.h"
 #include "gpu/nvml.h"
+#include "measure/harness_pool.h"
 #include "ncu/advice.h"
 #include "ncu/cupti_collect.h"
 #include "ncu/ncu_msgs.h"
@@ -146,10 +147,17 @@ static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
 
 /* ---- the timing (measure/): the correctness check, then both sides in one child ---------- */
 
+static const char *collector_of(const kd_diff_options *opts, const kd_comparison *c);
+static bool counters_wanted(const kd_diff_options *opts);
+
 static kd_pass_result run_timing(const kd_pass_context *ctx, kd_comparison *c)
 {
     kd_strbuf error = {0};
-    kd_timing_status st = kd_measure(ctx->sides, ctx->shared_argv, &ctx->opts->timing, ctx->workdir, &c->timing, &error);
+    kd_timing_options o = ctx->opts->timing;
+    /* The counter pass in CUPTI takes the timing's child as it is (measure/harness_pool.h). */
+    const char *collector = counters_wanted(ctx->opts) ? collector_of(ctx->opts, c) : NULL;
+    o.hand_over = ctx->shared_argv && collector && strcmp(collector, "ncu") != 0;
+    kd_timing_status st = kd_measure(ctx->sides, ctx->shared_argv, &o, ctx->workdir, &c->timing, &error);
     if (st != KD_TIMING_OK) {
         kd_note_set(&c->runtime_note, KD_RUNTIME_TIMING_FAILED, KD_NOTE_NO_SIDE, NULL, NULL, kd_sb_str(&error));
         kd_sb_free(&error);
@@ -229,8 +237,9 @@ static collect_result collect_cupti(const kd_pass_context *ctx, kd_comparison *c
                                   .timeout_ms = opts->timing.timeout_ms,
                                   .launch_ns = c->timing.side[s].summary.median, .extra = &opts->counters.extra_metrics,
                                   .facts = facts[s], .nfacts = launch_facts(c, s, &ctx->sides[s], facts[s])};
-    kd_trace("counter pass v1, v2 (CUPTI, in one harness)");
     kd_cupti_collect_status st = KD_CUPTI_COLLECT_OK;
+    if (!ctx->shared_argv)
+        kd_trace("counter pass v1, v2 (CUPTI, a harness per side)");
     if (ctx->shared_argv)
         st = kd_cupti_collect_both(&(kd_cupti_both_request){.o = o, .sides = ctx->sides, .argv = ctx->shared_argv,
                                                             .seed = opts->timing.seed},
@@ -313,6 +322,7 @@ static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
     const char *ran_by = NULL;
     if (strcmp(collector, "ncu")) {
         collect_result r = collect_cupti(ctx, c, repeats, results, &why, &side);
+        kd_harness_pool_drop_handed(); /* not taken: its GPU memory is not ncu's to share */
         if (r == COLLECT_OK)
             ran_by = "cupti";
         else if (!strcmp(collector, "cupti") || r == COLLECT_FAILED) {

@@ -8,6 +8,7 @@
 #include "diff/passes.h"
 #include "util/outcome.h"
 #include "gpu/clocks.h"
+#include "measure/harness_pool.h"
 #include "util/progress.h"
 #include "backend/backend.h"
 #include "util/tmpdir.h"
@@ -190,6 +191,7 @@ int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c)
         kd_pass_context ctx = {.opts = opts, .backend = backend, .sides = sides,
                                .shared_argv = (const char *const *)argv[2].items, .workdir = workdir};
         rc = run_passes(&ctx, c);
+        kd_harness_pool_drop_handed(); /* the timing's child, when no counter pass took it */
         c->timing.locked_by_kerndiff_mhz = locked_mhz;
     }
     for (int s = 0; s < 3; s++)

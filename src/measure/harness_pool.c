@@ -23,6 +23,7 @@ static struct {
     bool said;       /* a sweep runs: its one trace line about fresh children was said */
     size_t followers;
     spare spares[KD_POOL_ROLES];
+    spare handed;    /* the timing pass's shared child, for the counter pass */
     kd_child retired[KD_POOL_ROLES];
     size_t nretired;
     kd_harness_pool_stats stats;
@@ -218,6 +219,39 @@ void kd_harness_pool_start_ahead(const char *const *const argv[KD_POOL_ROLES])
     }
     if (started)
         kd_trace("the next point's harnesses started ahead");
+}
+
+bool kd_harness_pool_hand_over(kd_child *c, const char *const *argv)
+{
+    const char *fresh = kd_env_nonempty(KD_ENV_COUNTERS_FRESH);
+    if (pool.open || pool.handed.held || !argv || (fresh && strcmp(fresh, "0") != 0))
+        return false;
+    pool.handed.child = *c;
+    pool.handed.child.side = "v1 and v2 (the timing pass's)"; /* its label belonged to the pass */
+    hold(&pool.handed, argv);
+    memset(c, 0, sizeof *c);
+    return true;
+}
+
+bool kd_harness_pool_take_handed(const char *const *argv, const char *label, kd_child *c)
+{
+    spare *s = &pool.handed;
+    if (!s->held)
+        return false;
+    if (!same_argv(s->argv, argv) || !alive(&s->child)) {
+        drop(s);
+        return false;
+    }
+    *c = s->child;
+    c->side = label;
+    free_argv(s);
+    s->held = false;
+    return true;
+}
+
+void kd_harness_pool_drop_handed(void)
+{
+    drop(&pool.handed);
 }
 
 kd_harness_pool_stats kd_harness_pool_stats_get(void)

@@ -50,6 +50,23 @@ bool kd_harness_pool_retire(kd_child *c);
  * GPU memory they held is free. */
 void kd_harness_pool_reap(void);
 
+/* The hand-over of one child from the timing pass to the counter pass of the same diff (issue
+ * 31: the counter pass spent 1.1 s of a 4.1 s full diff starting a second child and setting
+ * up the same two sides again). Outside a sweep, a timing pass that went well and was asked to
+ * (kd_timing_options.hand_over) gives its shared child here as it is: both sides described,
+ * set up, warm, not reset. The counter pass takes it when its argv is the same; whatever is
+ * not taken is stopped by kd_harness_pool_drop_handed, which the diff calls once its passes
+ * are done (and the counter pass before anything that needs the GPU's memory, ncu). One
+ * child at most. KERNDIFF_COUNTERS_FRESH=1 turns it off (the bench's baseline). */
+/* True: the pool holds c now (c is zeroed). False (in a sweep, turned off, one already held):
+ * the caller stops it as before. */
+bool kd_harness_pool_hand_over(kd_child *c, const char *const *argv);
+/* The handed child, when there is one with this argv and it is alive: *c is it, its side
+ * `label`; true. Otherwise false (a held child with another argv, or dead, is stopped). */
+bool kd_harness_pool_take_handed(const char *const *argv, const char *label, kd_child *c);
+/* Stops the handed child if nobody took it. */
+void kd_harness_pool_drop_handed(void);
+
 /* What happened since the process began (the tests' and the bench's count). */
 typedef struct kd_harness_pool_stats {
     unsigned started;  /* children started (fresh, or ahead) */

@@ -755,6 +755,10 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
     if (st == KD_TIMING_OK && r.started[SHARED] &&
         kd_harness_pool_keep(SHARED, &r.child[SHARED], shared_argv, o->timeout_ms))
         r.started[SHARED] = false;
+    /* A single diff's counter pass: the same two sides, set up and warm, in this child. */
+    if (st == KD_TIMING_OK && r.started[SHARED] && o->hand_over &&
+        kd_harness_pool_hand_over(&r.child[SHARED], shared_argv))
+        r.started[SHARED] = false;
     const char *const *const ahead[KD_POOL_ROLES] = {o->check ? sides[0].harness_argv : NULL,
                                                      o->check ? sides[1].harness_argv : NULL, shared_argv};
     kd_harness_pool_start_ahead(ahead);

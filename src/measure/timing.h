@@ -29,6 +29,8 @@ typedef struct kd_timing_options {
     long batch;               /* --batch: 0 auto, -1 never, N launches per sample */
     double min_effect_pct;    /* --min-effect: the noise floor of the verdict (0.5) */
     unsigned sustained_ms;    /* --load sustained: ms of back-to-back load before each block; 0: --load single */
+    bool hand_over;           /* not an option: the diff's counter pass will take the shared child
+                                 (measure/harness_pool.h's hand-over), so it is not stopped */
 } kd_timing_options;
 
 /* --load sustained's load before each block of samples: triton.testing.do_bench's default rep. */

@@ -22,6 +22,7 @@ static const kd_env_entry table[KD_ENV_COUNT] = {
     [KD_ENV_SIM_COUNTERS] = {"KERNDIFF_SIM_COUNTERS", "unavailable or unknown: the simulated harness refuses `counters` so (tests)"},
     [KD_ENV_SWEEP_FRESH] = {"KERNDIFF_SWEEP_FRESH", "1: a sweep keeps no harness and starts none ahead (the bench's baseline); ahead: none kept, the next point's started ahead; unset or 0: one harness per role serves every point (reset)"},
     [KD_ENV_COUNTER_PREP] = {"KERNDIFF_COUNTER_PREP", "how the in-process counter pass prepares L2 before each pass (an experiment's knob: clean, touch, memset, read, discard, none)"},
+    [KD_ENV_COUNTERS_FRESH] = {"KERNDIFF_COUNTERS_FRESH", "1: the in-process counter pass starts its own harness instead of taking the timing pass's (the bench's baseline)"},
     [KD_ENV_NO_COLOR] = {"NO_COLOR", NULL},
     [KD_ENV_PATH] = {"PATH", NULL},
     [KD_ENV_HOME] = {"HOME", NULL},

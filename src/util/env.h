@@ -23,6 +23,7 @@ typedef enum kd_env_var {
     KD_ENV_SIM_COUNTERS,
     KD_ENV_SWEEP_FRESH,
     KD_ENV_COUNTER_PREP,
+    KD_ENV_COUNTERS_FRESH,
     /* Not kerndiff's own: where things are on this machine. */
     KD_ENV_NO_COLOR,
     KD_ENV_PATH,

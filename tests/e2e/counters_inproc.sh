@@ -14,7 +14,9 @@ has ip_cupti out '^counters +v1 +v2 +delta$'
 # the header names the collector that ran (it said "Nsight Compute" for CUPTI's counters too)
 has ip_cupti out '^  CUPTI range profiler in the harness \(--counters ncu for Nsight Compute\), 1 profiled launch per side'
 lacks ip_cupti out 'Nsight Compute, fast metric set'
-has ip_cupti err 'counter pass v1, v2 \(CUPTI, in one harness\)'
+# the timing pass's child, both sides set up and warm, serves the counters: no second child
+has ip_cupti err 'counter pass v1, v2 \(CUPTI, in the timing pass.s harness\)'
+lacks ip_cupti err 'in one harness'
 has ip_cupti err 'counters v1: 1 kernel\(s\), 1 passes \(simulated replay\)'
 has ip_cupti err 'counters v2: 1 kernel\(s\), 1 passes \(simulated replay\)'
 lacks ip_cupti err 'ncu collects them'
@@ -41,9 +43,30 @@ if [ -n "$(ip_metric "$WORK/ip_cupti.json" 0 instructions)" ] &&
    [ "$(ip_metric "$WORK/ip_cupti.json" 0 instructions)" = "$(ip_metric "$WORK/ip_cupti_again.json" 0 instructions)" ]; then
     ok "ip_cupti_again: the same counters twice"; else fail "ip_cupti_again: counters changed between runs" "$WORK/ip_cupti_again.json"; fi
 
+# KERNDIFF_COUNTERS_FRESH=1 (the bench's baseline): a child of its own, set up again; the
+# same values as from the timing pass's child.
+KERNDIFF_COUNTERS_FRESH=1 KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_fresh 0 -- --counters cupti --json="$WORK/ip_fresh.json" "$A" "$B"
+has ip_fresh err 'counter pass v1, v2 \(CUPTI, in one harness\)'
+lacks ip_fresh err 'timing pass.s harness'
+if [ -n "$(ip_metric "$WORK/ip_fresh.json" 1 instructions)" ] &&
+   [ "$(ip_metric "$WORK/ip_cupti.json" 1 instructions)" = "$(ip_metric "$WORK/ip_fresh.json" 1 instructions)" ] &&
+   [ "$(ip_metric "$WORK/ip_cupti.json" 0 duration)" = "$(ip_metric "$WORK/ip_fresh.json" 0 duration)" ]; then
+    ok "ip_fresh: the same counters from a fresh child as from the timing pass's"
+else fail "ip_fresh: counters differ between the two children" "$WORK/ip_fresh.json"; fi
+# --load sustained leaves the timing's child in that mode: its counters are the same.
+KERNDIFF_SIMULATE="$SIM_IP" run ip_sustained 0 -- --counters cupti --load sustained:5 --json="$WORK/ip_sustained.json" "$A" "$B"
+if [ "$(ip_metric "$WORK/ip_cupti.json" 1 instructions)" = "$(ip_metric "$WORK/ip_sustained.json" 1 instructions)" ]; then
+    ok "ip_sustained: the same counters after a sustained timing"
+else fail "ip_sustained: counters differ after --load sustained" "$WORK/ip_sustained.json"; fi
+
 # --counters auto, CUPTI refused: one line says why, then ncu (the stand-in) collects them.
 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
     run ip_fallback 0 -- --counters auto --ncu $NCU --json="$WORK/ip_fallback.json" "$A" "$B"
+# the timing pass's child refused first: a fresh one asked before falling back (its answer stands)
+KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
+    run ip_fallback_traced 0 -- --counters auto --ncu $NCU "$A" "$B"
+has ip_fallback_traced err "counters in the timing pass's harness: the simulated GPU has no CUPTI profiler .*; a fresh harness tries"
+has ip_fallback_traced err 'counter pass v1, v2 \(CUPTI, in one harness\)'
 has ip_fallback err '^counters: the CUPTI profiler is not available \(the simulated GPU has no CUPTI profiler \(KERNDIFF_SIM_COUNTERS\)\): ncu collects them$'
 if [ "$(grep -c 'CUPTI profiler is not available' "$WORK/ip_fallback.err")" = 1 ]; then
     ok "ip_fallback: said once"; else fail "ip_fallback: the fallback line is not said exactly once" "$WORK/ip_fallback.err"; fi
