@@ -95,8 +95,9 @@ typedef struct kd_backend {
                    kd_strlist *configs, int *given);
     /* Called once before either side is prepared, when both sides are read by this front end
      * (sides[0] is v1): work for both that may run at once (Triton starts both sides'
-     * captures, which prepare then waits for). NULL: nothing. */
-    void (*prefetch)(const kd_frontend_options *opts, kd_side *sides[2]);
+     * captures, which prepare then waits for; CUDA starts v2's build, which its build then
+     * waits for). `target` is what build will get. NULL: nothing. */
+    void (*prefetch)(const kd_frontend_options *opts, const kd_build_target *target, kd_side *sides[2]);
     /* Before the launch is described: what the kernel's compiler fixes about its launch
      * (side->abi) and the kernel as it will be compiled (side->kernel_info). NULL: nothing. */
     int (*prepare)(const kd_frontend_options *opts, const kd_launch_options *launch, kd_side *side);

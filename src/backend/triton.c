@@ -597,8 +597,9 @@ static int capture_launch(const kd_frontend_options *opts, kd_side *side, captur
  * both sides are Triton sides whose launch is captured and neither is in the cache, nor
  * would be once the other's is (one file on both sides: v2 takes v1's capture from the
  * cache). A capture that cannot be started here is left to capture_launch, which says why. */
-static void triton_prefetch(const kd_frontend_options *opts, kd_side *sides[2])
+static void triton_prefetch(const kd_frontend_options *opts, const kd_build_target *target, kd_side *sides[2])
 {
+    (void)target; /* the capture comes before any build */
     for (int s = 0; s < 2; s++) {
         if (!sides[s]->kernel_info || sides[s]->frontend != sides[0]->frontend)
             return;

@@ -622,6 +622,12 @@ kd_build_status kd_build_source(const kd_build_config *cfg, const char *source_p
         return KD_BUILD_NO_SOURCE;
     }
     char *entry = kd_cache_entry(out->key);
+    struct stat there;
+    if (cfg->only_new && entry && lstat(entry, &there) == 0) {
+        free(entry);
+        out->from_cache = true;
+        return KD_BUILD_OK;
+    }
     if (cfg->use_cache && entry && access(entry, F_OK) == 0 && load_cached(cfg, entry, out)) {
         free(entry);
         return KD_BUILD_OK;

@@ -18,6 +18,10 @@ typedef struct kd_build_config {
     const char *arch;        /* "sm_90" */
     const kd_strlist *include_dirs, *defines, *nvcc_flags;
     bool use_cache;
+    bool only_new;           /* a build ahead (backend/cuda.c): where anything is already at the
+                                entry's place (an entry, usable or damaged), build nothing and
+                                answer OK with from_cache set: the build that follows reads it
+                                and says what it found */
     /* A custom launcher (include/kerndiff/launcher.h): also build launcher.so, the user's
      * file plus the generated shim (shim.h), linked with `libs` (-lNAME each). */
     const kd_kernel *launcher;

@@ -564,8 +564,10 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
     kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);
     /* work for both sides that may run at once (Triton's two captures), before either is prepared */
     const kd_backend *fe = c->side[0].frontend;
-    if (fe == c->side[1].frontend && fe->prefetch)
-        fe->prefetch(&opts->frontend, (kd_side *[2]){&c->side[0], &c->side[1]});
+    if (fe == c->side[1].frontend && fe->prefetch) {
+        kd_build_target target = kd_build_target_of(c);
+        fe->prefetch(&opts->frontend, &target, (kd_side *[2]){&c->side[0], &c->side[1]});
+    }
     for (int s = 0; s < 2 && rc == KD_OK; s++)
         if ((rc = kd_autotune_side(opts, c, s, make_side)) == KD_OK)
             rc = make_side(opts, c, &c->side[s], s);

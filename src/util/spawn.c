@@ -78,6 +78,11 @@ static void end_running_groups(void)
             kill(-(pid_t)running[i], SIGKILL);
 }
 
+void kd_spawn_end_all(void)
+{
+    end_running_groups();
+}
+
 void kd_spawn_track_group(pid_t group)
 {
     static bool registered;

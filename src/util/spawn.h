@@ -44,6 +44,10 @@ void kd_spawn_cancel(kd_spawn_job *job);
  * it once its leader is reaped. At most 8 groups are tracked at a time. */
 void kd_spawn_track_group(pid_t group);
 void kd_spawn_untrack_group(pid_t group);
+/* Ends every tracked group now (SIGKILL), as a signal does through util/cleanup. Only
+ * async-signal-safe calls: a forked worker's own signal handler calls it (a process forked
+ * from kerndiff does not run kerndiff's exit actions, which are the parent's). */
+void kd_spawn_end_all(void);
 
 /* True when `name` resolves to an executable through PATH (or is an executable path). */
 bool kd_program_exists(const char *name);

@@ -172,6 +172,42 @@ else
     [ -n "$grandchild" ] && kill "$grandchild" 2>/dev/null
 fi
 
+# --- a cold diff builds v2 beside v1 (a forked child fills the cache); both end on SIGTERM ------
+cp examples/vector_loads/v1.cu "$WORK/ahead_a.cu"; cp examples/vector_loads/v2.cu "$WORK/ahead_b.cu"
+XDG_CACHE_HOME="$WORK/ahead-cache" KERNDIFF_TRACE=1 run ahead_cold 0 -- "$WORK/ahead_a.cu" "$WORK/ahead_b.cu"
+has ahead_cold err "v2: build started beside v1's"
+lacks ahead_cold out 'cached build'
+XDG_CACHE_HOME="$WORK/ahead-cache" run ahead_warm 0 -- "$WORK/ahead_a.cu" "$WORK/ahead_b.cu"
+has ahead_warm out '^  v1: .*\(cached build\)'
+has ahead_warm out '^  v2: .*\(cached build\)'
+if diff "$WORK/ahead_cold.out" <(sed 's/  (cached build)$//' "$WORK/ahead_warm.out") >"$WORK/ahead.diff"; then
+    ok "ahead_warm: the same report as the cold run's, but for the cache marks"
+else fail "ahead_warm: the report differs from the cold run's" "$WORK/ahead.diff"; fi
+KERNDIFF_TRACE=1 run ahead_no_cache 0 -- --no-cache "$WORK/ahead_a.cu" "$WORK/ahead_b.cu"
+lacks ahead_no_cache err 'beside'
+XDG_CACHE_HOME="$WORK/ahead-same" KERNDIFF_TRACE=1 run ahead_same_text 0 -- "$WORK/ahead_a.cu" examples/vector_loads/v1.cu
+lacks ahead_same_text err 'beside'
+printf '__global__ void saxpy(const float *x, float *y, int n) { y[0] = ; }\n' >"$WORK/ahead_broken.cu"
+XDG_CACHE_HOME="$WORK/ahead-broken" run ahead_v1_broken 4 -- "$WORK/ahead_broken.cu" "$WORK/ahead_b.cu"
+has ahead_v1_broken err '^kerndiff: v1: build of .*ahead_broken\.cu failed'
+XDG_CACHE_HOME="$WORK/ahead-broken2" run ahead_v2_broken 4 -- "$WORK/ahead_a.cu" "$WORK/ahead_broken.cu"
+has ahead_v2_broken err '^kerndiff: v2: build of .*ahead_broken\.cu failed'
+rm -f "$WORK/nvcc2.pid"
+XDG_CACHE_HOME="$WORK/ahead-term" FAKE_NVCC_PIDS="$WORK/nvcc2.pid" "$KD" --nvcc "$ROOT/tests/fakes/fake_nvcc" "$WORK/ahead_a.cu" "$WORK/ahead_b.cu" >"$WORK/sigterm2.out" 2>"$WORK/sigterm2.err" </dev/null &
+kd_pid=$!
+for _ in $(seq 100); do [ -f "$WORK/nvcc2.pid" ] && [ "$(wc -l <"$WORK/nvcc2.pid")" -ge 2 ] && break; sleep 0.1; done
+kill -TERM "$kd_pid"
+wait "$kd_pid"
+status=$?
+sleeps=$(cat "$WORK/nvcc2.pid" 2>/dev/null)
+for _ in $(seq 50); do alive=0; for p in $sleeps; do kill -0 "$p" 2>/dev/null && alive=1; done; [ $alive = 0 ] && break; sleep 0.1; done
+if [ "$(echo "$sleeps" | wc -w)" = 2 ] && [ "$alive" = 0 ] && [ "$status" -eq 143 ]; then
+    ok "sigterm_ahead: kerndiff ended by SIGTERM (143); both builds' children gone (v1's and the one ahead)"
+else
+    fail "sigterm_ahead: status $status, children '$sleeps' (alive: $alive)" "$WORK/sigterm2.err"
+    for p in $sleeps; do kill "$p" 2>/dev/null; done
+fi
+
 # --- includes resolve beside the kernel file ------------------------------------------------
 mkdir -p "$WORK/inc"
 printf '#define SCALE 2.0f\n' >"$WORK/inc/scale.h"
