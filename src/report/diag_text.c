@@ -130,18 +130,7 @@ static void append_value(kd_strbuf *out, const kd_diag_arg *a, const char *spec)
         }
         return;
     }
-    switch (a->kind) {
-    case KD_DIAG_STR: kd_sb_puts(out, a->v.s ? a->v.s : "(null)"); break;
-    case KD_DIAG_INT: kd_sb_printf(out, "%lld", a->v.i); break;
-    case KD_DIAG_UINT: kd_sb_printf(out, "%llu", a->v.u); break;
-    case KD_DIAG_DBL: kd_sb_printf(out, "%g", a->v.d); break;
-    case KD_DIAG_MSG:
-        if (a->v.m)
-            kd_diag_text(a->v.m, out);
-        else
-            kd_sb_puts(out, "(null)");
-        break;
-    }
+    kd_diag_arg_append(a, out); /* an inner message: these words, installed below */
 }
 #pragma GCC diagnostic pop
 

@@ -80,22 +80,26 @@ void kd_diag_append_words(const kd_diag *d, kd_strbuf *out)
     /* No words linked in (a unit test of a lower floor): the message as data. */
     kd_sb_printf(out, "[message %d", d->id);
     for (size_t i = 0; i < d->nargs; i++) {
-        const kd_diag_arg *a = &d->args[i];
         kd_sb_puts(out, i ? ", " : ": ");
-        switch (a->kind) {
-        case KD_DIAG_STR: kd_sb_puts(out, a->v.s ? a->v.s : "(null)"); break;
-        case KD_DIAG_INT: kd_sb_printf(out, "%lld", a->v.i); break;
-        case KD_DIAG_UINT: kd_sb_printf(out, "%llu", a->v.u); break;
-        case KD_DIAG_DBL: kd_sb_printf(out, "%g", a->v.d); break;
-        case KD_DIAG_MSG:
-            if (a->v.m)
-                kd_diag_append_words(a->v.m, out);
-            else
-                kd_sb_puts(out, "(null)");
-            break;
-        }
+        kd_diag_arg_append(&d->args[i], out);
     }
     kd_sb_puts(out, "]");
+}
+
+void kd_diag_arg_append(const kd_diag_arg *a, kd_strbuf *out)
+{
+    switch (a->kind) {
+    case KD_DIAG_STR: kd_sb_puts(out, a->v.s ? a->v.s : "(null)"); break;
+    case KD_DIAG_INT: kd_sb_printf(out, "%lld", a->v.i); break;
+    case KD_DIAG_UINT: kd_sb_printf(out, "%llu", a->v.u); break;
+    case KD_DIAG_DBL: kd_sb_printf(out, "%g", a->v.d); break;
+    case KD_DIAG_MSG:
+        if (a->v.m)
+            kd_diag_append_words(a->v.m, out);
+        else
+            kd_sb_puts(out, "(null)");
+        break;
+    }
 }
 
 void kd_diag_say(const kd_diag *d)

@@ -106,6 +106,9 @@ void kd_diag_copy(kd_diag *d, const kd_diag *src);
 typedef void (*kd_diag_words_fn)(const kd_diag *d, kd_strbuf *out);
 void kd_diag_set_words(kd_diag_words_fn fn);
 void kd_diag_append_words(const kd_diag *d, kd_strbuf *out);
+/* One value as it is, with no format of its own ("%g" for a double, an inner message's
+ * words): what both renderers write for a placeholder without a spec. */
+void kd_diag_arg_append(const kd_diag_arg *a, kd_strbuf *out);
 
 /* Where messages go: the top layer installs report/'s sink (kd_diag_to_stderr). */
 typedef void (*kd_diag_sink)(const kd_diag *d, void *ctx);
