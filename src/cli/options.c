@@ -576,4 +576,7 @@ void kd_options_free(kd_options *opts)
     for (size_t i = 0; i < opts->diff.counters.extra_metrics_text.count; i++)
         free(opts->diff.counters.extra_metrics_text.items[i]);
     free(opts->diff.counters.extra_metrics_text.items);
+    for (size_t i = 0; i < opts->rank.refs.count; i++)
+        free(opts->rank.refs.items[i]);
+    free(opts->rank.refs.items);
 }

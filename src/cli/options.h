@@ -33,6 +33,9 @@ typedef struct kd_rank_cli_options {
     size_t ngpus;
     bool gpus_all;            /* --gpus all */
     bool mixed_gpus;          /* --mixed-gpus */
+    unsigned jobs;            /* --jobs N: builds at once ahead of the gate (0: the host's cores) */
+    kd_strlist refs;          /* --refs REV,...: revisions of the baseline's file, each a candidate
+                                 "REV:BASE" (owned copies) */
     kd_slurm_options slurm;   /* --slurm, --shards, --wait, --only-shard, --slurm-dir, --merge (cli/opts_slurm.c) */
 } kd_rank_cli_options;
 

@@ -7,7 +7,6 @@
 
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
-#include "cli/opts_rank.h"
 #include "util/xalloc.h"
 
 /* Codes of this group: apart from option_parse.h's list, below its ncu block (1000). */
@@ -50,22 +49,19 @@ static int parse_gpus(const char *s, kd_rank_cli_options *r)
     return r->ngpus ? 0 : -1;
 }
 
-/* --jobs and --refs: held here until kd_rank_cli_options (cli/options.h) has their fields. */
-static unsigned jobs;
-static kd_strlist refs;
-
-unsigned kd_opts_rank_jobs(void) { return jobs; }
-const kd_strlist *kd_opts_rank_refs(void) { return &refs; }
-
 /* "A,B,C" (repeatable): each a revision, the baseline's file at it a candidate. */
-static int parse_refs(char *s)
+static int parse_refs(const char *text, kd_strlist *refs)
 {
-    for (char *save = NULL, *rev = strtok_r(s, ",", &save); rev; rev = strtok_r(NULL, ",", &save)) {
+    char *s = kd_xstrdup(text);
+    int rc = 0;
+    for (char *save = NULL, *rev = strtok_r(s, ",", &save); rev && rc == 0; rev = strtok_r(NULL, ",", &save)) {
         if (rev[0] == '-' || strchr(rev, ':'))
-            return -1;
-        kd_strlist_push(&refs, rev);
+            rc = -1;
+        else
+            kd_strlist_push(refs, kd_xstrdup(rev));
     }
-    return refs.count ? 0 : -1;
+    free(s);
+    return rc == 0 && refs->count ? 0 : -1;
 }
 
 static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
@@ -107,10 +103,10 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
     case OPT_RANK_JOBS:
         if (kd_opt_number(optarg, 1, 1024, false, &v) != 0 || v != (unsigned)v)
             return kd_usage_error("--jobs wants a whole number of builds at once, from 1 to 1024, got '%s'", optarg);
-        jobs = (unsigned)v;
+        r->jobs = (unsigned)v;
         break;
     case OPT_RANK_REFS:
-        if (parse_refs(kd_xstrdup(optarg)) != 0)
+        if (parse_refs(optarg, &r->refs) != 0)
             return kd_usage_error("--refs wants git revisions, comma-separated (HEAD~1,v1.2,3f2a1c9), got '%s'",
                                   optarg);
         break;

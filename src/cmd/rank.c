@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/opts_rank.h"
 #include "cli/outputs.h"
 #include "cli/status.h"
 #include "cmd/rank_slurm.h"
@@ -55,7 +54,7 @@ int kd_cmd_rank(const kd_cmd_args *a)
         return status;
     const kd_options *opts = a->opts;
     const kd_rank_cli_options *ro = &opts->rank;
-    if (!ro->baseline || (ro->noperands == 0 && kd_opts_rank_refs()->count == 0)) {
+    if (!ro->baseline || (ro->noperands == 0 && ro->refs.count == 0)) {
         kd_rank_say_usage(ro->baseline ? "no candidate given" : "no baseline and no candidate given");
         return kd_exit_code(KD_FAIL_USAGE);
     }
@@ -66,7 +65,7 @@ int kd_cmd_rank(const kd_cmd_args *a)
     kd_strlist candidates = {0};
     kd_rank_error e = {0};
     kd_outcome o = kd_rank_expand(ro->operands, ro->noperands, ro->baseline, &candidates, &e);
-    const kd_strlist *refs = kd_opts_rank_refs(); /* --refs REV,...: the baseline's file at each */
+    const kd_strlist *refs = &ro->refs; /* --refs REV,...: the baseline's file at each */
     for (size_t i = 0; o == KD_OK && i < refs->count; i++) {
         kd_strbuf sb = {0};
         kd_sb_printf(&sb, "%s:%s", refs->items[i], ro->baseline);
@@ -78,7 +77,7 @@ int kd_cmd_rank(const kd_cmd_args *a)
         kd_rank_request req = {.diff = &opts->diff, .baseline = ro->baseline, .candidates = &candidates,
                                .heats = ro->heats ? ro->heats : 1, .shard = ro->shard, .top = report_opts(opts).top,
                                .max_rounds = ro->max_rounds, .budget_ms = ro->budget_ms, .ngpus = ro->ngpus,
-                               .gpus_all = ro->gpus_all, .mixed_gpus = ro->mixed_gpus, .jobs = kd_opts_rank_jobs()};
+                               .gpus_all = ro->gpus_all, .mixed_gpus = ro->mixed_gpus, .jobs = ro->jobs};
         for (size_t i = 0; i < ro->ngpus && i < KD_RANK_MAX_GPUS; i++)
             req.gpus[i] = ro->gpus[i];
         o = kd_rank_run(&req, &heats, &n, &e);
