@@ -8,8 +8,9 @@ equal, medians within 2% (the timed buffers start with the program's own data, c
 the launch: each line says whether they did, and a check asks that every tensor's was). Then a softmax diff (num_warps 8 -> 4) against do_bench's ratio.
 Each kernel is timed twice: with kerndiff's default --load single (one launch at a time, the GPU
 idle between; against do_bench(warmup=100, rep=1000), as before) and with --load sustained (back
-to back, an L2 flush between launches, 100 ms of load before each block: against do_bench with
-its defaults, warmup=25 ms and rep=100 ms, the same length of load). Both pairs are printed; the
+to back, do_bench's own cache clear between launches, zeros over 256 MiB, 100 ms of load before
+each block: against do_bench with its defaults, warmup=25 ms and rep=100 ms, the same length of
+load). Both pairs are printed; the
 sustained pair is issue 26's must-show (a power-bound kernel, the autotuned matmul, runs at a
 lower clock under load, and lower the longer the load lasts: do_bench gave 196.6/201.7/205.9 us
 at rep 20/100/1000 ms). For the matmul, kerndiff --load sustained:1000 against rep=1000 is printed
