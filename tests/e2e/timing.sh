@@ -239,6 +239,11 @@ has load_sustained out 'SM clock 1(799|800)-1980 MHz'
 sim "median=50us,cv=0.5%;median=40us,cv=0.5%" load_ms 0 -- --load sustained:30 --json="$WORK/load_ms.json" "$A" "$B"
 has load_ms out '^  sustained load .*: 30 ms of load before each block of 20 samples'
 expect_json load_ms "$WORK/load_ms.json" 'len(d["runtime"]["sides"][0]["samples_ns"]) % 20' 0
+# 20 samples a block meet --min-runs 30 after 2 rounds, whose interval is too coarse to stop on
+# (a real A/A stopped there with a false 1.2% "slower"): the target waits for 6 rounds.
+expect_json load_ms "$WORK/load_ms.json" 'd["runtime"]["stop"]["rounds"] >= 6 and d["runtime"]["stop"]["reason"] == "target_reached"' True
+sim "median=50us,cv=0.5%;median=50us,cv=0.5%" load_aa 0 -- --load sustained:5 --min-runs 10 --json="$WORK/load_aa.json" "$A" "$B"
+expect_json load_aa "$WORK/load_aa.json" 'd["runtime"]["stop"]["rounds"] >= 6' True
 sim "median=50us;median=40us" load_single_flag 0 -- --load single "$A" "$B"
 has load_single_flag out '^  one launch per sample'
 for bad in bogus sustained:0 sustained:60001 sustained:x sustainedx; do
