@@ -14,9 +14,9 @@ KD=$BUILD/kerndiff
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kd-hr-inject.XXXXXX")
 SUMMARY=$WORK/hr-inject-summary.txt
 passed=0 failed=0
-check() { # check NAME STATUS DETAIL
-    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "ok   $1 -- $3"; else
-        failed=$((failed + 1)); echo "FAIL $1 -- $3"; fi | tee -a "$SUMMARY"
+check() { # check NAME STATUS DETAIL (the counts outside the pipe: a piped `if` runs in a subshell)
+    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "ok   $1 -- $3" | tee -a "$SUMMARY"; else
+        failed=$((failed + 1)); echo "FAIL $1 -- $3" | tee -a "$SUMMARY"; fi
 }
 field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 A=tests/gpu/app
