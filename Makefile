@@ -40,6 +40,18 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# The commit the build was made from, "+" when the sources differ from it, for --version's
+# "source:" line: results name the build they ran (a copy of the tree on another machine may
+# carry a stale .git). The file is rewritten only when that changes, so nothing rebuilds else.
+KD_COMMIT_FILE := $(BUILD)/commit.txt
+.PHONY: FORCE
+$(KD_COMMIT_FILE): FORCE
+	@mkdir -p $(dir $@)
+	@c=$$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD -- src harness include scripts Makefile 2>/dev/null || c="$$c+"; } || c=unknown; \
+	  [ "$$(cat $@ 2>/dev/null)" = "$$c" ] || echo "$$c" >$@
+$(BUILD)/src/cmd/info.o: $(KD_COMMIT_FILE)
+$(BUILD)/src/cmd/info.o: KD_CPPFLAGS += -DKD_COMMIT="\"$$(cat $(KD_COMMIT_FILE))\""
+
 $(LIB): $(OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^

@@ -13,7 +13,7 @@ export NO_COLOR=1 KERNDIFF_NO_GPU=1 PATH="$PATH:/usr/local/cuda/bin"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
-echo "# bench/build_ahead.sh  $(date -u '+%Y-%m-%d %H:%M UTC'), kerndiff $(git rev-parse --short HEAD 2>/dev/null), $(nproc) cores, $(nvcc --version | tail -1)"
+echo "# bench/build_ahead.sh  $(date -u '+%Y-%m-%d %H:%M UTC'), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p'), $(nproc) cores, $(nvcc --version | tail -1)"
 echo "# command: kerndiff $A $B with an empty build cache (cold), against kerndiff --no-cache (the two builds one after the other)"
 ms() { echo $(( ($2 - $1) / 1000000 )); }
 cold=() seq=()

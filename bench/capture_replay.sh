@@ -27,7 +27,7 @@ mb() { du -sb "$@" | awk '{s += $1} END {printf "%.1f", s / 1e6}'; }
 secs() { sed -n 's/^seconds //p'; }
 echo "# capture file overhead, $((4 * MIB)) MiB working set ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 echo "# machine: $(uname -srm), $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), no GPU"
-echo "# commit: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- src bench 2>/dev/null || echo ' (+ uncommitted changes)')"
+echo "# commit: $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p') (the build's; + where its sources differed from that commit)"
 echo "# not measured: the GPU part (the injection library's device-to-host copies at capture, the harness's fills at replay)"
 printf '%-10s %10s %12s  %s\n' step seconds "MB written" note
 mkdir -p "$WORK/raw" "$WORK/out"

@@ -17,7 +17,7 @@ A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
 LOG="${OUT:+$OUT/full_diff.txt}"
 LOG="${LOG:-$WORK/full_diff.txt}"
 say() { echo "$*" | tee -a "$LOG"; }
-say "# bench/full_diff.sh  $(date -u '+%Y-%m-%d %H:%M UTC'), kerndiff $(git rev-parse --short HEAD 2>/dev/null)"
+say "# bench/full_diff.sh  $(date -u '+%Y-%m-%d %H:%M UTC'), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p')"
 say "# gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
 say "# L2 preparation ${KERNDIFF_COUNTER_PREP:-default}, CUPTI replay ${KERNDIFF_CUPTI_REPLAY:-user}"
 say "# command: kerndiff --json=R.json $A $B   (defaults: --counters from the harness, --max-time 10)"

@@ -16,7 +16,7 @@ export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1
 gpu=0
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then gpu=1; fi
 echo "# zero-flag success on tests/realfiles, $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "# kerndiff: $("$BUILD/kerndiff" --version | head -1), commit $(git rev-parse --short HEAD 2>/dev/null)"
+echo "# kerndiff: $("$BUILD/kerndiff" --version | head -1), commit $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p')"
 echo "# gpu: $([ $gpu = 1 ] && nvidia-smi --query-gpu=name --format=csv,noheader | head -1 || echo none)"
 printf '%-24s %-7s %-11s %-7s %s\n' file static launchable timed "first message of a failure"
 files=0 static_ok=0 launch_ok=0 timed_ok=0

@@ -14,11 +14,16 @@ int kd_cmd_help(const kd_cmd_args *a)
     return 0;
 }
 
+/* The Makefile's: the commit built, "+" for changes not committed (unknown outside git). */
+#ifndef KD_COMMIT
+#define KD_COMMIT "unknown"
+#endif
+
 int kd_cmd_version(const kd_cmd_args *a)
 {
     (void)a;
-    printf("kerndiff %s\nbuilt with CUDA %s; harness protocol %d; JSON schema %d\n", KD_VERSION, KD_CUDA_VERSION,
-           KD_PROTOCOL_VERSION, KD_JSON_SCHEMA_VERSION);
+    printf("kerndiff %s\nbuilt with CUDA %s; harness protocol %d; JSON schema %d\nsource: commit %s\n", KD_VERSION,
+           KD_CUDA_VERSION, KD_PROTOCOL_VERSION, KD_JSON_SCHEMA_VERSION, KD_COMMIT);
     kd_strbuf parts = {0};
     kd_parts_text(&parts); /* which tools and parts were found, and where */
     fputs(kd_sb_str(&parts), stdout);

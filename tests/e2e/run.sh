@@ -56,6 +56,8 @@ has help out 'usage: kerndiff'
 has help out 'Exit status'
 run version 0 -- --version
 has version out '^kerndiff [0-9]+\.[0-9]+\.[0-9]+$'
+# the build's own commit (the device machines' copies carry a stale .git): what results name
+has version out '^source: commit ([0-9a-f]{7,40}\+?|unknown)$'
 run no_args 2 --
 has no_args err 'need two kernel files'
 run bad_option 2 -- --frobnicate a.cu b.cu

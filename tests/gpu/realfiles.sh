@@ -94,7 +94,7 @@ check_file() { # FILE
         echo "FAIL $name: one line named${shown}; with them, exit $rc: $(first_line "$out/f.err" | cut -c1-200)" >"$res"; fi
 }
 
-say "realfiles must-show: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)${KERNDIFF_SIMULATE:+ (simulated harness)}, commit $(git rev-parse --short HEAD 2>/dev/null)"
+say "realfiles must-show: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)${KERNDIFF_SIMULATE:+ (simulated harness)}, commit $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p')"
 mkdir -p "$WORK/res" "$WORK/run"
 order=()
 for f in tests/realfiles/*.cu tests/realfiles/*.ptx tests/realfiles/*.py; do
