@@ -219,7 +219,8 @@ static void ahead_on_signal(int sig)
  * --no-cache (its work would be lost), nor for two files of the same text (one key). */
 static void cuda_prefetch(const kd_frontend_options *opts, const kd_build_target *target, kd_side *sides[2])
 {
-    if (opts->no_cache || ahead.pid || !kd_tmpdir() || same_text(sides[0]->path, sides[1]->path))
+    if (opts->no_cache || opts->no_build_ahead || ahead.pid || !kd_tmpdir() ||
+        same_text(sides[0]->path, sides[1]->path))
         return;
     static bool registered;
     if (!registered && kd_on_exit(stop_ahead) != 0)

@@ -481,6 +481,7 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
     d.git_file = NULL;
     d.counters.off = true;
     d.regions_on = false;
+    d.frontend.no_build_ahead = true; /* rank/prebuild.h built the candidates */
     d.timing.min_runs = d.timing.max_runs = GATE_SAMPLES;
     d.gate = (kd_gate_options){.fail_if_slower_pct = -1};
     simulate_pair(sim, input);
