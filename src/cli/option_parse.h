@@ -52,7 +52,7 @@ void kd_opts_output_prepare(void);
 typedef struct kd_parse_state {
     char **original;           /* argv before getopt moved anything */
     int argc;
-    const char **taken_by[KD_FORMAT_OPTIONS_MAX]; /* where an optional output stored a word it took (&opts->json_path) */
+    const char **taken_by[KD_FORMAT_OPTIONS_MAX]; /* where an optional output stored a word it took (&opts->output_path[S]) */
     const char *taken[KD_FORMAT_OPTIONS_MAX];
     unsigned char seen[1024];  /* by getopt code: options given, for the checks between them */
 } kd_parse_state;

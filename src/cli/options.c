@@ -303,7 +303,7 @@ static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *
     if (npos > 0 && strcmp(positional[0], "compare") == 0) {
         if (npos != 3)
             return kd_usage_error("usage: kerndiff compare OLD.json NEW.json");
-        if (opts->trace_path)
+        if (kd_options_output(opts, "--trace"))
             return kd_usage_error("--trace draws a run's region instances, which a saved run does not keep: pass "
                                "--trace FILE to the run that records them (kerndiff --regions --trace FILE V1 V2)");
         opts->command = KD_CMD_COMPARE;
@@ -559,6 +559,12 @@ int kd_options_parse(int argc, char **argv, kd_options *opts)
         rc = check_request(opts, &st);
     free(st.original);
     return rc;
+}
+
+const char *kd_options_output(const kd_options *opts, const char *option)
+{
+    int slot = kd_format_option_slot(option);
+    return slot >= 0 ? opts->output_path[slot] : NULL;
 }
 
 void kd_options_free(kd_options *opts)

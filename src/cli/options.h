@@ -59,19 +59,8 @@ typedef struct kd_options {
     kd_verbosity verbosity;   /* -q, -v (util/progress.h) */
     const char *completion_shell; /* --completion bash|zsh|fish */
     /* Each output option's FILE ("-": stdout; NULL: not given), by its slot in
-     * report/formats.h's table (kd_format_option_at); the built-in ones also by name, in the
-     * table's order (test_l1_formats holds the names to it). */
-    union {
-        const char *output_path[KD_FORMAT_OPTIONS_MAX];
-        struct {
-            const char *json_path;     /* --json [FILE] */
-            const char *save_path;     /* --save FILE.json: the whole result */
-            const char *trace_path;    /* --trace FILE: the region timelines */
-            const char *markdown_path; /* --markdown [FILE] */
-            const char *html_path;     /* --html FILE: the report with charts (report/html.c) */
-            const char *csv_path;      /* --csv FILE: raw samples, or a sweep's points */
-        };
-    };
+     * report/formats.h's table (kd_format_option_at); by the option's name: kd_options_output. */
+    const char *output_path[KD_FORMAT_OPTIONS_MAX];
     bool force;               /* --force: an output may overwrite an input, a source or a tracked file */
     kd_capture_options capture; /* kerndiff capture */
     kd_rank_cli_options rank; /* kerndiff rank */
@@ -81,6 +70,9 @@ typedef struct kd_options {
  * otherwise returns 0. */
 int kd_options_parse(int argc, char **argv, kd_options *opts);
 void kd_options_free(kd_options *opts);
+/* The FILE given to output option `option` ("--json", "--html" ...; "-": stdout), NULL when it
+ * was not given or is no output option. */
+const char *kd_options_output(const kd_options *opts, const char *option);
 void kd_print_help(void);
 /* Whether a document (--json, --markdown, ... any output option's "-") goes to stdout: then
  * the terminal report does not. */

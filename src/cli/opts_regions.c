@@ -19,7 +19,7 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
     (void)ctx;
     switch (c) {
     case OPT_REGIONS: opts->diff.regions_on = true; break;
-    case OPT_TRACE: opts->diff.regions_on = true; opts->trace_path = optarg; break;
+    case OPT_TRACE: opts->diff.regions_on = true; opts->output_path[OPT_TRACE - OPT_FORMAT] = optarg; break;
     case OPT_REGION_RECORDS: {
         double v;
         if (kd_opt_number(optarg, 1, 1 << 20, false, &v) != 0 || v != (unsigned)v || ((unsigned)v & ((unsigned)v - 1)))

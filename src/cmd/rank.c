@@ -58,7 +58,8 @@ int kd_cmd_rank(const kd_cmd_args *a)
         kd_rank_say_usage(ro->baseline ? "no candidate given" : "no baseline and no candidate given");
         return kd_exit_code(KD_FAIL_USAGE);
     }
-    if (ro->shard >= 0 && (!opts->json_path || !opts->json_path[0])) {
+    const char *json_path = kd_options_output(opts, "--json");
+    if (ro->shard >= 0 && (!json_path || !json_path[0])) {
         kd_rank_say_usage("--shard I/N writes heat I's result for --merge: give --json FILE");
         return kd_exit_code(KD_FAIL_USAGE);
     }
@@ -88,8 +89,8 @@ int kd_cmd_rank(const kd_cmd_args *a)
         status = kd_exit_code(o);
     } else if (ro->shard >= 0) {
         status = kd_exit_code(KD_OK);
-        if (kd_rank_heat_write(&heats[0], opts->json_path) != 0) {
-            kd_rank_say_heat_not_written(opts->json_path, errno);
+        if (kd_rank_heat_write(&heats[0], json_path) != 0) {
+            kd_rank_say_heat_not_written(json_path, errno);
             status = kd_outputs_status(1);
         }
     } else {

@@ -27,7 +27,7 @@ int kd_cmd_rank_slurm(const kd_cmd_args *a, const kd_slurm_options *so)
     fflush(say);
     int status = kd_exit_code(KD_OK);
     /* without --wait, --json FILE is the submission (the merge writes the report) */
-    if (!so->wait && a->opts->json_path && kd_slurm_submitted_json(&job, a->opts->json_path) != 0)
+    if (!so->wait && kd_options_output(a->opts, "--json") && kd_slurm_submitted_json(&job, kd_options_output(a->opts, "--json")) != 0)
         status = kd_outputs_status(1);
     if (so->wait) {
         o = kd_slurm_wait(job.id, so->poll_ms, &e);
@@ -62,8 +62,8 @@ int kd_cmd_rank_merge(const kd_cmd_args *a, const char *dir)
         status = kd_exit_code(KD_FAIL_RUNTIME);
         /* an agent that asked for JSON gets the shards to re-run as data (a failed write is
          * said; the status stays the missing shards': the outcome comes first) */
-        if (a->opts->json_path)
-            kd_slurm_merge_json(&m, a->opts->json_path);
+        if (kd_options_output(a->opts, "--json"))
+            kd_slurm_merge_json(&m, kd_options_output(a->opts, "--json"));
     } else {
         /* every shard done: the report, as the one-process rank makes it from its heats */
         status = kd_cmd_rank_report(a, heats, m.manifest.shards);

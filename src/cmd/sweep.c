@@ -97,7 +97,7 @@ static int run_points(const kd_options *opts, const kd_sweep_spec *s, FILE *huma
         json_t *result = c.analysed ? kd_comparison_json(&c) : json_null();
         json_array_append_new(results, json_pack("{s:s, s:i, s:o}", "value", s->values[i], "exit", rc, "result",
                                                  result ? result : json_null()));
-        if (c.analysed && !first->kept && opts->html_path) {
+        if (c.analysed && !first->kept && kd_options_output(opts, "--html")) {
             *first = (kept_point){true, c, o.defines, o.define_text};
             o.defines = (kd_strlist){0};
             o.define_text = (kd_strbuf){0};

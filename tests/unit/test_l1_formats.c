@@ -53,18 +53,14 @@ static void options_come_from_the_table(void **state)
     static const struct {
         const char *name;
         int code;
-        size_t field; /* offsetof kd_options */
     } named[] = {
-        {"--json", OPT_JSON, offsetof(kd_options, json_path)}, {"--save", OPT_SAVE, offsetof(kd_options, save_path)},
-        {"--trace", OPT_TRACE, offsetof(kd_options, trace_path)},
-        {"--markdown", OPT_MARKDOWN, offsetof(kd_options, markdown_path)},
-        {"--html", OPT_HTML, offsetof(kd_options, html_path)}, {"--csv", OPT_CSV, offsetof(kd_options, csv_path)},
+        {"--json", OPT_JSON}, {"--save", OPT_SAVE}, {"--trace", OPT_TRACE},
+        {"--markdown", OPT_MARKDOWN}, {"--html", OPT_HTML}, {"--csv", OPT_CSV},
     };
     for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
         int slot = kd_format_option_slot(named[i].name);
         assert_true(slot >= 0);
         assert_int_equal(named[i].code, OPT_FORMAT + slot);
-        assert_int_equal(named[i].field, offsetof(kd_options, output_path) + (size_t)slot * sizeof(const char *));
     }
     assert_int_equal(kd_format_option_slot("--json"), 0); /* the terminal has none: JSON's are first */
     assert_int_equal(kd_format_option_slot("--nope"), -1);
@@ -91,9 +87,10 @@ static void options_come_from_the_table(void **state)
     kd_options opts;
     assert_int_equal(kd_options_parse(10, argv, &opts), 0);
     assert_string_equal(opts.output_path[kd_format_option_slot("--csv")], "s.csv");
-    assert_string_equal(opts.markdown_path, "m.md");
-    assert_string_equal(opts.save_path, "r.json");
-    assert_null(opts.json_path);
+    assert_string_equal(kd_options_output(&opts, "--markdown"), "m.md");
+    assert_string_equal(kd_options_output(&opts, "--save"), "r.json");
+    assert_null(kd_options_output(&opts, "--json"));
+    assert_null(kd_options_output(&opts, "--nope"));
     kd_format_request req[KD_OUTPUTS_MAX];
     size_t n = kd_outputs_requests(&opts, req, KD_OUTPUTS_MAX);
     assert_int_equal(n, nslots);
@@ -107,7 +104,7 @@ static void options_come_from_the_table(void **state)
     /* A bare optional one writes to stdout, which the terminal report then leaves to it. */
     char *argv2[] = {"kerndiff", "--json", "a.cu", "b.cu", NULL};
     assert_int_equal(kd_options_parse(4, argv2, &opts), 0);
-    assert_string_equal(opts.json_path, "-");
+    assert_string_equal(kd_options_output(&opts, "--json"), "-");
     assert_true(kd_options_stdout_taken(&opts));
     kd_options_free(&opts);
 }

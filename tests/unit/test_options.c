@@ -72,19 +72,19 @@ static void json_destination(void **state)
     kd_options o;
     const char *to_stdout[] = {"kerndiff", "--json", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 4, to_stdout), 0);
-    assert_string_equal(o.json_path, "-");
+    assert_string_equal(kd_options_output(&o, "--json"), "-");
     assert_string_equal(o.diff.files[0], "a.cu");
     kd_options_free(&o);
 
     const char *to_file[] = {"kerndiff", "--json", "out.json", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 5, to_file), 0);
-    assert_string_equal(o.json_path, "out.json");
+    assert_string_equal(kd_options_output(&o, "--json"), "out.json");
     assert_string_equal(o.diff.files[1], "b.cu");
     kd_options_free(&o);
 
     const char *md[] = {"kerndiff", "--markdown=r.txt", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 4, md), 0);
-    assert_string_equal(o.markdown_path, "r.txt");
+    assert_string_equal(kd_options_output(&o, "--markdown"), "r.txt");
     kd_options_free(&o);
 }
 
@@ -288,32 +288,32 @@ static void optional_output_words(void **state)
     kd_options o;
     const char *dash[] = {"kerndiff", "--json", "-", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 5, dash), 0);
-    assert_string_equal(o.json_path, "-");
+    assert_string_equal(kd_options_output(&o, "--json"), "-");
     assert_string_equal(o.diff.files[0], "a.cu");
     assert_string_equal(o.diff.files[1], "b.cu");
     kd_options_free(&o);
 
     const char *no_extension[] = {"kerndiff", "--json", "report", "a.cu", "b.cu", NULL};
     assert_int_equal(parse(&o, 5, no_extension), 0);
-    assert_string_equal(o.json_path, "report");
+    assert_string_equal(kd_options_output(&o, "--json"), "report");
     assert_string_equal(o.diff.files[0], "a.cu");
     kd_options_free(&o);
 
     const char *md_dash[] = {"kerndiff", "a.cu", "--markdown", "-", "b.cu", NULL};
     assert_int_equal(parse(&o, 5, md_dash), 0);
-    assert_string_equal(o.markdown_path, "-");
+    assert_string_equal(kd_options_output(&o, "--markdown"), "-");
     assert_string_equal(o.diff.files[1], "b.cu");
     kd_options_free(&o);
 
     const char *header[] = {"kerndiff", "--markdown", "k.cuh", NULL};
     assert_int_equal(parse(&o, 3, header), 0);
-    assert_string_equal(o.markdown_path, "-");
+    assert_string_equal(kd_options_output(&o, "--markdown"), "-");
     assert_string_equal(o.diff.git_file, "k.cuh");
     kd_options_free(&o);
 
     const char *python[] = {"kerndiff", "--json", "K.PY", "b.py", NULL};
     assert_int_equal(parse(&o, 4, python), 0);
-    assert_string_equal(o.json_path, "-");
+    assert_string_equal(kd_options_output(&o, "--json"), "-");
     assert_string_equal(o.diff.files[0], "K.PY");
     kd_options_free(&o);
 
@@ -321,7 +321,7 @@ static void optional_output_words(void **state)
     const char *compare[] = {"kerndiff", "compare", "--json", "old.json", "new.json", NULL};
     assert_int_equal(parse(&o, 5, compare), 0);
     assert_int_equal(o.command, KD_CMD_COMPARE);
-    assert_string_equal(o.json_path, "-");
+    assert_string_equal(kd_options_output(&o, "--json"), "-");
     assert_string_equal(o.diff.files[0], "old.json");
     assert_string_equal(o.diff.files[1], "new.json");
     kd_options_free(&o);
