@@ -506,11 +506,19 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
         return kd_usage_error("--from 'CMD' needs --fn NAME: the kernel whose launch is captured");
     if (st->seen[OPT_SIDE] && opts->command != KD_CMD_COMPARE)
         return kd_usage_error("--side picks a side of each saved run: it belongs to kerndiff compare OLD.json NEW.json");
-    static const int not_for_app[] = {OPT_SAVE, OPT_CSV, OPT_TRACE, OPT_SWEEP, OPT_WATCH};
+    static const int not_for_app[] = {OPT_SWEEP, OPT_WATCH};
     stray = first_seen(st, not_for_app, sizeof not_for_app / sizeof *not_for_app);
-    if (stray && opts->command == KD_CMD_APP)
-        return kd_usage_error("%s is not an option of kerndiff app (its outputs: --json, --markdown, --html)",
-                           option_name(stray));
+    for (size_t i = 0; !stray && kd_format_option_at(i); i++) /* the outputs app does not write */
+        if (st->seen[OPT_FORMAT + (int)i] && !kd_format_option_for_app(kd_format_option_at(i)))
+            stray = OPT_FORMAT + (int)i;
+    if (stray && opts->command == KD_CMD_APP) {
+        char outputs[128] = "";
+        for (size_t i = 0; kd_format_option_at(i); i++)
+            if (kd_format_option_for_app(kd_format_option_at(i)))
+                snprintf(outputs + strlen(outputs), sizeof outputs - strlen(outputs), "%s%s", outputs[0] ? ", " : "",
+                         kd_format_option_at(i)->name);
+        return kd_usage_error("%s is not an option of kerndiff app (its outputs: %s)", option_name(stray), outputs);
+    }
     stray = format_seen ? format_seen : st->seen[OPT_NCU_REPORT] ? OPT_NCU_REPORT : 0;
     if (stray && opts->command == KD_CMD_LIST)
         return kd_usage_error("kerndiff list prints to the terminal only: %s would write nothing", option_name(stray));

@@ -130,30 +130,30 @@ const kd_format kd_format_json = {
     "JSON",
     {{"--json", true, "--json[=FILE]",
       "write JSON (docs/json-schema.json) to FILE or stdout (-);\n"
-      "`--json FILE` takes the next word unless it is a source file", "Output", ".json"},
-     {"--save", false, "--save FILE.json", "the whole result (samples, counters, environment)", "Saving", ".json"}},
+      "`--json FILE` takes the next word unless it is a source file", "Output", ".json", false},
+     {"--save", false, "--save FILE.json", "the whole result (samples, counters, environment)", "Saving", ".json", true}},
     json_comparison, json_sweep, json_app, NULL, json_rank};
 const kd_format kd_format_trace = {
     "trace",
     {{"--trace", false, "--trace FILE.json",
-      "both versions' region timelines for ui.perfetto.dev (implies --regions)", "Regions", ".json"}},
+      "both versions' region timelines for ui.perfetto.dev (implies --regions)", "Regions", ".json", false}},
     trace_comparison, NULL, NULL, trace_applies, NULL};
 const kd_format kd_format_markdown = {
     "Markdown",
-    {{"--markdown", true, "--markdown[=FILE]", "write Markdown to FILE or stdout (`--markdown FILE`, -)", "Output", ".md"}},
+    {{"--markdown", true, "--markdown[=FILE]", "write Markdown to FILE or stdout (`--markdown FILE`, -)", "Output", ".md", false}},
     markdown_comparison, markdown_sweep, markdown_app, NULL, markdown_rank};
 const kd_format kd_format_html = {
     "HTML",
     {{"--html", false, "--html FILE",
       "a self-contained HTML report with charts (samples, speedup CI,\n"
       "roofline, regions and a timeline of one block per side; a sweep's\n"
-      "time and speedup against its values; app: its top kernels)", "Output", ".html"}},
+      "time and speedup against its values; app: its top kernels)", "Output", ".html", false}},
     html_comparison, html_sweep, html_app, NULL, html_rank};
 const kd_format kd_format_csv = {
     "CSV",
     {{"--csv", false, "--csv FILE",
       "the raw samples (side,index,round,ns,throttled), or one row per\n"
-      "sweep point; \"-\" writes any document to stdout (one at most)", "Output", ".csv"}},
+      "sweep point; \"-\" writes any document to stdout (one at most)", "Output", ".csv", false}},
     csv_comparison, csv_sweep, NULL, NULL, NULL};
 
 /* THE TABLE: one line per format, the terminal first (kd_formats_write writes it to the
@@ -183,6 +183,12 @@ const kd_format *kd_format_for_option(const char *option)
                 return f;
     }
     return NULL;
+}
+
+bool kd_format_option_for_app(const kd_format_option *o)
+{
+    const kd_format *f = o ? kd_format_for_option(o->name) : NULL;
+    return f && f->app && !o->not_for_app;
 }
 
 const kd_format_option *kd_format_option_at(size_t slot)

@@ -52,6 +52,8 @@ typedef struct kd_format_option {
     const char *help;      /* --help's description; each '\n' starts a continuation line */
     const char *section;   /* the --help heading it is listed under ("Output"; cli/help.c's places) */
     const char *extension; /* a report's usual extension, for the hint when FILE is refused (".json") */
+    bool not_for_app;      /* kerndiff app does not write it although its row has an app renderer
+                              (--save: a diff's whole result) */
 } kd_format_option;
 
 /* Options in all the rows together, at most (kd_options holds one FILE per slot). */
@@ -73,6 +75,9 @@ extern const kd_format kd_format_terminal;
 
 /* The row an option asks for ("--save": JSON), or NULL. */
 const kd_format *kd_format_for_option(const char *option);
+/* Whether kerndiff app writes what this option asks for: its row renders an app, and the
+ * option is not marked not_for_app. */
+bool kd_format_option_for_app(const kd_format_option *o);
 
 /* The options of every row as one list, the table's order (terminal, JSON's --json then
  * --save, ...): the option in `slot` (0 up), NULL past the last one. Its slot is where its

@@ -195,3 +195,10 @@ run app_capture_sqlite 0 -- app --json "$WORK/app_cap_sq.json" "$WORK/a.sqlite" 
 lacks app_capture_sqlite out 'kerndiff capture'
 got=$(python3 -c 'import json, sys; print(set(k["capture_command"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$WORK/app_cap_sq.json" 2>&1)
 if [ "$got" = "{None}" ]; then ok "app_capture_sqlite: capture_command null for profiles"; else fail "app_capture_sqlite: '$got'"; fi
+# The outputs app does not write are refused by the format table's rows (no app renderer, or
+# --save's mark), and the refusal names the ones it writes, from the same table.
+for o in "--save x.json" "--csv x.csv" "--trace t.json"; do
+    n="app_not_${o%% *}"; n=${n//-/}
+    run "$n" 2 -- app $o "$FA three" "$FA fused"
+    has "$n" err "^kerndiff: ${o%% *} is not an option of kerndiff app \(its outputs: --json, --markdown, --html\)$"
+done

@@ -63,6 +63,16 @@ static void options_come_from_the_table(void **state)
         assert_int_equal(named[i].code, OPT_FORMAT + slot);
     }
     assert_int_equal(kd_format_option_slot("--json"), 0); /* the terminal has none: JSON's are first */
+    /* kerndiff app's outputs follow the table: a row with an app renderer, less --save */
+    static const struct {
+        const char *name;
+        bool app;
+    } for_app[] = {{"--json", true}, {"--markdown", true}, {"--html", true},
+                   {"--save", false}, {"--csv", false}, {"--trace", false}};
+    for (size_t i = 0; i < sizeof for_app / sizeof *for_app; i++)
+        assert_int_equal(kd_format_option_for_app(kd_format_option_at((size_t)kd_format_option_slot(for_app[i].name))),
+                         for_app[i].app);
+    assert_false(kd_format_option_for_app(NULL));
     assert_int_equal(kd_format_option_slot("--nope"), -1);
 
     const char *help = kd_help();
