@@ -71,3 +71,16 @@ for kind in warm cold; do
     sed 's/^/#   /' "$WORK/trace.$kind" | tee -a "$LOG"
 done
 
+# The medians of each kind, and the hand-over's ratio (warm against fresh, same run).
+python3 - "$LOG" <<'PY' | tee -a "$LOG"
+import re, statistics, sys
+walls = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(warm|fresh|cold) \d+\s+wall\s+([0-9.]+) s", line)
+    if m:
+        walls.setdefault(m.group(1), []).append(float(m.group(2)))
+med = {k: statistics.median(v) for k, v in walls.items()}
+print("# medians: " + ", ".join(f"{k} {med[k]:.2f} s" for k in ("warm", "fresh", "cold") if k in med) +
+      (f"; warm/fresh {med['warm'] / med['fresh']:.2f} (the counter pass in the timing's harness against its own)"
+       if "warm" in med and "fresh" in med else ""))
+PY
