@@ -83,7 +83,7 @@ $(INJECT): harness/inject.c harness/capture_inject.c harness/capture_inject.h ha
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -Wl,-u,kd_diag_text -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
+	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
 
 # test_h31_l2_prep tests the harness's cupti_profiler.c (KERNDIFF_COUNTER_PREP's names).
 $(BUILD)/tests/test_h31_l2_prep: tests/unit/test_h31_l2_prep.c $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/cupti_library.o $(BUILD)/harness/counters_reply.o $(BUILD)/harness/server.o $(LIB)

@@ -27,6 +27,7 @@ int main(int argc, char **argv)
     json_set_alloc_funcs(kd_xmalloc, free);
     /* The engine's messages are data (util/diag.h), worded by report/ on stderr. */
     kd_diag_set_sink(kd_diag_to_stderr, NULL);
+    kd_diag_set_words(kd_diag_text); /* a reason still handed up as text gets the same words */
     kd_trace_set_status_sink(kd_status_to_stderr); /* util/progress.h's status line, drawn by report/ */
     kd_runtime_on_verdict(kd_announce_verdict);    /* the verdict said as soon as it is known */
     kd_options opts;

@@ -160,13 +160,6 @@ void kd_diag_text(const kd_diag *d, kd_strbuf *out)
     }
 }
 
-/* A reason that still travels up as text (util/diag.h's kd_diag_append_words) gets these
- * words wherever report/ is linked in: installed before main runs. */
-__attribute__((constructor)) static void install_words(void)
-{
-    kd_diag_set_words(kd_diag_text);
-}
-
 void kd_diag_to_stderr(const kd_diag *d, void *ctx)
 {
     (void)ctx;

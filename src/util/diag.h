@@ -100,9 +100,9 @@ void kd_diag_free(kd_diag *d);
 void kd_diag_copy(kd_diag *d, const kd_diag *src);
 
 /* The words of a message appended to a text, for a reason that still travels up as text (a
- * `kd_strbuf *why` chain): the format is report/'s (report/diag_text.c installs its renderer
- * when it is linked in, as kerndiff is); none installed, the id and values as they are. New
- * code hands the kd_diag itself up instead. */
+ * `kd_strbuf *why` chain): the format is report/'s, which main.c installs next to the sink
+ * (kd_diag_set_words(kd_diag_text)), as a test that checks words does; none installed, the id
+ * and values as they are. New code hands the kd_diag itself up instead. */
 typedef void (*kd_diag_words_fn)(const kd_diag *d, kd_strbuf *out);
 void kd_diag_set_words(kd_diag_words_fn fn);
 void kd_diag_append_words(const kd_diag *d, kd_strbuf *out);

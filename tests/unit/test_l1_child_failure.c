@@ -177,6 +177,7 @@ static void the_harness_answers_are_worded_in_report(void **state)
 
 int main(void)
 {
+    kd_diag_set_words(kd_diag_text); /* as main.c does: reasons handed up as text get report/'s words */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_signal_is_data_and_worded_with_last_words),
         cmocka_unit_test(an_exit_without_stderr_says_only_the_status),

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "launch/spec.h"
+#include "report/diag_text.h"
 
 /* One kernel file, scanned and annotated as the tool would, plus a request to build. */
 typedef struct launch {
@@ -527,6 +528,7 @@ static void a_compiler_fixed_launch(void **state)
 
 int main(void)
 {
+    kd_diag_set_words(kd_diag_text); /* as main.c does: the refusals below are checked in words */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_compiler_fixed_launch),
         cmocka_unit_test(saxpy_is_inferred_from_its_signature),
