@@ -4,7 +4,6 @@
  * simulated harness beside the test's build folder, and /bin/true (one that exits at once). */
 #include "kd_test.h"
 
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -19,16 +18,11 @@ static char sim[PATH_MAX];
 static int find_sim(void **state)
 {
     (void)state;
-    char exe[PATH_MAX] = "";
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
+    if (!kd_test_sim_harness(sim, sizeof sim))
         return -1;
-    exe[n] = '\0';
-    /* BUILD/tests/test_x -> BUILD/kerndiff-sim-harness */
-    snprintf(sim, sizeof sim, "%s/kerndiff-sim-harness", dirname(dirname(exe)));
     unsetenv("KERNDIFF_SWEEP_FRESH");
     signal(SIGPIPE, SIG_IGN); /* as kerndiff's main: a child gone is a failed send, not our end */
-    return access(sim, X_OK) == 0 ? 0 : -1;
+    return 0;
 }
 
 static kd_harness_pool_stats since(kd_harness_pool_stats before)

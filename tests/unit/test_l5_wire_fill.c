@@ -24,17 +24,7 @@ static bool find_harness(void)
         snprintf(harness, sizeof harness, "%s", env);
         return access(harness, X_OK) == 0;
     }
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return false;
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    if (!slash)
-        return false;
-    *slash = '\0'; /* BUILD/tests */
-    snprintf(harness, sizeof harness, "%s/../kerndiff-sim-harness", self);
-    return access(harness, X_OK) == 0;
+    return kd_test_sim_harness(harness, sizeof harness);
 }
 
 typedef struct fixture {
