@@ -3,12 +3,10 @@
 #include "backend/registry.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backend/backend_msgs.h"
@@ -170,13 +168,10 @@ enum { AHEAD_COMPILED = 0, AHEAD_FOUND = 1, AHEAD_FAILED = 2 };
  * failed, or was killed). */
 static bool reap_ahead(void)
 {
-    int status = 0;
-    pid_t got;
-    while ((got = waitpid(ahead.pid, &status, 0)) < 0 && errno == EINTR)
-        ;
+    int status = kd_wait_child(ahead.pid);
     ahead.pid = 0;
     ahead.side = NULL;
-    return got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == AHEAD_COMPILED;
+    return status == AHEAD_COMPILED;
 }
 
 /* At exit (a failed v1 build, a signal): the build ahead is not left running. */
@@ -200,22 +195,13 @@ static bool same_text(const char *a, const char *b)
     return same;
 }
 
-/* The child's handler: nvcc's process group (and what it started) ends with it; kerndiff's
- * own handler would do nothing in a forked child (util/cleanup.h: the parent's actions). */
-static void ahead_on_signal(int sig)
-{
-    (void)sig;
-    kd_spawn_end_all();
-    _exit(AHEAD_FAILED);
-}
-
 /* A cold diff builds both sides with nvcc, one after the other (0.9 s and 0.8 s on the H100
  * host of bench/full_diff.txt). v2's build starts here in a forked child that only fills the
  * build cache while v1 builds in kerndiff; v2's own build waits for it, then finds its entry
  * (or, where the child failed, builds as before and says why). The child builds only where
  * nothing is at the entry's place (a damaged entry is left to v2's own build, which says
- * so: the child's words would be lost). The child is silent, keeps no
- * signal handler of kerndiff's (ahead_on_signal ends its nvcc instead) and _exits. Not with
+ * so: the child's words would be lost). The child is a worker (util/spawn.h: silent, in a
+ * process group of its own, ending its nvcc on a signal). Not with
  * --no-cache (its work would be lost), nor for two files of the same text (one key). */
 static void cuda_prefetch(const kd_frontend_options *opts, const kd_build_target *target, kd_side *sides[2])
 {
@@ -226,19 +212,8 @@ static void cuda_prefetch(const kd_frontend_options *opts, const kd_build_target
     if (!registered && kd_on_exit(stop_ahead) != 0)
         return;
     registered = true;
-    fflush(NULL); /* nothing buffered is written twice */
-    pid_t pid = fork();
+    pid_t pid = kd_fork_worker(true);
     if (pid == 0) {
-        setpgid(0, 0);
-        signal(SIGINT, ahead_on_signal);
-        signal(SIGTERM, ahead_on_signal);
-        signal(SIGHUP, ahead_on_signal);
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0) {
-            dup2(null, STDIN_FILENO);
-            dup2(null, STDOUT_FILENO);
-            dup2(null, STDERR_FILENO);
-        }
         kd_build build;
         building_ahead = true;
         int rc = build_variant(opts, target, sides[1], NULL, sides[1]->label, &build);
@@ -246,7 +221,6 @@ static void cuda_prefetch(const kd_frontend_options *opts, const kd_build_target
     }
     if (pid < 0)
         return;
-    setpgid(pid, pid); /* as the child does: whichever runs first */
     ahead.side = sides[1];
     ahead.pid = pid;
     kd_trace("%s: build started beside %s's", sides[1]->label, sides[0]->label);

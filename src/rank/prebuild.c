@@ -1,17 +1,15 @@
 /* The candidates' builds ahead of the gate (rank/prebuild.h). */
 #include "rank/prebuild.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "diff/comparison.h"
 #include "diff/pipeline.h"
 #include "util/fs.h"
+#include "util/spawn.h"
 #include "util/xalloc.h"
 
 unsigned kd_rank_default_jobs(void)
@@ -25,17 +23,10 @@ unsigned kd_rank_default_jobs(void)
 
 static const char *const cuda_suffixes[] = {".cu", ".cuh", NULL};
 
-/* Worker w of `jobs`: candidates w, w + jobs, ... built and analysed statically, silently.
- * Never returns: _exit, so that the parent's exit actions (its private folder's removal,
- * util/cleanup.h) do not run here. */
+/* Worker w of `jobs` (util/spawn.h's kd_fork_worker: silent, _exits): candidates w,
+ * w + jobs, ... built. */
 static void worker(const kd_rank_prebuild *p, unsigned w, unsigned jobs)
 {
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
-    }
     for (size_t i = w; i < p->n; i += jobs) {
         kd_diff_options d = *p->diff;
         d.files[0] = p->baseline;
@@ -67,9 +58,8 @@ unsigned kd_rank_prebuild_run(const kd_rank_prebuild *p)
         return 0;
     pid_t *pids = kd_xcalloc(jobs, sizeof *pids);
     unsigned started = 0;
-    fflush(NULL); /* nothing buffered is written twice */
     for (unsigned w = 0; w < jobs; w++) {
-        pid_t pid = fork();
+        pid_t pid = kd_fork_worker(false);
         if (pid == 0)
             worker(p, w, jobs);
         if (pid < 0)
@@ -77,8 +67,7 @@ unsigned kd_rank_prebuild_run(const kd_rank_prebuild *p)
         pids[started++] = pid;
     }
     for (unsigned w = 0; w < started; w++)
-        while (waitpid(pids[w], NULL, 0) < 0 && errno == EINTR)
-            ;
+        (void)kd_wait_child(pids[w]);
     free(pids);
     return started;
 }

@@ -78,9 +78,44 @@ static void end_running_groups(void)
             kill(-(pid_t)running[i], SIGKILL);
 }
 
-void kd_spawn_end_all(void)
+/* A worker's handler: its tools end with it (async-signal-safe calls only). */
+static void worker_on_signal(int sig)
 {
     end_running_groups();
+    _exit(128 + sig);
+}
+
+pid_t kd_fork_worker(bool own_group)
+{
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid > 0 && own_group)
+        setpgid(pid, pid); /* as the worker does: whichever runs first */
+    if (pid != 0)
+        return pid;
+    if (own_group)
+        setpgid(0, 0);
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+        signal(signals[i], worker_on_signal);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        if (null > STDERR_FILENO)
+            close(null);
+    }
+    return 0;
+}
+
+int kd_wait_child(pid_t pid)
+{
+    int status = 0;
+    pid_t got;
+    while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    return got > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 void kd_spawn_track_group(pid_t group)

@@ -44,10 +44,17 @@ void kd_spawn_cancel(kd_spawn_job *job);
  * it once its leader is reaped. At most 8 groups are tracked at a time. */
 void kd_spawn_track_group(pid_t group);
 void kd_spawn_untrack_group(pid_t group);
-/* Ends every tracked group now (SIGKILL), as a signal does through util/cleanup. Only
- * async-signal-safe calls: a forked worker's own signal handler calls it (a process forked
- * from kerndiff does not run kerndiff's exit actions, which are the parent's). */
-void kd_spawn_end_all(void);
+
+/* A worker: a fork of kerndiff that does part of its work itself (no exec), silently, then
+ * _exits (never returning, so the parent's exit actions do not run in it). Its stdio is
+ * /dev/null; with own_group it leads a process group of its own, so that kill(-pid) ends it
+ * and everything it started. On SIGINT, SIGTERM or SIGHUP it ends the tools it started and
+ * exits with 128 + the signal: kerndiff's own handler does nothing in a fork (util/cleanup.h:
+ * the actions are the parent's). Returns the pid in the parent, 0 in the worker, -1 when the
+ * fork failed. */
+pid_t kd_fork_worker(bool own_group);
+/* Waits for a child: its exit status, or -1 when it was killed by a signal (or is not ours). */
+int kd_wait_child(pid_t pid);
 
 /* True when `name` resolves to an executable through PATH (or is an executable path). */
 bool kd_program_exists(const char *name);
