@@ -145,10 +145,27 @@ static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
     kd_sanitize_side_free(&found);
 }
 
-/* ---- the timing (measure/): the correctness check, then both sides in one child ---------- */
+/* ---- which counters run (the timing pass asks too: it hands its child to CUPTI's) ------------ */
 
-static const char *collector_of(const kd_diff_options *opts, const kd_comparison *c);
-static bool counters_wanted(const kd_diff_options *opts);
+static bool counters_wanted(const kd_diff_options *opts) { return !opts->counters.off; }
+
+/* Which collector --counters asks for; auto is ncu when an ncu-only option is given. On the
+ * simulated harness an unasked-for auto keeps
+ * the behaviour from before CUPTI (ncu's stand-in with --ncu, else none), so that the
+ * simulated runs' reports stay as they were; `--counters cupti|auto` asks its `counters`. */
+static const char *collector_of(const kd_diff_options *opts, const kd_comparison *c)
+{
+    const kd_counters_options *o = &opts->counters;
+    if (!o->collector && c->simulated)
+        return o->ncu ? "ncu" : NULL;
+    /* What only ncu does: keep its reports (--ncu-report), lock the clocks (base). */
+    bool ncu_only = o->report_dir || (o->clock_control && !strcmp(o->clock_control, "base"));
+    if (!o->collector || !strcmp(o->collector, "auto"))
+        return ncu_only ? "ncu" : "auto";
+    return o->collector;
+}
+
+/* ---- the timing (measure/): the correctness check, then both sides in one child ---------- */
 
 static kd_pass_result run_timing(const kd_pass_context *ctx, kd_comparison *c)
 {
@@ -186,8 +203,6 @@ static void read_peaks(kd_counter_context *ctx)
 }
 
 /* ---- counters (ncu/): each side in its harness (CUPTI) or under Nsight Compute ---------- */
-
-static bool counters_wanted(const kd_diff_options *opts) { return !opts->counters.off; }
 
 /* The table's launch facts (ncu's launch__* and theoretical occupancy) of a side, from the
  * static analysis of the cubin it runs: CUPTI has no such metrics. Absent when unknown. The
@@ -285,22 +300,6 @@ static void build_counters(const kd_pass_context *ctx, kd_comparison *c, const k
         k.spill_bytes[s] = c->side[s].stat.resources.spill_stores + c->side[s].stat.resources.spill_loads;
     read_peaks(&k);
     kd_counters_build(results, opts->counters.full, &k, &c->counters);
-}
-
-/* Which collector --counters asks for; auto is ncu when an ncu-only option is given. On the
- * simulated harness an unasked-for auto keeps
- * the behaviour from before CUPTI (ncu's stand-in with --ncu, else none), so that the
- * simulated runs' reports stay as they were; `--counters cupti|auto` asks its `counters`. */
-static const char *collector_of(const kd_diff_options *opts, const kd_comparison *c)
-{
-    const kd_counters_options *o = &opts->counters;
-    if (!o->collector && c->simulated)
-        return o->ncu ? "ncu" : NULL;
-    /* What only ncu does: keep its reports (--ncu-report), lock the clocks (base). */
-    bool ncu_only = o->report_dir || (o->clock_control && !strcmp(o->clock_control, "base"));
-    if (!o->collector || !strcmp(o->collector, "auto"))
-        return ncu_only ? "ncu" : "auto";
-    return o->collector;
 }
 
 /* Counters explain a timing; without them the timing still stands, so every failure here
