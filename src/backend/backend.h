@@ -39,6 +39,9 @@ typedef struct kd_frontend_options {
     bool no_build_ahead;      /* not an option: rank's gate, whose candidates its own workers built
                                  ahead (rank/prebuild.h), so v2's build ahead (CUDA's prefetch)
                                  would be a fork per candidate for nothing */
+    bool building_ahead;      /* not an option: set in the build ahead's own worker, whose build
+                                 fills the cache only where nothing is there (compile/build.h's
+                                 only_new) */
     bool regions_every_block; /* --region-blocks all: the instrumented build has no block sampling */
     /* Triton: where a side's launch is taken from. The file's own call of the kernel when it
      * has one, or `--run CMD` (a Python program that launches it); the capture_nth-th launch

@@ -71,9 +71,6 @@ static void read_libs(kd_side *side)
         kd_strlist_push(&side->libs, lib);
 }
 
-/* True in the child of cuda_prefetch only: its build fills the cache where nothing is there. */
-static bool building_ahead;
-
 /* The plain build (regions NULL) or the instrumented one, in the build folder `folder`. */
 static int build_variant(const kd_frontend_options *opts, const kd_build_target *c, kd_side *side,
                          const kd_region_names *regions, const char *folder, kd_build *out)
@@ -95,7 +92,7 @@ static int build_variant(const kd_frontend_options *opts, const kd_build_target 
         .defines = &opts->defines,
         .nvcc_flags = &opts->nvcc_flags,
         .use_cache = !opts->no_cache,
-        .only_new = building_ahead,
+        .only_new = opts->building_ahead,
         .launcher = launcher ? side->kernel_info : NULL,
         .libs = &side->libs,
         .regions = regions,
@@ -215,8 +212,9 @@ static void cuda_prefetch(const kd_frontend_options *opts, const kd_build_target
     pid_t pid = kd_fork_worker(true);
     if (pid == 0) {
         kd_build build;
-        building_ahead = true;
-        int rc = build_variant(opts, target, sides[1], NULL, sides[1]->label, &build);
+        kd_frontend_options ahead_opts = *opts;
+        ahead_opts.building_ahead = true;
+        int rc = build_variant(&ahead_opts, target, sides[1], NULL, sides[1]->label, &build);
         _exit(rc != KD_OK ? AHEAD_FAILED : build.from_cache ? AHEAD_FOUND : AHEAD_COMPILED);
     }
     if (pid < 0)
