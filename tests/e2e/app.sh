@@ -28,7 +28,9 @@ if grep -q '^| kernel | launches v1 | launches v2 |' "$WORK/app.md" && grep -q '
     ok "app_fused: Markdown table"; else fail "app_fused: Markdown table" "$WORK/app.md"; fi
 # A slower v2, judged on the CI: exit 8 beyond the limit, 0 within it.
 run app_slower 8 -- app --fail-if-slower 5 "$FA three" "$FA slow"
-has app_slower out '^v2 is 1\.(10|099|100|101)x slower in GPU kernel time'
+# 10% slower kernels, each run off by up to 0.19% (fake_app's jitter): 1.098x to 1.102x
+# (the pattern lacked 1.098 and 1.102, and failed an ASan CI run at 1.098x)
+has app_slower out '^v2 is 1\.(09[89]|10[0-2]?)x slower in GPU kernel time'
 has app_slower err "more than 5% above v1's"
 run app_slower_ok 0 -- app --fail-if-slower 20 "$FA three" "$FA slow"
 # --top, one run (no CI), -N.
