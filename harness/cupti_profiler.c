@@ -45,6 +45,7 @@ static struct {
     API(data_info);
     API(range_info);
     CUptiResult (*result_string)(CUptiResult, const char **);
+    CUptiResult (*get_version)(uint32_t *); /* optional: which fields the loaded CUPTI knows */
 } api;
 #undef API
 
@@ -95,6 +96,8 @@ static kd_cupti_status load(char *why, size_t why_len)
         }
         memcpy((char *)&api + symbols[i].offset, &f, sizeof f);
     }
+    void *f = dlsym(lib, "cuptiGetVersion");
+    memcpy(&api.get_version, &f, sizeof f);
     api.loaded = true;
     return KD_CUPTI_OK;
 }
@@ -312,6 +315,30 @@ unsigned kd_cupti_l2_prep(void)
     return preps[0].steps;
 }
 
+/* cuptiRangeProfilerEnable's parameters as CUPTI 13.4 declares them: 13.0's headers end at
+ * pRangeProfilerObject, and the larger structSize is what tells a newer CUPTI the field is set. */
+struct enable_params {
+    size_t structSize;
+    void *pPriv;
+    CUcontext ctx;
+    CUpti_RangeProfiler_Object *pRangeProfilerObject;
+    int cacheControlMode; /* CUpti_CacheControl_Mode: 0 none, 1 all, 2 L2 */
+};
+
+static bool cache_control_known(void)
+{
+    uint32_t version = 0;
+    return api.get_version && api.get_version(&version) == CUPTI_SUCCESS && version >= 130400;
+}
+
+int kd_cupti_cache_control(void)
+{
+    const char *want = kd_env_nonempty(KD_ENV_CUPTI_CACHE_CONTROL);
+    if (!want || !strcmp(want, "none"))
+        return 0;
+    return !strcmp(want, "l2") ? 2 : 1;
+}
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -402,8 +429,15 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
     } else
         free(key);
 
-    CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    enable.ctx = ctx;
+    int cache_mode = kd_cupti_cache_control();
+    if (cache_mode && !cache_control_known()) {
+        snprintf(why, why_len, "%s asks for CUPTI's cache control, which needs CUPTI 13.4 or later",
+                 kd_env_table()[KD_ENV_CUPTI_CACHE_CONTROL].name);
+        st = KD_CUPTI_UNAVAILABLE;
+        goto done;
+    }
+    struct enable_params enable = {.structSize = cache_mode ? sizeof enable : CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+                                   .ctx = ctx, .cacheControlMode = cache_mode};
     CALL(enable, enable, "cuptiRangeProfilerEnable");
     obj = enable.pRangeProfilerObject;
     CUpti_RangeProfiler_GetCounterDataSize_Params ds = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};

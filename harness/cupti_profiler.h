@@ -55,6 +55,12 @@ enum {
 };
 unsigned kd_cupti_l2_prep(void);
 
+/* CUPTI's own L2 reset before each pass (cuptiRangeProfilerEnable's cacheControlMode, CUPTI
+ * 13.4+), asked for by KERNDIFF_CUPTI_CACHE_CONTROL: all (1), l2 (2), none or unset (0). With
+ * kernel replay it is what ncu's --cache-control all does between its passes; a CUPTI older
+ * than 13.4 makes the profile say it cannot. */
+int kd_cupti_cache_control(void);
+
 /* What kd_cupti_profile collects, and where: `metrics` (n names) over one launch on the CUDA
  * context ctx (a CUcontext) of device `device`, the passes run through `ops`. */
 typedef struct {

@@ -18,6 +18,7 @@ static const kd_env_entry table[KD_ENV_COUNT] = {
     [KD_ENV_INJECT_LIBRARY] = {"KERNDIFF_INJECT_LIBRARY", "the collector kerndiff app injects"},
     [KD_ENV_NCU_SAVE_DIR] = {"KERNDIFF_NCU_SAVE_DIR", "keep ncu's raw CSV export of each side there"},
     [KD_ENV_COMPUTE_SANITIZER] = {"KERNDIFF_COMPUTE_SANITIZER", "compute-sanitizer to use (below --compute-sanitizer)"},
+    [KD_ENV_CUPTI_CACHE_CONTROL] = {"KERNDIFF_CUPTI_CACHE_CONTROL", "all or l2: the in-process counter pass asks CUPTI (13.4 or later) to reset L2 before each pass; none (the default): it does not"},
     [KD_ENV_CUPTI_REPLAY] = {"KERNDIFF_CUPTI_REPLAY", "kernel: the in-process counter pass lets CUPTI replay the kernel instead of relaunching it; user-range: the launch profiled as one range of its own (an experiment)"},
     [KD_ENV_SIM_COUNTERS] = {"KERNDIFF_SIM_COUNTERS", "unavailable or unknown: the simulated harness refuses `counters` so (tests)"},
     [KD_ENV_SWEEP_FRESH] = {"KERNDIFF_SWEEP_FRESH", "1: a sweep keeps no harness and starts none ahead (the bench's baseline); ahead: none kept, the next point's started ahead; unset or 0: one harness per role serves every point (reset)"},
