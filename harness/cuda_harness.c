@@ -1078,6 +1078,13 @@ static void counters(harness *h, kd_words *w)
         return;
     }
     cuda_ok(h, h->cu.CtxSynchronize(), "synchronizing");
+    /* A harness handed over by the timing pass still records kernel activity; with it on, the
+     * H100 gave 0 for every SASS-instrumented metric and 1.5x the instructions. The next
+     * timing command starts the timer again. */
+    if (h->timer == TIMER_CUPTI) {
+        kd_cupti_stop();
+        h->timer = TIMER_UNSET;
+    }
     kd_cupti_pass_ops ops = {.ctx = h, .before_pass = before_counter_pass, .launch = counter_launch};
     kd_cupti_result r;
     char why[1024];

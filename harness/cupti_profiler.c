@@ -436,7 +436,8 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
         st = KD_CUPTI_UNAVAILABLE;
         goto done;
     }
-    struct enable_params enable = {.structSize = cache_mode ? sizeof enable : CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+    struct enable_params enable = {.structSize = cache_mode ? CUPTI_PROFILER_STRUCT_SIZE(struct enable_params, cacheControlMode)
+                                                         : CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
                                    .ctx = ctx, .cacheControlMode = cache_mode};
     CALL(enable, enable, "cuptiRangeProfilerEnable");
     obj = enable.pRangeProfilerObject;

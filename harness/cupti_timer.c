@@ -15,6 +15,7 @@ enum { BUFFER_BYTES = 1 << 20 };
 static struct {
     CUptiResult (*register_callbacks)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc);
     CUptiResult (*enable)(CUpti_ActivityKind);
+    CUptiResult (*disable)(CUpti_ActivityKind);
     CUptiResult (*flush_all)(uint32_t);
     CUptiResult (*next_record)(uint8_t *, size_t, CUpti_Activity **);
 } cupti;
@@ -79,6 +80,7 @@ int kd_cupti_start(char *why, size_t why_len)
     }
     LOAD(register_callbacks, "cuptiActivityRegisterCallbacks");
     LOAD(enable, "cuptiActivityEnable");
+    LOAD(disable, "cuptiActivityDisable");
     LOAD(flush_all, "cuptiActivityFlushAll");
     LOAD(next_record, "cuptiActivityGetNextRecord");
     if (!cupti.register_callbacks || !cupti.enable || !cupti.flush_all || !cupti.next_record) {
@@ -101,6 +103,15 @@ static void forget(void)
     memset(&pending, 0, sizeof pending);
     neach = 0;
     each_lost = false;
+}
+
+void kd_cupti_stop(void)
+{
+    if (!cupti.disable || !cupti.flush_all)
+        return;
+    cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    cupti.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    forget();
 }
 
 int kd_cupti_collect(kd_kernel_span *span)

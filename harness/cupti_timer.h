@@ -22,6 +22,10 @@ typedef struct kd_kernel_record {
 
 /* Starts recording kernel activity. 0, or -1 with the reason in why. */
 int kd_cupti_start(char *why, size_t why_len);
+/* Stops recording (the records so far are dropped): the counter pass's range profiler, in a
+ * harness that timed first, must not share the launches with the activity API. A later
+ * kd_cupti_start records again. */
+void kd_cupti_stop(void);
 /* Flushes CUPTI's buffers and returns the kernels recorded since the last call. */
 int kd_cupti_collect(kd_kernel_span *span);
 /* Flushes CUPTI's buffers and gives every kernel recorded since the last call (collect or
