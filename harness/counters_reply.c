@@ -34,6 +34,15 @@ void kd_counters_reply_phases(double setup_ms, double passes_ms, double evaluate
     phases[2] = evaluate_ms;
 }
 
+static unsigned profiler_version;
+static const char *profiler_l2;
+
+void kd_counters_reply_profiler(unsigned cupti_version, const char *l2)
+{
+    profiler_version = cupti_version;
+    profiler_l2 = l2;
+}
+
 void kd_counters_reply(size_t ranges, const char *const *kernels, const double *values, size_t n, size_t passes,
                        const char *replay)
 {
@@ -59,5 +68,8 @@ void kd_counters_reply(size_t ranges, const char *const *kernels, const double *
     if (phases[0] >= 0)
         printf(" setup_ms=%.1f passes_ms=%.1f evaluate_ms=%.1f", phases[0], phases[1], phases[2]);
     phases[0] = phases[1] = phases[2] = -1;
+    if (profiler_l2)
+        printf(" cupti=%u l2=%s", profiler_version, profiler_l2);
+    profiler_l2 = NULL;
     kd_proto_reply("%s", "");
 }

@@ -1102,6 +1102,7 @@ static void counters(harness *h, kd_words *w)
     const char *kernels[KD_CUPTI_MAX_RANGES];
     for (size_t k = 0; k < r.ranges; k++)
         kernels[k] = r.names[k];
+    kd_counters_reply_profiler(r.cupti_version, r.l2);
     kd_counters_reply(r.ranges, kernels, r.values, (size_t)n, r.passes, r.kernel_replay ? "kernel" : "user");
     free(r.values);
 }

@@ -325,16 +325,19 @@ struct enable_params {
     int cacheControlMode; /* CUpti_CacheControl_Mode: 0 none, 1 all, 2 L2 */
 };
 
-static bool cache_control_known(void)
+/* The loaded CUPTI's version (130500 for 13.5), 0 when it does not say. */
+static unsigned cupti_version(void)
 {
     uint32_t version = 0;
-    return api.get_version && api.get_version(&version) == CUPTI_SUCCESS && version >= 130400;
+    return api.get_version && api.get_version(&version) == CUPTI_SUCCESS ? version : 0;
 }
 
 int kd_cupti_cache_control(void)
 {
     const char *want = kd_env_nonempty(KD_ENV_CUPTI_CACHE_CONTROL);
-    if (!want || !strcmp(want, "none"))
+    if (!want)
+        return -1;
+    if (!strcmp(want, "none"))
         return 0;
     return !strcmp(want, "l2") ? 2 : 1;
 }
@@ -429,8 +432,14 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
     } else
         free(key);
 
+    /* CUPTI 13.4+ resets L2 itself before each pass, and then replays the kernel itself:
+     * that is what agrees with ncu (docs/COUNTERS.md). An older one: user replay, L2 flushed
+     * by this harness. */
+    unsigned version = cupti_version();
     int cache_mode = kd_cupti_cache_control();
-    if (cache_mode && !cache_control_known()) {
+    if (cache_mode < 0)
+        cache_mode = version >= KD_CUPTI_CACHE_CONTROL_SINCE ? 1 : 0;
+    if (cache_mode && version < KD_CUPTI_CACHE_CONTROL_SINCE) {
         snprintf(why, why_len, "%s asks for CUPTI's cache control, which needs CUPTI 13.4 or later",
                  kd_env_table()[KD_ENV_CUPTI_CACHE_CONTROL].name);
         st = KD_CUPTI_UNAVAILABLE;
@@ -459,8 +468,8 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
     /* User replay: this harness restores the buffers and flushes L2 before every pass, as ncu
      * does. A CUPTI that refuses it replays the kernel itself (KERNDIFF_CUPTI_REPLAY=kernel
      * asks for that directly). */
-    const char *replay = kd_env(KD_ENV_CUPTI_REPLAY);
-    bool kernel_replay = replay && !strcmp(replay, "kernel");
+    const char *replay = kd_env_nonempty(KD_ENV_CUPTI_REPLAY);
+    bool kernel_replay = replay ? !strcmp(replay, "kernel") : cache_mode != 0;
     /* user-range (an experiment, tests/gpu/counters_experiment.sh): the launch in a range of
      * its own instead of CUPTI's range per kernel; one range whatever the launch runs. */
     bool user_range = replay && !strcmp(replay, "user-range");
@@ -503,6 +512,8 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
         kernel_replay = true;
     }
     out->kernel_replay = kernel_replay;
+    out->cupti_version = version;
+    out->l2 = cache_mode ? "cupti" : kernel_replay ? "none" : "harness";
     t2 = now_ms();
 
     CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};

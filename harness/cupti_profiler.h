@@ -36,7 +36,10 @@ typedef struct kd_cupti_result {
     char names[KD_CUPTI_MAX_RANGES][256];    /* each range's name (CUPTI's; may be empty) */
     double *values;                          /* ranges x metrics, row-major; NAN: undefined */
     size_t passes;                           /* launches it took */
-    bool kernel_replay;                      /* user replay was refused: CUPTI replayed the kernel */
+    bool kernel_replay;                      /* CUPTI replayed the kernel (cache control, asked, or user replay refused) */
+    unsigned cupti_version;                  /* the loaded CUPTI's (130500: 13.5); 0: it did not say */
+    const char *l2;                          /* who prepared L2 before each pass: "cupti" (its cache
+                                              * control), "harness" (before_pass) or "none" */
     double setup_ms, passes_ms, evaluate_ms; /* where the time went (kd_counters_reply_phases) */
 } kd_cupti_result;
 
@@ -56,9 +59,10 @@ enum {
 unsigned kd_cupti_l2_prep(void);
 
 /* CUPTI's own L2 reset before each pass (cuptiRangeProfilerEnable's cacheControlMode, CUPTI
- * 13.4+), asked for by KERNDIFF_CUPTI_CACHE_CONTROL: all (1), l2 (2), none or unset (0). With
- * kernel replay it is what ncu's --cache-control all does between its passes; a CUPTI older
- * than 13.4 makes the profile say it cannot. */
+ * 13.4+), as KERNDIFF_CUPTI_CACHE_CONTROL asks: all (1), l2 (2), none (0), unset (-1: the
+ * default, which is all where the loaded CUPTI has it, and then kernel replay unless
+ * KERNDIFF_CUPTI_REPLAY says otherwise). Asked of an older CUPTI, the profile says it cannot. */
+enum { KD_CUPTI_CACHE_CONTROL_SINCE = 130400 };
 int kd_cupti_cache_control(void);
 
 /* What kd_cupti_profile collects, and where: `metrics` (n names) over one launch on the CUDA

@@ -711,7 +711,16 @@ static void sim_counters(kd_server *s, kd_words *w)
     for (long m = 0; m < n; m++)
         values[m] = sim_counter(s, names[m]);
     const char *kernel = "sim_kernel";
-    kd_counters_reply(1, &kernel, values, (size_t)n, 1, "simulated");
+    /* Tests of the report's profiler line: answer as a CUPTI 13.0 (user replay, L2 flushed by
+     * the harness) or a 13.5 (kernel replay, L2 reset by its cache control) would. */
+    if (refuse && !strcmp(refuse, "cupti-13.0"))
+        kd_counters_reply_profiler(130000, "harness");
+    if (refuse && !strcmp(refuse, "cupti-13.5"))
+        kd_counters_reply_profiler(130500, "cupti");
+    kd_counters_reply(1, &kernel, values, (size_t)n, 1,
+                      refuse && !strcmp(refuse, "cupti-13.5")   ? "kernel"
+                      : refuse && !strcmp(refuse, "cupti-13.0") ? "user"
+                                                                : "simulated");
 }
 
 static bool sim_command(kd_server *s, kd_words *w)

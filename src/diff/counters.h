@@ -51,6 +51,11 @@ typedef struct kd_counters {
     char *missing_extra;        /* --metrics without a column on either side ("a, b"), or NULL */
     const char *collector;      /* who collected them: "cupti" (in the harness) or "ncu" */
     char *cupti_refused;        /* --counters auto fell back to ncu: why CUPTI could not (owned), or NULL */
+    /* collector "cupti": the harness's CUPTI (130500: 13.5; 0: unknown), its replay ("user",
+     * "kernel") and who prepared L2 before each pass ("cupti": its cache control, "harness",
+     * "none"; "": not said) */
+    unsigned cupti_version;
+    char replay[16], l2[16];
 } kd_counters;
 
 /* Everything the counter diff needs to know about the run besides ncu's numbers. */

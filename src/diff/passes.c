@@ -353,6 +353,11 @@ static kd_pass_result run_counters(const kd_pass_context *ctx, kd_comparison *c)
     if (ran_by) {
         build_counters(ctx, c, results);
         c->counters.collector = ran_by;
+        if (!strcmp(ran_by, "cupti")) {
+            c->counters.cupti_version = results[0].cupti_version;
+            memcpy(c->counters.replay, results[0].replay, sizeof c->counters.replay);
+            memcpy(c->counters.l2, results[0].l2, sizeof c->counters.l2);
+        }
         c->counters.cupti_refused = refused;
         refused = NULL;
     }

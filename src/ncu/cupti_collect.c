@@ -167,6 +167,9 @@ static kd_cupti_collect_status collect(kd_child *c, const kd_cupti_options *o, c
         if (rep == 0) {
             make_header(&names, o, &out->table);
             out->kernels_per_launch = r.ranges;
+            out->cupti_version = r.cupti_version;
+            snprintf(out->replay, sizeof out->replay, "%s", r.replay);
+            snprintf(out->l2, sizeof out->l2, "%s", r.l2);
         } else if (r.ranges != out->kernels_per_launch) {
             kd_sb_printf(why, "the launch ran %zu kernels, then %zu", out->kernels_per_launch, r.ranges);
             st = KD_CUPTI_COLLECT_FAILED;

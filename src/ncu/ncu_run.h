@@ -57,6 +57,10 @@ typedef struct kd_ncu_result {
     size_t kernels_per_launch;  /* rows per `once` (a pipeline's kernels) */
     int repeats;
     char *missing_extra;        /* --metrics names ncu gave no column for ("a, b"), or NULL */
+    /* The in-process collector's profiler (ncu/cupti_collect.c; zero for ncu): the CUPTI
+     * version, its replay ("user", "kernel") and who prepared L2 before each pass. */
+    unsigned cupti_version;
+    char replay[16], l2[16];
 } kd_ncu_result;
 
 /* How long one `once` may take under ncu: --timeout plus ncu's start-up plus the launch's

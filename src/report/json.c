@@ -835,7 +835,70 @@ static json_t *advice(const void *base)
     return list;
 }
 
+/* Who collected them: "cupti" (the harness's range profiler) or "ncu". */
+static json_t *counter_collector(const void *base)
+{
+    const kd_counters *k = base;
+    return json_string(k->collector && !strcmp(k->collector, "cupti") ? "cupti" : "ncu");
+}
+
+static int read_counter_collector(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    const char *who = json_string_value(v);
+    if (!who || (strcmp(who, "cupti") && strcmp(who, "ncu")))
+        return kd_jfail(at, err, "must be \"cupti\" or \"ncu\"");
+    ((kd_counters *)base)->collector = !strcmp(who, "cupti") ? "cupti" : "ncu";
+    return 0;
+}
+
+/* The in-process profiler: {"version": "13.5" or null, "replay", "l2"}; absent for ncu. */
+static json_t *counter_profiler(const void *base)
+{
+    const kd_counters *k = base;
+    if (!k->collector || strcmp(k->collector, "cupti"))
+        return NULL;
+    char version[16];
+    snprintf(version, sizeof version, "%u.%u", k->cupti_version / 10000, k->cupti_version / 100 % 100);
+    return json_pack("{s:o, s:s, s:s}", "version", k->cupti_version ? json_string(version) : json_null(), "replay",
+                     k->replay, "l2", k->l2);
+}
+
+static bool one_of(const char *s, const char *const *words)
+{
+    for (; s && *words; words++)
+        if (!strcmp(s, *words))
+            return true;
+    return false;
+}
+
+static int read_counter_profiler(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_counters *k = base;
+    static const char *const replays[] = {"user", "kernel", "simulated", NULL};
+    static const char *const l2s[] = {"cupti", "harness", "none", "", NULL};
+    json_t *version = json_object_get(v, "version");
+    const char *replay = json_string_value(json_object_get(v, "replay"));
+    const char *l2 = json_string_value(json_object_get(v, "l2"));
+    unsigned major = 0, minor = 0;
+    char tail;
+    bool version_ok = json_is_null(version) ||
+                      (json_is_string(version) &&
+                       sscanf(json_string_value(version), "%2u.%2u%c", &major, &minor, &tail) == 2);
+    if (!json_is_object(v) || !version_ok || !one_of(replay, replays) || !one_of(l2, l2s))
+        return kd_jfail(at, err,
+                        "must be {\"version\": \"13.5\" or null, \"replay\": user|kernel|simulated, \"l2\": "
+                        "cupti|harness|none}");
+    k->cupti_version = major * 10000 + minor * 100;
+    snprintf(k->replay, sizeof k->replay, "%s", replay);
+    snprintf(k->l2, sizeof k->l2, "%s", l2);
+    return 0;
+}
+
 static const kd_jfield counter_fields[] = {
+    {.key = "collector", .type = KD_J_CUSTOM, .write = counter_collector, .read = read_counter_collector,
+     .optional = true},
+    {.key = "cupti", .type = KD_J_CUSTOM, .write = counter_profiler, .read = read_counter_profiler, .omit = true,
+     .optional = true},
     {.key = "set", .type = KD_J_CUSTOM, .write = counter_set, .read = read_counter_set},
     {KD_J_FIELD("repeats", kd_counters, repeats), .range = KD_J_NONNEG},
     {KD_J_OBJECT_FIELD("peaks", kd_counters, peaks, peak_table), KD_J_WHEN(kd_counters, peaks_valid)},

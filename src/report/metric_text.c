@@ -151,10 +151,24 @@ void kd_counters_header(const kd_counters *c, kd_strbuf *out)
 {
     /* Which collector ran, as the JSON's counters.collector says (the table's metrics are the
      * same; ncu's set and CUPTI's table are kept equal by ncu/metrics.c). */
-    if (c->collector && !strcmp(c->collector, "cupti"))
-        kd_sb_printf(out, "CUPTI range profiler in the harness (--counters ncu for Nsight Compute), %d profiled "
-                          "launch%s per side", c->repeats, c->repeats == 1 ? "" : "es");
-    else
+    if (c->collector && !strcmp(c->collector, "cupti")) {
+        kd_sb_puts(out, "CUPTI ");
+        if (c->cupti_version)
+            kd_sb_printf(out, "%u.%u ", c->cupti_version / 10000, c->cupti_version / 100 % 100);
+        kd_sb_printf(out, "range profiler in the harness (--counters ncu for Nsight Compute), %d profiled launch%s per "
+                          "side", c->repeats, c->repeats == 1 ? "" : "es");
+        /* How far they can be from ncu's, where that is known (docs/COUNTERS.md). */
+        if (!strcmp(c->l2, "cupti"))
+            kd_sb_printf(out, "; %s replay, L2 reset by CUPTI before each pass, as ncu's --cache-control all does",
+                         c->replay);
+        else if (!strcmp(c->l2, "harness"))
+            kd_sb_printf(out, "; %s replay, L2 flushed by the harness: DRAM writes, duration and achieved occupancy "
+                              "may read up to 15%% above ncu's (docs/COUNTERS.md; CUPTI 13.4+ agrees: pip install "
+                              "nvidia-cuda-cupti)", c->replay);
+        else if (!strcmp(c->l2, "none"))
+            kd_sb_printf(out, "; %s replay without an L2 reset between passes: L2 hit rate and DRAM reads of data that "
+                              "fits in L2 are not ncu's (docs/COUNTERS.md)", c->replay);
+    } else
         kd_sb_printf(out, "Nsight Compute, %s metric set, %d profiled launch%s per side", c->full ? "full" : "fast",
                      c->repeats, c->repeats == 1 ? "" : "es");
     if (c->repeats < 2)

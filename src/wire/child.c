@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "util/spawn.h"
+#include "wire/locate.h"
 #include "wire/wire_msgs.h"
 #include "util/xalloc.h"
 
@@ -33,8 +36,26 @@ static void said(kd_strbuf *why, int id, const char *value)
     kd_diag_free(&d);
 }
 
+/* A harness loads the newest CUPTI wheel (13.4 or later) in place of the toolkit's, unless
+ * KERNDIFF_CUPTI_LIBRARY names one: set once, in kerndiff's own environment, before the first
+ * fork (setenv is not for a forked child of a threaded parent). */
+static void offer_newer_cupti(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    if (kd_env_nonempty(KD_ENV_CUPTI_LIBRARY))
+        return;
+    char *lib = kd_cupti_wheel_library(KD_CUPTI_CACHE_CONTROL_VERSION);
+    if (lib)
+        setenv(kd_env_table()[KD_ENV_CUPTI_LIBRARY].name, lib, 0);
+    free(lib);
+}
+
 int kd_child_start(kd_child *c, const char *side, const char *const argv[], kd_strbuf *why)
 {
+    offer_newer_cupti();
     memset(c, 0, sizeof *c);
     c->side = side;
     c->to_child = c->from_child = c->child_err = -1;

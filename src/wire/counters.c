@@ -68,6 +68,12 @@ static kd_wire_counters_status parse_reply(const kd_words *w, size_t n, kd_wire_
     for (size_t i = 0; i < 3; i++)
         *ms[i] = phase[i] ? strtod(phase[i], NULL) : -1;
     snprintf(out->replay, sizeof out->replay, "%s", replay);
+    const char *cupti = kd_proto_value(w, 2, "cupti"), *l2 = kd_proto_value(w, 2, "l2");
+    unsigned long version = cupti ? strtoul(cupti, &end, 10) : 0;
+    out->cupti_version = cupti && !*end && version < 1000000 ? (unsigned)version : 0;
+    /* only the three words the protocol has: anything else would reach the report */
+    if (l2 && (!strcmp(l2, "cupti") || !strcmp(l2, "harness") || !strcmp(l2, "none")))
+        snprintf(out->l2, sizeof out->l2, "%s", l2);
     out->kernels = kd_xcalloc(r, sizeof *out->kernels);
     out->values = kd_xcalloc(r * (n ? n : 1), sizeof *out->values);
     bool ok = parse_kernels(kernels, out);

@@ -22,6 +22,8 @@ typedef struct kd_wire_counters_reply {
     char **kernels;      /* [ranges]: each kernel's name ("" when the harness had none) */
     double *values;      /* [ranges x n], in the order asked; NAN where undefined */
     double setup_ms, passes_ms, evaluate_ms; /* where the harness's time went; -1: not said */
+    unsigned cupti_version; /* the harness's CUPTI (130500: 13.5); 0: not said */
+    char l2[16];            /* who prepared L2 before each pass: "cupti", "harness", "none"; "": not said */
 } kd_wire_counters_reply;
 
 /* Sends `counters` with the n names (one comma-separated word) and reads the values.

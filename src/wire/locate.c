@@ -3,6 +3,7 @@
 #include <glob.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,27 +121,101 @@ static char *in_wheels_under(const char *prefix, const char *name)
     return found;
 }
 
-static char *in_wheels(const char *name)
+/* The prefixes pip installs into, in the order they are searched: $VIRTUAL_ENV, $CONDA_PREFIX,
+ * ~/.local, pyenv's versions (a pattern), /usr/local, /usr, /opt/conda. Fills prefix[] (NULL
+ * where unset) and returns their count; the malloc'd ones are also in owned[] (free them). */
+enum { WHEEL_PREFIXES = 7 };
+static size_t wheel_prefixes(const char *prefix[WHEEL_PREFIXES], char *owned[3])
 {
     const char *home = home_dir();
     const char *pyenv = getenv("PYENV_ROOT");
-    char *pyenv_default = home ? kd_path_join(home, ".pyenv") : NULL;
-    char *local = home ? kd_path_join(home, ".local") : NULL;
-    char *pyenv_versions = NULL;
+    owned[0] = home ? kd_path_join(home, ".pyenv") : NULL;
+    owned[1] = home ? kd_path_join(home, ".local") : NULL;
+    owned[2] = NULL;
     if (pyenv && *pyenv)
-        pyenv_versions = kd_path_join(pyenv, "versions/*");
-    else if (pyenv_default)
-        pyenv_versions = kd_path_join(pyenv_default, "versions/*");
-    const char *prefixes[] = {getenv("VIRTUAL_ENV"), getenv("CONDA_PREFIX"), local, pyenv_versions,
-                              "/usr/local", "/usr", "/opt/conda"};
+        owned[2] = kd_path_join(pyenv, "versions/*");
+    else if (owned[0])
+        owned[2] = kd_path_join(owned[0], "versions/*");
+    const char *all[WHEEL_PREFIXES] = {getenv("VIRTUAL_ENV"), getenv("CONDA_PREFIX"), owned[1], owned[2],
+                                       "/usr/local", "/usr", "/opt/conda"};
+    memcpy(prefix, all, sizeof all);
+    return WHEEL_PREFIXES;
+}
+
+static char *in_wheels(const char *name)
+{
+    const char *prefix[WHEEL_PREFIXES];
+    char *owned[3];
+    size_t n = wheel_prefixes(prefix, owned);
     char *found = NULL;
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes && !found; i++)
-        if (prefixes[i] && *prefixes[i])
-            found = in_wheels_under(prefixes[i], name);
-    free(pyenv_default);
-    free(local);
-    free(pyenv_versions);
+    for (size_t i = 0; i < n && !found; i++)
+        if (prefix[i] && *prefix[i])
+            found = in_wheels_under(prefix[i], name);
+    for (size_t i = 0; i < 3; i++)
+        free(owned[i]);
     return found;
+}
+
+/* "13.5.25" -> 130525 style (major*10000 + minor*100 + patch, patch capped at 99); 0: unreadable. */
+static unsigned wheel_version(const char *v)
+{
+    unsigned major = 0, minor = 0, patch = 0;
+    if (sscanf(v, "%u.%u.%u", &major, &minor, &patch) < 2 || major > 99 || minor > 99)
+        return 0;
+    return major * 10000 + minor * 100 + (patch > 99 ? 99 : patch);
+}
+
+/* The newest nvidia-cuda-cupti wheel under one prefix at or above `floor`: its libcupti in
+ * *best (replaced, the old one freed) and its version in *best_version. */
+static void cupti_wheels_under(const char *prefix, unsigned floor, char **best, unsigned *best_version)
+{
+    static const char *const tails[] = {"lib/python3*/site-packages", "lib/python3*/dist-packages",
+                                        "lib/python3/dist-packages"};
+    for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+        char *dirs = kd_path_join(prefix, tails[t]);
+        char *pattern = kd_path_join(dirs, "nvidia_cuda_cupti-*.dist-info");
+        glob_t g;
+        if (glob(pattern, GLOB_ONLYDIR, NULL, &g) == 0)
+            for (size_t i = 0; i < g.gl_pathc; i++) {
+                const char *info = strrchr(g.gl_pathv[i], '/');
+                unsigned version = wheel_version(info + sizeof "/nvidia_cuda_cupti-" - 1);
+                if (version < floor || version <= *best_version)
+                    continue;
+                /* site-packages/nvidia/cuNN/lib/libcupti.so.NN beside the .dist-info */
+                char site[PATH_MAX], lib[PATH_MAX + 64];
+                snprintf(site, sizeof site, "%.*s", (int)(info - g.gl_pathv[i]), g.gl_pathv[i]);
+                snprintf(lib, sizeof lib, "%s/nvidia/cu%u/lib/libcupti.so.%u", site, version / 10000, version / 10000);
+                if (access(lib, R_OK) == 0) {
+                    free(*best);
+                    *best = kd_xstrdup(lib);
+                    *best_version = version;
+                }
+            }
+        globfree(&g);
+        free(pattern);
+        free(dirs);
+    }
+}
+
+char *kd_cupti_wheel_library(unsigned floor)
+{
+    const char *prefix[WHEEL_PREFIXES];
+    char *owned[3];
+    size_t n = wheel_prefixes(prefix, owned);
+    char *best = NULL;
+    unsigned best_version = 0;
+    for (size_t i = 0; i < n; i++)
+        if (prefix[i] && *prefix[i]) {
+            /* pyenv's prefix is a pattern: every version's site-packages */
+            glob_t g;
+            if (glob(prefix[i], GLOB_ONLYDIR, NULL, &g) == 0)
+                for (size_t k = 0; k < g.gl_pathc; k++)
+                    cupti_wheels_under(g.gl_pathv[k], floor, &best, &best_version);
+            globfree(&g);
+        }
+    for (size_t i = 0; i < 3; i++)
+        free(owned[i]);
+    return best;
 }
 
 char *kd_cuda_tool_path(const char *name)
@@ -183,6 +258,8 @@ size_t kd_find_parts(kd_part parts[KD_PARTS_MAX])
         parts[n] = (kd_part){known[i].name, known[i].needed_for,
                              known[i].harness ? kd_harness_path(known[i].name) : kd_cuda_tool_path(known[i].name)};
     parts[n++] = (kd_part){"include/kerndiff", "--call launchers (<kerndiff/launcher.h>)", kd_include_dir()};
+    parts[n++] = (kd_part){"libcupti 13.4+ wheel", "counters that agree with ncu: pip install nvidia-cuda-cupti",
+                           kd_cupti_wheel_library(KD_CUPTI_CACHE_CONTROL_VERSION)};
     return n;
 }
 

@@ -27,6 +27,15 @@ char *kd_include_dir(void);
  * No Python is run: `env -i` leaves a python3 that may not be the one pip used. */
 char *kd_cuda_tool_path(const char *name);
 
+/* The libcupti of the newest nvidia-cuda-cupti wheel (PyPI) whose version is at least `floor`
+ * (major*10000 + minor*100 + patch: 130400 for 13.4), malloc'd, or NULL: found from the
+ * .dist-info folders in the site-packages of the same prefixes as step 4 above. The harness
+ * loads it in place of the toolkit's when kerndiff starts one (wire/child.c): CUPTI 13.4 added
+ * the range profiler's cache control, which makes its counters agree with ncu's
+ * (docs/COUNTERS.md), and a 13.5 wheel runs on a CUDA 13.0 driver. */
+enum { KD_CUPTI_CACHE_CONTROL_VERSION = 130400 };
+char *kd_cupti_wheel_library(unsigned floor);
+
 /* One of kerndiff's parts and where it was found (path NULL: not found). */
 typedef struct kd_part {
     const char *name;  /* "cuobjdump", "kerndiff-harness", ... */

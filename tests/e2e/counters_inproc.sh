@@ -107,3 +107,52 @@ has ip_auto_report err 'counter pass v1$'
 
 run ip_bad 2 -- --counters nvperf "$A" "$B"
 has ip_bad err "--counters wants cupti, ncu or auto, got 'nvperf'"
+
+# Which CUPTI profiled, and how far that is from ncu, is said (issue 31): a CUPTI 13.5 resets
+# L2 itself and replays the kernel, a 13.0 is replayed by the harness, whose flush leaves
+# the write-back inside the range (docs/COUNTERS.md). The simulated harness answers as each.
+KERNDIFF_SIM_COUNTERS=cupti-13.5 KERNDIFF_SIMULATE="$SIM_IP" run ip_c135 0 -- --counters cupti --json="$WORK/ip_c135.json" "$A" "$B"
+has ip_c135 out '^  CUPTI 13\.5 range profiler in the harness .*; kernel replay, L2 reset by CUPTI before each pass, as ncu.s --cache-control all does'
+lacks ip_c135 out 'above ncu'
+KERNDIFF_SIM_COUNTERS=cupti-13.0 KERNDIFF_SIMULATE="$SIM_IP" run ip_c130 0 -- --counters cupti --json="$WORK/ip_c130.json" "$A" "$B"
+has ip_c130 out '^  CUPTI 13\.0 range profiler in the harness .*; user replay, L2 flushed by the harness: DRAM writes, duration and achieved occupancy may read up to 15% above ncu.s \(docs/COUNTERS.md; CUPTI 13\.4\+ agrees: pip install nvidia-cuda-cupti\)'
+ip_profiler() { python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["counters"]; p=c.get("cupti") or {}; print(c.get("collector"), p.get("version"), p.get("replay"), p.get("l2"))' "$1" 2>/dev/null; }
+if [ "$(ip_profiler "$WORK/ip_c135.json")" = "cupti 13.5 kernel cupti" ] && [ "$(ip_profiler "$WORK/ip_c130.json")" = "cupti 13.0 user harness" ]; then
+    ok "ip_c135/ip_c130: counters.collector and counters.cupti say the profiler"
+else fail "ip_c135/ip_c130: counters.cupti: $(ip_profiler "$WORK/ip_c135.json") / $(ip_profiler "$WORK/ip_c130.json")" "$WORK/ip_c135.json"; fi
+for j in ip_c135 ip_c130; do
+    if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/$j.json" >"$WORK/$j.valid" 2>&1; then
+        ok "$j: JSON valid against the schema"; else fail "$j: schema" "$WORK/$j.valid"; fi
+done
+# A saved result whose profiler words are not the protocol's is refused, not printed.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["counters"]["cupti"]["l2"]="\u001b[31mred"; json.dump(d, open(sys.argv[2], "w"))' "$WORK/ip_c135.json" "$WORK/ip_c135_bad.json"
+run ip_c135_bad 3 -- compare "$WORK/ip_c135.json" "$WORK/ip_c135_bad.json"
+has ip_c135_bad err 'counters\.cupti: must be'
+run ip_c135_same 0 -- compare "$WORK/ip_c135.json" "$WORK/ip_c135.json"
+
+# A CUPTI wheel (pip install nvidia-cuda-cupti) of 13.4 or later is found in the Pythons'
+# site-packages, named by --version, and given to each harness as KERNDIFF_CUPTI_LIBRARY;
+# an older one (13.3, no cache control) is not. The wheel here is empty: only its place matters.
+WHEEL="$WORK/ip_wheel/lib/python3.11/site-packages"
+mkdir -p "$WHEEL/nvidia_cuda_cupti-13.3.75.dist-info" "$WHEEL/nvidia/cu13/lib"
+: >"$WHEEL/nvidia/cu13/lib/libcupti.so.13"
+VIRTUAL_ENV="$WORK/ip_wheel" run ip_wheel_old 0 -- --version
+has ip_wheel_old out '^  libcupti 13\.4\+ wheel +not found \(needed for counters that agree with ncu: pip install nvidia-cuda-cupti\)'
+mkdir -p "$WHEEL/nvidia_cuda_cupti-13.5.25.dist-info"
+VIRTUAL_ENV="$WORK/ip_wheel" run ip_wheel 0 -- --version
+has ip_wheel out "^  libcupti 13\\.4\\+ wheel +$WHEEL/nvidia/cu13/lib/libcupti\\.so\\.13\$"
+# The harness is given it: a stand-in simulated harness writes down what it was given.
+mkdir -p "$WORK/ip_wheel_bin"
+SIM_REAL="$(dirname "$KD")/kerndiff-sim-harness"
+printf '#!/bin/sh\necho "${KERNDIFF_CUPTI_LIBRARY:-unset}" >>"%s"\nexec "%s" "$@"\n' "$WORK/ip_wheel_env" "$SIM_REAL" >"$WORK/ip_wheel_bin/kerndiff-sim-harness"
+chmod +x "$WORK/ip_wheel_bin/kerndiff-sim-harness"
+VIRTUAL_ENV="$WORK/ip_wheel" KERNDIFF_HARNESS_DIR="$WORK/ip_wheel_bin" KERNDIFF_SIMULATE="$SIM_IP" run ip_wheel_env 0 -- --no-ncu "$A" "$B"
+if [ -s "$WORK/ip_wheel_env" ] && [ "$(sort -u "$WORK/ip_wheel_env")" = "$WHEEL/nvidia/cu13/lib/libcupti.so.13" ]; then
+    ok "ip_wheel_env: every harness was given the wheel's libcupti"
+else fail "ip_wheel_env: the harnesses were given: $(sort -u "$WORK/ip_wheel_env" 2>/dev/null | tr '\n' ' ')" "$WORK/ip_wheel_env.err"; fi
+# One the user names wins over the wheel.
+: >"$WORK/ip_wheel_env"
+KERNDIFF_CUPTI_LIBRARY=/opt/mine/libcupti.so VIRTUAL_ENV="$WORK/ip_wheel" KERNDIFF_HARNESS_DIR="$WORK/ip_wheel_bin" KERNDIFF_SIMULATE="$SIM_IP" run ip_wheel_user 0 -- --no-ncu "$A" "$B"
+if [ "$(sort -u "$WORK/ip_wheel_env")" = /opt/mine/libcupti.so ]; then
+    ok "ip_wheel_user: KERNDIFF_CUPTI_LIBRARY is left as the user set it"
+else fail "ip_wheel_user: the harnesses were given: $(sort -u "$WORK/ip_wheel_env" | tr '\n' ' ')" "$WORK/ip_wheel_user.err"; fi
