@@ -33,6 +33,8 @@ static const struct {
     ENTRY(MemsetD8, "cuMemsetD8_v2"),
     ENTRY(MemsetD16, "cuMemsetD16_v2"),
     ENTRY(MemsetD32, "cuMemsetD32_v2"),
+    ENTRY(MemsetD16Async, "cuMemsetD16Async"),
+    ENTRY(MemsetD32Async, "cuMemsetD32Async"),
     ENTRY(MemHostAlloc, "cuMemHostAlloc"),
     ENTRY(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
     ENTRY(StreamCreate, "cuStreamCreate"),

@@ -82,6 +82,8 @@ typedef struct kd_cuda {
     CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*MemsetD16)(CUdeviceptr, unsigned short, size_t);
     CUresult (*MemsetD32)(CUdeviceptr, unsigned int, size_t);
+    CUresult (*MemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
+    CUresult (*MemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
     CUresult (*MemHostAlloc)(void **, size_t, unsigned);
     CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*StreamCreate)(CUstream *, unsigned);

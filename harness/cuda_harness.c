@@ -153,6 +153,17 @@ static bool cuda_ok(harness *h, CUresult rc, const char *what)
     exit(3);
 }
 
+/* Host to device, finished when it returns. The launches go to h->stream, created
+ * non-blocking: it does not wait for the legacy stream, where cuMemcpyHtoD from pageable
+ * memory may still be moving the data when it returns (and where cuMemset* runs, which is
+ * why every memset here is the Async one on h->stream). An H100 check run found an output
+ * poisoned after the launch had written it: "never written" for all 4M elements. */
+static void upload(harness *h, CUdeviceptr dst, const void *src, size_t bytes, const char *doing)
+{
+    cuda_ok(h, h->cu.MemcpyHtoD(dst, src, bytes), doing);
+    cuda_ok(h, h->cu.CtxSynchronize(), doing);
+}
+
 static void hello(harness *h)
 {
     int sm_major = 0, sm_minor = 0, sms = 0, l2 = 0, driver = 0;
@@ -303,7 +314,7 @@ static bool set_up_regions(harness *h, harness_slot *slot)
         !allocate(h, &l->counts, 2 * 4 * warps, "region counts"))
         return false;
     l->records = slot->timing_records;
-    cuda_ok(h, h->cu.MemcpyHtoD(slot->regions_global, l, sizeof *l), "setting kd_regions");
+    upload(h, slot->regions_global, l, sizeof *l, "setting kd_regions");
     return true;
 }
 
@@ -700,11 +711,11 @@ static void poison_output(harness *h, kd_server_arg *a)
     memcpy(&p16, pattern, 2);
     memcpy(&p32, pattern, 4);
     if (size == 1)
-        cuda_ok(h, h->cu.MemsetD8(a->device, pattern[0], elements), "poisoning outputs");
+        cuda_ok(h, h->cu.MemsetD8Async(a->device, pattern[0], elements, h->stream), "poisoning outputs");
     else if (size == 2)
-        cuda_ok(h, h->cu.MemsetD16(a->device, p16, elements), "poisoning outputs");
+        cuda_ok(h, h->cu.MemsetD16Async(a->device, p16, elements, h->stream), "poisoning outputs");
     else if (size == 4)
-        cuda_ok(h, h->cu.MemsetD32(a->device, p32, elements), "poisoning outputs");
+        cuda_ok(h, h->cu.MemsetD32Async(a->device, p32, elements, h->stream), "poisoning outputs");
     else {
         void *host = malloc(a->bytes ? a->bytes : 1);
         if (!host) {
@@ -712,7 +723,7 @@ static void poison_output(harness *h, kd_server_arg *a)
             exit(3);
         }
         kd_fill_poison(a->dtype, host, elements);
-        cuda_ok(h, h->cu.MemcpyHtoD(a->device, host, a->bytes), "poisoning outputs");
+        upload(h, a->device, host, a->bytes, "poisoning outputs");
         free(host);
     }
 }
@@ -735,8 +746,8 @@ static unsigned long long record_cost(harness *h, harness_slot *slot, CUdevicept
     layout.capacity = 64;
     layout.ring_mask = 8 * 64 - 1;
     layout.launch = ++h->region_launches;
-    cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 2), "clearing region counts");
-    cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
+    cuda_ok(h, h->cu.MemsetD32Async(layout.counts, 0, 2, h->stream), "clearing region counts");
+    upload(h, global, &layout, sizeof layout, "setting kd_regions");
     cuda_ok(h, h->cu.LaunchKernel(calibrate, 1, 1, 1, 32, 1, 1, 0, h->stream, NULL, NULL), "calibrating regions");
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), "calibrating regions");
     cuda_ok(h, h->cu.MemcpyDtoH(records, layout.records, sizeof records), "reading calibration records");
@@ -799,7 +810,7 @@ static void regions_proton(harness *h, harness_slot *slot, kd_server_arg *scratc
     char why[256] = "";
     size_t bytes = 0;
     for (unsigned long l = 0; l < launches && !*why; l++) {
-        cuda_ok(h, h->cu.MemsetD8(scratch->device, 0, scratch->bytes), "clearing the profile scratch");
+        cuda_ok(h, h->cu.MemsetD8Async(scratch->device, 0, scratch->bytes, h->stream), "clearing the profile scratch");
         cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
         launch(h);
         cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the instrumented kernel");
@@ -895,10 +906,10 @@ static void regions(harness *h, kd_words *w)
     for (unsigned long l = 0; l < launches; l++) {
         /* A tag never used before: shared memory keeps the fallback's index of earlier launches. */
         layout.launch = ++h->region_launches;
-        cuda_ok(h, h->cu.MemsetD32(layout.counts, 0, 2 * head.warps), "clearing region counts");
+        cuda_ok(h, h->cu.MemsetD32Async(layout.counts, 0, 2 * head.warps, h->stream), "clearing region counts");
         /* A warp with no kernel context writes no end to its header: 0 says so. */
-        cuda_ok(h, h->cu.MemsetD32(layout.headers, 0, 2 * KD_REGION_HEADER_WORDS * head.warps), "clearing region headers");
-        cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
+        cuda_ok(h, h->cu.MemsetD32Async(layout.headers, 0, 2 * KD_REGION_HEADER_WORDS * head.warps, h->stream), "clearing region headers");
+        upload(h, global, &layout, sizeof layout, "setting kd_regions");
         cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
         launch(h);
         cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the instrumented kernel");
@@ -916,7 +927,7 @@ static void regions(harness *h, kd_words *w)
     free_layout(h, &slot->timing_regions, &slot->timing_records);
     slot->timing_regions = layout;
     slot->timing_records = records_allocation;
-    cuda_ok(h, h->cu.MemcpyHtoD(global, &layout, sizeof layout), "setting kd_regions");
+    upload(h, global, &layout, sizeof layout, "setting kd_regions");
     int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
     if (failed)
         kd_proto_reply("err io writing %s failed: %s", w->word[4], strerror(failed));
@@ -1008,7 +1019,7 @@ static void before_counter_pass(void *ctx, size_t pass)
             continue;
         if (a->is_scratch) {
             if (a->bytes)
-                cuda_ok(h, h->cu.MemsetD8(a->device, 0, a->bytes), "zeroing scratch");
+                cuda_ok(h, h->cu.MemsetD8Async(a->device, 0, a->bytes, h->stream), "zeroing scratch");
         } else if (!cuda_restore(&server, a, "restoring buffers between counter passes")) {
             kd_proto_reply("err alloc host memory for argument %zu (%zu bytes)", i, a->bytes);
             exit(3);
@@ -1171,7 +1182,7 @@ static bool cuda_restore(kd_server *s, kd_server_arg *a, const char *doing)
     harness *h = s->vendor;
     const void *contents = kd_server_seeded(s, a);
     if (contents)
-        cuda_ok(h, h->cu.MemcpyHtoD(a->device, contents, a->bytes), doing);
+        upload(h, a->device, contents, a->bytes, doing);
     return contents != NULL;
 }
 
@@ -1184,7 +1195,7 @@ static void cuda_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, 
 static void cuda_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
 {
     harness *h = s->vendor;
-    cuda_ok(h, h->cu.MemsetD8(p, 0, bytes), doing);
+    cuda_ok(h, h->cu.MemsetD8Async(p, 0, bytes, h->stream), doing);
 }
 
 static void cuda_poison(kd_server *s, kd_server_arg *a) { poison_output(s->vendor, a); }
