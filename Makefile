@@ -65,7 +65,7 @@ $(BUILD)/harness/cupti_timer.o: CPPFLAGS += -I$(CUDA_HOME)/include
 # cupti_profiler_host.h (CUDA 13) includes C++'s <string> for nothing: harness/cupti_compat has an empty one.
 $(BUILD)/harness/cupti_profiler.o: CPPFLAGS += -Iharness/cupti_compat -I$(CUDA_HOME)/include
 
-$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cupti_pcsampling_cmd.o $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/cupti_library.o $(BUILD)/harness/counters_reply.o $(LIB)
+$(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/server.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_timer.o $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cupti_pcsampling_cmd.o $(BUILD)/harness/cupti_sass.o $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/cupti_library.o $(BUILD)/harness/counters_reply.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 $(BUILD)/kerndiff-triton.py: scripts/kerndiff-triton.py
@@ -168,9 +168,9 @@ clean:
 
 # The hot-spot diff's PC-sampling recorder (CUPTI's headers, libcupti dlopen'ed) and the GPU
 # test's two programs (tests/gpu/hotspots.sh).
-$(BUILD)/harness/cupti_pcsampling.o: CPPFLAGS += -I$(CUDA_HOME)/include
+$(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cupti_sass.o: CPPFLAGS += -I$(CUDA_HOME)/include
 HOTSPOTS_TOOLS := $(BUILD)/tests/kd-hotspots-record $(BUILD)/tests/kd-hotspots-diff
-$(BUILD)/tests/kd-hotspots-record: tests/gpu/hotspots_record.c $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_library.o $(LIB)
+$(BUILD)/tests/kd-hotspots-record: tests/gpu/hotspots_record.c $(BUILD)/harness/cupti_pcsampling.o $(BUILD)/harness/cupti_sass.o $(BUILD)/harness/cuda_driver.o $(BUILD)/harness/cupti_library.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Iharness $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 $(BUILD)/tests/kd-hotspots-diff: tests/gpu/hotspots_diff.c $(LIB)

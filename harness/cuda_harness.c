@@ -1297,7 +1297,7 @@ static bool cuda_command(kd_server *s, kd_words *w)
     else if (!strcmp(cmd, "regions"))
         regions(h, w);
     else if (!strcmp(cmd, "hotspots"))
-        kd_pcs_command(s, w, h->ctx, NULL, cuda_launch_and_wait);
+        kd_pcs_command(s, w, h->ctx, (int)h->dev, NULL, cuda_launch_and_wait);
     else
         return false;
     return true;

@@ -33,9 +33,11 @@ typedef struct kd_pcs_totals {
 int kd_pcs_finish(kd_pcs *p, const char *kernel, FILE *out, kd_pcs_totals *totals, char *why, size_t why_len);
 
 /* The harness's `hotspots PATH [period=N]` command (docs/PROTOCOL.md): samples one launch of
- * the current slot's kernel through launch_and_wait and writes the record to PATH; replies
- * `ok hotspots pcs=N samples=M dropped=D` or `err hotspots REASON`. */
-void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, const char *kernel,
+ * the current slot's kernel through launch_and_wait and writes the record to PATH, then
+ * counts each instruction's executions in one more launch (harness/cupti_sass.h: exec lines,
+ * or a comment saying why not); replies `ok hotspots pcs=N samples=M dropped=D executed=E`
+ * or `err hotspots REASON`. ctx is a CUcontext of device `device`. */
+void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, int device, const char *kernel,
                     void (*launch_and_wait)(struct kd_server *s, int check_run));
 
 #endif

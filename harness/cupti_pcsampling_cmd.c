@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cupti_pcsampling.h"
+#include "cupti_sass.h"
 #include "server.h"
 #include "vendor.h"
 
@@ -21,7 +22,7 @@ static int run_launch(void *arg)
     return 0;
 }
 
-void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, const char *kernel,
+void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, int device, const char *kernel,
                     void (*launch_and_wait)(struct kd_server *s, int check_run))
 {
     char why[512] = "";
@@ -45,6 +46,14 @@ void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, const ch
         else
             kd_pcs_finish(p, kernel, NULL, NULL, ignored, sizeof ignored);
     }
+    /* How often each instruction ran, in one more launch: an addition to the samples, so a
+     * CUPTI without SASS metrics leaves a comment in the record and the samples stand. */
+    size_t executed = 0;
+    if (rc == 0) {
+        char sass_why[512] = "";
+        if (kd_sass_count(ctx, device, run_launch, &c, out, &executed, sass_why, sizeof sass_why) != 0)
+            fprintf(out, "# SASS metrics: %s\n", sass_why);
+    }
     if (fclose(out) != 0 && rc == 0) {
         rc = -1;
         snprintf(why, sizeof why, "writing %s failed", w->word[1]);
@@ -52,6 +61,6 @@ void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, const ch
     if (rc != 0)
         kd_proto_reply("err hotspots %s", why);
     else
-        kd_proto_reply("ok hotspots pcs=%zu samples=%llu dropped=%llu", t.pcs, (unsigned long long)t.samples,
-                       (unsigned long long)t.dropped);
+        kd_proto_reply("ok hotspots pcs=%zu samples=%llu dropped=%llu executed=%zu", t.pcs,
+                       (unsigned long long)t.samples, (unsigned long long)t.dropped, executed);
 }

@@ -10,6 +10,7 @@
 #ifndef KD_HOTSPOTS_HOTSPOTS_H
 #define KD_HOTSPOTS_HOTSPOTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,7 @@ typedef struct kd_hs_insn {
     unsigned line;       /* 0 when unknown */
     uint64_t samples;
     uint64_t *by_reason; /* [profile.reason_count] */
+    uint64_t executed;   /* warp-level executions (the record's exec line; 0 without one) */
 } kd_hs_insn;
 
 /* One source line's samples (the sum of its instructions'). */
@@ -46,6 +48,7 @@ typedef struct kd_hs_line {
     const char *text;    /* the source line, NULL when the source is not known */
     uint64_t samples;
     uint64_t *by_reason;
+    uint64_t executed;   /* the sum of its instructions' executions */
     const char *family;  /* the family with most samples on this line */
     size_t *insn;        /* indices into profile.insns, by offset */
     size_t insn_count;
@@ -56,6 +59,8 @@ typedef struct kd_hs_profile {
     unsigned period;          /* log2 of the sampling period in cycles, as recorded */
     uint64_t total, dropped;  /* CUPTI's totals for the launch */
     uint64_t sampled;         /* the sum over pc lines */
+    bool has_executed;        /* the record has exec lines (SASS metrics: instructions executed) */
+    uint64_t executed;        /* their sum: warp-level instructions the launch executed */
     char **reasons;           /* stall-reason names as CUPTI gives them, by record index */
     size_t reason_count;
     kd_hs_insn *insns;
@@ -102,6 +107,7 @@ typedef struct kd_hs_row {
     double share[2];            /* samples / that side's sampled total, 0..1 */
     double delta;               /* share[1] - share[0] */
     const char *dominant[2];    /* short stall-reason name, NULL when the line has no samples */
+    long long executed[2];      /* warp-level instructions the line executed; -1: that side not counted */
     kd_hs_insn_pair *insns;
     size_t insn_count;
 } kd_hs_row;

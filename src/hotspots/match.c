@@ -247,6 +247,8 @@ static void add_row(matcher *m, kd_hs_diff *d, const row_pairing *pr)
         row.text[k] = row.side[k] ? row.side[k]->text : (row.line[k] && m->map[k] ? source_text(p, row.line[k]) : NULL);
         row.share[k] = row.side[k] && p->sampled ? (double)row.side[k]->samples / (double)p->sampled : 0;
         row.dominant[k] = dominant(p, row.side[k]);
+        /* -1 where the side has no SASS counts at all: "not counted", never "ran 0 times" */
+        row.executed[k] = p->has_executed ? (long long)(row.side[k] ? row.side[k]->executed : 0) : -1;
     }
     row.delta = row.share[1] - row.share[0];
     pair_insns(m, &row);

@@ -91,6 +91,27 @@ static int add_pc(kd_hs_profile *p, const reason_index *ri, char **word, size_t 
     return KD_HS_OK;
 }
 
+/* `exec FUNCTION OFFSET COUNT`: how often that instruction ran. After the pc lines; an
+ * instruction no warp was sampled at is added with no samples. */
+static int add_exec(kd_hs_profile *p, char **word, size_t n)
+{
+    unsigned long long offset, count;
+    if (n != 4 || !number(word[2], &offset) || !number(word[3], &count))
+        return KD_HS_ERR_LINE;
+    p->has_executed = true;
+    p->executed += count;
+    for (size_t k = 0; k < p->insn_count; k++)
+        if (p->insns[k].offset == offset && !strcmp(p->insns[k].function, word[1])) {
+            p->insns[k].executed += count;
+            return KD_HS_OK;
+        }
+    kd_hs_insn in = {.function = kd_xstrdup(word[1]), .offset = offset, .executed = count};
+    in.by_reason = kd_xcalloc(p->reason_count ? p->reason_count : 1, sizeof *in.by_reason);
+    p->insns = kd_xreallocarray(p->insns, p->insn_count + 1, sizeof *p->insns);
+    p->insns[p->insn_count++] = in;
+    return KD_HS_OK;
+}
+
 int kd_hs_record_parse(const char *text, kd_hs_profile *p, kd_hs_error *err)
 {
     memset(p, 0, sizeof *p);
@@ -100,6 +121,7 @@ int kd_hs_record_parse(const char *text, kd_hs_profile *p, kd_hs_error *err)
     char *line;
     size_t no = 0;
     bool header = false;
+    size_t pcs = 0;
     while ((line = next_line(&cursor)) != NULL) {
         no++;
         char *word[512];
@@ -127,8 +149,11 @@ int kd_hs_record_parse(const char *text, kd_hs_profile *p, kd_hs_error *err)
             p->reasons[p->reason_count++] = kd_xstrdup(word[2]);
             ri.index = kd_xreallocarray(ri.index, ri.count + 1, sizeof *ri.index);
             ri.index[ri.count++] = (unsigned long)a;
-        } else if (!strcmp(word[0], "pc")) {
+        } else if (!strcmp(word[0], "pc") && !p->has_executed) {
             rc = add_pc(p, &ri, word, n);
+            pcs += rc == KD_HS_OK;
+        } else if (!strcmp(word[0], "exec") && pcs) {
+            rc = add_exec(p, word, n);
         } else {
             rc = KD_HS_ERR_LINE;
         }
@@ -141,7 +166,7 @@ int kd_hs_record_parse(const char *text, kd_hs_profile *p, kd_hs_error *err)
         }
     }
     free(ri.index);
-    if (!header || p->insn_count == 0) {
+    if (!header || pcs == 0) {
         *err = (kd_hs_error){header ? KD_HS_ERR_EMPTY : KD_HS_ERR_HEADER, header ? no : 1};
         kd_hs_profile_free(p);
         return -1;
@@ -333,6 +358,7 @@ void kd_hs_profile_finish(kd_hs_profile *p, const char *source)
         for (size_t i = k; i < e; i++) {
             ln.insn[ln.insn_count++] = i;
             ln.samples += p->insns[i].samples;
+            ln.executed += p->insns[i].executed;
             for (size_t r = 0; r < p->reason_count; r++)
                 ln.by_reason[r] += p->insns[i].by_reason[r];
             if (!p->insns[i].family)

@@ -20,6 +20,8 @@ enum { KD_HOTSPOTS_SHOWN = 8 };
 void kd_hotspots_row_text(kd_strbuf *sb, const kd_hs_row *row);
 /* "long scoreboard" for "long_scoreboard"; "none" for NULL. */
 void kd_hotspots_reason_text(kd_strbuf *sb, const char *reason);
+/* A count of executed instructions, short: 1234, 56k, 1.2M, 34M; "?" for -1 (not counted). */
+void kd_hotspots_count_text(kd_strbuf *sb, long long n);
 
 void kd_hotspots_terminal(FILE *out, const kd_hs_diff *d, bool color);
 void kd_hotspots_markdown(FILE *out, const kd_hs_diff *d);

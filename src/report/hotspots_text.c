@@ -103,6 +103,27 @@ void kd_hotspots_row_text(kd_strbuf *sb, const kd_hs_row *row)
     kd_hotspots_reason_text(sb, row->dominant[0]);
     kd_sb_puts(sb, " -> ");
     kd_hotspots_reason_text(sb, row->dominant[1]);
+    if (row->executed[0] >= 0 && row->executed[1] >= 0) {
+        kd_sb_puts(sb, "; ");
+        kd_hotspots_count_text(sb, row->executed[0]);
+        kd_sb_puts(sb, " -> ");
+        kd_hotspots_count_text(sb, row->executed[1]);
+        kd_sb_puts(sb, " warp instructions executed");
+    }
+}
+
+void kd_hotspots_count_text(kd_strbuf *sb, long long n)
+{
+    if (n < 0)
+        kd_sb_puts(sb, "?");
+    else if (n >= 10000000)
+        kd_sb_printf(sb, "%.0fM", (double)n / 1e6);
+    else if (n >= 1000000)
+        kd_sb_printf(sb, "%.1fM", (double)n / 1e6);
+    else if (n >= 10000)
+        kd_sb_printf(sb, "%.0fk", (double)n / 1e3);
+    else
+        kd_sb_printf(sb, "%lld", n);
 }
 
 static size_t shown(const kd_hs_diff *d)
@@ -116,8 +137,17 @@ static size_t shown(const kd_hs_diff *d)
 void kd_hotspots_terminal(FILE *out, const kd_hs_diff *d, bool color)
 {
     const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
-    fprintf(out, "\n%sWhere the time moved%s (PC samples: v1 %llu, v2 %llu; lines by the change in their share)\n",
+    fprintf(out, "\n%sWhere the time moved%s (PC samples: v1 %llu, v2 %llu; lines by the change in their share",
             bold, reset, (unsigned long long)d->side[0]->sampled, (unsigned long long)d->side[1]->sampled);
+    if (d->side[0]->has_executed && d->side[1]->has_executed) {
+        kd_strbuf sb = {0};
+        kd_hotspots_count_text(&sb, (long long)d->side[0]->executed);
+        kd_sb_puts(&sb, " -> ");
+        kd_hotspots_count_text(&sb, (long long)d->side[1]->executed);
+        fprintf(out, "; warp instructions executed in one launch: %s", kd_sb_str(&sb));
+        kd_sb_free(&sb);
+    }
+    fputs(")\n", out);
     size_t n = shown(d);
     if (n == 0)
         fputs("  no line's share of the samples changed by 0.5 points or more\n", out);
@@ -142,7 +172,11 @@ void kd_hotspots_markdown(FILE *out, const kd_hs_diff *d)
         fputs("No line's share of the samples changed by 0.5 points or more.\n", out);
         return;
     }
-    fputs("| line | source | v1 | v2 | change | stall reason (v1 -> v2) |\n|---|---|--:|--:|--:|---|\n", out);
+    bool counted = d->side[0]->has_executed && d->side[1]->has_executed;
+    fputs(counted ? "| line | source | v1 | v2 | change | stall reason (v1 -> v2) | executed (v1 -> v2) |\n"
+                    "|---|---|--:|--:|--:|---|--:|\n"
+                  : "| line | source | v1 | v2 | change | stall reason (v1 -> v2) |\n|---|---|--:|--:|--:|---|\n",
+          out);
     kd_untrusted u = {0};
     for (size_t k = 0; k < n; k++) {
         const kd_hs_row *row = &d->rows[k];
@@ -161,9 +195,17 @@ void kd_hotspots_markdown(FILE *out, const kd_hs_diff *d)
         kd_hotspots_reason_text(&why, row->dominant[0]);
         kd_sb_puts(&why, " -> ");
         kd_hotspots_reason_text(&why, row->dominant[1]);
-        fprintf(out, "| %s | %s | %s | %s | %+.0f pp | %s |\n", kd_untrusted_md(&u, kd_sb_str(&ln)), kd_sb_str(&src),
-                kd_sb_str(&v1), kd_sb_str(&v2), row->delta * 100, kd_untrusted_md(&u, kd_sb_str(&why)));
-        kd_sb_free(&ln), kd_sb_free(&src), kd_sb_free(&v1), kd_sb_free(&v2), kd_sb_free(&why);
+        kd_strbuf ran = {0};
+        if (counted) {
+            kd_sb_puts(&ran, " ");
+            kd_hotspots_count_text(&ran, row->executed[0]);
+            kd_sb_puts(&ran, " -> ");
+            kd_hotspots_count_text(&ran, row->executed[1]);
+            kd_sb_puts(&ran, " |");
+        }
+        fprintf(out, "| %s | %s | %s | %s | %+.0f pp | %s |%s\n", kd_untrusted_md(&u, kd_sb_str(&ln)), kd_sb_str(&src),
+                kd_sb_str(&v1), kd_sb_str(&v2), row->delta * 100, kd_untrusted_md(&u, kd_sb_str(&why)), kd_sb_str(&ran));
+        kd_sb_free(&ln), kd_sb_free(&src), kd_sb_free(&v1), kd_sb_free(&v2), kd_sb_free(&why), kd_sb_free(&ran);
     }
     kd_untrusted_free(&u);
 }

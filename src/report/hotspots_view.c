@@ -14,23 +14,28 @@ static const char *const match_names[] = {
 
 static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_null(); }
 
+/* Executed instructions: null where that side was not counted (no SASS metrics). */
+static json_t *count_or_null(long long n) { return n >= 0 ? json_integer((json_int_t)n) : json_null(); }
+
 static json_t *side_json(const kd_hs_row *row, int s)
 {
     const kd_hs_line *l = row->side[s];
     if (!row->line[s] && !l)
         return json_null();
-    return json_pack("{s:o, s:o, s:o, s:I, s:f, s:o}", "line", row->line[s] ? json_integer(row->line[s]) : json_null(),
+    return json_pack("{s:o, s:o, s:o, s:I, s:f, s:o, s:o}", "line", row->line[s] ? json_integer(row->line[s]) : json_null(),
                      "file", str_or_null(l ? l->file : NULL), "text", str_or_null(row->text[s]), "samples",
-                     (json_int_t)(l ? l->samples : 0), "share", row->share[s], "reason", str_or_null(row->dominant[s]));
+                     (json_int_t)(l ? l->samples : 0), "share", row->share[s], "reason", str_or_null(row->dominant[s]),
+                     "executed", count_or_null(row->executed[s]));
 }
 
 static json_t *insn_json(const kd_hs_insn *in, const kd_hs_profile *p)
 {
     if (!in)
         return json_null();
-    return json_pack("{s:s, s:I, s:o, s:I, s:f}", "function", in->function, "offset", (json_int_t)in->offset, "sass",
-                     str_or_null(in->text), "samples", (json_int_t)in->samples, "share",
-                     p->sampled ? (double)in->samples / (double)p->sampled : 0.0);
+    return json_pack("{s:s, s:I, s:o, s:I, s:f, s:o}", "function", in->function, "offset", (json_int_t)in->offset,
+                     "sass", str_or_null(in->text), "samples", (json_int_t)in->samples, "share",
+                     p->sampled ? (double)in->samples / (double)p->sampled : 0.0, "executed",
+                     count_or_null(p->has_executed ? (long long)in->executed : -1));
 }
 
 json_t *kd_hotspots_json(const kd_hs_diff *d)
@@ -50,9 +55,10 @@ json_t *kd_hotspots_json(const kd_hs_diff *d)
                                                "instructions", insns));
     }
     const kd_hs_profile *a = d->side[0], *b = d->side[1];
-    return json_pack("{s:o, s:[I,I], s:[I,I], s:o}", "kernel", str_or_null(b->kernel ? b->kernel : a->kernel),
+    return json_pack("{s:o, s:[I,I], s:[I,I], s:[o,o], s:o}", "kernel", str_or_null(b->kernel ? b->kernel : a->kernel),
                      "samples", (json_int_t)a->sampled, (json_int_t)b->sampled, "dropped", (json_int_t)a->dropped,
-                     (json_int_t)b->dropped, "lines", lines);
+                     (json_int_t)b->dropped, "executed", count_or_null(a->has_executed ? (long long)a->executed : -1),
+                     count_or_null(b->has_executed ? (long long)b->executed : -1), "lines", lines);
 }
 
 enum { BAR_WIDTH = 120, BAR_HEIGHT = 10 };

@@ -9,6 +9,7 @@
 
 #include "cuda_driver.h"
 #include "cupti_pcsampling.h"
+#include "cupti_sass.h"
 
 enum { ELEMENTS = 1 << 24, THREADS = 1 << 20, BLOCK = 256, STRIDE = 1024, LAUNCHES = 5 };
 
@@ -33,6 +34,8 @@ static int launch(void *arg)
             return 2;
     return 0;
 }
+
+static int launch_one(void *arg) { return launch_once(arg) != 0 ? 2 : 0; }
 
 static int fail(kd_cuda *cu, CUresult rc, const char *what)
 {
@@ -92,10 +95,19 @@ int main(int argc, char **argv)
         return 1;
     }
     kd_pcs_totals t;
-    if (kd_pcs_finish(pcs, argv[2], out, &t, why, sizeof why) != 0 || fclose(out) != 0) {
+    if (kd_pcs_finish(pcs, argv[2], out, &t, why, sizeof why) != 0) {
         fprintf(stderr, "kd-hotspots-record: %s\n", why);
         return 1;
     }
-    printf("recorded %s: %zu PCs, %llu samples, %llu dropped\n", argv[2], t.pcs, t.samples, t.dropped);
+    /* Then how often each instruction ran, in one more launch (the exec lines). */
+    size_t executed = 0;
+    if (kd_sass_count(ctx, 0, launch_one, &j, out, &executed, why, sizeof why) != 0)
+        fprintf(out, "# SASS metrics: %s\n", why);
+    if (fclose(out) != 0) {
+        perror(argv[3]);
+        return 1;
+    }
+    printf("recorded %s: %zu PCs, %llu samples, %llu dropped; %zu instructions counted%s%s\n", argv[2], t.pcs,
+           t.samples, t.dropped, executed, executed ? "" : ": ", executed ? "" : why);
     return t.samples ? 0 : 1;
 }

@@ -395,6 +395,83 @@ static void json(void **state)
     json_decref(j);
 }
 
+/* SASS counts (exec lines): attached to the sampled instruction, an unsampled one added with
+ * no samples, summed per line; shown only where both sides were counted, and a side without
+ * them is null in the JSON, never 0. */
+static void executed_counts(void **state)
+{
+    (void)state;
+    const char *rec[2] = {"kerndiff-hotspots 1\nreason 1 x\npc k 0x0 1:5\npc k 0x10 1:1\n"
+                          "# SASS metric smsp__sass_inst_executed\nexec k 0x0 1000\nexec k 0x10 40\nexec k 0x20 7\n",
+                          "kerndiff-hotspots 1\nreason 1 x\npc k 0x0 1:1\npc k 0x10 1:5\n"
+                          "exec k 0x0 1000\nexec k 0x10 4000000\nexec k 0x20 7\n"};
+    kd_hs_profile p[2];
+    kd_hs_error err;
+    for (int s = 0; s < 2; s++) {
+        assert_int_equal(kd_hs_record_parse(rec[s], &p[s], &err), 0);
+        assert_true(p[s].has_executed);
+        assert_int_equal(kd_hs_attach_sass(&p[s], listing("k.cu", 1, 2, 3)), 3);
+        kd_hs_profile_finish(&p[s], "a = b;\nc = d[i];\ne = f;\n");
+    }
+    assert_int_equal(p[0].executed, 1047);
+    assert_int_equal(p[0].sampled, 6);
+    assert_int_equal(p[0].insn_count, 3);
+    const kd_hs_line *third = NULL;
+    for (size_t k = 0; k < p[0].line_count; k++)
+        if (p[0].lines[k].line == 3)
+            third = &p[0].lines[k];
+    assert_non_null(third);
+    assert_int_equal(third->samples, 0);
+    assert_int_equal(third->executed, 7);
+    kd_hs_diff d;
+    kd_hs_diff_build(&p[0], &p[1], &d);
+    const kd_hs_row *load = row_at(&d, 2);
+    assert_non_null(load);
+    assert_int_equal(load->executed[0], 40);
+    assert_int_equal(load->executed[1], 4000000);
+    kd_strbuf sb = {0};
+    kd_hotspots_row_text(&sb, load);
+    assert_non_null(strstr(kd_sb_str(&sb), "; 40 -> 4.0M warp instructions executed"));
+    kd_sb_free(&sb);
+    char *text = render(terminal_plain, &d);
+    assert_non_null(strstr(text, "; warp instructions executed in one launch: 1047 -> 4.0M)"));
+    free(text);
+    text = render(kd_hotspots_markdown, &d);
+    assert_non_null(strstr(text, "| executed (v1 -> v2) |"));
+    free(text);
+    kd_hs_diff_free(&d);
+    kd_hs_profile_free(&p[1]);
+
+    /* v2 without SASS counts: no count in the sentences, null in the JSON. */
+    assert_int_equal(kd_hs_record_parse("kerndiff-hotspots 1\nreason 1 x\npc k 0x0 1:1\npc k 0x10 1:5\n", &p[1], &err), 0);
+    assert_false(p[1].has_executed);
+    kd_hs_attach_sass(&p[1], listing("k.cu", 1, 2, 3));
+    kd_hs_profile_finish(&p[1], "a = b;\nc = d[i];\ne = f;\n");
+    kd_hs_diff_build(&p[0], &p[1], &d);
+    load = row_at(&d, 2);
+    assert_int_equal(load->executed[1], -1);
+    kd_hotspots_row_text(&sb, load);
+    assert_null(strstr(kd_sb_str(&sb), "executed"));
+    kd_sb_free(&sb);
+    text = render(terminal_plain, &d);
+    assert_null(strstr(text, "executed"));
+    free(text);
+    json_t *j = kd_hotspots_json(&d);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "executed"), 0)), 1047);
+    assert_true(json_is_null(json_array_get(json_object_get(j, "executed"), 1)));
+    json_decref(j);
+    kd_hs_diff_free(&d);
+    kd_hs_profile_free(&p[0]);
+    kd_hs_profile_free(&p[1]);
+
+    /* exec lines follow the pc lines, and are four words of numbers. */
+    expect_error("kerndiff-hotspots 1\nreason 1 a\nexec k 0x10 5\npc k 0x10 1:3\n", KD_HS_ERR_LINE, 3);
+    expect_error("kerndiff-hotspots 1\nreason 1 a\npc k 0x10 1:3\nexec k 0x10 5\npc k 0x20 1:3\n", KD_HS_ERR_LINE, 5);
+    expect_error("kerndiff-hotspots 1\nreason 1 a\npc k 0x10 1:3\nexec k 0x10 -5\n", KD_HS_ERR_LINE, 4);
+    expect_error("kerndiff-hotspots 1\nreason 1 a\npc k 0x10 1:3\nexec k 0x10\n", KD_HS_ERR_LINE, 4);
+    expect_error("kerndiff-hotspots 1\nreason 1 a\npc k 0x10 1:3\nexec k 0x10 5 6\n", KD_HS_ERR_LINE, 4);
+}
+
 static void html(void **state)
 {
     pair *pr = *state;
@@ -474,6 +551,7 @@ int main(void)
         cmocka_unit_test(markdown_escapes),
         cmocka_unit_test_setup_teardown(json, setup_pair, teardown_pair),
         cmocka_unit_test_setup_teardown(html, setup_pair, teardown_pair),
+        cmocka_unit_test(executed_counts),
         cmocka_unit_test(failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
