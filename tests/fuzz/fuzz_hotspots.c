@@ -26,12 +26,16 @@ static char *piece(const uint8_t **data, size_t *size)
 
 static void check_profile(const kd_hs_profile *p)
 {
-    uint64_t sampled = 0, in_lines = 0;
+    uint64_t sampled = 0, in_lines = 0, executed = 0, executed_in_lines = 0;
     size_t placed = 0;
     for (size_t k = 0; k < p->insn_count; k++)
-        sampled += p->insns[k].samples;
-    if (sampled != p->sampled)
-        abort(); /* the sum over pc lines */
+        sampled += p->insns[k].samples, executed += p->insns[k].executed;
+    if (sampled != p->sampled || executed != p->executed || (executed && !p->has_executed))
+        abort(); /* the sums over pc lines and exec lines */
+    for (size_t l = 0; l < p->line_count; l++)
+        executed_in_lines += p->lines[l].executed;
+    if (executed_in_lines != p->executed)
+        abort();
     for (size_t l = 0; l < p->line_count; l++) {
         const kd_hs_line *ln = &p->lines[l];
         in_lines += ln->samples;

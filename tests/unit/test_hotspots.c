@@ -472,6 +472,54 @@ static void executed_counts(void **state)
     expect_error("kerndiff-hotspots 1\nreason 1 a\npc k 0x10 1:3\nexec k 0x10 5 6\n", KD_HS_ERR_LINE, 4);
 }
 
+/* The recorded pair (tests/fixtures/hotspots/recorded: an H100's PC samples and SASS counts of
+ * tests/gpu/hotspots/v1.cu and v2.cu): every sampled and counted offset is in the listing, the
+ * changed load is the first row, its share falls, and it ran about as often on both sides
+ * (the same loop; only the address it loads changed). */
+static void recorded_pair(void **state)
+{
+    (void)state;
+    kd_hs_profile p[2];
+    for (int s = 0; s < 2; s++) {
+        char path[96];
+        snprintf(path, sizeof path, "hotspots/recorded/hotspots-run1-v%d.rec", s + 1);
+        char *rec = read_fixture(path);
+        kd_hs_error err;
+        assert_int_equal(kd_hs_record_parse(rec, &p[s], &err), 0);
+        free(rec);
+        assert_true(p[s].has_executed);
+        assert_true(p[s].sampled > 1000);
+        snprintf(path, sizeof path, "hotspots/synthetic/v%d.sass", s + 1);
+        char *sass = read_fixture(path);
+        assert_int_equal(kd_hs_attach_sass(&p[s], sass), p[s].insn_count);
+        free(sass);
+        snprintf(path, sizeof path, "hotspots/synthetic/v%d.cu", s + 1);
+        char *src = read_fixture(path);
+        kd_hs_profile_finish(&p[s], src);
+        free(src);
+    }
+    kd_hs_diff d;
+    kd_hs_diff_build(&p[0], &p[1], &d);
+    const kd_hs_row *top = &d.rows[0];
+    assert_int_equal(top->line[0], 7);
+    assert_int_equal(top->line[1], 8);
+    assert_true(top->delta < 0);
+    assert_true(top->executed[0] > 1000000 && top->executed[1] > 1000000);
+    double ratio = (double)top->executed[1] / (double)top->executed[0];
+    assert_true(ratio > 0.9 && ratio < 1.1);
+    kd_strbuf sb = {0};
+    kd_hotspots_row_text(&sb, top);
+    assert_non_null(strstr(kd_sb_str(&sb), "line 7 -> 8 `sum += a[(i * stride + k) & mask];`"));
+    assert_non_null(strstr(kd_sb_str(&sb), " warp instructions executed"));
+    kd_sb_free(&sb);
+    json_t *j = kd_hotspots_json(&d);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "executed"), 0)), (json_int_t)p[0].executed);
+    json_decref(j);
+    kd_hs_diff_free(&d);
+    kd_hs_profile_free(&p[0]);
+    kd_hs_profile_free(&p[1]);
+}
+
 static void html(void **state)
 {
     pair *pr = *state;
@@ -552,6 +600,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(json, setup_pair, teardown_pair),
         cmocka_unit_test_setup_teardown(html, setup_pair, teardown_pair),
         cmocka_unit_test(executed_counts),
+        cmocka_unit_test(recorded_pair),
         cmocka_unit_test(failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
