@@ -124,7 +124,7 @@ static int html_rank(FILE *out, const kd_format_subject *s)
 
 /* The built-in rows; a format of its own file defines its row the same way
  * (const kd_format kd_format_NAME = {...}) and adds X(NAME) to the list below. */
-const kd_format kd_format_terminal = {"terminal report", {{NULL}}, terminal_comparison, terminal_sweep, terminal_app, NULL,
+const kd_format kd_format_terminal = {"terminal report", {{.name = NULL}}, terminal_comparison, terminal_sweep, terminal_app, NULL,
                                       terminal_rank};
 const kd_format kd_format_json = {
     "JSON",
