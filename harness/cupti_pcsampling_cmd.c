@@ -51,7 +51,8 @@ void kd_pcs_command(struct kd_server *s, struct kd_words *w, void *ctx, int devi
     size_t executed = 0;
     if (rc == 0) {
         char sass_why[512] = "";
-        if (kd_sass_count(ctx, device, run_launch, &c, out, &executed, sass_why, sizeof sass_why) != 0)
+        kd_sass_request r = {ctx, device, run_launch, &c};
+        if (kd_sass_count(&r, out, &executed, sass_why, sizeof sass_why) != 0)
             fprintf(out, "# SASS metrics: %s\n", sass_why);
     }
     if (fclose(out) != 0 && rc == 0) {

@@ -81,9 +81,10 @@ static const char *text_of(CUptiResult rc)
         }                                                                                      \
     } while (0)
 
-int kd_sass_count(void *ctx, int device, int (*launch)(void *arg), void *arg, FILE *out, size_t *records,
-                  char *why, size_t why_len)
+int kd_sass_count(const kd_sass_request *r, FILE *out, size_t *records, char *why, size_t why_len)
 {
+    void *ctx = r->ctx;
+    int device = r->device;
     *records = 0;
     if (load(why, why_len) != 0)
         return -1;
@@ -117,7 +118,7 @@ int kd_sass_count(void *ctx, int device, int (*launch)(void *arg), void *arg, FI
     CALL(enable, enable, "cuptiSassMetricsEnable");
     enabled = true;
 
-    int launched = launch(arg);
+    int launched = r->launch(r->arg);
     if (launched != 0) {
         result = launched;
         snprintf(why, why_len, "the launch failed");

@@ -10,10 +10,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Counts one call of launch(arg) (a launch and a wait) on ctx (a CUcontext) of device
- * `device` and appends its exec lines to out; *records says how many. 0, or -1 with the
- * reason in why (launch's own non-zero result is returned as is). */
-int kd_sass_count(void *ctx, int device, int (*launch)(void *arg), void *arg, FILE *out, size_t *records,
-                  char *why, size_t why_len);
+/* What is counted: one call of launch(arg) (a launch and a wait) on ctx (a CUcontext) of
+ * device `device`. */
+typedef struct kd_sass_request {
+    void *ctx;
+    int device;
+    int (*launch)(void *arg);
+    void *arg;
+} kd_sass_request;
+
+/* Counts r's launch and appends its exec lines to out; *records says how many. 0, or -1 with
+ * the reason in why (launch's own non-zero result is returned as is). */
+int kd_sass_count(const kd_sass_request *r, FILE *out, size_t *records, char *why, size_t why_len);
 
 #endif

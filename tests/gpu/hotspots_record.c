@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     }
     /* Then how often each instruction ran, in one more launch (the exec lines). */
     size_t executed = 0;
-    if (kd_sass_count(ctx, 0, launch_one, &j, out, &executed, why, sizeof why) != 0)
+    if (kd_sass_count(&(kd_sass_request){ctx, 0, launch_one, &j}, out, &executed, why, sizeof why) != 0)
         fprintf(out, "# SASS metrics: %s\n", why);
     if (fclose(out) != 0) {
         perror(argv[3]);
