@@ -61,7 +61,7 @@ $(BIN): $(BUILD)/src/main.o $(LIB)
 
 # CUPTI's record layouts come from the toolkit's headers; the library itself is dlopen'ed.
 CUDA_HOME ?= /usr/local/cuda
-$(BUILD)/harness/cupti_timer.o: CPPFLAGS += -I$(CUDA_HOME)/include
+$(BUILD)/harness/cupti_timer.o $(BUILD)/harness/cupti_library.o: CPPFLAGS += -I$(CUDA_HOME)/include
 # cupti_profiler_host.h (CUDA 13) includes C++'s <string> for nothing: harness/cupti_compat has an empty one.
 $(BUILD)/harness/cupti_profiler.o: CPPFLAGS += -Iharness/cupti_compat -I$(CUDA_HOME)/include
 

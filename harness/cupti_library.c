@@ -3,6 +3,9 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <string.h>
+
+#include <cupti_result.h>
 
 #include "util/env.h"
 
@@ -25,4 +28,26 @@ void *kd_cupti_library(void)
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, open_once);
     return lib;
+}
+
+const char *kd_cupti_resolve(void *table, const kd_cupti_symbol *symbols, size_t n)
+{
+    void *handle = kd_cupti_library();
+    for (size_t i = 0; i < n; i++) {
+        void *f = handle ? dlsym(handle, symbols[i].name) : NULL;
+        if (!f)
+            return symbols[i].name;
+        memcpy((char *)table + symbols[i].offset, &f, sizeof f);
+    }
+    return NULL;
+}
+
+const char *kd_cupti_result_text(int rc)
+{
+    void *handle = kd_cupti_library();
+    void *f = handle ? dlsym(handle, "cuptiGetResultString") : NULL;
+    CUptiResult (*result_string)(CUptiResult, const char **) = NULL;
+    memcpy(&result_string, &f, sizeof f);
+    const char *s = NULL;
+    return result_string && result_string((CUptiResult)rc, &s) == CUPTI_SUCCESS && s ? s : "unknown CUPTI error";
 }

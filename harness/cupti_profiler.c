@@ -18,6 +18,7 @@
 #include "counters_reply.h"
 #include "cupti_library.h"
 #include "util/env.h"
+#include "wire/locate.h"
 
 enum { MAX_PASSES = 2000 };
 
@@ -44,15 +45,11 @@ static struct {
     API(data_initialize);
     API(data_info);
     API(range_info);
-    CUptiResult (*result_string)(CUptiResult, const char **);
     CUptiResult (*get_version)(uint32_t *); /* optional: which fields the loaded CUPTI knows */
 } api;
 #undef API
 
-static const struct {
-    size_t offset;
-    const char *symbol;
-} symbols[] = {
+static const kd_cupti_symbol symbols[] = {
 #define SYM(field, name) {offsetof(__typeof__(api), field), name}
     SYM(profiler_initialize, "cuptiProfilerInitialize"),
     SYM(chip_name, "cuptiDeviceGetChipName"),
@@ -74,7 +71,6 @@ static const struct {
     SYM(data_initialize, "cuptiRangeProfilerCounterDataImageInitialize"),
     SYM(data_info, "cuptiRangeProfilerGetCounterDataInfo"),
     SYM(range_info, "cuptiRangeProfilerCounterDataGetRangeInfo"),
-    SYM(result_string, "cuptiGetResultString"),
 #undef SYM
 };
 
@@ -82,33 +78,22 @@ static kd_cupti_status load(char *why, size_t why_len)
 {
     if (api.loaded)
         return KD_CUPTI_OK;
-    void *lib = kd_cupti_library();
-    if (!lib) {
+    if (!kd_cupti_library()) {
         snprintf(why, why_len, "libcupti not found");
         return KD_CUPTI_UNAVAILABLE;
     }
-    for (size_t i = 0; i < sizeof symbols / sizeof *symbols; i++) {
-        void *f = dlsym(lib, symbols[i].symbol);
-        if (!f) {
-            snprintf(why, why_len, "libcupti lacks %s (the range profiler needs CUDA 12.6 or later)",
-                     symbols[i].symbol);
-            return KD_CUPTI_UNAVAILABLE;
-        }
-        memcpy((char *)&api + symbols[i].offset, &f, sizeof f);
+    const char *missing = kd_cupti_resolve(&api, symbols, sizeof symbols / sizeof *symbols);
+    if (missing) {
+        snprintf(why, why_len, "libcupti lacks %s (the range profiler needs CUDA 12.6 or later)", missing);
+        return KD_CUPTI_UNAVAILABLE;
     }
-    void *f = dlsym(lib, "cuptiGetVersion");
+    void *f = dlsym(kd_cupti_library(), "cuptiGetVersion");
     memcpy(&api.get_version, &f, sizeof f);
     api.loaded = true;
     return KD_CUPTI_OK;
 }
 
-static const char *text_of(CUptiResult rc)
-{
-    const char *s = NULL;
-    if (api.result_string && api.result_string(rc, &s) == CUPTI_SUCCESS && s)
-        return s;
-    return "unknown CUPTI error";
-}
+static const char *text_of(CUptiResult rc) { return kd_cupti_result_text((int)rc); }
 
 /* A refusal that means "not here" (an old driver, no permission, an unsupported GPU or a
  * profiler already attached, ncu) rather than a failure of this launch. */
@@ -438,8 +423,8 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
     unsigned version = cupti_version();
     int cache_mode = kd_cupti_cache_control();
     if (cache_mode < 0)
-        cache_mode = version >= KD_CUPTI_CACHE_CONTROL_SINCE ? 1 : 0;
-    if (cache_mode && version < KD_CUPTI_CACHE_CONTROL_SINCE) {
+        cache_mode = version >= KD_CUPTI_CACHE_CONTROL_VERSION ? 1 : 0;
+    if (cache_mode && version < KD_CUPTI_CACHE_CONTROL_VERSION) {
         snprintf(why, why_len, "%s asks for CUPTI's cache control, which needs CUPTI 13.4 or later",
                  kd_env_table()[KD_ENV_CUPTI_CACHE_CONTROL].name);
         st = KD_CUPTI_UNAVAILABLE;
@@ -465,9 +450,9 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
     di.pCounterData = data;
     CALL(data_initialize, di, "cuptiRangeProfilerCounterDataImageInitialize");
 
-    /* User replay: this harness restores the buffers and flushes L2 before every pass, as ncu
-     * does. A CUPTI that refuses it replays the kernel itself (KERNDIFF_CUPTI_REPLAY=kernel
-     * asks for that directly). */
+    /* With CUPTI's cache control, CUPTI replays the kernel (what agrees with ncu). Without it,
+     * user replay: this harness restores the buffers and flushes L2 before every pass, and a
+     * CUPTI that refuses that replays the kernel itself. KERNDIFF_CUPTI_REPLAY overrides. */
     const char *replay = kd_env_nonempty(KD_ENV_CUPTI_REPLAY);
     bool kernel_replay = replay ? !strcmp(replay, "kernel") : cache_mode != 0;
     /* user-range (an experiment, tests/gpu/counters_experiment.sh): the launch in a range of

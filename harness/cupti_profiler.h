@@ -61,8 +61,9 @@ unsigned kd_cupti_l2_prep(void);
 /* CUPTI's own L2 reset before each pass (cuptiRangeProfilerEnable's cacheControlMode, CUPTI
  * 13.4+), as KERNDIFF_CUPTI_CACHE_CONTROL asks: all (1), l2 (2), none (0), unset (-1: the
  * default, which is all where the loaded CUPTI has it, and then kernel replay unless
- * KERNDIFF_CUPTI_REPLAY says otherwise). Asked of an older CUPTI, the profile says it cannot. */
-enum { KD_CUPTI_CACHE_CONTROL_SINCE = 130400 };
+ * KERNDIFF_CUPTI_REPLAY says otherwise). Asked of an older CUPTI, the profile says it cannot. The
+ * version that has it is wire/locate.h's KD_CUPTI_CACHE_CONTROL_VERSION, the one the front end
+ * looks for in the CUPTI wheels. */
 int kd_cupti_cache_control(void);
 
 /* What kd_cupti_profile collects, and where: `metrics` (n names) over one launch on the CUDA

@@ -5,7 +5,6 @@
 #include "cupti_sass.h"
 #include "cupti_library.h"
 
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,51 +31,37 @@ static struct {
     API(disable, CUpti_SassMetricsDisable_Params);
     API(data_properties, CUpti_SassMetricsGetDataProperties_Params);
     API(flush, CUpti_SassMetricsFlushData_Params);
-    CUptiResult (*result_string)(CUptiResult, const char **);
 } api;
 #undef API
 
 static int load(char *why, size_t why_len)
 {
-    void *lib = kd_cupti_library();
-    if (!lib) {
-        snprintf(why, why_len, "libcupti not found");
-        return -1;
-    }
-    static const struct {
-        size_t offset;
-        const char *symbol;
-    } symbols[] = {
+    static const kd_cupti_symbol symbols[] = {
 #define SYM(field, name) {offsetof(__typeof__(api), field), name}
         SYM(profiler_initialize, "cuptiProfilerInitialize"), SYM(chip_name, "cuptiDeviceGetChipName"),
         SYM(properties, "cuptiSassMetricsGetProperties"),    SYM(set_config, "cuptiSassMetricsSetConfig"),
         SYM(unset_config, "cuptiSassMetricsUnsetConfig"),    SYM(enable, "cuptiSassMetricsEnable"),
         SYM(disable, "cuptiSassMetricsDisable"),             SYM(data_properties, "cuptiSassMetricsGetDataProperties"),
-        SYM(flush, "cuptiSassMetricsFlushData"),             SYM(result_string, "cuptiGetResultString"),
+        SYM(flush, "cuptiSassMetricsFlushData"),
 #undef SYM
     };
-    for (size_t i = 0; i < sizeof symbols / sizeof *symbols; i++) {
-        void *f = dlsym(lib, symbols[i].symbol);
-        if (!f) {
-            snprintf(why, why_len, "libcupti lacks %s (SASS metrics need CUDA 12.5 or later)", symbols[i].symbol);
-            return -1;
-        }
-        memcpy((char *)&api + symbols[i].offset, &f, sizeof f);
+    if (!kd_cupti_library()) {
+        snprintf(why, why_len, "libcupti not found");
+        return -1;
+    }
+    const char *missing = kd_cupti_resolve(&api, symbols, sizeof symbols / sizeof *symbols);
+    if (missing) {
+        snprintf(why, why_len, "libcupti lacks %s (SASS metrics need CUDA 12.5 or later)", missing);
+        return -1;
     }
     return 0;
-}
-
-static const char *text_of(CUptiResult rc)
-{
-    const char *s = NULL;
-    return api.result_string && api.result_string(rc, &s) == CUPTI_SUCCESS && s ? s : "unknown CUPTI error";
 }
 
 #define CALL(fn, params, what)                                                                 \
     do {                                                                                       \
         CUptiResult rc_ = api.fn(&(params));                                                   \
         if (rc_ != CUPTI_SUCCESS) {                                                            \
-            snprintf(why, why_len, "%s failed: %s (CUPTI error %d)", what, text_of(rc_), (int)rc_); \
+            snprintf(why, why_len, "%s failed: %s (CUPTI error %d)", what, kd_cupti_result_text(rc_), (int)rc_); \
             goto done;                                                                         \
         }                                                                                      \
     } while (0)

@@ -713,14 +713,18 @@ static void sim_counters(kd_server *s, kd_words *w)
     const char *kernel = "sim_kernel";
     /* Tests of the report's profiler line: answer as a CUPTI 13.0 (user replay, L2 flushed by
      * the harness) or a 13.5 (kernel replay, L2 reset by its cache control) would. */
-    if (refuse && !strcmp(refuse, "cupti-13.0"))
-        kd_counters_reply_profiler(130000, "harness");
-    if (refuse && !strcmp(refuse, "cupti-13.5"))
-        kd_counters_reply_profiler(130500, "cupti");
-    kd_counters_reply(1, &kernel, values, (size_t)n, 1,
-                      refuse && !strcmp(refuse, "cupti-13.5")   ? "kernel"
-                      : refuse && !strcmp(refuse, "cupti-13.0") ? "user"
-                                                                : "simulated");
+    static const struct {
+        const char *as;
+        unsigned version;
+        const char *l2, *replay;
+    } profilers[] = {{"cupti-13.0", 130000, "harness", "user"}, {"cupti-13.5", 130500, "cupti", "kernel"}};
+    const char *replay = "simulated";
+    for (size_t i = 0; refuse && i < sizeof profilers / sizeof *profilers; i++)
+        if (!strcmp(refuse, profilers[i].as)) {
+            kd_counters_reply_profiler(profilers[i].version, profilers[i].l2);
+            replay = profilers[i].replay;
+        }
+    kd_counters_reply(1, &kernel, values, (size_t)n, 1, replay);
 }
 
 static bool sim_command(kd_server *s, kd_words *w)
