@@ -14,14 +14,14 @@ long kd_counters_names(kd_words *w, const char **names, size_t max)
         char *save = NULL;
         for (char *name = strtok_r(w->word[i], ",", &save); name; name = strtok_r(NULL, ",", &save)) {
             if (n == max) {
-                kd_proto_reply("err protocol counters: more than %zu metrics", max);
+                kd_proto_reply("err protocol %s: more than %zu metrics", w->word[0], max);
                 return -1;
             }
             names[n++] = name;
         }
     }
     if (n == 0)
-        kd_proto_reply("err protocol usage: counters NAME[,NAME...]");
+        kd_proto_reply("err protocol usage: %s NAME[,NAME...]", w->word[0]);
     return n ? (long)n : -1;
 }
 

@@ -953,6 +953,62 @@ static bool cuda_restore(kd_server *s, kd_server_arg *a, const char *doing);
  * scratch zeroed, then L2 prepared as kd_cupti_l2_prep() says (KERNDIFF_COUNTER_PREP, the
  * steps of cupti_profiler.h; tests/gpu/counters_experiment.sh compares them with ncu). The
  * default: the flush's memset, then kd_touch reads it (see touch_ptx). */
+/* kd_icache's PTX (KD_CUPTI_PREP_ICACHE): ICACHE_INSNS dependent multiply-adds of distinct
+ * constants, straight-line (~16 bytes of SASS each, 384 KiB: more than an SM's instruction
+ * caches hold), the result stored only if it equals a value it never takes, so that none is
+ * dropped. malloc'ed; NULL when out of memory. */
+enum { ICACHE_INSNS = 24576 };
+static char *icache_ptx(void)
+{
+    static const char head[] = ".version 7.4\n.target sm_80\n.address_size 64\n"
+                               ".visible .entry kd_icache(.param .u64 p, .param .u32 m)\n{\n"
+                               "  .reg .pred %p<2>;\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
+                               "  ld.param.u64 %rd1, [p];\n  ld.param.u32 %r2, [m];\n  mov.u32 %r1, %tid.x;\n",
+                      tail[] = "  setp.ne.u32 %p1, %r1, 1515870810;\n  @%p1 bra DONE;\n  st.global.u32 [%rd1], %r1;\n"
+                               "DONE:\n  ret;\n}\n";
+    size_t size = sizeof head + sizeof tail + (size_t)ICACHE_INSNS * 48;
+    char *ptx = malloc(size), *end = ptx;
+    if (!ptx)
+        return NULL;
+    end += sprintf(end, "%s", head);
+    for (unsigned i = 0; i < ICACHE_INSNS; i++)
+        end += sprintf(end, "  mad.lo.u32 %%r1, %%r1, %%r2, %u;\n", i * 2654435761u + 1);
+    sprintf(end, "%s", tail);
+    return ptx;
+}
+
+/* Runs kd_icache on every SM, a warp on each of its partitions (KD_CUPTI_PREP_ICACHE). */
+static void evict_instructions(harness *h)
+{
+    static CUfunction icache;
+    static bool tried;
+    if (!tried) {
+        tried = true;
+        char *ptx = icache_ptx();
+        CUmodule m;
+        CUresult rc = ptx ? h->cu.ModuleLoadData(&m, ptx) : CUDA_ERROR_OUT_OF_MEMORY;
+        if (rc == 0)
+            rc = h->cu.ModuleGetFunction(&icache, m, "kd_icache");
+        free(ptx);
+        if (rc != 0) {
+            char text[256];
+            icache = NULL;
+            fprintf(stderr, "kerndiff-harness: the instruction-cache eviction kernel did not load (%s): counter "
+                            "passes start with the kernel's instructions cached\n",
+                    kd_cuda_describe(&h->cu, rc, text, sizeof text));
+        }
+    }
+    if (!icache)
+        return;
+    int sms = 0;
+    h->cu.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, h->dev);
+    unsigned multiplier = 3;
+    void *params[] = {&h->flush, &multiplier};
+    cuda_ok(h, h->cu.LaunchKernel(icache, (unsigned)(sms > 0 ? 2 * sms : 264), 1, 1, 128, 1, 1, 0, h->stream, params,
+                                  NULL),
+            "evicting instructions from the SMs' caches");
+}
+
 static void before_counter_pass(void *ctx, size_t pass)
 {
     /* kd_discard: one 128-byte L2 line per thread and loop step, invalidated without being
@@ -1025,6 +1081,8 @@ static void before_counter_pass(void *ctx, size_t pass)
             exit(3);
         }
     }
+    if (steps & KD_CUPTI_PREP_ICACHE) /* first: its code passes through L2, which the flush then clears */
+        evict_instructions(h);
     if (steps & KD_CUPTI_PREP_MEMSET)
         cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
     if ((steps & KD_CUPTI_PREP_TOUCH) && !h->touch_tried) {
@@ -1076,6 +1134,41 @@ static void counter_launch(void *ctx)
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), "running the kernel");
 }
 
+/* Replies `err counters unavailable|unknown|failed WHY` for a profile that did not succeed;
+ * false (nothing said) for one that did. */
+static bool refused(kd_cupti_status st, const char *why)
+{
+    if (st == KD_CUPTI_UNAVAILABLE)
+        kd_proto_reply("err counters unavailable %s", why);
+    else if (st == KD_CUPTI_UNKNOWN)
+        kd_proto_reply("err counters unknown %s", why);
+    else if (st != KD_CUPTI_OK)
+        kd_proto_reply("err counters failed %s", why);
+    return st != KD_CUPTI_OK;
+}
+
+/* `prepare-counters NAME[,NAME...]`: the host work of a later `counters` with these names
+ * (cupti_profiler.h's kd_cupti_prepare), done while kerndiff waits on the other children.
+ * The timer is left as it is: nothing is launched or profiled. */
+static void prepare_counters(harness *h, kd_words *w)
+{
+    const char *names[KD_COUNTERS_MAX_METRICS];
+    long n = kd_counters_names(w, names, KD_COUNTERS_MAX_METRICS);
+    if (n < 0)
+        return;
+    if (!server.ready) {
+        kd_proto_reply("err protocol prepare-counters before setup");
+        return;
+    }
+    double ms = 0;
+    char why[1024];
+    kd_cupti_status st = kd_cupti_prepare(
+        &(kd_cupti_request){.ctx = h->ctx, .device = (int)h->dev, .metrics = names, .n = (size_t)n}, &ms, why,
+        sizeof why);
+    if (!refused(st, why))
+        kd_proto_reply("ok prepare-counters ms=%.1f", ms);
+}
+
 /* `counters NAME[,NAME...]`: the current slot's launch profiled in this process
  * (cupti_profiler.h), as many passes as the metrics need. */
 static void counters(harness *h, kd_words *w)
@@ -1102,13 +1195,7 @@ static void counters(harness *h, kd_words *w)
     kd_cupti_status st = kd_cupti_profile(
         &(kd_cupti_request){.ctx = h->ctx, .device = (int)h->dev, .metrics = names, .n = (size_t)n, .ops = &ops}, &r,
         why, sizeof why);
-    if (st == KD_CUPTI_UNAVAILABLE)
-        kd_proto_reply("err counters unavailable %s", why);
-    else if (st == KD_CUPTI_UNKNOWN)
-        kd_proto_reply("err counters unknown %s", why);
-    else if (st != KD_CUPTI_OK)
-        kd_proto_reply("err counters failed %s", why);
-    if (st != KD_CUPTI_OK)
+    if (refused(st, why))
         return;
     const char *kernels[KD_CUPTI_MAX_RANGES];
     for (size_t k = 0; k < r.ranges; k++)
@@ -1294,6 +1381,8 @@ static bool cuda_command(kd_server *s, kd_words *w)
         once(h);
     else if (!strcmp(cmd, "counters"))
         counters(h, w);
+    else if (!strcmp(cmd, "prepare-counters"))
+        prepare_counters(h, w);
     else if (!strcmp(cmd, "regions"))
         regions(h, w);
     else if (!strcmp(cmd, "hotspots"))

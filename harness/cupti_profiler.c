@@ -292,6 +292,7 @@ unsigned kd_cupti_l2_prep(void)
         {"limit", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_LIMIT},
         {"reset", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_RESET},
         {"inside", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_INSIDE},
+        {"icache", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_ICACHE},
     };
     const char *want = kd_env_nonempty(KD_ENV_COUNTER_PREP);
     for (size_t i = 0; want && i < sizeof preps / sizeof *preps; i++)
@@ -334,22 +335,16 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *out, char *why, size_t why_len)
+/* The profiler up and the configuration image for `names` built and kept (cache): the host
+ * work of a profile, which kd_cupti_prepare does ahead of it. The counter availability image
+ * needs the context. */
+static kd_cupti_status configure(void *ctx, int device, const char **names, size_t n, char *why, size_t why_len)
 {
-    void *ctx = req->ctx;
-    int device = req->device;
-    const char *const *metrics = req->metrics;
-    size_t n = req->n;
-    const kd_cupti_pass_ops *ops = req->ops;
-    memset(out, 0, sizeof *out);
-    double t0 = now_ms(), t1 = t0, t2 = t0;
     kd_cupti_status st = load(why, why_len);
     if (st != KD_CUPTI_OK)
         return st;
-    const char **names = (const char **)metrics;
     CUpti_Profiler_Host_Object *host = NULL;
-    uint8_t *availability = NULL, *config = NULL, *data = NULL;
-    CUpti_RangeProfiler_Object *obj = NULL;
+    uint8_t *availability = NULL, *config = NULL;
 
     static bool initialized; /* once per process; the profiler stays up until the harness exits */
     if (!initialized) {
@@ -368,54 +363,85 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
         st = KD_CUPTI_FAILED;
         goto done;
     }
-    if (!cache.key || strcmp(cache.key, key)) {
-        forget_config();
-        /* Counters another session holds are left out of the configuration (best effort). */
-        CUpti_Profiler_GetCounterAvailability_Params avail = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-        avail.ctx = ctx;
-        if (api.availability(&avail) == CUPTI_SUCCESS && avail.counterAvailabilityImageSize) {
-            availability = malloc(avail.counterAvailabilityImageSize);
-            avail.pCounterAvailabilityImage = availability;
-            if (availability && api.availability(&avail) != CUPTI_SUCCESS) {
-                free(availability);
-                availability = NULL;
-            }
-        }
-        host = host_with(chip.pChipName, availability, names, n, &rc);
-        if (!host) {
-            free(key);
-            if (name_unknown(chip.pChipName, availability, names, n, why, why_len))
-                st = KD_CUPTI_UNKNOWN;
-            else {
-                snprintf(why, why_len, "cuptiProfilerHostConfigAddMetrics failed: %s (CUPTI error %d)", text_of(rc),
-                         (int)rc);
-                st = classify(rc);
-            }
-            goto done;
-        }
-        CUpti_Profiler_Host_GetConfigImageSize_Params size = {
-            .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-        size.pHostObject = host;
-        if ((rc = api.config_size(&size)) == CUPTI_SUCCESS) {
-            config = malloc(size.configImageSize);
-            CUpti_Profiler_Host_GetConfigImage_Params image = {
-                .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-            image.pHostObject = host;
-            image.configImageSize = size.configImageSize;
-            image.pConfigImage = config;
-            rc = config ? api.config_image(&image) : CUPTI_ERROR_OUT_OF_MEMORY;
-        }
-        if (rc != CUPTI_SUCCESS) {
-            free(key);
-            snprintf(why, why_len, "building the configuration image failed: %s (CUPTI error %d)", text_of(rc), (int)rc);
-            st = classify(rc);
-            goto done;
-        }
-        cache = (struct config_cache){key, host, config, size.configImageSize};
-        host = NULL;
-        config = NULL;
-    } else
+    if (cache.key && !strcmp(cache.key, key)) {
         free(key);
+        goto done;
+    }
+    forget_config();
+    /* Counters another session holds are left out of the configuration (best effort). */
+    CUpti_Profiler_GetCounterAvailability_Params avail = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    avail.ctx = ctx;
+    if (api.availability(&avail) == CUPTI_SUCCESS && avail.counterAvailabilityImageSize) {
+        availability = malloc(avail.counterAvailabilityImageSize);
+        avail.pCounterAvailabilityImage = availability;
+        if (availability && api.availability(&avail) != CUPTI_SUCCESS) {
+            free(availability);
+            availability = NULL;
+        }
+    }
+    host = host_with(chip.pChipName, availability, names, n, &rc);
+    if (!host) {
+        free(key);
+        if (name_unknown(chip.pChipName, availability, names, n, why, why_len))
+            st = KD_CUPTI_UNKNOWN;
+        else {
+            snprintf(why, why_len, "cuptiProfilerHostConfigAddMetrics failed: %s (CUPTI error %d)", text_of(rc),
+                     (int)rc);
+            st = classify(rc);
+        }
+        goto done;
+    }
+    CUpti_Profiler_Host_GetConfigImageSize_Params size = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    size.pHostObject = host;
+    if ((rc = api.config_size(&size)) == CUPTI_SUCCESS) {
+        config = malloc(size.configImageSize);
+        CUpti_Profiler_Host_GetConfigImage_Params image = {
+            .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+        image.pHostObject = host;
+        image.configImageSize = size.configImageSize;
+        image.pConfigImage = config;
+        rc = config ? api.config_image(&image) : CUPTI_ERROR_OUT_OF_MEMORY;
+    }
+    if (rc != CUPTI_SUCCESS) {
+        free(key);
+        snprintf(why, why_len, "building the configuration image failed: %s (CUPTI error %d)", text_of(rc), (int)rc);
+        st = classify(rc);
+        goto done;
+    }
+    cache = (struct config_cache){key, host, config, size.configImageSize};
+    host = NULL;
+    config = NULL;
+done:
+    host_free(host);
+    free(availability);
+    free(config);
+    return st;
+}
+
+kd_cupti_status kd_cupti_prepare(const kd_cupti_request *req, double *ms, char *why, size_t why_len)
+{
+    double t0 = now_ms();
+    kd_cupti_status st = configure(req->ctx, req->device, (const char **)req->metrics, req->n, why, why_len);
+    *ms = now_ms() - t0;
+    return st;
+}
+
+kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *out, char *why, size_t why_len)
+{
+    void *ctx = req->ctx;
+    const char *const *metrics = req->metrics;
+    size_t n = req->n;
+    const kd_cupti_pass_ops *ops = req->ops;
+    memset(out, 0, sizeof *out);
+    double t0 = now_ms(), t1 = t0, t2 = t0;
+    const char **names = (const char **)metrics;
+    uint8_t *data = NULL;
+    CUpti_RangeProfiler_Object *obj = NULL;
+    CUptiResult rc;
+    kd_cupti_status st = configure(ctx, req->device, names, n, why, why_len);
+    if (st != KD_CUPTI_OK)
+        return st;
 
     /* CUPTI 13.4+ resets L2 itself before each pass, and then replays the kernel itself:
      * that is what agrees with ncu (docs/COUNTERS.md). An older one: user replay, L2 flushed
@@ -548,9 +574,6 @@ done:
         dis.pRangeProfilerObject = obj;
         api.disable(&dis);
     }
-    host_free(host);
-    free(availability);
-    free(config);
     free(data);
     if (st != KD_CUPTI_OK) {
         free(out->values);

@@ -44,7 +44,8 @@ typedef struct kd_cupti_result {
 } kd_cupti_result;
 
 /* How before_pass prepares L2 (a set of steps, in this order): KERNDIFF_COUNTER_PREP names the
- * set (touch, memset, read, discard, clean, none, pages, limit, reset, inside; unset or unknown: the default), so that an
+ * set (touch, memset, read, discard, clean, none, pages, limit, reset, inside, icache; unset or unknown: the
+ * default), so that an
  * experiment compares them without a rebuild (tests/gpu/counters_experiment.sh). */
 enum {
     KD_CUPTI_PREP_MEMSET = 1,  /* write the flush buffer (twice L2): evicts what the last pass left */
@@ -55,6 +56,9 @@ enum {
     KD_CUPTI_PREP_RESET = 32,  /* then cuCtxResetPersistingL2Cache */
     KD_CUPTI_PREP_INSIDE = 64, /* all of it after the profiler's start, so that the launch follows it on
                                 * the GPU with no host gap (its kernels' ranges are dropped) */
+    KD_CUPTI_PREP_ICACHE = 128, /* first, run straight-line code larger than an SM's instruction caches
+                                 * on every SM: the kernel's instructions fetched cold, as ncu's
+                                 * --cache-control all may leave them (CUPTI's resets L2 only) */
 };
 unsigned kd_cupti_l2_prep(void);
 
@@ -79,5 +83,12 @@ typedef struct {
 /* Collects what `req` asks for. The result's values are malloc'ed (free them); on failure
  * `why` (why_len bytes) says what failed. */
 kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *out, char *why, size_t why_len);
+
+/* The host work of a later kd_cupti_profile of the same metrics, done now: the profiler
+ * initialized, the counter availability read, the configuration image built and kept (req's
+ * ops are not used; nothing is launched and the range profiler is not enabled). The
+ * timing pass has it done while the sides check their outputs, when this process waits
+ * anyway (~0.3 s on an H100). *ms: how long it took. */
+kd_cupti_status kd_cupti_prepare(const kd_cupti_request *req, double *ms, char *why, size_t why_len);
 
 #endif

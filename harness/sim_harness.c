@@ -727,6 +727,21 @@ static void sim_counters(kd_server *s, kd_words *w)
     kd_counters_reply(1, &kernel, values, (size_t)n, 1, replay);
 }
 
+/* `prepare-counters`: nothing to build ahead here; refused as `counters` would be. */
+static void sim_prepare_counters(kd_server *s, kd_words *w)
+{
+    const char *names[KD_COUNTERS_MAX_METRICS];
+    if (kd_counters_names(w, names, KD_COUNTERS_MAX_METRICS) < 0)
+        return;
+    const char *refuse = kd_env_nonempty(KD_ENV_SIM_COUNTERS);
+    if (!s->ready)
+        kd_proto_reply("err protocol prepare-counters before setup");
+    else if (refuse && !strcmp(refuse, "unavailable"))
+        kd_proto_reply("err counters unavailable the simulated GPU has no CUPTI profiler (KERNDIFF_SIM_COUNTERS)");
+    else
+        kd_proto_reply("ok prepare-counters ms=0.0");
+}
+
 static bool sim_command(kd_server *s, kd_words *w)
 {
     const char *cmd = w->word[0];
@@ -744,6 +759,8 @@ static bool sim_command(kd_server *s, kd_words *w)
         regions(w);
     else if (!strcmp(cmd, "counters"))
         sim_counters(s, w);
+    else if (!strcmp(cmd, "prepare-counters"))
+        sim_prepare_counters(s, w);
     else if (!strcmp(cmd, "hotspots"))
         sim_hotspots(s, w);
     else if (!strcmp(cmd, "mode")) {

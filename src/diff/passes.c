@@ -174,7 +174,15 @@ static kd_pass_result run_timing(const kd_pass_context *ctx, kd_comparison *c)
     /* The counter pass in CUPTI takes the timing's child as it is (measure/harness_pool.h). */
     const char *collector = counters_wanted(ctx->opts) ? collector_of(ctx->opts, c) : NULL;
     o.hand_over = ctx->shared_argv && collector && strcmp(collector, "ncu") != 0;
+    kd_strlist names = {0};
+    if (o.hand_over) { /* built by that child while the sides check their outputs */
+        kd_cupti_options co = {.full = ctx->opts->counters.full, .extra = &ctx->opts->counters.extra_metrics};
+        kd_cupti_counter_names(&co, &names);
+        o.counter_names = (const char *const *)names.items;
+        o.ncounter_names = names.count;
+    }
     kd_timing_status st = kd_measure(ctx->sides, ctx->shared_argv, &o, ctx->workdir, &c->timing, &error);
+    free(names.items);
     if (st != KD_TIMING_OK) {
         kd_note_set(&c->runtime_note, KD_RUNTIME_TIMING_FAILED, KD_NOTE_NO_SIDE, NULL, NULL, kd_sb_str(&error));
         kd_sb_free(&error);

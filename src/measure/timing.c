@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "wire/client.h"
+#include "wire/counters.h"
 #include "measure/harness_pool.h"
 #include "measure/verdict.h"
 #include "util/fs.h"
@@ -31,6 +32,7 @@ enum {
     WARMUP_BUDGET_MS = 1000,
     CHECK_EXTRA_MS = 2000,         /* the correctness run: start-up, then ... */
     CHECK_MS_PER_GIB = 4000,       /* ... every buffer restored and read back, twice */
+    PREPARE_MS = 30000,            /* prepare-counters: host work, ~0.3 s on an H100; CUPTI's own start-up */
 };
 
 /* Below this time per launch, one launch per event pair is too short to time well
@@ -638,6 +640,7 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
     }
     if (status != KD_TIMING_OK)
         goto out;
+    kd_trace("check files written (%.0f MiB)", 2.0 * (double)(total[0] + total[1]) / (1u << 20));
     int partner[KD_MAX_OUTPUTS];
     pair_outputs(refs, nrefs, partner);
     r->out->outputs = kd_xcalloc(nrefs[0] + 1, sizeof *r->out->outputs);
@@ -693,6 +696,22 @@ static void stop_alone(run_state *r, bool went_well)
         }
 }
 
+/* The reply to `prepare-counters`, read whatever became of the check (the stream stays in
+ * step). A refusal is the counter pass's to report, when it asks again; a child that died or
+ * hung is this pass's failure, as in any other command. */
+static kd_timing_status prepared_counters(run_state *r, kd_timing_status st)
+{
+    double ms;
+    kd_reply_status rs = kd_wire_prepare_counters_reply(&r->child[SHARED], watchdog_ms(r->o->timeout_ms, PREPARE_MS), &ms);
+    if (rs == KD_REPLY_OK)
+        kd_trace("counter configuration built while the sides checked (%.0f ms in the harness)", ms);
+    else if (rs == KD_REPLY_ERR)
+        kd_trace("counter configuration not built ahead: the harness refused (the counter pass asks again)");
+    else if (st == KD_TIMING_OK)
+        return fail(r, SHARED, &r->child[SHARED], rs, "building the counters' configuration", KD_TIMING_RUN_FAILED);
+    return st;
+}
+
 /* Each side alone first: its first launches and the correctness run happen where a fault
  * names the side. The shared child sets up at the same time (filling inputs is host work);
  * if the GPU has no room for all three, it tries again once the others are gone. */
@@ -718,9 +737,16 @@ static kd_timing_status check_then_set_up(run_state *r, const char *workdir)
         kd_sb_free(&ignored);
     }
     kd_trace("buffers allocated and filled (each side alone%s)", shared_ready ? ", and together" : "");
+    /* The shared child waits while the sides check: it builds the counter pass's configuration
+     * meanwhile. Nothing runs on the GPU for it, and it is done before any timing. */
+    bool preparing = st == KD_TIMING_OK && shared_ready && r->o->hand_over && r->o->ncounter_names;
+    if (preparing)
+        kd_wire_send_prepare_counters(&r->child[SHARED], r->o->counter_names, r->o->ncounter_names);
     if (st == KD_TIMING_OK)
         st = check_outputs(r, workdir);
     kd_trace("outputs checked");
+    if (preparing)
+        st = prepared_counters(r, st);
     stop_alone(r, st == KD_TIMING_OK);
     if (st == KD_TIMING_OK && !shared_ready)
         st = set_up_shared(r);

@@ -31,6 +31,11 @@ typedef struct kd_timing_options {
     unsigned sustained_ms;    /* --load sustained: ms of back-to-back load before each block; 0: --load single */
     bool hand_over;           /* not an option: the diff's counter pass will take the shared child
                                  (measure/harness_pool.h's hand-over), so it is not stopped */
+    /* Not options either: with hand_over, the names the counter pass will ask the shared child
+     * for. It builds their CUPTI configuration (`prepare-counters`) while the sides check
+     * their outputs, when it waits anyway: ~0.3 s of the counter pass, off the diff's wall. */
+    const char *const *counter_names;
+    size_t ncounter_names;
 } kd_timing_options;
 
 /* --load sustained's load before each block of samples: triton.testing.do_bench's default rep. */

@@ -40,6 +40,12 @@ static void counter_names(const kd_cupti_options *o, const kd_strlist *drop, kd_
     }
 }
 
+void kd_cupti_counter_names(const kd_cupti_options *o, kd_strlist *out)
+{
+    kd_strlist none = {0};
+    counter_names(o, &none, out);
+}
+
 /* A pass per metric group, each a launch after its restore and flush, plus CUPTI's own work:
  * as generous as ncu's bound (ncu/ncu_run.h), without ncu's start-up. */
 static int counters_timeout_ms(const kd_cupti_options *o)

@@ -40,6 +40,11 @@ typedef enum kd_cupti_collect_status {
 /* Whether the table's metric `ncu_name` is a launch fact rather than a counter. */
 bool kd_cupti_is_launch_fact(const char *ncu_name);
 
+/* The counters kd_cupti_collect asks a side's harness for, in that order (o's full and extra
+ * matter; the launch facts are left out): for the timing pass to have them prepared. The
+ * strings are not copied. */
+void kd_cupti_counter_names(const kd_cupti_options *o, kd_strlist *out);
+
 kd_cupti_collect_status kd_cupti_collect(const kd_cupti_options *o, const kd_harness_side *side,
                                          unsigned long long seed, kd_ncu_result *out, kd_strbuf *why);
 

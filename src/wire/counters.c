@@ -108,13 +108,19 @@ static kd_wire_counters_status parse_refusal(const kd_child *c, kd_strbuf *why)
     return st;
 }
 
+/* The names as the protocol's one word: "a,b,c". */
+static void join_names(const char *const *names, size_t n, kd_strbuf *list)
+{
+    for (size_t i = 0; i < n; i++)
+        kd_sb_printf(list, "%s%s", i ? "," : "", names[i]);
+}
+
 kd_wire_counters_status kd_wire_counters(kd_child *c, const char *const *names, size_t n, int timeout_ms,
                                          kd_wire_counters_reply *out, kd_strbuf *why)
 {
     memset(out, 0, sizeof *out);
     kd_strbuf list = {0};
-    for (size_t i = 0; i < n; i++)
-        kd_sb_printf(&list, "%s%s", i ? "," : "", names[i]);
+    join_names(names, n, &list);
     kd_reply_status st = kd_child_call(c, timeout_ms, "counters %s", kd_sb_str(&list));
     kd_sb_free(&list);
     kd_wire_counters_status result = KD_WIRE_COUNTERS_FAILED;
@@ -136,4 +142,20 @@ void kd_wire_counters_free(kd_wire_counters_reply *r)
     free(r->kernels);
     free(r->values);
     memset(r, 0, sizeof *r);
+}
+
+void kd_wire_send_prepare_counters(kd_child *c, const char *const *names, size_t n)
+{
+    kd_strbuf list = {0};
+    join_names(names, n, &list);
+    kd_child_send(c, "prepare-counters %s", kd_sb_str(&list));
+    kd_sb_free(&list);
+}
+
+kd_reply_status kd_wire_prepare_counters_reply(kd_child *c, int timeout_ms, double *ms)
+{
+    kd_reply_status st = kd_child_receive(c, timeout_ms);
+    const char *v = st == KD_REPLY_OK ? kd_proto_value(&c->words, 2, "ms") : NULL;
+    *ms = v ? strtod(v, NULL) : -1;
+    return st;
 }

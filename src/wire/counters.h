@@ -32,4 +32,11 @@ kd_wire_counters_status kd_wire_counters(kd_child *c, const char *const *names, 
                                          kd_wire_counters_reply *out, kd_strbuf *why);
 void kd_wire_counters_free(kd_wire_counters_reply *r);
 
+/* `prepare-counters` with the n names: the harness does the host work of a later `counters`
+ * with the same names (CUPTI's configuration built) while the caller waits on other children.
+ * Sent first, the reply read later: OK (*ms: the harness's time), ERR (refused; the counter
+ * pass asks again and says why), or what became of the child. */
+void kd_wire_send_prepare_counters(kd_child *c, const char *const *names, size_t n);
+kd_reply_status kd_wire_prepare_counters_reply(kd_child *c, int timeout_ms, double *ms);
+
 #endif

@@ -20,6 +20,43 @@ lacks ip_cupti err 'in one harness'
 has ip_cupti err 'counters v1: 1 kernel\(s\), 1 passes \(simulated replay\)'
 has ip_cupti err 'counters v2: 1 kernel\(s\), 1 passes \(simulated replay\)'
 lacks ip_cupti err 'ncu collects them'
+# The timing pass's shared child built the counter configuration while the sides checked
+# their outputs (prepare-counters), before the timing: it is off the diff's wall time.
+has ip_cupti err 'counter configuration built while the sides checked \([0-9]+ ms in the harness\)'
+if python3 - "$(grep -n 'counter configuration built' "$WORK/ip_cupti.err" | cut -d: -f1)" \
+        "$(grep -n 'outputs checked' "$WORK/ip_cupti.err" | cut -d: -f1)" "$(grep -n 'warmed up' "$WORK/ip_cupti.err" | cut -d: -f1)" <<'PY'
+import sys
+built, checked, warm = (int(x) for x in sys.argv[1:4])
+sys.exit(0 if checked < built < warm else 1)
+PY
+then ok "ip_cupti: the configuration was read back after the check, before the warm-up"
+else fail "ip_cupti: prepare-counters out of place" "$WORK/ip_cupti.err"; fi
+# What was prepared is what the counter pass asks for (the recorded protocol): the same names,
+# --metrics extras included, in the child that then answers `counters`.
+. "$ROOT/tests/e2e/protocol_recorder.sh"
+record_protocol "$WORK/ip_rec" "$WORK/ip_rec.log" --per-child
+KERNDIFF_HARNESS_DIR="$WORK/ip_rec" KERNDIFF_SIMULATE="$SIM_IP" run ip_prepared 0 -- --counters cupti \
+    --metrics sm__cycles_active.avg "$A" "$B"
+if python3 - "$WORK/ip_rec.log" <<'PY'
+import sys
+prep, asked = {}, {}
+for line in open(sys.argv[1]):
+    w = line.split()
+    if len(w) == 3 and w[1] == "prepare-counters":
+        prep.setdefault(w[0], []).append(w[2])
+    elif len(w) == 3 and w[1] == "counters":
+        asked.setdefault(w[0], []).append(w[2])
+pids = list(prep)
+ok = (len(pids) == 1 and len(prep[pids[0]]) == 1 and asked.get(pids[0])
+      and all(a == prep[pids[0]][0] for a in asked[pids[0]]) and "sm__cycles_active.avg" in prep[pids[0]][0])
+sys.exit(0 if ok else 1)
+PY
+then ok "ip_prepared: the names prepared are the ones the counter pass asks the same child for"
+else fail "ip_prepared: prepare-counters and counters differ" "$WORK/ip_rec.log"; fi
+# Nothing to overlap without the check; nothing to prepare for ncu.
+KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_nocheck 0 -- --counters cupti --no-check "$A" "$B"
+lacks ip_nocheck err 'counter configuration'
+has ip_nocheck out '^counters +v1 +v2 +delta$'
 if [ "$(ip_metric "$WORK/ip_cupti.json" 0 duration)" = 65000.0 ] && [ "$(ip_metric "$WORK/ip_cupti.json" 1 duration)" = 51000.0 ]; then
     ok "ip_cupti: the durations are the simulated harness's own (65 us, 51 us)"
 else fail "ip_cupti: durations not the simulated harness's" "$WORK/ip_cupti.json"; fi
@@ -67,6 +104,7 @@ KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtu
     run ip_fallback_traced 0 -- --counters auto --ncu $NCU "$A" "$B"
 has ip_fallback_traced err "counters in the timing pass's harness: the simulated GPU has no CUPTI profiler .*; a fresh harness tries"
 has ip_fallback_traced err 'counter pass v1, v2 \(CUPTI, in one harness\)'
+has ip_fallback_traced err 'counter configuration not built ahead: the harness refused'
 has ip_fallback err '^counters: the CUPTI profiler is not available \(the simulated GPU has no CUPTI profiler \(KERNDIFF_SIM_COUNTERS\)\): ncu collects them$'
 if [ "$(grep -c 'CUPTI profiler is not available' "$WORK/ip_fallback.err")" = 1 ]; then
     ok "ip_fallback: said once"; else fail "ip_fallback: the fallback line is not said exactly once" "$WORK/ip_fallback.err"; fi
@@ -87,6 +125,7 @@ KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtu
 has ip_ncu out 'Nsight Compute, fast metric set'
 lacks ip_ncu err 'CUPTI'
 has ip_ncu err 'counter pass v1$'
+lacks ip_ncu err 'counter configuration'
 
 # --counters cupti where CUPTI is refused: a note, no ncu although one is given.
 KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \

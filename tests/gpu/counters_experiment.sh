@@ -24,10 +24,11 @@ one() { # NAME ARGS... (a kerndiff A/A diff: compiles the kernel and gives its l
         "${OUT:-$WORK}/experiment-$name.json" 2>&1 | tee -a "$SUMMARY"
 }
 KERNELS="${EXPERIMENT_KERNELS:-copy fma_short bank_conflicts fma_loop}"
-for k in $KERNELS; do
+for k in ${KERNELS//,/ }; do   # spaces or commas
     case $k in
     copy) one copy --n 33554432 "$K/copy.cu" "$K/copy.cu" ;;
     fma_short) one fma_short --arg iters=400 "$K/fma_loop.cu" "$K/fma_loop.cu" ;;
+    fma_5us) one fma_5us --arg iters=200 "$K/fma_loop.cu" "$K/fma_loop.cu" ;;   # counters_inproc.sh's 5 us kernel
     bank_conflicts) one bank_conflicts examples/bank_conflicts/v1.cu examples/bank_conflicts/v1.cu ;;
     fma_loop) one fma_loop "$K/fma_loop.cu" "$K/fma_loop.cu" ;;
     esac
