@@ -335,10 +335,13 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* The profiler up and the configuration image for `names` built and kept (cache): the host
- * work of a profile, which kd_cupti_prepare does ahead of it. The counter availability image
- * needs the context. */
-static kd_cupti_status configure(void *ctx, int device, const char **names, size_t n, char *why, size_t why_len)
+/* The configuration image for `names` built and kept (cache), the profiler up first unless
+ * host_only. host_only is kd_cupti_prepare's: the Profiler Host API alone, which needs neither
+ * the profiler nor the context, and so no counter availability image (optional for the chips
+ * this CUPTI knows; it leaves out counters another session holds, and a profile of a
+ * configuration that needs them fails as it would have). */
+static kd_cupti_status configure(void *ctx, int device, const char **names, size_t n, bool host_only, char *why,
+                                 size_t why_len)
 {
     kd_cupti_status st = load(why, why_len);
     if (st != KD_CUPTI_OK)
@@ -347,7 +350,7 @@ static kd_cupti_status configure(void *ctx, int device, const char **names, size
     uint8_t *availability = NULL, *config = NULL;
 
     static bool initialized; /* once per process; the profiler stays up until the harness exits */
-    if (!initialized) {
+    if (!initialized && !host_only) {
         CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
         CALL(profiler_initialize, init, "cuptiProfilerInitialize");
         initialized = true;
@@ -371,7 +374,7 @@ static kd_cupti_status configure(void *ctx, int device, const char **names, size
     /* Counters another session holds are left out of the configuration (best effort). */
     CUpti_Profiler_GetCounterAvailability_Params avail = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     avail.ctx = ctx;
-    if (api.availability(&avail) == CUPTI_SUCCESS && avail.counterAvailabilityImageSize) {
+    if (!host_only && api.availability(&avail) == CUPTI_SUCCESS && avail.counterAvailabilityImageSize) {
         availability = malloc(avail.counterAvailabilityImageSize);
         avail.pCounterAvailabilityImage = availability;
         if (availability && api.availability(&avail) != CUPTI_SUCCESS) {
@@ -422,7 +425,7 @@ done:
 kd_cupti_status kd_cupti_prepare(const kd_cupti_request *req, double *ms, char *why, size_t why_len)
 {
     double t0 = now_ms();
-    kd_cupti_status st = configure(req->ctx, req->device, (const char **)req->metrics, req->n, why, why_len);
+    kd_cupti_status st = configure(req->ctx, req->device, (const char **)req->metrics, req->n, true, why, why_len);
     *ms = now_ms() - t0;
     return st;
 }
@@ -439,7 +442,7 @@ kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *o
     uint8_t *data = NULL;
     CUpti_RangeProfiler_Object *obj = NULL;
     CUptiResult rc;
-    kd_cupti_status st = configure(ctx, req->device, names, n, why, why_len);
+    kd_cupti_status st = configure(ctx, req->device, names, n, false, why, why_len);
     if (st != KD_CUPTI_OK)
         return st;
 
