@@ -85,10 +85,10 @@ typedef struct {
 kd_cupti_status kd_cupti_profile(const kd_cupti_request *req, kd_cupti_result *out, char *why, size_t why_len);
 
 /* The host work of a later kd_cupti_profile of the same metrics, done now: the configuration
- * image built and kept with the Profiler Host API alone (req's ops are not used). The
- * profiler itself is not initialized, nothing is launched: the timing pass has this done while
- * the sides check their outputs, before its own timing, which cuptiProfilerInitialize moved
- * by up to 0.3% on an H100 (bench/full_diff.txt). *ms: how long it took. */
+ * image built and kept (req's ops are not used; nothing is launched, the range profiler is not
+ * enabled), then the profiler taken down again, so that a timing after it runs as without it.
+ * The timing pass has this done while the sides check their outputs (~0.3 s on an H100, off
+ * the counter pass). *ms: how long it took. */
 kd_cupti_status kd_cupti_prepare(const kd_cupti_request *req, double *ms, char *why, size_t why_len);
 
 #endif
