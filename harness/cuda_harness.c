@@ -1009,6 +1009,32 @@ static void evict_instructions(harness *h)
             "evicting instructions from the SMs' caches");
 }
 
+/* Reads one word per 64 KiB of a 4 GiB buffer of its own (1 GiB where that does not fit) with
+ * kd_stride (KD_CUPTI_PREP_TLB): the translations the kernel's buffers left in the GPU's TLBs
+ * are evicted, as a profiler that starts each pass from scratch may leave them. */
+static void evict_translations(harness *h, CUfunction stride)
+{
+    static CUdeviceptr buffer;
+    static unsigned long long bytes;
+    static bool tried;
+    if (!tried) {
+        tried = true;
+        for (bytes = 4ull << 30; bytes >= (1ull << 30) && h->cu.MemAlloc(&buffer, bytes) != 0; bytes /= 2)
+            ;
+        if (bytes < (1ull << 30)) {
+            buffer = 0;
+            fprintf(stderr, "kerndiff-harness: no GPU memory for the TLB eviction buffer: counter passes start with "
+                            "the last pass's translations\n");
+        }
+    }
+    if (!buffer)
+        return;
+    unsigned long long step = 64 << 10, count = bytes / step;
+    void *params[] = {&buffer, &count, &step};
+    cuda_ok(h, h->cu.LaunchKernel(stride, 256, 1, 1, 256, 1, 1, 0, h->stream, params, NULL),
+            "evicting address translations");
+}
+
 static void before_counter_pass(void *ctx, size_t pass)
 {
     /* kd_discard: one 128-byte L2 line per thread and loop step, invalidated without being
@@ -1047,7 +1073,7 @@ static void before_counter_pass(void *ctx, size_t pass)
         steps = (int)kd_cupti_l2_prep();
         CUmodule m;
         CUresult rc = 0;
-        if (steps & (KD_CUPTI_PREP_DISCARD | KD_CUPTI_PREP_PAGES)) {
+        if (steps & (KD_CUPTI_PREP_DISCARD | KD_CUPTI_PREP_PAGES | KD_CUPTI_PREP_TLB)) {
             rc = h->cu.ModuleLoadData(&m, prep_ptx);
             if (rc == 0)
                 rc = h->cu.ModuleGetFunction(&discard, m, "kd_discard");
@@ -1083,6 +1109,8 @@ static void before_counter_pass(void *ctx, size_t pass)
     }
     if (steps & KD_CUPTI_PREP_ICACHE) /* first: its code passes through L2, which the flush then clears */
         evict_instructions(h);
+    if ((steps & KD_CUPTI_PREP_TLB) && stride) /* first too: its reads pass through L2 */
+        evict_translations(h, stride);
     if (steps & KD_CUPTI_PREP_MEMSET)
         cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
     if ((steps & KD_CUPTI_PREP_TOUCH) && !h->touch_tried) {

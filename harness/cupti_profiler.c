@@ -295,6 +295,7 @@ unsigned kd_cupti_l2_prep(void)
         {"reset", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_RESET},
         {"inside", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_INSIDE},
         {"icache", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_ICACHE},
+        {"tlb", KD_CUPTI_PREP_MEMSET | KD_CUPTI_PREP_TOUCH | KD_CUPTI_PREP_TLB},
     };
     const char *want = kd_env_nonempty(KD_ENV_COUNTER_PREP);
     for (size_t i = 0; want && i < sizeof preps / sizeof *preps; i++)

@@ -44,8 +44,8 @@ typedef struct kd_cupti_result {
 } kd_cupti_result;
 
 /* How before_pass prepares L2 (a set of steps, in this order): KERNDIFF_COUNTER_PREP names the
- * set (touch, memset, read, discard, clean, none, pages, limit, reset, inside, icache; unset or unknown: the
- * default), so that an
+ * set (touch, memset, read, discard, clean, none, pages, limit, reset, inside, icache, tlb; unset or
+ * unknown: the default), so that an
  * experiment compares them without a rebuild (tests/gpu/counters_experiment.sh). */
 enum {
     KD_CUPTI_PREP_MEMSET = 1,  /* write the flush buffer (twice L2): evicts what the last pass left */
@@ -59,6 +59,8 @@ enum {
     KD_CUPTI_PREP_ICACHE = 128, /* first, run straight-line code larger than an SM's instruction caches
                                  * on every SM: the kernel's instructions fetched cold, as ncu's
                                  * --cache-control all may leave them (CUPTI's resets L2 only) */
+    KD_CUPTI_PREP_TLB = 256,    /* first, read one word per 64 KiB of a 4 GiB buffer of its own: the
+                                 * address translations the last pass left evicted (an experiment) */
 };
 unsigned kd_cupti_l2_prep(void);
 
