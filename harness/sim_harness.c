@@ -727,13 +727,18 @@ static void sim_counters(kd_server *s, kd_words *w)
     kd_counters_reply(1, &kernel, values, (size_t)n, 1, replay);
 }
 
-/* `prepare-counters`: nothing to build ahead here; refused as `counters` would be. */
+/* `prepare-counters`: nothing to build ahead here; refused as `counters` would be, or a crash
+ * (KERNDIFF_SIM_COUNTERS=crash-prepare). */
 static void sim_prepare_counters(kd_server *s, kd_words *w)
 {
     const char *names[KD_COUNTERS_MAX_METRICS];
     if (kd_counters_names(w, names, KD_COUNTERS_MAX_METRICS) < 0)
         return;
     const char *refuse = kd_env_nonempty(KD_ENV_SIM_COUNTERS);
+    if (refuse && !strcmp(refuse, "crash-prepare")) { /* a child that dies while kerndiff waits on the check */
+        signal(SIGSEGV, SIG_DFL);
+        raise(SIGSEGV);
+    }
     if (!s->ready)
         kd_proto_reply("err protocol prepare-counters before setup");
     else if (refuse && !strcmp(refuse, "unavailable"))

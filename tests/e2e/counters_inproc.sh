@@ -53,6 +53,12 @@ sys.exit(0 if ok else 1)
 PY
 then ok "ip_prepared: the names prepared are the ones the counter pass asks the same child for"
 else fail "ip_prepared: prepare-counters and counters differ" "$WORK/ip_rec.log"; fi
+# The shared child dies while the sides check: the timing fails naming it and what it was doing
+# (exit 5, the runtime's), with no counters and no verdict made up.
+KERNDIFF_SIM_COUNTERS=crash-prepare KERNDIFF_SIMULATE="$SIM_IP" run ip_prepare_crash 5 -- --counters cupti "$A" "$B"
+has ip_prepare_crash err "v1 and v2 \(timed together\): building the counters' configuration: the harness was killed by signal 11"
+lacks ip_prepare_crash out 'faster|slower|no significant difference'
+lacks ip_prepare_crash out '^counters +v1 +v2 +delta$'
 # Nothing to overlap without the check; nothing to prepare for ncu.
 KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_nocheck 0 -- --counters cupti --no-check "$A" "$B"
 lacks ip_nocheck err 'counter configuration'

@@ -31,6 +31,8 @@ static void names(void **state)
     assert_int_equal(prep("limit"), M | T | KD_CUPTI_PREP_LIMIT);
     assert_int_equal(prep("reset"), M | T | KD_CUPTI_PREP_RESET);
     assert_int_equal(prep("inside"), M | T | KD_CUPTI_PREP_INSIDE);
+    assert_int_equal(prep("icache"), M | T | KD_CUPTI_PREP_ICACHE);
+    assert_int_equal(prep("tlb"), M | T | KD_CUPTI_PREP_TLB);
 }
 
 static void default_steps(void **state)
