@@ -147,6 +147,25 @@ void kd_missing_extra_note(const kd_counters *c, kd_strbuf *out)
     kd_sb_puts(out, " (unknown names, or not on this GPU? ncu --query-metrics lists them)");
 }
 
+/* Under 10 us a kernel's start is a large share of it, and CUPTI's cache control resets less
+ * than ncu's flush: on the H100 a 5-6 us kernel's occupancy read +2..3 points and its IPC
+ * +3..3.5% above ncu's in every run, where a 9 us one's were within 1.3 points (docs/COUNTERS.md). */
+static void short_kernel_note(const kd_counters *c, kd_strbuf *out)
+{
+    enum { SHORT_NS = 10000 };
+    long duration = kd_metric_index("duration");
+    const char *sides = NULL;
+    bool short_side[2];
+    for (int s = 0; s < 2; s++)
+        short_side[s] = duration >= 0 && c->side[s].total.present[duration] &&
+                        c->side[s].total.value[duration] < SHORT_NS;
+    if (short_side[0] || short_side[1])
+        sides = short_side[0] && short_side[1] ? "both sides' kernels" : short_side[0] ? "v1's kernel" : "v2's kernel";
+    if (sides)
+        kd_sb_printf(out, "; %s ran under 10 us, where achieved occupancy and IPC read up to 3%% above ncu's "
+                          "(docs/COUNTERS.md)", sides);
+}
+
 void kd_counters_header(const kd_counters *c, kd_strbuf *out)
 {
     /* Which collector ran, as the JSON's counters.collector says (the table's metrics are the
@@ -158,9 +177,11 @@ void kd_counters_header(const kd_counters *c, kd_strbuf *out)
         kd_sb_printf(out, "range profiler in the harness (--counters ncu for Nsight Compute), %d profiled launch%s per "
                           "side", c->repeats, c->repeats == 1 ? "" : "es");
         /* How far they can be from ncu's, where that is known (docs/COUNTERS.md). */
-        if (!strcmp(c->l2, "cupti"))
+        if (!strcmp(c->l2, "cupti")) {
             kd_sb_printf(out, "; %s replay, L2 reset by CUPTI before each pass, as ncu's --cache-control all does",
                          c->replay);
+            short_kernel_note(c, out);
+        }
         else if (!strcmp(c->l2, "harness"))
             kd_sb_printf(out, "; %s replay, L2 flushed by the harness: DRAM writes, duration and achieved occupancy "
                               "may read up to 15%% above ncu's (docs/COUNTERS.md; CUPTI 13.4+ agrees: pip install "

@@ -159,6 +159,17 @@ has ip_bad err "--counters wants cupti, ncu or auto, got 'nvperf'"
 KERNDIFF_SIM_COUNTERS=cupti-13.5 KERNDIFF_SIMULATE="$SIM_IP" run ip_c135 0 -- --counters cupti --json="$WORK/ip_c135.json" "$A" "$B"
 has ip_c135 out '^  CUPTI 13\.5 range profiler in the harness .*; kernel replay, L2 reset by CUPTI before each pass, as ncu.s --cache-control all does'
 lacks ip_c135 out 'above ncu'
+# A kernel under 10 us: the header says its occupancy and IPC read high (the H100's 5 us kernel),
+# naming the side; both sides short, both named; 13.0's header keeps its own caveat only.
+KERNDIFF_SIM_COUNTERS=cupti-13.5 KERNDIFF_SIMULATE="median=6us,cv=0.5%,seed=1;median=51us,cv=0.5%,seed=2" \
+    run ip_c135_short 0 -- --counters cupti "$A" "$B"
+has ip_c135_short out "as ncu.s --cache-control all does; v1's kernel ran under 10 us, where achieved occupancy and IPC read up to 3% above ncu's \(docs/COUNTERS.md\)"
+KERNDIFF_SIM_COUNTERS=cupti-13.5 KERNDIFF_SIMULATE="median=6us,cv=0.5%,seed=1;median=5us,cv=0.5%,seed=2" \
+    run ip_c135_both 0 -- --counters cupti --markdown "$A" "$B"
+has ip_c135_both out "both sides' kernels ran under 10 us"
+KERNDIFF_SIM_COUNTERS=cupti-13.0 KERNDIFF_SIMULATE="median=6us,cv=0.5%,seed=1;median=51us,cv=0.5%,seed=2" \
+    run ip_c130_short 0 -- --counters cupti "$A" "$B"
+lacks ip_c130_short out 'under 10 us'
 KERNDIFF_SIM_COUNTERS=cupti-13.0 KERNDIFF_SIMULATE="$SIM_IP" run ip_c130 0 -- --counters cupti --json="$WORK/ip_c130.json" "$A" "$B"
 has ip_c130 out '^  CUPTI 13\.0 range profiler in the harness .*; user replay, L2 flushed by the harness: DRAM writes, duration and achieved occupancy may read up to 15% above ncu.s \(docs/COUNTERS.md; CUPTI 13\.4\+ agrees: pip install nvidia-cuda-cupti\)'
 ip_profiler() { python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["counters"]; p=c.get("cupti") or {}; print(c.get("collector"), p.get("version"), p.get("replay"), p.get("l2"))' "$1" 2>/dev/null; }
