@@ -19,7 +19,7 @@ LOG="${LOG:-$WORK/full_diff.txt}"
 say() { echo "$*" | tee -a "$LOG"; }
 say "# bench/full_diff.sh  $(date -u '+%Y-%m-%d %H:%M UTC'), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p')"
 say "# gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
-say "# L2 preparation ${KERNDIFF_COUNTER_PREP:-default}, CUPTI replay ${KERNDIFF_CUPTI_REPLAY:-user}"
+say "# L2 preparation ${KERNDIFF_COUNTER_PREP:-default}, CUPTI replay ${KERNDIFF_CUPTI_REPLAY:-default (kernel with cache control, else user)}"
 say "# command: kerndiff --json=R.json $A $B   (defaults: --counters from the harness, --max-time 10)"
 XDG_CACHE_HOME="$WORK/warm" "$BUILD/kerndiff" --no-run "$A" "$B" >/dev/null 2>&1   # the warm cache's builds
 for run in 1 2 3; do

@@ -14,7 +14,7 @@ WORK=$(mktemp -d)
 export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
 SUMMARY="${OUT:+$OUT/counters-experiment.txt}"
 SUMMARY="${SUMMARY:-$WORK/summary.txt}"
-echo "counters_experiment: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p'); libcupti ${KERNDIFF_CUPTI_LIBRARY:-system default}, CUPTI cache control ${KERNDIFF_CUPTI_CACHE_CONTROL:-none}" | tee -a "$SUMMARY"
+echo "counters_experiment: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p'); libcupti ${KERNDIFF_CUPTI_LIBRARY:-system default}, CUPTI cache control ${KERNDIFF_CUPTI_CACHE_CONTROL:-default (all where the CUPTI has it)}" | tee -a "$SUMMARY"
 one() { # NAME ARGS... (a kerndiff A/A diff: compiles the kernel and gives its launch)
     local name=$1; shift
     if ! timeout 60 "$KD" --no-ncu --max-time 0.2 --json="$WORK/$name.json" "$@" >"$WORK/$name.txt" 2>&1; then
