@@ -147,9 +147,10 @@ void kd_missing_extra_note(const kd_counters *c, kd_strbuf *out)
     kd_sb_puts(out, " (unknown names, or not on this GPU? ncu --query-metrics lists them)");
 }
 
-/* Under 10 us a kernel's start is a large share of it, and CUPTI's cache control resets less
- * than ncu's flush: on the H100 a 5-6 us kernel's occupancy read +2..3 points and its IPC
- * +3..3.5% above ncu's in every run, where a 9 us one's were within 1.3 points (docs/COUNTERS.md). */
+/* Under 10 us CUPTI's own collection is a visible share of the kernel's time: on the H100 a 5-6 us
+ * kernel's occupancy read +2..3 points and its IPC +3..3.5% above ncu's in every run with the
+ * table's metrics (and 10% off with four metrics, where ncu's did not move), where a 9 us one's
+ * were within 1.3 points (docs/COUNTERS.md). */
 static void short_kernel_note(const kd_counters *c, kd_strbuf *out)
 {
     enum { SHORT_NS = 10000 };
