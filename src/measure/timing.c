@@ -738,7 +738,7 @@ static kd_timing_status check_then_set_up(run_state *r, const char *workdir)
     }
     kd_trace("buffers allocated and filled (each side alone%s)", shared_ready ? ", and together" : "");
     /* The shared child waits while the sides check: it builds the counter pass's configuration
-     * meanwhile. Nothing runs on the GPU for it, and it is done before any timing. */
+     * meanwhile. No kernel runs for it, and it is done before any timing. */
     bool preparing = st == KD_TIMING_OK && shared_ready && r->o->hand_over && r->o->ncounter_names;
     if (preparing)
         kd_wire_send_prepare_counters(&r->child[SHARED], r->o->counter_names, r->o->ncounter_names);
