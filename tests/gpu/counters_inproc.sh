@@ -23,7 +23,7 @@ say() { echo "$*" | tee -a "$SUMMARY"; }
 check() { # NAME STATUS DETAIL
     if [ "$2" = 0 ]; then pass=$((pass + 1)); say "ok   $1: $3"; else failed=$((failed + 1)); say "FAIL $1: $3"; fi
 }
-say "counters_inproc: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p'), L2 preparation ${KERNDIFF_COUNTER_PREP:-default}, CUPTI replay ${KERNDIFF_CUPTI_REPLAY:-default (kernel with cache control, else user)}, libcupti ${KERNDIFF_CUPTI_LIBRARY:-default (a 13.4+ wheel kerndiff finds, else the system's)}, CUPTI cache control ${KERNDIFF_CUPTI_CACHE_CONTROL:-default (all where the CUPTI has it)}"
+say "counters_inproc: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p'), L2 preparation ${KERNDIFF_COUNTER_PREP:-default}, CUPTI replay ${KERNDIFF_CUPTI_REPLAY:-default (kernel with cache control, else user)}, libcupti ${KERNDIFF_CUPTI_LIBRARY:-default (a 13.4+ wheel kerndiff finds, else the system default)}, CUPTI cache control ${KERNDIFF_CUPTI_CACHE_CONTROL:-default (all where the CUPTI has it)}"
 
 # compare A.json B.json NAME [ref]: every metric of the table, A against B (ok/FAIL lines;
 # with ref, "ref" lines: ncu against itself, for scale).
