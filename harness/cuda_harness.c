@@ -948,11 +948,25 @@ static void once(harness *h)
 
 static bool cuda_restore(kd_server *s, kd_server_arg *a, const char *doing);
 
-/* Before each counter pass: the slot's buffers back to their seeded contents (every one before
- * the first pass; an in-out buffer before each, so that each pass reads what the first read),
- * scratch zeroed, then L2 prepared as kd_cupti_l2_prep() says (KERNDIFF_COUNTER_PREP, the
- * steps of cupti_profiler.h; tests/gpu/counters_experiment.sh compares them with ncu). The
- * default: the flush's memset, then kd_touch reads it (see touch_ptx). */
+/* The entries `names` (NULL-terminated) of the PTX module `ptx` into fns, for the counter
+ * passes' preparation kernels, loaded on first use. On failure every one is NULL and stderr
+ * says that `what` did not load and what follows for the passes (`consequence`). */
+static void prep_kernels(harness *h, const char *ptx, const char *const *names, CUfunction *fns, const char *what,
+                         const char *consequence)
+{
+    CUmodule m;
+    CUresult rc = ptx ? h->cu.ModuleLoadData(&m, ptx) : CUDA_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; names[i] && rc == 0; i++)
+        rc = h->cu.ModuleGetFunction(&fns[i], m, names[i]);
+    if (rc == 0)
+        return;
+    for (size_t i = 0; names[i]; i++)
+        fns[i] = NULL;
+    char text[256];
+    fprintf(stderr, "kerndiff-harness: %s did not load (%s): %s\n", what,
+            kd_cuda_describe(&h->cu, rc, text, sizeof text), consequence);
+}
+
 /* kd_icache's PTX (KD_CUPTI_PREP_ICACHE): ICACHE_INSNS dependent multiply-adds of distinct
  * constants, straight-line (~16 bytes of SASS each, 384 KiB: more than an SM's instruction
  * caches hold), the result stored only if it equals a value it never takes, so that none is
@@ -981,27 +995,19 @@ static char *icache_ptx(void)
 static void evict_instructions(harness *h)
 {
     static CUfunction icache;
+    static int sms;
     static bool tried;
     if (!tried) {
         tried = true;
+        static const char *const names[] = {"kd_icache", NULL};
         char *ptx = icache_ptx();
-        CUmodule m;
-        CUresult rc = ptx ? h->cu.ModuleLoadData(&m, ptx) : CUDA_ERROR_OUT_OF_MEMORY;
-        if (rc == 0)
-            rc = h->cu.ModuleGetFunction(&icache, m, "kd_icache");
+        prep_kernels(h, ptx, names, &icache, "the instruction-cache eviction kernel",
+                     "counter passes start with the kernel's instructions cached");
         free(ptx);
-        if (rc != 0) {
-            char text[256];
-            icache = NULL;
-            fprintf(stderr, "kerndiff-harness: the instruction-cache eviction kernel did not load (%s): counter "
-                            "passes start with the kernel's instructions cached\n",
-                    kd_cuda_describe(&h->cu, rc, text, sizeof text));
-        }
+        h->cu.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, h->dev);
     }
     if (!icache)
         return;
-    int sms = 0;
-    h->cu.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, h->dev);
     unsigned multiplier = 3;
     void *params[] = {&h->flush, &multiplier};
     cuda_ok(h, h->cu.LaunchKernel(icache, (unsigned)(sms > 0 ? 2 * sms : 264), 1, 1, 128, 1, 1, 0, h->stream, params,
@@ -1035,6 +1041,11 @@ static void evict_translations(harness *h, CUfunction stride)
             "evicting address translations");
 }
 
+/* Before each counter pass: the slot's buffers back to their seeded contents (every one before
+ * the first pass; an in-out buffer before each, so that each pass reads what the first read),
+ * scratch zeroed, then L2 prepared as kd_cupti_l2_prep() says (KERNDIFF_COUNTER_PREP, the
+ * steps of cupti_profiler.h; tests/gpu/counters_experiment.sh compares them with ncu). The
+ * default: the flush's memset, then kd_touch reads it (see touch_ptx). */
 static void before_counter_pass(void *ctx, size_t pass)
 {
     /* kd_discard: one 128-byte L2 line per thread and loop step, invalidated without being
@@ -1071,21 +1082,13 @@ static void before_counter_pass(void *ctx, size_t pass)
     harness *h = ctx;
     if (steps < 0) {
         steps = (int)kd_cupti_l2_prep();
-        CUmodule m;
-        CUresult rc = 0;
-        if (steps & (KD_CUPTI_PREP_DISCARD | KD_CUPTI_PREP_PAGES | KD_CUPTI_PREP_TLB)) {
-            rc = h->cu.ModuleLoadData(&m, prep_ptx);
-            if (rc == 0)
-                rc = h->cu.ModuleGetFunction(&discard, m, "kd_discard");
-            if (rc == 0)
-                rc = h->cu.ModuleGetFunction(&stride, m, "kd_stride");
-        }
-        if (rc != 0) {
-            char text[256];
-            discard = stride = NULL;
-            fprintf(stderr, "kerndiff-harness: the L2 preparation kernels did not load (%s): counter passes go "
-                            "without them\n", kd_cuda_describe(&h->cu, rc, text, sizeof text));
-        }
+        static const char *const names[] = {"kd_discard", "kd_stride", NULL};
+        CUfunction fns[2] = {NULL, NULL};
+        if (steps & (KD_CUPTI_PREP_DISCARD | KD_CUPTI_PREP_PAGES | KD_CUPTI_PREP_TLB))
+            prep_kernels(h, prep_ptx, names, fns, "the L2 preparation kernels",
+                         "counter passes go without them");
+        discard = fns[0];
+        stride = fns[1];
         void *f = dlsym(h->cu.lib, "cuCtxSetLimit");
         memcpy(&set_limit, &f, sizeof f);
         f = dlsym(h->cu.lib, "cuCtxResetPersistingL2Cache");
@@ -1114,17 +1117,10 @@ static void before_counter_pass(void *ctx, size_t pass)
     if (steps & KD_CUPTI_PREP_MEMSET)
         cuda_ok(h, h->cu.MemsetD8Async(h->flush, h->flush_value++, h->flush_bytes, h->stream), "flushing L2");
     if ((steps & KD_CUPTI_PREP_TOUCH) && !h->touch_tried) {
+        static const char *const names[] = {"kd_touch", NULL};
         h->touch_tried = true;
-        CUmodule m;
-        CUresult rc = h->cu.ModuleLoadData(&m, touch_ptx);
-        if (rc == 0)
-            rc = h->cu.ModuleGetFunction(&h->touch, m, "kd_touch");
-        if (rc != 0) {
-            char text[256];
-            h->touch = NULL;
-            fprintf(stderr, "kerndiff-harness: the L2 clean-up kernel did not load (%s): counter passes start "
-                            "with the flush's dirty lines in L2\n", kd_cuda_describe(&h->cu, rc, text, sizeof text));
-        }
+        prep_kernels(h, touch_ptx, names, &h->touch, "the L2 clean-up kernel",
+                     "counter passes start with the flush's dirty lines in L2");
     }
     if ((steps & KD_CUPTI_PREP_TOUCH) && h->touch) {
         unsigned long long sectors = h->flush_bytes / 32;

@@ -338,11 +338,10 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* The profiler up (once; again after kd_cupti_prepare took it down) and the configuration
- * image for `names` built and kept (cache): the host work of a profile. The counter
- * availability image needs the context. */
-static bool initialized;
+static bool initialized; /* cuptiProfilerInitialize was called (kd_cupti_prepare takes it down again) */
 
+/* The profiler up and the configuration image for `names` built and kept (cache): the host
+ * work of a profile. The counter availability image needs the context. */
 static kd_cupti_status configure(void *ctx, int device, const char **names, size_t n, char *why, size_t why_len)
 {
     kd_cupti_status st = load(why, why_len);
@@ -433,7 +432,7 @@ kd_cupti_status kd_cupti_prepare(const kd_cupti_request *req, double *ms, char *
     double t0 = now_ms();
     kd_cupti_status st = configure(req->ctx, req->device, (const char **)req->metrics, req->n, why, why_len);
     /* The profiler down again before the timing: with it up, an H100 timed vector_loads 0.3%
-     * faster than without (bench/full_diff.txt). The configuration and its host object stay. */
+     * faster than without (bench/full_diff_ab.txt). The configuration and its host object stay. */
     if (initialized) {
         CUpti_Profiler_DeInitialize_Params fini = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
         api.profiler_deinitialize(&fini);

@@ -688,6 +688,9 @@ static double sim_counter(kd_server *s, const char *name)
     return (double)(h % 1000 + 1) * median_ns() / 100;
 }
 
+/* What `counters` and `prepare-counters` answer under KERNDIFF_SIM_COUNTERS=unavailable. */
+#define SIM_NO_PROFILER "err counters unavailable the simulated GPU has no CUPTI profiler (KERNDIFF_SIM_COUNTERS)"
+
 static void sim_counters(kd_server *s, kd_words *w)
 {
     const char *names[KD_COUNTERS_MAX_METRICS];
@@ -700,7 +703,7 @@ static void sim_counters(kd_server *s, kd_words *w)
     }
     const char *refuse = kd_env_nonempty(KD_ENV_SIM_COUNTERS);
     if (refuse && !strcmp(refuse, "unavailable")) {
-        kd_proto_reply("err counters unavailable the simulated GPU has no CUPTI profiler (KERNDIFF_SIM_COUNTERS)");
+        kd_proto_reply("%s", SIM_NO_PROFILER);
         return;
     }
     if (refuse && !strcmp(refuse, "unknown")) {
@@ -742,7 +745,7 @@ static void sim_prepare_counters(kd_server *s, kd_words *w)
     if (!s->ready)
         kd_proto_reply("err protocol prepare-counters before setup");
     else if (refuse && !strcmp(refuse, "unavailable"))
-        kd_proto_reply("err counters unavailable the simulated GPU has no CUPTI profiler (KERNDIFF_SIM_COUNTERS)");
+        kd_proto_reply("%s", SIM_NO_PROFILER);
     else
         kd_proto_reply("ok prepare-counters ms=0.0");
 }

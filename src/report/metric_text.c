@@ -155,16 +155,15 @@ static void short_kernel_note(const kd_counters *c, kd_strbuf *out)
 {
     enum { SHORT_NS = 10000 };
     long duration = kd_metric_index("duration");
-    const char *sides = NULL;
     bool short_side[2];
     for (int s = 0; s < 2; s++)
         short_side[s] = duration >= 0 && c->side[s].total.present[duration] &&
                         c->side[s].total.value[duration] < SHORT_NS;
-    if (short_side[0] || short_side[1])
-        sides = short_side[0] && short_side[1] ? "both sides' kernels" : short_side[0] ? "v1's kernel" : "v2's kernel";
-    if (sides)
-        kd_sb_printf(out, "; %s ran under 10 us, where achieved occupancy and IPC read up to 3%% above ncu's "
-                          "(docs/COUNTERS.md)", sides);
+    if (!short_side[0] && !short_side[1])
+        return;
+    kd_sb_printf(out, "; %s ran under 10 us, where achieved occupancy and IPC read up to 3%% above ncu's "
+                      "(docs/COUNTERS.md)",
+                 short_side[0] && short_side[1] ? "both sides' kernels" : short_side[0] ? "v1's kernel" : "v2's kernel");
 }
 
 void kd_counters_header(const kd_counters *c, kd_strbuf *out)
