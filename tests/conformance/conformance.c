@@ -407,6 +407,7 @@ static void sustained_reset_cluster_transcript(const char *harness, const char *
     expect("ok reset", (const char *const[]){"resets", NULL}, "reset"); /* before anything: harmless */
     describe_copy(cubin, entry, N, "");
     expect("err protocol", NULL, "counters gpu__time_duration.sum"); /* before setup */
+    expect("err protocol", NULL, "prepare-counters gpu__time_duration.sum"); /* before setup */
     expect("ok setup", NULL, "setup");
     expect("ok warmup", NULL, "warmup 20");
     expect("ok mode", NULL, "mode sustained 20");
@@ -450,9 +451,18 @@ static void sustained_reset_cluster_transcript(const char *harness, const char *
     expect("ok time", NULL, "time 2");
     check(positive_samples() == 2, "geometry in clusters: timed");
 
+    /* prepare-counters: ok with ms=, or the refusal `counters` would give; the counters below
+       come after it, as the timing pass has them */
+    kd_reply_status st = kd_child_call(&child, TIMEOUT_MS, "prepare-counters gpu__time_duration.sum,dram__bytes_read.sum");
+    bool prepared = st == KD_REPLY_OK && child.words.count >= 2 && strcmp(child.words.word[1], "prepare-counters") == 0 &&
+                    kd_proto_value(&child.words, 2, "ms") != NULL;
+    bool prepare_refused = st == KD_REPLY_ERR && child.words.count >= 2 && strcmp(child.words.word[1], "counters") == 0;
+    check(prepared || prepare_refused, "prepare-counters NAME,NAME -> ok prepare-counters ms=, or err counters");
+    expect("err protocol", NULL, "prepare-counters");
+
     /* counters: ok with its keys, or err counters (no CUPTI profiler: an older driver, no
        permission) - never anything else */
-    kd_reply_status st = kd_child_call(&child, TIMEOUT_MS, "counters gpu__time_duration.sum,dram__bytes_read.sum");
+    st = kd_child_call(&child, TIMEOUT_MS, "counters gpu__time_duration.sum,dram__bytes_read.sum");
     bool ok = st == KD_REPLY_OK && child.words.count >= 2 && strcmp(child.words.word[1], "counters") == 0;
     for (const char *const *k = (const char *const[]){"ranges", "passes", "replay", "kernels", "r0", NULL}; ok && *k; k++)
         ok = kd_proto_value(&child.words, 2, *k) != NULL;
