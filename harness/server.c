@@ -83,6 +83,7 @@ static void forget_arg(kd_server_slot *slot, size_t i)
     kd_server_arg *a = &slot->args[i];
     free(a->fill);
     free(a->raw);
+    free(a->audit);
     memset(a, 0, sizeof *a);
     a->share = -1;
     slot->arg_ptrs[i] = NULL;
@@ -414,8 +415,10 @@ static void release_buffers(kd_server *s)
             if (a->share < 0 && a->device)
                 s->ops->free(s, a->device);
             free(a->initial);
+            free(a->audit);
             a->device = 0;
             a->initial = NULL;
+            a->audit = NULL;
         }
     s->ops->release(s);
 }
@@ -529,6 +532,146 @@ static void check(kd_server *s, kd_words *w)
         kd_proto_reply("ok check bytes=%zu", written);
 }
 
+/* Every buffer the current slot launches with (a shared one is slot 0's) given its seeded
+ * contents: `audit`'s re-seeding and restoring. Returns the argument whose host copy could
+ * not be made (out of memory), or -1. */
+static long restore_slot(kd_server *s, const char *doing)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        if (a->is_buffer && !s->ops->restore(s, a, doing))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* Argument i's contents for the audit of `seed`: the run's seeded contents rotated by a number
+ * of elements drawn from the seed (wire/protocol.h's kd_audit_rotation). The same values, so the same safety as
+ * the run's (an index buffer stays in range) and cheap to make (two copies, not a random
+ * generator over gigabytes), at other places, so every output element has another answer; a
+ * buffer of one element, which cannot rotate, is seeded from the audit's seed. NULL when host
+ * memory ran out. */
+static void *audit_contents(kd_server *s, kd_server_arg *a, size_t i, unsigned long long seed)
+{
+    const unsigned char *run = kd_server_seeded(s, a);
+    size_t element = kd_dtype_size(a->dtype) * (size_t)a->lanes, n = element ? a->bytes / element : 0;
+    unsigned char *out = run ? malloc(a->bytes ? a->bytes : 1) : NULL;
+    if (!out)
+        return NULL;
+    size_t r = kd_audit_rotation(seed, i, n) * element;
+    if (r) { /* out[j] = run[(j + r) % n] */
+        memcpy(out, run + r, a->bytes - r);
+        memcpy(out + a->bytes - r, run, r);
+    } else {
+        kd_fill_random(a->dtype, out, (size_t)a->count * (size_t)a->lanes, kd_audit_seed(seed, a->seed_index));
+    }
+    return out;
+}
+
+/* Makes every random-seeded buffer's audit contents not made yet. A `fill`ed buffer keeps its
+ * captured bytes (other data in a replayed launch's index buffer would send the kernel
+ * anywhere). Returns the argument whose contents could not be made (out of memory), or -1. */
+static long make_audit_contents(kd_server *s, unsigned long long seed)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        size_t owner_index = slot->args[i].share >= 0 ? (size_t)slot->args[i].share : i;
+        if (a->is_buffer && !a->fill && !a->audit && !(a->audit = audit_contents(s, a, owner_index, seed)))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* Swaps every random-seeded buffer's contents (the run's) with the audit's: `audit` puts the
+ * audit's in, then the run's back. They stay made for the same seed's audit of the other slot
+ * (its shared buffers are the same). */
+static void swap_audit(kd_server *s)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        if (!a->is_buffer || a->fill)
+            continue;
+        void *t = a->initial;
+        a->initial = a->audit;
+        a->audit = t;
+    }
+}
+
+/* The audit contents of another seed are of no more use. */
+static void forget_audit(kd_server *s, unsigned long long seed)
+{
+    if (seed == s->audit_seed)
+        return;
+    for (int k = 0; k < KD_PROTO_MAX_SLOTS; k++)
+        for (size_t i = 0; i < s->slot[k].nargs; i++) {
+            free(s->slot[k].args[i].audit);
+            s->slot[k].args[i].audit = NULL;
+        }
+    s->audit_seed = seed;
+}
+
+/* audit SEED PATH: one untimed launch of the current slot on other data than the timing's
+ * (issue 39): every input seeded from SEED, every output and inout holding SEED's random
+ * values of its type (plausible numbers, not a poison the kernel could recognise), launched
+ * as a timed sample is (so the kernel cannot tell it from one), the outputs written to PATH
+ * in argument order, then every buffer back to the run's seeded contents. kerndiff draws
+ * SEED where the kernel cannot see it and compares both slots' files: a kernel whose work
+ * depends on earlier launches (skipped once warm, cached by address) leaves other values. */
+static void audit(kd_server *s, kd_words *w)
+{
+    char *end = NULL;
+    unsigned long long seed = w->count == 3 ? strtoull(w->word[1], &end, 10) : 0;
+    if (w->count != 3 || !end || *end || !s->ops->sample_launch) {
+        kd_proto_reply(s->ops->sample_launch ? "err protocol usage: audit SEED PATH"
+                                             : "err protocol audit: this harness cannot launch as a sample");
+        return;
+    }
+    kd_proto_decode(w->word[2]);
+    FILE *f = fopen(w->word[2], "wb");
+    if (!f) {
+        kd_proto_reply("err io cannot write %s: %s", w->word[2], strerror(errno));
+        return;
+    }
+    kd_server_slot *slot = kd_server_current(s);
+    forget_audit(s, seed);
+    long short_of = make_audit_contents(s, seed);
+    if (short_of >= 0) {
+        fclose(f);
+        kd_proto_reply("err alloc host memory for argument %ld", short_of);
+        return;
+    }
+    swap_audit(s);
+    short_of = restore_slot(s, "giving the buffers the audit's contents");
+    size_t written = 0;
+    if (short_of < 0)
+        s->ops->sample_launch(s);
+    for (size_t i = 0; short_of < 0 && i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        if (!a->is_buffer || !a->is_output)
+            continue;
+        void *host = malloc(a->bytes ? a->bytes : 1);
+        if (!host) {
+            short_of = (long)i;
+            break;
+        }
+        s->ops->download(s, host, a->device, a->bytes, "reading the audit's outputs");
+        written += fwrite(host, 1, a->bytes, f);
+        free(host);
+    }
+    swap_audit(s); /* the run's contents back on the host; the device keeps the audit's */
+    long back = -1;
+    int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
+    if (short_of >= 0 || back >= 0)
+        kd_proto_reply("err alloc host memory for argument %ld", short_of >= 0 ? short_of : back);
+    else if (failed)
+        kd_proto_reply("err io writing %s failed: %s", w->word[2], strerror(failed));
+    else
+        kd_proto_reply("ok audit bytes=%zu", written);
+}
+
 /* buffers: where the current slot's buffers sit, so that an address a tool reports (the
  * compute-sanitizer) can be named as a buffer and an element. */
 static void buffers(kd_server *s)
@@ -588,7 +731,7 @@ const char *kd_server_hotspots_path(kd_server *s, kd_words *w)
 
 static bool needs_setup(const char *cmd)
 {
-    static const char *const after_setup[] = {"warmup", "time", "check", "once", "place", "regions", "buffers"};
+    static const char *const after_setup[] = {"warmup", "time", "check", "audit", "once", "place", "regions", "buffers"};
     for (size_t i = 0; i < sizeof after_setup / sizeof *after_setup; i++)
         if (strcmp(cmd, after_setup[i]) == 0)
             return true;
@@ -649,6 +792,8 @@ void kd_server_run(kd_server *s)
             side(s, &w);
         else if (!strcmp(cmd, "check"))
             check(s, &w);
+        else if (!strcmp(cmd, "audit"))
+            audit(s, &w);
         else if (!strcmp(cmd, "buffers"))
             buffers(s);
         else if (!strcmp(cmd, "reset"))

@@ -28,6 +28,7 @@ typedef struct kd_server_arg {
     kd_devptr device;
     void *initial;              /* the seeded contents (host), restored before each `check` run */
     void *fill;                 /* `fill I PATH`: the file's bytes, which replace the random seed */
+    void *audit;                /* the last `audit` seed's contents (host), kept for the other slot's audit */
     unsigned char scalar[8];
     unsigned char *raw;         /* `arg I bytes HEX`: a by-value parameter as the program passed it */
     size_t raw_bytes;
@@ -58,6 +59,7 @@ typedef struct kd_server {
     kd_server_slot slot[KD_PROTO_MAX_SLOTS];
     int cur;                    /* the slot `side` selected (0 until then) */
     unsigned long long seed;
+    unsigned long long audit_seed; /* the seed the args' `audit` contents were made from */
     bool ready;                 /* after a setup that succeeded */
     unsigned resets;            /* `reset`s answered: one process serves a sweep's points */
 } kd_server;

@@ -1,7 +1,7 @@
 /* vendor.h — what a harness needs from a GPU vendor: the device-operations table that
  * harness/server.c drives. The server owns the protocol (docs/PROTOCOL.md): the dispatch
  * loop, the slots and their arguments, seeding (random or `fill`ed from a file), `setup`,
- * `check` (restore, poison, launch, read back), `buffers`. A vendor owns the device: memory,
+ * `check` (restore, poison, launch, read back), `audit`, `buffers`. A vendor owns the device: memory,
  * launches, its timer, and the commands that are device work through and through (`hello`,
  * `load`, `warmup`, `mode`, `time`, `place`, `regions`, `once`).
  *
@@ -50,6 +50,10 @@ typedef struct kd_vendor {
      * 1 the poisoned run of `check` (the simulated device writes its synthetic outputs by
      * it; a real device ignores it). */
     void (*launch_and_wait)(struct kd_server *s, int check_run);
+    /* One launch of the current slot made exactly as a timed sample makes it (L2 flushed,
+     * the stream held, the timer's records taken), its time thrown away: `audit`'s launch,
+     * which the kernel must not be able to tell from a timed one. */
+    void (*sample_launch)(struct kd_server *s);
     /* The pointer a launcher's stream argument is passed as (`arg I stream`). */
     void *(*stream_arg)(struct kd_server *s);
     /* The address `buffers` reports for the k-th buffer of slot `slot`, allocated at p. */

@@ -289,11 +289,205 @@ static void find_pattern(kd_buffer_check *out)
     }
 }
 
-/* match: the values agree and something was written (nothing written is no evidence). */
-static void conclude(kd_buffer_check *out)
+/* ---- the output's scale and degenerate outputs ------------------------------------------ */
+
+const char *kd_degenerate_name(kd_degenerate d)
 {
+    static const char *const names[KD_DEGENERATE_COUNT] = {"none", "zero", "constant", "nonfinite"};
+    return d < KD_DEGENERATE_COUNT ? names[d] : "none";
+}
+
+/* How values of a type are noted: floats are also compared as doubles (+0 and -0 are the
+ * same value), integers bit for bit (a 64-bit one may not survive the conversion to
+ * double); only f64's squares can overflow a double, so only f64 sums scaled squares. */
+typedef struct value_kind {
+    bool is_float, scaled;
+} value_kind;
+
+static value_kind kind_of(kd_dtype t)
+{
+    return (value_kind){kd_dtype_is_float(t), t == KD_DT_F64};
+}
+
+static inline bool differs(value_kind k, unsigned long long bits1, double x1, unsigned long long bits2, double x2)
+{
+    return bits1 != bits2 && (!k.is_float || x1 != x2);
+}
+
+/* One value a side wrote (x as loaded, bits as stored). */
+static inline void note_value(kd_value_stats *st, value_kind k, double x, unsigned long long bits)
+{
+    if (st->values++ == 0) {
+        st->first_bits = bits;
+        st->first_value = x;
+    } else if (differs(k, bits, x, st->first_bits, st->first_value)) {
+        st->varied = true;
+    }
+    if (!isfinite(x)) {
+        st->nonfinite++;
+        return;
+    }
+    if (st->values - st->nonfinite == 1) {
+        st->min = st->max = x;
+    } else {
+        st->min = x < st->min ? x : st->min;
+        st->max = x > st->max ? x : st->max;
+    }
+    if (x == 0)
+        return;
+    st->nonzero++;
+    if (!k.scaled) { /* an f32's square, or a 64-bit integer's, fits a double */
+        st->scale = 1;
+        st->ssq += x * x;
+        return;
+    }
+    double ax = fabs(x);
+    if (ax > st->scale) { /* rescale what was summed to the new largest magnitude */
+        double r = st->scale / ax;
+        st->ssq = 1 + st->ssq * r * r;
+        st->scale = ax;
+    } else {
+        double r = ax / st->scale;
+        st->ssq += r * r;
+    }
+}
+
+/* The same as note_value on each of count f32 values, after the side's first value was
+ * noted: the common output type, summed in locals the compiler keeps in registers. */
+static void note_f32(kd_value_stats *st, const unsigned char *p, size_t count)
+{
+    uint32_t first_bits = (uint32_t)st->first_bits;
+    float first = (float)st->first_value;
+    bool varied = false, any_finite = st->values > st->nonfinite;
+    float lo = any_finite ? (float)st->min : INFINITY, hi = any_finite ? (float)st->max : -INFINITY;
+    size_t nonfinite = 0, nonzero = 0;
+    double ssq[2] = {0, 0}; /* two sums: half the additions' latency */
+    for (size_t i = 0; i < count; i++) {
+        uint32_t bits;
+        float x;
+        memcpy(&bits, p + 4 * i, 4);
+        memcpy(&x, &bits, 4);
+        varied |= bits != first_bits && x != first;
+        if (!isfinite(x)) {
+            nonfinite++;
+            continue;
+        }
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        nonzero += x != 0;
+        ssq[i & 1] += (double)x * x;
+    }
+    st->values += count;
+    st->nonfinite += nonfinite;
+    st->nonzero += nonzero;
+    st->varied |= varied;
+    if (count > nonfinite) {
+        st->min = lo;
+        st->max = hi;
+    }
+    if (nonzero) {
+        st->scale = 1;
+        st->ssq += ssq[0] + ssq[1];
+    }
+}
+
+/* count values of one side, those holding the poison left out (none can when
+ * !maybe_poisoned): a pass of its own, tight for the common types, cheaper than a step more
+ * in the element walk. */
+static void note_values(kd_value_stats *st, kd_dtype t, const void *v, size_t count, bool maybe_poisoned)
+{
+    const value_kind k = kind_of(t);
+    const unsigned char *p = v;
+    const bool poisoned = maybe_poisoned && kd_count_poison(t, v, count) > 0;
+    if (t == KD_DT_F32 && !poisoned && count > 1) {
+        note_value(st, k, kd_dtype_load(t, v, 0), element_bits(t, v, 0));
+        note_f32(st, p + 4, count - 1);
+    } else if (t == KD_DT_F64 && !poisoned) {
+        for (size_t i = 0; i < count; i++) {
+            uint64_t bits;
+            double x;
+            memcpy(&bits, p + 8 * i, 8);
+            memcpy(&x, &bits, 8);
+            note_value(st, k, x, bits);
+        }
+    } else {
+        for (size_t i = 0; i < count; i++)
+            if (!poisoned || !kd_is_poison(t, v, i))
+                note_value(st, k, kd_dtype_load(t, v, i), element_bits(t, v, i));
+    }
+}
+
+/* Adds the statistics `from` of later elements to `to`'s. */
+static void merge_values(kd_value_stats *to, const kd_value_stats *from, kd_dtype t)
+{
+    if (from->values == 0)
+        return;
+    if (to->values == 0) {
+        *to = *from;
+        return;
+    }
+    to->varied |= from->varied || differs(kind_of(t), from->first_bits, from->first_value, to->first_bits, to->first_value);
+    size_t finite = to->values - to->nonfinite, more = from->values - from->nonfinite;
+    if (more) {
+        to->min = finite ? fmin(to->min, from->min) : from->min;
+        to->max = finite ? fmax(to->max, from->max) : from->max;
+    }
+    to->values += from->values;
+    to->nonfinite += from->nonfinite;
+    to->nonzero += from->nonzero;
+    if (from->scale > to->scale) {
+        double r = to->scale / from->scale;
+        to->ssq = from->ssq + to->ssq * r * r;
+        to->scale = from->scale;
+    } else if (from->scale > 0) {
+        double r = from->scale / to->scale;
+        to->ssq += from->ssq * r * r;
+    }
+}
+
+static double rms(const kd_value_stats *st)
+{
+    size_t finite = st->values - st->nonfinite;
+    return finite && st->scale > 0 ? st->scale * sqrt(st->ssq / (double)finite) : 0;
+}
+
+/* v1's finite values spread wider than rounding noise: more than the dtype's default rtol
+ * (a few ulps; 0 for integers, where any two distinct values count) times their largest
+ * magnitude. */
+static bool varies(const kd_value_stats *st, kd_dtype t)
+{
+    if (!kd_dtype_is_float(t))
+        return st->varied;
+    if (!st->varied || st->values - st->nonfinite < 2)
+        return false;
+    double spread = st->max - st->min;
+    return spread > kd_default_tolerance(t).rtol * fmax(fabs(st->min), fabs(st->max));
+}
+
+static kd_degenerate find_degenerate(const kd_value_scan *s, kd_dtype t)
+{
+    const kd_value_stats *v1 = &s->side[0], *v2 = &s->side[1];
+    if (s->v1_finite > 0 && s->v2_nonfinite_there == s->v1_finite)
+        return KD_DEGENERATE_NONFINITE;
+    if (v2->values < 2)
+        return KD_DEGENERATE_NONE; /* one value is neither zero nor constant output */
+    if (v2->values > v2->nonfinite && v2->nonzero == 0 && v1->nonzero > 0)
+        return KD_DEGENERATE_ZERO;
+    if (!v2->varied && varies(v1, t))
+        return KD_DEGENERATE_CONSTANT;
+    return KD_DEGENERATE_NONE;
+}
+
+/* match: the values agree, something was written (nothing written is no evidence), and v2
+ * is not degenerate where v1 is not. */
+static void conclude(kd_buffer_check *out, kd_dtype t)
+{
+    out->degenerate = find_degenerate(&out->values, t);
+    out->v1_rms = rms(&out->values.side[0]);
+    out->v2_rms = rms(&out->values.side[1]);
+    out->scale_rel_err = out->v1_rms > 0 ? out->max_abs_err / out->v1_rms : 0;
     bool nothing_written = out->count && out->unwritten[0] >= out->count && out->unwritten[1] >= out->count;
-    out->match = out->mismatches == 0 && !nothing_written;
+    out->match = out->mismatches == 0 && !nothing_written && out->degenerate == KD_DEGENERATE_NONE;
     find_pattern(out);
 }
 
@@ -308,11 +502,17 @@ void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count
 
 /* A chunk of identical bytes: only the shift detector's memory of the last elements
  * needs them (the hashes of equal values cancel; an identical stretch fits no shift or
- * factor, which only makes the detectors more cautious). */
+ * factor, which only makes the detectors more cautious), and the values' statistics, the
+ * same for both sides, gathered once. */
 static void remember_tail(kd_buffer_check *out, kd_dtype t, const void *v, size_t count, size_t first)
 {
     out->scan.written[0] += count;
     out->scan.written[1] += count;
+    kd_value_stats chunk_values = {0};
+    note_values(&chunk_values, t, v, count, false);
+    merge_values(&out->values.side[0], &chunk_values, t);
+    merge_values(&out->values.side[1], &chunk_values, t);
+    out->values.v1_finite += chunk_values.values - chunk_values.nonfinite;
     for (size_t i = count > KD_SHIFT_MAX ? count - KD_SHIFT_MAX : 0; i < count; i++) {
         double x = kd_dtype_load(t, v, i);
         for (int s = 0; s < 2; s++) {
@@ -335,11 +535,12 @@ void kd_compare_chunk(const kd_values_chunk *values, kd_tolerance tol, kd_buffer
     /* Identical bytes with nothing poisoned is the common answer; it needs no element walk. */
     if (count && memcmp(v1, v2, count * kd_dtype_size(t)) == 0 && kd_count_poison(t, v1, count) == 0) {
         remember_tail(out, t, v1, count, first);
-        conclude(out);
+        conclude(out, t);
         return;
     }
     double floor = relative_floor(t, tol);
     const chunk c = {t, {v1, v2}, first, tol};
+    size_t v1_finite = 0, v2_nonfinite_there = 0;
     for (size_t i = 0; i < count; i++) {
         bool poisoned1 = kd_is_poison(t, v1, i), poisoned2 = kd_is_poison(t, v2, i);
         double a = poisoned1 ? NAN : kd_dtype_load(t, v1, i);
@@ -358,9 +559,17 @@ void kd_compare_chunk(const kd_values_chunk *values, kd_tolerance tol, kd_buffer
         }
         if (!match)
             note_mismatch(out, first + i, a, b);
+        if (!poisoned1 && !poisoned2 && isfinite(a)) {
+            v1_finite++;
+            v2_nonfinite_there += !isfinite(b);
+        }
         scan_element(out, &c, i, &(element){first + i, a, b, !poisoned1, !poisoned2}, match);
     }
-    conclude(out);
+    out->values.v1_finite += v1_finite;
+    out->values.v2_nonfinite_there += v2_nonfinite_there;
+    note_values(&out->values.side[0], t, v1, count, true);
+    note_values(&out->values.side[1], t, v2, count, true);
+    conclude(out, t);
 }
 
 void kd_compare_written_chunk(kd_dtype t, const void *poisoned_v1, const void *poisoned_v2, size_t count,
@@ -375,5 +584,5 @@ void kd_compare_written_chunk(kd_dtype t, const void *poisoned_v1, const void *p
         for (size_t i = 0; i < count; i++)
             if (kd_is_poison(t, poisoned_v1, i) != kd_is_poison(t, poisoned_v2, i) && out->written_differ++ == 0)
                 out->first_written_differ = first + i;
-    conclude(out);
+    conclude(out, t);
 }

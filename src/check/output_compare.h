@@ -67,6 +67,56 @@ typedef struct kd_pattern_scan {
     size_t factor_fits;
 } kd_pattern_scan;
 
+/* A degenerate v2: an output that a loose tolerance lets through although it computes
+ * nothing (KernelBench#165: v1's values are ~1e-5, v2 writes zeros, and under --atol 1e-4
+ * every element "matches"; such all-zero outputs passed 4 of 60 tasks). The element-wise
+ * test cannot see it, since each zero is within atol of its reference; the whole buffer
+ * can: v2 holds one value, or none that is finite, while v1 does not. A degenerate v2 does
+ * not match, whatever the tolerance. v2 is judged against v1, never alone: both all zero,
+ * or both the same constant, is a legitimate output (a ReLU of negative inputs, a fill).
+ * Priority when several apply: NONFINITE, ZERO, CONSTANT. */
+typedef enum kd_degenerate {
+    KD_DEGENERATE_NONE = 0,
+    KD_DEGENERATE_ZERO,      /* v2's finite values are all exactly zero (+0 or -0), at least 2 v2
+                              * values, while v1 holds a non-zero finite value somewhere */
+    KD_DEGENERATE_CONSTANT,  /* v2 holds one value throughout (bit for bit, or equal as doubles)
+                              * where v1 varies: at least 2 v2 values, and v1's finite values
+                              * spread wider than the dtype's default rtol times their largest
+                              * magnitude (for integers: any two distinct values), so that a v1
+                              * constant up to rounding noise, against which an exact constant
+                              * is an honest answer, is not taken for varying */
+    KD_DEGENERATE_NONFINITE, /* v2 is NaN or infinite at every element where v1 is finite (both
+                              * written; at least one such element). Such elements already
+                              * mismatch; the label says the whole output is garbage */
+    KD_DEGENERATE_COUNT
+} kd_degenerate;
+
+/* "none", "zero", "constant", "nonfinite" (the JSON ids) */
+const char *kd_degenerate_name(kd_degenerate d);
+
+/* One side's values as seen so far (elements that side did not leave holding the poison);
+ * streamed across chunks like kd_pattern_scan. Working state: read the results from
+ * kd_buffer_check's degenerate, v1_rms, v2_rms and scale_rel_err. */
+typedef struct kd_value_stats {
+    size_t values;             /* elements not poisoned on this side */
+    size_t nonfinite;          /* of them NaN or infinite */
+    size_t nonzero;            /* of them finite and not zero */
+    unsigned long long first_bits; /* the first value, bit for bit and as a double */
+    double first_value;
+    bool varied;               /* some value differs from the first (bits and double both) */
+    double min, max;           /* of the finite values (valid when values > nonfinite) */
+    double scale, ssq;         /* the finite values' sum of squares is scale^2 * ssq; scale is
+                                * 1 (0 before a non-zero value), but for f64 their largest
+                                * magnitude (no overflow at f64's extremes; other types'
+                                * squares fit a double) */
+} kd_value_stats;
+
+typedef struct kd_value_scan {
+    kd_value_stats side[2];    /* v1, v2 */
+    size_t v1_finite;          /* elements both sides wrote with v1 finite */
+    size_t v2_nonfinite_there; /* of them, those where v2 is NaN or infinite */
+} kd_value_scan;
+
 typedef struct kd_buffer_check {
     size_t count;              /* elements compared */
     size_t mismatches;         /* elements whose values differ beyond the tolerance */
@@ -84,8 +134,19 @@ typedef struct kd_buffer_check {
     long shift;                /* SHIFT: v2[i] == v1[i + shift] */
     double factor;             /* FACTOR: v2[i] == factor * v1[i] */
     size_t pattern_fits, pattern_of; /* elements (pairs for SHIFT) that fit, out of how many */
-    bool match;                /* mismatches == 0 and at least one element written */
+    /* The output's scale, and the floor under the tolerance (kept current after every chunk).
+     * atol is absolute: against outputs of v1's scale or below it accepts anything,
+     * degenerate or not, so the report needs the error measured against that scale. */
+    kd_degenerate degenerate;  /* v2 degenerate where v1 is not (NONE: not degenerate) */
+    double v1_rms, v2_rms;     /* root mean square of each side's finite values, poison left out
+                                * (0: none, or all zero) */
+    double scale_rel_err;      /* max_abs_err / v1_rms (0 when v1_rms is 0): the error against the
+                                * output's scale; near or above 1, v2 is as far from v1 as v1 is
+                                * from zero, whatever the tolerance allowed */
+    bool match;                /* mismatches == 0, at least one element written, and degenerate
+                                * == KD_DEGENERATE_NONE */
     kd_pattern_scan scan;
+    kd_value_scan values;
 } kd_buffer_check;
 
 /* Compares `count` elements of type t (v1 is the reference): an element matches when
@@ -107,6 +168,12 @@ typedef struct kd_buffer_check {
  *     floor being atol (the dtype's default atol when atol is 0; 1 for integers): against
  *     a reference of zero it stays a readable number, never 1e+307.
  *   - match is false when no element was written by either side: nothing was compared.
+ *   - match is false when v2 is degenerate (kd_degenerate), even with no element differing:
+ *     a tolerance loose against the output's scale must not let an all-zero, constant or
+ *     all-NaN v2 through. Degeneracy and the scales are measured on the values compared
+ *     here (the seeded run), each side's poisoned elements left out. Elements neither side
+ *     writes hold their seeded values on both sides and count as such (the poisoned run,
+ *     which says which they are, comes after the values).
  *   - the pattern (see kd_difference_pattern) is looked for only when values differ; a
  *     shift must explain more elements than the unshifted comparison does. */
 void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count,
@@ -115,7 +182,9 @@ void kd_compare_buffers(kd_dtype t, const void *v1, const void *v2, size_t count
 /* The same, one chunk at a time, for buffers too large to hold whole: `out` starts zeroed
  * and accumulates; `first` is the chunk's first element, so mismatch indexes are the
  * buffer's. After the last chunk `out` is what kd_compare_buffers gives for the whole.
- * Chunks must come in order (the pattern detectors pair neighbouring elements). */
+ * Chunks must come in order (the pattern detectors pair neighbouring elements). degenerate,
+ * match and the scales describe the elements seen so far: a v2 all zero in its first chunk
+ * is ZERO until a later chunk holds a non-zero value; there is no "finish" call to make. */
 typedef struct kd_values_chunk {
     kd_dtype type;
     const void *v1, *v2; /* count elements of each side */

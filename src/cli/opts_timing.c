@@ -9,7 +9,7 @@
 
 /* This group's own code, clear of option_parse.h's list (256..) and of the other groups' blocks
  * (900.., 1000.., 1010..). */
-enum { OPT_LOAD = 950 };
+enum { OPT_LOAD = 950, OPT_ALLOW_MISMATCH, OPT_AUDITS };
 
 static const struct option options[] = {
     {"target", required_argument, NULL, OPT_TARGET},
@@ -20,6 +20,8 @@ static const struct option options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"no-check", no_argument, NULL, OPT_NO_CHECK},
     {"require-match", no_argument, NULL, OPT_REQUIRE_MATCH},
+    {"allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH},
+    {"audits", required_argument, NULL, OPT_AUDITS},
     {"rtol", required_argument, NULL, OPT_RTOL},
     {"atol", required_argument, NULL, OPT_ATOL},
     {"batch", required_argument, NULL, OPT_BATCH},
@@ -39,6 +41,15 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
         break;
     case OPT_NO_CHECK: opts->diff.timing.check = false; break;
     case OPT_REQUIRE_MATCH: opts->diff.gate.require_match = true; break;
+    case OPT_ALLOW_MISMATCH: opts->diff.gate.allow_mismatch = true; break;
+    case OPT_AUDITS: {
+        double v;
+        if (kd_opt_number(optarg, 1, 1000, false, &v) != 0)
+            return kd_usage_error("--audits wants the fewest audit launches a side, 1 to 1000 (default %d; --no-check "
+                                  "turns them off with the check), got '%s'", KD_DEFAULT_AUDITS, optarg);
+        opts->diff.timing.audits = (unsigned)v;
+        break;
+    }
     case OPT_LOCK_CLOCKS: opts->diff.lock_clocks = true; break;
     case OPT_TARGET:
         if (kd_opt_number(optarg, 0.01, 100, true, &opts->diff.timing.target_pct) != 0)

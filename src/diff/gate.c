@@ -6,7 +6,7 @@ kd_outputs_state kd_outputs_of(const kd_timing *t, bool timed)
 {
     if (!timed || !t->checked)
         return KD_OUTPUTS_NOT_CHECKED;
-    return t->outputs_match && t->noutputs > 0 ? KD_OUTPUTS_MATCH : KD_OUTPUTS_DIFFER;
+    return kd_timing_incorrect(t) ? KD_OUTPUTS_DIFFER : KD_OUTPUTS_MATCH;
 }
 
 kd_gate_result kd_gate_evaluate(const kd_timing *t, bool timed, kd_outputs_state outputs,
@@ -32,6 +32,11 @@ kd_gate_result kd_gate_evaluate(const kd_timing *t, bool timed, kd_outputs_state
     else if ((out->requested && !out->evaluated) || (out->match_required && !out->match_evaluated))
         out->result = KD_GATE_NOT_MEASURED;
     else if (out->match_required && outputs == KD_OUTPUTS_DIFFER)
+        out->result = KD_GATE_OUTPUTS_DIFFER;
+    /* Outputs that differ fail by default, before any speed gate (issue 39: a fast wrong
+     * answer is the worst output there is); --allow-mismatch is the old behaviour. Unlike
+     * --require-match, outputs that were never compared (no GPU) do not fail it. */
+    if (!o->allow_mismatch && outputs == KD_OUTPUTS_DIFFER)
         out->result = KD_GATE_OUTPUTS_DIFFER;
     return out->result;
 }

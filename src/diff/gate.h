@@ -5,6 +5,7 @@
  *    interval's fast end) must exceed 1 + PCT/100. A point estimate over the limit with an
  *    interval that reaches below it does not fail the gate.
  *  --require-match: the outputs that were compared must match.
+ *  outputs that differ (or an audit that differed) fail by default, --allow-mismatch aside.
  * Every gate fails closed: one that could not be judged (nothing timed, no GPU, outputs not
  * compared) is KD_GATE_NOT_MEASURED, never a pass. (--sanitize is judged by its pass; when
  * nothing runs, diff/runtime.c fails it the same way.)
@@ -18,6 +19,7 @@
 typedef struct kd_gate_options {
     double fail_if_slower_pct;  /* < 0: not asked */
     bool require_match;
+    bool allow_mismatch;        /* --allow-mismatch: outputs that differ do not fail (exit 0) */
 } kd_gate_options;
 
 /* What the compared outputs said. */
@@ -28,7 +30,7 @@ typedef enum kd_gate_result {
     KD_GATE_SLOWER,             /* --fail-if-slower failed */
     KD_GATE_NOT_MEASURED,       /* --fail-if-slower had no timing, or --require-match no compared
                                    outputs, to judge */
-    KD_GATE_OUTPUTS_DIFFER,     /* --require-match and the outputs differ */
+    KD_GATE_OUTPUTS_DIFFER,     /* the outputs differ (unless --allow-mismatch) */
 } kd_gate_result;
 
 typedef struct kd_gate {

@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/random.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "wire/client.h"
 #include "wire/counters.h"
+#include "wire/protocol.h"
 #include "measure/harness_pool.h"
 #include "measure/verdict.h"
 #include "util/fs.h"
@@ -50,6 +52,7 @@ void kd_timing_options_default(kd_timing_options *o)
     o->timeout_ms = 10000;
     o->seed = 1;
     o->check = true;
+    o->audits = KD_DEFAULT_AUDITS;
     o->min_effect_pct = 0;
 }
 
@@ -105,6 +108,11 @@ typedef struct run_state {
     size_t cap;
     double *block;             /* room for one block of samples */
     double slowest_ns;         /* the slower side's warm-up median */
+    const char *workdir;       /* where the audits' outputs are written */
+    int *share;                /* v2's argument j uses v1's buffer share[j] (-1: its own) in the shared child */
+    unsigned long long secret; /* the audits' own random state: never --seed, never reported */
+    size_t next_audit_round;   /* the round whose block boundary `audit_place` audits next */
+    int audit_place;           /* 0 before its first block, 1 between, 2 after the second */
 } run_state;
 
 static const char *who(const run_state *r, int s)
@@ -212,12 +220,10 @@ static kd_timing_status describe_shared(run_state *r)
     int *share = kd_xmalloc((r->sides[1].spec->nargs + 1) * sizeof *share);
     r->out->shared_buffers = kd_share_buffers(r->sides[0].spec, r->sides[1].spec, share);
     r->out->shared_buffers -= unshare_filled(&r->sides[0], &r->sides[1], share);
+    r->share = share; /* freed by kd_measure */
     for (int s = 0; s < 2; s++)
-        if (kd_wire_describe(c, s, &r->sides[s], share, r->o->timeout_ms, &why) != 0) {
-            free(share);
+        if (kd_wire_describe(c, s, &r->sides[s], share, r->o->timeout_ms, &why) != 0)
             return fail_with(r, s, &why, KD_TIMING_SETUP_FAILED);
-        }
-    free(share);
     kd_reply_status st = kd_wire_seed(c, r->o->seed, r->o->timeout_ms);
     return st == KD_REPLY_OK ? KD_TIMING_OK : fail(r, SHARED, c, st, "describing the launch", KD_TIMING_SETUP_FAILED);
 }
@@ -386,6 +392,9 @@ static kd_timing_status move_buffers(run_state *r, unsigned long long *state)
     return KD_TIMING_OK;
 }
 
+static kd_timing_status audit_if_due(run_state *r, int place);
+static kd_timing_status audit_both(run_state *r);
+
 static kd_timing_status measure_rounds(run_state *r)
 {
     unsigned long long order_state = r->o->seed ^ 0xA5A5A5A5ull;
@@ -394,11 +403,20 @@ static kd_timing_status measure_rounds(run_state *r)
     for (;;) {
         kd_timing_status st = move_buffers(r, &order_state);
         int first = (int)(next_random(&order_state) & 1);
-        for (int i = 0; i < 2 && st == KD_TIMING_OK; i++)
-            st = time_block(r, i == 0 ? first : 1 - first);
+        for (int i = 0; i < 2 && st == KD_TIMING_OK; i++) {
+            st = audit_if_due(r, i);
+            if (st == KD_TIMING_OK)
+                st = time_block(r, i == 0 ? first : 1 - first);
+        }
+        if (st == KD_TIMING_OK)
+            st = audit_if_due(r, 2);
         if (st != KD_TIMING_OK)
             return st;
         r->out->rounds++;
+        if (r->out->audit.failed) { /* incorrect: no verdict will be made of more samples */
+            r->out->stop_reason = KD_STOP_AUDIT_FAILED;
+            break;
+        }
         size_t n = r->out->side[0].n;
         double elapsed = now_s() - start;
         if (n >= next_check) {
@@ -424,6 +442,13 @@ static kd_timing_status measure_rounds(run_state *r)
             r->out->stop_reason = KD_STOP_MAX_RUNS;
             break;
         }
+    }
+    /* A run shorter than the audits' schedule still has its fewest, after its last block
+     * (a kernel cannot tell that no sample follows). */
+    while (r->o->check && r->out->audit.done < r->o->audits && !r->out->audit.failed) {
+        kd_timing_status st = audit_both(r);
+        if (st != KD_TIMING_OK)
+            return st;
     }
     r->out->measure_s = now_s() - start;
     r->out->target_pct = r->o->target_pct;
@@ -548,8 +573,8 @@ static bool read_at(FILE *f, size_t offset, void *buf, size_t bytes)
     return fseeko(f, (off_t)offset, SEEK_SET) == 0 && fread(buf, 1, bytes, f) == bytes;
 }
 
-/* The seeded run decides the values; the poisoned run says which were never written.
- * Returns false when a check file cannot be read back. */
+/* The seeded run decides the values; the poisoned run says which were never written (total
+ * NULL: an audit's files, which hold one run). Returns false when a file cannot be read back. */
 static bool compare_pair(const output_ref *x, const output_ref *y, FILE *files[2], const size_t total[2],
                          const kd_timing_options *o, kd_output_check *oc)
 {
@@ -575,6 +600,8 @@ static bool compare_pair(const output_ref *x, const output_ref *y, FILE *files[2
         if (ok)
             kd_compare_chunk(&(kd_values_chunk){.type = t, .v1 = chunk[0], .v2 = chunk[1], .count = n, .first = at},
                              oc->tolerance, &oc->result);
+        if (!total) /* an audit's file: one run, no poisoned one */
+            continue;
         ok = ok && read_at(files[0], total[0] + x->offset + at * size, chunk[0], n * size) &&
              read_at(files[1], total[1] + y->offset + at * size, chunk[1], n * size);
         /* which elements each side left holding the poison: a difference there alone is said
@@ -676,6 +703,161 @@ out:
     return status;
 }
 
+/* The audits' secret: from the kernel's process nothing reaches it, and it is not --seed (which
+ * the report prints, and which a candidate could read in a saved run). */
+static unsigned long long secret_random(run_state *r)
+{
+    if (!r->secret) {
+        if (getrandom(&r->secret, sizeof r->secret, 0) != (ssize_t)sizeof r->secret) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            r->secret = (unsigned long long)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (unsigned long long)getpid() << 32;
+        }
+        r->secret |= 1;
+    }
+    return next_random(&r->secret);
+}
+
+/* Where the next audit goes: its round a secret gap after the last (1-2 rounds, then up to 4,
+ * then up to 8: dense while a run is short, ~1 in 4.5 rounds once it is long), and its place
+ * in that round (before, between or after the two sides' blocks). */
+static void plan_next_audit(run_state *r)
+{
+    unsigned k = r->out->audit.done;
+    unsigned long long span = k == 0 ? 2 : k == 1 ? 2 : k == 2 ? 4 : 8;
+    r->next_audit_round = r->out->rounds + (k == 0 ? 0 : 1) + (size_t)(secret_random(r) % span);
+    r->audit_place = (int)(secret_random(r) % 3);
+}
+
+/* How many elements of side s's output x the audit left as it had set them before its launch
+ * (the run's seeded contents, docs/PROTOCOL.md "Inputs" k = 1000, rotated as `audit` does): a
+ * side that did no work leaves them all. -1 when that cannot be said (captured data, too
+ * large to make here). */
+static long long stale_elements(const run_state *r, int s, const output_ref *x, FILE *f, unsigned long long seed)
+{
+    size_t arg = (size_t)(x->arg - r->sides[s].spec->args);
+    size_t size = kd_dtype_size(x->arg->type.base), lanes = x->arg->type.lanes ? x->arg->type.lanes : 1;
+    size_t bytes = x->elements * size, count = x->elements / lanes;
+    if ((r->sides[s].fill && r->sides[s].fill[arg]) || !size || bytes > CHECK_CHUNK_BYTES * 8)
+        return -1;
+    /* a shared buffer is slot 0's: rotated as v1's argument */
+    size_t owner = s == 1 && r->share && r->share[arg] >= 0 ? (size_t)r->share[arg] : arg;
+    unsigned char *run = kd_xmalloc(bytes ? bytes : 1), *before = kd_xmalloc(bytes ? bytes : 1);
+    unsigned char *after = kd_xmalloc(bytes ? bytes : 1);
+    size_t rot = kd_audit_rotation(seed, owner, count) * lanes * size;
+    if (rot) {
+        kd_fill_random(x->arg->type.base, run, x->elements, r->o->seed + 0x9E3779B97F4A7C15ull * (1000 + 1));
+        memcpy(before, run + rot, bytes - rot);
+        memcpy(before + bytes - rot, run, rot);
+    } else {
+        kd_fill_random(x->arg->type.base, before, x->elements, kd_audit_seed(seed, 1000));
+    }
+    long long same = -1;
+    if (read_at(f, x->offset, after, bytes)) {
+        same = 0;
+        for (size_t e = 0; e < x->elements; e++)
+            same += memcmp(before + e * size, after + e * size, size) == 0;
+    }
+    free(run);
+    free(before);
+    free(after);
+    return same;
+}
+
+/* Compares both sides' audit files as the correctness run's seeded run is compared; the first
+ * failed audit is kept with the side that left its outputs as they were. */
+static kd_timing_status compare_audit(run_state *r, char *paths[2], unsigned long long seed)
+{
+    output_ref refs[2][KD_MAX_OUTPUTS];
+    size_t nrefs[2], total[2];
+    for (int s = 0; s < 2; s++)
+        nrefs[s] = list_outputs(r->sides[s].spec, refs[s], &total[s]);
+    int partner[KD_MAX_OUTPUTS];
+    pair_outputs(refs, nrefs, partner);
+    FILE *files[2] = {fopen(paths[0], "rb"), fopen(paths[1], "rb")};
+    kd_timing_status status = files[0] && files[1] ? KD_TIMING_OK : KD_TIMING_RUN_FAILED;
+    kd_audit *a = &r->out->audit;
+    bool failed = false;
+    for (size_t i = 0; i < nrefs[0] && status == KD_TIMING_OK && !failed; i++) {
+        if (partner[i] < 0)
+            continue;
+        kd_output_check oc = {0};
+        if (!compare_pair(&refs[0][i], &refs[1][partner[i]], files, NULL, r->o, &oc))
+            status = KD_TIMING_RUN_FAILED;
+        else if (!oc.result.match) {
+            failed = true;
+            if (a->failed == 0) {
+                a->first_round = r->out->rounds;
+                a->first_samples = r->out->side[0].n;
+                a->output = kd_xstrdup(oc.name);
+                a->mismatches = oc.result.mismatches ? oc.result.mismatches : oc.result.count;
+                a->count = oc.result.count;
+                a->stale_side = -1;
+                for (int s = 0; s < 2; s++) {
+                    const output_ref *x = &refs[s][s == 0 ? i : (size_t)partner[i]];
+                    long long stale = stale_elements(r, s, x, files[s], seed);
+                    if (stale > 0 && (size_t)stale * 2 > x->elements && (size_t)stale > a->stale) {
+                        a->stale_side = s;
+                        a->stale = (size_t)stale;
+                    }
+                }
+            }
+        }
+        free(oc.name);
+    }
+    if (status != KD_TIMING_OK)
+        kd_sb_printf(r->error, "cannot read back the audit's outputs in %s (the disk failed, or the files changed "
+                               "while read)", r->workdir);
+    for (int s = 0; s < 2; s++)
+        if (files[s])
+            fclose(files[s]);
+    a->done++;
+    a->failed += failed;
+    return status;
+}
+
+/* One audit: both sides, one after the other, on one secret seed, in the shared child. */
+static kd_timing_status audit_both(run_state *r)
+{
+    unsigned long long seed = secret_random(r);
+    char *paths[2];
+    kd_timing_status st = KD_TIMING_OK;
+    for (int s = 0; s < 2; s++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s.audit", r->sides[s].label);
+        paths[s] = kd_path_join(r->workdir, name);
+    }
+    for (int s = 0; s < 2 && st == KD_TIMING_OK; s++) {
+        st = select_side(r, s);
+        unsigned long long bytes = 0;
+        double gib = (double)kd_launch_spec_bytes(r->sides[s].spec) / (1u << 30);
+        kd_reply_status rs = st == KD_TIMING_OK ? kd_wire_audit(&r->child[SHARED], seed, paths[s],
+                                                                watchdog_ms(r->o->timeout_ms, CHECK_EXTRA_MS +
+                                                                                                  CHECK_MS_PER_GIB * 2 * gib),
+                                                                &bytes)
+                                                : KD_REPLY_OK;
+        if (st == KD_TIMING_OK && rs != KD_REPLY_OK)
+            st = fail(r, s, &r->child[SHARED], rs, "auditing the kernel between samples", KD_TIMING_RUN_FAILED);
+    }
+    if (st == KD_TIMING_OK)
+        st = compare_audit(r, paths, seed);
+    for (int s = 0; s < 2; s++) {
+        unlink(paths[s]);
+        free(paths[s]);
+    }
+    plan_next_audit(r);
+    kd_trace("audit %u: %s", r->out->audit.done, r->out->audit.failed ? "outputs differ" : "outputs match");
+    return st;
+}
+
+/* The audit planned for this round and place, if any (--no-check: none). */
+static kd_timing_status audit_if_due(run_state *r, int place)
+{
+    if (!r->o->check || !r->o->audits || r->out->rounds != r->next_audit_round || place != r->audit_place)
+        return KD_TIMING_OK;
+    return audit_both(r);
+}
+
 /* Ends the children that held one side each, all at once (a CUDA context takes a moment
  * to tear down), so that the GPU is quiet and their memory free before the timing. In a
  * sweep whose points follow, a child whose check went well is reset instead (its buffers
@@ -761,7 +943,9 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
         if (kd_timing_check_sizes(sides[s].spec, sides[s].label, error) != 0)
             return KD_TIMING_SETUP_FAILED;
     double block[MAX_BLOCK];
-    run_state r = {.sides = sides, .o = o, .out = out, .error = error, .block = block};
+    out->audit.stale_side = -1;
+    run_state r = {.sides = sides, .o = o, .out = out, .error = error, .block = block, .workdir = workdir};
+    plan_next_audit(&r);
     snprintf(out->load, sizeof out->load, "%s", o->sustained_ms ? "sustained" : "single");
     out->sustained_ms = o->sustained_ms;
     out->block_samples = o->sustained_ms ? SUSTAINED_SAMPLES_PER_BLOCK : SAMPLES_PER_BLOCK;
@@ -793,6 +977,7 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
         r.started[SHARED] = false;
     const char *const *const ahead[KD_POOL_ROLES] = {o->check ? sides[0].harness_argv : NULL,
                                                      o->check ? sides[1].harness_argv : NULL, shared_argv};
+    free(r.share);
     kd_harness_pool_start_ahead(ahead);
     for (int s = 0; s < 3; s++)
         if (r.started[s] && !kd_harness_pool_retire(&r.child[s]))
@@ -811,6 +996,7 @@ void kd_timing_free(kd_timing *t)
         free(t->outputs[i].name);
     free(t->outputs);
     free(t->unpaired);
+    free(t->audit.output);
     memset(t, 0, sizeof *t);
 }
 

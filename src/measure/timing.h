@@ -23,7 +23,8 @@ typedef struct kd_timing_options {
     int min_runs, max_runs;   /* samples per side (30, 3000) */
     int timeout_ms;           /* --timeout: the watchdog on every harness reply (10000) */
     unsigned long long seed;  /* --seed: inputs and interleaving order (1) */
-    bool check;               /* correctness run (on; --no-check) */
+    bool check;               /* correctness run and audits (on; --no-check) */
+    unsigned audits;          /* --audits: the fewest audit launches per side (3; 0 with --no-check) */
     bool tolerance_given;     /* --rtol/--atol given: they replace the per-dtype defaults */
     kd_tolerance tolerance;
     long batch;               /* --batch: 0 auto, -1 never, N launches per sample */
@@ -37,6 +38,10 @@ typedef struct kd_timing_options {
     const char *const *counter_names;
     size_t ncounter_names;
 } kd_timing_options;
+
+/* The fewest audits of a timing (--audits): with the misses of a kernel that works on one
+ * launch in 8, (1/8)^3 = 0.2% go through. More come as the run goes on (timing.c). */
+#define KD_DEFAULT_AUDITS 3
 
 /* --load sustained's load before each block of samples: triton.testing.do_bench's default rep. */
 #define KD_SUSTAINED_LOAD_MS 100
@@ -66,12 +71,31 @@ typedef struct kd_output_check {
     kd_buffer_check result;
 } kd_output_check;
 
+/* The audits of the timing (issue 39): untimed launches of both sides, in the shared child
+ * between blocks of samples, at rounds and places drawn from a secret random source (never
+ * --seed), each on inputs seeded from a secret of its own and outputs holding plausible
+ * values; both sides' outputs compared as the correctness run's are. A kernel whose work
+ * depends on earlier launches (skipped once warm, one launch in N, cached by address) leaves
+ * outputs that differ. */
+typedef struct kd_audit {
+    unsigned done;            /* audits compared (each: both sides on one secret seed) */
+    unsigned failed;          /* ... whose outputs differed */
+    size_t first_round;       /* the first failed audit: the round it ran in (0 first) */
+    size_t first_samples;     /* ... the samples each side had been timed before it */
+    char *output;             /* ... the first output that differed (NULL: none failed) */
+    size_t mismatches, count; /* ... its differing elements, of how many */
+    int stale_side;           /* ... the side that left most of its elements as they were
+                                 before the launch (0 v1, 1 v2), -1 neither or unknown */
+    size_t stale;             /* ... how many it left so */
+} kd_audit;
+
 /* Why sampling stopped. */
 typedef enum kd_stop_reason {
     KD_STOP_TARGET_REACHED,   /* the CI is as narrow as --target asks */
     KD_STOP_MAX_TIME,         /* --max-time */
     KD_STOP_MAX_RUNS,         /* --max-runs */
     KD_STOP_SAVED_SAMPLES,    /* kerndiff compare: the saved runs' samples are all there is */
+    KD_STOP_AUDIT_FAILED,     /* an audit's outputs differed: the timing would make no verdict */
     KD_STOP_REASON_COUNT
 } kd_stop_reason;
 
@@ -107,8 +131,17 @@ typedef struct kd_timing {
     kd_output_check *outputs;
     size_t noutputs;
     bool outputs_match;       /* every compared pair matches */
+    kd_audit audit;           /* the audits during the timing (done == 0: none ran) */
     char *unpaired;           /* outputs of one side only, not compared: "v1 tmp1, v1 tmp2" */
 } kd_timing;
+
+/* The timed computation was checked and found wrong (issue 39): outputs that differ, nothing
+ * to compare, or an audit during the timing whose outputs differ. Such a timing gets no speed
+ * verdict in any report. (Not checked at all, --no-check, is not wrong: it is unchecked.) */
+static inline bool kd_timing_incorrect(const kd_timing *t)
+{
+    return t->checked && (!t->outputs_match || t->noutputs == 0 || t->audit.failed > 0);
+}
 
 typedef kd_harness_side kd_timing_side;
 

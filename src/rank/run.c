@@ -448,9 +448,18 @@ static kd_rank_static static_of(const kd_side *s)
                             st->occupancy_valid ? st->occupancy.occupancy : -1};
 }
 
-/* The first output that differs, as data: "NAME: MISMATCHES of COUNT". */
+/* The first output that differs, as data: "NAME: MISMATCHES of COUNT", or for a failed
+ * audit "audit: NAME: MISMATCHES of COUNT (STALE left as before by v2)". */
 static char *mismatch_of(const kd_timing *t)
 {
+    if (t->outputs_match && t->noutputs && t->audit.failed) {
+        kd_strbuf sb = {0};
+        kd_sb_printf(&sb, "audit: %s: %zu of %zu", t->audit.output ? t->audit.output : "outputs", t->audit.mismatches,
+                     t->audit.count);
+        if (t->audit.stale_side >= 0)
+            kd_sb_printf(&sb, " (%zu left as before by %s)", t->audit.stale, t->audit.stale_side ? "v2" : "v1");
+        return kd_sb_take(&sb);
+    }
     for (size_t i = 0; i < t->noutputs; i++)
         if (!t->outputs[i].result.match) {
             kd_strbuf sb = {0};
@@ -505,7 +514,7 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
     } else if (!c->timed) {
         e->gate = KD_RANK_UNTIMED;
         e->reason = note_reason(&c->runtime_note, "untimed");
-    } else if (c->timing.checked && !c->timing.outputs_match) {
+    } else if (kd_timing_incorrect(&c->timing)) { /* the check, or an audit during the gate's timing */
         e->gate = KD_RANK_INCORRECT;
         e->reason = mismatch_of(&c->timing);
     }

@@ -34,7 +34,8 @@ static const char *stop_id(int v)
 {
     static const char *const ids[KD_STOP_REASON_COUNT] = {
         [KD_STOP_TARGET_REACHED] = "target_reached", [KD_STOP_MAX_TIME] = "max_time",
-        [KD_STOP_MAX_RUNS] = "max_runs", [KD_STOP_SAVED_SAMPLES] = "saved_samples"};
+        [KD_STOP_MAX_RUNS] = "max_runs", [KD_STOP_SAVED_SAMPLES] = "saved_samples",
+        [KD_STOP_AUDIT_FAILED] = "audit_failed"};
     return ids[v];
 }
 
@@ -632,6 +633,7 @@ static int read_dtype(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
 }
 
 static const char *pattern_id(int p) { return kd_pattern_name((kd_difference_pattern)p); }
+static const char *degenerate_id(int d) { return kd_degenerate_name((kd_degenerate)d); }
 
 /* What explains a difference (check/output_compare.h); kind "none" when nothing simple does. */
 static const kd_jfield pattern_fields[] = {
@@ -659,6 +661,11 @@ static const kd_jfield output_fields[] = {
     {KD_J_FIELD("first_written_differ", kd_output_check, result.first_written_differ), .optional = true},
     {KD_J_FIELD("last_mismatch", kd_output_check, result.last_mismatch), .optional = true},
     {KD_J_OBJECT_FIELD("pattern", kd_output_check, result, pattern_table), .optional = true},
+    {KD_J_ENUM_FIELD("degenerate", kd_output_check, result.degenerate, degenerate_id, KD_DEGENERATE_COUNT),
+     .optional = true},
+    {KD_J_FIELD("v1_rms", kd_output_check, result.v1_rms), .range = KD_J_NONNEG, .optional = true},
+    {KD_J_FIELD("v2_rms", kd_output_check, result.v2_rms), .range = KD_J_NONNEG, .optional = true},
+    {KD_J_FIELD("scale_rel_err", kd_output_check, result.scale_rel_err), .range = KD_J_NONNEG, .optional = true},
     {KD_J_FIELD("max_abs_err", kd_output_check, result.max_abs_err), .range = KD_J_NONNEG},
     {KD_J_FIELD("max_rel_err", kd_output_check, result.max_rel_err), .range = KD_J_NONNEG},
     {KD_J_FIELD("rtol", kd_output_check, tolerance.rtol), .range = KD_J_NONNEG},
@@ -682,8 +689,46 @@ static int read_outputs_match(json_t *v, void *base, const kd_jpath *at, kd_strb
     return 0;
 }
 
+/* "correct" or "incorrect" (kd_timing_incorrect): what an agent reads before any speed. A
+ * saved run's is recomputed from its fields when read, so it is written only. */
+static json_t *correctness_verdict(const void *base)
+{
+    return json_string(kd_timing_incorrect(base) ? "incorrect" : "correct");
+}
+
+/* The audit's side that left its outputs as they were: "v1", "v2", or null. */
+static json_t *stale_side(const void *base)
+{
+    const kd_audit *a = base;
+    return a->stale_side == 0 || a->stale_side == 1 ? json_string(a->stale_side ? "v2" : "v1") : json_null();
+}
+
+static int read_stale_side(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    const char *name = json_is_null(v) ? NULL : json_string_value(v);
+    if (!json_is_null(v) && (!name || (strcmp(name, "v1") != 0 && strcmp(name, "v2") != 0)))
+        return kd_jfail(at, err, "must be \"v1\", \"v2\" or null");
+    ((kd_audit *)base)->stale_side = !name ? -1 : name[1] == '1' ? 0 : 1;
+    return 0;
+}
+
+static const kd_jfield audit_fields[] = {
+    {KD_J_FIELD("done", kd_audit, done)},
+    {KD_J_FIELD("failed", kd_audit, failed)},
+    {KD_J_FIELD("first_failed_round", kd_audit, first_round)},
+    {KD_J_FIELD("first_failed_after_samples", kd_audit, first_samples)},
+    {KD_J_FIELD("first_failed_output", kd_audit, output), .nullable = true},
+    {KD_J_FIELD("mismatches", kd_audit, mismatches)},
+    {KD_J_FIELD("elements", kd_audit, count)},
+    {.key = "stale_side", .type = KD_J_CUSTOM, .write = stale_side, .read = read_stale_side},
+    {KD_J_FIELD("stale_elements", kd_audit, stale)},
+};
+static const kd_jtable audit_table = KD_J_TABLE(audit_fields);
+
 static const kd_jfield correctness_fields[] = {
+    {.key = "verdict", .type = KD_J_CUSTOM, .write = correctness_verdict},
     {.key = "match", .type = KD_J_CUSTOM, .write = outputs_match, .read = read_outputs_match},
+    {KD_J_OBJECT_FIELD("audits", kd_timing, audit, audit_table), .optional = true},
     {KD_J_ARRAY_FIELD("outputs", kd_timing, outputs, noutputs, output_table)},
     {KD_J_FIELD("not_compared", kd_timing, unpaired), .nullable = true},
 };

@@ -2,11 +2,41 @@
 
 #include "report/timing_text.h"
 
+/* Which side a failed audit or check blames: the side that left an audit's outputs as they
+ * were, else v2 (v1 is the reference). */
+static const char *wrong_side(const kd_timing *t)
+{
+    return t->audit.failed && t->audit.stale_side == 0 ? "v1" : "v2";
+}
+
+/* An incorrect timing's first line: what was wrong, then the times as a fact, not a verdict. */
+static void incorrect_headline(const kd_timing *t, const char *a, const char *b, kd_strbuf *out)
+{
+    const kd_audit *au = &t->audit;
+    kd_sb_printf(out, "%s is INCORRECT, no speed verdict: ", wrong_side(t));
+    if (!t->outputs_match || t->noutputs == 0)
+        kd_sb_puts(out, t->noutputs == 0 ? "no output of one side pairs with the other's, nothing was compared"
+                                         : "its outputs differ from v1's (below)");
+    else if (au->stale_side >= 0)
+        kd_sb_printf(out, "the outputs of an untimed audit launch during the timing differ from %s's (%s: %zu of %zu "
+                          "elements, %zu left as they were before the launch): its work depends on earlier launches",
+                     au->stale_side == 0 ? "v2" : "v1", au->output, au->mismatches, au->count, au->stale);
+    else
+        kd_sb_printf(out, "the outputs of an untimed audit launch during the timing differ from v1's (%s: %zu of %zu "
+                          "elements, after %zu samples a side): what the timed launches computed is not what was checked",
+                     au->output ? au->output : "?", au->mismatches, au->count, au->first_samples);
+    kd_sb_printf(out, ". Timed anyway: %s -> %s", a, b);
+}
+
 void kd_timing_headline(const kd_timing *t, kd_strbuf *out)
 {
     char a[32], b[32];
     kd_format_ns(t->side[0].summary.median, a, sizeof a);
     kd_format_ns(t->side[1].summary.median, b, sizeof b);
+    if (kd_timing_incorrect(t)) {
+        incorrect_headline(t, a, b, out);
+        return;
+    }
     const kd_speedup *s = &t->speedup;
     /* A slower v2 is said as the factor it is slower by, its CI turned round with it. */
     double r = s->ratio, lo = s->lo, hi = s->hi;
@@ -36,6 +66,7 @@ const char *kd_stop_reason_text(kd_stop_reason r)
     case KD_STOP_MAX_TIME: return "--max-time";
     case KD_STOP_MAX_RUNS: return "--max-runs";
     case KD_STOP_SAVED_SAMPLES: return "the saved samples";
+    case KD_STOP_AUDIT_FAILED: return "an audit's outputs differed";
     case KD_STOP_REASON_COUNT: break;
     }
     return "?";
@@ -89,10 +120,25 @@ void kd_gate_line(const kd_gate *g, kd_strbuf *out)
                      100 * (g->slowdown_low - 1));
 }
 
+void kd_audit_line(const kd_timing *t, kd_strbuf *out)
+{
+    const kd_audit *au = &t->audit;
+    if (!au->done)
+        return;
+    if (!au->failed)
+        kd_sb_printf(out, "audited: %u untimed launch%s of each side at secret points of the timing, on fresh "
+                          "inputs, matched", au->done, au->done == 1 ? "" : "es");
+    else
+        kd_sb_printf(out, "AUDIT FAILED: %u of %u untimed launches of each side during the timing gave outputs that "
+                          "differ (the first in round %zu, output %s)", au->failed, au->done, au->first_round + 1,
+                     au->output ? au->output : "?");
+}
+
 void kd_gate_reason(const kd_gate *g, kd_strbuf *out)
 {
     if (g->result == KD_GATE_OUTPUTS_DIFFER)
-        kd_sb_puts(out, "outputs differ between v1 and v2 (--require-match)");
+        kd_sb_puts(out, g->match_required ? "outputs differ between v1 and v2 (--require-match)"
+                                          : "outputs differ between v1 and v2 (exit 6; --allow-mismatch exits 0)");
     else
         kd_gate_line(g, out);
 }

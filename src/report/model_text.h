@@ -11,6 +11,9 @@
 
 /* "v2 is 1.14x faster (214.1us -> 188.4us, 95% CI 1.12-1.16x)" */
 void kd_timing_headline(const kd_timing *t, kd_strbuf *out);
+/* "audited: 3 untimed launches of each side ... matched", or the failure; nothing when no
+ * audit ran. */
+void kd_audit_line(const kd_timing *t, kd_strbuf *out);
 /* "--max-time", "--max-runs" ... : what ended the sampling, as the user knows it. */
 const char *kd_stop_reason_text(kd_stop_reason r);
 /* "register spills appeared: spill stores 0 -> 16 B, spill loads 0 -> 8 B (ptxas)" */

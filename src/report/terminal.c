@@ -178,7 +178,10 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
     kd_strbuf line = {0};
     kd_timing_headline(t, &line);
     kd_untrusted_fix(&line);
-    const char *colour = t->verdict == KD_VERDICT_FASTER ? GREEN : t->verdict == KD_VERDICT_SLOWER ? RED : "";
+    const char *colour = kd_timing_incorrect(t)              ? RED
+                         : t->verdict == KD_VERDICT_FASTER ? GREEN
+                         : t->verdict == KD_VERDICT_SLOWER ? RED
+                                                           : "";
     fprintf(out, "\n%s%s%s%s\n", paint(o, BOLD), paint(o, colour), kd_sb_str(&line), paint(o, RESET));
     kd_sb_free(&line);
     kd_timing_environment(t, c->simulated, &line); /* the GPU's name, maybe from a saved document */
@@ -204,6 +207,11 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
             fprintf(out, "  %s\n", kd_sb_str(&line));
             kd_sb_free(&line);
         }
+        kd_audit_line(t, &line);
+        kd_untrusted_fix(&line);
+        if (line.len)
+            fprintf(out, "%s%s%s\n", paint(o, t->audit.failed ? RED : GREEN), kd_sb_str(&line), paint(o, RESET));
+        kd_sb_free(&line);
     }
     replay_lines(out, o, c);
 

@@ -136,7 +136,7 @@ typedef enum buffer_outcome { BUFFER_MATCHES, BUFFER_DIFFERS, BUFFER_NOT_WRITTEN
 
 static buffer_outcome outcome_of(const kd_buffer_check *r)
 {
-    if (r->mismatches)
+    if (r->mismatches || r->degenerate != KD_DEGENERATE_NONE)
         return BUFFER_DIFFERS;
     if (r->count && r->unwritten[0] >= r->count && r->unwritten[1] >= r->count)
         return BUFFER_NOT_WRITTEN;
@@ -235,8 +235,15 @@ void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
     case BUFFER_DIFFERS:
         break;
     }
+    if (r->degenerate != KD_DEGENERATE_NONE && r->degenerate != KD_DEGENERATE_NONFINITE)
+        /* within the tolerance, yet no answer: a tolerance has a floor (issue 39) */
+        kd_sb_printf(out, "v2 is %s where v1's values vary (RMS %.3g against v1's %.3g): not a match, whatever the "
+                          "tolerance; ", r->degenerate == KD_DEGENERATE_ZERO ? "all zero" : "one constant value",
+                     r->v2_rms, r->v1_rms);
     kd_sb_printf(out, "%zu differ (rtol %g, atol %g); max abs err %.3g, max rel err %.3g", r->mismatches,
                  oc->tolerance.rtol, oc->tolerance.atol, r->max_abs_err, r->max_rel_err);
+    if (r->v1_rms > 0)
+        kd_sb_printf(out, ", %.3g of v1's RMS", r->scale_rel_err);
     if (r->pattern != KD_PATTERN_NONE) {
         kd_sb_puts(out, "; ");
         pattern_text(r, out);

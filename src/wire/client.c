@@ -224,6 +224,19 @@ kd_reply_status kd_wire_place(kd_child *c, unsigned long long placement, int tim
     return st;
 }
 
+kd_reply_status kd_wire_audit(kd_child *c, unsigned long long seed, const char *path, int timeout_ms,
+                              unsigned long long *bytes)
+{
+    char *encoded = kd_proto_encode(path);
+    kd_reply_status st = encoded ? kd_child_call(c, timeout_ms, "audit %llu %s", seed, encoded) : KD_REPLY_GARBLED;
+    free(encoded);
+    const char *v = st == KD_REPLY_OK ? value(c, "bytes") : NULL;
+    if (st == KD_REPLY_OK && !v)
+        return KD_REPLY_GARBLED;
+    *bytes = v ? strtoull(v, NULL, 10) : 0;
+    return st;
+}
+
 void kd_wire_send_check(kd_child *c, const char *path)
 {
     char *encoded = kd_proto_encode(path);

@@ -93,6 +93,12 @@ kd_reply_status kd_wire_time(kd_child *c, int k, int timeout_ms, kd_time_block *
 /* place VALUE: move the buffers to a new placement; *moved is false when they stayed. */
 kd_reply_status kd_wire_place(kd_child *c, unsigned long long value, int timeout_ms, bool *moved);
 
+/* audit SEED PATH: one untimed launch of the current slot on inputs seeded from SEED, outputs
+ * holding SEED's random values, launched as a timed sample is; the outputs written to path
+ * (their bytes: *bytes). The buffers hold the run's seeded contents again afterwards. */
+kd_reply_status kd_wire_audit(kd_child *c, unsigned long long seed, const char *path, int timeout_ms,
+                              unsigned long long *bytes);
+
 /* check PATH: the outputs of a seeded run, then of a poisoned run, written to path. */
 void kd_wire_send_check(kd_child *c, const char *path);
 kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms);

@@ -96,3 +96,22 @@ bool kd_proto_mode(const kd_words *w, unsigned *batch, unsigned *sustained_ms)
         return (*sustained_ms = positive(w->word[2], KD_PROTO_MAX_SUSTAINED_MS)) > 0;
     return false;
 }
+
+/* splitmix64's finaliser. */
+static unsigned long long audit_mix(unsigned long long z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+size_t kd_audit_rotation(unsigned long long seed, size_t arg, size_t elements)
+{
+    return elements < 2 ? 0 : 1 + (size_t)(audit_mix(seed ^ (0xA0D17ull * (arg + 1))) % (elements - 1));
+}
+
+unsigned long long kd_audit_seed(unsigned long long seed, size_t input_index)
+{
+    return audit_mix(seed + input_index);
+}

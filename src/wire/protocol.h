@@ -51,6 +51,14 @@ const char *kd_proto_value(const kd_words *w, size_t from, const char *key);
  * then poisoned; compared) or "inout" (seeded in both check runs; compared). Returns false
  * for any other word. */
 bool kd_proto_buffer_mode(const char *word, bool *compared, bool *inout);
+
+/* `audit SEED PATH`'s contents (docs/PROTOCOL.md), computed alike by every harness and by
+ * kerndiff (which reads what a side left unchanged): buffer argument ARG of ELEMENTS (vector)
+ * elements holds the run's contents rotated left by kd_audit_rotation elements; a buffer that
+ * cannot rotate (0 from it: fewer than 2 elements) is seeded with kd_audit_seed(SEED, k), k
+ * its index of docs/PROTOCOL.md's "Inputs". */
+size_t kd_audit_rotation(unsigned long long seed, size_t arg, size_t elements);
+unsigned long long kd_audit_seed(unsigned long long seed, size_t input_index);
 /* %-encodes spaces, '%' and control bytes so a path is one word; decode reverses it in place.
  * Encode returns malloc'd text, NULL when out of memory (the harness uses it too, and keeps
  * its own replies rather than kerndiff's out-of-memory exit). */

@@ -56,15 +56,54 @@ expect_json max_time "$WORK/mt.json" 'd["runtime"]["stop"]["reason"]' max_time
 sim "median=100us,cv=0.5%;median=100us,cv=0.5%" min_runs 0 -- --min-runs 200 --json="$WORK/min.json" "$A" "$B"
 expect_json min_runs "$WORK/min.json" 'd["runtime"]["sides"][1]["summary_ns"]["n"] + d["runtime"]["sides"][1]["summary_ns"]["outliers"] >= 200' True
 
-# Correctness.
-sim "median=50us;median=50us,wrong=3" wrong 0 -- --json="$WORK/wrong.json" "$A" "$B"
+# Correctness: outputs that differ exit 6 by default and the first line says so (issue 39).
+sim "median=50us;median=25us,wrong=3" wrong 6 -- --json="$WORK/wrong.json" "$A" "$B"
 has wrong out '^OUTPUTS DIFFER: 1 of 1 output buffers do not match$'
+has wrong out '^v2 is INCORRECT, no speed verdict: its outputs differ from v1'"'"'s \(below\)\. Timed anyway: '
+lacks wrong out 'x faster'
+has wrong err 'outputs differ between v1 and v2 \(exit 6; --allow-mismatch exits 0\)'
+expect_json wrong "$WORK/wrong.json" 'd["runtime"]["correctness"]["verdict"]' incorrect
+sim "median=50us;median=25us,wrong=3" allow_mismatch 0 -- --allow-mismatch "$A" "$B"
+has allow_mismatch out '^v2 is INCORRECT, no speed verdict'
+
+# Audits (issue 39): untimed launches at secret points of the timing, on other inputs. A
+# kernel that does its work only on its first two launches (skip_after=2: a __device__
+# counter) passes the check before timing and fails the audit; exit 6, no speed verdict.
+sim "median=50us,cv=0.5%;median=20us,cv=0.5%,skip_after=2" audit_skip 6 -- --json="$WORK/skip.json" "$A" "$B"
+has audit_skip out '^v2 is INCORRECT, no speed verdict: the outputs of an untimed audit launch during the timing differ from v1'"'"'s \(out: [0-9]+ of 16777216 elements, 16777216 left as they were before the launch\): its work depends on earlier launches'
+has audit_skip out '^outputs match \(1 buffer compared in full\)$'
+has audit_skip out '^AUDIT FAILED: 1 of 1 untimed launches'
+lacks audit_skip out 'x faster'
+expect_json audit_skip "$WORK/skip.json" 'd["runtime"]["correctness"]["verdict"]' incorrect
+expect_json audit_skip "$WORK/skip.json" 'd["runtime"]["correctness"]["audits"]["stale_side"]' v2
+expect_json audit_skip "$WORK/skip.json" 'd["runtime"]["stop"]["reason"]' audit_failed
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/skip.json" >"$WORK/skip_valid.err" 2>&1; then
+    ok "audit_skip: JSON valid against the schema"; else fail "audit_skip: schema" "$WORK/skip_valid.err"; fi
+# The baseline can be the one that cheats: the side that left its outputs is named.
+sim "median=50us,cv=0.5%,skip_after=2;median=50us,cv=0.5%" audit_skip_v1 6 -- --n 4096 "$A" "$B"
+has audit_skip_v1 out '^v1 is INCORRECT, no speed verdict: the outputs of an untimed audit launch during the timing differ from v2'
+# A cheat that waits longer than the check (skip_after=100: past the warm-up and some samples) fails a later audit
+sim "median=50us,cv=0.5%;median=20us,cv=0.5%,skip_after=100" audit_late 6 -- --n 4096 --min-runs 200 "$A" "$B"
+has audit_late out '^v2 is INCORRECT'
+# Honest kernels: at least --audits audits, all matched; copies of the inputs (copy=all) too.
+sim "median=50us,cv=0.5%;median=40us,cv=0.5%" audit_honest 0 -- --n 4096 --audits 5 --json="$WORK/honest.json" "$A" "$B"
+has audit_honest out '^audited: [0-9]+ untimed launches of each side at secret points of the timing, on fresh inputs, matched$'
+expect_json audit_honest "$WORK/honest.json" 'd["runtime"]["correctness"]["audits"]["done"] >= 5 and d["runtime"]["correctness"]["audits"]["failed"] == 0' True
+expect_json audit_honest "$WORK/honest.json" 'd["runtime"]["correctness"]["verdict"]' correct
+sim "median=50us,cv=0.5%,copy=all;median=40us,cv=0.5%,copy=all" audit_copy 0 -- --n 4096 "$A" "$B"
+has audit_copy out '^v2 is 1\.[0-9]+x faster'
+has audit_copy out '^audited: '
+run audits_bad 2 -- --audits 0 "$A" "$B"
+has audits_bad err -- '--audits wants'
 has wrong out '^  out \(f32, 16777216 elements\): 3 differ'
 expect_json wrong "$WORK/wrong.json" 'd["runtime"]["correctness"]["outputs"][0]["first_mismatches"][2]["index"]' 2
 sim "median=50us;median=50us,wrong=3" require_match 6 -- --require-match "$A" "$B"
 has require_match err 'outputs differ between v1 and v2 \(--require-match\)'
-sim "median=50us;median=50us,unwritten=2" unwritten 0 -- "$A" "$B"
+# v2 leaves 2 elements unwritten: the check, where both sides start alike, sees the same
+# values; an audit, where the outputs start from other contents, sees v2's depend on them.
+sim "median=50us;median=50us,unwritten=2" unwritten 6 -- "$A" "$B"
 has unwritten out 'never written: v1 0, v2 2'
+has unwritten out '^AUDIT FAILED: 1 of 1 untimed launches'
 sim "median=50us;median=50us,wrong=3" no_check 0 -- --no-check "$A" "$B"
 lacks no_check out 'outputs|OUTPUTS'
 
@@ -223,7 +262,9 @@ bad_match() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["ru
 bad_match
 run compare_require_match 6 -- compare --require-match "$WORK/old.json" "$WORK/mismatch.json"
 has compare_require_match err 'outputs differ between v1 and v2 \(--require-match\)'
-run compare_match_not_required 0 -- compare "$WORK/old.json" "$WORK/mismatch.json"
+# ... and by default (issue 39: outputs that differ exit 6), unless --allow-mismatch.
+run compare_mismatch_default 6 -- compare "$WORK/old.json" "$WORK/mismatch.json"
+run compare_allow_mismatch 0 -- compare --allow-mismatch "$WORK/old.json" "$WORK/mismatch.json"
 
 # --load sustained (issue 26): the GPU kept busy between launches, as triton.testing.do_bench
 # keeps it. The simulated v1 is power-bound (sustained=10%: 10% slower and its clock lower
