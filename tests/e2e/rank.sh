@@ -33,6 +33,16 @@ has rank_basic out '^ +1 +cand3\.cu +faster +1\.2[0-9]+x +\[1\.2'
 has rank_basic out 'cand3\.cu vs cand1\.cu: cand3\.cu is faster'
 has rank_basic out '^not timed:'
 has rank_basic out 'cand5\.cu +incorrect +out: 3 of 4096'
+# Issue 39: a candidate that does its work only on its first two launches (skip_after=2, the
+# fastest by far) passes the check before timing, fails the gate's audits: incorrect, never
+# ranked, its reason names the audit and the side that left its outputs as they were.
+mkdir -p "$WORK/rank_cheat"
+for i in 1 2 3; do cp examples/vector_loads/v2.cu "$WORK/rank_cheat/c$i.cu"; done
+KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%;median=20us,cv=1%,skip_after=2;median=90us,cv=1%" \
+    run rank_cheat 0 -- rank --n 4096 --json "$WORK/rank_cheat.json" "$R_BASE" "$WORK/rank_cheat"
+rexpect rank_cheat "$WORK/rank_cheat.json" '{c["name"]: c["status"] for c in d["candidates"]}["c2.cu"]' incorrect
+rexpect rank_cheat "$WORK/rank_cheat.json" '{c["name"]: c["reason"] for c in d["candidates"]}["c2.cu"]' "audit: out: 4096 of 4096 (4096 left as before by v2)"
+rexpect rank_cheat "$WORK/rank_cheat.json" '[c["name"] for c in d["candidates"] if c["rank"]]' "['c1.cu', 'c3.cu']"
 # failures at the bottom: nothing timed after the first one that was not
 if awk '/^not timed:/{n=1} n&&/ faster | slower | same /{bad=1} END{exit bad}' "$WORK/rank_basic.out"; then
     ok "rank_basic: failures listed after every timed candidate"; else fail "rank_basic: a timed row after the failures" "$WORK/rank_basic.out"; fi
