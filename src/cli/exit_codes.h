@@ -9,7 +9,7 @@ enum kd_exit {
     KD_EXIT_INPUT = 3,     /* a file is missing/unreadable, or the kernel cannot be chosen */
     KD_EXIT_BUILD = 4,     /* nvcc or ptxas failed on one side */
     KD_EXIT_RUNTIME = 5,   /* a kernel faulted, hung, or a harness broke */
-    KD_EXIT_MISMATCH = 6,  /* outputs differ and --require-match was given */
+    KD_EXIT_MISMATCH = 6,  /* outputs differ or an audit failed (unless --allow-mismatch) */
     KD_EXIT_TOOL = 7,      /* a required tool is missing (nvcc) or kerndiff's own environment failed */
     KD_EXIT_SLOWER = 8,    /* --fail-if-slower: v2 is significantly slower by more than the limit */
     KD_EXIT_SANITIZER = 9, /* --sanitize found a problem in v1 or v2 (and not --sanitize-warn) */

@@ -377,6 +377,27 @@ static void describe_copy(const char *cubin, const char *entry, int n, const cha
 }
 
 /* The seeded run of `check` copied input 0 (kd_fill_random(seed_0) of n elements). */
+/* An audit's file: the copy of input 0's seeded contents, rotated left as `audit` rotates
+ * argument 0 for SEED (docs/PROTOCOL.md). */
+static void check_audit(const char *path, unsigned long long seed, bool data, const char *what)
+{
+    size_t len = 0;
+    char *bytes = kd_read_file(path, &len);
+    bool ok = bytes && len == N * sizeof(float);
+    if (ok && data) {
+        float *run = malloc(N * sizeof *run), *want = malloc(N * sizeof *want);
+        kd_fill_random(KD_DT_F32, run, N, 7 + 0x9E3779B97F4A7C15ull * 1);
+        size_t r = kd_audit_rotation(seed, 0, N);
+        for (size_t i = 0; i < N; i++)
+            want[i] = run[(i + r) % N];
+        ok = r > 0 && memcmp(bytes, want, N * sizeof *want) == 0;
+        free(run);
+        free(want);
+    }
+    check(ok, what);
+    free(bytes);
+}
+
 static void check_copy(const char *path, int n, const char *what)
 {
     size_t len = 0;
@@ -547,6 +568,18 @@ int main(int argc, char **argv)
     expect("ok check", (const char *const[]){"bytes", NULL}, "check %s", out_path);
     check(atoll(value("bytes")) == 2 * N * (long long)sizeof(float), "check: bytes = 2 x the outputs");
     check_outputs(out_path, data);
+    /* audit (issue 39): each slot on the same SEED, on the run's contents rotated by
+     * kd_audit_rotation (input 0 is argument 0 in both slots: slot 1 shares it) */
+    expect("err protocol", NULL, "audit x %s", out_path);
+    expect("ok audit", (const char *const[]){"bytes", NULL}, "audit 424242 %s", out_path);
+    check(atoll(value("bytes")) == N * (long long)sizeof(float), "audit: bytes = the outputs, once");
+    check_audit(out_path, 424242, data, "audit, slot 0: the copy of the rotated input");
+    expect("ok side", NULL, "side 1");
+    expect("ok audit", (const char *const[]){"bytes", NULL}, "audit 424242 %s", out_path);
+    check_audit(out_path, 424242, data, "audit, slot 1: the same seed, the same contents");
+    expect("ok side", NULL, "side 0");
+    expect("ok check", (const char *const[]){"bytes", NULL}, "check %s", out_path);
+    check_outputs(out_path, data); /* the check restores the run's own contents */
     expect("ok once", NULL, "once");
     expect("err protocol", NULL, "frobnicate");
     expect("ok quit", NULL, "quit");
