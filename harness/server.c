@@ -661,15 +661,32 @@ static void audit(kd_server *s, kd_words *w)
         written += fwrite(host, 1, a->bytes, f);
         free(host);
     }
+    /* An input the kernel wrote (a `const` cast away: the next launch, or the other side,
+     * computes on other data) is named. */
+    char changed[KD_SERVER_MAX_ARGS * 4 + 2] = "";
+    for (size_t i = 0; short_of < 0 && i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        const void *want = a->is_buffer && !a->is_output && a->bytes ? kd_server_seeded(s, a) : NULL;
+        void *host = want ? malloc(a->bytes) : NULL;
+        if (want && !host) {
+            short_of = (long)i;
+            break;
+        }
+        if (!host)
+            continue;
+        s->ops->download(s, host, a->device, a->bytes, "reading the audit's inputs back");
+        if (memcmp(host, want, a->bytes) != 0)
+            snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%zu", *changed ? "," : "", i);
+        free(host);
+    }
     swap_audit(s); /* the run's contents back on the host; the device keeps the audit's */
-    long back = -1;
     int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
-    if (short_of >= 0 || back >= 0)
-        kd_proto_reply("err alloc host memory for argument %ld", short_of >= 0 ? short_of : back);
+    if (short_of >= 0)
+        kd_proto_reply("err alloc host memory for argument %ld", short_of);
     else if (failed)
         kd_proto_reply("err io writing %s failed: %s", w->word[2], strerror(failed));
     else
-        kd_proto_reply("ok audit bytes=%zu", written);
+        kd_proto_reply("ok audit bytes=%zu inputs_changed=%s", written, *changed ? changed : "-");
 }
 
 /* buffers: where the current slot's buffers sit, so that an address a tool reports (the

@@ -36,6 +36,8 @@
  *                  process: the `__device__` launch counter of a candidate that skips its
  *                  work once warm (issue 39). `check` runs, timed samples, warm-up (10) and
  *                  `audit` launches all count; the outputs keep what they held
+ *   mutate=1       every launch also writes into the slot's first `in` buffer (its first
+ *                  element zeroed): a kernel that casts away its input's const (issue 39)
  *   throttle=1     report SW power cap throttling on every block
  *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
  *   sustained=10%  under `mode sustained MS` (a GPU kept busy, as do_bench keeps it) the time
@@ -99,6 +101,7 @@ typedef struct sim_spec {
     int throttle, alloc_fail;
     long copy;                     /* copy=K: elements copied, -1 all, 0 no copy */
     long skip_after;               /* skip_after=N: no work after the N-th launch (0: never skips) */
+    int mutate;                    /* mutate=1: the launch writes into its first input */
     double sustained;              /* sustained=: the slow-down under `mode sustained` */
     long die_after_reset, crash_point;
     int slow_device;               /* slow_device=D:F: on device D, every time F times longer */
@@ -170,6 +173,7 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "throttle")) spec->throttle = atoi(v);
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "skip_after")) spec->skip_after = atol(v);
+        else if (!strcmp(k, "mutate")) spec->mutate = atoi(v);
         else if (!strcmp(k, "copy")) spec->copy = !strcmp(v, "all") ? -1 : atol(v);
         else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
         else if (!strcmp(k, "sustained")) spec->sustained = parse_quantity(v);
@@ -394,6 +398,9 @@ static void sim_launch(kd_server *s, int check_run)
         return;
     if (spec->skip_after && ++cur->launches > spec->skip_after)
         return; /* a cheat once warm: the outputs keep what they held */
+    const kd_server_arg *input = spec->mutate ? first_input(s) : NULL;
+    if (input && input->bytes)
+        memset(block_data(input->device, "running the kernel"), 0, kd_dtype_size(input->dtype));
     if (spec->copy) {
         copy_launch(s, spec->copy);
         return;

@@ -827,20 +827,39 @@ static kd_timing_status audit_both(run_state *r)
         snprintf(name, sizeof name, "%s.audit", r->sides[s].label);
         paths[s] = kd_path_join(r->workdir, name);
     }
+    kd_audit *au = &r->out->audit;
+    bool mutated = false;
     for (int s = 0; s < 2 && st == KD_TIMING_OK; s++) {
         st = select_side(r, s);
-        unsigned long long bytes = 0;
+        kd_audit_reply reply = {0};
         double gib = (double)kd_launch_spec_bytes(r->sides[s].spec) / (1u << 30);
         kd_reply_status rs = st == KD_TIMING_OK ? kd_wire_audit(&r->child[SHARED], seed, paths[s],
                                                                 watchdog_ms(r->o->timeout_ms, CHECK_EXTRA_MS +
                                                                                                   CHECK_MS_PER_GIB * 2 * gib),
-                                                                &bytes)
+                                                                &reply)
                                                 : KD_REPLY_OK;
         if (st == KD_TIMING_OK && rs != KD_REPLY_OK)
             st = fail(r, s, &r->child[SHARED], rs, "auditing the kernel between samples", KD_TIMING_RUN_FAILED);
+        const kd_launch_spec *spec = r->sides[s].spec;
+        if (st == KD_TIMING_OK && reply.changed_input >= 0 && (size_t)reply.changed_input < spec->nargs &&
+            !mutated) {
+            mutated = true;
+            if (au->mutated_side < 0) {
+                au->mutated_side = s;
+                au->mutated_input = kd_xstrdup(spec->args[reply.changed_input].name);
+            }
+        }
     }
+    unsigned failed_before = au->failed;
     if (st == KD_TIMING_OK)
         st = compare_audit(r, paths, seed);
+    if (st == KD_TIMING_OK && mutated && au->failed == failed_before) { /* outputs matched, inputs did not */
+        if (au->failed == 0) {
+            au->first_round = r->out->rounds;
+            au->first_samples = r->out->side[0].n;
+        }
+        au->failed++;
+    }
     for (int s = 0; s < 2; s++) {
         unlink(paths[s]);
         free(paths[s]);
@@ -943,7 +962,7 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
         if (kd_timing_check_sizes(sides[s].spec, sides[s].label, error) != 0)
             return KD_TIMING_SETUP_FAILED;
     double block[MAX_BLOCK];
-    out->audit.stale_side = -1;
+    out->audit.stale_side = out->audit.mutated_side = -1;
     run_state r = {.sides = sides, .o = o, .out = out, .error = error, .block = block, .workdir = workdir};
     plan_next_audit(&r);
     snprintf(out->load, sizeof out->load, "%s", o->sustained_ms ? "sustained" : "single");
@@ -997,6 +1016,7 @@ void kd_timing_free(kd_timing *t)
     free(t->outputs);
     free(t->unpaired);
     free(t->audit.output);
+    free(t->audit.mutated_input);
     memset(t, 0, sizeof *t);
 }
 

@@ -87,6 +87,9 @@ typedef struct kd_audit {
     int stale_side;           /* ... the side that left most of its elements as they were
                                  before the launch (0 v1, 1 v2), -1 neither or unknown */
     size_t stale;             /* ... how many it left so */
+    int mutated_side;         /* the first side whose audit launch wrote into an input (0 v1,
+                                 1 v2), -1 none: a failed audit even when the outputs match */
+    char *mutated_input;      /* ... that input's name */
 } kd_audit;
 
 /* Why sampling stopped. */

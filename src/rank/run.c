@@ -452,6 +452,11 @@ static kd_rank_static static_of(const kd_side *s)
  * audit "audit: NAME: MISMATCHES of COUNT (STALE left as before by v2)". */
 static char *mismatch_of(const kd_timing *t)
 {
+    if (t->outputs_match && t->noutputs && t->audit.failed && !t->audit.output && t->audit.mutated_input) {
+        kd_strbuf sb = {0};
+        kd_sb_printf(&sb, "audit: %s wrote into input %s", t->audit.mutated_side ? "v2" : "v1", t->audit.mutated_input);
+        return kd_sb_take(&sb);
+    }
     if (t->outputs_match && t->noutputs && t->audit.failed) {
         kd_strbuf sb = {0};
         kd_sb_printf(&sb, "audit: %s: %zu of %zu", t->audit.output ? t->audit.output : "outputs", t->audit.mismatches,

@@ -712,6 +712,21 @@ static int read_stale_side(json_t *v, void *base, const kd_jpath *at, kd_strbuf 
     return 0;
 }
 
+static json_t *mutated_side(const void *base)
+{
+    const kd_audit *a = base;
+    return a->mutated_side == 0 || a->mutated_side == 1 ? json_string(a->mutated_side ? "v2" : "v1") : json_null();
+}
+
+static int read_mutated_side(json_t *v, void *base, const kd_jpath *at, kd_strbuf *err)
+{
+    kd_audit *a = base;
+    int stale = a->stale_side, rc = read_stale_side(v, base, at, err);
+    a->mutated_side = a->stale_side;
+    a->stale_side = stale;
+    return rc;
+}
+
 static const kd_jfield audit_fields[] = {
     {KD_J_FIELD("done", kd_audit, done)},
     {KD_J_FIELD("failed", kd_audit, failed)},
@@ -722,6 +737,8 @@ static const kd_jfield audit_fields[] = {
     {KD_J_FIELD("elements", kd_audit, count)},
     {.key = "stale_side", .type = KD_J_CUSTOM, .write = stale_side, .read = read_stale_side},
     {KD_J_FIELD("stale_elements", kd_audit, stale)},
+    {.key = "mutated_side", .type = KD_J_CUSTOM, .write = mutated_side, .read = read_mutated_side, .optional = true},
+    {KD_J_FIELD("mutated_input", kd_audit, mutated_input), .nullable = true, .optional = true},
 };
 static const kd_jtable audit_table = KD_J_TABLE(audit_fields);
 

@@ -6,7 +6,12 @@
  * were, else v2 (v1 is the reference). */
 static const char *wrong_side(const kd_timing *t)
 {
-    return t->audit.failed && t->audit.stale_side == 0 ? "v1" : "v2";
+    const kd_audit *au = &t->audit;
+    if (!au->failed || !t->outputs_match || !t->noutputs)
+        return "v2";
+    if (au->output)
+        return au->stale_side == 0 ? "v1" : "v2";
+    return au->mutated_side == 0 ? "v1" : "v2";
 }
 
 /* An incorrect timing's first line: what was wrong, then the times as a fact, not a verdict. */
@@ -17,6 +22,10 @@ static void incorrect_headline(const kd_timing *t, const char *a, const char *b,
     if (!t->outputs_match || t->noutputs == 0)
         kd_sb_puts(out, t->noutputs == 0 ? "no output of one side pairs with the other's, nothing was compared"
                                          : "its outputs differ from v1's (below)");
+    else if (!au->output && au->mutated_input)
+        kd_sb_printf(out, "its untimed audit launch during the timing wrote into its input %s, which it only "
+                          "reads: what the next launch (or the other side, on the same buffers) reads is no longer "
+                          "the data", au->mutated_input);
     else if (au->stale_side >= 0)
         kd_sb_printf(out, "the outputs of an untimed audit launch during the timing differ from %s's (%s: %zu of %zu "
                           "elements, %zu left as they were before the launch): its work depends on earlier launches",
@@ -128,6 +137,9 @@ void kd_audit_line(const kd_timing *t, kd_strbuf *out)
     if (!au->failed)
         kd_sb_printf(out, "audited: %u untimed launch%s of each side at secret points of the timing, on fresh "
                           "inputs, matched", au->done, au->done == 1 ? "" : "es");
+    else if (!au->output && au->mutated_input)
+        kd_sb_printf(out, "AUDIT FAILED: %s's untimed launch during the timing (round %zu) wrote into its input %s",
+                     au->mutated_side == 0 ? "v1" : "v2", au->first_round + 1, au->mutated_input);
     else
         kd_sb_printf(out, "AUDIT FAILED: %u of %u untimed launches of each side during the timing gave outputs that "
                           "differ (the first in round %zu, output %s)", au->failed, au->done, au->first_round + 1,

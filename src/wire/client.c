@@ -225,15 +225,17 @@ kd_reply_status kd_wire_place(kd_child *c, unsigned long long placement, int tim
 }
 
 kd_reply_status kd_wire_audit(kd_child *c, unsigned long long seed, const char *path, int timeout_ms,
-                              unsigned long long *bytes)
+                              kd_audit_reply *out)
 {
     char *encoded = kd_proto_encode(path);
     kd_reply_status st = encoded ? kd_child_call(c, timeout_ms, "audit %llu %s", seed, encoded) : KD_REPLY_GARBLED;
     free(encoded);
     const char *v = st == KD_REPLY_OK ? value(c, "bytes") : NULL;
-    if (st == KD_REPLY_OK && !v)
+    const char *changed = st == KD_REPLY_OK ? value(c, "inputs_changed") : NULL;
+    if (st == KD_REPLY_OK && (!v || !changed))
         return KD_REPLY_GARBLED;
-    *bytes = v ? strtoull(v, NULL, 10) : 0;
+    out->bytes = v ? strtoull(v, NULL, 10) : 0;
+    out->changed_input = changed && strcmp(changed, "-") != 0 ? strtol(changed, NULL, 10) : -1;
     return st;
 }
 

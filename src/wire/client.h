@@ -95,9 +95,14 @@ kd_reply_status kd_wire_place(kd_child *c, unsigned long long value, int timeout
 
 /* audit SEED PATH: one untimed launch of the current slot on inputs seeded from SEED, outputs
  * holding SEED's random values, launched as a timed sample is; the outputs written to path
- * (their bytes: *bytes). The buffers hold the run's seeded contents again afterwards. */
+ * (their bytes: out->bytes), with the first input it wrote into. The device keeps the audit's
+ * contents. A reply without bytes= or inputs_changed= is KD_REPLY_GARBLED. */
+typedef struct kd_audit_reply {
+    unsigned long long bytes;
+    long changed_input;         /* the first input argument the launch wrote into, -1: none */
+} kd_audit_reply;
 kd_reply_status kd_wire_audit(kd_child *c, unsigned long long seed, const char *path, int timeout_ms,
-                              unsigned long long *bytes);
+                              kd_audit_reply *out);
 
 /* check PATH: the outputs of a seeded run, then of a poisoned run, written to path. */
 void kd_wire_send_check(kd_child *c, const char *path);

@@ -85,6 +85,10 @@ has audit_skip_v1 out '^v1 is INCORRECT, no speed verdict: the outputs of an unt
 # A cheat that waits longer than the check (skip_after=100: past the warm-up and some samples) fails a later audit
 sim "median=50us,cv=0.5%;median=20us,cv=0.5%,skip_after=100" audit_late 6 -- --n 4096 --min-runs 200 "$A" "$B"
 has audit_late out '^v2 is INCORRECT'
+# A kernel that writes into an input it only reads (a const cast away): outputs right, audit failed.
+sim "median=50us,cv=0.5%;median=40us,cv=0.5%,mutate=1" audit_mutate 6 -- --n 4096 --json="$WORK/mutate.json" "$A" "$B"
+has audit_mutate out '^v2 is INCORRECT, no speed verdict: its untimed audit launch during the timing wrote into its input x, which it only reads'
+expect_json audit_mutate "$WORK/mutate.json" 'd["runtime"]["correctness"]["audits"]["mutated_side"], d["runtime"]["correctness"]["audits"]["mutated_input"]' "('v2', 'x')"
 # Honest kernels: at least --audits audits, all matched; copies of the inputs (copy=all) too.
 sim "median=50us,cv=0.5%;median=40us,cv=0.5%" audit_honest 0 -- --n 4096 --audits 5 --json="$WORK/honest.json" "$A" "$B"
 has audit_honest out '^audited: [0-9]+ untimed launches of each side at secret points of the timing, on fresh inputs, matched$'
