@@ -718,13 +718,15 @@ static unsigned long long secret_random(run_state *r)
     return next_random(&r->secret);
 }
 
-/* Where the next audit goes: its round a secret gap after the last (1-2 rounds, then up to 4,
- * then up to 8: dense while a run is short, ~1 in 4.5 rounds once it is long), and its place
- * in that round (before, between or after the two sides' blocks). */
+/* Where the next audit goes: its round a secret gap after the last, 1 to 2^k rounds for the
+ * k-th (at most 64): dense while a run is short, about log2(rounds) of them in a long one, as
+ * an audit costs a copy of every buffer over the bus, some hundred launches' time for a
+ * memory-bound kernel; and its place in that round (before, between or after the two sides'
+ * blocks). */
 static void plan_next_audit(run_state *r)
 {
     unsigned k = r->out->audit.done;
-    unsigned long long span = k == 0 ? 2 : k == 1 ? 2 : k == 2 ? 4 : 8;
+    unsigned long long span = 1ull << (k < 6 ? (k ? k : 1) : 6);
     r->next_audit_round = r->out->rounds + (k == 0 ? 0 : 1) + (size_t)(secret_random(r) % span);
     r->audit_place = (int)(secret_random(r) % 3);
 }

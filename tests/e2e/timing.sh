@@ -53,7 +53,7 @@ expect_json max_runs "$WORK/mr.json" 'd["runtime"]["stop"]["reason"]' max_runs
 has max_runs out 'target not reached: CI half-width [0-9.]+% > [0-9.]+% target \(stopped by --max-runs\)'
 sim "median=100us,cv=5%;median=100us,cv=5%" max_time 0 -- --target 0.01 --max-time 0.3 --max-runs 10000000 --json="$WORK/mt.json" "$A" "$B"
 expect_json max_time "$WORK/mt.json" 'd["runtime"]["stop"]["reason"]' max_time
-sim "median=100us,cv=0.5%;median=100us,cv=0.5%" min_runs 0 -- --min-runs 200 --json="$WORK/min.json" "$A" "$B"
+sim "median=100us,cv=0.5%;median=100us,cv=0.5%" min_runs 0 -- --n 64K --min-runs 200 --json="$WORK/min.json" "$A" "$B"
 expect_json min_runs "$WORK/min.json" 'd["runtime"]["sides"][1]["summary_ns"]["n"] + d["runtime"]["sides"][1]["summary_ns"]["outliers"] >= 200' True
 
 # Correctness: outputs that differ exit 6 by default and the first line says so (issue 39).
