@@ -703,52 +703,64 @@ out:
     return status;
 }
 
-/* The audits' secret: from the kernel's process nothing reaches it, and it is not --seed (which
- * the report prints, and which a candidate could read in a saved run). */
-static unsigned long long secret_random(run_state *r)
+unsigned long long kd_audit_secret(unsigned long long *state)
 {
-    if (!r->secret) {
-        if (getrandom(&r->secret, sizeof r->secret, 0) != (ssize_t)sizeof r->secret) {
+    if (!*state) {
+        if (getrandom(state, sizeof *state, 0) != (ssize_t)sizeof *state) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
-            r->secret = (unsigned long long)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (unsigned long long)getpid() << 32;
+            *state = (unsigned long long)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (unsigned long long)getpid() << 32;
         }
-        r->secret |= 1;
+        *state |= 1;
     }
-    return next_random(&r->secret);
+    return next_random(state);
 }
 
-/* Where the next audit goes: its round a secret gap after the last, 1 to 2^k rounds for the
- * k-th (at most 64): dense while a run is short, about log2(rounds) of them in a long one, as
- * an audit costs a copy of every buffer over the bus, some hundred launches' time for a
- * memory-bound kernel; and its place in that round (before, between or after the two sides'
- * blocks). */
+unsigned kd_audit_gap(unsigned long long *state, unsigned done)
+{
+    unsigned long long span = 1ull << (done < 6 ? (done ? done : 1) : 6);
+    return (done == 0 ? 0 : 1) + (unsigned)(kd_audit_secret(state) % span);
+}
+
+void kd_audit_init(kd_audit *a)
+{
+    memset(a, 0, sizeof *a);
+    a->stale_side = a->mutated_side = -1;
+}
+
+void kd_audit_free(kd_audit *a)
+{
+    free(a->output);
+    free(a->mutated_input);
+    kd_audit_init(a);
+}
+
+/* Where the next audit goes: its round a secret gap after the last (kd_audit_gap), and its
+ * place in that round (before, between or after the two sides' blocks). */
 static void plan_next_audit(run_state *r)
 {
-    unsigned k = r->out->audit.done;
-    unsigned long long span = 1ull << (k < 6 ? (k ? k : 1) : 6);
-    r->next_audit_round = r->out->rounds + (k == 0 ? 0 : 1) + (size_t)(secret_random(r) % span);
-    r->audit_place = (int)(secret_random(r) % 3);
+    r->next_audit_round = r->out->rounds + kd_audit_gap(&r->secret, r->out->audit.done);
+    r->audit_place = (int)(kd_audit_secret(&r->secret) % 3);
 }
 
 /* How many elements of side s's output x the audit left as it had set them before its launch
  * (the run's seeded contents, docs/PROTOCOL.md "Inputs" k = 1000, rotated as `audit` does): a
  * side that did no work leaves them all. -1 when that cannot be said (captured data, too
  * large to make here). */
-static long long stale_elements(const run_state *r, int s, const output_ref *x, FILE *f, unsigned long long seed)
+static long long stale_elements(const kd_audit_request *rq, int s, const output_ref *x, FILE *f, unsigned long long seed)
 {
-    size_t arg = (size_t)(x->arg - r->sides[s].spec->args);
+    size_t arg = (size_t)(x->arg - rq->sides[s].spec->args);
     size_t size = kd_dtype_size(x->arg->type.base), lanes = x->arg->type.lanes ? x->arg->type.lanes : 1;
     size_t bytes = x->elements * size, count = x->elements / lanes;
-    if ((r->sides[s].fill && r->sides[s].fill[arg]) || !size || bytes > CHECK_CHUNK_BYTES * 8)
+    if ((rq->sides[s].fill && rq->sides[s].fill[arg]) || !size || bytes > CHECK_CHUNK_BYTES * 8)
         return -1;
     /* a shared buffer is slot 0's: rotated as v1's argument */
-    size_t owner = s == 1 && r->share && r->share[arg] >= 0 ? (size_t)r->share[arg] : arg;
+    size_t owner = s == 1 && rq->share && rq->share[arg] >= 0 ? (size_t)rq->share[arg] : arg;
     unsigned char *run = kd_xmalloc(bytes ? bytes : 1), *before = kd_xmalloc(bytes ? bytes : 1);
     unsigned char *after = kd_xmalloc(bytes ? bytes : 1);
     size_t rot = kd_audit_rotation(seed, owner, count) * lanes * size;
     if (rot) {
-        kd_fill_random(x->arg->type.base, run, x->elements, r->o->seed + 0x9E3779B97F4A7C15ull * (1000 + 1));
+        kd_fill_random(x->arg->type.base, run, x->elements, rq->o->seed + 0x9E3779B97F4A7C15ull * (1000 + 1));
         memcpy(before, run + rot, bytes - rot);
         memcpy(before + bytes - rot, run, rot);
     } else {
@@ -767,37 +779,36 @@ static long long stale_elements(const run_state *r, int s, const output_ref *x, 
 }
 
 /* Compares both sides' audit files as the correctness run's seeded run is compared; the first
- * failed audit is kept with the side that left its outputs as they were. */
-static kd_timing_status compare_audit(run_state *r, char *paths[2], unsigned long long seed)
+ * failed audit is kept with the side that left its outputs as they were. Returns whether the
+ * outputs differed, -1 when the files cannot be read back. */
+static int compare_audit(const kd_audit_request *rq, char *paths[2], unsigned long long seed, kd_audit *a)
 {
     output_ref refs[2][KD_MAX_OUTPUTS];
     size_t nrefs[2], total[2];
     for (int s = 0; s < 2; s++)
-        nrefs[s] = list_outputs(r->sides[s].spec, refs[s], &total[s]);
+        nrefs[s] = list_outputs(rq->sides[s].spec, refs[s], &total[s]);
     int partner[KD_MAX_OUTPUTS];
     pair_outputs(refs, nrefs, partner);
     FILE *files[2] = {fopen(paths[0], "rb"), fopen(paths[1], "rb")};
-    kd_timing_status status = files[0] && files[1] ? KD_TIMING_OK : KD_TIMING_RUN_FAILED;
-    kd_audit *a = &r->out->audit;
-    bool failed = false;
-    for (size_t i = 0; i < nrefs[0] && status == KD_TIMING_OK && !failed; i++) {
+    int failed = files[0] && files[1] ? 0 : -1;
+    for (size_t i = 0; i < nrefs[0] && failed == 0; i++) {
         if (partner[i] < 0)
             continue;
         kd_output_check oc = {0};
-        if (!compare_pair(&refs[0][i], &refs[1][partner[i]], files, NULL, r->o, &oc))
-            status = KD_TIMING_RUN_FAILED;
+        if (!compare_pair(&refs[0][i], &refs[1][partner[i]], files, NULL, rq->o, &oc))
+            failed = -1;
         else if (!oc.result.match) {
-            failed = true;
+            failed = 1;
             if (a->failed == 0) {
-                a->first_round = r->out->rounds;
-                a->first_samples = r->out->side[0].n;
+                a->first_round = rq->round;
+                a->first_samples = rq->samples;
                 a->output = kd_xstrdup(oc.name);
                 a->mismatches = oc.result.mismatches ? oc.result.mismatches : oc.result.count;
                 a->count = oc.result.count;
                 a->stale_side = -1;
                 for (int s = 0; s < 2; s++) {
                     const output_ref *x = &refs[s][s == 0 ? i : (size_t)partner[i]];
-                    long long stale = stale_elements(r, s, x, files[s], seed);
+                    long long stale = stale_elements(rq, s, x, files[s], seed);
                     if (stale > 0 && (size_t)stale * 2 > x->elements && (size_t)stale > a->stale) {
                         a->stale_side = s;
                         a->stale = (size_t)stale;
@@ -807,44 +818,37 @@ static kd_timing_status compare_audit(run_state *r, char *paths[2], unsigned lon
         }
         free(oc.name);
     }
-    if (status != KD_TIMING_OK)
-        kd_sb_printf(r->error, "cannot read back the audit's outputs in %s (the disk failed, or the files changed "
-                               "while read)", r->workdir);
     for (int s = 0; s < 2; s++)
         if (files[s])
             fclose(files[s]);
-    a->done++;
-    a->failed += failed;
-    return status;
+    return failed;
 }
 
-/* One audit: both sides, one after the other, on one secret seed, in the shared child. */
-static kd_timing_status audit_both(run_state *r)
+kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long seed, kd_audit *au, kd_strbuf *error)
 {
-    unsigned long long seed = secret_random(r);
     char *paths[2];
     kd_timing_status st = KD_TIMING_OK;
     for (int s = 0; s < 2; s++) {
         char name[32];
-        snprintf(name, sizeof name, "%s.audit", r->sides[s].label);
-        paths[s] = kd_path_join(r->workdir, name);
+        snprintf(name, sizeof name, "%s.audit", rq->sides[s].label);
+        paths[s] = kd_path_join(rq->workdir, name);
     }
-    kd_audit *au = &r->out->audit;
     bool mutated = false;
     for (int s = 0; s < 2 && st == KD_TIMING_OK; s++) {
-        st = select_side(r, s);
         kd_audit_reply reply = {0};
-        double gib = (double)kd_launch_spec_bytes(r->sides[s].spec) / (1u << 30);
-        kd_reply_status rs = st == KD_TIMING_OK ? kd_wire_audit(&r->child[SHARED], seed, paths[s],
-                                                                watchdog_ms(r->o->timeout_ms, CHECK_EXTRA_MS +
-                                                                                                  CHECK_MS_PER_GIB * 2 * gib),
-                                                                &reply)
-                                                : KD_REPLY_OK;
-        if (st == KD_TIMING_OK && rs != KD_REPLY_OK)
-            st = fail(r, s, &r->child[SHARED], rs, "auditing the kernel between samples", KD_TIMING_RUN_FAILED);
-        const kd_launch_spec *spec = r->sides[s].spec;
-        if (st == KD_TIMING_OK && reply.changed_input >= 0 && (size_t)reply.changed_input < spec->nargs &&
-            !mutated) {
+        double gib = (double)kd_launch_spec_bytes(rq->sides[s].spec) / (1u << 30);
+        int timeout = watchdog_ms(rq->o->timeout_ms, CHECK_EXTRA_MS + CHECK_MS_PER_GIB * 2 * gib);
+        kd_reply_status rs = kd_wire_side(rq->child, s, rq->o->timeout_ms);
+        if (rs == KD_REPLY_OK)
+            rs = kd_wire_audit(rq->child, seed, paths[s], timeout, &reply);
+        if (rs != KD_REPLY_OK) {
+            kd_sb_printf(error, "%s: ", rq->sides[s].label);
+            kd_child_failure_words(rq->child, rs, "auditing the kernel between samples", error);
+            st = KD_TIMING_RUN_FAILED;
+            break;
+        }
+        const kd_launch_spec *spec = rq->sides[s].spec;
+        if (reply.changed_input >= 0 && (size_t)reply.changed_input < spec->nargs && !mutated) {
             mutated = true;
             if (au->mutated_side < 0) {
                 au->mutated_side = s;
@@ -852,20 +856,33 @@ static kd_timing_status audit_both(run_state *r)
             }
         }
     }
-    unsigned failed_before = au->failed;
-    if (st == KD_TIMING_OK)
-        st = compare_audit(r, paths, seed);
-    if (st == KD_TIMING_OK && mutated && au->failed == failed_before) { /* outputs matched, inputs did not */
-        if (au->failed == 0) {
-            au->first_round = r->out->rounds;
-            au->first_samples = r->out->side[0].n;
+    int differ = st == KD_TIMING_OK ? compare_audit(rq, paths, seed, au) : 0;
+    if (differ < 0) {
+        kd_sb_printf(error, "cannot read back the audit's outputs in %s (the disk failed, or the files changed "
+                            "while read)", rq->workdir);
+        st = KD_TIMING_RUN_FAILED;
+    }
+    if (st == KD_TIMING_OK) {
+        if (mutated && !differ && au->failed == 0) { /* outputs matched, an input did not */
+            au->first_round = rq->round;
+            au->first_samples = rq->samples;
         }
-        au->failed++;
+        au->done++;
+        au->failed += differ || mutated;
     }
     for (int s = 0; s < 2; s++) {
         unlink(paths[s]);
         free(paths[s]);
     }
+    return st;
+}
+
+/* One audit of the shared child, the next one planned. */
+static kd_timing_status audit_both(run_state *r)
+{
+    kd_audit_request rq = {.child = &r->child[SHARED], .sides = r->sides, .share = r->share, .o = r->o,
+                           .workdir = r->workdir, .round = r->out->rounds, .samples = r->out->side[0].n};
+    kd_timing_status st = kd_audit_once(&rq, kd_audit_secret(&r->secret), &r->out->audit, r->error);
     plan_next_audit(r);
     kd_trace("audit %u: %s", r->out->audit.done, r->out->audit.failed ? "outputs differ" : "outputs match");
     return st;
@@ -964,7 +981,7 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
         if (kd_timing_check_sizes(sides[s].spec, sides[s].label, error) != 0)
             return KD_TIMING_SETUP_FAILED;
     double block[MAX_BLOCK];
-    out->audit.stale_side = out->audit.mutated_side = -1;
+    kd_audit_init(&out->audit);
     run_state r = {.sides = sides, .o = o, .out = out, .error = error, .block = block, .workdir = workdir};
     plan_next_audit(&r);
     snprintf(out->load, sizeof out->load, "%s", o->sustained_ms ? "sustained" : "single");
@@ -1017,8 +1034,7 @@ void kd_timing_free(kd_timing *t)
         free(t->outputs[i].name);
     free(t->outputs);
     free(t->unpaired);
-    free(t->audit.output);
-    free(t->audit.mutated_input);
+    kd_audit_free(&t->audit);
     memset(t, 0, sizeof *t);
 }
 

@@ -157,6 +157,27 @@ typedef enum kd_timing_status {
     KD_TIMING_RUN_FAILED,     /* a kernel faulted, hung, or the harness broke */
 } kd_timing_status;
 
+/* One audit of a child that holds both sides (slot 0 v1, slot 1 v2), set up: both slots
+ * audited on one seed, their outputs compared, a failure kept in the kd_audit. The timing pass
+ * and rank's race use it. */
+typedef struct kd_audit_request {
+    kd_child *child;
+    const kd_timing_side *sides;  /* the two sides as described to the child */
+    const int *share;             /* v2's argument j uses v1's buffer share[j] (-1: its own); may be NULL */
+    const kd_timing_options *o;   /* tolerances, --timeout, --seed (the run's contents) */
+    const char *workdir;          /* where the sides' audit outputs are written, then removed */
+    size_t round, samples;        /* where in the run it falls, kept with a failure */
+} kd_audit_request;
+kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long seed, kd_audit *out, kd_strbuf *error);
+/* The next secret number of `state` (0: seeded from getrandom): never --seed, never reported. */
+unsigned long long kd_audit_secret(unsigned long long *state);
+/* Rounds from one audit to the next after `done` audits: 0-1 for the first, then 1 to 2^done
+ * (at most 64), drawn from the secret state. */
+unsigned kd_audit_gap(unsigned long long *state, unsigned done);
+void kd_audit_init(kd_audit *a); /* nothing done, no side named */
+void kd_audit_free(kd_audit *a);
+
+
 /* Runs the correctness run and the timing pass. On failure `error` says what failed and
  * on which side ("v1", "v2", or both when the shared child failed outside a side's work). */
 kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *shared_argv,
