@@ -830,7 +830,7 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
     kd_timing_status st = KD_TIMING_OK;
     for (int s = 0; s < 2; s++) {
         char name[32];
-        snprintf(name, sizeof name, "%s.audit", rq->sides[s].label);
+        snprintf(name, sizeof name, "audit.%d", s); /* a label may be a file name (rank) */
         paths[s] = kd_path_join(rq->workdir, name);
     }
     bool mutated = false;

@@ -140,6 +140,11 @@ typedef struct cand_run {
      * start is paid once for them, not once a round. */
     double *ahead_base, *ahead_cand;
     unsigned ahead_n, ahead_at, ahead_k;
+    bool failed_ahead;      /* a block taken ahead failed: the candidate is out (its gate says why) */
+    /* The race's audits (issue 39), as the timing pass audits: the gate audited the candidate
+     * in its own child, and one that cheats once its race has run long enough is caught here. */
+    kd_audit audit;
+    unsigned next_audit;    /* the race round after whose block the next audit runs (0: not planned) */
 } cand_run;
 
 typedef struct heat_run {
@@ -155,6 +160,7 @@ typedef struct heat_run {
     size_t open;
     size_t live;            /* candidates still in the race */
     unsigned long long clock;
+    unsigned long long secret; /* the audits' secret state (kd_audit_secret): never --seed */
     double start_ms;
     kd_rank_error *error;
     const char *user_cvd;   /* CUDA_VISIBLE_DEVICES as the user set it, or NULL */
@@ -356,6 +362,49 @@ typedef struct {
     unsigned round, k;
 } block_at;
 
+static char *audit_reason(const kd_audit *a, const char *which);
+
+/* After candidate i's block of `at->round`, the audit its secret schedule puts there (the
+ * timing pass's, measure/timing.h): both slots on one secret seed, compared. A failed audit
+ * takes the candidate out of the race as incorrect; an audit that could not run, as run_failed. */
+static int audit_if_due(heat_run *h, const block_at *at)
+{
+    cand_run *cr = &h->cands[at->i];
+    const kd_timing_options *to = &h->r->diff->timing;
+    if (!cr->next_audit)
+        cr->next_audit = 1 + kd_audit_gap(&h->secret, 0);
+    const char *tmp = kd_tmpdir();
+    if (!to->check || !to->audits || at->round + 1 < cr->next_audit || !tmp)
+        return 0;
+    kd_timing_side sides[2];
+    kd_side stub[2];
+    kd_argv none = {{NULL}};
+    for (int s = 0; s < 2; s++)
+        sides[s] = kd_timing_side_of(cr->c ? &cr->c->side[s] : stub_of(&cr->side[s], &stub[s]), &none);
+    int share[256];
+    if (sides[1].spec->nargs > 256)
+        return 0;
+    kd_share_buffers(sides[0].spec, sides[1].spec, share);
+    kd_audit_request rq = {.child = &cr->child[at->g], .sides = sides, .share = share, .o = to, .workdir = tmp,
+                           .round = at->round, .samples = (size_t)(at->round + 1) * at->k};
+    kd_strbuf why = {0};
+    kd_timing_status st = kd_audit_once(&rq, kd_audit_secret(&h->secret), &cr->audit, &why);
+    cr->next_audit = at->round + 1 + kd_audit_gap(&h->secret, cr->audit.done);
+    if (st == KD_TIMING_OK && !cr->audit.failed)
+        return 0;
+    kd_rank_entry *e = h->raced[at->i];
+    if (st != KD_TIMING_OK) {
+        fail_candidate(h, at->i, "auditing the candidate in the race", NULL, KD_REPLY_OK, &why);
+    } else {
+        free(e->reason);
+        e->reason = audit_reason(&cr->audit, "race audit");
+        e->gate = KD_RANK_INCORRECT;
+    }
+    kd_sb_free(&why);
+    close_child(h, at->i, at->g);
+    return -1;
+}
+
 /* One block (at->k samples a side into base and cand): a new placement, then the baseline and
  * the candidate in a random order. */
 static int take_block(heat_run *h, const block_at *at, double *base, double *cand)
@@ -382,7 +431,21 @@ static int take_block(heat_run *h, const block_at *at, double *base, double *can
         close_child(h, i, g);
         return -1;
     }
-    return 0;
+    return audit_if_due(h, at);
+}
+
+/* A candidate that raced to the end is audited once more after its last block (a kernel
+ * cannot tell that no sample follows), in a child still open: one that began to cheat after
+ * its last audit is caught before it is ranked. */
+static void audit_at_end(heat_run *h, size_t i, unsigned rounds)
+{
+    cand_run *cr = &h->cands[i];
+    for (size_t g = 0; g < h->ngpus; g++)
+        if (cr->open[g] && h->raced[i]->gate == KD_RANK_SAME) {
+            cr->next_audit = rounds; /* due now */
+            audit_if_due(h, &(block_at){.i = i, .g = g, .round = rounds ? rounds - 1 : 0, .k = 0});
+            return;
+        }
 }
 
 static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base, double *cand)
@@ -391,6 +454,8 @@ static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base,
     if (h->refused)
         return -1;
     cand_run *cr = &h->cands[i];
+    if (cr->failed_ahead && cr->ahead_at >= cr->ahead_n)
+        return -1; /* a block taken ahead failed (a crash, a failed audit): out, as it is */
     if (cr->ahead_at < cr->ahead_n && cr->ahead_k == k) { /* taken ahead, in this round's order */
         memcpy(base, cr->ahead_base + (size_t)cr->ahead_at * k, k * sizeof *base);
         memcpy(cand, cr->ahead_cand + (size_t)cr->ahead_at * k, k * sizeof *cand);
@@ -413,8 +478,8 @@ static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base,
         for (unsigned j = 1; j < PREFETCH; j++, cr->ahead_n++)
             if (take_block(h, &(block_at){.i = i, .g = g, .round = round + j, .k = k},
                            cr->ahead_base + (size_t)cr->ahead_n * k, cr->ahead_cand + (size_t)cr->ahead_n * k) != 0) {
-                cr->ahead_n = 0; /* failed: said when the race asks for the next block */
-                h->raced[i]->gate = KD_RANK_SAME;
+                cr->ahead_n = 0; /* failed: its gate says why, and the next block is refused */
+                cr->failed_ahead = true;
                 break;
             }
     }
@@ -448,23 +513,26 @@ static kd_rank_static static_of(const kd_side *s)
                             st->occupancy_valid ? st->occupancy.occupancy : -1};
 }
 
-/* The first output that differs, as data: "NAME: MISMATCHES of COUNT", or for a failed
- * audit "audit: NAME: MISMATCHES of COUNT (STALE left as before by v2)". */
+/* A failed audit, as data: "audit: NAME: MISMATCHES of COUNT (STALE left as before by v2)"
+ * or "audit: v2 wrote into input NAME" ("race audit" when the race's). */
+static char *audit_reason(const kd_audit *a, const char *which)
+{
+    kd_strbuf sb = {0};
+    if (!a->output && a->mutated_input) {
+        kd_sb_printf(&sb, "%s: %s wrote into input %s", which, a->mutated_side ? "v2" : "v1", a->mutated_input);
+        return kd_sb_take(&sb);
+    }
+    kd_sb_printf(&sb, "%s: %s: %zu of %zu", which, a->output ? a->output : "outputs", a->mismatches, a->count);
+    if (a->stale_side >= 0)
+        kd_sb_printf(&sb, " (%zu left as before by %s)", a->stale, a->stale_side ? "v2" : "v1");
+    return kd_sb_take(&sb);
+}
+
+/* The first output that differs, as data: "NAME: MISMATCHES of COUNT", or a failed audit's. */
 static char *mismatch_of(const kd_timing *t)
 {
-    if (t->outputs_match && t->noutputs && t->audit.failed && !t->audit.output && t->audit.mutated_input) {
-        kd_strbuf sb = {0};
-        kd_sb_printf(&sb, "audit: %s wrote into input %s", t->audit.mutated_side ? "v2" : "v1", t->audit.mutated_input);
-        return kd_sb_take(&sb);
-    }
-    if (t->outputs_match && t->noutputs && t->audit.failed) {
-        kd_strbuf sb = {0};
-        kd_sb_printf(&sb, "audit: %s: %zu of %zu", t->audit.output ? t->audit.output : "outputs", t->audit.mismatches,
-                     t->audit.count);
-        if (t->audit.stale_side >= 0)
-            kd_sb_printf(&sb, " (%zu left as before by %s)", t->audit.stale, t->audit.stale_side ? "v2" : "v1");
-        return kd_sb_take(&sb);
-    }
+    if (t->outputs_match && t->noutputs && t->audit.failed)
+        return audit_reason(&t->audit, "audit");
     for (size_t i = 0; i < t->noutputs; i++)
         if (!t->outputs[i].result.match) {
             kd_strbuf sb = {0};
@@ -706,6 +774,8 @@ static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
     memcpy(h.gpus, dev->gpus, dev->ngpus * sizeof *dev->gpus);
     h.raced = kd_xcalloc(r->candidates->count + 1, sizeof *h.raced);
     h.cands = kd_xcalloc(r->candidates->count + 1, sizeof *h.cands);
+    for (size_t i = 0; i <= r->candidates->count; i++)
+        kd_audit_init(&h.cands[i].audit);
     double gate_start = now_ms();
     for (size_t i = 0; i < r->candidates->count; i++) {
         const char *path = r->candidates->items[i];
@@ -752,6 +822,8 @@ static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
         kd_race_ops ops = {.sample = sample, .out_of_budget = out_of_budget, .left = left, .ctx = &h};
         kd_race_run(&cfg, h.nraced, &ops, &race);
         for (size_t i = 0; i < h.nraced; i++) {
+            if (race.e[i].state == KD_RACE_CONTENDER)
+                audit_at_end(&h, i, race.e[i].rounds);
             keep_samples(h.raced[i], &race.e[i], &h);
             for (size_t g = 0; g < h.ngpus; g++)
                 close_child(&h, i, g);
@@ -769,6 +841,7 @@ static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
         free(h.cands[i].used);
         free(h.cands[i].ahead_base);
         free(h.cands[i].ahead_cand);
+        kd_audit_free(&h.cands[i].audit);
     }
     free(h.raced);
     free(h.cands);

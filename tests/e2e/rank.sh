@@ -43,6 +43,13 @@ KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%;median=20us,cv=1%,skip_a
 rexpect rank_cheat "$WORK/rank_cheat.json" '{c["name"]: c["status"] for c in d["candidates"]}["c2.cu"]' incorrect
 rexpect rank_cheat "$WORK/rank_cheat.json" '{c["name"]: c["reason"] for c in d["candidates"]}["c2.cu"]' "audit: out: 4096 of 4096 (4096 left as before by v2)"
 rexpect rank_cheat "$WORK/rank_cheat.json" '[c["name"] for c in d["candidates"] if c["rank"]]' "['c1.cu', 'c3.cu']"
+# A candidate that cheats only after more launches than the gate's child makes (skip_after=24:
+# the gate's warm-up, samples and audits stay below) is caught by the race's own audits, at
+# the latest the one after its last block.
+KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%;median=20us,cv=1%,skip_after=24;median=90us,cv=1%" \
+    run rank_race_cheat 0 -- rank --n 4096 --json "$WORK/rank_race.json" "$R_BASE" "$WORK/rank_cheat"
+rexpect rank_race_cheat "$WORK/rank_race.json" '{c["name"]: (c["status"], (c["reason"] or "").split(":")[0]) for c in d["candidates"]}["c2.cu"]' "('incorrect', 'race audit')"
+rexpect rank_race_cheat "$WORK/rank_race.json" '[c["name"] for c in d["candidates"] if c["rank"]]' "['c1.cu', 'c3.cu']"
 # failures at the bottom: nothing timed after the first one that was not
 if awk '/^not timed:/{n=1} n&&/ faster | slower | same /{bad=1} END{exit bad}' "$WORK/rank_basic.out"; then
     ok "rank_basic: failures listed after every timed candidate"; else fail "rank_basic: a timed row after the failures" "$WORK/rank_basic.out"; fi
