@@ -105,6 +105,8 @@ typedef struct harness_slot {
 } harness_slot;
 
 typedef struct harness {
+    /* `time`'s block: the fewest and most kernels CUPTI recorded in one sample (0: none counted) */
+    unsigned block_kernels_min, block_kernels_max;
     kd_cuda cu;
     CUdevice dev;
     CUcontext ctx;
@@ -463,8 +465,15 @@ static double sample(harness *h)
     cuda_ok(h, h->cu.EventSynchronize(h->stop), "running the kernel");
     kd_kernel_span span;
     if (h->timer == TIMER_CUPTI) {
+        /* Every stream, not only the timed one: a launcher's kernels on another stream are
+         * in the sample's span, and counted (issue 39). */
+        cuda_ok(h, h->cu.CtxSynchronize(), "waiting for every stream");
         if (kd_cupti_collect(&span) == 0 && span.kernels > 0 && span.last_end > span.first_start) {
             current(h)->kernels_per_launch = span.kernels / launches ? span.kernels / launches : 1;
+            if (!h->block_kernels_max || span.kernels < h->block_kernels_min)
+                h->block_kernels_min = span.kernels;
+            if (span.kernels > h->block_kernels_max)
+                h->block_kernels_max = span.kernels;
             return (double)(span.last_end - span.first_start) / launches;
         }
         /* Records went missing: stay consistent for the rest of the run. */
@@ -701,6 +710,7 @@ static void time_samples(harness *h, kd_words *w)
         free(samples);
         return;
     }
+    h->block_kernels_min = h->block_kernels_max = 0;
     for (int i = 0; i < k && !h->sustained_ms; i++)
         samples[i] = sample(h);
     if (h->nvml) { /* under the sustained load, the clocks were read while the GPU was busy */
@@ -709,8 +719,11 @@ static void time_samples(harness *h, kd_words *w)
         kd_nvml_clock_reasons(h->nvml, &r1);
     }
     unsigned long long reasons = (r0 | r1) & ~(unsigned long long)KD_REASON_GPU_IDLE;
-    printf("ok time clock0=%u clock1=%u reasons=0x%llx throttled=%d samples=", clock0, clock1, reasons,
+    printf("ok time clock0=%u clock1=%u reasons=0x%llx throttled=%d ", clock0, clock1, reasons,
            (reasons & KD_REASONS_THROTTLE) != 0);
+    if (h->block_kernels_max && !h->sustained_ms)
+        printf("kernels=%u-%u ", h->block_kernels_min, h->block_kernels_max);
+    printf("samples=");
     for (int i = 0; i < k; i++)
         printf("%s%.1f", i ? "," : "", samples[i]);
     kd_proto_reply("%s", "");

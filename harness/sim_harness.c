@@ -36,6 +36,8 @@
  *                  process: the `__device__` launch counter of a candidate that skips its
  *                  work once warm (issue 39). `check` runs, timed samples, warm-up (10) and
  *                  `audit` launches all count; the outputs keep what they held
+ *   kernels=A-B    `time` answers kernels=A-B: a launch whose samples ran A to B kernels (a
+ *                  launcher's work on another stream that comes and goes; issue 39)
  *   mutate=1       every launch also writes into the slot's first `in` buffer (its first
  *                  element zeroed): a kernel that casts away its input's const (issue 39)
  *   throttle=1     report SW power cap throttling on every block
@@ -102,6 +104,7 @@ typedef struct sim_spec {
     long copy;                     /* copy=K: elements copied, -1 all, 0 no copy */
     long skip_after;               /* skip_after=N: no work after the N-th launch (0: never skips) */
     int mutate;                    /* mutate=1: the launch writes into its first input */
+    char kernels[24];              /* kernels=A-B: `time`'s kernels= (empty: not said) */
     double sustained;              /* sustained=: the slow-down under `mode sustained` */
     long die_after_reset, crash_point;
     int slow_device;               /* slow_device=D:F: on device D, every time F times longer */
@@ -174,6 +177,7 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "skip_after")) spec->skip_after = atol(v);
         else if (!strcmp(k, "mutate")) spec->mutate = atoi(v);
+        else if (!strcmp(k, "kernels")) snprintf(spec->kernels, sizeof spec->kernels, "%s", v);
         else if (!strcmp(k, "copy")) spec->copy = !strcmp(v, "all") ? -1 : atol(v);
         else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
         else if (!strcmp(k, "sustained")) spec->sustained = parse_quantity(v);
@@ -450,8 +454,10 @@ static void time_samples(kd_words *w)
     }
     int throttle = cur->spec.throttle;
     unsigned clock = (unsigned)((throttle ? 1600 : 1980) / (sustained_ms ? 1 + cur->spec.sustained : 1));
-    printf("ok time clock0=%u clock1=%u reasons=0x%x throttled=%d samples=", clock, clock, throttle ? 0x4 : 0,
-           throttle);
+    printf("ok time clock0=%u clock1=%u reasons=0x%x throttled=%d ", clock, clock, throttle ? 0x4 : 0, throttle);
+    if (*cur->spec.kernels)
+        printf("kernels=%s ", cur->spec.kernels);
+    printf("samples=");
     for (int i = 0; i < k; i++)
         printf("%s%.1f", i ? "," : "", s[i]);
     kd_proto_reply("%s", "");

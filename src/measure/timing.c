@@ -330,6 +330,12 @@ static void take_block(run_state *r, int s, const kd_time_block *b, int k)
     if (hi > t->clock_max_mhz)
         t->clock_max_mhz = hi;
     t->reasons_seen |= b->reasons;
+    if (b->kernels_max) {
+        if (!t->kernels_max || b->kernels_min < t->kernels_min)
+            t->kernels_min = b->kernels_min;
+        if (b->kernels_max > t->kernels_max)
+            t->kernels_max = b->kernels_max;
+    }
     if (b->throttled)
         t->throttled_count += (size_t)k;
 }

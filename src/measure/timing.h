@@ -62,6 +62,10 @@ typedef struct kd_side_timing {
     unsigned warmup_launches;
     bool warmup_stable;
     unsigned long long device_bytes;
+    /* Kernels one sample ran (CUPTI, every stream up to a device sync), fewest and most over
+     * every block; 0 when not counted. Different values: the launch ran more or fewer kernels
+     * from one sample to another (issue 39: what ran is counted), flagged in the report. */
+    unsigned kernels_min, kernels_max;
 } kd_side_timing;
 
 typedef struct kd_output_check {

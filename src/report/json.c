@@ -459,6 +459,8 @@ static const kd_jfield timing_side_fields[] = {
     {KD_J_FIELD("placement_spread_pct", kd_side_timing, placement_spread_pct), .range = KD_J_NONNEG, .optional = true},
     {KD_J_GROUP_FIELD("warmup", warmup_table)},
     {KD_J_FIELD("device_bytes", kd_side_timing, device_bytes)},
+    {KD_J_FIELD("kernels_min", kd_side_timing, kernels_min), .optional = true},
+    {KD_J_FIELD("kernels_max", kd_side_timing, kernels_max), .optional = true},
 };
 static const kd_jtable timing_side_table = KD_J_TABLE(timing_side_fields);
 

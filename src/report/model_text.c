@@ -146,6 +146,17 @@ void kd_audit_line(const kd_timing *t, kd_strbuf *out)
                      au->output ? au->output : "?");
 }
 
+void kd_kernel_count_line(const kd_timing *t, kd_strbuf *out)
+{
+    for (int s = 0; s < 2; s++) {
+        const kd_side_timing *st = &t->side[s];
+        if (st->kernels_max && st->kernels_min != st->kernels_max)
+            kd_sb_printf(out, "%sKERNEL COUNT CHANGED: v%d's samples ran %u to %u kernels (every stream, up to a device "
+                              "sync): work that comes and goes between launches is not one computation",
+                         out->len ? "\n" : "", s + 1, st->kernels_min, st->kernels_max);
+    }
+}
+
 void kd_gate_reason(const kd_gate *g, kd_strbuf *out)
 {
     if (g->result == KD_GATE_OUTPUTS_DIFFER)

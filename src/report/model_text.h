@@ -14,6 +14,9 @@ void kd_timing_headline(const kd_timing *t, kd_strbuf *out);
 /* "audited: 3 untimed launches of each side ... matched", or the failure; nothing when no
  * audit ran. */
 void kd_audit_line(const kd_timing *t, kd_strbuf *out);
+/* A side whose samples ran different numbers of kernels (CUPTI, every stream); nothing when
+ * both ran the same count in every sample or none was counted. */
+void kd_kernel_count_line(const kd_timing *t, kd_strbuf *out);
 /* "--max-time", "--max-runs" ... : what ended the sampling, as the user knows it. */
 const char *kd_stop_reason_text(kd_stop_reason r);
 /* "register spills appeared: spill stores 0 -> 16 B, spill loads 0 -> 8 B (ptxas)" */

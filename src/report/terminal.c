@@ -213,6 +213,10 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
             fprintf(out, "%s%s%s\n", paint(o, t->audit.failed ? RED : GREEN), kd_sb_str(&line), paint(o, RESET));
         kd_sb_free(&line);
     }
+    kd_kernel_count_line(t, &line);
+    if (line.len)
+        fprintf(out, "%s%s%s\n", paint(o, RED), kd_sb_str(&line), paint(o, RESET));
+    kd_sb_free(&line);
     replay_lines(out, o, c);
 
     const kd_summary *a = &t->side[0].summary, *b = &t->side[1].summary;

@@ -211,6 +211,10 @@ kd_reply_status kd_wire_time(kd_child *c, int k, int timeout_ms, kd_time_block *
     out->clock1_mhz = (unsigned)atoi(clock1);
     out->reasons = strtoull(reasons, NULL, 16);
     out->throttled = atoi(throttled) != 0;
+    const char *kernels = value(c, "kernels"); /* optional: the CUDA harness under CUPTI */
+    out->kernels_min = out->kernels_max = 0;
+    if (kernels && sscanf(kernels, "%u-%u", &out->kernels_min, &out->kernels_max) != 2)
+        return KD_REPLY_GARBLED;
     return KD_REPLY_OK;
 }
 

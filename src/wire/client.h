@@ -86,6 +86,7 @@ typedef struct kd_time_block {
     unsigned clock0_mhz, clock1_mhz;
     unsigned long long reasons;
     bool throttled;
+    unsigned kernels_min, kernels_max; /* kernels one sample ran, fewest and most (0: not counted) */
 } kd_time_block;
 /* time K. A reply without k positive samples or without its fields is KD_REPLY_GARBLED. */
 kd_reply_status kd_wire_time(kd_child *c, int k, int timeout_ms, kd_time_block *out);

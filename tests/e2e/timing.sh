@@ -89,6 +89,10 @@ has audit_late out '^v2 is INCORRECT'
 sim "median=50us,cv=0.5%;median=40us,cv=0.5%,mutate=1" audit_mutate 6 -- --n 4096 --json="$WORK/mutate.json" "$A" "$B"
 has audit_mutate out '^v2 is INCORRECT, no speed verdict: its untimed audit launch during the timing wrote into its input x, which it only reads'
 expect_json audit_mutate "$WORK/mutate.json" 'd["runtime"]["correctness"]["audits"]["mutated_side"], d["runtime"]["correctness"]["audits"]["mutated_input"]' "('v2', 'x')"
+# A launch whose samples ran 1 to 2 kernels (kernels= from the harness): said, in red.
+sim "median=50us,cv=0.5%;median=40us,cv=0.5%,kernels=1-2" kernel_count 0 -- --n 4096 --json="$WORK/kc.json" "$A" "$B"
+has kernel_count out "^KERNEL COUNT CHANGED: v2's samples ran 1 to 2 kernels"
+expect_json kernel_count "$WORK/kc.json" '[s["kernels_min"] for s in d["runtime"]["sides"]], [s["kernels_max"] for s in d["runtime"]["sides"]]' "([0, 1], [0, 2])"
 # Honest kernels: at least --audits audits, all matched; copies of the inputs (copy=all) too.
 sim "median=50us,cv=0.5%;median=40us,cv=0.5%" audit_honest 0 -- --n 4096 --audits 5 --json="$WORK/honest.json" "$A" "$B"
 has audit_honest out '^audited: [0-9]+ untimed launches of each side at secret points of the timing, on fresh inputs, matched$'
