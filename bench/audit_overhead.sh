@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The audits' cost (issue 39: <= 5% at the default rate), on a GPU. For each kernel, the same
-# diff (an A/A pair, a fixed 400 samples a side so both runs take as many) with the audits on
+# diff (an A/A pair, a fixed 300 samples a side so both runs take as many) with the audits on
 # (the default) and off (--no-check: no check, no audit); the timing loop's own seconds
 # (JSON runtime.stop.seconds, which holds the audits and nothing before the loop) per sample,
 # as a ratio in one run. Kernels of several kinds: memory-bound at 16M and 1M elements, a
@@ -17,12 +17,12 @@ say() { echo "$*" | tee -a "$REPORT"; }
 j() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 say "audit overhead: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), build $(cat "$BUILD/commit.txt" 2>/dev/null || echo '?')"
 say "$(printf '%-28s %10s %12s %12s %8s %9s' kernel median s/sample_on s/sample_off audits overhead)"
-FIXED=(--min-runs 400 --max-runs 400 --target 0.01 --max-time 60 --no-ncu)
+FIXED=(--min-runs 300 --max-runs 300 --target 0.01 --max-time 60 --no-ncu)
 one() { # NAME FILE [ARGS...]
     local name=$1 file=$2; shift 2
     local on="$WORK/$name.on.json" off="$WORK/$name.off.json"
-    timeout 120 "$KD" "${FIXED[@]}" "$@" --json "$on" "$file" "$file" >"$WORK/$name.on.out" 2>&1
-    timeout 120 "$KD" "${FIXED[@]}" "$@" --no-check --json "$off" "$file" "$file" >"$WORK/$name.off.out" 2>&1
+    timeout 30 "$KD" "${FIXED[@]}" "$@" --json "$on" "$file" "$file" >"$WORK/$name.on.out" 2>&1
+    timeout 30 "$KD" "${FIXED[@]}" "$@" --no-check --json "$off" "$file" "$file" >"$WORK/$name.off.out" 2>&1
     local row
     row=$(python3 - "$on" "$off" <<'PY' 2>&1
 import json, sys
