@@ -1295,6 +1295,12 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
             return rc;
         }
         free(how.recaptured);
+        if (opts->run_command) { /* the user asked for this program's launch: no guess instead */
+            kd_say(KD_MSG_TRITON_RUN_NOT_TAKEN, side_no(side->label), KD_S(side->label), KD_S(opts->run_command),
+                   KD_S(side->kernel_info->name), KD_S(kd_sb_str(&why)));
+            kd_sb_free(&why);
+            return KD_FAIL_INPUT;
+        }
         /* Kept for the build's note, and said on stderr by the build (say_not_captured): the
          * launch is now an assumption. */
         free(side->build_note);

@@ -55,5 +55,8 @@ const kd_wording kd_wording_triton[] = {
     {KD_MSG_TRITON_LIST_NEEDS_VALUE, 3, CONSTEXPR_NEEDS_VALUE("{0}", "{1}", "{2}")},
     {KD_MSG_TRITON_LIST_NEEDS_BLOCK, 4,
      CONSTEXPR_NEEDS_VALUE("{0}", "{1}", "{2}") " (a diff that times nothing, with no GPU, assumes {3})"},
+    {KD_MSG_TRITON_RUN_NOT_TAKEN, 4,
+     "kerndiff: {0}: --run '{1}' gave no launch of {2}: {3}. A launch asked for is never replaced by a guessed one: "
+     "fix the program (or --capture-timeout, --capture-nth), or drop --run to describe the launch"},
     {0, 0, NULL},
 };
