@@ -569,6 +569,13 @@ static void *audit_contents(kd_server *s, kd_server_arg *a, size_t i, unsigned l
     return out;
 }
 
+/* Whether `audit` gives buffer a other contents: a random-seeded one up to KD_AUDIT_MAX_BYTES
+ * (docs/PROTOCOL.md); a larger one keeps the run's, as a `fill`ed one keeps its captured bytes. */
+static bool audited(const kd_server_arg *a)
+{
+    return a->is_buffer && !a->fill && a->bytes <= KD_AUDIT_MAX_BYTES;
+}
+
 /* Makes every random-seeded buffer's audit contents not made yet. A `fill`ed buffer keeps its
  * captured bytes (other data in a replayed launch's index buffer would send the kernel
  * anywhere). Returns the argument whose contents could not be made (out of memory), or -1. */
@@ -578,7 +585,7 @@ static long make_audit_contents(kd_server *s, unsigned long long seed)
     for (size_t i = 0; i < slot->nargs; i++) {
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
         size_t owner_index = slot->args[i].share >= 0 ? (size_t)slot->args[i].share : i;
-        if (a->is_buffer && !a->fill && !a->audit && !(a->audit = audit_contents(s, a, owner_index, seed)))
+        if (audited(a) && !a->audit && !(a->audit = audit_contents(s, a, owner_index, seed)))
             return (long)i;
     }
     return -1;
@@ -592,7 +599,7 @@ static void swap_audit(kd_server *s)
     kd_server_slot *slot = kd_server_current(s);
     for (size_t i = 0; i < slot->nargs; i++) {
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        if (!a->is_buffer || a->fill)
+        if (!audited(a))
             continue;
         void *t = a->initial;
         a->initial = a->audit;
@@ -666,7 +673,8 @@ static void audit(kd_server *s, kd_words *w)
     char changed[KD_SERVER_MAX_ARGS * 4 + 2] = "";
     for (size_t i = 0; short_of < 0 && i < slot->nargs; i++) {
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        const void *want = a->is_buffer && !a->is_output && a->bytes ? kd_server_seeded(s, a) : NULL;
+        bool checked = a->is_buffer && !a->is_output && a->bytes && a->bytes <= KD_AUDIT_MAX_INPUT_CHECK;
+        const void *want = checked ? kd_server_seeded(s, a) : NULL;
         void *host = want ? malloc(a->bytes) : NULL;
         if (want && !host) {
             short_of = (long)i;

@@ -758,7 +758,8 @@ static long long stale_elements(const kd_audit_request *rq, int s, const output_
     size_t arg = (size_t)(x->arg - rq->sides[s].spec->args);
     size_t size = kd_dtype_size(x->arg->type.base), lanes = x->arg->type.lanes ? x->arg->type.lanes : 1;
     size_t bytes = x->elements * size, count = x->elements / lanes;
-    if ((rq->sides[s].fill && rq->sides[s].fill[arg]) || !size || bytes > CHECK_CHUNK_BYTES * 8)
+    if ((rq->sides[s].fill && rq->sides[s].fill[arg]) || !size || bytes > CHECK_CHUNK_BYTES * 8 ||
+        bytes > KD_AUDIT_MAX_BYTES)
         return -1;
     /* a shared buffer is slot 0's: rotated as v1's argument */
     size_t owner = s == 1 && rq->share && rq->share[arg] >= 0 ? (size_t)rq->share[arg] : arg;
