@@ -39,10 +39,10 @@ PY
     say "$(printf '%-28s %s' "$name" "$row")"
 }
 one vector_loads_16M examples/vector_loads/v1.cu
-one vector_loads_1M examples/vector_loads/v1.cu --n 1M
-one vector_loads_64K examples/vector_loads/v1.cu --n 64K
-one fma_loop tests/gpu/kernels/fma_loop.cu
 one fma_chain_4M tests/gpu/exploits/base.cu
+one vector_loads_64K examples/vector_loads/v1.cu --n 64K
 one sgemm_naive tests/gpu/kernels/sgemm_naive.cu
 one triton_softmax_rows tests/gpu/triton_jit/softmax_rows.py
+one fma_loop tests/gpu/kernels/fma_loop.cu
+one vector_loads_1M examples/vector_loads/v1.cu --n 1M
 say "overhead: the timing loop's seconds per sample with audits against without (--no-check), same build, same GPU"

@@ -19,7 +19,7 @@ pass=0 failed=0
 check() { if [ "$2" = 0 ]; then pass=$((pass + 1)); say "ok   $1: $3"; else failed=$((failed + 1)); say "FAIL $1: $3"; fi; }
 
 T0=$(date +%s)
-timeout 200 tests/gpu/exploits/run.sh "$BUILD" >"$OUT/exploits.log" 2>&1
+timeout 170 tests/gpu/exploits/run.sh "$BUILD" >"$OUT/exploits.log" 2>&1
 say "exploits/run.sh exit $? in $(( $(date +%s) - T0 )) s (results-exploits.txt)"
 
 T0=$(date +%s)
@@ -30,7 +30,7 @@ for f in examples/triton/*/; do
     [ $# -ge 2 ] && pairs+=("$1 $2")
 done
 for p in "${pairs[@]}"; do
-    [ $(( $(date +%s) - T0 )) -lt 130 ] || { say "examples: out of time before $p"; break; }
+    [ $(( $(date +%s) - T0 )) -lt 80 ] || { say "examples: out of time before $p"; break; }
     set -- $p
     name=$(basename "$(dirname "$1")")
     timeout 40 "$KD" --no-ncu --max-time 1 --json "$WORK/$name.json" "$1" "$2" >"$WORK/$name.out" 2>"$WORK/$name.err"
@@ -42,6 +42,6 @@ for p in "${pairs[@]}"; do
 done
 say "examples: $pass ok, $failed FAIL in $(( $(date +%s) - T0 )) s"
 
-[ -n "${SKIP_BENCH:-}" ] || { timeout 130 bench/audit_overhead.sh "$BUILD" >"$OUT/audit_overhead.log" 2>&1; say "audit_overhead.sh exit $?"; }
-timeout 100 tests/gpu/realfiles.sh "$BUILD" >"$OUT/realfiles.log" 2>&1
+[ -n "${SKIP_BENCH:-}" ] || { timeout 90 bench/audit_overhead.sh "$BUILD" >"$OUT/audit_overhead.log" 2>&1; say "audit_overhead.sh exit $?"; }
+REALFILES_BUDGET_S=75 timeout 85 tests/gpu/realfiles.sh "$BUILD" >"$OUT/realfiles.log" 2>&1
 say "realfiles.sh exit $?"
