@@ -22,6 +22,7 @@ T0=$(date +%s)
 timeout 170 tests/gpu/exploits/run.sh "$BUILD" >"$OUT/exploits.log" 2>&1
 say "exploits/run.sh exit $? in $(( $(date +%s) - T0 )) s (results-exploits.txt)"
 
+[ -n "${SKIP_BENCH:-}" ] || { timeout 90 bench/audit_overhead.sh "$BUILD" >"$OUT/audit_overhead.log" 2>&1; say "audit_overhead.sh exit $?"; }
 T0=$(date +%s)
 pairs=()
 for d in examples/*/; do [ -f "$d/v1.cu" ] && pairs+=("$d/v1.cu $d/v2.cu"); done
@@ -42,6 +43,5 @@ for p in "${pairs[@]}"; do
 done
 say "examples: $pass ok, $failed FAIL in $(( $(date +%s) - T0 )) s"
 
-[ -n "${SKIP_BENCH:-}" ] || { timeout 90 bench/audit_overhead.sh "$BUILD" >"$OUT/audit_overhead.log" 2>&1; say "audit_overhead.sh exit $?"; }
 REALFILES_BUDGET_S=75 timeout 85 tests/gpu/realfiles.sh "$BUILD" >"$OUT/realfiles.log" 2>&1
 say "realfiles.sh exit $?"
