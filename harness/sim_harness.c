@@ -38,6 +38,8 @@
  *                  `audit` launches all count; the outputs keep what they held
  *   kernels=A-B    `time` answers kernels=A-B: a launch whose samples ran A to B kernels (a
  *                  launcher's work on another stream that comes and goes; issue 39)
+ *   noise=X        every launch scales its f32 outputs by 1 + X*u, u uniform in (-1, 1) drawn per
+ *                  launch: a kernel whose float atomics sum in another order each run
  *   mutate=1       every launch also writes into the slot's first `in` buffer (its first
  *                  element zeroed): a kernel that casts away its input's const (issue 39)
  *   throttle=1     report SW power cap throttling on every block
@@ -105,6 +107,7 @@ typedef struct sim_spec {
     long skip_after;               /* skip_after=N: no work after the N-th launch (0: never skips) */
     int mutate;                    /* mutate=1: the launch writes into its first input */
     char kernels[24];              /* kernels=A-B: `time`'s kernels= (empty: not said) */
+    double noise;                  /* noise=X: each launch's f32 outputs scaled by 1 + X*u */
     double sustained;              /* sustained=: the slow-down under `mode sustained` */
     long die_after_reset, crash_point;
     int slow_device;               /* slow_device=D:F: on device D, every time F times longer */
@@ -177,6 +180,7 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "skip_after")) spec->skip_after = atol(v);
         else if (!strcmp(k, "mutate")) spec->mutate = atoi(v);
+        else if (!strcmp(k, "noise")) spec->noise = strtod(v, NULL);
         else if (!strcmp(k, "kernels")) snprintf(spec->kernels, sizeof spec->kernels, "%s", v);
         else if (!strcmp(k, "copy")) spec->copy = !strcmp(v, "all") ? -1 : atol(v);
         else if (!strcmp(k, "placement")) spec->placement = parse_quantity(v);
@@ -428,6 +432,9 @@ static void sim_launch(kd_server *s, int check_run)
             kd_fill_poison(a->dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten);
         else
             kd_fill_random(a->dtype, buf, n < (size_t)spec->unwritten ? n : (size_t)spec->unwritten, 99 + i);
+        double scale = 1 + spec->noise * (2 * uniform() - 1);
+        for (size_t e = (size_t)spec->unwritten; spec->noise > 0 && a->dtype == KD_DT_F32 && e < n; e++)
+            ((float *)buf)[e] = (float)(((float *)buf)[e] * scale);
     }
 }
 

@@ -71,7 +71,9 @@ typedef struct kd_side_timing {
 typedef struct kd_output_check {
     char *name;               /* the parameter */
     kd_type_info type;
-    kd_tolerance tolerance;
+    kd_tolerance tolerance;   /* as applied: atol at least 4 x self_noise */
+    double self_noise;        /* how far v1 differed from itself between the check's two runs
+                                 (order-dependent float atomics); 0 deterministic */
     kd_buffer_check result;
 } kd_output_check;
 
@@ -142,13 +144,17 @@ typedef struct kd_timing {
     char *unpaired;           /* outputs of one side only, not compared: "v1 tmp1, v1 tmp2" */
 } kd_timing;
 
-/* The timed computation was checked and found wrong (issue 39): outputs that differ, nothing
- * to compare, or an audit during the timing whose outputs differ. Such a timing gets no speed
- * verdict in any report. (Not checked at all, --no-check, is not wrong: it is unchecked.) */
-static inline bool kd_timing_incorrect(const kd_timing *t)
-{
-    return t->checked && (!t->outputs_match || t->noutputs == 0 || t->audit.failed > 0);
-}
+/* The timed computation was checked and found wrong (issue 39): an output pair that differs
+ * (values, or a degenerate v2), one side's outputs with nothing of the other's to pair with
+ * (a side that writes none of the buffers the other writes), or an audit during the timing
+ * whose outputs differ. Such a timing gets no speed verdict in any report. */
+bool kd_timing_incorrect(const kd_timing *t);
+/* Some compared output pair differs in its values (or v2 is degenerate): the check's finding. */
+bool kd_timing_values_differ(const kd_timing *t);
+/* Checked, yet nothing was compared: neither side has an output, or neither wrote any element
+ * of its outputs. No speed verdict either, but nothing was found wrong (--no-check, which
+ * checks nothing, is neither). */
+bool kd_timing_unchecked(const kd_timing *t);
 
 typedef kd_harness_side kd_timing_side;
 

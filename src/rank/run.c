@@ -531,7 +531,8 @@ static char *audit_reason(const kd_audit *a, const char *which)
 /* The first output that differs, as data: "NAME: MISMATCHES of COUNT", or a failed audit's. */
 static char *mismatch_of(const kd_timing *t)
 {
-    if (t->outputs_match && t->noutputs && t->audit.failed)
+    bool values_differ = kd_timing_values_differ(t);
+    if (t->noutputs && !values_differ && t->audit.failed)
         return audit_reason(&t->audit, "audit");
     for (size_t i = 0; i < t->noutputs; i++)
         if (!t->outputs[i].result.match) {

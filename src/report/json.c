@@ -670,6 +670,7 @@ static const kd_jfield output_fields[] = {
     {KD_J_FIELD("scale_rel_err", kd_output_check, result.scale_rel_err), .range = KD_J_NONNEG, .optional = true},
     {KD_J_FIELD("max_abs_err", kd_output_check, result.max_abs_err), .range = KD_J_NONNEG},
     {KD_J_FIELD("max_rel_err", kd_output_check, result.max_rel_err), .range = KD_J_NONNEG},
+    {KD_J_FIELD("v1_self_noise", kd_output_check, self_noise), .range = KD_J_NONNEG, .optional = true},
     {KD_J_FIELD("rtol", kd_output_check, tolerance.rtol), .range = KD_J_NONNEG},
     {KD_J_FIELD("atol", kd_output_check, tolerance.atol), .range = KD_J_NONNEG},
     {.key = "first_mismatches", .type = KD_J_CUSTOM, .write = first_mismatches, .read = read_first_mismatches},

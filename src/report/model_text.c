@@ -7,7 +7,8 @@
 static const char *wrong_side(const kd_timing *t)
 {
     const kd_audit *au = &t->audit;
-    if (!au->failed || !t->outputs_match || !t->noutputs)
+    bool values_differ = !t->noutputs || kd_timing_values_differ(t);
+    if (!au->failed || values_differ)
         return "v2";
     if (au->output)
         return au->stale_side == 0 ? "v1" : "v2";
@@ -19,7 +20,8 @@ static void incorrect_headline(const kd_timing *t, const char *a, const char *b,
 {
     const kd_audit *au = &t->audit;
     kd_sb_printf(out, "%s is INCORRECT, no speed verdict: ", wrong_side(t));
-    if (!t->outputs_match || t->noutputs == 0)
+    bool values_differ = kd_timing_values_differ(t);
+    if (values_differ || t->noutputs == 0)
         kd_sb_puts(out, t->noutputs == 0 ? "no output of one side pairs with the other's, nothing was compared"
                                          : "its outputs differ from v1's (below)");
     else if (!au->output && au->mutated_input)
@@ -44,6 +46,13 @@ void kd_timing_headline(const kd_timing *t, kd_strbuf *out)
     kd_format_ns(t->side[1].summary.median, b, sizeof b);
     if (kd_timing_incorrect(t)) {
         incorrect_headline(t, a, b, out);
+        return;
+    }
+    if (kd_timing_unchecked(t)) {
+        kd_sb_printf(out, "NOT CHECKED, no speed verdict: %s. Timed anyway: %s -> %s",
+                     t->noutputs ? "neither side wrote any element of its outputs"
+                                 : "neither side has an output buffer to compare",
+                     a, b);
         return;
     }
     const kd_speedup *s = &t->speedup;

@@ -208,6 +208,14 @@ static void pattern_text(const kd_buffer_check *r, kd_strbuf *out)
     }
 }
 
+/* v1 differed from itself between the check's two runs: the atol it raised. */
+static void self_noise_text(const kd_output_check *oc, kd_strbuf *out)
+{
+    if (oc->self_noise > 0)
+        kd_sb_printf(out, "; v1 differs from itself by up to %.3g between two runs on the same inputs (float atomics "
+                          "in another order?): atol at least 4x that", oc->self_noise);
+}
+
 void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
 {
     const kd_buffer_check *r = &oc->result;
@@ -223,6 +231,7 @@ void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
     case BUFFER_MATCHES:
         kd_sb_printf(out, "match (rtol %g, atol %g); max abs err %.3g, max rel err %.3g", oc->tolerance.rtol,
                      oc->tolerance.atol, r->max_abs_err, r->max_rel_err);
+        self_noise_text(oc, out);
         if (written_differently(r)) {
             kd_sb_printf(out, "; only which elements were written differs: never written: v1 %zu, v2 %zu",
                          r->unwritten[0], r->unwritten[1]);
@@ -242,8 +251,6 @@ void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
                      r->v2_rms, r->v1_rms);
     kd_sb_printf(out, "%zu differ (rtol %g, atol %g); max abs err %.3g, max rel err %.3g", r->mismatches,
                  oc->tolerance.rtol, oc->tolerance.atol, r->max_abs_err, r->max_rel_err);
-    if (r->v1_rms > 0)
-        kd_sb_printf(out, ", %.3g of v1's RMS", r->scale_rel_err);
     if (r->pattern != KD_PATTERN_NONE) {
         kd_sb_puts(out, "; ");
         pattern_text(r, out);
@@ -257,4 +264,7 @@ void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
                      r->first[i].v2);
     if (r->mismatches > SHOWN_MISMATCHES && r->first_count)
         kd_sb_puts(out, ", ...");
+    if (r->v1_rms > 0) /* the error against the output's scale, which no tolerance hides */
+        kd_sb_printf(out, "; largest error %.3g of v1's RMS (%.3g)", r->scale_rel_err, r->v1_rms);
+    self_noise_text(oc, out);
 }

@@ -93,6 +93,12 @@ expect_json audit_mutate "$WORK/mutate.json" 'd["runtime"]["correctness"]["audit
 sim "median=50us,cv=0.5%;median=40us,cv=0.5%,kernels=1-2" kernel_count 0 -- --n 4096 --json="$WORK/kc.json" "$A" "$B"
 has kernel_count out "^KERNEL COUNT CHANGED: v2's samples ran 1 to 2 kernels"
 expect_json kernel_count "$WORK/kc.json" '[s["kernels_min"] for s in d["runtime"]["sides"]], [s["kernels_max"] for s in d["runtime"]["sides"]]' "([0, 1], [0, 2])"
+# A kernel that differs from itself between runs (float atomics summed in another order: the
+# simulated noise=1e-4, past f32's rtol) against itself: v1's own difference widens atol, and
+# the A/A is correct (tests/realfiles/dot_product.cu read "outputs differ" on an H100).
+sim "median=50us,noise=1e-4,seed=3;median=50us,noise=1e-4,seed=4" self_noise 0 -- --n 4096 --json="$WORK/noise.json" "$A" "$A"
+has self_noise out 'v1 differs from itself by up to [0-9.e-]+ between two runs on the same inputs'
+expect_json self_noise "$WORK/noise.json" 'd["runtime"]["correctness"]["verdict"], d["runtime"]["correctness"]["outputs"][0]["v1_self_noise"] > 0' "('correct', True)"
 # Honest kernels: at least --audits audits, all matched; copies of the inputs (copy=all) too.
 sim "median=50us,cv=0.5%;median=40us,cv=0.5%" audit_honest 0 -- --n 4096 --audits 5 --json="$WORK/honest.json" "$A" "$B"
 has audit_honest out '^audited: [0-9]+ untimed launches of each side at secret points of the timing, on fresh inputs, matched$'

@@ -40,7 +40,7 @@ PY
 then ok "cap_aa: JSON replay block"; else fail "cap_aa: JSON replay block"; fi
 
 # v2 stops after 10 elements: differs from v1 and from the program's result, first at out[10]
-KERNDIFF_SIMULATE="copy=all;copy=10" run cap_diff 0 -- --launch "$CAP" --max-time 1 --json "$WORK/cap_diff.json" "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
+KERNDIFF_SIMULATE="copy=all;copy=10" run cap_diff 6 -- --launch "$CAP" --max-time 1 --json "$WORK/cap_diff.json" "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has cap_diff out '^OUTPUTS DIFFER: 1 of 1 output buffers do not match'
 has cap_diff out '^v1 still computes what the program computed'
 has cap_diff out '^v2 differs from the program.s result at out\[10\] \(v2 0, program 15\)$'
@@ -53,7 +53,7 @@ then ok "cap_diff: JSON names the first differing element"; else fail "cap_diff:
 KERNDIFF_SIMULATE="copy=all;copy=10" run cap_diff_gate 6 -- --launch "$CAP" --max-time 1 --require-match "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 
 # --brief keeps the lines
-KERNDIFF_SIMULATE="copy=all;copy=10" run cap_brief 0 -- --launch "$CAP" --max-time 1 --brief "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
+KERNDIFF_SIMULATE="copy=all;copy=10" run cap_brief 6 -- --launch "$CAP" --max-time 1 --brief "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has cap_brief out '^v2 differs from the program.s result at out\[10\]'
 
 # the sides must take the captured parameter buffer: the side and the parameter named
@@ -110,7 +110,7 @@ run cap_sanitize_n 2 -- --launch "$CAP" --sanitize-n 1K "$WORK/cap/v1.cu" "$WORK
 has cap_sanitize_n err '--launch and --sanitize-n contradict each other'
 
 # Markdown and HTML say the same lines
-KERNDIFF_SIMULATE="copy=all;copy=10" run cap_docs 0 -- --launch "$CAP" --max-time 1 --markdown "$WORK/cap.md" --html "$WORK/cap.html" "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
+KERNDIFF_SIMULATE="copy=all;copy=10" run cap_docs 6 -- --launch "$CAP" --max-time 1 --markdown "$WORK/cap.md" --html "$WORK/cap.html" "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 if grep -q '^- v1 still computes what the program computed' "$WORK/cap.md" && grep -q '^- \*\*v2 differs from the program.s result at out\[10\]' "$WORK/cap.md" &&
     grep -q 'from:   launch 1 of copy(float const\*, float\*, int) (cuLaunchKernel), program: ./copyprog 64; captured' "$WORK/cap.md"; then ok "cap_docs: Markdown has the from line and both sides' lines"; else fail "cap_docs: Markdown" "$WORK/cap.md"; fi
 if grep -q 'class="bad">v2 differs from the program&#39;s result at out\[10\]' "$WORK/cap.html" &&

@@ -86,11 +86,12 @@ if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d['side
 
 # --run: the launch is looked for in that program (split into words, no shell), with the same
 # watching: its exception is said as the file's own is; an empty or unsplittable one is refused.
-run tj_run 0 -- --run "python3 $TJ/raises.py" "$TJ/raises.py" "$TJ/raises.py"
-has tj_run err "v1: the launch of add_kernel was not taken from the user's code: python3 .*raises.py ended \(exit status 1\) without launching add_kernel; it launched no Triton kernel; RuntimeError: the file's own setup failed"
+# A launch asked for (--run) that cannot be had is an error, never replaced by a guessed one.
+run tj_run 3 -- --run "python3 $TJ/raises.py" "$TJ/raises.py" "$TJ/raises.py"
+has tj_run err "v1: --run 'python3 .*raises.py' gave no launch of add_kernel: python3 .*raises.py ended \(exit status 1\) without launching add_kernel; it launched no Triton kernel; RuntimeError: the file's own setup failed"
 run tj_run_empty 2 -- --run ' ' "$TJ/raises.py" "$TJ/raises.py"
 has tj_run_empty err '--run wants a command'
-run tj_run_quote 0 -- --run "python3 'unterminated" "$TJ/raises.py" "$TJ/raises.py"
+run tj_run_quote 3 -- --run "python3 'unterminated" "$TJ/raises.py" "$TJ/raises.py"
 has tj_run_quote err "cannot be split into words: No closing quotation"
 run tj_config_commas 3 -- --config ',,,' tests/gpu/kernels/tuned.py tests/gpu/kernels/tuned.py
 has tj_config_commas err 'names none of scale.s autotune configs'
