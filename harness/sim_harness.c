@@ -348,10 +348,13 @@ static void out_of_memory(const sim_block *b, const char *doing)
 static unsigned char *block_data(kd_devptr p, const char *doing)
 {
     sim_block *b = (sim_block *)(uintptr_t)p;
-    if (b->data)
+    if (b->data && !b->seeded)
         return b->data;
     const void *seeded = b->seeded ? kd_server_seeded(&server, b->seeded) : NULL;
-    if ((b->seeded && !seeded) || !(b->data = seeded ? malloc(b->bytes ? b->bytes : 1) : calloc(1, b->bytes ? b->bytes : 1)))
+    /* a block made before keeps its memory: restored again and again (every `audit`), it is
+       copied over, not freed and faulted in anew */
+    if ((b->seeded && !seeded) ||
+        (!b->data && !(b->data = seeded ? malloc(b->bytes ? b->bytes : 1) : calloc(1, b->bytes ? b->bytes : 1))))
         out_of_memory(b, doing);
     if (seeded)
         memcpy(b->data, seeded, b->bytes);
@@ -396,6 +399,32 @@ static void copy_launch(kd_server *s, long k)
     }
 }
 
+/* kd_fill_random(t, buf, n, 4242), the simulated kernel's result, made once for the largest n
+ * of each dtype and copied after: audits launch the "kernel" again and again, and making 16M
+ * random numbers each time was most of a simulated diff's time. */
+static void reference_result(kd_dtype t, unsigned char *buf, size_t n)
+{
+    enum { DTYPES = KD_DT_U64 + 1 };
+    static unsigned char *made[DTYPES];
+    static size_t made_n[DTYPES];
+    size_t size = kd_dtype_size(t);
+    if ((unsigned)t >= DTYPES || !size) {
+        kd_fill_random(t, buf, n, 4242);
+        return;
+    }
+    if (made_n[t] < n) {
+        unsigned char *grown = realloc(made[t], n * size);
+        if (!grown) {
+            kd_fill_random(t, buf, n, 4242);
+            return;
+        }
+        made[t] = grown;
+        kd_fill_random(t, made[t], n, 4242);
+        made_n[t] = n;
+    }
+    memcpy(buf, made[t], n * size); /* kd_fill_random's first n of more are its n: one stream */
+}
+
 /* A launch inside `check`: both sides compute the same "reference" outputs, except where
  * told not to (wrong=, unwritten=, output=; copy= copies instead). Outside `check` a
  * simulated launch does nothing. */
@@ -423,7 +452,7 @@ static void sim_launch(kd_server *s, int check_run)
         bool poisoned = check_run == 1 && !a->is_inout;
         size_t n = (size_t)a->count * (size_t)a->lanes, size = kd_dtype_size(a->dtype);
         unsigned char *buf = block_for_write(kd_server_owner(s, (kd_server_arg *)a)->device, "running the kernel");
-        kd_fill_random(a->dtype, buf, n, 4242); /* the same "result" whatever the position */
+        reference_result(a->dtype, buf, n); /* the same "result" whatever the position */
         for (size_t e = 0; e < n && e < (size_t)spec->wrong; e++)
             memset(buf + e * size, 0x11, size);
         if (*spec->output)
@@ -563,14 +592,12 @@ static void sim_free(kd_server *s, kd_devptr p)
     free(b);
 }
 
-/* The seeded contents are made when first read (block_data). */
+/* The seeded contents are made when next read (block_data). */
 static bool sim_restore(kd_server *s, kd_server_arg *a, const char *doing)
 {
     (void)s, (void)doing;
     sim_block *b = (sim_block *)(uintptr_t)a->device;
-    free(b->data);
-    b->data = NULL;
-    b->seeded = a;
+    b->seeded = a; /* made when next read (block_data), into its memory if it has some */
     return true;
 }
 

@@ -61,7 +61,7 @@ size_t kd_audit_rotation(unsigned long long seed, size_t arg, size_t elements);
 /* A buffer of more bytes keeps the run's contents in an audit (its rotation would hold a second
  * host copy); an input of more bytes is not read back to see whether the launch wrote it. */
 #define KD_AUDIT_MAX_BYTES (1ull << 30)
-#define KD_AUDIT_MAX_INPUT_CHECK (256ull << 20)
+#define KD_AUDIT_MAX_INPUT_CHECK (16ull << 20)
 unsigned long long kd_audit_seed(unsigned long long seed, size_t input_index);
 /* %-encodes spaces, '%' and control bytes so a path is one word; decode reverses it in place.
  * Encode returns malloc'd text, NULL when out of memory (the harness uses it too, and keeps
