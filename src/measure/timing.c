@@ -1083,9 +1083,23 @@ bool kd_timing_values_differ(const kd_timing *t)
     return false;
 }
 
+/* A saved run that says its outputs differ while each pair it lists matched (edited, or from a
+ * writer that knew more): no output explains it, so it is taken at its word. A live run never
+ * says so: its outputs_match is every pair's match. */
+static bool differ_unexplained(const kd_timing *t)
+{
+    if (t->outputs_match || t->noutputs == 0)
+        return false;
+    for (size_t i = 0; i < t->noutputs; i++)
+        if (!t->outputs[i].result.match)
+            return false;
+    return true;
+}
+
 bool kd_timing_incorrect(const kd_timing *t)
 {
-    return t->checked && (t->audit.failed || (t->noutputs == 0 && t->unpaired) || kd_timing_values_differ(t));
+    return t->checked && (t->audit.failed || (t->noutputs == 0 && t->unpaired) || kd_timing_values_differ(t) ||
+                          differ_unexplained(t));
 }
 
 bool kd_timing_unchecked(const kd_timing *t)
