@@ -264,7 +264,5 @@ void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
                      r->first[i].v2);
     if (r->mismatches > SHOWN_MISMATCHES && r->first_count)
         kd_sb_puts(out, ", ...");
-    if (r->v1_rms > 0) /* the error against the output's scale, which no tolerance hides */
-        kd_sb_printf(out, "; largest error %.3g of v1's RMS (%.3g)", r->scale_rel_err, r->v1_rms);
     self_noise_text(oc, out);
 }
