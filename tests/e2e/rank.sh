@@ -41,7 +41,8 @@ for i in 1 2 3; do cp examples/vector_loads/v2.cu "$WORK/rank_cheat/c$i.cu"; don
 KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%;median=20us,cv=1%,skip_after=2;median=90us,cv=1%" \
     run rank_cheat 0 -- rank --n 4096 --json "$WORK/rank_cheat.json" "$R_BASE" "$WORK/rank_cheat"
 rexpect rank_cheat "$WORK/rank_cheat.json" '{c["name"]: c["status"] for c in d["candidates"]}["c2.cu"]' incorrect
-rexpect rank_cheat "$WORK/rank_cheat.json" '{c["name"]: c["reason"] for c in d["candidates"]}["c2.cu"]' "audit: out: 4096 of 4096 (4096 left as before by v2)"
+# (how many of the 4096 differ: nearly all; a few random values fall within the audit's tolerance)
+rexpect rank_cheat "$WORK/rank_cheat.json" '__import__("re").fullmatch(r"audit: out: 40[0-9][0-9] of 4096 \(4096 left as before by v2\)", {c["name"]: c["reason"] for c in d["candidates"]}["c2.cu"]) is not None' True
 rexpect rank_cheat "$WORK/rank_cheat.json" '[c["name"] for c in d["candidates"] if c["rank"]]' "['c1.cu', 'c3.cu']"
 # A candidate that cheats only after more launches than the gate's child makes (skip_after=24:
 # the gate's warm-up, samples and audits stay below) is caught by the race's own audits, at
