@@ -476,6 +476,26 @@ static void side(kd_server *s, kd_words *w)
     kd_proto_reply("ok side");
 }
 
+/* Every output of the current slot (a shared one is slot 0's), in argument order, appended to
+ * f: what `check` and `audit` write. Returns the argument whose host copy could not be made
+ * (out of memory), or -1; *written counts the bytes. */
+static long write_outputs(kd_server *s, FILE *f, const char *doing, size_t *written)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        if (!a->is_buffer || !a->is_output)
+            continue;
+        void *host = malloc(a->bytes ? a->bytes : 1);
+        if (!host)
+            return (long)i;
+        s->ops->download(s, host, a->device, a->bytes, doing);
+        *written += fwrite(host, 1, a->bytes, f);
+        free(host);
+    }
+    return -1;
+}
+
 /* Two runs: with the seeded data in every buffer (what in-place kernels need, and what is
  * compared), then with outputs poisoned (an element still poisoned afterwards was never
  * written); an in-out buffer keeps its seeded data in both (the kernel reads it). Every
@@ -510,19 +530,11 @@ static void check(kd_server *s, kd_words *w)
             }
         }
         s->ops->launch_and_wait(s, poisoned);
-        for (size_t i = 0; i < slot->nargs; i++) {
-            kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-            if (!a->is_buffer || !a->is_output)
-                continue;
-            void *host = malloc(a->bytes ? a->bytes : 1);
-            if (!host) {
-                kd_proto_reply("err alloc host memory for argument %zu", i);
-                fclose(f);
-                return;
-            }
-            s->ops->download(s, host, a->device, a->bytes, "reading outputs");
-            written += fwrite(host, 1, a->bytes, f);
-            free(host);
+        long short_of = write_outputs(s, f, "reading outputs", &written);
+        if (short_of >= 0) {
+            kd_proto_reply("err alloc host memory for argument %ld", short_of);
+            fclose(f);
+            return;
         }
     }
     int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
@@ -621,12 +633,13 @@ static void forget_audit(kd_server *s, unsigned long long seed)
 }
 
 /* audit SEED PATH: one untimed launch of the current slot on other data than the timing's
- * (issue 39): every input seeded from SEED, every output and inout holding SEED's random
- * values of its type (plausible numbers, not a poison the kernel could recognise), launched
- * as a timed sample is (so the kernel cannot tell it from one), the outputs written to PATH
- * in argument order, then every buffer back to the run's seeded contents. kerndiff draws
- * SEED where the kernel cannot see it and compares both slots' files: a kernel whose work
- * depends on earlier launches (skipped once warm, cached by address) leaves other values. */
+ * (issue 39): every buffer given the run's contents rotated as SEED says (audit_contents:
+ * inputs and outputs alike, so the outputs start holding plausible numbers, not a poison the
+ * kernel could recognise), launched as a timed sample is (so the kernel cannot tell it from
+ * one), the outputs written to PATH in argument order, the inputs it wrote named. The device
+ * keeps the audit's contents; the host keeps the run's. kerndiff draws SEED where the kernel
+ * cannot see it and compares both slots' files: a kernel whose work depends on earlier
+ * launches (skipped once warm, cached by address) leaves other values. */
 static void audit(kd_server *s, kd_words *w)
 {
     char *end = NULL;
@@ -653,20 +666,9 @@ static void audit(kd_server *s, kd_words *w)
     swap_audit(s);
     short_of = restore_slot(s, "giving the buffers the audit's contents");
     size_t written = 0;
-    if (short_of < 0)
+    if (short_of < 0) {
         s->ops->sample_launch(s);
-    for (size_t i = 0; short_of < 0 && i < slot->nargs; i++) {
-        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        if (!a->is_buffer || !a->is_output)
-            continue;
-        void *host = malloc(a->bytes ? a->bytes : 1);
-        if (!host) {
-            short_of = (long)i;
-            break;
-        }
-        s->ops->download(s, host, a->device, a->bytes, "reading the audit's outputs");
-        written += fwrite(host, 1, a->bytes, f);
-        free(host);
+        short_of = write_outputs(s, f, "reading the audit's outputs", &written);
     }
     /* An input the kernel wrote (a `const` cast away: the next launch, or the other side,
      * computes on other data) is named. */
