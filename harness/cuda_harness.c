@@ -352,7 +352,7 @@ static void place(harness *h, kd_words *w)
         for (size_t i = 0; i < h->slot[s].srv->nargs && moved; i++) {
             kd_server_arg *a = &h->slot[s].srv->args[i];
             if (a->is_buffer && a->share < 0)
-                moved = h->cu.MemAlloc(&fresh[s][i], a->bytes ? a->bytes : 1) == 0;
+                moved = h->cu.MemAlloc(&fresh[s][i], a->bytes + a->guard) == 0; /* its guard moves with it */
         }
     for (int s = 0; s < KD_PROTO_MAX_SLOTS; s++)
         for (size_t i = 0; i < h->slot[s].srv->nargs; i++) {
@@ -1341,6 +1341,28 @@ static void cuda_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing
 
 static void cuda_poison(kd_server *s, kd_server_arg *a) { poison_output(s->vendor, a); }
 
+static void cuda_guard_set(kd_server *s, kd_server_arg *a)
+{
+    harness *h = s->vendor;
+    cuda_ok(h, h->cu.MemsetD8Async(a->device + a->bytes, KD_BOUNDS_GUARD_BYTE, a->guard, h->stream),
+            "setting the bounds guard");
+}
+
+static size_t cuda_guard_reach(kd_server *s, kd_server_arg *a)
+{
+    harness *h = s->vendor;
+    unsigned char *host = malloc(a->guard);
+    if (!host)
+        return 0; /* no host memory to look: the check's own reads will say so */
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), "reading the bounds guard");
+    cuda_ok(h, h->cu.MemcpyDtoH(host, a->device + a->bytes, a->guard), "reading the bounds guard");
+    size_t reach = a->guard;
+    while (reach && host[reach - 1] == KD_BOUNDS_GUARD_BYTE)
+        reach--;
+    free(host);
+    return reach;
+}
+
 static void cuda_launch_and_wait(kd_server *s, int check_run)
 {
     harness *h = s->vendor;
@@ -1456,6 +1478,8 @@ static const kd_vendor cuda_vendor = {
     .download = cuda_download,
     .zero = cuda_zero,
     .poison = cuda_poison,
+    .guard_set = cuda_guard_set,
+    .guard_reach = cuda_guard_reach,
     .launch_and_wait = cuda_launch_and_wait,
     .sample_launch = cuda_sample_launch,
     .stream_arg = cuda_stream_arg,

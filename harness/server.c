@@ -386,8 +386,10 @@ static long long set_up_slot(kd_server *s, int index, bool guard)
             continue;
         char what[32];
         snprintf(what, sizeof what, "argument %zu", i);
-        /* a captured 0-byte allocation still gets an address of its own */
-        if (!allocate(s, &a->device, a->bytes ? a->bytes : 1, what))
+        /* a captured 0-byte allocation still gets an address of its own; `check`'s bounds
+           guard follows the buffer in the same allocation */
+        a->guard = kd_bounds_guard_bytes(a->bytes);
+        if (!allocate(s, &a->device, a->bytes + a->guard, what))
             return -1;
         /* guard: a hole after each buffer, so that an overrun lands in memory no one owns
          * (a tool like compute-sanitizer sees it) instead of in the next buffer. */
@@ -496,6 +498,43 @@ static long write_outputs(kd_server *s, FILE *f, const char *doing, size_t *writ
     return -1;
 }
 
+/* `check`'s bounds guard, before a run: every buffer's guard (a shared one's is slot 0's) set. */
+static void set_guards(kd_server *s)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        if (a->is_buffer && a->guard)
+            s->ops->guard_set(s, a);
+    }
+}
+
+/* After a run: the farthest each buffer's guard was written (reach[i], argument order). */
+static void read_guards(kd_server *s, size_t reach[KD_SERVER_MAX_ARGS])
+{
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        size_t r = a->is_buffer && a->guard ? s->ops->guard_reach(s, a) : 0;
+        if (r > reach[i])
+            reach[i] = r;
+    }
+}
+
+/* `overrun=I:R,J:R` (or `-`): the buffers whose guard a run of `check` wrote, and how far. */
+static void format_overruns(const kd_server_slot *slot, const size_t reach[KD_SERVER_MAX_ARGS], char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < slot->nargs && used < size; i++)
+        if (reach[i]) {
+            int n = snprintf(out + used, size - used, "%s%zu:%zu", used ? "," : "", i, reach[i]);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    if (!out[0])
+        snprintf(out, size, "-");
+}
+
 /* Two runs: with the seeded data in every buffer (what in-place kernels need, and what is
  * compared), then with outputs poisoned (an element still poisoned afterwards was never
  * written); an in-out buffer keeps its seeded data in both (the kernel reads it). Every
@@ -512,7 +551,7 @@ static void check(kd_server *s, kd_words *w)
         kd_proto_reply("err protocol cannot write %s", w->word[1]);
         return;
     }
-    size_t written = 0;
+    size_t written = 0, reach[KD_SERVER_MAX_ARGS] = {0};
     kd_server_slot *slot = kd_server_current(s);
     for (int poisoned = 0; poisoned < 2; poisoned++) {
         for (size_t i = 0; i < slot->nargs; i++) {
@@ -529,7 +568,9 @@ static void check(kd_server *s, kd_words *w)
                 return;
             }
         }
+        set_guards(s);
         s->ops->launch_and_wait(s, poisoned);
+        read_guards(s, reach);
         long short_of = write_outputs(s, f, "reading outputs", &written);
         if (short_of >= 0) {
             kd_proto_reply("err alloc host memory for argument %ld", short_of);
@@ -540,8 +581,11 @@ static void check(kd_server *s, kd_words *w)
     int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
     if (failed)
         kd_proto_reply("err io writing %s failed: %s", w->word[1], strerror(failed));
-    else
-        kd_proto_reply("ok check bytes=%zu", written);
+    else {
+        char overruns[KD_SERVER_MAX_ARGS * 24];
+        format_overruns(slot, reach, overruns, sizeof overruns);
+        kd_proto_reply("ok check bytes=%zu overrun=%s", written, overruns);
+    }
 }
 
 /* Every buffer the current slot launches with (a shared one is slot 0's) given its seeded

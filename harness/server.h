@@ -24,6 +24,7 @@ typedef struct kd_server_arg {
     int lanes;
     unsigned long long count;   /* elements of the (vector) type */
     size_t bytes;
+    size_t guard;               /* bytes allocated after the buffer's end: `check`'s bounds guard */
     size_t seed_index;          /* k of docs/PROTOCOL.md "Inputs" */
     kd_devptr device;
     void *initial;              /* the seeded contents (host), restored before each `check` run */

@@ -40,6 +40,9 @@
  *                  launcher's work on another stream that comes and goes; issue 39)
  *   noise=X        every launch scales its f32 outputs by 1 + X*u, u uniform in (-1, 1) drawn per
  *                  launch: a kernel whose float atomics sum in another order each run
+ *   overrun=B      every launch also writes B bytes past the end of each of its outputs (into
+ *                  `check`'s bounds guard, up to its size): a launch whose sizes were guessed
+ *                  smaller than the kernel's (issue 39)
  *   mutate=1       every launch also writes into the slot's first `in` buffer (its first
  *                  element zeroed): a kernel that casts away its input's const (issue 39)
  *   throttle=1     report SW power cap throttling on every block
@@ -106,6 +109,7 @@ typedef struct sim_spec {
     long copy;                     /* copy=K: elements copied, -1 all, 0 no copy */
     long skip_after;               /* skip_after=N: no work after the N-th launch (0: never skips) */
     int mutate;                    /* mutate=1: the launch writes into its first input */
+    long overrun;                  /* overrun=B: bytes written past each output's end */
     char kernels[24];              /* kernels=A-B: `time`'s kernels= (empty: not said) */
     double noise;                  /* noise=X: each launch's f32 outputs scaled by 1 + X*u */
     double sustained;              /* sustained=: the slow-down under `mode sustained` */
@@ -125,9 +129,12 @@ typedef struct sim_slot {
 /* A block of simulated device memory: its bytes are made on first use, from the seeded
  * contents of the buffer it was last restored to (`seeded`), else zero. */
 typedef struct sim_block {
-    size_t bytes;
+    size_t bytes;           /* the allocation's: the buffer's and its bounds guard's */
     unsigned char *data;
     kd_server_arg *seeded;
+    unsigned char *guard;   /* the bounds guard (the allocation's last bytes), kept apart so that
+                               setting it does not make a large buffer no kernel reads */
+    size_t guard_bytes;
 } sim_block;
 
 static kd_server server;
@@ -180,6 +187,7 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "skip_after")) spec->skip_after = atol(v);
         else if (!strcmp(k, "mutate")) spec->mutate = atoi(v);
+        else if (!strcmp(k, "overrun")) spec->overrun = atol(v);
         else if (!strcmp(k, "noise")) spec->noise = strtod(v, NULL);
         else if (!strcmp(k, "kernels")) snprintf(spec->kernels, sizeof spec->kernels, "%s", v);
         else if (!strcmp(k, "copy")) spec->copy = !strcmp(v, "all") ? -1 : atol(v);
@@ -357,7 +365,7 @@ static unsigned char *block_data(kd_devptr p, const char *doing)
         (!b->data && !(b->data = seeded ? malloc(b->bytes ? b->bytes : 1) : calloc(1, b->bytes ? b->bytes : 1))))
         out_of_memory(b, doing);
     if (seeded)
-        memcpy(b->data, seeded, b->bytes);
+        memcpy(b->data, seeded, b->seeded->bytes); /* the buffer's bytes; its guard is b->guard */
     b->seeded = NULL;
     return b->data;
 }
@@ -436,6 +444,36 @@ static void reference_result(kd_dtype t, unsigned char *buf, size_t n)
     memcpy(buf, made[t], n * size); /* kd_fill_random's first n of more are its n: one stream */
 }
 
+static void sim_guard_set(kd_server *s, kd_server_arg *a)
+{
+    (void)s;
+    sim_block *b = (sim_block *)(uintptr_t)a->device;
+    if (!b->guard && !(b->guard = malloc(a->guard))) {
+        kd_proto_reply("err cuda setting the bounds guard failed: out of host memory for %zu bytes", a->guard);
+        exit(3);
+    }
+    b->guard_bytes = a->guard;
+    memset(b->guard, KD_BOUNDS_GUARD_BYTE, a->guard);
+}
+
+static size_t sim_guard_reach(kd_server *s, kd_server_arg *a)
+{
+    (void)s, (void)a;
+    const sim_block *b = (const sim_block *)(uintptr_t)a->device;
+    size_t reach = b->guard ? b->guard_bytes : 0;
+    while (reach && b->guard[reach - 1] == KD_BOUNDS_GUARD_BYTE)
+        reach--;
+    return reach;
+}
+
+/* overrun=B: B bytes written past the end of output a (those within its guard land there). */
+static void overrun_output(const kd_server_arg *a, long bytes)
+{
+    sim_block *b = (sim_block *)(uintptr_t)a->device;
+    if (b->guard && bytes > 0)
+        memset(b->guard, 0x11, (size_t)bytes < b->guard_bytes ? (size_t)bytes : b->guard_bytes);
+}
+
 /* A launch inside `check`: both sides compute the same "reference" outputs, except where
  * told not to (wrong=, unwritten=, output=; copy= copies instead). Outside `check` a
  * simulated launch does nothing. */
@@ -461,6 +499,7 @@ static void sim_launch(kd_server *s, int check_run)
         /* the second run poisons outputs first; an in-out buffer keeps its seeded data,
            so its elements that the "kernel" leaves alone hold their seeded values twice */
         bool poisoned = check_run == 1 && !a->is_inout;
+        overrun_output(kd_server_owner(s, (kd_server_arg *)a), spec->overrun);
         size_t n = (size_t)a->count * (size_t)a->lanes, size = kd_dtype_size(a->dtype);
         unsigned char *buf = block_for_write(kd_server_owner(s, (kd_server_arg *)a)->device, "running the kernel");
         reference_result(a->dtype, buf, n); /* the same "result" whatever the position */
@@ -599,6 +638,7 @@ static void sim_free(kd_server *s, kd_devptr p)
 {
     (void)s;
     sim_block *b = (sim_block *)(uintptr_t)p;
+    free(b->guard);
     free(b->data);
     free(b);
 }
@@ -865,6 +905,8 @@ static const kd_vendor sim_vendor = {
     .download = sim_download,
     .zero = sim_zero,
     .poison = sim_poison,
+    .guard_set = sim_guard_set,
+    .guard_reach = sim_guard_reach,
     .launch_and_wait = sim_launch,
     .sample_launch = sim_sample_launch,
     .stream_arg = sim_stream_arg,

@@ -43,6 +43,11 @@ typedef struct kd_vendor {
     bool (*restore)(struct kd_server *s, struct kd_server_arg *a, const char *doing);
     void (*download)(struct kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing);
     void (*zero)(struct kd_server *s, kd_devptr p, size_t bytes, const char *doing);
+    /* `check`'s bounds guard, the a->guard bytes after buffer a's end (its own allocation):
+     * guard_set fills them with KD_BOUNDS_GUARD_BYTE; guard_reach returns how far past the end
+     * the last byte that is no longer KD_BOUNDS_GUARD_BYTE lies (1..a->guard), 0 when none. */
+    void (*guard_set)(struct kd_server *s, struct kd_server_arg *a);
+    size_t (*guard_reach)(struct kd_server *s, struct kd_server_arg *a);
     /* Fills an output with kd_fill_poison's pattern (util/dtype.h). */
     void (*poison)(struct kd_server *s, struct kd_server_arg *a);
 

@@ -40,6 +40,7 @@ typedef enum kd_note_id {
     KD_RUNTIME_SANITIZER_FAILED,    /* side; detail: what went wrong */
     KD_RUNTIME_SANITIZER_FINDINGS,  /* side: the sides with findings */
     KD_RUNTIME_TIMING_FAILED,       /* side; detail: the harness's failure ("v1: ...: ...") */
+    KD_RUNTIME_OUT_OF_BOUNDS,       /* detail: the buffer a launch wrote past the end of ("v1: ...") */
     KD_RUNTIME_SAVED_NO_SAMPLES,    /* kerndiff compare: side: the run(s) (v1: OLD, v2: NEW) with too few
                                        samples; number: its usable samples, the minimum */
     KD_RUNTIME_GATE_NOT_EVALUATED,  /* value: the gate's option (--sanitize), the JSON id of the runtime

@@ -184,7 +184,8 @@ static kd_pass_result run_timing(const kd_pass_context *ctx, kd_comparison *c)
     kd_timing_status st = kd_measure(ctx->sides, ctx->shared_argv, &o, ctx->workdir, &c->timing, &error);
     free(names.items);
     if (st != KD_TIMING_OK) {
-        kd_note_set(&c->runtime_note, KD_RUNTIME_TIMING_FAILED, KD_NOTE_NO_SIDE, NULL, NULL, kd_sb_str(&error));
+        kd_note_set(&c->runtime_note, st == KD_TIMING_OUT_OF_BOUNDS ? KD_RUNTIME_OUT_OF_BOUNDS : KD_RUNTIME_TIMING_FAILED,
+                    KD_NOTE_NO_SIDE, NULL, NULL, kd_sb_str(&error));
         kd_sb_free(&error);
         explain_fault(ctx, c);
         return failed(&c->runtime_note, KD_FAIL_RUNTIME);

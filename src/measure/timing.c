@@ -678,6 +678,38 @@ static bool room_for_outputs(run_state *r, const char *workdir, const size_t tot
     return false;
 }
 
+/* `check`'s bounds guard (docs/PROTOCOL.md): a launch that wrote past the end of a buffer
+ * is not timed. Its sizes were guessed (or given) smaller than the kernel's: its outputs are
+ * not the kernel's work and its time is not the kernel's at the size it is written for.
+ * Says which buffer, how far, and what sets its size. False for an overrun, or a reply
+ * that cannot say (a check that cannot tell fails closed). */
+static bool within_bounds(run_state *r, int s)
+{
+    kd_overrun over[8];
+    long n = kd_wire_check_overruns(&r->child[s], over, sizeof over / sizeof *over);
+    const kd_launch_spec *spec = r->sides[s].spec;
+    if (n < 0) {
+        kd_sb_printf(r->error, "%s: the harness's correctness check did not say whether the launch stayed within "
+                               "its buffers (no overrun= in its reply): rebuild kerndiff's harness (make)",
+                     r->sides[s].label);
+        return false;
+    }
+    for (long k = 0; k < n && k < (long)(sizeof over / sizeof *over); k++) {
+        const kd_launch_arg *a = over[k].arg < spec->nargs ? &spec->args[over[k].arg] : NULL;
+        unsigned long long element = a ? kd_dtype_size(a->type.base) * (unsigned long long)a->type.lanes : 0;
+        kd_sb_printf(r->error, "%s%s: the launch writes past the end of buffer %s (%llu elements, %llu bytes, "
+                               "its size from %s): the kernel wrote %llu bytes beyond it%s, into memory no "
+                               "argument owns; not timed. Give its real size with --buf %s=COUNT (or "
+                               "`// kerndiff: %s=COUNT`), or the sizes it is computed from (--n, --arg NAME=VALUE)%s%s",
+                     k ? "\n" : "", r->sides[s].label, a ? a->name : "?", a ? a->count : 0ULL,
+                     a ? a->count * element : 0ULL, a && a->origin ? a->origin : "?", over[k].reach,
+                     over[k].reach >= kd_bounds_guard_bytes(a ? (size_t)(a->count * element) : 0) ? " or more" : "",
+                     a ? a->name : "NAME", a ? a->name : "NAME", spec->assumed[0] ? "; kerndiff assumed: " : "",
+                     spec->assumed);
+    }
+    return n == 0;
+}
+
 /* The check file holds every output buffer of the seeded run, then every output buffer of
  * the poisoned run. */
 static kd_timing_status check_outputs(run_state *r, const char *workdir)
@@ -707,6 +739,8 @@ static kd_timing_status check_outputs(run_state *r, const char *workdir)
         if (st != KD_REPLY_OK) {
             if (status == KD_TIMING_OK)
                 status = fail(r, s, &r->child[s], st, "running the correctness check", KD_TIMING_RUN_FAILED);
+        } else if (status == KD_TIMING_OK && !within_bounds(r, s)) {
+            status = KD_TIMING_OUT_OF_BOUNDS;
         } else if (!(files[s] = fopen(paths[s], "rb")) || fstat(fileno(files[s]), &info) != 0 ||
                    (size_t)info.st_size != 2 * total[s]) {
             if (status == KD_TIMING_OK)

@@ -165,6 +165,7 @@ typedef enum kd_timing_status {
     KD_TIMING_OK = 0,
     KD_TIMING_SETUP_FAILED,   /* the harness could not start, load or allocate */
     KD_TIMING_RUN_FAILED,     /* a kernel faulted, hung, or the harness broke */
+    KD_TIMING_OUT_OF_BOUNDS,  /* the correctness check's launch wrote past a buffer's end: not timed */
 } kd_timing_status;
 
 /* One audit of a child that holds both sides (slot 0 v1, slot 1 v2), set up: both slots

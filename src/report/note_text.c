@@ -113,6 +113,7 @@ static bool note_text(const kd_note *n, const char *detail, kd_strbuf *out)
         kd_sb_printf(out, "%s: cannot launch %s: %s (or pass --no-run for the static diff only)", side, v0, detail);
         break;
     case KD_RUNTIME_NO_HARNESS: case KD_RUNTIME_CLOCKS_NOT_LOCKED: case KD_RUNTIME_TIMING_FAILED:
+    case KD_RUNTIME_OUT_OF_BOUNDS:
         kd_sb_puts(out, detail); /* each says what failed, on which side, and what to do */
         break;
     case KD_RUNTIME_NO_TMPDIR: kd_sb_puts(out, "cannot create a private temporary folder"); break;

@@ -252,6 +252,32 @@ void kd_wire_send_check(kd_child *c, const char *path)
 
 kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms) { return kd_child_receive(c, timeout_ms); }
 
+long kd_wire_check_overruns(const kd_child *c, kd_overrun *out, size_t max)
+{
+    const char *v = value(c, "overrun");
+    if (!v)
+        return -1;
+    if (strcmp(v, "-") == 0)
+        return 0;
+    long n = 0;
+    for (const char *p = v; *p;) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            return -1;
+        unsigned long long arg = strtoull(p, &end, 10), reach;
+        if (*end != ':' || end[1] < '0' || end[1] > '9')
+            return -1;
+        reach = strtoull(end + 1, &end, 10);
+        if ((*end && *end != ',') || reach == 0 || arg >= 1024)
+            return -1;
+        if ((size_t)n < max)
+            out[n] = (kd_overrun){(size_t)arg, reach};
+        n++;
+        p = *end ? end + 1 : end;
+    }
+    return n;
+}
+
 kd_reply_status kd_wire_regions_run(kd_child *c, const kd_wire_regions_request *req, double *record_cycles)
 {
     char *encoded = kd_proto_encode(req->path);

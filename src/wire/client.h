@@ -108,6 +108,15 @@ kd_reply_status kd_wire_audit(kd_child *c, unsigned long long seed, const char *
 /* check PATH: the outputs of a seeded run, then of a poisoned run, written to path. */
 void kd_wire_send_check(kd_child *c, const char *path);
 kd_reply_status kd_wire_check_reply(kd_child *c, int timeout_ms);
+/* After an ok check reply: the buffers whose bounds guard a run wrote (`overrun=I:R,...`:
+ * argument I reached R bytes past its end; wire/protocol.h kd_bounds_guard_bytes), at most max
+ * of them in out. Returns how many there are (out holds the first max), or -1 when the reply has no overrun= or it does not parse
+ * (a check that cannot say whether the launch stayed in bounds). */
+typedef struct kd_overrun {
+    size_t arg;
+    unsigned long long reach;
+} kd_overrun;
+long kd_wire_check_overruns(const kd_child *c, kd_overrun *out, size_t max);
 
 /* regions CAPACITY LAUNCHES STRIDE PATH: the instrumented kernel's records from one block in
  * `block_stride` (src/regions/region_records.h), written to `path`. */

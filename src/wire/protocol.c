@@ -111,6 +111,12 @@ size_t kd_audit_rotation(unsigned long long seed, size_t arg, size_t elements)
     return elements < 2 ? 0 : 1 + (size_t)(audit_mix(seed ^ (0xA0D17ull * (arg + 1))) % (elements - 1));
 }
 
+size_t kd_bounds_guard_bytes(size_t bytes)
+{
+    size_t quarter = bytes / 4, floor = (size_t)64 << 10, cap = (size_t)16 << 20;
+    return quarter < floor ? floor : quarter > cap ? cap : quarter;
+}
+
 unsigned long long kd_audit_seed(unsigned long long seed, size_t input_index)
 {
     return audit_mix(seed + input_index);

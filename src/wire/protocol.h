@@ -63,6 +63,13 @@ size_t kd_audit_rotation(unsigned long long seed, size_t arg, size_t elements);
 #define KD_AUDIT_MAX_BYTES (1ull << 30)
 #define KD_AUDIT_MAX_INPUT_CHECK (16ull << 20)
 unsigned long long kd_audit_seed(unsigned long long seed, size_t input_index);
+/* `check`'s bounds guard (docs/PROTOCOL.md): every buffer is allocated with this many bytes
+ * after its end, set to KD_BOUNDS_GUARD_BYTE before each run of `check` and read back after
+ * it; a byte changed there is a write past the buffer's end (a launch whose sizes were
+ * guessed wrong). At least 64 KiB, a quarter of the buffer up to 16 MiB: a kernel that
+ * overruns by a row or a block lands in it; a wild write far beyond may not. */
+size_t kd_bounds_guard_bytes(size_t bytes);
+#define KD_BOUNDS_GUARD_BYTE 0xCB
 /* %-encodes spaces, '%' and control bytes so a path is one word; decode reverses it in place.
  * Encode returns malloc'd text, NULL when out of memory (the harness uses it too, and keeps
  * its own replies rather than kerndiff's out-of-memory exit). */

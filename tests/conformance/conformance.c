@@ -150,7 +150,9 @@ static void fill_transcript(const char *harness, const char *cubin, const char *
         expect("err protocol", NULL, "fill 0 %s", in_path);
         for (int round = 0; round < 2; round++) {
             expect("ok side", NULL, "side %d", round);
-            expect("ok check", (const char *const[]){"bytes", NULL}, "check %s", out_path);
+            expect("ok check", (const char *const[]){"bytes", "overrun", NULL}, "check %s", out_path);
+            check(value("overrun") && strcmp(value("overrun"), "-") == 0,
+                  "check: overrun=- for a copy that stays within its buffers (the bounds guard is intact)");
             size_t len = 0;
             char *bytes = kd_read_file(out_path, &len);
             bool sized = bytes && len == 2 * N * sizeof(float);

@@ -82,6 +82,20 @@ if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/skip.json" >"
 # The baseline can be the one that cheats: the side that left its outputs is named.
 sim "median=50us,cv=0.5%,skip_after=2;median=50us,cv=0.5%" audit_skip_v1 6 -- --n 4096 "$A" "$B"
 has audit_skip_v1 out '^v1 is INCORRECT, no speed verdict: the outputs of an untimed audit launch during the timing differ from v2'
+# A launch that writes past a buffer's end (its sizes guessed smaller than the kernel's:
+# overrun=B writes B bytes past each output) is not timed: the check's bounds guard names the
+# buffer, how far, where its size came from and the flag that gives the real one (issue 39).
+sim "median=50us,cv=0.5%;median=20us,cv=0.5%,overrun=300" bounds_v2 5 -- --json="$WORK/bounds.json" --n 4096 "$A" "$B"
+has bounds_v2 err '^kerndiff: v2: the launch writes past the end of buffer out \(4096 elements, 16384 bytes, its size from n\): the kernel wrote 300 bytes beyond it, into memory no argument owns; not timed\. Give its real size with --buf out=COUNT'
+lacks bounds_v2 out '(faster|slower|no significant difference)'
+expect_json bounds_v2 "$WORK/bounds.json" '(d["runtime"], d["notes"]["runtime"]["id"])' "(None, 'out_of_bounds')"
+# past the guard (64 KiB for this 16 KiB buffer): "or more"
+sim "median=50us,cv=0.5%,overrun=1000000;median=50us,cv=0.5%" bounds_v1 5 -- --n 4096 "$A" "$B"
+has bounds_v1 err '^kerndiff: v1: the launch writes past the end of buffer out .* wrote 65536 bytes beyond it or more'
+# within bounds: the guard says nothing
+sim "median=50us,cv=0.5%,overrun=0;median=50us,cv=0.5%" bounds_none 0 -- --n 4096 "$A" "$B"
+lacks bounds_none err 'writes past the end'
+
 # A cheat that waits longer than the check (skip_after=100: past the warm-up and some samples) fails a later audit
 sim "median=50us,cv=0.5%;median=20us,cv=0.5%,skip_after=100" audit_late 6 -- --n 4096 --min-runs 200 "$A" "$B"
 has audit_late out '^v2 is INCORRECT'
