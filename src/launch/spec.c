@@ -550,6 +550,23 @@ static bool row_scalar(builder *b, const char *name, double *value)
     return true;
 }
 
+/* The shape's side parameter named like kerndiff's own size (`N` or `n`), when the user gave
+ * n (--n, an annotation, --call) and no value of that parameter: then the user's n is that
+ * side, never sqrt(n) (`--n 2048` on an SGEMM(M, N, K) means 2048 x 2048, and a parameter
+ * called N silently given 45 was a launch the user never asked for). NULL otherwise. */
+static const char *side_named_n(builder *b)
+{
+    if (!b->out->n_origin || strcmp(b->out->n_origin, "default") == 0)
+        return NULL;
+    for (size_t i = 0; i < b->req->kernel->nparams; i++) {
+        const kd_param *p = &b->req->kernel->params[i];
+        if (!p->is_pointer && (strcmp(p->name, "n") == 0 || strcmp(p->name, "N") == 0) && is_shape_dim(b, p->name) &&
+            !pick_for_param(b, b->req->scalars, "--arg", p->name).text)
+            return p->name;
+    }
+    return NULL;
+}
+
 /* 0: resolved; 1: no value anywhere (the caller collects those); -1: error. */
 static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
 {
@@ -569,7 +586,12 @@ static int resolve_scalar(builder *b, const kd_param *p, kd_launch_arg *arg)
         arg->value = floor(sqrt((double)b->out->n));
         int axis = implied_axis(b, p->name);
         const kd_kernel_geometry *g = b->geo;
-        if (axis == 0 && g->square[1] && g->reach[1] && strcmp(g->reach[1], p->name) == 0)
+        const char *named = side_named_n(b);
+        if (named) {
+            arg->value = (double)b->out->n;
+            assume(b, "%s = %.0f: n (%s), the side the parameter %s names; the shape taken square (--arg %s=VALUE)",
+                   p->name, arg->value, b->out->n_origin, named, p->name);
+        } else if (axis == 0 && g->square[1] && g->reach[1] && strcmp(g->reach[1], p->name) == 0)
             assume(b, "%s = %.0f: sqrt(n), the row length in %s, and as many rows (a square: nothing names "
                    "them) (--arg %s=VALUE)", p->name, arg->value, g->implied[0], p->name);
         else if (axis >= 0)

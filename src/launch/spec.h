@@ -20,7 +20,8 @@
  *     `extern __shared__ T s[]`, one T per thread of the block ("assumed").
  *   - a buffer that the kernel indexes in 2-D (`A[row*K+k]` with `row < M`, `k < K`) gets
  *     the extent its index reaches (M*K, origin "indexing"), and its shape's scalars without
- *     a value get sqrt(n) each ("assumed"); one whose 2-D index cannot be bounded is an
+ *     a value get sqrt(n) each ("assumed"), or n itself when one of them is named N (or n) and
+ *     the user gave n (--n 2048 on an SGEMM(M, N, K): 2048 x 2048); one whose 2-D index cannot be bounded is an
  *     error that asks for its count, rather than a launch that might fault.
  *   - n: --n, else `n=COUNT` annotation, else 1M (1048576).
  * An annotation key that is no setting and no parameter of the file's kernels is an error. 

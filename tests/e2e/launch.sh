@@ -92,3 +92,27 @@ sed -n '2,3p' "$WORK/macro.cu" >"$WORK/scale.cuh"
 printf '#include "scale.cuh"\nDEFINE_SCALE(scale4, 4.0f)\n' >"$WORK/macro_header.cu"
 KERNDIFF_SIMULATE="$SIM" run macro_from_header 0 -- --max-time 1 --fn scale4 --n 4K --arg p2=n "$WORK/macro_header.cu" "$WORK/macro_header.cu"
 has macro_from_header out '^          p0: 4096 f32 in \(n\)  p1: 4096 f32 out \(n\)  p2 = 4096 \(--arg\)$'
+
+# A parameter named like kerndiff's size (N) is never given a value other than the user's n
+# (issue 39): siboehm's SGEMM kernel 1 with --n 2048 is a 2048 x 2048 product (it read
+# `N = 45 (assumed)`, sqrt(2048), and buffers of 2025 elements), and without --n the sides
+# stay sqrt(n), said as assumed.
+cat >"$WORK/sgemm_naive.cu" <<'CU'
+__global__ void sgemm_naive(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C) {
+  const uint x = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < M && y < N) {
+    float tmp = 0.0;
+    for (int i = 0; i < K; ++i) tmp += A[x * K + i] * B[i * N + y];
+    C[x * N + y] = alpha * tmp + beta * C[x * N + y];
+  }
+}
+CU
+run sgemm_side_n 0 -- list --n 2048 --arg alpha=1 --arg beta=0 "$WORK/sgemm_naive.cu"
+has sgemm_side_n out 'M = 2048 \(assumed\)  N = 2048 \(assumed\)  K = 2048 \(assumed\)'
+has sgemm_side_n out 'C: 4194304 f32 in-out \(indexing\)'
+lacks sgemm_side_n out 'N = 45 '
+run sgemm_default_n 0 -- list --arg alpha=1 --arg beta=0 "$WORK/sgemm_naive.cu"
+has sgemm_default_n out 'N = 1024 \(assumed\)'
+run sgemm_given_n 0 -- list --n 2048 --arg N=512 --arg alpha=1 --arg beta=0 "$WORK/sgemm_naive.cu"
+has sgemm_given_n out 'N = 512 \(--arg\)'
