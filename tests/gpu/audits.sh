@@ -2,7 +2,7 @@
 # Issue 39 on a GPU, in one call: the cheating candidates (tests/gpu/exploits/run.sh), no false
 # rejection on the bundled examples (each pair, zero flags: never INCORRECT, the audits all
 # matched) nor on tests/realfiles (tests/gpu/realfiles.sh: every file that runs, runs to exit
-# 0), and the audits' cost (bench/audit_overhead.sh). Results under $OUT (or a temp folder).
+# 0), the bounds guard (tests/gpu/bounds.sh), and the audits' cost (bench/audit_overhead.sh). Results under $OUT (or a temp folder).
 #   tests/gpu/audits.sh BUILD_DIR      (SKIP_BENCH=1: no overhead bench)
 set -u
 BUILD=$(realpath "${1:-build}")
@@ -42,6 +42,9 @@ for p in "${pairs[@]}"; do
     [ "$rc" = 0 ] || { sed 's/^/     /' "$WORK/$name.err" | head -5 | tee -a "$R"; grep -E 'INCORRECT|OUTPUTS|AUDIT|KERNEL COUNT' "$WORK/$name.out" | head -3 | sed 's/^/     /' | tee -a "$R"; }
 done
 say "examples: $pass ok, $failed FAIL in $(( $(date +%s) - T0 )) s"
+
+timeout 100 tests/gpu/bounds.sh "$BUILD" >"$OUT/bounds.log" 2>&1
+say "bounds.sh exit $? (results-bounds.txt)"
 
 REALFILES_BUDGET_S=75 timeout 85 tests/gpu/realfiles.sh "$BUILD" >"$OUT/realfiles.log" 2>&1
 say "realfiles.sh exit $?"

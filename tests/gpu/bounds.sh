@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The bounds guard on a GPU (issue 39): a launch that writes past a buffer's end is not timed,
+# and one that stays within its buffers is timed as before.
+#   oob_tail:     scale4 (float4, bounded by the vector's first element) with --n 1001 writes 3
+#                 floats past y: exit 5, "writes past the end of buffer y ... 12 bytes beyond it"
+#   in_bounds:    the same kernel with its tail handled, --n 1001: exit 0, timed
+#   oob_grid:     an unguarded copy with 64 blocks too many: exit 5, buffer y named
+#   aligned:      scale4 with --n 1M (a multiple of 4): in bounds, exit 0
+# Results to $OUT/results-bounds.txt.     tests/gpu/bounds.sh BUILD_DIR
+set -u
+BUILD=$(realpath "${1:-build}")
+KD="$BUILD/kerndiff"
+H=tests/gpu/bounds
+WORK=$(mktemp -d)
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+R="${OUT:-$WORK}/results-bounds.txt"
+say() { echo "$*" | tee -a "$R"; }
+pass=0 failed=0
+check() { if [ "$2" = 0 ]; then pass=$((pass + 1)); say "ok   $1: $3"; else failed=$((failed + 1)); say "FAIL $1: $3"; fi; }
+say "bounds: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), build $(cat "$BUILD/commit.txt" 2>/dev/null || echo '?')"
+one() { # NAME WANT_EXIT PATTERN(in stderr, or '' for none) ARGS...
+    local name=$1 want=$2 pat=$3; shift 3
+    timeout 60 "$KD" --no-ncu --max-time 0.5 "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+    local rc=$?
+    local line; line=$(grep -m1 -E 'writes past the end|faster|slower|no significant|INCORRECT' "$WORK/$name.err" "$WORK/$name.out" | cut -c1-300)
+    if [ -n "$pat" ]; then
+        check "$name" "$([ "$rc" = "$want" ] && grep -Eq "$pat" "$WORK/$name.err"; echo $?)" "exit $rc (want $want): $line"
+    else
+        check "$name" "$([ "$rc" = "$want" ] && ! grep -q 'writes past the end' "$WORK/$name.err"; echo $?)" "exit $rc (want $want): $line"
+    fi
+    [ "$rc" = "$want" ] || sed 's/^/     /' "$WORK/$name.err" | head -5 | tee -a "$R"
+}
+one oob_tail 5 'writes past the end of buffer y \(1001 elements, 4004 bytes.*wrote 12 bytes beyond it' --n 1001 --block 256 --grid 1 "$H/scale4_tail.cu" "$H/scale4.cu"
+one in_bounds 0 '' --n 1001 --block 256 --grid 1 "$H/scale4_tail.cu" "$H/scale4_tail.cu"
+one oob_grid 5 'writes past the end of buffer y' --n 1M "$H/scale4_tail.cu" "$H/unguarded.cu"
+one aligned 0 '' --n 1M --block 256 --grid 1024 "$H/scale4_tail.cu" "$H/scale4.cu"
+say "bounds: $pass ok, $failed FAIL"
+rm -rf "$WORK"
+[ "$failed" = 0 ]
