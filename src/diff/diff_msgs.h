@@ -21,6 +21,9 @@ enum {
     /* ... when the kernels need different ones: the kernels, each kernel's ("ka: --arg
        a=VALUE; kc: --arg b=VALUE"), the names */
     KD_MSG_DIFF_NEEDS_ONE_KERNEL_EACH,
+    /* a template kernel with no compiled instance beside kernels that have one: side label,
+       path, the template's name */
+    KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED,
 };
 
 #endif

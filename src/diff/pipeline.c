@@ -312,7 +312,9 @@ static void find_kernel_info(kd_side *side)
 /* The names a side's kernels are compared under, copies pushed to `names`: a kernel's
  * qualified name; a template's compiled instances ("reduce0<float>", "reduce4<float, 256u>"),
  * read from the side's build (the one the diff makes anyway: from the cache after). A
- * template without a compiled instance keeps its name (choosing it says what is missing). */
+ * template without a compiled instance keeps its name (choosing it says what is missing),
+ * unless the side has kernels that were compiled: then it is left out, said in one line,
+ * and the others are compared (a file's unused template must not stop its kernels' diff). */
 static int compared_names(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, kd_strlist *names)
 {
     bool templates = false;
@@ -324,6 +326,7 @@ static int compared_names(const kd_diff_options *opts, const kd_comparison *c, k
         rc = build_side(opts, c, side);
     }
     const char *ptx = rc == KD_OK ? side->build.ptx : NULL;
+    kd_strlist uninstantiated = {0};
     for (size_t i = 0; rc == KD_OK && i < side->kernels.count; i++) {
         const kd_kernel *k = &side->kernels.items[i];
         kd_kernel_list instances = {0};
@@ -332,9 +335,18 @@ static int compared_names(const kd_diff_options *opts, const kd_comparison *c, k
         for (size_t j = 0; j < instances.count; j++)
             kd_strlist_push(names, kd_xstrdup(instances.items[j].qualified));
         if (instances.count == 0)
-            kd_strlist_push(names, kd_xstrdup(k->qualified));
+            kd_strlist_push(k->is_template && ptx ? &uninstantiated : names, kd_xstrdup(k->qualified));
         kd_kernel_list_free(&instances);
     }
+    for (size_t i = 0; i < uninstantiated.count; i++) {
+        if (names->count)
+            kd_say(KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path),
+                   KD_S(uninstantiated.items[i]));
+        else
+            kd_strlist_push(names, kd_xstrdup(uninstantiated.items[i])); /* the only kernel: choosing it says why */
+        free(uninstantiated.items[i]);
+    }
+    free(uninstantiated.items);
     kd_build_free(&side->build);
     side->build = (kd_build){0};
     return rc;
@@ -367,6 +379,8 @@ static int compare_one(const kd_diff_options *opts, const kd_comparison *c, cons
     k->arch_origin = c->arch_origin;
     k->limits = c->limits;
     k->gpu = c->gpu;
+    /* Both sides' paths first: building v1 asks which backend runs the pair (kd_build_target_of
+       reads both paths; a NULL v2 crashed multi-kernel .ptx files). */
     for (int s = 0; s < 2; s++) {
         const kd_side *from = &c->side[s];
         kd_side *side = &k->side[s];
@@ -376,6 +390,9 @@ static int compare_one(const kd_diff_options *opts, const kd_comparison *c, cons
         side->frontend = from->frontend;
         side->origin = from->origin ? kd_xstrdup(from->origin) : NULL;
         side->config = -1; /* no autotune pass: the backend's own config */
+    }
+    for (int s = 0; s < 2; s++) {
+        kd_side *side = &k->side[s];
         int rc = kd_scan_file(&opts->frontend, side->path, side->label, &side->kernels, &side->annotations);
         if (rc == KD_OK)
             rc = add_compiled_kernels(opts, k, side, name);

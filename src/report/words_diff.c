@@ -21,5 +21,8 @@ const kd_wording kd_wording_diff[] = {
     {KD_MSG_DIFF_NEEDS_ONE_KERNEL_EACH, 3,
      "kerndiff: timing needs one kernel: --fn NAME ({0}), and the values the chosen kernel's launch needs: {1} (no "
      "value given or in the file for {2})"},
+    {KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED, 3,
+     "kerndiff: {0} ({1}): template kernel '{2}' has no compiled instance, not compared (the others are); "
+     "instantiate it (template __global__ void {2}<...>(...);) to compare it"},
     {0, 0, NULL},
 };
