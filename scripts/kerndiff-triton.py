@@ -4,7 +4,8 @@
 kerndiff runs it from an argument vector (never a shell) and reads JSON on stdout:
 
   kerndiff-triton.py list FILE
-      The @triton.jit kernels of FILE (also under @triton.autotune / @triton.heuristics),
+      The @triton.jit kernels of FILE (also under @triton.autotune / @triton.heuristics, and
+      made by a module-level `f = triton.jit(f)`),
       found with Python's own `ast` without importing FILE or Triton: each kernel's
       parameters (pointer, scalar or constexpr, with defaults and annotations), which
       pointers it stores to, autotune configs written as literals, and the local modules
@@ -210,23 +211,80 @@ def describe_kernel(fn, decorators):
             "configs_from": [c["from"] for c in configs if "from" in c], "heuristics": heuristics}
 
 
-def float_uses(fn):
-    """Parameters used in arithmetic or a comparison with a float literal (x * 0.5, eps + 1e-5):
-    Triton types an untyped scalar by its value, and the file's own values are floats there."""
-    found = {}
+FLOAT_MAKERS = {"dot", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sigmoid", "sin", "cos",
+                "erf", "tanh", "softmax", "div_rn", "fdiv", "fma", "cdiv_float"}
+FLOAT_KEEPERS = {"sum", "max", "min", "maximum", "minimum", "where", "abs", "cumsum", "reduce", "broadcast_to",
+                 "reshape", "trans", "permute", "expand_dims", "view"}
+INT_MAKERS = {"program_id", "arange", "num_programs", "cdiv", "multiple_of", "max_contiguous"}
 
-    def is_float(node):
-        return isinstance(node, ast.Constant) and isinstance(node.value, float)
+
+def float_uses(fn):
+    """Untyped scalar parameters Triton would make floats of, from their use, {name: line}:
+    arithmetic or a comparison with a float literal (x * 0.5, eps + 1e-5), or arithmetic with a
+    value the kernel computes as a float (var + eps where var = tl.sum(x * x) / n: a load cast
+    .to(tl.float32), tl.dot, tl.exp, a true division, ...), unless the same name is also used
+    as an integer (an index, a mask bound, a pointer offset, range()): n_cols in
+    `cols < n_cols` and in `/ n_cols` stays an int. Triton types an untyped scalar by the
+    value passed, and a library's wrapper passes a float there (issue 45: eps, sm_scale)."""
+    params = {a.arg for a in fn.args.args}
+    assigns = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    assigns.setdefault(t.id, []).append(node.value)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            assigns.setdefault(node.target.id, []).append(node.value)
+        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            assigns.setdefault(node.target.id, []).append(ast.Call(func=ast.Name(id="arange"), args=[], keywords=[]))
+
+    def kind(node, seen=()):
+        """'float', 'int' or None (unknown) for an expression of the kernel."""
+        if isinstance(node, ast.Constant):
+            return "float" if isinstance(node.value, float) else None
+        if isinstance(node, ast.Name):
+            if node.id in seen or node.id in params:
+                return None
+            kinds = {kind(v, seen + (node.id,)) for v in assigns.get(node.id, [])}
+            return "float" if "float" in kinds else "int" if "int" in kinds else None
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Div):
+                return "float"
+            a, b = kind(node.left, seen), kind(node.right, seen)
+            return "float" if "float" in (a, b) else "int" if "int" in (a, b) else None
+        if isinstance(node, ast.UnaryOp):
+            return kind(node.operand, seen)
+        if isinstance(node, ast.Call):
+            name = dotted(node.func).rsplit(".", 1)[-1]
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "to" and node.args:
+                return "float" if "float" in ast.unparse(node.args[0]) else None
+            if name in FLOAT_MAKERS:
+                return "float"
+            if name in INT_MAKERS:
+                return "int"
+            if name in FLOAT_KEEPERS and node.args:
+                return kind(node.args[0], seen)
+        return None
+
+    as_float, as_int = {}, set()
     for node in ast.walk(fn):
         pairs = []
         if isinstance(node, ast.BinOp):
             pairs = [(node.left, node.right), (node.right, node.left)]
         elif isinstance(node, ast.Compare) and len(node.comparators) == 1:
             pairs = [(node.left, node.comparators[0]), (node.comparators[0], node.left)]
+        elif isinstance(node, ast.Call) and dotted(node.func) in ("range", "tl.range", "tl.static_range"):
+            as_int |= {a.id for a in node.args if isinstance(a, ast.Name)}
         for a, b in pairs:
-            if isinstance(a, ast.Name) and is_float(b):
-                found.setdefault(a.id, node.lineno)
-    return found
+            if not isinstance(a, ast.Name) or a.id not in params:
+                continue
+            other = kind(b)
+            if other == "float":
+                as_float.setdefault(a.id, node.lineno)
+            elif other == "int" or (isinstance(b, ast.Name) and b.id in params and isinstance(node, ast.BinOp)
+                                    and isinstance(node.op, (ast.Add, ast.Sub))):
+                as_int.add(a.id)  # an index or a pointer offset (x_ptr + stride)
+    return {name: line for name, line in as_float.items() if name not in as_int}
 
 
 def local_imports(tree, folder):
@@ -347,12 +405,39 @@ def typed_from_call(kernel, launches):
                 p.setdefault("call_value", repr(value))
 
 
+def wrapped_by_call(tree):
+    """Kernels made without a decorator, as libraries write them (unsloth):
+    `f = triton.jit(f)`, `f = triton.heuristics({...})(triton.jit(f))`, `g = triton.autotune(...)(triton.jit(f))`:
+    {function name: [the wrapping calls as decorators, outermost first]} for every function a
+    module-level assignment passes through triton.jit. The kernel keeps its function's name
+    when the assignment rebinds it (the module's attribute is then the jitted kernel)."""
+    found = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        chain, value = [], node.value
+        while isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+            kind = decorator_kind(value.func)
+            if kind is None:
+                break
+            chain.append(value.func)  # triton.jit, or the heuristics(...) call that wraps
+            value = value.args[0]
+        if isinstance(value, ast.Name) and value.id == node.targets[0].id and \
+                any(decorator_kind(d) == "jit" for d in chain):
+            found[value.id] = chain
+    return found
+
+
 def cmd_list(path):
     try:
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), filename=path)
     except (OSError, SyntaxError, UnicodeDecodeError) as e:
         fail(6, "cannot read %s as Python: %s" % (path, e))
+    wrapped = wrapped_by_call(tree)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in wrapped:
+            node.decorator_list = wrapped[node.name] + node.decorator_list
     jit_fns = [node for node in ast.walk(tree)
                if isinstance(node, ast.FunctionDef) and any(decorator_kind(d) == "jit" for d in node.decorator_list)]
     launches = launches_in(tree, {fn.name for fn in jit_fns})

@@ -5,7 +5,7 @@
  * jitted function; the helper's "helper" flag marks the others) becomes a kd_kernel whose parameters are the kernel's runtime
  * arguments only: pointers (a buffer: an output when the kernel stores through it, else an
  * input; the pointee is float until the launch description says otherwise) and scalars
- * (an `int`; `float` when annotated so). tl.constexpr meta-parameters are not arguments:
+ * (an `int`; `float` when annotated so, or when the helper saw it used as a float). tl.constexpr meta-parameters are not arguments:
  * they stay in the kernel's frontend_info (the helper's JSON for it, with the file's local
  * imports added) for the Triton build. */
 #ifndef KD_SOURCE_PYKERNELS_H

@@ -34,3 +34,44 @@ has k1_template err "^kerndiff: v1 \(.*k1_tmpl1\.cu\): template kernel 'reduce' 
 # the template alone still says what is missing
 run k1_template_fn 3 -- --fn reduce "$WORK/k1_tmpl1.cu" "$WORK/k1_tmpl2.cu"
 has k1_template_fn err "kernel 'reduce' has no entry in the PTX; if it is a template, instantiate it"
+
+# Triton kernels as libraries write them (issue 45, item 2): `f = triton.jit(f)` (unsloth's
+# form) is a kernel, and an untyped scalar used in arithmetic with a float the kernel computes
+# (var + eps, var = tl.sum(x * x) / n_cols) is a float, while n_cols, also a mask bound, and
+# stride, a pointer offset, stay ints.
+cat >"$WORK/k1_rms.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+def _rms_norm_forward(Y, X, W, stride, n_cols, eps, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < n_cols
+    x = tl.load(X + row * stride + cols, mask=mask, other=0).to(tl.float32)
+    w = tl.load(W + cols, mask=mask, other=0)
+    var = tl.sum(x * x, axis=0) / n_cols
+    inv = tl.math.rsqrt(var + eps)
+    tl.store(Y + row * stride + cols, x * inv * w, mask=mask)
+
+
+_rms_norm_forward = triton.jit(_rms_norm_forward)
+
+
+@triton.jit
+def _gather_rows(Out, Table, Idx, stride, BLOCK: tl.constexpr):
+    i = tl.program_id(0)
+    tok = tl.load(Idx + i)
+    cols = tl.arange(0, BLOCK)
+    tl.store(Out + i * stride + cols, tl.load(Table + tok * stride + cols))
+PY
+if python3 -c 'import triton' 2>/dev/null; then
+    run k1_triton_wrapped 0 -- list "$WORK/k1_rms.py"
+    has k1_triton_wrapped out '^_rms_norm_forward  \(line 5\)'
+    has k1_triton_wrapped out '^  float +eps +scalar'
+    has k1_triton_wrapped out '^  int +n_cols '
+    has k1_triton_wrapped out '^  int +stride '
+    # a loaded index (no cast to a float) times a stride: stride stays an int
+    lacks k1_triton_wrapped out '^  float +stride'
+    has k1_triton_wrapped out '^_gather_rows  \(line 20\)'
+fi
