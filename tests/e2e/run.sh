@@ -39,7 +39,9 @@ suite() {
         fail "suite $1: tests/e2e/$1.sh does not parse, none of its checks ran" "$WORK/suite_$1.syntax"
         return 0
     fi
+    local started=$SECONDS
     source "tests/e2e/$1.sh"
+    echo "time suite $1: $((SECONDS - started)) s" # where the test command's minutes go (issue 41)
 }
 core() { [ -z "${E2E_ONLY:-}" ] || [[ ",$E2E_ONLY," == *",core,"* ]]; }
 # The pair most checks use (suites set it too; here so that any E2E_ONLY selection has it).
