@@ -34,28 +34,90 @@ static int cuda_harness(int side, kd_argv *argv, kd_strbuf *why)
     return kd_backend_find_harness("kerndiff-harness", argv, why);
 }
 
+/* A file's text as every later message shows it: lines, and no terminal control sequences. */
+static char *read_source(const char *path, size_t *len, kd_strbuf *safe)
+{
+    char *text = kd_read_file(path, len);
+    if (!text)
+        return NULL;
+    *len = kd_normalize_newlines(text, *len);
+    kd_escape_controls(text, *len, safe);
+    free(text);
+    return (char *)kd_sb_str(safe);
+}
+
+enum { INCLUDE_DEPTH = 4 }; /* headers that include headers; a cycle stops here */
+
+/* What the code of kernels defined in the file's quoted includes (`#include "ops.cuh"`, found
+ * beside the including file, then in each -I folder) says about their launch: the same
+ * __launch_bounds__, extern __shared__ memory and indexing an inline copy gets (issue 45: a
+ * kernel from a .cuh was launched with block 256 and no dynamic shared memory). The file's
+ * own kernels come first; a header that cannot be read is skipped (nvcc says so). */
+static void read_included_geometry(const kd_frontend_options *opts, const char *path, const char *text, size_t len,
+                                   kd_file_geometry *into, int depth)
+{
+    char *folder = kd_dirname(path);
+    for (const char *p = text, *end = text + len; p < end && depth < INCLUDE_DEPTH;) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        const char *q = p;
+        while (q < eol && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < eol && *q == '#') {
+            q++;
+            while (q < eol && (*q == ' ' || *q == '\t'))
+                q++;
+            size_t word = strlen("include");
+            const char *open = (size_t)(eol - q) > word && memcmp(q, "include", word) == 0
+                                   ? memchr(q + word, '"', (size_t)(eol - q - word)) : NULL;
+            const char *close = open ? memchr(open + 1, '"', (size_t)(eol - open - 1)) : NULL;
+            if (close && close > open + 1) {
+                char *name = kd_xstrndup(open + 1, (size_t)(close - open - 1));
+                char *found = kd_path_join(folder, name);
+                for (size_t i = 0; kd_check_input(found) != 0 && i < opts->include_dirs.count; i++) {
+                    free(found);
+                    found = kd_path_join(opts->include_dirs.items[i], name);
+                }
+                kd_strbuf safe = {0};
+                size_t header_len = 0;
+                const char *header = kd_check_input(found) == 0 ? read_source(found, &header_len, &safe) : NULL;
+                if (header) {
+                    kd_file_geometry more = {0};
+                    kd_geometry_read(header, header_len, &more);
+                    kd_geometry_merge(into, &more);
+                    read_included_geometry(opts, found, header, header_len, into, depth + 1);
+                }
+                kd_sb_free(&safe);
+                free(found);
+                free(name);
+            }
+        }
+        p = eol + 1;
+    }
+    free(folder);
+}
+
 static int cuda_scan(const kd_frontend_options *opts, const char *path, const char *side, kd_kernel_list *kernels,
                      kd_annotations *annotations)
 {
-    (void)opts;
     size_t len;
-    char *text = kd_read_file(path, &len);
-    if (!text) {
+    /* Every name, type and annotation shown later comes from this text: it is made to
+     * read as lines and to carry no terminal control sequences here, once. */
+    kd_strbuf safe = {0};
+    if (!read_source(path, &len, &safe)) {
         if (errno == EISDIR)
             kd_say_sided(KD_MSG_BACKEND_IS_FOLDER, side, KD_S(path));
         else
             kd_say_sided(KD_MSG_BACKEND_CANNOT_READ, side, KD_S(path), KD_S(kd_read_error(errno)));
+        kd_sb_free(&safe);
         return KD_FAIL_INPUT;
     }
-    /* Every name, type and annotation shown later comes from this text: it is made to
-     * read as lines and to carry no terminal control sequences here, once. */
-    len = kd_normalize_newlines(text, len);
-    kd_strbuf safe = {0};
-    kd_escape_controls(text, len, &safe);
-    free(text);
     kd_scan_source(kd_sb_str(&safe), safe.len, kernels);
-    if (annotations)
+    if (annotations) {
         kd_annotations_parse(kd_sb_str(&safe), safe.len, annotations);
+        read_included_geometry(opts, path, kd_sb_str(&safe), safe.len, &annotations->geometry, 0);
+    }
     kd_sb_free(&safe);
     return KD_OK;
 }

@@ -1631,3 +1631,16 @@ void kd_geometry_free(kd_file_geometry *g)
     free(g->kernels);
     *g = (kd_file_geometry){0};
 }
+
+void kd_geometry_merge(kd_file_geometry *into, kd_file_geometry *from)
+{
+    kd_file_geometry left = {0};
+    for (size_t i = 0; i < from->count; i++) {
+        kd_file_geometry *to = kd_geometry_find(into, from->kernels[i].name) ? &left : into;
+        to->kernels = kd_xreallocarray(to->kernels, to->count + 1, sizeof *to->kernels);
+        to->kernels[to->count++] = from->kernels[i];
+    }
+    free(from->kernels);
+    *from = (kd_file_geometry){0};
+    kd_geometry_free(&left);
+}

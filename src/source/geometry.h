@@ -86,5 +86,9 @@ const kd_buffer_extent *kd_geometry_extent(const kd_kernel_geometry *k, const ch
 /* Whether some kernel of the file has a parameter (or template parameter) named name. */
 bool kd_geometry_has_param(const kd_file_geometry *g, const char *name);
 void kd_geometry_free(kd_file_geometry *g);
+/* Moves into `into` every kernel of `from` that `into` has no kernel of that name for (a
+ * header's kernels, read after the file that includes it: the file's own come first); what
+ * is left in from is freed, from is emptied. */
+void kd_geometry_merge(kd_file_geometry *into, kd_file_geometry *from);
 
 #endif

@@ -75,3 +75,29 @@ if python3 -c 'import triton' 2>/dev/null; then
     lacks k1_triton_wrapped out '^  float +stride'
     has k1_triton_wrapped out '^_gather_rows  \(line 20\)'
 fi
+
+# A kernel defined in an included header gets the launch an inline copy gets (issue 45, item
+# 4): its __launch_bounds__(128) and one float a thread of extern __shared__ memory (it had
+# block 256 and no dynamic shared memory), found beside the file and through -I.
+mkdir -p "$WORK/k1_inc/ops"
+cat >"$WORK/k1_inc/ops/block_sum.cuh" <<'CU'
+#pragma once
+__global__ void __launch_bounds__(128) block_sum(const float *x, float *out, int n)
+{
+    extern __shared__ float s[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = i < n ? x[i] : 0.f;
+    __syncthreads();
+    for (int k = blockDim.x / 2; k > 0; k >>= 1) {
+        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+CU
+printf '#include "ops/block_sum.cuh"\n' >"$WORK/k1_inc/beside.cu"
+printf '#include "block_sum.cuh"\n' >"$WORK/k1_inc/via_i.cu"
+run k1_header_beside 0 -- list "$WORK/k1_inc/beside.cu"
+has k1_header_beside out '^  launch: .*block 128 \(__launch_bounds__\)  smem 512 B \(assumed\)'
+run k1_header_via_i 0 -- list -I "$WORK/k1_inc/ops" "$WORK/k1_inc/via_i.cu"
+has k1_header_via_i out '^  launch: .*block 128 \(__launch_bounds__\)  smem 512 B \(assumed\)'
