@@ -14,6 +14,8 @@ enum {
     KD_MSG_UTIL_OUT_OF_MEMORY,
     /* util/xalloc.c: the same where a library allocated and did not say how much. */
     KD_MSG_UTIL_OUT_OF_MEMORY_UNSIZED,
+    /* util/tmpdir.c: $TMPDIR holds characters a shell acts on (its value): /tmp is used. */
+    KD_MSG_UTIL_TMPDIR_UNSAFE,
 };
 
 #endif
