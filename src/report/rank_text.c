@@ -142,6 +142,11 @@ void kd_rank_say_error(const kd_rank_error *e)
         fprintf(stderr, "kerndiff rank: the folder '%s' holds no kernel file (.cu, .py, .ptx, .cubin): give candidate "
                         "files or a folder of them\n", d);
         break;
+    case KD_RANK_ERR_SYMLINK:
+        fprintf(stderr, "kerndiff rank: the candidate '%s' is a symbolic link: it is not ranked, so that a link "
+                        "planted in a folder of candidates cannot make kerndiff read another file; give the file "
+                        "itself, or --follow-links to rank the files links point to\n", d);
+        break;
     case KD_RANK_ERR_BASELINE:
         fprintf(stderr, "kerndiff rank: the baseline cannot be used (see above): no candidate can be judged against "
                         "it; fix it, or give another baseline\n");
