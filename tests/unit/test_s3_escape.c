@@ -1,0 +1,41 @@
+/* Issue 40 item 4/6 (tests/e2e/hostile/s3_escape.sh has the end-to-end checks): Markdown text
+ * outside a code span opens no tag or link, a capture's lost output is the diff's status. */
+#include "kd_test.h"
+
+#include <string.h>
+
+#include "app/capture_run.h"
+#include "capture/capture_msgs.h"
+#include "report/untrusted.h"
+#include "util/outcome.h"
+#include "util/text.h"
+
+static void markdown_text_opens_no_tag_or_link(void **state)
+{
+    (void)state;
+    kd_untrusted u = {0};
+    assert_string_equal(kd_untrusted_md_text(&u, "k <img src=x onerror=alert(1)> [x](javascript:y)"),
+                        "k &lt;img src=x onerror=alert(1)> &#91;x](javascript:y)");
+    /* idempotent: what it writes holds neither character */
+    const char *once = kd_untrusted_md_text(&u, "<a>[b]");
+    assert_string_equal(kd_untrusted_md_text(&u, once), once);
+    /* in a code span the text is kept as it is (a template's <int> stays readable) */
+    assert_string_equal(kd_untrusted_md(&u, "f<int>[2]"), "f<int>[2]");
+    assert_string_equal(kd_untrusted_md_cell(&u, "a|<b>\n"), "a\\x7c&lt;b>\\x0a");
+    kd_untrusted_free(&u);
+}
+
+static void a_capture_not_written_is_exit_7(void **state)
+{
+    (void)state;
+    assert_int_equal(kd_capture_run_outcome(KD_MSG_CAPTURE_CANNOT_WRITE), KD_FAIL_TOOL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(markdown_text_opens_no_tag_or_link),
+        cmocka_unit_test(a_capture_not_written_is_exit_7),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
