@@ -6,6 +6,7 @@
 
 #include "app/capture_run.h"
 #include "capture/capture_msgs.h"
+#include "report/rank_report.h"
 #include "report/untrusted.h"
 #include "util/outcome.h"
 #include "util/text.h"
@@ -31,11 +32,39 @@ static void a_capture_not_written_is_exit_7(void **state)
     assert_int_equal(kd_capture_run_outcome(KD_MSG_CAPTURE_CANNOT_WRITE), KD_FAIL_TOOL);
 }
 
+/* A fraction above 1 (a shard's percent) is no occupancy: "?", never "9900%". */
+static void occupancy_99_is_not_9900_percent(void **state)
+{
+    (void)state;
+    char regs[16], spills[24], occ[16];
+    kd_rank_format_static(&(kd_rank_static){.registers = 32, .spill_bytes = 0, .occupancy = 99}, regs, spills, occ);
+    assert_string_equal(occ, "?");
+    kd_rank_format_static(&(kd_rank_static){.registers = 32, .spill_bytes = 0, .occupancy = 0.99}, regs, spills, occ);
+    assert_string_equal(occ, "99%");
+}
+
+/* 1,000 candidates at 99% family-wise: 99.999% each, never "100%". */
+static void the_level_each_has_its_digits(void **state)
+{
+    (void)state;
+    kd_rank_result r = {.opts = {.confidence = 0.99}, .corrected_confidence = 1 - 0.01 / 1000, .family = 1000,
+                        .baseline = "base.cu", .count = 1000, .timed = 1000, .heats = 1};
+    char header[512];
+    kd_rank_format_header(&r, header, sizeof header);
+    assert_non_null(strstr(header, "(99% family-wise, 99.999% each)"));
+    r.opts.confidence = 0.95;
+    r.corrected_confidence = 1 - 0.05 / 7;
+    kd_rank_format_header(&r, header, sizeof header);
+    assert_non_null(strstr(header, "(95% family-wise, 99.29% each)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(markdown_text_opens_no_tag_or_link),
         cmocka_unit_test(a_capture_not_written_is_exit_7),
+        cmocka_unit_test(occupancy_99_is_not_9900_percent),
+        cmocka_unit_test(the_level_each_has_its_digits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
