@@ -76,13 +76,15 @@ if grep -q $'\033' "$WORK/s3_merge.err"; then fail "s3_merge: an ESC byte on std
 has s3_merge err "re-run it alone: kerndiff rank 'b\\\\x1b\]0;pwned\\\\x07\.cu' 'c\\\\x0akerndiff: forged'"
 lacks s3_merge err '^kerndiff: forged'
 
-# --- CSV: a --sweep value a spreadsheet would run is written as text
-run s3_csv 0 -- --sweep 'n=1024,=1+2,-4+5' --csv "$s3/sweep.csv" "$A" "$B"
+# --- CSV: a --sweep value a spreadsheet would run is written as text (a -D macro the kernel
+# does not use, so that every point builds)
+run s3_csv 0 -- --sweep 'S3_UNUSED=1024,=1+2,-4+5,-3' --csv "$s3/sweep.csv" "$A" "$B"
 cp "$s3/sweep.csv" "$WORK/s3_csv.csv"
-has s3_csv csv "^n,\"'=1\+2\","
-has s3_csv csv "^n,\"'-4\+5\","
-has s3_csv csv '^n,1024,'
-lacks s3_csv csv '^n,[=@+-]'
+has s3_csv csv "^S3_UNUSED,\"'=1\+2\","
+has s3_csv csv "^S3_UNUSED,\"'-4\+5\","
+has s3_csv csv '^S3_UNUSED,1024,'
+has s3_csv csv '^S3_UNUSED,-3,' # a number stays a number
+lacks s3_csv csv '^S3_UNUSED,[=@+]'
 
 # --- stderr: a newline in an echoed --at / --arg / --call value cannot forge a line
 mkdir -p "$s3/git"
@@ -92,10 +94,10 @@ git -C "$s3/git" init -q && git -C "$s3/git" add k.cu &&
 run s3_at_newline 3 -- --at $'HEAD\nkerndiff: forged' "$s3/git/k.cu"
 lacks s3_at_newline err '^kerndiff: forged'
 has s3_at_newline err "unknown revision 'HEAD\\\\x0akerndiff: forged'"
-KERNDIFF_SIMULATE="median=60us;median=50us" run s3_arg_newline 0 -- --arg $'nn=1\nkerndiff: forged' "$A" "$B"
+KERNDIFF_SIMULATE="median=60us;median=50us" run s3_arg_newline 3 -- --arg $'nn=1\nkerndiff: forged' "$A" "$B"
 lacks s3_arg_newline err '^kerndiff: forged'
 lacks s3_arg_newline out '^kerndiff: forged'
-KERNDIFF_SIMULATE="median=60us;median=50us" run s3_call_newline 0 -- --call $'v1:n=1\nkerndiff: forged' "$A" "$B"
+KERNDIFF_SIMULATE="median=60us;median=50us" run s3_call_newline 3 -- --call $'v1:n=1\nkerndiff: forged' "$A" "$B"
 lacks s3_call_newline err '^kerndiff: forged'
 
 # --- TMPDIR with $(...): never reaches nvcc's shell (nvcc runs its steps through one)
