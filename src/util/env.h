@@ -52,12 +52,6 @@ const char *kd_env_nonempty(kd_env_var v);
 /* The table, for --help, docs and tests. */
 const kd_env_entry *kd_env_table(void);
 
-/* A KERNDIFF_ variable of the environment that kerndiff would not act on as written. */
-typedef struct kd_env_problem {
-    const char *name, *value;
-    const char *values;  /* a knob with a misspelt value: the values it takes, "a, b or c" */
-    const char *nearest; /* a name kerndiff does not read: the known name closest to it, or NULL */
-} kd_env_problem;
 /* Looks at every KERNDIFF_* variable set: says each unknown name (a warning: the closest
  * known name and the list; KD_MSG_UTIL_ENV_UNKNOWN) and each knob whose value is not one it
  * takes (KD_MSG_UTIL_ENV_BAD_VALUE), which a harness or pass would otherwise read as unset
