@@ -16,9 +16,12 @@ static void markdown_text_opens_no_tag_or_link(void **state)
     (void)state;
     kd_untrusted u = {0};
     assert_string_equal(kd_untrusted_md_text(&u, "k <img src=x onerror=alert(1)> [x](javascript:y)"),
-                        "k &lt;img src=x onerror=alert(1)> &#91;x](javascript:y)");
+                        "k &lt;img src=x onerror=alert(1)> [x&#93;(javascript:y)");
+    /* kerndiff's own brackets stay: no link can start there */
+    assert_string_equal(kd_untrusted_md_text(&u, "first: [10] 15 vs 0, out[11]"), "first: [10] 15 vs 0, out[11]");
+    assert_string_equal(kd_untrusted_md_text(&u, "a\n[x]: javascript:y"), "a\n[x&#93;: javascript:y");
     /* idempotent: what it writes holds neither character */
-    const char *once = kd_untrusted_md_text(&u, "<a>[b]");
+    const char *once = kd_untrusted_md_text(&u, "<a>[b](c)");
     assert_string_equal(kd_untrusted_md_text(&u, once), once);
     /* in a code span the text is kept as it is (a template's <int> stays readable) */
     assert_string_equal(kd_untrusted_md(&u, "f<int>[2]"), "f<int>[2]");

@@ -44,8 +44,8 @@ for s in d["sides"]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 run s3_compare_md 0 -- compare --markdown "$s3/other.json" "$s3/saved.json"
-has s3_compare_md out 'WARNING: the saved runs timed different kernels, &lt;img src=x onerror=alert\(1\)>&#91;x\]\(javascript'
-lacks s3_compare_md out 'WARNING.*(<img|\[x\]\()'
+has s3_compare_md out 'WARNING: the saved runs timed different kernels, &lt;img src=x onerror=alert\(1\)>\[x&#93;\(javascript'
+lacks s3_compare_md out 'WARNING.*(<img|\]\()'
 
 # --- Markdown: app's kernel table
 python3 tests/e2e/make_nsys_sqlite.py "$s3/a.sqlite" three && python3 tests/e2e/make_nsys_sqlite.py "$s3/b.sqlite" fused
