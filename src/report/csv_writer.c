@@ -49,16 +49,15 @@ static void sweep_rows(FILE *out, const kd_sweep_result *s)
         fputc(',', out);
         field(out, p->value);
         fprintf(out, ",%d,", p->rc);
-        if (p->timed)
-            {
+        if (p->timed) {
             fprintf(out, "%.10g,%.10g,%.10g,%.10g,%.10g,", p->v1, p->v2, p->ratio, p->lo, p->hi);
             field(out, p->verdict);
             fputc(',', out);
             field(out, p->bound);
             fprintf(out, ",%s\n", p->outputs_ok ? "match" : "differ");
-        }
-        else
+        } else {
             fputs(",,,,,not measured,,\n", out);
+        }
     }
 }
 
