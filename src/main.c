@@ -15,6 +15,7 @@
 #include "report/diag_text.h"
 #include "report/formats.h"
 #include "report/stderr_text.h"
+#include "util/env.h"
 #include "util/progress.h"
 #include "util/xalloc.h"
 
@@ -32,6 +33,8 @@ int main(int argc, char **argv)
     kd_runtime_on_verdict(kd_announce_verdict);    /* the verdict said as soon as it is known */
     kd_options opts;
     int rc = kd_options_parse(argc, argv, &opts);
+    if (rc == 0 && kd_env_check() != 0) /* a misspelt knob's value would read as unset, silently */
+        rc = KD_EXIT_USAGE;
     if (rc == 0)
         rc = kd_outputs_check(&opts); /* before anything runs: no report over the user's work */
     if (rc != 0) {

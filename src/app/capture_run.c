@@ -249,12 +249,14 @@ out:
 }
 
 /* What a failure is, for the exit status (cli/status.c): the program or its kernel is the
- * user's input; a missing library is kerndiff's; the rest happened at run time. */
+ * user's input; a missing library or an output not written is kerndiff's (as the diff's
+ * lost report); the rest happened at run time. */
 kd_outcome kd_capture_run_outcome(int id)
 {
     switch (id) {
     case KD_MSG_CAPTURE_RUN_NO_LIBRARY:
     case KD_MSG_CAPTURE_RUN_NO_FOLDER:
+    case KD_MSG_CAPTURE_CANNOT_WRITE: /* the file -o names not written: an output lost, as the diff's (7) */
         return KD_FAIL_TOOL;
     case KD_MSG_CAPTURE_RUN_CANNOT_START:
     case KD_MSG_CAPTURE_RUN_NO_COMMAND:

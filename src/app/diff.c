@@ -197,32 +197,49 @@ static void build_rows(kd_app_comparison *c)
     qsort(c->rows, c->nrows, sizeof *c->rows, by_time);
 }
 
+/* An API entry of one run, for the merge by (domain, name). */
+typedef struct api_entry {
+    const kd_app_api *api;
+    int side;
+    double runs; /* its side's runs */
+} api_entry;
+
+static int by_api_name(const void *x, const void *y)
+{
+    const kd_app_api *p = ((const api_entry *)x)->api, *q = ((const api_entry *)y)->api;
+    return p->driver != q->driver ? (int)p->driver - (int)q->driver : strcmp(p->name, q->name);
+}
+
 static void build_apis(kd_app_comparison *c)
 {
-    size_t cap = 0;
+    size_t cap = 0, n = 0;
     for (int s = 0; s < 2; s++)
         for (size_t r = 0; r < c->sides[s].nruns; r++)
             cap += c->sides[s].runs[r].activity.napis;
     c->apis = kd_xcalloc(cap + 1, sizeof *c->apis);
-    /* The mean per run (a name missing from a run counts 0 there): the API table is a
-     * summary, the totals carry the statistics. */
+    api_entry *all = kd_xcalloc(cap + 1, sizeof *all);
     for (int s = 0; s < 2; s++)
         for (size_t r = 0; r < c->sides[s].nruns; r++) {
             const kd_app_activity *a = &c->sides[s].runs[r].activity;
-            for (size_t i = 0; i < a->napis; i++) {
-                kd_app_api_row *row = NULL;
-                for (size_t j = 0; j < c->napis && !row; j++)
-                    if (c->apis[j].driver == a->apis[i].driver && !strcmp(c->apis[j].name, a->apis[i].name))
-                        row = &c->apis[j];
-                if (!row) {
-                    row = &c->apis[c->napis++];
-                    row->name = a->apis[i].name;
-                    row->driver = a->apis[i].driver;
-                }
-                row->count[s] += (double)a->apis[i].count / (double)c->sides[s].nruns;
-                row->ns[s] += (double)a->apis[i].ns / (double)c->sides[s].nruns;
-            }
+            for (size_t i = 0; i < a->napis; i++)
+                all[n++] = (api_entry){&a->apis[i], s, (double)c->sides[s].nruns};
         }
+    /* Sorted by (domain, name), then merged: near-linear in the names, however many. The
+     * mean per run (a name missing from a run counts 0 there): the API table is a summary,
+     * the totals carry the statistics. */
+    if (n)
+        qsort(all, n, sizeof *all, by_api_name);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || by_api_name(&all[i - 1], &all[i]) != 0) {
+            kd_app_api_row *row = &c->apis[c->napis++];
+            row->name = all[i].api->name;
+            row->driver = all[i].api->driver;
+        }
+        kd_app_api_row *row = &c->apis[c->napis - 1];
+        row->count[all[i].side] += (double)all[i].api->count / all[i].runs;
+        row->ns[all[i].side] += (double)all[i].api->ns / all[i].runs;
+    }
+    free(all);
     qsort(c->apis, c->napis, sizeof *c->apis, by_api_time);
 }
 
@@ -233,6 +250,7 @@ void kd_app_diff(kd_app_comparison *c, double steps)
     for (int s = 0; s < 2; s++)
         for (size_t r = 0; r < n[s]; r++) {
             kd_app_activity *a = &c->sides[s].runs[r].activity;
+            kd_app_activity_drop_index(a); /* the sort reorders what it points at */
             if (a->nkernels)
                 qsort(a->kernels, a->nkernels, sizeof *a->kernels, by_name);
             c->gpu[s] |= a->processes > 0;

@@ -107,7 +107,7 @@ static void bash_value_arms(char want)
             continue;
         if (want == 'w') {
             /* A value that is optional is only the option's with '=' (--sanitize=racecheck). */
-            printf("        --%s) %s{ COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); return; };;\n", o->name,
+            printf("        --%s) %s{ _kerndiff_reply -W \"%s\"; return; };;\n", o->name,
                    o->has_arg == optional_argument ? "[[ $eq == 1 ]] && " : "", words);
             continue;
         }
@@ -127,14 +127,19 @@ static void bash_value_arms(char want)
     if (first)
         return;
     if (want)
-        printf(") COMPREPLY=($(compgen -%c -- \"$cur\")); return;;\n", want);
+        printf(") _kerndiff_reply -%c; return;;\n", want);
     else
         printf(") return;; # a value: nothing to offer\n");
 }
 
 static void bash_completion(void)
 {
-    printf("# bash completion for kerndiff (kerndiff --completion bash)\n_kerndiff() {\n"
+    /* Each candidate is a line read into COMPREPLY whole: `COMPREPLY=($(compgen ...))` split
+     * "c d.cu" in two and expanded a file named "*.cu" to every .cu file. */
+    printf("# bash completion for kerndiff (kerndiff --completion bash)\n"
+           "# _kerndiff_reply COMPGEN_ARGS...: the candidates for $cur, one a line, never split or globbed\n"
+           "_kerndiff_reply() { mapfile -t COMPREPLY < <(compgen \"$@\" -- \"$cur\"); }\n"
+           "_kerndiff() {\n"
            "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} eq=0\n"
            "    # bash splits OPTION=VALUE at '=': complete the value of OPTION\n"
            "    if [[ $cur == = ]]; then cur=; eq=1\n"
@@ -145,16 +150,16 @@ static void bash_completion(void)
     bash_value_arms('d');
     bash_value_arms('c');
     bash_value_arms(0);
-    printf("    esac\n    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"");
+    printf("    esac\n    if [[ $cur == -* ]]; then\n        _kerndiff_reply -W \"");
     for (const struct option *o = kd_opt_long_options(); o->name; o++)
         printf("--%s ", o->name);
     for (const char *p = kd_short_options; *p; p++)
         if (*p != ':')
             printf("-%c ", *p);
-    printf("\" -- \"$cur\"))\n    elif [[ $COMP_CWORD -eq 1 ]]; then\n        COMPREPLY=($(compgen -W \"");
+    printf("\"\n    elif [[ $COMP_CWORD -eq 1 ]]; then\n        mapfile -t COMPREPLY < <(compgen -W \"");
     for (size_t i = 0; i < kd_command_word_count; i++)
         printf("%s%s", i ? " " : "", kd_command_words[i].name);
-    printf("\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
+    printf("\" -- \"$cur\"; compgen -f -- \"$cur\")\n    else\n        _kerndiff_reply -f\n    fi\n}\n"
            "complete -o filenames -F _kerndiff kerndiff\n");
 }
 

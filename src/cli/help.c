@@ -125,6 +125,7 @@ static const char help_template[] =
         "  --mixed-gpus          rank on GPUs of different models\n"
         "  --jobs N              candidates built at once before the gate (the host's cores)\n"
         "  --refs REV,...        the baseline's file at each git revision, a candidate each\n"
+        "  --follow-links        rank candidates that are symbolic links (refused otherwise)\n"
         "  --slurm 'OPTIONS'     submit the rank to Slurm as one job array (sbatch OPTIONS)\n"
         "  --shards N            array tasks, one heat each (4)\n"
         "  --slurm-dir DIR       where the tasks write their heats and logs (shared by the nodes)\n"

@@ -33,6 +33,7 @@ typedef struct kd_rank_cli_options {
     size_t ngpus;
     bool gpus_all;            /* --gpus all */
     bool mixed_gpus;          /* --mixed-gpus */
+    bool follow_links;        /* --follow-links: candidates that are symbolic links are ranked */
     unsigned jobs;            /* --jobs N: builds at once ahead of the gate (0: the host's cores) */
     kd_strlist refs;          /* --refs REV,...: revisions of the baseline's file, each a candidate
                                  "REV:BASE" (owned copies) */

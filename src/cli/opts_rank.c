@@ -1,5 +1,5 @@
 /* The options of kerndiff rank (issue 32): --heats, --shard, --budget-ms, --max-rounds, --gpus,
- * --mixed-gpus, --jobs, --refs (cli/option_parse.h: one group per subsystem). --top is kerndiff app's option,
+ * --mixed-gpus, --jobs, --refs, --follow-links (cli/option_parse.h: one group per subsystem). --top is kerndiff app's option,
  * read by rank too; --slurm and --merge are cli/opts_slurm.c's. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 /* Codes of this group: apart from option_parse.h's list, below its ncu block (1000). */
 enum { OPT_RANK_HEATS = 900, OPT_RANK_SHARD, OPT_RANK_BUDGET, OPT_RANK_MAX_ROUNDS, OPT_RANK_GPUS, OPT_RANK_MIXED_GPUS,
-       OPT_RANK_JOBS, OPT_RANK_REFS };
+       OPT_RANK_JOBS, OPT_RANK_REFS, OPT_RANK_FOLLOW_LINKS };
 
 static const struct option options[] = {
     {"heats", required_argument, NULL, OPT_RANK_HEATS},
@@ -22,6 +22,7 @@ static const struct option options[] = {
     {"mixed-gpus", no_argument, NULL, OPT_RANK_MIXED_GPUS},
     {"jobs", required_argument, NULL, OPT_RANK_JOBS},
     {"refs", required_argument, NULL, OPT_RANK_REFS},
+    {"follow-links", no_argument, NULL, OPT_RANK_FOLLOW_LINKS},
     {NULL, 0, NULL, 0},
 };
 
@@ -100,6 +101,7 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
                                   "got '%s'", optarg);
         break;
     case OPT_RANK_MIXED_GPUS: r->mixed_gpus = true; break;
+    case OPT_RANK_FOLLOW_LINKS: r->follow_links = true; break;
     case OPT_RANK_JOBS:
         if (kd_opt_number(optarg, 1, 1024, false, &v) != 0 || v != (unsigned)v)
             return kd_usage_error("--jobs wants a whole number of builds at once, from 1 to 1024, got '%s'", optarg);

@@ -66,6 +66,8 @@ int kd_cmd_rank(const kd_cmd_args *a)
     kd_strlist candidates = {0};
     kd_rank_error e = {0};
     kd_outcome o = kd_rank_expand(ro->operands, ro->noperands, ro->baseline, &candidates, &e);
+    if (o == KD_OK && !ro->follow_links)
+        o = kd_rank_refuse_links(&candidates, &e);
     const kd_strlist *refs = &ro->refs; /* --refs REV,...: the baseline's file at each */
     for (size_t i = 0; o == KD_OK && i < refs->count; i++) {
         kd_strbuf sb = {0};

@@ -15,6 +15,7 @@
 #include "compile/includes.h"
 #include "compile/shim.h"
 #include "regions/instrument.h"
+#include "util/child_env.h"
 #include "util/env.h"
 #include "util/fs.h"
 #include "util/hash.h"
@@ -420,9 +421,18 @@ static kd_build_status run_nvcc(const kd_build_config *cfg, const char *dir, con
     for (size_t off = 0; off < libs.len; off += strlen(libs.data + off) + 1)
         push_arg(&argv, &n, libs.data + off);
 
+    /* nvcc runs its steps through a shell, with its TMPDIR in the commands unquoted: it gets
+     * kerndiff's private folder (whose path holds no shell character, util/tmpdir.h), never
+     * the user's TMPDIR, where `$(...)` would run. */
+    const char *tmp = kd_tmpdir();
+    char **env = NULL;
+    if (tmp)
+        env = kd_child_env((const char *const[]){"TMPDIR", NULL}, (char *[]){kd_xasprintf("TMPDIR=%s", tmp), NULL});
     kd_spawn_result r;
     kd_build_status status = KD_BUILD_OK;
-    if (kd_spawn(argv, dir, 10 * 60 * 1000, &r) != 0) {
+    int spawned = kd_spawn_env(argv, dir, env, 10 * 60 * 1000, &r);
+    kd_child_env_free(env);
+    if (spawned != 0) {
         kd_sb_printf(diagnostics, "cannot run '%s': %s", cfg->nvcc, strerror(errno));
         status = KD_BUILD_NO_COMPILER;
     } else {

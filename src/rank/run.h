@@ -35,6 +35,7 @@ typedef struct kd_rank_request {
 typedef enum kd_rank_error_kind {
     KD_RANK_ERR_NONE,
     KD_RANK_ERR_NO_CANDIDATES,    /* detail: the operand that gave none */
+    KD_RANK_ERR_SYMLINK,          /* detail: a candidate that is a symbolic link (without --follow-links) */
     KD_RANK_ERR_BASELINE,         /* the baseline does not build or cannot be read (said above) */
     KD_RANK_ERR_MIXED_GPUS,       /* detail: the two models */
 } kd_rank_error_kind;
@@ -50,6 +51,10 @@ typedef struct kd_rank_error {
  * operand REV:FILE that names no file is FILE at git revision REV (kd_rank_run writes it
  * out with what it includes; a ref that cannot be had is a build_failed candidate). KD_OK, or
  * KD_FAIL_INPUT with the operand in *e. */
+/* KD_RANK_ERR_SYMLINK for the first candidate that is itself a symbolic link (a file given,
+ * or a folder's entry): a link to /etc/passwd would be read and quoted into a build log. The
+ * user who means them says --follow-links. (rank/candidates.c) */
+kd_outcome kd_rank_refuse_links(const kd_strlist *candidates, kd_rank_error *e);
 kd_outcome kd_rank_expand(const char *const *operands, size_t n, const char *baseline, kd_strlist *out,
                           kd_rank_error *e);
 

@@ -39,21 +39,19 @@ static void cell(table *t, const char *fmt, ...)
 }
 
 /* Text from the user's program (a kernel or API name): control characters written out;
- * for Markdown, '|' escaped; in the terminal, long names cut. */
+ * for Markdown, in a code span ('|' and '`' written out); in the terminal, long names cut. */
 static void name_cell(table *t, const char *name, bool markdown)
 {
     kd_strbuf sb = {0};
-    kd_escape_text(name, strlen(name), KD_ESCAPE_LINES, &sb);
-    kd_strbuf md = {0};
-    for (const char *p = kd_sb_str(&sb); markdown && *p; p++)
-        kd_sb_puts(&md, *p == '|' ? "\\|" : (char[]){*p, 0});
-    const char *text = markdown ? kd_sb_str(&md) : kd_sb_str(&sb);
-    if (!markdown && strlen(text) > NAME_WIDTH)
+    kd_escape_text(name, strlen(name), KD_ESCAPE_LINES | (markdown ? KD_ESCAPE_MARKDOWN : 0), &sb);
+    const char *text = kd_sb_str(&sb);
+    if (markdown) /* in a code span: outside one, Markdown acts on `<img onerror=..>` and `[x](javascript:..)` */
+        cell(t, "`%s`", text);
+    else if (strlen(text) > NAME_WIDTH)
         cell(t, "%.*s...", NAME_WIDTH - 3, text);
     else
         cell(t, "%s", text);
     kd_sb_free(&sb);
-    kd_sb_free(&md);
 }
 
 static void print_table(FILE *out, table *t, bool markdown, const char *indent)

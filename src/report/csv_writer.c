@@ -2,16 +2,36 @@
  * elsewhere. Times keep ten significant digits: 0.001 ns at 10 ms. */
 #include "report/report.h"
 
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* A field quoted when it holds a separator, a quote or a line break. */
+/* Whether a spreadsheet opening the file would take text as a formula: it begins with '=',
+ * '+', '-' or '@' (or a tab or carriage return before one) and is not simply a number ("-1"
+ * is a value a sweep may take; "=HYPERLINK(..)" and "@SUM(..)" are not). */
+static bool formula_like(const char *text)
+{
+    if (!*text || !text[1] || !strchr("=+-@\t\r", *text)) /* a lone "-" is the "not known" mark */
+        return false;
+    char *end;
+    double v = strtod(text, &end);
+    return *end != '\0' || !isfinite(v) || end == text;
+}
+
+/* A field quoted when it holds a separator, a quote or a line break; one a spreadsheet would
+ * run as a formula is written with a leading ' (OWASP's CSV injection rule), quoted, so it
+ * is shown as the text it is. */
 static void field(FILE *out, const char *text)
 {
-    if (!strpbrk(text, ",\"\r\n")) {
+    bool formula = formula_like(text);
+    if (!formula && !strpbrk(text, ",\"\r\n")) {
         fputs(text, out);
         return;
     }
     fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     for (const char *s = text; *s; s++) {
         if (*s == '"')
             fputc('"', out);
@@ -29,11 +49,15 @@ static void sweep_rows(FILE *out, const kd_sweep_result *s)
         fputc(',', out);
         field(out, p->value);
         fprintf(out, ",%d,", p->rc);
-        if (p->timed)
-            fprintf(out, "%.10g,%.10g,%.10g,%.10g,%.10g,%s,%s,%s\n", p->v1, p->v2, p->ratio, p->lo, p->hi, p->verdict,
-                    p->bound, p->outputs_ok ? "match" : "differ");
-        else
+        if (p->timed) {
+            fprintf(out, "%.10g,%.10g,%.10g,%.10g,%.10g,", p->v1, p->v2, p->ratio, p->lo, p->hi);
+            field(out, p->verdict);
+            fputc(',', out);
+            field(out, p->bound);
+            fprintf(out, ",%s\n", p->outputs_ok ? "match" : "differ");
+        } else {
             fputs(",,,,,not measured,,\n", out);
+        }
     }
 }
 

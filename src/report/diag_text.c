@@ -3,6 +3,7 @@
 #include "report/diag_text.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,6 +135,27 @@ static void append_value(kd_strbuf *out, const kd_diag_arg *a, const char *spec)
 }
 #pragma GCC diagnostic pop
 
+/* Whether the placeholder at p stands for a value echoed on one line: one in quotes ('{0}')
+ * or an option's value ("--at {1}", "{0} {1}" where {0} is "--arg"), a name or value the
+ * user typed, never a log. */
+static bool one_line_value(const kd_diag *d, const char *format, const char *p)
+{
+    if (p > format && p[-1] == '\'')
+        return true;
+    if (p == format || p[-1] != ' ')
+        return false;
+    const char *q = p - 1;
+    for (; q > format && q[-1] != ' ' && q[-1] != '('; q--)
+        ;
+    if (q[0] == '-' && q[1] == '-')
+        return true;
+    size_t index;
+    char spec[16];
+    const char *after = q[0] == '{' ? placeholder(q + 1, &index, spec, sizeof spec) : NULL;
+    return after && after == p - 1 && index < d->nargs && d->args[index].kind == KD_DIAG_STR && d->args[index].v.s &&
+           strncmp(d->args[index].v.s, "--", 2) == 0;
+}
+
 void kd_diag_text(const kd_diag *d, kd_strbuf *out)
 {
     const kd_wording *w = kd_wording_find(d->id);
@@ -155,7 +177,11 @@ void kd_diag_text(const kd_diag *d, kd_strbuf *out)
             kd_sb_append(out, p, 1);
             continue;
         }
-        append_value(out, &d->args[index], spec);
+        if (d->args[index].kind == KD_DIAG_STR && one_line_value(d, w->format, p)) {
+            kd_sb_untrusted(out, d->args[index].v.s); /* a newline in it cannot start a fake `kerndiff:` line */
+        } else {
+            append_value(out, &d->args[index], spec);
+        }
         p = after - 1;
     }
 }

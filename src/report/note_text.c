@@ -1,4 +1,6 @@
 #include "report/note_text.h"
+
+#include "report/untrusted.h"
 #include "report/diag_text.h"
 
 #include <string.h>
@@ -110,7 +112,10 @@ static bool note_text(const kd_note *n, const char *detail, kd_strbuf *out)
         break;
     case KD_RUNTIME_NO_GPU: kd_sb_printf(out, "runtime measurement skipped: %s; static diff only", detail); break;
     case KD_RUNTIME_UNLAUNCHABLE:
-        kd_sb_printf(out, "%s: cannot launch %s: %s (or pass --no-run for the static diff only)", side, v0, detail);
+        /* the detail echoes --arg/--call/--buf values: one line, so a newline in one cannot fake a line */
+        kd_sb_printf(out, "%s: cannot launch %s: ", side, v0);
+        kd_sb_untrusted(out, detail);
+        kd_sb_puts(out, " (or pass --no-run for the static diff only)");
         break;
     case KD_RUNTIME_NO_HARNESS: case KD_RUNTIME_CLOCKS_NOT_LOCKED: case KD_RUNTIME_TIMING_FAILED:
     case KD_RUNTIME_OUT_OF_BOUNDS:

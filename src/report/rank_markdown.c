@@ -4,6 +4,17 @@
 #include "report/html_page.h"
 #include "report/untrusted.h"
 
+/* kd_rank_format_pair's line with each name in a code span: a name is the user's text, and
+ * outside a span Markdown would act on it (`<img onerror=..>`, `[x](javascript:..)`). */
+static void md_pair(FILE *out, kd_untrusted *u, const kd_rank_result *r, const kd_rank_pair *p)
+{
+    const char *a = kd_untrusted_md(u, r->rows[p->a].entry->name), *b = kd_untrusted_md(u, r->rows[p->b].entry->name);
+    if (p->verdict == KD_VERDICT_NO_DIFFERENCE)
+        fprintf(out, "- `%s` vs `%s`: no significant difference\n", a, b);
+    else
+        fprintf(out, "- `%s` vs `%s`: `%s` is faster\n", a, b, p->verdict == KD_VERDICT_FASTER ? a : b);
+}
+
 void kd_rank_render_markdown(FILE *out, const kd_rank_result *r)
 {
     kd_untrusted u = {0};
@@ -22,16 +33,13 @@ void kd_rank_render_markdown(FILE *out, const kd_rank_result *r)
                     kd_rank_status_name(row->status), sp, ci, regs, spills, occ, row->samples);
         else
             fprintf(out, "| - | `%s` | %s | - | %s | %s | %s | %s | - |\n", kd_untrusted_md(&u, row->entry->name),
-                    kd_rank_status_name(row->status), kd_untrusted_md(&u, row->entry->reason ? row->entry->reason : ""),
+                    kd_rank_status_name(row->status), kd_untrusted_md_cell(&u, row->entry->reason ? row->entry->reason : ""),
                     regs, spills, occ);
     }
     if (r->npairs)
         fprintf(out, "\nTop %zu, pairwise:\n\n", r->opts.top);
-    for (size_t i = 0; i < r->npairs; i++) {
-        char line[256];
-        kd_rank_format_pair(r, &r->pairs[i], line, sizeof line);
-        fprintf(out, "- %s\n", kd_untrusted_md_text(&u, line));
-    }
+    for (size_t i = 0; i < r->npairs; i++)
+        md_pair(out, &u, r, &r->pairs[i]);
     kd_untrusted_free(&u);
 }
 

@@ -2,6 +2,7 @@
  * Markdown and HTML. */
 #include "report/rank_report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/untrusted.h"
@@ -32,8 +33,10 @@ void kd_rank_format_static(const kd_rank_static *s, char regs[16], char spills[2
         snprintf(spills, 24, "%ld B", s->spill_bytes);
     else
         snprintf(spills, 24, "-");
-    if (s->occupancy >= 0)
+    if (s->occupancy >= 0 && s->occupancy <= 1)
         snprintf(occ, 16, "%.0f%%", 100 * s->occupancy);
+    else if (s->occupancy > 1) /* a fraction of the SM's warps: 99 is no occupancy (a shard's percent), never "9900%" */
+        snprintf(occ, 16, "?");
     else
         snprintf(occ, 16, "-");
 }
@@ -47,13 +50,28 @@ void kd_rank_format_pair(const kd_rank_result *r, const kd_rank_pair *p, char *b
         snprintf(buf, n, "%s vs %s: %s is faster", a, b, p->verdict == KD_VERDICT_FASTER ? a : b);
 }
 
+/* A confidence level in percent with the digits that tell it from 100% and from the
+ * family-wise level: 99.999 for 1,000 candidates at 99%, never "100". */
+static void format_level(double level, char *buf, size_t n)
+{
+    double pct = 100 * level;
+    for (int digits = 4; digits <= 15; digits++) {
+        snprintf(buf, n, "%.*g", digits, pct);
+        if (pct >= 100 || strtod(buf, NULL) < 100)
+            return;
+    }
+}
+
 void kd_rank_format_header(const kd_rank_result *r, char *buf, size_t n)
 {
+    char family[32], each[32];
+    format_level(r->opts.confidence, family, sizeof family);
+    format_level(r->corrected_confidence, each, sizeof each);
     snprintf(buf, n,
-             "%zu candidate%s against %s; %zu timed; intervals Bonferroni-corrected for %zu candidates (%.0f%% "
-             "family-wise, %.4g%% each); seed %llu, %u heat%s, %zu samples",
-             r->count, r->count == 1 ? "" : "s", r->baseline, r->timed, r->family, 100 * r->opts.confidence,
-             100 * r->corrected_confidence, (unsigned long long)r->seed, r->heats, r->heats == 1 ? "" : "s", r->samples);
+             "%zu candidate%s against %s; %zu timed; intervals Bonferroni-corrected for %zu candidates (%s%% "
+             "family-wise, %s%% each); seed %llu, %u heat%s, %zu samples",
+             r->count, r->count == 1 ? "" : "s", r->baseline, r->timed, r->family, family, each,
+             (unsigned long long)r->seed, r->heats, r->heats == 1 ? "" : "s", r->samples);
 }
 
 static const char *status_color(kd_rank_status s)
@@ -123,6 +141,11 @@ void kd_rank_say_error(const kd_rank_error *e)
     case KD_RANK_ERR_NO_CANDIDATES:
         fprintf(stderr, "kerndiff rank: the folder '%s' holds no kernel file (.cu, .py, .ptx, .cubin): give candidate "
                         "files or a folder of them\n", d);
+        break;
+    case KD_RANK_ERR_SYMLINK:
+        fprintf(stderr, "kerndiff rank: the candidate '%s' is a symbolic link: it is not ranked, so that a link "
+                        "planted in a folder of candidates cannot make kerndiff read another file; give the file "
+                        "itself, or --follow-links to rank the files links point to\n", d);
         break;
     case KD_RANK_ERR_BASELINE:
         fprintf(stderr, "kerndiff rank: the baseline cannot be used (see above): no candidate can be judged against "

@@ -5,7 +5,9 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "report/untrusted.h"
 #include "util/output.h"
+#include "util/text.h"
 
 /* Characters a POSIX shell takes as themselves in an unquoted word. */
 static bool plain_char(unsigned char ch)
@@ -36,10 +38,16 @@ void kd_slurm_shell_words(const kd_strlist *words, kd_strbuf *out)
 
 void kd_slurm_say_error(const kd_slurm_error *e)
 {
-    const char *path = e->path ? e->path : "", *detail = e->detail ? e->detail : "";
+    kd_strbuf path_sb = {0}, detail_sb = {0}, output_sb = {0};
+    const char *path = kd_text_safe(e->path, &path_sb), *detail = kd_text_safe(e->detail, &detail_sb),
+               *output = "";
+    if (e->output) { /* what sbatch said, over its lines */
+        kd_escape_controls(e->output, strlen(e->output), &output_sb);
+        output = kd_sb_str(&output_sb);
+    }
     switch (e->kind) {
     case KD_SLURM_ERR_NONE:
-        return;
+        break;
     case KD_SLURM_ERR_QUOTE:
         fprintf(stderr, "kerndiff: --slurm '%s': an unclosed quote or a trailing backslash at character %zu; "
                         "quote the sbatch options as a shell would\n", detail, e->at + 1);
@@ -56,8 +64,7 @@ void kd_slurm_say_error(const kd_slurm_error *e)
                         "installed (a login node)\n", detail);
         break;
     case KD_SLURM_ERR_PROGRAM:
-        fprintf(stderr, "kerndiff: --slurm: %s failed%s%s\n", detail, e->output && *e->output ? ": " : "",
-                e->output ? e->output : "");
+        fprintf(stderr, "kerndiff: --slurm: %s failed%s%s\n", detail, *output ? ": " : "", output);
         break;
     case KD_SLURM_ERR_MANIFEST:
         fprintf(stderr, "kerndiff: '%s': %s; --merge and --only-shard take the folder a `kerndiff rank --slurm` made\n",
@@ -75,23 +82,31 @@ void kd_slurm_say_error(const kd_slurm_error *e)
         fprintf(stderr, "kerndiff: --slurm: cannot find kerndiff's own program (/proc/self/exe) for the tasks to run\n");
         break;
     }
+    kd_sb_free(&path_sb);
+    kd_sb_free(&detail_sb);
+    kd_sb_free(&output_sb);
 }
 
 void kd_slurm_say_submitted(FILE *out, const kd_slurm_job *j)
 {
+    kd_untrusted u = {0};
+    const char *id = kd_untrusted_name(&u, j->id);
     if (j->only_shard >= 0)
-        fprintf(out, "submitted Slurm job %s: shard %d of %u alone (task %s_%d)\n", j->id, j->only_shard, j->shards,
-                j->id, j->only_shard);
+        fprintf(out, "submitted Slurm job %s: shard %d of %u alone (task %s_%d)\n", id, j->only_shard, j->shards, id,
+                j->only_shard);
     else
-        fprintf(out, "submitted Slurm job %s: %u shards (tasks %s_0 to %s_%u)\n", j->id, j->shards, j->id, j->id,
-                j->shards - 1);
-    fprintf(out, "results in %s\nmerge them once the job has ended: kerndiff rank --merge ", j->dir);
+        fprintf(out, "submitted Slurm job %s: %u shards (tasks %s_0 to %s_%u)\n", id, j->shards, id, id, j->shards - 1);
+    fprintf(out, "results in %s\nmerge them once the job has ended: kerndiff rank --merge ", kd_untrusted_name(&u, j->dir));
     kd_strbuf dir = {0};
     kd_slurm_shell_words(&(kd_strlist){(char *[]){j->dir}, 1}, &dir);
-    fprintf(out, "%s\n", kd_sb_str(&dir));
+    fprintf(out, "%s\n", kd_untrusted_name(&u, kd_sb_str(&dir)));
     kd_sb_free(&dir);
+    kd_untrusted_free(&u);
 }
 
+/* slurm.json and the shard files are read back from a folder anyone may have written: every
+ * string of theirs is shown with its controls written out (report/untrusted.h), so it cannot
+ * act on the terminal or fake a line. */
 void kd_slurm_merge_problems(const kd_merge *m, kd_strbuf *out)
 {
     unsigned n = m->manifest.shards;
@@ -102,24 +117,39 @@ void kd_slurm_merge_problems(const kd_merge *m, kd_strbuf *out)
         if (s->state == KD_SHARD_DONE)
             continue;
         kd_sb_printf(out, "shard %u of %u", i, n);
-        if (s->job)
-            kd_sb_printf(out, " (Slurm task %s%s%s)", s->job, s->scheduler ? ": " : "",
-                         s->scheduler ? s->scheduler : "");
-        else
+        if (s->job) {
+            kd_sb_puts(out, " (Slurm task ");
+            kd_sb_untrusted(out, s->job);
+            if (s->scheduler) {
+                kd_sb_puts(out, ": ");
+                kd_sb_untrusted(out, s->scheduler);
+            }
+            kd_sb_puts(out, ")");
+        } else {
             kd_sb_puts(out, " (never submitted)");
+        }
+        kd_strbuf path = {0};
+        kd_sb_untrusted(&path, s->path);
         if (kd_shard_in_queue(s))
-            kd_sb_printf(out, ": still in the queue, no result yet in %s\n", s->path);
+            kd_sb_printf(out, ": still in the queue, no result yet in %s\n", kd_sb_str(&path));
         else if (s->state == KD_SHARD_MISSING && s->ran)
-            kd_sb_printf(out, ": no result: %s is missing (its log: shard-%u.log beside it)\n", s->path, i);
+            kd_sb_printf(out, ": no result: %s is missing (its log: shard-%u.log beside it)\n", kd_sb_str(&path), i);
         else if (s->state == KD_SHARD_MISSING)
             kd_sb_printf(out, ": no result: %s is missing, and the task left no log: it never ran "
-                              "(cancelled before it started, or never scheduled)\n", s->path);
-        else
-            kd_sb_printf(out, ": its result %s does not read: %s\n", s->path, s->detail ? s->detail : "");
-        if (!kd_shard_in_queue(s)) {
-            kd_sb_puts(out, "  re-run it alone: ");
-            kd_slurm_shell_words(&s->rerun, out);
+                              "(cancelled before it started, or never scheduled)\n", kd_sb_str(&path));
+        else {
+            kd_sb_printf(out, ": its result %s does not read: ", kd_sb_str(&path));
+            kd_sb_untrusted(out, s->detail);
             kd_sb_puts(out, "\n");
+        }
+        kd_sb_free(&path);
+        if (!kd_shard_in_queue(s)) {
+            kd_strbuf line = {0};
+            kd_slurm_shell_words(&s->rerun, &line);
+            kd_sb_puts(out, "  re-run it alone: ");
+            kd_sb_untrusted(out, kd_sb_str(&line));
+            kd_sb_puts(out, "\n");
+            kd_sb_free(&line);
         }
     }
     kd_sb_printf(out, "%u of %u shards have a result; the ranking needs every shard (each holds its own candidates): "

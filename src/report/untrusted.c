@@ -28,7 +28,15 @@ const char *kd_untrusted_md(kd_untrusted *u, const char *text)
 
 const char *kd_untrusted_text(kd_untrusted *u, const char *text) { return filtered(u, text, 0); }
 
-const char *kd_untrusted_md_text(kd_untrusted *u, const char *text) { return filtered(u, text, KD_ESCAPE_MARKDOWN); }
+const char *kd_untrusted_md_text(kd_untrusted *u, const char *text)
+{
+    return filtered(u, text, KD_ESCAPE_MARKDOWN | KD_ESCAPE_MARKUP);
+}
+
+const char *kd_untrusted_md_cell(kd_untrusted *u, const char *text)
+{
+    return filtered(u, text, KD_ESCAPE_LINES | KD_ESCAPE_MARKDOWN | KD_ESCAPE_MARKUP);
+}
 
 void kd_untrusted_free(kd_untrusted *u)
 {
@@ -57,4 +65,4 @@ static void fix(kd_strbuf *sb, unsigned flags)
 
 void kd_untrusted_fix(kd_strbuf *sb) { fix(sb, 0); }
 
-void kd_untrusted_fix_md(kd_strbuf *sb) { fix(sb, KD_ESCAPE_MARKDOWN); }
+void kd_untrusted_fix_md(kd_strbuf *sb) { fix(sb, KD_ESCAPE_MARKDOWN | KD_ESCAPE_MARKUP); }

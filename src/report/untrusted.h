@@ -25,8 +25,12 @@ const char *kd_untrusted_md(kd_untrusted *u, const char *text);
  * written out, newlines kept. */
 const char *kd_untrusted_text(kd_untrusted *u, const char *text);
 /* kd_untrusted_text for Markdown: '|' and '`' written out too (kerndiff's own sentences
- * have neither), so a quoted value cannot open a code span, end a fence or split a row. */
+ * have neither), so a quoted value cannot open a code span, end a fence or split a row;
+ * '<' and a link's ']' as entities, so it opens no HTML tag and no link. */
 const char *kd_untrusted_md_text(kd_untrusted *u, const char *text);
+/* Words in a Markdown table cell outside a code span (a candidate's failure reason): one
+ * line, '|' and '`' written out, '<' and a link's ']' as entities. */
+const char *kd_untrusted_md_cell(kd_untrusted *u, const char *text);
 void kd_untrusted_free(kd_untrusted *u);
 
 /* Appends a name to a sentence being made (the *_text.c builders). */

@@ -52,4 +52,12 @@ const char *kd_env_nonempty(kd_env_var v);
 /* The table, for --help, docs and tests. */
 const kd_env_entry *kd_env_table(void);
 
+/* Looks at every KERNDIFF_* variable set: says each unknown name (a warning: the closest
+ * known name and the list; KD_MSG_UTIL_ENV_UNKNOWN) and each knob whose value is not one it
+ * takes (KD_MSG_UTIL_ENV_BAD_VALUE), which a harness or pass would otherwise read as unset
+ * (KERNDIFF_TIMER=evnts timed with CUPTI, silently). Returns the number of bad values: the
+ * caller refuses to run when it is not 0. Variables kerndiff sets for the programs it runs
+ * (KERNDIFF_APP_*, KERNDIFF_CAPTURE_*) are not the user's knobs and pass. */
+int kd_env_check(void);
+
 #endif

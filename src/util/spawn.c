@@ -137,14 +137,15 @@ void kd_spawn_untrack_group(pid_t group)
             running[i] = 0;
 }
 
-/* posix_spawnp in a process group of its own (its id is the child's pid). */
-static int spawn_in_group(pid_t *pid, const char *const argv[], posix_spawn_file_actions_t *fa)
+/* posix_spawnp in a process group of its own (its id is the child's pid), with env (NULL:
+ * ours). */
+static int spawn_in_group(pid_t *pid, const char *const argv[], posix_spawn_file_actions_t *fa, char *const env[])
 {
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attr, 0);
-    int rc = posix_spawnp(pid, argv[0], fa, &attr, (char *const *)argv, environ);
+    int rc = posix_spawnp(pid, argv[0], fa, &attr, (char *const *)argv, env ? env : environ);
     posix_spawnattr_destroy(&attr);
     if (rc == 0)
         kd_spawn_track_group(*pid);
@@ -162,7 +163,7 @@ static void enlarge_pipe(int fd)
 #endif
 }
 
-int kd_spawn_start(const char *const argv[], const char *cwd, kd_spawn_job *job)
+static int start_in_env(const char *const argv[], const char *cwd, char *const env[], kd_spawn_job *job)
 {
     memset(job, 0, sizeof *job);
     int out_pipe[2], err_pipe[2];
@@ -183,7 +184,7 @@ int kd_spawn_start(const char *const argv[], const char *cwd, kd_spawn_job *job)
     if (cwd)
         posix_spawn_file_actions_addchdir_np(&fa, cwd);
     pid_t pid;
-    int rc = spawn_in_group(&pid, argv, &fa);
+    int rc = spawn_in_group(&pid, argv, &fa, env);
     posix_spawn_file_actions_destroy(&fa);
     close(out_pipe[1]);
     close(err_pipe[1]);
@@ -239,10 +240,20 @@ void kd_spawn_cancel(kd_spawn_job *job)
     reap(job, NULL);
 }
 
+int kd_spawn_start(const char *const argv[], const char *cwd, kd_spawn_job *job)
+{
+    return start_in_env(argv, cwd, NULL, job);
+}
+
 int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res)
 {
+    return kd_spawn_env(argv, cwd, NULL, timeout_ms, res);
+}
+
+int kd_spawn_env(const char *const argv[], const char *cwd, char *const env[], int timeout_ms, kd_spawn_result *res)
+{
     kd_spawn_job job;
-    if (kd_spawn_start(argv, cwd, &job) != 0) {
+    if (start_in_env(argv, cwd, env, &job) != 0) {
         memset(res, 0, sizeof *res);
         return -1;
     }

@@ -21,6 +21,9 @@ typedef struct kd_spawn_result {
  * it started (nvcc's cicc and ptxas) does not outlive it. Returns 0 when the program ran (whatever its status), or -1
  * with errno set when it could not be started (ENOENT: not found). */
 int kd_spawn(const char *const argv[], const char *cwd, int timeout_ms, kd_spawn_result *res);
+/* kd_spawn with the environment env (NULL-terminated "NAME=VALUE"; NULL: ours), for a
+ * program that must not see one of ours (nvcc: TMPDIR, util/child_env.h). */
+int kd_spawn_env(const char *const argv[], const char *cwd, char *const env[], int timeout_ms, kd_spawn_result *res);
 void kd_spawn_result_free(kd_spawn_result *res);
 
 /* kd_spawn in two halves, so that several programs run at once (the two Triton sides'

@@ -49,7 +49,7 @@ static bool is_bidi_or_separator(uint32_t cp)
            (cp >= 0x2066 && cp <= 0x2069);
 }
 
-typedef enum { KEEP, BYTES, CODE_POINT } treatment;
+typedef enum { KEEP, BYTES, CODE_POINT, ENTITY } treatment;
 
 /* What to do with the character at s; *width is its length in bytes. */
 static treatment classify(const unsigned char *s, size_t left, unsigned flags, size_t *width, uint32_t *cp)
@@ -61,6 +61,8 @@ static treatment classify(const unsigned char *s, size_t left, unsigned flags, s
             return flags & KD_ESCAPE_LINES ? BYTES : KEEP;
         if (c < 0x20 || c == 0x7f)
             return BYTES;
+        if ((flags & KD_ESCAPE_MARKUP) && (c == '<' || (c == ']' && left > 1 && strchr("([:", s[1]))))
+            return ENTITY;
         return (flags & KD_ESCAPE_MARKDOWN) && (c == '|' || c == '`') ? BYTES : KEEP;
     }
     size_t n = utf8_sequence(s, left, cp);
@@ -86,7 +88,9 @@ void kd_escape_text(const char *text, size_t len, unsigned flags, kd_strbuf *out
         }
         kd_sb_append(out, text + start, i - start);
         static const char hex[] = "0123456789abcdef";
-        if (t == CODE_POINT)
+        if (t == ENTITY)
+            kd_sb_puts(out, s[i] == '<' ? "&lt;" : "&#93;");
+        else if (t == CODE_POINT)
             kd_sb_append(out, (char[]){'\\', 'u', hex[cp >> 12 & 15], hex[cp >> 8 & 15], hex[cp >> 4 & 15], hex[cp & 15]},
                          6);
         else

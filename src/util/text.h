@@ -14,6 +14,10 @@ size_t kd_normalize_newlines(char *text, size_t len);
 enum {
     KD_ESCAPE_LINES = 1u,    /* newline and tab too: a name is one line, and cannot fake a report line */
     KD_ESCAPE_MARKDOWN = 2u, /* '|' and '`' too: they end a table cell or a code span */
+    KD_ESCAPE_MARKUP = 4u,   /* '<' as &lt;, and ']' before '(', '[' or ':' as &#93;: Markdown text outside a
+                              * code span then opens no HTML tag and no link (`<img onerror=..>`,
+                              * `[x](javascript:..)`, `[x]: url`), shows the same characters, and
+                              * kerndiff's own "out[10]" stays as it is */
 };
 
 /* Appends text with everything a terminal (or a Markdown viewer, with KD_ESCAPE_MARKDOWN)

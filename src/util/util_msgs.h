@@ -14,6 +14,14 @@ enum {
     KD_MSG_UTIL_OUT_OF_MEMORY,
     /* util/xalloc.c: the same where a library allocated and did not say how much. */
     KD_MSG_UTIL_OUT_OF_MEMORY_UNSIZED,
+    /* util/tmpdir.c: $TMPDIR holds characters a shell acts on (its value): /tmp is used. */
+    KD_MSG_UTIL_TMPDIR_UNSAFE,
+    /* util/env.c: a KERNDIFF_ variable kerndiff does not read (its name, the known names), and
+     * the same with the closest known name (its name, that name, the known names). Warnings. */
+    KD_MSG_UTIL_ENV_UNKNOWN,
+    KD_MSG_UTIL_ENV_UNKNOWN_NEAR,
+    /* util/env.c: a knob set to a value it does not take (its name, the value, the values). */
+    KD_MSG_UTIL_ENV_BAD_VALUE,
 };
 
 #endif

@@ -38,7 +38,7 @@ has l1o_help out "^  --trace FILE\.json     both versions' region timelines"
 has l1o_help out '^  --csv FILE            the raw samples'
 lacks l1o_help out '^@'
 run l1o_bash 0 -- --completion bash
-has l1o_bash out '--json\|--save\|--markdown\|--html\|--csv\|--trace\) COMPREPLY=\(\$\(compgen -f'
+has l1o_bash out '--json\|--save\|--markdown\|--html\|--csv\|--trace\) _kerndiff_reply -f'
 run l1o_fish 0 -- --completion fish
 has l1o_fish out "^complete -c kerndiff -l html -r -F -d 'a self-contained HTML report"
 has l1o_fish out "^complete -c kerndiff -l markdown -d 'write Markdown"
