@@ -56,6 +56,9 @@ void kd_rank_heat_free(kd_rank_heat *h)
         free(e->gpus);
     }
     free(h->entries);
+    for (size_t i = 0; i < h->nmembers; i++)
+        free(h->members[i].path);
+    free(h->members);
     free(h->devices);
     free(h->baseline);
     memset(h, 0, sizeof *h);

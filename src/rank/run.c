@@ -755,6 +755,8 @@ typedef struct {
     unsigned heat;
     const heat_devices *dev;
     const cand_source *src;
+    const kd_rank_member *members; /* every candidate's path and content hash */
+    const char *base_sha256;
 } heat_job;
 
 static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
@@ -766,6 +768,13 @@ static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
     const cand_source *src = job->src;
     *out = (kd_rank_heat){.heat = heat, .heats = r->heats, .seed = r->diff->timing.seed, .family = r->candidates->count,
                           .baseline = kd_xstrdup(r->baseline), .base_stat = {-1, -1, -1}};
+    snprintf(out->base_sha256, sizeof out->base_sha256, "%s", job->base_sha256);
+    out->members = kd_xcalloc(r->candidates->count + 1, sizeof *out->members);
+    out->nmembers = r->candidates->count;
+    for (size_t i = 0; i < out->nmembers; i++) {
+        out->members[i].path = kd_xstrdup(job->members[i].path);
+        memcpy(out->members[i].sha256, job->members[i].sha256, sizeof out->members[i].sha256);
+    }
     out->entries = kd_xcalloc(r->candidates->count + 1, sizeof *out->entries);
     out->devices = kd_xcalloc(dev->ngpus + 1, sizeof *out->devices);
     out->ndevices = dev->ngpus;
@@ -963,6 +972,20 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
     unsigned first = r->shard >= 0 ? (unsigned)r->shard : 0, last = r->shard >= 0 ? (unsigned)r->shard + 1 : r->heats;
     size_t ncand = r->candidates->count;
     cand_source *src = kd_xcalloc(ncand + 1, sizeof *src);
+    /* The rank's candidate set by content, in every heat: the merge matches the shards against
+     * it and it against the files (a file spelled REV:FILE has no hash of its own here). */
+    kd_rank_member *members = kd_xcalloc(ncand + 1, sizeof *members);
+    char base_sha256[65] = "";
+    if (kd_rank_file_sha256(r->baseline, base_sha256) != 0)
+        base_sha256[0] = '\0';
+    for (size_t i = 0; rc == KD_OK && i < ncand; i++) {
+        char *rev = NULL, *file = NULL;
+        members[i].path = r->candidates->items[i]; /* borrowed */
+        if (git_spelling(members[i].path, &rev, &file) || kd_rank_file_sha256(members[i].path, members[i].sha256) != 0)
+            members[i].sha256[0] = '\0';
+        free(rev);
+        free(file);
+    }
     if (rc == KD_OK) {
         for (size_t i = 0; i < ncand; i++) {
             unsigned heat = kd_rank_heat_of(r->diff->timing.seed, r->candidates->items[i], r->heats);
@@ -973,7 +996,7 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
         *heats = kd_xcalloc(last - first + 1, sizeof **heats);
         for (unsigned heat = first; heat < last && e->kind == KD_RANK_ERR_NONE; heat++)
             run_heat(&(heat_job){.r = r, .sim = &sim, .heat = heat, .dev = &(heat_devices){gpus, ngpus, saved_cvd},
-                                 .src = src},
+                                 .src = src, .members = members, .base_sha256 = base_sha256},
                      &(*heats)[(*nheats)++], e);
         if (e->kind == KD_RANK_ERR_MIXED_GPUS)
             rc = KD_FAIL_USAGE;
@@ -993,6 +1016,7 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
         free(src[i].reason);
     }
     free(src);
+    free(members);
     for (size_t i = 0; i < sim.list.count; i++)
         free(sim.list.items[i]);
     free(sim.list.items);

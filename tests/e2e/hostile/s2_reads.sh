@@ -1,0 +1,97 @@
+# s2: every file a command reads back is validated as `compare` validates a saved run (issue 40,
+# item 2 and the "Silent wrong" and "Hang" bullets): rank's shard files and slurm.json for
+# --merge, nsys profiles for `kerndiff app`, capture files, ptxas's report; and a candidate that
+# failed is never ranked (item 3). Sourced by tests/e2e/hostile.sh: run/has/lacks/ok/fail,
+# $KD, $WORK, $A/$B from run.sh.
+s2_py() { python3 - "$@"; }
+
+# --- rank --merge: shards made by --shard I/3, a manifest as --slurm writes it -------------
+S2=$WORK/s2_merge
+mkdir -p "$S2/cands"
+for i in 1 2 3 4; do { cat "$B"; echo "// candidate $i"; } >"$S2/cands/c$i.cu"; done
+s2_shards() { # DIR: the three shards of the rank of $S2/cands, and its manifest
+    mkdir -p "$1"
+    for i in 0 1 2; do
+        (cd "$S2" && KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%" "$KD" rank --n 4096 --shard $i/3 --seed 7 \
+            --json "$1/shard-$i.json" "$OLDPWD/$A" cands >/dev/null 2>&1)
+    done
+    s2_py "$1" "$S2" "$OLDPWD/$A" <<'PY'
+import json, sys
+json.dump({"kerndiff": "rank-slurm", "shards": 3, "sbatch": "", "cwd": sys.argv[2], "jobs": [None] * 3,
+           "command": ["kerndiff", "rank", "--seed", "7", sys.argv[3], "cands"]}, open(sys.argv[1] + "/slurm.json", "w"))
+PY
+}
+s2_shards "$S2/good"
+run s2_merge_good 0 -- rank --merge "$S2/good"
+has s2_merge_good out '^kerndiff rank: 4 candidates against'
+# which shard holds candidates (the seed puts c2 and c4 in heat 0, c1 and c3 in heat 1, none in 2)
+s2_full=$(s2_py "$S2/good" <<'PY'
+import json, sys
+print(min(i for i in range(3) if json.load(open(f"{sys.argv[1]}/shard-{i}.json"))["candidates"]))
+PY
+)
+s2_variant() { # NAME PYTHON: a copy of the good merge folder whose shard $s2_full is changed by PYTHON (on h)
+    rm -rf "$S2/$1"; cp -r "$S2/good" "$S2/$1"
+    s2_py "$S2/$1/shard-$s2_full.json" "$2" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(h, open(sys.argv[1], "w"))
+PY
+}
+# a shard edited to 1e-300 ns samples: refused as compare refuses them, never "faster 9.98e+301x"
+s2_variant tiny 'h["candidates"][0]["gpus"][0]["cand"] = [1e-300] * len(h["candidates"][0]["gpus"][0]["cand"])'
+run s2_merge_tiny 5 -- rank --merge "$S2/tiny"
+has s2_merge_tiny err "shard $s2_full of 3 .*does not read: .*cand\[0\] is 1e-300 ns, not a plausible kernel time"
+lacks s2_merge_tiny out 'faster'
+# an emptied shard: its candidates are named, never silently dropped
+s2_variant emptied 'h["candidates"] = []'
+run s2_merge_emptied 5 -- rank --merge "$S2/emptied"
+has s2_merge_emptied err "shard $s2_full of 3 .*does not read: it lacks its candidate cands/c[0-9]\.cu"
+lacks s2_merge_emptied out 'candidates against'
+# a candidate listed twice: refused, never ranked twice
+s2_variant dup 'h["candidates"].append(h["candidates"][0])'
+run s2_merge_dup 5 -- rank --merge "$S2/dup"
+has s2_merge_dup err "shard $s2_full of 3 .*does not read: candidate cands/c[0-9]\.cu is listed twice"
+lacks s2_merge_dup out 'candidates against'
+# a timed candidate carrying a crash's reason (a hand-edited shard) is not ranked
+s2_variant reason 'h["candidates"][0]["reason"] = "timing the candidate: the harness was killed by signal 11"'
+run s2_merge_reason 5 -- rank --merge "$S2/reason"
+has s2_merge_reason err "gate is 'same' but it has a failure's reason"
+# one shard re-run against a renamed candidate set: the sets differ, nothing is merged
+rm -rf "$S2/renamed"; cp -r "$S2/good" "$S2/renamed"
+mv "$S2/cands/c1.cu" "$S2/cands/d1.cu"
+(cd "$S2" && KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%" "$KD" rank --n 4096 --shard 1/3 --seed 7 \
+    --json "$S2/renamed/shard-1.json" "$OLDPWD/$A" cands >/dev/null 2>&1)
+run s2_merge_renamed 5 -- rank --merge "$S2/renamed"
+has s2_merge_renamed err 'the shards ran different candidate sets|cands/c1\.cu cannot be read now'
+lacks s2_merge_renamed out 'candidates against'
+mv "$S2/cands/d1.cu" "$S2/cands/c1.cu"
+# a candidate edited since its shard ran: refused with its name
+echo '// edited' >>"$S2/cands/c2.cu"
+run s2_merge_edited 5 -- rank --merge "$S2/good"
+has s2_merge_edited err 'its candidate .*cands/c2\.cu changed since the shard ran it'
+sed -i '$d' "$S2/cands/c2.cu"
+run s2_merge_restored 0 -- rank --merge "$S2/good"
+# a FIFO shard: refused at once, never opened for a blocking read (it hung --merge forever)
+rm -rf "$S2/fifo"; cp -r "$S2/good" "$S2/fifo"; rm "$S2/fifo/shard-2.json"; mkfifo "$S2/fifo/shard-2.json"
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$KD" >"$WORK/s2_kd_timeout"; chmod +x "$WORK/s2_kd_timeout"
+s2_kd=$KD; KD=$WORK/s2_kd_timeout
+run s2_merge_fifo 5 -- rank --merge "$S2/fifo"
+KD=$s2_kd
+has s2_merge_fifo err 'shard 2 of 3 .*does not read: not a regular file'
+# slurm.json of the wrong types or with a terminal's escape in a task id: refused whole
+s2_py "$S2/good/slurm.json" "$S2" <<'PY'
+import json, sys, os
+m = json.load(open(sys.argv[1]))
+for name, change in [("esc", {"jobs": ["1\u001b[31m_0", None, None]}), ("types", {"command": ["kerndiff", 7]}),
+                     ("cwd", {"cwd": 5})]:
+    d = sys.argv[2] + "/m_" + name; os.makedirs(d, exist_ok=True)
+    json.dump(dict(m, **change), open(d + "/slurm.json", "w"))
+PY
+run s2_manifest_esc 3 -- rank --merge "$S2/m_esc"
+has s2_manifest_esc err 'jobs holds something other than Slurm task ids'
+run s2_manifest_types 3 -- rank --merge "$S2/m_types"
+has s2_manifest_types err 'command holds something other than words'
+run s2_manifest_cwd 3 -- rank --merge "$S2/m_cwd"
+has s2_manifest_cwd err 'cwd is not an absolute path'
