@@ -95,3 +95,35 @@ run s2_manifest_types 3 -- rank --merge "$S2/m_types"
 has s2_manifest_types err 'command holds something other than words'
 run s2_manifest_cwd 3 -- rank --merge "$S2/m_cwd"
 has s2_manifest_cwd err 'cwd is not an absolute path'
+
+# --- rank: a candidate that failed is never ranked, in any format, its reason in words ------
+S2R=$WORK/s2_rank
+mkdir -p "$S2R/cands"
+for i in 1 2 3; do { cat "$B"; echo "// candidate $i"; } >"$S2R/cands/c$i.cu"; done
+printf '__global__ void broken(float *x) { x[0] = ; }\n' >"$S2R/cands/c4.cu"
+# c1 is the fastest but its harness crashes mid-race (its 30th sample); c4 does not build
+KERNDIFF_SIMULATE="median=100us,cv=1%;median=60us,cv=1%,crash_at=30;median=90us,cv=1%" run s2_rank_crash 0 -- rank \
+    --n 4096 --json "$S2R/r.json" --markdown "$S2R/r.md" --html "$S2R/r.html" "$A" "$S2R/cands"
+has s2_rank_crash out '^  c1\.cu +run_failed +timing the candidate: the harness was killed by signal 11'
+lacks s2_rank_crash out '^ +[0-9]+ +c1\.cu'
+# a build failure's reason is nvcc's first error line, not "build"
+has s2_rank_crash out '^  c4\.cu +build_failed +.*c4\.cu\(1\): error: expected an expression$'
+lacks s2_rank_crash out 'build_failed +build$'
+s2_py "$S2R/r.json" "$S2R/r.md" "$S2R/r.html" >"$WORK/s2_rank_formats.txt" 2>&1 <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+c = {x["name"]: x for x in d["candidates"]}["c1.cu"]
+assert c["status"] == "run_failed" and c["rank"] == 0 and c["speedup"] is None, c
+# no interval of a failed candidate anywhere, not even per GPU
+assert all(g["speedup"] is None for g in c["gpus"]), c["gpus"]
+assert "signal 11" in c["reason"], c
+b = {x["name"]: x for x in d["candidates"]}["c4.cu"]
+assert b["status"] == "build_failed" and "error: expected an expression" in b["reason"], b
+md = open(sys.argv[2]).read()
+assert re.search(r"^\| - \| `c1\.cu` \| run_failed \| - \| timing the candidate: the harness was killed by signal 11", md, re.M), md
+html = open(sys.argv[3]).read()
+assert re.search(r"<td>-</td><td>[^<]*c1\.cu</td><td>run_failed</td>", html), "html"
+print("formats ok")
+PY
+if grep -q '^formats ok$' "$WORK/s2_rank_formats.txt"; then ok "s2_rank_crash: JSON, Markdown and HTML rank no failed candidate"
+else fail "s2_rank_crash: a failed candidate ranked or without its reason" "$WORK/s2_rank_formats.txt"; fi
