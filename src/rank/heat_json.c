@@ -300,8 +300,6 @@ static int read_root(json_t *root, kd_rank_heat *h, char **why)
         int_field(root, "rounds", 0, MAX_ROUND, false, &rounds, "", why) != 0 ||
         int_field(root, "samples", 0, 1LL << 50, false, &samples, "", why) != 0)
         return -1;
-    if (heats == 1 && heat != 0)
-        return bad(why, "its heat number is not below its heat count");
     h->heat = (unsigned)heat;
     h->heats = (unsigned)heats;
     h->seed = seed_value;
@@ -355,9 +353,6 @@ static int read_root(json_t *root, kd_rank_heat *h, char **why)
         for (size_t k = 0; k < i; k++)
             if (h->entries[k].index == e->index)
                 return bad(why, "candidate %s is listed twice", e->path);
-        if (kd_rank_heat_of(h->seed, e->path, h->heats) != h->heat)
-            return bad(why, "candidate %s belongs to heat %u, not to this heat %u", e->path,
-                       kd_rank_heat_of(h->seed, e->path, h->heats), h->heat);
     }
     return 0;
 }

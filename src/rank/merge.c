@@ -186,9 +186,14 @@ static void check_set(kd_merge *m)
             continue;
         const kd_rank_heat *h = &s->heat;
         bool *seen = kd_xcalloc(h->nmembers + 1, sizeof *seen);
-        for (size_t e = 0; e < h->count; e++)
-            seen[h->entries[e].index] = true; /* the reader refused an index twice or out of range */
         char *detail = NULL;
+        for (size_t e = 0; e < h->count; e++) {
+            seen[h->entries[e].index] = true; /* the reader refused an index twice or out of range */
+            unsigned its = kd_rank_heat_of(h->seed, h->entries[e].path, h->heats);
+            if (!detail && its != h->heat)
+                detail = kd_xasprintf("its candidate %s belongs to heat %u, not to this one: it would be ranked twice",
+                                      h->entries[e].path, its);
+        }
         for (size_t k = 0; !detail && k < h->nmembers; k++) {
             if (kd_rank_heat_of(h->seed, h->members[k].path, h->heats) != h->heat)
                 continue;

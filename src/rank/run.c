@@ -511,6 +511,8 @@ static const char *outcome_name(int rc)
 static kd_rank_static static_of(const kd_side *s)
 {
     const kd_static_result *st = &s->stat;
+    if (!st->resources.found) /* unknown: `?`, never 0 registers */
+        return (kd_rank_static){-1, -1, st->occupancy_valid ? st->occupancy.occupancy : -1};
     return (kd_rank_static){st->resources.registers, st->resources.spill_stores + st->resources.spill_loads,
                             st->occupancy_valid ? st->occupancy.occupancy : -1};
 }
