@@ -127,3 +127,14 @@ print("formats ok")
 PY
 if grep -q '^formats ok$' "$WORK/s2_rank_formats.txt"; then ok "s2_rank_crash: JSON, Markdown and HTML rank no failed candidate"
 else fail "s2_rank_crash: a failed candidate ranked or without its reason" "$WORK/s2_rank_formats.txt"; fi
+
+# --- ptxas's report worded otherwise: registers unknown (?), never 0, no occupancy from them --
+if s2_real_nvcc=$(command -v nvcc); then
+    printf '#!/bin/sh\nerr=$(mktemp); "%s" "$@" 2>"$err"; rc=$?\nsed "s/Used \\([0-9]*\\) registers/Used \\1 regs/" "$err" >&2; rm -f "$err"; exit $rc\n' \
+        "$s2_real_nvcc" >"$WORK/s2_nvcc"
+    chmod +x "$WORK/s2_nvcc"
+    KERNDIFF_SIMULATE="median=100us;median=80us" run s2_ptxas_reworded 0 -- --no-cache --nvcc "$WORK/s2_nvcc" "$A" "$B"
+    has s2_ptxas_reworded out '^  registers/thread +\? +\?'
+    lacks s2_ptxas_reworded out '^  registers/thread +0 '
+    lacks s2_ptxas_reworded out '^  occupancy +[0-9]'
+fi
