@@ -48,6 +48,12 @@ const kd_wording kd_wording_app[] = {
      "REPORT.nsys-rep`"},
     {KD_MSG_APP_SQLITE_COLUMNS, 4, "kerndiff: v{0}: {1}: table {2} lacks a column kerndiff reads: {3}"},
     {KD_MSG_APP_SQLITE_READING, 4, "kerndiff: v{0}: {1}: reading {2}: {3}"},
+    {KD_MSG_APP_SQLITE_BAD_VALUE, 7,
+     "kerndiff: v{0}: {1}: {2} row {3}: {4} is {5}, not {6}; the profile is damaged or not nsys's: export it again "
+     "(nsys export --type sqlite)"},
+    {KD_MSG_APP_NOT_A_PROFILE, 3,
+     "kerndiff: v{0}: {1} is named as a profile but is not one ({2}); it is never run as a command: give an nsys "
+     "SQLite export (nsys export --type sqlite REPORT.nsys-rep), or a command without that suffix"},
     /* capture file (C1) */
     {KD_MSG_CAPTURE_CANNOT_OPEN, 2, "kerndiff: cannot open the capture file {0}: {1}"},
     {KD_MSG_CAPTURE_NOT_REGULAR, 1, "kerndiff: the capture file {0} is not a regular file"},
