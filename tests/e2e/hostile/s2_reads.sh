@@ -138,3 +138,38 @@ if s2_real_nvcc=$(command -v nvcc); then
     lacks s2_ptxas_reworded out '^  registers/thread +0 '
     lacks s2_ptxas_reworded out '^  occupancy +[0-9]'
 fi
+
+# --- kerndiff app: nsys profiles checked before any value is read; a non-SQLite file named as
+# a profile is refused, never run as a command -------------------------------------------------
+python3 tests/e2e/make_nsys_sqlite.py "$WORK/s2_a.sqlite" three && python3 tests/e2e/make_nsys_sqlite.py "$WORK/s2_b.sqlite" fused
+printf '#!/bin/sh\necho ran >>"%s"\n' "$WORK/s2_evil_ran" >"$WORK/s2_evil.sqlite"
+chmod +x "$WORK/s2_evil.sqlite"
+run s2_app_evil 3 -- app "$WORK/s2_a.sqlite" "$WORK/s2_evil.sqlite"
+has s2_app_evil err 'v2: .*s2_evil\.sqlite is named as a profile but is not one \(not an SQLite database\); it is never run as a command'
+if [ -e "$WORK/s2_evil_ran" ]; then fail "s2_app_evil: the non-SQLite .sqlite file was run"; else ok "s2_app_evil: never run"; fi
+s2_sqlite_variant() { # NAME SQL: a copy of s2_b.sqlite changed by SQL
+    cp "$WORK/s2_b.sqlite" "$WORK/s2_$1.sqlite"
+    python3 -c 'import sqlite3, sys; d = sqlite3.connect(sys.argv[1]); d.execute(sys.argv[2]); d.commit()' "$WORK/s2_$1.sqlite" "$2"
+}
+s2_sqlite_variant endfirst 'UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET "end" = start - 5 WHERE rowid = 3'
+run s2_app_endfirst 3 -- app "$WORK/s2_a.sqlite" "$WORK/s2_endfirst.sqlite"
+has s2_app_endfirst err 'v2: .*s2_endfirst\.sqlite: CUPTI_ACTIVITY_KIND_KERNEL row 3: end is [0-9]+, not a time in ns at or after start'
+lacks s2_app_endfirst out 'takes'
+s2_sqlite_variant int64 'UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 9223372036854775807 WHERE rowid = 2'
+run s2_app_int64 3 -- app "$WORK/s2_a.sqlite" "$WORK/s2_int64.sqlite"
+has s2_app_int64 err 'row 2: start is 9223372036854775807, not a time in ns'
+s2_sqlite_variant minbytes 'UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes = -9223372036854775808 WHERE rowid = 1'
+run s2_app_minbytes 3 -- app "$WORK/s2_a.sqlite" "$WORK/s2_minbytes.sqlite"
+has s2_app_minbytes err 'CUPTI_ACTIVITY_KIND_MEMCPY row 1: bytes is -9223372036854775808, not a size in bytes'
+s2_sqlite_variant text 'UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET registersPerThread = '"'lots'"' WHERE rowid = 4'
+run s2_app_text 3 -- app "$WORK/s2_a.sqlite" "$WORK/s2_text.sqlite"
+has s2_app_text err "row 4: registersPerThread is 'lots', not a register count"
+s2_sqlite_variant block 'UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET blockX = 2048'
+run s2_app_block 3 -- app "$WORK/s2_a.sqlite" "$WORK/s2_block.sqlite"
+has s2_app_block err 'blockX is 2048, not a block size \(1 to 1024\)'
+# a FIFO named as a profile: refused at once, never read
+mkfifo "$WORK/s2_fifo.sqlite"
+s2_kd=$KD; KD=$WORK/s2_kd_timeout
+run s2_app_fifo 3 -- app "$WORK/s2_a.sqlite" "$WORK/s2_fifo.sqlite"
+KD=$s2_kd
+has s2_app_fifo err 's2_fifo\.sqlite is named as a profile but is not one \(not a regular file'
