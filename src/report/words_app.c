@@ -74,6 +74,9 @@ const kd_wording kd_wording_app[] = {
      "kerndiff: {0}: the capture file's manifest fails its checksum: the file is corrupt"},
     {KD_MSG_CAPTURE_BAD_LINE, 3, "kerndiff: {0}: manifest line {1}: cannot read '{2}'"},
     {KD_MSG_CAPTURE_EXPECTED, 3, "kerndiff: {0}: manifest line {1}: a '{2}' line was expected"},
+    {KD_MSG_CAPTURE_GEOMETRY, 6,
+     "kerndiff: {0}: the captured launch {2} of {1} has {3} {4}, which no CUDA device launches ({5}): the capture is "
+     "damaged or was edited; capture the launch again"},
     {KD_MSG_CAPTURE_OVER_CAP, 4, "kerndiff: {0}: {1} {2} is over the cap of {3}"},
     {KD_MSG_CAPTURE_PARAM_OUTSIDE, 5,
      "kerndiff: {0}: parameter {1} (at byte {2}, {3} bytes) lies outside the {4}-byte parameter buffer"},

@@ -173,3 +173,37 @@ s2_kd=$KD; KD=$WORK/s2_kd_timeout
 run s2_app_fifo 3 -- app "$WORK/s2_a.sqlite" "$WORK/s2_fifo.sqlite"
 KD=$s2_kd
 has s2_app_fifo err 's2_fifo\.sqlite is named as a profile but is not one \(not a regular file'
+
+# --- capture files: a launch no CUDA device makes (block 0, block 2048, grid 0) is refused with
+# the launch named, never replayed ----------------------------------------------------------------
+s2_cap_variant() { # NAME KEY "X Y Z": tests/e2e/capture/copy.kdcap with that manifest line (size, checksums redone)
+    python3 - tests/e2e/capture/copy.kdcap "$WORK/s2_$1.kdcap" "$2" "$3" <<'PY'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+m, size = struct.unpack_from("<QQ", b, 16)
+lines = b[m:m + size].decode().split("\n")
+at = [i for i, l in enumerate(lines) if l.startswith(sys.argv[3] + " ")]
+assert len(at) == 1, sys.argv[3]
+lines[at[0]] = sys.argv[3] + " " + sys.argv[4]
+man = "\n".join(lines).encode()
+head = bytearray(b[:64])
+struct.pack_into("<QQQ", head, 16, m, len(man), m + len(man))
+struct.pack_into("<I", head, 40, zlib.crc32(man))
+struct.pack_into("<I", head, 60, zlib.crc32(bytes(head[:60])))
+open(sys.argv[2], "wb").write(bytes(head) + b[64:m] + man)
+PY
+}
+mkdir -p "$WORK/s2_cap"
+printf '__global__ void copy(const float *in, float *out, int n)\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)\n        out[i] = in[i];\n}\n' >"$WORK/s2_cap/v1.cu"
+while read -r s2_name s2_key s2_x s2_y s2_z; do
+    s2_cap_variant "$s2_name" "$s2_key" "$s2_x $s2_y $s2_z"
+    KERNDIFF_SIMULATE="copy=all" run "s2_cap_$s2_name" 3 -- --launch "$WORK/s2_$s2_name.kdcap" --max-time 1 \
+        "$WORK/s2_cap/v1.cu" "$WORK/s2_cap/v1.cu"
+    has "s2_cap_$s2_name" err "s2_$s2_name\.kdcap: the captured launch 1 of copy\(float const\*, float\*, int\) has $s2_key $s2_x $s2_y $s2_z, which no CUDA device launches"
+    lacks "s2_cap_$s2_name" out 'outputs match|faster|slower'
+done <<'CASES'
+block0 block 0 1 1
+block2048 block 2048 1 1
+grid0 grid 0 1 1
+threads block 64 32 1
+CASES
