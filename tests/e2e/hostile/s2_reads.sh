@@ -133,7 +133,9 @@ if s2_real_nvcc=$(command -v nvcc); then
     printf '#!/bin/sh\nerr=$(mktemp); "%s" "$@" 2>"$err"; rc=$?\nsed "s/Used \\([0-9]*\\) registers/Used \\1 regs/" "$err" >&2; rm -f "$err"; exit $rc\n' \
         "$s2_real_nvcc" >"$WORK/s2_nvcc"
     chmod +x "$WORK/s2_nvcc"
-    KERNDIFF_SIMULATE="median=100us;median=80us" run s2_ptxas_reworded 0 -- --no-cache --nvcc "$WORK/s2_nvcc" "$A" "$B"
+    # a cache of its own: the reworded report must not reach another test's builds
+    XDG_CACHE_HOME="$WORK/s2_nvcc_cache" KERNDIFF_SIMULATE="median=100us;median=80us" run s2_ptxas_reworded 0 -- \
+        --nvcc "$WORK/s2_nvcc" "$A" "$B"
     has s2_ptxas_reworded out '^  registers/thread +\? +\?'
     lacks s2_ptxas_reworded out '^  registers/thread +0 '
     lacks s2_ptxas_reworded out '^  occupancy +[0-9]'
@@ -207,3 +209,17 @@ block2048 block 2048 1 1
 grid0 grid 0 1 1
 threads block 64 32 1
 CASES
+
+# --- rank: a candidate that hangs mid-race (killed by --timeout) is never ranked either -------
+mkdir -p "$S2R/hang"; cp "$S2R/cands/c1.cu" "$S2R/cands/c2.cu" "$S2R/hang/"
+KERNDIFF_SIMULATE="median=100us,cv=1%;median=60us,cv=1%,hang_at=20;median=90us,cv=1%" run s2_rank_hang 0 -- rank \
+    --n 4096 --timeout 1 --json "$S2R/hang.json" "$A" "$S2R/hang"
+has s2_rank_hang out '^  c1\.cu +run_failed +timing the candidate: the harness did not answer in time'
+s2_py "$S2R/hang.json" >"$WORK/s2_rank_hang.txt" 2>&1 <<'PY'
+import json, sys
+c = {x["name"]: x for x in json.load(open(sys.argv[1]))["candidates"]}["c1.cu"]
+assert c["rank"] == 0 and c["speedup"] is None and all(g["speedup"] is None for g in c["gpus"]), c
+print("unranked")
+PY
+if grep -q '^unranked$' "$WORK/s2_rank_hang.txt"; then ok "s2_rank_hang: the hung candidate has no speedup in the JSON, not even per GPU"
+else fail "s2_rank_hang: the hung candidate has a speedup" "$WORK/s2_rank_hang.txt"; fi
