@@ -112,10 +112,19 @@ static int bad(char **why, const char *fmt, ...)
     return -1;
 }
 
-/* An integer field within [lo, hi]; absent is refused unless optional (then *out unchanged). */
-static int int_field(json_t *o, const char *key, long long lo, long long hi, bool optional, long long *out,
-                     const char *where, char **why)
+/* Where an integer field may lie: [lo, hi]; absent is refused unless optional (then the value is
+ * left as it was); where: the field's place, for the reason ("candidates[2]."). */
+typedef struct int_range {
+    long long lo, hi;
+    bool optional;
+    const char *where;
+} int_range;
+
+static int int_field(json_t *o, const char *key, const int_range *r, long long *out, char **why)
 {
+    long long lo = r->lo, hi = r->hi;
+    bool optional = r->optional;
+    const char *where = r->where;
     json_t *v = json_object_get(o, key);
     if (!v && optional)
         return 0;
@@ -155,8 +164,8 @@ static int read_static(json_t *o, kd_rank_static *s, const char *where, char **w
     if (!json_is_object(o))
         return bad(why, "%sstatic is missing or not an object", where);
     long long regs = -1, spills = -1;
-    if (int_field(o, "registers", -1, 255, false, &regs, where, why) != 0 ||
-        int_field(o, "spill_bytes", -1, 1LL << 40, false, &spills, where, why) != 0)
+    if (int_field(o, "registers", &(int_range){-1, 255, false, where}, &regs, why) != 0 ||
+        int_field(o, "spill_bytes", &(int_range){-1, 1LL << 40, false, where}, &spills, why) != 0)
         return -1;
     json_t *occ = json_object_get(o, "occupancy");
     if (!json_is_number(occ) || !(json_number_value(occ) == -1 || (json_number_value(occ) >= 0 && json_number_value(occ) <= 1)))
@@ -174,7 +183,7 @@ static int read_samples(json_t *g, kd_rank_gpu_samples *s, const char *where, ch
         json_array_size(base) != json_array_size(round))
         return bad(why, "%ssamples are not three arrays of one length (base, cand, round)", where);
     long long gpu = 0;
-    if (int_field(g, "gpu", 0, 1023, false, &gpu, where, why) != 0)
+    if (int_field(g, "gpu", &(int_range){0, 1023, false, where}, &gpu, why) != 0)
         return -1;
     s->gpu = (int)gpu;
     size_t n = json_array_size(base);
@@ -225,8 +234,8 @@ static int read_entry(json_t *o, kd_rank_entry *e, size_t family, size_t at, cha
         return bad(why, "%sgate is 'same' but it has a failure's reason (%.80s)", where, reason);
     long long index = 0, left_round = 0;
     json_t *dropped = json_object_get(o, "dropped"), *gpus = json_object_get(o, "gpus");
-    if (int_field(o, "index", 0, family ? (long long)family - 1 : -1, false, &index, where, why) != 0 ||
-        int_field(o, "left_round", 0, MAX_ROUND, false, &left_round, where, why) != 0)
+    if (int_field(o, "index", &(int_range){0, family ? (long long)family - 1 : -1, false, where}, &index, why) != 0 ||
+        int_field(o, "left_round", &(int_range){0, MAX_ROUND, false, where}, &left_round, why) != 0)
         return -1;
     if (!json_is_boolean(dropped))
         return bad(why, "%sdropped is not true or false", where);
@@ -294,11 +303,11 @@ static int read_root(json_t *root, kd_rank_heat *h, char **why)
     unsigned long long seed_value = strtoull(seed, &end, 10);
     if (!*seed || *end || errno || *seed == '-')
         return bad(why, "seed is '%.40s', not a number", seed);
-    if (int_field(root, "heats", 1, 10000, false, &heats, "", why) != 0 ||
-        int_field(root, "heat", 0, heats - 1, false, &heat, "", why) != 0 ||
-        int_field(root, "family", 1, 10000000, false, &family, "", why) != 0 ||
-        int_field(root, "rounds", 0, MAX_ROUND, false, &rounds, "", why) != 0 ||
-        int_field(root, "samples", 0, 1LL << 50, false, &samples, "", why) != 0)
+    if (int_field(root, "heats", &(int_range){1, 10000, false, ""}, &heats, why) != 0 ||
+        int_field(root, "heat", &(int_range){0, heats - 1, false, ""}, &heat, why) != 0 ||
+        int_field(root, "family", &(int_range){1, 10000000, false, ""}, &family, why) != 0 ||
+        int_field(root, "rounds", &(int_range){0, MAX_ROUND, false, ""}, &rounds, why) != 0 ||
+        int_field(root, "samples", &(int_range){0, 1LL << 50, false, ""}, &samples, why) != 0)
         return -1;
     h->heat = (unsigned)heat;
     h->heats = (unsigned)heats;
@@ -331,7 +340,7 @@ static int read_root(json_t *root, kd_rank_heat *h, char **why)
         json_t *d = json_array_get(devices, i);
         long long index = 0;
         const char *name = string_field(d, "name", false, "devices[].", why);
-        if (!name || int_field(d, "index", 0, 1023, false, &index, "devices[].", why) != 0)
+        if (!name || int_field(d, "index", &(int_range){0, 1023, false, "devices[]."}, &index, why) != 0)
             return -1;
         h->devices[i].index = (int)index;
         snprintf(h->devices[i].name, sizeof h->devices[i].name, "%s", name);
