@@ -7,15 +7,16 @@ s2_py() { python3 - "$@"; }
 
 # --- rank --merge: shards made by --shard I/3, a manifest as --slurm writes it -------------
 S2=$WORK/s2_merge
+s2_base=$(realpath "$A") # the shards run in $S2: the baseline by its absolute path
 mkdir -p "$S2/cands"
 for i in 1 2 3 4; do { cat "$B"; echo "// candidate $i"; } >"$S2/cands/c$i.cu"; done
 s2_shards() { # DIR: the three shards of the rank of $S2/cands, and its manifest
     mkdir -p "$1"
     for i in 0 1 2; do
         (cd "$S2" && KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%" "$KD" rank --n 4096 --shard $i/3 --seed 7 \
-            --json "$1/shard-$i.json" "$OLDPWD/$A" cands >/dev/null 2>&1)
+            --json "$1/shard-$i.json" "$s2_base" cands >/dev/null 2>&1)
     done
-    s2_py "$1" "$S2" "$OLDPWD/$A" <<'PY'
+    s2_py "$1" "$S2" "$s2_base" <<'PY'
 import json, sys
 json.dump({"kerndiff": "rank-slurm", "shards": 3, "sbatch": "", "cwd": sys.argv[2], "jobs": [None] * 3,
            "command": ["kerndiff", "rank", "--seed", "7", sys.argv[3], "cands"]}, open(sys.argv[1] + "/slurm.json", "w"))
@@ -62,7 +63,7 @@ has s2_merge_reason err "gate is 'same' but it has a failure's reason"
 rm -rf "$S2/renamed"; cp -r "$S2/good" "$S2/renamed"
 mv "$S2/cands/c1.cu" "$S2/cands/d1.cu"
 (cd "$S2" && KERNDIFF_SIMULATE="median=100us,cv=1%;median=80us,cv=1%" "$KD" rank --n 4096 --shard 1/3 --seed 7 \
-    --json "$S2/renamed/shard-1.json" "$OLDPWD/$A" cands >/dev/null 2>&1)
+    --json "$S2/renamed/shard-1.json" "$s2_base" cands >/dev/null 2>&1)
 run s2_merge_renamed 5 -- rank --merge "$S2/renamed"
 has s2_merge_renamed err 'the shards ran different candidate sets|cands/c1\.cu cannot be read now'
 lacks s2_merge_renamed out 'candidates against'
