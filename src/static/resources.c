@@ -212,7 +212,7 @@ static int parse_cuobjdump(const char *text, const char *function, kd_resources 
  * read as 0 registers, and no occupancy is computed from it. */
 static int known_or_not(int rc, kd_resources *out)
 {
-    if (rc == 0 && out->registers >= 0)
+    if (rc == 0 && out->registers >= 0 && out->registers <= 255) /* no GPU gives a thread more */
         return 0;
     *out = (kd_resources){0};
     return -1;

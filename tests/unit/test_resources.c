@@ -172,6 +172,11 @@ static void test_crlf_and_missing_lines(void **state)
                                         "k", &r),
                      -1);
     assert_false(r.found);
+    /* more registers than any GPU gives a thread: damage, unknown */
+    assert_int_equal(kd_resources_parse("ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                                        "ptxas info    : Used 4096 registers\n",
+                                        "k", &r),
+                     -1);
     assert_int_equal(kd_resources_parse("Resource usage:\n Function k:\n  REGS:26 STACK:0 SHARED:0\n", "k", &r), -1);
     assert_false(r.found);
 }
