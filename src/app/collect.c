@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -293,6 +294,13 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
         kd_app_side *side = &c->sides[s];
         side->label = inputs[s];
         side->profile = !o->at[0] && kd_app_is_sqlite(inputs[s]);
+        /* a file named as a profile that is not one is refused, never run: `./evil.sqlite` */
+        struct stat st;
+        if (!side->profile && kd_app_names_profile(inputs[s]) && stat(inputs[s], &st) == 0) {
+            kd_say(KD_MSG_APP_NOT_A_PROFILE, s + 1, KD_I(s + 1), KD_S(inputs[s]),
+                   KD_S(!S_ISREG(st.st_mode) ? kd_read_error(ENOTSUP) : "not an SQLite database"));
+            return KD_FAIL_INPUT;
+        }
         side->runs = kd_xcalloc(side->profile ? 1 : (size_t)o->runs, sizeof *side->runs);
         if (side->profile) {
             kd_diag why = {0};

@@ -15,13 +15,19 @@
 #include "app/activity.h"
 #include "util/diag.h"
 
-/* True when `path` is a readable file starting with SQLite's magic header. */
+/* True when `path` is a readable regular file starting with SQLite's magic header (a FIFO or
+ * a device is opened without blocking and never read). */
 bool kd_app_is_sqlite(const char *path);
+/* Whether a side's argument is named as a profile (.sqlite, .sqlite3, .db, .nsys-rep, .qdrep):
+ * such a file is read as one or refused, never run as a command. */
+bool kd_app_names_profile(const char *path);
 
 /* Adds the profile's activity to `a`. With `range` (--range NAME), only records whose
  * start lies inside an NVTX range of that name (push/pop or start/end, NVTX_EVENTS, ends
  * included) are kept, and a->ranges counts those ranges: a kernel, copy or memset by its
  * start on the GPU, an API call by its start on the CPU (nsys puts both on one clock).
+ * Every value read is checked first (types, end >= start, times and sizes within bounds):
+ * a bad one is refused with its table, row and column.
  * Returns 0, or -1 with the reason in *err (also when there is no NVTX_EVENTS table), a
  * message naming side `side` (0 or 1) for the caller to say (kd_diag_free it). */
 int kd_app_sqlite_read(const char *path, const char *range, int side, kd_app_activity *a, kd_diag *err);

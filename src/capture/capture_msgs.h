@@ -51,6 +51,7 @@ enum {
     KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID,      /* K, the library's error lines joined by "; " */
     KD_MSG_CAPTURE_RAW_NOT_FOUND_SAID_SEEN, /* K, the library's error lines, the kernels launched */
     KD_MSG_CAPTURE_TRITON_SIGNATURE,        /* side, kernel, parameter number, the file's name, the captured name */
+    KD_MSG_CAPTURE_GEOMETRY,         /* (path) the kernel, which launch, "grid"/"block"/..., its value, the limits */
 };
 
 #endif

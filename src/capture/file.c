@@ -280,8 +280,43 @@ static uint64_t span_len(const kd_capture_alloc *a)
 }
 
 /* What a file or a raw folder says must hold together; name is what {0} names. */
+/* The launch's geometry within what any CUDA device accepts (cudaDeviceProp's limits): a grid
+ * of 1..2^31-1 x 1..65535 x 1..65535 blocks, a block of 1..1024 x 1..1024 x 1..64 threads and
+ * at most 1024 in all, at most 256 KiB of dynamic shared memory (the cluster is checked
+ * against the grid where the launch is made). A capture outside them records no launch that ran: it is refused with the
+ * launch named, never replayed. */
+#define KD_CAPTURE_MAX_SMEM (256u << 10)
+static int check_geometry(const kd_capture *c, const char *name, kd_diag *err)
+{
+    const char *what = NULL, *limit = NULL;
+    const uint32_t *dims = NULL;
+    uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
+    if (!c->grid[0] || !c->grid[1] || !c->grid[2] || c->grid[0] > 2147483647u || c->grid[1] > 65535 || c->grid[2] > 65535)
+        what = "grid", dims = c->grid, limit = "1 to 2147483647 x 1 to 65535 x 1 to 65535 blocks";
+    else if (!c->block[0] || !c->block[1] || !c->block[2] || c->block[0] > 1024 || c->block[1] > 1024 ||
+             c->block[2] > 64 || threads > 1024)
+        what = "block", dims = c->block, limit = "1 to 1024 x 1 to 1024 x 1 to 64 threads, at most 1024 in all";
+    if (what) {
+        char value[64];
+        snprintf(value, sizeof value, "%" PRIu32 " %" PRIu32 " %" PRIu32, dims[0], dims[1], dims[2]);
+        kd_diag_set(err, KD_MSG_CAPTURE_GEOMETRY, KD_DIAG_NO_SIDE, KD_S(name), KD_S(c->demangled ? c->demangled : "?"),
+                    KD_U(c->nth), KD_S(what), KD_S(value), KD_S(limit));
+        return -1;
+    }
+    if (c->smem > KD_CAPTURE_MAX_SMEM) {
+        char value[32];
+        snprintf(value, sizeof value, "%" PRIu32 " bytes", c->smem);
+        kd_diag_set(err, KD_MSG_CAPTURE_GEOMETRY, KD_DIAG_NO_SIDE, KD_S(name), KD_S(c->demangled ? c->demangled : "?"),
+                    KD_U(c->nth), KD_S("dynamic shared memory"), KD_S(value), KD_S("at most 262144 bytes"));
+        return -1;
+    }
+    return 0;
+}
+
 static int validate(const kd_capture *c, const char *name, kd_diag *err)
 {
+    if (check_geometry(c, name, err) != 0)
+        return -1;
     for (size_t i = 0; i < c->nparams; i++) {
         const kd_capture_param *p = &c->params[i];
         if ((uint64_t)p->offset + p->size > c->param_size) {

@@ -56,6 +56,9 @@ void kd_rank_heat_free(kd_rank_heat *h)
         free(e->gpus);
     }
     free(h->entries);
+    for (size_t i = 0; i < h->nmembers; i++)
+        free(h->members[i].path);
+    free(h->members);
     free(h->devices);
     free(h->baseline);
     memset(h, 0, sizeof *h);
@@ -108,11 +111,16 @@ static void row_of(kd_rank_row *row, const kd_rank_entry *e, double confidence, 
     row->ngpus = e->ngpus;
     for (size_t g = 0; g < e->ngpus; g++) {
         row->gpus[g].gpu = e->gpus[g].gpu;
-        interval_of(e, g, g + 1, confidence, &row->gpus[g].speedup);
         row->samples += e->gpus[g].n;
     }
-    if (!kd_rank_status_timed(e->gate))
+    /* a candidate that failed (crashed, hung, incorrect...) has no speedup in any format, not
+     * even per GPU: only its reason */
+    if (kd_rank_status_timed(e->gate) && e->reason)
+        row->status = KD_RANK_RUN_FAILED;
+    if (!kd_rank_status_timed(row->status))
         return;
+    for (size_t g = 0; g < e->ngpus; g++)
+        interval_of(e, g, g + 1, confidence, &row->gpus[g].speedup);
     row->has_speedup = interval_of(e, 0, e->ngpus, confidence, &row->speedup) == 0;
     if (!row->has_speedup) { /* raced, but failed before two rounds */
         row->status = KD_RANK_RUN_FAILED;

@@ -69,6 +69,18 @@ typedef struct kd_rank_entry {
     unsigned left_round;
 } kd_rank_entry;
 
+/* One candidate of the whole rank, as every shard records it: the merge matches the shards'
+ * candidates against this set, and the set against the files as they are now, so that a
+ * shard re-run against another (renamed, edited) candidate set is refused, not merged. */
+typedef struct kd_rank_member {
+    char *path;            /* as given (or found in a directory given) */
+    char sha256[65];       /* SHA-256 of its content; "" when it has no file (REV:FILE) */
+} kd_rank_member;
+
+/* The SHA-256 of a file's content (hex) into hex: 0, or -1 with errno (as kd_read_file:
+ * a FIFO or a device is refused, never read). */
+int kd_rank_file_sha256(const char *path, char hex[65]);
+
 typedef struct kd_rank_device {
     int index;
     char name[128];
@@ -80,6 +92,9 @@ typedef struct kd_rank_heat {
     uint64_t seed;
     size_t family;         /* candidates in the whole rank (the correction's m) */
     char *baseline;        /* the baseline's path */
+    char base_sha256[65];  /* its content's SHA-256 ("" unknown) */
+    kd_rank_member *members; /* every candidate of the rank (family of them), in index order */
+    size_t nmembers;
     kd_rank_static base_stat;
     kd_rank_device *devices;
     size_t ndevices;

@@ -14,8 +14,10 @@
 #include "diff/comparison.h"
 #include "diff/pipeline.h"
 #include "diff/runtime.h"
+#include "backend/backend_msgs.h"
 #include "git/revision.h"
 #include "rank/prebuild.h"
+#include "util/diag.h"
 #include "util/env.h"
 #include "util/fs.h"
 #include "util/progress.h"
@@ -509,6 +511,8 @@ static const char *outcome_name(int rc)
 static kd_rank_static static_of(const kd_side *s)
 {
     const kd_static_result *st = &s->stat;
+    if (!st->resources.found) /* unknown: `?`, never 0 registers */
+        return (kd_rank_static){-1, -1, st->occupancy_valid ? st->occupancy.occupancy : -1};
     return (kd_rank_static){st->resources.registers, st->resources.spill_stores + st->resources.spill_loads,
                             st->occupancy_valid ? st->occupancy.occupancy : -1};
 }
@@ -553,6 +557,54 @@ static char *note_reason(const kd_note *n, const char *fallback)
     return kd_sb_take(&sb);
 }
 
+/* What the diff pipeline said while it gated a candidate (handed on to the sink as before): a
+ * build_failed candidate's reason is nvcc's first error lines, or the failure's own words,
+ * never "build" or "input" alone. */
+typedef struct gate_watch {
+    kd_diag_sink sink;
+    void *ctx;
+    kd_strbuf nvcc;      /* the first failed build's error lines */
+    kd_strbuf last;      /* the first line of the last message said */
+} gate_watch;
+
+/* The first `want` lines of nvcc's output that say "error:" (else its first lines), joined by "; ". */
+static void error_lines(const char *text, size_t want, kd_strbuf *out)
+{
+    for (int pass = 0; pass < 2 && !out->len; pass++) {
+        size_t n = 0;
+        for (const char *p = text; *p && n < want;) {
+            size_t len = strcspn(p, "\n");
+            bool blank = strspn(p, " \t") >= len;
+            bool error = false;
+            for (const char *q = p; q + 6 <= p + len && !error; q++)
+                error = !strncmp(q, "error:", 6);
+            if (!blank && (error || pass == 1)) {
+                kd_sb_printf(out, "%s%.*s", n ? "; " : "", (int)(len > 300 ? 300 : len), p);
+                n++;
+            }
+            p += len + (p[len] == '\n');
+        }
+    }
+}
+
+static void watch_gate(const kd_diag *d, void *ctx)
+{
+    gate_watch *w = ctx;
+    if (d->id == KD_MSG_BACKEND_BUILD_FAILED && !w->nvcc.len && d->nargs > 3 && d->args[3].kind == KD_DIAG_STR &&
+        d->args[3].v.s)
+        error_lines(d->args[3].v.s, 2, &w->nvcc);
+    kd_strbuf words = {0};
+    kd_diag_append_words(d, &words);
+    const char *text = kd_sb_str(&words);
+    if (!strncmp(text, "kerndiff: ", 10))
+        text += 10;
+    kd_sb_free(&w->last);
+    kd_sb_printf(&w->last, "%.*s", (int)(strcspn(text, "\n") > 300 ? 300 : strcspn(text, "\n")), text);
+    kd_sb_free(&words);
+    if (w->sink)
+        w->sink(d, w->ctx);
+}
+
 /* The gate: the candidate built, run and checked against the baseline by the diff pipeline,
  * with a timing run just long enough to check it. Returns its comparison when it may race. */
 static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_rank_entry *e, const char *built,
@@ -569,7 +621,11 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
     d.gate = (kd_gate_options){.fail_if_slower_pct = -1};
     simulate_pair(sim, input);
     kd_comparison *c = kd_xcalloc(1, sizeof *c);
+    gate_watch watch = {0};
+    kd_diag_get_sink(&watch.sink, &watch.ctx);
+    kd_diag_set_sink(watch_gate, &watch);
     int rc = kd_compare_files(&d, c);
+    kd_diag_set_sink(watch.sink, watch.ctx);
     if (c->analysed) {
         e->stat = static_of(&c->side[1]);
         if (base_stat->registers < 0)
@@ -578,7 +634,9 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
     e->gate = KD_RANK_SAME;
     if (rc == KD_FAIL_BUILD || rc == KD_FAIL_INPUT || rc == KD_FAIL_USAGE || !c->analysed) {
         e->gate = KD_RANK_BUILD_FAILED;
-        e->reason = note_reason(&c->runtime_note, outcome_name(rc));
+        e->reason = watch.nvcc.len ? kd_sb_take(&watch.nvcc)
+                    : !c->runtime_note.present && watch.last.len ? kd_sb_take(&watch.last)
+                                                                : note_reason(&c->runtime_note, outcome_name(rc));
     } else if (rc == KD_FAIL_SANITIZER || (c->sanitize_tools && kd_sanitize_findings(&c->sanitize[1]) > 0)) {
         e->gate = KD_RANK_SANITIZER;
         e->reason = note_reason(&c->runtime_note, "sanitizer");
@@ -592,6 +650,8 @@ static kd_comparison *gate(const kd_rank_request *r, const sim_specs *sim, kd_ra
         e->gate = KD_RANK_INCORRECT;
         e->reason = mismatch_of(&c->timing);
     }
+    kd_sb_free(&watch.nvcc);
+    kd_sb_free(&watch.last);
     if (e->gate == KD_RANK_SAME) {
         /* The race loads the builds and runs the launches: the texts the analysis read (PTX,
          * SASS, ptxas's log) and the tables made of them are done with, so that memory stays
@@ -755,6 +815,8 @@ typedef struct {
     unsigned heat;
     const heat_devices *dev;
     const cand_source *src;
+    const kd_rank_member *members; /* every candidate's path and content hash */
+    const char *base_sha256;
 } heat_job;
 
 static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
@@ -766,6 +828,13 @@ static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
     const cand_source *src = job->src;
     *out = (kd_rank_heat){.heat = heat, .heats = r->heats, .seed = r->diff->timing.seed, .family = r->candidates->count,
                           .baseline = kd_xstrdup(r->baseline), .base_stat = {-1, -1, -1}};
+    snprintf(out->base_sha256, sizeof out->base_sha256, "%s", job->base_sha256);
+    out->members = kd_xcalloc(r->candidates->count + 1, sizeof *out->members);
+    out->nmembers = r->candidates->count;
+    for (size_t i = 0; i < out->nmembers; i++) {
+        out->members[i].path = kd_xstrdup(job->members[i].path);
+        memcpy(out->members[i].sha256, job->members[i].sha256, sizeof out->members[i].sha256);
+    }
     out->entries = kd_xcalloc(r->candidates->count + 1, sizeof *out->entries);
     out->devices = kd_xcalloc(dev->ngpus + 1, sizeof *out->devices);
     out->ndevices = dev->ngpus;
@@ -825,6 +894,13 @@ static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
         for (size_t i = 0; i < h.nraced; i++) {
             if (race.e[i].state == KD_RACE_CONTENDER)
                 audit_at_end(&h, i, race.e[i].rounds);
+            /* a candidate whose sampler failed is out, whatever set its gate: never ranked */
+            kd_rank_entry *e = h.raced[i];
+            if (race.e[i].state == KD_RACE_FAILED && kd_rank_status_timed(e->gate)) {
+                e->gate = KD_RANK_RUN_FAILED;
+                if (!e->reason)
+                    e->reason = kd_xstrdup(h.refused ? "the rank stopped" : "its harness failed in the race");
+            }
             keep_samples(h.raced[i], &race.e[i], &h);
             for (size_t g = 0; g < h.ngpus; g++)
                 close_child(&h, i, g);
@@ -963,6 +1039,20 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
     unsigned first = r->shard >= 0 ? (unsigned)r->shard : 0, last = r->shard >= 0 ? (unsigned)r->shard + 1 : r->heats;
     size_t ncand = r->candidates->count;
     cand_source *src = kd_xcalloc(ncand + 1, sizeof *src);
+    /* The rank's candidate set by content, in every heat: the merge matches the shards against
+     * it and it against the files (a file spelled REV:FILE has no hash of its own here). */
+    kd_rank_member *members = kd_xcalloc(ncand + 1, sizeof *members);
+    char base_sha256[65] = "";
+    if (kd_rank_file_sha256(r->baseline, base_sha256) != 0)
+        base_sha256[0] = '\0';
+    for (size_t i = 0; rc == KD_OK && i < ncand; i++) {
+        char *rev = NULL, *file = NULL;
+        members[i].path = r->candidates->items[i]; /* borrowed */
+        if (git_spelling(members[i].path, &rev, &file) || kd_rank_file_sha256(members[i].path, members[i].sha256) != 0)
+            members[i].sha256[0] = '\0';
+        free(rev);
+        free(file);
+    }
     if (rc == KD_OK) {
         for (size_t i = 0; i < ncand; i++) {
             unsigned heat = kd_rank_heat_of(r->diff->timing.seed, r->candidates->items[i], r->heats);
@@ -973,7 +1063,7 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
         *heats = kd_xcalloc(last - first + 1, sizeof **heats);
         for (unsigned heat = first; heat < last && e->kind == KD_RANK_ERR_NONE; heat++)
             run_heat(&(heat_job){.r = r, .sim = &sim, .heat = heat, .dev = &(heat_devices){gpus, ngpus, saved_cvd},
-                                 .src = src},
+                                 .src = src, .members = members, .base_sha256 = base_sha256},
                      &(*heats)[(*nheats)++], e);
         if (e->kind == KD_RANK_ERR_MIXED_GPUS)
             rc = KD_FAIL_USAGE;
@@ -993,6 +1083,7 @@ kd_outcome kd_rank_run(const kd_rank_request *r, kd_rank_heat **heats, size_t *n
         free(src[i].reason);
     }
     free(src);
+    free(members);
     for (size_t i = 0; i < sim.list.count; i++)
         free(sim.list.items[i]);
     free(sim.list.items);

@@ -221,6 +221,51 @@ static kd_outcome manifest_write(const char *dir, const kd_slurm_manifest *m, kd
     return o;
 }
 
+/* A string of the manifest that a terminal or a log line may show: no control character
+ * (tabs and newlines allowed where `multiline`). */
+static bool plain_text(const char *s, bool multiline)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p < 0x20 && !(multiline && (*p == '\t' || *p == '\n'))) || *p == 0x7f)
+            return false;
+    return true;
+}
+
+/* A Slurm task id as sbatch gives it: "1234" or "1234_2". */
+static bool task_id(const char *s)
+{
+    size_t digits = strspn(s, "0123456789");
+    if (!digits || digits > 20)
+        return false;
+    if (!s[digits])
+        return true;
+    size_t more = s[digits] == '_' ? strspn(s + digits + 1, "0123456789") : 0;
+    return more && more <= 10 && !s[digits + 1 + more];
+}
+
+/* What is wrong with the manifest's fields (a literal), or NULL: every one of the type kerndiff
+ * writes, the strings plain text, the task ids Slurm's. A hand-edited manifest is refused
+ * whole rather than read as "" or shown raw. */
+static const char *manifest_fields_wrong(json_t *root, size_t shards)
+{
+    json_t *cmd = json_object_get(root, "command"), *jobs = json_object_get(root, "jobs");
+    json_t *sbatch = json_object_get(root, "sbatch"), *cwd = json_object_get(root, "cwd");
+    if (sbatch && !json_is_null(sbatch) && (!json_is_string(sbatch) || !plain_text(json_string_value(sbatch), true)))
+        return "sbatch is not a string of plain text";
+    if (cwd && !json_is_null(cwd) &&
+        (!json_is_string(cwd) || json_string_value(cwd)[0] != '/' || !plain_text(json_string_value(cwd), false)))
+        return "cwd is not an absolute path";
+    size_t i;
+    json_t *v;
+    json_array_foreach(cmd, i, v) if (!json_is_string(v) || (i == 0 && !json_string_value(v)[0]))
+        return "command holds something other than words (strings)";
+    if (json_array_size(jobs) != shards)
+        return "no job per shard";
+    json_array_foreach(jobs, i, v) if (!json_is_null(v) && (!json_is_string(v) || !task_id(json_string_value(v))))
+        return "jobs holds something other than Slurm task ids (1234_5) or null";
+    return NULL;
+}
+
 kd_outcome kd_slurm_manifest_read(const char *dir, kd_slurm_manifest *m, kd_slurm_error *e)
 {
     *m = (kd_slurm_manifest){0};
@@ -244,6 +289,8 @@ kd_outcome kd_slurm_manifest_read(const char *dir, kd_slurm_manifest *m, kd_slur
                        : !json_is_array(cmd) || json_array_size(cmd) < 1       ? "no command"
                        : !json_is_array(jobs) || json_array_size(jobs) != (size_t)shards ? "no job per shard"
                                                                                : NULL;
+    if (!what)
+        what = manifest_fields_wrong(root, (size_t)shards);
     if (what) {
         kd_outcome o = fail(e, KD_FAIL_INPUT, KD_SLURM_ERR_MANIFEST, path, what);
         json_decref(root);
@@ -256,7 +303,7 @@ kd_outcome kd_slurm_manifest_read(const char *dir, kd_slurm_manifest *m, kd_slur
     m->cwd = kd_xstrdup(json_string_value(json_object_get(root, "cwd")) ? json_string_value(json_object_get(root, "cwd")) : "");
     size_t i;
     json_t *v;
-    json_array_foreach(cmd, i, v) kd_strlist_push(&m->command, kd_xstrdup(json_string_value(v) ? json_string_value(v) : ""));
+    json_array_foreach(cmd, i, v) kd_strlist_push(&m->command, kd_xstrdup(json_string_value(v)));
     m->jobs = kd_xcalloc(m->shards, sizeof *m->jobs);
     json_array_foreach(jobs, i, v) m->jobs[i] = json_string_value(v) ? kd_xstrdup(json_string_value(v)) : NULL;
     json_decref(root);

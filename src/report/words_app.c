@@ -48,6 +48,12 @@ const kd_wording kd_wording_app[] = {
      "REPORT.nsys-rep`"},
     {KD_MSG_APP_SQLITE_COLUMNS, 4, "kerndiff: v{0}: {1}: table {2} lacks a column kerndiff reads: {3}"},
     {KD_MSG_APP_SQLITE_READING, 4, "kerndiff: v{0}: {1}: reading {2}: {3}"},
+    {KD_MSG_APP_SQLITE_BAD_VALUE, 7,
+     "kerndiff: v{0}: {1}: {2} row {3}: {4} is {5}, not {6}; the profile is damaged or not nsys's: export it again "
+     "(nsys export --type sqlite)"},
+    {KD_MSG_APP_NOT_A_PROFILE, 3,
+     "kerndiff: v{0}: {1} is named as a profile but is not one ({2}); it is never run as a command: give an nsys "
+     "SQLite export (nsys export --type sqlite REPORT.nsys-rep), or a command without that suffix"},
     /* capture file (C1) */
     {KD_MSG_CAPTURE_CANNOT_OPEN, 2, "kerndiff: cannot open the capture file {0}: {1}"},
     {KD_MSG_CAPTURE_NOT_REGULAR, 1, "kerndiff: the capture file {0} is not a regular file"},
@@ -68,6 +74,9 @@ const kd_wording kd_wording_app[] = {
      "kerndiff: {0}: the capture file's manifest fails its checksum: the file is corrupt"},
     {KD_MSG_CAPTURE_BAD_LINE, 3, "kerndiff: {0}: manifest line {1}: cannot read '{2}'"},
     {KD_MSG_CAPTURE_EXPECTED, 3, "kerndiff: {0}: manifest line {1}: a '{2}' line was expected"},
+    {KD_MSG_CAPTURE_GEOMETRY, 6,
+     "kerndiff: {0}: the captured launch {2} of {1} has {3} {4}, which no CUDA device launches ({5}): the capture is "
+     "damaged or was edited; capture the launch again"},
     {KD_MSG_CAPTURE_OVER_CAP, 4, "kerndiff: {0}: {1} {2} is over the cap of {3}"},
     {KD_MSG_CAPTURE_PARAM_OUTSIDE, 5,
      "kerndiff: {0}: parameter {1} (at byte {2}, {3} bytes) lies outside the {4}-byte parameter buffer"},

@@ -191,7 +191,7 @@ static int parse_cuobjdump(const char *text, const char *function, kd_resources 
         eol = eol ? strchr(eol + 1, '\n') : NULL; /* the figures are on the next line */
         out->found = true;
         for (const char *q = figures; *q && (!eol || q < eol); q++) {
-            if (strncmp(q, "REG:", 4) == 0)
+            if (strncmp(q, "REG:", 4) == 0 && q[4] >= '0' && q[4] <= '9')
                 out->registers = atoi(q + 4);
             else if (strncmp(q, "STACK:", 6) == 0)
                 out->stack_frame = atol(q + 6);
@@ -207,19 +207,31 @@ static int parse_cuobjdump(const char *text, const char *function, kd_resources 
     return -1;
 }
 
+/* The figures are known only when the report said the registers: an entry whose report is
+ * worded otherwise (another ptxas, a wrapper's rewording) is unknown, shown `?` and never
+ * read as 0 registers, and no occupancy is computed from it. */
+static int known_or_not(int rc, kd_resources *out)
+{
+    if (rc == 0 && out->registers >= 0 && out->registers <= 255) /* no GPU gives a thread more */
+        return 0;
+    *out = (kd_resources){0};
+    return -1;
+}
+
 int kd_resources_parse(const char *ptxas_log, const char *function, kd_resources *out)
 {
     *out = (kd_resources){0};
+    out->registers = -1; /* until a figure says it */
     if (strstr(ptxas_log, "Resource usage:"))
-        return parse_cuobjdump(ptxas_log, function, out);
+        return known_or_not(parse_cuobjdump(ptxas_log, function, out), out);
     for (const char *p = ptxas_log; *p;) {
         line_span l = line_at(p);
         p = after_line(l);
         if (is_compiling_line(l, function)) {
             out->found = true;
             read_entry_block(out, p, function);
-            return 0;
+            return known_or_not(0, out);
         }
     }
-    return -1;
+    return known_or_not(-1, out);
 }

@@ -19,7 +19,8 @@ typedef struct kd_resources {
 /* Fills `out` from the ptxas -v log for entry `function` (mangled name as ptxas prints it),
  * or from `cuobjdump --dump-resource-usage` output (recognised by its "Resource usage:"
  * header; a cubin that kerndiff did not compile: no barrier count, LOCAL bytes as spill stores).
- * Returns 0 when found, -1 when the log has no such entry (out->found stays false).
+ * Returns 0 when found, -1 when the log has no such entry, or an entry whose registers it
+ * does not say (a reworded report: unknown, never 0 registers; out->found stays false).
  * `out` is cleared first; a log of several targets gives the first target's figures. */
 int kd_resources_parse(const char *ptxas_log, const char *function, kd_resources *out);
 

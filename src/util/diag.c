@@ -16,6 +16,12 @@ void kd_diag_set_sink(kd_diag_sink sink, void *ctx)
     sink_ctx = ctx;
 }
 
+void kd_diag_get_sink(kd_diag_sink *sink, void **ctx)
+{
+    *sink = sink_fn;
+    *ctx = sink_ctx;
+}
+
 const kd_diag *kd_diag_last(void)
 {
     return &last;

@@ -113,6 +113,8 @@ void kd_diag_arg_append(const kd_diag_arg *a, kd_strbuf *out);
 /* Where messages go: the top layer installs report/'s sink (kd_diag_to_stderr). */
 typedef void (*kd_diag_sink)(const kd_diag *d, void *ctx);
 void kd_diag_set_sink(kd_diag_sink sink, void *ctx);
+/* The sink installed now (NULL: none), so that a caller may watch what is said and hand it on. */
+void kd_diag_get_sink(kd_diag_sink *sink, void **ctx);
 /* With no sink installed, the last message said (for tests); its strings live until the next. */
 const kd_diag *kd_diag_last(void);
 

@@ -15,6 +15,11 @@ seeds_for() {
     fuzz_capture) ls tests/fuzz/seeds/capture/* ;;
     fuzz_heat) ls tests/fuzz/seeds/heat/* ;;
     fuzz_hotspots) ls tests/fuzz/seeds/hotspots/* ;;
+    fuzz_nsys_sqlite) # nsys's tables, made as app's e2e makes them (no binary seed in the tree)
+        mkdir -p "$build/seeds/nsys"
+        python3 tests/e2e/make_nsys_sqlite.py "$build/seeds/nsys/three-nvtx.sqlite" three --nvtx
+        python3 tests/e2e/make_nsys_sqlite.py "$build/seeds/nsys/fused.sqlite" fused
+        ls "$build"/seeds/nsys/* ;;
     esac
 }
 for target in "$build"/fuzz/fuzz_*; do

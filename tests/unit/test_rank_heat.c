@@ -44,6 +44,12 @@ static void make_heats(kd_rank_heat h[2])
         snprintf(h[k].devices[0].name, sizeof h[k].devices[0].name, "Simulated GPU");
         snprintf(h[k].stop, sizeof h[k].stop, "separated");
         h[k].entries = kd_xcalloc(3, sizeof *h[k].entries);
+        h[k].nmembers = 5; /* the rank's candidate set, in every heat */
+        h[k].members = kd_xcalloc(5, sizeof *h[k].members);
+        for (int m = 0; m < 5; m++) {
+            h[k].members[m].path = kd_xasprintf("%c.cu", 'a' + m);
+            snprintf(h[k].members[m].sha256, sizeof h[k].members[m].sha256, "%064d", m);
+        }
     }
     fill(&h[0].entries[h[0].count++], "a.cu", 0, 1.30, 12, &state);
     fill(&h[0].entries[h[0].count++], "b.cu", 1, 0.90, 6, &state);

@@ -155,17 +155,30 @@ static void test_crlf_and_missing_lines(void **state)
     assert_int_equal(r.stack_frame, 32);
     assert_int_equal(r.spill_loads, 8);
 
-    /* A log cut off after the Compiling line: the entry exists, its figures are unknown. */
+    /* A log cut off after the Compiling line: the entry exists, its figures are unknown (not
+     * found: shown `?`, never 0 registers, no occupancy from them). */
     assert_int_equal(kd_resources_parse("ptxas info : Compiling entry function 'k' for 'sm_90'",
                                         "k", &r),
-                     0);
-    assert_true(r.found);
-    assert_int_equal(r.registers, 0);
+                     -1);
+    assert_false(r.found);
     assert_int_equal(kd_resources_parse("ptxas info : Compiling entry function 'k' for 'sm_90'\n"
                                         "ptxas info : Function properties for k",
                                         "k", &r),
-                     0);
-    assert_int_equal(r.stack_frame, 0);
+                     -1);
+    assert_false(r.found);
+    /* A reworded report (issue 40): "Used 40 regs" is not 0 registers but unknown. */
+    assert_int_equal(kd_resources_parse("ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                                        "ptxas info    : Used 40 regs, 512 bytes smem\n",
+                                        "k", &r),
+                     -1);
+    assert_false(r.found);
+    /* more registers than any GPU gives a thread: damage, unknown */
+    assert_int_equal(kd_resources_parse("ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                                        "ptxas info    : Used 4096 registers\n",
+                                        "k", &r),
+                     -1);
+    assert_int_equal(kd_resources_parse("Resource usage:\n Function k:\n  REGS:26 STACK:0 SHARED:0\n", "k", &r), -1);
+    assert_false(r.found);
 }
 
 static void test_absent_function_clears_output(void **state)
@@ -189,9 +202,16 @@ static void test_huge_numbers_saturate(void **state)
                       "    99999999999999999999999 bytes stack frame\n"
                       "ptxas info    : Used 99999999999 registers, used x barriers, smem\n";
     kd_resources r;
-    assert_int_equal(kd_resources_parse(log, "k", &r), 0);
+    /* read without overflow (saturated), and a register count no GPU has is unknown (issue 40) */
+    assert_int_equal(kd_resources_parse(log, "k", &r), -1);
+    assert_false(r.found);
+    const char *big_stack = "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                            "ptxas info    : Function properties for k\n"
+                            "    99999999999999999999999 bytes stack frame\n"
+                            "ptxas info    : Used 40 registers, used x barriers, smem\n";
+    assert_int_equal(kd_resources_parse(big_stack, "k", &r), 0);
     assert_int_equal(r.stack_frame, LONG_MAX);
-    assert_int_equal(r.registers, INT_MAX);
+    assert_int_equal(r.registers, 40);
     assert_int_equal(r.barriers, 0);
 }
 

@@ -251,7 +251,13 @@ static void submit_through_sbatch_then_rerun_one(void **state)
 /* A heat with no candidate, as a shard writes it (rank/heat_json.c). */
 static void heat_file(const char *path, unsigned heat, unsigned long long seed)
 {
-    kd_rank_heat h = {.heat = heat, .heats = 3, .seed = seed, .family = 60, .baseline = "base.cu"};
+    /* the rank's set: one candidate (by its name, no file), in the heat it falls in */
+    char name[] = "cand.cu";
+    kd_rank_member member = {.path = name};
+    kd_rank_entry entry = {.name = name, .path = name, .gate = KD_RANK_UNTIMED, .stat = {-1, -1, -1}};
+    kd_rank_heat h = {.heat = heat, .heats = 3, .seed = seed, .family = 1, .baseline = "base.cu",
+                      .members = &member, .nmembers = 1, .entries = &entry,
+                      .count = kd_rank_heat_of(seed, name, 3) == heat};
     assert_int_equal(kd_rank_heat_write(&h, path), 0);
 }
 
