@@ -1112,6 +1112,7 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
                   check_entries(&b, req->buffers, "--buf", true, false) ||
                   check_entries(&b, req->scalars, "--arg", false, false) ||
                   (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true));
+    bool misnamed = failed;
     if (!failed) {
         init_args(&b);
         failed = resolve_n(&b);
@@ -1129,6 +1130,7 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
         memcpy(needs, out->needs_value, sizeof needs);
         kd_launch_spec_free(out);
         memcpy(out->needs_value, needs, sizeof needs);
+        out->misnamed = misnamed;
     }
     return failed ? -1 : 0;
 }
