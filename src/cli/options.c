@@ -265,7 +265,7 @@ static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *
         positional[npos++] = argv[optind++];
     }
     give_back(opts, st, positional, &npos);
-    if (npos == 1 && strcmp(positional[0], "help") == 0) {
+    if ((npos == 1 || npos == 2) && strcmp(positional[0], "help") == 0) { /* kerndiff help [CMD] */
         opts->command = KD_CMD_HELP;
         return 0;
     }
