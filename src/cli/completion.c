@@ -154,7 +154,12 @@ static void bash_completion(void)
     printf("\" -- \"$cur\"))\n    elif [[ $COMP_CWORD -eq 1 ]]; then\n        COMPREPLY=($(compgen -W \"");
     for (size_t i = 0; i < kd_command_word_count; i++)
         printf("%s%s", i ? " " : "", kd_command_words[i].name);
-    printf("\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
+    printf("\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n"
+           "    elif [[ $COMP_CWORD -eq 2 && ${COMP_WORDS[1]} == help ]]; then\n        COMPREPLY=($(compgen -W \"diff");
+    for (size_t i = 0; i < kd_command_word_count; i++) /* kerndiff help CMD */
+        if (strcmp(kd_command_words[i].name, "help") != 0)
+            printf(" %s", kd_command_words[i].name);
+    printf("\" -- \"$cur\"))\n    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
            "complete -o filenames -F _kerndiff kerndiff\n");
 }
 
