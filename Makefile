@@ -189,5 +189,7 @@ $(BUILD)/tests/kd-hotspots-diff: tests/gpu/hotspots_diff.c $(LIB)
 -include $(OBJ:.o=.d) $(BUILD)/src/main.d $(wildcard $(BUILD)/harness/*.d)
 
 # The man page's options come from `kerndiff --help` (scripts/gen-man.py); e2e checks it is current.
+# The exit-status tables of README.md and docs/OPTIONS.md come from cli/exit_codes.h (scripts/gen-exit-codes.py).
 man: $(BIN)
 	python3 scripts/gen-man.py $(BIN) docs/kerndiff.1.in > docs/kerndiff.1
+	python3 scripts/gen-exit-codes.py

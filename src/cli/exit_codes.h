@@ -12,7 +12,7 @@
 #define KD_EXIT_TABLE(X)                                                                                               \
     X(KD_EXIT_OK, 0, "the command ran (whatever the diff found)",                                                     \
       "a run where neither side has anything to compare says NOT CHECKED and exits 0; a reader that stops "          \
-      "reading early (`kerndiff ... | head`) is no failure: the status is the run's")                                 \
+      "reading early (`head` reading kerndiff's output) is no failure: the status is the run's")                                 \
     X(KD_EXIT_USAGE, 2, "usage: a bad command line",                                                                   \
       "unknown option, bad value, wrong number of files; options that contradict each other; two documents on "     \
       "stdout; an output that would overwrite an input, a file with a source extension or a file git tracks "       \
