@@ -147,7 +147,7 @@ static const char help_template[] =
         "  --audits N            the fewest untimed audit launches a side during the\n"
         "                        timing (3)\n"
         "  --allow-mismatch      exit 0 when outputs differ (by default: exit 6)\n"
-        "  --require-match       exit 6 when outputs differ or were not compared\n"
+        "  --require-match       exit 6 when outputs differ, 10 when they were not compared\n"
         "Analysis:\n"
         "  --all-instructions    list unchanged instruction rows too\n"
         "Output:\n"
