@@ -256,7 +256,8 @@ template <typename T> __global__ void scale(T *p, int n) { int i = threadIdx.x; 
 template __global__ void scale<float>(float *, int);
 template __global__ void scale<double>(double *, int);
 CU
-run template_ambiguous 0 -- "$WORK/tmpl.cu" "$WORK/tmpl.cu"
+# two instances and no --fn: each static diff, and timing asks for one (exit 3 with or without a GPU)
+run template_ambiguous 3 -- "$WORK/tmpl.cu" "$WORK/tmpl.cu"
 has template_ambiguous out '^== scale<double> ==  \['
 has template_ambiguous out '^== scale<float> ==  \['
 run template_pick 0 -- --fn 'scale<double>' "$WORK/tmpl.cu" "$WORK/tmpl.cu"
