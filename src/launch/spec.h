@@ -71,9 +71,9 @@ typedef struct kd_launch_spec {
      * kernels, kd_launch_needs_collect). */
     char needs_value[512];
     /* After a failed build: the request names what the kernel lacks (an --arg/--buf/--call
-     * entry of no parameter, an unknown annotation key, a role annotation of no buffer, more
-     * arguments than a launch takes): a mistake in what was asked, refused whether or not
-     * anything can run, so that a machine without a GPU catches it too. */
+     * entry of no parameter, an unknown annotation key, a role annotation of no buffer): a
+     * mistake in what was asked, refused whether or not anything can run, so that a machine
+     * without a GPU catches it too. */
     bool misnamed;
 } kd_launch_spec;
 
