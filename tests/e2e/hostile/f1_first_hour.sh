@@ -174,3 +174,9 @@ lacks f1_pipe err 'Broken pipe'
 KERNDIFF_SIMULATE="median=50us;median=80us" "$KD" --fail-if-slower 5 "$A" "$B" 2>"$WORK/f1_pipe_gate.err" </dev/null | true
 f1_rc=${PIPESTATUS[0]}
 if [ "$f1_rc" -eq 8 ]; then ok "f1_pipe_gate: the gate's status stands (8)"; else fail "f1_pipe_gate: exit $f1_rc, wanted 8" "$WORK/f1_pipe_gate.err"; fi
+lacks f1_pipe_gate err 'Broken pipe'
+# a document on stdout (--json -) too
+"$KD" --json - "$A" "$B" 2>"$WORK/f1_pipe_json.err" </dev/null | true
+f1_rc=${PIPESTATUS[0]}
+if [ "$f1_rc" -eq 0 ]; then ok "f1_pipe_json: exit 0"; else fail "f1_pipe_json: exit $f1_rc" "$WORK/f1_pipe_json.err"; fi
+lacks f1_pipe_json err 'Broken pipe'
