@@ -268,6 +268,11 @@ static void fish_completion(void)
         put_quoted(kd_command_words[i].what, true, NULL);
         printf("'\n");
     }
+    printf("complete -c kerndiff -n '__fish_seen_subcommand_from help' -f -a 'diff"); /* kerndiff help CMD */
+    for (size_t i = 0; i < kd_command_word_count; i++)
+        if (strcmp(kd_command_words[i].name, "help") != 0)
+            printf(" %s", kd_command_words[i].name);
+    printf("'\n");
 }
 
 void kd_print_completion(const char *shell)
