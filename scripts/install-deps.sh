@@ -11,6 +11,7 @@
 # environment .venv at the repository's root (ignored by git), which kerndiff, the Makefile
 # and the tests find by themselves; else python3's own site-packages (pyenv, a conda base).
 # Every step that fails ends the script with its status and a line saying which step.
+# KERNDIFF_SKIP_APT=1 skips apt-get (the system packages are there already).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VENV="$ROOT/.venv"
@@ -55,13 +56,20 @@ PYTHON=python3
 if [ -n "${VIRTUAL_ENV:-}" ]; then
     PYTHON="$VIRTUAL_ENV/bin/python3"
     echo "install-deps: installing the Python packages into the active virtual environment $VIRTUAL_ENV"
-elif [ "${KERNDIFF_VENV:-}" = 1 ] || [ -x "$VENV/bin/python3" ] || externally_managed; then
-    if [ ! -x "$VENV/bin/python3" ]; then
-        step "creating the virtual environment $VENV (needs python3-venv)" python3 -m venv "$VENV"
+else
+    why=""
+    if [ "${KERNDIFF_VENV:-}" = 1 ]; then why="KERNDIFF_VENV=1"
+    elif [ -x "$VENV/bin/python3" ]; then why="made by an earlier run"
+    elif externally_managed; then why="the system Python is externally managed, PEP 668"
     fi
-    PYTHON="$VENV/bin/python3"
-    echo "install-deps: installing the Python packages into $VENV (the system Python is externally managed, PEP 668);"
-    echo "              kerndiff, make and the tests use it by themselves (or: . .venv/bin/activate)"
+    if [ -n "$why" ]; then
+        if [ ! -x "$VENV/bin/python3" ]; then
+            step "creating the virtual environment $VENV (needs python3-venv)" python3 -m venv "$VENV"
+        fi
+        PYTHON="$VENV/bin/python3"
+        echo "install-deps: installing the Python packages into $VENV ($why);"
+        echo "              kerndiff, make and the tests use it by themselves (or: . .venv/bin/activate)"
+    fi
 fi
 # Triton compiles .py kernels ahead of time (no GPU, no torch needed): pinned to the version
 # the Triton backend is checked against. (KERNDIFF_PIP_PACKAGES replaces the list: a test of
