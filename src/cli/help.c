@@ -392,9 +392,9 @@ void kd_help_print(const kd_command_help *const *commands, size_t n)
     kd_sb_puts(&sb, "\n");
     exit_status_lines(&sb);
     kd_sb_puts(&sb, "A file named -x.cu goes after --. Full reference: docs/OPTIONS.md.\n\nExamples:\n");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) /* each command's first */
         if (commands[i]->examples)
-            prefixed_lines(&sb, "  ", "  ", commands[i]->examples);
+            kd_sb_printf(&sb, "  %.*s\n", (int)strcspn(commands[i]->examples, "\n"), commands[i]->examples);
     fputs(kd_sb_str(&sb), stdout);
     kd_sb_free(&sb);
 }
