@@ -27,7 +27,7 @@ const kd_command_word kd_command_words[] = {
     {"app", "two programs' GPU activity, kernel by kernel"},
     {"capture", "record a kernel launch in a program, for --launch"},
     {"rank", "many candidates against one baseline: the correct ones, the fastest with confidence"},
-    {"help", "the options"},
+    {"help", "the help: every option, or one command's (help CMD)"},
 };
 const size_t kd_command_word_count = sizeof kd_command_words / sizeof *kd_command_words;
 
