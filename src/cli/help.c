@@ -378,9 +378,9 @@ void kd_help_print(const kd_command_help *const *commands, size_t n)
                 line += len + (line[len] == '\n');
             }
     kd_sb_puts(&sb, "\n");
-    for (size_t i = 0; i < n && n; i++)
-        if (commands[i]->synopsis) {
-            kd_sb_printf(&sb, "%s\n\n", commands[i]->what); /* the first row's: what kerndiff does */
+    for (size_t i = 0; i < n; i++)
+        if (commands[i]->synopsis) { /* the first command's (the diff's) says what kerndiff does */
+            kd_sb_printf(&sb, "%s\n\n", commands[i]->what);
             break;
         }
     kd_sb_puts(&sb, "Commands (kerndiff help CMD, or kerndiff CMD --help: its options and examples):\n");
