@@ -29,9 +29,13 @@ CONFORMANCE := $(BUILD)/tests/conformance
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+# The project's virtual environment (scripts/install-deps.sh makes .venv where the system
+# Python is externally managed, PEP 668): first on PATH, so that python3 in the tests is the
+# one with Triton and jsonschema.
+VENV_BIN := $(wildcard $(CURDIR)/.venv/bin)
 # nvcc and the PyPI-installed SASS tools, for the tests and the demo.
-CUDA_TOOLS := $(shell python3 scripts/cuda-tools-path.py 2>/dev/null)
-export PATH := $(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
+CUDA_TOOLS := $(shell PATH="$(if $(VENV_BIN),$(VENV_BIN):)$$PATH" python3 scripts/cuda-tools-path.py 2>/dev/null)
+export PATH := $(if $(VENV_BIN),$(VENV_BIN):)$(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
 .PHONY: all test unit e2e check layers clean-clone install sanitize fuzz fuzz-run demo clean man
 all: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(CONFORMANCE)
@@ -126,9 +130,14 @@ layers:
 clean-clone:
 	tests/e2e/clean_clone.sh
 
-# The demo times both sides when there is a GPU: it needs the harness programs too.
-demo: $(BIN) $(HARNESS)
+# The demo times both sides when there is a GPU: it needs the harness programs too, built on
+# every core unless the command line says -j itself; then it says how to run what it built.
+KD_JOBS := $(shell nproc 2>/dev/null || echo 2)
+demo:
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KD_JOBS)) $(BIN) $(HARNESS) $(HELPERS)
 	$(BIN) examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+	@echo
+	@echo "kerndiff is built: run it as $(BIN) V1.cu V2.cu, or install it with sudo make install (PREFIX=$(PREFIX))"
 
 # Sanitizer build in its own folder so it never mixes objects with the normal build.
 sanitize:
@@ -180,5 +189,7 @@ $(BUILD)/tests/kd-hotspots-diff: tests/gpu/hotspots_diff.c $(LIB)
 -include $(OBJ:.o=.d) $(BUILD)/src/main.d $(wildcard $(BUILD)/harness/*.d)
 
 # The man page's options come from `kerndiff --help` (scripts/gen-man.py); e2e checks it is current.
+# The exit-status tables of README.md and docs/OPTIONS.md come from cli/exit_codes.h (scripts/gen-exit-codes.py).
 man: $(BIN)
 	python3 scripts/gen-man.py $(BIN) docs/kerndiff.1.in > docs/kerndiff.1
+	python3 scripts/gen-exit-codes.py

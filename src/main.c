@@ -1,6 +1,7 @@
 /* kerndiff — compare two versions of a GPU kernel. This file only dispatches: the command
  * word (cli/options.c) selects a row of cmd/'s table (cmd/cmd.h), whose module runs it; each
  * stage of the pipeline lives in its own folder under src/ (see docs/ARCHITECTURE.md). */
+#include <errno.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "report/formats.h"
 #include "report/stderr_text.h"
 #include "util/env.h"
+#include "util/output.h"
 #include "util/progress.h"
 #include "util/xalloc.h"
 
@@ -46,6 +48,11 @@ int main(int argc, char **argv)
     kd_cmd_args args = {&opts, argc, argv};
     rc = cmd ? cmd->run(&args) : KD_EXIT_TOOL;
     kd_options_free(&opts);
+    /* A reader that stopped reading (kerndiff ... | head) is no failure: quietly, the run's
+     * status (cli/exit_codes.h, KD_EXIT_OK's row). Any other write error is one. */
+    int err;
+    if (kd_stdout_check(&err) != 0 && err == EPIPE)
+        return rc;
     if (kd_formats_stdout_check() != 0 && rc == KD_EXIT_OK)
         rc = kd_outputs_status(1); /* a report nobody received: the status says so too */
     return rc;

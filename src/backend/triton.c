@@ -59,7 +59,16 @@ static int triton_harness(int side, kd_argv *argv, kd_strbuf *why)
     return kd_backend_find_harness("kerndiff-harness", argv, why);
 }
 
-static const char *python_of(const kd_frontend_options *opts) { return opts->python ? opts->python : "python3"; }
+/* --python, else wire/locate.h's default ($KERNDIFF_PYTHON, the project's .venv, python3): looked up once. */
+static const char *python_of(const kd_frontend_options *opts)
+{
+    static char *default_python;
+    if (opts->python)
+        return opts->python;
+    if (!default_python)
+        default_python = kd_python_path();
+    return default_python;
+}
 
 /* The side a message concerns (util/diag.h), from its label "v1"/"v2"; none for NULL. */
 static int side_no(const char *label) { return label && label[0] == 'v' ? label[1] - '0' : KD_DIAG_NO_SIDE; }

@@ -159,7 +159,13 @@ static void bash_completion(void)
     printf("\"\n    elif [[ $COMP_CWORD -eq 1 ]]; then\n        mapfile -t COMPREPLY < <(compgen -W \"");
     for (size_t i = 0; i < kd_command_word_count; i++)
         printf("%s%s", i ? " " : "", kd_command_words[i].name);
-    printf("\" -- \"$cur\"; compgen -f -- \"$cur\")\n    else\n        _kerndiff_reply -f\n    fi\n}\n"
+    printf("\" -- \"$cur\"; compgen -f -- \"$cur\")\n"
+           "    elif [[ $COMP_CWORD -eq 2 && ${COMP_WORDS[1]} == help ]]; then\n"
+           "        mapfile -t COMPREPLY < <(compgen -W \"diff");
+    for (size_t i = 0; i < kd_command_word_count; i++) /* kerndiff help CMD */
+        if (strcmp(kd_command_words[i].name, "help") != 0)
+            printf(" %s", kd_command_words[i].name);
+    printf("\" -- \"$cur\")\n    else\n        _kerndiff_reply -f\n    fi\n}\n"
            "complete -o filenames -F _kerndiff kerndiff\n");
 }
 
@@ -268,6 +274,11 @@ static void fish_completion(void)
         put_quoted(kd_command_words[i].what, true, NULL);
         printf("'\n");
     }
+    printf("complete -c kerndiff -n '__fish_seen_subcommand_from help' -f -a 'diff"); /* kerndiff help CMD */
+    for (size_t i = 0; i < kd_command_word_count; i++)
+        if (strcmp(kd_command_words[i].name, "help") != 0)
+            printf(" %s", kd_command_words[i].name);
+    printf("'\n");
 }
 
 void kd_print_completion(const char *shell)

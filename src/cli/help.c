@@ -1,36 +1,24 @@
 /* The help text: --help prints it, the man page is made from it (scripts/gen-man.py) and the
  * completions take each option's description from it (cli/completion.c). The output formats'
  * options are not written here: each is a row of report/formats.c's table, listed where its
- * row's section has its place below (a line "@SECTION"), in the table's order. */
+ * row's section has its place below (a line "@SECTION"), in the table's order. The commands'
+ * synopses, descriptions and examples are their rows' (cmd/commands.c, cli/help.h); the exit
+ * statuses are cli/exit_codes.h's table. Every line fits 80 columns: an option whose lines
+ * would not is wrapped again here (a format row's text is written elsewhere). */
+#include "cli/help.h"
+
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/exit_codes.h"
 #include "cli/option_parse.h"
 #include "cli/options.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static const char help_template[] =
-        "usage: kerndiff [options] V1.cu V2.cu     diff two versions of a kernel\n"
-        "       kerndiff [options] FILE.cu         git: HEAD against the working copy\n"
-        "       kerndiff --at REF[..REF2] FILE.cu  git: a revision against the working copy,\n"
-        "                                          or two revisions\n"
-        "       kerndiff list FILE.cu              list the kernels of a file and their launch\n"
-        "       kerndiff compare OLD.json NEW.json two saved runs (--save), v2 of each\n"
-        "                                          (--side v1 for v1)\n"
-        "       kerndiff app [options] CMD1 CMD2   two programs' GPU activity, kernel by kernel\n"
-        "                                          (commands, or nsys SQLite exports)\n"
-        "       kerndiff app --at REF CMD          the same program at a git revision and now\n"
-        "       kerndiff capture --fn NAME -o FILE -- CMD ARGS...\n"
-        "                                          record the kernel's launch in the program\n"
-        "                                          CMD (with a GPU), for --launch FILE\n"
-        "       kerndiff rank [options] BASE CAND...  many candidates (files, folders) against one\n"
-        "                                          baseline: the correct ones, the fastest with confidence\n"
-        "\n"
-        "Builds both versions with nvcc and shows what the compiler made of each: PTX and\n"
-        "SASS instruction histograms, registers, spills, shared memory, barriers and the\n"
-        "theoretical occupancy. With a GPU, times both (95% CI and a verdict) and\n"
-        "compares their outputs. Full reference: docs/OPTIONS.md.\n"
-        "\n"
         "Choosing the kernel:\n"
         "  --fn NAME             the kernel to compare (NAME<T> picks a template instance)\n"
         "  --fn NAME1:NAME2      when v1 and v2 name it differently\n"
@@ -43,7 +31,8 @@ static const char help_template[] =
         "  --nvcc PATH           the nvcc to use (default: $KERNDIFF_NVCC, else nvcc on PATH,\n"
         "                        else /usr/local/cuda/bin/nvcc)\n"
         "  --no-cache            rebuild even if the build cache has both builds\n"
-        "  --python PATH         the Python with Triton, for .py files (default python3)\n"
+        "  --python PATH         the Python with Triton, for .py files (default:\n"
+        "                        $KERNDIFF_PYTHON, else the project's .venv, else python3)\n"
         "  --no-autotune         an @triton.autotune kernel: its first config, untimed (default:\n"
         "                        each config timed briefly, the fastest kept)\n"
         "  --run CMD             Triton: take each side's launch from the Python program CMD (split\n"
@@ -68,7 +57,7 @@ static const char help_template[] =
         "                        the program's data) on both sides; outputs are also compared\n"
         "                        with the program's own result\n"
         "  --from CMD            capture the launch of --fn in the program CMD, then replay it\n"
-        "Capturing (kerndiff capture --fn NAME [--nth K] -o FILE -- CMD ARGS...; with a GPU):\n"
+        "Capturing (kerndiff capture; with a GPU):\n"
         "  -o FILE               the capture file (written 0600: it holds the program's data)\n"
         "  --continue            let the program run to its end after the capture\n"
         "Sweeps:\n"
@@ -115,7 +104,7 @@ static const char help_template[] =
         "Hot spots (CUDA C and Triton cubins, with line info; with a GPU and nvdisasm):\n"
         "  --hotspots            where inside the kernel the time moved: PC samples per source line\n"
         "  --hotspots-period N   2^N cycles between samples, 5 to 31 (implies --hotspots; CUPTI's default)\n"
-        "Ranking (kerndiff rank BASE CAND...; docs/RANK.md):\n"
+        "Ranking (kerndiff rank; docs/RANK.md):\n"
         "  --top K               contenders to separate and compare pairwise (3)\n"
         "  --budget-ms MS        wall time each heat's race may take (none)\n"
         "  --max-rounds N        rounds at most for one candidate (200)\n"
@@ -159,7 +148,7 @@ static const char help_template[] =
         "  --audits N            the fewest untimed audit launches a side during the\n"
         "                        timing (3)\n"
         "  --allow-mismatch      exit 0 when outputs differ (by default: exit 6)\n"
-        "  --require-match       exit 6 when outputs differ or were not compared\n"
+        "  --require-match       exit 6 when outputs differ, 10 when they were not compared\n"
         "Analysis:\n"
         "  --all-instructions    list unchanged instruction rows too\n"
         "Output:\n"
@@ -170,23 +159,11 @@ static const char help_template[] =
         "  --brief               the verdict, correctness and what changed, nothing else\n"
         "  -q, --quiet           nothing on stderr but errors\n"
         "  -v, --verbose         every stage on stderr with its time (also KERNDIFF_TRACE=1)\n"
-        "  --completion bash|zsh|fish   print a shell completion script\n"
-        "  -h, --help            this text\n"
-        "  --version             the version\n"
-        "\n"
-        "Exit status: 0 diff done, 2 usage, 3 input (missing file, kernel not found or\n"
-        "ambiguous), 4 build failed (app: --prepare), 5 runtime failure (app: a command\n"
-        "failed), 6 outputs differ or an audit failed (--allow-mismatch: 0), 7 a\n"
-        "required tool is missing, an output could not be written or memory ran out,\n"
-        "8 v2 slower than --fail-if-slower allows, 9 --sanitize found a problem.\n"
-        "A file named -x.cu goes after --.\n"
-        "\n"
-        "Examples:\n"
-        "  kerndiff examples/vector_loads/v1.cu examples/vector_loads/v2.cu\n"
-        "  kerndiff --fn reduce --arch sm_80 old.cu new.cu\n"
-        "  kerndiff --fn add_v1:add_v2 --json=diff.json a.cu b.cu\n"
-        "  kerndiff --n 64M --arg alpha=2 --require-match old.cu new.cu\n"
-        "  kerndiff list examples/matmul/v2.cu\n";
+        "About kerndiff:\n"
+        "  -h, --help            this text (kerndiff CMD --help, kerndiff help CMD: one\n"
+        "                        command's options and examples)\n"
+        "  --version             the version, and where its parts and tools were found\n"
+        "  --completion bash|zsh|fish   print a shell completion script\n";
 
 /* A format option's lines: the option column (22 wide, as the lines above), its description,
  * and each further line of the description under the first. */
@@ -201,6 +178,80 @@ static void format_option_lines(kd_strbuf *sb, const kd_format_option *o)
         if (*line == '\n' && *++line)
             kd_sb_printf(sb, "%24s", "");
     }
+}
+
+enum { HELP_WIDTH = 80, HELP_DESCRIPTION_COLUMN = 24 };
+
+/* Appends `text`'s words to sb from column `column`, a new line indented to `indent` before a
+ * word that would pass HELP_WIDTH; ends the line. */
+static void wrap_words(kd_strbuf *sb, const char *text, size_t column, size_t indent)
+{
+    bool first = true;
+    for (const char *w = text + strspn(text, " \n"); *w; w += strspn(w, " \n")) {
+        size_t len = strcspn(w, " \n");
+        if (!first && column + 1 + len > HELP_WIDTH) {
+            kd_sb_printf(sb, "\n%*s", (int)indent, "");
+            column = indent;
+        } else if (!first) {
+            kd_sb_puts(sb, " ");
+            column++;
+        }
+        kd_sb_append(sb, w, len);
+        column += len;
+        first = false;
+        w += len;
+    }
+    kd_sb_puts(sb, "\n");
+}
+
+/* One option's lines (its first line "  OPTION  description" and the lines under it), as
+ * they are when they fit, else its description wrapped again under the option column. */
+static void option_entry(kd_strbuf *sb, const char *entry, size_t len)
+{
+    bool fits = true;
+    for (size_t at = 0; at < len;) {
+        size_t line = strcspn(entry + at, "\n");
+        fits &= line <= HELP_WIDTH;
+        at += line + 1;
+    }
+    if (fits) {
+        kd_sb_append(sb, entry, len);
+        return;
+    }
+    const char *gap = strstr(entry + 2, "  ");
+    size_t option_len = gap && gap < entry + len ? (size_t)(gap - entry - 2) : len - 2;
+    char *description = kd_xstrndup(entry + 2 + option_len, len - 2 - option_len);
+    size_t column;
+    if (option_len + 4 <= HELP_DESCRIPTION_COLUMN) {
+        kd_sb_printf(sb, "  %-*.*s  ", HELP_DESCRIPTION_COLUMN - 4, (int)option_len, entry + 2);
+        column = HELP_DESCRIPTION_COLUMN;
+    } else {
+        kd_sb_printf(sb, "  %.*s   ", (int)option_len, entry + 2);
+        column = option_len + 5;
+    }
+    wrap_words(sb, description, column, HELP_DESCRIPTION_COLUMN);
+    free(description);
+}
+
+/* The options' text with every entry made to fit (option_entry). */
+static char *fitted(const char *text)
+{
+    kd_strbuf sb = {0};
+    for (const char *line = text; *line;) {
+        const char *end = line + strcspn(line, "\n");
+        if (strncmp(line, "  -", 3) != 0) {
+            kd_sb_append(&sb, line, (size_t)(end - line) + (*end == '\n'));
+            line = end + (*end == '\n');
+            continue;
+        }
+        /* the entry: its first line and the deeper-indented lines under it */
+        const char *next = end + (*end == '\n');
+        while (strncmp(next, "    ", 4) == 0)
+            next += strcspn(next, "\n") + (next[strcspn(next, "\n")] == '\n');
+        option_entry(&sb, line, (size_t)(next - line));
+        line = next;
+    }
+    return kd_sb_take(&sb);
 }
 
 const char *kd_help(void)
@@ -222,7 +273,8 @@ const char *kd_help(void)
         }
         line += len + (line[len] == '\n');
     }
-    text = kd_sb_take(&sb);
+    text = fitted(kd_sb_str(&sb));
+    kd_sb_free(&sb);
     return text;
 }
 
@@ -235,7 +287,190 @@ bool kd_help_has_section(const char *section)
     return false;
 }
 
-void kd_print_help(void)
+/* ---- the commands' help --------------------------------------------------------------- */
+
+static const kd_exit_row exit_rows[] = {
+#define KD_EXIT_ROW(name, value, summary, details) {value, summary, details},
+    KD_EXIT_TABLE(KD_EXIT_ROW)
+#undef KD_EXIT_ROW
+};
+
+/* "Exit status:" and one line per row of cli/exit_codes.h's table. */
+static void exit_status_lines(kd_strbuf *sb)
 {
-    fputs(kd_help(), stdout);
+    kd_sb_puts(sb, "Exit status:\n");
+    for (size_t i = 0; i < sizeof exit_rows / sizeof *exit_rows; i++)
+        kd_sb_printf(sb, "  %-2d  %s\n", exit_rows[i].code, exit_rows[i].summary);
+}
+
+/* Each line of `lines` ("\n"-separated), prefixed. */
+static void prefixed_lines(kd_strbuf *sb, const char *first_prefix, const char *prefix, const char *lines)
+{
+    for (const char *line = lines; *line;) {
+        size_t len = strcspn(line, "\n");
+        kd_sb_printf(sb, "%s%.*s\n", line == lines ? first_prefix : prefix, (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+}
+
+/* A section heading's name: "Timing (with a GPU):" is "Timing". */
+static size_t section_name_len(const char *line)
+{
+    size_t len = strcspn(line, "\n");
+    size_t name = strcspn(line, "(:");
+    if (name > 0 && line[name - 1] == ' ')
+        name--;
+    return name < len ? name : len;
+}
+
+/* Whether the entry's option column names `option` ("--side", "-q"). */
+static bool entry_names(const char *entry, const char *option)
+{
+    const char *gap = strstr(entry + 2, "  ");
+    size_t column = gap ? (size_t)(gap - entry - 2) : strcspn(entry + 2, "\n");
+    size_t len = strlen(option);
+    for (const char *p = entry + 2; p + len <= entry + 2 + column; p++)
+        if ((p == entry + 2 || p[-1] == ' ') && strncmp(p, option, len) == 0 && strchr(" ,=[", p[len] ? p[len] : ' '))
+            return true;
+    return false;
+}
+
+/* The part of the options' text one item of a command's list names: "Timing" (the section,
+ * heading and entries) or "Workflows:--side" (the heading and that entry alone). `heading`
+ * is the last heading written, so that entries of one section share it. */
+static void options_item(kd_strbuf *sb, const char *item, size_t item_len, const char **heading)
+{
+    const char *colon = memchr(item, ':', item_len);
+    size_t name_len = colon ? (size_t)(colon - item) : item_len;
+    char option[48] = "";
+    if (colon)
+        snprintf(option, sizeof option, "%.*s", (int)(item_len - name_len - 1), colon + 1);
+    const char *text = kd_help();
+    for (const char *line = text; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n')) {
+        if (line[0] == ' ' || section_name_len(line) != name_len || strncmp(line, item, name_len) != 0)
+            continue;
+        const char *entry = line + strcspn(line, "\n") + 1;
+        while (*entry == ' ') {
+            const char *next = entry + strcspn(entry, "\n") + 1;
+            while (strncmp(next, "    ", 4) == 0)
+                next += strcspn(next, "\n") + 1;
+            if (!*option || entry_names(entry, option)) {
+                if (*heading != line)
+                    kd_sb_printf(sb, "%.*s\n", (int)strcspn(line, "\n"), line);
+                *heading = line;
+                kd_sb_append(sb, entry, (size_t)(next - entry));
+            }
+            entry = next;
+        }
+        return;
+    }
+}
+
+void kd_help_print(const kd_command_help *const *commands, size_t n)
+{
+    kd_strbuf sb = {0};
+    bool first = true;
+    for (size_t i = 0; i < n; i++)
+        if (commands[i]->synopsis)
+            for (const char *line = commands[i]->synopsis; *line;) {
+                size_t len = strcspn(line, "\n");
+                kd_sb_printf(&sb, "%s%.*s\n", first ? "usage: " : "       ", (int)len, line);
+                first = false;
+                line += len + (line[len] == '\n');
+            }
+    kd_sb_puts(&sb, "\n");
+    for (size_t i = 0; i < n; i++)
+        if (commands[i]->synopsis) { /* the first command's (the diff's) says what kerndiff does */
+            kd_sb_printf(&sb, "%s\n\n", commands[i]->what);
+            break;
+        }
+    kd_sb_puts(&sb, "Commands (kerndiff help CMD, or kerndiff CMD --help: its options and examples):\n");
+    for (size_t i = 0; i < n; i++)
+        if (commands[i]->synopsis)
+            kd_sb_printf(&sb, "  %-9s %s\n", commands[i]->word, commands[i]->summary);
+    kd_sb_puts(&sb, "\n");
+    kd_sb_puts(&sb, kd_help());
+    kd_sb_puts(&sb, "\n");
+    exit_status_lines(&sb);
+    kd_sb_puts(&sb, "A file named -x.cu goes after --. Full reference: docs/OPTIONS.md.\n\nExamples:\n");
+    for (size_t i = 0; i < n; i++) /* each command's first */
+        if (commands[i]->examples)
+            kd_sb_printf(&sb, "  %.*s\n", (int)strcspn(commands[i]->examples, "\n"), commands[i]->examples);
+    fputs(kd_sb_str(&sb), stdout);
+    kd_sb_free(&sb);
+}
+
+void kd_help_print_command(const kd_command_help *c)
+{
+    kd_strbuf sb = {0};
+    prefixed_lines(&sb, "usage: ", "       ", c->synopsis);
+    kd_sb_printf(&sb, "\n%s\n", c->what);
+    if (c->options && *c->options) {
+        kd_sb_puts(&sb, "\nOptions:\n");
+        const char *heading = NULL;
+        for (const char *item = c->options; *item;) {
+            size_t len = strcspn(item, "|");
+            options_item(&sb, item, len, &heading);
+            item += len + (item[len] == '|');
+        }
+    }
+    if (c->examples) {
+        kd_sb_puts(&sb, "\nExamples:\n");
+        prefixed_lines(&sb, "  ", "  ", c->examples);
+    }
+    kd_sb_puts(&sb, "\nEvery option and the exit statuses: kerndiff --help, docs/OPTIONS.md.\n");
+    fputs(kd_sb_str(&sb), stdout);
+    kd_sb_free(&sb);
+}
+
+const char *kd_help_subject(int argc, char *const *argv)
+{
+    const struct option *options = kd_opt_long_options();
+    bool after_help = false;
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (strcmp(w, "--") == 0)
+            break;
+        if (w[0] == '-' && w[1]) {
+            /* an option: skip the value it takes as the next word */
+            if (w[1] != '-') {
+                if (!w[2] && strchr(kd_short_options, w[1]) && strchr(kd_short_options, w[1])[1] == ':')
+                    i++;
+                continue;
+            }
+            if (strchr(w, '='))
+                continue;
+            for (const struct option *o = options; o->name; o++)
+                if (strcmp(o->name, w + 2) == 0 && o->has_arg == required_argument)
+                    i++;
+            continue;
+        }
+        if (strcmp(w, "help") == 0 && !after_help) {
+            after_help = true;
+            continue;
+        }
+        if (after_help || kd_is_command_word(w))
+            return w;
+        return NULL; /* a file: the diff's help is the whole help */
+    }
+    return NULL;
+}
+
+int kd_help_print_for(const char *subject, const kd_command_help *const *commands, size_t n)
+{
+    if (!subject) {
+        kd_help_print(commands, n);
+        return KD_EXIT_OK;
+    }
+    char words[160] = "";
+    for (size_t i = 0; i < n; i++) {
+        if (!commands[i]->synopsis)
+            continue;
+        if (strcmp(commands[i]->word, subject) == 0) {
+            kd_help_print_command(commands[i]);
+            return KD_EXIT_OK;
+        }
+        snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s", *words ? ", " : "", commands[i]->word);
+    }
+    return kd_usage_error("no command '%s' to help with: the commands are %s", subject, words);
 }

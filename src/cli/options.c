@@ -27,7 +27,7 @@ const kd_command_word kd_command_words[] = {
     {"app", "two programs' GPU activity, kernel by kernel"},
     {"capture", "record a kernel launch in a program, for --launch"},
     {"rank", "many candidates against one baseline: the correct ones, the fastest with confidence"},
-    {"help", "the options"},
+    {"help", "the help: every option, or one command's (help CMD)"},
 };
 const size_t kd_command_word_count = sizeof kd_command_words / sizeof *kd_command_words;
 
@@ -265,7 +265,7 @@ static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *
         positional[npos++] = argv[optind++];
     }
     give_back(opts, st, positional, &npos);
-    if (npos == 1 && strcmp(positional[0], "help") == 0) {
+    if ((npos == 1 || npos == 2) && strcmp(positional[0], "help") == 0) { /* kerndiff help [CMD] */
         opts->command = KD_CMD_HELP;
         return 0;
     }

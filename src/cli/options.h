@@ -74,7 +74,6 @@ void kd_options_free(kd_options *opts);
 /* The FILE given to output option `option` ("--json", "--html" ...; "-": stdout), NULL when it
  * was not given or is no output option. */
 const char *kd_options_output(const kd_options *opts, const char *option);
-void kd_print_help(void);
 /* Whether a document (--json, --markdown, ... any output option's "-") goes to stdout: then
  * the terminal report does not. */
 bool kd_options_stdout_taken(const kd_options *opts);

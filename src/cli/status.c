@@ -12,6 +12,7 @@ int kd_exit_code(kd_outcome outcome)
     case KD_FAIL_RUNTIME: return KD_EXIT_RUNTIME;
     case KD_FAIL_TOOL: return KD_EXIT_TOOL;
     case KD_FAIL_SANITIZER: return KD_EXIT_SANITIZER;
+    case KD_FAIL_NOT_EVALUATED: return KD_EXIT_NOT_EVALUATED;
     }
     return KD_EXIT_TOOL; /* not an outcome: kerndiff's own fault */
 }
@@ -28,7 +29,8 @@ int kd_comparison_status(const kd_comparison *c, kd_outcome outcome, int output_
         return kd_exit_code(outcome);
     if (output_failures > 0)
         return kd_outputs_status(output_failures); /* a report nobody received comes first */
-    /* A gate that could not be judged fails closed (KD_EXIT_RUNTIME). */
+    /* A gate that could not be judged fails closed, with its own status (never a pass, and
+     * not a crash: CI tells "no GPU here" from "the kernel broke"). */
     switch (c->gate.result) {
     case KD_GATE_PASSED: return KD_EXIT_OK;
     case KD_GATE_SLOWER: *gate_failed = true; return KD_EXIT_SLOWER;
@@ -36,7 +38,7 @@ int kd_comparison_status(const kd_comparison *c, kd_outcome outcome, int output_
     case KD_GATE_NOT_MEASURED: break;
     }
     *gate_failed = true;
-    return KD_EXIT_RUNTIME;
+    return KD_EXIT_NOT_EVALUATED;
 }
 
 int kd_app_status(const kd_app_comparison *c, kd_outcome outcome, int output_failures, bool *gate_failed)

@@ -21,7 +21,7 @@ int kd_outputs_status(int failures);
 /* A comparison's exit status: the outcome's when it failed; else KD_EXIT_TOOL when an output
  * failed; else the gate's: OK when it passed, KD_EXIT_SLOWER, KD_EXIT_MISMATCH or (a gate
  * that could not be judged: nothing timed, or --require-match with no outputs compared)
- * KD_EXIT_RUNTIME, and *gate_failed set (say why with report/gate_text.h). */
+ * KD_EXIT_NOT_EVALUATED, and *gate_failed set (say why with report/gate_text.h). */
 int kd_comparison_status(const kd_comparison *c, kd_outcome outcome, int output_failures, bool *gate_failed);
 
 /* `kerndiff app`'s, in the same order: the outcome, the outputs, then its gate

@@ -4,10 +4,12 @@
  * fan-out (report/formats.h) and returns the exit status cli/status.c makes.
  *
  * Adding a command: a word in cli/options (kd_command), one file cmd/NAME.c, one row in
- * cmd/commands.c. */
+ * cmd/commands.c, whose help part makes `kerndiff help NAME`, `kerndiff NAME --help`, its line
+ * in `kerndiff --help` and its section of the man page (scripts/gen-man.py). */
 #ifndef KD_CMD_CMD_H
 #define KD_CMD_CMD_H
 
+#include "cli/help.h"
 #include "cli/options.h"
 #include "diff/comparison.h"
 #include "util/outcome.h"
@@ -24,6 +26,7 @@ typedef struct kd_cmd {
     kd_command id;     /* cli/options.h */
     const char *name;  /* "diff", "list", ... (for the table's readers) */
     int (*run)(const kd_cmd_args *a); /* returns the exit status */
+    kd_command_help help; /* its synopsis, options and examples (cli/help.h); none for --version */
 } kd_cmd;
 
 /* The table, ending with a row whose name is NULL. */

@@ -1,4 +1,4 @@
-/* The commands that only say something about kerndiff: --help, --version, --completion. */
+/* The commands that only say something about kerndiff: --help (help), --version, --completion. */
 #include "cmd/cmd.h"
 
 #include <stdio.h>
@@ -7,11 +7,14 @@
 #include "report/report.h"
 #include "wire/protocol.h"
 
+/* kerndiff --help, kerndiff help [CMD], kerndiff CMD --help: from the rows' help parts. */
 int kd_cmd_help(const kd_cmd_args *a)
 {
-    (void)a;
-    kd_print_help();
-    return 0;
+    const kd_command_help *rows[16];
+    size_t n = 0;
+    for (const kd_cmd *c = kd_cmds; c->name && n < sizeof rows / sizeof *rows; c++)
+        rows[n++] = &c->help;
+    return kd_help_print_for(kd_help_subject(a->argc, a->argv), rows, n);
 }
 
 /* The Makefile's: the commit built, "+" for changes not committed (unknown outside git). */

@@ -409,9 +409,9 @@ static int compare_one(const kd_diff_options *opts, const kd_comparison *c, cons
 }
 
 /* Several kernels shared and no --fn: every shared one compared statically (c->kernels), the
- * others listed. Timing needs one kernel: asked (no --no-run) where it could run (a GPU), it
- * did not happen: the status of a launch that could not be described; where it could not
- * run anyway (no GPU), the static diff is the whole result. */
+ * others listed. Timing needs one kernel: asked (no --no-run), it did not happen: the status
+ * of a launch that could not be described, with or without a GPU (a machine without one
+ * catches the missing --fn as one with a GPU does); --no-run asks for the static diff alone. */
 static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_kernel_match *match)
 {
     c->kernels = kd_xcalloc(match->nshared, sizeof *c->kernels);
@@ -429,7 +429,7 @@ static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_ker
     }
     c->kernels_untimed = !opts->no_run;
     kd_note why = {0};
-    bool could_time = !opts->no_run && kd_runtime_backend(opts, c, &why);
+    bool could_time = !opts->no_run && (kd_runtime_backend(opts, c, &why) || why.id == KD_RUNTIME_NO_GPU);
     kd_note_free(&why);
     kd_trace("%zu kernels compared statically", c->kernel_count);
     if (!could_time)

@@ -128,16 +128,27 @@ static int nothing_run(const kd_diff_options *opts, kd_comparison *c)
     int rc = KD_OK;
     if (opts->sanitize.tools) {
         kd_note_set(&c->runtime_note, KD_RUNTIME_GATE_NOT_EVALUATED, KD_NOTE_NO_SIDE, "--sanitize", why, detail);
-        rc = KD_FAIL_RUNTIME;
+        rc = KD_FAIL_NOT_EVALUATED;
     }
     free(detail);
     return rc;
 }
 
+/* Whether a side's launch was refused for naming what the kernel lacks (kd_launch_spec's
+ * misnamed): a mistake in the request, refused even where nothing can run (no GPU). */
+static bool launch_misnamed(const kd_comparison *c)
+{
+    return (c->side[0].launch_error && c->side[0].launch.misnamed) ||
+           (c->side[1].launch_error && c->side[1].launch.misnamed);
+}
+
 int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c)
 {
     const kd_backend *backend = kd_runtime_backend(opts, c, &c->runtime_note);
-    if (!backend)
+    /* No GPU: nothing runs, but a launch that names what the kernel lacks is the same mistake
+     * as with a GPU, refused the same way (CPU-only CI catches it); --no-run asks for none. */
+    bool refuse_anyway = !backend && !opts->no_run && c->runtime_note.id == KD_RUNTIME_NO_GPU && launch_misnamed(c);
+    if (!backend && !refuse_anyway)
         return nothing_run(opts, c);
     /* Each side's launch, then its buffers' size; both sides refused for the same reason
      * are named in one note. */
@@ -145,7 +156,9 @@ int kd_compare_runtime(const kd_diff_options *opts, kd_comparison *c)
     const char *error[2];
     for (int s = 0; s < 2; s++) {
         error[s] = c->side[s].launch_error;
-        if (!error[s] && kd_timing_check_sizes(&c->side[s].launch, NULL, &reason[s]) != 0)
+        if (refuse_anyway && error[s] && !c->side[s].launch.misnamed)
+            error[s] = NULL; /* only the request's mistakes where nothing could run */
+        if (!error[s] && !refuse_anyway && kd_timing_check_sizes(&c->side[s].launch, NULL, &reason[s]) != 0)
             error[s] = kd_sb_str(&reason[s]);
     }
     int refused = error[0] ? 0 : error[1] ? 1 : -1;

@@ -1130,10 +1130,13 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
     kd_var *vars = kd_xcalloc(req->kernel->nparams + constant_count(req) + 3, sizeof *vars);
     builder b = {req, out, error, vars, 0,
                  req->annotations ? kd_geometry_find(&req->annotations->geometry, req->kernel->name) : NULL};
-    bool failed = check_arg_count(&b) || check_annotation_keys(&b) || check_role_annotations(&b) ||
-                  check_entries(&b, req->buffers, "--buf", true, false) ||
-                  check_entries(&b, req->scalars, "--arg", false, false) ||
-                  (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true));
+    /* more parameters than a launch takes is a limit of kerndiff's; the names are the request's */
+    bool too_many = check_arg_count(&b);
+    bool misnamed = !too_many && (check_annotation_keys(&b) || check_role_annotations(&b) ||
+                                  check_entries(&b, req->buffers, "--buf", true, false) ||
+                                  check_entries(&b, req->scalars, "--arg", false, false) ||
+                                  (req->call && check_entries(&b, &req->call->params, req->call_origin, false, true)));
+    bool failed = too_many || misnamed;
     if (!failed) {
         init_args(&b);
         failed = resolve_n(&b);
@@ -1151,6 +1154,7 @@ int kd_launch_spec_build(const kd_launch_request *req, kd_launch_spec *out, kd_s
         memcpy(needs, out->needs_value, sizeof needs);
         kd_launch_spec_free(out);
         memcpy(out->needs_value, needs, sizeof needs);
+        out->misnamed = misnamed;
     }
     return failed ? -1 : 0;
 }

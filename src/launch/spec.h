@@ -71,6 +71,11 @@ typedef struct kd_launch_spec {
      * behind the refusal, for everyone who says what a launch needs (the diff of several
      * kernels, kd_launch_needs_collect). */
     char needs_value[512];
+    /* After a failed build: the request names what the kernel lacks (an --arg/--buf/--call
+     * entry of no parameter, an unknown annotation key, a role annotation of no buffer): a
+     * mistake in what was asked, refused whether or not anything can run, so that a machine
+     * without a GPU catches it too. */
+    bool misnamed;
 } kd_launch_spec;
 
 /* What a kernel's compiler fixes about its launch. A Triton cubin runs with 32 x num_warps

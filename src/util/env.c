@@ -12,6 +12,7 @@
 
 static const kd_env_entry table[KD_ENV_COUNT] = {
     [KD_ENV_NVCC] = {"KERNDIFF_NVCC", "nvcc to use (below --nvcc)"},
+    [KD_ENV_PYTHON] = {"KERNDIFF_PYTHON", "the Python with Triton, for .py files (below --python)"},
     [KD_ENV_CUOBJDUMP] = {"KERNDIFF_CUOBJDUMP", "cuobjdump to use"},
     [KD_ENV_NO_GPU] = {"KERNDIFF_NO_GPU", "non-empty and not 0: behave as on a machine without a GPU (static diff only)"},
     [KD_ENV_SIMULATE] = {"KERNDIFF_SIMULATE", "V1SPEC;V2SPEC: use the simulated harness (tests); results say they are synthetic"},

@@ -6,6 +6,7 @@
 
 typedef enum kd_env_var {
     KD_ENV_NVCC,
+    KD_ENV_PYTHON,
     KD_ENV_CUOBJDUMP,
     KD_ENV_NO_GPU,
     KD_ENV_SIMULATE,

@@ -14,6 +14,7 @@ typedef enum kd_outcome {
     KD_FAIL_RUNTIME,   /* a kernel faulted or hung, a harness or an app's command broke */
     KD_FAIL_TOOL,      /* a required tool is missing, or kerndiff's own environment failed */
     KD_FAIL_SANITIZER, /* --sanitize found a problem (and not --sanitize-warn) */
+    KD_FAIL_NOT_EVALUATED, /* a gate asked of the run (--sanitize) could not be judged: nothing ran */
 } kd_outcome;
 
 #endif

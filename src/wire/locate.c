@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
 
@@ -51,6 +52,36 @@ char *kd_include_dir(void)
     char *real = realpath(include, NULL);
     free(include);
     return real;
+}
+
+/* The project's virtual environment, BUILD/../.venv (scripts/install-deps.sh), malloc'd;
+ * NULL when there is none. */
+static char *project_venv(void)
+{
+    char *dir = self_dir();
+    if (!dir)
+        return NULL;
+    char *venv = kd_path_join(dir, "../.venv");
+    free(dir);
+    char *python = kd_path_join(venv, "bin/python3");
+    bool found = access(python, X_OK) == 0;
+    free(python);
+    if (!found) {
+        free(venv);
+        return NULL;
+    }
+    return venv;
+}
+
+char *kd_python_path(void)
+{
+    const char *env = kd_env_nonempty(KD_ENV_PYTHON);
+    if (env)
+        return kd_xstrdup(env);
+    char *venv = project_venv();
+    char *python = venv ? kd_path_join(venv, "bin/python3") : kd_xstrdup("python3");
+    free(venv);
+    return python;
 }
 
 char *kd_harness_path(const char *name)
@@ -121,11 +152,12 @@ static char *in_wheels_under(const char *prefix, const char *name)
     return found;
 }
 
-/* The prefixes pip installs into, in the order they are searched: $VIRTUAL_ENV, $CONDA_PREFIX,
- * ~/.local, pyenv's versions (a pattern), /usr/local, /usr, /opt/conda. Fills prefix[] (NULL
- * where unset) and returns their count; the malloc'd ones are also in owned[] (free them). */
-enum { WHEEL_PREFIXES = 7 };
-static size_t wheel_prefixes(const char *prefix[WHEEL_PREFIXES], char *owned[3])
+/* The prefixes pip installs into, in the order they are searched: $VIRTUAL_ENV, the project's
+ * .venv, $CONDA_PREFIX, ~/.local, pyenv's versions (a pattern), /usr/local, /usr, /opt/conda.
+ * Fills prefix[] (NULL where unset) and returns their count; the malloc'd ones are also in
+ * owned[] (free them). */
+enum { WHEEL_PREFIXES = 8, WHEEL_OWNED = 4 };
+static size_t wheel_prefixes(const char *prefix[WHEEL_PREFIXES], char *owned[WHEEL_OWNED])
 {
     const char *home = home_dir();
     const char *pyenv = getenv("PYENV_ROOT");
@@ -136,7 +168,8 @@ static size_t wheel_prefixes(const char *prefix[WHEEL_PREFIXES], char *owned[3])
         owned[2] = kd_path_join(pyenv, "versions/*");
     else if (owned[0])
         owned[2] = kd_path_join(owned[0], "versions/*");
-    const char *all[WHEEL_PREFIXES] = {getenv("VIRTUAL_ENV"), getenv("CONDA_PREFIX"), owned[1], owned[2],
+    owned[3] = project_venv();
+    const char *all[WHEEL_PREFIXES] = {getenv("VIRTUAL_ENV"), owned[3], getenv("CONDA_PREFIX"), owned[1], owned[2],
                                        "/usr/local", "/usr", "/opt/conda"};
     memcpy(prefix, all, sizeof all);
     return WHEEL_PREFIXES;
@@ -145,13 +178,13 @@ static size_t wheel_prefixes(const char *prefix[WHEEL_PREFIXES], char *owned[3])
 static char *in_wheels(const char *name)
 {
     const char *prefix[WHEEL_PREFIXES];
-    char *owned[3];
+    char *owned[WHEEL_OWNED];
     size_t n = wheel_prefixes(prefix, owned);
     char *found = NULL;
     for (size_t i = 0; i < n && !found; i++)
         if (prefix[i] && *prefix[i])
             found = in_wheels_under(prefix[i], name);
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < WHEEL_OWNED; i++)
         free(owned[i]);
     return found;
 }
@@ -200,7 +233,7 @@ static void cupti_wheels_under(const char *prefix, unsigned floor, char **best, 
 char *kd_cupti_wheel_library(unsigned floor)
 {
     const char *prefix[WHEEL_PREFIXES];
-    char *owned[3];
+    char *owned[WHEEL_OWNED];
     size_t n = wheel_prefixes(prefix, owned);
     char *best = NULL;
     unsigned best_version = 0;
@@ -213,7 +246,7 @@ char *kd_cupti_wheel_library(unsigned floor)
                     cupti_wheels_under(g.gl_pathv[k], floor, &best, &best_version);
             globfree(&g);
         }
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < WHEEL_OWNED; i++)
         free(owned[i]);
     return best;
 }

@@ -22,10 +22,17 @@ char *kd_include_dir(void);
  *      scripts/cuda-tools-path.py, when the Makefile defines it);
  *   4. the PyPI wheels' folders (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm: what
  *      scripts/install-deps.sh installs), nvidia/cuNN/bin under the site-packages of the
- *      Pythons pip installs into: $VIRTUAL_ENV, $CONDA_PREFIX, ~/.local, pyenv's versions,
- *      /usr/local, /usr, /opt/conda. The newest (last in name order) wins.
+ *      Pythons pip installs into: $VIRTUAL_ENV, the project's .venv beside the build folder
+ *      (kd_python_path), $CONDA_PREFIX, ~/.local, pyenv's versions, /usr/local, /usr,
+ *      /opt/conda. The newest (last in name order) wins.
  * No Python is run: `env -i` leaves a python3 that may not be the one pip used. */
 char *kd_cuda_tool_path(const char *name);
+
+/* The Python that has Triton (.py inputs), malloc'd: $KERNDIFF_PYTHON; else the project's
+ * virtual environment beside the build folder (BUILD/../.venv/bin/python3: where the system
+ * Python is externally managed, PEP 668, scripts/install-deps.sh installs Triton there);
+ * else "python3", looked up on PATH when it runs. --python overrides all of them. */
+char *kd_python_path(void);
 
 /* The libcupti of the newest nvidia-cuda-cupti wheel (PyPI) whose version is at least `floor`
  * (major*10000 + minor*100 + patch: 130400 for 13.4), malloc'd, or NULL: found from the

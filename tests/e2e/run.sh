@@ -236,8 +236,9 @@ __global__ void alpha(float *p) { p[0] = 1.0f; }
 __global__ void beta(float *p) { p[1] = 2.0f; }
 CU
 cp "$WORK/two_a.cu" "$WORK/two_b.cu"
-# Several shared kernels, no --fn: each one's static diff, and timing asks for one (no GPU here: exit 0).
-run ambiguous 0 -- "$WORK/two_a.cu" "$WORK/two_b.cu"
+# Several shared kernels, no --fn: each one's static diff, and timing asks for one (exit 3 with
+# or without a GPU; --no-run for the static diff alone).
+run ambiguous 3 -- "$WORK/two_a.cu" "$WORK/two_b.cu"
 has ambiguous out '^timing needs one kernel: --fn NAME \(alpha, beta\)$'
 has ambiguous out '^== alpha =='
 has ambiguous out '^== beta =='
@@ -257,7 +258,8 @@ template <typename T> __global__ void scale(T *p, int n) { int i = threadIdx.x; 
 template __global__ void scale<float>(float *, int);
 template __global__ void scale<double>(double *, int);
 CU
-run template_ambiguous 0 -- "$WORK/tmpl.cu" "$WORK/tmpl.cu"
+# two instances and no --fn: each static diff, and timing asks for one (exit 3 with or without a GPU)
+run template_ambiguous 3 -- "$WORK/tmpl.cu" "$WORK/tmpl.cu"
 has template_ambiguous out '^== scale<double> ==  \['
 has template_ambiguous out '^== scale<float> ==  \['
 run template_pick 0 -- --fn 'scale<double>' "$WORK/tmpl.cu" "$WORK/tmpl.cu"

@@ -175,7 +175,7 @@ has gate_pass out 'gate --fail-if-slower 2%: passed'
 # A point estimate past the limit whose interval still reaches below it does not fail.
 sim "median=100us,cv=4%,seed=11;median=102.6us,cv=4%,seed=12" gate_noisy 0 -- --fail-if-slower 2 --max-runs 30 --target 50 --json="$WORK/gate_noisy.json" "$A" "$B"
 expect_json gate_noisy "$WORK/gate_noisy.json" 'd["gate"]["slowdown"] > 1.02 and d["gate"]["slowdown_ci_low"] < 1.02 and not d["gate"]["failed"]' True
-run gate_no_gpu 5 -- --fail-if-slower 2 "$A" "$B"
+run gate_no_gpu 10 -- --fail-if-slower 2 "$A" "$B"
 has gate_no_gpu err 'NOT EVALUATED, nothing was measured'
 
 # Sweeps: sizes without rebuilding, compile-time values with one build each.

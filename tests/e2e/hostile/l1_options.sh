@@ -31,8 +31,9 @@ if [ -s "$WORK/l1o.md" ] && grep -q '^#' "$WORK/l1o.md"; then ok "l1o_md_file: t
 
 # --help lists every output option where it always was; the completions offer each with a file.
 run l1o_help 0 -- --help
-has l1o_help out '^  --json\[=FILE\]         write JSON \(docs/json-schema\.json\) to FILE or stdout \(-\);$'
-has l1o_help out '^                        `--json FILE` takes the next word unless it is a source file$'
+# (wrapped again to 80 columns by cli/help.c: the row's first line is wider)
+has l1o_help out '^  --json\[=FILE\]         write JSON \(docs/json-schema\.json\) to FILE or stdout$'
+has l1o_help out '^                        \(-\); `--json FILE` takes the next word unless it is a$'
 has l1o_help out '^  --save FILE\.json      the whole result \(samples, counters, environment\)$'
 has l1o_help out "^  --trace FILE\.json     both versions' region timelines"
 has l1o_help out '^  --csv FILE            the raw samples'

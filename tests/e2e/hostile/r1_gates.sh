@@ -1,7 +1,7 @@
 # Gates in the report's body (issue 28 item 4): the terminal, Markdown and HTML reports and the
 # JSON document say every gate asked for, and a gate that could not be judged is named with
 # the real reason (the exit message's sentence, never "(no GPU?)"); --watch says which gate.
-run r1_gate_match 5 -- --require-match --json "$WORK/r1_gate_match.json" --markdown "$WORK/r1_gate_match.md" \
+run r1_gate_match 10 -- --require-match --json "$WORK/r1_gate_match.json" --markdown "$WORK/r1_gate_match.md" \
     --html "$WORK/r1_gate_match.html" "$A" "$B"
 r1_why='runtime measurement skipped: KERNDIFF_NO_GPU is set; static diff only'
 has r1_gate_match out "^gate --require-match: NOT EVALUATED, no outputs were compared: $r1_why$"
@@ -21,7 +21,7 @@ then ok "r1_gate_match: JSON gate object for --require-match alone, not evaluate
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/r1_gate_match.json" >"$WORK/r1_gate_valid.err" 2>&1; then
     ok "r1_gate_match: JSON valid against docs/json-schema.json"; else fail "r1_gate_match: schema" "$WORK/r1_gate_valid.err"; fi
 
-run r1_gate_slower 5 -- --fail-if-slower 5 --markdown "$WORK/r1_gate_slower.md" "$A" "$B"
+run r1_gate_slower 10 -- --fail-if-slower 5 --markdown "$WORK/r1_gate_slower.md" "$A" "$B"
 has r1_gate_slower out "^gate --fail-if-slower 5%: NOT EVALUATED, nothing was measured: $r1_why$"
 lacks r1_gate_slower out 'no GPU\?'
 cp "$WORK/r1_gate_slower.md" "$WORK/r1_gate_slower_md.out"
