@@ -550,7 +550,10 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
     }
     note_line(out, o, "  ", YELLOW, "note: ", &c->git_note);
     note_line(out, o, "  ", NULL, "note: ", &c->selection_note);
-    launch_block(out, o, c);
+    /* The verdict first (issue 41): a timed run's launch follows its timing; an untimed one's
+       comes here, where it says why nothing could be launched. */
+    if (!c->timed)
+        launch_block(out, o, c);
     if (c->sanitize_tools)
         sanitizer_section(out, o, c);
     note_line(out, o, "", YELLOW, "", &c->runtime_note);
@@ -560,6 +563,8 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
     if (c->timed)
         timing_section(out, o, c);
     gate_line(out, o, c);
+    if (c->timed)
+        launch_block(out, o, c);
     if (c->counters.present)
         counters_section(out, o, c);
     else

@@ -13,6 +13,11 @@ has faster out '^v2 is 1\.2[456]x faster \((99|100)\.[0-9]+us -> (79|80)\.[0-9]+
 has faster out '^  simulated harness'
 has faster out '^outputs match \(1 buffer compared in full\)$'
 has faster out '^  median +(99|100)\.[0-9]+us +(79|80)\.[0-9]+us'
+# the verdict first (issue 41): the first line in column 0 after the header is the headline,
+# the launch block follows the timing
+first=$(awk 'seen && NF && !/^[ \t]/ { print; exit } /^kerndiff / { seen = 1 }' "$WORK/faster.out")
+if [[ $first == "v2 is 1.2"*"x faster"* ]]; then ok "faster: the verdict is the report's first line after its header"
+else fail "faster: the first line after the header is '$first', not the verdict" "$WORK/faster.out"; fi
 expect_json faster "$WORK/faster.json" 'd["runtime"]["verdict"]' faster
 expect_json faster "$WORK/faster.json" 'len(d["runtime"]["sides"][0]["samples_ns"]) == d["runtime"]["sides"][0]["summary_ns"]["n"] + d["runtime"]["sides"][0]["summary_ns"]["outliers"]' True
 expect_json faster "$WORK/faster.json" 'd["runtime"]["speedup"]["ci_low"] > 1' True
