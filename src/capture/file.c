@@ -19,6 +19,7 @@
 #include "capture/capture_msgs.h"
 #include "static/symbols.h"
 #include "util/fs.h"
+#include "util/output.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -1512,7 +1513,8 @@ int kd_capture_pack(const char *raw_dir, const char *out_path, kd_diag *err)
         }
         json_decref(o);
         char *tmp = kd_xasprintf("%s.XXXXXX", out_path);
-        writer w = {.fd = mkstemp(tmp), .path = out_path, .err = err};
+        /* removed if a signal ends kerndiff before the rename (util/output.h) */
+        writer w = {.fd = kd_output_temp_make(tmp), .path = out_path, .err = err};
         if (w.fd < 0) {
             kd_diag_set(err, KD_MSG_CAPTURE_CANNOT_WRITE, KD_DIAG_NO_SIDE, KD_S(out_path), KD_S(strerror(errno)));
             rc = -1;
@@ -1532,6 +1534,7 @@ int kd_capture_pack(const char *raw_dir, const char *out_path, kd_diag *err)
                 kd_diag_set(err, KD_MSG_CAPTURE_CANNOT_WRITE, KD_DIAG_NO_SIDE, KD_S(out_path), KD_S(strerror(errno)));
             if (rc != 0)
                 unlink(tmp);
+            kd_output_temp_done();
         }
         free(tmp);
     }

@@ -6,7 +6,10 @@
 #ifndef KD_CLI_OPTS_SLURM_H
 #define KD_CLI_OPTS_SLURM_H
 
+#include <stdbool.h>
+
 #include "cli/option_parse.h"
+#include "util/strlist.h"
 #include "rank/slurm.h"
 
 extern const kd_option_group kd_opts_slurm;
@@ -14,5 +17,25 @@ extern const kd_option_group kd_opts_slurm;
  * --slurm-dir need --slurm; --only-shard needs --slurm-dir; --merge goes alone. 0, or
  * KD_EXIT_USAGE after the reason. */
 int kd_opts_slurm_check(const kd_slurm_options *o);
+
+/* What each shard of `kerndiff rank --slurm` runs, made from the parsed request rather than
+ * copied from argv: the command line parsed again with the same getopt table (so that an
+ * abbreviated option, --x VALUE or --x=VALUE, and `--` read as they did), each option kept
+ * written out whole (--name=VALUE, -XVALUE), less the ones that are not the shard's (Slurm's:
+ * --slurm --shards --wait --only-shard --slurm-dir --merge; the outputs, which the merge
+ * writes; --shard and --heats, the shard's own; --force); then "--", the baseline and the
+ * candidates as parsed. rank/slurm.h's job script puts `rank --shard I/N --json=FILE` in
+ * front. */
+typedef struct kd_slurm_shard_request {
+    kd_strlist words;   /* owned copies */
+    bool heats_given;   /* --heats H was given (opts->rank.heats defaults to 1: this tells) */
+    unsigned heats;
+    size_t options;     /* options kept, -q and -v aside: --only-shard takes none */
+    const char *first;  /* the first of them (in words), for a message */
+} kd_slurm_shard_request;
+/* 0, or -1 when the command line no longer parses (never: it parsed once). argv: as main
+ * got it (getopt's permutation of it is fine). */
+int kd_opts_slurm_shard_request(int argc, char *const argv[], const kd_options *opts, kd_slurm_shard_request *out);
+void kd_slurm_shard_request_free(kd_slurm_shard_request *r);
 
 #endif

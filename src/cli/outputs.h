@@ -1,7 +1,15 @@
 /* outputs.h — the files a request would write (--json, --save, --markdown, --html, --csv,
- * --trace, --ncu-report's reports), checked before anything runs, so that kerndiff never
- * writes a report over the user's work:
- *   - none may be one of the inputs (the same file by device and inode, or by real path);
+ * --trace, --ncu-report's reports, capture -o), by every command that writes (a diff,
+ * compare, app, capture, rank: in one process, --shard, --slurm, --merge), checked before
+ * anything runs, so that kerndiff never writes over the user's work:
+ *   - none may be one of the inputs (the same file by device and inode, or by real path):
+ *     a diff's files; compare's saved runs; a rank's baseline and every candidate (a
+ *     folder's too, and those DIR's manifest names for --merge DIR / --only-shard); app's
+ *     exports or commands and every file a command's words (and --prepare's) name, its
+ *     program found through PATH; capture's program (through PATH and links, as it is
+ *     run) and every file its command line names (a script an interpreter reads, a
+ *     --opt=FILE value);
+ *   - none may be inside a folder the command reads whole (--merge DIR; --slurm-dir DIR);
  *   - none may carry a source extension (.cu .cuh .py .ptx .cubin .h .hpp .c .cpp ...);
  *   - none may be a file git tracks (asked with an argument vector, hooks and fsmonitor
  *     off: `git ls-files --error-unmatch` in the file's folder);
@@ -15,7 +23,8 @@
 #include "report/formats.h"
 
 /* 0 when every output may be written; else prints the reason (the option, the path and
- * what to do) to stderr and returns KD_EXIT_USAGE. */
+ * what to do) to stderr and returns KD_EXIT_USAGE. Also makes a write past `ulimit -f` a
+ * failed write that is said (util/output.h: kd_output_catch_xfsz), from then on. */
 int kd_outputs_check(const kd_options *opts);
 
 /* Whether the path ends in an extension of a source or kernel file (case-insensitive): a

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/outputs.h"
 #include "cli/status.h"
@@ -59,8 +60,8 @@ int kd_cmd_rank(const kd_cmd_args *a)
         return kd_exit_code(KD_FAIL_USAGE);
     }
     const char *json_path = kd_options_output(opts, "--json");
-    if (ro->shard >= 0 && (!json_path || !json_path[0])) {
-        kd_rank_say_usage("--shard I/N writes heat I's result for --merge: give --json FILE");
+    if (ro->shard >= 0 && (!json_path || !json_path[0] || !strcmp(json_path, "-"))) {
+        kd_rank_say_usage("--shard I/N writes heat I's result to a file for --merge: give --json FILE");
         return kd_exit_code(KD_FAIL_USAGE);
     }
     kd_strlist candidates = {0};

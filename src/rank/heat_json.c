@@ -71,20 +71,16 @@ int kd_rank_heat_write(const kd_rank_heat *h, const char *path)
     json_object_set_new(root, "baseline_sha256", json_string(h->base_sha256));
     json_object_set_new(root, "gate_ms", json_real(h->gate_ms));
     json_object_set_new(root, "race_ms", json_real(h->race_ms));
-    /* whole or not at all: a shard killed while writing leaves no half file for the merge */
-    size_t len = strlen(path) + 8;
-    char *tmp = kd_xmalloc(len);
-    snprintf(tmp, len, "%s.part", path);
-    int rc = json_dump_file(root, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+    /* whole or not at all (util/fs.h: a temporary file renamed, removed if a signal ends the
+     * shard first): a shard killed while writing leaves no half file for the merge */
+    char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
     json_decref(root);
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -1;
-    if (rc != 0) {
-        int saved = errno;
-        remove(tmp);
-        errno = saved ? saved : EIO;
-    }
-    free(tmp);
+    if (!text)
+        return errno = ENOMEM, -1;
+    int rc = kd_write_file(path, text, strlen(text));
+    int saved = errno;
+    free(text);
+    errno = saved;
     return rc;
 }
 

@@ -118,59 +118,6 @@ bool kd_slurm_words_ask_gpus(const kd_strlist *words)
     return false;
 }
 
-/* ---- the shard's command line ---------------------------------------------------------------- */
-
-/* kerndiff's options that the shards must not see: whether they take a value ("--x V" or
- * "--x=V"), and whether the value is optional (an output: --json [FILE]). */
-static const struct {
-    const char *name;
-    enum { FLAG, VALUE, OPTIONAL } takes;
-} dropped[] = {
-    {"--slurm", VALUE},   {"--shards", VALUE}, {"--wait", FLAG},     {"--only-shard", VALUE},
-    {"--slurm-dir", VALUE}, {"--merge", VALUE}, {"--json", OPTIONAL}, {"--markdown", OPTIONAL},
-    {"--html", VALUE},    {"--csv", VALUE},    {"--save", VALUE},
-};
-
-/* Whether the word after an optional output is its file, as cli/options.c decides it: not
- * an option, not the command word, not a kernel file or a folder of them (an operand). */
-static bool takes_next(const char *w)
-{
-    if (!w || (w[0] == '-' && w[1]) || !strcmp(w, "rank"))
-        return false;
-    const char *dot = strrchr(w, '.');
-    static const char *const sources[] = {".cu", ".cuh", ".py", ".ptx", ".cubin"};
-    for (size_t i = 0; dot && i < sizeof sources / sizeof *sources; i++)
-        if (!strcmp(dot, sources[i]))
-            return false;
-    return !kd_is_dir(w);
-}
-
-void kd_slurm_shard_words(int argc, char *const argv[], kd_strlist *out)
-{
-    bool options_end = false;
-    for (int i = 1; i < argc; i++) {
-        const char *w = argv[i];
-        if (!options_end && !strcmp(w, "--")) {
-            options_end = true;
-        } else if (!options_end) {
-            size_t k = 0, n = sizeof dropped / sizeof *dropped;
-            for (; k < n; k++) {
-                size_t len = strlen(dropped[k].name);
-                if (!strncmp(w, dropped[k].name, len) && (w[len] == '\0' || w[len] == '='))
-                    break;
-            }
-            if (k < n) {
-                size_t len = strlen(dropped[k].name);
-                if (w[len] == '\0' && i + 1 < argc &&
-                    (dropped[k].takes == VALUE || (dropped[k].takes == OPTIONAL && takes_next(argv[i + 1]))))
-                    i++;
-                continue;
-            }
-        }
-        kd_strlist_push(out, argv[i]);
-    }
-}
-
 /* ---- DIR: the script and the manifest -------------------------------------------------------- */
 
 const char *kd_slurm_script(void)
@@ -179,12 +126,17 @@ const char *kd_slurm_script(void)
            "# kerndiff rank: one shard of a Slurm job array (written by kerndiff, src/rank/slurm.h).\n"
            "# This text is fixed: what the user asked reaches kerndiff only as the words sbatch\n"
            "# passes to this script (\"$@\"), never as shell text.\n"
-           "# $1: the number of shards; $2: the folder of the results; then kerndiff and its words.\n"
+           "# $1: the number of shards; $2: the folder of the results; $3: the folder the rank was\n"
+           "# asked in; $4: kerndiff; then the rank's words (its options, --, the baseline and the\n"
+           "# candidates).\n"
            "n=$1\n"
            "dir=$2\n"
-           "shift 2\n"
+           "cwd=$3\n"
+           "self=$4\n"
+           "shift 4\n"
            "i=${SLURM_ARRAY_TASK_ID:?not run as a task of a Slurm job array}\n"
-           "exec \"$@\" --shard \"$i/$n\" --json \"$dir/shard-$i.json\"\n";
+           "cd \"$cwd\" || exit 1\n"
+           "exec \"$self\" rank --shard \"$i/$n\" --json=\"$dir/shard-$i.json\" \"$@\"\n";
 }
 
 void kd_slurm_manifest_free(kd_slurm_manifest *m)
@@ -194,24 +146,59 @@ void kd_slurm_manifest_free(kd_slurm_manifest *m)
         free(m->command.items[i]);
     free(m->command.items);
     free(m->cwd);
+    free(m->self);
+    for (size_t i = 0; i < m->shard_command.count; i++)
+        free(m->shard_command.items[i]);
+    free(m->shard_command.items);
     for (unsigned i = 0; m->jobs && i < m->shards; i++)
         free(m->jobs[i]);
     free(m->jobs);
     *m = (kd_slurm_manifest){0};
 }
 
+/* The words as a JSON array; NULL when one is not UTF-8 (JSON cannot hold it as it is). */
+static json_t *words_json(const kd_strlist *words)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < words->count; i++) {
+        json_t *w = json_string(words->items[i]);
+        if (!w) {
+            json_decref(a);
+            return NULL;
+        }
+        json_array_append_new(a, w);
+    }
+    return a;
+}
+
+/* The manifest's text, or NULL (errno EILSEQ) when a word or path cannot be kept in it. */
+static char *manifest_text(const kd_slurm_manifest *m)
+{
+    json_t *cmd = words_json(&m->command), *shard = words_json(&m->shard_command), *jobs = json_array();
+    for (unsigned i = 0; jobs && i < m->shards; i++)
+        json_array_append_new(jobs, m->jobs[i] ? json_string(m->jobs[i]) : json_null());
+    json_t *root = cmd && shard && jobs
+                       ? json_pack("{s:s, s:i, s:I, s:s, s:o, s:s*, s:s*, s:o, s:o}", "kerndiff", "rank-slurm",
+                                   "version", 2, "shards", (json_int_t)m->shards, "sbatch", m->sbatch ? m->sbatch : "",
+                                   "command", cmd, "cwd", m->cwd, "self", m->self, "shard_command", shard, "jobs", jobs)
+                       : NULL;
+    if (!root) {
+        if (!cmd || !shard || !jobs) {
+            json_decref(cmd);
+            json_decref(shard);
+            json_decref(jobs);
+        }
+        errno = EILSEQ;
+        return NULL;
+    }
+    char *text = json_dumps(root, JSON_INDENT(2));
+    json_decref(root);
+    return text;
+}
+
 static kd_outcome manifest_write(const char *dir, const kd_slurm_manifest *m, kd_slurm_error *e)
 {
-    json_t *cmd = json_array(), *jobs = json_array();
-    for (size_t i = 0; i < m->command.count; i++)
-        json_array_append_new(cmd, json_string(m->command.items[i]));
-    for (unsigned i = 0; i < m->shards; i++)
-        json_array_append_new(jobs, m->jobs[i] ? json_string(m->jobs[i]) : json_null());
-    json_t *root = json_pack("{s:s, s:i, s:I, s:s, s:o, s:s, s:o}", "kerndiff", "rank-slurm", "version", 1, "shards",
-                             (json_int_t)m->shards, "sbatch", m->sbatch ? m->sbatch : "", "command", cmd, "cwd",
-                             m->cwd ? m->cwd : "", "jobs", jobs);
-    char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
-    json_decref(root);
+    char *text = manifest_text(m);
     char *path = kd_path_join(dir, KD_SLURM_MANIFEST);
     kd_outcome o = KD_OK;
     if (!text || kd_write_file(path, text, strlen(text)) != 0)
@@ -259,6 +246,14 @@ static const char *manifest_fields_wrong(json_t *root, size_t shards)
     json_t *v;
     json_array_foreach(cmd, i, v) if (!json_is_string(v) || (i == 0 && !json_string_value(v)[0]))
         return "command holds something other than words (strings)";
+    json_t *self = json_object_get(root, "self"), *shard = json_object_get(root, "shard_command");
+    if (self && !json_is_null(self) &&
+        (!json_is_string(self) || json_string_value(self)[0] != '/' || !plain_text(json_string_value(self), false)))
+        return "self is not kerndiff's absolute path";
+    if (shard && !json_is_null(shard) && !json_is_array(shard))
+        return "shard_command is not a list of words";
+    json_array_foreach(shard, i, v) if (!json_is_string(v))
+        return "shard_command holds something other than words (strings)";
     if (json_array_size(jobs) != shards)
         return "no job per shard";
     json_array_foreach(jobs, i, v) if (!json_is_null(v) && (!json_is_string(v) || !task_id(json_string_value(v))))
@@ -301,9 +296,14 @@ kd_outcome kd_slurm_manifest_read(const char *dir, kd_slurm_manifest *m, kd_slur
     m->shards = (unsigned)shards;
     m->sbatch = kd_xstrdup(json_string_value(json_object_get(root, "sbatch")) ? json_string_value(json_object_get(root, "sbatch")) : "");
     m->cwd = kd_xstrdup(json_string_value(json_object_get(root, "cwd")) ? json_string_value(json_object_get(root, "cwd")) : "");
+    const char *self = json_string_value(json_object_get(root, "self"));
+    m->self = self ? kd_xstrdup(self) : NULL;
     size_t i;
     json_t *v;
-    json_array_foreach(cmd, i, v) kd_strlist_push(&m->command, kd_xstrdup(json_string_value(v)));
+    json_array_foreach(cmd, i, v) kd_strlist_push(&m->command, kd_xstrdup(json_string_value(v) ? json_string_value(v) : ""));
+    /* version 2: the words each shard runs (none in a version-1 manifest) */
+    json_t *shard = json_object_get(root, "shard_command");
+    json_array_foreach(shard, i, v) kd_strlist_push(&m->shard_command, kd_xstrdup(json_string_value(v) ? json_string_value(v) : ""));
     m->jobs = kd_xcalloc(m->shards, sizeof *m->jobs);
     json_array_foreach(jobs, i, v) m->jobs[i] = json_string_value(v) ? kd_xstrdup(json_string_value(v)) : NULL;
     json_decref(root);
@@ -312,26 +312,27 @@ kd_outcome kd_slurm_manifest_read(const char *dir, kd_slurm_manifest *m, kd_slur
 
 void kd_slurm_rerun_words(const kd_slurm_manifest *m, const char *dir, unsigned i, kd_strlist *out)
 {
-    bool has_dir = false, options_end = false;
-    for (size_t k = 0; k < m->command.count; k++) {
-        const char *w = m->command.items[k];
-        if (!options_end && !strcmp(w, "--"))
-            options_end = true;
-        if (!options_end && (has_prefix(w, "--only-shard"))) {
-            if (!strcmp(w, "--only-shard"))
-                k++;
-            continue;
-        }
-        if (!options_end && (!strcmp(w, "--slurm-dir") || has_prefix(w, "--slurm-dir=")))
-            has_dir = true;
-        kd_strlist_push(out, kd_xstrdup(w));
-    }
-    if (!has_dir) {
-        kd_strlist_push(out, kd_xstrdup("--slurm-dir"));
-        kd_strlist_push(out, kd_xstrdup(dir));
-    }
+    /* Every path absolute, so that it runs from any folder: kerndiff as the rank ran it
+     * (an older manifest: as it was typed), DIR resolved. The shard's own words come from
+     * the manifest, not from this line. */
+    char *abs_dir = realpath(dir, NULL);
+    const char *self = m->self && *m->self ? m->self : m->command.count ? m->command.items[0] : "kerndiff";
+    kd_strlist_push(out, kd_xstrdup(self));
+    kd_strlist_push(out, kd_xstrdup("rank"));
+    kd_strlist_push(out, kd_xstrdup("--slurm"));
+    kd_strlist_push(out, kd_xstrdup(m->sbatch ? m->sbatch : ""));
+    kd_strlist_push(out, kd_xstrdup("--slurm-dir"));
+    kd_strlist_push(out, abs_dir ? abs_dir : kd_xstrdup(dir));
     kd_strlist_push(out, kd_xstrdup("--only-shard"));
     kd_strlist_push(out, kd_xasprintf("%u", i));
+}
+
+size_t kd_slurm_operands_at(const kd_strlist *words)
+{
+    for (size_t i = 0; i < words->count; i++)
+        if (!strcmp(words->items[i], "--"))
+            return i + 1;
+    return words->count;
 }
 
 /* ---- submission ------------------------------------------------------------------------------ */
@@ -400,6 +401,45 @@ static kd_outcome run_tool(const char *const *argv, kd_spawn_result *res, kd_slu
     return KD_OK;
 }
 
+/* Whether DIR holds a file a new rank would write (its manifest, its script, a shard's result
+ * or log): those are a rank's results, or someone's files of the same name. */
+static bool dir_used(const char *dir, unsigned shards)
+{
+    const char *fixed[] = {KD_SLURM_MANIFEST, KD_SLURM_SCRIPT};
+    struct stat st;
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        char *path = kd_path_join(dir, fixed[i]);
+        bool there = lstat(path, &st) == 0;
+        free(path);
+        if (there)
+            return true;
+    }
+    for (unsigned i = 0; i < shards; i++)
+        for (int k = 0; k < 2; k++) {
+            char *path = kd_xasprintf("%s/shard-%u.%s", dir, i, k ? "log" : "json");
+            bool there = lstat(path, &st) == 0;
+            free(path);
+            if (there)
+                return true;
+        }
+    return false;
+}
+
+/* sbatch's --output for the tasks' logs: DIR/shard-%a.log with every % of DIR doubled (a
+ * filename pattern's "%%" is a "%"). NULL when DIR has a backslash: sbatch then replaces no
+ * pattern at all, and every task would write one file named shard-%a.log. */
+static char *log_pattern(const char *dir)
+{
+    if (strchr(dir, '\\'))
+        return NULL;
+    kd_strbuf sb = {0};
+    kd_sb_puts(&sb, "--output=");
+    for (const char *p = dir; *p; p++)
+        kd_sb_puts(&sb, *p == '%' ? "%%" : (char[]){*p, '\0'});
+    kd_sb_puts(&sb, "/shard-%a.log");
+    return kd_sb_take(&sb);
+}
+
 kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, kd_slurm_error *e)
 {
     const kd_slurm_options *o = r->o;
@@ -414,20 +454,36 @@ kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, 
     }
     char *self = realpath("/proc/self/exe", NULL);
     char *cwd = getcwd(NULL, 0);
-    char *dir = NULL;
+    char *dir = NULL, *log = NULL, *manifest = NULL;
     kd_slurm_manifest m = {0};
-    kd_strlist argv = {0}, shard = {0};
+    kd_strlist argv = {0};
     kd_spawn_result res = {0};
     kd_outcome out = KD_OK;
     if (!self || !cwd) {
         out = fail(e, KD_FAIL_TOOL, KD_SLURM_ERR_SELF, NULL, NULL);
         goto done;
     }
+    if (o->only_shard < 0 && !r->words) {
+        errno = EINVAL;
+        out = fail(e, KD_FAIL_USAGE, KD_SLURM_ERR_MANIFEST, NULL, "no command for the shards");
+        goto done;
+    }
     if ((out = make_dir(o, &dir, e)) != KD_OK)
         goto done;
+    if (!(log = log_pattern(dir))) {
+        errno = EINVAL;
+        out = fail(e, KD_FAIL_USAGE, KD_SLURM_ERR_DIR, dir, NULL);
+        goto done;
+    }
     if (o->only_shard >= 0) {
+        /* the shard alone, as the rank's other shards ran: the manifest's words, in its folder */
         if ((out = kd_slurm_manifest_read(dir, &m, e)) != KD_OK)
             goto done;
+        if (!m.shard_command.count) {
+            out = fail(e, KD_FAIL_INPUT, KD_SLURM_ERR_MANIFEST, dir,
+                       "made by an older kerndiff, it keeps no command for one shard: run the whole rank again");
+            goto done;
+        }
         if ((unsigned)o->only_shard >= m.shards) {
             out = fail(e, KD_FAIL_USAGE, KD_SLURM_ERR_SHARD, dir, NULL);
             e->at = (size_t)o->only_shard;
@@ -435,40 +491,44 @@ kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, 
             goto done;
         }
     } else {
-        /* A folder that holds a rank already: its shards' results would be merged with the
-         * new rank's. */
-        char *manifest = kd_path_join(dir, KD_SLURM_MANIFEST);
-        bool used = access(manifest, F_OK) == 0;
-        free(manifest);
-        if (used) {
+        m.shards = o->shards ? o->shards : KD_SLURM_DEFAULT_SHARDS;
+        /* A folder that holds a rank already, or files of the names a rank writes: its shards'
+         * results would be merged with the new rank's, or the files lost. */
+        if (dir_used(dir, m.shards)) {
             errno = EEXIST;
             out = fail(e, KD_FAIL_USAGE, KD_SLURM_ERR_DIR_USED, dir, NULL);
             goto done;
         }
-        m.shards = o->shards ? o->shards : KD_SLURM_DEFAULT_SHARDS;
         m.sbatch = kd_xstrdup(o->sbatch ? o->sbatch : "");
         m.cwd = kd_xstrdup(cwd);
+        m.self = kd_xstrdup(self);
         for (int i = 0; i < r->argc; i++)
             kd_strlist_push(&m.command, kd_xstrdup(r->argv[i]));
+        for (size_t i = 0; i < r->words->count; i++)
+            kd_strlist_push(&m.shard_command, kd_xstrdup(r->words->items[i]));
         m.jobs = kd_xcalloc(m.shards, sizeof *m.jobs);
-        char *script = kd_path_join(dir, KD_SLURM_SCRIPT);
-        const char *text = kd_slurm_script();
-        int w = kd_write_file(script, text, strlen(text));
-        if (w != 0 || chmod(script, 0755) != 0) {
-            out = fail(e, KD_FAIL_TOOL, KD_SLURM_ERR_WRITE, script, NULL);
-            free(script);
+        /* what cannot be kept in the manifest is found before anything is submitted */
+        char *text = manifest_text(&m);
+        if (!text) {
+            out = fail(e, KD_FAIL_USAGE, KD_SLURM_ERR_WRITE, manifest = kd_path_join(dir, KD_SLURM_MANIFEST), NULL);
             goto done;
         }
+        free(text);
+    }
+    /* the script (rewritten for a re-run too: kerndiff's own file, the one its words need) */
+    char *script = kd_path_join(dir, KD_SLURM_SCRIPT);
+    const char *text = kd_slurm_script();
+    if (kd_write_file(script, text, strlen(text)) != 0 || chmod(script, 0755) != 0) {
+        out = fail(e, KD_FAIL_TOOL, KD_SLURM_ERR_WRITE, script, NULL);
         free(script);
+        goto done;
     }
 
     /* sbatch's words: ours that the user may change first, then the user's, then the ones
-     * the shards depend on (the last of a repeated option wins). */
-    char *log = kd_xasprintf("--output=%s/shard-%%a.log", dir);
-    char *chdir_to = kd_xasprintf("--chdir=%s", cwd);
+     * the shards depend on (the last of a repeated option wins). The task's folder is the
+     * script's to enter (its $3): sbatch reads no pattern there. */
     char *array = o->only_shard >= 0 ? kd_xasprintf("--array=%d", o->only_shard)
                                      : kd_xasprintf("--array=0-%u", m.shards - 1);
-    char *script = kd_path_join(dir, KD_SLURM_SCRIPT);
     char *count = kd_xasprintf("%u", m.shards);
     kd_strlist_push(&argv, "sbatch");
     kd_strlist_push(&argv, "--job-name=kerndiff-rank");
@@ -477,17 +537,15 @@ kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, 
     for (size_t i = 0; i < user.count; i++)
         kd_strlist_push(&argv, user.items[i]);
     kd_strlist_push(&argv, "--parsable");
-    kd_strlist_push(&argv, chdir_to);
     kd_strlist_push(&argv, log);
     kd_strlist_push(&argv, array);
     kd_strlist_push(&argv, script);
     kd_strlist_push(&argv, count);
     kd_strlist_push(&argv, dir);
+    kd_strlist_push(&argv, m.cwd && *m.cwd ? m.cwd : cwd);
     kd_strlist_push(&argv, self);
-    /* The command word "rank" is among the words, where it was given. */
-    kd_slurm_shard_words(r->argc, r->argv, &shard);
-    for (size_t i = 0; i < shard.count; i++)
-        kd_strlist_push(&argv, shard.items[i]);
+    for (size_t i = 0; i < m.shard_command.count; i++)
+        kd_strlist_push(&argv, m.shard_command.items[i]);
     kd_strlist_push(&argv, NULL);
     out = run_tool((const char *const *)argv.items, &res, e);
     if (out == KD_OK) {
@@ -507,8 +565,6 @@ kd_outcome kd_slurm_submit(const kd_slurm_submit_request *r, kd_slurm_job *job, 
         }
         out = manifest_write(dir, &m, e);
     }
-    free(log);
-    free(chdir_to);
     free(array);
     free(script);
     free(count);
@@ -524,10 +580,11 @@ done:
             kd_remove_tree(dir);
     }
     free(dir);
+    free(log);
+    free(manifest);
     free(self);
     free(cwd);
     free(argv.items);
-    free(shard.items);
     free_words(&user);
     kd_slurm_manifest_free(&m);
     return out;

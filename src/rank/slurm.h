@@ -9,10 +9,13 @@
  * here (kd_slurm_split_words: quotes and backslashes as sh reads them, no expansion), and
  * those words go to sbatch as its argument vector (util/spawn). The job's batch script
  * (DIR/job.sh) is a FIXED text: it reads the shard number from Slurm's environment
- * (SLURM_ARRAY_TASK_ID) and execs the words sbatch passes it ("$@": kerndiff's path and the
- * rank's own words, the command word `rank` where it was given), to which it appends `--shard I/N --json DIR/shard-I.json`.
+ * (SLURM_ARRAY_TASK_ID), enters the folder the rank was asked in, and execs kerndiff with
+ * `rank --shard I/N --json=DIR/shard-I.json` and the words sbatch passes it ("$@": the rank's
+ * options, --, the baseline and the candidates, made by cli/opts_slurm.h from the parsed
+ * request: never argv copied, so that `--` or an abbreviated option cannot move them).
  * The folder DIR keeps what merge and a re-run need: slurm.json (the manifest: the shard
- * count, the command as given, each shard's Slurm job id) and each task's log shard-I.log.
+ * count, the command as given, the shards' words, each shard's Slurm job id) and each
+ * task's log shard-I.log (sbatch's --output, DIR's % doubled for its filename patterns).
  *
  * This module says nothing: it returns kd_outcome and a kd_slurm_error (data);
  * report/slurm_text.h words them. */
@@ -80,20 +83,16 @@ int kd_slurm_split_words(const char *s, kd_strlist *words, size_t *bad_at);
  * then kerndiff adds no --gres=gpu:1. */
 bool kd_slurm_words_ask_gpus(const kd_strlist *words);
 
-/* The words of kerndiff's command line that a shard runs: argv without argv[0], the Slurm
- * options (--slurm, --shards, --wait, --only-shard, --slurm-dir, --merge) and the outputs
- * (--json, --markdown, --html, --csv, --save: the merge makes them; each shard writes its
- * heat to its own --json). The words are argv's (borrowed). */
-void kd_slurm_shard_words(int argc, char *const argv[], kd_strlist *out);
-
 /* The fixed batch script (DIR/job.sh). */
 const char *kd_slurm_script(void);
 
 /* A submission. */
 typedef struct kd_slurm_submit_request {
     const kd_slurm_options *o;
+    const kd_strlist *words; /* a new rank: each shard's words after `rank` (options, "--", the
+                                baseline and the candidates); --only-shard: NULL, the manifest's */
     int argc;
-    char *const *argv; /* kerndiff's command line as given (argv[0]: how it was called) */
+    char *const *argv; /* kerndiff's command line as given, kept in the manifest for the record */
 } kd_slurm_submit_request;
 
 typedef struct kd_slurm_job {
@@ -104,9 +103,12 @@ typedef struct kd_slurm_job {
 } kd_slurm_job;
 void kd_slurm_job_free(kd_slurm_job *j);
 
-/* Makes DIR (or reuses it for --only-shard, whose manifest gives the shard count; a new rank
- * refuses a DIR that holds one), writes the script, runs `sbatch --parsable --array=...` with
- * the user's words, and once sbatch took the job writes the manifest with its task ids.
+/* Makes DIR (or reuses it for --only-shard, whose manifest gives the shard count and the
+ * shard's words and folder; a new rank refuses a DIR that holds one, or any file of the names
+ * a rank writes there), writes the script, runs `sbatch --parsable --array=...` with the
+ * user's words, and once sbatch took the job writes the manifest with its task ids. A DIR
+ * with a backslash is refused (KD_SLURM_ERR_DIR, EINVAL): sbatch would read no pattern in
+ * the logs' name.
  * KD_OK with *job filled; otherwise the failure in *e (KD_FAIL_USAGE: the options string or
  * --only-shard; KD_FAIL_TOOL: sbatch missing; KD_FAIL_RUNTIME: sbatch refused; KD_FAIL_INPUT:
  * DIR or its manifest). */
@@ -131,15 +133,20 @@ typedef struct kd_slurm_manifest {
     unsigned shards;
     char *sbatch;       /* the SBATCH OPTIONS string as given */
     kd_strlist command; /* the command as given (owned copies), argv[0] first */
-    char *cwd;          /* where it was given */
+    char *cwd;          /* where it was given (the tasks run there) */
+    char *self;         /* kerndiff's program, absolute (NULL in a version-1 manifest) */
+    kd_strlist shard_command; /* the words each shard runs after `rank` (empty in version 1) */
     char **jobs;        /* per shard: the Slurm id of its latest task ("1234_2"), or NULL */
 } kd_slurm_manifest;
 kd_outcome kd_slurm_manifest_read(const char *dir, kd_slurm_manifest *m, kd_slurm_error *e);
 void kd_slurm_manifest_free(kd_slurm_manifest *m);
 
-/* The command that re-runs shard i alone, as words (owned copies appended to out): the
- * command as given, without any --only-shard, with --slurm-dir DIR when it had
- * none, and --only-shard i. */
+/* The command that re-runs shard i alone, as words (owned copies appended to out), every
+ * path absolute so that it runs from any folder: kerndiff's program, `rank --slurm SBATCH
+ * --slurm-dir DIR --only-shard I` (the shard's own words are the manifest's). */
 void kd_slurm_rerun_words(const kd_slurm_manifest *m, const char *dir, unsigned i, kd_strlist *out);
+/* Where the operands start in a shard's words (after the "--"): the baseline, then the
+ * candidates. words->count when there is no "--". */
+size_t kd_slurm_operands_at(const kd_strlist *words);
 
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/output.h"
 #include "util/xalloc.h"
 
 /* Why a file of this kind cannot be an input, as kd_read_file's errno; 0 when it can. */
@@ -167,7 +168,7 @@ int kd_write_file(const char *path, const char *data, size_t len)
     size_t plen = strlen(path);
     char *tmp = kd_xmalloc(plen + 16);
     snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = kd_output_temp_make(tmp); /* mkstemp, removed if a signal ends kerndiff before the rename */
     if (fd < 0) {
         free(tmp);
         return -1;
@@ -186,6 +187,7 @@ int kd_write_file(const char *path, const char *data, size_t len)
     }
     if (rc != 0)
         unlink(tmp);
+    kd_output_temp_done();
     free(tmp);
     errno = saved;
     return rc;

@@ -37,4 +37,20 @@ int kd_stdout_flush(void);
  * Returns 0, or -1 with the first failure's errno in *err (0: not known). */
 int kd_stdout_check(int *err);
 
+/* The temporary file of a write under way (temp + rename: kd_write_file, the capture file):
+ * kd_output_temp_make is mkstemp(template) with the file armed for removal, so that a signal
+ * that ends kerndiff before the rename (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGXCPU,
+ * SIGUSR1/2, SIGVTALRM, SIGPROF; those ignored stay ignored) never leaves it beside the file
+ * it was to replace; the signal then does what it did before (util/cleanup.h's actions).
+ * kd_output_temp_done disarms it (after the rename, or the unlink of a failed write). One
+ * write at a time. Returns mkstemp's fd, or -1 with errno. */
+int kd_output_temp_make(char *template);
+void kd_output_temp_done(void);
+/* SIGXFSZ (a write past `ulimit -f`) is caught from then on and does nothing, so that the
+ * write fails with EFBIG and is said like any failed write (a full disk), its temporary file
+ * removed, instead of killing kerndiff silently. Programs kerndiff runs get the default
+ * again (exec resets a caught signal). kd_output_open, kd_stdout_flush and
+ * kd_output_temp_make call it; calling it again does nothing. */
+void kd_output_catch_xfsz(void);
+
 #endif

@@ -1,5 +1,5 @@
 /* rank --slurm and --merge (issue 32 item 3): the SBATCH OPTIONS splitter, the words a shard
- * runs, the fixed batch script (run here as Slurm would, with SLURM_ARRAY_TASK_ID), a
+ * runs (made by cli/opts_slurm.h: test_slurm_options), the fixed batch script (run here as Slurm would, with SLURM_ARRAY_TASK_ID), a
  * submission through a fake `sbatch` in PATH (its argument vector recorded), a re-run of one
  * shard, and the merge of a folder with a done, an invalid and a missing shard, their states
  * from a fake `sacct`, and the words that name them with their re-run command. */
@@ -67,21 +67,6 @@ static void gpus_asked_or_not(void **state)
     free_words(&w);
 }
 
-static void shard_words_drop_slurm_and_outputs(void **state)
-{
-    (void)state;
-    char *argv[] = {"kerndiff", "rank", "--slurm", "-p x", "--shards", "3", "--wait", "--seed", "7",
-                    "--json", "out.json", "base.cu", "c1.cu", "--markdown", "c2.cu", "--only-shard=1",
-                    "--html=r.html", "--slurm-dir", "d", "--", "--wait"};
-    kd_strlist out = {0};
-    kd_slurm_shard_words((int)(sizeof argv / sizeof *argv), argv, &out);
-    const char *want[] = {"rank", "--seed", "7", "base.cu", "c1.cu", "c2.cu", "--", "--wait"};
-    assert_int_equal(out.count, sizeof want / sizeof *want);
-    for (size_t i = 0; i < out.count; i++)
-        assert_string_equal(out.items[i], want[i]);
-    free(out.items);
-}
-
 /* A program in dir/bin, first in PATH. */
 static void fake(const char *name, const char *body)
 {
@@ -127,7 +112,12 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     kd_slurm_options o = {.sbatch = "-p 'gpu nodes' -t 5", .shards = 3, .only_shard = -1, .dir = shards};
     char *argv[] = {"kerndiff", "--fn", "rank", "--slurm", "-p 'gpu nodes' -t 5", "--shards", "3", "--seed", "7",
                     "--slurm-dir", shards, "rank", "base.cu", "c1.cu"};
-    kd_slurm_submit_request r = {.o = &o, .argc = (int)(sizeof argv / sizeof *argv), .argv = argv};
+    /* the shards' words, as cli/opts_slurm.h makes them from the parsed request */
+    kd_strlist words = {0};
+    const char *shard_words[] = {"--fn=rank", "--seed=7", "--", "base.cu", "c1.cu"};
+    for (size_t i = 0; i < sizeof shard_words / sizeof *shard_words; i++)
+        kd_strlist_push(&words, shard_words[i]);
+    kd_slurm_submit_request r = {.o = &o, .words = &words, .argc = (int)(sizeof argv / sizeof *argv), .argv = argv};
     kd_slurm_job job;
     kd_slurm_error e = {0};
     assert_int_equal(kd_slurm_submit(&r, &job, &e), KD_OK);
@@ -138,21 +128,30 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     char *log = kd_xasprintf("--output=%s/shard-%%a.log", job.dir);
     char *script = kd_path_join(job.dir, KD_SLURM_SCRIPT);
     char *self = realpath("/proc/self/exe", NULL);
+    char *cwd_here = getcwd(NULL, 0);
     const char *want[] = {"--job-name=kerndiff-rank", "--gres=gpu:1", "-p", "gpu nodes", "-t", "5", "--parsable",
-                          NULL /* --chdir */, log, "--array=0-2", script, "3", job.dir, self, "--fn", "rank",
-                          "--seed", "7", "rank", "base.cu", "c1.cu"};
+                          log, "--array=0-2", script, "3", job.dir, cwd_here, self, "--fn=rank", "--seed=7", "--",
+                          "base.cu", "c1.cu"};
     assert_int_equal(n, sizeof want / sizeof *want);
     for (size_t i = 0; i < n; i++)
-        if (want[i])
-            assert_string_equal(w[i], want[i]);
-    assert_true(!strncmp(w[7], "--chdir=/", 9));
+        assert_string_equal(w[i], want[i]);
+    free(cwd_here);
 
-    /* The script, run as Slurm runs task 1, execs the words it was given and the shard's. */
-    char *cmd = kd_xasprintf("SLURM_ARRAY_TASK_ID=1 '%s' 3 '%s' printf '%%s|' rank 'a b'", script, job.dir);
+    /* The script, run as Slurm runs task 1 (from another folder), enters the rank's folder and
+     * execs kerndiff with the shard's options in front of the words it was given. */
+    char *args = kd_path_join(dir, "args"); /* a program that prints its folder and its words */
+    const char *args_text = "#!/bin/sh\nprintf '%s|' \"$(pwd)\" \"$@\"\n";
+    assert_int_equal(kd_write_file(args, args_text, strlen(args_text)), 0);
+    assert_int_equal(chmod(args, 0755), 0);
+    char *cmd = kd_xasprintf("cd / && SLURM_ARRAY_TASK_ID=1 '%s' 3 '%s' '%s' '%s' --n=5 -- 'a b'", script, job.dir,
+                             dir, args);
+    free(args);
     const char *sh[] = {"sh", "-c", cmd, NULL};
     kd_spawn_result res;
     assert_int_equal(kd_spawn(sh, NULL, 10000, &res), 0);
-    char *expect = kd_xasprintf("rank|a b|--shard|1/3|--json|%s/shard-1.json|", job.dir);
+    char *real_dir = realpath(dir, NULL);
+    char *expect = kd_xasprintf("%s|rank|--shard|1/3|--json=%s/shard-1.json|--n=5|--|a b|", real_dir, job.dir);
+    free(real_dir);
     assert_string_equal(kd_sb_str(&res.out), expect);
     kd_spawn_result_free(&res);
     free(expect);
@@ -176,6 +175,10 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     assert_string_equal(m.jobs[0], "4242_0");
     assert_string_equal(m.jobs[2], "4242_2");
     assert_string_equal(m.sbatch, "-p 'gpu nodes' -t 5");
+    assert_string_equal(m.self, self);
+    assert_int_equal(m.shard_command.count, 5);
+    assert_string_equal(m.shard_command.items[0], "--fn=rank");
+    assert_int_equal(kd_slurm_operands_at(&m.shard_command), 3);
     kd_slurm_manifest_free(&m);
 
     /* Shard 1 again, alone: a new job for task 1, the others' kept. */
@@ -184,13 +187,16 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     free(body);
     o.only_shard = 1;
     kd_slurm_job again;
-    assert_int_equal(kd_slurm_submit(&r, &again, &e), KD_OK);
+    kd_slurm_submit_request rerun = {.o = &o, .argc = r.argc, .argv = argv}; /* the manifest's words */
+    assert_int_equal(kd_slurm_submit(&rerun, &again, &e), KD_OK);
     assert_string_equal(again.id, "4300");
     n = recorded(rec, w, 64);
     bool array1 = false;
     for (size_t i = 0; i < n; i++)
         array1 |= !strcmp(w[i], "--array=1");
     assert_true(array1);
+    assert_string_equal(w[n - 1], "c1.cu");
+    assert_string_equal(w[n - 5], "--fn=rank");
     assert_int_equal(kd_slurm_manifest_read(job.dir, &m, &e), KD_OK);
     assert_string_equal(m.jobs[0], "4242_0");
     assert_string_equal(m.jobs[1], "4300_1");
@@ -199,7 +205,7 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     /* Out of range: refused before sbatch. */
     o.only_shard = 3;
     kd_slurm_job bad;
-    assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_USAGE);
+    assert_int_equal(kd_slurm_submit(&rerun, &bad, &e), KD_FAIL_USAGE);
     assert_int_equal(e.kind, KD_SLURM_ERR_SHARD);
     assert_int_equal(e.count, 3);
     kd_slurm_error_free(&e);
@@ -208,6 +214,45 @@ static void submit_through_sbatch_then_rerun_one(void **state)
     assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_USAGE);
     assert_int_equal(e.kind, KD_SLURM_ERR_DIR_USED);
     kd_slurm_error_free(&e);
+    /* ... or a folder with a file of a name a rank writes (someone's job.sh) */
+    char *theirs = kd_path_join(dir, "theirs");
+    char *their_script = kd_path_join(theirs, KD_SLURM_SCRIPT);
+    kd_mkdir_p(theirs);
+    assert_int_equal(kd_write_file(their_script, "mine\n", 5), 0);
+    o.dir = theirs;
+    assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_USAGE);
+    assert_int_equal(e.kind, KD_SLURM_ERR_DIR_USED);
+    kd_slurm_error_free(&e);
+    size_t theirs_len;
+    char *kept = kd_read_file(their_script, &theirs_len);
+    assert_string_equal(kept, "mine\n");
+    free(kept);
+    free(their_script);
+    free(theirs);
+    /* A folder with a % has it doubled in the logs' pattern (sbatch's %% is a %); one with a
+     * backslash is refused (sbatch would replace no pattern in it). */
+    char *pct = kd_path_join(dir, "50%a");
+    o.dir = pct;
+    fake("sbatch", body = kd_xasprintf("printf '%%s\\0' \"$@\" > '%s'; echo 4400", rec));
+    free(body);
+    kd_slurm_job pjob;
+    assert_int_equal(kd_slurm_submit(&r, &pjob, &e), KD_OK);
+    n = recorded(rec, w, 64);
+    char *plog = kd_xasprintf("--output=%s/50%%%%a/shard-%%a.log", dir);
+    bool escaped = false;
+    for (size_t i = 0; i < n; i++)
+        escaped |= !strcmp(w[i], plog);
+    assert_true(escaped);
+    kd_slurm_job_free(&pjob);
+    free(plog);
+    free(pct);
+    char *bs = kd_path_join(dir, "a\\b");
+    o.dir = bs;
+    assert_int_equal(kd_slurm_submit(&r, &bad, &e), KD_FAIL_USAGE);
+    assert_int_equal(e.kind, KD_SLURM_ERR_DIR);
+    kd_slurm_error_free(&e);
+    free(bs);
+    o.dir = shards;
     /* A refused submission says what sbatch said, and leaves no manifest. */
     fake("sbatch", "echo 'sbatch: error: invalid partition specified: gpu nodes' >&2; exit 1");
     char *other = kd_path_join(dir, "other");
@@ -241,6 +286,7 @@ static void submit_through_sbatch_then_rerun_one(void **state)
 
     kd_slurm_job_free(&job);
     kd_slurm_job_free(&again);
+    free(words.items);
     free(self);
     free(script);
     free(log);
@@ -314,7 +360,14 @@ static void merge_names_the_shards_without_a_result(void **state)
     kd_slurm_merge_problems(&m, &text);
     assert_non_null(strstr(kd_sb_str(&text), "shard 2 of 3 (Slurm task 4242_2: CANCELLED): no result"));
     assert_non_null(strstr(kd_sb_str(&text), "shard 1 of 3 (Slurm task 4300_1: FAILED): its result"));
-    assert_non_null(strstr(kd_sb_str(&text), "re-run it alone: kerndiff --fn rank --slurm '-p '\\''gpu nodes'\\'' -t 5'"));
+    /* every path absolute: kerndiff's program and the folder; the shard's words are the manifest's */
+    char *self = realpath("/proc/self/exe", NULL), *abs_shards = realpath(shards, NULL);
+    char *rerun_line = kd_xasprintf("re-run it alone: %s rank --slurm '-p '\\''gpu nodes'\\'' -t 5' --slurm-dir %s "
+                              "--only-shard 2\n", self, abs_shards);
+    assert_non_null(strstr(kd_sb_str(&text), rerun_line));
+    free(rerun_line);
+    free(self);
+    free(abs_shards);
     assert_non_null(strstr(kd_sb_str(&text), "--only-shard 2\n"));
     assert_non_null(strstr(kd_sb_str(&text), "1 of 3 shards have a result"));
     assert_non_null(strstr(kd_sb_str(&text), "the task left no log: it never ran"));
@@ -403,7 +456,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(split_like_sh_without_expanding),
         cmocka_unit_test(gpus_asked_or_not),
-        cmocka_unit_test(shard_words_drop_slurm_and_outputs),
         cmocka_unit_test(submit_through_sbatch_then_rerun_one),
         cmocka_unit_test(wait_polls_squeue),
         cmocka_unit_test(merge_names_the_shards_without_a_result),

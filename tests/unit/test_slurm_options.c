@@ -108,12 +108,55 @@ static void refused_outside_rank(void **state)
     }
 }
 
+/* The shards' words come from the parsed request: every option written out whole, Slurm's,
+ * the outputs, --shard, --heats and --force left out, then "--" and the operands as parsed,
+ * whatever the spelling (an abbreviation, --x=V or --x V, `--` before the operands). */
+static void shard_words_from_the_parsed_request(void **state)
+{
+    (void)state;
+    char said[512];
+    kd_options o;
+    const char *argv[] = {"kerndiff", "rank", "--slurm", "-p x", "--shards", "3", "--wai", "--se", "7", "--json",
+                          "out.json", "--markdown=r.md", "-q", "--heats=3", "--force", "--slurm-d", "d", "-I",
+                          "inc", "--fn", "k", "--", "base.cu", "--wait", "cands", NULL};
+    assert_int_equal(parse_saying(&o, argv, said, sizeof said), 0);
+    assert_string_equal(o.rank.slurm.dir, "d");
+    assert_true(o.rank.slurm.wait);
+    int argc = (int)(sizeof argv / sizeof *argv) - 1;
+    kd_slurm_shard_request r;
+    assert_int_equal(kd_opts_slurm_shard_request(argc, (char *const *)argv, &o, &r), 0);
+    const char *want[] = {"--seed=7", "-q", "-Iinc", "--fn=k", "--", "base.cu", "--wait", "cands"};
+    assert_int_equal(r.words.count, sizeof want / sizeof *want);
+    for (size_t i = 0; i < r.words.count; i++)
+        assert_string_equal(r.words.items[i], want[i]);
+    assert_true(r.heats_given);
+    assert_int_equal(r.heats, 3);
+    assert_int_equal(r.options, 3); /* -q aside */
+    assert_string_equal(r.first, "--seed=7");
+    kd_slurm_shard_request_free(&r);
+    kd_options_free(&o);
+
+    /* --json's optional FILE taken with a space: not a word of the shard */
+    const char *plain[] = {"kerndiff", "--json", "sub.json", "rank", "--slurm", "", "b.cu", "c.cu", NULL};
+    assert_int_equal(parse_saying(&o, plain, said, sizeof said), 0);
+    assert_int_equal(kd_opts_slurm_shard_request(8, (char *const *)plain, &o, &r), 0);
+    const char *want2[] = {"--", "b.cu", "c.cu"};
+    assert_int_equal(r.words.count, 3);
+    for (size_t i = 0; i < 3; i++)
+        assert_string_equal(r.words.items[i], want2[i]);
+    assert_false(r.heats_given);
+    assert_int_equal(r.options, 0);
+    kd_slurm_shard_request_free(&r);
+    kd_options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(values_land_in_kd_options),
         cmocka_unit_test(checks_between_them),
         cmocka_unit_test(refused_outside_rank),
+        cmocka_unit_test(shard_words_from_the_parsed_request),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
