@@ -271,8 +271,25 @@ int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_re
     for (size_t i = 0; i < n; i++) {
         const kd_format *f = kd_format_for_option(requests[i].option);
         kd_format_render render = f ? renderer(f, s->kind) : NULL;
-        if (!requests[i].path || !render || (f->applies && !f->applies(s)))
+        if (!requests[i].path || !f)
             continue;
+        /* Nothing requested is dropped in silence (issue 41): a format this command's results
+           have no form in is a lost output (exit 7); one with nothing to show this time (a
+           trace without a timed run) is said. */
+        static const char *const subject_words[] = {"a diff", "a sweep", "app", "rank"};
+        if (!render) {
+            kd_untrusted_fprintf(stderr, "kerndiff: %s %s: %s has no %s form; nothing was written (use --json or "
+                                         "--markdown)\n", requests[i].option, requests[i].path,
+                                 subject_words[s->kind], f->name);
+            failures++;
+            continue;
+        }
+        if (f->applies && !f->applies(s)) {
+            kd_untrusted_fprintf(stderr, "kerndiff: %s %s: the %s has nothing to show for this run (the trace "
+                                         "holds --regions timelines, and none were taken); not written\n",
+                                 requests[i].option, requests[i].path, f->name);
+            continue;
+        }
         /* Every output is attempted, so one bad path does not cost the others. */
         if (write_one(f, render, s, requests[i].path) != 0)
             failures++;
