@@ -70,11 +70,24 @@ json.dump({"kerndiff": "rank-slurm", "version": 1, "shards": 1, "sbatch": "", "c
            "command": ["kerndiff", "rank", "b\x1b]0;pwned\x07.cu", "c\nkerndiff: forged"],
            "jobs": ["12\x1b[2J_0"]}, open(sys.argv[1], "w"))
 PY
-run s3_merge 5 -- rank --merge "$s3/slurm"
+# (a task id that is no Slurm's is refused whole since slurm.json is validated: exit 3)
+run s3_merge 3 -- rank --merge "$s3/slurm"
 if grep -q $'\033' "$WORK/s3_merge.err"; then fail "s3_merge: an ESC byte on stderr" "$WORK/s3_merge.err"; else
     ok "s3_merge: no ESC byte on stderr"; fi
-has s3_merge err "re-run it alone: kerndiff rank 'b\\\\x1b\]0;pwned\\\\x07\.cu' 'c\\\\x0akerndiff: forged'"
 lacks s3_merge err '^kerndiff: forged'
+# valid task ids, control characters in the command's words: merged (no shard: exit 5), and
+# nothing of them reaches the terminal raw
+python3 - "$s3/slurm/slurm.json" "$s3" <<'PY'
+import json, sys
+json.dump({"kerndiff": "rank-slurm", "version": 1, "shards": 1, "sbatch": "", "cwd": sys.argv[2],
+           "command": ["kerndiff", "rank", "b\x1b]0;pwned\x07.cu", "c\nkerndiff: forged"],
+           "jobs": ["12_0"]}, open(sys.argv[1], "w"))
+PY
+run s3_merge_words 5 -- rank --merge "$s3/slurm"
+if grep -q $'\033' "$WORK/s3_merge_words.err" "$WORK/s3_merge_words.out"; then
+    fail "s3_merge_words: an ESC byte on the terminal" "$WORK/s3_merge_words.err"; else ok "s3_merge_words: no ESC byte"; fi
+lacks s3_merge_words err '^kerndiff: forged'
+lacks s3_merge_words out '^kerndiff: forged'
 
 # --- CSV: a --sweep value a spreadsheet would run is written as text (a -D macro the kernel
 # does not use, so that every point builds)
