@@ -528,17 +528,8 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
         return kd_usage_error("--watch and --n %s contradict each other (--watch runs one diff): drop one",
                            opts->diff.launch.n);
 
-    /* One document on stdout at most: two would run into each other (the JSON no longer parses). */
-    const char *on_stdout = NULL;
-    const kd_format_option *doc;
-    for (size_t i = 0; (doc = kd_format_option_at(i)) != NULL; i++) {
-        if (!opts->output_path[i] || strcmp(opts->output_path[i], "-") != 0)
-            continue;
-        if (on_stdout)
-            return kd_usage_error("%s and %s both write to standard output (a bare %s or %s, or '-'): give one of "
-                               "them a FILE", on_stdout, doc->name, on_stdout, doc->name);
-        on_stdout = doc->name;
-    }
+    if (kd_outputs_one_on_stdout(opts) != 0)
+        return KD_EXIT_USAGE;
 
     /* Launch values that hold no name are checked now, whatever runs (--no-run too). */
     const char *n = opts->diff.launch.n;

@@ -360,6 +360,21 @@ static void add_app(check_set *c, const kd_options *opts)
     }
 }
 
+int kd_outputs_one_on_stdout(const kd_options *opts)
+{
+    const char *on_stdout = NULL;
+    const kd_format_option *doc;
+    for (size_t i = 0; (doc = kd_format_option_at(i)) != NULL; i++) {
+        if (!opts->output_path[i] || strcmp(opts->output_path[i], "-") != 0)
+            continue;
+        if (on_stdout)
+            return kd_usage_error("%s and %s both write to standard output (a bare %s or %s, or '-'): give one of "
+                                  "them a FILE", on_stdout, doc->name, on_stdout, doc->name);
+        on_stdout = doc->name;
+    }
+    return 0;
+}
+
 int kd_outputs_check(const kd_options *opts)
 {
     /* From here on a write past `ulimit -f` fails (EFBIG) and is said, the report to stdout's
@@ -368,20 +383,9 @@ int kd_outputs_check(const kd_options *opts)
     kd_command cmd = opts->command;
     if (cmd != KD_CMD_DIFF && cmd != KD_CMD_COMPARE && cmd != KD_CMD_APP && cmd != KD_CMD_CAPTURE && cmd != KD_CMD_RANK)
         return 0;
-    if (cmd == KD_CMD_RANK || cmd == KD_CMD_CAPTURE) {
-        /* One document on stdout at most, as cli/options.c's check of a diff's request says:
-         * two would run into each other (the JSON no longer parses). */
-        const char *on_stdout = NULL;
-        const kd_format_option *doc;
-        for (size_t i = 0; (doc = kd_format_option_at(i)) != NULL; i++) {
-            if (!opts->output_path[i] || strcmp(opts->output_path[i], "-") != 0)
-                continue;
-            if (on_stdout)
-                return kd_usage_error("%s and %s both write to standard output (a bare %s or %s, or '-'): give one "
-                                      "of them a FILE", on_stdout, doc->name, on_stdout, doc->name);
-            on_stdout = doc->name;
-        }
-    }
+    /* (cli/options.c's check of a diff's request says it for the others) */
+    if ((cmd == KD_CMD_RANK || cmd == KD_CMD_CAPTURE) && kd_outputs_one_on_stdout(opts) != 0)
+        return KD_EXIT_USAGE;
     check_set c = {0};
     bool capture = cmd == KD_CMD_CAPTURE;
     if (capture) /* the capture file: like every output, never over an input or a source */

@@ -27,6 +27,10 @@
  * failed write that is said (util/output.h: kd_output_catch_xfsz), from then on. */
 int kd_outputs_check(const kd_options *opts);
 
+/* One document on standard output at most (a bare --json, --markdown ... or '-'): two would
+ * run into each other (the JSON no longer parses). 0, or KD_EXIT_USAGE after saying which two. */
+int kd_outputs_one_on_stdout(const kd_options *opts);
+
 /* Whether the path ends in an extension of a source or kernel file (case-insensitive): a
  * report is never written there without --force, and an optional value (--json [FILE])
  * never takes such a word. */
