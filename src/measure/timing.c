@@ -120,6 +120,7 @@ typedef struct run_state {
     unsigned long long secret; /* the audits' own random state: never --seed, never reported */
     size_t next_audit_round;   /* the round whose block boundary `audit_place` audits next */
     int audit_place;           /* 0 before its first block, 1 between, 2 after the second */
+    bool audited_last_block;   /* an audit came after the last block timed */
 } run_state;
 
 static const char *who(const run_state *r, int s)
@@ -420,6 +421,7 @@ static kd_timing_status measure_rounds(run_state *r)
             st = audit_if_due(r, i);
             if (st == KD_TIMING_OK)
                 st = time_block(r, i == 0 ? first : 1 - first);
+            r->audited_last_block = false;
         }
         if (st == KD_TIMING_OK)
             st = audit_if_due(r, 2);
@@ -459,6 +461,15 @@ static kd_timing_status measure_rounds(run_state *r)
     /* A run shorter than the audits' schedule still has its fewest, after its last block
      * (a kernel cannot tell that no sample follows). */
     while (r->o->check && r->out->audit.done < r->o->audits && !r->out->audit.failed) {
+        kd_timing_status st = audit_both(r);
+        if (st != KD_TIMING_OK)
+            return st;
+    }
+    /* And one after the last block whatever the schedule said: a kernel that stops working
+     * after its N-th launch is caught whenever N falls inside the run, not only when a secret
+     * gap happened to land after it (the gaps grow to 64 rounds; the e2e audit_late saw a
+     * run of 40 rounds end inside one). */
+    if (r->o->check && r->o->audits && !r->out->audit.failed && !r->audited_last_block) {
         kd_timing_status st = audit_both(r);
         if (st != KD_TIMING_OK)
             return st;
@@ -970,6 +981,7 @@ static kd_timing_status audit_both(run_state *r)
                            .workdir = r->workdir, .round = r->out->rounds, .samples = r->out->side[0].n};
     kd_timing_status st = kd_audit_once(&rq, kd_audit_secret(&r->secret), &r->out->audit, r->error);
     plan_next_audit(r);
+    r->audited_last_block = true;
     kd_trace("audit %u: %s", r->out->audit.done, r->out->audit.failed ? "outputs differ" : "outputs match");
     return st;
 }
