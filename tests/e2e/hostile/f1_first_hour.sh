@@ -64,7 +64,9 @@ KERNDIFF_PYTHON="$WORK/f1_env_python3" run f1_env_python_run 7 -- --no-run --no-
 has f1_env_python out '^KERNDIFF_PYTHON$'
 
 # --- make demo: built in parallel; the README says how to run what it built -----------------
-(unset MAKEFLAGS MFLAGS MAKELEVEL; make -n demo) >"$WORK/f1_demo_plan.out" 2>&1
+# as a newcomer's shell has it: none of the variables `make sanitize` exports to its tests
+# (BUILD, CC, CFLAGS, LDFLAGS; a suite's own BUILD= then rides on the exported one)
+(unset MAKEFLAGS MFLAGS MAKELEVEL BUILD CC CFLAGS CPPFLAGS LDFLAGS; make -n demo) >"$WORK/f1_demo_plan.out" 2>&1
 has f1_demo_plan out '^make.* -j[0-9]+ .*build/kerndiff'
 has f1_demo_plan out 'run it as build/kerndiff'
 cp README.md "$WORK/f1_readme.out"
