@@ -11,24 +11,13 @@ KD=$(realpath "${1:-build/kerndiff}")
 N=${2:-200000}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kerndiff-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+for side in a b; do python3 "$HERE/tests/e2e/make_nsys_sqlite.py" "$WORK/$side.sqlite" empty; done
 python3 - "$WORK" "$N" <<'PY'
 import sqlite3, sys
 work, n = sys.argv[1], int(sys.argv[2])
 for side, offset in (("a", 0), ("b", n // 2)):
     db = sqlite3.connect(f"{work}/{side}.sqlite")
-    db.executescript("""
-    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER,
-      contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER,
-      shortName INTEGER, mangledName INTEGER, launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER,
-      gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER,
-      staticSharedMemory INTEGER, dynamicSharedMemory INTEGER, localMemoryPerThread INTEGER);
-    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER,
-      contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL,
-      copyKind INTEGER NOT NULL, srcKind INTEGER, dstKind INTEGER);
-    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER,
-      globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER);
-    """)
     db.executemany("INSERT INTO StringIds VALUES (?, ?)",
                    ((i + 1, f"kernel_{i + offset}(float*)") for i in range(n)))
     db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, correlationId, demangledName, shortName, "

@@ -458,7 +458,7 @@ static void sim_guard_set(kd_server *s, kd_server_arg *a)
 
 static size_t sim_guard_reach(kd_server *s, kd_server_arg *a)
 {
-    (void)s, (void)a;
+    (void)s;
     const sim_block *b = (const sim_block *)(uintptr_t)a->device;
     size_t reach = b->guard ? b->guard_bytes : 0;
     while (reach && b->guard[reach - 1] == KD_BOUNDS_GUARD_BYTE)

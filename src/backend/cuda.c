@@ -75,13 +75,15 @@ static void read_included_geometry(const kd_frontend_options *opts, const char *
             if (close && close > open + 1) {
                 char *name = kd_xstrndup(open + 1, (size_t)(close - open - 1));
                 char *found = kd_path_join(folder, name);
-                for (size_t i = 0; kd_check_input(found) != 0 && i < opts->include_dirs.count; i++) {
+                bool readable = kd_check_input(found) == 0;
+                for (size_t i = 0; !readable && i < opts->include_dirs.count; i++) {
                     free(found);
                     found = kd_path_join(opts->include_dirs.items[i], name);
+                    readable = kd_check_input(found) == 0;
                 }
                 kd_strbuf safe = {0};
                 size_t header_len = 0;
-                const char *header = kd_check_input(found) == 0 ? read_source(found, &header_len, &safe) : NULL;
+                const char *header = readable ? read_source(found, &header_len, &safe) : NULL;
                 if (header) {
                     kd_file_geometry more = {0};
                     kd_geometry_read(header, header_len, &more);

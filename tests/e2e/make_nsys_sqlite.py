@@ -3,7 +3,8 @@
 (nsys's documented schema: StringIds, CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _RUNTIME, and
 NVTX_EVENTS with --nvtx) for the SQLite reader's tests. The figures are synthetic; no nsys
 profile was recorded.
-usage: make_nsys_sqlite.py OUT.sqlite three|fused [--nvtx]
+usage: make_nsys_sqlite.py OUT.sqlite three|fused|empty [--nvtx]
+  empty   the tables only (bench/app_names.sh fills them)
   --nvtx  a warm-up step first, outside any range, then each of the 10 steps inside an NVTX
           range named "step": push/pop ranges with the name in `text` for three, start/end
           ranges with the name in StringIds (`textId`) for fused; also an "other" range
@@ -26,6 +27,9 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT
 CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER,
   globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER);
 """)
+if mode == "empty":
+    db.commit()
+    sys.exit(0)
 names = ["add_kernel(float*)", "scale_kernel(float*)", "relu_kernel(float*)", "fused_kernel(float*)",
          "cudaLaunchKernel_v7000", "cudaMalloc_v3020", "cudaMemcpy_v3020", "step"]
 db.executemany("INSERT INTO StringIds VALUES (?, ?)", enumerate(names, 1))
