@@ -125,36 +125,37 @@ static int html_rank(FILE *out, const kd_format_subject *s)
 /* The built-in rows; a format of its own file defines its row the same way
  * (const kd_format kd_format_NAME = {...}) and adds X(NAME) to the list below. */
 const kd_format kd_format_terminal = {"terminal report", {{.name = NULL}}, terminal_comparison, terminal_sweep, terminal_app, NULL,
-                                      terminal_rank};
+                                      terminal_rank, NULL};
 const kd_format kd_format_json = {
     "JSON",
     {{"--json", true, "--json[=FILE]",
       "write JSON (docs/json-schema.json) to FILE or stdout (-);\n"
       "`--json FILE` takes the next word unless it is a source file", "Output", ".json", false},
      {"--save", false, "--save FILE.json", "the whole result (samples, counters, environment)", "Saving", ".json", true}},
-    json_comparison, json_sweep, json_app, NULL, json_rank};
+    json_comparison, json_sweep, json_app, NULL, json_rank, NULL};
 const kd_format kd_format_trace = {
     "trace",
     {{"--trace", false, "--trace FILE.json",
       "both versions' region timelines for ui.perfetto.dev (implies --regions)", "Regions", ".json", false}},
-    trace_comparison, NULL, NULL, trace_applies, NULL};
+    trace_comparison, NULL, NULL, trace_applies, NULL,
+    "the trace holds --regions timelines, and none were taken"};
 const kd_format kd_format_markdown = {
     "Markdown",
     {{"--markdown", true, "--markdown[=FILE]", "write Markdown to FILE or stdout (`--markdown FILE`, -)", "Output", ".md", false}},
-    markdown_comparison, markdown_sweep, markdown_app, NULL, markdown_rank};
+    markdown_comparison, markdown_sweep, markdown_app, NULL, markdown_rank, NULL};
 const kd_format kd_format_html = {
     "HTML",
     {{"--html", false, "--html FILE",
       "a self-contained HTML report with charts (samples, speedup CI,\n"
       "roofline, regions and a timeline of one block per side; a sweep's\n"
       "time and speedup against its values; app: its top kernels)", "Output", ".html", false}},
-    html_comparison, html_sweep, html_app, NULL, html_rank};
+    html_comparison, html_sweep, html_app, NULL, html_rank, NULL};
 const kd_format kd_format_csv = {
     "CSV",
     {{"--csv", false, "--csv FILE",
       "the raw samples (side,index,round,ns,throttled), or one row per\n"
       "sweep point; \"-\" writes any document to stdout (one at most)", "Output", ".csv", false}},
-    csv_comparison, csv_sweep, NULL, NULL, NULL};
+    csv_comparison, csv_sweep, NULL, NULL, NULL, NULL};
 
 /* THE TABLE: one line per format, the terminal first (kd_formats_write writes it to the
  * human stream). */
@@ -285,9 +286,9 @@ int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_re
             continue;
         }
         if (f->applies && !f->applies(s)) {
-            kd_untrusted_fprintf(stderr, "kerndiff: %s %s: the %s has nothing to show for this run (the trace "
-                                         "holds --regions timelines, and none were taken); not written\n",
-                                 requests[i].option, requests[i].path, f->name);
+            kd_untrusted_fprintf(stderr, "kerndiff: %s %s: the %s has nothing to show for this run (%s); not written\n",
+                                 requests[i].option, requests[i].path, f->name,
+                                 f->nothing_to_show ? f->nothing_to_show : "it applies to none of it");
             continue;
         }
         /* Every output is attempted, so one bad path does not cost the others. */

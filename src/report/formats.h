@@ -66,6 +66,8 @@ typedef struct kd_format {
     /* Whether there is something to write (NULL: always): --trace with no region run writes nothing. */
     bool (*applies)(const kd_format_subject *s);
     kd_format_render rank;      /* kerndiff rank's report; NULL: not written for a rank */
+    /* What applies() false means, for the line that says the output was not written. */
+    const char *nothing_to_show;
 } kd_format;
 
 /* The table (report/formats.c's KD_FORMAT_LIST), the terminal first, ending with NULL. */
