@@ -259,6 +259,8 @@ long kd_wire_check_overruns(const kd_child *c, kd_overrun *out, size_t max)
         return -1;
     if (strcmp(v, "-") == 0)
         return 0;
+    if (!*v)
+        return -1; /* says nothing: not "none" */
     long n = 0;
     for (const char *p = v; *p;) {
         char *end;
@@ -273,6 +275,8 @@ long kd_wire_check_overruns(const kd_child *c, kd_overrun *out, size_t max)
         if ((size_t)n < max)
             out[n] = (kd_overrun){(size_t)arg, reach};
         n++;
+        if (*end == ',' && !end[1])
+            return -1; /* a list cut after its comma */
         p = *end ? end + 1 : end;
     }
     return n;
