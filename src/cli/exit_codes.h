@@ -27,8 +27,9 @@
     X(KD_EXIT_BUILD, 4, "build: nvcc, Triton or ptxas failed on v1 or v2",                                         \
       "its diagnostics are shown, with the side; `kerndiff app`: `--prepare` failed on a side")                     \
     X(KD_EXIT_RUNTIME, 5, "runtime: a kernel faulted or hung, a harness broke",                                     \
-      "or GPU memory ran out (the message names the side); `kerndiff app`: a command exited non-zero or was "      \
-      "killed, or its records are unreadable (nothing compared)")                                                    \
+      "or GPU memory ran out (the message names the side); a launch wrote past a buffer's end (the bounds "      \
+      "guard) or, assumed by kerndiff, accessed memory outside its buffers under memcheck: not timed; "           \
+      "`kerndiff app`: a command exited non-zero or was killed, or its records are unreadable (nothing compared)") \
     X(KD_EXIT_MISMATCH, 6, "INCORRECT: outputs differ or an audit failed",                                         \
       "one side writes nothing the other writes, or an audit during the timing failed (unless "                     \
       "`--allow-mismatch`)")                                                                                           \

@@ -95,6 +95,8 @@ static const char help_template[] =
         "  --sanitize-warn       report the findings and time anyway\n"
         "  --compute-sanitizer PATH   the compute-sanitizer to run\n"
         "  --sanitize-n COUNT    run the sanitizer on a smaller launch (n = COUNT on both sides)\n"
+        "  --no-launch-memcheck  time a launch kerndiff assumed without running it under\n"
+        "                        memcheck first (a read past a buffer's end then goes unseen)\n"
         "Regions (include/kerndiff/regions.h markers; Triton: Proton scopes; with a GPU):\n"
         "  --regions             time each marked region of both versions and diff them\n"
         "  --region-records N    records kept per warp, a power of two (256)\n"

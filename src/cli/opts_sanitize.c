@@ -11,6 +11,7 @@ static const struct option options[] = {
     {"sanitize-warn", no_argument, NULL, OPT_SANITIZE_WARN},
     {"compute-sanitizer", required_argument, NULL, OPT_SANITIZER},
     {"sanitize-n", required_argument, NULL, OPT_SANITIZE_N},
+    {"no-launch-memcheck", no_argument, NULL, OPT_NO_LAUNCH_MEMCHECK},
     {NULL, 0, NULL, 0},
 };
 
@@ -25,6 +26,7 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
         break;
     case OPT_SANITIZE_WARN: opts->diff.sanitize.warn = true; break;
     case OPT_SANITIZER: opts->diff.sanitize.program = optarg; break;
+    case OPT_NO_LAUNCH_MEMCHECK: opts->diff.sanitize.no_launch_memcheck = true; break;
     case OPT_SANITIZE_N: {
         unsigned long long count;
         char why[128];

@@ -34,6 +34,16 @@ typedef struct kd_count_table {
     long total[2];
 } kd_count_table;
 
+/* What the launch check did for a side (comparison's launch_check[]). */
+typedef enum kd_launch_check {
+    KD_LAUNCH_CHECK_NONE = 0,    /* nothing assumed (or not run: the simulated harness, --sanitize) */
+    KD_LAUNCH_CHECK_CLEAN,       /* memcheck found nothing */
+    KD_LAUNCH_CHECK_FINDINGS,    /* memcheck found accesses outside the buffers: not timed */
+    KD_LAUNCH_CHECK_NO_SANITIZER,/* no compute-sanitizer was found */
+    KD_LAUNCH_CHECK_UNCHECKED,   /* compute-sanitizer could not run it: launch_check_why */
+    KD_LAUNCH_CHECK_SKIPPED,     /* --no-launch-memcheck */
+} kd_launch_check;
+
 typedef struct kd_comparison {
     kd_side side[2];
     bool analysed;              /* the static half is complete: the comparison can be shown */
@@ -58,6 +68,10 @@ typedef struct kd_comparison {
     unsigned sanitize_tools;    /* --sanitize: the tools that ran on both sides (0: none) */
     kd_sanitize_side sanitize[2];
     char *fault_explained;      /* a fault re-run under memcheck: what it says, or NULL */
+    /* The launch check (issue 39): a side whose launch kerndiff assumed (launch.assumed) runs
+     * once under memcheck before it is timed; launch_check_why: why a side is unchecked. */
+    kd_launch_check launch_check[2];
+    char *launch_check_why;
     bool regions_run;           /* both sides' region profiles are present */
     kd_note regions_note;       /* why there are no region profiles */
     /* --hotspots (issue 31 item 2, hotspots/): each side's PC samples by source line and their

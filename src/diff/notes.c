@@ -29,6 +29,7 @@ static const struct {
     [KD_RUNTIME_SANITIZER_FINDINGS] = {KD_NOTE_RUNTIME, "sanitizer_findings"},
     [KD_RUNTIME_TIMING_FAILED] = {KD_NOTE_RUNTIME, "timing_failed"},
     [KD_RUNTIME_OUT_OF_BOUNDS] = {KD_NOTE_RUNTIME, "out_of_bounds"},
+    [KD_RUNTIME_ASSUMED_LAUNCH_FINDINGS] = {KD_NOTE_RUNTIME, "assumed_launch_out_of_bounds"},
     [KD_RUNTIME_SAVED_NO_SAMPLES] = {KD_NOTE_RUNTIME, "saved_no_samples"},
     [KD_RUNTIME_GATE_NOT_EVALUATED] = {KD_NOTE_RUNTIME, "gate_not_evaluated"},
     [KD_COUNTERS_NO_NCU_FLAG] = {KD_NOTE_COUNTERS, "no_ncu_flag"},

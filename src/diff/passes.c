@@ -107,6 +107,78 @@ static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c
     return ran();
 }
 
+/* ---- the launch check: a launch kerndiff assumed runs once under memcheck first ------------ */
+
+/* --sanitize runs every side under its tools already; otherwise the check is wanted (each side
+ * whose launch has nothing assumed is skipped in the run). */
+static bool launch_check_wanted(const kd_diff_options *opts) { return !opts->sanitize.tools; }
+
+static bool launch_assumed(const kd_timing_side *side) { return side->spec && kd_launch_spec_guessed(side->spec); }
+
+/* Issue 39: a launch built from assumptions (a guessed size, grid or shared memory) may read
+ * past its buffers, which the bounds guard (writes only) cannot see. Each such side runs once
+ * under memcheck; findings stop the run before the timing (exit 5, as the guard's), a missing
+ * or failing compute-sanitizer leaves the side unchecked and says so. The simulated harness
+ * is checked only with --compute-sanitizer (its stand-in). */
+static kd_pass_result run_launch_check(const kd_pass_context *ctx, kd_comparison *c)
+{
+    const kd_diff_options *opts = ctx->opts;
+    bool assumed[2] = {launch_assumed(&ctx->sides[0]), launch_assumed(&ctx->sides[1])};
+    if (!assumed[0] && !assumed[1])
+        return ran();
+    if (opts->sanitize.no_launch_memcheck) {
+        for (int s = 0; s < 2; s++)
+            c->launch_check[s] = assumed[s] ? KD_LAUNCH_CHECK_SKIPPED : KD_LAUNCH_CHECK_NONE;
+        return ran();
+    }
+    const char *sanitizer = sanitizer_for(opts, ctx->backend);
+    if (!sanitizer) {
+        if (ctx->backend->simulated && !opts->sanitize.program)
+            return ran();
+        for (int s = 0; s < 2; s++)
+            c->launch_check[s] = assumed[s] ? KD_LAUNCH_CHECK_NO_SANITIZER : KD_LAUNCH_CHECK_NONE;
+        return ran();
+    }
+    kd_sanitize_options o = opts->sanitize;
+    o.timeout_ms = opts->timing.timeout_ms;
+    o.seed = opts->timing.seed;
+    int faulted = 0;
+    kd_strbuf first = {0};
+    for (int s = 0; s < 2; s++) {
+        if (!assumed[s])
+            continue;
+        kd_strbuf why = {0};
+        kd_trace("launch check %s under memcheck", ctx->sides[s].label);
+        kd_sanitize_request req = {.sanitizer = sanitizer, .side = &ctx->sides[s], .tools = 1u << KD_SAN_MEMCHECK,
+                                   .o = &o, .workdir = ctx->workdir};
+        if (kd_sanitize_side_run(&req, &c->sanitize[s], &why) != 0) {
+            c->launch_check[s] = KD_LAUNCH_CHECK_UNCHECKED;
+            if (!c->launch_check_why)
+                c->launch_check_why = kd_sb_take(&why);
+        } else if (c->sanitize[s].report[KD_SAN_MEMCHECK].count) {
+            c->launch_check[s] = KD_LAUNCH_CHECK_FINDINGS;
+            faulted |= s ? KD_NOTE_V2 : KD_NOTE_V1;
+            if (!first.len) {
+                kd_sb_printf(&first, "%s: ", ctx->sides[s].label);
+                kd_san_explain(&c->sanitize[s].report[KD_SAN_MEMCHECK].findings[0], c->sanitize[s].buffers,
+                               c->sanitize[s].nbuffers, &first);
+            }
+        } else {
+            c->launch_check[s] = KD_LAUNCH_CHECK_CLEAN;
+        }
+        kd_sb_free(&why);
+    }
+    if (!faulted) {
+        kd_sb_free(&first);
+        return ran();
+    }
+    c->sanitize_tools = 1u << KD_SAN_MEMCHECK; /* the report lists the findings as --sanitize's */
+    kd_note_set(&c->runtime_note, KD_RUNTIME_ASSUMED_LAUNCH_FINDINGS, (kd_note_sides)faulted, NULL, NULL,
+                kd_sb_str(&first));
+    kd_sb_free(&first);
+    return failed(&c->runtime_note, KD_FAIL_RUNTIME);
+}
+
 /* A kernel faulted: re-run that side once under memcheck, so that the report can say which
  * buffer and element it touched. Best effort: without a compute-sanitizer, say how to get one. */
 static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
@@ -480,6 +552,8 @@ static kd_pass_result run_hotspots(const kd_pass_context *ctx, kd_comparison *c)
 
 static const kd_pass sanitizer_pass = {
     .name = "sanitizer", .stage = KD_PASS_BEFORE_TIMING, .wanted = sanitizer_wanted, .run = run_sanitizer};
+static const kd_pass launch_check_pass = {
+    .name = "launch check", .stage = KD_PASS_BEFORE_TIMING, .wanted = launch_check_wanted, .run = run_launch_check};
 static const kd_pass timing_pass = {.name = "timing", .stage = KD_PASS_TIMING, .run = run_timing};
 static const kd_pass counters_pass = {.name = "counters", .stage = KD_PASS_AFTER_TIMING, .wanted = counters_wanted,
                                       .unwanted_note = KD_COUNTERS_NO_NCU_FLAG, .run = run_counters};
@@ -489,6 +563,6 @@ static const kd_pass regions_pass = {
 static const kd_pass hotspots_pass = {
     .name = "hotspots", .stage = KD_PASS_AFTER_TIMING, .wanted = hotspots_wanted, .run = run_hotspots};
 
-const kd_pass *const kd_passes[] = {&sanitizer_pass, &timing_pass, &kd_replay_pass, &counters_pass, &regions_pass,
+const kd_pass *const kd_passes[] = {&sanitizer_pass, &launch_check_pass, &timing_pass, &kd_replay_pass, &counters_pass, &regions_pass,
                                     &hotspots_pass};
 const size_t kd_pass_count = sizeof kd_passes / sizeof *kd_passes;

@@ -1206,6 +1206,26 @@ void kd_launch_spec_free(kd_launch_spec *s)
     memset(s, 0, sizeof *s);
 }
 
+static bool origin_guessed(const char *origin)
+{
+    static const char *const guessed[] = {"default", "default 2-D", "assumed", "inferred", "indexing"};
+    for (size_t i = 0; origin && i < sizeof guessed / sizeof *guessed; i++)
+        if (!strcmp(origin, guessed[i]))
+            return true;
+    return false;
+}
+
+bool kd_launch_spec_guessed(const kd_launch_spec *s)
+{
+    if (s->assumed[0] || origin_guessed(s->n_origin) || origin_guessed(s->grid_origin) ||
+        origin_guessed(s->block_origin) || (s->dynamic_shared && origin_guessed(s->smem_origin)))
+        return true;
+    for (size_t i = 0; i < s->nargs; i++)
+        if (origin_guessed(s->args[i].origin))
+            return true;
+    return false;
+}
+
 unsigned long long kd_launch_spec_blocks(const kd_launch_spec *s)
 {
     return (unsigned long long)s->grid[0] * s->grid[1] * s->grid[2];

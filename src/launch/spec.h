@@ -170,6 +170,12 @@ void kd_launch_needs_line_free(kd_launch_needs_line *line);
 /* The grid's blocks (Triton: programs). */
 unsigned long long kd_launch_spec_blocks(const kd_launch_spec *s);
 
+/* Whether any part of the launch was not told (by a flag, an annotation, the compiled code or a
+ * capture) but assumed: a default n, grid or block, a guessed dynamic shared size, a scalar or
+ * buffer size inferred from the code, or anything said in `assumed`. Such a launch is run once
+ * under memcheck before it is timed (issue 39). */
+bool kd_launch_spec_guessed(const kd_launch_spec *s);
+
 /* Total bytes of every buffer (for the "not enough GPU memory" message). */
 unsigned long long kd_launch_spec_bytes(const kd_launch_spec *s);
 

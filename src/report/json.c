@@ -1330,6 +1330,27 @@ static json_t *sanitizer(const void *base)
     return json_pack("{s:o, s:o}", "tools", tools, "sides", sides);
 }
 
+/* The launch check (issue 39): per side, what memcheck said of a launch kerndiff assumed;
+ * omitted when neither side's launch was assumed (or it was not checked: the simulated
+ * harness without --compute-sanitizer, --sanitize). Written, not read back. */
+static json_t *launch_check(const void *base)
+{
+    const kd_comparison *c = base;
+    static const char *const name[] = {[KD_LAUNCH_CHECK_CLEAN] = "clean", [KD_LAUNCH_CHECK_FINDINGS] = "findings",
+                                       [KD_LAUNCH_CHECK_NO_SANITIZER] = "no_sanitizer",
+                                       [KD_LAUNCH_CHECK_UNCHECKED] = "unchecked",
+                                       [KD_LAUNCH_CHECK_SKIPPED] = "skipped"};
+    if (c->launch_check[0] == KD_LAUNCH_CHECK_NONE && c->launch_check[1] == KD_LAUNCH_CHECK_NONE)
+        return NULL; /* left out */
+    json_t *o = json_object();
+    for (int s = 0; s < 2; s++)
+        json_object_set_new(o, s ? "v2" : "v1", c->launch_check[s] == KD_LAUNCH_CHECK_NONE
+                                                    ? json_null()
+                                                    : json_string(name[c->launch_check[s]]));
+    json_object_set_new(o, "why", c->launch_check_why ? json_string(c->launch_check_why) : json_null());
+    return o;
+}
+
 /* ---- several kernels compared statically (model.h's `kernels`): each one's sides, findings
  * and histograms as the document's own; the kernels only one side has; why nothing was timed */
 
@@ -1445,6 +1466,7 @@ static const kd_jfield comparison_fields[] = {
     {KD_J_GROUP_FIELD("regions", regions_table), KD_J_WHEN(kd_comparison, regions_run), .optional = true},
     {.key = "hotspots", .type = KD_J_CUSTOM, .write = hotspots, .omit = true},
     {.key = "sanitizer", .type = KD_J_CUSTOM, .write = sanitizer},
+    {.key = "launch_check", .type = KD_J_CUSTOM, .write = launch_check, .omit = true},
     /* written here for --fail-if-slower; kd_comparison_json adds it for --require-match alone.
      * Read back, its fail_if_slower says whether that gate was asked. */
     {KD_J_OBJECT_FIELD("gate", kd_comparison, gate, gate_table), KD_J_WHEN(kd_comparison, gate.requested)},

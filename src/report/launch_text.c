@@ -102,6 +102,33 @@ static void side_text(const kd_comparison *c, int s, kd_strbuf *geometry, kd_str
         kd_sb_untrusted(assumed, side->launch.assumed);
 }
 
+/* What the launch check said of each side whose launch was assumed (diff/comparison.h). */
+static void launch_check_text(const kd_comparison *c, const char *indent, kd_strbuf *out)
+{
+    static const char *const said[] = {
+        [KD_LAUNCH_CHECK_CLEAN] = "ran once under memcheck before timing: no access outside its buffers",
+        [KD_LAUNCH_CHECK_FINDINGS] = "ran once under memcheck before timing: accesses outside its buffers (below)",
+        [KD_LAUNCH_CHECK_NO_SANITIZER] = "not run under memcheck first (no compute-sanitizer found: it comes with "
+                                         "the CUDA toolkit, or pass --compute-sanitizer PATH): a read past a "
+                                         "buffer's end goes unseen",
+        [KD_LAUNCH_CHECK_UNCHECKED] = "not run under memcheck first",
+        [KD_LAUNCH_CHECK_SKIPPED] = "not run under memcheck first: --no-launch-memcheck",
+    };
+    bool same = c->launch_check[0] == c->launch_check[1];
+    for (int s = 0; s < (same ? 1 : 2); s++) {
+        kd_launch_check k = c->launch_check[s];
+        if (k == KD_LAUNCH_CHECK_NONE)
+            continue;
+        kd_sb_printf(out, "%s%-7s checked: %s", indent, same ? "" : s ? "v2:" : "v1:", said[k]);
+        if (k == KD_LAUNCH_CHECK_UNCHECKED) {
+            kd_sb_puts(out, " (");
+            kd_sb_untrusted(out, c->launch_check_why ? c->launch_check_why : "unknown");
+            kd_sb_puts(out, "): a read past a buffer's end goes unseen");
+        }
+        kd_sb_puts(out, "\n");
+    }
+}
+
 void kd_launch_block_text(const kd_comparison *c, const char *indent, kd_strbuf *out)
 {
     kd_strbuf geometry[2] = {{0}}, args[2] = {{0}}, assumed[2] = {{0}};
@@ -117,6 +144,7 @@ void kd_launch_block_text(const kd_comparison *c, const char *indent, kd_strbuf 
         if (assumed[s].len)
             kd_sb_printf(out, "%s%-7s assumed: %s\n", indent, "", kd_sb_str(&assumed[s]));
     }
+    launch_check_text(c, indent, out);
     kd_strbuf from = {0};
     kd_replay_origin_text(c, &from); /* --launch: where the launch came from */
     if (from.len)

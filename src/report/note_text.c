@@ -128,6 +128,14 @@ static bool note_text(const kd_note *n, const char *detail, kd_strbuf *out)
         break;
     case KD_RUNTIME_SANITIZE_N_INVALID: kd_sb_printf(out, "%s: --sanitize-n %s: %s", side, v0, detail); break;
     case KD_RUNTIME_SANITIZER_FAILED: kd_sb_printf(out, "%s: compute-sanitizer: %s", side, detail); break;
+    case KD_RUNTIME_ASSUMED_LAUNCH_FINDINGS:
+        /* the finding itself is in the sanitizer's section above (and the note's JSON detail) */
+        kd_sb_printf(out, "nothing timed: under compute-sanitizer memcheck, the launch kerndiff assumed for %s "
+                          "accesses memory outside its buffers (above): give the real sizes (--n, --buf NAME=COUNT, "
+                          "--grid/--block, or a `// kerndiff:` annotation), or pass --no-launch-memcheck to time it "
+                          "anyway",
+                     side);
+        break;
     case KD_RUNTIME_SANITIZER_FINDINGS:
         kd_sb_printf(out, "nothing timed: compute-sanitizer found problems in %s (above); fix them, or pass "
                           "--sanitize-warn to time anyway", side);

@@ -22,6 +22,10 @@ typedef struct kd_sanitize_options {
     bool warn;                /* --sanitize-warn: report and go on */
     const char *program;      /* --compute-sanitizer PATH, else compute-sanitizer on PATH */
     const char *n;            /* --sanitize-n COUNT: the element count of the sanitized launch (NULL: the timed one) */
+    /* --no-launch-memcheck: time a launch kerndiff assumed (a guessed size, grid or shared
+     * memory) without running it once under memcheck first (issue 39: reads past a buffer's
+     * end are what the bounds guard cannot see). */
+    bool no_launch_memcheck;
     int timeout_ms;
     unsigned long long seed;
 } kd_sanitize_options;

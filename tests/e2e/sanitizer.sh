@@ -39,3 +39,39 @@ KERNDIFF_SIMULATE="median=50us;median=50us,$OOB" run san_small 9 -- --sanitize -
 has san_small out '^  v2 memcheck: thread \(255,0,0\) of block \(3,0,0\) wrote 4 bytes at out\[1024\], one past its end \(1024 elements\)'
 run san_small_bad 2 -- --sanitize --sanitize-n 0 --compute-sanitizer $FAKE_SAN "$S" "$S"
 has san_small_bad err "sanitize-n wants an element count of at least 1"
+# The launch check (issue 39): a launch kerndiff assumed (here: every setting a default, a buffer
+# sized from the indexing) runs once under memcheck before it is timed; a told one does not.
+cat >"$WORK/guess.cu" <<'CU'
+__global__ void scale(const float *x, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * x[i + 1];
+}
+CU
+G="$WORK/guess.cu"
+KERNDIFF_SIMULATE="median=50us;median=50us,sanitizer=memcheck_oob_read" run guess_oob 5 -- --compute-sanitizer $FAKE_SAN --json="$WORK/guess_oob.json" "$G" "$G"
+has guess_oob out '^  v1: +checked: ran once under memcheck before timing: no access outside its buffers$'
+has guess_oob out '^  v2: +checked: ran once under memcheck before timing: accesses outside its buffers \(below\)$'
+has guess_oob out '^  v2 memcheck: thread \(254,0,0\) of block \(3,0,0\) read 4 bytes'
+has guess_oob err 'nothing timed: under compute-sanitizer memcheck, the launch kerndiff assumed for v2 accesses memory outside its buffers \(above\): give the real sizes \(--n, --buf NAME=COUNT'
+lacks guess_oob out '^latency per launch|faster|slower'
+expect_json guess_oob "$WORK/guess_oob.json" '[d["launch_check"], d["notes"]["runtime"]["id"], "read 4 bytes" in d["notes"]["runtime"]["detail"]]' "[{'v1': 'clean', 'v2': 'findings', 'why': None}, 'assumed_launch_out_of_bounds', True]"
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/guess_oob.json" >"$WORK/guess_valid.err" 2>&1; then
+    ok "guess_oob: JSON valid against the schema"; else fail "guess_oob: schema" "$WORK/guess_valid.err"; fi
+KERNDIFF_SIMULATE="median=50us;median=40us" run guess_clean 0 -- --compute-sanitizer $FAKE_SAN --json="$WORK/guess_clean.json" "$G" "$G"
+has guess_clean out '^          checked: ran once under memcheck before timing: no access outside its buffers$'
+has guess_clean out '^v2 is 1\.[0-9]+x faster'
+expect_json guess_clean "$WORK/guess_clean.json" 'd["launch_check"]' "{'v1': 'clean', 'v2': 'clean', 'why': None}"
+# --no-launch-memcheck times it anyway, and says it was not checked.
+KERNDIFF_SIMULATE="median=50us;median=50us,sanitizer=memcheck_oob_read" run guess_skip 0 -- --no-launch-memcheck --compute-sanitizer $FAKE_SAN "$G" "$G"
+has guess_skip out 'checked: not run under memcheck first: --no-launch-memcheck$'
+has guess_skip out '^latency per launch'
+# No compute-sanitizer: timed, and the line says what goes unseen.
+KERNDIFF_SIMULATE="median=50us;median=50us" run guess_nosan 0 -- --compute-sanitizer /nonexistent/compute-sanitizer "$G" "$G"
+has guess_nosan out "checked: not run under memcheck first \(no compute-sanitizer found: .*\): a read past a buffer's end goes unseen$"
+# A launch the annotation and --n tell entirely is not re-run: its findings would be the kernel's, for --sanitize.
+KERNDIFF_SIMULATE="median=50us;median=50us,sanitizer=memcheck_oob_read" run guess_told 0 -- --n 1024 --compute-sanitizer $FAKE_SAN "$S" "$S"
+lacks guess_told out 'checked:|memcheck'
+# --sanitize covers it (its own pass, exit 9), not twice.
+KERNDIFF_SIMULATE="median=50us;median=50us,sanitizer=memcheck_oob_read" run guess_sanitize 9 -- --sanitize --compute-sanitizer $FAKE_SAN "$G" "$G"
+lacks guess_sanitize out 'checked:'
