@@ -6,6 +6,12 @@
 #   in_bounds:    the same kernel with its tail handled, --n 1001: exit 0, timed
 #   oob_grid:     an unguarded copy with 64 blocks too many: exit 5, buffer y named
 #   aligned:      scale4 with --n 1M (a multiple of 4): in bounds, exit 0
+#   oob_grid_guard: oob_grid with --no-launch-memcheck: the guard's own refusal
+#   read_guess:   window_sum<256> (each block reads 2 tiles) with --buf x=4096 --n 4096 and the
+#                 default grid: the last block reads 1 KiB past x, a read the guard cannot see;
+#                 the launch check (memcheck before timing) refuses it: exit 5
+#   read_unchecked: the same with --no-launch-memcheck: timed (what the guard alone misses)
+#   read_told:    the same with --grid 15 (told, in bounds): not re-run, exit 0
 # Results to $OUT/results-bounds.txt.     tests/gpu/bounds.sh BUILD_DIR
 set -u
 BUILD=$(realpath "${1:-build}")
@@ -32,7 +38,16 @@ one() { # NAME WANT_EXIT PATTERN(in stderr, or '' for none) ARGS...
 }
 one oob_tail 5 'writes past the end of buffer y \(1001 elements, 4004 bytes.*wrote 12 bytes beyond it' --n 1001 --block 256 --grid 1 "$H/scale4_tail.cu" "$H/scale4.cu"
 one in_bounds 0 '' --n 1001 --block 256 --grid 1 "$H/scale4_tail.cu" "$H/scale4_tail.cu"
-one oob_grid 5 'writes past the end of buffer y' --n 1M "$H/scale4_tail.cu" "$H/unguarded.cu"
+one oob_grid 5 'writes past the end of buffer y|the launch kerndiff assumed for v2 accesses memory outside' --n 1M "$H/scale4_tail.cu" "$H/unguarded.cu"
+one oob_grid_guard 5 'writes past the end of buffer y' --no-launch-memcheck --n 1M "$H/scale4_tail.cu" "$H/unguarded.cu"
+T0=$(date +%s%N)
+one read_guess 5 'under compute-sanitizer memcheck, the launch kerndiff assumed for v1 and v2 accesses memory outside' --buf x=4096 --n 4096 "$H/window_sum.cu" "$H/window_sum.cu"
+T1=$(date +%s%N)
+grep -E 'checked:|memcheck:' "$WORK/read_guess.out" | head -3 | sed 's/^/     /' | tee -a "$R"
+one read_unchecked 0 '' --no-launch-memcheck --buf x=4096 --n 4096 "$H/window_sum.cu" "$H/window_sum.cu"
+T2=$(date +%s%N)
+one read_told 0 '' --grid 15 --buf x=4096 --n 4096 "$H/window_sum.cu" "$H/window_sum.cu"
+say "wall: read_guess (memcheck, refused) $(( (T1 - T0) / 1000000 )) ms; read_unchecked (timed, --max-time 0.5) $(( (T2 - T1) / 1000000 )) ms"
 one aligned 0 '' --n 1M --block 256 --grid 1024 "$H/scale4_tail.cu" "$H/scale4.cu"
 say "bounds: $pass ok, $failed FAIL"
 rm -rf "$WORK"
