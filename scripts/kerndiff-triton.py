@@ -1094,5 +1094,31 @@ def main(argv):
                 "build FILE KERNEL SPEC_JSON OUTDIR | capture FILE KERNEL SPEC_JSON OUTDIR")
 
 
+def exit_now(argv):
+    """main(), then an exit that waits for nothing: the user's module, whose definitions some
+    commands run (definitions_of), may have started threads (a non-daemon thread at import
+    would otherwise hold this process, and kerndiff, until it ends: issue 39's exploit
+    families include a module that spawns one)."""
+    import traceback
+    try:
+        main(argv)
+        status = 0
+    except SystemExit as e:
+        if e.code is None or isinstance(e.code, int):
+            status = e.code or 0
+        else:
+            sys.stderr.write(str(e.code) + "\n")
+            status = 1
+    except BaseException:  # what Python would print for an uncaught exception, and its status
+        traceback.print_exc()
+        status = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        status = status or 1
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    main(sys.argv)
+    exit_now(sys.argv)
