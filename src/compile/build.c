@@ -101,6 +101,31 @@ static const char *nvcc_version(const char *nvcc)
     return version;
 }
 
+/* Which nvcc builds: the file `nvcc` resolves to (its real path, size and modification time),
+ * so that two compilers that print the same --version (a wrapper script that adds flags, a
+ * second copy of the toolkit) never share cache entries, and an edited wrapper rebuilds. */
+static const char *nvcc_identity(const char *nvcc)
+{
+    static char *identity;
+    static const char *identity_of;
+    if (identity && identity_of == nvcc)
+        return identity;
+    free(identity);
+    char *found = kd_program_path(nvcc), *real = found ? realpath(found, NULL) : NULL;
+    struct stat st;
+    kd_strbuf text = {0};
+    if (real && stat(real, &st) == 0)
+        kd_sb_printf(&text, "%s %lld %lld.%09ld", real, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                     st.st_mtim.tv_nsec);
+    else
+        kd_sb_printf(&text, "%s (not resolved)", nvcc);
+    free(found);
+    free(real);
+    identity = kd_sb_take(&text);
+    identity_of = nvcc;
+    return identity;
+}
+
 static void hash_list(kd_hash *h, const char *tag, const kd_strlist *list)
 {
     kd_hash_str(h, tag);
@@ -142,6 +167,7 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
     kd_hash_init(&h);
     kd_hash_str(&h, KD_BUILD_RECIPE);
     kd_hash_str(&h, version);
+    kd_hash_str(&h, nvcc_identity(cfg->nvcc));
     kd_hash_str(&h, cfg->arch);
     kd_hash_str(&h, cfg->cuobjdump ? cfg->cuobjdump : "");
     hash_list(&h, "-I", cfg->include_dirs);

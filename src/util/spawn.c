@@ -266,20 +266,27 @@ void kd_spawn_result_free(kd_spawn_result *res)
     kd_sb_free(&res->err);
 }
 
-bool kd_program_exists(const char *name)
+char *kd_program_path(const char *name)
 {
     if (strchr(name, '/'))
-        return access(name, X_OK) == 0;
+        return access(name, X_OK) == 0 ? kd_xstrdup(name) : NULL;
     const char *path = kd_env(KD_ENV_PATH);
     if (!path)
-        return false;
-    char *copy = kd_xstrdup(path), *save = NULL;
-    bool found = false;
+        return NULL;
+    char *copy = kd_xstrdup(path), *save = NULL, *found = NULL;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
         char full[4096];
         snprintf(full, sizeof full, "%s/%s", *dir ? dir : ".", name);
-        found = access(full, X_OK) == 0;
+        if (access(full, X_OK) == 0)
+            found = kd_xstrdup(full);
     }
     free(copy);
     return found;
+}
+
+bool kd_program_exists(const char *name)
+{
+    char *found = kd_program_path(name);
+    free(found);
+    return found != NULL;
 }

@@ -61,5 +61,8 @@ int kd_wait_child(pid_t pid);
 
 /* True when `name` resolves to an executable through PATH (or is an executable path). */
 bool kd_program_exists(const char *name);
+/* The executable `name` resolves to through PATH (name itself when it holds a '/'), malloc'd;
+ * NULL when none does. */
+char *kd_program_path(const char *name);
 
 #endif
