@@ -97,7 +97,7 @@ void kd_comparison_free(kd_comparison *c)
     }
     free(c->replay.path);
     free(c->replay.problem);
-    free(c->fault_explained);
+    kd_sanitize_side_free(&c->fault_found);
     free(c->launch_check_why);
     kd_sanitize_side_free(&c->sanitize[0]);
     kd_sanitize_side_free(&c->sanitize[1]);

@@ -67,7 +67,12 @@ typedef struct kd_comparison {
     kd_note counters_note;      /* why there are no counters */
     unsigned sanitize_tools;    /* --sanitize: the tools that ran on both sides (0: none) */
     kd_sanitize_side sanitize[2];
-    char *fault_explained;      /* a fault re-run under memcheck: what it says, or NULL */
+    /* A fault re-run under memcheck (issue 44: data here, the sentence in report/): the side
+     * that faulted and what memcheck found (shown when its memcheck report has findings),
+     * or that no compute-sanitizer was found to re-run it with. */
+    int fault_side;
+    kd_sanitize_side fault_found;
+    bool fault_no_sanitizer;
     /* The launch check (issue 39): a side whose launch kerndiff assumed (launch.assumed) runs
      * once under memcheck before it is timed; launch_check_why: why a side is unchecked. */
     kd_launch_check launch_check[2];

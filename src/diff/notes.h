@@ -41,8 +41,8 @@ typedef enum kd_note_id {
     KD_RUNTIME_SANITIZER_FINDINGS,  /* side: the sides with findings */
     KD_RUNTIME_TIMING_FAILED,       /* side; detail: the harness's failure ("v1: ...: ...") */
     KD_RUNTIME_OUT_OF_BOUNDS,       /* detail: the buffer a launch wrote past the end of ("v1: ...") */
-    KD_RUNTIME_ASSUMED_LAUNCH_FINDINGS, /* side: the sides whose assumed launch memcheck faulted; detail:
-                                       the first finding, explained */
+    KD_RUNTIME_ASSUMED_LAUNCH_FINDINGS, /* side: the sides whose assumed launch memcheck found accesses
+                                       outside its buffers (the findings: sanitize[]) */
     KD_RUNTIME_SAVED_NO_SAMPLES,    /* kerndiff compare: side: the run(s) (v1: OLD, v2: NEW) with too few
                                        samples; number: its usable samples, the minimum */
     KD_RUNTIME_GATE_NOT_EVALUATED,  /* value: the gate's option (--sanitize), the JSON id of the runtime

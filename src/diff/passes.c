@@ -143,7 +143,6 @@ static kd_pass_result run_launch_check(const kd_pass_context *ctx, kd_comparison
     o.timeout_ms = opts->timing.timeout_ms;
     o.seed = opts->timing.seed;
     int faulted = 0;
-    kd_strbuf first = {0};
     for (int s = 0; s < 2; s++) {
         if (!assumed[s])
             continue;
@@ -158,24 +157,15 @@ static kd_pass_result run_launch_check(const kd_pass_context *ctx, kd_comparison
         } else if (c->sanitize[s].report[KD_SAN_MEMCHECK].count) {
             c->launch_check[s] = KD_LAUNCH_CHECK_FINDINGS;
             faulted |= s ? KD_NOTE_V2 : KD_NOTE_V1;
-            if (!first.len) {
-                kd_sb_printf(&first, "%s: ", ctx->sides[s].label);
-                kd_san_explain(&c->sanitize[s].report[KD_SAN_MEMCHECK].findings[0], c->sanitize[s].buffers,
-                               c->sanitize[s].nbuffers, &first);
-            }
         } else {
             c->launch_check[s] = KD_LAUNCH_CHECK_CLEAN;
         }
         kd_sb_free(&why);
     }
-    if (!faulted) {
-        kd_sb_free(&first);
+    if (!faulted)
         return ran();
-    }
     c->sanitize_tools = 1u << KD_SAN_MEMCHECK; /* the report lists the findings as --sanitize's */
-    kd_note_set(&c->runtime_note, KD_RUNTIME_ASSUMED_LAUNCH_FINDINGS, (kd_note_sides)faulted, NULL, NULL,
-                kd_sb_str(&first));
-    kd_sb_free(&first);
+    kd_note_set(&c->runtime_note, KD_RUNTIME_ASSUMED_LAUNCH_FINDINGS, (kd_note_sides)faulted, NULL, NULL, NULL);
     return failed(&c->runtime_note, KD_FAIL_RUNTIME);
 }
 
@@ -192,29 +182,20 @@ static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
     int s = error[1] - '1';
     const char *sanitizer = sanitizer_for(opts, backend);
     if (!sanitizer) {
-        if (!backend->simulated)
-            c->fault_explained = kd_xstrdup("install compute-sanitizer (part of the CUDA toolkit) and kerndiff will say "
-                                        "which buffer and element the faulting access hit");
+        c->fault_no_sanitizer = !backend->simulated;
         return;
     }
     kd_sanitize_options o = opts->sanitize;
     o.timeout_ms = opts->timing.timeout_ms;
     o.seed = opts->timing.seed;
-    kd_sanitize_side found;
-    memset(&found, 0, sizeof found);
-    kd_strbuf why = {0}, text = {0};
+    kd_strbuf why = {0};
     kd_trace("explaining the fault of %s under memcheck", sides[s].label);
     kd_sanitize_request req = {.sanitizer = sanitizer, .side = &sides[s], .tools = 1u << KD_SAN_MEMCHECK, .o = &o,
                                .workdir = ctx->workdir};
-    if (kd_sanitize_side_run(&req, &found, &why) == 0 &&
-        found.report[KD_SAN_MEMCHECK].count) {
-        kd_sb_printf(&text, "%s, under compute-sanitizer memcheck: ", sides[s].label);
-        kd_san_explain(&found.report[KD_SAN_MEMCHECK].findings[0], found.buffers, found.nbuffers, &text);
-        c->fault_explained = kd_sb_take(&text);
-    }
+    c->fault_side = s;
+    if (kd_sanitize_side_run(&req, &c->fault_found, &why) != 0)
+        kd_sanitize_side_free(&c->fault_found); /* nothing to explain with: the fault's own line stands */
     kd_sb_free(&why);
-    kd_sb_free(&text);
-    kd_sanitize_side_free(&found);
 }
 
 /* ---- which counters run (the timing pass asks too: it hands its child to CUPTI's) ------------ */

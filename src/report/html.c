@@ -532,8 +532,11 @@ static void summary_section(FILE *out, const kd_comparison *c)
         kd_replay_result_lines(c, replay_line, out); /* --launch: each side against the program's result */
     }
     say_note(out, "warn", &c->runtime_note);
-    if (c->fault_explained)
-        kd_html_say_text(out, "p", "warn", c->fault_explained);
+    kd_strbuf fault = {0};
+    kd_fault_explained_text(c, &fault);
+    if (fault.len)
+        kd_html_say_text(out, "p", "warn", kd_sb_str(&fault));
+    kd_sb_free(&fault);
     if (kd_gate_asked(c)) {
         bool bad = kd_gate_summary(c, &line);
         kd_strbuf one = {0};

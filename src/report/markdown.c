@@ -400,8 +400,11 @@ void kd_render_markdown(FILE *out, const kd_comparison *c, const kd_render_optio
         kd_sanitizer_lines(c, bullet, out);
     }
     note_line(out, "- ", &c->runtime_note);
-    if (c->fault_explained)
-        fprintf(out, "- %s\n", kd_untrusted_md_text(&u, c->fault_explained));
+    kd_strbuf fault = {0};
+    kd_fault_explained_text(c, &fault);
+    if (fault.len)
+        fprintf(out, "- %s\n", kd_untrusted_md_text(&u, kd_sb_str(&fault)));
+    kd_sb_free(&fault);
     kd_untrusted_free(&u);
     if (c->timed)
         timing_section(out, c);

@@ -36,3 +36,15 @@ void kd_sanitizer_lines(const kd_comparison *c, void (*line)(const char *text, v
         kd_sb_free(&text);
     }
 }
+
+void kd_fault_explained_text(const kd_comparison *c, kd_strbuf *out)
+{
+    const kd_sanitize_side *found = &c->fault_found;
+    if (c->fault_no_sanitizer) {
+        kd_sb_puts(out, "install compute-sanitizer (part of the CUDA toolkit) and kerndiff will say which buffer and "
+                        "element the faulting access hit");
+    } else if (found->report[KD_SAN_MEMCHECK].count) {
+        kd_sb_printf(out, "%s, under compute-sanitizer memcheck: ", c->side[c->fault_side].label);
+        kd_san_explain(&found->report[KD_SAN_MEMCHECK].findings[0], found->buffers, found->nbuffers, out);
+    }
+}

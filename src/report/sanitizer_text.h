@@ -12,4 +12,8 @@ void kd_sanitizer_heading(const kd_comparison *c, kd_strbuf *out);
  * ("v1: clean"). */
 void kd_sanitizer_lines(const kd_comparison *c, void (*line)(const char *text, void *ctx), void *ctx);
 
+/* What re-running a faulted side under memcheck found ("v2, under compute-sanitizer memcheck:
+ * thread ... wrote ..."), or how to get that (no compute-sanitizer); nothing when neither. */
+void kd_fault_explained_text(const kd_comparison *c, kd_strbuf *out);
+
 #endif

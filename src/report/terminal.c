@@ -502,8 +502,11 @@ static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
     }
     note_line(out, o, "", YELLOW, "", &c->runtime_note);
     kd_untrusted u = {0};
-    if (c->fault_explained)
-        fprintf(out, "  %s\n", kd_untrusted_text(&u, c->fault_explained));
+    kd_strbuf fault = {0};
+    kd_fault_explained_text(c, &fault);
+    if (fault.len)
+        fprintf(out, "  %s\n", kd_untrusted_text(&u, kd_sb_str(&fault)));
+    kd_sb_free(&fault);
     kd_untrusted_free(&u);
     if (c->sanitize_tools)
         sanitizer_section(out, o, c);
@@ -557,8 +560,11 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
     if (c->sanitize_tools)
         sanitizer_section(out, o, c);
     note_line(out, o, "", YELLOW, "", &c->runtime_note);
-    if (c->fault_explained)
-        fprintf(out, "%s  %s%s\n", paint(o, YELLOW), kd_untrusted_text(&u, c->fault_explained), paint(o, RESET));
+    kd_strbuf fault = {0};
+    kd_fault_explained_text(c, &fault);
+    if (fault.len)
+        fprintf(out, "%s  %s%s\n", paint(o, YELLOW), kd_untrusted_text(&u, kd_sb_str(&fault)), paint(o, RESET));
+    kd_sb_free(&fault);
     kd_untrusted_free(&u);
     if (c->timed)
         timing_section(out, o, c);

@@ -55,7 +55,7 @@ has guess_oob out '^  v2: +checked: ran once under memcheck before timing: acces
 has guess_oob out '^  v2 memcheck: thread \(254,0,0\) of block \(3,0,0\) read 4 bytes'
 has guess_oob err 'nothing timed: under compute-sanitizer memcheck, the launch kerndiff assumed for v2 accesses memory outside its buffers \(above\): give the real sizes \(--n, --buf NAME=COUNT'
 lacks guess_oob out '^latency per launch|faster|slower'
-expect_json guess_oob "$WORK/guess_oob.json" '[d["launch_check"], d["notes"]["runtime"]["id"], "read 4 bytes" in d["notes"]["runtime"]["detail"]]' "[{'v1': 'clean', 'v2': 'findings', 'why': None}, 'assumed_launch_out_of_bounds', True]"
+expect_json guess_oob "$WORK/guess_oob.json" '[d["launch_check"], d["notes"]["runtime"]["id"], "read 4 bytes" in d["sanitizer"]["sides"][1]["findings"][0]["text"]]' "[{'v1': 'clean', 'v2': 'findings', 'why': None}, 'assumed_launch_out_of_bounds', True]"
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/guess_oob.json" >"$WORK/guess_valid.err" 2>&1; then
     ok "guess_oob: JSON valid against the schema"; else fail "guess_oob: schema" "$WORK/guess_valid.err"; fi
 KERNDIFF_SIMULATE="median=50us;median=40us" run guess_clean 0 -- --compute-sanitizer $FAKE_SAN --json="$WORK/guess_clean.json" "$G" "$G"
