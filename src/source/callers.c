@@ -77,6 +77,11 @@ int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why)
     out->found = json_integer_value(json_object_get(doc, "found"));
     out->scanned = json_integer_value(json_object_get(doc, "scanned"));
     out->capped = dup_or_null(json_object_get(doc, "capped"));
+    kd_strbuf near = {0};
+    json_array_foreach(json_object_get(doc, "nearest"), i, v)
+        if (json_is_string(v))
+            kd_sb_printf(&near, "%s%s", near.len ? ", " : "", json_string_value(v));
+    out->nearest = kd_sb_take(&near);
     size_t n = json_array_size(list) < CALLERS_MAX ? json_array_size(list) : CALLERS_MAX;
     out->items = kd_xcalloc(n ? n : 1, sizeof *out->items);
     json_array_foreach(list, i, v) {
@@ -102,7 +107,7 @@ int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why)
         json_t *x;
         json_array_foreach(json_object_get(v, "via"), j, x)
             if (json_is_string(x))
-                kd_sb_printf(&via, "%s%s", j ? " -> " : "", json_string_value(x));
+                kd_sb_printf(&via, "%s%s()", j ? " -> " : "", json_string_value(x));
         c->via = via.len ? kd_sb_take(&via) : kd_xstrdup("");
         kd_sb_free(&via);
         json_array_foreach(argv, j, x) {
@@ -166,5 +171,6 @@ void kd_callers_free(kd_callers *c)
     free(c->root);
     free(c->wrappers);
     free(c->capped);
+    free(c->nearest);
     memset(c, 0, sizeof *c);
 }

@@ -39,6 +39,7 @@ typedef struct kd_callers {
     long long found;   /* how many the helper found (it returns at most 12) */
     long long scanned; /* Python files read */
     char *capped;      /* NULL, or what bounded the walk: "files", "folders", "bytes" */
+    char *nearest;     /* none found: the likeliest files ("a.py, b.py"; "" none) */
 } kd_callers;
 
 /* Reads the helper's JSON into out (sorted best first, whatever the JSON's order). Returns 0,

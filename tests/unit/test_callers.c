@@ -33,7 +33,7 @@ static void ranked_best_first(void **state)
     assert_string_equal(c.items[1].name, "tests/t.py::test_rms");
     assert_string_equal(c.items[2].name, "mypkg/rms.py");
     assert_string_equal(c.items[3].name, "tests/t.py::test_indirect");
-    assert_string_equal(c.items[3].via, "helper -> rms_norm");
+    assert_string_equal(c.items[3].via, "helper() -> rms_norm()");
     assert_string_equal(c.items[4].name, "benchmarks/b.py");
     assert_string_equal(c.items[1].command, "py -m pytest -x -q tests/t.py::test_rms");
     assert_null(c.items[1].argv.items[6]);
