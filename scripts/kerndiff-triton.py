@@ -1076,6 +1076,313 @@ def install_capture():
     autotuner.Autotuner.run = tune_tracked
 
 
+# --- callers: who launches a library module's kernel (issue 45 item 1) ------------------------
+# Static: files are read and parsed with `ast`, never imported or run. Bounded: at most
+# CALLER_FILES Python files parsed, CALLER_DIRS folders walked, CALLER_FILE_BYTES per file and
+# CALLER_BYTES in all; symbolic links to folders are not followed (a loop cannot trap the walk).
+CALLER_FILES, CALLER_DIRS, CALLER_FILE_BYTES, CALLER_BYTES, CALLER_MAX = 4000, 20000, 1 << 20, 64 << 20, 12
+CALLER_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "build", "dist", "venv", ".venv", "env", ".env",
+                    "__pycache__", "site-packages", ".tox", ".nox", ".eggs", ".mypy_cache", ".pytest_cache",
+                    "third_party", "3rdparty", ".cache"}
+CALLER_KIND_ORDER = {"test": 0, "self": 1, "benchmark": 2, "script": 3}
+
+
+def _called_names(node):
+    """Names a piece of code calls or hands on: f(...), mod.f(...) (as 'f' and 'mod.f'),
+    Cls.apply(...) (as 'Cls'), and names passed as arguments (a benchmark's fn=wrapper)."""
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Subscript):  # kernel[grid](...)
+                f = f.value
+            d = dotted(f)
+            if d:
+                out.add(d)
+                out.add(d.rsplit(".", 1)[-1])
+                if "." in d:
+                    out.add(d.split(".", 1)[0] + "." + d.rsplit(".", 1)[-1])
+                    if isinstance(f, ast.Attribute):
+                        out.add(dotted(f.value))  # Cls.apply(...), obj.method(...)
+            for a in list(n.args) + [k.value for k in n.keywords]:
+                if isinstance(a, (ast.Name, ast.Attribute)) and dotted(a):
+                    out.add(dotted(a))
+                    out.add(dotted(a).rsplit(".", 1)[-1])
+    return out
+
+
+def module_reach(tree, kernels):
+    """{name: depth} of the module's top-level functions and classes that reach a kernel:
+    depth 0 launches it (the wrapper), depth 1 calls a depth-0 name, and so on."""
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    reach = {}
+    for name, node in defs.items():
+        if name in kernels:
+            continue
+        for launch in launches_in(node, kernels).values():
+            if launch:
+                reach[name] = 0
+    depth, changed = 0, True
+    while changed and depth < 8:
+        changed, depth = False, depth + 1
+        for name, node in defs.items():
+            if name in reach or name in kernels:
+                continue
+            if _called_names(node) & {n for n, d in reach.items() if d == depth - 1}:
+                reach[name] = depth
+                changed = True
+    return reach
+
+
+def module_names(path, root):
+    """The dotted names FILE is imported by from ROOT: a.b.c for ROOT/a/b/c.py, and b.c too
+    under a src/ or lib/ layout folder."""
+    rel = os.path.relpath(os.path.abspath(path), root)
+    parts = rel[:-3].split(os.sep) if rel.endswith(".py") else []
+    if not parts or parts[0] == ".." or not all(p.isidentifier() for p in parts):
+        return []
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    names = [".".join(parts)] if parts else []
+    if len(parts) > 1 and parts[0] in ("src", "lib", "python"):
+        names.append(".".join(parts[1:]))
+    return names
+
+
+def _file_kind(rel):
+    parts = rel.split(os.sep)
+    base = parts[-1]
+    if base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py" or \
+            any(p in ("tests", "test", "testing") for p in parts[:-1]):
+        return "test"
+    if base.startswith("bench") or any(p.startswith("bench") for p in parts[:-1]):
+        return "benchmark"
+    return "script"
+
+
+def _resolve_from(node, file_module):
+    """The absolute module an ImportFrom names, relative imports resolved from the file's own."""
+    if not node.level:
+        return node.module or ""
+    base = file_module.split(".")[:-node.level] if file_module else []
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _bindings(tree, targets, exposed, file_module):
+    """What the file's imports bind: {local name: ('module', None) | ('name', depth)} for the
+    module itself (import a.b.c, import a.b.c as m, from a.b import c) and for the names of it
+    that reach the kernel (from a.b.c import wrapper; from a import wrapper, a re-export)."""
+    bound, imports = {}, False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name in targets:
+                    imports = True
+                    bound[a.asname or a.name] = ("module", None)
+        elif isinstance(node, ast.ImportFrom):
+            mod = _resolve_from(node, file_module)
+            for a in node.names:
+                full = mod + "." + a.name if mod else a.name
+                local = a.asname or a.name
+                if full in targets:
+                    imports = True
+                    bound[local] = ("module", None)
+                elif mod in targets or any(t.startswith(mod + ".") for t in targets if mod):
+                    if a.name in exposed:
+                        imports = True
+                        bound[local] = ("name", exposed[a.name])
+                    elif a.name == "*" and mod in targets:
+                        imports = True
+                        for n, d in exposed.items():
+                            bound.setdefault(n, ("name", d))
+    return bound, imports
+
+
+def _reaches(node, bound, exposed, local_reach):
+    """How directly code reaches the kernel: (rank, [names on the way]) or None. Rank 1: it
+    calls the wrapper (or launches the kernel); 2: it calls something that does."""
+    names = _called_names(node)
+    best = None
+    for local, (what, depth) in bound.items():
+        hits = []
+        if what == "name" and local in names:
+            hits.append((depth, local))
+        elif what == "module":
+            for n, d in exposed.items():
+                if local + "." + n in names:
+                    hits.append((d, local + "." + n))
+        for d, via in hits:
+            cand = (1 if d == 0 else 2, [via])
+            best = cand if best is None or cand[0] < best[0] else best
+    if best is None:
+        for n in names:
+            if n in local_reach:
+                cand = (2, [n] + local_reach[n])
+                best = cand if best is None or cand[0] < best[0] else best
+    return best
+
+
+def _main_block(tree):
+    for node in tree.body:
+        if isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) and "__main__" in ast.unparse(node.test):
+            return node
+    return None
+
+
+def _file_candidates(tree, rel, kind, bound, exposed, file_module, python):
+    """The candidates of one file: its test functions that reach the kernel, else its
+    __main__ block or module-level code, else the file itself when it only imports the module."""
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    local_reach = {}  # helpers of the file that reach the kernel: name -> the way
+    for _ in range(4):
+        for name, node in defs.items():
+            if name in local_reach or name.startswith("test"):
+                continue
+            r = _reaches(node, bound, exposed, local_reach)
+            if r:
+                local_reach[name] = r[1]
+    out = []
+    if kind == "test":
+        tests = [(None, n) for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.name.startswith("test")]
+        for cls in tree.body:
+            if isinstance(cls, ast.ClassDef) and cls.name.startswith("Test"):
+                tests += [(cls.name, n) for n in cls.body
+                          if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")]
+        for cls, fn in tests:
+            r = _reaches(fn, bound, exposed, local_reach)
+            if r:
+                node_id = rel + "::" + (cls + "::" if cls else "") + fn.name
+                out.append({"file": rel, "test": (cls + "::" if cls else "") + fn.name, "line": fn.lineno,
+                            "rank": r[0], "kind": kind, "via": r[1],
+                            "argv": [python, "-m", "pytest", "-x", "-q", node_id]})
+    run_mod = file_module if file_module and all(p.isidentifier() for p in file_module.split(".")) else None
+    script_argv = [python, "-m", run_mod] if run_mod else [python, rel]
+    if not out and kind != "test":
+        main = _main_block(tree)
+        top = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                                          ast.Import, ast.ImportFrom))]
+        for where, body in (("__main__", main), ("module level", ast.Module(body=top, type_ignores=[]))):
+            if body is None:
+                continue
+            r = _reaches(body, bound, exposed, local_reach)
+            if r:
+                out.append({"file": rel, "test": None, "line": getattr(body, "lineno", 1), "rank": r[0],
+                            "kind": kind, "via": r[1], "where": where, "argv": script_argv})
+                break
+    if not out:
+        argv = [python, "-m", "pytest", "-x", "-q", rel] if kind == "test" else script_argv
+        if kind in ("test", "benchmark") or _main_block(tree) is not None:  # it only imports the module
+            out.append({"file": rel, "test": None, "line": 1, "rank": 3, "kind": kind, "via": [], "argv": argv})
+    return out
+
+
+def project_root(path):
+    """The git top level above FILE, else the nearest folder with a project marker, else FILE's
+    folder (at most 16 folders up)."""
+    here = os.path.dirname(os.path.abspath(path))
+    marker = None
+    d = here
+    for _ in range(16):
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        if marker is None and any(os.path.exists(os.path.join(d, m)) for m in
+                                  ("pyproject.toml", "setup.py", "setup.cfg")):
+            marker = d
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return marker or here
+
+
+def cmd_callers(path, root):
+    """kerndiff-triton.py callers FILE ROOT: the project's code that reaches FILE's kernels, as
+    commands that run it (JSON on stdout). ROOT "" : found from FILE (project_root)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), filename=path)
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError) as e:
+        fail(6, "cannot read %s as Python: %s" % (path, e))
+    root = os.path.abspath(root or project_root(path))
+    wrapped = wrapped_by_call(tree)
+    kernels = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and
+               (n.name in wrapped or any(decorator_kind(d) == "jit" for d in n.decorator_list))}
+    exposed = module_reach(tree, kernels)
+    wrappers = sorted(n for n, d in exposed.items() if d == 0)
+    for k in kernels:
+        exposed.setdefault(k, 0)  # a caller that launches the kernel itself reaches it directly
+    targets = module_names(path, root)
+    python = sys.executable or "python3"
+    me = os.path.realpath(path)
+    self_module = targets[0] if targets else None
+    candidates = []
+    # the module itself: its __main__ block or module-level calls
+    main = _main_block(tree)
+    if main is not None:
+        r = _reaches(main, {n: ("name", d) for n, d in exposed.items()}, exposed, {})
+        if r:
+            rel = os.path.relpath(os.path.abspath(path), root)
+            candidates.append({"file": rel, "test": None, "line": main.lineno, "rank": r[0], "kind": "self",
+                               "via": r[1], "where": "__main__",
+                               "argv": [python, "-m", self_module] if self_module else [python, rel]})
+    scanned, read, dirs, capped, nearest = 0, 0, 0, None, []
+    base = os.path.basename(path)[:-3] if path.endswith(".py") else os.path.basename(path)
+    needles = {base} | set(exposed)
+    for top, subdirs, files in os.walk(root, followlinks=False):
+        dirs += 1
+        if dirs > CALLER_DIRS:
+            capped = "folders"
+            break
+        subdirs[:] = sorted(d for d in subdirs if d not in CALLER_SKIP_DIRS and not d.startswith(".")
+                            and not d.endswith(".egg-info") and not os.path.islink(os.path.join(top, d)))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            full = os.path.join(top, name)
+            if os.path.islink(full) or os.path.realpath(full) == me:
+                continue
+            rel = os.path.relpath(full, root)
+            kind = _file_kind(rel)
+            if kind == "script" and name == "__init__.py":
+                continue
+            if scanned >= CALLER_FILES:
+                capped = capped or "files"
+                break
+            try:
+                size = os.path.getsize(full)
+                if size > CALLER_FILE_BYTES:
+                    continue
+                if read + size > CALLER_BYTES:
+                    capped = capped or "bytes"
+                    break
+                with open(full, encoding="utf-8", errors="replace") as f:
+                    text = f.read(CALLER_FILE_BYTES)
+            except OSError:
+                continue
+            scanned += 1
+            read += len(text)
+            if not any(n in text for n in needles):
+                continue
+            try:
+                ftree = ast.parse(text, filename=full)
+            except (SyntaxError, ValueError):
+                continue
+            file_module = (module_names(full, root) or [None])[0]
+            bound, imports = _bindings(ftree, set(targets), exposed, file_module)
+            if not imports:
+                if kind in ("test", "benchmark") and len(nearest) < 3:
+                    nearest.append(rel)  # names the module or its wrapper, imports neither as written
+                continue
+            candidates += _file_candidates(ftree, rel, kind, bound, exposed, file_module, python)
+        if capped:
+            break
+    candidates.sort(key=lambda c: (c["rank"], CALLER_KIND_ORDER.get(c["kind"], 9), c["file"], c["line"]))
+    json.dump({"root": root, "module": self_module, "kernels": sorted(kernels), "wrappers": wrappers,
+               "candidates": candidates[:CALLER_MAX], "found": len(candidates), "scanned": scanned,
+               "capped": capped, "nearest": [] if candidates else nearest}, sys.stdout)
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "list":
         cmd_list(argv[2])
@@ -1087,11 +1394,13 @@ def main(argv):
         cmd_build(*argv[2:])
     elif len(argv) == 6 and argv[1] == "capture":
         cmd_capture(*argv[2:])
+    elif len(argv) == 4 and argv[1] == "callers":
+        cmd_callers(argv[2], argv[3])
     elif len(argv) == 3 and argv[1] == "heuristics":
         cmd_heuristics(argv[2])
     else:
         fail(2, "usage: kerndiff-triton.py list FILE | version | heuristics SPEC_JSON | "
-                "build FILE KERNEL SPEC_JSON OUTDIR | capture FILE KERNEL SPEC_JSON OUTDIR")
+                "build FILE KERNEL SPEC_JSON OUTDIR | capture FILE KERNEL SPEC_JSON OUTDIR | callers FILE ROOT")
 
 
 def exit_now(argv):

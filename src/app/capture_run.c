@@ -153,10 +153,12 @@ static double now_s(void)
 /* Runs argv with env, its stdout onto our stderr (our stdout is for reports), in a process
  * group of its own (ended with kerndiff, and whole on the timeout). 0 when it ended by
  * itself; -1 with *err set when it could not start or ran past the timeout. */
-static int run_program(const char *const *argv, char **env, int timeout_s, kd_diag *err)
+static int run_program(const char *const *argv, const char *cwd, char **env, int timeout_s, kd_diag *err)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
+    if (cwd)
+        posix_spawn_file_actions_addchdir_np(&fa, cwd);
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
     posix_spawnattr_t attr;
@@ -233,7 +235,7 @@ int kd_capture_run(const kd_capture_run_request *req, kd_diag *err)
         goto out;
     }
     char **env = capture_environment(inject, dir, req);
-    rc = run_program(argv, env, req->timeout_s, err);
+    rc = run_program(argv, req->cwd, env, req->timeout_s, err);
     kd_child_env_free(env);
     /* whatever the program's status: the raw folder says whether the launch was captured */
     if (rc == 0)

@@ -22,6 +22,7 @@ typedef struct kd_capture_run_request {
     bool keep_going;          /* --continue: the program runs to its end after the capture */
     const char *out_path;     /* the capture file, checked by the caller (cli/outputs) */
     int timeout_s;            /* 0: no limit */
+    const char *cwd;          /* the folder the program runs in (a found caller: the project's root); NULL: ours */
 } kd_capture_run_request;
 
 /* 0 with the capture written to req->out_path, or -1 with *err set: no GPU, the injection

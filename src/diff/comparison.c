@@ -96,6 +96,7 @@ void kd_comparison_free(kd_comparison *c)
         free(c->replay.capture);
     }
     free(c->replay.path);
+    free(c->replay.caller);
     free(c->replay.problem);
     kd_sanitize_side_free(&c->fault_found);
     free(c->launch_check_why);

@@ -110,6 +110,8 @@ typedef struct kd_comparison {
         bool checked[2];            /* side s's outputs were compared with the program's */
         kd_replay_match match[2];
         char *problem;              /* why they could not be compared, or NULL (owned) */
+        char *caller;               /* the project's caller it was taken from, found by kerndiff
+                                       (source/callers.h: FILE::TEST), or NULL: --launch/--from (owned) */
     } replay;
 } kd_comparison;
 

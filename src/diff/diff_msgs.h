@@ -24,6 +24,29 @@ enum {
     /* a template kernel with no compiled instance beside kernels that have one: side label,
        path, the template's name */
     KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED,
+    /* issue 45 item 1, the project's callers of a kernel its file does not launch
+       (source/callers.h): the kernel, the file, the wrappers that launch it ("" none), the
+       project's root, why the best caller is not run (a KD_M message) */
+    KD_MSG_DIFF_CALLERS_FOUND,
+    /* one caller: its number, its name (FILE::TEST), how it reaches the kernel (a KD_M
+       message), the --from argument (quoted), the kernel */
+    KD_MSG_DIFF_CALLER,
+    KD_MSG_DIFF_CALLER_CALLS,        /* how: the calls on the way ("helper -> rms_norm") */
+    KD_MSG_DIFF_CALLER_IMPORTS,      /* how: it only imports the module */
+    KD_MSG_DIFF_CALLER_WHY_NO_GPU,   /* why not run: no GPU (the probe's reason) */
+    KD_MSG_DIFF_CALLER_WHY_NO_RUN,   /* why not run: --no-run */
+    KD_MSG_DIFF_CALLER_WHY_FLAGS,    /* why not run: launch flags describe it (the first flag) */
+    /* none found: the kernel, the file, the root, the Python files read, what bounded the
+       walk ("" or a KD_M message), the likeliest files ("" none), the kernel */
+    KD_MSG_DIFF_CALLERS_NONE,
+    KD_MSG_DIFF_CALLERS_CAPPED,      /* the walk's bound: what ("files", "folders", "bytes") */
+    KD_MSG_DIFF_CALLERS_NEAREST,     /* the likeliest files ("a, b") */
+    KD_MSG_DIFF_CALLER_WRAPPERS,     /* the module's functions that launch it ("a, b") */
+    KD_MSG_DIFF_CALLER_NOTHING,      /* an empty clause */
+    /* the best caller run with capture: the kernel, its name, how (KD_M), the --from argument */
+    KD_MSG_DIFF_CALLER_TAKEN,
+    /* ... and it did not give the launch: the kernel, its name, why (KD_M), the --from argument */
+    KD_MSG_DIFF_CALLER_FAILED,
 };
 
 #endif

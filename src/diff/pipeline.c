@@ -1,6 +1,7 @@
 #include "diff/pipeline.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,12 @@
 #include "diff/markers.h"
 #include "diff/runtime.h"
 #include "app/capture_run.h"
+#include "gpu/probe.h"
 #include "launch/replay.h"
 #include "regions/instrument.h"
 #include "wire/locate.h"
 #include "util/outcome.h"
+#include "source/callers.h"
 #include "source/compiled.h"
 #include "source/select.h"
 #include "util/fs.h"
@@ -454,9 +457,146 @@ static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_ker
     return KD_FAIL_INPUT;
 }
 
+/* --- the project's callers (issue 45 item 1) ------------------------------------------------- */
+
+/* The Triton kernel the diff compares, when it is plain before anything is built (--fn, else
+ * the only kernel of v1's file), whose file does not launch it (the helper's list found no
+ * launch that running the file reaches); NULL otherwise. */
+static const kd_kernel *unlaunched_kernel(const kd_comparison *c, const char *fn[2])
+{
+    const kd_kernel_list *l = &c->side[0].kernels;
+    const char *want = fn[0] ? fn[0] : fn[1];
+    const kd_kernel *k = NULL;
+    for (size_t i = 0; i < l->count; i++)
+        if (want ? strcmp(l->items[i].name, want) == 0 : l->count == 1)
+            k = &l->items[i];
+    if (!k || !k->frontend_info)
+        return NULL;
+    json_t *info = json_loads(k->frontend_info, 0, NULL);
+    json_t *launches = json_object_get(info, "launches");
+    bool unlaunched = json_is_array(launches) && json_array_size(launches) == 0;
+    json_decref(info);
+    return unlaunched ? k : NULL;
+}
+
+/* The first flag that describes the launch (a found caller's capture would replace it), or NULL. */
+static const char *launch_flag(const kd_diff_options *opts)
+{
+    const kd_launch_options *l = &opts->launch;
+    bool call = false;
+    for (int i = 0; i < 2; i++)
+        call = call || l->call[i].n || l->call[i].grid || l->call[i].block || l->call[i].smem || l->call[i].params.count;
+    return l->n ? "--n" : l->grid ? "--grid" : l->block ? "--block" : l->smem ? "--smem" : l->buffers.count ? "--buf"
+           : l->scalars.count ? "--arg" : call ? "--call" : NULL;
+}
+
+/* A caller's words: the --from argument (its command quoted as one shell word) and how it reaches the kernel. */
+static char *from_argument(const kd_caller *k)
+{
+    kd_strbuf q = {0};
+    kd_caller_quote(k->command, &q);
+    return kd_sb_take(&q);
+}
+
+static void how_reaches(const kd_caller *k, kd_diag *how)
+{
+    if (k->via && *k->via)
+        kd_diag_set(how, KD_MSG_DIFF_CALLER_CALLS, KD_DIAG_NO_SIDE, KD_S(k->via));
+    else
+        kd_diag_set0(how, KD_MSG_DIFF_CALLER_IMPORTS, KD_DIAG_NO_SIDE);
+}
+
+/* found: a caller kerndiff found (find_callers), run as --from runs its command, in the
+ * project's root; a failure of its capture is said and the launch is described instead. */
+typedef struct found_caller {
+    char *command, *name, *cwd, *via;
+    const char *kernel;
+} found_caller;
+
+/* When the compared Triton kernel's file does not launch it and no launch was asked for (no
+ * --launch, --from, --run, --no-capture): the project's tests, benchmarks and scripts that
+ * reach it are found (source/callers.h, static) and said, one line each, with the --from that
+ * runs them; none found, one line says so. On a GPU, with no flag describing the launch and
+ * no --no-run, the best one is run with capture as --from runs its command (in the project's
+ * root), and *from / *caller / *cwd are set for open_replay (malloc'd). Never fails the diff. */
+static void find_callers(const kd_diff_options *opts, const kd_comparison *c, const char *fn[2], found_caller *out)
+{
+    if (opts->capture || opts->capture_from || opts->frontend.run_command || opts->frontend.no_capture)
+        return;
+    const kd_kernel *k = unlaunched_kernel(c, fn);
+    if (!k)
+        return;
+    const char *file = opts->git_file ? opts->git_file : opts->files[0];
+    char *python = opts->frontend.python ? kd_xstrdup(opts->frontend.python) : kd_python_path();
+    kd_callers found;
+    kd_strbuf why = {0};
+    int rc = kd_callers_find(python, file, &found, &why);
+    free(python);
+    if (rc != 0) {
+        kd_trace("callers of %s not looked for: %s", k->name, kd_sb_str(&why));
+        kd_sb_free(&why);
+        return;
+    }
+    kd_sb_free(&why);
+    if (!found.count) {
+        kd_diag capped = {0}, nearest = {0};
+        if (found.capped)
+            kd_diag_set(&capped, KD_MSG_DIFF_CALLERS_CAPPED, KD_DIAG_NO_SIDE, KD_S(found.capped));
+        else
+            kd_diag_set0(&capped, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
+        if (found.nearest && *found.nearest)
+            kd_diag_set(&nearest, KD_MSG_DIFF_CALLERS_NEAREST, KD_DIAG_NO_SIDE, KD_S(found.nearest));
+        else
+            kd_diag_set0(&nearest, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
+        kd_say(KD_MSG_DIFF_CALLERS_NONE, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file), KD_S(found.root),
+               KD_I(found.scanned), KD_M(&capped), KD_M(&nearest), KD_S(k->name));
+        kd_diag_free(&capped);
+        kd_diag_free(&nearest);
+        kd_callers_free(&found);
+        return;
+    }
+    kd_gpu_info gpu;
+    kd_gpu_probe(&gpu);
+    const char *flag = launch_flag(opts);
+    bool run = gpu.present && !opts->no_run && !flag;
+    kd_diag whynot = {0}, wrappers = {0};
+    if (flag) /* what the user asked for first: a guessed launch never replaces a described one */
+        kd_diag_set(&whynot, KD_MSG_DIFF_CALLER_WHY_FLAGS, KD_DIAG_NO_SIDE, KD_S(flag));
+    else if (opts->no_run)
+        kd_diag_set0(&whynot, KD_MSG_DIFF_CALLER_WHY_NO_RUN, KD_DIAG_NO_SIDE);
+    else if (!gpu.present)
+        kd_diag_set(&whynot, KD_MSG_DIFF_CALLER_WHY_NO_GPU, KD_DIAG_NO_SIDE, KD_S(gpu.reason));
+    if (*found.wrappers)
+        kd_diag_set(&wrappers, KD_MSG_DIFF_CALLER_WRAPPERS, KD_DIAG_NO_SIDE, KD_S(found.wrappers));
+    else
+        kd_diag_set0(&wrappers, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
+    if (!run) {
+        kd_say(KD_MSG_DIFF_CALLERS_FOUND, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file), KD_M(&wrappers), KD_S(found.root),
+               KD_M(&whynot));
+        for (size_t i = 0; i < found.count && i < 3; i++) {
+            char *arg = from_argument(&found.items[i]);
+            kd_diag how = {0};
+            how_reaches(&found.items[i], &how);
+            kd_say(KD_MSG_DIFF_CALLER, KD_DIAG_NO_SIDE, KD_I(i + 1), KD_S(found.items[i].name), KD_M(&how), KD_S(arg),
+                   KD_S(k->name));
+            kd_diag_free(&how);
+            free(arg);
+        }
+    } else {
+        out->command = kd_xstrdup(found.items[0].command);
+        out->name = kd_xstrdup(found.items[0].name);
+        out->cwd = kd_xstrdup(found.root);
+        out->via = kd_xstrdup(found.items[0].via ? found.items[0].via : "");
+        out->kernel = k->name;
+    }
+    kd_diag_free(&whynot);
+    kd_diag_free(&wrappers);
+    kd_callers_free(&found);
+}
+
 /* --launch FILE (or --from 'CMD'): the capture opened once for both sides (launch/replay.h);
  * its kernel is the one compared unless --fn says otherwise. */
-static int open_replay(const kd_diff_options *opts, kd_comparison *c, const char *fn[2])
+static int open_replay(const kd_diff_options *opts, kd_comparison *c, const char *fn[2], const found_caller *found)
 {
     const char *dir = kd_tmpdir();
     if (!dir)
@@ -464,12 +604,23 @@ static int open_replay(const kd_diff_options *opts, kd_comparison *c, const char
     const char *path = opts->capture;
     char *made = NULL;
     kd_diag err = {0};
-    if (opts->capture_from) {
+    const char *from = found ? found->command : opts->capture_from;
+    if (from) {
         made = kd_path_join(dir, "from.kdcap");
-        kd_capture_run_request req = {.command = opts->capture_from, .fn = fn[0] ? fn[0] : fn[1], .nth = 1,
-                                      .out_path = made,
+        kd_capture_run_request req = {.command = from, .fn = found ? found->kernel : fn[0] ? fn[0] : fn[1], .nth = 1,
+                                      .out_path = made, .cwd = found ? found->cwd : NULL,
                                       .timeout_s = opts->frontend.capture_timeout_s > 0 ? opts->frontend.capture_timeout_s : 600};
         if (kd_capture_run(&req, &err) != 0) {
+            if (found) {
+                kd_strbuf q = {0};
+                kd_caller_quote(found->command, &q);
+                kd_say(KD_MSG_DIFF_CALLER_FAILED, KD_DIAG_NO_SIDE, KD_S(found->kernel), KD_S(found->name), KD_M(&err),
+                       KD_S(kd_sb_str(&q)));
+                kd_sb_free(&q);
+                kd_diag_free(&err);
+                free(made);
+                return KD_OK; /* a guessed caller that fails: the launch is described, as before */
+            }
             kd_diag_say(&err);
             kd_outcome outcome = kd_capture_run_outcome(err.id);
             kd_diag_free(&err);
@@ -488,6 +639,20 @@ static int open_replay(const kd_diff_options *opts, kd_comparison *c, const char
     }
     c->replay.capture = r;
     c->replay.path = made ? made : kd_xstrdup(path);
+    if (found) {
+        c->replay.caller = kd_xstrdup(found->name);
+        kd_strbuf q = {0};
+        kd_diag how = {0};
+        kd_caller_quote(found->command, &q);
+        if (*found->via)
+            kd_diag_set(&how, KD_MSG_DIFF_CALLER_CALLS, KD_DIAG_NO_SIDE, KD_S(found->via));
+        else
+            kd_diag_set0(&how, KD_MSG_DIFF_CALLER_IMPORTS, KD_DIAG_NO_SIDE);
+        kd_say(KD_MSG_DIFF_CALLER_TAKEN, KD_DIAG_NO_SIDE, KD_S(found->kernel), KD_S(found->name), KD_M(&how),
+               KD_S(kd_sb_str(&q)));
+        kd_diag_free(&how);
+        kd_sb_free(&q);
+    }
     for (int s = 0; s < 2; s++) {
         c->side[s].replay = r;
         if (!fn[s])
@@ -533,7 +698,16 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
             return rc;
     }
     const char *fn[2] = {opts->fn[0], opts->fn[1]};
-    if ((opts->capture || opts->capture_from) && (rc = open_replay(opts, c, fn)) != KD_OK)
+    found_caller found = {0};
+    find_callers(opts, c, fn, &found);
+    rc = KD_OK;
+    if (found.command || opts->capture || opts->capture_from)
+        rc = open_replay(opts, c, fn, found.command ? &found : NULL);
+    free(found.command);
+    free(found.name);
+    free(found.cwd);
+    free(found.via);
+    if (rc != KD_OK)
         return rc;
     kd_gpu_probe(&c->gpu);
     kd_trace("GPU probe: %s", c->gpu.present ? c->gpu.name : c->gpu.reason);

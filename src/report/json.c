@@ -1447,6 +1447,8 @@ static json_t *replay(const void *base)
                           (json_int_t)r->data_bytes, "sides", sides, "text", text.len ? json_string(kd_sb_str(&text))
                                                                                        : json_null(),
                           "problem", c->replay.problem);
+    if (o && c->replay.caller)
+        json_object_set_new(o, "caller", json_string(c->replay.caller));
     kd_sb_free(&text);
     return o;
 }

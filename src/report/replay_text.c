@@ -12,6 +12,14 @@ void kd_replay_origin_text(const kd_comparison *c, kd_strbuf *out)
         return;
     const kd_capture *cap = &r->cap;
     kd_strbuf text = {0};
+    if (c->replay.caller) /* found by kerndiff (issue 45 item 1): the caller named first */
+        kd_sb_printf(&text, "launch taken from %s, its %llu%s launch (found by kerndiff); ", c->replay.caller,
+                     (unsigned long long)cap->nth,
+                     cap->nth % 100 >= 11 && cap->nth % 100 <= 13 ? "th"
+                     : cap->nth % 10 == 1                         ? "st"
+                     : cap->nth % 10 == 2                         ? "nd"
+                     : cap->nth % 10 == 3                         ? "rd"
+                                                                  : "th");
     kd_sb_printf(&text, "launch %llu of %s", (unsigned long long)cap->nth, cap->demangled);
     if (cap->api && *cap->api)
         kd_sb_printf(&text, " (%s)", cap->api);

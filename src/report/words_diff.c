@@ -24,5 +24,25 @@ const kd_wording kd_wording_diff[] = {
     {KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED, 3,
      "kerndiff: {0} ({1}): template kernel '{2}' has no compiled instance, not compared (the others are); "
      "instantiate it (template __global__ void {2}<...>(...);) to compare it"},
+    {KD_MSG_DIFF_CALLERS_FOUND, 5,
+     "kerndiff: {1} does not launch {0} itself{2}; its callers, best first ({4}; run from {3}):"},
+    {KD_MSG_DIFF_CALLER, 5, "kerndiff:   {0}. {1} {2}: --fn {4} --from {3}"},
+    {KD_MSG_DIFF_CALLER_CALLS, 1, "calls {0}"},
+    {KD_MSG_DIFF_CALLER_IMPORTS, 0, "imports the module (runs the whole file)"},
+    {KD_MSG_DIFF_CALLER_WHY_NO_GPU, 1, "not run: no GPU: {0}; on a GPU the first is run with capture"},
+    {KD_MSG_DIFF_CALLER_WHY_NO_RUN, 0, "not run: --no-run"},
+    {KD_MSG_DIFF_CALLER_WHY_FLAGS, 1, "not run: {0} describes the launch"},
+    {KD_MSG_DIFF_CALLERS_NONE, 7,
+     "kerndiff: {1} does not launch {0} itself, and no test, benchmark or script in {2} reaches it ({3} Python files "
+     "read{4}){5}: the launch is described; to take it from a program that makes it: --fn {6} --from 'CMD'"},
+    {KD_MSG_DIFF_CALLERS_CAPPED, 1, ", stopped at the bound on {0}"},
+    {KD_MSG_DIFF_CALLERS_NEAREST, 1, "; the likeliest ({0}) do not import it as written"},
+    {KD_MSG_DIFF_CALLER_WRAPPERS, 1, " ({0} does)"},
+    {KD_MSG_DIFF_CALLER_NOTHING, 0, ""},
+    {KD_MSG_DIFF_CALLER_TAKEN, 4,
+     "kerndiff: {0}: launch taken from {1}, its 1st launch ({2}; the same as --fn {0} --from {3})"},
+    {KD_MSG_DIFF_CALLER_FAILED, 4,
+     "kerndiff: {0}: its caller {1} did not give the launch: {2}; the launch is described instead (--fn {0} --from "
+     "{3} runs it yourself)"},
     {0, 0, NULL},
 };

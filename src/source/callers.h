@@ -1,0 +1,60 @@
+/* callers.h — who launches a kernel that its own file does not (issue 45 item 1): the
+ * project's tests, benchmarks and scripts that import a Triton module and reach its kernel
+ * through the module's wrapper (a function whose body does `kernel[grid](...)`), found
+ * statically by the helper `kerndiff-triton.py callers FILE ROOT` (Python's ast: nothing is
+ * imported or run; the walk is bounded in files, folders and bytes and never follows a link
+ * to a folder), ranked by how directly they reach the kernel:
+ *   1  a test function (or a __main__ block, module-level code) that calls the wrapper, or
+ *      launches the kernel, itself;
+ *   2  one that calls something that does (a helper of the test file, an autograd Function);
+ *   3  a file that only imports the module (the whole test file, the benchmark script).
+ * Tests before the module's own __main__ block before benchmarks before other scripts, then
+ * by path and line. Each candidate is a command (an argument vector: `PYTHON -m pytest -x -q
+ * FILE::TEST`, `PYTHON -m pkg.bench`, run from the project's root) that `--from` can run. */
+#ifndef KD_SOURCE_CALLERS_H
+#define KD_SOURCE_CALLERS_H
+
+#include <stddef.h>
+
+#include "util/strbuf.h"
+#include "util/strlist.h"
+
+typedef struct kd_caller {
+    char *file;      /* relative to the root */
+    char *test;      /* the test (TestCls::test_x), or NULL: the file, its __main__ block */
+    int line;
+    int rank;        /* 1, 2, 3 as above */
+    char *kind;      /* "test", "self", "benchmark", "script" */
+    char *via;       /* the calls on the way to the kernel: "helper -> rms_norm" ("" for rank 3) */
+    kd_strlist argv; /* the command's words, NULL-terminated */
+    char *command;   /* the words joined, each quoted so that a shell's splitting gives them back */
+    char *name;      /* what the report names: FILE::TEST, or FILE */
+} kd_caller;
+
+typedef struct kd_callers {
+    char *root;        /* the project's root: the git top level, else a pyproject/setup folder */
+    char *wrappers;    /* the module's functions that launch its kernels, "a, b" ("" none) */
+    kd_caller *items;  /* best first */
+    size_t count;
+    long long found;   /* how many the helper found (it returns at most 12) */
+    long long scanned; /* Python files read */
+    char *capped;      /* NULL, or what bounded the walk: "files", "folders", "bytes" */
+    char *nearest;     /* none found: the likeliest files ("a.py, b.py"; "" none) */
+} kd_callers;
+
+/* Reads the helper's JSON into out (sorted best first, whatever the JSON's order). Returns 0,
+ * or -1 with why in `why` (not JSON, a candidate without its command). */
+int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why);
+
+/* Runs `python helper callers FILE ""` (an argument vector, a 60 s limit) and parses its
+ * answer. Returns 0, or -1 with why in `why` (the helper missing, failed, or unreadable). */
+int kd_callers_find(const char *python, const char *file, kd_callers *out, kd_strbuf *why);
+
+void kd_callers_free(kd_callers *c);
+
+/* Appends `word` as a shell word: as it is when it holds only characters no shell treats
+ * specially, else in single quotes ('\'' for a quote inside). app/command.h's splitter (and
+ * sh) gives the word back. */
+void kd_caller_quote(const char *word, kd_strbuf *out);
+
+#endif
