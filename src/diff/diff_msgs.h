@@ -24,6 +24,8 @@ enum {
     /* a template kernel with no compiled instance beside kernels that have one: side label,
        path, the template's name */
     KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED,
+    /* `list`: a kernel whose launch its front end could not prepare, and said nothing: its name */
+    KD_MSG_DIFF_LIST_NOT_PREPARED,
 };
 
 #endif

@@ -48,6 +48,15 @@ void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s)
     kd_sb_free(&error);
 }
 
+int kd_resolve_launch(const kd_frontend_options *fopts, const kd_launch_options *launch, kd_side *side, int s)
+{
+    const kd_backend *fe = side->frontend;
+    int rc = fe && fe->prepare ? fe->prepare(fopts, launch, side) : KD_OK;
+    if (rc == KD_OK)
+        kd_describe_launch(launch, side, s);
+    return rc;
+}
+
 kd_timing_side kd_timing_side_of(const kd_side *side, const kd_argv *harness)
 {
     bool launcher = side->stat.launcher;

@@ -24,5 +24,6 @@ const kd_wording kd_wording_diff[] = {
     {KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED, 3,
      "kerndiff: {0} ({1}): template kernel '{2}' has no compiled instance, not compared (the others are); "
      "instantiate it (template __global__ void {2}<...>(...);) to compare it"},
+    {KD_MSG_DIFF_LIST_NOT_PREPARED, 1, "the front end could not prepare the launch of '{0}'"},
     {0, 0, NULL},
 };
