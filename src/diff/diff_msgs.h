@@ -26,6 +26,10 @@ enum {
     KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED,
     /* `list`: a kernel whose launch its front end could not prepare, and said nothing: its name */
     KD_MSG_DIFF_LIST_NOT_PREPARED,
+    /* a pass asked for by name when nothing runs (diff/runtime.c): the flag as given, the reason */
+    KD_MSG_DIFF_PASS_NOT_RUN,
+    /* ... with no reason beyond the report's: the flag */
+    KD_MSG_DIFF_PASS_NOT_RUN_BARE,
 };
 
 #endif

@@ -25,5 +25,7 @@ const kd_wording kd_wording_diff[] = {
      "kerndiff: {0} ({1}): template kernel '{2}' has no compiled instance, not compared (the others are); "
      "instantiate it (template __global__ void {2}<...>(...);) to compare it"},
     {KD_MSG_DIFF_LIST_NOT_PREPARED, 1, "the front end could not prepare the launch of '{0}'"},
+    {KD_MSG_DIFF_PASS_NOT_RUN, 2, "kerndiff: {0}: not run: nothing is measured this run ({1}); static diff only"},
+    {KD_MSG_DIFF_PASS_NOT_RUN_BARE, 1, "kerndiff: {0}: not run: nothing is measured this run; static diff only"},
     {0, 0, NULL},
 };

@@ -117,27 +117,3 @@ has sgemm_default_n out 'N = 1024 \(assumed\)'
 run sgemm_given_n 0 -- list --n 2048 --arg N=512 --arg alpha=1 --arg beta=0 "$WORK/sgemm_naive.cu"
 has sgemm_given_n out 'N = 512 \(--arg\)'
 
-# --- list and the diff share one launch resolution (issue 41 item 6) ---------------------------
-# For every shipped example file, what `list` shows of a kernel's launch (or that it is not
-# launchable) is what a static diff of the file against itself launches (its JSON): one
-# resolution (diff/pipeline.h kd_list_launch calls the diff's kd_resolve_launch). Triton's five
-# "unknown name 'BLOCK'" and the matmul's a_ptr=f16 listed as float were list's own copy.
-la_n=0
-for la_file in $(find examples -name '*.cu' -o -name '*.py' | sort); do
-    la_name=$(echo "$la_file" | tr '/.' '__')
-    "$KD" list "$la_file" >"$WORK/la_$la_name.list" 2>"$WORK/la_$la_name.err" </dev/null
-    "$KD" --json="$WORK/la_$la_name.json" "$la_file" "$la_file" >/dev/null 2>>"$WORK/la_$la_name.err" </dev/null
-    if [ $? -ne 0 ]; then # several kernels: the first one list shows, by name
-        la_fn=$(grep -m1 -v '^ ' "$WORK/la_$la_name.list" | sed 's/[< ].*//')
-        "$KD" --fn "$la_fn" --json="$WORK/la_$la_name.json" "$la_file" "$la_file" >/dev/null 2>>"$WORK/la_$la_name.err" </dev/null
-    fi
-    if python3 tests/e2e/list_agrees.py "$WORK/la_$la_name.list" "$WORK/la_$la_name.json" >"$WORK/la_$la_name.diff" 2>&1; then
-        la_n=$((la_n + 1))
-    else fail "list_agrees: $la_file: list and the diff resolve different launches" "$WORK/la_$la_name.diff"; fi
-    if grep -q "unknown name" "$WORK/la_$la_name.list"; then fail "list_agrees: $la_file: list refuses a name the diff knows" "$WORK/la_$la_name.list"; fi
-done
-[ "$la_n" -gt 20 ] && ok "list_agrees: $la_n example files: list's launch is the diff's" || fail "list_agrees: only $la_n example files agreed"
-# the matmul's buffers are f16 in the parameter table too (the launch's dtype, not a guessed float)
-run la_matmul_f16 0 -- list examples/triton/matmul/v1.py
-has la_matmul_f16 out '^  const f16 \* +a_ptr +input buffer of f16'
-lacks la_matmul_f16 out 'not launchable'

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`kerndiff list FILE` and a diff of FILE against itself resolve the same launch (issue 41 item 6).
 
-usage: list_agrees.py LIST_OUTPUT DIFF_JSON
-Finds the diff's kernel (sides[0].kernel) in list's output and compares its launch line with the
+usage: list_agrees.py LIST_OUTPUT DIFF_JSON [SIDE]
+Finds the diff's kernel (sides[SIDE].kernel, SIDE 0 by default: the file is that side's) in list's output and compares its launch line with the
 JSON's launch: grid, block and n with their origins; every argument of the diff's launch (its
 buffers' counts, dtypes and directions, its scalars' values) as list shows it. What only the
 build fixes is left out: a Triton kernel's shared memory and scratch pointers, and the scalars
@@ -40,7 +40,7 @@ def dims(v):
 
 def main():
     text = open(sys.argv[1]).read()
-    side = json.load(open(sys.argv[2]))["sides"][0]
+    side = json.load(open(sys.argv[2]))["sides"][int(sys.argv[3]) if len(sys.argv) > 3 else 0]
     kernel, launch = side["kernel"], side.get("launch")
     geometry, args = list_launch(text, kernel)
     if geometry is None:
