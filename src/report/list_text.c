@@ -56,6 +56,8 @@ static void launch_lines(lister *l, const kd_kernel *k)
         kd_sb_printf(l->out, "  launch: %s\n          %s\n", kd_sb_str(&geometry), kd_sb_str(&args));
         if (*spec_p->assumed)
             kd_sb_printf(l->out, "  assumed: %s\n", kd_untrusted_text(&l->safe, spec_p->assumed));
+        if (k->frontend_info && launch.abi.fixed) /* what only Triton's compile fixes */
+            kd_sb_puts(l->out, "  not built: smem and specialised scalars are Triton's compile's (see a diff)\n");
     }
     kd_listed_launch_free(&launch);
     kd_sb_free(&geometry);
