@@ -32,4 +32,6 @@ void kd_side_release_built(kd_side *side)
     side->captured = NULL;
     free(side->launch_source);
     side->launch_source = NULL;
+    free(side->unset_block);
+    side->unset_block = NULL;
 }

@@ -88,6 +88,11 @@ typedef struct kd_side {
                                    (launch.json, the JIT's kernel.cubin ...), or NULL: described */
     char *launch_source;        /* Triton: where the launch came from, as a JSON object's text
                                    ({"from": "captured"|"described", ...}); NULL: not Triton */
+    char *unset_block;          /* Triton: a block-sized constexpr that nothing gives a value to (no flag,
+                                   annotation, default, config or call of the file's own), which the
+                                   static preparation assumed (KD_TRITON_ASSUMED_BLOCK): a diff that times
+                                   refuses the launch (the build's resolve_meta); NULL: none, or the file
+                                   launches the kernel itself (a GPU takes the value from there) */
     int config;                 /* the autotune config to build (index into the backend's list); -1: the
                                    backend's own choice */
     kd_autotune autotune;       /* how that config was chosen; count 0 when there was no choice */

@@ -1281,6 +1281,7 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
         return KD_OK;
     json_t *info = side->kernel_info->frontend_info ? json_loads(side->kernel_info->frontend_info, 0, NULL) : NULL;
     bool capture = !replayed(side) && captures(opts, info);
+    bool launched_by_file = json_array_size(json_object_get(info, "launches")) > 0;
     json_decref(info);
     if (capture) {
         kd_strbuf why = {0};
@@ -1325,6 +1326,13 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
     }
     meta m;
     int rc = resolve_meta(launch, side, true, &m); /* whether an assumed block may stay: the build's to say */
+    free(side->unset_block);
+    side->unset_block = NULL;
+    const char *origin_name;
+    json_t *origin;
+    json_object_foreach(rc == KD_OK && !launched_by_file && !replayed(side) ? m.origins : NULL, origin_name, origin)
+        if (!side->unset_block && json_is_string(origin) && strcmp(json_string_value(origin), "assumed") == 0)
+            side->unset_block = kd_xstrdup(origin_name);
     if (rc != KD_OK)
         say_not_captured(side); /* after the refusal: its first line names the flag that fixes it */
     json_t *configs = json_object_get(m.kernel, "configs");

@@ -21,7 +21,7 @@ int kd_cmd_list(const kd_cmd_args *a)
     int rc = kd_exit_code(kd_list_file(&opts->diff, path, &list, &notes, &ptx));
     if (rc == KD_EXIT_OK) {
         kd_strbuf text = {0};
-        kd_list_text(path, &list, &notes, ptx, &opts->diff.launch, &text);
+        kd_list_text(path, &list, &notes, ptx, &opts->diff, &text);
         fputs(kd_sb_str(&text), stdout);
         kd_sb_free(&text);
     }

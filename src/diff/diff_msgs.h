@@ -47,6 +47,12 @@ enum {
     KD_MSG_DIFF_CALLER_TAKEN,
     /* ... and it did not give the launch: the kernel, its name, why (KD_M), the --from argument */
     KD_MSG_DIFF_CALLER_FAILED,
+    /* `list`: a kernel whose launch its front end could not prepare, and said nothing: its name */
+    KD_MSG_DIFF_LIST_NOT_PREPARED,
+    /* a pass asked for by name when nothing runs (diff/runtime.c): the flag as given, the reason */
+    KD_MSG_DIFF_PASS_NOT_RUN,
+    /* ... with no reason beyond the report's: the flag */
+    KD_MSG_DIFF_PASS_NOT_RUN_BARE,
 };
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/triton_msgs.h"
 #include "compile/build.h"
 #include "compile/deps.h"
 #include "diff/autotune.h"
@@ -24,6 +25,7 @@
 #include "util/outcome.h"
 #include "source/callers.h"
 #include "source/compiled.h"
+#include "source/pykernels.h"
 #include "source/select.h"
 #include "util/fs.h"
 #include "util/text.h"
@@ -249,11 +251,9 @@ static int analyze_side(const kd_diff_options *opts, kd_comparison *c, kd_side *
  * memory, scratch, specialised values). Also the autotune pass's trial of each config. */
 static int make_side(const kd_diff_options *opts, kd_comparison *c, kd_side *side, int s)
 {
-    const kd_backend *fe = side->frontend;
-    int rc = fe->prepare ? fe->prepare(&opts->frontend, &opts->launch, side) : KD_OK;
+    int rc = kd_resolve_launch(&opts->frontend, &opts->launch, side, s);
     if (rc != KD_OK)
         return rc;
-    kd_describe_launch(&opts->launch, side, s);
     if ((rc = build_side(opts, c, side)) != KD_OK)
         return rc;
     kd_trace("%s built%s", side->label, side->build.from_cache ? " (cache)" : "");
@@ -812,4 +812,69 @@ int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *
     kd_comparison_free(c);
     free(c);
     return rc;
+}
+
+/* The first message the preparation says: the listed launch's refusal, kept, not printed. */
+static void keep_first(const kd_diag *d, void *ctx)
+{
+    kd_diag *first = ctx;
+    if (!first->id)
+        kd_diag_copy(first, d);
+}
+
+int kd_list_launch(const kd_diff_options *opts, const char *path, const kd_kernel *k, const kd_annotations *notes,
+                   kd_listed_launch *out)
+{
+    memset(out, 0, sizeof *out);
+    kd_side side = {.label = "list", .path = path, .include_dirs = &opts->frontend.include_dirs,
+                    .frontend = kd_frontend_for(path), .kernel_info = k, .config = -1};
+    if (notes)
+        side.annotations = *notes; /* borrowed: given back below */
+    kd_frontend_options fopts = opts->frontend;
+    fopts.no_capture = true; /* list runs nothing: the launch is described, as without a GPU */
+    fopts.run_command = NULL;
+    kd_diag_sink sink;
+    void *sink_ctx;
+    kd_diag_get_sink(&sink, &sink_ctx);
+    kd_diag_set_sink(keep_first, &out->refused);
+    int rc = kd_resolve_launch(&fopts, &opts->launch, &side, 0);
+    kd_diag_set_sink(sink, sink_ctx);
+    if (rc == KD_OK && out->refused.id) /* a note the preparation said, not a refusal */
+        kd_diag_free(&out->refused);
+    if (out->refused.id == KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE && out->refused.nargs == 4) {
+        kd_diag said = out->refused; /* the diff's words name its side: list has none */
+        out->refused = (kd_diag){0};
+        kd_diag_set(&out->refused, KD_MSG_TRITON_LIST_NEEDS_VALUE, KD_DIAG_NO_SIDE, said.args[1], said.args[2],
+                    said.args[3]);
+        kd_diag_free(&said);
+    }
+    if (rc == KD_OK && side.unset_block) /* assumed by the static preparation: a timed diff refuses it */
+        kd_diag_set(&out->refused, KD_MSG_TRITON_LIST_NEEDS_BLOCK, KD_DIAG_NO_SIDE, KD_S(side.unset_block),
+                    KD_S(k->name), KD_S(path), KD_I(KD_TRITON_ASSUMED_BLOCK));
+    if (rc != KD_OK && !out->refused.id)
+        kd_diag_set(&out->refused, KD_MSG_DIFF_LIST_NOT_PREPARED, KD_DIAG_NO_SIDE, KD_S(k->name));
+    out->described = rc == KD_OK && !side.launch_error && !out->refused.id;
+    out->spec = side.launch;
+    side.launch = (kd_launch_spec){0};
+    out->launch_error = side.launch_error;
+    side.launch_error = NULL;
+    out->kernel = side.compiled;
+    side.compiled = NULL;
+    out->abi = side.abi;
+    side.abi = (kd_launch_abi){0};
+    side.annotations = (kd_annotations){0};
+    kd_side_release_built(&side);
+    return rc;
+}
+
+void kd_listed_launch_free(kd_listed_launch *l)
+{
+    kd_launch_spec_free(&l->spec);
+    free(l->launch_error);
+    kd_diag_free(&l->refused);
+    kd_launch_abi_free(&l->abi);
+    if (l->kernel)
+        kd_kernel_free(l->kernel);
+    free(l->kernel);
+    memset(l, 0, sizeof *l);
 }

@@ -16,6 +16,13 @@ kd_launch_request kd_side_launch_request(const kd_launch_options *given, const k
  * about to run it. */
 void kd_describe_launch(const kd_launch_options *given, kd_side *side, int s);
 
+/* Side s's launch as the diff resolves it before the build: its front end's preparation (what
+ * the kernel's compiler fixes: Triton's constexprs, block and scalar types), then the
+ * description (kd_describe_launch). The diff (each side) and `kerndiff list` (each kernel,
+ * kd_list_launch) both call it, so that they cannot disagree. Returns the preparation's
+ * kd_outcome, said on stderr; the launch is described only after a preparation that succeeded. */
+int kd_resolve_launch(const kd_frontend_options *fopts, const kd_launch_options *launch, kd_side *side, int s);
+
 /* The backend that runs the comparison's kernels, or NULL with why nothing can run in *why
  * (a runtime note). */
 const kd_backend *kd_runtime_backend(const kd_diff_options *opts, const kd_comparison *c, kd_note *why);

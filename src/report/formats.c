@@ -93,6 +93,11 @@ static int html_app(FILE *out, const kd_format_subject *s)
     return 0;
 }
 
+/* The raw samples: only when something was timed (a sweep has its rows whatever was timed). */
+static bool csv_applies(const kd_format_subject *s)
+{
+    return s->kind != KD_SUBJECT_COMPARISON || (s->comparison && s->comparison->timed);
+}
 static int csv_comparison(FILE *out, const kd_format_subject *s)
 {
     kd_render_csv(out, s->comparison, NULL);
@@ -155,7 +160,8 @@ const kd_format kd_format_csv = {
     {{"--csv", false, "--csv FILE",
       "the raw samples (side,index,round,ns,throttled), or one row per\n"
       "sweep point; \"-\" writes any document to stdout (one at most)", "Output", ".csv", false}},
-    csv_comparison, csv_sweep, NULL, NULL, NULL, NULL};
+    csv_comparison, csv_sweep, NULL, csv_applies, NULL,
+    "the CSV holds the timing's raw samples, and nothing was timed"};
 
 /* THE TABLE: one line per format, the terminal first (kd_formats_write writes it to the
  * human stream). */

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "report/launch_text.h"
-#include "report/triton_launchable.h"
+#include "diff/pipeline.h"
+#include "report/diag_text.h"
 #include "report/untrusted.h"
 #include "source/compiled.h"
 #include "source/pykernels.h"
@@ -15,6 +16,7 @@
 typedef struct lister {
     const char *path;
     const kd_annotations *notes;
+    const kd_diff_options *opts;
     const kd_launch_options *given;
     kd_strbuf *out;
     kd_untrusted safe;
@@ -22,42 +24,42 @@ typedef struct lister {
 
 static const char *safe(lister *l, const char *text) { return kd_untrusted_name(&l->safe, text); }
 
-/* The launch `kerndiff` would use for kernel k: the file's annotations and the launch
- * flags on the command line (there is no side, so no --call). Returns 0, or -1 with why not
- * in `why` (spec zeroed but for what a refusal keeps: its needs_value). */
-static int build_launch(lister *l, const kd_kernel *k, kd_launch_spec *spec, kd_strbuf *why)
+/* The launch `kerndiff` would use for kernel k: the diff's own resolution (kd_list_launch: the
+ * front end's preparation, the file's annotations and the launch flags; there is no side, so
+ * no --call). Returns 0, or -1 with why not in `why` (the spec as a refusal leaves it). */
+static int build_launch(lister *l, const kd_kernel *k, kd_listed_launch *out, kd_strbuf *why)
 {
-    const kd_launch_options *g = l->given;
-    kd_launch_request req = {
-        .kernel = k, .annotations = l->notes, .comment = kd_annotation_comment(l->path),
-        .n = g ? g->n : NULL, .grid = g ? g->grid : NULL, .block = g ? g->block : NULL,
-        .smem = g ? g->smem : NULL, .buffers = g ? &g->buffers : NULL, .scalars = g ? &g->scalars : NULL,
-    };
-    kd_launch_abi abi = {0}; /* a Triton kernel's constexprs that --arg gives: not unknown names */
-    kd_triton_list_constants(k, g, &abi);
-    if (abi.nconstants)
-        req.abi = &abi;
-    memset(spec, 0, sizeof *spec);
-    int rc = kd_triton_list_refused(k, l->notes, g, l->path, why) || kd_launch_spec_build(&req, spec, why) != 0 ? -1 : 0;
-    kd_launch_abi_free(&abi);
-    return rc;
+    kd_list_launch(l->opts, l->path, k, l->notes, out);
+    if (out->refused.id) {
+        kd_strbuf said = {0};
+        kd_diag_text(&out->refused, &said);
+        const char *text = kd_sb_str(&said);
+        kd_sb_puts(why, strncmp(text, "kerndiff: ", 10) == 0 ? text + 10 : text);
+        kd_sb_free(&said);
+    } else if (out->launch_error) {
+        kd_sb_puts(why, out->launch_error);
+    }
+    return out->described ? 0 : -1;
 }
 
 /* That launch, then what it assumed. */
 static void launch_lines(lister *l, const kd_kernel *k)
 {
-    kd_launch_spec spec;
+    kd_listed_launch launch;
     kd_strbuf geometry = {0}, args = {0};
-    if (build_launch(l, k, &spec, &geometry) != 0) {
+    const kd_launch_spec *spec_p = &launch.spec;
+    if (build_launch(l, k, &launch, &geometry) != 0) {
         kd_sb_printf(l->out, "  launch: not launchable as described: %s\n", kd_untrusted_text(&l->safe, kd_sb_str(&geometry)));
     } else {
-        kd_launch_geometry_text(&spec, &geometry);
-        kd_launch_args_text(&spec, &args);
+        kd_launch_geometry_text(spec_p, &geometry);
+        kd_launch_args_text(spec_p, &args);
         kd_sb_printf(l->out, "  launch: %s\n          %s\n", kd_sb_str(&geometry), kd_sb_str(&args));
-        if (*spec.assumed)
-            kd_sb_printf(l->out, "  assumed: %s\n", kd_untrusted_text(&l->safe, spec.assumed));
+        if (*spec_p->assumed)
+            kd_sb_printf(l->out, "  assumed: %s\n", kd_untrusted_text(&l->safe, spec_p->assumed));
+        if (k->frontend_info && launch.abi.fixed) /* what only Triton's compile fixes */
+            kd_sb_puts(l->out, "  not built: smem and specialised scalars are Triton's compile's (see a diff)\n");
     }
-    kd_launch_spec_free(&spec);
+    kd_listed_launch_free(&launch);
     kd_sb_free(&geometry);
     kd_sb_free(&args);
 }
@@ -79,16 +81,29 @@ static void param_lines(lister *l, const kd_kernel *k, const kd_kernel_list *ins
 {
     const kd_kernel *roles = instances->count && instances->items[0].nparams == k->nparams ? &instances->items[0] : k;
     /* a scalar's value as that kernel's launch takes it (launch_text.h): one rule for both */
-    kd_launch_spec spec;
+    kd_listed_launch launch;
     kd_strbuf refusal = {0}; /* said by launch_lines */
-    bool built = build_launch(l, roles, &spec, &refusal) == 0;
+    bool built = build_launch(l, roles, &launch, &refusal) == 0;
     kd_sb_free(&refusal);
+    const kd_launch_spec *spec = &launch.spec;
     for (size_t j = 0; j < k->nparams; j++) {
         const kd_param *p = &k->params[j], *r = &roles->params[j];
         const char *name = *p->name ? safe(l, p->name) : "(unnamed)";
         kd_param_role role = kd_param_role_of(r);
-        kd_sb_printf(l->out, "  %-24s %-12s %s", safe(l, p->type), name,
-                     kd_launch_param_role_word(&spec, built, j, role));
+        /* A Triton parameter declares no type: it is the launch's (a scalar's from its value, a
+           buffer's from its dtype= or NAME=f16[...] setting), as the diff compiles it. */
+        const char *type = p->type, *pointee = p->pointee;
+        kd_strbuf typed = {0};
+        if (k->frontend_info && !p->is_pointer && launch.kernel && j < launch.kernel->nparams)
+            type = launch.kernel->params[j].type;
+        if (k->frontend_info && p->is_pointer && j < spec->nargs && spec->args[j].name &&
+            strcmp(spec->args[j].name, p->name) == 0 && spec->args[j].type.base != KD_DT_UNKNOWN) {
+            pointee = kd_dtype_name(spec->args[j].type.base);
+            kd_sb_printf(&typed, "%s%s *", p->is_const ? "const " : "", pointee);
+            type = kd_sb_str(&typed);
+        }
+        kd_sb_printf(l->out, "  %-24s %-12s %s", safe(l, type), name, kd_launch_param_role_word(spec, built, j, role));
+        kd_sb_free(&typed);
         if (p->is_pointer) {
             const char *why = "";
             kd_param_buffer_use(r, &why);
@@ -96,18 +111,18 @@ static void param_lines(lister *l, const kd_kernel *k, const kd_kernel_list *ins
                through it (the Triton helper reads its tl.store calls) */
             if (k->frontend_info && r->access == KD_ACCESS_UNKNOWN && r->use == KD_USE_DEFAULT)
                 why = r->is_const ? "never stored through in the source" : "stored through in the source";
-            kd_sb_printf(l->out, " of %s", safe(l, p->pointee));
+            kd_sb_printf(l->out, " of %s", safe(l, pointee));
             if (*why)
                 kd_sb_printf(l->out, " (%s%s)", why,
                              roles != k && !same_use_everywhere(instances, j) ? "; differs by instance" : "");
         }
         if ((role == KD_ROLE_SCALAR || role == KD_ROLE_LENGTH) && !p->default_value)
-            kd_launch_param_note(&spec, built, j, p->name, l->out);
+            kd_launch_param_note(spec, built, j, p->name, l->out);
         if (p->default_value)
             kd_sb_printf(l->out, " (default %s)", safe(l, p->default_value));
         kd_sb_puts(l->out, "\n");
     }
-    kd_launch_spec_free(&spec);
+    kd_listed_launch_free(&launch);
 }
 
 /* A header's path as the user knows it: relative to the listed file's folder when it lies
@@ -148,6 +163,23 @@ static void where_text(lister *l, const kd_kernel *k)
         kd_sb_puts(l->out, ", extern \"C\"");
     if (k->launch_bounds)
         kd_sb_printf(l->out, ", __launch_bounds__(%s)", safe(l, k->launch_bounds));
+}
+
+/* The text --arg or a `# kerndiff: NAME=VALUE` annotation gives constexpr `name` (the diff's
+ * order: the last --arg of that name, then the annotation; list has no --call), borrowed, or
+ * NULL; *from says which. Only where the value comes from: the value the launch resolved is in
+ * its constants (kd_listed_launch.abi). */
+static const char *given_value(lister *l, const char *name, const char **from)
+{
+    size_t len = strlen(name);
+    const char *found = NULL;
+    for (size_t i = 0; l->given && i < l->given->scalars.count; i++)
+        if (strncmp(l->given->scalars.items[i], name, len) == 0 && l->given->scalars.items[i][len] == '=')
+            found = l->given->scalars.items[i] + len + 1;
+    *from = found ? "--arg" : NULL;
+    if (!found && l->notes && (found = kd_annotation_get(l->notes, name)))
+        *from = "the file's annotation";
+    return found;
 }
 
 /* A Triton kernel (its frontend_info is the helper's description): where its launch comes
@@ -203,7 +235,7 @@ static void triton_text(lister *l, const kd_kernel *k)
                                     strcmp(json_string_value(json_object_get(x, "name")), name) == 0);
         kd_sb_printf(l->out, "%s%s", sep, safe(l, name));
         const char *given_from = NULL;
-        const char *given = kd_triton_list_given_value(name, l->notes, l->given, &given_from);
+        const char *given = given_value(l, name, &given_from);
         if (given) /* the diff's order (triton_constexpr.h): what flags or annotations give wins */
             kd_sb_printf(l->out, "=%s (%s)", safe(l, given), given_from);
         else if (dflt)
@@ -284,9 +316,9 @@ static void kernel_text(lister *l, const kd_kernel *k, const char *ptx)
 }
 
 void kd_list_text(const char *path, const kd_kernel_list *kernels, const kd_annotations *notes, const char *ptx,
-                  const kd_launch_options *given, kd_strbuf *out)
+                  const kd_diff_options *opts, kd_strbuf *out)
 {
-    lister l = {.path = path, .notes = notes, .given = given, .out = out};
+    lister l = {.path = path, .notes = notes, .opts = opts, .given = &opts->launch, .out = out};
     if (kernels->count == 0)
         kd_sb_printf(out, "%s: no %s kernels\n", safe(&l, path),
                      strlen(path) > 3 && strcmp(path + strlen(path) - 3, ".py") == 0 ? "@triton.jit" : "__global__");

@@ -19,6 +19,7 @@
 #ifndef KD_REPORT_LIST_TEXT_H
 #define KD_REPORT_LIST_TEXT_H
 
+#include "diff/options.h"
 #include "launch/spec.h"
 #include "source/annotation.h"
 #include "source/scan.h"
@@ -26,8 +27,9 @@
 
 /* The list of `kernels` of the file at `path` (its annotations `notes`, may be NULL; `ptx`
  * the build's PTX or NULL, for template instances), each launched with the command line's
- * settings `given` (NULL: none). */
+ * options `opts` (its launch flags), each launch resolved as the diff resolves it
+ * (diff/pipeline.h kd_list_launch): this file only words it. */
 void kd_list_text(const char *path, const kd_kernel_list *kernels, const kd_annotations *notes, const char *ptx,
-                  const kd_launch_options *given, kd_strbuf *out);
+                  const kd_diff_options *opts, kd_strbuf *out);
 
 #endif

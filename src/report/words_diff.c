@@ -44,5 +44,8 @@ const kd_wording kd_wording_diff[] = {
     {KD_MSG_DIFF_CALLER_FAILED, 4,
      "kerndiff: {0}: its caller {1} did not give the launch: {2}; the launch is described instead (--fn {0} --from "
      "{3} runs it yourself)"},
+    {KD_MSG_DIFF_LIST_NOT_PREPARED, 1, "the front end could not prepare the launch of '{0}'"},
+    {KD_MSG_DIFF_PASS_NOT_RUN, 2, "kerndiff: {0}: not run: nothing is measured this run ({1}); static diff only"},
+    {KD_MSG_DIFF_PASS_NOT_RUN_BARE, 1, "kerndiff: {0}: not run: nothing is measured this run; static diff only"},
     {0, 0, NULL},
 };

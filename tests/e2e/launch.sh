@@ -116,3 +116,4 @@ run sgemm_default_n 0 -- list --arg alpha=1 --arg beta=0 "$WORK/sgemm_naive.cu"
 has sgemm_default_n out 'N = 1024 \(assumed\)'
 run sgemm_given_n 0 -- list --n 2048 --arg N=512 --arg alpha=1 --arg beta=0 "$WORK/sgemm_naive.cu"
 has sgemm_given_n out 'N = 512 \(--arg\)'
+

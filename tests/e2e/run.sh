@@ -97,6 +97,7 @@ suite sanitizer
 
 # --- documentation, completions, typos, verbosity -------------------------------------------
 suite docs
+suite doc_commands
 
 # --- launch descriptions: --call, the launch block, list, unlaunchable inputs ----------------
 suite launch

@@ -1,5 +1,6 @@
 /* test_h26_triton_launchable.c — `kerndiff list` says a Triton launch is not launchable exactly
- * when a timed diff refuses it (issue 26: tests/realfiles/triton_add.py was listed launchable
+ * when a timed diff refuses it (issue 41 item 6: list asks the diff's own resolution,
+ * diff/pipeline.h kd_list_launch, which prepares a side as the diff does) (issue 26: tests/realfiles/triton_add.py was listed launchable
  * and refused on the GPU): a tl.constexpr nothing gives (no flag, annotation, default, file's
  * call, autotune config, element count or heuristic) in a kernel the file does not launch,
  * worded as the diff's refusal (report/words_triton.c, one sentence for both). */
@@ -9,7 +10,7 @@
 
 #include "backend/triton_msgs.h"
 #include "report/diag_text.h"
-#include "report/triton_launchable.h"
+#include "diff/pipeline.h"
 #include "util/diag.h"
 
 /* triton_add.py as the helper describes it, with `extra` spliced into BLOCK_SIZE's param and
@@ -23,11 +24,33 @@ static char *info(const char *extra, const char *launches, const char *more)
     return kd_sb_take(&sb);
 }
 
+/* Whether list calls kernel k (of the file at path) not launchable, with its reason into why. */
+static bool list_refuses(const kd_kernel *k, const kd_annotations *notes, const kd_launch_options *given,
+                         const char *path, kd_strbuf *why)
+{
+    kd_diff_options opts = {0};
+    if (given)
+        opts.launch = *given;
+    kd_listed_launch l;
+    kd_list_launch(&opts, path, k, notes, &l);
+    bool no = l.refused.id != 0;
+    if (no) {
+        kd_strbuf text = {0};
+        kd_diag_text(&l.refused, &text);
+        kd_sb_puts(why, kd_sb_str(&text));
+        kd_sb_free(&text);
+    }
+    kd_listed_launch_free(&l);
+    return no;
+}
+
 static bool refused(const char *frontend_info, const kd_annotations *notes, const kd_launch_options *given, kd_strbuf *why)
 {
-    kd_kernel k = {.name = (char *)"add_kernel", .frontend_info = (char *)frontend_info};
+    kd_param params[] = {{.name = (char *)"x_ptr", .type = (char *)"float *", .pointee = (char *)"float", .is_pointer = true},
+                         {.name = (char *)"n_elements", .type = (char *)"int"}};
+    kd_kernel k = {.name = (char *)"add_kernel", .qualified = (char *)"add_kernel", .frontend_info = (char *)frontend_info, .params = params, .nparams = 2};
     kd_sb_free(why);
-    return kd_triton_list_refused(&k, notes, given, "tests/realfiles/triton_add.py", why);
+    return list_refuses(&k, notes, given, "tests/realfiles/triton_add.py", why);
 }
 
 static void refused_in_the_diffs_words(void **state)
@@ -75,7 +98,11 @@ static void launchable_when_something_gives_it(void **state)
     kd_annotations_parse(src, strlen(src), &notes);
     assert_false(refused(bare, &notes, NULL, &why));
     kd_annotations_free(&notes);
-    assert_false(refused(NULL, NULL, NULL, &why)); /* not a Triton kernel */
+    /* not a Triton kernel: a .cu's, launched as described */
+    kd_param cu_params[] = {{.name = (char *)"x", .type = (char *)"float *", .pointee = (char *)"float", .is_pointer = true},
+                            {.name = (char *)"n", .type = (char *)"int"}};
+    kd_kernel cu = {.name = (char *)"k", .params = cu_params, .nparams = 2};
+    assert_false(list_refuses(&cu, NULL, NULL, "k.cu", &why));
     kd_sb_free(&why);
     free(with_default);
     free(with_call);
@@ -91,7 +118,7 @@ static void another_constexpr_is_said_without_a_block(void **state)
     kd_kernel k = {.name = (char *)"k",
                    .frontend_info = (char *)"{\"params\": [{\"name\": \"casting_mode\", \"kind\": \"constexpr\"}], \"launches\": []}"};
     kd_strbuf why = {0};
-    assert_true(kd_triton_list_refused(&k, NULL, NULL, "f.py", &why));
+    assert_true(list_refuses(&k, NULL, NULL, "f.py", &why));
     assert_string_equal(kd_sb_str(&why), "tl.constexpr 'casting_mode' of kernel 'k' needs a value: --arg casting_mode=VALUE, "
                                          "`# kerndiff: casting_mode=VALUE` in f.py, or a default in the signature");
     kd_sb_free(&why);

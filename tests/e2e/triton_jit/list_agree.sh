@@ -2,7 +2,8 @@
 # tests/realfiles/triton_add.py was listed launchable and refused by the timed diff: the file
 # neither launches add_kernel nor gives BLOCK_SIZE). KERNDIFF_SIMULATE stands for the GPU: the
 # diff times, so it takes no assumed block. The same rule (backend/triton_constexpr.c) and
-# the same sentence (report/words_triton.c) serve both.
+# the same sentence (report/words_triton.c) serve both; list asks the diff's own resolution
+# (diff/pipeline.h kd_list_launch, issue 41 item 6).
 la_file=tests/realfiles/triton_add.py
 # with no GPU and nothing timed, the static diff assumes the block and says so
 run la_static 0 -- "$la_file" "$la_file"
@@ -20,13 +21,9 @@ has la_arg out 'BLOCK_SIZE=1024'
 # list says the same launch is not launchable, in the diff's words
 run la_list 0 -- list "$la_file"
 la_reason=$(sed -n "s/^kerndiff: v1: //p" "$WORK/la_sim.err" | head -1)
-if grep -q kd_triton_list_refused src/report/list_text.c; then
-    if grep -qF "  launch: not launchable as described: $la_reason" "$WORK/la_list.out"; then
-        ok "list_agree: list says not launchable, with the timed diff's reason"
-    else fail "list_agree: list and the timed diff disagree (diff: $la_reason)" "$WORK/la_list.out"; fi
-else
-    echo "note: list_agree's list half waits for report/list_text.c to call kd_triton_list_refused (H26's report)"
-fi
+if grep -qF "  launch: not launchable as described: $la_reason" "$WORK/la_list.out"; then
+    ok "list_agree: list says not launchable, with the timed diff's reason"
+else fail "list_agree: list and the timed diff disagree (diff: $la_reason)" "$WORK/la_list.out"; fi
 # a kernel the file gives the value to (its own call): list and diff both go
 run la_call_list 0 -- list tests/e2e/fixtures/triton_jit/raises.py
 lacks la_call_list out 'not launchable'
