@@ -116,7 +116,24 @@ test: unit e2e
 
 # Everything CI runs: the tests, again under ASan+UBSan, a short fuzz of each parser, and
 # `make demo` and `make install` from a fresh clone (what a newcomer runs first).
-check: layers test sanitize fuzz-run clean-clone
+# The three builds (normal, sanitizer, fuzz) compile first, side by side on every core unless
+# the command line says -j itself (issue 41: a plain `make check` built them one after the
+# other on one core); the tests then run as before, one stage after another.
+check:
+	$(MAKE) $(KD_PAR) check-builds
+	$(MAKE) check-tests
+check-tests: layers test sanitize fuzz-run clean-clone
+
+# What `test` needs built, without running anything.
+test-build: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(FAKE_NVML) $(CONFORMANCE) $(TEST_BIN)
+.PHONY: check-builds check-build-normal check-build-san check-build-fuzz check-tests test-build
+check-builds: check-build-normal check-build-san check-build-fuzz
+check-build-normal:
+	$(MAKE) test-build
+check-build-san:
+	$(MAKE) $(SAN_VARS) test-build
+check-build-fuzz:
+	$(MAKE) fuzz
 
 # Includes only run down the floors of src/, and only report/, cli/, cmd/ and main.c print
 # (docs/ARCHITECTURE.md, "Floors"; scripts/layers-allow.txt must end empty); no function
@@ -133,17 +150,19 @@ clean-clone:
 # The demo times both sides when there is a GPU: it needs the harness programs too, built on
 # every core unless the command line says -j itself; then it says how to run what it built.
 KD_JOBS := $(shell nproc 2>/dev/null || echo 2)
+KD_PAR = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KD_JOBS))
 demo:
-	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KD_JOBS)) $(BIN) $(HARNESS) $(HELPERS)
+	$(MAKE) $(KD_PAR) $(BIN) $(HARNESS) $(HELPERS)
 	$(BIN) examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 	@echo
 	@echo "kerndiff is built: run it as $(BIN) V1.cu V2.cu, or install it with sudo make install (PREFIX=$(PREFIX))"
 
 # Sanitizer build in its own folder so it never mixes objects with the normal build.
+SAN_VARS = BUILD=build-san CC=clang \
+  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+  LDFLAGS="-fsanitize=address,undefined"
 sanitize:
-	$(MAKE) BUILD=build-san CC=clang \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) $(SAN_VARS) test
 
 # FUZZ_BUILD: the fuzzers' own build folder (one per worker when several fuzz at once).
 FUZZ_BUILD ?= build-fuzz

@@ -9,7 +9,7 @@ SIM_IP="median=65us,cv=0.5%,seed=1;median=51us,cv=0.5%,seed=2"
 ip_metric() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["counters"]["sides"][int(sys.argv[2])]["kernels"][0]["metrics"][sys.argv[3]])' "$@" 2>/dev/null; }
 
 # --counters cupti: both sides' harnesses answer `counters`; no ncu is given or run.
-KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_cupti 0 -- --counters cupti --json="$WORK/ip_cupti.json" "$A" "$B"
+KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_cupti 0 -- --n 64K --counters cupti --json="$WORK/ip_cupti.json" "$A" "$B"
 has ip_cupti out '^counters +v1 +v2 +delta$'
 # the header names the collector that ran (it said "Nsight Compute" for CUPTI's counters too)
 has ip_cupti out '^  CUPTI range profiler in the harness \(--counters ncu for Nsight Compute\), 1 profiled launch per side'
@@ -35,7 +35,7 @@ else fail "ip_cupti: prepare-counters out of place" "$WORK/ip_cupti.err"; fi
 # --metrics extras included, in the child that then answers `counters`.
 . "$ROOT/tests/e2e/protocol_recorder.sh"
 record_protocol "$WORK/ip_rec" "$WORK/ip_rec.log" --per-child
-KERNDIFF_HARNESS_DIR="$WORK/ip_rec" KERNDIFF_SIMULATE="$SIM_IP" run ip_prepared 0 -- --counters cupti \
+KERNDIFF_HARNESS_DIR="$WORK/ip_rec" KERNDIFF_SIMULATE="$SIM_IP" run ip_prepared 0 -- --n 64K --counters cupti \
     --metrics sm__cycles_active.avg "$A" "$B"
 if python3 - "$WORK/ip_rec.log" <<'PY'
 import sys
@@ -55,12 +55,12 @@ then ok "ip_prepared: the names prepared are the ones the counter pass asks the 
 else fail "ip_prepared: prepare-counters and counters differ" "$WORK/ip_rec.log"; fi
 # The shared child dies while the sides check: the timing fails naming it and what it was doing
 # (exit 5, the runtime's), with no counters and no verdict made up.
-KERNDIFF_SIM_COUNTERS=crash-prepare KERNDIFF_SIMULATE="$SIM_IP" run ip_prepare_crash 5 -- --counters cupti "$A" "$B"
+KERNDIFF_SIM_COUNTERS=crash-prepare KERNDIFF_SIMULATE="$SIM_IP" run ip_prepare_crash 5 -- --n 64K --counters cupti "$A" "$B"
 has ip_prepare_crash err "v1 and v2 \(timed together\): building the counters' configuration: the harness was killed by signal 11"
 lacks ip_prepare_crash out 'faster|slower|no significant difference'
 lacks ip_prepare_crash out '^counters +v1 +v2 +delta$'
 # Nothing to overlap without the check; nothing to prepare for ncu.
-KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_nocheck 0 -- --counters cupti --no-check "$A" "$B"
+KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_nocheck 0 -- --n 64K --counters cupti --no-check "$A" "$B"
 lacks ip_nocheck err 'counter configuration'
 has ip_nocheck out '^counters +v1 +v2 +delta$'
 if [ "$(ip_metric "$WORK/ip_cupti.json" 0 duration)" = 65000.0 ] && [ "$(ip_metric "$WORK/ip_cupti.json" 1 duration)" = 51000.0 ]; then
@@ -81,14 +81,14 @@ if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/ip_cupti.json
     ok "ip_cupti: JSON valid against the schema"; else fail "ip_cupti: schema" "$WORK/ip_cupti_valid.err"; fi
 
 # The same values on every run: the simulated counters are deterministic.
-KERNDIFF_SIMULATE="$SIM_IP" run ip_cupti_again 0 -- --counters cupti --json="$WORK/ip_cupti_again.json" "$A" "$B"
+KERNDIFF_SIMULATE="$SIM_IP" run ip_cupti_again 0 -- --n 64K --counters cupti --json="$WORK/ip_cupti_again.json" "$A" "$B"
 if [ -n "$(ip_metric "$WORK/ip_cupti.json" 0 instructions)" ] &&
    [ "$(ip_metric "$WORK/ip_cupti.json" 0 instructions)" = "$(ip_metric "$WORK/ip_cupti_again.json" 0 instructions)" ]; then
     ok "ip_cupti_again: the same counters twice"; else fail "ip_cupti_again: counters changed between runs" "$WORK/ip_cupti_again.json"; fi
 
 # KERNDIFF_COUNTERS_FRESH=1 (the bench's baseline): a child of its own, set up again; the
 # same values as from the timing pass's child.
-KERNDIFF_COUNTERS_FRESH=1 KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_fresh 0 -- --counters cupti --json="$WORK/ip_fresh.json" "$A" "$B"
+KERNDIFF_COUNTERS_FRESH=1 KERNDIFF_TRACE=1 KERNDIFF_SIMULATE="$SIM_IP" run ip_fresh 0 -- --n 64K --counters cupti --json="$WORK/ip_fresh.json" "$A" "$B"
 has ip_fresh err 'counter pass v1, v2 \(CUPTI, in one harness\)'
 lacks ip_fresh err 'timing pass.s harness'
 if [ -n "$(ip_metric "$WORK/ip_fresh.json" 1 instructions)" ] &&
@@ -97,17 +97,17 @@ if [ -n "$(ip_metric "$WORK/ip_fresh.json" 1 instructions)" ] &&
     ok "ip_fresh: the same counters from a fresh child as from the timing pass's"
 else fail "ip_fresh: counters differ between the two children" "$WORK/ip_fresh.json"; fi
 # --load sustained leaves the timing's child in that mode: its counters are the same.
-KERNDIFF_SIMULATE="$SIM_IP" run ip_sustained 0 -- --counters cupti --load sustained:5 --json="$WORK/ip_sustained.json" "$A" "$B"
+KERNDIFF_SIMULATE="$SIM_IP" run ip_sustained 0 -- --n 64K --counters cupti --load sustained:5 --json="$WORK/ip_sustained.json" "$A" "$B"
 if [ "$(ip_metric "$WORK/ip_cupti.json" 1 instructions)" = "$(ip_metric "$WORK/ip_sustained.json" 1 instructions)" ]; then
     ok "ip_sustained: the same counters after a sustained timing"
 else fail "ip_sustained: counters differ after --load sustained" "$WORK/ip_sustained.json"; fi
 
 # --counters auto, CUPTI refused: one line says why, then ncu (the stand-in) collects them.
 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
-    run ip_fallback 0 -- --counters auto --ncu $NCU --json="$WORK/ip_fallback.json" "$A" "$B"
+    run ip_fallback 0 -- --n 64K --counters auto --ncu $NCU --json="$WORK/ip_fallback.json" "$A" "$B"
 # the timing pass's child refused first: a fresh one asked before falling back (its answer stands)
 KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
-    run ip_fallback_traced 0 -- --counters auto --ncu $NCU "$A" "$B"
+    run ip_fallback_traced 0 -- --n 64K --counters auto --ncu $NCU "$A" "$B"
 has ip_fallback_traced err "counters in the timing pass's harness: the simulated GPU has no CUPTI profiler .*; a fresh harness tries"
 has ip_fallback_traced err 'counter pass v1, v2 \(CUPTI, in one harness\)'
 has ip_fallback_traced err 'counter configuration not built ahead: the harness refused'
@@ -121,13 +121,13 @@ else fail "ip_fallback: values not from ncu" "$WORK/ip_fallback.json"; fi
 
 # A metric CUPTI does not know: the same fallback, saying which.
 KERNDIFF_SIM_COUNTERS=unknown FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
-    run ip_unknown 0 -- --counters auto --ncu $NCU "$A" "$B"
+    run ip_unknown 0 -- --n 64K --counters auto --ncu $NCU "$A" "$B"
 has ip_unknown err '^counters: the CUPTI profiler is not available \(CUPTI does not know [a-z_.]+\): ncu collects them$'
 has ip_unknown out '^counters +v1 +v2 +delta$'
 
 # --counters ncu: ncu alone, CUPTI never asked (no fallback line even where it would refuse).
 KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
-    run ip_ncu 0 -- --counters ncu --ncu $NCU "$A" "$B"
+    run ip_ncu 0 -- --n 64K --counters ncu --ncu $NCU "$A" "$B"
 has ip_ncu out 'Nsight Compute, fast metric set'
 lacks ip_ncu err 'CUPTI'
 has ip_ncu err 'counter pass v1$'
@@ -135,18 +135,18 @@ lacks ip_ncu err 'counter configuration'
 
 # --counters cupti where CUPTI is refused: a note, no ncu although one is given.
 KERNDIFF_TRACE=1 KERNDIFF_SIM_COUNTERS=unavailable FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
-    run ip_cupti_refused 0 -- --counters cupti --ncu $NCU "$A" "$B"
+    run ip_cupti_refused 0 -- --n 64K --counters cupti --ncu $NCU "$A" "$B"
 has ip_cupti_refused out 'counters not collected \(v1\): in-process CUPTI profiler: the simulated GPU has no CUPTI profiler'
 lacks ip_cupti_refused out '^counters +v1 +v2 +delta$'
 lacks ip_cupti_refused err 'counter pass v1$'
 
 # Unchanged: the simulated harness without --counters or --ncu collects none.
-KERNDIFF_SIMULATE="$SIM_IP" run ip_default 0 -- "$A" "$B"
+KERNDIFF_SIMULATE="$SIM_IP" run ip_default 0 -- --n 64K "$A" "$B"
 has ip_default out 'counters not collected: the simulated harness has none'
 
 # auto with --ncu-report (what only ncu does): ncu, CUPTI not asked.
 KERNDIFF_TRACE=1 FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="$SIM_IP" \
-    run ip_auto_report 0 -- --counters auto --ncu $NCU --ncu-report "$WORK/ip_reports" "$A" "$B"
+    run ip_auto_report 0 -- --n 64K --counters auto --ncu $NCU --ncu-report "$WORK/ip_reports" "$A" "$B"
 lacks ip_auto_report err 'CUPTI'
 has ip_auto_report err 'counter pass v1$'
 
@@ -156,21 +156,21 @@ has ip_bad err "--counters wants cupti, ncu or auto, got 'nvperf'"
 # Which CUPTI profiled, and how far that is from ncu, is said (issue 31): a CUPTI 13.5 resets
 # L2 itself and replays the kernel, a 13.0 is replayed by the harness, whose flush leaves
 # the write-back inside the range (docs/COUNTERS.md). The simulated harness answers as each.
-KERNDIFF_SIM_COUNTERS=cupti-13.5 KERNDIFF_SIMULATE="$SIM_IP" run ip_c135 0 -- --counters cupti --json="$WORK/ip_c135.json" "$A" "$B"
+KERNDIFF_SIM_COUNTERS=cupti-13.5 KERNDIFF_SIMULATE="$SIM_IP" run ip_c135 0 -- --n 64K --counters cupti --json="$WORK/ip_c135.json" "$A" "$B"
 has ip_c135 out '^  CUPTI 13\.5 range profiler in the harness .*; kernel replay, L2 reset by CUPTI before each pass, as ncu.s --cache-control all does'
 lacks ip_c135 out 'above ncu'
 # A kernel under 10 us: the header says its occupancy and IPC read high (the H100's 5 us kernel),
 # naming the side; both sides short, both named; 13.0's header keeps its own caveat only.
 KERNDIFF_SIM_COUNTERS=cupti-13.5 KERNDIFF_SIMULATE="median=6us,cv=0.5%,seed=1;median=51us,cv=0.5%,seed=2" \
-    run ip_c135_short 0 -- --counters cupti "$A" "$B"
+    run ip_c135_short 0 -- --n 64K --counters cupti "$A" "$B"
 has ip_c135_short out "as ncu.s --cache-control all does; v1's kernel ran under 10 us, where achieved occupancy and IPC read up to 3% above ncu's \(docs/COUNTERS.md\)"
 KERNDIFF_SIM_COUNTERS=cupti-13.5 KERNDIFF_SIMULATE="median=6us,cv=0.5%,seed=1;median=5us,cv=0.5%,seed=2" \
-    run ip_c135_both 0 -- --counters cupti --markdown "$A" "$B"
+    run ip_c135_both 0 -- --n 64K --counters cupti --markdown "$A" "$B"
 has ip_c135_both out "both sides' kernels ran under 10 us"
 KERNDIFF_SIM_COUNTERS=cupti-13.0 KERNDIFF_SIMULATE="median=6us,cv=0.5%,seed=1;median=51us,cv=0.5%,seed=2" \
-    run ip_c130_short 0 -- --counters cupti "$A" "$B"
+    run ip_c130_short 0 -- --n 64K --counters cupti "$A" "$B"
 lacks ip_c130_short out 'under 10 us'
-KERNDIFF_SIM_COUNTERS=cupti-13.0 KERNDIFF_SIMULATE="$SIM_IP" run ip_c130 0 -- --counters cupti --json="$WORK/ip_c130.json" "$A" "$B"
+KERNDIFF_SIM_COUNTERS=cupti-13.0 KERNDIFF_SIMULATE="$SIM_IP" run ip_c130 0 -- --n 64K --counters cupti --json="$WORK/ip_c130.json" "$A" "$B"
 has ip_c130 out '^  CUPTI 13\.0 range profiler in the harness .*; user replay, L2 flushed by the harness: DRAM writes, duration and achieved occupancy may read up to 15% above ncu.s \(docs/COUNTERS.md; CUPTI 13\.4\+ agrees: pip install nvidia-cuda-cupti\)'
 ip_profiler() { python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["counters"]; p=c.get("cupti") or {}; print(c.get("collector"), p.get("version"), p.get("replay"), p.get("l2"))' "$1" 2>/dev/null; }
 if [ "$(ip_profiler "$WORK/ip_c135.json")" = "cupti 13.5 kernel cupti" ] && [ "$(ip_profiler "$WORK/ip_c130.json")" = "cupti 13.0 user harness" ]; then
@@ -202,13 +202,13 @@ mkdir -p "$WORK/ip_wheel_bin"
 SIM_REAL="$(dirname "$KD")/kerndiff-sim-harness"
 printf '#!/bin/sh\necho "${KERNDIFF_CUPTI_LIBRARY:-unset}" >>"%s"\nexec "%s" "$@"\n' "$WORK/ip_wheel_env" "$SIM_REAL" >"$WORK/ip_wheel_bin/kerndiff-sim-harness"
 chmod +x "$WORK/ip_wheel_bin/kerndiff-sim-harness"
-VIRTUAL_ENV="$WORK/ip_wheel" KERNDIFF_HARNESS_DIR="$WORK/ip_wheel_bin" KERNDIFF_SIMULATE="$SIM_IP" run ip_wheel_env 0 -- --no-ncu "$A" "$B"
+VIRTUAL_ENV="$WORK/ip_wheel" KERNDIFF_HARNESS_DIR="$WORK/ip_wheel_bin" KERNDIFF_SIMULATE="$SIM_IP" run ip_wheel_env 0 -- --n 64K --no-ncu "$A" "$B"
 if [ -s "$WORK/ip_wheel_env" ] && [ "$(sort -u "$WORK/ip_wheel_env")" = "$WHEEL/nvidia/cu13/lib/libcupti.so.13" ]; then
     ok "ip_wheel_env: every harness was given the wheel's libcupti"
 else fail "ip_wheel_env: the harnesses were given: $(sort -u "$WORK/ip_wheel_env" 2>/dev/null | tr '\n' ' ')" "$WORK/ip_wheel_env.err"; fi
 # One the user names wins over the wheel.
 : >"$WORK/ip_wheel_env"
-KERNDIFF_CUPTI_LIBRARY=/opt/mine/libcupti.so VIRTUAL_ENV="$WORK/ip_wheel" KERNDIFF_HARNESS_DIR="$WORK/ip_wheel_bin" KERNDIFF_SIMULATE="$SIM_IP" run ip_wheel_user 0 -- --no-ncu "$A" "$B"
+KERNDIFF_CUPTI_LIBRARY=/opt/mine/libcupti.so VIRTUAL_ENV="$WORK/ip_wheel" KERNDIFF_HARNESS_DIR="$WORK/ip_wheel_bin" KERNDIFF_SIMULATE="$SIM_IP" run ip_wheel_user 0 -- --n 64K --no-ncu "$A" "$B"
 if [ "$(sort -u "$WORK/ip_wheel_env")" = /opt/mine/libcupti.so ]; then
     ok "ip_wheel_user: KERNDIFF_CUPTI_LIBRARY is left as the user set it"
 else fail "ip_wheel_user: the harnesses were given: $(sort -u "$WORK/ip_wheel_env" | tr '\n' ' ')" "$WORK/ip_wheel_user.err"; fi

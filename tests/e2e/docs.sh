@@ -34,14 +34,14 @@ has missing_one err "cannot read 'kernl.cu': No such file or directory \\(one fi
 run typo_fn 3 -- --fn saxpi examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 has typo_fn err "no kernel named 'saxpi' in examples/vector_loads/v1.cu \\(did you mean saxpy\\?\\)"
 # -q: nothing on stderr; -v: the stages; --brief: the verdict and little else.
-KERNDIFF_SIMULATE="median=60us;median=50us" run quiet 0 -- -q examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+KERNDIFF_SIMULATE="median=60us;median=50us" run quiet 0 -- --n 64K -q examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 if [ ! -s "$WORK/quiet.err" ]; then ok "quiet: stderr is empty"; else fail "quiet: stderr" "$WORK/quiet.err"; fi
-KERNDIFF_SIMULATE="median=60us;median=50us" run verbose 0 -- -v examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+KERNDIFF_SIMULATE="median=60us;median=50us" run verbose 0 -- --n 64K -v examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 has verbose err '^\[kerndiff +[0-9.]+s\] harnesses started'
-KERNDIFF_SIMULATE="median=60us;median=50us" run brief 0 -- --brief examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+KERNDIFF_SIMULATE="median=60us;median=50us" run brief 0 -- --n 64K --brief examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 has brief out '^v2 is 1\.[0-9]+x faster'
 lacks brief out '^PTX instructions'
-KERNDIFF_SIMULATE="median=60us;median=50us" run md_details 0 -- --markdown=- examples/vector_loads/v1.cu examples/vector_loads/v2.cu
+KERNDIFF_SIMULATE="median=60us;median=50us" run md_details 0 -- --n 64K --markdown=- examples/vector_loads/v1.cu examples/vector_loads/v2.cu
 has md_details out '^<details><summary>Static analysis: resources, occupancy, instructions</summary>$'
 run version_full 0 -- --version
 has version_full out '^built with CUDA [0-9.]+|unknown; harness protocol 2; JSON schema 2$'

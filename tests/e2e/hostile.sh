@@ -10,5 +10,7 @@ for hostile_file in tests/e2e/hostile/*.sh; do
         fail "hostile: $hostile_file does not parse, none of its checks ran" "$WORK/hostile.syntax"
         continue
     fi
+    hostile_started=$SECONDS hostile_timed=$name
     source "$hostile_file"
+    echo "time hostile $hostile_timed: $((SECONDS - hostile_started)) s" # where the suite's minutes go (issue 41)
 done

@@ -22,7 +22,7 @@ run hs_help 0 -- --help
 has hs_help out '^  --hotspots +where inside the kernel the time moved'
 has hs_help out '^  --hotspots-period N +2\^N cycles between samples'
 
-KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=50us,cv=0.5%" run hs_sim 0 -- --hotspots --json="$WORK/hs_sim.json" \
+KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=50us,cv=0.5%" run hs_sim 0 -- --n 64K --hotspots --json="$WORK/hs_sim.json" \
     --markdown="$WORK/hs_sim.md" --html="$WORK/hs_sim.html" "$A" "$B"
 has hs_sim out '^v2 is [0-9.]+x faster'
 if grep -q 'could not be listed with nvdisasm' "$WORK/hs_sim.out"; then
@@ -51,7 +51,7 @@ hs_expect hs_sim "$WORK/hs_sim.json" 'd["runtime"]["verdict"]' faster
 hs_valid hs_sim "$WORK/hs_sim.json"
 
 # A side run through a custom launcher has no cubin to list: said, in the JSON too; the rest stands.
-KERNDIFF_SIMULATE="median=300us;median=100us" run hs_launcher 0 -- --hotspots --json="$WORK/hs_launcher.json" \
+KERNDIFF_SIMULATE="median=300us;median=100us" run hs_launcher 0 -- --n 64K --hotspots --json="$WORK/hs_launcher.json" \
     examples/fusion/v1.cu examples/fusion/v2.cu
 has hs_launcher out '^v1: no hot spots: its kernel is loaded through a launcher, not from a cubin'
 hs_expect hs_launcher "$WORK/hs_launcher.json" 'd["hotspots"]["problem"]["step"]' not_cubin
@@ -59,6 +59,6 @@ hs_expect hs_launcher "$WORK/hs_launcher.json" 'd["hotspots"]["problem"]["side"]
 hs_valid hs_launcher "$WORK/hs_launcher.json"
 
 # Not asked: nothing said, no JSON key.
-KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run hs_off 0 -- --json="$WORK/hs_off.json" "$A" "$B"
+KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run hs_off 0 -- --n 64K --json="$WORK/hs_off.json" "$A" "$B"
 lacks hs_off out 'hot spots|Where the time moved'
 hs_expect hs_off "$WORK/hs_off.json" '"hotspots" in d' False

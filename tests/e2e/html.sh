@@ -42,7 +42,7 @@ PY
 then ok "csv: every saved sample, in order, with its round"; else fail "csv: samples" "$WORK/csv_check.txt"; fi
 if [ -f "$PICS/sweep.csv" ] && [ "$(cut -d, -f2 "$PICS/sweep.csv" | tr '\n' ' ')" = "value 1024 4096 16384 65536 262144 1048576 " ]; then
     ok "csv: one row per sweep point"; else fail "csv: sweep points" "$PICS/sweep.csv"; fi
-KERNDIFF_SIMULATE="median=50us" run csv_stdout 0 -- --csv - "$A" "$B"
+KERNDIFF_SIMULATE="median=50us" run csv_stdout 0 -- --n 64K --csv - "$A" "$B"
 has csv_stdout out '^side,index,round,ns,throttled$'
 lacks csv_stdout out '^kerndiff '
 

@@ -8,7 +8,7 @@ expect_json() { # NAME FILE EXPR WANT
     if [ "$got" = "$4" ]; then ok "$1: $3 = $4"; else fail "$1: $3 = '$got', wanted '$4'"; fi
 }
 
-sim "median=100us,cv=0.5%;median=80us,cv=0.5%" faster 0 -- --json="$WORK/faster.json" "$A" "$B"
+sim "median=100us,cv=0.5%;median=80us,cv=0.5%" faster 0 -- --n 64K --json="$WORK/faster.json" "$A" "$B"
 has faster out '^v2 is 1\.2[456]x faster \((99|100)\.[0-9]+us -> (79|80)\.[0-9]+us, 95% CI 1\.2[0-9]+-1\.2[0-9]+x\)$'
 has faster out '^  simulated harness'
 has faster out '^outputs match \(1 buffer compared in full\)$'
@@ -24,12 +24,12 @@ expect_json faster "$WORK/faster.json" 'd["runtime"]["speedup"]["ci_low"] > 1' T
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/faster.json" >"$WORK/faster_valid.err" 2>&1; then
     ok "faster: JSON with a runtime is valid against the schema"; else fail "faster: schema" "$WORK/faster_valid.err"; fi
 
-sim "median=80us,cv=0.5%;median=100us,cv=0.5%" slower 0 -- "$A" "$B"
+sim "median=80us,cv=0.5%;median=100us,cv=0.5%" slower 0 -- --n 64K "$A" "$B"
 has slower out '^v2 is 1\.2[456]x slower'
 
 # Fixed sampling seeds (and no drift, which follows the wall clock) make this run
 # repeatable; the false-positive rate over many seeds is measured in tests/unit/test_stats.c.
-sim "median=50us,cv=1%,seed=11;median=50us,cv=1%,seed=12" aa 0 -- --json="$WORK/aa.json" "$A" "$B"
+sim "median=50us,cv=1%,seed=11;median=50us,cv=1%,seed=12" aa 0 -- --n 64K --json="$WORK/aa.json" "$A" "$B"
 expect_json aa "$WORK/aa.json" 'd["runtime"]["verdict"]' "no significant difference"
 has aa out '^no significant difference \((49|50)\.[0-9]+us -> (49|50)\.[0-9]+us'
 
@@ -37,7 +37,7 @@ has aa out '^no significant difference \((49|50)\.[0-9]+us -> (49|50)\.[0-9]+us'
 # versions share the buffers and every round moves them, so identical kernels still read as
 # identical, and the report says how much the placement moved them.
 for seed in 1 2 3 4 5; do
-    sim "median=50us,cv=0.5%,placement=4%,seed=$seed" aa_placement_$seed 0 -- --json="$WORK/aa_p$seed.json" "$A" "$A"
+    sim "median=50us,cv=0.5%,placement=4%,seed=$seed" aa_placement_$seed 0 -- --n 64K --json="$WORK/aa_p$seed.json" "$A" "$A"
     expect_json aa_placement_$seed "$WORK/aa_p$seed.json" 'd["runtime"]["verdict"]' "no significant difference"
 done
 has aa_placement_1 out '^  both versions in one process on the same buffers \(3 shared\), moved to a new place in GPU memory before each of [0-9]+ rounds; placement sensitivity: per-round medians spread [1-9][0-9.]*% \(v1\)'
@@ -48,34 +48,34 @@ sim "median=50us" check_disk 5 -- --buf out=100G "$A" "$A"
 has check_disk err 'the correctness check writes 1600\.00 GiB of outputs to .*GiB free: point TMPDIR at a larger disk'
 
 # Drift and outliers on both sides: a 20% difference still stands out, outliers are removed.
-sim "median=100us,cv=1%,drift=3%,outliers=10%,seed=21;median=120us,cv=1%,drift=3%,outliers=10%,seed=22" drift 0 -- --min-runs 100 --json="$WORK/drift.json" "$A" "$B"
+sim "median=100us,cv=1%,drift=3%,outliers=10%,seed=21;median=120us,cv=1%,drift=3%,outliers=10%,seed=22" drift 0 -- --n 64K --min-runs 100 --json="$WORK/drift.json" "$A" "$B"
 expect_json drift "$WORK/drift.json" 'd["runtime"]["verdict"]' slower
 expect_json drift "$WORK/drift.json" 'd["runtime"]["sides"][0]["summary_ns"]["outliers"] > 0' True
 
 # Stopping rules.
-sim "median=100us,cv=5%;median=100us,cv=5%" max_runs 0 -- --target 0.01 --max-runs 60 --json="$WORK/mr.json" "$A" "$B"
+sim "median=100us,cv=5%;median=100us,cv=5%" max_runs 0 -- --n 64K --target 0.01 --max-runs 60 --json="$WORK/mr.json" "$A" "$B"
 expect_json max_runs "$WORK/mr.json" 'd["runtime"]["stop"]["reason"]' max_runs
 has max_runs out 'target not reached: CI half-width [0-9.]+% > [0-9.]+% target \(stopped by --max-runs\)'
-sim "median=100us,cv=5%;median=100us,cv=5%" max_time 0 -- --target 0.01 --max-time 0.3 --max-runs 10000000 --json="$WORK/mt.json" "$A" "$B"
+sim "median=100us,cv=5%;median=100us,cv=5%" max_time 0 -- --n 64K --target 0.01 --max-time 0.3 --max-runs 10000000 --json="$WORK/mt.json" "$A" "$B"
 expect_json max_time "$WORK/mt.json" 'd["runtime"]["stop"]["reason"]' max_time
 sim "median=100us,cv=0.5%;median=100us,cv=0.5%" min_runs 0 -- --n 64K --min-runs 200 --json="$WORK/min.json" "$A" "$B"
 expect_json min_runs "$WORK/min.json" 'd["runtime"]["sides"][1]["summary_ns"]["n"] + d["runtime"]["sides"][1]["summary_ns"]["outliers"] >= 200' True
 
 # Correctness: outputs that differ exit 6 by default and the first line says so (issue 39).
-sim "median=50us;median=25us,wrong=3" wrong 6 -- --json="$WORK/wrong.json" "$A" "$B"
+sim "median=50us;median=25us,wrong=3" wrong 6 -- --n 64K --json="$WORK/wrong.json" "$A" "$B"
 has wrong out '^OUTPUTS DIFFER: 1 of 1 output buffers do not match$'
 has wrong out '^v2 is INCORRECT, no speed verdict: its outputs differ from v1'"'"'s \(below\)\. Timed anyway: '
 lacks wrong out 'x faster'
 has wrong err 'outputs differ between v1 and v2 \(exit 6; --allow-mismatch exits 0\)'
 expect_json wrong "$WORK/wrong.json" 'd["runtime"]["correctness"]["verdict"]' incorrect
-sim "median=50us;median=25us,wrong=3" allow_mismatch 0 -- --allow-mismatch "$A" "$B"
+sim "median=50us;median=25us,wrong=3" allow_mismatch 0 -- --n 64K --allow-mismatch "$A" "$B"
 has allow_mismatch out '^v2 is INCORRECT, no speed verdict'
 
 # Audits (issue 39): untimed launches at secret points of the timing, on other inputs. A
 # kernel that does its work only on its first two launches (skip_after=2: a __device__
 # counter) passes the check before timing and fails the audit; exit 6, no speed verdict.
-sim "median=50us,cv=0.5%;median=20us,cv=0.5%,skip_after=2" audit_skip 6 -- --json="$WORK/skip.json" "$A" "$B"
-has audit_skip out '^v2 is INCORRECT, no speed verdict: the outputs of an untimed audit launch during the timing differ from v1'"'"'s \(out: [0-9]+ of 16777216 elements, 16777216 left as they were before the launch\): its work depends on earlier launches'
+sim "median=50us,cv=0.5%;median=20us,cv=0.5%,skip_after=2" audit_skip 6 -- --n 64K --json="$WORK/skip.json" "$A" "$B"
+has audit_skip out '^v2 is INCORRECT, no speed verdict: the outputs of an untimed audit launch during the timing differ from v1'"'"'s \(out: [0-9]+ of 65536 elements, 65536 left as they were before the launch\): its work depends on earlier launches'
 has audit_skip out '^outputs match \(1 buffer compared in full\)$'
 has audit_skip out '^AUDIT FAILED: 1 of 1 untimed launches'
 lacks audit_skip out 'x faster'
@@ -128,40 +128,40 @@ has audit_copy out '^v2 is 1\.[0-9]+x faster'
 has audit_copy out '^audited: '
 run audits_bad 2 -- --audits 0 "$A" "$B"
 has audits_bad err -- '--audits wants'
-has wrong out '^  out \(f32, 16777216 elements\): 3 differ'
+has wrong out '^  out \(f32, 65536 elements\): 3 differ'
 expect_json wrong "$WORK/wrong.json" 'd["runtime"]["correctness"]["outputs"][0]["first_mismatches"][2]["index"]' 2
-sim "median=50us;median=50us,wrong=3" require_match 6 -- --require-match "$A" "$B"
+sim "median=50us;median=50us,wrong=3" require_match 6 -- --n 64K --require-match "$A" "$B"
 has require_match err 'outputs differ between v1 and v2 \(--require-match\)'
 # v2 leaves 2 elements unwritten: the check, where both sides start alike, sees the same
 # values; an audit, where the outputs start from other contents, sees v2's depend on them.
-sim "median=50us;median=50us,unwritten=2" unwritten 6 -- "$A" "$B"
+sim "median=50us;median=50us,unwritten=2" unwritten 6 -- --n 64K "$A" "$B"
 has unwritten out 'never written: v1 0, v2 2'
 has unwritten out '^AUDIT FAILED: 1 of 1 untimed launches'
-sim "median=50us;median=50us,wrong=3" no_check 0 -- --no-check "$A" "$B"
+sim "median=50us;median=50us,wrong=3" no_check 0 -- --n 64K --no-check "$A" "$B"
 lacks no_check out 'outputs|OUTPUTS'
 
 # Faults: which side, what happened, exit 5; kerndiff itself survives.
-sim "median=50us;median=50us,crash_at=15" crash 5 -- "$A" "$B"
+sim "median=50us;median=50us,crash_at=15" crash 5 -- --n 64K "$A" "$B"
 has crash err '^kerndiff: v2: timing the kernel: the harness was killed by signal 11'
-sim "median=50us,hang_at=15;median=50us" hang 5 -- --timeout 1 "$A" "$B"
+sim "median=50us,hang_at=15;median=50us" hang 5 -- --n 64K --timeout 1 "$A" "$B"
 has hang err '^kerndiff: v1: timing the kernel: the harness did not answer in time'
-sim "median=50us;median=50us,fault_at=3" fault 5 -- "$A" "$B"
+sim "median=50us;median=50us,fault_at=3" fault 5 -- --n 64K "$A" "$B"
 has fault err '^kerndiff: v2: timing the kernel: running the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS'
-sim "median=50us;median=50us,garble_at=15" garble 5 -- "$A" "$B"
+sim "median=50us;median=50us,garble_at=15" garble 5 -- --n 64K "$A" "$B"
 has garble err '^kerndiff: v2: timing the kernel: the harness broke the protocol'
-sim "median=50us;median=50us,alloc_fail=1" alloc 5 -- "$A" "$B"
+sim "median=50us;median=50us,alloc_fail=1" alloc 5 -- --n 64K "$A" "$B"
 has alloc err '^kerndiff: v2: allocating buffers: .*out of memory.*reduce --n or --buf'
 has alloc out 'PTX instructions'   # the static report is still shown
 
 # Throttling is flagged.
-sim "median=50us,throttle=1;median=50us,throttle=1" throttle 0 -- "$A" "$B"
+sim "median=50us,throttle=1;median=50us,throttle=1" throttle 0 -- --n 64K "$A" "$B"
 has throttle out 'samples taken while throttled \(sw-power-cap\)'
 
 # Launch model errors and settings.
 cat >"$WORK/alpha.cu" <<'CU'
 __global__ void axpy(float alpha, const float *x, float *y, int n) { int i = threadIdx.x; if (i < n) y[i] = alpha * x[i]; }
 CU
-sim "median=50us;median=50us" no_value 3 -- "$WORK/alpha.cu" "$WORK/alpha.cu"
+sim "median=50us;median=50us" no_value 3 -- --n 64K "$WORK/alpha.cu" "$WORK/alpha.cu"
 has no_value err "v1 and v2: cannot launch axpy: .*'alpha'.*--arg alpha=VALUE"
 sim "median=50us;median=50us" with_value 0 -- --arg alpha=2 --n 1000 --call v2:block=128 --json="$WORK/launch.json" "$WORK/alpha.cu" "$WORK/alpha.cu"
 expect_json with_value "$WORK/launch.json" 'd["sides"][1]["launch"]["block"]' "[128, 1, 1]"
@@ -172,13 +172,13 @@ run no_run 0 -- --no-run "$WORK/alpha.cu" "$WORK/alpha.cu"
 has no_run out '^runtime measurement not run: --no-run; static diff only$'
 
 # Gating on the confidence interval (--fail-if-slower), exit 8.
-sim "median=100us,cv=0.3%,seed=3;median=103us,cv=0.3%,seed=4" gate_fail 8 -- --fail-if-slower 2 --json="$WORK/gate.json" "$A" "$B"
+sim "median=100us,cv=0.3%,seed=3;median=103us,cv=0.3%,seed=4" gate_fail 8 -- --n 64K --fail-if-slower 2 --json="$WORK/gate.json" "$A" "$B"
 has gate_fail err 'gate --fail-if-slower 2%: FAILED \(v2 takes \+[23]\.[0-9]+% time, 95% CI at least \+2\.[0-9]+%\)'
 expect_json gate_fail "$WORK/gate.json" 'd["gate"]["failed"]' True
-sim "median=100us,cv=0.3%,seed=3;median=100.5us,cv=0.3%,seed=4" gate_pass 0 -- --fail-if-slower 2 "$A" "$B"
+sim "median=100us,cv=0.3%,seed=3;median=100.5us,cv=0.3%,seed=4" gate_pass 0 -- --n 64K --fail-if-slower 2 "$A" "$B"
 has gate_pass out 'gate --fail-if-slower 2%: passed'
 # A point estimate past the limit whose interval still reaches below it does not fail.
-sim "median=100us,cv=4%,seed=11;median=102.6us,cv=4%,seed=12" gate_noisy 0 -- --fail-if-slower 2 --max-runs 30 --target 50 --json="$WORK/gate_noisy.json" "$A" "$B"
+sim "median=100us,cv=4%,seed=11;median=102.6us,cv=4%,seed=12" gate_noisy 0 -- --n 64K --fail-if-slower 2 --max-runs 30 --target 50 --json="$WORK/gate_noisy.json" "$A" "$B"
 expect_json gate_noisy "$WORK/gate_noisy.json" 'd["gate"]["slowdown"] > 1.02 and d["gate"]["slowdown_ci_low"] < 1.02 and not d["gate"]["failed"]' True
 run gate_no_gpu 10 -- --fail-if-slower 2 "$A" "$B"
 has gate_no_gpu err 'NOT EVALUATED, nothing was measured'
@@ -206,7 +206,7 @@ cat >"$WORK/tile.cu" <<'CU'
 #endif
 __global__ void k(const float *x, float *y, int n) { int i = threadIdx.x * TILE; if (i < n) y[i] = x[i] * TILE; }
 CU
-sim "median=50us;median=40us" sweep_define 0 -- --sweep TILE=2,4 --no-check --json="$WORK/sweepd.json" "$WORK/tile.cu" "$WORK/tile.cu"
+sim "median=50us;median=40us" sweep_define 0 -- --n 64K --sweep TILE=2,4 --no-check --json="$WORK/sweepd.json" "$WORK/tile.cu" "$WORK/tile.cu"
 expect_json sweep_define "$WORK/sweepd.json" 'len({p["result"]["sides"][0]["build"]["key"] for p in d["sweep"]["points"]})' 2
 expect_json sweep_define "$WORK/sweepd.json" 'd["sweep"]["compile_time"]' True
 run sweep_bad 2 -- --n 8K..1K:x2 "$A" "$B"
@@ -216,16 +216,16 @@ has sweep_bad_step err 'wants FROM..TO:xFACTOR'
 
 # The noise floor: a 0.2% difference the CI resolves is "no significant difference" with
 # --min-effect 0.5, and "slower" by default (no floor: placement no longer needs one).
-sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor 0 -- --min-runs 200 --min-effect 0.5 --json="$WORK/floor.json" "$A" "$B"
+sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor 0 -- --n 64K --min-runs 200 --min-effect 0.5 --json="$WORK/floor.json" "$A" "$B"
 has floor out 'the CI excludes 1 but stays within the 0\.5% noise floor'
 expect_json floor "$WORK/floor.json" 'd["runtime"]["verdict"]' "no significant difference"
-sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor_off 0 -- --min-runs 200 --json="$WORK/floor0.json" "$A" "$B"
+sim "median=100us,cv=0.1%,seed=21;median=100.2us,cv=0.1%,seed=22" floor_off 0 -- --n 64K --min-runs 200 --json="$WORK/floor0.json" "$A" "$B"
 expect_json floor_off "$WORK/floor0.json" 'd["runtime"]["verdict"]' slower
 
 # --watch: a change to either file re-runs the diff, and the trend line grows; the gate
 # (--require-match) is said after every run.
 cp "$A" "$WORK/w1.cu"; cp "$B" "$WORK/w2.cu"
-KERNDIFF_SIMULATE="median=60us;median=50us,wrong=3" "$KD" --watch --require-match "$WORK/w1.cu" "$WORK/w2.cu" >"$WORK/watch.out" 2>&1 &
+KERNDIFF_SIMULATE="median=60us;median=50us,wrong=3" "$KD" --watch --require-match --n 64K "$WORK/w1.cu" "$WORK/w2.cu" >"$WORK/watch.out" 2>&1 &
 watcher=$!
 for _ in $(seq 100); do grep -q 'watching for changes' "$WORK/watch.out" && break; sleep 0.1; done
 sleep 0.5
@@ -238,10 +238,10 @@ if [ "$(grep -c 'outputs differ between v1 and v2 (--require-match)' "$WORK/watc
     ok "watch: --require-match said after each run"; else fail "watch: --require-match not said" "$WORK/watch.out"; fi
 
 # Saved results: --save keeps everything; `compare` diffs two saved runs (v2 of each).
-sim "median=65us,seed=1;median=50us,seed=2" save_old 0 -- --save "$WORK/old.json" "$A" "$B"
+sim "median=65us,seed=1;median=50us,seed=2" save_old 0 -- --n 64K --save "$WORK/old.json" "$A" "$B"
 expect_json save_old "$WORK/old.json" 'd["environment"]["command"][-1].endswith("v2.cu") and len(d["environment"]["sources"][0]["sha256"]) == 64' True
 expect_json save_old "$WORK/old.json" 'len(d["runtime"]["sides"][1]["samples_ns"]) >= 30' True
-FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="median=65us,seed=3;median=45us,seed=4" run save_new 0 -- --ncu tests/fakes/fake_ncu --save "$WORK/new.json" "$A" "$B"
+FAKE_NCU_FIXTURES=tests/fixtures/ncu/single KERNDIFF_SIMULATE="median=65us,seed=3;median=45us,seed=4" run save_new 0 -- --n 64K --ncu tests/fakes/fake_ncu --save "$WORK/new.json" "$A" "$B"
 run compare 0 -- compare --json="$WORK/compare.json" "$WORK/old.json" "$WORK/new.json"
 has compare out '^  v1: .*old\.json \(v2 examples/vector_loads/v2\.cu of that run\)'
 has compare out '^v2 is 1\.1[0-9]x faster \((49|50)\.[0-9]+us -> (44|45)\.[0-9]+us'
@@ -302,23 +302,23 @@ run compare_allow_mismatch 0 -- compare --allow-mismatch "$WORK/old.json" "$WORK
 # --load sustained (issue 26): the GPU kept busy between launches, as triton.testing.do_bench
 # keeps it. The simulated v1 is power-bound (sustained=10%: 10% slower and its clock lower
 # under load), v2 is not: under --load single both are 50 us; under sustained v1 is ~55 us.
-sim "median=50us,cv=0.5%,seed=11,sustained=10%;median=50us,cv=0.5%,seed=12" load_single 0 -- "$A" "$B"
+sim "median=50us,cv=0.5%,seed=11,sustained=10%;median=50us,cv=0.5%,seed=12" load_single 0 -- --n 64K "$A" "$B"
 has load_single out '^no significant difference'
 has load_single out '^  one launch per sample, L2 flushed before each'
 lacks load_single out 'sustained load'
-sim "median=50us,cv=0.5%,seed=11,sustained=10%;median=50us,cv=0.5%,seed=12" load_sustained 0 -- --load sustained "$A" "$B"
+sim "median=50us,cv=0.5%,seed=11,sustained=10%;median=50us,cv=0.5%,seed=12" load_sustained 0 -- --n 64K --load sustained "$A" "$B"
 has load_sustained out '^v2 is 1\.(09|10|11)x faster \((54|55|56)\.[0-9]+us -> (49|50)\.[0-9]+us'
 has load_sustained out '^  sustained load \(back to back, 256 MiB cleared between launches, as triton\.testing\.do_bench\): 100 ms of load before each block of 20 samples; v1/v2 interleaved'
 has load_sustained out 'SM clock 1(799|800)-1980 MHz'
-sim "median=50us,cv=0.5%;median=40us,cv=0.5%" load_ms 0 -- --load sustained:30 --json="$WORK/load_ms.json" "$A" "$B"
+sim "median=50us,cv=0.5%;median=40us,cv=0.5%" load_ms 0 -- --n 64K --load sustained:30 --json="$WORK/load_ms.json" "$A" "$B"
 has load_ms out '^  sustained load .*: 30 ms of load before each block of 20 samples'
 expect_json load_ms "$WORK/load_ms.json" 'len(d["runtime"]["sides"][0]["samples_ns"]) % 20' 0
 # 20 samples a block meet --min-runs 30 after 2 rounds, whose interval is too coarse to stop on
 # (a real A/A stopped there with a false 1.2% "slower"): the target waits for 6 rounds.
 expect_json load_ms "$WORK/load_ms.json" 'd["runtime"]["stop"]["rounds"] >= 6 and d["runtime"]["stop"]["reason"] == "target_reached"' True
-sim "median=50us,cv=0.5%;median=50us,cv=0.5%" load_aa 0 -- --load sustained:5 --min-runs 10 --json="$WORK/load_aa.json" "$A" "$B"
+sim "median=50us,cv=0.5%;median=50us,cv=0.5%" load_aa 0 -- --n 64K --load sustained:5 --min-runs 10 --json="$WORK/load_aa.json" "$A" "$B"
 expect_json load_aa "$WORK/load_aa.json" 'd["runtime"]["stop"]["rounds"] >= 6' True
-sim "median=50us;median=40us" load_single_flag 0 -- --load single "$A" "$B"
+sim "median=50us;median=40us" load_single_flag 0 -- --n 64K --load single "$A" "$B"
 has load_single_flag out '^  one launch per sample'
 for bad in bogus sustained:0 sustained:60001 sustained:x sustainedx; do
     sim "median=50us;median=40us" "load_bad_${bad//[:]/_}" 2 -- --load "$bad" "$A" "$B"

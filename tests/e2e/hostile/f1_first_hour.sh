@@ -173,7 +173,7 @@ run f1_scalar_nogpu 0 -- "$WORK/f1_scalar.cu" "$WORK/f1_scalar.cu"
 f1_rc=${PIPESTATUS[0]}
 if [ "$f1_rc" -eq 0 ]; then ok "f1_pipe: exit 0 when the reader goes away"; else fail "f1_pipe: exit $f1_rc" "$WORK/f1_pipe.err"; fi
 lacks f1_pipe err 'Broken pipe'
-KERNDIFF_SIMULATE="median=50us;median=80us" "$KD" --fail-if-slower 5 "$A" "$B" 2>"$WORK/f1_pipe_gate.err" </dev/null | true
+KERNDIFF_SIMULATE="median=50us;median=80us" "$KD" --n 64K --fail-if-slower 5 "$A" "$B" 2>"$WORK/f1_pipe_gate.err" </dev/null | true
 f1_rc=${PIPESTATUS[0]}
 if [ "$f1_rc" -eq 8 ]; then ok "f1_pipe_gate: the gate's status stands (8)"; else fail "f1_pipe_gate: exit $f1_rc, wanted 8" "$WORK/f1_pipe_gate.err"; fi
 lacks f1_pipe_gate err 'Broken pipe'

@@ -5,7 +5,7 @@ A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
 run h1_runs_crossed 2 -- --min-runs 100 --max-runs 10 "$A" "$B"
 has h1_runs_crossed err "^kerndiff: --min-runs 100 is more than --max-runs 10"
 # --max-runs alone below the default minimum: the minimum follows, and the run takes 10.
-KERNDIFF_SIMULATE="median=60us;median=50us" run h1_max_runs_only 0 -- --max-runs 10 --target 0.01 --json="$WORK/h1_max.json" "$A" "$B"
+KERNDIFF_SIMULATE="median=60us;median=50us" run h1_max_runs_only 0 -- --n 64K --max-runs 10 --target 0.01 --json="$WORK/h1_max.json" "$A" "$B"
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=[len(s["samples_ns"]) for s in d["runtime"]["sides"]]; assert n==[10,10], n' "$WORK/h1_max.json" 2>"$WORK/h1_max.err"; then
     ok "h1_max_runs_only: 10 samples per side"; else fail "h1_max_runs_only: samples" "$WORK/h1_max.err"; fi
 

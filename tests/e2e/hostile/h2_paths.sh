@@ -14,9 +14,9 @@ run h2_backslash_path 0 -- --no-cache "$h2_q/back\\slash.cu" "$B"
 has h2_backslash_path out '^  v1: .*back\\slash\.cu  \[saxpy'
 
 # One unit per table of times: 941ns beside 1.37us is written 0.94us beside 1.37us.
-KERNDIFF_SIMULATE="median=941ns,seed=1;median=1.37us,seed=2" run h2_units 0 -- "$A" "$B"
+KERNDIFF_SIMULATE="median=941ns,seed=1;median=1.37us,seed=2" run h2_units 0 -- --n 64K "$A" "$B"
 has h2_units out '^  median +0\.9[0-9]+us +1\.3[0-9]+us'
 lacks h2_units out '^  (min|p20|median|p80|p95|mean|stdev|IQR) .*[0-9]ns'
-KERNDIFF_SIMULATE="median=941ns,seed=1;median=1.37us,seed=2" run h2_units_md 0 -- --markdown "$A" "$B"
+KERNDIFF_SIMULATE="median=941ns,seed=1;median=1.37us,seed=2" run h2_units_md 0 -- --n 64K --markdown "$A" "$B"
 has h2_units_md out '^\| median \| 0\.9[0-9]+us \| 1\.3[0-9]+us \|$'
 lacks h2_units_md out '^\| (min|median|p95|mean|stdev) \|.*[0-9]ns'

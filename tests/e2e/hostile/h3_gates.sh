@@ -13,13 +13,13 @@ lacks h3_nogpu_both err 'no GPU\?'
 run h3_nogpu_regions 0 -- --regions "$H3_R1" "$H3_R2"
 has h3_nogpu_regions out '^regions not recorded: nothing was run, so no region was timed \(runtime measurement skipped: KERNDIFF_NO_GPU is set; static diff only\)'
 # In compare, a saved run without the correctness check (--no-check) is no pass of --require-match.
-KERNDIFF_SIMULATE="median=50us;median=50us" run h3_save_checked 0 -- --save "$WORK/h3_checked.json" "$A" "$B"
-KERNDIFF_SIMULATE="median=50us;median=50us" run h3_save_nocheck 0 -- --no-check --save "$WORK/h3_nocheck.json" "$A" "$B"
+KERNDIFF_SIMULATE="median=50us;median=50us" run h3_save_checked 0 -- --n 64K --save "$WORK/h3_checked.json" "$A" "$B"
+KERNDIFF_SIMULATE="median=50us;median=50us" run h3_save_nocheck 0 -- --n 64K --no-check --save "$WORK/h3_nocheck.json" "$A" "$B"
 run h3_compare_nocheck_match 10 -- compare --require-match "$WORK/h3_checked.json" "$WORK/h3_nocheck.json"
 has h3_compare_nocheck_match err '^kerndiff: gate --require-match: NOT EVALUATED, no outputs were compared: a saved run did not compare its outputs'
 run h3_compare_checked_match 0 -- compare --require-match "$WORK/h3_checked.json" "$WORK/h3_checked.json"
 # Evaluated gates are unchanged: a match passes.
-KERNDIFF_SIMULATE="median=50us;median=50us" run h3_sim_require_match 0 -- --require-match "$A" "$B"
+KERNDIFF_SIMULATE="median=50us;median=50us" run h3_sim_require_match 0 -- --n 64K --require-match "$A" "$B"
 lacks h3_sim_require_match err 'NOT EVALUATED'
 # The JSON carries the gate and the reason as stable ids (no internal numbers).
 run h3_nogpu_sanitize_json 10 -- --sanitize --json="$WORK/h3_san.json" "$A" "$B"

@@ -11,7 +11,7 @@ lacks h3_buf_huge err 'did not answer in time|hung|runtime error'
 KERNDIFF_SIMULATE="median=100us;median=80us" run h3_buf_large_ok 0 -- --buf 'x=1<<30' "$A" "$B"
 
 # --- compare: samples within physical bounds, enough of them, one kernel ---------------------
-KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run h3_save 0 -- --save "$WORK/h3_run.json" "$A" "$B"
+KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run h3_save 0 -- --n 64K --save "$WORK/h3_run.json" "$A" "$B"
 h3_py "$WORK/h3_run.json" "$WORK" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); out = sys.argv[2]

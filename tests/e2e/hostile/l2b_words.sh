@@ -18,7 +18,7 @@ lacks l2b_app_escape err $'\033'
 
 # --watch: a watched file that goes away ends the watch with its message (exit 3).
 cp "$L2B_A" "$WORK/l2b_w1.cu"; cp "$L2B_B" "$WORK/l2b_w2.cu"
-KERNDIFF_SIMULATE="median=60us;median=50us" "$KD" --watch "$WORK/l2b_w1.cu" "$WORK/l2b_w2.cu" \
+KERNDIFF_SIMULATE="median=60us;median=50us" "$KD" --watch --n 64K "$WORK/l2b_w1.cu" "$WORK/l2b_w2.cu" \
     >"$WORK/l2b_watch.out" 2>"$WORK/l2b_watch.err" &
 l2b_watcher=$!
 for _ in $(seq 100); do grep -q 'watching for changes' "$WORK/l2b_watch.out" && break; sleep 0.1; done
@@ -38,7 +38,7 @@ if [ "$(cat "$WORK/l2b_at_no_git.err")" = "kerndiff: v1: --at HEAD: git not foun
     ok "l2b_at_no_git: one line, side and revision named"; else fail "l2b_at_no_git: message" "$WORK/l2b_at_no_git.err"; fi
 # The verdict is announced as soon as it is known (diff/runtime.c's hook, worded by
 # report/announce.c and installed by main.c), on stderr with -v; never with -q.
-KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run l2b_announce 0 -- -v "$L2B_A" "$L2B_B"
+KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run l2b_announce 0 -- --n 64K -v "$L2B_A" "$L2B_B"
 has l2b_announce err '^kerndiff: v2 is 1\.2[0-9]+x faster \('
-KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run l2b_announce_q 0 -- -q "$L2B_A" "$L2B_B"
+KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run l2b_announce_q 0 -- --n 64K -q "$L2B_A" "$L2B_B"
 lacks l2b_announce_q err 'v2 is '

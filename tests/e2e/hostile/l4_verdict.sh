@@ -26,7 +26,7 @@ for l4_case in "faster;median=60us,cv=1%,seed=1;median=50us,cv=1%,seed=2" \
                "slower;median=50us,cv=1%,seed=3;median=55us,cv=1%,seed=4" \
                "same;median=50us,cv=1%,seed=5;median=50us,cv=1%,seed=6"; do
     l4_name=${l4_case%%;*}
-    KERNDIFF_SIMULATE="${l4_case#*;}" run "l4_save_$l4_name" 0 -- --save "$WORK/l4_$l4_name.json" "$A" "$B"
+    KERNDIFF_SIMULATE="${l4_case#*;}" run "l4_save_$l4_name" 0 -- --n 64K --save "$WORK/l4_$l4_name.json" "$A" "$B"
     run "l4_self_$l4_name" 0 -- compare --json="$WORK/l4_self_$l4_name.json" "$WORK/l4_$l4_name.json" "$WORK/l4_$l4_name.json"
     l4_same "l4_self_$l4_name" "$WORK/l4_$l4_name.json" "$WORK/l4_self_$l4_name.json"
     lacks "l4_self_$l4_name" err 'interval recomputed|without its samples'
@@ -48,7 +48,7 @@ run l4_self_gate 8 -- compare --fail-if-slower 0.1 "$WORK/l4_slower.json" "$WORK
 has l4_self_gate err 'gate --fail-if-slower 0\.1%: FAILED'
 
 # The noise floor the run was decided with (--min-effect) is the run's, not the compare's.
-KERNDIFF_SIMULATE="median=60us,cv=1%,seed=7;median=50us,cv=1%,seed=8" run l4_save_floor 0 -- --min-effect 40 --save "$WORK/l4_floor.json" "$A" "$B"
+KERNDIFF_SIMULATE="median=60us,cv=1%,seed=7;median=50us,cv=1%,seed=8" run l4_save_floor 0 -- --n 64K --min-effect 40 --save "$WORK/l4_floor.json" "$A" "$B"
 l4_verdict l4_save_floor "$WORK/l4_floor.json" "no significant difference"
 run l4_self_floor 0 -- compare --json="$WORK/l4_self_floor.json" "$WORK/l4_floor.json" "$WORK/l4_floor.json"
 l4_same l4_self_floor "$WORK/l4_floor.json" "$WORK/l4_self_floor.json"
@@ -57,7 +57,7 @@ has l4_self_floor out "re-compared from the saved run's raw samples \(its v1 aga
 # The bootstrap's seed: a file that records it (runtime.speedup.seed) is re-compared with it;
 # one that does not, with --seed's (1): a run made with another is said, and the same
 # --seed gives its interval back.
-KERNDIFF_SIMULATE="median=60us,cv=1%,seed=9;median=50us,cv=1%,seed=10" run l4_save_seed 0 -- --seed 7 --save "$WORK/l4_seed.json" "$A" "$B"
+KERNDIFF_SIMULATE="median=60us,cv=1%,seed=9;median=50us,cv=1%,seed=10" run l4_save_seed 0 -- --n 64K --seed 7 --save "$WORK/l4_seed.json" "$A" "$B"
 run l4_self_seed_default 0 -- compare --json="$WORK/l4_self_seed_default.json" "$WORK/l4_seed.json" "$WORK/l4_seed.json"
 if python3 -c 'import json,sys; sys.exit("seed" not in json.load(open(sys.argv[1]))["runtime"]["speedup"])' "$WORK/l4_seed.json"; then
     l4_same l4_self_seed_default "$WORK/l4_seed.json" "$WORK/l4_self_seed_default.json"

@@ -29,7 +29,7 @@ has r1_gate_slower_md out "^:x: gate --fail-if-slower 5%: NOT EVALUATED, nothing
 lacks r1_gate_slower_md out 'no GPU\?'
 
 # Both judged (simulated harness): each gate its line, and JSON says both were evaluated.
-KERNDIFF_SIMULATE="median=60us,seed=1;median=50us,seed=2" run r1_gate_both 0 -- --fail-if-slower 5 --require-match \
+KERNDIFF_SIMULATE="median=60us,seed=1;median=50us,seed=2" run r1_gate_both 0 -- --n 64K --fail-if-slower 5 --require-match \
     --json "$WORK/r1_gate_both.json" "$A" "$B"
 has r1_gate_both out '^gate --fail-if-slower 5%: passed '
 has r1_gate_both out '^gate --require-match: passed, the outputs match$'
@@ -43,7 +43,7 @@ then ok "r1_gate_both: JSON gate says both evaluated"; else fail "r1_gate_both: 
 # a saved run's gate object reads back (compare judges its own gates)
 run r1_gate_saved 0 -- compare "$WORK/r1_gate_both.json" "$WORK/r1_gate_both.json"
 # outputs that differ: the --require-match line says FAILED
-KERNDIFF_SIMULATE="median=60us,seed=1;median=50us,wrong=3,seed=2" run r1_gate_differ 6 -- --require-match "$A" "$B"
+KERNDIFF_SIMULATE="median=60us,seed=1;median=50us,wrong=3,seed=2" run r1_gate_differ 6 -- --n 64K --require-match "$A" "$B"
 has r1_gate_differ out '^gate --require-match: FAILED, the outputs differ between v1 and v2$'
 
 # --watch: a gate not judged is named with the reason after each run (it said

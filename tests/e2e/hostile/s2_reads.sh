@@ -136,7 +136,7 @@ if s2_real_nvcc=$(command -v nvcc); then
     chmod +x "$WORK/s2_nvcc"
     # a cache of its own: the reworded report must not reach another test's builds
     XDG_CACHE_HOME="$WORK/s2_nvcc_cache" KERNDIFF_SIMULATE="median=100us;median=80us" run s2_ptxas_reworded 0 -- \
-        --nvcc "$WORK/s2_nvcc" "$A" "$B"
+        --n 64K --nvcc "$WORK/s2_nvcc" "$A" "$B"
     has s2_ptxas_reworded out '^  registers/thread +\? +\?'
     lacks s2_ptxas_reworded out '^  registers/thread +0 '
     lacks s2_ptxas_reworded out '^  occupancy +[0-9]'

@@ -35,7 +35,7 @@ lacks s3_symlink out 'root:'
 run s3_symlink_file 3 -- rank --n 4096 "$A" "$s3/evil/passwd.cu"
 
 # --- Markdown: compare's kernel-mismatch warning
-KERNDIFF_SIMULATE="median=60us;median=50us" run s3_save 0 -- --save "$s3/saved.json" "$A" "$B"
+KERNDIFF_SIMULATE="median=60us;median=50us" run s3_save 0 -- --n 64K --save "$s3/saved.json" "$A" "$B"
 python3 - "$s3/saved.json" "$s3/other.json" "$S3_IMG$S3_LINK" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

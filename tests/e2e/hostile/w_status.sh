@@ -6,7 +6,7 @@ W_A=examples/vector_loads/v1.cu W_B=examples/vector_loads/v2.cu
 if command -v script >/dev/null 2>&1; then
     # A terminal (script's pseudo-terminal): the status line is drawn, then erased.
     KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" script -qec \
-        "\"$KD\" --no-ncu \"$W_A\" \"$W_B\"" /dev/null >"$WORK/w_status_tty.out" 2>&1
+        "\"$KD\" --n 64K --no-ncu \"$W_A\" \"$W_B\"" /dev/null >"$WORK/w_status_tty.out" 2>&1
     if python3 - "$WORK/w_status_tty.out" <<'PY'; then
 import re, sys
 t = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
@@ -19,6 +19,6 @@ PY
     else fail "w_status: status line on a terminal" "$WORK/w_status_tty.out"; fi
 fi
 # Not a terminal: no status line, no control sequence on stderr.
-KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run w_status_pipe 0 -- --no-ncu "$W_A" "$W_B"
+KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run w_status_pipe 0 -- --n 64K --no-ncu "$W_A" "$W_B"
 lacks w_status_pipe err $'\033'
 lacks w_status_pipe err '\[kerndiff [0-9.]+s\]'
