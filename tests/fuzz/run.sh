@@ -16,20 +16,41 @@ seeds_for() {
     fuzz_heat) ls tests/fuzz/seeds/heat/* ;;
     fuzz_hotspots) ls tests/fuzz/seeds/hotspots/* ;;
     fuzz_nsys_sqlite) # nsys's tables, made as app's e2e makes them (no binary seed in the tree)
-        mkdir -p "$build/seeds/nsys"
+        rm -rf "$build/seeds/nsys" && mkdir -p "$build/seeds/nsys" # made anew: the script adds to a file that is there
         python3 tests/e2e/make_nsys_sqlite.py "$build/seeds/nsys/three-nvtx.sqlite" three --nvtx
         python3 tests/e2e/make_nsys_sqlite.py "$build/seeds/nsys/fused.sqlite" fused
         ls "$build"/seeds/nsys/* ;;
     esac
 }
-for target in "$build"/fuzz/fuzz_*; do
+# One target: its corpus seeded, SECONDS of fuzzing; its lines in $build/NAME.summary.
+run_one() {
+    local target=$1 name corpus
     name=$(basename "$target")
     corpus="$build/corpus/$name"
     mkdir -p "$corpus"
     # Named by their path: the examples' v1.cu and v2.cu would otherwise overwrite each other.
     seeds_for "$name" | while read -r f; do cp "$f" "$corpus/$(printf '%s' "$f" | tr / _)"; done
     echo "== $name (${seconds}s)"
-    "$target" -max_total_time="$seconds" -print_final_stats=1 "$corpus" >"$build/$name.log" 2>&1 || {
-        tail -n 60 "$build/$name.log"; echo "fuzz target $name failed"; exit 1; }
+    if ! "$target" -max_total_time="$seconds" -print_final_stats=1 "$corpus" >"$build/$name.log" 2>&1; then
+        tail -n 60 "$build/$name.log"
+        echo "fuzz target $name failed"
+        return 1
+    fi
     grep -E '^(stat::number_of_executed_units|Done)' "$build/$name.log" || tail -n 3 "$build/$name.log"
+}
+# As many targets at once as there are cores (each fuzzer is one process on one core): the
+# same seconds each, in a fraction of the time one after another took (issue 41 item 2).
+lanes=$(nproc 2>/dev/null || echo 2)
+targets=("$build"/fuzz/fuzz_*)
+pids=() failed=0
+for target in "${targets[@]}"; do
+    run_one "$target" >"$build/$(basename "$target").summary" 2>&1 &
+    pids+=($!)
+    if [ "${#pids[@]}" -ge "$lanes" ]; then
+        wait "${pids[0]}" || failed=1
+        pids=("${pids[@]:1}")
+    fi
 done
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+for target in "${targets[@]}"; do cat "$build/$(basename "$target").summary"; done
+[ "$failed" = 0 ] || { echo "fuzz-run: a target failed (above)"; exit 1; }
