@@ -102,7 +102,7 @@ run f2_long 0 -- "$f2_odd/v1.cu" "$f2_odd/v2.cu"
 f2_fits f2_long 80
 has f2_long out '^ +k_a+\.\.\.a+_end$'
 lacks f2_long out $'\033'
-has f2_long out '^  v1: .*/odd_b+\.\.\.b+\\x1b\[31mend/v1\.cu$'
+has f2_long out '^  v1: /.*\.\.\.b+\\x1b\[31mend/v1\.cu$'
 lacks f2_long out '\\x?\.\.\.|\\x[0-9a-f]?\.\.\.'
 run f2_long_verbose 0 -- --verbose "$f2_odd/v1.cu" "$f2_odd/v2.cu"
 has f2_long_verbose out "^kerndiff $f2_long "
