@@ -68,7 +68,7 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
     switch (c) {
     case 'h': opts->command = KD_CMD_HELP; return KD_OPT_STOP;
     case 'q': opts->verbosity = KD_QUIET; break;
-    case 'v': opts->verbosity = KD_VERBOSE; break;
+    case 'v': opts->verbosity = KD_VERBOSE; opts->render.full = true; break;
     case OPT_BRIEF: opts->render.brief = true; break;
     case OPT_COMPLETION:
         if (strcmp(optarg, "bash") && strcmp(optarg, "zsh") && strcmp(optarg, "fish"))

@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "cli/status.h"
 #include "diff/pipeline.h"
+#include "report/fit.h"
 #include "report/list_text.h"
 #include "source/compiled.h"
 
@@ -22,7 +23,10 @@ int kd_cmd_list(const kd_cmd_args *a)
     if (rc == KD_EXIT_OK) {
         kd_strbuf text = {0};
         kd_list_text(path, &list, &notes, ptx, &opts->diff, &text);
-        fputs(kd_sb_str(&text), stdout);
+        if (opts->render.full) /* --verbose: whole lines; else within the width (report/fit.h) */
+            fputs(kd_sb_str(&text), stdout);
+        else
+            kd_fit_write(stdout, kd_sb_str(&text), text.len, kd_fit_width(stdout));
         kd_sb_free(&text);
     }
     free(ptx);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/app_report.h"
+#include "report/fit.h"
 #include "report/rank_report.h"
 #include "report/sweep_text.h"
 #include "util/output.h"
@@ -261,12 +262,27 @@ static int write_one(const kd_format *f, kd_format_render render, const kd_forma
     return say_result(result, err, f->name, s->kind == KD_SUBJECT_SWEEP, path);
 }
 
+typedef struct human_job {
+    kd_format_render render;
+    const kd_format_subject *s;
+} human_job;
+
+static void human_render(FILE *out, const void *ctx)
+{
+    const human_job *job = ctx;
+    job->render(out, job->s);
+}
+
 int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_request *requests, size_t n)
 {
     if (human) {
         kd_format_render render = renderer(&kd_format_terminal, s->kind);
-        if (render)
+        /* within the terminal's width (a diff's report fits itself: kd_render_terminal) */
+        human_job job = {render, s};
+        if (render && s->kind == KD_SUBJECT_COMPARISON)
             render(human, s);
+        else if (render)
+            kd_fit_render(human, s->render && s->render->full, human_render, &job);
     }
     /* The report leaves before any message about the files: with 2>&1 (a CI log) a message
      * then never lands inside one of its tables. stdout's failure is kept for the end. */

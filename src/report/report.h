@@ -17,6 +17,8 @@ typedef struct kd_render_options {
     bool advice;         /* the advice notes */
     bool brief;          /* --brief: verdict, correctness, what changed */
     bool metric_names;   /* ncu's metric names beside the counter rows */
+    bool full;           /* --verbose: lines as long as they are, nothing elided (report/fit.h) */
+    int width;           /* set by kd_render_terminal: the columns it fits to (0: not fitted) */
 } kd_render_options;
 
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o);

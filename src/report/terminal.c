@@ -7,6 +7,7 @@
 #include "report/autotune_text.h"
 #include "report/gate_summary.h"
 #include "report/kernels_text.h"
+#include "report/fit.h"
 #include "report/launch_text.h"
 #include "report/replay_text.h"
 #include "report/metric_text.h"
@@ -517,7 +518,29 @@ static void brief(FILE *out, const kd_render_options *o, const kd_comparison *c)
 static void static_sections(FILE *out, const kd_render_options *o, const kd_comparison *c);
 static void render_several(FILE *out, const kd_render_options *o, const kd_comparison *c);
 
+static void render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o);
+
+typedef struct terminal_job {
+    const kd_comparison *c;
+    const kd_render_options *o;
+} terminal_job;
+
+static void render_job(FILE *out, const void *ctx)
+{
+    const terminal_job *job = ctx;
+    render_terminal(out, job->c, job->o);
+}
+
+/* The report within the terminal's width (report/fit.h), or whole with --verbose. */
 void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
+{
+    kd_render_options fitted = *o;
+    fitted.width = o->full ? 0 : kd_fit_width(out);
+    terminal_job job = {c, &fitted};
+    kd_fit_render(out, o->full, render_job, &job);
+}
+
+static void render_terminal(FILE *out, const kd_comparison *c, const kd_render_options *o)
 {
     if (o->brief) {
         brief(out, o, c);
@@ -538,8 +561,18 @@ void kd_render_terminal(FILE *out, const kd_comparison *c, const kd_render_optio
     for (int s = 0; s < 2; s++) {
         const kd_side *side = &c->side[s];
         const char *label = kd_untrusted_name(&u, side->label);
+        const char *cached = side->build.from_cache ? "  (cached build)" : "";
+        /* A long signature elided in the middle to fit a line of its own (report/fit.h) */
+        kd_strbuf signature = {0};
+        const char *demangled = kd_untrusted_name(&u, side->stat.demangled);
+        size_t taken = 4 + kd_fit_columns(label, strlen(label)) + 2 + strlen(cached);
+        if (o->width && (size_t)o->width > taken + 24)
+            kd_fit_elide(demangled, strlen(demangled), (size_t)o->width - taken, &signature);
+        else
+            kd_sb_puts(&signature, demangled);
         fprintf(out, "  %s: %s  [%s]%s\n", label, kd_untrusted_name(&u, side->origin ? side->origin : side->path),
-                kd_untrusted_name(&u, side->stat.demangled), side->build.from_cache ? "  (cached build)" : "");
+                kd_sb_str(&signature), cached);
+        kd_sb_free(&signature);
         /* How its compiler was driven (Triton: num_warps, num_stages, constexprs, config). */
         if (side->build_note)
             fprintf(out, "      %s\n", kd_untrusted_text(&u, side->build_note));

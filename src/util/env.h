@@ -26,8 +26,10 @@ typedef enum kd_env_var {
     KD_ENV_SWEEP_FRESH,
     KD_ENV_COUNTER_PREP,
     KD_ENV_COUNTERS_FRESH,
+    KD_ENV_WIDTH,
     /* Not kerndiff's own: where things are on this machine. */
     KD_ENV_NO_COLOR,
+    KD_ENV_COLUMNS,
     KD_ENV_PATH,
     KD_ENV_HOME,
     KD_ENV_TMPDIR,

@@ -9,7 +9,7 @@ FAKE_NVML=$(realpath "${2:-build/tests/libfake_nvml.so}")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kerndiff-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-export XDG_CACHE_HOME="$WORK/cache" KERNDIFF_NO_GPU=1 NO_COLOR=1
+export XDG_CACHE_HOME="$WORK/cache" KERNDIFF_NO_GPU=1 NO_COLOR=1 KERNDIFF_WIDTH=0
 cd "$ROOT"
 
 passed=0 failed=0

@@ -10,7 +10,7 @@ KD="$BUILD/kerndiff"
 OUT=${OUT:-$(mktemp -d)}
 export OUT
 WORK=$(mktemp -d)
-export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 KERNDIFF_WIDTH=0 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
 R="$OUT/results-audits.txt"
 say() { echo "$*" | tee -a "$R"; }
 j() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }

@@ -18,7 +18,7 @@ BUILD=$(realpath "${1:-build}")
 KD="$BUILD/kerndiff"
 H=tests/gpu/bounds
 WORK=$(mktemp -d)
-export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 KERNDIFF_WIDTH=0 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
 R="${OUT:-$WORK}/results-bounds.txt"
 say() { echo "$*" | tee -a "$R"; }
 pass=0 failed=0

@@ -11,7 +11,7 @@ BUILD=$(realpath "${1:-build}")
 KD="$BUILD/kerndiff"
 K=tests/gpu/kernels
 WORK=$(mktemp -d)
-export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 KERNDIFF_WIDTH=0 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
 SUMMARY="${OUT:+$OUT/counters-experiment.txt}"
 SUMMARY="${SUMMARY:-$WORK/summary.txt}"
 echo "counters_experiment: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p'); libcupti ${KERNDIFF_CUPTI_LIBRARY:-system default}, CUPTI cache control ${KERNDIFF_CUPTI_CACHE_CONTROL:-default (all where the CUPTI has it)}" | tee -a "$SUMMARY"

@@ -14,7 +14,7 @@ BUILD=$(realpath "${1:-build}")
 KD="$BUILD/kerndiff"
 K=tests/gpu/kernels
 WORK=$(mktemp -d)
-export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 KERNDIFF_WIDTH=0 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
 SUMMARY="${OUT:+$OUT/results-counters.txt}"   # written as it goes: a run cut short keeps what it had
 SUMMARY="${SUMMARY:-$WORK/summary.txt}"
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }

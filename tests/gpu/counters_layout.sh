@@ -6,7 +6,7 @@
 set -u
 BUILD=$(realpath "${1:-build}"); W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-export XDG_CACHE_HOME="$W/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+export XDG_CACHE_HOME="$W/cache" NO_COLOR=1 KERNDIFF_WIDTH=0 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
 echo "counters_layout: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), kerndiff $("$BUILD/kerndiff" --version 2>/dev/null | sed -n 's/^source: commit //p'), libcupti ${KERNDIFF_CUPTI_LIBRARY:-the system default}"
 "$BUILD/kerndiff" --no-ncu --max-time 0.2 --json="$W/r.json" --arg iters=200 tests/gpu/kernels/fma_loop.cu tests/gpu/kernels/fma_loop.cu >/dev/null 2>&1 ||
     { echo "FAIL kerndiff did not run"; exit 1; }

@@ -13,7 +13,7 @@
 set -u
 BUILD=$(realpath "${1:-build}")
 cd "$(dirname "$0")/../.."
-export PATH="$PATH:/usr/local/cuda/bin" NO_COLOR=1 XDG_CACHE_HOME=$(mktemp -d)
+export PATH="$PATH:/usr/local/cuda/bin" NO_COLOR=1 KERNDIFF_WIDTH=0 XDG_CACHE_HOME=$(mktemp -d)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK" "$XDG_CACHE_HOME"' EXIT
 KD="$BUILD/kerndiff"

@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kerndiff-mustshow.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 KERNDIFF_WIDTH=0 PATH="$PATH:/usr/local/cuda/bin" KERNDIFF_HARNESS_DIR="$BUILD"
 SUMMARY="$WORK/summary.txt"
 DEADLINE=$(( $(date +%s) + ${REALFILES_BUDGET_S:-85} ))
 TIMED=(--no-ncu --max-time 2)

@@ -12,7 +12,7 @@ cd "$ROOT"
 KD="$BUILD/kerndiff"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kerndiff-gpu.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 PATH="$PATH:/usr/local/cuda/bin"
+export XDG_CACHE_HOME="$WORK/cache" NO_COLOR=1 KERNDIFF_WIDTH=0 PATH="$PATH:/usr/local/cuda/bin"
 K=tests/gpu/kernels
 passed=0 failed=0
 
