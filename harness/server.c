@@ -387,8 +387,11 @@ static long long set_up_slot(kd_server *s, int index, bool guard)
         char what[32];
         snprintf(what, sizeof what, "argument %zu", i);
         /* a captured 0-byte allocation still gets an address of its own; `check`'s bounds
-           guard follows the buffer in the same allocation */
-        a->guard = kd_bounds_guard_bytes(a->bytes);
+           guard follows the buffer in the same allocation, except under `setup guard` (the
+           sanitizer's run): there an overrun must leave the allocation for compute-sanitizer
+           to see it, and a guard in the same allocation would hide every access that lands in
+           it (a read 1 KiB past an input's end read as clean on an H100) */
+        a->guard = guard ? 0 : kd_bounds_guard_bytes(a->bytes);
         if (!allocate(s, &a->device, a->bytes + a->guard, what))
             return -1;
         /* guard: a hole after each buffer, so that an overrun lands in memory no one owns
