@@ -182,7 +182,7 @@ has corpus_square_given out 'Md: 1048576 f32 in \(n\)  Nd: 1048576 f32 in \(n\) 
 # length carries to the strides, a given stride widens the rows (its launch is inside softmax(),
 # which the file never calls, so BLOCK_SIZE is given as a user would)
 run corpus_rows_triton 0 -- list --arg BLOCK_SIZE=1024 tests/realfiles/triton_softmax.py
-has corpus_rows_triton out 'launch: grid 1024 \(assumed\)  block 256 \(default\)'
+has corpus_rows_triton out 'launch: grid 1024 \(assumed\)  block 128 \(compiler\)'
 has corpus_rows_triton out 'input_row_stride = 1024 \(assumed\)  output_row_stride = 1024 \(assumed\)  n_cols = 1024 \(assumed\)$'
 has corpus_rows_triton out 'input_row_stride = 1024: the row length n_cols, rows contiguous \(a row-major tensor\), from input_ptr \+ row_idx \* input_row_stride \(--arg input_row_stride=VALUE\)'
 has corpus_rows_triton out 'output_row_stride = 1024: the row length n_cols, rows contiguous \(a row-major tensor\), from output_ptr \+ row_idx \* output_row_stride \+ col_offsets'
