@@ -50,6 +50,15 @@ lacks() {
     if grep -Eq -- "$3" "$WORK/$1.$2"; then fail "$1: $2 has /$3/" "$WORK/$1.$2"; else
         ok "$1: $2 lacks /$3/"; fi
 }
+# sim SPEC NAME ...: run under the simulated harness; json FILE EXPR; expect_json NAME FILE EXPR
+# WANT. Here, not in a suite, so that every suite (E2E_ONLY=one) has them: a check through a
+# missing function was "command not found", neither ok nor FAIL.
+sim() { local spec=$1; shift; KERNDIFF_SIMULATE="$spec" run "$@"; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+expect_json() { # NAME FILE EXPR WANT
+    local got; got=$(json "$2" "$3" 2>&1)
+    if [ "$got" = "$4" ]; then ok "$1: $3 = $4"; else fail "$1: $3 = '$got', wanted '$4'"; fi
+}
 
 # --- CLI basics -------------------------------------------------------------------------
 if core; then

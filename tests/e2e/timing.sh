@@ -1,12 +1,6 @@
 # Sourced by run.sh: the timing engine end to end through the simulated harness (the
 # documented test seam, KERNDIFF_SIMULATE="V1SPEC;V2SPEC"; see harness/sim_harness.c).
 A=examples/vector_loads/v1.cu B=examples/vector_loads/v2.cu
-sim() { local spec=$1; shift; KERNDIFF_SIMULATE="$spec" run "$@"; }
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
-expect_json() { # NAME FILE EXPR WANT
-    local got; got=$(json "$2" "$3" 2>&1)
-    if [ "$got" = "$4" ]; then ok "$1: $3 = $4"; else fail "$1: $3 = '$got', wanted '$4'"; fi
-}
 
 sim "median=100us,cv=0.5%;median=80us,cv=0.5%" faster 0 -- --n 64K --json="$WORK/faster.json" "$A" "$B"
 has faster out '^v2 is 1\.2[456]x faster \((99|100)\.[0-9]+us -> (79|80)\.[0-9]+us, 95% CI 1\.2[0-9]+-1\.2[0-9]+x\)$'
