@@ -1380,8 +1380,10 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
          * build sets the real default once the heuristics are known. */
         bool stand_in = m.heuristics_pending && !side->abi.default_grid;
         set_constants(side, &m);
-        if (stand_in)
+        if (stand_in) { /* over the cdiv(n,BLOCK) set_constants may have made of a BLOCK the heuristics may change */
+            free(side->abi.default_grid);
             side->abi.default_grid = kd_xstrdup("1");
+        }
         side->compiled = compiled;
         side->kernel_info = compiled;
     }
