@@ -57,6 +57,15 @@ static int sanitized_launch(const kd_diff_options *opts, const kd_side *side, in
     return kd_timing_check_sizes(out, NULL, why);
 }
 
+/* The sanitizer's settings for a run: --sanitize's, with the timing's timeout and seed. */
+static kd_sanitize_options sanitize_options(const kd_diff_options *opts)
+{
+    kd_sanitize_options o = opts->sanitize;
+    o.timeout_ms = opts->timing.timeout_ms;
+    o.seed = opts->timing.seed;
+    return o;
+}
+
 static bool sanitizer_wanted(const kd_diff_options *opts) { return opts->sanitize.tools != 0; }
 
 /* Ran: clean, or findings with --sanitize-warn. Fails with KD_FAIL_SANITIZER on findings,
@@ -70,9 +79,7 @@ static kd_pass_result run_sanitizer(const kd_pass_context *ctx, kd_comparison *c
         kd_note_set(&c->runtime_note, KD_RUNTIME_NO_SANITIZER, KD_NOTE_NO_SIDE, opts->sanitize.program, NULL, NULL);
         return failed(&c->runtime_note, KD_FAIL_TOOL);
     }
-    kd_sanitize_options o = opts->sanitize;
-    o.timeout_ms = opts->timing.timeout_ms;
-    o.seed = opts->timing.seed;
+    kd_sanitize_options o = sanitize_options(opts);
     size_t findings[2] = {0, 0};
     for (int s = 0; s < 2; s++) {
         kd_strbuf why = {0};
@@ -139,9 +146,7 @@ static kd_pass_result run_launch_check(const kd_pass_context *ctx, kd_comparison
             c->launch_check[s] = assumed[s] ? KD_LAUNCH_CHECK_NO_SANITIZER : KD_LAUNCH_CHECK_NONE;
         return ran();
     }
-    kd_sanitize_options o = opts->sanitize;
-    o.timeout_ms = opts->timing.timeout_ms;
-    o.seed = opts->timing.seed;
+    kd_sanitize_options o = sanitize_options(opts);
     int faulted = 0;
     for (int s = 0; s < 2; s++) {
         if (!assumed[s])
@@ -185,9 +190,7 @@ static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
         c->fault_no_sanitizer = !backend->simulated;
         return;
     }
-    kd_sanitize_options o = opts->sanitize;
-    o.timeout_ms = opts->timing.timeout_ms;
-    o.seed = opts->timing.seed;
+    kd_sanitize_options o = sanitize_options(opts);
     kd_strbuf why = {0};
     kd_trace("explaining the fault of %s under memcheck", sides[s].label);
     kd_sanitize_request req = {.sanitizer = sanitizer, .side = &sides[s], .tools = 1u << KD_SAN_MEMCHECK, .o = &o,
