@@ -3,7 +3,8 @@
 # rejection on the bundled examples (each pair, zero flags: never INCORRECT, the audits all
 # matched) nor on tests/realfiles (tests/gpu/realfiles.sh: every file that runs, runs to exit
 # 0), the bounds guard (tests/gpu/bounds.sh), and the audits' cost (bench/audit_overhead.sh). Results under $OUT (or a temp folder).
-#   tests/gpu/audits.sh BUILD_DIR      (SKIP_BENCH=1: no overhead bench; SKIP_REALFILES=1: no realfiles.sh)
+#   tests/gpu/audits.sh BUILD_DIR      (SKIP_BENCH=1: no overhead bench; SKIP_REALFILES=1: no realfiles.sh;
+#                                     SKIP_EXPLOITS=1: neither exploits run.sh)
 set -u
 BUILD=$(realpath "${1:-build}")
 KD="$BUILD/kerndiff"
@@ -18,13 +19,14 @@ say "audits: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --
 pass=0 failed=0
 check() { if [ "$2" = 0 ]; then pass=$((pass + 1)); say "ok   $1: $3"; else failed=$((failed + 1)); say "FAIL $1: $3"; fi; }
 
-T0=$(date +%s)
-timeout 170 tests/gpu/exploits/run.sh "$BUILD" >"$OUT/exploits.log" 2>&1
-say "exploits/run.sh exit $? in $(( $(date +%s) - T0 )) s (results-exploits.txt)"
-
-T0=$(date +%s)
-timeout 150 tests/gpu/exploits/triton/run.sh "$BUILD" >"$OUT/exploits-triton.log" 2>&1
-say "exploits/triton/run.sh exit $? in $(( $(date +%s) - T0 )) s (results-exploits-triton.txt)"
+if [ -z "${SKIP_EXPLOITS:-}" ]; then
+    T0=$(date +%s)
+    timeout 170 tests/gpu/exploits/run.sh "$BUILD" >"$OUT/exploits.log" 2>&1
+    say "exploits/run.sh exit $? in $(( $(date +%s) - T0 )) s (results-exploits.txt)"
+    T0=$(date +%s)
+    timeout 150 tests/gpu/exploits/triton/run.sh "$BUILD" >"$OUT/exploits-triton.log" 2>&1
+    say "exploits/triton/run.sh exit $? in $(( $(date +%s) - T0 )) s (results-exploits-triton.txt)"
+fi
 
 [ -n "${SKIP_BENCH:-}" ] || { timeout 90 bench/audit_overhead.sh "$BUILD" >"$OUT/audit_overhead.log" 2>&1; say "audit_overhead.sh exit $?"; }
 T0=$(date +%s)
