@@ -100,6 +100,13 @@ $(FAKE_NVML): tests/fakes/fake_nvml.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CFLAGS) $(CFLAGS) -shared -fPIC -o $@ $<
 
+# The fake libcuda.so.1 that makes gpu/probe.c find a GPU (tests/fakes/fake_libcuda.c); like
+# the injection library, loaded into programs built without sanitizers.
+FAKE_CUDA := $(BUILD)/tests/fakecuda/libcuda.so.1
+$(FAKE_CUDA): tests/fakes/fake_libcuda.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KD_CFLAGS) $(filter-out -fsanitize%,$(CFLAGS)) -shared -fPIC -o $@ $<
+
 # test_h31c_harness_pool starts the simulated harness beside it (BUILD/kerndiff-sim-harness)
 unit: $(TEST_BIN) $(BUILD)/kerndiff-sim-harness
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; KD_FIXTURES=tests/fixtures $$t; done
@@ -108,7 +115,7 @@ $(CONFORMANCE): tests/conformance/conformance.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(KD_LIBS) $(LDLIBS)
 
-e2e: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(FAKE_NVML) $(CONFORMANCE)
+e2e: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(FAKE_NVML) $(FAKE_CUDA) $(CONFORMANCE)
 	$(CONFORMANCE) $(BUILD)/kerndiff-sim-harness
 	tests/e2e/run.sh $(BIN) $(FAKE_NVML)
 
@@ -125,7 +132,7 @@ check:
 check-tests: layers test sanitize fuzz-run clean-clone
 
 # What `test` needs built, without running anything.
-test-build: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(FAKE_NVML) $(CONFORMANCE) $(TEST_BIN)
+test-build: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(FAKE_NVML) $(FAKE_CUDA) $(CONFORMANCE) $(TEST_BIN)
 .PHONY: check-builds check-build-normal check-build-san check-build-fuzz check-tests test-build
 check-builds: check-build-normal check-build-san check-build-fuzz
 check-build-normal:

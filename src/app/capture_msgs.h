@@ -16,6 +16,8 @@ enum {
     KD_MSG_CAPTURE_RUN_TIMED_OUT,    /* the program, seconds */
     KD_MSG_CAPTURE_RUN_NO_FOLDER,    /* strerror */
     KD_MSG_CAPTURE_RUN_DONE,         /* launch K, the kernel, the api, grid, block, data bytes, the file */
+    KD_MSG_CAPTURE_RUN_EXITED,       /* the program, its exit status: it failed and launched no kernel */
+    KD_MSG_CAPTURE_RUN_SIGNALLED,    /* the program, the signal's number: likewise */
 };
 
 #endif

@@ -153,7 +153,8 @@ static double now_s(void)
 /* Runs argv with env, its stdout onto our stderr (our stdout is for reports), in a process
  * group of its own (ended with kerndiff, and whole on the timeout). 0 when it ended by
  * itself; -1 with *err set when it could not start or ran past the timeout. */
-static int run_program(const char *const *argv, const char *cwd, char **env, int timeout_s, kd_diag *err)
+static int run_program(const char *const *argv, const char *cwd, char **env, int timeout_s, int *status_out,
+                       kd_diag *err)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -187,7 +188,23 @@ static int run_program(const char *const *argv, const char *cwd, char **env, int
         return -1;
     }
     kd_spawn_untrack_group(pid);
+    *status_out = status;
     return 0;
+}
+
+/* A record with no launch in it from a program that failed: the program's failure is what to
+ * say (a test that could not import its package, a script's typo), not the injection library's.
+ * err keeps the record's own words otherwise. */
+static void say_program_failed(const char *program, int status, kd_diag *err)
+{
+    bool no_launch = err->id == KD_MSG_CAPTURE_RAW_NO_MANIFEST || err->id == KD_MSG_CAPTURE_RAW_NOT_FOUND_NONE;
+    if (!no_launch || (WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        return;
+    kd_diag_free(err);
+    if (WIFSIGNALED(status))
+        kd_diag_set(err, KD_MSG_CAPTURE_RUN_SIGNALLED, KD_DIAG_NO_SIDE, KD_S(program), KD_I(WTERMSIG(status)));
+    else
+        kd_diag_set(err, KD_MSG_CAPTURE_RUN_EXITED, KD_DIAG_NO_SIDE, KD_S(program), KD_I(WEXITSTATUS(status)));
 }
 
 int kd_capture_run(const kd_capture_run_request *req, kd_diag *err)
@@ -235,11 +252,13 @@ int kd_capture_run(const kd_capture_run_request *req, kd_diag *err)
         goto out;
     }
     char **env = capture_environment(inject, dir, req);
-    rc = run_program(argv, req->cwd, env, req->timeout_s, err);
+    int status = 0;
+    rc = run_program(argv, req->cwd, env, req->timeout_s, &status, err);
     kd_child_env_free(env);
-    /* whatever the program's status: the raw folder says whether the launch was captured */
-    if (rc == 0)
-        rc = kd_capture_pack(dir, req->out_path, err);
+    /* whatever the program's status: the raw folder says whether the launch was captured (a
+     * program may launch, then fail); one with no launch in it says how the program ended */
+    if (rc == 0 && (rc = kd_capture_pack(dir, req->out_path, err)) != 0)
+        say_program_failed(argv[0], status, err);
 out:
     if (dir)
         kd_remove_tree(dir);
@@ -261,6 +280,8 @@ kd_outcome kd_capture_run_outcome(int id)
     case KD_MSG_CAPTURE_CANNOT_WRITE: /* the file -o names not written: an output lost, as the diff's (7) */
         return KD_FAIL_TOOL;
     case KD_MSG_CAPTURE_RUN_CANNOT_START:
+    case KD_MSG_CAPTURE_RUN_EXITED:
+    case KD_MSG_CAPTURE_RUN_SIGNALLED:
     case KD_MSG_CAPTURE_RUN_NO_COMMAND:
     case KD_MSG_CAPTURE_RUN_SPLIT:
     case KD_MSG_CAPTURE_RAW_NOT_FOUND:

@@ -511,12 +511,34 @@ static void how_reaches(const kd_caller *k, kd_diag *how)
 typedef struct found_caller {
     char *command, *name, *cwd, *via;
     const char *kernel;
+    /* The lines that say what was found (or that nothing was), said once the diff has made or
+     * failed its launch (kd_compare_files): a described launch that needs a value says so on
+     * the first line, naming the flag, and these follow as the other way to have the launch. */
+    kd_diag said[4];
+    size_t nsaid;
 } found_caller;
+
+static kd_diag *found_line(found_caller *out)
+{
+    return out->nsaid < sizeof out->said / sizeof *out->said ? &out->said[out->nsaid++] : NULL;
+}
+
+static void found_caller_free(found_caller *f)
+{
+    free(f->command);
+    free(f->name);
+    free(f->cwd);
+    free(f->via);
+    for (size_t i = 0; i < f->nsaid; i++)
+        kd_diag_free(&f->said[i]);
+    memset(f, 0, sizeof *f);
+}
 
 /* When the compared Triton kernel's file does not launch it and no launch was asked for (no
  * --launch, --from, --run, --no-capture): the project's tests, benchmarks and scripts that
  * reach it are found (source/callers.h, static) and said, one line each, with the --from that
- * runs them; none found, one line says so. On a GPU, with no flag describing the launch and
+ * runs them; none found, one line says so (out->said: said after the launch was made or
+ * refused, so that a refusal's line, which names the flag, is the first). On a GPU, with no flag describing the launch and
  * no --no-run, the best one is run with capture as --from runs its command (in the project's
  * root), and *from / *caller / *cwd are set for open_replay (malloc'd). Never fails the diff. */
 static void find_callers(const kd_diff_options *opts, const kd_comparison *c, const char *fn[2], found_caller *out)
@@ -548,8 +570,8 @@ static void find_callers(const kd_diff_options *opts, const kd_comparison *c, co
             kd_diag_set(&nearest, KD_MSG_DIFF_CALLERS_NEAREST, KD_DIAG_NO_SIDE, KD_S(found.nearest));
         else
             kd_diag_set0(&nearest, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
-        kd_say(KD_MSG_DIFF_CALLERS_NONE, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file), KD_S(found.root),
-               KD_I(found.scanned), KD_M(&capped), KD_M(&nearest), KD_S(k->name));
+        kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_NONE, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file),
+                    KD_S(found.root), KD_I(found.scanned), KD_M(&capped), KD_M(&nearest), KD_S(k->name));
         kd_diag_free(&capped);
         kd_diag_free(&nearest);
         kd_callers_free(&found);
@@ -571,14 +593,14 @@ static void find_callers(const kd_diff_options *opts, const kd_comparison *c, co
     else
         kd_diag_set0(&wrappers, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
     if (!run) {
-        kd_say(KD_MSG_DIFF_CALLERS_FOUND, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file), KD_M(&wrappers), KD_S(found.root),
-               KD_M(&whynot));
+        kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_FOUND, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file),
+                    KD_M(&wrappers), KD_S(found.root), KD_M(&whynot));
         for (size_t i = 0; i < found.count && i < 3; i++) {
             char *arg = from_argument(&found.items[i]);
             kd_diag how = {0};
             how_reaches(&found.items[i], &how);
-            kd_say(KD_MSG_DIFF_CALLER, KD_DIAG_NO_SIDE, KD_I(i + 1), KD_S(found.items[i].name), KD_M(&how), KD_S(arg),
-                   KD_S(k->name));
+            kd_diag_set(found_line(out), KD_MSG_DIFF_CALLER, KD_DIAG_NO_SIDE, KD_I(i + 1), KD_S(found.items[i].name),
+                        KD_M(&how), KD_S(arg), KD_S(k->name));
             kd_diag_free(&how);
             free(arg);
         }
@@ -678,7 +700,19 @@ static int check_replay_layout(const kd_comparison *c, int s)
     return KD_OK;
 }
 
+static int compare_files(const kd_diff_options *opts, kd_comparison *c, found_caller *found);
+
 int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
+{
+    found_caller found = {0};
+    int rc = compare_files(opts, c, &found);
+    for (size_t i = 0; i < found.nsaid; i++)
+        kd_diag_say(&found.said[i]);
+    found_caller_free(&found);
+    return rc;
+}
+
+static int compare_files(const kd_diff_options *opts, kd_comparison *c, found_caller *found)
 {
     memset(c, 0, sizeof *c);
     c->started = (long long)time(NULL);
@@ -698,15 +732,10 @@ int kd_compare_files(const kd_diff_options *opts, kd_comparison *c)
             return rc;
     }
     const char *fn[2] = {opts->fn[0], opts->fn[1]};
-    found_caller found = {0};
-    find_callers(opts, c, fn, &found);
+    find_callers(opts, c, fn, found);
     rc = KD_OK;
-    if (found.command || opts->capture || opts->capture_from)
-        rc = open_replay(opts, c, fn, found.command ? &found : NULL);
-    free(found.command);
-    free(found.name);
-    free(found.cwd);
-    free(found.via);
+    if (found->command || opts->capture || opts->capture_from)
+        rc = open_replay(opts, c, fn, found->command ? found : NULL);
     if (rc != KD_OK)
         return rc;
     kd_gpu_probe(&c->gpu);

@@ -147,6 +147,12 @@ const kd_wording kd_wording_app[] = {
     {KD_MSG_CAPTURE_RUN_CANNOT_START, 2, "kerndiff: capture: cannot start {0}: {1}"},
     {KD_MSG_CAPTURE_RUN_TIMED_OUT, 2,
      "kerndiff: capture: {0} ran for {1} s without ending (--capture-timeout): stopped; nothing was captured"},
+    {KD_MSG_CAPTURE_RUN_EXITED, 2,
+     "kerndiff: capture: {0} exited with status {1} before it launched any kernel (its output is above): fix the "
+     "program or its working folder, or run it alone to see why; nothing was captured"},
+    {KD_MSG_CAPTURE_RUN_SIGNALLED, 2,
+     "kerndiff: capture: {0} was killed by signal {1} before it launched any kernel (its output is above); nothing "
+     "was captured"},
     {KD_MSG_CAPTURE_RUN_NO_FOLDER, 1, "kerndiff: capture: cannot make the private folder for the launch record: {0}"},
     {KD_MSG_CAPTURE_RUN_DONE, 7,
      "kerndiff: captured launch {0} of {1} ({2}, grid {3}, block {4}, {5} bytes of data) into {6}"},

@@ -18,7 +18,7 @@ out=${OUT:-$work}
 mkdir -p "$out"
 summary=$out/callers-summary.txt
 : >"$summary"
-export PATH="$PATH:/usr/local/cuda/bin" NO_COLOR=1 XDG_CACHE_HOME="$work/cache"
+export PATH="$PATH:/usr/local/cuda/bin" NO_COLOR=1 KERNDIFF_WIDTH=0 XDG_CACHE_HOME="$work/cache"
 passes=0 fails=0
 say() { echo "$*" | tee -a "$summary"; }
 ok() { passes=$((passes + 1)); say "ok   $*"; }
@@ -41,7 +41,10 @@ check "pytest importable in python3" python3 -c 'import pytest'
 proj=$work/proj
 rm -rf "$proj"
 mkdir -p "$proj/mypkg/ops" "$proj/tests" "$proj/benchmarks"
-touch "$proj/pyproject.toml" "$proj/mypkg/__init__.py" "$proj/mypkg/ops/__init__.py"
+touch "$proj/mypkg/__init__.py" "$proj/mypkg/ops/__init__.py"
+# as a project whose tests run with plain `pytest` says it (`python3 -m pytest` puts the
+# working folder on sys.path itself; `pytest` alone needs this, or its tests cannot import mypkg)
+printf '[tool.pytest.ini_options]\npythonpath = ["."]\n' >"$proj/pyproject.toml"
 cat >"$proj/mypkg/ops/rms.py" <<'PY'
 import triton
 import triton.language as tl

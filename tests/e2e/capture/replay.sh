@@ -104,6 +104,18 @@ run capture_stray 2 -- --continue "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has capture_stray err '^kerndiff: --continue belongs to kerndiff capture'
 run from_no_gpu 5 -- --from './copyprog 64' --fn copy "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has from_no_gpu err '^kerndiff: capture: no GPU here'
+# a program that fails before it launches any kernel: its own failure is said, not the
+# injection library's (a fake libcuda.so.1, tests/fakes/fake_libcuda.c, makes the probe find a GPU)
+fake_cuda="$(dirname "$FAKE_NVML")/fakecuda"
+KERNDIFF_NO_GPU=0 LD_LIBRARY_PATH="$fake_cuda" run capture_prog_fails 3 -- capture --fn copy -o "$WORK/cap/fail.kdcap" \
+    -- sh -c 'echo "E   ModuleNotFoundError: No module named mypkg"; exit 4'
+has capture_prog_fails err '^kerndiff: capture: sh exited with status 4 before it launched any kernel \(its output is above\)'
+has capture_prog_fails err '^E   ModuleNotFoundError: No module named mypkg$'
+lacks capture_prog_fails err 'injection library did not run'
+if [ ! -e "$WORK/cap/fail.kdcap" ]; then ok "capture_prog_fails: no file written"; else fail "capture_prog_fails: a file was written"; fi
+KERNDIFF_NO_GPU=0 LD_LIBRARY_PATH="$fake_cuda" run from_prog_killed 3 -- --from "sh -c 'kill -9 \$\$'" --fn copy \
+    "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
+has from_prog_killed err '^kerndiff: capture: sh was killed by signal 9 before it launched any kernel'
 run from_no_fn 2 -- --from './copyprog 64' "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"
 has from_no_fn err 'needs --fn NAME'
 run cap_sanitize_n 2 -- --launch "$CAP" --sanitize-n 1K "$WORK/cap/v1.cu" "$WORK/cap/v2.cu"

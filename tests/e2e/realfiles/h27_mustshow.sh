@@ -4,7 +4,7 @@
 # and the --arg its instances need (the launch's own rule, launch/spec.h needs_value).
 h27_dir=$(dirname "$KD")
 KERNDIFF_SIMULATE="median=50us;median=50us" REALFILES_BUDGET_S=300 \
-    REALFILES_ONLY="adamw.cu reduction.cu transpose.cu sgemm_tiled.cu block_sum.ptx axpy_templates.cu" \
+    REALFILES_ONLY="adamw.cu reduction.cu transpose.cu sgemm_tiled.cu block_sum.ptx axpy_templates.cu triton_add.py" \
     tests/gpu/realfiles.sh "$h27_dir" >"$WORK/h27_mustshow.out" 2>"$WORK/h27_mustshow.err"
 h27_rc=$?
 if [ "$h27_rc" = 0 ]; then ok "h27_mustshow: exit 0"; else fail "h27_mustshow: exit $h27_rc, wanted 0" "$WORK/h27_mustshow.out"; fi
@@ -14,7 +14,10 @@ has h27_mustshow out "^ok   transpose\.cu: one line named --fn 'transposeNaive';
 has h27_mustshow out '^ok   sgemm_tiled\.cu: zero flags$'
 has h27_mustshow out '^ok   block_sum\.ptx: zero flags$' # its length compared with the global index: n
 has h27_mustshow out "^ok   axpy_templates\.cu: one line named --fn 'axpy<float>' --arg alpha=2\.0; with them, exit 0$"
-has h27_mustshow out '^realfiles must-show: 6 of 6 ok \(2 with zero flags, 4 with the flags their one line named\), 0 FAIL$'
+# a Triton kernel with no launch in its file and no caller in the project: the described
+# launch's refusal (naming the flag) is the first line; the callers' line follows it
+has h27_mustshow out '^ok   triton_add\.py: one line named --arg BLOCK_SIZE=1024; with them, exit 0$'
+has h27_mustshow out '^realfiles must-show: 7 of 7 ok \(2 with zero flags, 5 with the flags their one line named\), 0 FAIL$'
 # the summary goes to $OUT when set
 mkdir -p "$WORK/h27_out"
 OUT="$WORK/h27_out" KERNDIFF_SIMULATE="median=50us;median=50us" REALFILES_ONLY="sgemm_tiled.cu" \
