@@ -29,6 +29,8 @@ static const struct {
     ENTRY(MemcpyHtoD, "cuMemcpyHtoD_v2"),
     ENTRY(MemcpyDtoH, "cuMemcpyDtoH_v2"),
     ENTRY(MemcpyDtoD, "cuMemcpyDtoD_v2"),
+    ENTRY(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
+    ENTRY(Memcpy2DAsync, "cuMemcpy2DAsync_v2"),
     ENTRY(MemsetD8Async, "cuMemsetD8Async"),
     ENTRY(MemsetD8, "cuMemsetD8_v2"),
     ENTRY(MemsetD16, "cuMemsetD16_v2"),

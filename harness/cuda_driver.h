@@ -30,6 +30,25 @@ enum {
     CUDA_ERROR_OUT_OF_MEMORY = 2,
 };
 
+/* cuMemcpy2D's description (CUDA_MEMCPY2D of cuda.h): `audit` reads back its sampled chunks
+ * with one of them. Memory types: CU_MEMORYTYPE_HOST 1, CU_MEMORYTYPE_DEVICE 2. */
+typedef struct CUDA_MEMCPY2D {
+    size_t srcXInBytes, srcY;
+    int srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    void *srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes, dstY;
+    int dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    void *dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes, Height;
+} CUDA_MEMCPY2D;
+enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2 };
+
 /* cuLaunchKernelEx's configuration (CUlaunchConfig, CUlaunchAttribute of cuda.h, CUDA 12+):
  * an attribute is its id, padding to 8 bytes, and a 64-byte union of values. */
 typedef struct CUlaunchAttribute {
@@ -78,6 +97,8 @@ typedef struct kd_cuda {
     CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*MemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+    CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*Memcpy2DAsync)(const CUDA_MEMCPY2D *, CUstream);
     CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
     CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*MemsetD16)(CUdeviceptr, unsigned short, size_t);

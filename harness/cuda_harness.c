@@ -1333,6 +1333,30 @@ static void cuda_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, 
     cuda_ok(h, h->cu.MemcpyDtoH(dst, src, bytes), doing);
 }
 
+/* On the launches' stream, after what runs there, finished when it returns. */
+static void cuda_copy(kd_server *s, kd_devptr dst, size_t dst_off, kd_devptr src, size_t src_off, size_t bytes,
+                      const char *doing)
+{
+    harness *h = s->vendor;
+    if (!bytes)
+        return;
+    cuda_ok(h, h->cu.MemcpyDtoDAsync(dst + dst_off, src + src_off, bytes, h->stream), doing);
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
+}
+
+/* One 2-D copy: `count` rows of `chunk` bytes, `pitch` apart on the device, packed on the host. */
+static void cuda_download_sample(kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *smp, const char *doing)
+{
+    harness *h = s->vendor;
+    CUDA_MEMCPY2D c = {.srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = src + smp->first, .srcPitch = smp->pitch,
+                       .dstMemoryType = CU_MEMORYTYPE_HOST, .dstHost = dst, .dstPitch = smp->chunk,
+                       .WidthInBytes = smp->chunk, .Height = smp->count};
+    if (!smp->chunk || !smp->count)
+        return;
+    cuda_ok(h, h->cu.Memcpy2DAsync(&c, h->stream), doing);
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
+}
+
 static void cuda_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
 {
     harness *h = s->vendor;
@@ -1476,6 +1500,8 @@ static const kd_vendor cuda_vendor = {
     .free = cuda_free,
     .restore = cuda_restore,
     .download = cuda_download,
+    .download_sample = cuda_download_sample,
+    .copy = cuda_copy,
     .zero = cuda_zero,
     .poison = cuda_poison,
     .guard_set = cuda_guard_set,

@@ -34,6 +34,11 @@ int kd_hip_alloc(struct kd_server *s, kd_devptr *p, size_t bytes, char *why, siz
 void kd_hip_free(struct kd_server *s, kd_devptr p);
 bool kd_hip_restore(struct kd_server *s, struct kd_server_arg *a, const char *doing);
 void kd_hip_download(struct kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing);
+/* hipMemcpy2D (device to host) of an audit's chunks; hipMemcpyDtoD for its rotation. */
+void kd_hip_download_sample(struct kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *sample,
+                            const char *doing);
+void kd_hip_copy(struct kd_server *s, kd_devptr dst, size_t dst_off, kd_devptr src, size_t src_off, size_t bytes,
+                 const char *doing);
 void kd_hip_zero(struct kd_server *s, kd_devptr p, size_t bytes, const char *doing);
 /* hipMemsetD8/D16/D32 with kd_fill_poison's pattern; 8-byte types through a host copy. */
 void kd_hip_poison(struct kd_server *s, struct kd_server_arg *a);
@@ -62,7 +67,8 @@ void kd_hip_release(struct kd_server *s);
  *   static const kd_vendor hip_vendor = {
  *       .name = "kerndiff-hip-harness",
  *       .alloc = kd_hip_alloc, .free = kd_hip_free, .restore = kd_hip_restore,
- *       .download = kd_hip_download, .zero = kd_hip_zero, .poison = kd_hip_poison,
+ *       .download = kd_hip_download, .download_sample = kd_hip_download_sample, .copy = kd_hip_copy,
+ *       .zero = kd_hip_zero, .poison = kd_hip_poison,
  *       .launch_and_wait = kd_hip_launch_and_wait, .stream_arg = kd_hip_stream_arg,
  *       .address = kd_hip_address, .command = kd_hip_command, .load = kd_hip_load,
  *       .slot_ready = kd_hip_slot_ready, .all_ready = kd_hip_all_ready, .release = kd_hip_release,

@@ -419,6 +419,11 @@ static void release_buffers(kd_server *s)
             kd_server_arg *a = &s->slot[k].args[i];
             if (a->share < 0 && a->device)
                 s->ops->free(s, a->device);
+            if (a->mirror)
+                s->ops->free(s, a->mirror);
+            a->mirror = 0;
+            a->mirror_tried = false;
+            a->audit_in = false;
             free(a->initial);
             free(a->audit);
             a->device = 0;
@@ -591,82 +596,99 @@ static void check(kd_server *s, kd_words *w)
     }
 }
 
-/* Every buffer the current slot launches with (a shared one is slot 0's) given its seeded
- * contents: `audit`'s re-seeding and restoring. Returns the argument whose host copy could
- * not be made (out of memory), or -1. */
-static long restore_slot(kd_server *s, const char *doing)
-{
-    kd_server_slot *slot = kd_server_current(s);
-    for (size_t i = 0; i < slot->nargs; i++) {
-        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        if (a->is_buffer && !s->ops->restore(s, a, doing))
-            return (long)i;
-    }
-    return -1;
-}
-
-/* Argument i's contents for the audit of `seed`: the run's seeded contents rotated by a number
- * of elements drawn from the seed (wire/protocol.h's kd_audit_rotation). The same values, so the same safety as
- * the run's (an index buffer stays in range) and cheap to make (two copies, not a random
- * generator over gigabytes), at other places, so every output element has another answer; a
- * buffer of one element, which cannot rotate, is seeded from the audit's seed. NULL when host
- * memory ran out. */
-static void *audit_contents(kd_server *s, kd_server_arg *a, size_t i, unsigned long long seed)
+/* Argument i's contents for the audit of `seed` when they cannot be rotated on the device:
+ * rotated on the host (see audit_rotation), or, for a buffer of one element, which cannot
+ * rotate, seeded from the audit's seed. NULL when host memory ran out. */
+static void *audit_contents(kd_server *s, kd_server_arg *a, size_t r)
 {
     const unsigned char *run = kd_server_seeded(s, a);
-    size_t element = kd_dtype_size(a->dtype) * (size_t)a->lanes, n = element ? a->bytes / element : 0;
     unsigned char *out = run ? malloc(a->bytes ? a->bytes : 1) : NULL;
     if (!out)
         return NULL;
-    size_t r = kd_audit_rotation(seed, i, n) * element;
     if (r) { /* out[j] = run[(j + r) % n] */
         memcpy(out, run + r, a->bytes - r);
         memcpy(out + a->bytes - r, run, r);
     } else {
-        kd_fill_random(a->dtype, out, (size_t)a->count * (size_t)a->lanes, kd_audit_seed(seed, a->seed_index));
+        kd_fill_random(a->dtype, out, (size_t)a->count * (size_t)a->lanes, kd_audit_seed(s->audit_seed, a->seed_index));
     }
     return out;
 }
 
+static size_t element_bytes(const kd_server_arg *a) { return kd_dtype_size(a->dtype) * (size_t)a->lanes; }
+
+/* How far argument i's audit contents are rotated (bytes): the run's seeded contents rotated
+ * left by kd_audit_rotation elements (wire/protocol.h): the same values, so the same safety as
+ * the run's (an index buffer stays in range) and cheap to make (two copies, not a random
+ * generator over gigabytes), at other places, so every output element has another answer. 0:
+ * one element, seeded from the audit's seed instead. */
+static size_t audit_rotation(const kd_server *s, const kd_server_arg *a, size_t i)
+{
+    size_t element = element_bytes(a), n = element ? a->bytes / element : 0;
+    return kd_audit_rotation(s->audit_seed, i, n) * element;
+}
+
 /* Whether `audit` gives buffer a other contents: a random-seeded one up to KD_AUDIT_MAX_BYTES
- * (docs/PROTOCOL.md); a larger one keeps the run's, as a `fill`ed one keeps its captured bytes. */
+ * (docs/PROTOCOL.md); a larger one keeps the run's, as a `fill`ed one keeps its captured bytes
+ * (other data in a replayed launch's index buffer would send the kernel anywhere). */
 static bool audited(const kd_server_arg *a)
 {
     return a->is_buffer && !a->fill && a->bytes <= KD_AUDIT_MAX_BYTES;
 }
 
-/* Makes every random-seeded buffer's audit contents not made yet. A `fill`ed buffer keeps its
- * captured bytes (other data in a replayed launch's index buffer would send the kernel
- * anywhere). Returns the argument whose contents could not be made (out of memory), or -1. */
-static long make_audit_contents(kd_server *s, unsigned long long seed)
+/* Buffer a's mirror, made on its first audit: the seeded contents uploaded once, copied on
+ * the device; the rotation is then two device copies. False (the host rotates) without the
+ * vendor's copy, or when the device has no room for it (tried once). */
+static bool has_mirror(kd_server *s, kd_server_arg *a)
 {
-    kd_server_slot *slot = kd_server_current(s);
-    for (size_t i = 0; i < slot->nargs; i++) {
-        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        size_t owner_index = slot->args[i].share >= 0 ? (size_t)slot->args[i].share : i;
-        if (audited(a) && !a->audit && !(a->audit = audit_contents(s, a, owner_index, seed)))
-            return (long)i;
+    if (a->mirror || a->mirror_tried || !s->ops->copy || !a->bytes)
+        return a->mirror != 0;
+    a->mirror_tried = true;
+    char why[128];
+    if (s->ops->alloc(s, &a->mirror, a->bytes, why, sizeof why) != 0) {
+        a->mirror = 0;
+        return false;
     }
-    return -1;
+    if (!s->ops->restore(s, a, "giving the buffers the audit's contents")) {
+        s->ops->free(s, a->mirror);
+        a->mirror = 0;
+        return false;
+    }
+    s->ops->copy(s, a->mirror, 0, a->device, 0, a->bytes, "keeping a device copy of the seeded contents");
+    return true;
 }
 
-/* Swaps every random-seeded buffer's contents (the run's) with the audit's: `audit` puts the
- * audit's in, then the run's back. They stay made for the same seed's audit of the other slot
- * (its shared buffers are the same). */
-static void swap_audit(kd_server *s)
+/* Swaps buffer a's host contents, the run's and the audit's: what kd_server_seeded returns
+ * until `audit` swaps them back. */
+static void swap_audit(kd_server_arg *a)
 {
-    kd_server_slot *slot = kd_server_current(s);
-    for (size_t i = 0; i < slot->nargs; i++) {
-        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        if (!audited(a))
-            continue;
-        void *t = a->initial;
-        a->initial = a->audit;
-        a->audit = t;
-    }
+    void *t = a->initial;
+    a->initial = a->audit;
+    a->audit = t;
+    a->audit_in = !a->audit_in;
 }
 
-/* The audit contents of another seed are of no more use. */
+/* Buffer a (argument i in slot 0's numbering for a shared one) given its audit contents on the
+ * device; one that is not audited, the run's. False when host memory ran out. */
+static bool put_audit_contents(kd_server *s, kd_server_arg *a, size_t i)
+{
+    if (!audited(a))
+        return s->ops->restore(s, a, "giving the buffers the audit's contents");
+    size_t r = audit_rotation(s, a, i);
+    if (r && has_mirror(s, a)) {
+        s->ops->copy(s, a->device, 0, a->mirror, r, a->bytes - r, "giving the buffers the audit's contents");
+        s->ops->copy(s, a->device, a->bytes - r, a->mirror, 0, r, "giving the buffers the audit's contents");
+        return true;
+    }
+    /* made once a seed: the other slot's audit with the same seed finds a shared buffer's */
+    if (!a->audit_in) {
+        if (!a->audit && !(a->audit = audit_contents(s, a, r)))
+            return false;
+        swap_audit(a);
+    }
+    return s->ops->restore(s, a, "giving the buffers the audit's contents"); /* kd_server_seeded's: the audit's */
+}
+
+/* The host copies of another seed's contents are of no more use. */
 static void forget_audit(kd_server *s, unsigned long long seed)
 {
     if (seed == s->audit_seed)
@@ -679,13 +701,70 @@ static void forget_audit(kd_server *s, unsigned long long seed)
     s->audit_seed = seed;
 }
 
+/* Buffer a's sampled bytes (kd_audit_sample) as the device holds them, into a malloc'd block
+ * of kd_audit_sample_bytes; NULL when host memory ran out. */
+static unsigned char *read_sample(kd_server *s, const kd_server_arg *a, const kd_audit_sample *smp, const char *doing)
+{
+    size_t bytes = kd_audit_sample_bytes(smp);
+    unsigned char *host = malloc(bytes ? bytes : 1);
+    if (!host)
+        return NULL;
+    if (smp->count == 1 && smp->first == 0)
+        s->ops->download(s, host, a->device, bytes, doing);
+    else
+        s->ops->download_sample(s, host, a->device, smp, doing);
+    return host;
+}
+
+/* Whether input a's sampled bytes (`got`) are what the audit put there: the run's contents
+ * rotated by r on the device, or, where the host made them (or the audit leaves the buffer as
+ * it is), what kd_server_seeded returns now. */
+static bool input_kept(kd_server *s, kd_server_arg *a, size_t r, const kd_audit_sample *smp, const unsigned char *got)
+{
+    const unsigned char *want = kd_server_seeded(s, a);
+    if (!audited(a) || a->audit_in)
+        r = 0;
+    if (!want)
+        return true; /* nothing to compare with: the reply's own allocation failure says so */
+    for (size_t j = 0; j < smp->count; j++)
+        for (size_t at = smp->first + j * smp->pitch, left = smp->chunk, done = 0; left;) {
+            size_t from = (at + done + r) % a->bytes, piece = a->bytes - from < left ? a->bytes - from : left;
+            if (memcmp(got + j * smp->chunk + done, want + from, piece) != 0)
+                return false;
+            done += piece;
+            left -= piece;
+        }
+    return true;
+}
+
+/* Whether a sampled input's first and last 4 KiB are what the audit put there too: where a
+ * kernel that writes one element of its input (a counter in element 0) writes it, which a
+ * sample misses. *short_of = i when host memory ran out. */
+static bool ends_kept(kd_server *s, kd_server_arg *a, size_t r, long *short_of, size_t i)
+{
+    size_t chunk = a->bytes < KD_AUDIT_CHUNK_BYTES ? a->bytes : KD_AUDIT_CHUNK_BYTES;
+    bool kept = true;
+    for (int end = 0; end < 2 && kept; end++) { /* two reads: one 2-D copy's pitch would be the buffer */
+        kd_audit_sample at = {.first = end ? a->bytes - chunk : 0, .pitch = chunk, .chunk = chunk, .count = 1};
+        unsigned char *got = read_sample(s, a, &at, "reading the audit's inputs back");
+        if (!got) {
+            *short_of = (long)i;
+            return true;
+        }
+        kept = input_kept(s, a, r, &at, got);
+        free(got);
+    }
+    return kept;
+}
+
 /* audit SEED PATH: one untimed launch of the current slot on other data than the timing's
- * (issue 39): every buffer given the run's contents rotated as SEED says (audit_contents:
- * inputs and outputs alike, so the outputs start holding plausible numbers, not a poison the
- * kernel could recognise), launched as a timed sample is (so the kernel cannot tell it from
- * one), the outputs written to PATH in argument order, the inputs it wrote named. The device
- * keeps the audit's contents; the host keeps the run's. kerndiff draws SEED where the kernel
- * cannot see it and compares both slots' files: a kernel whose work depends on earlier
+ * (issue 39): every buffer given the run's contents rotated as SEED says (inputs and outputs
+ * alike, so the outputs start holding plausible numbers, not a poison the kernel could
+ * recognise; on the device from its mirror where the vendor can), launched as a timed sample
+ * is (so the kernel cannot tell it from one), each output's sample (kd_audit_sample: all of it
+ * up to 1 MiB) written to PATH in argument order, the inputs whose sample it wrote named. The
+ * device keeps the audit's contents; the host keeps the run's. kerndiff draws SEED where the
+ * kernel cannot see it and compares both slots' files: a kernel whose work depends on earlier
  * launches (skipped once warm, cached by address) leaves other values. */
 static void audit(kd_server *s, kd_words *w)
 {
@@ -704,39 +783,41 @@ static void audit(kd_server *s, kd_words *w)
     }
     kd_server_slot *slot = kd_server_current(s);
     forget_audit(s, seed);
-    long short_of = make_audit_contents(s, seed);
-    if (short_of >= 0) {
-        fclose(f);
-        kd_proto_reply("err alloc host memory for argument %ld", short_of);
-        return;
+    long short_of = -1;
+    for (size_t i = 0; i < slot->nargs && short_of < 0; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        size_t owner_index = slot->args[i].share >= 0 ? (size_t)slot->args[i].share : i;
+        if (a->is_buffer && !put_audit_contents(s, a, owner_index))
+            short_of = (long)i;
     }
-    swap_audit(s);
-    short_of = restore_slot(s, "giving the buffers the audit's contents");
-    size_t written = 0;
-    if (short_of < 0) {
+    if (short_of < 0)
         s->ops->sample_launch(s);
-        short_of = write_outputs(s, f, "reading the audit's outputs", &written);
-    }
-    /* An input the kernel wrote (a `const` cast away: the next launch, or the other side,
-     * computes on other data) is named. */
+    size_t written = 0;
+    /* Every output's sample, and every input's: one the kernel wrote (a `const` cast away: the
+     * next launch, or the other side, computes on other data) is named. */
     char changed[KD_SERVER_MAX_ARGS * 4 + 2] = "";
     for (size_t i = 0; short_of < 0 && i < slot->nargs; i++) {
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        bool checked = a->is_buffer && !a->is_output && a->bytes && a->bytes <= KD_AUDIT_MAX_INPUT_CHECK;
-        const void *want = checked ? kd_server_seeded(s, a) : NULL;
-        void *host = want ? malloc(a->bytes) : NULL;
-        if (want && !host) {
-            short_of = (long)i;
-            break;
-        }
-        if (!host)
+        if (!a->is_buffer || !a->bytes)
             continue;
-        s->ops->download(s, host, a->device, a->bytes, "reading the audit's inputs back");
-        if (memcmp(host, want, a->bytes) != 0)
+        size_t owner_index = slot->args[i].share >= 0 ? (size_t)slot->args[i].share : i;
+        kd_audit_sample smp = kd_audit_sample_of(seed, a->bytes, element_bytes(a));
+        unsigned char *got = read_sample(s, a, &smp, a->is_output ? "reading the audit's outputs"
+                                                                  : "reading the audit's inputs back");
+        if (!got)
+            short_of = (long)i;
+        else if (a->is_output)
+            written += fwrite(got, 1, kd_audit_sample_bytes(&smp), f);
+        else if (!input_kept(s, a, audit_rotation(s, a, owner_index), &smp, got) ||
+                 (smp.count > 1 && !ends_kept(s, a, audit_rotation(s, a, owner_index), &short_of, i)))
             snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%zu", *changed ? "," : "", i);
-        free(host);
+        free(got);
     }
-    swap_audit(s); /* the run's contents back on the host; the device keeps the audit's */
+    for (size_t i = 0; i < slot->nargs; i++) { /* the run's contents back on the host */
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        if (a->audit_in)
+            swap_audit(a);
+    }
     int failed = ferror(f) || fclose(f) != 0 ? errno : 0;
     if (short_of >= 0)
         kd_proto_reply("err alloc host memory for argument %ld", short_of);

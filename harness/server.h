@@ -29,7 +29,12 @@ typedef struct kd_server_arg {
     kd_devptr device;
     void *initial;              /* the seeded contents (host), restored before each `check` run */
     void *fill;                 /* `fill I PATH`: the file's bytes, which replace the random seed */
-    void *audit;                /* the last `audit` seed's contents (host), kept for the other slot's audit */
+    void *audit;                /* the last `audit` seed's contents (host), kept for the other slot's audit;
+                                   made only where the device cannot rotate from the mirror */
+    kd_devptr mirror;           /* `audit`: a device copy of the seeded contents (0: none) */
+    bool mirror_tried;          /* ... its allocation was tried (once: it failed, the host rotates) */
+    bool audit_in;              /* during an `audit` the host rotated: initial and audit swapped, so that
+                                   a vendor that seeds lazily (the simulated one) reads the audit's */
     unsigned char scalar[8];
     unsigned char *raw;         /* `arg I bytes HEX`: a by-value parameter as the program passed it */
     size_t raw_bytes;

@@ -45,6 +45,8 @@
  *                  smaller than the kernel's (issue 39)
  *   mutate=1       every launch also writes into the slot's first `in` buffer (its first
  *                  element zeroed): a kernel that casts away its input's const (issue 39)
+ *   device_copy=0  the vendor has no device-to-device copy (slot 0's spec decides): `audit`
+ *                  rotates every buffer on the host and uploads it, as a vendor without one
  *   throttle=1     report SW power cap throttling on every block
  *   alloc_fail=1   setup answers "err alloc" like an out-of-memory GPU
  *   sustained=10%  under `mode sustained MS` (a GPU kept busy, as do_bench keeps it) the time
@@ -109,6 +111,7 @@ typedef struct sim_spec {
     long copy;                     /* copy=K: elements copied, -1 all, 0 no copy */
     long skip_after;               /* skip_after=N: no work after the N-th launch (0: never skips) */
     int mutate;                    /* mutate=1: the launch writes into its first input */
+    int no_device_copy;            /* device_copy=0: the vendor table has no `copy` */
     long overrun;                  /* overrun=B: bytes written past each output's end */
     char kernels[24];              /* kernels=A-B: `time`'s kernels= (empty: not said) */
     double noise;                  /* noise=X: each launch's f32 outputs scaled by 1 + X*u */
@@ -187,6 +190,7 @@ static void parse_spec(char *text, sim_spec *spec)
         else if (!strcmp(k, "alloc_fail")) spec->alloc_fail = atoi(v);
         else if (!strcmp(k, "skip_after")) spec->skip_after = atol(v);
         else if (!strcmp(k, "mutate")) spec->mutate = atoi(v);
+        else if (!strcmp(k, "device_copy")) spec->no_device_copy = !atoi(v);
         else if (!strcmp(k, "overrun")) spec->overrun = atol(v);
         else if (!strcmp(k, "noise")) spec->noise = strtod(v, NULL);
         else if (!strcmp(k, "kernels")) snprintf(spec->kernels, sizeof spec->kernels, "%s", v);
@@ -658,6 +662,22 @@ static void sim_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, c
     memcpy(dst, block_data(src, doing), bytes);
 }
 
+static void sim_download_sample(kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *smp, const char *doing)
+{
+    (void)s;
+    const unsigned char *data = block_data(src, doing);
+    for (size_t j = 0; j < smp->count; j++)
+        memcpy((unsigned char *)dst + j * smp->chunk, data + smp->first + j * smp->pitch, smp->chunk);
+}
+
+static void sim_copy(kd_server *s, kd_devptr dst, size_t dst_off, kd_devptr src, size_t src_off, size_t bytes,
+                     const char *doing)
+{
+    (void)s;
+    const unsigned char *from = block_data(src, doing); /* both made first: a restore may be pending on either */
+    memcpy(block_data(dst, doing) + dst_off, from + src_off, bytes);
+}
+
 static void sim_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
 {
     (void)s, (void)bytes, (void)doing;
@@ -903,6 +923,8 @@ static const kd_vendor sim_vendor = {
     .free = sim_free,
     .restore = sim_restore,
     .download = sim_download,
+    .download_sample = sim_download_sample,
+    .copy = sim_copy,
     .zero = sim_zero,
     .poison = sim_poison,
     .guard_set = sim_guard_set,
@@ -930,7 +952,11 @@ int main(int argc, char **argv)
         free(text);
     }
     start_s = now_s();
-    server.ops = &sim_vendor;
+    static kd_vendor ops;
+    ops = sim_vendor;
+    if (slots[0].spec.no_device_copy)
+        ops.copy = NULL;
+    server.ops = &ops;
     kd_server_run(&server);
     return 0;
 }

@@ -42,6 +42,16 @@ typedef struct kd_vendor {
      * nothing. Returns false when host memory ran out (the server says `err alloc`). */
     bool (*restore)(struct kd_server *s, struct kd_server_arg *a, const char *doing);
     void (*download)(struct kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing);
+    /* The chunks of src that `audit` reads back (wire/protocol.h's kd_audit_sample: count
+     * chunks, pitch bytes apart from first), packed one after the other into dst. */
+    void (*download_sample)(struct kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *sample,
+                            const char *doing);
+    /* Optional: bytes from src + src_off to dst + dst_off, on the device, finished when it
+     * returns. `audit` then keeps a device copy of each buffer's seeded contents (its mirror)
+     * and rotates from it with two copies; without it, the host rotates and uploads the buffer
+     * at every audit (0.1 s for 64 MiB, where the two copies take 0.1 ms). */
+    void (*copy)(struct kd_server *s, kd_devptr dst, size_t dst_off, kd_devptr src, size_t src_off, size_t bytes,
+                 const char *doing);
     void (*zero)(struct kd_server *s, kd_devptr p, size_t bytes, const char *doing);
     /* `check`'s bounds guard, the a->guard bytes after buffer a's end (its own allocation):
      * guard_set fills them with KD_BOUNDS_GUARD_BYTE; guard_reach returns how far past the end

@@ -839,11 +839,12 @@ static void plan_next_audit(run_state *r)
     r->audit_place = (int)(kd_audit_secret(&r->secret) % 3);
 }
 
-/* How many elements of side s's output x the audit left as it had set them before its launch
- * (the run's seeded contents, docs/PROTOCOL.md "Inputs" k = 1000, rotated as `audit` does): a
- * side that did no work leaves them all. -1 when that cannot be said (captured data, too
- * large to make here). */
-static long long stale_elements(const kd_audit_request *rq, int s, const output_ref *x, FILE *f, unsigned long long seed)
+/* How many of the elements the audit read back of side s's output x (its sample smp, `got`
+ * of them at x->offset of f) it left as it had set them before its launch (the run's seeded
+ * contents, docs/PROTOCOL.md "Inputs" k = 1000, rotated as `audit` does): a side that did no
+ * work leaves them all. -1 when that cannot be said (captured data, too large to make here). */
+static long long stale_elements(const kd_audit_request *rq, int s, const output_ref *x, const kd_audit_sample *smp,
+                                size_t got, FILE *f, unsigned long long seed)
 {
     size_t arg = (size_t)(x->arg - rq->sides[s].spec->args);
     size_t size = kd_dtype_size(x->arg->type.base), lanes = x->arg->type.lanes ? x->arg->type.lanes : 1;
@@ -854,7 +855,8 @@ static long long stale_elements(const kd_audit_request *rq, int s, const output_
     /* a shared buffer is slot 0's: rotated as v1's argument */
     size_t owner = s == 1 && rq->share && rq->share[arg] >= 0 ? (size_t)rq->share[arg] : arg;
     unsigned char *run = kd_xmalloc(bytes ? bytes : 1), *before = kd_xmalloc(bytes ? bytes : 1);
-    unsigned char *after = kd_xmalloc(bytes ? bytes : 1);
+    size_t read = got * size;
+    unsigned char *after = kd_xmalloc(read ? read : 1);
     size_t rot = kd_audit_rotation(seed, owner, count) * lanes * size;
     if (rot) {
         kd_fill_random(x->arg->type.base, run, x->elements, rq->o->seed + 0x9E3779B97F4A7C15ull * (1000 + 1));
@@ -864,10 +866,11 @@ static long long stale_elements(const kd_audit_request *rq, int s, const output_
         kd_fill_random(x->arg->type.base, before, x->elements, kd_audit_seed(seed, 1000));
     }
     long long same = -1;
-    if (read_at(f, x->offset, after, bytes)) {
+    if (read == kd_audit_sample_bytes(smp) && read_at(f, x->offset, after, read)) {
         same = 0;
-        for (size_t e = 0; e < x->elements; e++)
-            same += memcmp(before + e * size, after + e * size, size) == 0;
+        for (size_t j = 0; j < smp->count; j++)
+            for (size_t e = 0; e + size <= smp->chunk; e += size)
+                same += memcmp(before + smp->first + j * smp->pitch + e, after + j * smp->chunk + e, size) == 0;
     }
     free(run);
     free(before);
@@ -875,15 +878,32 @@ static long long stale_elements(const kd_audit_request *rq, int s, const output_
     return same;
 }
 
-/* Compares both sides' audit files as the correctness run's seeded run is compared; the first
- * failed audit is kept with the side that left its outputs as they were. Returns whether the
- * outputs differed, -1 when the files cannot be read back. */
+/* Output x as an audit's file holds it: its sample for seed (kd_audit_sample: all of it up
+ * to 1 MiB) at *offset, which moves past it. */
+static output_ref audit_ref(const output_ref *x, unsigned long long seed, size_t *offset, kd_audit_sample *smp)
+{
+    size_t size = kd_dtype_size(x->arg->type.base), lanes = x->arg->type.lanes ? x->arg->type.lanes : 1;
+    *smp = kd_audit_sample_of(seed, x->elements * size, size * lanes);
+    output_ref r = {x->arg, *offset, size ? kd_audit_sample_bytes(smp) / size : 0};
+    *offset += kd_audit_sample_bytes(smp);
+    return r;
+}
+
+/* Compares both sides' audit files as the correctness run's seeded run is compared, over the
+ * elements each holds (the outputs' samples, in argument order); the first failed audit is
+ * kept with the side that left its outputs as they were. Returns whether the outputs
+ * differed, -1 when the files cannot be read back. */
 static int compare_audit(const kd_audit_request *rq, char *paths[2], unsigned long long seed, kd_audit *a)
 {
-    output_ref refs[2][KD_MAX_OUTPUTS];
+    output_ref refs[2][KD_MAX_OUTPUTS], read[2][KD_MAX_OUTPUTS];
+    kd_audit_sample smp[2][KD_MAX_OUTPUTS];
     size_t nrefs[2], total[2];
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         nrefs[s] = list_outputs(rq->sides[s].spec, refs[s], &total[s]);
+        size_t offset = 0;
+        for (size_t i = 0; i < nrefs[s]; i++)
+            read[s][i] = audit_ref(&refs[s][i], seed, &offset, &smp[s][i]);
+    }
     int partner[KD_MAX_OUTPUTS];
     pair_outputs(refs, nrefs, partner);
     FILE *files[2] = {fopen(paths[0], "rb"), fopen(paths[1], "rb")};
@@ -891,8 +911,13 @@ static int compare_audit(const kd_audit_request *rq, char *paths[2], unsigned lo
     for (size_t i = 0; i < nrefs[0] && failed == 0; i++) {
         if (partner[i] < 0)
             continue;
+        size_t j = (size_t)partner[i];
         kd_output_check oc = {0};
-        if (!compare_pair(&refs[0][i], &refs[1][partner[i]], files, NULL, rq->o, &oc))
+        /* outputs of other sizes differ whatever their samples hold: compare_pair says so from
+           the whole outputs' sizes, reading nothing */
+        bool same_size = refs[0][i].elements == refs[1][j].elements;
+        if (!compare_pair(same_size ? &read[0][i] : &refs[0][i], same_size ? &read[1][j] : &refs[1][j], files, NULL,
+                          rq->o, &oc))
             failed = -1;
         else if (!oc.result.match) {
             failed = 1;
@@ -902,11 +927,14 @@ static int compare_audit(const kd_audit_request *rq, char *paths[2], unsigned lo
                 a->output = kd_xstrdup(oc.name);
                 a->mismatches = oc.result.mismatches ? oc.result.mismatches : oc.result.count;
                 a->count = oc.result.count;
+                a->buffer_elements = refs[0][i].elements;
                 a->stale_side = -1;
-                for (int s = 0; s < 2; s++) {
-                    const output_ref *x = &refs[s][s == 0 ? i : (size_t)partner[i]];
-                    long long stale = stale_elements(rq, s, x, files[s], seed);
-                    if (stale > 0 && (size_t)stale * 2 > x->elements && (size_t)stale > a->stale) {
+                for (int s = 0; s < 2 && same_size; s++) {
+                    size_t k = s == 0 ? i : j;
+                    output_ref x = refs[s][k];
+                    x.offset = read[s][k].offset;
+                    long long stale = stale_elements(rq, s, &x, &smp[s][k], read[s][k].elements, files[s], seed);
+                    if (stale > 0 && (size_t)stale * 2 > read[s][k].elements && (size_t)stale > a->stale) {
                         a->stale_side = s;
                         a->stale = (size_t)stale;
                     }

@@ -89,7 +89,9 @@ typedef struct kd_audit {
     size_t first_round;       /* the first failed audit: the round it ran in (0 first) */
     size_t first_samples;     /* ... the samples each side had been timed before it */
     char *output;             /* ... the first output that differed (NULL: none failed) */
-    size_t mismatches, count; /* ... its differing elements, of how many */
+    size_t mismatches, count; /* ... its differing elements, of how many read back (an audit reads
+                                 back a sample of a large output: wire/protocol.h kd_audit_sample) */
+    size_t buffer_elements;   /* ... the elements of that output */
     int stale_side;           /* ... the side that left most of its elements as they were
                                  before the launch (0 v1, 1 v2), -1 neither or unknown */
     size_t stale;             /* ... how many it left so */

@@ -738,6 +738,7 @@ static const kd_jfield audit_fields[] = {
     {KD_J_FIELD("first_failed_output", kd_audit, output), .nullable = true},
     {KD_J_FIELD("mismatches", kd_audit, mismatches)},
     {KD_J_FIELD("elements", kd_audit, count)},
+    {KD_J_FIELD("buffer_elements", kd_audit, buffer_elements), .optional = true},
     {.key = "stale_side", .type = KD_J_CUSTOM, .write = stale_side, .read = read_stale_side},
     {KD_J_FIELD("stale_elements", kd_audit, stale)},
     {.key = "mutated_side", .type = KD_J_CUSTOM, .write = mutated_side, .read = read_mutated_side, .optional = true},

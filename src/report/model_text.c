@@ -1,5 +1,7 @@
 #include "report/model_text.h"
 
+#include <stdio.h>
+
 #include "report/timing_text.h"
 
 /* Which side a failed audit or check blames: the side that left an audit's outputs as they
@@ -15,9 +17,19 @@ static const char *wrong_side(const kd_timing *t)
     return au->mutated_side == 0 ? "v1" : "v2";
 }
 
+/* " read back of its N" when an audit read back a sample of a large output, else "". */
+static const char *read_back(const kd_audit *au, char *buf, size_t size)
+{
+    if (au->buffer_elements <= au->count)
+        return "";
+    snprintf(buf, size, " read back of its %zu", au->buffer_elements);
+    return buf;
+}
+
 /* An incorrect timing's first line: what was wrong, then the times as a fact, not a verdict. */
 static void incorrect_headline(const kd_timing *t, const char *a, const char *b, kd_strbuf *out)
 {
+    char of[48];
     const kd_audit *au = &t->audit;
     kd_sb_printf(out, "%s is INCORRECT, no speed verdict: ", wrong_side(t));
     bool values_differ = kd_timing_values_differ(t);
@@ -30,12 +42,14 @@ static void incorrect_headline(const kd_timing *t, const char *a, const char *b,
                           "the data", au->mutated_input);
     else if (au->stale_side >= 0)
         kd_sb_printf(out, "the outputs of an untimed audit launch during the timing differ from %s's (%s: %zu of %zu "
-                          "elements, %zu left as they were before the launch): its work depends on earlier launches",
-                     au->stale_side == 0 ? "v2" : "v1", au->output, au->mismatches, au->count, au->stale);
+                          "elements%s, %zu left as they were before the launch): its work depends on earlier launches",
+                     au->stale_side == 0 ? "v2" : "v1", au->output, au->mismatches, au->count, read_back(au, of, sizeof of),
+                     au->stale);
     else
         kd_sb_printf(out, "the outputs of an untimed audit launch during the timing differ from v1's (%s: %zu of %zu "
-                          "elements, after %zu samples a side): what the timed launches computed is not what was checked",
-                     au->output ? au->output : "?", au->mismatches, au->count, au->first_samples);
+                          "elements%s, after %zu samples a side): what the timed launches computed is not what was checked",
+                     au->output ? au->output : "?", au->mismatches, au->count, read_back(au, of, sizeof of),
+                     au->first_samples);
     kd_sb_printf(out, ". Timed anyway: %s -> %s", a, b);
 }
 

@@ -111,6 +111,21 @@ size_t kd_audit_rotation(unsigned long long seed, size_t arg, size_t elements)
     return elements < 2 ? 0 : 1 + (size_t)(audit_mix(seed ^ (0xA0D17ull * (arg + 1))) % (elements - 1));
 }
 
+kd_audit_sample kd_audit_sample_of(unsigned long long seed, size_t bytes, size_t element)
+{
+    kd_audit_sample s = {.first = 0, .pitch = bytes, .chunk = bytes, .count = 1};
+    size_t pitch = element ? bytes / KD_AUDIT_CHUNKS / element * element : 0;
+    if (bytes <= KD_AUDIT_WHOLE_BYTES || pitch == 0)
+        return s;
+    size_t chunk = KD_AUDIT_CHUNK_BYTES / element * element;
+    chunk = chunk ? chunk : element;
+    s.chunk = chunk < pitch ? chunk : pitch;
+    s.pitch = pitch;
+    s.count = KD_AUDIT_CHUNKS;
+    s.first = (size_t)(audit_mix(seed ^ 0x5A3D1E5ull) % ((pitch - s.chunk) / element + 1)) * element;
+    return s;
+}
+
 size_t kd_bounds_guard_bytes(size_t bytes)
 {
     size_t quarter = bytes / 4, floor = (size_t)64 << 10, cap = (size_t)16 << 20;

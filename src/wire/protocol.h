@@ -59,9 +59,24 @@ bool kd_proto_buffer_mode(const char *word, bool *compared, bool *inout);
  * its index of docs/PROTOCOL.md's "Inputs". */
 size_t kd_audit_rotation(unsigned long long seed, size_t arg, size_t elements);
 /* A buffer of more bytes keeps the run's contents in an audit (its rotation would hold a second
- * host copy); an input of more bytes is not read back to see whether the launch wrote it. */
+ * copy). */
 #define KD_AUDIT_MAX_BYTES (1ull << 30)
-#define KD_AUDIT_MAX_INPUT_CHECK (16ull << 20)
+/* What `audit` reads back of a buffer of BYTES (ELEMENT bytes a (vector) element), computed
+ * alike by every harness and by kerndiff: all of it up to KD_AUDIT_WHOLE_BYTES; of a larger
+ * one, `count` chunks of `chunk` bytes (whole elements, about KD_AUDIT_CHUNK_BYTES), one in each
+ * of KD_AUDIT_CHUNKS equal stretches of `pitch` bytes, `first` bytes into the first (drawn from
+ * SEED, so the kernel cannot know which of its elements are read: the same places for both
+ * sides' buffers of one size, so they compare). Reading back 1 MiB, not the buffer, is what
+ * keeps the audits' cost within 5% of a timing (bench/audit_overhead.sh): a kernel that skips
+ * its work, or caches by address, leaves nearly every element wrong, so nearly every chunk. */
+#define KD_AUDIT_WHOLE_BYTES (1ull << 20)
+#define KD_AUDIT_CHUNKS 256u
+#define KD_AUDIT_CHUNK_BYTES 4096u
+typedef struct kd_audit_sample {
+    size_t first, pitch, chunk, count;
+} kd_audit_sample;
+kd_audit_sample kd_audit_sample_of(unsigned long long seed, size_t bytes, size_t element);
+static inline size_t kd_audit_sample_bytes(const kd_audit_sample *s) { return s->chunk * s->count; }
 unsigned long long kd_audit_seed(unsigned long long seed, size_t input_index);
 /* `check`'s bounds guard (docs/PROTOCOL.md): every buffer is allocated with this many bytes
  * after its end, set to KD_BOUNDS_GUARD_BYTE before each run of `check` and read back after
