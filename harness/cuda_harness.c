@@ -1334,13 +1334,12 @@ static void cuda_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, 
 }
 
 /* On the launches' stream, after what runs there, finished when it returns. */
-static void cuda_copy(kd_server *s, kd_devptr dst, size_t dst_off, kd_devptr src, size_t src_off, size_t bytes,
-                      const char *doing)
+static void cuda_copy(kd_server *s, const kd_device_copy *c, const char *doing)
 {
     harness *h = s->vendor;
-    if (!bytes)
+    if (!c->bytes)
         return;
-    cuda_ok(h, h->cu.MemcpyDtoDAsync(dst + dst_off, src + src_off, bytes, h->stream), doing);
+    cuda_ok(h, h->cu.MemcpyDtoDAsync(c->dst + c->dst_off, c->src + c->src_off, c->bytes, h->stream), doing);
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
 }
 

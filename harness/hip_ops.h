@@ -37,8 +37,7 @@ void kd_hip_download(struct kd_server *s, void *dst, kd_devptr src, size_t bytes
 /* hipMemcpy2D (device to host) of an audit's chunks; hipMemcpyDtoD for its rotation. */
 void kd_hip_download_sample(struct kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *sample,
                             const char *doing);
-void kd_hip_copy(struct kd_server *s, kd_devptr dst, size_t dst_off, kd_devptr src, size_t src_off, size_t bytes,
-                 const char *doing);
+void kd_hip_copy(struct kd_server *s, const kd_device_copy *c, const char *doing);
 void kd_hip_zero(struct kd_server *s, kd_devptr p, size_t bytes, const char *doing);
 /* hipMemsetD8/D16/D32 with kd_fill_poison's pattern; 8-byte types through a host copy. */
 void kd_hip_poison(struct kd_server *s, struct kd_server_arg *a);

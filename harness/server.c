@@ -653,7 +653,8 @@ static bool has_mirror(kd_server *s, kd_server_arg *a)
         a->mirror = 0;
         return false;
     }
-    s->ops->copy(s, a->mirror, 0, a->device, 0, a->bytes, "keeping a device copy of the seeded contents");
+    s->ops->copy(s, &(kd_device_copy){.dst = a->mirror, .src = a->device, .bytes = a->bytes},
+                 "keeping a device copy of the seeded contents");
     return true;
 }
 
@@ -675,8 +676,11 @@ static bool put_audit_contents(kd_server *s, kd_server_arg *a, size_t i)
         return s->ops->restore(s, a, "giving the buffers the audit's contents");
     size_t r = audit_rotation(s, a, i);
     if (r && has_mirror(s, a)) {
-        s->ops->copy(s, a->device, 0, a->mirror, r, a->bytes - r, "giving the buffers the audit's contents");
-        s->ops->copy(s, a->device, a->bytes - r, a->mirror, 0, r, "giving the buffers the audit's contents");
+        /* device[j] = mirror[(j + r) % bytes] */
+        s->ops->copy(s, &(kd_device_copy){.dst = a->device, .src = a->mirror, .src_off = r, .bytes = a->bytes - r},
+                     "giving the buffers the audit's contents");
+        s->ops->copy(s, &(kd_device_copy){.dst = a->device, .src = a->mirror, .dst_off = a->bytes - r, .bytes = r},
+                     "giving the buffers the audit's contents");
         return true;
     }
     /* made once a seed: the other slot's audit with the same seed finds a shared buffer's */

@@ -670,12 +670,11 @@ static void sim_download_sample(kd_server *s, void *dst, kd_devptr src, const kd
         memcpy((unsigned char *)dst + j * smp->chunk, data + smp->first + j * smp->pitch, smp->chunk);
 }
 
-static void sim_copy(kd_server *s, kd_devptr dst, size_t dst_off, kd_devptr src, size_t src_off, size_t bytes,
-                     const char *doing)
+static void sim_copy(kd_server *s, const kd_device_copy *c, const char *doing)
 {
     (void)s;
-    const unsigned char *from = block_data(src, doing); /* both made first: a restore may be pending on either */
-    memcpy(block_data(dst, doing) + dst_off, from + src_off, bytes);
+    const unsigned char *from = block_data(c->src, doing); /* both made first: a restore may be pending on either */
+    memcpy(block_data(c->dst, doing) + c->dst_off, from + c->src_off, c->bytes);
 }
 
 static void sim_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)

@@ -30,6 +30,12 @@ typedef unsigned long long kd_devptr; /* a device address (CUdeviceptr, hipDevic
 struct kd_server;
 struct kd_server_arg;
 
+/* A device-to-device copy (the table's `copy`): bytes at src + src_off to dst + dst_off. */
+typedef struct kd_device_copy {
+    kd_devptr dst, src;
+    size_t dst_off, src_off, bytes;
+} kd_device_copy;
+
 typedef struct kd_vendor {
     const char *name; /* for stderr: "kerndiff-harness" */
 
@@ -46,12 +52,11 @@ typedef struct kd_vendor {
      * chunks, pitch bytes apart from first), packed one after the other into dst. */
     void (*download_sample)(struct kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *sample,
                             const char *doing);
-    /* Optional: bytes from src + src_off to dst + dst_off, on the device, finished when it
-     * returns. `audit` then keeps a device copy of each buffer's seeded contents (its mirror)
-     * and rotates from it with two copies; without it, the host rotates and uploads the buffer
-     * at every audit (0.1 s for 64 MiB, where the two copies take 0.1 ms). */
-    void (*copy)(struct kd_server *s, kd_devptr dst, size_t dst_off, kd_devptr src, size_t src_off, size_t bytes,
-                 const char *doing);
+    /* Optional: c->bytes from c->src + c->src_off to c->dst + c->dst_off, on the device,
+     * finished when it returns. `audit` then keeps a device copy of each buffer's seeded
+     * contents (its mirror) and rotates from it with two copies; without it, the host rotates
+     * and uploads the buffer at every audit (0.1 s for 64 MiB, where the two copies take 0.1 ms). */
+    void (*copy)(struct kd_server *s, const struct kd_device_copy *c, const char *doing);
     void (*zero)(struct kd_server *s, kd_devptr p, size_t bytes, const char *doing);
     /* `check`'s bounds guard, the a->guard bytes after buffer a's end (its own allocation):
      * guard_set fills them with KD_BOUNDS_GUARD_BYTE; guard_reach returns how far past the end

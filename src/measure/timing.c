@@ -839,12 +839,12 @@ static void plan_next_audit(run_state *r)
     r->audit_place = (int)(kd_audit_secret(&r->secret) % 3);
 }
 
-/* How many of the elements the audit read back of side s's output x (its sample smp, `got`
- * of them at x->offset of f) it left as it had set them before its launch (the run's seeded
+/* How many of the elements the audit read back of side s's output x (its sample smp, at
+ * x->offset of f) it left as it had set them before its launch (the run's seeded
  * contents, docs/PROTOCOL.md "Inputs" k = 1000, rotated as `audit` does): a side that did no
  * work leaves them all. -1 when that cannot be said (captured data, too large to make here). */
 static long long stale_elements(const kd_audit_request *rq, int s, const output_ref *x, const kd_audit_sample *smp,
-                                size_t got, FILE *f, unsigned long long seed)
+                                FILE *f, unsigned long long seed)
 {
     size_t arg = (size_t)(x->arg - rq->sides[s].spec->args);
     size_t size = kd_dtype_size(x->arg->type.base), lanes = x->arg->type.lanes ? x->arg->type.lanes : 1;
@@ -855,7 +855,7 @@ static long long stale_elements(const kd_audit_request *rq, int s, const output_
     /* a shared buffer is slot 0's: rotated as v1's argument */
     size_t owner = s == 1 && rq->share && rq->share[arg] >= 0 ? (size_t)rq->share[arg] : arg;
     unsigned char *run = kd_xmalloc(bytes ? bytes : 1), *before = kd_xmalloc(bytes ? bytes : 1);
-    size_t read = got * size;
+    size_t read = kd_audit_sample_bytes(smp);
     unsigned char *after = kd_xmalloc(read ? read : 1);
     size_t rot = kd_audit_rotation(seed, owner, count) * lanes * size;
     if (rot) {
@@ -866,7 +866,7 @@ static long long stale_elements(const kd_audit_request *rq, int s, const output_
         kd_fill_random(x->arg->type.base, before, x->elements, kd_audit_seed(seed, 1000));
     }
     long long same = -1;
-    if (read == kd_audit_sample_bytes(smp) && read_at(f, x->offset, after, read)) {
+    if (read_at(f, x->offset, after, read)) {
         same = 0;
         for (size_t j = 0; j < smp->count; j++)
             for (size_t e = 0; e + size <= smp->chunk; e += size)
@@ -933,7 +933,7 @@ static int compare_audit(const kd_audit_request *rq, char *paths[2], unsigned lo
                     size_t k = s == 0 ? i : j;
                     output_ref x = refs[s][k];
                     x.offset = read[s][k].offset;
-                    long long stale = stale_elements(rq, s, &x, &smp[s][k], read[s][k].elements, files[s], seed);
+                    long long stale = stale_elements(rq, s, &x, &smp[s][k], files[s], seed);
                     if (stale > 0 && (size_t)stale * 2 > read[s][k].elements && (size_t)stale > a->stale) {
                         a->stale_side = s;
                         a->stale = (size_t)stale;
