@@ -1,6 +1,7 @@
 # A missing input is said at once, naming its side, exit 3: `kerndiff app` with a profile's
 # name that is not there (it was run through the shell as a command: exit 5, "a.sqlite: not
-# found"). Sourced by tests/e2e/hostile.sh: run/has/lacks/ok/fail, $KD, $WORK, $A/$B from run.sh.
+# found"), and `--watch` with a file that is not there (it waited for ever after the first
+# run). Sourced by tests/e2e/hostile.sh: run/has/lacks/ok/fail, $KD, $WORK, $A/$B from run.sh.
 h2m=$WORK/h2_missing
 mkdir -p "$h2m/bin"
 h2m_fa=$ROOT/tests/fakes/fake_app
@@ -33,3 +34,30 @@ run h2m_app_command 0 -- app --runs 1 "$h2m_fa three # writes run.db" "$h2m_fa f
 has h2m_app_command out '^  v1: .*fake_app three # writes run\.db — exit 0 in 1 of 1 runs'
 has h2m_app_command out '^  v2: .*fake_app fused # run\.sqlite — exit 0 in 1 of 1 runs'
 lacks h2m_app_command err 'cannot read the profile'
+
+# --- --watch: a missing file ends it at once, before any run -------------------------------
+# h2m_watch NAME ARGS...: --watch under a 30 s limit (exit 124: it waited, the bug)
+h2m_watch() {
+    local name=$1; shift
+    KERNDIFF_SIMULATE="median=60us;median=50us" timeout 30 "$KD" --watch --n 64K "$@" \
+        >"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null
+    local got=$?
+    if [ "$got" -eq 3 ]; then ok "$name: exit 3 at once"; else fail "$name: exit $got, wanted 3" "$WORK/$name.err"; fi
+    lacks "$name" out '^== run'
+}
+h2m_watch h2m_watch_v1 "$h2m/gone1.cu" "$B"
+has h2m_watch_v1 err "^kerndiff: v1: --watch: cannot read '.*gone1\.cu': No such file or directory; nothing watched .*: check the path"
+lacks h2m_watch_v1 err '^kerndiff: v2:'
+h2m_watch h2m_watch_v2 "$A" "$h2m/gone2.cu"
+has h2m_watch_v2 err "^kerndiff: v2: --watch: cannot read '.*gone2\.cu': No such file or directory"
+lacks h2m_watch_v2 err '^kerndiff: v1:'
+h2m_watch h2m_watch_both "$h2m/gone1.cu" "$h2m/gone2.cu"
+has h2m_watch_both err "^kerndiff: v1: --watch: cannot read '.*gone1\.cu'"
+has h2m_watch_both err "^kerndiff: v2: --watch: cannot read '.*gone2\.cu'"
+# git mode (one file): the file named, no side
+h2m_watch h2m_watch_git "$h2m/gone.cu"
+has h2m_watch_git err "^kerndiff: --watch: cannot read '.*gone\.cu': No such file or directory"
+# a FIFO is no file to watch: refused, never opened (no blocking)
+mkfifo "$h2m/pipe.cu"
+h2m_watch h2m_watch_fifo "$A" "$h2m/pipe.cu"
+has h2m_watch_fifo err "^kerndiff: v2: --watch: cannot read '.*pipe\.cu': not a regular file"
