@@ -39,6 +39,7 @@ enum {
     KD_MSG_APP_SQLITE_READING,      /* the table, SQLite's message */
     KD_MSG_APP_SQLITE_BAD_VALUE,    /* the table, the row, the column, the value (quoted), what it should be */
     KD_MSG_APP_NOT_A_PROFILE,       /* side number, path, why (not SQLite, or kd_read_error's words) */
+    KD_MSG_APP_PROFILE_UNREADABLE,  /* side number, path, strerror (missing, no permission) */
 };
 
 #endif

@@ -283,6 +283,36 @@ static int set_up_sides(const char *const inputs[2], const kd_app_options *o, kd
     return rc;
 }
 
+/* Whether a side that is not a profile must be refused, never run, after saying why. A file
+ * named as a profile (app/sqlite.h kd_app_names_profile) that exists but is not one is
+ * refused (`./evil.sqlite`, a FIFO); so is one that does not exist or cannot be read, when
+ * the argument is one word: else a typo in `kerndiff app a.sqlite b.sqlite` would run
+ * "a.sqlite" through the shell (a program of that name on PATH, or "not found", said as a
+ * command that failed, exit 5). A command line whose last word has the suffix (`python
+ * dump.py out.db`) has blanks, and still runs; with --at the argument is the command of both
+ * checkouts, where a relative path means another file than here, so only an existing file is
+ * refused. */
+static bool refuse_named_profile(const char *input, int s, bool at)
+{
+    if (!kd_app_names_profile(input))
+        return false;
+    struct stat st;
+    int found = stat(input, &st), err = errno;
+    if (found == 0) {
+        if (!S_ISREG(st.st_mode))
+            kd_say(KD_MSG_APP_NOT_A_PROFILE, s + 1, KD_I(s + 1), KD_S(input), KD_S(kd_read_error(ENOTSUP)));
+        else if (access(input, R_OK) != 0)
+            kd_say(KD_MSG_APP_PROFILE_UNREADABLE, s + 1, KD_I(s + 1), KD_S(input), KD_S(strerror(errno)));
+        else
+            kd_say(KD_MSG_APP_NOT_A_PROFILE, s + 1, KD_I(s + 1), KD_S(input), KD_S("not an SQLite database"));
+        return true;
+    }
+    if (at || strpbrk(input, " \t\n"))
+        return false;
+    kd_say(KD_MSG_APP_PROFILE_UNREADABLE, s + 1, KD_I(s + 1), KD_S(input), KD_S(strerror(err)));
+    return true;
+}
+
 int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double fail_if_slower_pct,
                    kd_app_comparison *c)
 {
@@ -290,17 +320,20 @@ int kd_app_collect(const char *const inputs[2], const kd_app_options *o, double 
     c->range = o->range;
     c->fail_if_slower_pct = fail_if_slower_pct;
     char *inject = NULL;
+    bool refused = false;
     for (int s = 0; s < 2; s++) {
         kd_app_side *side = &c->sides[s];
         side->label = inputs[s];
         side->profile = !o->at[0] && kd_app_is_sqlite(inputs[s]);
-        /* a file named as a profile that is not one is refused, never run: `./evil.sqlite` */
-        struct stat st;
-        if (!side->profile && kd_app_names_profile(inputs[s]) && stat(inputs[s], &st) == 0) {
-            kd_say(KD_MSG_APP_NOT_A_PROFILE, s + 1, KD_I(s + 1), KD_S(inputs[s]),
-                   KD_S(!S_ISREG(st.st_mode) ? kd_read_error(ENOTSUP) : "not an SQLite database"));
-            return KD_FAIL_INPUT;
-        }
+        /* both sides checked before anything is read or run, so that both are said (with
+         * --at, one command: said once) */
+        if (!side->profile && !(o->at[0] && s == 1) && refuse_named_profile(inputs[s], s, o->at[0] != NULL))
+            refused = true;
+    }
+    if (refused)
+        return KD_FAIL_INPUT;
+    for (int s = 0; s < 2; s++) {
+        kd_app_side *side = &c->sides[s];
         side->runs = kd_xcalloc(side->profile ? 1 : (size_t)o->runs, sizeof *side->runs);
         if (side->profile) {
             kd_diag why = {0};

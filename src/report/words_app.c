@@ -54,6 +54,10 @@ const kd_wording kd_wording_app[] = {
     {KD_MSG_APP_NOT_A_PROFILE, 3,
      "kerndiff: v{0}: {1} is named as a profile but is not one ({2}); it is never run as a command: give an nsys "
      "SQLite export (nsys export --type sqlite REPORT.nsys-rep), or a command without that suffix"},
+    {KD_MSG_APP_PROFILE_UNREADABLE, 3,
+     "kerndiff: v{0}: cannot read the profile '{1}': {2}; a name ending in .sqlite, .sqlite3, .db, .nsys-rep or "
+     ".qdrep is a file, never run as a command: check the path, or make the profile with `nsys export --type "
+     "sqlite REPORT.nsys-rep`"},
     /* capture file (C1) */
     {KD_MSG_CAPTURE_CANNOT_OPEN, 2, "kerndiff: cannot open the capture file {0}: {1}"},
     {KD_MSG_CAPTURE_NOT_REGULAR, 1, "kerndiff: the capture file {0} is not a regular file"},

@@ -15,6 +15,12 @@ const kd_wording kd_wording_workflow[] = {
     {KD_MSG_SWEEP_POINT, 3, "kerndiff: {0} = {1}: {2}"},
     /* sweep (L1) above, watch and saved (L2b) below */
     {KD_MSG_WORKFLOW_WATCH_UNREADABLE, 0, "kerndiff: a watched file can no longer be read; stopping"},
+    {KD_MSG_WORKFLOW_WATCH_NO_FILE, 3,
+     "kerndiff: v{0}: --watch: cannot read '{1}': {2}; nothing watched (--watch re-runs when a file changes, it does "
+     "not wait for one to appear): check the path, or create the file first"},
+    {KD_MSG_WORKFLOW_WATCH_NO_GIT_FILE, 2,
+     "kerndiff: --watch: cannot read '{0}': {1}; nothing watched (--watch re-runs when the file changes, it does not "
+     "wait for it to appear): check the path, or create the file first"},
     /* compare of saved runs (L4: workflow/saved.c) */
     {KD_MSG_SAVED_CANNOT_READ, 3, "kerndiff: {0}: cannot read '{1}': {2}"},
     {KD_MSG_SAVED_NOT_A_RESULT, 3, "kerndiff: {0}: {1} is not a saved kerndiff result ({2})"},

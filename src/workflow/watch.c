@@ -1,5 +1,6 @@
 #include "workflow/watch.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 
 #include "compile/deps.h"
 #include "diff/pipeline.h"
+#include "util/fs.h"
 #include "util/outcome.h"
 #include "workflow/workflow_msgs.h"
 
@@ -35,8 +37,39 @@ static long long newest_change(const kd_diff_options *opts)
     return newest;
 }
 
+/* 0 when `path` can be read as an input (a regular file within the cap, readable), else -1
+ * with errno (kd_read_error words it). */
+static int readable_input(const char *path)
+{
+    return kd_check_input(path) == 0 && access(path, R_OK) == 0 ? 0 : -1;
+}
+
+/* Every watched file must be readable before the first run: a file missing from the start
+ * never changes (newest_change stays -1 while it is missing), so the loop would wait for
+ * ever after the first run's "cannot read". Each side that fails is said; KD_OK or
+ * KD_FAIL_INPUT. */
+static int check_watched(const kd_diff_options *opts)
+{
+    if (opts->git_file) {
+        if (readable_input(opts->git_file) == 0)
+            return KD_OK;
+        kd_say(KD_MSG_WORKFLOW_WATCH_NO_GIT_FILE, KD_DIAG_NO_SIDE, KD_S(opts->git_file), KD_S(kd_read_error(errno)));
+        return KD_FAIL_INPUT;
+    }
+    int rc = KD_OK;
+    for (int s = 0; s < 2; s++)
+        if (readable_input(opts->files[s]) != 0) {
+            kd_say(KD_MSG_WORKFLOW_WATCH_NO_FILE, s + 1, KD_I(s + 1), KD_S(opts->files[s]), KD_S(kd_read_error(errno)));
+            rc = KD_FAIL_INPUT;
+        }
+    return rc;
+}
+
 int kd_watch_loop(const kd_diff_options *opts, const kd_watch_view *view, int argc, char **argv)
 {
+    int checked = check_watched(opts);
+    if (checked != KD_OK)
+        return checked;
     double speedups[TREND];
     kd_verdict verdicts[TREND];
     int runs = 0, shown = 0, rc = KD_OK;

@@ -8,7 +8,8 @@
 #include "report/watch_view.h"
 
 /* Runs until interrupted; returns the last run's outcome (or KD_FAIL_INPUT) if the files
- * vanish. */
+ * vanish. A file that cannot be read before the first run (missing, not a regular file,
+ * over the cap) is said with its side and returns KD_FAIL_INPUT at once, nothing run. */
 int kd_watch_loop(const kd_diff_options *opts, const kd_watch_view *view, int argc, char **argv);
 
 /* The loop with the terminal's view (report/watch_view.c): the terminal report on stdout,

@@ -18,6 +18,8 @@ enum {
     KD_MSG_SWEEP_POINT,           /* parameter, value, what happened at that point */
     /* sweep (L1) above, watch and saved (L2b) below */
     KD_MSG_WORKFLOW_WATCH_UNREADABLE = KD_DIAG_ID(KD_AREA_WORKFLOW, 1), /* --watch: a watched file went away */
+    KD_MSG_WORKFLOW_WATCH_NO_FILE,          /* --watch before the first run: side number, path, why */
+    KD_MSG_WORKFLOW_WATCH_NO_GIT_FILE,      /* the same in git mode (one file): path, why */
     /* compare of saved runs (L4: workflow/saved.c), from 900 */
     KD_MSG_SAVED_CANNOT_READ = KD_DIAG_ID(KD_AREA_WORKFLOW, 900), /* OLD|NEW, path, reason */
     KD_MSG_SAVED_NOT_A_RESULT,        /* OLD|NEW, path, what the reader found */

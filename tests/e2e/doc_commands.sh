@@ -18,13 +18,15 @@ dc_dir=$WORK/doc_commands
 mkdir -p "$dc_dir/run"
 ln -sfn "$ROOT/examples" "$dc_dir/run/examples"
 
-# doc_skip CMD: the reason a documented command line is not run here, or nothing.
+# doc_skip CMD WANT: the reason a documented command line is not run here, or nothing. WANT is
+# the status the line must exit with (3: it names a placeholder file), which --watch and app
+# check before anything runs or waits: such a line is run, and must say "cannot read".
 doc_skip() {
     case "$1" in
     scripts/install-deps.sh*) echo "installs packages from the network (apt-get, pip); bash -n checks it parses" ;;
-    *--watch*) echo "--watch runs until interrupted (it waits for a missing file to appear)" ;;
+    *--watch*) [ "$2" = 3 ] || echo "--watch runs until interrupted when its files exist" ;;
     *--slurm*) echo "submits to a Slurm cluster" ;;
-    "kerndiff app "*) echo "app runs the named programs (or reads nsys profiles) under nsys on a GPU" ;;
+    "kerndiff app "*) [ "$2" = 3 ] || echo "app runs the named programs (or reads nsys profiles) under nsys on a GPU" ;;
     "kerndiff capture "*) echo "capture runs the program on a GPU (without one it exits 5, said)" ;;
     esac
 }
@@ -74,7 +76,17 @@ while IFS=$'\t' read -r dc_where dc_kind dc_cmd; do
         [[ "$dc_known" == *" $o "* ]] || dc_bad_options="$dc_bad_options $dc_where:$o"
     done
     [ "$dc_kind" = synopsis ] && continue
-    dc_why=$(doc_skip "${dc_cmd#build/}")
+    # the files it names: all there (run it, exit 0), or a placeholder (exit 3, "cannot read")
+    dc_want=0
+    for w in $(printf '%s\n' "$dc_cmd" | sed "s/'[^']*'//g; s/\"[^\"]*\"//g"); do
+        case "$w" in -* | *=*) continue ;; esac
+        case "$w" in *.cu | *.py | *.ptx | *.cubin | *.sqlite | *.kdcap | */)
+            [ -e "$dc_dir/run/${w#*:}" ] || dc_want=3 ;;
+        esac
+        case "$w" in yesterday.json | today.json) dc_want=3 ;; esac # compare's two saved runs
+    done
+    case "$dc_cmd" in *"--merge "*) dc_want=3 ;; esac # the folder a Slurm job made
+    dc_why=$(doc_skip "${dc_cmd#build/}" "$dc_want")
     if [ -n "$dc_why" ]; then
         echo "skip doc_commands: $dc_where: $dc_cmd: $dc_why"
         dc_skipped=$((dc_skipped + 1))
@@ -95,16 +107,6 @@ while IFS=$'\t' read -r dc_where dc_kind dc_cmd; do
         dc_ran=$((dc_ran + 1))
         continue ;;
     esac
-    # the files it names: all there (run it, exit 0), or a placeholder (exit 3, "cannot read")
-    dc_want=0
-    for w in $(printf '%s\n' "$dc_cmd" | sed "s/'[^']*'//g; s/\"[^\"]*\"//g"); do
-        case "$w" in -* | *=*) continue ;; esac
-        case "$w" in *.cu | *.py | *.ptx | *.cubin | *.sqlite | *.kdcap | */)
-            [ -e "$dc_dir/run/${w#*:}" ] || dc_want=3 ;;
-        esac
-        case "$w" in yesterday.json | today.json) dc_want=3 ;; esac # compare's two saved runs
-    done
-    case "$dc_cmd" in *"--merge "*) dc_want=3 ;; esac # the folder a Slurm job made
     (cd "$dc_dir/run" && KERNDIFF_NO_GPU=1 timeout 300 bash -c "kerndiff() { \"$KD\" \"\$@\"; }; ${dc_cmd#build/}" \
         >"$dc_out.out" 2>"$dc_out.err" </dev/null)
     dc_got=$?
