@@ -73,7 +73,9 @@ bool kd_torch_extension(const char *source_path, const kd_strlist *include_dirs,
  * cuda=True in older; without a CUDA installation torch knows of, that call raises, and
  * torch's own folders (nvcc brings CUDA's) are enough. The C++ standard is the one
  * cpp_extension builds extensions with: c++20 from torch 2.12 (whose headers then require
- * it), c++17 before; its source says which. Every answer line starts with a marker, so
+ * it), c++17 before; its source says which. Of its COMMON_NVCC_FLAGS, --expt-relaxed-constexpr
+ * is passed too (c10's constexpr helpers in device code need it); the __CUDA_NO_HALF*__ macros
+ * are not: projects undo them (LeetCUDA's -U flags), and they only take operators away. Every answer line starts with a marker, so
  * what importing torch prints is ignored. */
 static const char query_script[] =
     "import sys\n"
@@ -106,7 +108,8 @@ static const char query_script[] =
     "except Exception:\n"
     "    source = ''\n"
     "say('std', 'c++20' if '-std=c++20' in source else 'c++17')\n"
-    "say('version', torch.__version__)\n";
+    "say('version', torch.__version__)\n"
+    "say('relaxed', int('--expt-relaxed-constexpr' in getattr(ce, 'COMMON_NVCC_FLAGS', [])))\n";
 
 enum { QUERY_TIMEOUT_MS = 120 * 1000 }; /* importing torch takes seconds on a cold disk */
 
@@ -154,6 +157,8 @@ static kd_torch_status parse_answer(char *out, answer *a, kd_strbuf *detail)
             a->info.std = value;
         } else if (strcmp(word, "version") == 0) {
             a->info.version = value;
+        } else if (strcmp(word, "relaxed") == 0) {
+            a->info.relaxed_constexpr = atoi(value) != 0;
         }
     }
     if (!abi || !a->info.std || !a->info.version || !a->info.include_dirs.count) {
@@ -291,6 +296,8 @@ void kd_torch_flags_for(const kd_torch_info *info, const char *source_path, cons
     }
     if (!sets_standard(user_flags))
         push_owned(out, &out->flags, kd_xasprintf("-std=%s", info->std));
+    if (info->relaxed_constexpr)
+        kd_strlist_push(&out->flags, "--expt-relaxed-constexpr");
 }
 
 void kd_torch_flags_free(kd_torch_flags *f)

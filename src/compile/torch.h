@@ -18,6 +18,7 @@ typedef struct kd_torch_info {
     int cxx11_abi;           /* torch._C._GLIBCXX_USE_CXX11_ABI */
     const char *std;         /* "c++17" or "c++20": what cpp_extension compiles extensions with */
     const char *version;     /* torch.__version__: part of the build's key */
+    bool relaxed_constexpr;  /* cpp_extension passes nvcc --expt-relaxed-constexpr */
 } kd_torch_info;
 
 typedef enum kd_torch_status {
@@ -45,8 +46,8 @@ int kd_torch_query_timeout_s(void);
 /* What the build of `source_path` adds for `info`: to `defines` (compile/build.c writes them
  * as #define lines of its wrapper) _GLIBCXX_USE_CXX11_ABI=N, TORCH_EXTENSION_NAME=<file stem
  * made an identifier>, TORCH_API_INCLUDE_EXTENSION_H, each unless `user_defines` defines that
- * name; to `flags` -isystem DIR for each folder and -std=c++NN unless `user_flags` sets a
- * standard. The strings pushed live in `storage` (free each with kd_torch_flags_free). */
+ * name; to `flags` -isystem DIR for each folder, -std=c++NN unless `user_flags` sets a
+ * standard, and --expt-relaxed-constexpr where torch's own build passes it. The strings pushed live in `storage` (free each with kd_torch_flags_free). */
 typedef struct kd_torch_flags {
     kd_strlist defines, flags;
     kd_strlist storage;

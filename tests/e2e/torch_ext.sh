@@ -26,7 +26,8 @@ FAKE_TORCH_VERSION=9.9.9 XDG_CACHE_HOME="$WORK/torch-cache" \
     run torch_other_version 0 -- --python "$TORCH_PY" "$TX/relu_v1.cu" "$TX/relu_v2.cu"
 lacks torch_other_version out 'cached build'
 
-# The flags reach nvcc: torch's folders as -isystem, the standard; the -D macros are the
+# The flags reach nvcc: torch's folders as -isystem, the standard, --expt-relaxed-constexpr
+# (not the __CUDA_NO_HALF*__ macros: projects undo them); the -D macros are the
 # wrapper's #defines, which the stand-in header #errors without (the build above).
 rm -f "$WORK/torch_nvcc_argv.argv"
 FAKE_NVCC_ARGV="$WORK/torch_nvcc_argv.argv" run torch_nvcc_argv 0 -- --no-cache --nvcc "$ROOT/tests/fakes/fake_nvcc" \
@@ -34,6 +35,8 @@ FAKE_NVCC_ARGV="$WORK/torch_nvcc_argv.argv" run torch_nvcc_argv 0 -- --no-cache 
 if grep -A1 -x -- '-isystem' "$WORK/torch_nvcc_argv.argv" | grep -qx -- "$ROOT/$TX/include"; then
     ok "torch_nvcc_argv: -isystem $TX/include"; else fail "torch_nvcc_argv: no -isystem of torch's folder" "$WORK/torch_nvcc_argv.argv"; fi
 has torch_nvcc_argv argv '^-std=c\+\+17$'
+has torch_nvcc_argv argv '^--expt-relaxed-constexpr$'
+lacks torch_nvcc_argv argv '__CUDA_NO_HALF'
 # A standard of the user's is kept, not followed by torch's.
 rm -f "$WORK/torch_own_std.argv"
 FAKE_NVCC_ARGV="$WORK/torch_own_std.argv" run torch_own_std 0 -- --no-cache --nvcc "$ROOT/tests/fakes/fake_nvcc" \

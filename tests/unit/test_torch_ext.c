@@ -76,6 +76,7 @@ static const char answer[] = "#!/bin/sh\n"
                              "echo 'kerndiff-torch abi 1'\n"
                              "echo 'kerndiff-torch std c++20'\n"
                              "echo 'kerndiff-torch version 2.11.0+cu130'\n"
+                             "echo 'kerndiff-torch relaxed 1'\n"
                              "echo asked >>\"$(dirname \"$0\")/asked\"\n";
 
 static void answer_read_once(void **state)
@@ -92,6 +93,7 @@ static void answer_read_once(void **state)
     assert_int_equal(info->cxx11_abi, 1);
     assert_string_equal(info->std, "c++20");
     assert_string_equal(info->version, "2.11.0+cu130");
+    assert_true(info->relaxed_constexpr);
     /* The second question is answered from the first. */
     const kd_torch_info *again = NULL;
     assert_int_equal(kd_torch_query(python, &again, &detail), KD_TORCH_OK);

@@ -7,6 +7,7 @@ import os
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _INCLUDE = os.path.realpath(os.path.join(_HERE, "../../../../e2e/fixtures/torch_ext/include"))
 COMMON_FLAGS = ["-std=c++17"]
+COMMON_NVCC_FLAGS = ["-D__CUDA_NO_HALF_OPERATORS__", "--expt-relaxed-constexpr"]
 
 
 def _paths(cuda):
