@@ -32,6 +32,14 @@ enum {
     /* A sentence compile/ made (kd_build_source's why), said for a side, or alone. */
     KD_MSG_BACKEND_SIDE_SAYS, /* side, sentence */
     KD_MSG_BACKEND_SAYS,      /* sentence */
+    /* A PyTorch extension file whose torch flags cannot be had of the Python (compile/torch.h):
+     * side, path, the torch header it includes, the python, then: */
+    KD_MSG_BACKEND_TORCH_NO_PYTHON,     /* ... why it cannot be run */
+    KD_MSG_BACKEND_TORCH_NOT_INSTALLED, /* ... what `import torch` raised */
+    KD_MSG_BACKEND_TORCH_QUERY_FAILED,  /* ... the last line it wrote to stderr */
+    KD_MSG_BACKEND_TORCH_QUERY_SILENT,  /* ... "" (it failed and said nothing) */
+    KD_MSG_BACKEND_TORCH_QUERY_TIMEOUT, /* ... the limit in seconds */
+    KD_MSG_BACKEND_TORCH_UNSAFE_PATH,   /* ... torch's include folder */
 };
 
 /* kd_say(id, ...) with side's label as the first value, or kd_say(id + 1, ...) without it

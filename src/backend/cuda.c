@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend/backend_msgs.h"
+#include "compile/torch.h"
 #include "util/outcome.h"
 #include "source/compiled.h"
 #include "static/symbols.h"
@@ -135,6 +136,67 @@ static void read_libs(kd_side *side)
         kd_strlist_push(&side->libs, lib);
 }
 
+/* --python, else wire/locate.h's default ($KERNDIFF_PYTHON, the project's .venv, python3),
+ * as the Triton backend picks it: looked up once. */
+static const char *python_of(const kd_frontend_options *opts)
+{
+    static char *default_python;
+    if (opts->python)
+        return opts->python;
+    if (!default_python)
+        default_python = kd_python_path();
+    return default_python;
+}
+
+/* A PyTorch extension file (compile/torch.h) is built with the flags its torch reports, asked
+ * of the side's Python. KD_OK with *flags filled (left empty for any other file, and where the
+ * user's -I folders hold torch's headers: then the build is theirs to describe) and *torch
+ * the answer (NULL then); else the failure is said, in one line, as a build's input. */
+static int torch_flags(const kd_frontend_options *opts, const kd_side *side, const kd_strlist *include_dirs,
+                       kd_torch_flags *flags, const kd_torch_info **torch)
+{
+    char *header = NULL;
+    bool theirs = false;
+    memset(flags, 0, sizeof *flags);
+    *torch = NULL;
+    if (!kd_torch_extension(side->path, include_dirs, &header, &theirs) || theirs) {
+        free(header);
+        return KD_OK;
+    }
+    const char *python = python_of(opts);
+    kd_strbuf detail = {0};
+    kd_torch_status st = kd_torch_query(python, torch, &detail);
+    if (st == KD_TORCH_OK) {
+        kd_torch_flags_for(*torch, side->path, &opts->defines, &opts->nvcc_flags, flags);
+        kd_trace("%s: a PyTorch extension (%s): torch %s of %s", side->label, header, (*torch)->version, python);
+    } else {
+        int id = st == KD_TORCH_NO_PYTHON      ? KD_MSG_BACKEND_TORCH_NO_PYTHON
+                 : st == KD_TORCH_NOT_INSTALLED ? KD_MSG_BACKEND_TORCH_NOT_INSTALLED
+                 : st == KD_TORCH_UNSAFE_PATH   ? KD_MSG_BACKEND_TORCH_UNSAFE_PATH
+                 : st == KD_TORCH_QUERY_TIMEOUT ? KD_MSG_BACKEND_TORCH_QUERY_TIMEOUT
+                 : detail.len                   ? KD_MSG_BACKEND_TORCH_QUERY_FAILED
+                                                : KD_MSG_BACKEND_TORCH_QUERY_SILENT;
+        if (st == KD_TORCH_QUERY_TIMEOUT)
+            kd_say(id, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(header), KD_S(python),
+                   KD_I(kd_torch_query_timeout_s()));
+        else
+            kd_say(id, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(header), KD_S(python),
+                   KD_S(kd_sb_str(&detail)));
+    }
+    kd_sb_free(&detail);
+    free(header);
+    return st == KD_TORCH_OK ? KD_OK : KD_FAIL_BUILD;
+}
+
+/* Two lists made one (borrowed strings): the user's, then what kerndiff adds. */
+static void join_lists(const kd_strlist *a, const kd_strlist *b, kd_strlist *out)
+{
+    for (size_t i = 0; i < a->count; i++)
+        kd_strlist_push(out, a->items[i]);
+    for (size_t i = 0; i < b->count; i++)
+        kd_strlist_push(out, b->items[i]);
+}
+
 /* The plain build (regions NULL) or the instrumented one, in the build folder `folder`. */
 static int build_variant(const kd_frontend_options *opts, const kd_build_target *c, kd_side *side,
                          const kd_region_names *regions, const char *folder, kd_build *out)
@@ -146,6 +208,17 @@ static int build_variant(const kd_frontend_options *opts, const kd_build_target 
     char *public_headers = kd_include_dir();
     if (public_headers)
         kd_strlist_push(&include_dirs, public_headers);
+    kd_torch_flags torch = {0};
+    const kd_torch_info *torch_info = NULL;
+    int torch_rc = torch_flags(opts, side, side->include_dirs, &torch, &torch_info);
+    if (torch_rc != KD_OK) {
+        free(include_dirs.items);
+        free(public_headers);
+        return torch_rc;
+    }
+    kd_strlist defines = {0}, nvcc_flags = {0};
+    join_lists(&opts->defines, &torch.defines, &defines);
+    join_lists(&opts->nvcc_flags, &torch.flags, &nvcc_flags);
     bool launcher = side->kernel_info && side->kernel_info->is_launcher;
     if (launcher)
         read_libs(side);
@@ -153,8 +226,8 @@ static int build_variant(const kd_frontend_options *opts, const kd_build_target 
         .nvcc = kd_find_nvcc(opts->nvcc),
         .arch = c->arch,
         .include_dirs = &include_dirs,
-        .defines = &opts->defines,
-        .nvcc_flags = &opts->nvcc_flags,
+        .defines = &defines,
+        .nvcc_flags = &nvcc_flags,
         .use_cache = !opts->no_cache,
         .only_new = opts->building_ahead,
         .launcher = launcher ? side->kernel_info : NULL,
@@ -164,6 +237,7 @@ static int build_variant(const kd_frontend_options *opts, const kd_build_target 
                           : side->regions_branched  ? KD_MARKERS_BRANCHED
                                                     : KD_MARKERS_PREDICATED,
         .cuobjdump = kd_find_cuobjdump(kd_find_nvcc(opts->nvcc)),
+        .key_extra = torch_info ? torch_info->version : NULL,
     };
     kd_strbuf why = {0};
     kd_build_status st = kd_build_source(&cfg, side->path, folder, out, &why);
@@ -196,6 +270,9 @@ static int build_variant(const kd_frontend_options *opts, const kd_build_target 
     }
     kd_sb_free(&why);
     free(include_dirs.items);
+    free(defines.items);
+    free(nvcc_flags.items);
+    kd_torch_flags_free(&torch);
     free(public_headers);
     return rc;
 }
@@ -273,6 +350,17 @@ static void cuda_prefetch(const kd_frontend_options *opts, const kd_build_target
     if (!registered && kd_on_exit(stop_ahead) != 0)
         return;
     registered = true;
+    /* torch's flags are asked once per run (compile/torch.h): before the fork, so the child
+     * and v1's build share the answer. A failure is v2's own build's to say. */
+    char *header = NULL;
+    bool theirs = false;
+    if (kd_torch_extension(sides[1]->path, sides[1]->include_dirs, &header, &theirs) && !theirs) {
+        const kd_torch_info *info;
+        kd_strbuf ignored = {0};
+        (void)kd_torch_query(python_of(opts), &info, &ignored);
+        kd_sb_free(&ignored);
+    }
+    free(header);
     pid_t pid = kd_fork_worker(true);
     if (pid == 0) {
         kd_build build;

@@ -173,6 +173,10 @@ static int compute_key(const kd_build_config *cfg, const char *version, const ch
     hash_list(&h, "-I", cfg->include_dirs);
     hash_list(&h, "-D", cfg->defines);
     hash_list(&h, "flags", cfg->nvcc_flags);
+    if (cfg->key_extra) {
+        kd_hash_str(&h, "extra");
+        kd_hash_str(&h, cfg->key_extra);
+    }
     if (cfg->regions) {
         hash_list(&h, "regions", &cfg->regions->regions);
         hash_list(&h, "groups", &cfg->regions->groups);

@@ -31,6 +31,10 @@ typedef struct kd_build_config {
     const kd_region_names *regions;
     kd_region_markers region_markers; /* what markers do in blocks that do not record */
     const char *cuobjdump;   /* disassemble the cubin into kernel.sass (cached); NULL: none */
+    /* What else the build depends on that no flag names, hashed into the key: a PyTorch
+     * extension's torch version (compile/torch.h), whose headers lie behind -isystem
+     * folders the include walk does not read. NULL: nothing. */
+    const char *key_extra;
 } kd_build_config;
 
 typedef struct kd_build {

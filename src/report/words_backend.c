@@ -25,5 +25,24 @@ const kd_wording kd_wording_backend[] = {
     {KD_MSG_BACKEND_BUILD_FAILED, 5, "kerndiff: {0}: build of {1} failed (nvcc -arch={2}); nvcc said:\n{3}\n{4}"},
     {KD_MSG_BACKEND_SIDE_SAYS, 2, "kerndiff: {0}: {1}"},
     {KD_MSG_BACKEND_SAYS, 1, "kerndiff: {0}"},
+    {KD_MSG_BACKEND_TORCH_NO_PYTHON, 5,
+     "kerndiff: {0}: {1} includes {2}; its build needs PyTorch's headers, asked of Python, and {3} cannot be "
+     "run ({4}): install Python with torch, or --python PATH of one that has it (or pass -I yourself)"},
+    {KD_MSG_BACKEND_TORCH_NOT_INSTALLED, 5,
+     "kerndiff: {0}: {1} includes {2}; its build needs PyTorch's headers, and {3} has no torch ({4}): install "
+     "torch for {3}, or --python PATH of one that has it (or pass -I yourself)"},
+    {KD_MSG_BACKEND_TORCH_QUERY_FAILED, 5,
+     "kerndiff: {0}: {1} includes {2}; its build needs PyTorch's headers, and asking {3} for them failed "
+     "({4}): check that {3} can import torch.utils.cpp_extension, or --python PATH of another (or pass -I "
+     "yourself)"},
+    {KD_MSG_BACKEND_TORCH_QUERY_SILENT, 5,
+     "kerndiff: {0}: {1} includes {2}; its build needs PyTorch's headers, and asking {3} for them failed{4}: "
+     "check that {3} can import torch.utils.cpp_extension, or --python PATH of another (or pass -I yourself)"},
+    {KD_MSG_BACKEND_TORCH_QUERY_TIMEOUT, 5,
+     "kerndiff: {0}: {1} includes {2}; its build needs PyTorch's headers, and {3} took longer than {4} s to "
+     "name them: check that {3} can import torch, or --python PATH of another (or pass -I yourself)"},
+    {KD_MSG_BACKEND_TORCH_UNSAFE_PATH, 5,
+     "kerndiff: {0}: {1} includes {2}; torch's include folder {4} (of {3}) holds characters nvcc's shell "
+     "would act on: install torch under a plain path, or --python PATH of another (or pass -I yourself)"},
     {0, 0, NULL},
 };

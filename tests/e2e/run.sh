@@ -116,6 +116,8 @@ suite robustness
 
 # --- Triton (.py), cross-language and .ptx/.cubin inputs ----------------------------------------
 suite triton
+
+suite torch_ext
 if core; then
 
 # --- JSON against the schema, Markdown ------------------------------------------------------
