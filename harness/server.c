@@ -741,7 +741,7 @@ static bool input_kept(kd_server *s, kd_server_arg *a, size_t r, const kd_audit_
     return true;
 }
 
-/* Whether a sampled input's first and last 4 KiB are what the audit put there too: where a
+/* Whether a sampled input's first and last 1 KiB are what the audit put there too: where a
  * kernel that writes one element of its input (a counter in element 0) writes it, which a
  * sample misses. *short_of = i when host memory ran out. */
 static bool ends_kept(kd_server *s, kd_server_arg *a, size_t r, long *short_of, size_t i)
@@ -766,7 +766,7 @@ static bool ends_kept(kd_server *s, kd_server_arg *a, size_t r, long *short_of, 
  * alike, so the outputs start holding plausible numbers, not a poison the kernel could
  * recognise; on the device from its mirror where the vendor can), launched as a timed sample
  * is (so the kernel cannot tell it from one), each output's sample (kd_audit_sample: all of it
- * up to 1 MiB) written to PATH in argument order, the inputs whose sample it wrote named. The
+ * up to 256 KiB) written to PATH in argument order, the inputs whose sample it wrote named. The
  * device keeps the audit's contents; the host keeps the run's. kerndiff draws SEED where the
  * kernel cannot see it and compares both slots' files: a kernel whose work depends on earlier
  * launches (skipped once warm, cached by address) leaves other values. */

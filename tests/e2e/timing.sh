@@ -102,19 +102,19 @@ has audit_late out '^v2 is INCORRECT'
 sim "median=50us,cv=0.5%;median=40us,cv=0.5%,mutate=1" audit_mutate 6 -- --n 4096 --json="$WORK/mutate.json" "$A" "$B"
 has audit_mutate out '^v2 is INCORRECT, no speed verdict: its untimed audit launch during the timing wrote into its input x, which it only reads'
 expect_json audit_mutate "$WORK/mutate.json" 'd["runtime"]["correctness"]["audits"]["mutated_side"], d["runtime"]["correctness"]["audits"]["mutated_input"]' "('v2', 'x')"
-# Outputs over 1 MiB: the audit reads back a sample (256 chunks of 4 KiB at secret places,
+# Outputs over 256 KiB: the audit reads back a sample (256 chunks of 1 KiB at secret places,
 # wire/protocol.h kd_audit_sample) and says how many elements that was, of how many; the
 # buffers' audit contents rotated on the device from a mirror (the simulated vendor's copy)
 # or, with no device copy (device_copy=0), on the host: both catch the cheat, neither fails an
 # honest A/A, and a one-element write into a large input (at its start: a sample alone would
 # miss it) is still seen.
 sim "median=50us,cv=0.5%;median=20us,cv=0.5%,skip_after=2" audit_sampled 6 -- --n 4M --json="$WORK/sampled.json" "$A" "$B"
-has audit_sampled out '^v2 is INCORRECT, no speed verdict: the outputs of an untimed audit launch during the timing differ from v1'"'"'s \(out: [0-9]+ of 262144 elements read back of its 4194304, 262144 left as they were before the launch\): its work depends on earlier launches'
-expect_json audit_sampled "$WORK/sampled.json" '(d["runtime"]["correctness"]["audits"]["elements"], d["runtime"]["correctness"]["audits"]["buffer_elements"])' "(262144, 4194304)"
+has audit_sampled out '^v2 is INCORRECT, no speed verdict: the outputs of an untimed audit launch during the timing differ from v1'"'"'s \(out: [0-9]+ of 65536 elements read back of its 4194304, 65536 left as they were before the launch\): its work depends on earlier launches'
+expect_json audit_sampled "$WORK/sampled.json" '(d["runtime"]["correctness"]["audits"]["elements"], d["runtime"]["correctness"]["audits"]["buffer_elements"])' "(65536, 4194304)"
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/sampled.json" >"$WORK/sampled_valid.err" 2>&1; then
     ok "audit_sampled: JSON valid against the schema"; else fail "audit_sampled: schema" "$WORK/sampled_valid.err"; fi
 sim "median=50us,cv=0.5%,device_copy=0;median=20us,cv=0.5%,skip_after=2" audit_host_rotation 6 -- --n 4M "$A" "$B"
-has audit_host_rotation out '^v2 is INCORRECT, no speed verdict: the outputs of an untimed audit launch .*read back of its 4194304, 262144 left as they were'
+has audit_host_rotation out '^v2 is INCORRECT, no speed verdict: the outputs of an untimed audit launch .*read back of its 4194304, 65536 left as they were'
 for copy in 1 0; do
     sim "median=50us,cv=0.5%,device_copy=$copy;median=50us,cv=0.5%" audit_aa_$copy 0 -- --n 4M --audits 6 "$A" "$B"
     has audit_aa_$copy out '^audited: [0-9]+ untimed launches of each side at secret points of the timing, on fresh inputs, matched$'
