@@ -24,6 +24,7 @@ one() { # NAME FILE [ARGS...]
     timeout 30 "$KD" "${FIXED[@]}" "$@" --json "$on" "$file" "$file" >"$WORK/$name.on.out" 2>&1
     timeout 30 "$KD" "${FIXED[@]}" "$@" --no-check --json "$off" "$file" "$file" >"$WORK/$name.off.out" 2>&1
     local row
+    [ -s "$on" ] && [ -s "$off" ] || { say "$(printf '%-28s %s' "$name" "no JSON: a run failed or outlasted 30 s")"; return; }
     row=$(python3 - "$on" "$off" <<'PY' 2>&1
 import json, sys
 on, off = (json.load(open(p)) for p in sys.argv[1:3])
@@ -41,7 +42,7 @@ PY
 one vector_loads_16M examples/vector_loads/v1.cu
 one fma_chain_4M tests/gpu/exploits/base.cu
 one vector_loads_64K examples/vector_loads/v1.cu --n 64K
-one sgemm_naive tests/gpu/kernels/sgemm_naive.cu
+one sgemm_naive tests/gpu/kernels/sgemm_naive.cu --min-runs 60 --max-runs 60 # 300 a side outlast 30 s
 one triton_softmax_rows tests/gpu/triton_jit/softmax_rows.py
 one fma_loop tests/gpu/kernels/fma_loop.cu
 one vector_loads_1M examples/vector_loads/v1.cu --n 1M
