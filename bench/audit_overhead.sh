@@ -18,8 +18,9 @@ j() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sy
 say "audit overhead: $(date -u +%FT%TZ), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), build $(cat "$BUILD/commit.txt" 2>/dev/null || echo '?')"
 say "$(printf '%-28s %10s %12s %12s %8s %9s' kernel median s/sample_on s/sample_off audits overhead)"
 FIXED=(--min-runs 300 --max-runs 300 --target 0.01 --max-time 60 --no-ncu)
-one() { # NAME FILE [ARGS...]
+one() { # NAME FILE [ARGS...]     (AUDIT_ROWS="NAME ...": those rows only)
     local name=$1 file=$2; shift 2
+    [ -z "${AUDIT_ROWS:-}" ] || [[ " $AUDIT_ROWS " == *" $name "* ]] || return 0
     local on="$WORK/$name.on.json" off="$WORK/$name.off.json"
     timeout 30 "$KD" "${FIXED[@]}" "$@" --json "$on" "$file" "$file" >"$WORK/$name.on.out" 2>&1
     timeout 30 "$KD" "${FIXED[@]}" "$@" --no-check --json "$off" "$file" "$file" >"$WORK/$name.off.out" 2>&1
