@@ -74,3 +74,13 @@ void kd_say_sided_args(int id, const char *side, const kd_diag_arg *args, size_t
         with[n++] = args[i];
     kd_say_args(id, KD_DIAG_NO_SIDE, with, n);
 }
+
+const char *kd_frontend_python(const kd_frontend_options *opts)
+{
+    static char *default_python;
+    if (opts->python)
+        return opts->python;
+    if (!default_python)
+        default_python = kd_python_path();
+    return default_python;
+}

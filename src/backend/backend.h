@@ -54,6 +54,11 @@ typedef struct kd_frontend_options {
                                  index into the decorator's list, or the values it has); NULL: tuned */
 } kd_frontend_options;
 
+/* --python, else wire/locate.h's default ($KERNDIFF_PYTHON, the project's .venv, python3),
+ * looked up once: the Python the Triton helper runs in and the one a PyTorch extension's
+ * torch is asked of (the same, so that one answer serves both). */
+const char *kd_frontend_python(const kd_frontend_options *opts);
+
 /* A harness command line: argv[0] the program, NULL-terminated, every string owned. */
 typedef struct kd_argv {
     char *items[4];

@@ -136,18 +136,6 @@ static void read_libs(kd_side *side)
         kd_strlist_push(&side->libs, lib);
 }
 
-/* --python, else wire/locate.h's default ($KERNDIFF_PYTHON, the project's .venv, python3),
- * as the Triton backend picks it: looked up once. */
-static const char *python_of(const kd_frontend_options *opts)
-{
-    static char *default_python;
-    if (opts->python)
-        return opts->python;
-    if (!default_python)
-        default_python = kd_python_path();
-    return default_python;
-}
-
 /* A PyTorch extension file (compile/torch.h) is built with the flags its torch reports, asked
  * of the side's Python. KD_OK with *flags filled (left empty for any other file, and where the
  * user's -I folders hold torch's headers: then the build is theirs to describe) and *torch
@@ -163,7 +151,7 @@ static int torch_flags(const kd_frontend_options *opts, const kd_side *side, con
         free(header);
         return KD_OK;
     }
-    const char *python = python_of(opts);
+    const char *python = kd_frontend_python(opts);
     kd_strbuf detail = {0};
     kd_torch_status st = kd_torch_query(python, torch, &detail);
     if (st == KD_TORCH_OK) {
@@ -357,7 +345,7 @@ static void cuda_prefetch(const kd_frontend_options *opts, const kd_build_target
     if (kd_torch_extension(sides[1]->path, sides[1]->include_dirs, &header, &theirs) && !theirs) {
         const kd_torch_info *info;
         kd_strbuf ignored = {0};
-        (void)kd_torch_query(python_of(opts), &info, &ignored);
+        (void)kd_torch_query(kd_frontend_python(opts), &info, &ignored);
         kd_sb_free(&ignored);
     }
     free(header);

@@ -59,17 +59,6 @@ static int triton_harness(int side, kd_argv *argv, kd_strbuf *why)
     return kd_backend_find_harness("kerndiff-harness", argv, why);
 }
 
-/* --python, else wire/locate.h's default ($KERNDIFF_PYTHON, the project's .venv, python3): looked up once. */
-static const char *python_of(const kd_frontend_options *opts)
-{
-    static char *default_python;
-    if (opts->python)
-        return opts->python;
-    if (!default_python)
-        default_python = kd_python_path();
-    return default_python;
-}
-
 /* The side a message concerns (util/diag.h), from its label "v1"/"v2"; none for NULL. */
 static int side_no(const char *label) { return label && label[0] == 'v' ? label[1] - '0' : KD_DIAG_NO_SIDE; }
 
@@ -84,14 +73,14 @@ static int start_helper(const kd_frontend_options *opts, const char *side, bool 
             kd_say_sided(KD_MSG_TRITON_NO_HELPER, side, KD_S(HELPER));
         return KD_FAIL_TOOL;
     }
-    const char *argv[8] = {python_of(opts), script};
+    const char *argv[8] = {kd_frontend_python(opts), script};
     for (int i = 0; i < 5 && args[i]; i++)
         argv[2 + i] = args[i];
     int rc = kd_spawn_start(argv, NULL, job);
     free(script);
     if (rc != 0) {
         if (say)
-            kd_say_sided(KD_MSG_TRITON_NO_PYTHON, side, KD_S(python_of(opts)), KD_S(strerror(errno)));
+            kd_say_sided(KD_MSG_TRITON_NO_PYTHON, side, KD_S(kd_frontend_python(opts)), KD_S(strerror(errno)));
         return KD_FAIL_TOOL;
     }
     return KD_OK;
@@ -121,10 +110,10 @@ static int helper_failed(const kd_spawn_result *r, const char *side, const char 
     int rc;
     if (r->timed_out || r->signal) {
         kd_say_sided(r->timed_out ? KD_MSG_TRITON_HELPER_TOOK_TOO_LONG : KD_MSG_TRITON_HELPER_CRASHED, side, KD_S(doing),
-                     KD_S(python_of(opts)));
+                     KD_S(kd_frontend_python(opts)));
         rc = KD_FAIL_TOOL;
     } else if (r->exit_code == HELPER_NO_TRITON || r->exit_code == HELPER_VERSION) {
-        kd_say_sided(KD_MSG_TRITON_HELPER_NO_TRITON, side, KD_S(doing), KD_S(python_of(opts)), KD_S(said));
+        kd_say_sided(KD_MSG_TRITON_HELPER_NO_TRITON, side, KD_S(doing), KD_S(kd_frontend_python(opts)), KD_S(said));
         rc = KD_FAIL_TOOL;
     } else if (r->exit_code == HELPER_COMPILE) {
         kd_say_sided(KD_MSG_TRITON_HELPER_COMPILE, side, KD_S(doing), KD_S(said));
@@ -133,7 +122,7 @@ static int helper_failed(const kd_spawn_result *r, const char *side, const char 
         kd_say_sided(KD_MSG_TRITON_HELPER_INPUT, side, KD_S(said));
         rc = KD_FAIL_INPUT;
     } else {
-        kd_say_sided(KD_MSG_TRITON_HELPER_STATUS, side, KD_S(doing), KD_S(python_of(opts)), KD_I(r->exit_code),
+        kd_say_sided(KD_MSG_TRITON_HELPER_STATUS, side, KD_S(doing), KD_S(kd_frontend_python(opts)), KD_I(r->exit_code),
                KD_S(said));
         rc = KD_FAIL_TOOL;
     }
@@ -1522,7 +1511,7 @@ static void hash_inputs(kd_hash *h, const char *recipe, const kd_frontend_option
     if (script)
         hash_file(h, script);
     free(script);
-    kd_hash_str(h, python_of(opts));
+    kd_hash_str(h, kd_frontend_python(opts));
     kd_hash_str(h, version);
     hash_file(h, side->path);
     size_t i;
