@@ -264,6 +264,22 @@ static kd_timing_status select_side(run_state *r, int s)
                              : fail(r, s, &r->child[SHARED], st, "choosing the side", KD_TIMING_RUN_FAILED);
 }
 
+/* The audits' device copies made before the first round, not by the first audit inside it. */
+static kd_timing_status prepare_audits(run_state *r)
+{
+    kd_child *c = &r->child[SHARED];
+    for (int s = 0; s < 2; s++) {
+        kd_timing_status ts = select_side(r, s);
+        if (ts != KD_TIMING_OK)
+            return ts;
+        double gib = (double)kd_launch_spec_bytes(r->sides[s].spec) / (1u << 30);
+        kd_reply_status st = kd_wire_audit_prepare(c, watchdog_ms(r->o->timeout_ms, CHECK_EXTRA_MS + CHECK_MS_PER_GIB * gib));
+        if (st != KD_REPLY_OK)
+            return fail(r, s, c, st, "preparing the audits", KD_TIMING_RUN_FAILED);
+    }
+    return KD_TIMING_OK;
+}
+
 static kd_timing_status warm_up(run_state *r)
 {
     double fastest = INFINITY;
@@ -1136,6 +1152,8 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
     if (st == KD_TIMING_OK)
         st = warm_up(&r);
     kd_trace("warmed up");
+    if (st == KD_TIMING_OK && o->check && o->audits)
+        st = prepare_audits(&r);
     if (st == KD_TIMING_OK)
         st = measure_rounds(&r);
     kd_trace("measured: %zu rounds", out->rounds);

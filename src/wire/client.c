@@ -228,6 +228,12 @@ kd_reply_status kd_wire_place(kd_child *c, unsigned long long placement, int tim
     return st;
 }
 
+kd_reply_status kd_wire_audit_prepare(kd_child *c, int timeout_ms)
+{
+    kd_reply_status st = kd_child_call(c, timeout_ms, "audit-prepare");
+    return st == KD_REPLY_OK && !value(c, "bytes") ? KD_REPLY_GARBLED : st;
+}
+
 kd_reply_status kd_wire_audit(kd_child *c, unsigned long long seed, const char *path, int timeout_ms,
                               kd_audit_reply *out)
 {

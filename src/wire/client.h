@@ -94,6 +94,9 @@ kd_reply_status kd_wire_time(kd_child *c, int k, int timeout_ms, kd_time_block *
 /* place VALUE: move the buffers to a new placement; *moved is false when they stayed. */
 kd_reply_status kd_wire_place(kd_child *c, unsigned long long value, int timeout_ms, bool *moved);
 
+/* `audit-prepare`: the current slot's device copies for the audits made before the timing
+ * (docs/PROTOCOL.md). */
+kd_reply_status kd_wire_audit_prepare(kd_child *c, int timeout_ms);
 /* audit SEED PATH: one untimed launch of the current slot on inputs seeded from SEED, outputs
  * holding SEED's random values, launched as a timed sample is; the outputs written to path
  * (their bytes: out->bytes), with the first input it wrote into. The device keeps the audit's

@@ -573,6 +573,10 @@ int main(int argc, char **argv)
     /* audit (issue 39): each slot on the same SEED, on the run's contents rotated by
      * kd_audit_rotation (input 0 is argument 0 in both slots: slot 1 shares it) */
     expect("err protocol", NULL, "audit x %s", out_path);
+    /* the device copies the audits rotate from, made before the timing: every buffer of the
+       slot (an input and an output of N floats) where the vendor can copy on the device */
+    expect("ok audit-prepare", (const char *const[]){"bytes", NULL}, "audit-prepare");
+    check(atoll(value("bytes")) == 2 * N * (long long)sizeof(float), "audit-prepare: bytes = the slot's buffers");
     expect("ok audit", (const char *const[]){"bytes", NULL}, "audit 424242 %s", out_path);
     check(atoll(value("bytes")) == N * (long long)sizeof(float), "audit: bytes = the outputs, once");
     check_audit(out_path, 424242, data, "audit, slot 0: the copy of the rotated input");
