@@ -181,10 +181,10 @@ static void explain_fault(const kd_pass_context *ctx, kd_comparison *c)
     const kd_diff_options *opts = ctx->opts;
     const kd_backend *backend = ctx->backend;
     const kd_timing_side *sides = ctx->sides;
-    const char *error = c->runtime_note.detail;
-    if (!error || !strstr(error, "CUDA_ERROR_") || error[0] != 'v' || (error[1] != '1' && error[1] != '2'))
+    const kd_timing_failure *f = &c->timing.failure;
+    if (f->side < 0 || !f->device_error) /* a hang, a crash, a refusal: nothing memcheck explains */
         return;
-    int s = error[1] - '1';
+    int s = f->side;
     const char *sanitizer = sanitizer_for(opts, backend);
     if (!sanitizer) {
         c->fault_no_sanitizer = !backend->simulated;

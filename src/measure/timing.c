@@ -129,9 +129,19 @@ static const char *who(const run_state *r, int s)
 }
 
 /* Records why child s (or side s of the shared child) failed; returns the status. */
+/* The first failure's side and kind, as data: c's reply `err cuda ...` is the device's own. */
+static void note_failure(kd_timing_failure *f, int s, const kd_child *c, kd_reply_status st)
+{
+    if (f->side >= 0 || s < 0 || s > 1)
+        return;
+    f->side = s;
+    f->device_error = st == KD_REPLY_ERR && c->words.count >= 2 && strcmp(c->words.word[1], "cuda") == 0;
+}
+
 static kd_timing_status fail(run_state *r, int s, kd_child *c, kd_reply_status st, const char *doing,
                              kd_timing_status status)
 {
+    note_failure(&r->out->failure, s, c, st);
     kd_sb_printf(r->error, "%s: ", who(r, s));
     kd_child_failure_words(c, st, doing, r->error);
     return status;
@@ -988,6 +998,8 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
         if (rs == KD_REPLY_OK)
             rs = kd_wire_audit(rq->child, seed, paths[s], timeout, &reply);
         if (rs != KD_REPLY_OK) {
+            if (rq->failure)
+                note_failure(rq->failure, s, rq->child, rs);
             kd_sb_printf(error, "%s: ", rq->sides[s].label);
             kd_child_failure_words(rq->child, rs, "auditing the kernel between samples", error);
             st = KD_TIMING_RUN_FAILED;
@@ -1033,6 +1045,7 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
 static kd_timing_status audit_both(run_state *r)
 {
     kd_audit_request rq = {.child = &r->child[SHARED], .sides = r->sides, .share = r->share, .o = r->o,
+                           .failure = &r->out->failure,
                            .workdir = r->workdir, .round = r->out->rounds, .samples = r->out->side[0].n};
     kd_timing_status st = kd_audit_once(&rq, kd_audit_secret(&r->secret), &r->out->audit, r->error);
     plan_next_audit(r);
@@ -1130,6 +1143,7 @@ kd_timing_status kd_measure(const kd_timing_side sides[2], const char *const *sh
                             const kd_timing_options *o, const char *workdir, kd_timing *out, kd_strbuf *error)
 {
     memset(out, 0, sizeof *out);
+    out->failure.side = -1;
     for (int s = 0; s < 2; s++) /* the caller checked; a request that skipped it stops here */
         if (kd_timing_check_sizes(sides[s].spec, sides[s].label, error) != 0)
             return KD_TIMING_SETUP_FAILED;

@@ -110,6 +110,14 @@ typedef enum kd_stop_reason {
     KD_STOP_REASON_COUNT
 } kd_stop_reason;
 
+/* Which side's harness failed a timing, as data (diff/passes.c re-runs that side under
+ * memcheck when the device itself failed: a kernel's fault): side 0 v1, 1 v2, -1 none or not
+ * one side; device_error: the harness answered `err cuda` (docs/PROTOCOL.md). */
+typedef struct kd_timing_failure {
+    int side;
+    bool device_error;
+} kd_timing_failure;
+
 typedef struct kd_timing {
     char device[128];
     int sm, sms, driver;
@@ -144,6 +152,7 @@ typedef struct kd_timing {
     bool outputs_match;       /* every compared pair matches */
     kd_audit audit;           /* the audits during the timing (done == 0: none ran) */
     char *unpaired;           /* outputs of one side only, not compared: "v1 tmp1, v1 tmp2" */
+    kd_timing_failure failure; /* a run that failed (KD_TIMING_RUN_FAILED): which side, and how */
 } kd_timing;
 
 /* The timed computation was checked and found wrong (issue 39): an output pair that differs
@@ -180,7 +189,9 @@ typedef struct kd_audit_request {
     const kd_timing_options *o;   /* tolerances, --timeout, --seed (the run's contents) */
     const char *workdir;          /* where the sides' audit outputs are written, then removed */
     size_t round, samples;        /* where in the run it falls, kept with a failure */
+    kd_timing_failure *failure;   /* which side's harness failed, when one did (may be NULL) */
 } kd_audit_request;
+/* A side that failed its audit is kept in rq->failure when given. */
 kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long seed, kd_audit *out, kd_strbuf *error);
 /* The next secret number of `state` (0: seeded from getrandom): never --seed, never reported. */
 unsigned long long kd_audit_secret(unsigned long long *state);

@@ -28,6 +28,10 @@ has san_missing err 'no compute-sanitizer found at /nonexistent/compute-sanitize
 KERNDIFF_SIMULATE="median=50us;median=50us,fault_at=3,$OOB" run san_explain 5 -- --n 1024 --compute-sanitizer $FAKE_SAN "$S" "$S"
 has san_explain err '^kerndiff: v2: timing the kernel: .*CUDA_ERROR_ILLEGAL_ADDRESS'
 has san_explain out '^  v2, under compute-sanitizer memcheck: thread \(255,0,0\) of block \(3,0,0\) wrote 4 bytes at out\[1024\], one past its end'
+# the side is the timing's data (the harness that answered `err cuda`), not read from the message
+KERNDIFF_SIMULATE="median=50us,fault_at=3,$OOB;median=50us" run san_explain_v1 5 -- --n 1024 --compute-sanitizer $FAKE_SAN "$S" "$S"
+has san_explain_v1 out '^  v1, under compute-sanitizer memcheck: thread \(255,0,0\) of block \(3,0,0\) wrote 4 bytes at out\[1024\]'
+lacks san_explain_v1 out '^  v2, under compute-sanitizer memcheck'
 # JSON carries the findings, valid against the schema.
 KERNDIFF_SIMULATE="median=50us;median=50us,$OOB" run san_json 0 -- --n 1024 --sanitize --sanitize-warn --compute-sanitizer $FAKE_SAN --json="$WORK/san.json" "$S" "$S"
 expect_json san_json "$WORK/san.json" '[d["sanitizer"]["tools"], len(d["sanitizer"]["sides"][0]["findings"]), d["sanitizer"]["sides"][1]["findings"][0]["line"], "out[1024]" in d["sanitizer"]["sides"][1]["findings"][0]["text"]]' "[['memcheck'], 0, 12, True]"
