@@ -616,6 +616,13 @@ static void *audit_contents(kd_server *s, kd_server_arg *a, size_t r)
 
 static size_t element_bytes(const kd_server_arg *a) { return kd_dtype_size(a->dtype) * (size_t)a->lanes; }
 
+/* Argument i's index in slot 0's numbering when it shares slot 0's buffer: what its audit
+ * contents are drawn for, so both slots' audits of one seed give a shared buffer the same. */
+static size_t owner_index(const kd_server_slot *slot, size_t i)
+{
+    return slot->args[i].share >= 0 ? (size_t)slot->args[i].share : i;
+}
+
 /* How far argument i's audit contents are rotated (bytes): the run's seeded contents rotated
  * left by kd_audit_rotation elements (wire/protocol.h): the same values, so the same safety as
  * the run's (an index buffer stays in range) and cheap to make (two copies, not a random
@@ -806,8 +813,7 @@ static void audit(kd_server *s, kd_words *w)
     long short_of = -1;
     for (size_t i = 0; i < slot->nargs && short_of < 0; i++) {
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        size_t owner_index = slot->args[i].share >= 0 ? (size_t)slot->args[i].share : i;
-        if (a->is_buffer && !put_audit_contents(s, a, owner_index))
+        if (a->is_buffer && !put_audit_contents(s, a, owner_index(slot, i)))
             short_of = (long)i;
     }
     if (short_of < 0)
@@ -820,16 +826,15 @@ static void audit(kd_server *s, kd_words *w)
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
         if (!a->is_buffer || !a->bytes)
             continue;
-        size_t owner_index = slot->args[i].share >= 0 ? (size_t)slot->args[i].share : i;
         kd_audit_sample smp = kd_audit_sample_of(seed, a->bytes, element_bytes(a));
         unsigned char *got = read_sample(s, a, &smp, a->is_output ? "reading the audit's outputs"
                                                                   : "reading the audit's inputs back");
+        size_t r = a->is_output ? 0 : audit_rotation(s, a, owner_index(slot, i));
         if (!got)
             short_of = (long)i;
         else if (a->is_output)
             written += fwrite(got, 1, kd_audit_sample_bytes(&smp), f);
-        else if (!input_kept(s, a, audit_rotation(s, a, owner_index), &smp, got) ||
-                 (smp.count > 1 && !ends_kept(s, a, audit_rotation(s, a, owner_index), &short_of, i)))
+        else if (!input_kept(s, a, r, &smp, got) || (smp.count > 1 && !ends_kept(s, a, r, &short_of, i)))
             snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%zu", *changed ? "," : "", i);
         free(got);
     }

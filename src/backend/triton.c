@@ -193,17 +193,13 @@ static void describe_seen(json_t *seen, kd_strbuf *why)
         kd_sb_printf(why, "; %s", error);
 }
 
-/* The last non-empty line of a program's stderr (its exception, usually). */
+/* ": " and the last non-empty line of a program's stderr (its exception, usually). */
 static void last_line(const char *text, kd_strbuf *out)
 {
-    size_t n = strlen(text);
-    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
-        n--;
-    size_t start = n;
-    while (start && text[start - 1] != '\n')
-        start--;
-    if (n > start)
-        kd_sb_printf(out, ": %.*s", (int)(n - start > 300 ? 300 : n - start), text + start);
+    size_t n;
+    const char *line = kd_last_line(text, &n);
+    if (n)
+        kd_sb_printf(out, ": %.*s", (int)(n > 300 ? 300 : n), line);
 }
 
 static void hash_file(kd_hash *h, const char *path);

@@ -11,6 +11,7 @@
 #include "compile/deps.h"
 #include "util/fs.h"
 #include "util/spawn.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* The header folders whose names make a file an extension: what <torch/extension.h> and the
@@ -170,13 +171,9 @@ static kd_torch_status parse_answer(char *out, answer *a, kd_strbuf *detail)
 /* The last non-empty line of text (a traceback's exception), at most 200 bytes. */
 static void last_line(const char *text, kd_strbuf *into)
 {
-    const char *end = text + strlen(text);
-    while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-        end--;
-    const char *start = end;
-    while (start > text && start[-1] != '\n')
-        start--;
-    kd_sb_printf(into, "%.*s", (int)(end - start > 200 ? 200 : end - start), start);
+    size_t n;
+    const char *line = kd_last_line(text, &n);
+    kd_sb_printf(into, "%.*s", (int)(n > 200 ? 200 : n), line);
 }
 
 static void ask(const char *python, answer *a)

@@ -508,20 +508,19 @@ static void how_reaches(const kd_caller *k, kd_diag *how)
 
 /* found: a caller kerndiff found (find_callers), run as --from runs its command, in the
  * project's root; a failure of its capture is said and the launch is described instead. */
+enum { CALLERS_SAID = 3 }; /* callers said one line each, after the line that heads them */
+
 typedef struct found_caller {
     char *command, *name, *cwd, *via;
     const char *kernel;
     /* The lines that say what was found (or that nothing was), said once the diff has made or
      * failed its launch (kd_compare_files): a described launch that needs a value says so on
      * the first line, naming the flag, and these follow as the other way to have the launch. */
-    kd_diag said[4];
+    kd_diag said[1 + CALLERS_SAID];
     size_t nsaid;
 } found_caller;
 
-static kd_diag *found_line(found_caller *out)
-{
-    return out->nsaid < sizeof out->said / sizeof *out->said ? &out->said[out->nsaid++] : NULL;
-}
+static kd_diag *found_line(found_caller *out) { return &out->said[out->nsaid++]; }
 
 static void found_caller_free(found_caller *f)
 {
@@ -595,7 +594,7 @@ static void find_callers(const kd_diff_options *opts, const kd_comparison *c, co
     if (!run) {
         kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_FOUND, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file),
                     KD_M(&wrappers), KD_S(found.root), KD_M(&whynot));
-        for (size_t i = 0; i < found.count && i < 3; i++) {
+        for (size_t i = 0; i < found.count && i < CALLERS_SAID; i++) {
             char *arg = from_argument(&found.items[i]);
             kd_diag how = {0};
             how_reaches(&found.items[i], &how);

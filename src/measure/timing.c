@@ -128,7 +128,6 @@ static const char *who(const run_state *r, int s)
     return s == SHARED ? "v1 and v2 (timed together)" : r->sides[s].label;
 }
 
-/* Records why child s (or side s of the shared child) failed; returns the status. */
 /* The first failure's side and kind, as data: c's reply `err cuda ...` is the device's own. */
 static void note_failure(kd_timing_failure *f, int s, const kd_child *c, kd_reply_status st)
 {
@@ -138,6 +137,7 @@ static void note_failure(kd_timing_failure *f, int s, const kd_child *c, kd_repl
     f->device_error = st == KD_REPLY_ERR && c->words.count >= 2 && strcmp(c->words.word[1], "cuda") == 0;
 }
 
+/* Records why child s (or side s of the shared child) failed; returns the status. */
 static kd_timing_status fail(run_state *r, int s, kd_child *c, kd_reply_status st, const char *doing,
                              kd_timing_status status)
 {
@@ -883,26 +883,22 @@ static long long stale_elements(const kd_audit_request *rq, int s, const output_
         return -1;
     /* a shared buffer is slot 0's: rotated as v1's argument */
     size_t owner = s == 1 && rq->share && rq->share[arg] >= 0 ? (size_t)rq->share[arg] : arg;
-    unsigned char *run = kd_xmalloc(bytes ? bytes : 1), *before = kd_xmalloc(bytes ? bytes : 1);
+    /* what the audit set element p to: the run's contents at p + rot (a whole number of
+       elements, so no element wraps), or for a buffer that cannot rotate, the audit's own */
+    size_t rot = kd_audit_rotation(seed, owner, count) * lanes * size;
+    unsigned char *set = kd_xmalloc(bytes ? bytes : 1);
+    kd_fill_random(x->arg->type.base, set, x->elements,
+                   rot ? rq->o->seed + 0x9E3779B97F4A7C15ull * (1000 + 1) : kd_audit_seed(seed, 1000));
     size_t read = kd_audit_sample_bytes(smp);
     unsigned char *after = kd_xmalloc(read ? read : 1);
-    size_t rot = kd_audit_rotation(seed, owner, count) * lanes * size;
-    if (rot) {
-        kd_fill_random(x->arg->type.base, run, x->elements, rq->o->seed + 0x9E3779B97F4A7C15ull * (1000 + 1));
-        memcpy(before, run + rot, bytes - rot);
-        memcpy(before + bytes - rot, run, rot);
-    } else {
-        kd_fill_random(x->arg->type.base, before, x->elements, kd_audit_seed(seed, 1000));
-    }
     long long same = -1;
     if (read_at(f, x->offset, after, read)) {
         same = 0;
         for (size_t j = 0; j < smp->count; j++)
             for (size_t e = 0; e + size <= smp->chunk; e += size)
-                same += memcmp(before + smp->first + j * smp->pitch + e, after + j * smp->chunk + e, size) == 0;
+                same += memcmp(set + (smp->first + j * smp->pitch + e + rot) % bytes, after + j * smp->chunk + e, size) == 0;
     }
-    free(run);
-    free(before);
+    free(set);
     free(after);
     return same;
 }

@@ -133,3 +133,15 @@ const char *kd_text_safe(const char *text, kd_strbuf *scratch)
     kd_escape_text(text, len, KD_ESCAPE_LINES, scratch);
     return kd_sb_str(scratch);
 }
+
+const char *kd_last_line(const char *text, size_t *len)
+{
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+        n--;
+    size_t start = n;
+    while (start && text[start - 1] != '\n')
+        start--;
+    *len = n - start;
+    return text + start;
+}

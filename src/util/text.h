@@ -10,6 +10,11 @@
  * reader of the text sees lines. Returns the new length. */
 size_t kd_normalize_newlines(char *text, size_t len);
 
+/* The last non-empty line of text (a program's stderr: its exception, usually), trailing
+ * newlines, carriage returns and blanks left out: where it starts, its length in *len (0:
+ * the text has none). */
+const char *kd_last_line(const char *text, size_t *len);
+
 /* What kd_escape_text writes out besides what every mode does. */
 enum {
     KD_ESCAPE_LINES = 1u,    /* newline and tab too: a name is one line, and cannot fake a report line */

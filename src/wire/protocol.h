@@ -66,8 +66,8 @@ size_t kd_audit_rotation(unsigned long long seed, size_t arg, size_t elements);
  * one, `count` chunks of `chunk` bytes (whole elements, about KD_AUDIT_CHUNK_BYTES), one in each
  * of KD_AUDIT_CHUNKS equal stretches of `pitch` bytes, `first` bytes into the first (drawn from
  * SEED, so the kernel cannot know which of its elements are read: the same places for both
- * sides' buffers of one size, so they compare). Reading back 256 KiB, not the buffer, is what
- * keeps the audits' cost within 5% of a timing (bench/audit_overhead.sh): a kernel that skips
+ * sides' buffers of one size, so they compare). Reading back 256 KiB, not the buffer, makes an
+ * audit's cost independent of the buffers' size (bench/audit_overhead.sh): a kernel that skips
  * its work, or caches by address, leaves nearly every element wrong, so nearly every chunk. */
 #define KD_AUDIT_WHOLE_BYTES (256ull << 10)
 #define KD_AUDIT_CHUNKS 256u
