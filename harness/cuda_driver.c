@@ -38,6 +38,7 @@ static const struct {
     ENTRY(MemsetD16Async, "cuMemsetD16Async"),
     ENTRY(MemsetD32Async, "cuMemsetD32Async"),
     ENTRY(MemHostAlloc, "cuMemHostAlloc"),
+    ENTRY(MemFreeHost, "cuMemFreeHost"),
     ENTRY(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
     ENTRY(StreamCreate, "cuStreamCreate"),
     ENTRY(StreamSynchronize, "cuStreamSynchronize"),

@@ -106,6 +106,7 @@ typedef struct kd_cuda {
     CUresult (*MemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
     CUresult (*MemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
     CUresult (*MemHostAlloc)(void **, size_t, unsigned);
+    CUresult (*MemFreeHost)(void *);
     CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*StreamCreate)(CUstream *, unsigned);
     CUresult (*StreamSynchronize)(CUstream);

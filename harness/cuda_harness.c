@@ -47,6 +47,7 @@
 
 #define MAX_ARGS KD_SERVER_MAX_ARGS
 #define SPIN_TIMEOUT_NS 2000000000ull /* a spin kernel never holds the stream longer */
+#define STAGING_MAX_BYTES ((size_t)4 << 20) /* an audit reads 256 KiB a buffer (wire/protocol.h) */
 
 /* Holds the stream until *flag != 0 or the timeout passes (so a lost release never hangs). */
 static const char spin_ptx[] =
@@ -135,6 +136,8 @@ typedef struct harness {
     char timer_note[128];       /* why events are used, when they are */
     CUfunction touch;           /* kd_touch (touch_ptx), loaded by the first counter pass */
     bool touch_tried;
+    void *staging;              /* pinned host memory an audit's samples are read into (0: none yet) */
+    size_t staging_bytes;
 } harness;
 
 /* The protocol's server (harness/server.h) and this vendor's state: one of each per process. */
@@ -1327,33 +1330,59 @@ static bool cuda_restore(kd_server *s, kd_server_arg *a, const char *doing)
     return contents != NULL;
 }
 
+/* After what the launches' stream holds (an audit's copies): the copy itself is on the legacy
+ * stream, which does not wait for a non-blocking one. */
 static void cuda_download(kd_server *s, void *dst, kd_devptr src, size_t bytes, const char *doing)
 {
     harness *h = s->vendor;
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
     cuda_ok(h, h->cu.MemcpyDtoH(dst, src, bytes), doing);
 }
 
-/* On the launches' stream, after what runs there, finished when it returns. */
+/* On the launches' stream, ordered before the next launch, copy and download there; not
+ * waited for (an audit's six copies each waited for cost a sync each, inside the timing). */
 static void cuda_copy(kd_server *s, const kd_device_copy *c, const char *doing)
 {
     harness *h = s->vendor;
     if (!c->bytes)
         return;
     cuda_ok(h, h->cu.MemcpyDtoDAsync(c->dst + c->dst_off, c->src + c->src_off, c->bytes, h->stream), doing);
-    cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
+}
+
+/* Pinned host memory of at least `bytes` for an audit's samples, NULL where none can be had
+ * (the sample is then read into pageable memory). A 2-D copy into pageable memory is staged by
+ * the driver row by row; into pinned memory it is one transfer. */
+static void *staging(harness *h, size_t bytes)
+{
+    if (h->staging_bytes >= bytes)
+        return h->staging;
+    if (h->staging)
+        h->cu.MemFreeHost(h->staging);
+    h->staging = NULL;
+    h->staging_bytes = 0;
+    if (bytes > STAGING_MAX_BYTES || h->cu.MemHostAlloc(&h->staging, bytes, 0) != 0) {
+        h->staging = NULL;
+        return NULL;
+    }
+    h->staging_bytes = bytes;
+    return h->staging;
 }
 
 /* One 2-D copy: `count` rows of `chunk` bytes, `pitch` apart on the device, packed on the host. */
 static void cuda_download_sample(kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *smp, const char *doing)
 {
     harness *h = s->vendor;
+    size_t bytes = smp->chunk * smp->count;
+    void *pinned = staging(h, bytes);
     CUDA_MEMCPY2D c = {.srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = src + smp->first, .srcPitch = smp->pitch,
-                       .dstMemoryType = CU_MEMORYTYPE_HOST, .dstHost = dst, .dstPitch = smp->chunk,
+                       .dstMemoryType = CU_MEMORYTYPE_HOST, .dstHost = pinned ? pinned : dst, .dstPitch = smp->chunk,
                        .WidthInBytes = smp->chunk, .Height = smp->count};
     if (!smp->chunk || !smp->count)
         return;
     cuda_ok(h, h->cu.Memcpy2DAsync(&c, h->stream), doing);
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
+    if (pinned)
+        memcpy(dst, pinned, bytes);
 }
 
 static void cuda_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define OUTPUT_SEED_INDEX 1000
 #define GUARD_BYTES (64u << 10) /* `setup guard`: the hole after each buffer, small so that it lands right after */
@@ -25,6 +26,13 @@ void kd_proto_reply(const char *fmt, ...)
     va_end(ap);
     putchar('\n');
     fflush(stdout);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 kd_server_arg *kd_server_owner(kd_server *s, kd_server_arg *a)
@@ -811,13 +819,16 @@ static void audit(kd_server *s, kd_words *w)
     kd_server_slot *slot = kd_server_current(s);
     forget_audit(s, seed);
     long short_of = -1;
+    double began = seconds_now();
     for (size_t i = 0; i < slot->nargs && short_of < 0; i++) {
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
         if (a->is_buffer && !put_audit_contents(s, a, owner_index(slot, i)))
             short_of = (long)i;
     }
+    double put_done = seconds_now();
     if (short_of < 0)
         s->ops->sample_launch(s);
+    double launched = seconds_now();
     size_t written = 0;
     /* Every output's sample, and every input's: one the kernel wrote (a `const` cast away: the
      * next launch, or the other side, computes on other data) is named. */
@@ -848,8 +859,9 @@ static void audit(kd_server *s, kd_words *w)
         kd_proto_reply("err alloc host memory for argument %ld", short_of);
     else if (failed)
         kd_proto_reply("err io writing %s failed: %s", w->word[2], strerror(failed));
-    else
-        kd_proto_reply("ok audit bytes=%zu inputs_changed=%s", written, *changed ? changed : "-");
+    else /* us=: where the audit's time went in the harness (kerndiff's KERNDIFF_TRACE) */
+        kd_proto_reply("ok audit bytes=%zu inputs_changed=%s us=%.0f,%.0f,%.0f", written, *changed ? changed : "-",
+                       1e6 * (put_done - began), 1e6 * (launched - put_done), 1e6 * (seconds_now() - launched));
 }
 
 /* buffers: where the current slot's buffers sit, so that an address a tool reports (the

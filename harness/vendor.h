@@ -53,7 +53,8 @@ typedef struct kd_vendor {
     void (*download_sample)(struct kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *sample,
                             const char *doing);
     /* Optional: c->bytes from c->src + c->src_off to c->dst + c->dst_off, on the device,
-     * finished when it returns. `audit` then keeps a device copy of each buffer's seeded
+     * ordered before the next launch, copy, download and download_sample (it need not be
+     * finished when it returns: CUDA queues it on the launches' stream). `audit` then keeps a device copy of each buffer's seeded
      * contents (its mirror) and rotates from it with two copies; without it, the host rotates
      * and uploads the buffer at every audit (0.1 s for 64 MiB, where the two copies take 0.1 ms). */
     void (*copy)(struct kd_server *s, const struct kd_device_copy *c, const char *doing);

@@ -985,6 +985,7 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
     }
     bool mutated = false;
     double began = now_s(), side_ms[2] = {0, 0};
+    kd_audit_reply said[2] = {{0}, {0}};
     for (int s = 0; s < 2 && st == KD_TIMING_OK; s++) {
         double side_began = now_s();
         kd_audit_reply reply = {0};
@@ -1002,6 +1003,7 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
             break;
         }
         side_ms[s] = 1e3 * (now_s() - side_began);
+        said[s] = reply;
         const kd_launch_spec *spec = rq->sides[s].spec;
         if (reply.changed_input >= 0 && (size_t)reply.changed_input < spec->nargs && !mutated) {
             mutated = true;
@@ -1017,11 +1019,15 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
        then the comparison here */
     kd_trace("audit: v1 %.2f ms, v2 %.2f ms in the harness, compared in %.2f ms (%.2f ms in all)", side_ms[0],
              side_ms[1], 1e3 * (now_s() - compare_began), 1e3 * (now_s() - began));
+    for (int s = 0; s < 2; s++)
+        kd_trace("audit: %s in the harness: contents %.0f us, launch %.0f us, read back %.0f us", s ? "v2" : "v1",
+                 said[s].put_us, said[s].launch_us, said[s].read_us);
     if (differ < 0) {
         kd_sb_printf(error, "cannot read back the audit's outputs in %s (the disk failed, or the files changed "
                             "while read)", rq->workdir);
         st = KD_TIMING_RUN_FAILED;
     }
+    au->seconds += now_s() - began;
     if (st == KD_TIMING_OK) {
         if (mutated && !differ && au->failed == 0) { /* outputs matched, an input did not */
             au->first_round = rq->round;

@@ -98,6 +98,8 @@ typedef struct kd_audit {
     int mutated_side;         /* the first side whose audit launch wrote into an input (0 v1,
                                  1 v2), -1 none: a failed audit even when the outputs match */
     char *mutated_input;      /* ... that input's name */
+    double seconds;           /* the audits' wall time (the harness's and the comparison's):
+                                 what they add to the timing (bench/audit_overhead.sh) */
 } kd_audit;
 
 /* Why sampling stopped. */

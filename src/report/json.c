@@ -743,6 +743,7 @@ static const kd_jfield audit_fields[] = {
     {KD_J_FIELD("stale_elements", kd_audit, stale)},
     {.key = "mutated_side", .type = KD_J_CUSTOM, .write = mutated_side, .read = read_mutated_side, .optional = true},
     {KD_J_FIELD("mutated_input", kd_audit, mutated_input), .nullable = true, .optional = true},
+    {KD_J_FIELD("seconds", kd_audit, seconds), .range = KD_J_NONNEG, .optional = true},
 };
 static const kd_jtable audit_table = KD_J_TABLE(audit_fields);
 

@@ -246,6 +246,9 @@ kd_reply_status kd_wire_audit(kd_child *c, unsigned long long seed, const char *
         return KD_REPLY_GARBLED;
     out->bytes = v ? strtoull(v, NULL, 10) : 0;
     out->changed_input = changed && strcmp(changed, "-") != 0 ? strtol(changed, NULL, 10) : -1;
+    const char *us = st == KD_REPLY_OK ? value(c, "us") : NULL;
+    if (!us || sscanf(us, "%lf,%lf,%lf", &out->put_us, &out->launch_us, &out->read_us) != 3)
+        out->put_us = out->launch_us = out->read_us = 0; /* only the trace reads them */
     return st;
 }
 

@@ -104,6 +104,9 @@ kd_reply_status kd_wire_audit_prepare(kd_child *c, int timeout_ms);
 typedef struct kd_audit_reply {
     unsigned long long bytes;
     long changed_input;         /* the first input argument the launch wrote into, -1: none */
+    /* where the audit's time went in the harness, microseconds: giving the buffers their
+       contents, the launch, reading back (`us=`; all 0 from a harness that does not say) */
+    double put_us, launch_us, read_us;
 } kd_audit_reply;
 kd_reply_status kd_wire_audit(kd_child *c, unsigned long long seed, const char *path, int timeout_ms,
                               kd_audit_reply *out);
