@@ -54,6 +54,7 @@ message on stderr); 5 an unsupported Triton version; 6 FILE cannot be read or pa
 with its own status; OUTDIR/launch.json exists exactly when the launch was taken.
 """
 import ast
+import copy as copy_module
 import json
 import os
 import sys
@@ -149,14 +150,14 @@ def leftmost(node, aliases, seen=()):
 
 
 def address_uses(fn):
-    """Names used as addresses (loaded or stored) and names stored to."""
+    """Names used as addresses (loaded or stored), names stored to, names loaded from."""
     aliases = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Name):
                     aliases.setdefault(t.id, []).append(node.value)
-    used, stored = set(), set()
+    used, stored, loaded = set(), set(), set()
     for node in ast.walk(fn):
         if not isinstance(node, ast.Call):
             continue
@@ -174,11 +175,13 @@ def address_uses(fn):
         used |= names
         if func in STORE_FUNCS:
             stored |= names
-    return used, stored
+        if func not in ("store", "make_block_ptr", "make_tensor_descriptor"):
+            loaded |= names  # a load, or an atomic's read-modify-write
+    return used, stored, loaded
 
 
 def describe_kernel(fn, decorators):
-    used, stored = address_uses(fn)
+    used, stored, loaded = address_uses(fn)
     params = []
     args = fn.args.args
     defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
@@ -192,7 +195,9 @@ def describe_kernel(fn, decorators):
             kind = "scalar"
         params.append({"name": a.arg, "kind": kind, "annotation": ann,
                        "default": ast.unparse(d) if d is not None else None,
-                       "stored": kind == "pointer" and a.arg in stored})
+                       "stored": kind == "pointer" and a.arg in stored,
+                       # loaded too: updated in place (y += x), seeded and compared
+                       "loaded": kind == "pointer" and a.arg in loaded})
     configs, heuristics = [], []
     for dec in decorators:
         if decorator_kind(dec) == "autotune":
@@ -312,7 +317,11 @@ def launches_in(tree, names):
         if not isinstance(node, ast.Call):
             continue
         f, name = node.func, None
-        if isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name):
+        if isinstance(f, ast.Subscript) and isinstance(f.value, ast.Call) and len(f.value.args) == 1 and \
+                dotted(f.value.func).rsplit(".", 1)[-1] in ("wrap_triton", "capture_triton") and \
+                isinstance(f.value.args[0], ast.Name):
+            name = f.value.args[0].id  # torch.library.wrap_triton(kernel)[grid](...)
+        elif isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name):
             name = f.value.id
         elif isinstance(f, ast.Attribute) and f.attr in ("warmup", "run") and isinstance(f.value, ast.Name):
             name = f.value.id
@@ -408,9 +417,9 @@ def typed_from_call(kernel, launches):
 def wrapped_by_call(tree):
     """Kernels made without a decorator, as libraries write them (unsloth):
     `f = triton.jit(f)`, `f = triton.heuristics({...})(triton.jit(f))`, `g = triton.autotune(...)(triton.jit(f))`:
-    {function name: [the wrapping calls as decorators, outermost first]} for every function a
-    module-level assignment passes through triton.jit. The kernel keeps its function's name
-    when the assignment rebinds it (the module's attribute is then the jitted kernel)."""
+    {function name: [(the name bound, [the wrapping calls as decorators, outermost first])]} for
+    every function a module-level assignment passes through triton.jit. The kernel is the
+    module's attribute the assignment binds: f's own name when it rebinds f, g's otherwise."""
     found = {}
     for node in tree.body:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
@@ -422,9 +431,8 @@ def wrapped_by_call(tree):
                 break
             chain.append(value.func)  # triton.jit, or the heuristics(...) call that wraps
             value = value.args[0]
-        if isinstance(value, ast.Name) and value.id == node.targets[0].id and \
-                any(decorator_kind(d) == "jit" for d in chain):
-            found[value.id] = chain
+        if isinstance(value, ast.Name) and any(decorator_kind(d) == "jit" for d in chain):
+            found.setdefault(value.id, []).append((node.targets[0].id, chain))
     return found
 
 
@@ -435,11 +443,20 @@ def cmd_list(path):
     except (OSError, SyntaxError, UnicodeDecodeError) as e:
         fail(6, "cannot read %s as Python: %s" % (path, e))
     wrapped = wrapped_by_call(tree)
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name in wrapped:
-            node.decorator_list = wrapped[node.name] + node.decorator_list
+    bound = {}  # a jitted copy of a function under another name: {copy: its function}
+    for node in list(tree.body):
+        if not (isinstance(node, ast.FunctionDef) and node.name in wrapped):
+            continue
+        for target, chain in wrapped[node.name]:
+            if target == node.name:
+                node.decorator_list = chain + node.decorator_list
+                continue
+            copy = copy_module.deepcopy(node)
+            copy.name, copy.decorator_list = target, chain + node.decorator_list
+            bound[target] = copy
     jit_fns = [node for node in ast.walk(tree)
                if isinstance(node, ast.FunctionDef) and any(decorator_kind(d) == "jit" for d in node.decorator_list)]
+    jit_fns += [fn for fn in bound.values() if fn.name not in {f.name for f in jit_fns}]
     launches = launches_in(tree, {fn.name for fn in jit_fns})
     runs, enclosing = reached_lines(tree)
     helpers = called_from_jit(jit_fns)
@@ -618,6 +635,66 @@ def scope_names(ttgir):
     return [name for _, name in sorted(ids)]
 
 
+class _Absent(type):
+    """What a missing torch gives a kernel file's definitions (absent_torch): classes (Triton's
+    JIT records a class an annotation names, and refuses a callable object) whose every
+    attribute, call or item is another, false, empty; a bare decorator gives back what it
+    decorates."""
+
+    def __getattr__(cls, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Absent(name, (), {})
+
+    def __call__(cls, *args, **kwargs):
+        if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], _Absent):
+            return args[0]
+        return cls
+
+    def __getitem__(cls, key):
+        return cls
+
+    def __iter__(cls):
+        return iter(())
+
+    def __bool__(cls):
+        return False
+
+
+class _AbsentModules:
+    """A finder that gives `torch` and its submodules as _Absent modules."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch" and not name.startswith("torch."):
+            return None
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(name, self, is_package=True)
+
+    def create_module(self, spec):
+        return None  # a plain module: Triton's JIT passes modules by (type(m) is ModuleType)
+
+    def exec_module(self, module):
+        def absent(name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return _Absent(name, (), {})
+        module.__path__ = []
+        module.__getattr__ = absent  # PEP 562
+
+
+def absent_torch():
+    """Without torch installed, `import torch` in a kernel file gives a stand-in (issue 45: a
+    library module's @torch.library.custom_op wrapper or `x: torch.Tensor` annotation is not
+    fatal to a static diff of a kernel that needs no torch). With torch, nothing changes."""
+    import importlib.util
+    try:
+        if importlib.util.find_spec("torch") is not None:
+            return
+    except (ImportError, ValueError):
+        pass
+    sys.meta_path.insert(0, _AbsentModules())
+
+
 def definitions_of(path):
     """FILE's definitions without its work: imports, functions, classes, assignments and
     if/try blocks run (each top-level statement on its own: one that fails, such as a device
@@ -627,6 +704,7 @@ def definitions_of(path):
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), filename=path)
     import contextlib
+    absent_torch()
     module = types.ModuleType("kerndiff_user_kernels")
     module.__file__ = os.path.abspath(path)
     sys.modules[module.__name__] = module
@@ -640,8 +718,10 @@ def definitions_of(path):
             try:
                 exec(code, module.__dict__)
             except Exception:
-                if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                    raise
+                if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) or not any(
+                        decorator_kind(d) for d in getattr(node, "decorator_list", [])):
+                    continue  # a wrapper a missing torch leaves undefined (@torch.library.custom_op)
+                raise
     return module
 
 

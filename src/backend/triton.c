@@ -1596,6 +1596,8 @@ static int load_artifacts(kd_build *b, const char *dir, bool from_cache, json_t 
         json_decref(meta_json);
         return -1;
     }
+    const char *entry = json_string_value(json_object_get(meta_json, "name"));
+    b->entry = entry ? kd_xstrdup(entry) : NULL;
     *meta_out = meta_json;
     return 0;
 }

@@ -572,7 +572,8 @@ static void clear_artifacts(kd_build *b)
     free(b->ptxas_log);
     free(b->sass);
     free(b->sass_problem);
-    b->cubin_path = b->launcher_path = b->ptx = b->ptxas_log = b->sass = b->sass_problem = NULL;
+    free(b->entry);
+    b->cubin_path = b->launcher_path = b->ptx = b->ptxas_log = b->sass = b->sass_problem = b->entry = NULL;
     b->from_cache = false;
 }
 

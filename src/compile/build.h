@@ -50,6 +50,9 @@ typedef struct kd_build {
     char *note;          /* what the cache did that is worth saying (a damaged entry
                             replaced, a source changed during the build), or NULL */
     bool from_cache;
+    char *entry;         /* the kernel's entry symbol where the front end names it (Triton's
+                            metadata: `relu = triton.jit(relu_)` compiles to entry relu_), else
+                            NULL: found from the kernel's name */
 } kd_build;
 
 typedef enum kd_build_status {

@@ -163,7 +163,7 @@ int kd_static_analyze(const kd_static_request *req, kd_static_result *out, kd_st
         .ptx = req->build->ptx,
         .ptxas_log = req->build->ptxas_log,
         .sass = req->build->sass,
-        .kernel = req->kernel,
+        .kernel = req->build->entry ? req->build->entry : req->kernel,
         .launch_bounds = req->launch_bounds,
         .annotated_block = req->annotated_block,
         .block_threads = req->block_threads,

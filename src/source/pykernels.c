@@ -42,6 +42,10 @@ static int add_param(kd_kernel *k, json_t *p)
     q->name = kd_xstrdup(name);
     q->is_pointer = strcmp(kind, "pointer") == 0;
     q->is_const = q->is_pointer && !json_is_true(json_object_get(p, "stored"));
+    if (q->is_pointer && !q->is_const && json_is_true(json_object_get(p, "loaded"))) {
+        q->use = KD_USE_INOUT; /* a flag or annotation still overrides it */
+        q->use_origin = "loaded and stored through in the source";
+    }
     q->pointee = q->is_pointer ? kd_xstrdup("float") : NULL;
     q->type = kd_xstrdup(q->is_pointer ? (q->is_const ? "const float *" : "float *")
                                    : kd_pykernels_scalar_type(json_string_value(json_object_get(p, "annotation")),

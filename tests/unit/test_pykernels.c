@@ -6,11 +6,14 @@
 
 #include "source/ptxentry.h"
 #include "source/pykernels.h"
+#include "source/roles.h"
 
 static const char list_json[] =
     "{\"kernels\": [{\"name\": \"add\", \"line\": 7, \"params\": ["
     "{\"name\": \"x_ptr\", \"kind\": \"pointer\", \"annotation\": \"\", \"default\": null, \"stored\": false},"
     "{\"name\": \"out_ptr\", \"kind\": \"pointer\", \"annotation\": \"\", \"default\": null, \"stored\": true},"
+    "{\"name\": \"acc_ptr\", \"kind\": \"pointer\", \"annotation\": \"\", \"default\": null, \"stored\": true,"
+    " \"loaded\": true},"
     "{\"name\": \"n\", \"kind\": \"scalar\", \"annotation\": \"\", \"default\": null, \"stored\": false},"
     "{\"name\": \"eps\", \"kind\": \"scalar\", \"annotation\": \"tl.float32\", \"default\": \"1e-5\", \"stored\": false},"
     "{\"name\": \"BLOCK\", \"kind\": \"constexpr\", \"annotation\": \"tl.constexpr\", \"default\": \"1024\", \"stored\": false}"
@@ -26,13 +29,18 @@ static void triton_parameters_become_buffers_and_scalars(void **state)
     const kd_kernel *k = &list.items[0];
     assert_string_equal(k->name, "add");
     assert_int_equal(k->line, 7);
-    assert_int_equal(k->nparams, 4); /* BLOCK is a meta-parameter, not an argument */
+    assert_int_equal(k->nparams, 5); /* BLOCK is a meta-parameter, not an argument */
     assert_true(k->params[0].is_pointer && k->params[0].is_const);   /* loaded only: input */
     assert_true(k->params[1].is_pointer && !k->params[1].is_const);  /* stored to: output */
+    assert_int_equal(kd_param_buffer_use(&k->params[1], NULL), KD_USE_OUT);
+    /* loaded and stored (y += x in place): seeded and compared */
+    const char *why = NULL;
+    assert_int_equal(kd_param_buffer_use(&k->params[2], &why), KD_USE_INOUT);
+    assert_string_equal(why, "loaded and stored through in the source");
     assert_string_equal(k->params[1].pointee, "float");
-    assert_string_equal(k->params[2].type, "int");
-    assert_string_equal(k->params[3].type, "float");
-    assert_string_equal(k->params[3].default_value, "1e-5");
+    assert_string_equal(k->params[3].type, "int");
+    assert_string_equal(k->params[4].type, "float");
+    assert_string_equal(k->params[4].default_value, "1e-5");
     /* the build's view keeps the constexpr and the imports */
     assert_non_null(strstr(k->frontend_info, "\"BLOCK\""));
     assert_non_null(strstr(k->frontend_info, "/src/helpers.py"));

@@ -77,6 +77,55 @@ if python3 -c 'import triton' 2>/dev/null; then
     has k1_triton_wrapped out '^_gather_rows  \(line 20\)'
 fi
 
+# More of item 2: a jitted copy under another name (`relu = triton.heuristics(...)(triton.jit(
+# relu_))`: the kernel is `relu`, the module's attribute), a pointer loaded and stored (in
+# place: in-out, seeded and compared, not an output poisoned), a launch through
+# torch.library.wrap_triton(k)[grid] inside a @torch.library.custom_op wrapper, and a module
+# that imports torch where torch is missing (the wrapper's decorator and a kernel's
+# `x: torch.Tensor` annotation are not fatal: the static diff runs).
+cat >"$WORK/k1_lib1.py" <<'PY'
+import torch
+import triton
+import triton.language as tl
+
+
+def relu_(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(x_ptr + offs, tl.maximum(x, 0), mask=offs < n)
+
+
+relu = triton.heuristics({"BLOCK": lambda args: 1024})(triton.jit(relu_))
+
+
+@triton.jit
+def add_kernel(x_ptr: torch.Tensor, y_ptr, out_ptr, n, BLOCK: tl.constexpr = 1024):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+
+@torch.library.custom_op("k1::add", mutates_args=())
+def add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    n = x.numel()
+    torch.library.wrap_triton(add_kernel)[(triton.cdiv(n, 1024),)](x, y, out, n)
+    return out
+PY
+sed 's/tl.maximum(x, 0)/tl.maximum(x, 0.5)/; s/mask=m) + tl.load/mask=m) - tl.load/' "$WORK/k1_lib1.py" >"$WORK/k1_lib2.py"
+if python3 -c 'import triton' 2>/dev/null && ! python3 -c 'import torch' 2>/dev/null; then
+    run k1_triton_lib 0 -- list "$WORK/k1_lib1.py"
+    has k1_triton_lib out '^relu  \(line 6\)'
+    lacks k1_triton_lib out '^relu_  '
+    has k1_triton_lib out '^  f32 \* +x_ptr +in-out buffer of f32 \(loaded and stored through in the source\)'
+    has k1_triton_lib out '^add_kernel  \(line 16\)'
+    has k1_triton_lib out '^  launched at line 26 \(in add\(\)\), which running the file does not reach'
+    has k1_triton_lib out '^  f32 \* +out_ptr +output buffer of f32 \(stored through in the source\)'
+    run k1_triton_lib_diff 0 -- --no-run "$WORK/k1_lib1.py" "$WORK/k1_lib2.py"
+    has k1_triton_lib_diff out '^kerndiff 2 kernels compared'
+    lacks k1_triton_lib_diff err 'importing .* failed'
+fi
+
 # A kernel defined in an included header gets the launch an inline copy gets (issue 45, item
 # 4): its __launch_bounds__(128) and one float a thread of extern __shared__ memory (it had
 # block 256 and no dynamic shared memory), found beside the file and through -I.
