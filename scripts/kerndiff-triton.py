@@ -158,17 +158,21 @@ def address_uses(fn):
                 if isinstance(t, ast.Name):
                     aliases.setdefault(t.id, []).append(node.value)
     used, stored, loaded = set(), set(), set()
+    local = {a.arg for a in fn.args.args} | set(aliases)
     for node in ast.walk(fn):
         if not isinstance(node, ast.Call):
             continue
         func = dotted(node.func).rsplit(".", 1)[-1]
         if func not in LOAD_FUNCS:
             continue
-        target = node.args[0] if node.args else next((k.value for k in node.keywords
-                                                       if k.arg in ("pointer", "base")), None)
-        # x.store(v) on a block pointer or descriptor: the object is the address
-        if target is None and isinstance(node.func, ast.Attribute):
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
+                node.func.value.id in local:
+            # d.load([offsets]), d.store([offsets], v) on a descriptor or block pointer: the
+            # object is the address, the first argument its offsets
             target = node.func.value
+        else:
+            target = node.args[0] if node.args else next((k.value for k in node.keywords
+                                                           if k.arg in ("pointer", "base")), None)
         if target is None:
             continue
         names = leftmost(target, aliases)
@@ -180,8 +184,23 @@ def address_uses(fn):
     return used, stored, loaded
 
 
+def descriptor_params(fn):
+    """Parameters that are tensor descriptors made by the caller (TensorDescriptor on the
+    host): a method load/store called on the parameter itself, or an annotation naming one."""
+    params = {a.arg for a in fn.args.args}
+    found = {a.arg for a in fn.args.args if a.annotation is not None and
+             "descriptor" in ast.unparse(a.annotation).lower()}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and node.func.value.id in params and \
+                node.func.attr in ("load", "store", "gather", "scatter", "atomic_add"):
+            found.add(node.func.value.id)
+    return found
+
+
 def describe_kernel(fn, decorators):
     used, stored, loaded = address_uses(fn)
+    descriptors = descriptor_params(fn)
     params = []
     args = fn.args.args
     defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
@@ -189,6 +208,8 @@ def describe_kernel(fn, decorators):
         ann = ast.unparse(a.annotation) if a.annotation is not None else ""
         if "constexpr" in ann:
             kind = "constexpr"
+        elif a.arg in descriptors:
+            kind = "descriptor"
         elif "ptr" in a.arg.lower() or "pointer" in ann or a.arg in used:
             kind = "pointer"
         else:

@@ -1343,7 +1343,7 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
         kd_kernel *compiled = copy_kernel(side->kernel_info);
         for (size_t i = 0; i < compiled->nparams; i++) {
             kd_param *p = &compiled->params[i];
-            if (p->is_pointer)
+            if (p->is_pointer || strcmp(p->type, KD_TYPE_TENSOR_DESCRIPTOR) == 0)
                 continue;
             char *text = setting_text(launch, side, p->name);
             json_t *param = NULL;
@@ -1828,11 +1828,30 @@ static int captured_build(const kd_frontend_options *opts, kd_side *side)
     return rc;
 }
 
+/* Whether the kernel takes tensor descriptors, said when it does: a build ahead of time
+ * would need each one's block shape and element type, which only the caller's launch fixes
+ * (Triton's signature "tensordesc<fp16[64, 64]>"). */
+static bool takes_descriptors(const kd_side *side)
+{
+    kd_strbuf names = {0};
+    for (size_t i = 0; side->kernel_info && i < side->kernel_info->nparams; i++)
+        if (strcmp(side->kernel_info->params[i].type, KD_TYPE_TENSOR_DESCRIPTOR) == 0)
+            kd_sb_printf(&names, "%s%s", names.len ? ", " : "", side->kernel_info->params[i].name);
+    if (names.len)
+        kd_say(KD_MSG_TRITON_DESCRIPTOR, side_no(side->label), KD_S(side->label), KD_S(side->kernel_info->name),
+               KD_S(kd_sb_str(&names)));
+    bool any = names.len > 0;
+    kd_sb_free(&names);
+    return any;
+}
+
 static int triton_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_build_target *c,
                         kd_side *side)
 {
     if (side->captured)
         return captured_build(opts, side);
+    if (takes_descriptors(side))
+        return KD_FAIL_INPUT;
     compile_plan p;
     int rc = plan_build(opts, launch, c, side, &p);
     if (rc == KD_OK)

@@ -43,6 +43,7 @@ enum {
     KD_MSG_TRITON_NO_BUILD_FOLDER,    /* side, strerror */
     KD_MSG_TRITON_BUILD_LEFT_NOTHING, /* side, folder */
     KD_MSG_TRITON_CAPTURE_LEFT_NOTHING, /* side, folder */
+    KD_MSG_TRITON_DESCRIPTOR,           /* side, kernel, its descriptor parameters ("a, b") */
     KD_MSG_TRITON_LIST_NEEDS_VALUE,   /* constexpr, kernel, file: `list`'s not-launchable reason */
     KD_MSG_TRITON_LIST_NEEDS_BLOCK,   /* constexpr, kernel, file, the block a static diff assumes */
     KD_MSG_TRITON_RUN_NOT_TAKEN,      /* side, --run's command, kernel, why */

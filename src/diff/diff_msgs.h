@@ -24,6 +24,7 @@ enum {
     /* a template kernel with no compiled instance beside kernels that have one: side label,
        path, the template's name */
     KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED,
+    KD_MSG_DIFF_DESCRIPTOR_NOT_COMPARED, /* side, its path, the kernel */
     /* issue 45 item 1, the project's callers of a kernel its file does not launch
        (source/callers.h): the kernel, the file, the wrappers that launch it ("" none), the
        project's root, why the best caller is not run (a KD_M message) */

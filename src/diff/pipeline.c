@@ -318,7 +318,17 @@ static void find_kernel_info(kd_side *side)
  * template without a compiled instance keeps its name (choosing it says what is missing),
  * unless the side has kernels that were compiled: then it is left out, said in one line,
  * and the others are compared (a file's unused template must not stop its kernels' diff). */
-static int compared_names(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, kd_strlist *names)
+/* A Triton kernel that takes tensor descriptors: only its caller's launch builds it. */
+static bool takes_descriptors(const kd_kernel *k)
+{
+    for (size_t i = 0; i < k->nparams; i++)
+        if (strcmp(k->params[i].type, KD_TYPE_TENSOR_DESCRIPTOR) == 0)
+            return true;
+    return false;
+}
+
+static int compared_names(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, kd_strlist *names,
+                          bool *left_out)
 {
     bool templates = false;
     for (size_t i = 0; i < side->kernels.count; i++)
@@ -329,7 +339,7 @@ static int compared_names(const kd_diff_options *opts, const kd_comparison *c, k
         rc = build_side(opts, c, side);
     }
     const char *ptx = rc == KD_OK ? side->build.ptx : NULL;
-    kd_strlist uninstantiated = {0};
+    kd_strlist uninstantiated = {0}, descriptors = {0};
     for (size_t i = 0; rc == KD_OK && i < side->kernels.count; i++) {
         const kd_kernel *k = &side->kernels.items[i];
         kd_kernel_list instances = {0};
@@ -337,15 +347,28 @@ static int compared_names(const kd_diff_options *opts, const kd_comparison *c, k
             kd_compiled_instances(k, ptx, &instances);
         for (size_t j = 0; j < instances.count; j++)
             kd_strlist_push(names, kd_xstrdup(instances.items[j].qualified));
-        if (instances.count == 0)
+        if (instances.count == 0 && takes_descriptors(k))
+            kd_strlist_push(&descriptors, kd_xstrdup(k->qualified));
+        else if (instances.count == 0)
             kd_strlist_push(k->is_template && ptx ? &uninstantiated : names, kd_xstrdup(k->qualified));
         kd_kernel_list_free(&instances);
     }
+    for (size_t i = 0; i < descriptors.count; i++) {
+        if (names->count || i + 1 < descriptors.count) {
+            kd_say(KD_MSG_DIFF_DESCRIPTOR_NOT_COMPARED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path),
+                   KD_S(descriptors.items[i]));
+            *left_out = true;
+        } else
+            kd_strlist_push(names, kd_xstrdup(descriptors.items[i])); /* the only kernel: choosing it says why */
+        free(descriptors.items[i]);
+    }
+    free(descriptors.items);
     for (size_t i = 0; i < uninstantiated.count; i++) {
-        if (names->count)
+        if (names->count) {
             kd_say(KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path),
                    KD_S(uninstantiated.items[i]));
-        else
+            *left_out = true;
+        } else
             kd_strlist_push(names, kd_xstrdup(uninstantiated.items[i])); /* the only kernel: choosing it says why */
         free(uninstantiated.items[i]);
     }
@@ -356,12 +379,12 @@ static int compared_names(const kd_diff_options *opts, const kd_comparison *c, k
 }
 
 /* No --fn: the kernels (template instances) the two sides share, and those only one has. */
-static int match_sides(const kd_diff_options *opts, const kd_comparison *c, kd_kernel_match *match)
+static int match_sides(const kd_diff_options *opts, const kd_comparison *c, kd_kernel_match *match, bool *left_out)
 {
     kd_strlist names[2] = {{0}, {0}};
     int rc = KD_OK;
     for (int s = 0; s < 2 && rc == KD_OK; s++)
-        rc = compared_names(opts, c, (kd_side *)&c->side[s], &names[s]);
+        rc = compared_names(opts, c, (kd_side *)&c->side[s], &names[s], left_out);
     if (rc == KD_OK)
         kd_match_kernels(names, match);
     for (int s = 0; s < 2; s++) {
@@ -747,12 +770,14 @@ static int compare_files(const kd_diff_options *opts, kd_comparison *c, found_ca
     kd_kernel_list lists[2] = {c->side[0].kernels, c->side[1].kernels};
     kd_selection sel = {0};
     kd_kernel_match match = {0};
-    if (!fn[0] && !fn[1] && (rc = match_sides(opts, c, &match)) != KD_OK)
+    bool left_out = false; /* kernels said not compared (a template never instantiated, descriptors) */
+    if (!fn[0] && !fn[1] && (rc = match_sides(opts, c, &match, &left_out)) != KD_OK)
         return rc;
     /* Several shared (kernels or a template's instances): each compared statically; the
-     * first one is the comparison's own. One shared instance of a template: that one. */
+     * first one is the comparison's own. One shared instance of a template, or the one kernel
+     * left when the others were left out: that one. */
     bool several = match.nshared > 1;
-    if (several || (match.nshared == 1 && strchr(match.shared[0], '<'))) {
+    if (several || (match.nshared == 1 && (strchr(match.shared[0], '<') || left_out))) {
         sel.name[0] = kd_xstrdup(match.shared[0]);
         sel.name[1] = kd_xstrdup(match.shared[0]);
     } else {

@@ -14,6 +14,7 @@ enum {
     KD_MSG_SPEC_SCALAR_NOT_BUFFER, /* the flag, the entry, the parameter, its type */
     KD_MSG_SPEC_SCALAR_TYPE,       /* the parameter, its type */
     KD_MSG_SPEC_SCALAR_VECTOR,     /* the parameter, its type */
+    KD_MSG_SPEC_DESCRIPTOR,        /* the parameter, the kernel */
     KD_MSG_SPEC_NOT_WHOLE,         /* the parameter, its type, where its value came from, the value */
     KD_MSG_SPEC_NOT_WHOLE_N,       /* the same, the value from n */
     KD_MSG_SPEC_OUT_OF_RANGE,      /* the parameter, its type, lowest, highest, where its value came from, the value */

@@ -399,6 +399,10 @@ static bool integer_range(kd_dtype t, double *lo, double *hi)
 
 static int scalar_type(builder *b, const kd_param *p, kd_type_info *type)
 {
+    if (strcmp(p->type, KD_TYPE_TENSOR_DESCRIPTOR) == 0) {
+        spec_error(b, KD_MSG_SPEC_DESCRIPTOR, KD_S(p->name), KD_S(b->req->kernel->name));
+        return -1;
+    }
     if (!kd_type_parse(p->type, type)) {
         spec_error(b, KD_MSG_SPEC_SCALAR_TYPE, KD_S(p->name), KD_S(p->type));
         return -1;
@@ -1046,6 +1050,10 @@ static void init_args(builder *b)
  * pass makes no progress; only then does an error stand. */
 static int resolve_scalars(builder *b)
 {
+    /* a tensor descriptor first: no value the other scalars are missing would make one */
+    for (size_t i = 0; i < b->out->nargs && i < KD_LAUNCH_MAX_ARGS; i++)
+        if (strcmp(b->req->kernel->params[i].type, KD_TYPE_TENSOR_DESCRIPTOR) == 0)
+            return scalar_type(b, &b->req->kernel->params[i], &b->out->args[i].type);
     const kd_param *missing[KD_LAUNCH_MAX_ARGS];
     bool done[KD_LAUNCH_MAX_ARGS + 1] = {false};
     size_t nmissing = 0;

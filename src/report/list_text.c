@@ -102,7 +102,10 @@ static void param_lines(lister *l, const kd_kernel *k, const kd_kernel_list *ins
             kd_sb_printf(&typed, "%s%s *", p->is_const ? "const " : "", pointee);
             type = kd_sb_str(&typed);
         }
-        kd_sb_printf(l->out, "  %-24s %-12s %s", safe(l, type), name, kd_launch_param_role_word(spec, built, j, role));
+        bool descriptor = strcmp(p->type, KD_TYPE_TENSOR_DESCRIPTOR) == 0;
+        kd_sb_printf(l->out, "  %-24s %-12s %s", safe(l, type), name,
+                     descriptor ? "tensor descriptor (its caller makes it: the launch is taken with --from)"
+                                : kd_launch_param_role_word(spec, built, j, role));
         kd_sb_free(&typed);
         if (p->is_pointer) {
             const char *why = "";

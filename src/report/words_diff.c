@@ -24,6 +24,9 @@ const kd_wording kd_wording_diff[] = {
     {KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED, 3,
      "kerndiff: {0} ({1}): template kernel '{2}' has no compiled instance, not compared (the others are); "
      "instantiate it (template __global__ void {2}<...>(...);) to compare it"},
+    {KD_MSG_DIFF_DESCRIPTOR_NOT_COMPARED, 3,
+     "kerndiff: {0} ({1}): kernel '{2}' takes tensor descriptors, which only its caller makes: not compared (the "
+     "others are); --fn {2} --from 'CMD' compares it with the launch a program makes"},
     {KD_MSG_DIFF_CALLERS_FOUND, 5,
      "kerndiff: {1} does not launch {0} itself{2}; its callers, best first ({4}; run from {3}):"},
     {KD_MSG_DIFF_CALLER, 5, "kerndiff:   {0}. {1} {2}: --fn {4} --from {3}"},

@@ -35,6 +35,9 @@ const kd_wording kd_wording_launch[] = {
     {KD_MSG_SPEC_SCALAR_VECTOR, 2,
      "scalar parameter '{0}' is a vector ({1}), which kerndiff cannot pass by value: pass its lanes as separate "
      "parameters, or launch it with a custom launcher (include/kerndiff/launcher.h)"},
+    {KD_MSG_SPEC_DESCRIPTOR, 2,
+     "parameter '{0}' is a tensor descriptor, which the caller makes from its tensors and no flag can give: "
+     "take the launch from a program that makes it, --fn {1} --from 'CMD'"},
     {KD_MSG_SPEC_NOT_WHOLE, 4,
      "scalar parameter '{0}' ({1}) needs a whole number, but its value (from {2}) is {3:.17g}: give it one with "
      "--arg {0}=VALUE"},

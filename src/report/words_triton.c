@@ -51,6 +51,10 @@ const kd_wording kd_wording_triton[] = {
     {KD_MSG_TRITON_NO_BUILD_FOLDER, 2, "kerndiff: {0}: cannot create a private build folder: {1}"},
     {KD_MSG_TRITON_BUILD_LEFT_NOTHING, 2,
      "kerndiff: {0}: Triton's build left no usable " BUILT_FILES " in {1} (rerun with --no-cache)"},
+    {KD_MSG_TRITON_DESCRIPTOR, 3,
+     "kerndiff: {0}: kernel '{1}' takes tensor descriptors ({2}), which its caller makes on the host and whose "
+     "block shape and type only a launch fixes: take the launch from a program that makes it, "
+     "--fn {1} --from 'CMD'"},
     {KD_MSG_TRITON_CAPTURE_LEFT_NOTHING, 2, "kerndiff: {0}: the captured launch left no usable " BUILT_FILES " in {1}"},
     {KD_MSG_TRITON_LIST_NEEDS_VALUE, 3, CONSTEXPR_NEEDS_VALUE("{0}", "{1}", "{2}")},
     {KD_MSG_TRITON_LIST_NEEDS_BLOCK, 4,

@@ -47,9 +47,10 @@ static int add_param(kd_kernel *k, json_t *p)
         q->use_origin = "loaded and stored through in the source";
     }
     q->pointee = q->is_pointer ? kd_xstrdup("float") : NULL;
-    q->type = kd_xstrdup(q->is_pointer ? (q->is_const ? "const float *" : "float *")
-                                   : kd_pykernels_scalar_type(json_string_value(json_object_get(p, "annotation")),
-                                                              NULL));
+    q->type = kd_xstrdup(q->is_pointer                        ? (q->is_const ? "const float *" : "float *")
+                         : strcmp(kind, "descriptor") == 0 ? KD_TYPE_TENSOR_DESCRIPTOR
+                                                           : kd_pykernels_scalar_type(
+                                                                 json_string_value(json_object_get(p, "annotation")), NULL));
     q->default_value = dup_or_null(json_string_value(json_object_get(p, "default")));
     return 0;
 }

@@ -45,6 +45,11 @@ typedef enum kd_buffer_use {
     KD_USE_INOUT, /* seeded, compared */
 } kd_buffer_use;
 
+/* The type of a Triton kernel's tensor-descriptor parameter (source/pykernels.c): an object
+ * the caller makes on the host (triton.tools.tensor_descriptor.TensorDescriptor), which no
+ * flag gives: its launch is taken from a program that makes it. */
+#define KD_TYPE_TENSOR_DESCRIPTOR "TensorDescriptor"
+
 typedef struct kd_param {
     char *name;          /* "" when the parameter is unnamed */
     char *type;          /* the declared type, whitespace normalised: "const float *__restrict__" */

@@ -126,6 +126,41 @@ if python3 -c 'import triton' 2>/dev/null && ! python3 -c 'import torch' 2>/dev/
     lacks k1_triton_lib_diff err 'importing .* failed'
 fi
 
+# Tensor descriptors (item 2): a parameter the kernel calls .load/.store on is a descriptor its
+# caller makes on the host (TensorDescriptor), not an int scalar: listed as such, a launch of it
+# refused naming --from, and in a file of several kernels left out of the static diff with a
+# line while the others are compared; a descriptor the kernel makes from a pointer
+# (tl.make_tensor_descriptor(y_ptr, ...)) leaves y_ptr a buffer, stored through.
+cat >"$WORK/k1_desc.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_desc(in_desc, out_desc, M, N, BLOCK_M: tl.constexpr = 64, BLOCK_N: tl.constexpr = 64):
+    tile = in_desc.load([tl.program_id(0) * BLOCK_M, tl.program_id(1) * BLOCK_N])
+    out_desc.store([tl.program_id(0) * BLOCK_M, tl.program_id(1) * BLOCK_N], tile)
+
+
+@triton.jit
+def copy_made(x_ptr, y_ptr, M, N, BLOCK_M: tl.constexpr = 64, BLOCK_N: tl.constexpr = 64):
+    xd = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    yd = tl.make_tensor_descriptor(y_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    yd.store([tl.program_id(0) * BLOCK_M, tl.program_id(1) * BLOCK_N],
+             xd.load([tl.program_id(0) * BLOCK_M, tl.program_id(1) * BLOCK_N]))
+PY
+if python3 -c 'import triton' 2>/dev/null; then
+    run k1_desc_list 0 -- list "$WORK/k1_desc.py"
+    has k1_desc_list out '^  TensorDescriptor +in_desc +tensor descriptor \(its caller makes it: the launch is taken with --from\)'
+    has k1_desc_list out "^  launch: not launchable as described: parameter 'in_desc' is a tensor descriptor, .* --fn copy_desc --from 'CMD'"
+    has k1_desc_list out '^  float \* +y_ptr +output buffer of float \(stored through in the source\)'
+    run k1_desc_static 0 -- --no-run "$WORK/k1_desc.py" "$WORK/k1_desc.py"
+    has k1_desc_static err "^kerndiff: v1 \(.*k1_desc\.py\): kernel 'copy_desc' takes tensor descriptors, which only its caller makes: not compared"
+    has k1_desc_static out '^kerndiff copy_made '
+    sim "median=10us;median=10us" k1_desc_timed 3 -- --fn copy_desc "$WORK/k1_desc.py" "$WORK/k1_desc.py"
+    has k1_desc_timed err "^kerndiff: v1: kernel 'copy_desc' takes tensor descriptors \(in_desc, out_desc\), .* --fn copy_desc --from 'CMD'"
+fi
+
 # A kernel defined in an included header gets the launch an inline copy gets (issue 45, item
 # 4): its __launch_bounds__(128) and one float a thread of extern __shared__ memory (it had
 # block 256 and no dynamic shared memory), found beside the file and through -I.
