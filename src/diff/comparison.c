@@ -3,6 +3,7 @@
 #include "diff/findings.h"
 #include "static/occupancy.h"
 #include "static/resources.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -69,6 +70,14 @@ void kd_comparison_tabulate(kd_comparison *c)
     kd_findings_collect(c);
 }
 
+void kd_comparison_stage(kd_comparison *c, const char *name)
+{
+    double now = kd_clock_s();
+    c->stages = kd_xreallocarray(c->stages, c->nstages + 1, sizeof *c->stages);
+    c->stages[c->nstages++] = (kd_stage_time){kd_xstrdup(name), c->stage_mark > 0 ? now - c->stage_mark : 0};
+    c->stage_mark = now;
+}
+
 void kd_comparison_free(kd_comparison *c)
 {
     for (int s = 0; s < 2; s++) {
@@ -99,6 +108,9 @@ void kd_comparison_free(kd_comparison *c)
     free(c->replay.caller);
     free(c->replay.problem);
     kd_sanitize_side_free(&c->fault_found);
+    for (size_t i = 0; i < c->nstages; i++)
+        free(c->stages[i].name);
+    free(c->stages);
     free(c->launch_check_why);
     kd_sanitize_side_free(&c->sanitize[0]);
     kd_sanitize_side_free(&c->sanitize[1]);

@@ -44,6 +44,16 @@ typedef enum kd_launch_check {
     KD_LAUNCH_CHECK_SKIPPED,     /* --no-launch-memcheck */
 } kd_launch_check;
 
+/* One stage of a diff and its wall time (JSON timings.stages: where a run's seconds went,
+ * issue 43): "kernels chosen" (reading both files, finding callers, choosing the kernel),
+ * "built and analysed" (both builds, the static analysis), "runtime setup" (the launches'
+ * sizes checked, the harnesses found), then each pass that ran, by its name in
+ * diff/passes.h's table ("timing", "counters", ...). What follows (the report) is not in it. */
+typedef struct kd_stage_time {
+    char *name;
+    double seconds;
+} kd_stage_time;
+
 typedef struct kd_comparison {
     kd_side side[2];
     bool analysed;              /* the static half is complete: the comparison can be shown */
@@ -113,6 +123,9 @@ typedef struct kd_comparison {
         char *caller;               /* the project's caller it was taken from, found by kerndiff
                                        (source/callers.h: FILE::TEST), or NULL: --launch/--from (owned) */
     } replay;
+    kd_stage_time *stages;      /* where the run's time went, in order (kd_comparison_stage) */
+    size_t nstages;
+    double stage_mark;          /* kd_clock_s() when the current stage began */
 } kd_comparison;
 
 /* Builds the side-by-side table of two histograms. */
@@ -122,6 +135,9 @@ void kd_count_table_free(kd_count_table *t);
 /* Fills the four instruction tables and the findings from the sides' static results. */
 void kd_comparison_tabulate(kd_comparison *c);
 void kd_comparison_free(kd_comparison *c);
+/* Ends the current stage as `name` (its time since the last stage ended, or since
+ * stage_mark was first set) and starts the next. */
+void kd_comparison_stage(kd_comparison *c, const char *name);
 
 /* The registers a thread and theoretical blocks per SM of `side`'s build `b` (an instrumented
  * one) at the plain build's launch: its block size, and its shared memory with b's static

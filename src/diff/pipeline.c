@@ -738,6 +738,7 @@ static int compare_files(const kd_diff_options *opts, kd_comparison *c, found_ca
 {
     memset(c, 0, sizeof *c);
     c->started = (long long)time(NULL);
+    c->stage_mark = kd_clock_s();
     static const char *const labels[2] = {"v1", "v2"};
     const char *files[2] = {opts->files[0], opts->files[1]};
     int rc;
@@ -806,6 +807,7 @@ static int compare_files(const kd_diff_options *opts, kd_comparison *c, found_ca
     }
 
     kd_trace("kernels chosen: %s / %s", c->side[0].kernel, c->side[1].kernel);
+    kd_comparison_stage(c, "kernels chosen");
     /* work for both sides that may run at once (Triton's two captures), before either is prepared */
     const kd_backend *fe = c->side[0].frontend;
     if (fe == c->side[1].frontend && fe->prefetch) {
@@ -821,6 +823,7 @@ static int compare_files(const kd_diff_options *opts, kd_comparison *c, found_ca
         kd_comparison_tabulate(c);
     if (rc == KD_OK && several) {
         rc = compare_several(opts, c, &match);
+        kd_comparison_stage(c, "built and analysed");
         c->analysed = rc == KD_OK || c->kernels_untimed; /* untimed: the report is complete */
         kd_kernel_match_free(&match);
         kd_gate_evaluate(&c->timing, false, kd_outputs_of(&c->timing, false), &opts->gate, &c->gate);
@@ -831,6 +834,7 @@ static int compare_files(const kd_diff_options *opts, kd_comparison *c, found_ca
         return rc;
     c->analysed = true;
     kd_trace("static analysis done");
+    kd_comparison_stage(c, "built and analysed");
     rc = kd_compare_runtime(opts, c);
     kd_gate_evaluate(&c->timing, c->timed, kd_outputs_of(&c->timing, c->timed), &opts->gate, &c->gate);
     return rc;

@@ -99,6 +99,7 @@ void kd_runtime_on_verdict(kd_verdict_hook hook)
  * passes are slower. */
 static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
 {
+    kd_comparison_stage(c, "runtime setup"); /* the launches' sizes checked, the harnesses found */
     for (int stage = 0; stage < KD_PASS_STAGES; stage++) {
         bool announced = false;
         for (size_t i = 0; i < kd_pass_count; i++) {
@@ -118,6 +119,7 @@ static int run_passes(const kd_pass_context *ctx, kd_comparison *c)
             }
             kd_trace("%s pass", p->name);
             kd_pass_result r = p->run(ctx, c);
+            kd_comparison_stage(c, p->name);
             if (r.status == KD_PASS_FAILED)
                 return r.outcome;
         }

@@ -1455,6 +1455,17 @@ static json_t *replay(const void *base)
     return o;
 }
 
+static const kd_jfield stage_fields[] = {
+    {KD_J_FIELD("name", kd_stage_time, name)},
+    {KD_J_FIELD("seconds", kd_stage_time, seconds), .range = KD_J_NONNEG},
+};
+static const kd_jtable stage_table = KD_J_TABLE(stage_fields);
+
+static const kd_jfield timings_fields[] = {
+    {KD_J_ARRAY_FIELD("stages", kd_comparison, stages, nstages, stage_table)},
+};
+static const kd_jtable timings_table = KD_J_TABLE(timings_fields);
+
 static const kd_jfield comparison_fields[] = {
     {.key = "schema_version", .type = KD_J_CUSTOM, .write = schema_version, .read = read_schema_version},
     {.key = "kerndiff_version", .type = KD_J_CUSTOM, .write = kerndiff_version},
@@ -1481,6 +1492,8 @@ static const kd_jfield comparison_fields[] = {
     {KD_J_FIELD("kernels_untimed", kd_comparison, kernels_untimed), .optional = true},
     {.key = "kernels_text", .type = KD_J_CUSTOM, .write = kernels_text},
     {.key = "replay", .type = KD_J_CUSTOM, .write = replay},
+    /* where the run's seconds went (issue 43); a saved run read back keeps them */
+    {KD_J_GROUP_FIELD("timings", timings_table), .optional = true},
 };
 const kd_jtable kd_comparison_table = KD_J_TABLE(comparison_fields);
 

@@ -37,6 +37,13 @@ void kd_trace_set(kd_verbosity level)
         state.level = level;
 }
 
+double kd_clock_s(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
 static double elapsed(void)
 {
     struct timespec now;

@@ -20,6 +20,9 @@ void kd_announce(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Erases the status line (before anything else is printed). */
 void kd_status_clear(void);
 
+/* Seconds on a monotonic clock (CLOCK_MONOTONIC): for spans, not dates. */
+double kd_clock_s(void);
+
 /* Where the status line is drawn: `text` after `seconds` since the start, redrawn in place;
  * text NULL: erase it. The top layer installs report/'s (report/stderr_text.h's
  * kd_status_to_stderr); none installed: no status line. */

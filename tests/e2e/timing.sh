@@ -15,6 +15,10 @@ else fail "faster: the first line after the header is '$first', not the verdict"
 expect_json faster "$WORK/faster.json" 'd["runtime"]["verdict"]' faster
 expect_json faster "$WORK/faster.json" 'len(d["runtime"]["sides"][0]["samples_ns"]) == d["runtime"]["sides"][0]["summary_ns"]["n"] + d["runtime"]["sides"][0]["summary_ns"]["outliers"]' True
 expect_json faster "$WORK/faster.json" 'd["runtime"]["speedup"]["ci_low"] > 1' True
+# where the run's seconds went (issue 43): the stages in order, the timing among them, and
+# the audits' own time inside the timing's loop
+expect_json faster "$WORK/faster.json" '[s["name"] for s in d["timings"]["stages"]][:3] + [s["name"] for s in d["timings"]["stages"] if s["name"] == "timing"]' "['kernels chosen', 'built and analysed', 'runtime setup', 'timing']"
+expect_json faster "$WORK/faster.json" '0 < d["runtime"]["correctness"]["audits"]["seconds"] <= d["runtime"]["stop"]["seconds"] <= [s["seconds"] for s in d["timings"]["stages"] if s["name"] == "timing"][0]' True
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/faster.json" >"$WORK/faster_valid.err" 2>&1; then
     ok "faster: JSON with a runtime is valid against the schema"; else fail "faster: schema" "$WORK/faster_valid.err"; fi
 
