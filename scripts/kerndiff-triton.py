@@ -478,7 +478,15 @@ def cmd_list(path):
     jit_fns = [node for node in ast.walk(tree)
                if isinstance(node, ast.FunctionDef) and any(decorator_kind(d) == "jit" for d in node.decorator_list)]
     jit_fns += [fn for fn in bound.values() if fn.name not in {f.name for f in jit_fns}]
-    launches = launches_in(tree, {fn.name for fn in jit_fns})
+    names = {fn.name for fn in jit_fns}
+    # `fwd = _fwd_kernel` at module level (a library's alias): a launch of fwd[grid](...) is one
+    # of _fwd_kernel
+    aliases = {node.targets[0].id: node.value.id for node in tree.body
+               if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+               and isinstance(node.value, ast.Name) and node.value.id in names and node.targets[0].id not in names}
+    launches = launches_in(tree, names | set(aliases))
+    for alias, kernel in aliases.items():
+        launches.setdefault(kernel, []).extend(launches.pop(alias, []))
     runs, enclosing = reached_lines(tree)
     helpers = called_from_jit(jit_fns)
     kernels = []

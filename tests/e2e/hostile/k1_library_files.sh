@@ -126,6 +126,36 @@ if python3 -c 'import triton' 2>/dev/null && ! python3 -c 'import torch' 2>/dev/
     lacks k1_triton_lib_diff err 'importing .* failed'
 fi
 
+# An alias (`scale = _scale_kernel` at module level, then scale[grid](...)): the launch is
+# the kernel's, taken from the file's own call with its constexpr.
+cat >"$WORK/k1_alias.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2, mask=m)
+
+
+scale = _scale_kernel
+
+
+def main(x, out):
+    scale[(4,)](x, out, x.numel(), BLOCK=1024)
+
+
+if __name__ == "__main__":
+    main(None, None)
+PY
+if python3 -c 'import triton' 2>/dev/null; then
+    run k1_alias 0 -- list "$WORK/k1_alias.py"
+    has k1_alias out '^  launched by the file at line 16: a diff takes the launch from there'
+    has k1_alias out '^  constexprs: BLOCK=1024 \(the file.s call\)'
+fi
+
 # Tensor descriptors (item 2): a parameter the kernel calls .load/.store on is a descriptor its
 # caller makes on the host (TensorDescriptor), not an int scalar: listed as such, a launch of it
 # refused naming --from, and in a file of several kernels left out of the static diff with a
