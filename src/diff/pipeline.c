@@ -327,6 +327,25 @@ static bool takes_descriptors(const kd_kernel *k)
     return false;
 }
 
+/* Kernels that cannot be compared ahead of time (`why`: a template never instantiated, a
+ * kernel that takes tensor descriptors): with others to compare, each is said and left out;
+ * without, they are the names (choosing one says why). Frees `list`. */
+static void leave_out(const kd_side *side, kd_strlist *list, int why, kd_strlist *names, bool *left_out)
+{
+    bool others = names->count > 0;
+    for (size_t i = 0; i < list->count; i++) {
+        if (others) {
+            kd_say(why, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(list->items[i]));
+            *left_out = true;
+            free(list->items[i]);
+        } else {
+            kd_strlist_push(names, list->items[i]);
+        }
+    }
+    free(list->items);
+    *list = (kd_strlist){0};
+}
+
 static int compared_names(const kd_diff_options *opts, const kd_comparison *c, kd_side *side, kd_strlist *names,
                           bool *left_out)
 {
@@ -353,26 +372,8 @@ static int compared_names(const kd_diff_options *opts, const kd_comparison *c, k
             kd_strlist_push(k->is_template && ptx ? &uninstantiated : names, kd_xstrdup(k->qualified));
         kd_kernel_list_free(&instances);
     }
-    for (size_t i = 0; i < descriptors.count; i++) {
-        if (names->count || i + 1 < descriptors.count) {
-            kd_say(KD_MSG_DIFF_DESCRIPTOR_NOT_COMPARED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path),
-                   KD_S(descriptors.items[i]));
-            *left_out = true;
-        } else
-            kd_strlist_push(names, kd_xstrdup(descriptors.items[i])); /* the only kernel: choosing it says why */
-        free(descriptors.items[i]);
-    }
-    free(descriptors.items);
-    for (size_t i = 0; i < uninstantiated.count; i++) {
-        if (names->count) {
-            kd_say(KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path),
-                   KD_S(uninstantiated.items[i]));
-            *left_out = true;
-        } else
-            kd_strlist_push(names, kd_xstrdup(uninstantiated.items[i])); /* the only kernel: choosing it says why */
-        free(uninstantiated.items[i]);
-    }
-    free(uninstantiated.items);
+    leave_out(side, &descriptors, KD_MSG_DIFF_DESCRIPTOR_NOT_COMPARED, names, left_out);
+    leave_out(side, &uninstantiated, KD_MSG_DIFF_TEMPLATE_NOT_INSTANTIATED, names, left_out);
     kd_build_free(&side->build);
     side->build = (kd_build){0};
     return rc;
