@@ -165,6 +165,9 @@ static bool cuda_ok(harness *h, CUresult rc, const char *what)
  * poisoned after the launch had written it: "never written" for all 4M elements. */
 static void upload(harness *h, CUdeviceptr dst, const void *src, size_t bytes, const char *doing)
 {
+    /* after what the launches' stream still holds (an audit's copies, cuda_copy): the legacy
+       stream this copy runs on does not wait for a non-blocking one */
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
     cuda_ok(h, h->cu.MemcpyHtoD(dst, src, bytes), doing);
     cuda_ok(h, h->cu.CtxSynchronize(), doing);
 }
