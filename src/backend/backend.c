@@ -1,14 +1,14 @@
 #include "backend/registry.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "backend/backend_msgs.h"
 #include "wire/locate.h"
 
 /* In order of preference: the test seam first (it claims nothing unless set), then the
- * languages kerndiff recognises by suffix, the CUDA backend last (it takes whatever nvcc
- * may compile). */
+ * languages kerndiff recognises by suffix (source/kinds.h's kinds: Triton .py, PTX and
+ * cubin), the CUDA backend last (it takes whatever nvcc may compile, .cu and its headers
+ * and any suffix not in that list). */
 static const kd_backend *const table[] = {
     &kd_backend_sim,
     &kd_backend_triton,
@@ -30,17 +30,6 @@ const kd_backend *kd_frontend_for(const char *path)
         if (table[i]->scan && table[i]->claims(path))
             return table[i];
     return &kd_backend_cuda;
-}
-
-bool kd_path_has_suffix(const char *path, const char *const suffixes[])
-{
-    size_t n = strlen(path);
-    for (size_t i = 0; suffixes[i]; i++) {
-        size_t m = strlen(suffixes[i]);
-        if (n > m && strcmp(path + n - m, suffixes[i]) == 0)
-            return true;
-    }
-    return false;
 }
 
 int kd_backend_find_harness(const char *program, kd_argv *argv, kd_strbuf *why)

@@ -15,6 +15,7 @@
 #include "backend/side.h"
 #include "diff/notes.h"
 #include "launch/spec.h"
+#include "source/kinds.h"
 #include "static/occupancy.h"
 #include "util/strbuf.h"
 
@@ -84,7 +85,9 @@ typedef struct kd_backend {
     bool needs_gpu;          /* without a GPU the diff is static only */
     bool scan_misses_macros; /* its scan does not expand macros: a kernel declared through one
                                 is looked for in the compiled entries (source/compiled.h) */
-    /* Whether the backend takes this input file. */
+    /* Whether the backend takes this input file. A front end that goes by the file's suffix
+     * asks source/kinds.h's kd_source_kind_of, the one list of suffixes, so that what the
+     * table claims and what rank, list and the output guard take for a kernel cannot differ. */
     bool (*claims)(const char *path);
     /* The harness child for one side (side 0 or 1) or for both at once (side -1), whose
      * program is found beside kerndiff. Returns 0, or -1 with what is missing in why. */
@@ -135,8 +138,5 @@ const kd_backend *kd_frontend_for(const char *path);
 
 /* Shared by backends: `program` found beside kerndiff (or in KERNDIFF_HARNESS_DIR). */
 int kd_backend_find_harness(const char *program, kd_argv *argv, kd_strbuf *why);
-
-/* Shared by backends: true when path ends with one of the NULL-terminated suffixes. */
-bool kd_path_has_suffix(const char *path, const char *const suffixes[]);
 
 #endif

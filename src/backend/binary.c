@@ -27,11 +27,11 @@
 #define RECIPE "kerndiff-ptxas-1"
 enum { TOOL_TIMEOUT_MS = 120000 };
 
-static bool is_cubin(const char *path) { return kd_path_has_suffix(path, (const char *const[]){".cubin", NULL}); }
+static bool is_cubin(const char *path) { return kd_source_kind_of(path) == KD_SOURCE_CUBIN; }
 
 static bool claims_binary(const char *path)
 {
-    return kd_path_has_suffix(path, (const char *const[]){".ptx", ".cubin", NULL});
+    return kd_source_kind_of(path) == KD_SOURCE_PTX || is_cubin(path);
 }
 
 static int binary_harness(int side, kd_argv *argv, kd_strbuf *why)

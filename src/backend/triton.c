@@ -51,7 +51,7 @@ enum { HELPER_NO_TRITON = 3, HELPER_COMPILE = 4, HELPER_VERSION = 5, HELPER_INPU
 static const char *const artifacts[] = {"kernel.ptx", "kernel.cubin", "metadata.json", "resources.txt"};
 enum { N_ARTIFACTS = sizeof artifacts / sizeof *artifacts };
 
-static bool claims_python(const char *path) { return kd_path_has_suffix(path, (const char *const[]){".py", NULL}); }
+static bool claims_python(const char *path) { return kd_source_kind_of(path) == KD_SOURCE_TRITON; }
 
 static int triton_harness(int side, kd_argv *argv, kd_strbuf *why)
 {

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,30 +14,15 @@
 #include "git/run.h"
 #include "rank/run.h"
 #include "rank/slurm.h"
+#include "source/kinds.h"
 #include "util/fs.h"
 #include "util/output.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
-/* Sources and kernels by extension: what kerndiff reads, and what a C/C++/Python project keeps. */
-static const char *const source_extensions[] = {".cu", ".cuh", ".py", ".ptx", ".cubin", ".h", ".hpp", ".hh", ".hxx",
-                                                ".c", ".cc", ".cpp", ".cxx", NULL};
-
-static const char *source_extension(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    const char *dot = strrchr(base ? base + 1 : path, '.');
-    if (!dot)
-        return NULL;
-    for (const char *const *e = source_extensions; *e; e++)
-        if (strcasecmp(dot, *e) == 0)
-            return *e;
-    return NULL;
-}
-
 bool kd_outputs_source_name(const char *path)
 {
-    return source_extension(path) != NULL;
+    return kd_source_guarded_suffix(path) != NULL;
 }
 
 typedef struct target {
@@ -250,7 +234,7 @@ static int check_target(const target *t, const check_set *c, bool force)
     kd_strbuf scratch = {0}, folder_shown = {0};
     const char *shown = kd_text_safe(t->path, &scratch);
     int rc = 0;
-    const char *ext = source_extension(t->path);
+    const char *ext = kd_source_guarded_suffix(t->path);
     for (size_t i = 0; rc == 0 && i < c->ninputs; i++)
         if (same_file(t->path, c->inputs[i].path))
             rc = refuse("%s would write over '%s', which is %s: name another file for the output, or add --force "

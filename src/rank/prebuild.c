@@ -8,6 +8,7 @@
 
 #include "diff/comparison.h"
 #include "diff/pipeline.h"
+#include "source/kinds.h"
 #include "util/fs.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
@@ -21,8 +22,6 @@ unsigned kd_rank_default_jobs(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-static const char *const cuda_suffixes[] = {".cu", ".cuh", NULL};
-
 /* Worker w of `jobs` (util/spawn.h's kd_fork_worker: silent, _exits): candidates w,
  * w + jobs, ... built. */
 static void worker(const kd_rank_prebuild *p, unsigned w, unsigned jobs)
@@ -35,7 +34,8 @@ static void worker(const kd_rank_prebuild *p, unsigned w, unsigned jobs)
         d.no_run = true;
         if (p->prepare)
             p->prepare(p->ctx, i);
-        if (!kd_path_has_suffix(p->paths[i], cuda_suffixes))
+        kd_source_kind kind = kd_source_kind_of(p->paths[i]);
+        if (kind != KD_SOURCE_CUDA && kind != KD_SOURCE_CUDA_HEADER)
             continue; /* built in the gate (below) */
         /* nvcc's build alone, as `kerndiff list` makes it (no static analysis: the gate's) */
         kd_kernel_list kernels = {0};

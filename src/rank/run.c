@@ -17,6 +17,7 @@
 #include "backend/backend_msgs.h"
 #include "git/revision.h"
 #include "rank/prebuild.h"
+#include "source/kinds.h"
 #include "util/diag.h"
 #include "util/env.h"
 #include "util/fs.h"
@@ -33,8 +34,6 @@ enum {
 };
 #define BATCH_BELOW_NS 2000.0
 #define BATCH_TARGET_NS 50000.0
-
-static const char *const kernel_suffixes[] = {".cu", ".py", ".ptx", ".cubin", NULL};
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
@@ -58,7 +57,7 @@ kd_outcome kd_rank_expand(const char *const *operands, size_t n, const char *bas
         DIR *d = opendir(operands[i]);
         size_t before = out->count;
         for (struct dirent *de; d && (de = readdir(d));)
-            if (de->d_name[0] != '.' && kd_path_has_suffix(de->d_name, kernel_suffixes)) {
+            if (de->d_name[0] != '.' && kd_source_is_kernel(de->d_name)) {
                 char *path = kd_path_join(operands[i], de->d_name);
                 if (same_file(path, baseline))
                     free(path);

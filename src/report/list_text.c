@@ -10,6 +10,7 @@
 #include "report/diag_text.h"
 #include "report/untrusted.h"
 #include "source/compiled.h"
+#include "source/kinds.h"
 #include "source/pykernels.h"
 #include "source/roles.h"
 
@@ -324,7 +325,7 @@ void kd_list_text(const char *path, const kd_kernel_list *kernels, const kd_anno
     lister l = {.path = path, .notes = notes, .opts = opts, .given = &opts->launch, .out = out};
     if (kernels->count == 0)
         kd_sb_printf(out, "%s: no %s kernels\n", safe(&l, path),
-                     strlen(path) > 3 && strcmp(path + strlen(path) - 3, ".py") == 0 ? "@triton.jit" : "__global__");
+                     kd_source_kind_of(path) == KD_SOURCE_TRITON ? "@triton.jit" : "__global__");
     for (size_t i = 0; i < kernels->count; i++)
         kernel_text(&l, &kernels->items[i], ptx);
     kd_untrusted_free(&l.safe);

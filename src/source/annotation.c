@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source/kinds.h"
 #include "util/xalloc.h"
 
 static const char marker[] = "kerndiff:";
@@ -14,8 +15,7 @@ static const char *const setting_keys[] = {"n", "block", "grid", "smem", "inputs
 
 const char *kd_annotation_comment(const char *path)
 {
-    size_t n = path ? strlen(path) : 0;
-    return n > 3 && strcmp(path + n - 3, ".py") == 0 ? "#" : "//";
+    return kd_source_kind_of(path) == KD_SOURCE_TRITON ? "#" : "//";
 }
 
 static void set(kd_annotations *a, const char *key, size_t key_len, const char *value,

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source/kinds.h"
 #include "source/source_msgs.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -29,14 +30,16 @@ static void list_kernels(kd_strbuf *sb, const kd_kernel_list *list)
 /* The message "no kernel found" in the file's language (a kernel is called otherwise there). */
 static int no_kernel_message(const char *file)
 {
-    size_t n = strlen(file);
-    if (n >= 3 && strcmp(file + n - 3, ".py") == 0)
+    switch (kd_source_kind_of(file)) {
+    case KD_SOURCE_TRITON:
         return KD_MSG_SOURCE_NO_TRITON_KERNEL;
-    if (n >= 4 && strcmp(file + n - 4, ".ptx") == 0)
+    case KD_SOURCE_PTX:
         return KD_MSG_SOURCE_NO_PTX_ENTRY;
-    if (n >= 6 && strcmp(file + n - 6, ".cubin") == 0)
+    case KD_SOURCE_CUBIN:
         return KD_MSG_SOURCE_NO_CUBIN_FUNCTION;
-    return KD_MSG_SOURCE_NO_CUDA_KERNEL;
+    default:
+        return KD_MSG_SOURCE_NO_CUDA_KERNEL; /* whatever else the CUDA front end read */
+    }
 }
 
 /* The kernel --fn names: as spelled ("reduce6<float,256,true>" finds the compiled
