@@ -84,6 +84,8 @@ def dotted(node):
 def decorator_kind(dec):
     name = dotted(dec.func if isinstance(dec, ast.Call) else dec)
     last = name.rsplit(".", 1)[-1]
+    if last.endswith("autotune"):  # a library's own wrapper of Triton's (fla_cache_autotune(configs=...))
+        return "autotune"
     return last if last in ("jit", "autotune", "heuristics") else None
 
 
@@ -149,14 +151,20 @@ def leftmost(node, aliases, seen=()):
     return set()
 
 
-def address_uses(fn):
-    """Names used as addresses (loaded or stored), names stored to, names loaded from."""
+def local_assignments(fn):
+    """{name: [the expressions assigned to it]} in fn's body: its local aliases (p = x_ptr + offs)."""
     aliases = {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Name):
                     aliases.setdefault(t.id, []).append(node.value)
+    return aliases
+
+
+def address_uses(fn):
+    """Names used as addresses (loaded or stored), names stored to, names loaded from."""
+    aliases = local_assignments(fn)
     used, stored, loaded = set(), set(), set()
     local = {a.arg for a in fn.args.args} | set(aliases)
     for node in ast.walk(fn):
@@ -184,6 +192,74 @@ def address_uses(fn):
     return used, stored, loaded
 
 
+INT_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def index_pointers(fn):
+    """Pointers whose loaded values are indices (cu_seqlens, chunk indices, token ids): a value
+    loaded through it is cast to an integer type (.to(tl.int32)), or used in an address (another
+    load's or store's pointer expression) or a range()/tl.arange() bound. Their buffers hold
+    integers: a float buffer there makes Triton refuse the arithmetic, or sends the kernel
+    anywhere."""
+    aliases = local_assignments(fn)
+
+    def loads_in(value):
+        """The pointers the loads inside an expression read, and those of them cast to an integer."""
+        pointers, cast = set(), set()
+        for node in ast.walk(value):
+            if not isinstance(node, ast.Call):
+                continue
+            inner, to_int = node, False
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "to" and node.args:
+                inner = node.func.value
+                to_int = any(t in ast.unparse(node.args[0]) for t in INT_DTYPES)
+            if isinstance(inner, ast.Call) and dotted(inner.func).rsplit(".", 1)[-1] == "load" and inner.args:
+                read = leftmost(inner.args[0], aliases)
+                pointers |= read
+                if to_int:
+                    cast |= read
+        return pointers, cast
+
+    # what each local holds values loaded through: directly (end = tl.load(CU_SEQLENS + b)) or
+    # computed from such a local (rows = end - BLOCK + tl.arange(0, BLOCK)), to a fixed point
+    loaded_from, found = {}, set()
+    for _ in range(8):
+        changed = False
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.Assign):
+                continue
+            for t in node.targets:
+                pairs = [(t, node.value)]
+                if isinstance(t, ast.Tuple) and isinstance(node.value, ast.Tuple) and \
+                        len(t.elts) == len(node.value.elts):
+                    pairs = list(zip(t.elts, node.value.elts))
+                for target, value in pairs:
+                    pointers, cast = loads_in(value)
+                    found |= cast
+                    for name in ast.walk(value):
+                        if isinstance(name, ast.Name) and name.id in loaded_from:
+                            pointers = pointers | loaded_from[name.id]
+                    if isinstance(target, ast.Name) and pointers - loaded_from.get(target.id, set()):
+                        loaded_from.setdefault(target.id, set()).update(pointers)
+                        changed = True
+        if not changed:
+            break
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
+        func = dotted(node.func).rsplit(".", 1)[-1]
+        if func in ("load", "store") and node.args:
+            used = node.args[0]
+        elif func in ("range", "arange", "static_range"):
+            used = ast.Tuple(elts=list(node.args), ctx=ast.Load())
+        else:
+            continue
+        for name in ast.walk(used):
+            if isinstance(name, ast.Name) and name.id in loaded_from:
+                found |= loaded_from[name.id]
+    return found
+
+
 def descriptor_params(fn):
     """Parameters that are tensor descriptors made by the caller (TensorDescriptor on the
     host): a method load/store called on the parameter itself, or an annotation naming one."""
@@ -201,6 +277,7 @@ def descriptor_params(fn):
 def describe_kernel(fn, decorators):
     used, stored, loaded = address_uses(fn)
     descriptors = descriptor_params(fn)
+    indices = index_pointers(fn)
     params = []
     args = fn.args.args
     defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
@@ -218,7 +295,8 @@ def describe_kernel(fn, decorators):
                        "default": ast.unparse(d) if d is not None else None,
                        "stored": kind == "pointer" and a.arg in stored,
                        # loaded too: updated in place (y += x), seeded and compared
-                       "loaded": kind == "pointer" and a.arg in loaded})
+                       "loaded": kind == "pointer" and a.arg in loaded,
+                       "index": kind == "pointer" and a.arg in indices})
     configs, heuristics = [], []
     for dec in decorators:
         if decorator_kind(dec) == "autotune":
@@ -410,14 +488,15 @@ def reached_lines(tree):
 
 
 def called_from_jit(jit_fns):
-    """Names of jitted functions called from the body of another jitted function (helpers)."""
+    """Names of jitted functions another jitted function's body uses (helpers): called, or
+    handed on as a value (tl.reduce(x, 0, or_fn), tl.associative_scan(x, 0, combine))."""
     names = {fn.name for fn in jit_fns}
     called = set()
     for fn in jit_fns:
         for node in ast.walk(fn):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names \
-                    and node.func.id != fn.name:
-                called.add(node.func.id)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names \
+                    and node.id != fn.name:
+                called.add(node.id)
     return called
 
 
@@ -724,7 +803,7 @@ def absent_torch():
     sys.meta_path.insert(0, _AbsentModules())
 
 
-def definitions_of(path):
+def definitions_of(path, strict=True, needed=None):
     """FILE's definitions without its work: imports, functions, classes, assignments and
     if/try blocks run (each top-level statement on its own: one that fails, such as a device
     query on a machine without a GPU, leaves its names undefined); expressions and loops at
@@ -738,7 +817,17 @@ def definitions_of(path):
     module.__file__ = os.path.abspath(path)
     sys.modules[module.__name__] = module
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    # a module inside a package (attorch/dropout_kernels.py: `from .utils import ...`): its
+    # relative imports resolve against the package, whose root's parent goes on the path
+    folder, package = os.path.dirname(os.path.abspath(path)), []
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        package.insert(0, os.path.basename(folder))
+        folder = os.path.dirname(folder)
+    if package:
+        module.__package__ = ".".join(package)
+        sys.path.insert(0, folder)
     kept = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.If, ast.Try)
+    failed_imports = {}  # a name an import that failed should have bound: what failed
     with contextlib.redirect_stdout(sys.stderr):  # our stdout is JSON
         for node in tree.body:
             if not isinstance(node, kept):
@@ -746,10 +835,20 @@ def definitions_of(path):
             code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec")
             try:
                 exec(code, module.__dict__)
-            except Exception:
+            except Exception as e:
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    for alias in node.names:
+                        failed_imports[(alias.asname or alias.name).split(".")[0]] = \
+                            "line %d, %s: %s: %s" % (node.lineno, ast.unparse(node), type(e).__name__, e)
                 if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) or not any(
                         decorator_kind(d) for d in getattr(node, "decorator_list", [])):
                     continue  # a wrapper a missing torch leaves undefined (@torch.library.custom_op)
+                if not strict or (needed and getattr(node, "name", None) != needed):
+                    continue  # another kernel's definition: the one built may not need it
+                missing = getattr(e, "name", None) if isinstance(e, NameError) else None
+                if missing in failed_imports:  # say the import that failed, not the name it left
+                    raise ImportError("the file's import failed (%s), leaving %s undefined"
+                                      % (failed_imports[missing], missing)) from e
                 raise
     return module
 
@@ -757,17 +856,37 @@ def definitions_of(path):
 def configs_computed(path, kernels):
     """Autotune configs that the file computes (configs=get_configs()): its definitions are run
     (definitions_of) and the decorator's Autotuner asked for them. Best effort: a file whose
-    definitions do not load keeps configs_from only."""
+    definitions do not load keeps configs_from only. Where the kernel's own definition does not
+    load (its decorator comes from a project module that does not import here), the configs
+    expression is evaluated alone among the definitions that did: a comprehension over literal
+    lists (fla: [triton.Config({'BT': BT}, ...) for BT in [32, 64] ...]) needs nothing else."""
+    import contextlib
     try:
-        module = definitions_of(path)
+        module = definitions_of(path, strict=False)
     except Exception:
         return
+
+    def described(configs):
+        return [{"meta": {n: plain(v) for n, v in c.kwargs.items()}, "num_warps": c.num_warps,
+                 "num_stages": c.num_stages, "num_ctas": c.num_ctas} for c in configs]
     for k in kernels:
-        obj = getattr(module, k["name"], None)
-        if not k["configs_from"] or type(obj).__name__ != "Autotuner":
+        if not k["configs_from"]:
             continue
-        k["configs"] = [{"meta": {n: plain(v) for n, v in c.kwargs.items()}, "num_warps": c.num_warps,
-                         "num_stages": c.num_stages, "num_ctas": c.num_ctas} for c in obj.configs]
+        obj = getattr(module, k["name"], None)
+        if type(obj).__name__ == "Autotuner":
+            k["configs"] = described(obj.configs)
+            continue
+        found = []
+        for expr in k["configs_from"]:
+            try:
+                with contextlib.redirect_stdout(sys.stderr):  # our stdout is JSON
+                    value = eval(compile(expr, path, "eval"), module.__dict__)
+                found += [c for c in value if type(c).__name__ == "Config"]
+            except Exception:
+                found = []
+                break
+        if found:
+            k["configs"] = described(found)
 
 
 def from_specialization(text, fn):
@@ -809,7 +928,7 @@ def cmd_build(path, kernel, spec_text, outdir):
     proton_mode = enable_proton(int(spec.get("max_shared", 49152))) if instrument else None
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
-        module = definitions_of(path)
+        module = definitions_of(path, needed=kernel)
     except Exception as e:
         fail(4, "importing %s failed: %s: %s" % (path, type(e).__name__, e))
     fn = find_jit(getattr(module, kernel, None))

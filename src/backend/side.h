@@ -93,6 +93,7 @@ typedef struct kd_side {
                                    static preparation assumed (KD_TRITON_ASSUMED_BLOCK): a diff that times
                                    refuses the launch (the build's resolve_meta); NULL: none, or the file
                                    launches the kernel itself (a GPU takes the value from there) */
+    int unset_block_value;      /* ... the value assumed (kd_pykernels_assumed_block: smaller when several are) */
     int config;                 /* the autotune config to build (index into the backend's list); -1: the
                                    backend's own choice */
     kd_autotune autotune;       /* how that config was chosen; count 0 when there was no choice */

@@ -1151,8 +1151,10 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, bo
         kd_say(KD_MSG_TRITON_BAD_WARPS, side_no(side->label), KD_S(side->label), KD_I(m->num_warps), KD_I(m->num_stages));
         return KD_FAIL_INPUT;
     }
-    size_t i;
+    size_t i, nmissing = 0, nassumed = 0;
     json_t *p;
+    kd_strbuf missing = {0};
+    const char *assumed[8];
     json_array_foreach(json_object_get(m->kernel, "params"), i, p) {
         if (strcmp(json_string_value(json_object_get(p, "kind")), "constexpr") != 0)
             continue;
@@ -1189,17 +1191,29 @@ static int resolve_meta(const kd_launch_options *launch, const kd_side *side, bo
         }
         free(text);
         if (!value && static_only && kd_pykernels_block_like(name)) {
-            value = json_integer(KD_TRITON_ASSUMED_BLOCK);
-            json_object_set_new(m->origins, name, json_string("assumed"));
+            assumed[nassumed < 8 ? nassumed++ : 7] = name; /* sized below, once all are known */
+            continue;
         }
-        if (!value) {
-            kd_say(KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE, side_no(side->label), KD_S(side->label), KD_S(name), KD_S(k->name),
-                   KD_S(side->path));
-            return KD_FAIL_INPUT;
+        if (!value) { /* every one named, so that one run says all the user must give */
+            kd_sb_printf(&missing, "%s%s", nmissing++ ? ", " : "", name);
+            continue;
         }
         json_object_set_new(m->constexprs, name, value);
     }
-    return KD_OK;
+    /* a tile of several assumed block sizes stays one block's size: BLOCK_M = BLOCK_N = 1024
+       is a million-element tile that Triton compiles for minutes (tests/corpus: 32 x 32) */
+    for (size_t a = 0; a < nassumed; a++) {
+        json_object_set_new(m->constexprs, assumed[a], json_integer(kd_pykernels_assumed_block(nassumed)));
+        json_object_set_new(m->origins, assumed[a], json_string("assumed"));
+    }
+    if (nmissing == 1)
+        kd_say(KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE, side_no(side->label), KD_S(side->label), KD_S(kd_sb_str(&missing)),
+               KD_S(k->name), KD_S(side->path));
+    else if (nmissing > 1)
+        kd_say(KD_MSG_TRITON_CONSTEXPRS_NEED_VALUES, side_no(side->label), KD_S(side->label), KD_S(kd_sb_str(&missing)),
+               KD_S(k->name), KD_S(side->path));
+    kd_sb_free(&missing);
+    return nmissing ? KD_FAIL_INPUT : KD_OK;
 }
 
 /* A copy of the source kernel: the compiled one starts as it and loses folded parameters. */
@@ -1316,8 +1330,10 @@ static int triton_prepare(const kd_frontend_options *opts, const kd_launch_optio
     const char *origin_name;
     json_t *origin;
     json_object_foreach(rc == KD_OK && !launched_by_file && !replayed(side) ? m.origins : NULL, origin_name, origin)
-        if (!side->unset_block && json_is_string(origin) && strcmp(json_string_value(origin), "assumed") == 0)
+        if (!side->unset_block && json_is_string(origin) && strcmp(json_string_value(origin), "assumed") == 0) {
             side->unset_block = kd_xstrdup(origin_name);
+            side->unset_block_value = (int)json_integer_value(json_object_get(m.constexprs, origin_name));
+        }
     if (rc != KD_OK)
         say_not_captured(side); /* after the refusal: its first line names the flag that fixes it */
     json_t *configs = json_object_get(m.kernel, "configs");
@@ -1463,7 +1479,12 @@ static json_t *make_spec(const kd_build_target *c, const kd_side *side, const me
         if (strcmp(kind, "constexpr") == 0) {
             json_object_set_new(sig, name, json_string("constexpr"));
         } else if (strcmp(kind, "pointer") == 0) {
-            kd_dtype t = a ? a->type.base : KD_DT_F32;
+            /* no launch (a value missing, no GPU): the element type the source implies (an
+               index buffer's int), else Triton's float32 */
+            kd_type_info pointee = {.base = KD_DT_F32};
+            if (!a && param && param->pointee && !kd_type_parse(param->pointee, &pointee))
+                pointee.base = KD_DT_F32;
+            kd_dtype t = a ? a->type.base : pointee.base;
             char text[16];
             snprintf(text, sizeof text, "*%s", kd_dtype_triton_name(t));
             json_object_set_new(sig, name, json_string(text));

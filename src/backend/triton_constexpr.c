@@ -30,8 +30,9 @@ kd_constexpr_from kd_triton_constexpr_from(json_t *kernel, json_t *param, json_t
         return KD_CONSTEXPR_DEFAULT;
     if (json_string_value(json_object_get(param, "call_value")))
         return KD_CONSTEXPR_CALL;
-    kd_param as_int = {.name = (char *)name, .type = (char *)"int"};
-    if (kd_param_role_of(&as_int) == KD_ROLE_LENGTH)
+    /* a constexpr named exactly as a count is one (tutorial `n: tl.constexpr`); one shaped like
+       a size (SPLIT_SIZE, CODE_SIZE, group_size) is a tile's, never given the element count */
+    if (kd_param_named_count(name))
         return KD_CONSTEXPR_LENGTH;
     return computed(kernel, name) ? KD_CONSTEXPR_HEURISTIC : KD_CONSTEXPR_NONE;
 }

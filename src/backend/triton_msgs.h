@@ -33,6 +33,7 @@ enum {
     KD_MSG_TRITON_NO_DESCRIPTION,     /* side */
     KD_MSG_TRITON_BAD_WARPS,          /* side, num_warps, num_stages */
     KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE, /* side, constexpr, kernel, file */
+    KD_MSG_TRITON_CONSTEXPRS_NEED_VALUES, /* side, the names ("A, B"), kernel, file */
     KD_MSG_TRITON_CAPTURE_UNREADABLE, /* side, folder */
     KD_MSG_TRITON_NOT_CAPTURED,       /* side, kernel, why */
     KD_MSG_TRITON_CONFIG_NONE,        /* side, --config, kernel, the configs */
@@ -45,6 +46,7 @@ enum {
     KD_MSG_TRITON_CAPTURE_LEFT_NOTHING, /* side, folder */
     KD_MSG_TRITON_DESCRIPTOR,           /* side, kernel, its descriptor parameters ("a, b") */
     KD_MSG_TRITON_LIST_NEEDS_VALUE,   /* constexpr, kernel, file: `list`'s not-launchable reason */
+    KD_MSG_TRITON_LIST_NEED_VALUES,      /* constexprs ("A, B"), kernel, file */
     KD_MSG_TRITON_LIST_NEEDS_BLOCK,   /* constexpr, kernel, file, the block a static diff assumes */
     KD_MSG_TRITON_RUN_NOT_TAKEN,      /* side, --run's command, kernel, why */
 };

@@ -899,16 +899,17 @@ int kd_list_launch(const kd_diff_options *opts, const char *path, const kd_kerne
     kd_diag_set_sink(sink, sink_ctx);
     if (rc == KD_OK && out->refused.id) /* a note the preparation said, not a refusal */
         kd_diag_free(&out->refused);
-    if (out->refused.id == KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE && out->refused.nargs == 4) {
+    bool several = out->refused.id == KD_MSG_TRITON_CONSTEXPRS_NEED_VALUES;
+    if ((several || out->refused.id == KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE) && out->refused.nargs == 4) {
         kd_diag said = out->refused; /* the diff's words name its side: list has none */
         out->refused = (kd_diag){0};
-        kd_diag_set(&out->refused, KD_MSG_TRITON_LIST_NEEDS_VALUE, KD_DIAG_NO_SIDE, said.args[1], said.args[2],
-                    said.args[3]);
+        kd_diag_set(&out->refused, several ? KD_MSG_TRITON_LIST_NEED_VALUES : KD_MSG_TRITON_LIST_NEEDS_VALUE,
+                    KD_DIAG_NO_SIDE, said.args[1], said.args[2], said.args[3]);
         kd_diag_free(&said);
     }
     if (rc == KD_OK && side.unset_block) /* assumed by the static preparation: a timed diff refuses it */
         kd_diag_set(&out->refused, KD_MSG_TRITON_LIST_NEEDS_BLOCK, KD_DIAG_NO_SIDE, KD_S(side.unset_block),
-                    KD_S(k->name), KD_S(path), KD_I(KD_TRITON_ASSUMED_BLOCK));
+                    KD_S(k->name), KD_S(path), KD_I(side.unset_block_value));
     if (rc != KD_OK && !out->refused.id)
         kd_diag_set(&out->refused, KD_MSG_DIFF_LIST_NOT_PREPARED, KD_DIAG_NO_SIDE, KD_S(k->name));
     out->described = rc == KD_OK && !side.launch_error && !out->refused.id;

@@ -186,6 +186,26 @@ static const char *given_value(lister *l, const char *name, const char **from)
     return found;
 }
 
+/* Whether constexpr v of the kernel (its helper description `info`) has no value from a flag,
+ * an annotation, its default, the file's call, an autotune config or a heuristic: the order
+ * the diff resolves it in (backend/triton_constexpr.h). */
+static bool constexpr_unset(lister *l, json_t *info, json_t *v)
+{
+    const char *name = json_string_value(json_object_get(v, "name")), *from;
+    if (!name || given_value(l, name, &from) || json_string_value(json_object_get(v, "default")) ||
+        json_string_value(json_object_get(v, "call_value")))
+        return false;
+    size_t j;
+    json_t *x;
+    json_array_foreach(json_object_get(info, "configs"), j, x)
+        if (json_object_get(json_object_get(x, "meta"), name))
+            return false;
+    json_array_foreach(json_object_get(info, "heuristics"), j, x)
+        if (json_string_value(json_object_get(x, "name")) && strcmp(json_string_value(json_object_get(x, "name")), name) == 0)
+            return false;
+    return !kd_param_named_count(name);
+}
+
 /* A Triton kernel (its frontend_info is the helper's description): where its launch comes
  * from, its constexprs and where each value comes from, its autotune configs, the file's
  * jitted helpers. Nothing for other kernels. */
@@ -222,6 +242,12 @@ static void triton_text(lister *l, const kd_kernel *k)
     }
     json_t *configs = json_object_get(info, "configs"), *heuristics = json_object_get(info, "heuristics");
     const char *sep = "  constexprs: ";
+    size_t unset_blocks = 0; /* assumed together, each smaller when several (kd_pykernels_assumed_block) */
+    json_array_foreach(json_object_get(info, "params"), i, v) {
+        const char *kind = json_string_value(json_object_get(v, "kind")), *name = json_string_value(json_object_get(v, "name"));
+        if (kind && name && strcmp(kind, "constexpr") == 0 && kd_pykernels_block_like(name) && constexpr_unset(l, info, v))
+            unset_blocks++;
+    }
     json_array_foreach(json_object_get(info, "params"), i, v) {
         const char *kind = json_string_value(json_object_get(v, "kind"));
         const char *name = json_string_value(json_object_get(v, "name"));
@@ -250,11 +276,11 @@ static void triton_text(lister *l, const kd_kernel *k)
             kd_sb_puts(l->out, " (autotune)");
         else if (computed)
             kd_sb_puts(l->out, " (@triton.heuristics)");
-        else if (kd_param_role_of(&(kd_param){.name = (char *)name, .type = (char *)"int"}) == KD_ROLE_LENGTH)
+        else if (kd_param_named_count(name)) /* the diff's rule (triton_constexpr.c) */
             kd_sb_puts(l->out, " (the element count, --n)");
         else if (kd_pykernels_block_like(name))
             kd_sb_printf(l->out, " (needs a value: --arg %s=VALUE; a static diff with no GPU assumes %d)", safe(l, name),
-                         KD_TRITON_ASSUMED_BLOCK);
+                         kd_pykernels_assumed_block(unset_blocks ? unset_blocks : 1));
         else
             kd_sb_printf(l->out, " (needs a value: --arg %s=VALUE)", safe(l, name));
         sep = ", ";

@@ -38,6 +38,9 @@ const kd_wording kd_wording_triton[] = {
     {KD_MSG_TRITON_BAD_WARPS, 3,
      "kerndiff: {0}: num_warps must be a power of two from 1 to 32 and num_stages at least 1 (got {1} and {2})"},
     {KD_MSG_TRITON_CONSTEXPR_NEEDS_VALUE, 4, "kerndiff: {0}: " CONSTEXPR_NEEDS_VALUE("{1}", "{2}", "{3}")},
+    {KD_MSG_TRITON_CONSTEXPRS_NEED_VALUES, 4,
+     "kerndiff: {0}: the tl.constexprs {1} of kernel '{2}' need values: --arg NAME=VALUE for each, `# kerndiff: "
+     "NAME=VALUE ...` in {3}, or defaults in the signature"},
     {KD_MSG_TRITON_CAPTURE_UNREADABLE, 2, "kerndiff: {0}: the captured launch in {1} cannot be read"},
     {KD_MSG_TRITON_NOT_CAPTURED, 3,
      "kerndiff: {0}: the launch of {1} was not taken from the user's code: {2}; it is described by flags, annotations "
@@ -57,6 +60,9 @@ const kd_wording kd_wording_triton[] = {
      "--fn {1} --from 'CMD'"},
     {KD_MSG_TRITON_CAPTURE_LEFT_NOTHING, 2, "kerndiff: {0}: the captured launch left no usable " BUILT_FILES " in {1}"},
     {KD_MSG_TRITON_LIST_NEEDS_VALUE, 3, CONSTEXPR_NEEDS_VALUE("{0}", "{1}", "{2}")},
+    {KD_MSG_TRITON_LIST_NEED_VALUES, 3,
+     "the tl.constexprs {0} of kernel '{1}' need values: --arg NAME=VALUE for each, `# kerndiff: NAME=VALUE ...` in "
+     "{2}, or defaults in the signature"},
     {KD_MSG_TRITON_LIST_NEEDS_BLOCK, 4,
      CONSTEXPR_NEEDS_VALUE("{0}", "{1}", "{2}") " (a diff that times nothing, with no GPU, assumes {3})"},
     {KD_MSG_TRITON_RUN_NOT_TAKEN, 4,

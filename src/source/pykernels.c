@@ -7,6 +7,19 @@
 
 #include "util/xalloc.h"
 
+int kd_pykernels_assumed_block(size_t count)
+{
+    int block = KD_TRITON_ASSUMED_BLOCK;
+    for (;;) {
+        long long tile = 1;
+        for (size_t i = 0; i < count && tile <= KD_TRITON_ASSUMED_BLOCK; i++)
+            tile *= block;
+        if (tile <= KD_TRITON_ASSUMED_BLOCK || block == 1)
+            return block;
+        block /= 2;
+    }
+}
+
 const char *kd_pykernels_scalar_type(const char *annotation, const char *value)
 {
     if (annotation && *annotation) {
@@ -46,8 +59,11 @@ static int add_param(kd_kernel *k, json_t *p)
         q->use = KD_USE_INOUT; /* a flag or annotation still overrides it */
         q->use_origin = "loaded and stored through in the source";
     }
-    q->pointee = q->is_pointer ? kd_xstrdup("float") : NULL;
-    q->type = kd_xstrdup(q->is_pointer                        ? (q->is_const ? "const float *" : "float *")
+    /* a buffer of indices (its loaded values cast to an integer, or used in an address): int */
+    bool index = q->is_pointer && json_is_true(json_object_get(p, "index"));
+    q->pointee = q->is_pointer ? kd_xstrdup(index ? "int" : "float") : NULL;
+    q->type = kd_xstrdup(q->is_pointer ? (index ? (q->is_const ? "const int *" : "int *")
+                                                : (q->is_const ? "const float *" : "float *"))
                          : strcmp(kind, "descriptor") == 0 ? KD_TYPE_TENSOR_DESCRIPTOR
                                                            : kd_pykernels_scalar_type(
                                                                  json_string_value(json_object_get(p, "annotation")), NULL));

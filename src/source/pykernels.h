@@ -28,6 +28,10 @@ const char *kd_pykernels_scalar_type(const char *annotation, const char *value);
  * GPU) builds it with this value, the Triton tutorials' block, and says it was assumed; a
  * timed one refuses it. */
 enum { KD_TRITON_ASSUMED_BLOCK = 1024 };
+/* The value each of `count` block-size constexprs is assumed to be when several are (a 2-D
+ * tile, BLOCK_M and BLOCK_N): KD_TRITON_ASSUMED_BLOCK for one, then smaller so that the tile
+ * stays at most that many elements (32 x 32, 8 x 8 x 16 ...), a power of two each. */
+int kd_pykernels_assumed_block(size_t count);
 bool kd_pykernels_block_like(const char *constexpr_name);
 
 #endif

@@ -41,7 +41,7 @@ static bool names_geometry(const char *name)
     return false;
 }
 
-static bool named_like_length(const char *name)
+bool kd_param_named_count(const char *name)
 {
     static const char *const exact[] = {"n", "size", "len", "length", "count", "numel", "num", "total", "nelem",
                                         "nelems", "nelements", "numelements", "num_elements", "n_elements",
@@ -49,6 +49,13 @@ static bool named_like_length(const char *name)
     for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
         if (strcasecmp(name, exact[i]) == 0)
             return true;
+    return false;
+}
+
+static bool named_like_length(const char *name)
+{
+    if (kd_param_named_count(name))
+        return true;
     if (names_geometry(name))
         return false;
     return strncasecmp(name, "num_", 4) == 0 || ends_with(name, "_size") || ends_with(name, "_len") ||

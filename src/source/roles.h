@@ -31,6 +31,10 @@ kd_param_role kd_param_role_of(const kd_param *p);
 /* An integer that is the element count because the compiled code bounds the global thread
  * index by it (kd_param bounds_index), not because of its name. */
 bool kd_param_length_from_code(const kd_param *p);
+/* Whether `name` is one of the plain names of an element count ("n", "numel", "n_elements"
+ * ...), not only shaped like one ("SPLIT_SIZE", "n_cols"): the names a Triton constexpr may be
+ * given --n by (a tile size given a million elements would compile for minutes). */
+bool kd_param_named_count(const char *name);
 /* "input buffer", "output buffer", "in-out buffer", "element count", ... */
 const char *kd_param_role_name(kd_param_role r);
 /* INPUT, OUTPUT and INOUT: a buffer kerndiff allocates (not the compiler's scratch). */

@@ -129,6 +129,36 @@ static void signature_annotations_name_and_type_parameters(void **state)
     kd_kernel_list_free(&list);
 }
 
+/* A 2-D tile of assumed blocks stays one block's size (tests/corpus: BLOCK_M = BLOCK_N = 1024
+ * compiled for minutes), each a power of two. */
+static void several_assumed_blocks_make_one_blocks_tile(void **state)
+{
+    (void)state;
+    assert_int_equal(kd_pykernels_assumed_block(1), KD_TRITON_ASSUMED_BLOCK);
+    assert_int_equal(kd_pykernels_assumed_block(2), 32);
+    assert_int_equal(kd_pykernels_assumed_block(3), 8);
+    assert_int_equal(kd_pykernels_assumed_block(20), 1);
+}
+
+/* A pointer the helper saw holding indices ("index": its loads cast to an integer or used in
+ * an address) is an int buffer. */
+static void index_pointers_hold_ints(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "{\"kernels\": [{\"name\": \"k\", \"line\": 1, \"params\": ["
+        "{\"name\": \"cu_seqlens\", \"kind\": \"pointer\", \"stored\": false, \"index\": true},"
+        "{\"name\": \"x\", \"kind\": \"pointer\", \"stored\": false, \"index\": false}"
+        "], \"configs\": []}], \"imports\": []}";
+    kd_kernel_list list;
+    kd_strbuf error = {0};
+    assert_int_equal(kd_pykernels_parse(json, &list, &error), 0);
+    assert_string_equal(list.items[0].params[0].type, "const int *");
+    assert_string_equal(list.items[0].params[0].pointee, "int");
+    assert_string_equal(list.items[0].params[1].type, "const float *");
+    kd_kernel_list_free(&list);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +167,8 @@ int main(void)
         cmocka_unit_test(scalar_types_follow_annotations_then_values),
         cmocka_unit_test(ptx_entries_give_parameter_types),
         cmocka_unit_test(signature_annotations_name_and_type_parameters),
+        cmocka_unit_test(several_assumed_blocks_make_one_blocks_tile),
+        cmocka_unit_test(index_pointers_hold_ints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

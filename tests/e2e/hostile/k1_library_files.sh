@@ -156,6 +156,69 @@ if python3 -c 'import triton' 2>/dev/null; then
     has k1_alias out '^  constexprs: BLOCK=1024 \(the file.s call\)'
 fi
 
+# What the corpus of issue 45 (tests/corpus/summary.txt) found, written the same ways:
+# - a varlen kernel's cu_seqlens, loaded and then used in another load's address, holds ints
+#   (was float: Triton refused `pointer + float`);
+# - every constexpr without a value is named in the one line (was the first only);
+# - a constexpr shaped like a size (SPLIT_SIZE) is not given the element count (was 1M: ptxas ran
+#   for minutes), and two assumed block sizes make a 32 x 32 tile, not 1024 x 1024;
+# - a @triton.jit helper handed to tl.reduce is not compiled as a kernel;
+# - autotune configs written as a comprehension over literal lists are counted even when the
+#   decorator comes from a project module that does not import here.
+mkdir -p "$WORK/k1_pkg/lib"
+: >"$WORK/k1_pkg/lib/__init__.py"
+cat >"$WORK/k1_pkg/lib/varlen.py" <<'PY'
+import triton
+import triton.language as tl
+
+from .missing_cache import cache_autotune
+
+
+@triton.jit
+def _or(a, b):
+    return a | b
+
+
+@triton.jit
+def copy_states(X, CU_SEQLENS, STATES, dim, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    b = tl.program_id(2)
+    end = tl.load(CU_SEQLENS + b + 1)
+    rows = end - (tl.program_id(1) + 1) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    x = tl.load(X + rows[:, None] * stride + cols[None, :], mask=cols[None, :] < dim, other=0)
+    tl.store(STATES + b * stride + rows[:, None] * stride + cols[None, :], x, mask=cols[None, :] < dim)
+
+
+@triton.jit
+def pack(W, OUT, n, SPLIT_SIZE: tl.constexpr, W_nbits: tl.constexpr, unroll: tl.constexpr):
+    offs = tl.program_id(0) * SPLIT_SIZE + tl.arange(0, SPLIT_SIZE)
+    w = tl.load(W + offs, mask=offs < n, other=0).to(tl.int32)
+    tl.store(OUT + tl.program_id(0), tl.reduce(w << W_nbits, 0, _or))
+
+
+@cache_autotune(configs=[triton.Config({'BT': bt}, num_warps=w) for bt in [32, 64] for w in [2, 4]], key=['T'])
+@triton.jit
+def cumsum(S, O, T, BT: tl.constexpr):
+    o = tl.program_id(0) * BT + tl.arange(0, BT)
+    tl.store(O + o, tl.cumsum(tl.load(S + o, mask=o < T, other=0), 0), mask=o < T)
+PY
+if python3 -c 'import triton' 2>/dev/null; then
+    run k1_corpus_list 0 -- list "$WORK/k1_pkg/lib/varlen.py"
+    has k1_corpus_list out '^  const int \* +CU_SEQLENS +input buffer of int'
+    has k1_corpus_list out '^  const float \* +X +input buffer of float'
+    has k1_corpus_list out 'BLOCK_M \(needs a value: --arg BLOCK_M=VALUE; a static diff with no GPU assumes 32\)'
+    has k1_corpus_list out 'SPLIT_SIZE \(needs a value: --arg SPLIT_SIZE=VALUE\)'
+    lacks k1_corpus_list out 'SPLIT_SIZE \(the element count'
+    has k1_corpus_list out "^  launch: not launchable as described: the tl.constexprs SPLIT_SIZE, W_nbits, unroll of kernel 'pack' need values"
+    lacks k1_corpus_list out '^_or  '
+    has k1_corpus_list out '^  autotune: 4 configs from '
+    run k1_corpus_static 0 -- --no-run --fn copy_states "$WORK/k1_pkg/lib/varlen.py" "$WORK/k1_pkg/lib/varlen.py"
+    has k1_corpus_static out '^kerndiff copy_states '
+    has k1_corpus_static out 'BLOCK_M=32 \(assumed: .* BLOCK_N=32 \(assumed: '
+    run k1_corpus_pack 3 -- --no-run --fn pack "$WORK/k1_pkg/lib/varlen.py" "$WORK/k1_pkg/lib/varlen.py"
+    has k1_corpus_pack err "^kerndiff: v1: the tl.constexprs SPLIT_SIZE, W_nbits, unroll of kernel 'pack' need values"
+fi
+
 # Tensor descriptors (item 2): a parameter the kernel calls .load/.store on is a descriptor its
 # caller makes on the host (TensorDescriptor), not an int scalar: listed as such, a launch of it
 # refused naming --from, and in a file of several kernels left out of the static diff with a
