@@ -1854,16 +1854,16 @@ static int captured_build(const kd_frontend_options *opts, kd_side *side)
  * (Triton's signature "tensordesc<fp16[64, 64]>"). */
 static bool takes_descriptors(const kd_side *side)
 {
+    if (!kd_kernel_takes_descriptors(side->kernel_info))
+        return false;
     kd_strbuf names = {0};
-    for (size_t i = 0; side->kernel_info && i < side->kernel_info->nparams; i++)
+    for (size_t i = 0; i < side->kernel_info->nparams; i++)
         if (strcmp(side->kernel_info->params[i].type, KD_TYPE_TENSOR_DESCRIPTOR) == 0)
             kd_sb_printf(&names, "%s%s", names.len ? ", " : "", side->kernel_info->params[i].name);
-    if (names.len)
-        kd_say(KD_MSG_TRITON_DESCRIPTOR, side_no(side->label), KD_S(side->label), KD_S(side->kernel_info->name),
-               KD_S(kd_sb_str(&names)));
-    bool any = names.len > 0;
+    kd_say(KD_MSG_TRITON_DESCRIPTOR, side_no(side->label), KD_S(side->label), KD_S(side->kernel_info->name),
+           KD_S(kd_sb_str(&names)));
     kd_sb_free(&names);
-    return any;
+    return true;
 }
 
 static int triton_build(const kd_frontend_options *opts, const kd_launch_options *launch, const kd_build_target *c,

@@ -318,15 +318,6 @@ static void find_kernel_info(kd_side *side)
  * template without a compiled instance keeps its name (choosing it says what is missing),
  * unless the side has kernels that were compiled: then it is left out, said in one line,
  * and the others are compared (a file's unused template must not stop its kernels' diff). */
-/* A Triton kernel that takes tensor descriptors: only its caller's launch builds it. */
-static bool takes_descriptors(const kd_kernel *k)
-{
-    for (size_t i = 0; i < k->nparams; i++)
-        if (strcmp(k->params[i].type, KD_TYPE_TENSOR_DESCRIPTOR) == 0)
-            return true;
-    return false;
-}
-
 /* Kernels that cannot be compared ahead of time (`why`: a template never instantiated, a
  * kernel that takes tensor descriptors): with others to compare, each is said and left out;
  * without, they are the names (choosing one says why). Frees `list`. */
@@ -366,7 +357,7 @@ static int compared_names(const kd_diff_options *opts, const kd_comparison *c, k
             kd_compiled_instances(k, ptx, &instances);
         for (size_t j = 0; j < instances.count; j++)
             kd_strlist_push(names, kd_xstrdup(instances.items[j].qualified));
-        if (instances.count == 0 && takes_descriptors(k))
+        if (instances.count == 0 && kd_kernel_takes_descriptors(k))
             kd_strlist_push(&descriptors, kd_xstrdup(k->qualified));
         else if (instances.count == 0)
             kd_strlist_push(k->is_template && ptx ? &uninstantiated : names, kd_xstrdup(k->qualified));

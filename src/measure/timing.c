@@ -95,12 +95,6 @@ int kd_timing_check_sizes(const kd_launch_spec *spec, const char *side, kd_strbu
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* The children: each side alone (the correctness run), then both in one (the timing). */
 enum { SHARED = 2 };
@@ -438,7 +432,7 @@ static kd_timing_status audit_both(run_state *r);
 static kd_timing_status measure_rounds(run_state *r)
 {
     unsigned long long order_state = r->o->seed ^ 0xA5A5A5A5ull;
-    double start = now_s();
+    double start = kd_clock_s();
     size_t next_check = (size_t)r->o->min_runs;
     for (;;) {
         kd_timing_status st = move_buffers(r, &order_state);
@@ -459,7 +453,7 @@ static kd_timing_status measure_rounds(run_state *r)
             break;
         }
         size_t n = r->out->side[0].n;
-        double elapsed = now_s() - start;
+        double elapsed = kd_clock_s() - start;
         if (n >= next_check) {
             /* Checking every round would cost a bootstrap each time; every 25% more samples
              * is enough to stop close to where the target is met. */
@@ -500,7 +494,7 @@ static kd_timing_status measure_rounds(run_state *r)
         if (st != KD_TIMING_OK)
             return st;
     }
-    r->out->measure_s = now_s() - start;
+    r->out->measure_s = kd_clock_s() - start;
     r->out->target_pct = r->o->target_pct;
     /* The decision to stop was taken on the cheaper bootstrap; the reported interval comes
      * from the larger one (decide()) and may be a hair wider. */
@@ -984,10 +978,10 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
         paths[s] = kd_path_join(rq->workdir, name);
     }
     bool mutated = false;
-    double began = now_s(), side_ms[2] = {0, 0};
+    double began = kd_clock_s(), side_ms[2] = {0, 0};
     kd_audit_reply said[2] = {{0}, {0}};
     for (int s = 0; s < 2 && st == KD_TIMING_OK; s++) {
-        double side_began = now_s();
+        double side_began = kd_clock_s();
         kd_audit_reply reply = {0};
         double gib = (double)kd_launch_spec_bytes(rq->sides[s].spec) / (1u << 30);
         int timeout = watchdog_ms(rq->o->timeout_ms, CHECK_EXTRA_MS + CHECK_MS_PER_GIB * 2 * gib);
@@ -1002,7 +996,7 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
             st = KD_TIMING_RUN_FAILED;
             break;
         }
-        side_ms[s] = 1e3 * (now_s() - side_began);
+        side_ms[s] = 1e3 * (kd_clock_s() - side_began);
         said[s] = reply;
         const kd_launch_spec *spec = rq->sides[s].spec;
         if (reply.changed_input >= 0 && (size_t)reply.changed_input < spec->nargs && !mutated) {
@@ -1013,12 +1007,12 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
             }
         }
     }
-    double compare_began = now_s();
+    double compare_began = kd_clock_s();
     int differ = st == KD_TIMING_OK ? compare_audit(rq, paths, seed, au) : 0;
     /* where an audit's time goes (bench/audit_overhead.sh): each side's `audit` in the harness,
        then the comparison here */
     kd_trace("audit: v1 %.2f ms, v2 %.2f ms in the harness, compared in %.2f ms (%.2f ms in all)", side_ms[0],
-             side_ms[1], 1e3 * (now_s() - compare_began), 1e3 * (now_s() - began));
+             side_ms[1], 1e3 * (kd_clock_s() - compare_began), 1e3 * (kd_clock_s() - began));
     for (int s = 0; s < 2; s++)
         kd_trace("audit: %s in the harness: contents %.0f us, launch %.0f us, read back %.0f us", s ? "v2" : "v1",
                  said[s].put_us, said[s].launch_us, said[s].read_us);
@@ -1027,7 +1021,7 @@ kd_timing_status kd_audit_once(const kd_audit_request *rq, unsigned long long se
                             "while read)", rq->workdir);
         st = KD_TIMING_RUN_FAILED;
     }
-    au->seconds += now_s() - began;
+    au->seconds += kd_clock_s() - began;
     if (st == KD_TIMING_OK) {
         if (mutated && !differ && au->failed == 0) { /* outputs matched, an input did not */
             au->first_round = rq->round;

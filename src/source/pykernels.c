@@ -7,6 +7,14 @@
 
 #include "util/xalloc.h"
 
+bool kd_kernel_takes_descriptors(const kd_kernel *k)
+{
+    for (size_t i = 0; k && i < k->nparams; i++)
+        if (strcmp(k->params[i].type, KD_TYPE_TENSOR_DESCRIPTOR) == 0)
+            return true;
+    return false;
+}
+
 int kd_pykernels_assumed_block(size_t count)
 {
     int block = KD_TRITON_ASSUMED_BLOCK;

@@ -14,6 +14,10 @@
 #include "source/scan.h"
 #include "util/strbuf.h"
 
+/* Whether kernel k takes a tensor descriptor (KD_TYPE_TENSOR_DESCRIPTOR): only its caller's
+ * launch builds it. */
+bool kd_kernel_takes_descriptors(const kd_kernel *k);
+
 /* Returns 0, or -1 with the reason in error (malformed JSON). */
 int kd_pykernels_parse(const char *json, kd_kernel_list *out, kd_strbuf *error);
 
