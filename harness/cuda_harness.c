@@ -1371,21 +1371,48 @@ static void *staging(harness *h, size_t bytes)
     return h->staging;
 }
 
-/* One 2-D copy: `count` rows of `chunk` bytes, `pitch` apart on the device, packed on the host. */
+/* Queues one 2-D copy on the launches' stream: `count` rows of `chunk` bytes, `pitch` apart
+ * on the device, packed at host. */
+static void queue_sample(harness *h, void *host, kd_devptr src, const kd_audit_sample *smp, const char *doing)
+{
+    CUDA_MEMCPY2D c = {.srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = src + smp->first, .srcPitch = smp->pitch,
+                       .dstMemoryType = CU_MEMORYTYPE_HOST, .dstHost = host, .dstPitch = smp->chunk,
+                       .WidthInBytes = smp->chunk, .Height = smp->count};
+    if (smp->chunk && smp->count)
+        cuda_ok(h, h->cu.Memcpy2DAsync(&c, h->stream), doing);
+}
+
 static void cuda_download_sample(kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *smp, const char *doing)
 {
     harness *h = s->vendor;
-    size_t bytes = smp->chunk * smp->count;
+    size_t bytes = kd_audit_sample_bytes(smp);
     void *pinned = staging(h, bytes);
-    CUDA_MEMCPY2D c = {.srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = src + smp->first, .srcPitch = smp->pitch,
-                       .dstMemoryType = CU_MEMORYTYPE_HOST, .dstHost = pinned ? pinned : dst, .dstPitch = smp->chunk,
-                       .WidthInBytes = smp->chunk, .Height = smp->count};
-    if (!smp->chunk || !smp->count)
-        return;
-    cuda_ok(h, h->cu.Memcpy2DAsync(&c, h->stream), doing);
+    queue_sample(h, pinned ? pinned : dst, src, smp, doing);
     cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
-    if (pinned)
+    if (pinned && bytes)
         memcpy(dst, pinned, bytes);
+}
+
+/* Every read queued into one pinned block, one wait, then each copied out. Reads that do not
+ * fit the staging block go one by one. */
+static void cuda_download_samples(kd_server *s, const kd_sample_read *reads, size_t n, const char *doing)
+{
+    harness *h = s->vendor;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += kd_audit_sample_bytes(&reads[i].sample);
+    unsigned char *pinned = total <= STAGING_MAX_BYTES ? staging(h, total) : NULL;
+    if (!pinned) {
+        for (size_t i = 0; i < n; i++)
+            cuda_download_sample(s, reads[i].dst, reads[i].src, &reads[i].sample, doing);
+        return;
+    }
+    for (size_t i = 0, at = 0; i < n; at += kd_audit_sample_bytes(&reads[i].sample), i++)
+        queue_sample(h, pinned + at, reads[i].src, &reads[i].sample, doing);
+    cuda_ok(h, h->cu.StreamSynchronize(h->stream), doing);
+    for (size_t i = 0, at = 0; i < n; at += kd_audit_sample_bytes(&reads[i].sample), i++)
+        if (kd_audit_sample_bytes(&reads[i].sample))
+            memcpy(reads[i].dst, pinned + at, kd_audit_sample_bytes(&reads[i].sample));
 }
 
 static void cuda_zero(kd_server *s, kd_devptr p, size_t bytes, const char *doing)
@@ -1532,6 +1559,7 @@ static const kd_vendor cuda_vendor = {
     .restore = cuda_restore,
     .download = cuda_download,
     .download_sample = cuda_download_sample,
+    .download_samples = cuda_download_samples,
     .copy = cuda_copy,
     .zero = cuda_zero,
     .poison = cuda_poison,

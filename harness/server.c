@@ -720,21 +720,6 @@ static void forget_audit(kd_server *s, unsigned long long seed)
     s->audit_seed = seed;
 }
 
-/* Buffer a's sampled bytes (kd_audit_sample) as the device holds them, into a malloc'd block
- * of kd_audit_sample_bytes; NULL when host memory ran out. */
-static unsigned char *read_sample(kd_server *s, const kd_server_arg *a, const kd_audit_sample *smp, const char *doing)
-{
-    size_t bytes = kd_audit_sample_bytes(smp);
-    unsigned char *host = malloc(bytes ? bytes : 1);
-    if (!host)
-        return NULL;
-    if (smp->count == 1 && smp->first == 0)
-        s->ops->download(s, host, a->device, bytes, doing);
-    else
-        s->ops->download_sample(s, host, a->device, smp, doing);
-    return host;
-}
-
 /* Whether input a's sampled bytes (`got`) are what the audit put there: the run's contents
  * rotated by r on the device, or, where the host made them (or the audit leaves the buffer as
  * it is), what kd_server_seeded returns now. */
@@ -756,24 +741,68 @@ static bool input_kept(kd_server *s, kd_server_arg *a, size_t r, const kd_audit_
     return true;
 }
 
-/* Whether a sampled input's first and last 1 KiB are what the audit put there too: where a
- * kernel that writes one element of its input (a counter in element 0) writes it, which a
- * sample misses. *short_of = i when host memory ran out. */
-static bool ends_kept(kd_server *s, kd_server_arg *a, size_t r, long *short_of, size_t i)
+/* What an audit reads back (at most three reads an argument): every buffer's sample and, for
+ * an input read as a sample, its first and last 1 KiB too: where a kernel that writes one
+ * element of its input (a counter in element 0) writes it, which a sample misses. */
+typedef struct audit_reads {
+    kd_sample_read read[KD_SERVER_MAX_ARGS * 3];
+    size_t arg[KD_SERVER_MAX_ARGS * 3]; /* the argument each read is of */
+    size_t n;
+} audit_reads;
+
+/* Adds a read of buffer a (argument i) into a block of its own; false when host memory ran out. */
+static bool add_read(audit_reads *r, const kd_server_arg *a, size_t i, kd_audit_sample smp)
 {
-    size_t chunk = a->bytes < KD_AUDIT_CHUNK_BYTES ? a->bytes : KD_AUDIT_CHUNK_BYTES;
-    bool kept = true;
-    for (int end = 0; end < 2 && kept; end++) { /* two reads: one 2-D copy's pitch would be the buffer */
-        kd_audit_sample at = {.first = end ? a->bytes - chunk : 0, .pitch = chunk, .chunk = chunk, .count = 1};
-        unsigned char *got = read_sample(s, a, &at, "reading the audit's inputs back");
-        if (!got) {
-            *short_of = (long)i;
-            return true;
-        }
-        kept = input_kept(s, a, r, &at, got);
-        free(got);
+    size_t bytes = kd_audit_sample_bytes(&smp);
+    void *host = malloc(bytes ? bytes : 1);
+    if (!host)
+        return false;
+    r->read[r->n] = (kd_sample_read){.dst = host, .src = a->device, .sample = smp};
+    r->arg[r->n++] = i;
+    return true;
+}
+
+/* The reads of the current slot's buffers after an audit's launch. Returns the argument whose
+ * block could not be had, or -1. */
+static long plan_reads(kd_server *s, audit_reads *r)
+{
+    kd_server_slot *slot = kd_server_current(s);
+    for (size_t i = 0; i < slot->nargs; i++) {
+        kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
+        if (!a->is_buffer || !a->bytes)
+            continue;
+        kd_audit_sample smp = kd_audit_sample_of(s->audit_seed, a->bytes, element_bytes(a));
+        if (!add_read(r, a, i, smp))
+            return (long)i;
+        size_t chunk = a->bytes < KD_AUDIT_CHUNK_BYTES ? a->bytes : KD_AUDIT_CHUNK_BYTES;
+        for (int end = 0; end < 2 && !a->is_output && smp.count > 1; end++) /* two reads: one 2-D copy's pitch would be the buffer */
+            if (!add_read(r, a, i, (kd_audit_sample){.first = end ? a->bytes - chunk : 0, .pitch = chunk, .chunk = chunk, .count = 1}))
+                return (long)i;
     }
-    return kept;
+    return -1;
+}
+
+/* The planned reads made: waited for once where the vendor can, else one by one. */
+static void make_reads(kd_server *s, const audit_reads *r)
+{
+    if (s->ops->download_samples) {
+        s->ops->download_samples(s, r->read, r->n, "reading the audit's buffers back");
+        return;
+    }
+    for (size_t k = 0; k < r->n; k++) {
+        const kd_sample_read *rd = &r->read[k];
+        if (rd->sample.count == 1 && rd->sample.first == 0)
+            s->ops->download(s, rd->dst, rd->src, kd_audit_sample_bytes(&rd->sample), "reading the audit's buffers back");
+        else
+            s->ops->download_sample(s, rd->dst, rd->src, &rd->sample, "reading the audit's buffers back");
+    }
+}
+
+static void free_reads(audit_reads *r)
+{
+    for (size_t k = 0; k < r->n; k++)
+        free(r->read[k].dst);
+    r->n = 0;
 }
 
 /* audit-prepare: the current slot's mirrors made now (has_mirror), so that the first audit,
@@ -833,22 +862,24 @@ static void audit(kd_server *s, kd_words *w)
     /* Every output's sample, and every input's: one the kernel wrote (a `const` cast away: the
      * next launch, or the other side, computes on other data) is named. */
     char changed[KD_SERVER_MAX_ARGS * 4 + 2] = "";
-    for (size_t i = 0; short_of < 0 && i < slot->nargs; i++) {
+    bool named[KD_SERVER_MAX_ARGS] = {false};
+    static audit_reads reads; /* kept off the stack */
+    if (short_of < 0 && (short_of = plan_reads(s, &reads)) < 0)
+        make_reads(s, &reads);
+    for (size_t k = 0; short_of < 0 && k < reads.n; k++) {
+        size_t i = reads.arg[k];
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
-        if (!a->is_buffer || !a->bytes)
+        const kd_sample_read *rd = &reads.read[k];
+        if (a->is_output) {
+            written += fwrite(rd->dst, 1, kd_audit_sample_bytes(&rd->sample), f);
             continue;
-        kd_audit_sample smp = kd_audit_sample_of(seed, a->bytes, element_bytes(a));
-        unsigned char *got = read_sample(s, a, &smp, a->is_output ? "reading the audit's outputs"
-                                                                  : "reading the audit's inputs back");
-        size_t r = a->is_output ? 0 : audit_rotation(s, a, owner_index(slot, i));
-        if (!got)
-            short_of = (long)i;
-        else if (a->is_output)
-            written += fwrite(got, 1, kd_audit_sample_bytes(&smp), f);
-        else if (!input_kept(s, a, r, &smp, got) || (smp.count > 1 && !ends_kept(s, a, r, &short_of, i)))
-            snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%zu", *changed ? "," : "", i);
-        free(got);
+        }
+        if (named[i] || input_kept(s, a, audit_rotation(s, a, owner_index(slot, i)), &rd->sample, rd->dst))
+            continue;
+        named[i] = true;
+        snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%zu", *changed ? "," : "", i);
     }
+    free_reads(&reads);
     for (size_t i = 0; i < slot->nargs; i++) { /* the run's contents back on the host */
         kd_server_arg *a = kd_server_owner(s, &slot->args[i]);
         if (a->audit_in)

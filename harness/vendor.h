@@ -30,6 +30,14 @@ typedef unsigned long long kd_devptr; /* a device address (CUdeviceptr, hipDevic
 struct kd_server;
 struct kd_server_arg;
 
+/* One read of `audit` (the table's download_samples): buffer src's chunks as `sample` says,
+ * packed into dst. */
+typedef struct kd_sample_read {
+    void *dst;
+    kd_devptr src;
+    kd_audit_sample sample;
+} kd_sample_read;
+
 /* A device-to-device copy (the table's `copy`): bytes at src + src_off to dst + dst_off. */
 typedef struct kd_device_copy {
     kd_devptr dst, src;
@@ -52,6 +60,10 @@ typedef struct kd_vendor {
      * chunks, pitch bytes apart from first), packed one after the other into dst. */
     void (*download_sample)(struct kd_server *s, void *dst, kd_devptr src, const kd_audit_sample *sample,
                             const char *doing);
+    /* Optional: n reads as download_sample makes each, waited for once. An audit reads up to
+     * seven a side (an output, each input's sample and its two ends); each waited for alone
+     * was a synchronisation inside the timing loop. Without it, download_sample one by one. */
+    void (*download_samples)(struct kd_server *s, const kd_sample_read *reads, size_t n, const char *doing);
     /* Optional: c->bytes from c->src + c->src_off to c->dst + c->dst_off, on the device,
      * ordered before the next launch, copy, download and download_sample (it need not be
      * finished when it returns: CUDA queues it on the launches' stream). `audit` then keeps a device copy of each buffer's seeded
