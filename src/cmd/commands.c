@@ -79,7 +79,7 @@ const kd_cmd kd_cmds[] = {
       "kerndiff capture --fn kernel3 -o k3.kdcap -- ./prog 3\n"
       "kerndiff capture --fn add -o add.kdcap -- python3 train.py"},
      .min_operands = 1, .max_operands = -1, .operands = kd_operands_capture,
-     .groups = "capture|build:--fn,--nth,--capture-timeout,--python|output:-q,-v,--force,--no-color",
+     .groups = "capture|build:--fn,--nth,--capture-timeout|output:-q,-v,--force,--no-color",
      .flags = KD_CMDF_ARGV | KD_CMDF_CHECKS | KD_CMDF_WRITES, .run = kd_cmd_capture},
     {KD_CMD_RANK, "rank",
      {"rank", "many candidates against one baseline: correct, then fastest",
@@ -92,7 +92,7 @@ const kd_cmd kd_cmds[] = {
       "kerndiff rank --jobs 8 base.cu HEAD~1:base.cu HEAD~2:base.cu\n"
       "kerndiff rank --slurm '-p gpu -t 30' --wait base.cu candidates/"},
      .min_operands = 0, .max_operands = -1, .operands = kd_operands_rank,
-     .groups = KERNEL_GROUPS "|rank|slurm|app:--top",
+     .groups = KERNEL_GROUPS "|replay|rank|slurm|app:--top",
      .flags = KD_CMDF_CHECKS | KD_CMDF_WRITES, .subjects = SUBJECT(RANK), .run = kd_cmd_rank},
     {KD_CMD_HELP, "help",
      {"help", "the help, of kerndiff or of one command",

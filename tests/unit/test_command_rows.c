@@ -300,6 +300,50 @@ static void built_in_specs_name_real_groups(void **state)
     assert_non_null(kd_command_by_word(kd_cmds, "rank"));
 }
 
+/* The group an option is in ("--top", "-I"): the one whose table has it; the short options
+ * no table lists are the build's (-I, -D) and capture's (-o). */
+static const char *group_of(const char *option)
+{
+    for (const kd_option_group *const *g = kd_option_groups; *g; g++)
+        if (group_has(*g, option))
+            return (*g)->name;
+    return option[1] == 'o' ? "capture" : option[1] == 'I' || option[1] == 'D' ? "build" : NULL;
+}
+
+/* What a command's help lists (`kerndiff help CMD`, the man page's section) it accepts: a help
+ * never offers an option the row refuses. Output options are the subjects' (the help's
+ * Output section is shared); list's Launch section names --launch and --from, which only a
+ * diff replays. */
+static void help_lists_only_what_the_row_accepts(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    for (const kd_command_row *r = kd_cmds; r->name; r++) {
+        if (!(r->flags & KD_CMDF_CHECKS) || !r->help.synopsis)
+            continue;
+        caught c;
+        catch_start(&c, STDOUT_FILENO);
+        kd_help_print_command(&r->help);
+        catch_end(&c, out, sizeof out);
+        size_t checked = 0;
+        for (const char *line = out; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n')) {
+            if (strncmp(line, "  -", 3) != 0)
+                continue;
+            char option[48];
+            snprintf(option, sizeof option, "%.*s", (int)strcspn(line + 2, " ,=[\n"), line + 2);
+            if (kd_format_option_slot(option) >= 0 ||
+                (r->id == KD_CMD_LIST && (!strcmp(option, "--launch") || !strcmp(option, "--from"))))
+                continue;
+            const char *group = group_of(option);
+            if (!group || !kd_command_accepts(r, group, option))
+                fail_msg("kerndiff help %s lists %s (group %s), which its row does not accept", r->help.word, option,
+                         group ? group : "none");
+            checked++;
+        }
+        assert_true(checked > 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +352,7 @@ int main(void)
         cmocka_unit_test(output_guard_takes_its_operands),
         cmocka_unit_test(help_and_completions_list_it),
         cmocka_unit_test(built_in_specs_name_real_groups),
+        cmocka_unit_test(help_lists_only_what_the_row_accepts),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
