@@ -33,7 +33,7 @@ const kd_command_row *kd_command_default(const kd_command_row *rows)
     return NULL;
 }
 
-/* Whether `list` (",'-separated names, up to `end`) holds `option`. */
+/* Whether `list` (","-separated names, up to `end`) holds `option`. */
 static bool listed(const char *list, const char *end, const char *option)
 {
     size_t len = strlen(option);
