@@ -44,7 +44,7 @@ int main(int argc, char **argv)
         return rc;
     }
     kd_trace_set(opts.verbosity);
-    const kd_cmd *cmd = kd_cmd_find(opts.command);
+    const kd_cmd *cmd = opts.row; /* the command's row (cmd/commands.c), found by the parse */
     kd_cmd_args args = {&opts, argc, argv};
     rc = cmd ? cmd->run(&args) : KD_EXIT_TOOL;
     kd_options_free(&opts);

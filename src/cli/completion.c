@@ -1,9 +1,11 @@
 /* Shell completions (--completion bash|zsh|fish), made from the option groups' tables
- * (cli/option_parse.h), the help text and the two tables below. */
+ * (cli/option_parse.h), the help text, the commands' rows (cli/command.h: each word and its
+ * summary; `help CMD`'s words) and the table below. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/command.h"
 #include "cli/option_parse.h"
 #include "cli/options.h"
 
@@ -96,6 +98,28 @@ static const struct option *long_of(int letter)
     return NULL;
 }
 
+/* The command words (`kerndiff WORD`), space-separated. */
+static void print_words(const kd_command_row *rows)
+{
+    bool first = true;
+    for (const kd_command_row *r = rows; r->name; r++)
+        if (kd_command_has_word(r)) {
+            printf("%s%s", first ? "" : " ", r->name);
+            first = false;
+        }
+}
+
+/* What `kerndiff help CMD` takes: every command with a help of its own but help itself. */
+static void print_help_words(const kd_command_row *rows)
+{
+    bool first = true;
+    for (const kd_command_row *r = rows; r->name; r++)
+        if (r->help.synopsis && r->id != KD_CMD_HELP) {
+            printf("%s%s", first ? "" : " ", r->help.word ? r->help.word : r->name);
+            first = false;
+        }
+}
+
 /* bash: the `case` arm of every option of one value kind ('w': one arm per option). */
 static void bash_value_arms(char want)
 {
@@ -132,7 +156,7 @@ static void bash_value_arms(char want)
         printf(") return;; # a value: nothing to offer\n");
 }
 
-static void bash_completion(void)
+static void bash_completion(const kd_command_row *rows)
 {
     /* Each candidate is a line read into COMPREPLY whole: `COMPREPLY=($(compgen ...))` split
      * "c d.cu" in two and expanded a file named "*.cu" to every .cu file. */
@@ -157,14 +181,11 @@ static void bash_completion(void)
         if (*p != ':')
             printf("-%c ", *p);
     printf("\"\n    elif [[ $COMP_CWORD -eq 1 ]]; then\n        mapfile -t COMPREPLY < <(compgen -W \"");
-    for (size_t i = 0; i < kd_command_word_count; i++)
-        printf("%s%s", i ? " " : "", kd_command_words[i].name);
+    print_words(rows);
     printf("\" -- \"$cur\"; compgen -f -- \"$cur\")\n"
            "    elif [[ $COMP_CWORD -eq 2 && ${COMP_WORDS[1]} == help ]]; then\n"
-           "        mapfile -t COMPREPLY < <(compgen -W \"diff");
-    for (size_t i = 0; i < kd_command_word_count; i++) /* kerndiff help CMD */
-        if (strcmp(kd_command_words[i].name, "help") != 0)
-            printf(" %s", kd_command_words[i].name);
+           "        mapfile -t COMPREPLY < <(compgen -W \"");
+    print_help_words(rows); /* kerndiff help CMD */
     printf("\" -- \"$cur\")\n    else\n        _kerndiff_reply -f\n    fi\n}\n"
            "complete -o filenames -F _kerndiff kerndiff\n");
 }
@@ -181,15 +202,19 @@ static void zsh_action(char kind, const char *words)
     }
 }
 
-static void zsh_completion(void)
+static void zsh_completion(const kd_command_row *rows)
 {
     char description[160];
     printf("#compdef kerndiff\n# zsh completion for kerndiff (kerndiff --completion zsh)\n"
            "_kerndiff_first() {\n    _alternative 'commands:command:((");
-    for (size_t i = 0; i < kd_command_word_count; i++) {
-        printf("%s%s\\:\"", i ? " " : "", kd_command_words[i].name);
-        put_quoted(kd_command_words[i].what, false, "\"");
+    bool first = true;
+    for (const kd_command_row *r = rows; r->name; r++) {
+        if (!kd_command_has_word(r))
+            continue;
+        printf("%s%s\\:\"", first ? "" : " ", r->name);
+        put_quoted(r->help.summary ? r->help.summary : "", false, "\"");
         printf("\"");
+        first = false;
     }
     printf("))' 'files:file:_files'\n}\nlocal -a specs\nspecs=(\n");
     for (const struct option *o = kd_opt_long_options(); o->name; o++) {
@@ -226,7 +251,7 @@ static void zsh_completion(void)
     printf(")\n_arguments -s -S : $specs '1: :_kerndiff_first' '*:file:_files'\n");
 }
 
-static void fish_completion(void)
+static void fish_completion(const kd_command_row *rows)
 {
     char description[160];
     printf("# fish completion for kerndiff (kerndiff --completion fish)\n");
@@ -269,24 +294,24 @@ static void fish_completion(void)
         put_quoted(description, true, NULL);
         printf("'\n");
     }
-    for (size_t i = 0; i < kd_command_word_count; i++) {
-        printf("complete -c kerndiff -n __fish_use_subcommand -a %s -d '", kd_command_words[i].name);
-        put_quoted(kd_command_words[i].what, true, NULL);
+    for (const kd_command_row *r = rows; r->name; r++) {
+        if (!kd_command_has_word(r))
+            continue;
+        printf("complete -c kerndiff -n __fish_use_subcommand -a %s -d '", r->name);
+        put_quoted(r->help.summary ? r->help.summary : "", true, NULL);
         printf("'\n");
     }
-    printf("complete -c kerndiff -n '__fish_seen_subcommand_from help' -f -a 'diff"); /* kerndiff help CMD */
-    for (size_t i = 0; i < kd_command_word_count; i++)
-        if (strcmp(kd_command_words[i].name, "help") != 0)
-            printf(" %s", kd_command_words[i].name);
+    printf("complete -c kerndiff -n '__fish_seen_subcommand_from help' -f -a '"); /* kerndiff help CMD */
+    print_help_words(rows);
     printf("'\n");
 }
 
-void kd_print_completion(const char *shell)
+void kd_print_completion(const char *shell, const kd_command_row *rows)
 {
     if (!strcmp(shell, "bash"))
-        bash_completion();
+        bash_completion(rows);
     else if (!strcmp(shell, "zsh"))
-        zsh_completion();
+        zsh_completion(rows);
     else
-        fish_completion();
+        fish_completion(rows);
 }

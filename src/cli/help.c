@@ -2,7 +2,7 @@
  * completions take each option's description from it (cli/completion.c). The output formats'
  * options are not written here: each is a row of report/formats.c's table, listed where its
  * row's section has its place below (a line "@SECTION"), in the table's order. The commands'
- * synopses, descriptions and examples are their rows' (cmd/commands.c, cli/help.h); the exit
+ * synopses, descriptions and examples are their rows' (cmd/commands.c, cli/command.h); the exit
  * statuses are cli/exit_codes.h's table. Every line fits 80 columns: an option whose lines
  * would not is wrapped again here (a format row's text is written elsewhere). */
 #include "cli/help.h"
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
 #include "cli/options.h"
@@ -427,7 +428,7 @@ void kd_help_print_command(const kd_command_help *c)
     kd_sb_free(&sb);
 }
 
-const char *kd_help_subject(int argc, char *const *argv)
+const char *kd_help_subject(int argc, char *const *argv, const struct kd_command_row *rows)
 {
     const struct option *options = kd_opt_long_options();
     bool after_help = false;
@@ -453,7 +454,7 @@ const char *kd_help_subject(int argc, char *const *argv)
             after_help = true;
             continue;
         }
-        if (after_help || kd_is_command_word(w))
+        if (after_help || kd_command_by_word(rows, w))
             return w;
         return NULL; /* a file: the diff's help is the whole help */
     }

@@ -25,8 +25,10 @@ void kd_help_print(const kd_command_help *const *commands, size_t n);
 /* One command's help on stdout: its synopsis, what it does, its options only, its examples. */
 void kd_help_print_command(const kd_command_help *command);
 /* The command the command line asks help on (`kerndiff help CMD`, `kerndiff CMD --help`): the
- * word (one of commands' or not: kd_help_print_for says), or NULL for the global help. */
-const char *kd_help_subject(int argc, char *const *argv);
+ * word (one of commands' or not: kd_help_print_for says), or NULL for the global help. `rows`:
+ * the commands' table (cli/command.h), whose words name a command. */
+struct kd_command_row;
+const char *kd_help_subject(int argc, char *const *argv, const struct kd_command_row *rows);
 /* The help on `subject` (NULL: the global help); returns the exit status: 0, or KD_EXIT_USAGE
  * after saying that no command has that word. */
 int kd_help_print_for(const char *subject, const kd_command_help *const *commands, size_t n);

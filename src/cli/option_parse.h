@@ -1,7 +1,9 @@
 /* option_parse.h — what cli/'s option groups share (private to cli/). Each subsystem declares
  * its own options: one group per file, cli/opts_<subsystem>.c (its long options and the parse
  * of their values, into the subsystem's part of kd_options); cli/options.c walks the groups
- * (kd_option_groups), then takes the operands and checks the options against each other. A
+ * (kd_option_groups), recording which group took each option, then finds the command's row
+ * (cli/command.h), hands it its operands and checks the options against the groups the row
+ * accepts and against each other. A
  * new option is a row in its group's table and a case in its group's parse, plus its line in
  * the help text (cli/help.c), which the man page and the completions are made from. An
  * output format's option is none of these: it comes from its row in report/formats.c. */
@@ -55,6 +57,8 @@ typedef struct kd_parse_state {
     const char **taken_by[KD_FORMAT_OPTIONS_MAX]; /* where an optional output stored a word it took (&opts->output_path[S]) */
     const char *taken[KD_FORMAT_OPTIONS_MAX];
     unsigned char seen[1024];  /* by getopt code: options given, for the checks between them */
+    const struct kd_option_group *group_of[1024]; /* by getopt code: the group whose parse took it */
+    const struct kd_command_row *rows;     /* the commands (cli/command.h) */
 } kd_parse_state;
 
 /* What a group's parse sees of the command line besides its option's value (optarg). */
@@ -88,13 +92,11 @@ const char *kd_help(void);
  * has none would be listed nowhere (test_l1_formats checks every row). */
 bool kd_help_has_section(const char *section);
 
-/* The command words (the first operand), for the parse and the completions. */
-typedef struct kd_command_word {
-    const char *name, *what;
-} kd_command_word;
-extern const kd_command_word kd_command_words[];
-extern const size_t kd_command_word_count;
-bool kd_is_command_word(const char *w);
+/* Whether a word after an optional output (--json [FILE]) is its FILE: not when it is an
+ * option, a command's word (of `rows`, cli/command.h) or a source file by its extension.
+ * cli/options.c's parse and cli/opts_slurm.c's second reading of the command line share it. */
+struct kd_command_row;
+bool kd_opt_takes_word(const struct kd_command_row *rows, const char *word);
 
 /* A number in [lo, hi]; with `percent`, a trailing % is allowed. */
 int kd_opt_number(const char *s, double lo, double hi, bool percent, double *out);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
 #include "cli/outputs.h"
@@ -20,24 +21,13 @@
 #include "compile/build.h"
 #include "ncu/ncu_run.h"
 
-/* The command words (the first operand), for the parse and the completions. */
-const kd_command_word kd_command_words[] = {
-    {"list", "list the kernels of a file and their launch"},
-    {"compare", "diff two saved runs (--save)"},
-    {"app", "two programs' GPU activity, kernel by kernel"},
-    {"capture", "record a kernel launch in a program, for --launch"},
-    {"rank", "many candidates against one baseline: the correct ones, the fastest with confidence"},
-    {"help", "the help: every option, or one command's (help CMD)"},
-};
-const size_t kd_command_word_count = sizeof kd_command_words / sizeof *kd_command_words;
-
 /* The one-letter options (-q -v -h -N, and -I DIR -D NAME[=VALUE] with a value). */
 const char kd_short_options[] = "hqvNI:D:o:";
 
-extern const kd_option_group kd_opts_output, kd_opts_build, kd_opts_launch, kd_opts_timing, kd_opts_counters,
+extern const kd_option_group kd_opts_output, kd_opts_build, kd_opts_launch, kd_opts_replay, kd_opts_timing, kd_opts_counters,
     kd_opts_regions, kd_opts_sanitize, kd_opts_workflow, kd_opts_app, kd_opts_capture, kd_opts_rank, kd_opts_slurm, kd_opts_hotspots;
 const kd_option_group *const kd_option_groups[] = {
-    &kd_opts_output, &kd_opts_build, &kd_opts_launch, &kd_opts_timing, &kd_opts_counters,
+    &kd_opts_output, &kd_opts_build, &kd_opts_launch, &kd_opts_replay, &kd_opts_timing, &kd_opts_counters,
     &kd_opts_regions, &kd_opts_sanitize, &kd_opts_workflow, &kd_opts_app, &kd_opts_capture, &kd_opts_rank,
     &kd_opts_slurm, &kd_opts_hotspots, NULL,
 };
@@ -78,12 +68,9 @@ int kd_opt_number(const char *s, double lo, double hi, bool percent, double *out
     return 0;
 }
 
-bool kd_is_command_word(const char *w)
+bool kd_opt_takes_word(const struct kd_command_row *rows, const char *w)
 {
-    for (size_t i = 0; i < kd_command_word_count; i++)
-        if (strcmp(w, kd_command_words[i].name) == 0)
-            return true;
-    return false;
+    return !((w[0] == '-' && w[1]) || kd_command_by_word(rows, w) || kd_outputs_source_name(w));
 }
 
 /* `--json FILE` (with a space): the next word is the file (any name: the option says the
@@ -103,7 +90,7 @@ void kd_opt_optional_output(kd_opt_ctx *ctx, const char **dest)
     if (optind >= argc)
         return;
     const char *w = argv[optind];
-    if ((w[0] == '-' && w[1]) || kd_is_command_word(w) || kd_outputs_source_name(w))
+    if (!kd_opt_takes_word(st->rows, w))
         return;
     *dest = w;
     optind++;
@@ -114,18 +101,22 @@ void kd_opt_optional_output(kd_opt_ctx *ctx, const char **dest)
     st->taken_by[slot] = dest;
 }
 
-/* How many operands (words after the options, the command word included) the command needs. */
-static int operands_needed(const kd_options *opts, const char *const *positional, int npos)
+/* The row the operands name: their first word's, else the default (the diff). */
+static const kd_command_row *row_of(const kd_parse_state *st, const char *const *positional, int npos)
 {
-    if (npos == 0)
-        return 1; /* git mode on the one file */
-    if (!strcmp(positional[0], "compare"))
-        return 3;
-    if (!strcmp(positional[0], "list"))
-        return 2;
-    if (!strcmp(positional[0], "app"))
-        return opts->diff.at ? 2 : 3;
-    return npos;
+    const kd_command_row *row = npos > 0 ? kd_command_by_word(st->rows, positional[0]) : NULL;
+    return row ? row : kd_command_default(st->rows);
+}
+
+/* How many operands (words after the options, the command word included) the command wants:
+ * while fewer are there, a word an optional output took is given back (give_back). */
+static int operands_needed(const kd_options *opts, const kd_parse_state *st, const char *const *positional, int npos)
+{
+    const kd_command_row *row = row_of(st, positional, npos);
+    if (!row)
+        return npos;
+    int word = npos > 0 && kd_command_has_word(row);
+    return word + (row->wanted ? row->wanted(opts) : row->min_operands);
 }
 
 static int original_index(const kd_parse_state *st, const char *word)
@@ -140,7 +131,8 @@ static int original_index(const kd_parse_state *st, const char *word)
  * the JSON goes to stdout and the word goes back among the operands, in its place. */
 static void give_back(const kd_options *opts, kd_parse_state *st, const char **positional, int *npos)
 {
-    for (int k = 0; k < KD_FORMAT_OPTIONS_MAX && st->taken[k] && *npos < operands_needed(opts, positional, *npos); k++) {
+    for (int k = 0; k < KD_FORMAT_OPTIONS_MAX && st->taken[k] && *npos < operands_needed(opts, st, positional, *npos);
+         k++) {
         int at = *npos, index = original_index(st, st->taken[k]);
         while (at > 0 && original_index(st, positional[at - 1]) > index) {
             positional[at] = positional[at - 1];
@@ -192,9 +184,27 @@ static int unknown_option(int argc, char **argv)
                        "kerndiff [options] -- %s OTHER.cu, or write it as ./%s)", optopt, arg, arg, arg);
 }
 
+/* The command is decided: its row checks its operands (or their count) and stores them. */
+static int take_operands(kd_options *opts, const kd_parse_state *st, const kd_command_row *row,
+                         const char *const *words, int n)
+{
+    opts->command = row->id;
+    opts->row = row;
+    opts->operands = words;
+    opts->noperands = n;
+    kd_operands in = {words, n, st};
+    if (row->operands)
+        return row->operands(opts, &in);
+    if (n < row->min_operands || (row->max_operands >= 0 && n > row->max_operands))
+        return kd_usage_error("usage: %.*s", (int)strcspn(row->help.synopsis ? row->help.synopsis : row->name, "\n"),
+                              row->help.synopsis ? row->help.synopsis : row->name);
+    return 0;
+}
+
 static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *st)
 {
     memset(opts, 0, sizeof *opts);
+    opts->rows = st->rows;
     kd_timing_options_default(&opts->diff.timing);
     opts->diff.counters.repeats = 0; /* auto: kd_ncu_auto_repeats */
     kd_regions_options_default(&opts->diff.regions);
@@ -216,124 +226,40 @@ static int parse_words(int argc, char **argv, kd_options *opts, kd_parse_state *
             st->seen[c] = 1;
         int rc = KD_OPT_NOT_MINE;
         for (const kd_option_group *const *g = kd_option_groups; *g && rc == KD_OPT_NOT_MINE; g++)
-            rc = (*g)->parse(c, opts, &ctx);
-        if (rc == KD_OPT_STOP)
+            if ((rc = (*g)->parse(c, opts, &ctx)) != KD_OPT_NOT_MINE && c >= 0 && c < (int)sizeof st->seen)
+                st->group_of[c] = *g;
+        if (rc == KD_OPT_STOP) { /* --help, --version, --completion: the command is decided */
+            opts->row = kd_command_by_id(st->rows, opts->command);
             return 0;
+        }
         if (rc == KD_OPT_NOT_MINE)
             return unknown_option(argc, argv); /* getopt's '?' */
         if (rc != 0)
             return rc;
     }
-    /* kerndiff capture ... -- CMD ARGS...: every word after the command word is the program's */
-    if (optind < argc && strcmp(argv[optind], "capture") == 0) {
-        opts->command = KD_CMD_CAPTURE;
-        opts->capture.argv = (const char *const *)argv + optind + 1;
-        if (!opts->capture.argv[0])
-            return kd_usage_error("usage: kerndiff capture --fn NAME [--nth K] [--continue] -o FILE -- CMD ARGS...");
-        if (!opts->diff.fn[0])
-            return kd_usage_error("kerndiff capture needs --fn NAME: the kernel whose launch is recorded");
-        if (opts->diff.fn[1] && strcmp(opts->diff.fn[0], opts->diff.fn[1]) != 0)
-            return kd_usage_error("kerndiff capture records one kernel: --fn NAME, not NAME1:NAME2");
-        if (!opts->capture.out)
-            return kd_usage_error("kerndiff capture needs -o FILE: where the capture is written");
-        return 0;
-    }
-    /* kerndiff rank BASE CAND...: every operand after the command word (options moved in front) */
-    if (optind < argc && strcmp(argv[optind], "rank") == 0) {
-        kd_rank_cli_options *r = &opts->rank;
-        opts->command = KD_CMD_RANK;
-        if (!st->seen[OPT_APP_TOP])
-            opts->app.top = 3; /* rank's K (app's --top has its own default) */
-        r->baseline = optind + 1 < argc ? argv[optind + 1] : NULL;
-        r->operands = (const char *const *)argv + optind + 2;
-        r->noperands = optind + 2 < argc ? (size_t)(argc - optind - 2) : 0;
-        if (r->shard >= 0 && r->heats && r->heats != r->shard_of)
-            return kd_usage_error("--shard %d/%u runs heat %d of %u: --heats %u says otherwise", r->shard, r->shard_of,
-                                  r->shard, r->shard_of, r->heats);
-        if (r->shard >= 0)
-            r->heats = r->shard_of;
-        if (!r->heats)
-            r->heats = 1;
-        return 0;
-    }
-    /* GNU getopt has moved every option in front, so the rest are the files. */
-    const char *positional[5];
-    int npos = 0;
+    /* A command whose operands have no bound (rank BASE CAND...) or are a program's argv
+     * (capture ... -- CMD ARGS...): every word after its word is its. */
+    const kd_command_row *row = optind < argc ? kd_command_by_word(st->rows, argv[optind]) : NULL;
+    if (row && (row->max_operands < 0 || (row->flags & KD_CMDF_ARGV)))
+        return take_operands(opts, st, row, (const char *const *)argv + optind + 1, argc - optind - 1);
+    /* GNU getopt has moved every option in front, so the rest are the files: as many as the
+     * command that takes most takes (its word too). */
+    const char **positional = opts->operand_words;
+    int npos = 0, most = 1;
+    for (const kd_command_row *r = st->rows; r->name; r++)
+        if (r->max_operands + kd_command_has_word(r) > most)
+            most = r->max_operands + kd_command_has_word(r);
     while (optind < argc) {
-        if (npos == 3)
+        if (npos == most || npos == (int)(sizeof opts->operand_words / sizeof *opts->operand_words))
             return kd_usage_error("too many files: '%s'", argv[optind]);
         positional[npos++] = argv[optind++];
     }
     give_back(opts, st, positional, &npos);
-    if ((npos == 1 || npos == 2) && strcmp(positional[0], "help") == 0) { /* kerndiff help [CMD] */
-        opts->command = KD_CMD_HELP;
-        return 0;
-    }
-    if (npos > 0 && strcmp(positional[0], "list") == 0) {
-        if (npos != 2)
-            return kd_usage_error("usage: kerndiff list FILE.cu");
-        opts->command = KD_CMD_LIST;
-        opts->diff.files[0] = positional[1];
-        return 0;
-    }
-    if (npos > 0 && strcmp(positional[0], "app") == 0) {
-        if (opts->diff.at && npos != 2)
-            return kd_usage_error("usage: kerndiff app --at REF [--at REF2] [--prepare BUILD] CMD (one command, "
-                               "run at both revisions)");
-        if (!opts->diff.at && npos != 3)
-            return kd_usage_error("usage: kerndiff app [options] CMD1 CMD2 (each command one argument: quote it), "
-                               "or kerndiff app --at REF CMD");
-        if (opts->app.prepare && !opts->diff.at)
-            return kd_usage_error("--prepare builds each side's checkout: it goes with --at REF");
-        const char *at = opts->diff.at;
-        if (at && strstr(at, ".."))
-            return kd_usage_error("kerndiff app takes two revisions as --at %.*s --at %s, not --at %s",
-                               (int)(strstr(at, "..") - at), at, strstr(at, "..") + 2, at);
-        opts->command = KD_CMD_APP;
-        opts->app.at[0] = opts->diff.at;
-        opts->app.at[1] = opts->at_second;
-        opts->diff.files[0] = positional[1];
-        opts->diff.files[1] = positional[npos - 1];
-        return 0;
-    }
-    if (opts->at_second)
-        return kd_usage_error("--at is given once outside kerndiff app (--at A..B for two revisions)");
-    if (opts->app.prepare)
-        return kd_usage_error("--prepare belongs to kerndiff app --at REF CMD");
-    if (npos > 0 && strcmp(positional[0], "compare") == 0) {
-        if (npos != 3)
-            return kd_usage_error("usage: kerndiff compare OLD.json NEW.json");
-        if (kd_options_output(opts, "--trace"))
-            return kd_usage_error("--trace draws a run's region instances, which a saved run does not keep: pass "
-                               "--trace FILE to the run that records them (kerndiff --regions --trace FILE V1 V2)");
-        opts->command = KD_CMD_COMPARE;
-        opts->diff.files[0] = positional[1];
-        opts->diff.files[1] = positional[2];
-        return 0;
-    }
-    if (npos == 1) { /* git mode: the committed version against the working copy */
-        opts->command = KD_CMD_DIFF;
-        opts->diff.git_file = positional[0];
-        return 0;
-    }
-    if (opts->diff.at)
-        return kd_usage_error("--at compares revisions of one file: kerndiff --at REF FILE.cu");
-    if (npos != 2)
-        return kd_usage_error(npos < 2 ? "need two kernel files: kerndiff [options] V1.cu V2.cu"
-                                    : "need exactly two kernel files");
-    opts->command = KD_CMD_DIFF;
-    opts->diff.files[0] = positional[0];
-    opts->diff.files[1] = positional[1];
-    return 0;
-}
-
-/* The first of the given options among codes[] (0 when none), for naming it. */
-static int first_seen(const kd_parse_state *st, const int *codes, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (st->seen[codes[i]])
-            return codes[i];
-    return 0;
+    row = row_of(st, positional, npos);
+    if (!row)
+        return kd_usage_error("need two kernel files: kerndiff [options] V1.cu V2.cu");
+    int word = npos > 0 && kd_command_has_word(row);
+    return take_operands(opts, st, row, positional + word, npos - word);
 }
 
 /* The first output format's option given (the table's order: report/formats.h), or 0. */
@@ -342,15 +268,6 @@ static int first_format_seen(const kd_parse_state *st)
     for (size_t i = 0; kd_format_option_at(i); i++)
         if (st->seen[OPT_FORMAT + (int)i])
             return OPT_FORMAT + (int)i;
-    return 0;
-}
-
-/* The first of a group's options given (in its table's order), or 0. */
-static int group_first_seen(const kd_parse_state *st, const kd_option_group *g)
-{
-    for (const struct option *o = g->options; o->name; o++)
-        if (o->val >= 0 && (size_t)o->val < sizeof st->seen && st->seen[o->val])
-            return o->val;
     return 0;
 }
 
@@ -368,6 +285,53 @@ static const char *option_name(int code)
             return name;
         }
     return "?";
+}
+
+/* An option the row does not accept: named with the one command that takes it, when one
+ * does, else with the command given. */
+static int refuse_option(const kd_command_row *row, const kd_parse_state *st, int code)
+{
+    char name[40], usage[160];
+    snprintf(name, sizeof name, "%s", option_name(code));
+    const char *group = st->group_of[code]->name;
+    const kd_command_row *owner = NULL;
+    int owners = 0;
+    for (const kd_command_row *r = st->rows; r->name; r++)
+        if (r != row && (r->flags & KD_CMDF_CHECKS) && kd_command_accepts(r, group, name)) {
+            owner = r;
+            owners++;
+        }
+    if (owners == 1 && kd_command_has_word(owner))
+        return kd_usage_error("%s belongs to kerndiff %s%s", name, kd_command_usage(owner, usage, sizeof usage),
+                              code == OPT_APP_RUNS ? " (samples of a kernel diff: --min-runs, --max-runs)" : "");
+    return kd_usage_error("%s is not an option of kerndiff %s (its options: kerndiff help %s)", name,
+                          kd_command_usage(row, usage, sizeof usage), row->help.word ? row->help.word : row->name);
+}
+
+/* The options given against the command's row: each of a group the row accepts, each output
+ * one whose format renders what the command shows (report/formats.h). */
+static int check_row(const kd_command_row *row, const kd_parse_state *st)
+{
+    for (size_t i = 0; kd_format_option_at(i); i++) {
+        const kd_format_option *o = kd_format_option_at(i);
+        if (!st->seen[OPT_FORMAT + (int)i] || kd_command_renders(row, o))
+            continue;
+        if (!row->subjects)
+            return kd_usage_error("kerndiff %s prints to the terminal only: %s would write nothing", row->name, o->name);
+        char outputs[128] = "";
+        for (size_t j = 0; kd_format_option_at(j); j++)
+            if (kd_command_renders(row, kd_format_option_at(j)))
+                snprintf(outputs + strlen(outputs), sizeof outputs - strlen(outputs), "%s%s", outputs[0] ? ", " : "",
+                         kd_format_option_at(j)->name);
+        return kd_usage_error("%s is not an option of kerndiff %s (its outputs: %s)", o->name, row->name, outputs);
+    }
+    for (int code = 0; code < (int)sizeof st->seen; code++) {
+        if (!st->seen[code] || !st->group_of[code] || (code >= OPT_FORMAT && code < OPT_FORMAT_END))
+            continue;
+        if (!kd_command_accepts(row, st->group_of[code]->name, option_name(code)))
+            return refuse_option(row, st, code);
+    }
+    return 0;
 }
 
 /* A launch setting that is a constant (no n, block or scalar in it) is checked now, with
@@ -483,45 +447,13 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
         return kd_usage_error("--sanitize-warn is a setting of --sanitize, which is not given: add --sanitize, or drop "
                            "--sanitize-warn");
 
-    /* Options of one command given to another: they would be ignored. */
-    static const int app_only[] = {OPT_APP_RUNS, OPT_APP_RANGE, OPT_APP_STEPS, OPT_APP_TOP, 'N'};
-    int stray = first_seen(st, app_only, sizeof app_only / sizeof *app_only);
-    if (stray == OPT_APP_TOP && opts->command == KD_CMD_RANK)
-        stray = 0; /* rank's top K too */
-    if (stray && opts->command != KD_CMD_APP)
-        return kd_usage_error("%s belongs to kerndiff app%s", option_name(stray),
-                           stray == OPT_APP_RUNS ? " (samples of a kernel diff: --min-runs, --max-runs)" : "");
-    /* kerndiff rank's own groups: the race's options (cli/opts_rank.c) and Slurm's (cli/opts_slurm.c) */
-    static const kd_option_group *const rank_only[] = {&kd_opts_rank, &kd_opts_slurm};
-    for (size_t i = 0; i < sizeof rank_only / sizeof *rank_only && opts->command != KD_CMD_RANK; i++)
-        if ((stray = group_first_seen(st, rank_only[i])))
-            return kd_usage_error("%s belongs to kerndiff rank BASE CAND...", option_name(stray));
-    static const int capture_only[] = {'o', OPT_CAPTURE_CONTINUE};
-    stray = first_seen(st, capture_only, sizeof capture_only / sizeof *capture_only);
-    if (stray && opts->command != KD_CMD_CAPTURE)
-        return kd_usage_error("%s belongs to kerndiff capture --fn NAME -o FILE -- CMD ...", option_name(stray));
-    if ((opts->diff.capture || opts->diff.capture_from) && opts->command != KD_CMD_DIFF)
-        return kd_usage_error("--launch and --from replay a captured launch in a diff of two files");
+    /* What the command's row does not take: an option of a group it does not accept, an
+     * output it has no form of. Either would be ignored. */
+    int rc = check_row(opts->row, st);
+    if (rc != 0)
+        return rc;
     if (opts->diff.capture_from && !opts->diff.fn[0])
         return kd_usage_error("--from 'CMD' needs --fn NAME: the kernel whose launch is captured");
-    if (st->seen[OPT_SIDE] && opts->command != KD_CMD_COMPARE)
-        return kd_usage_error("--side picks a side of each saved run: it belongs to kerndiff compare OLD.json NEW.json");
-    static const int not_for_app[] = {OPT_SWEEP, OPT_WATCH};
-    stray = first_seen(st, not_for_app, sizeof not_for_app / sizeof *not_for_app);
-    for (size_t i = 0; !stray && kd_format_option_at(i); i++) /* the outputs app does not write */
-        if (st->seen[OPT_FORMAT + (int)i] && !kd_format_option_for_app(kd_format_option_at(i)))
-            stray = OPT_FORMAT + (int)i;
-    if (stray && opts->command == KD_CMD_APP) {
-        char outputs[128] = "";
-        for (size_t i = 0; kd_format_option_at(i); i++)
-            if (kd_format_option_for_app(kd_format_option_at(i)))
-                snprintf(outputs + strlen(outputs), sizeof outputs - strlen(outputs), "%s%s", outputs[0] ? ", " : "",
-                         kd_format_option_at(i)->name);
-        return kd_usage_error("%s is not an option of kerndiff app (its outputs: %s)", option_name(stray), outputs);
-    }
-    stray = format_seen ? format_seen : st->seen[OPT_NCU_REPORT] ? OPT_NCU_REPORT : 0;
-    if (stray && opts->command == KD_CMD_LIST)
-        return kd_usage_error("kerndiff list prints to the terminal only: %s would write nothing", option_name(stray));
     if (st->seen[OPT_SWEEP] && kd_sweep_n_list(opts->diff.launch.n))
         return kd_usage_error("--n %s and --sweep are two sweeps: give one", opts->diff.launch.n);
     if (opts->watch && kd_sweep_n_list(opts->diff.launch.n))
@@ -548,13 +480,16 @@ static int check_request(kd_options *opts, const kd_parse_state *st)
 
 int kd_options_parse(int argc, char **argv, kd_options *opts)
 {
-    kd_parse_state st = {.argc = argc};
+    return kd_options_parse_rows(kd_cmds, argc, argv, opts);
+}
+
+int kd_options_parse_rows(const kd_command_row *rows, int argc, char **argv, kd_options *opts)
+{
+    kd_parse_state st = {.argc = argc, .rows = rows};
     st.original = kd_xmalloc(((size_t)argc + 1) * sizeof *st.original);
     memcpy(st.original, argv, (size_t)argc * sizeof *argv);
     int rc = parse_words(argc, argv, opts, &st);
-    bool runs = opts->command == KD_CMD_DIFF || opts->command == KD_CMD_COMPARE || opts->command == KD_CMD_APP ||
-                opts->command == KD_CMD_LIST;
-    if (rc == 0 && runs)
+    if (rc == 0 && opts->row && (opts->row->flags & KD_CMDF_CHECKS))
         rc = check_request(opts, &st);
     free(st.original);
     return rc;

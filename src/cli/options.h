@@ -48,8 +48,15 @@ typedef struct kd_capture_options {
 } kd_capture_options;
 
 
+struct kd_command_row; /* cli/command.h */
+
 typedef struct kd_options {
     kd_command command;
+    const struct kd_command_row *row;  /* the command's row (cli/command.h) */
+    const struct kd_command_row *rows; /* the table it was found in (cmd/commands.c's kd_cmds) */
+    const char *const *operands; /* the words after the command's word (capture: the program's argv) */
+    int noperands;
+    const char *operand_words[8]; /* where the operands of a command with a bound are kept */
     kd_diff_options diff;     /* what the engine is asked (diff/options.h), operands included */
     kd_render_options render; /* --no-color, --all-instructions, --all-metrics, --brief ... */
     const char *sweep;        /* --sweep NAME=a,b,c */
@@ -77,7 +84,7 @@ const char *kd_options_output(const kd_options *opts, const char *option);
 /* Whether a document (--json, --markdown, ... any output option's "-") goes to stdout: then
  * the terminal report does not. */
 bool kd_options_stdout_taken(const kd_options *opts);
-/* A completion script for bash, zsh or fish, from the option table. */
-void kd_print_completion(const char *shell);
+/* A completion script for bash, zsh or fish, from the option table and the commands' rows. */
+void kd_print_completion(const char *shell, const struct kd_command_row *rows);
 
 #endif

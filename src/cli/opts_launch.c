@@ -1,6 +1,6 @@
-/* The options of how each side is launched: --n, --grid, --block, --smem, --buf, --arg, --call,
- * or replayed from a capture: --launch FILE, --from 'CMD'
- * (cli/option_parse.h: one group per subsystem). */
+/* The options of how each side is launched: --n, --grid, --block, --smem, --buf, --arg, --call
+ * (cli/option_parse.h: one group per subsystem; a launch replayed from a capture, --launch and
+ * --from, is cli/opts_replay.c's group). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +16,6 @@ static const struct option options[] = {
     {"buf", required_argument, NULL, OPT_BUF},
     {"arg", required_argument, NULL, OPT_ARG},
     {"call", required_argument, NULL, OPT_CALL},
-    {"launch", required_argument, NULL, OPT_LAUNCH_FILE},
-    {"from", required_argument, NULL, OPT_FROM},
     {NULL, 0, NULL, 0},
 };
 
@@ -47,17 +45,6 @@ static int parse(int c, kd_options *opts, kd_opt_ctx *ctx)
     case OPT_CALL:
         if (parse_call(optarg, opts) != 0)
             return KD_EXIT_USAGE;
-        break;
-    case OPT_LAUNCH_FILE: /* a capture (kerndiff capture): its launch, replayed for both sides */
-        if (!*optarg)
-            return kd_usage_error("--launch wants a capture file (kerndiff capture ... -o FILE)");
-        opts->diff.capture = optarg;
-        break;
-    case OPT_FROM: /* captured from this command, then replayed */
-        if (strspn(optarg, " \t") == strlen(optarg))
-            return kd_usage_error("--from wants the command that launches the kernel (e.g. './prog 3'), got '%s'",
-                                  optarg);
-        opts->diff.capture_from = optarg;
         break;
     default:
         return KD_OPT_NOT_MINE;

@@ -116,8 +116,7 @@ int kd_opts_slurm_shard_request(int argc, char *const argv[], const kd_options *
         bool optional = o && o->has_arg == optional_argument;
         if (optional && !optarg && c >= OPT_FORMAT && c < OPT_FORMAT_END && optind < argc) {
             /* --json [FILE]: the word after it was its file as cli/options.c took it */
-            const char *w = words[optind];
-            if (!((w[0] == '-' && w[1]) || kd_is_command_word(w) || kd_outputs_source_name(w)))
+            if (kd_opt_takes_word(opts->rows, words[optind]))
                 optind++;
         }
         if (c == heats_code) {

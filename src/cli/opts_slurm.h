@@ -1,7 +1,8 @@
 /* opts_slurm.h — the option group of `kerndiff rank --slurm` and `--merge` (issue 32 item 3;
  * rank/slurm.h): --slurm 'SBATCH OPTIONS', --shards N, --wait, --only-shard I,
- * --slurm-dir DIR, --merge DIR. cli/options.c lists the group in kd_option_groups (and refuses
- * its options outside `kerndiff rank`, as it does rank's own); the values parsed go to
+ * --slurm-dir DIR, --merge DIR. cli/options.c lists the group in kd_option_groups; rank's row
+ * (cmd/commands.c) is the only one that accepts it, so every other command refuses its
+ * options (cli/command.h), as it does rank's own; the values parsed go to
  * kd_options' rank.slurm (only_shard -1 and NULLs when not given). */
 #ifndef KD_CLI_OPTS_SLURM_H
 #define KD_CLI_OPTS_SLURM_H

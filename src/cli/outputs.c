@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/command.h"
+#include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parse.h"
 #include "git/run.h"
@@ -364,12 +365,11 @@ int kd_outputs_check(const kd_options *opts)
     /* From here on a write past `ulimit -f` fails (EFBIG) and is said, the report to stdout's
      * too, instead of SIGXFSZ ending kerndiff without a word (util/output.h). */
     kd_output_catch_xfsz();
-    kd_command cmd = opts->command;
-    if (cmd != KD_CMD_DIFF && cmd != KD_CMD_COMPARE && cmd != KD_CMD_APP && cmd != KD_CMD_CAPTURE && cmd != KD_CMD_RANK)
+    /* a command whose row writes (cli/command.h); one document on stdout at most is
+       cli/options.c's check of every request */
+    if (!opts->row || !(opts->row->flags & KD_CMDF_WRITES))
         return 0;
-    /* (cli/options.c's check of a diff's request says it for the others) */
-    if ((cmd == KD_CMD_RANK || cmd == KD_CMD_CAPTURE) && kd_outputs_one_on_stdout(opts) != 0)
-        return KD_EXIT_USAGE;
+    kd_command cmd = opts->command;
     check_set c = {0};
     bool capture = cmd == KD_CMD_CAPTURE;
     if (capture) /* the capture file: like every output, never over an input or a source */
@@ -380,7 +380,7 @@ int kd_outputs_check(const kd_options *opts)
         if (given[i].path && strcmp(given[i].path, "-") != 0)
             add_target(&c, (target){given[i].option, given[i].path, kd_format_option_at(i)->extension, NULL});
     const char *report_dir = opts->diff.counters.report_dir;
-    if (report_dir && cmd == KD_CMD_DIFF)
+    if (report_dir) /* (only the diff's row accepts the counters' options) */
         for (int side = 1; side <= 2; side++) {
             char name[16];
             snprintf(name, sizeof name, "v%d.ncu-rep", side);
@@ -399,16 +399,18 @@ int kd_outputs_check(const kd_options *opts)
         add_input(&c, "the capture --launch replays", opts->diff.capture, NULL);
     } else if (cmd == KD_CMD_APP) {
         add_app(&c, opts);
-    } else if (cmd == KD_CMD_CAPTURE) {
-        /* the program (found through PATH, as it is run; its links followed) and every word
-         * of its command line that names a file: `-o run.sh -- /bin/sh run.sh` would replace
-         * the script the shell reads */
-        size_t n = 0;
-        while (opts->capture.argv && opts->capture.argv[n])
-            n++;
-        add_command_words(&c, opts->capture.argv, n, "the program captured", "a file the captured command names");
-    } else {
+    } else if (cmd == KD_CMD_RANK) {
         add_rank(&c, opts);
+    } else if (opts->row->flags & KD_CMDF_ARGV) {
+        /* capture: the program (found through PATH, as it is run; its links followed) and
+         * every word of its command line that names a file: `-o run.sh -- /bin/sh run.sh`
+         * would replace the script the shell reads */
+        add_command_words(&c, opts->operands, (size_t)opts->noperands, "the program captured",
+                          "a file the captured command names");
+    } else {
+        /* a command of its own row: every operand is an input */
+        for (int i = 0; i < opts->noperands; i++)
+            add_input(&c, "an operand of the command", opts->operands[i], NULL);
     }
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < c.ntargets; i++) {

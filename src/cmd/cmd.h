@@ -1,14 +1,18 @@
-/* cmd.h — kerndiff's commands as ONE table (as git's commands[]): the command word that
- * cli/options.c parsed selects a row, and main.c calls its function. Each command is a
+/* cmd.h — kerndiff's commands as ONE table (as git's commands[]): each row (cli/command.h)
+ * is the whole of a command, and cmd/commands.c holds them: the word the parse finds it by,
+ * its help, its operands and their check, the option groups it accepts, its flags, the
+ * subjects its outputs render, and its run function, which main.c calls. Each command is a
  * module here (cmd/NAME.c); a command runs the engine, hands what it got to report/'s
  * fan-out (report/formats.h) and returns the exit status cli/status.c makes.
  *
- * Adding a command: a word in cli/options (kd_command), one file cmd/NAME.c, one row in
- * cmd/commands.c, whose help part makes `kerndiff help NAME`, `kerndiff NAME --help`, its line
- * in `kerndiff --help` and its section of the man page (scripts/gen-man.py). */
+ * Adding a command: its id in cli/options.h (kd_command), one file cmd/NAME.c, one row in
+ * cmd/commands.c. The row makes the rest: the parse, the refusal of options and outputs it
+ * does not take, the output guards, `kerndiff help NAME`, `kerndiff NAME --help`, its line in
+ * `kerndiff --help`, its section of the man page (scripts/gen-man.py) and its completions. */
 #ifndef KD_CMD_CMD_H
 #define KD_CMD_CMD_H
 
+#include "cli/command.h"
 #include "cli/help.h"
 #include "cli/options.h"
 #include "diff/comparison.h"
@@ -22,17 +26,9 @@ typedef struct kd_cmd_args {
     char **argv;
 } kd_cmd_args;
 
-typedef struct kd_cmd {
-    kd_command id;     /* cli/options.h */
-    const char *name;  /* "diff", "list", ... (for the table's readers) */
-    int (*run)(const kd_cmd_args *a); /* returns the exit status */
-    kd_command_help help; /* its synopsis, options and examples (cli/help.h); none for --version */
-} kd_cmd;
-
-/* The table, ending with a row whose name is NULL. */
-extern const kd_cmd kd_cmds[];
-/* The row of a command, or NULL. */
-const kd_cmd *kd_cmd_find(kd_command id);
+/* A command's row (cli/command.h); the table is kd_cmds[] (cmd/commands.c), ending with a
+ * row whose name is NULL. */
+typedef kd_command_row kd_cmd;
 
 /* The commands (cmd/NAME.c). */
 int kd_cmd_diff(const kd_cmd_args *a);    /* two inputs (or git mode); a sweep; --watch */

@@ -12,9 +12,10 @@ int kd_cmd_help(const kd_cmd_args *a)
 {
     const kd_command_help *rows[16];
     size_t n = 0;
-    for (const kd_cmd *c = kd_cmds; c->name && n < sizeof rows / sizeof *rows; c++)
+    const kd_cmd *table = a->opts->rows ? a->opts->rows : kd_cmds;
+    for (const kd_cmd *c = table; c->name && n < sizeof rows / sizeof *rows; c++)
         rows[n++] = &c->help;
-    return kd_help_print_for(kd_help_subject(a->argc, a->argv), rows, n);
+    return kd_help_print_for(kd_help_subject(a->argc, a->argv, table), rows, n);
 }
 
 /* The Makefile's: the commit built, "+" for changes not committed (unknown outside git). */
@@ -36,6 +37,6 @@ int kd_cmd_version(const kd_cmd_args *a)
 
 int kd_cmd_completion(const kd_cmd_args *a)
 {
-    kd_print_completion(a->opts->completion_shell);
+    kd_print_completion(a->opts->completion_shell, a->opts->rows ? a->opts->rows : kd_cmds);
     return 0;
 }

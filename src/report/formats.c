@@ -136,31 +136,31 @@ const kd_format kd_format_json = {
     "JSON",
     {{"--json", true, "--json[=FILE]",
       "write JSON (docs/json-schema.json) to FILE or stdout (-);\n"
-      "`--json FILE` takes the next word unless it is a source file", "Output", ".json", false},
-     {"--save", false, "--save FILE.json", "the whole result (samples, counters, environment)", "Saving", ".json", true}},
+      "`--json FILE` takes the next word unless it is a source file", "Output", ".json", 0},
+     {"--save", false, "--save FILE.json", "the whole result (samples, counters, environment)", "Saving", ".json", 1u << KD_SUBJECT_APP}},
     json_comparison, json_sweep, json_app, NULL, json_rank, NULL};
 const kd_format kd_format_trace = {
     "trace",
     {{"--trace", false, "--trace FILE.json",
-      "both versions' region timelines for ui.perfetto.dev (implies --regions)", "Regions", ".json", false}},
+      "both versions' region timelines for ui.perfetto.dev (implies --regions)", "Regions", ".json", 0}},
     trace_comparison, NULL, NULL, trace_applies, NULL,
     "the trace holds --regions timelines, and none were taken"};
 const kd_format kd_format_markdown = {
     "Markdown",
-    {{"--markdown", true, "--markdown[=FILE]", "write Markdown to FILE or stdout (`--markdown FILE`, -)", "Output", ".md", false}},
+    {{"--markdown", true, "--markdown[=FILE]", "write Markdown to FILE or stdout (`--markdown FILE`, -)", "Output", ".md", 0}},
     markdown_comparison, markdown_sweep, markdown_app, NULL, markdown_rank, NULL};
 const kd_format kd_format_html = {
     "HTML",
     {{"--html", false, "--html FILE",
       "a self-contained HTML report with charts (samples, speedup CI,\n"
       "roofline, regions and a timeline of one block per side; a sweep's\n"
-      "time and speedup against its values; app: its top kernels)", "Output", ".html", false}},
+      "time and speedup against its values; app: its top kernels)", "Output", ".html", 0}},
     html_comparison, html_sweep, html_app, NULL, html_rank, NULL};
 const kd_format kd_format_csv = {
     "CSV",
     {{"--csv", false, "--csv FILE",
       "the raw samples (side,index,round,ns,throttled), or one row per\n"
-      "sweep point; \"-\" writes any document to stdout (one at most)", "Output", ".csv", false}},
+      "sweep point; \"-\" writes any document to stdout (one at most)", "Output", ".csv", 0}},
     csv_comparison, csv_sweep, NULL, csv_applies, NULL,
     "the CSV holds the timing's raw samples, and nothing was timed"};
 
@@ -193,10 +193,12 @@ const kd_format *kd_format_for_option(const char *option)
     return NULL;
 }
 
-bool kd_format_option_for_app(const kd_format_option *o)
+static kd_format_render renderer(const kd_format *f, kd_subject_kind kind);
+
+bool kd_format_option_renders(const kd_format_option *o, kd_subject_kind kind)
 {
     const kd_format *f = o ? kd_format_for_option(o->name) : NULL;
-    return f && f->app && !o->not_for_app;
+    return f && renderer(f, kind) && !(o->not_for & (1u << kind));
 }
 
 const kd_format_option *kd_format_option_at(size_t slot)

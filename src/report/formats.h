@@ -1,8 +1,9 @@
 /* formats.h — kerndiff's outputs as ONE table: the terminal report and each document a user
  * can ask for (JSON, trace, Markdown, HTML, CSV). A row names the format, the options that
  * ask for it, and a render function per subject it can show: a comparison (a diff or
- * `kerndiff compare`), a sweep, or `kerndiff app`; a row without one for a subject is not
- * written for it. The fan-out (kd_formats_write) is the only code that opens, renders and
+ * `kerndiff compare`), a sweep, `kerndiff app` or `kerndiff rank`; a row without one for a
+ * subject is not written for it, and a command whose row (cli/command.h) shows only subjects
+ * an option renders none of refuses that option before anything runs. The fan-out (kd_formats_write) is the only code that opens, renders and
  * writes outputs: it attempts every output asked for, even after one fails, and says each
  * failure (the output and its path).
  *
@@ -52,8 +53,8 @@ typedef struct kd_format_option {
     const char *help;      /* --help's description; each '\n' starts a continuation line */
     const char *section;   /* the --help heading it is listed under ("Output"; cli/help.c's places) */
     const char *extension; /* a report's usual extension, for the hint when FILE is refused (".json") */
-    bool not_for_app;      /* kerndiff app does not write it although its row has an app renderer
-                              (--save: a diff's whole result) */
+    unsigned not_for;      /* subjects it is not written for although its row renders them, by bit
+                              (1u << kd_subject_kind; --save: a diff's whole result, not app's) */
 } kd_format_option;
 
 /* Options in all the rows together, at most (kd_options holds one FILE per slot). */
@@ -77,9 +78,10 @@ extern const kd_format kd_format_terminal;
 
 /* The row an option asks for ("--save": JSON), or NULL. */
 const kd_format *kd_format_for_option(const char *option);
-/* Whether kerndiff app writes what this option asks for: its row renders an app, and the
- * option is not marked not_for_app. */
-bool kd_format_option_for_app(const kd_format_option *o);
+/* Whether what this option asks for is written for a subject: its row has a renderer for
+ * it, and the option is not marked not_for it. A command's row (cli/command.h) names its
+ * subjects; an option that renders none of them is refused for the command. */
+bool kd_format_option_renders(const kd_format_option *o, kd_subject_kind kind);
 
 /* The options of every row as one list, the table's order (terminal, JSON's --json then
  * --save, ...): the option in `slot` (0 up), NULL past the last one. Its slot is where its

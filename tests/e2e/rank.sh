@@ -89,6 +89,29 @@ if grep -qx ok "$WORK/rank_heats.check"; then ok "rank_heats: 3 shards partition
 else fail "rank_heats: shards against the one-process rank" "$WORK/rank_heats.check"; fi
 
 # Usage and input errors
+# Rank's outputs are checked as every command's are, from its row (cli/command.h; issue 44):
+# `--html victim.cu BASE CAND` wrote HTML over victim.cu with exit 0 before rank had a row;
+# two documents on stdout ran into each other; --csv (rank has no CSV form) was ignored.
+R_OUT="$WORK/rank_out"
+mkdir -p "$R_OUT"
+printf '// not a report\n' >"$R_OUT/victim.cu"
+cp "$R_OUT/victim.cu" "$R_OUT/victim.orig"
+run rank_html_victim 2 -- rank --html "$R_OUT/victim.cu" "$R_BASE" "$R_DIR/cand1.cu"
+has rank_html_victim err "^kerndiff: --html would write a report to '.*victim\.cu', whose extension \(\.cu\) is a source file's"
+if cmp -s "$R_OUT/victim.cu" "$R_OUT/victim.orig"; then ok "rank_html_victim: victim.cu untouched"
+else fail "rank_html_victim: victim.cu was written" "$R_OUT/victim.cu"; fi
+run rank_two_stdout 2 -- rank --json - --markdown - "$R_BASE" "$R_DIR/cand1.cu"
+has rank_two_stdout err "^kerndiff: --json and --markdown both write to standard output"
+lacks rank_two_stdout out 'kerndiff'
+run rank_csv 2 -- rank --csv "$R_OUT/r.csv" "$R_BASE" "$R_DIR/cand1.cu"
+has rank_csv err "^kerndiff: --csv is not an option of kerndiff rank \(its outputs: --json, --save, --markdown, --html\)$"
+lacks rank_csv err 'gate|race|built'
+if [ ! -e "$R_OUT/r.csv" ]; then ok "rank_csv: no file"; else fail "rank_csv: a CSV was written"; fi
+run rank_trace 2 -- rank --trace "$R_OUT/t.json" "$R_BASE" "$R_DIR/cand1.cu"
+has rank_trace err "^kerndiff: --trace is not an option of kerndiff rank"
+# An option of a group rank's row does not accept is refused naming it, not ignored.
+run rank_regions 2 -- rank --regions "$R_BASE" "$R_DIR/cand1.cu"
+has rank_regions err "^kerndiff: --regions is not an option of kerndiff rank BASE CAND\.\.\. \(its options: kerndiff help rank\)$"
 run rank_no_cands 2 -- rank "$R_BASE"
 has rank_no_cands err 'no candidate given'
 run rank_heats_elsewhere 2 -- --heats 2 "$R_BASE" "$R_DIR/cand1.cu"

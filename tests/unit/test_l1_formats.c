@@ -63,16 +63,20 @@ static void options_come_from_the_table(void **state)
         assert_int_equal(named[i].code, OPT_FORMAT + slot);
     }
     assert_int_equal(kd_format_option_slot("--json"), 0); /* the terminal has none: JSON's are first */
-    /* kerndiff app's outputs follow the table: a row with an app renderer, less --save */
+    /* kerndiff app's and rank's outputs follow the table: a row with a renderer for the subject,
+     * less an option marked not_for it (--save: not for app) */
     static const struct {
         const char *name;
-        bool app;
-    } for_app[] = {{"--json", true}, {"--markdown", true}, {"--html", true},
-                   {"--save", false}, {"--csv", false}, {"--trace", false}};
-    for (size_t i = 0; i < sizeof for_app / sizeof *for_app; i++)
-        assert_int_equal(kd_format_option_for_app(kd_format_option_at((size_t)kd_format_option_slot(for_app[i].name))),
-                         for_app[i].app);
-    assert_false(kd_format_option_for_app(NULL));
+        bool app, rank;
+    } renders[] = {{"--json", true, true}, {"--markdown", true, true}, {"--html", true, true},
+                   {"--save", false, true}, {"--csv", false, false}, {"--trace", false, false}};
+    for (size_t i = 0; i < sizeof renders / sizeof *renders; i++) {
+        const kd_format_option *fo = kd_format_option_at((size_t)kd_format_option_slot(renders[i].name));
+        assert_int_equal(kd_format_option_renders(fo, KD_SUBJECT_APP), renders[i].app);
+        assert_int_equal(kd_format_option_renders(fo, KD_SUBJECT_RANK), renders[i].rank);
+        assert_true(kd_format_option_renders(fo, KD_SUBJECT_COMPARISON));
+    }
+    assert_false(kd_format_option_renders(NULL, KD_SUBJECT_COMPARISON));
     assert_int_equal(kd_format_option_slot("--nope"), -1);
 
     const char *help = kd_help();
@@ -184,14 +188,14 @@ static void every_command_has_a_row(void **state)
 {
     (void)state;
     const kd_command ids[] = {KD_CMD_DIFF, KD_CMD_LIST, KD_CMD_COMPARE, KD_CMD_APP, KD_CMD_HELP, KD_CMD_VERSION,
-                              KD_CMD_COMPLETION};
+                              KD_CMD_COMPLETION, KD_CMD_CAPTURE, KD_CMD_RANK};
     for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
-        const kd_cmd *c = kd_cmd_find(ids[i]);
+        const kd_cmd *c = kd_command_by_id(kd_cmds, ids[i]);
         assert_non_null(c);
         assert_non_null(c->run);
         assert_int_equal(c->id, ids[i]);
     }
-    assert_null(kd_cmd_find((kd_command)999));
+    assert_null(kd_command_by_id(kd_cmds, (kd_command)999));
 }
 
 /* Exit codes: the outcome first, then a lost output, then the gate (its sentence is report/'s). */

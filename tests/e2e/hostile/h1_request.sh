@@ -30,7 +30,7 @@ has h1_sanitize_warn_alone err "^kerndiff: --sanitize-warn is a setting of --san
 run h1_watch_json 2 -- --watch --json="$WORK/h1_w.json" "$A" "$B"
 has h1_watch_json err "^kerndiff: --watch and --json contradict each other"
 run h1_runs_in_diff 2 -- --runs 5 "$A" "$B"
-has h1_runs_in_diff err "^kerndiff: --runs belongs to kerndiff app \(samples of a kernel diff: --min-runs, --max-runs\)$"
+has h1_runs_in_diff err "^kerndiff: --runs belongs to kerndiff app CMD1 CMD2 \(samples of a kernel diff: --min-runs, --max-runs\)$"
 # A typo gets the nearest option by its beginning: --nn is --n, not --fn.
 run h1_typo_nn 2 -- --nn 16M "$A" "$B"
 has h1_typo_nn err "^kerndiff: unknown option '--nn': did you mean --n\?$"
