@@ -143,9 +143,29 @@ def gemv_forward(x, W, mx=False):
 gemv = gemv_forward
 PY
 printf 'from normpkg.kernels.gemv_kernels import gemv\n\n\ndef test_gemv():\n    gemv(None, None)\n' >"$K7/tests/test_gemv.py"
+# gemlite's dispatch: a class whose attribute is the wrapper, in a table another module indexes
+cat >>"$K7/normpkg/kernels/gemv_kernels.py" <<'PY'
+
+
+class gemv_ops:
+    kernel = [gemv_INT_kernel, gemv_MX_kernel]
+    forward = gemv_forward
+PY
+cat >"$K7/normpkg/core.py" <<'PY'
+from .kernels.gemv_kernels import gemv_ops
+
+MAPPING = {"GEMV": gemv_ops}
+
+
+def forward_functional(x, W, matmul_type="GEMV"):
+    return MAPPING[matmul_type].forward(x, W)
+PY
+printf 'from normpkg.core import forward_functional\n\n\ndef test_dispatch():\n    forward_functional(None, None)\n' \
+    >"$K7/tests/test_dispatch.py"
 run k7_alias 3 -- "$K7/normpkg/kernels/gemv_kernels.py" "$K7/normpkg/kernels/gemv_kernels.py"
 has k7_alias err "gemv_kernels\.py launches none of its kernels itself \(gemv_forward does\); their callers"
 has k7_alias err "^kerndiff:   1\. tests/test_gemv\.py::test_gemv calls gemv\(\): --fn gemv_INT_kernel "
+has k7_alias err "^kerndiff:   2\. tests/test_dispatch\.py::test_dispatch calls forward_functional\(\): --fn gemv_INT_kernel "
 # list: the launch through the alias is the file's own (in gemv_forward), for both kernels
 run k7_alias_list 0 -- list "$K7/normpkg/kernels/gemv_kernels.py"
 python3 scripts/kerndiff-triton.py list "$K7/normpkg/kernels/gemv_kernels.py" >"$WORK/k7_alias_list.json"
