@@ -924,6 +924,15 @@ int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *
             add_from_build(side);
             *ptx = side->build.ptx;
             side->build.ptx = NULL;
+        } else if (rc == KD_OK && side->kernels.count == 0) {
+            /* A file that instantiates its kernels from a project header (the corpus's item 9:
+               mamba's selective_scan_fwd_fp32.cu) and did not build: the kernels its headers
+               define, as read (each with its header). */
+            kd_kernel_list headers;
+            header_kernels(side, &headers);
+            headers.macro_kernels = side->kernels.macro_kernels;
+            kd_kernel_list_free(&side->kernels);
+            side->kernels = headers;
         }
     }
     *kernels = side->kernels;
