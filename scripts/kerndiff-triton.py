@@ -1368,10 +1368,22 @@ def _call_base(f):
     return f.id if isinstance(f, ast.Name) else None
 
 
+_CALLED = {}
+
+
 def _called_names(node):
     """Names a piece of code calls or hands on: f(...), mod.f(...) (as 'f' and 'mod.f'),
     Cls.apply(...) (as 'Cls'), MAP[key].fn(...) (as 'MAP'), names passed as arguments (a
-    benchmark's fn=wrapper), and the names a called local alias stands for (f = wrapper; f(x))."""
+    benchmark's fn=wrapper), and the names a called local alias stands for (f = wrapper; f(x)).
+    Kept per node (the search asks again for each round)."""
+    if id(node) in _CALLED and _CALLED[id(node)][0] is node:
+        return _CALLED[id(node)][1]
+    out = _called_names_of(node)
+    _CALLED[id(node)] = (node, out)
+    return out
+
+
+def _called_names_of(node):
     out = set()
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
@@ -1594,6 +1606,19 @@ def _reaches(node, bound, local_reach):
     return best
 
 
+def _without_defs(node):
+    """A copy of a statement without the functions and classes it defines (an `if` at module
+    level that defines a function runs its definition, not its body)."""
+    node = copy_module.deepcopy(node)
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    for n in ast.walk(node):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(n, field, None)
+            if isinstance(stmts, list) and any(isinstance(st, defs) for st in stmts):
+                setattr(n, field, [st for st in stmts if not isinstance(st, defs)] or [ast.Pass()])
+    return node
+
+
 def _main_block(tree):
     for node in tree.body:
         if isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) and "__main__" in ast.unparse(node.test):
@@ -1604,16 +1629,19 @@ def _main_block(tree):
 def _candidate(rel, test, line, r, kind, argv, where=None):
     """One candidate; r: _reaches's answer (rank, via, kernels, depth)."""
     c = {"file": rel, "test": test, "line": line, "rank": r[0], "kind": kind, "via": r[1],
-         "kernels": sorted(r[2]), "depth": r[3], "argv": argv}
+         "kernels": sorted(r[2]), "depth": r[3], "affinity": 1, "argv": argv}
     if where:
         c["where"] = where
     return c
 
 
-def _file_candidates(tree, rel, kind, bound, file_module, python, direct=True):
+def _file_candidates(tree, rel, kind, bound, file_module, python, direct=True, library=False):
     """The candidates of one file: its test functions that reach the kernel, else its
     __main__ block or module-level code, else the file itself when it imports (direct) the
-    kernel's module or a module of its wrappers, not only a package that re-exports one."""
+    kernel's module or a module of its wrappers, not only a package that re-exports one. A
+    library module (library: in a package, no __main__ block) is no caller through its
+    module-level code: that registers or binds the wrapper (register_kernel(...)(ops.fn)), it
+    does not run it."""
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     local_reach = {}  # helpers of the file that reach the kernel: name -> (the way, kernels)
     for _ in range(4):
@@ -1641,10 +1669,11 @@ def _file_candidates(tree, rel, kind, bound, file_module, python, direct=True):
     script_argv = [python, "-m", run_mod] if run_mod else [python, rel]
     if not out and kind != "test":
         main = _main_block(tree)
-        top = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                                          ast.Import, ast.ImportFrom))]
+        top = [_without_defs(s) for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                         ast.ClassDef, ast.Import, ast.ImportFrom))]
+        main = _without_defs(main) if main is not None else None
         for where, body in (("__main__", main), ("module level", ast.Module(body=top, type_ignores=[]))):
-            if body is None:
+            if body is None or (library and where == "module level"):
                 continue
             r = _reaches(body, bound, local_reach)
             if r:
@@ -1840,8 +1869,13 @@ def cmd_callers(path, root, only=None):
             continue
         direct = _bindings(ftree, {m: targets[m] for m in direct_modules if m in targets}, file_module,
                            os.path.basename(full) == "__init__.py")[1]
-        candidates += _file_candidates(ftree, rel, kind, bound, file_module, python, direct)
-    candidates.sort(key=lambda c: (c["rank"], c["depth"], CALLER_KIND_ORDER.get(c["kind"], 9), c["file"], c["line"]))
+        library = kind == "script" and _main_block(ftree) is None and \
+            os.path.exists(os.path.join(os.path.dirname(full), "__init__.py"))
+        candidates += _file_candidates(ftree, rel, kind, bound, file_module, python, direct, library)
+    for c in candidates:  # tests/test_cumsum.py for cumsum.py: the module's own test, among equals
+        c["affinity"] = 0 if base.lower().strip("_") in os.path.basename(c["file"]).lower() else 1
+    candidates.sort(key=lambda c: (c["rank"], c["depth"], c["affinity"], CALLER_KIND_ORDER.get(c["kind"], 9),
+                                   c["file"], c["line"]))
     json.dump({"root": root, "module": self_module, "kernels": sorted(kernels), "wrappers": wrappers,
                "candidates": candidates[:CALLER_MAX], "found": len(candidates), "scanned": len(files),
                "capped": capped, "nearest": [] if candidates else nearest}, sys.stdout)

@@ -45,6 +45,8 @@ static int by_rank(const void *a, const void *b)
         return x->rank < y->rank ? -1 : 1;
     if (x->depth != y->depth)
         return x->depth < y->depth ? -1 : 1;
+    if (x->affinity != y->affinity)
+        return x->affinity < y->affinity ? -1 : 1;
     int kx = kind_order(x->kind), ky = kind_order(y->kind);
     if (kx != ky)
         return kx < ky ? -1 : 1;
@@ -107,6 +109,8 @@ int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why)
         json_t *depth = json_object_get(v, "depth");
         c->depth = json_is_integer(depth) && json_integer_value(depth) >= 0 && json_integer_value(depth) < 1000
                        ? (int)json_integer_value(depth) : 0;
+        c->affinity = json_integer_value(json_object_get(v, "affinity")) == 0 &&
+                      json_is_integer(json_object_get(v, "affinity")) ? 0 : 1;
         kd_strbuf via = {0}, cmd = {0};
         size_t j;
         json_t *x;

@@ -30,6 +30,8 @@ typedef struct kd_caller {
     int line;
     int rank;        /* 1, 2, 3 as above */
     int depth;       /* the calls between it and the launch (the nearer first within a rank; 0 unknown) */
+    int affinity;    /* 0: its file is named for the kernel's module (tests/test_cumsum.py for cumsum.py),
+                        first among equal depths; 1 otherwise (and when not said) */
     char *kind;      /* "test", "self", "benchmark", "script" */
     char *via;       /* the calls on the way to the kernel: "helper -> rms_norm" ("" for rank 3) */
     kd_strlist kernels; /* the file's kernels it reaches (its wrappers launch), sorted by name */

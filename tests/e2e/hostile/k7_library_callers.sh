@@ -142,7 +142,13 @@ def gemv_forward(x, W, mx=False):
 
 gemv = gemv_forward
 PY
-printf 'from normpkg.kernels.gemv_kernels import gemv\n\n\ndef test_gemv():\n    gemv(None, None)\n' >"$K7/tests/test_gemv.py"
+printf 'from normpkg.kernels.gemv_kernels import gemv\n\n\ndef test_gemv():\n    gemv(None, None)\n' >"$K7/tests/test_a_gemv.py"
+# the module's own test (named for it) first among callers as near
+printf 'from normpkg.kernels.gemv_kernels import gemv\n\n\ndef test_own():\n    gemv(None, None)\n' \
+    >"$K7/tests/test_gemv_kernels.py"
+# a library module that registers the wrapper at import: no caller (importing it runs nothing)
+printf 'from .kernels.gemv_kernels import gemv\n\nREGISTRY = {}\nREGISTRY.setdefault("gemv", gemv)\nprint(gemv)\n' \
+    >"$K7/normpkg/registry.py"
 # gemlite's dispatch: a class whose attribute is the wrapper, in a table another module indexes
 cat >>"$K7/normpkg/kernels/gemv_kernels.py" <<'PY'
 
@@ -164,8 +170,12 @@ printf 'from normpkg.core import forward_functional\n\n\ndef test_dispatch():\n 
     >"$K7/tests/test_dispatch.py"
 run k7_alias 3 -- "$K7/normpkg/kernels/gemv_kernels.py" "$K7/normpkg/kernels/gemv_kernels.py"
 has k7_alias err "gemv_kernels\.py launches none of its kernels itself \(gemv_forward does\); their callers"
-has k7_alias err "^kerndiff:   1\. tests/test_gemv\.py::test_gemv calls gemv\(\): --fn gemv_INT_kernel "
-has k7_alias err "^kerndiff:   2\. tests/test_dispatch\.py::test_dispatch calls forward_functional\(\): --fn gemv_INT_kernel "
+has k7_alias err "^kerndiff:   1\. tests/test_gemv_kernels\.py::test_own calls gemv\(\): --fn gemv_INT_kernel "
+has k7_alias err "^kerndiff:   2\. tests/test_a_gemv\.py::test_gemv calls gemv\(\): --fn gemv_INT_kernel "
+has k7_alias err "^kerndiff:   3\. tests/test_dispatch\.py::test_dispatch calls forward_functional\(\): --fn gemv_INT_kernel "
+python3 scripts/kerndiff-triton.py callers "$K7/normpkg/kernels/gemv_kernels.py" "" >"$WORK/k7_alias_callers.json"
+if grep -q 'registry' "$WORK/k7_alias_callers.json"; then fail "k7_alias: a library module's registration is a caller" "$WORK/k7_alias_callers.json"
+else ok "k7_alias: a library module's registration is no caller"; fi
 # list: the launch through the alias is the file's own (in gemv_forward), for both kernels
 run k7_alias_list 0 -- list "$K7/normpkg/kernels/gemv_kernels.py"
 python3 scripts/kerndiff-triton.py list "$K7/normpkg/kernels/gemv_kernels.py" >"$WORK/k7_alias_list.json"
