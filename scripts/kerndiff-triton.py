@@ -408,10 +408,34 @@ def local_imports(tree, folder):
     return found
 
 
+def name_aliases(tree, names):
+    """{alias: {names}} for `alias = name` assignments anywhere in tree (a wrapper's local
+    `gemv_kernel = gemv_INT_kernel`, one per branch of an if: both, or a module-level alias),
+    where name is one of names or itself such an alias; an alias never shadows one of names."""
+    found = {}
+    assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name)]
+    for _ in range(4):  # chains a = b; c = a
+        changed = False
+        for n in assigns:
+            alias, value = n.targets[0].id, n.value.id
+            if alias in names:
+                continue
+            add = {value} if value in names else found.get(value, set())
+            if add - found.get(alias, set()):
+                found.setdefault(alias, set()).update(add)
+                changed = True
+        if not changed:
+            break
+    return found
+
+
 def launches_in(tree, names):
     """The file's own launches of its kernels: NAME[grid](...), NAME.warmup(...), NAME.run(...),
-    by kernel name, each {"line", "args": [ast nodes], "keywords": {name: node}}."""
+    also through an alias (`k = NAME` then k[grid](...)) and as mod.NAME[grid](...), by kernel
+    name, each {"line", "args": [ast nodes], "keywords": {name: node}}."""
     found = {}
+    aliases = name_aliases(tree, names)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -420,13 +444,29 @@ def launches_in(tree, names):
                 dotted(f.value.func).rsplit(".", 1)[-1] in ("wrap_triton", "capture_triton") and \
                 isinstance(f.value.args[0], ast.Name):
             name = f.value.args[0].id  # torch.library.wrap_triton(kernel)[grid](...)
-        elif isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name):
-            name = f.value.id
-        elif isinstance(f, ast.Attribute) and f.attr in ("warmup", "run") and isinstance(f.value, ast.Name):
-            name = f.value.id
-        if name in names:
-            found.setdefault(name, []).append({"line": node.lineno, "args": node.args, "node": node,
-                                               "keywords": {k.arg: k.value for k in node.keywords if k.arg}})
+        elif isinstance(f, ast.Subscript) and isinstance(f.value, (ast.Name, ast.Attribute)):
+            name = dotted(f.value)
+        elif isinstance(f, ast.Attribute) and f.attr in ("warmup", "run") and isinstance(f.value, (ast.Name, ast.Attribute)):
+            name = dotted(f.value)
+        for kernel in sorted(aliases.get(name, {name})):
+            if kernel in names:
+                found.setdefault(kernel, []).append({"line": node.lineno, "args": node.args, "node": node,
+                                                     "keywords": {k.arg: k.value for k in node.keywords if k.arg}})
+    return found
+
+
+def jax_launches(tree, names):
+    """{kernel: [lines]} of jax_triton.triton_call(..., kernel=NAME, ...) calls (a JAX launch,
+    which a torch/CUDA capture cannot take)."""
+    found = {}
+    aliases = name_aliases(tree, names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and dotted(node.func).rsplit(".", 1)[-1] == "triton_call":
+            for k in node.keywords:
+                if k.arg == "kernel" and isinstance(k.value, ast.Name):
+                    for name in sorted(aliases.get(k.value.id, {k.value.id})):
+                        if name in names:
+                            found.setdefault(name, []).append(node.lineno)
     return found
 
 
@@ -566,6 +606,9 @@ def cmd_list(path):
     launches = launches_in(tree, names | set(aliases))
     for alias, kernel in aliases.items():
         launches.setdefault(kernel, []).extend(launches.pop(alias, []))
+    jax = jax_launches(tree, names | set(aliases))
+    for alias, kernel in aliases.items():
+        jax.setdefault(kernel, []).extend(jax.pop(alias, []))
     runs, enclosing = reached_lines(tree)
     helpers = called_from_jit(jit_fns)
     kernels = []
@@ -580,6 +623,8 @@ def cmd_list(path):
         # A jitted function the file never launches but other jitted functions call is a helper
         # (inlined into its callers), not a kernel.
         k["helper"] = node.name in helpers and not mine
+        # launched through jax_triton.triton_call(kernel=NAME): a JAX launch, not one kerndiff captures
+        k["jax_launches"] = sorted(jax.get(node.name, []))
         typed_from_call(k, launches.get(node.name, []))
         kernels.append(k)
     if any(k["configs_from"] for k in kernels):
@@ -1313,11 +1358,32 @@ CALLER_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "build", "dist", "ven
                     "__pycache__", "site-packages", ".tox", ".nox", ".eggs", ".mypy_cache", ".pytest_cache",
                     "third_party", "3rdparty", ".cache"}
 CALLER_KIND_ORDER = {"test": 0, "self": 1, "benchmark": 2, "script": 3}
+CALLER_ROUNDS = 4  # modules followed from the kernel's: kernels -> layer -> package -> ...
+
+
+def _call_base(f):
+    """The name a call through tables and attributes starts from: MAP for MAP[key].forward(x)."""
+    while isinstance(f, (ast.Attribute, ast.Subscript, ast.Call)):
+        f = f.func if isinstance(f, ast.Call) else f.value
+    return f.id if isinstance(f, ast.Name) else None
+
+
+_CALLED = {}
 
 
 def _called_names(node):
     """Names a piece of code calls or hands on: f(...), mod.f(...) (as 'f' and 'mod.f'),
-    Cls.apply(...) (as 'Cls'), and names passed as arguments (a benchmark's fn=wrapper)."""
+    Cls.apply(...) (as 'Cls'), MAP[key].fn(...) (as 'MAP'), names passed as arguments (a
+    benchmark's fn=wrapper), and the names a called local alias stands for (f = wrapper; f(x)).
+    Kept per node (the search asks again for each round)."""
+    if id(node) in _CALLED and _CALLED[id(node)][0] is node:
+        return _CALLED[id(node)][1]
+    out = _called_names_of(node)
+    _CALLED[id(node)] = (node, out)
+    return out
+
+
+def _called_names_of(node):
     out = set()
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
@@ -1332,33 +1398,94 @@ def _called_names(node):
                     out.add(d.split(".", 1)[0] + "." + d.rsplit(".", 1)[-1])
                     if isinstance(f, ast.Attribute):
                         out.add(dotted(f.value))  # Cls.apply(...), obj.method(...)
+            elif isinstance(f, ast.Call) and dotted(f.func) == "getattr" and f.args and dotted(f.args[0]):
+                out.add("getattr:" + dotted(f.args[0]))  # getattr(mod, name)(...): one of mod's names
+            else:
+                base = _call_base(f)
+                if base:
+                    out.add(base)
             for a in list(n.args) + [k.value for k in n.keywords]:
                 if isinstance(a, (ast.Name, ast.Attribute)) and dotted(a):
                     out.add(dotted(a))
                     out.add(dotted(a).rsplit(".", 1)[-1])
+    assigns = [n for n in ast.walk(node) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and isinstance(n.value, (ast.Name, ast.Attribute))]
+    for _ in range(4):
+        grew = False
+        for n in assigns:
+            if n.targets[0].id in out and dotted(n.value) and dotted(n.value) not in out:
+                out.add(dotted(n.value))
+                out.add(dotted(n.value).rsplit(".", 1)[-1])
+                grew = True
+        if not grew:
+            break
     return out
 
 
-def module_reach(tree, kernels):
-    """{name: depth} of the module's top-level functions and classes that reach a kernel:
-    depth 0 launches it (the wrapper), depth 1 calls a depth-0 name, and so on."""
-    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+def _loaded_names(node):
+    """Every name a piece of code reads (a table or class attribute that holds a wrapper)."""
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute) and dotted(n):
+            out.add(dotted(n))
+    return out
+
+
+def _merge(table, name, depth, kernels):
+    """table[name] = (depth, kernels): the smaller depth, the kernels of that depth's ways united."""
+    old = table.get(name)
+    if old is None or depth < old[0]:
+        table[name] = (depth, frozenset(kernels))
+        return True
+    if depth == old[0] and not kernels <= old[1]:
+        table[name] = (depth, old[1] | frozenset(kernels))
+        return True
+    return False
+
+
+def module_reach(tree, seeds, kernel_names):
+    """{name: (depth, kernels)} of the module's top-level functions, classes and assigned names
+    that reach a kernel, given seeds {local name: (depth, kernels)} (the module's kernels, or
+    the names it imports that reach them; kernel_names: those seeds that are kernels, reached
+    by launching them). Depth 0 launches a kernel (the wrapper), depth 1 calls a depth-0 name,
+    and so on; an alias (`l2_norm = l2norm`) or a table holding a name has that name's depth."""
+    defs = {}
+    for n in tree.body:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defs[n.name] = n
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            defs.setdefault(n.targets[0].id, n)
     reach = {}
     for name, node in defs.items():
-        if name in kernels:
+        if name in kernel_names or isinstance(node, ast.Assign):
             continue
-        for launch in launches_in(node, kernels).values():
-            if launch:
-                reach[name] = 0
-    depth, changed = 0, True
-    while changed and depth < 8:
-        changed, depth = False, depth + 1
-        for name, node in defs.items():
-            if name in reach or name in kernels:
-                continue
-            if _called_names(node) & {n for n, d in reach.items() if d == depth - 1}:
-                reach[name] = depth
-                changed = True
+        for local, found in launches_in(node, kernel_names).items():
+            if found:
+                _merge(reach, name, 0, seeds[local][1])
+    known = dict(seeds)
+    uses = {}
+    for name, node in defs.items():
+        if name in kernel_names:
+            continue
+        if isinstance(node, ast.Assign):  # an alias, a table: no call on the way
+            uses[name] = (_loaded_names(node.value), 0)
+        elif isinstance(node, ast.ClassDef):  # its methods' calls, and attributes bound to a wrapper
+            uses[name] = (_called_names(node) | set().union(
+                *[_loaded_names(s.value) for s in node.body if isinstance(s, ast.Assign)]), 1)
+        else:
+            uses[name] = (_called_names(node), 1)
+    for _ in range(8):
+        changed = False
+        known.update(reach)
+        for name, (hits, step) in uses.items():
+            for h in hits:
+                if h in known and h not in kernel_names and h != name:
+                    d, ks = known[h]
+                    changed |= _merge(reach, name, d + step, ks)
+        if not changed:
+            break
     return reach
 
 
@@ -1388,66 +1515,108 @@ def _file_kind(rel):
     return "script"
 
 
-def _resolve_from(node, file_module):
-    """The absolute module an ImportFrom names, relative imports resolved from the file's own."""
+def _resolve_from(node, file_module, is_package=False):
+    """The absolute module an ImportFrom names, relative imports resolved from the file's own
+    (a package's __init__.py is its package: `from .x import y` there names PKG.x)."""
     if not node.level:
         return node.module or ""
-    base = file_module.split(".")[:-node.level] if file_module else []
+    parts = file_module.split(".") if file_module else []
+    up = node.level - 1 if is_package else node.level
+    base = parts[:len(parts) - up] if up <= len(parts) else []
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _bindings(tree, targets, exposed, file_module):
-    """What the file's imports bind: {local name: ('module', None) | ('name', depth)} for the
-    module itself (import a.b.c, import a.b.c as m, from a.b import c) and for the names of it
-    that reach the kernel (from a.b.c import wrapper; from a import wrapper, a re-export)."""
+_IMPORTS = {}
+
+
+def _import_nodes(tree):
+    """The file's import statements, wherever they are (a test's local import too); kept per tree."""
+    if id(tree) not in _IMPORTS:
+        _IMPORTS[id(tree)] = (tree, [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))])
+    return _IMPORTS[id(tree)][1]
+
+
+def _bindings(tree, targets, file_module, is_package=False):
+    """What the file's imports bind: {local name: ('module', its exposed) | ('name', (depth,
+    kernels)) | ('kernel', (0, {itself}))} for a target module itself (import a.b.c, import a.b.c as m, from a.b import c)
+    and for the names of one that reach the kernel (from a.b.c import wrapper; from a import
+    wrapper, a re-export). targets: {module: {name: (depth, kernels)}}."""
     bound, imports = {}, False
-    for node in ast.walk(tree):
+    for node in _import_nodes(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.name in targets:
                     imports = True
-                    bound[a.asname or a.name] = ("module", None)
+                    bound[a.asname or a.name] = ("module", targets[a.name])
         elif isinstance(node, ast.ImportFrom):
-            mod = _resolve_from(node, file_module)
+            mod = _resolve_from(node, file_module, is_package)
             for a in node.names:
                 full = mod + "." + a.name if mod else a.name
                 local = a.asname or a.name
                 if full in targets:
                     imports = True
-                    bound[local] = ("module", None)
-                elif mod in targets or any(t.startswith(mod + ".") for t in targets if mod):
+                    bound[local] = ("module", targets[full])
+                    continue
+                # the module itself, else a package above one (a guess at a re-export)
+                homes = [targets[mod]] if mod in targets else \
+                    [e for t, e in sorted(targets.items()) if mod and t.startswith(mod + ".")]
+                for exposed in homes:
                     if a.name in exposed:
                         imports = True
-                        bound[local] = ("name", exposed[a.name])
-                    elif a.name == "*" and mod in targets:
+                        v = exposed[a.name]
+                        bound[local] = ("kernel" if v[0] == 0 and a.name in v[1] else "name", v)
+                        break
+                    if a.name == "*" and mod in targets:
                         imports = True
-                        for n, d in exposed.items():
-                            bound.setdefault(n, ("name", d))
+                        for n, v in exposed.items():
+                            bound.setdefault(n, ("kernel" if v[0] == 0 and n in v[1] else "name", v))
     return bound, imports
 
 
-def _reaches(node, bound, exposed, local_reach):
-    """How directly code reaches the kernel: (rank, [names on the way]) or None. Rank 1: it
-    calls the wrapper (or launches the kernel); 2: it calls something that does."""
+def _reaches(node, bound, local_reach):
+    """How directly code reaches the kernel: (rank, [names on the way], kernels, depth) or None.
+    Rank 1: it calls the wrapper (or launches the kernel); 2: it calls something that does;
+    depth: the calls between it and the launch (the nearer first among equal ranks)."""
     names = _called_names(node)
     best = None
-    for local, (what, depth) in bound.items():
+    for local, (what, value) in bound.items():
         hits = []
-        if what == "name" and local in names:
-            hits.append((depth, local))
+        if what in ("name", "kernel") and local in names:
+            hits.append((value, local))
         elif what == "module":
-            for n, d in exposed.items():
+            for n, v in value.items():
                 if local + "." + n in names:
-                    hits.append((d, local + "." + n))
-        for d, via in hits:
-            cand = (1 if d == 0 else 2, [via])
-            best = cand if best is None or cand[0] < best[0] else best
+                    hits.append((v, local + "." + n))
+            if not hits and "getattr:" + local in names and value:  # a name chosen at run time: not sure
+                d = min(v[0] for v in value.values())
+                ks = frozenset().union(*[v[1] for v in value.values() if v[0] == d])
+                hits.append(((max(d, 1), ks), "getattr(%s, ...)" % local))
+        for (d, ks), via in hits:
+            cand = (1 if d == 0 else 2, [via], ks, d)
+            if best is None or cand[0] < best[0] or (cand[0] == best[0] and cand[3] < best[3]):
+                best = cand
+            elif cand[0] == best[0] and cand[3] == best[3]:
+                best = (best[0], best[1], best[2] | ks, best[3])
     if best is None:
-        for n in names:
+        for n in sorted(names):
             if n in local_reach:
-                cand = (2, [n] + local_reach[n])
-                best = cand if best is None or cand[0] < best[0] else best
+                way, ks, d = local_reach[n]
+                cand = (2, [n] + way, ks, d + 1)
+                best = cand if best is None or cand[3] < best[3] else best
     return best
+
+
+def _without_defs(node):
+    """A copy of a statement without the functions and classes it defines (an `if` at module
+    level that defines a function runs its definition, not its body)."""
+    node = copy_module.deepcopy(node)
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    for n in ast.walk(node):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(n, field, None)
+            if isinstance(stmts, list) and any(isinstance(st, defs) for st in stmts):
+                setattr(n, field, [st for st in stmts if not isinstance(st, defs)] or [ast.Pass()])
+    return node
 
 
 def _main_block(tree):
@@ -1457,18 +1626,31 @@ def _main_block(tree):
     return None
 
 
-def _file_candidates(tree, rel, kind, bound, exposed, file_module, python):
+def _candidate(rel, test, line, r, kind, argv, where=None):
+    """One candidate; r: _reaches's answer (rank, via, kernels, depth)."""
+    c = {"file": rel, "test": test, "line": line, "rank": r[0], "kind": kind, "via": r[1],
+         "kernels": sorted(r[2]), "depth": r[3], "affinity": 1, "argv": argv}
+    if where:
+        c["where"] = where
+    return c
+
+
+def _file_candidates(tree, rel, kind, bound, file_module, python, direct=True, library=False):
     """The candidates of one file: its test functions that reach the kernel, else its
-    __main__ block or module-level code, else the file itself when it only imports the module."""
+    __main__ block or module-level code, else the file itself when it imports (direct) the
+    kernel's module or a module of its wrappers, not only a package that re-exports one. A
+    library module (library: in a package, no __main__ block) is no caller through its
+    module-level code: that registers or binds the wrapper (register_kernel(...)(ops.fn)), it
+    does not run it."""
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    local_reach = {}  # helpers of the file that reach the kernel: name -> the way
+    local_reach = {}  # helpers of the file that reach the kernel: name -> (the way, kernels)
     for _ in range(4):
         for name, node in defs.items():
             if name in local_reach or name.startswith("test"):
                 continue
-            r = _reaches(node, bound, exposed, local_reach)
+            r = _reaches(node, bound, local_reach)
             if r:
-                local_reach[name] = r[1]
+                local_reach[name] = (r[1], r[2], r[3])
     out = []
     if kind == "test":
         tests = [(None, n) for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -1478,30 +1660,33 @@ def _file_candidates(tree, rel, kind, bound, exposed, file_module, python):
                 tests += [(cls.name, n) for n in cls.body
                           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")]
         for cls, fn in tests:
-            r = _reaches(fn, bound, exposed, local_reach)
+            r = _reaches(fn, bound, local_reach)
             if r:
                 node_id = rel + "::" + (cls + "::" if cls else "") + fn.name
-                out.append({"file": rel, "test": (cls + "::" if cls else "") + fn.name, "line": fn.lineno,
-                            "rank": r[0], "kind": kind, "via": r[1],
-                            "argv": [python, "-m", "pytest", "-x", "-q", node_id]})
+                out.append(_candidate(rel, (cls + "::" if cls else "") + fn.name, fn.lineno, r, kind,
+                                      [python, "-m", "pytest", "-x", "-q", node_id]))
     run_mod = file_module if file_module and all(p.isidentifier() for p in file_module.split(".")) else None
     script_argv = [python, "-m", run_mod] if run_mod else [python, rel]
     if not out and kind != "test":
         main = _main_block(tree)
-        top = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                                          ast.Import, ast.ImportFrom))]
+        top = [_without_defs(s) for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                         ast.ClassDef, ast.Import, ast.ImportFrom))]
+        main = _without_defs(main) if main is not None else None
         for where, body in (("__main__", main), ("module level", ast.Module(body=top, type_ignores=[]))):
-            if body is None:
+            if body is None or (library and where == "module level"):
                 continue
-            r = _reaches(body, bound, exposed, local_reach)
+            r = _reaches(body, bound, local_reach)
             if r:
-                out.append({"file": rel, "test": None, "line": getattr(body, "lineno", 1), "rank": r[0],
-                            "kind": kind, "via": r[1], "where": where, "argv": script_argv})
+                out.append(_candidate(rel, None, getattr(body, "lineno", 1), r, kind, script_argv, where))
                 break
-    if not out:
+    if not out and direct:
         argv = [python, "-m", "pytest", "-x", "-q", rel] if kind == "test" else script_argv
         if kind in ("test", "benchmark") or _main_block(tree) is not None:  # it only imports the module
-            out.append({"file": rel, "test": None, "line": 1, "rank": 3, "kind": kind, "via": [], "argv": argv})
+            ks = set()
+            for what, value in bound.values():
+                for d, k in (value.values() if what == "module" else [value]):
+                    ks |= k
+            out.append(_candidate(rel, None, 1, (3, [], ks, 99), kind, argv))
     return out
 
 
@@ -1524,57 +1709,29 @@ def project_root(path):
     return marker or here
 
 
-def cmd_callers(path, root):
-    """kerndiff-triton.py callers FILE ROOT: the project's code that reaches FILE's kernels, as
-    commands that run it (JSON on stdout). ROOT "" : found from FILE (project_root)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read(), filename=path)
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError) as e:
-        fail(6, "cannot read %s as Python: %s" % (path, e))
-    root = os.path.abspath(root or project_root(path))
-    wrapped = wrapped_by_call(tree)
-    kernels = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and
-               (n.name in wrapped or any(decorator_kind(d) == "jit" for d in n.decorator_list))}
-    exposed = module_reach(tree, kernels)
-    wrappers = sorted(n for n, d in exposed.items() if d == 0)
-    for k in kernels:
-        exposed.setdefault(k, 0)  # a caller that launches the kernel itself reaches it directly
-    targets = module_names(path, root)
-    python = sys.executable or "python3"
-    me = os.path.realpath(path)
-    self_module = targets[0] if targets else None
-    candidates = []
-    # the module itself: its __main__ block or module-level calls
-    main = _main_block(tree)
-    if main is not None:
-        r = _reaches(main, {n: ("name", d) for n, d in exposed.items()}, exposed, {})
-        if r:
-            rel = os.path.relpath(os.path.abspath(path), root)
-            candidates.append({"file": rel, "test": None, "line": main.lineno, "rank": r[0], "kind": "self",
-                               "via": r[1], "where": "__main__",
-                               "argv": [python, "-m", self_module] if self_module else [python, rel]})
-    scanned, read, dirs, capped, nearest = 0, 0, 0, None, []
-    base = os.path.basename(path)[:-3] if path.endswith(".py") else os.path.basename(path)
-    needles = {base} | set(exposed)
-    for top, subdirs, files in os.walk(root, followlinks=False):
+def _defined(tree):
+    """The module's top-level functions and classes (a wrapper is one, not an alias of one)."""
+    return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+
+def _project_files(root, me):
+    """The project's Python files (rel, full, kind, text) within the walk's bounds, and what
+    bounded it (None, "files", "folders", "bytes")."""
+    files, read, dirs, capped = [], 0, 0, None
+    for top, subdirs, names in os.walk(root, followlinks=False):
         dirs += 1
         if dirs > CALLER_DIRS:
             capped = "folders"
             break
         subdirs[:] = sorted(d for d in subdirs if d not in CALLER_SKIP_DIRS and not d.startswith(".")
                             and not d.endswith(".egg-info") and not os.path.islink(os.path.join(top, d)))
-        for name in sorted(files):
+        for name in sorted(names):
             if not name.endswith(".py"):
                 continue
             full = os.path.join(top, name)
             if os.path.islink(full) or os.path.realpath(full) == me:
                 continue
-            rel = os.path.relpath(full, root)
-            kind = _file_kind(rel)
-            if kind == "script" and name == "__init__.py":
-                continue
-            if scanned >= CALLER_FILES:
+            if len(files) >= CALLER_FILES:
                 capped = capped or "files"
                 break
             try:
@@ -1588,26 +1745,139 @@ def cmd_callers(path, root):
                     text = f.read(CALLER_FILE_BYTES)
             except OSError:
                 continue
-            scanned += 1
             read += len(text)
-            if not any(n in text for n in needles):
-                continue
-            try:
-                ftree = ast.parse(text, filename=full)
-            except (SyntaxError, ValueError):
-                continue
-            file_module = (module_names(full, root) or [None])[0]
-            bound, imports = _bindings(ftree, set(targets), exposed, file_module)
-            if not imports:
-                if kind in ("test", "benchmark") and len(nearest) < 3:
-                    nearest.append(rel)  # names the module or its wrapper, imports neither as written
-                continue
-            candidates += _file_candidates(ftree, rel, kind, bound, exposed, file_module, python)
+            rel = os.path.relpath(full, root)
+            files.append((rel, full, _file_kind(rel), text))
         if capped:
             break
-    candidates.sort(key=lambda c: (c["rank"], CALLER_KIND_ORDER.get(c["kind"], 9), c["file"], c["line"]))
+    return files, capped
+
+
+def _parsed(cache, full, text):
+    if full not in cache:
+        try:
+            cache[full] = ast.parse(text, filename=full)
+        except (SyntaxError, ValueError):
+            cache[full] = None
+    return cache[full]
+
+
+def _library_modules(files, targets, root, trees, base):
+    """Follows the kernel into the project's other modules (issue 45: attorch's kernels are
+    launched in attorch/X_layer.py and reached through the package's `attorch.Linear`): a
+    module (not a test or benchmark) that imports the kernel, or a name that reaches it, from
+    a target module and launches, calls or re-exports it becomes a target itself, with the
+    names it exposes. At most CALLER_ROUNDS rounds (kernels -> layer -> package __init__ ...).
+    Returns the wrappers found there, as module.name."""
+    wrappers = set()
+    for _ in range(CALLER_ROUNDS):
+        needles = {n.rsplit(".", 1)[-1] for e in targets.values() for n in e} | {base}
+        changed = False
+        for rel, full, kind, text in files:
+            if kind != "script" or not any(n in text for n in needles):
+                continue
+            tree = _parsed(trees, full, text)
+            mods = module_names(full, root)
+            if tree is None or not mods:
+                continue
+            is_pkg = os.path.basename(full) == "__init__.py"
+            bound, imports = _bindings(tree, targets, mods[0], is_pkg)
+            if not imports:
+                continue
+            seeds, kernel_locals = {}, set()
+            for local, (what, value) in bound.items():
+                if what != "module":
+                    seeds[local] = value
+                    if what == "kernel":
+                        kernel_locals.add(local)
+                else:
+                    for n, v in value.items():
+                        seeds[local + "." + n] = v
+                        if v[0] == 0 and n in v[1]:
+                            kernel_locals.add(local + "." + n)
+            own = module_reach(tree, seeds, kernel_locals)
+            exposed = {local: v for local, (what, v) in bound.items() if what != "module"}  # re-exports
+            for n, v in own.items():
+                _merge(exposed, n, *v)
+                if v[0] == 0 and n in _defined(tree):
+                    wrappers.add(mods[0] + "." + n)
+            for m in mods:
+                if targets.get(m) != exposed and exposed:
+                    targets[m] = exposed
+                    changed = True
+        if not changed:
+            break
+    return sorted(wrappers)
+
+
+def cmd_callers(path, root, only=None):
+    """kerndiff-triton.py callers FILE ROOT [KERNEL]: the project's code that reaches FILE's
+    kernels (KERNEL's alone, when named), as commands that run it (JSON on stdout). ROOT "" :
+    found from FILE (project_root)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), filename=path)
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError) as e:
+        fail(6, "cannot read %s as Python: %s" % (path, e))
+    root = os.path.abspath(root or project_root(path))
+    wrapped = wrapped_by_call(tree)
+    kernels = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and
+               (n.name in wrapped or any(decorator_kind(d) == "jit" for d in n.decorator_list))}
+    if only:
+        kernels &= {only}
+    seeds = {k: (0, frozenset([k])) for k in kernels}
+    exposed = module_reach(tree, seeds, kernels)
+    wrappers = sorted(n for n, (d, _) in exposed.items() if d == 0 and n in _defined(tree))
+    for k in kernels:
+        exposed.setdefault(k, (0, frozenset([k])))  # a caller that launches the kernel itself reaches it directly
+    targets = {m: exposed for m in module_names(path, root)}
+    python = sys.executable or "python3"
+    me = os.path.realpath(path)
+    self_module = module_names(path, root)[0] if module_names(path, root) else None
+    candidates = []
+    # the module itself: its __main__ block or module-level calls
+    main = _main_block(tree)
+    if main is not None:
+        r = _reaches(main, {n: ("kernel" if n in kernels else "name", v) for n, v in exposed.items()}, {})
+        if r:
+            rel = os.path.relpath(os.path.abspath(path), root)
+            candidates.append(_candidate(rel, None, main.lineno, r, "self",
+                                         [python, "-m", self_module] if self_module else [python, rel], "__main__"))
+    files, capped = _project_files(root, me)
+    trees = {}
+    base = os.path.basename(path)[:-3] if path.endswith(".py") else os.path.basename(path)
+    direct_modules = set(targets)
+    if kernels:
+        found = _library_modules(files, targets, root, trees, base)
+        wrappers += found
+        direct_modules |= {w.rsplit(".", 1)[0] for w in found}
+    nearest = []
+    needles = {base} | {n.rsplit(".", 1)[-1] for e in targets.values() for n in e}
+    for rel, full, kind, text in files:
+        if kind == "script" and os.path.basename(full) == "__init__.py":
+            continue
+        if not kernels or not any(n in text for n in needles):
+            continue
+        ftree = _parsed(trees, full, text)
+        if ftree is None:
+            continue
+        file_module = (module_names(full, root) or [None])[0]
+        bound, imports = _bindings(ftree, targets, file_module, os.path.basename(full) == "__init__.py")
+        if not imports:
+            if kind in ("test", "benchmark") and len(nearest) < 3:
+                nearest.append(rel)  # names the module or its wrapper, imports neither as written
+            continue
+        direct = _bindings(ftree, {m: targets[m] for m in direct_modules if m in targets}, file_module,
+                           os.path.basename(full) == "__init__.py")[1]
+        library = kind == "script" and _main_block(ftree) is None and \
+            os.path.exists(os.path.join(os.path.dirname(full), "__init__.py"))
+        candidates += _file_candidates(ftree, rel, kind, bound, file_module, python, direct, library)
+    for c in candidates:  # tests/test_cumsum.py for cumsum.py: the module's own test, among equals
+        c["affinity"] = 0 if base.lower().strip("_") in os.path.basename(c["file"]).lower() else 1
+    candidates.sort(key=lambda c: (c["rank"], c["depth"], c["affinity"], CALLER_KIND_ORDER.get(c["kind"], 9),
+                                   c["file"], c["line"]))
     json.dump({"root": root, "module": self_module, "kernels": sorted(kernels), "wrappers": wrappers,
-               "candidates": candidates[:CALLER_MAX], "found": len(candidates), "scanned": scanned,
+               "candidates": candidates[:CALLER_MAX], "found": len(candidates), "scanned": len(files),
                "capped": capped, "nearest": [] if candidates else nearest}, sys.stdout)
 
 
@@ -1622,13 +1892,13 @@ def main(argv):
         cmd_build(*argv[2:])
     elif len(argv) == 6 and argv[1] == "capture":
         cmd_capture(*argv[2:])
-    elif len(argv) == 4 and argv[1] == "callers":
-        cmd_callers(argv[2], argv[3])
+    elif len(argv) in (4, 5) and argv[1] == "callers":
+        cmd_callers(argv[2], argv[3], argv[4] if len(argv) == 5 else None)
     elif len(argv) == 3 and argv[1] == "heuristics":
         cmd_heuristics(argv[2])
     else:
         fail(2, "usage: kerndiff-triton.py list FILE | version | heuristics SPEC_JSON | "
-                "build FILE KERNEL SPEC_JSON OUTDIR | capture FILE KERNEL SPEC_JSON OUTDIR | callers FILE ROOT")
+                "build FILE KERNEL SPEC_JSON OUTDIR | capture FILE KERNEL SPEC_JSON OUTDIR | callers FILE ROOT [KERNEL]")
 
 
 def exit_now(argv):

@@ -243,11 +243,11 @@ static int build_variant(const kd_frontend_options *opts, const kd_build_target 
         break;
     case KD_BUILD_FAILED: {
         /* nvcc quotes source lines: the sink writes their control sequences out. */
-        kd_strbuf hint = {0}; /* a missing header that lies near the file: "add -I DIR" */
-        kd_build_failure_hint(kd_sb_str(&why), side->path, &hint);
-        kd_say(KD_MSG_BACKEND_BUILD_FAILED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(c->arch),
-               KD_S(kd_sb_str(&why)), KD_S(kd_sb_str(&hint)));
-        kd_sb_free(&hint);
+        kd_diag hint = {0}; /* a missing header that lies near the file: "add -I DIR"; a flag nvcc asks for */
+        bool first = kd_build_failure_hint(kd_sb_str(&why), side->path, &hint);
+        kd_say(first ? KD_MSG_BACKEND_BUILD_FAILED_HINT : KD_MSG_BACKEND_BUILD_FAILED, KD_DIAG_NO_SIDE,
+               KD_S(side->label), KD_S(side->path), KD_S(c->arch), KD_S(kd_sb_str(&why)), KD_M(&hint));
+        kd_diag_free(&hint);
         rc = KD_FAIL_BUILD;
         break;
     }

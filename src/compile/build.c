@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compile/compile_msgs.h"
 #include "compile/deps.h"
 #include "compile/includes.h"
 #include "compile/shim.h"
@@ -704,18 +705,38 @@ void kd_build_free(kd_build *b)
     b->dir = NULL;
 }
 
-void kd_build_failure_hint(const char *nvcc_output, const char *source_path, kd_strbuf *hint)
+/* The flag nvcc's errors name as the one that allows what they refuse ("The experimental flag
+ * '--expt-relaxed-constexpr' can be used to allow this"): malloc'd, or NULL. Only a plain
+ * option name is taken (letters, digits, '-'), so what is offered passes --nvcc-flag's check. */
+static char *flag_asked(const char *nvcc_output)
 {
-    char *header = NULL, *dir = NULL;
-    if (!nvcc_output || !kd_missing_include(nvcc_output, &header)) {
-        kd_sb_printf(hint, "Fix the error in %s, or check -I/-D/--nvcc-flag.", source_path);
-        return;
+    static const char mark[] = "flag '--";
+    for (const char *p = strstr(nvcc_output, mark); p; p = strstr(p + 1, mark)) {
+        const char *f = p + strlen(mark) - 2;
+        size_t n = 2 + strspn(f + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+        if (n > 2 && n < 64 && f[n] == '\'')
+            return kd_xasprintf("%.*s", (int)n, f);
     }
-    if (kd_suggest_include(source_path, header, &dir) == 0)
-        kd_sb_printf(hint, "%s is not on the include path; it lies in %s: add -I %s", header, dir, dir);
-    else
-        kd_sb_printf(hint, "%s is not on the include path, nor near %s: add -I FOLDER where it lies", header,
-                     source_path);
-    free(header);
-    free(dir);
+    return NULL;
+}
+
+bool kd_build_failure_hint(const char *nvcc_output, const char *source_path, kd_diag *hint)
+{
+    char *header = NULL, *dir = NULL, *flag = NULL;
+    if (nvcc_output && kd_missing_include(nvcc_output, &header)) {
+        if (kd_suggest_include(source_path, header, &dir) == 0)
+            kd_diag_set(hint, KD_MSG_COMPILE_HINT_INCLUDE_NEAR, KD_DIAG_NO_SIDE, KD_S(header), KD_S(dir));
+        else
+            kd_diag_set(hint, KD_MSG_COMPILE_HINT_INCLUDE_NONE, KD_DIAG_NO_SIDE, KD_S(header), KD_S(source_path));
+        free(header);
+        free(dir);
+        return true;
+    }
+    if (nvcc_output && (flag = flag_asked(nvcc_output))) {
+        kd_diag_set(hint, KD_MSG_COMPILE_HINT_FLAG, KD_DIAG_NO_SIDE, KD_S(flag));
+        free(flag);
+        return true;
+    }
+    kd_diag_set(hint, KD_MSG_COMPILE_HINT_FIX, KD_DIAG_NO_SIDE, KD_S(source_path));
+    return false;
 }

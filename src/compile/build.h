@@ -11,6 +11,7 @@
 #include "regions/names.h"
 #include "util/strlist.h"
 #include "source/scan.h"
+#include "util/diag.h"
 #include "util/strbuf.h"
 
 typedef struct kd_build_config {
@@ -86,12 +87,14 @@ char *kd_build_folder(const char *side);
 int kd_build_check_define(const char *define, kd_strbuf *why);
 int kd_build_check_flag(const char *option, const char *flag, kd_strbuf *why);
 
-/* The last line of a failed build's message, after nvcc's output: what to do. A header
- * nvcc could not open (compile/includes.h) that lies near the source: "helper_cuda.h is not
- * on the include path; it lies in ../Common: add -I ../Common"; one that does not: "... is
- * not on the include path, nor near FILE: add -I FOLDER where it lies"; any other error:
- * "Fix the error in FILE, or check -I/-D/--nvcc-flag." */
-void kd_build_failure_hint(const char *nvcc_output, const char *source_path, kd_strbuf *hint);
+/* What to do after a failed build, as a message (compile/compile_msgs.h) set into *hint: a
+ * header nvcc could not open (compile/includes.h) that lies near the source
+ * (KD_MSG_COMPILE_HINT_INCLUDE_NEAR: "add -I ../Common"), or nowhere near it (..._NONE); a
+ * flag nvcc's errors name as the one that allows what they refuse (..._FLAG: "The
+ * experimental flag '--expt-relaxed-constexpr' can be used to allow this", a flag the
+ * project's build passes); any other error: ..._FIX. Returns true for the specific ones
+ * (the report says them first, before nvcc's output), false for _FIX (said after it). */
+bool kd_build_failure_hint(const char *nvcc_output, const char *source_path, kd_diag *hint);
 
 /* The SASS of a build made elsewhere (Triton, a given cubin): cuobjdump on b->cubin_path
  * into b->sass, or the reason into b->sass_problem. Nothing when b->sass is there. */

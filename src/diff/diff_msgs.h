@@ -29,6 +29,13 @@ enum {
        (source/callers.h): the kernel, the file, the wrappers that launch it ("" none), the
        project's root, why the best caller is not run (a KD_M message) */
     KD_MSG_DIFF_CALLERS_FOUND,
+    /* ... of a file of several kernels that launches none of them (no --fn): the file, the
+       wrappers (KD_M), the root, why the best caller is not run (KD_M) */
+    KD_MSG_DIFF_CALLERS_FOUND_ANY,
+    /* ... and none found: the file, the root, the Python files read, what bounded the walk (KD_M) */
+    KD_MSG_DIFF_CALLERS_NONE_ANY,
+    /* the kernel is launched through jax_triton.triton_call: the kernel, the file, the line */
+    KD_MSG_DIFF_CALLER_JAX,
     /* one caller: its number, its name (FILE::TEST), how it reaches the kernel (a KD_M
        message), the --from argument (quoted), the kernel */
     KD_MSG_DIFF_CALLER,

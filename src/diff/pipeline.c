@@ -477,21 +477,56 @@ static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_ker
 /* The Triton kernel the diff compares, when it is plain before anything is built (--fn, else
  * the only kernel of v1's file), whose file does not launch it (the helper's list found no
  * launch that running the file reaches); NULL otherwise. */
-static const kd_kernel *unlaunched_kernel(const kd_comparison *c, const char *fn[2])
+/* The size of the array `key` in a kernel's front-end information ("launches": the file's own
+ * launches of it that running the file reaches; "jax_launches": jax_triton.triton_call lines),
+ * -1 when it has none (not a Triton kernel); *first: its first integer, or 0. */
+static long long info_array(const kd_kernel *k, const char *key, long long *first)
+{
+    if (first)
+        *first = 0;
+    if (!k->frontend_info)
+        return -1;
+    json_t *info = json_loads(k->frontend_info, 0, NULL);
+    json_t *a = json_object_get(info, key);
+    long long n = json_is_array(a) ? (long long)json_array_size(a) : -1;
+    if (first && n > 0)
+        *first = json_integer_value(json_array_get(a, 0));
+    json_decref(info);
+    return n;
+}
+
+/* The compared kernel when its file does not launch it: the one --fn names, else the file's one
+ * kernel; NULL otherwise. *several: the file has more than one kernel, no --fn chose one, and
+ * it launches none of them (issue 45: their callers are looked for, and a caller's launch
+ * chooses the kernel). */
+static const kd_kernel *unlaunched_kernel(const kd_comparison *c, const char *fn[2], bool *several)
 {
     const kd_kernel_list *l = &c->side[0].kernels;
     const char *want = fn[0] ? fn[0] : fn[1];
     const kd_kernel *k = NULL;
+    *several = false;
+    if (!want && l->count > 1) {
+        for (size_t i = 0; i < l->count; i++)
+            if (info_array(&l->items[i], "launches", NULL) != 0)
+                return NULL;
+        *several = true;
+        return NULL;
+    }
     for (size_t i = 0; i < l->count; i++)
         if (want ? strcmp(l->items[i].name, want) == 0 : l->count == 1)
             k = &l->items[i];
-    if (!k || !k->frontend_info)
-        return NULL;
-    json_t *info = json_loads(k->frontend_info, 0, NULL);
-    json_t *launches = json_object_get(info, "launches");
-    bool unlaunched = json_is_array(launches) && json_array_size(launches) == 0;
-    json_decref(info);
-    return unlaunched ? k : NULL;
+    return k && info_array(k, "launches", NULL) == 0 ? k : NULL;
+}
+
+/* The kernel a caller's launch is taken of: the first of the file's kernels (in the file's
+ * order) that the caller reaches, else the file's first. */
+static const char *caller_kernel(const kd_kernel_list *l, const kd_caller *caller)
+{
+    for (size_t i = 0; i < l->count; i++)
+        for (size_t j = 0; j < caller->kernels.count; j++)
+            if (strcmp(l->items[i].name, caller->kernels.items[j]) == 0)
+                return l->items[i].name;
+    return l->count ? l->items[0].name : "";
 }
 
 /* The first flag that describes the launch (a found caller's capture would replace it), or NULL. */
@@ -555,25 +590,57 @@ static void found_caller_free(found_caller *f)
  * refused, so that a refusal's line, which names the flag, is the first). On a GPU, with no flag describing the launch and
  * no --no-run, the best one is run with capture as --from runs its command (in the project's
  * root), and *from / *caller / *cwd are set for open_replay (malloc'd). Never fails the diff. */
+static bool said_jax(const kd_comparison *c, const kd_kernel *k, const char *file, found_caller *out)
+{
+    const kd_kernel_list *l = &c->side[0].kernels;
+    for (size_t i = 0; i < l->count; i++) {
+        const kd_kernel *j = k ? k : &l->items[i];
+        long long line;
+        if (info_array(j, "jax_launches", &line) > 0) {
+            kd_diag_set(found_line(out), KD_MSG_DIFF_CALLER_JAX, KD_DIAG_NO_SIDE, KD_S(j->name), KD_S(file),
+                        KD_I(line));
+            return true;
+        }
+        if (k)
+            break;
+    }
+    return false;
+}
+
 static void find_callers(const kd_diff_options *opts, const kd_comparison *c, const char *fn[2], found_caller *out)
 {
     if (opts->capture || opts->capture_from || opts->frontend.run_command || opts->frontend.no_capture)
         return;
-    const kd_kernel *k = unlaunched_kernel(c, fn);
-    if (!k)
+    bool several;
+    const kd_kernel *k = unlaunched_kernel(c, fn, &several);
+    if (!k && !several)
         return;
     const char *file = opts->git_file ? opts->git_file : opts->files[0];
+    if (said_jax(c, k, file, out))
+        return;
     char *python = opts->frontend.python ? kd_xstrdup(opts->frontend.python) : kd_python_path();
     kd_callers found;
     kd_strbuf why = {0};
-    int rc = kd_callers_find(python, file, &found, &why);
+    int rc = kd_callers_find(python, file, k ? k->name : NULL, &found, &why);
     free(python);
     if (rc != 0) {
-        kd_trace("callers of %s not looked for: %s", k->name, kd_sb_str(&why));
+        kd_trace("callers of %s not looked for: %s", k ? k->name : file, kd_sb_str(&why));
         kd_sb_free(&why);
         return;
     }
     kd_sb_free(&why);
+    if (!found.count && !k) {
+        kd_diag capped = {0};
+        if (found.capped)
+            kd_diag_set(&capped, KD_MSG_DIFF_CALLERS_CAPPED, KD_DIAG_NO_SIDE, KD_S(found.capped));
+        else
+            kd_diag_set0(&capped, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
+        kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_NONE_ANY, KD_DIAG_NO_SIDE, KD_S(file), KD_S(found.root),
+                    KD_I(found.scanned), KD_M(&capped));
+        kd_diag_free(&capped);
+        kd_callers_free(&found);
+        return;
+    }
     if (!found.count) {
         kd_diag capped = {0}, nearest = {0};
         if (found.capped)
@@ -606,15 +673,20 @@ static void find_callers(const kd_diff_options *opts, const kd_comparison *c, co
         kd_diag_set(&wrappers, KD_MSG_DIFF_CALLER_WRAPPERS, KD_DIAG_NO_SIDE, KD_S(found.wrappers));
     else
         kd_diag_set0(&wrappers, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
+    const kd_kernel_list *kernels = &c->side[0].kernels;
     if (!run) {
-        kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_FOUND, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file),
-                    KD_M(&wrappers), KD_S(found.root), KD_M(&whynot));
+        if (k)
+            kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_FOUND, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file),
+                        KD_M(&wrappers), KD_S(found.root), KD_M(&whynot));
+        else
+            kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_FOUND_ANY, KD_DIAG_NO_SIDE, KD_S(file), KD_M(&wrappers),
+                        KD_S(found.root), KD_M(&whynot));
         for (size_t i = 0; i < found.count && i < CALLERS_SAID; i++) {
             char *arg = from_argument(&found.items[i]);
             kd_diag how = {0};
             how_reaches(&found.items[i], &how);
             kd_diag_set(found_line(out), KD_MSG_DIFF_CALLER, KD_DIAG_NO_SIDE, KD_I(i + 1), KD_S(found.items[i].name),
-                        KD_M(&how), KD_S(arg), KD_S(k->name));
+                        KD_M(&how), KD_S(arg), KD_S(k ? k->name : caller_kernel(kernels, &found.items[i])));
             kd_diag_free(&how);
             free(arg);
         }
@@ -623,7 +695,7 @@ static void find_callers(const kd_diff_options *opts, const kd_comparison *c, co
         out->name = kd_xstrdup(found.items[0].name);
         out->cwd = kd_xstrdup(found.root);
         out->via = kd_xstrdup(found.items[0].via ? found.items[0].via : "");
-        out->kernel = k->name;
+        out->kernel = k ? k->name : caller_kernel(kernels, &found.items[0]);
     }
     kd_diag_free(&whynot);
     kd_diag_free(&wrappers);
@@ -852,6 +924,15 @@ int kd_list_file(const kd_diff_options *opts, const char *path, kd_kernel_list *
             add_from_build(side);
             *ptx = side->build.ptx;
             side->build.ptx = NULL;
+        } else if (rc == KD_OK && side->kernels.count == 0) {
+            /* A file that instantiates its kernels from a project header (the corpus's item 9:
+               mamba's selective_scan_fwd_fp32.cu) and did not build: the kernels its headers
+               define, as read (each with its header). */
+            kd_kernel_list headers;
+            header_kernels(side, &headers);
+            headers.macro_kernels = side->kernels.macro_kernels;
+            kd_kernel_list_free(&side->kernels);
+            side->kernels = headers;
         }
     }
     *kernels = side->kernels;

@@ -589,7 +589,7 @@ static void error_lines(const char *text, size_t want, kd_strbuf *out)
 static void watch_gate(const kd_diag *d, void *ctx)
 {
     gate_watch *w = ctx;
-    if (d->id == KD_MSG_BACKEND_BUILD_FAILED && !w->nvcc.len && d->nargs > 3 && d->args[3].kind == KD_DIAG_STR &&
+    if ((d->id == KD_MSG_BACKEND_BUILD_FAILED || d->id == KD_MSG_BACKEND_BUILD_FAILED_HINT) && !w->nvcc.len && d->nargs > 3 && d->args[3].kind == KD_DIAG_STR &&
         d->args[3].v.s)
         error_lines(d->args[3].v.s, 2, &w->nvcc);
     kd_strbuf words = {0};

@@ -29,6 +29,17 @@ const kd_wording kd_wording_diff[] = {
      "others are); --fn {2} --from 'CMD' compares it with the launch a program makes"},
     {KD_MSG_DIFF_CALLERS_FOUND, 5,
      "kerndiff: {1} does not launch {0} itself{2}; its callers, best first ({4}; run from {3}):"},
+    {KD_MSG_DIFF_CALLERS_FOUND_ANY, 4,
+     "kerndiff: {0} launches none of its kernels itself{1}; their callers, best first, each with the kernel its "
+     "launch gives ({3}; run from {2}):"},
+    {KD_MSG_DIFF_CALLERS_NONE_ANY, 4,
+     "kerndiff: {0} launches none of its kernels itself, and no test, benchmark or script in {1} reaches them ({2} "
+     "Python files read{3}): the launches are described; to take one from a program that makes it: --fn NAME "
+     "--from 'CMD'"},
+    {KD_MSG_DIFF_CALLER_JAX, 3,
+     "kerndiff: {1} launches {0} through jax_triton.triton_call (line {2}), a JAX launch: kerndiff captures PyTorch "
+     "and CUDA launches, not JAX's, so the launch is described (give the values that call passes with --arg "
+     "NAME=VALUE or a `# kerndiff:` line)"},
     {KD_MSG_DIFF_CALLER, 5, "kerndiff:   {0}. {1} {2}: --fn {4} --from {3}"},
     {KD_MSG_DIFF_CALLER_CALLS, 1, "calls {0}"},
     {KD_MSG_DIFF_CALLER_IMPORTS, 0, "imports the module (runs the whole file)"},

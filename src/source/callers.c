@@ -43,6 +43,10 @@ static int by_rank(const void *a, const void *b)
     const kd_caller *x = a, *y = b;
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    if (x->affinity != y->affinity)
+        return x->affinity < y->affinity ? -1 : 1;
     int kx = kind_order(x->kind), ky = kind_order(y->kind);
     if (kx != ky)
         return kx < ky ? -1 : 1;
@@ -102,6 +106,11 @@ int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why)
         c->line = (int)json_integer_value(json_object_get(v, "line"));
         c->rank = (int)rank;
         c->kind = dup_or_null(json_object_get(v, "kind"));
+        json_t *depth = json_object_get(v, "depth");
+        c->depth = json_is_integer(depth) && json_integer_value(depth) >= 0 && json_integer_value(depth) < 1000
+                       ? (int)json_integer_value(depth) : 0;
+        c->affinity = json_integer_value(json_object_get(v, "affinity")) == 0 &&
+                      json_is_integer(json_object_get(v, "affinity")) ? 0 : 1;
         kd_strbuf via = {0}, cmd = {0};
         size_t j;
         json_t *x;
@@ -110,6 +119,9 @@ int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why)
                 kd_sb_printf(&via, "%s%s()", j ? " -> " : "", json_string_value(x));
         c->via = via.len ? kd_sb_take(&via) : kd_xstrdup("");
         kd_sb_free(&via);
+        json_array_foreach(json_object_get(v, "kernels"), j, x)
+            if (json_is_string(x))
+                kd_strlist_push(&c->kernels, kd_xstrdup(json_string_value(x)));
         json_array_foreach(argv, j, x) {
             const char *word = json_is_string(x) ? json_string_value(x) : "";
             kd_strlist_push(&c->argv, kd_xstrdup(word));
@@ -127,7 +139,7 @@ int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why)
     return 0;
 }
 
-int kd_callers_find(const char *python, const char *file, kd_callers *out, kd_strbuf *why)
+int kd_callers_find(const char *python, const char *file, const char *kernel, kd_callers *out, kd_strbuf *why)
 {
     memset(out, 0, sizeof *out);
     char *helper = kd_harness_path("kerndiff-triton.py");
@@ -136,7 +148,7 @@ int kd_callers_find(const char *python, const char *file, kd_callers *out, kd_st
         free(helper);
         return -1;
     }
-    const char *argv[] = {python, helper, "callers", file, "", NULL};
+    const char *argv[] = {python, helper, "callers", file, "", kernel, NULL}; /* kernel NULL: ends there */
     kd_spawn_result r;
     int rc = -1;
     if (kd_spawn(argv, NULL, CALLERS_TIMEOUT_MS, &r) != 0)
@@ -160,6 +172,9 @@ void kd_callers_free(kd_callers *c)
         for (size_t j = 0; j < k->argv.count; j++)
             free(k->argv.items[j]);
         free(k->argv.items);
+        for (size_t j = 0; j < k->kernels.count; j++)
+            free(k->kernels.items[j]);
+        free(k->kernels.items);
         free(k->file);
         free(k->test);
         free(k->kind);

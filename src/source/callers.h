@@ -8,6 +8,11 @@
  *      launches the kernel, itself;
  *   2  one that calls something that does (a helper of the test file, an autograd Function);
  *   3  a file that only imports the module (the whole test file, the benchmark script).
+ * The wrapper may live in another module of the project (attorch: kernels in X_kernels.py,
+ * launched by an autograd Function in X_layer.py, reached as `attorch.X` through the package's
+ * re-export): a library module that imports the kernel, or a name that reaches it, and launches,
+ * calls or re-exports it is followed too (a few rounds), as are aliases (a wrapper's local
+ * `k = kernel; k[grid](...)`, a module's `l2_norm = l2norm`) and tables (`MAP = {...: fn}`).
  * Tests before the module's own __main__ block before benchmarks before other scripts, then
  * by path and line. Each candidate is a command (an argument vector: `PYTHON -m pytest -x -q
  * FILE::TEST`, `PYTHON -m pkg.bench`, run from the project's root) that `--from` can run. */
@@ -24,8 +29,12 @@ typedef struct kd_caller {
     char *test;      /* the test (TestCls::test_x), or NULL: the file, its __main__ block */
     int line;
     int rank;        /* 1, 2, 3 as above */
+    int depth;       /* the calls between it and the launch (the nearer first within a rank; 0 unknown) */
+    int affinity;    /* 0: its file is named for the kernel's module (tests/test_cumsum.py for cumsum.py),
+                        first among equal depths; 1 otherwise (and when not said) */
     char *kind;      /* "test", "self", "benchmark", "script" */
     char *via;       /* the calls on the way to the kernel: "helper -> rms_norm" ("" for rank 3) */
+    kd_strlist kernels; /* the file's kernels it reaches (its wrappers launch), sorted by name */
     kd_strlist argv; /* the command's words, NULL-terminated */
     char *command;   /* the words joined, each quoted so that a shell's splitting gives them back */
     char *name;      /* what the report names: FILE::TEST, or FILE */
@@ -46,9 +55,10 @@ typedef struct kd_callers {
  * or -1 with why in `why` (not JSON, a candidate without its command). */
 int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why);
 
-/* Runs `python helper callers FILE ""` (an argument vector, a 60 s limit) and parses its
- * answer. Returns 0, or -1 with why in `why` (the helper missing, failed, or unreadable). */
-int kd_callers_find(const char *python, const char *file, kd_callers *out, kd_strbuf *why);
+/* Runs `python helper callers FILE "" [KERNEL]` (an argument vector, a 60 s limit) and parses
+ * its answer: the callers of KERNEL, or of any of FILE's kernels when kernel is NULL. Returns 0,
+ * or -1 with why in `why` (the helper missing, failed, or unreadable). */
+int kd_callers_find(const char *python, const char *file, const char *kernel, kd_callers *out, kd_strbuf *why);
 
 void kd_callers_free(kd_callers *c);
 

@@ -69,6 +69,45 @@ static void malformed_refused(void **state)
     kd_callers_free(&c);
 }
 
+/* Within a rank the nearer caller first (the depth: calls between it and the launch, issue 45:
+ * a test of the alias l2_norm before one of a model three calls away), and each candidate's
+ * kernels kept (a file of several kernels takes the launch of the one its best caller reaches). */
+static const char DEEP[] =
+    "{\"root\": \"/p\", \"wrappers\": [\"pkg.layer.NormAutoGrad\"], \"found\": 3, \"scanned\": 4,"
+    " \"candidates\": ["
+    "  {\"file\": \"tests/a_model.py\", \"test\": \"test_model\", \"line\": 5, \"rank\": 2, \"kind\": \"test\","
+    "   \"depth\": 4, \"kernels\": [\"bwd\", \"fwd\"], \"via\": [\"Model\"], \"argv\": [\"py\", \"a\"]},"
+    "  {\"file\": \"tests/z_norm.py\", \"test\": \"test_norm\", \"line\": 9, \"rank\": 2, \"kind\": \"test\","
+    "   \"depth\": 1, \"kernels\": [\"fwd\"], \"via\": [\"pkg.Norm\"], \"argv\": [\"py\", \"z\"]},"
+    "  {\"file\": \"tests/b.py\", \"test\": null, \"line\": 1, \"rank\": 1, \"kind\": \"test\","
+    "   \"depth\": 0, \"via\": [\"fwd\"], \"argv\": [\"py\", \"b\"]},"
+    "  {\"file\": \"tests/z_test_norm_kernels.py\", \"test\": \"test_own\", \"line\": 3, \"rank\": 2,"
+    "   \"kind\": \"test\", \"depth\": 4, \"affinity\": 0, \"via\": [\"Model\"], \"argv\": [\"py\", \"o\"]}"
+    "]}";
+
+static void nearer_first_kernels_kept(void **state)
+{
+    (void)state;
+    kd_callers c;
+    kd_strbuf why = {0};
+    assert_int_equal(kd_callers_parse(DEEP, &c, &why), 0);
+    assert_int_equal(c.count, 4);
+    assert_string_equal(c.items[0].name, "tests/b.py");
+    assert_int_equal(c.items[0].kernels.count, 0); /* an older helper's answer: no kernels */
+    assert_string_equal(c.items[1].name, "tests/z_norm.py::test_norm");
+    assert_int_equal(c.items[1].depth, 1);
+    assert_int_equal(c.items[1].kernels.count, 1);
+    assert_string_equal(c.items[1].kernels.items[0], "fwd");
+    /* at one depth, the module's own test (affinity 0) before one whose path sorts first */
+    assert_string_equal(c.items[2].name, "tests/z_test_norm_kernels.py::test_own");
+    assert_string_equal(c.items[3].name, "tests/a_model.py::test_model");
+    assert_int_equal(c.items[3].kernels.count, 2);
+    assert_string_equal(c.items[3].kernels.items[1], "fwd");
+    assert_string_equal(c.wrappers, "pkg.layer.NormAutoGrad");
+    kd_callers_free(&c);
+    kd_sb_free(&why);
+}
+
 /* Each hostile word quoted, then split as --from splits its command: the same words back. */
 static void quoted_words_split_back(void **state)
 {
@@ -106,6 +145,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ranked_best_first),
         cmocka_unit_test(malformed_refused),
+        cmocka_unit_test(nearer_first_kernels_kept),
         cmocka_unit_test(quoted_words_split_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,6 +92,11 @@ static void a_failed_build_keeps_its_lines(void **state)
     (void)state;
     kd_say(KD_MSG_BACKEND_BUILD_FAILED, KD_DIAG_NO_SIDE, KD_S("v1"), KD_S("k.cu"), KD_S("sm_90"), KD_S("a\nb"), KD_S(""));
     assert_string_equal(kd_sb_str(&said), "kerndiff: v1: build of k.cu failed (nvcc -arch=sm_90); nvcc said:\na\nb\n\n");
+    /* a specific hint (a missing -I, a flag nvcc asks for) is the first line, before nvcc's output */
+    kd_sb_free(&said);
+    kd_say(KD_MSG_BACKEND_BUILD_FAILED_HINT, KD_DIAG_NO_SIDE, KD_S("v1"), KD_S("k.cu"), KD_S("sm_90"), KD_S("a\nb"),
+           KD_S("add -I csrc"));
+    assert_string_equal(kd_sb_str(&said), "kerndiff: v1: build of k.cu failed (nvcc -arch=sm_90): add -I csrc; nvcc said:\na\nb\n");
 }
 
 /* Verbose stage lines and announcements are messages; quiet says neither. */

@@ -1,0 +1,2 @@
+#pragma once
+#define SCAN_SCALE 2
