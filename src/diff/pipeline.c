@@ -474,9 +474,6 @@ static int compare_several(const kd_diff_options *opts, kd_comparison *c, kd_ker
 
 /* --- the project's callers (issue 45 item 1) ------------------------------------------------- */
 
-/* The Triton kernel the diff compares, when it is plain before anything is built (--fn, else
- * the only kernel of v1's file), whose file does not launch it (the helper's list found no
- * launch that running the file reaches); NULL otherwise. */
 /* The size of the array `key` in a kernel's front-end information ("launches": the file's own
  * launches of it that running the file reaches; "jax_launches": jax_triton.triton_call lines),
  * -1 when it has none (not a Triton kernel); *first: its first integer, or 0. */
@@ -495,8 +492,9 @@ static long long info_array(const kd_kernel *k, const char *key, long long *firs
     return n;
 }
 
-/* The compared kernel when its file does not launch it: the one --fn names, else the file's one
- * kernel; NULL otherwise. *several: the file has more than one kernel, no --fn chose one, and
+/* The Triton kernel the diff compares, when it is plain before anything is built (--fn, else
+ * the only kernel of v1's file), whose file does not launch it (the helper's list found no
+ * launch that running the file reaches); NULL otherwise. *several: the file has more than one kernel, no --fn chose one, and
  * it launches none of them (issue 45: their callers are looked for, and a caller's launch
  * chooses the kernel). */
 static const kd_kernel *unlaunched_kernel(const kd_comparison *c, const char *fn[2], bool *several)
@@ -583,13 +581,8 @@ static void found_caller_free(found_caller *f)
     memset(f, 0, sizeof *f);
 }
 
-/* When the compared Triton kernel's file does not launch it and no launch was asked for (no
- * --launch, --from, --run, --no-capture): the project's tests, benchmarks and scripts that
- * reach it are found (source/callers.h, static) and said, one line each, with the --from that
- * runs them; none found, one line says so (out->said: said after the launch was made or
- * refused, so that a refusal's line, which names the flag, is the first). On a GPU, with no flag describing the launch and
- * no --no-run, the best one is run with capture as --from runs its command (in the project's
- * root), and *from / *caller / *cwd are set for open_replay (malloc'd). Never fails the diff. */
+/* A kernel launched through jax_triton.triton_call (k, or with several, the first such): said in
+ * one line instead of callers (a JAX launch is not one kerndiff captures). Returns whether said. */
 static bool said_jax(const kd_comparison *c, const kd_kernel *k, const char *file, found_caller *out)
 {
     const kd_kernel_list *l = &c->side[0].kernels;
@@ -607,6 +600,15 @@ static bool said_jax(const kd_comparison *c, const kd_kernel *k, const char *fil
     return false;
 }
 
+/* When the compared Triton kernel's file does not launch it (or, no --fn given, a file of several
+ * kernels launches none of them: the kernel is then the one the best caller's launch gives)
+ * and no launch was asked for (no
+ * --launch, --from, --run, --no-capture): the project's tests, benchmarks and scripts that
+ * reach it are found (source/callers.h, static) and said, one line each, with the --from that
+ * runs them; none found, one line says so (out->said: said after the launch was made or
+ * refused, so that a refusal's line, which names the flag, is the first). On a GPU, with no flag describing the launch and
+ * no --no-run, the best one is run with capture as --from runs its command (in the project's
+ * root), and *from / *caller / *cwd are set for open_replay (malloc'd). Never fails the diff. */
 static void find_callers(const kd_diff_options *opts, const kd_comparison *c, const char *fn[2], found_caller *out)
 {
     if (opts->capture || opts->capture_from || opts->frontend.run_command || opts->frontend.no_capture)

@@ -186,6 +186,15 @@ want = [{"line": 28, "in": "gemv_forward"}]
 sys.exit(0 if ks.get("gemv_INT_kernel") == want and ks.get("gemv_MX_kernel") == want else 1)
 PY
 
+# a file of several kernels that nothing in its project reaches: one line says so, for them all
+K7N=$WORK/k7_none
+mkdir -p "$K7N/tests"
+touch "$K7N/setup.py"
+cp "$K7/normpkg/norm_kernels.py" "$K7N/norm_kernels.py"
+printf 'def test_x():\n    assert True\n' >"$K7N/tests/test_x.py"
+run k7_none 3 -- "$K7N/norm_kernels.py" "$K7N/norm_kernels.py"
+has k7_none err "^kerndiff: .*k7_none/norm_kernels\.py launches none of its kernels itself, and no test, benchmark or script in .*k7_none reaches them \(2 Python files read\): the launches are described; to take one from a program that makes it: --fn NAME --from 'CMD'$"
+
 # jax_triton.triton_call: a JAX launch, said as such (not "no caller reaches it")
 K7J=$WORK/k7_jax
 mkdir -p "$K7J"
