@@ -89,8 +89,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
 
-# test_h31_l2_prep tests the harness's cupti_profiler.c (KERNDIFF_COUNTER_PREP's names).
-$(BUILD)/tests/test_h31_l2_prep: tests/unit/test_h31_l2_prep.c $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/cupti_library.o $(BUILD)/harness/counters_reply.o $(BUILD)/harness/server.o $(LIB)
+# test_cupti_profiler_prep tests the harness's cupti_profiler.c (KERNDIFF_COUNTER_PREP's names).
+$(BUILD)/tests/test_cupti_profiler_prep: tests/unit/test_cupti_profiler_prep.c $(BUILD)/harness/cupti_profiler.o $(BUILD)/harness/cupti_library.o $(BUILD)/harness/counters_reply.o $(BUILD)/harness/server.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) -Iharness -Itests/unit $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.o,$^) $(LIB) -lcmocka $(KD_LIBS) $(LDLIBS)
 
@@ -107,7 +107,7 @@ $(FAKE_CUDA): tests/fakes/fake_libcuda.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CFLAGS) $(filter-out -fsanitize%,$(CFLAGS)) -shared -fPIC -o $@ $<
 
-# test_h31c_harness_pool starts the simulated harness beside it (BUILD/kerndiff-sim-harness)
+# test_harness_pool starts the simulated harness beside it (BUILD/kerndiff-sim-harness)
 unit: $(TEST_BIN) $(BUILD)/kerndiff-sim-harness
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; KD_FIXTURES=tests/fixtures $$t; done
 

@@ -1,7 +1,8 @@
-/* backend.h — the table of backends. A backend is one file (cuda.c, triton.c, binary.c,
- * sim.c) and one entry in backend.c's table: which inputs it claims, how it turns a file
- * into kernels and a cubin (its front end), and which harness child runs the cubin. The
- * pipeline asks the table and never names a backend.
+/* backend.h — the table of backends. A backend is one file (cuda.c, binary.c, sim.c; the
+ * Triton backend a file per job, backend/triton.h lists them) and one entry in backend.c's
+ * table: which inputs it claims, how it turns a file into kernels and a cubin (its front end),
+ * and which harness child runs the cubin. The pipeline asks the table and never names a
+ * backend.
  *
  * Two questions are asked of the table. Per side: which front end reads this file
  * (kd_frontend_for: the first entry with a front end that claims it), so that the two sides

@@ -1,5 +1,5 @@
 /* triton_constexpr.h — where a Triton kernel's tl.constexpr takes its value in a timed diff:
- * the one rule that the diff (backend/triton.c resolve_meta) and `kerndiff list`
+ * the one rule that the diff (backend/triton_meta.c kd_triton_resolve_meta) and `kerndiff list`
  * (through the diff's own preparation, diff/pipeline.h kd_list_launch) both follow, so that list never calls a launch launchable that
  * the diff refuses (issue 26: tests/realfiles/triton_add.py was both). */
 #ifndef KD_BACKEND_TRITON_CONSTEXPR_H

@@ -1,4 +1,5 @@
-/* The ids of triton/'s messages (util/diag.h); their words are in report/words_triton.c. */
+/* The ids of the Triton backend's messages (backend/triton*.c; util/diag.h); their words are in
+ * report/words_triton.c. */
 #ifndef KD_TRITON_MSGS_H
 #define KD_TRITON_MSGS_H
 

@@ -42,7 +42,7 @@ enum {
 enum { OPT_NCU_REPORT = 1000, OPT_METRIC_NAMES, OPT_METRICS };
 /* The outputs' options (report/formats.h's table): the option in slot S has code
  * OPT_FORMAT + S (cli/opts_output.c makes their getopt rows). The built-in ones by name, in
- * the table's order, for the checks between options (test_l1_formats holds them to it). */
+ * the table's order, for the checks between options (test_formats holds them to it). */
 enum { OPT_FORMAT = 800, OPT_FORMAT_END = OPT_FORMAT + KD_FORMAT_OPTIONS_MAX };
 enum { OPT_JSON = OPT_FORMAT, OPT_SAVE, OPT_TRACE, OPT_MARKDOWN, OPT_HTML, OPT_CSV };
 /* Makes the outputs' getopt rows (kd_opt_long_options calls it before it reads the groups). */
@@ -89,7 +89,7 @@ extern const char kd_short_options[];
  * also where the completions find each option's description. */
 const char *kd_help(void);
 /* Whether the help has a place for a format option's section ("Output"): a row whose section
- * has none would be listed nowhere (test_l1_formats checks every row). */
+ * has none would be listed nowhere (test_formats checks every row). */
 bool kd_help_has_section(const char *section);
 
 /* Whether a word after an optional output (--json [FILE]) is its FILE: not when it is an

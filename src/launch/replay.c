@@ -261,7 +261,7 @@ static int check_layout(const kd_replay *r, const kd_kernel *k, int side, kd_dia
 }
 
 /* A Triton side's dynamic shared memory (its compiled kernel's, "compiled_shared" in its
- * description, backend/triton.c: as Triton's launcher passes it) and scratch ("compiled_scratch"),
+ * description, backend/triton_build.c: as Triton's launcher passes it) and scratch ("compiled_scratch"),
  * after the buffers: one KD_ROLE_SCRATCH argument per trailing scratch
  * pointer that needs bytes (size per program x the grid's programs, as Triton's launcher
  * allocates), in the order of the pointers; wire/replay.c passes that pointer as the harness's

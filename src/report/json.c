@@ -223,7 +223,7 @@ static json_t *autotune(const void *base)
     return o;
 }
 
-/* A Triton side's launch source (backend/triton.c): its JSON text as an object; null otherwise. */
+/* A Triton side's launch source (backend/triton_prepare.c): its JSON text as an object; null otherwise. */
 static json_t *launch_source(const void *base)
 {
     const char *text = ((const kd_side *)base)->launch_source;

@@ -1,4 +1,4 @@
-/* The words of backend/triton.c's messages (backend/triton_msgs.h; report/diag_text.h says the format). */
+/* The words of backend/triton*.c's messages (backend/triton_msgs.h; report/diag_text.h says the format). */
 #include "report/diag_text.h"
 #include "backend/triton_msgs.h"
 

@@ -9,7 +9,7 @@
 
 static const char marker[] = "kerndiff:";
 
-/* Keys that are settings, not parameters (spec.h, backend/triton.c, backend/binary.c). */
+/* Keys that are settings, not parameters (spec.h, backend/triton_meta.c, backend/binary.c). */
 static const char *const setting_keys[] = {"n", "block", "grid", "smem", "inputs", "outputs", "inouts",
                                            "signature", "libs", "num_warps", "num_stages", "num_ctas"};
 

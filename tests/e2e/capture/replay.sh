@@ -1,6 +1,6 @@
 # kerndiff --launch FILE (issue 30 item 2) on the simulated harness, and kerndiff capture
 # without a GPU. tests/e2e/capture/copy.kdcap is tests/e2e/capture/raw-copy packed by
-# capture/file.c's writer (test_c3_replay checks that they still agree): a program's launch
+# capture/file.c's writer (test_replay checks that they still agree): a program's launch
 # 1 of copy(const float *in, float *out, int n), n = 64, in = 1.5 i, out = 0 before and in
 # after. The simulated harness's copy=K copies the first K elements of the first input into
 # each output (copy=all: every one): the program's kernel, or one that stops early.

@@ -20,7 +20,7 @@ has h2_devzero err "^kerndiff: v1: cannot read '/dev/zero'"
 truncate -s 65M "$h2_in/big.cu"
 h2_quick h2_big 3 "$A" "$h2_in/big.cu"
 has h2_big err "^kerndiff: v2: cannot read '.*big\.cu': .*too large"
-# (The cap's exact boundary is tests/unit/test_h2_fs.c's.)
+# (The cap's exact boundary is tests/unit/test_fs.c's.)
 # A quoted include that is a FIFO: the build says which file and why, and does not wait.
 mkfifo "$h2_in/pipe.h"
 { echo '#include "pipe.h"'; cat "$A"; } >"$h2_in/with_pipe.cu"

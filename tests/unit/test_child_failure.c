@@ -1,4 +1,4 @@
-/* test_l1_child_failure.c — a harness child's failure is data (wire/child.h's
+/* test_child_failure.c — a harness child's failure is data (wire/child.h's
  * kd_child_failure, a kd_diag with wire ids) and its sentence comes from report/words_wire.c:
  * the same words the e2e suites grep, a message nested in a message, copies that own their
  * values, and the text a `why` chain receives through util/diag.h's kd_diag_append_words. */

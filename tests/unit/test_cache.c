@@ -1,4 +1,4 @@
-/* test_h3_cache.c — the build cache's manifest (compile/cache.c): the strict reader, an
+/* test_cache.c — the build cache's manifest (compile/cache.c): the strict reader, an
  * entry bound to its key (two entries swapped are refused, then replaced), and something
  * that is not a folder where an entry goes (a file, a link) replaced, not followed. */
 #include "kd_test.h"

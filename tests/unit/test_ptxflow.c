@@ -1,4 +1,4 @@
-/* test_h5_ptxflow.c — pointer parameters' uses read from PTX data flow (static/ptxflow.h), the
+/* test_ptxflow.c — pointer parameters' uses read from PTX data flow (static/ptxflow.h), the
  * template-argument spellings --fn accepts (static/symbols.h) and the buffer use decided from
  * them (source/roles.h). The PTX is nvcc 13's, trimmed to what the analysis reads. */
 #include "kd_test.h"

@@ -1,4 +1,4 @@
-/* test_r1_report.c — what the reports say of gates, unknown resources and launches
+/* test_report_unknowns.c — what the reports say of gates, unknown resources and launches
  * (issue 28): every gate asked for with the real reason when it was not judged
  * (report/gate_summary.c), unknown resources said with why (report/resources_text.c), a
  * launch refusal said once and what was assumed shown (report/launch_text.c). */

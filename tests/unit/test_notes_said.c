@@ -1,4 +1,4 @@
-/* test_n1_note_said.c — a note that carries one of kerndiff's messages (diff/notes.h `said`)
+/* test_notes_said.c — a note that carries one of kerndiff's messages (diff/notes.h `said`)
  * in place of a detail sentence: report/note_text.c words the message where it words the
  * detail, the JSON writes its words as `detail` (read back as text), and the note frees it. */
 #include "kd_test.h"

@@ -1,4 +1,4 @@
-/* test_h26_cache_folder.c — a cache entry that keeps a folder of large files whole (issue 26:
+/* test_cache_folder.c — a cache entry that keeps a folder of large files whole (issue 26:
  * a Triton capture's tensor data, lost when it was copied through the 64 MiB read cap):
  * kd_cache_store_with_folder puts the folder's files in the entry before it is installed, a
  * missing folder stores the entry without one, one past max_bytes stores nothing;

@@ -1,4 +1,4 @@
-/* test_h3_gates.c — nothing false from what cannot be known: buffer sizes range-checked
+/* test_gates.c — nothing false from what cannot be known: buffer sizes range-checked
  * (measure/timing.c), every gate that could not be judged fails closed with the real reason
  * (diff/gate.c, report/gate_text.c), unknown resources are unknown (diff/rows.c), and the
  * notes that say so (report/note_text.c). */

@@ -1,4 +1,4 @@
-/* test_h26_triton_launchable.c — `kerndiff list` says a Triton launch is not launchable exactly
+/* test_triton_launchable.c — `kerndiff list` says a Triton launch is not launchable exactly
  * when a timed diff refuses it (issue 41 item 6: list asks the diff's own resolution,
  * diff/pipeline.h kd_list_launch, which prepares a side as the diff does) (issue 26: tests/realfiles/triton_add.py was listed launchable
  * and refused on the GPU): a tl.constexpr nothing gives (no flag, annotation, default, file's
