@@ -29,6 +29,7 @@
 # network here) and nvcc (PATH or /usr/local/cuda/bin). CORPUS=DIR: the laid-out folder
 # (./corpus); CORPUS_PYTHON: the python of the --from commands (python3);
 # CORPUS_GPU_BUDGET_S (3000): files not started by then are "not run" (a FAIL);
+# CORPUS_GPU_JOBS (1): files run at once (their timings then overlap on the GPU: see one_file);
 # CORPUS_GPU_FLAGS ("--max-time 1"): kerndiff's options on both runs, none of them a launch
 # flag (add --no-ncu to skip the counter pass where ncu is slow or not allowed). Writes a
 # line per file and the summary; with OUT set, $OUT/results-corpus.txt
@@ -116,19 +117,9 @@ PY
 
 rank_of() { case $1 in timed) echo 6 ;; unchecked) echo 5 ;; refused) echo 4 ;; other) echo 3 ;; crash) echo 2 ;; oob-timed) echo 1 ;; *) echo 0 ;; esac; }
 
-: >"$work/classes"
-while IFS=$'\t' read -r id proj commit path licence kernels caller kind; do
-    case $id in ''|'#'*) continue ;; esac
-    wanted "$id" || continue
-    dir=$corpus/$id
-    if [ ! -f "$dir/$path" ]; then
-        say "missing   $id: $dir/$path (tests/corpus/fetch.sh first)"
-        echo "$id missing" >>"$work/classes"; continue
-    fi
-    if [ "$(date +%s)" -ge "$deadline" ]; then
-        say "not-run   $id (the ${CORPUS_GPU_BUDGET_S:-3000} s budget of the script is spent)"
-        echo "$id not-run" >>"$work/classes"; continue
-    fi
+# One file's two runs and its class: a line in $work/lines/ID, "ID CLASS" in $work/class/ID.
+one_file() { # ID PATH KERNELS CALLER
+    local id=$1 path=$2 kernels=$3 caller=$4 dir=$corpus/$1 rc cls how line fn from rc2 cls2
     # 1. zero flags
     (cd "$dir" && timeout -k 10 "$tmo" "$kd" "${timed_flags[@]}" --json="$logs/$id.zero.json" "$path" "$path" \
         >"$logs/$id.zero.out" 2>"$logs/$id.zero.err" </dev/null)
@@ -153,9 +144,37 @@ while IFS=$'\t' read -r id proj commit path licence kernels caller kind; do
         # a crash or an out-of-bounds timing on either run counts, whichever is better
         case $cls2 in crash|oob-timed) cls=$cls2 rc=$rc2 how="--fn $fn --from '$from'" line=$(first_line "$logs/$id.from.err") ;; esac
     fi
-    say "$(printf '%-9s' "$cls") $id (exit $rc, $how)${line:+: ${line:0:300}}"
-    echo "$id $cls" >>"$work/classes"
+    printf '%-9s %s (exit %s, %s)%s\n' "$cls" "$id" "$rc" "$how" "${line:+: ${line:0:300}}" >"$work/lines/$id"
+    echo "$id $cls" >"$work/class/$id"
+}
+
+# CORPUS_GPU_JOBS=N (1): N files at once. Their builds, callers' runs and captures overlap, and
+# so do their timings on the one GPU: the classes hold (timed, refused ...), the speed verdicts
+# and medians of such a run are not measurements.
+jobs_max=${CORPUS_GPU_JOBS:-1}
+mkdir -p "$work/lines" "$work/class"
+order=()
+while IFS=$'\t' read -r id proj commit path licence kernels caller kind; do
+    case $id in ''|'#'*) continue ;; esac
+    wanted "$id" || continue
+    order+=("$id")
+    if [ ! -f "$corpus/$id/$path" ]; then
+        echo "missing   $id: $corpus/$id/$path (tests/corpus/fetch.sh first)" >"$work/lines/$id"
+        echo "$id missing" >"$work/class/$id"; continue
+    fi
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+        echo "not-run   $id (the ${CORPUS_GPU_BUDGET_S:-3000} s budget of the script is spent)" >"$work/lines/$id"
+        echo "$id not-run" >"$work/class/$id"; continue
+    fi
+    one_file "$id" "$path" "$kernels" "$caller" &
 done <"$tsv"
+wait
+: >"$work/classes"
+for id in "${order[@]}"; do # in the list's order, whatever order they ended in
+    say "$(cat "$work/lines/$id")"
+    cat "$work/class/$id" >>"$work/classes"
+done
 
 total=$(grep -c -v ' missing$' "$work/classes")
 count() { grep -c " $1\$" "$work/classes"; }
