@@ -1762,16 +1762,78 @@ def _parsed(cache, full, text):
     return cache[full]
 
 
-def _library_modules(files, targets, root, trees, base):
+_REGISTER_CALLS = {"register_kernel", "impl", "custom_op"}
+# Dispatch keys an NVIDIA GPU's call of the op reaches ("" : every device).
+_CUDA_KEYS = {"", "cuda", "default", "compositeexplicitautograd", "compositeimplicitautograd", "autograd",
+              "autogradcuda"}
+
+
+def _registration(call):
+    """register_kernel("ns::op", "xpu"), torch.library.impl("ns::op", "cuda"),
+    torch.library.custom_op("ns::op", ...): ("torch.ops.ns.op", the devices named, [] none),
+    else None. An overload (`ns::op.out`) is the op."""
+    if not isinstance(call, ast.Call) or dotted(call.func).rsplit(".", 1)[-1] not in _REGISTER_CALLS:
+        return None
+    words = []
+    for a in list(call.args) + [k.value for k in call.keywords if k.arg in ("device_types", "dispatch_key", "types")]:
+        for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]):
+            if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                words.append(e.value)
+    op = next((w for w in words if "::" in w), None)
+    if not op:
+        return None
+    ns, name = op.split("::", 1)
+    if not (ns.isidentifier() and name.split(".", 1)[0].isidentifier()):
+        return None
+    return "torch.ops.%s.%s" % (ns, name.split(".", 1)[0]), [w for w in words if w != op]
+
+
+def _registrations(tree, bound, own):
+    """The ops the module registers with a function that reaches the kernel: [(key, devices,
+    (depth, kernels), line)], the depth counting the dispatch as a call. Both spellings:
+    `register_kernel(OP, DEV)(fn)` and `@register_kernel(OP, DEV)` on a def."""
+    found = []
+    local = {n: ([n], v[1], v[0]) for n, v in own.items()}
+    for n in ast.walk(tree):
+        reg, reach = None, None
+        if isinstance(n, ast.Call) and n.args and _registration(n.func):
+            reg, fn = _registration(n.func), dotted(n.args[0])
+            head, _, attr = fn.partition(".")
+            if fn in own:
+                reach = own[fn]
+            elif fn in bound and bound[fn][0] != "module":
+                reach = bound[fn][1]
+            elif attr and head in bound and bound[head][0] == "module" and attr in bound[head][1]:
+                reach = bound[head][1][attr]
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            reg = next((_registration(d) for d in n.decorator_list if _registration(d)), None)
+            r = _reaches(n, bound, local) if reg else None
+            reach = (r[3] + 1, r[2]) if r else None
+        if reg and reach:
+            found.append((reg[0], reg[1], (reach[0] + 1, frozenset(reach[1])), n.lineno))
+    return found
+
+
+def _op_bindings(text, ops):
+    """The registered ops a file's text calls as torch.ops.NS.NAME, bound as names that reach."""
+    return {k: ("name", v) for k, v in ops.items() if k in text}
+
+
+def _library_modules(files, targets, root, trees, base, ops, elsewhere):
     """Follows the kernel into the project's other modules (issue 45: attorch's kernels are
     launched in attorch/X_layer.py and reached through the package's `attorch.Linear`): a
     module (not a test or benchmark) that imports the kernel, or a name that reaches it, from
     a target module and launches, calls or re-exports it becomes a target itself, with the
     names it exposes. At most CALLER_ROUNDS rounds (kernels -> layer -> package __init__ ...).
-    Returns the wrappers found there, as module.name."""
+    A torch.library registration of a function that reaches the kernel (bitsandbytes:
+    `register_kernel("bitsandbytes::quantize_4bit", "cuda")(triton_ops.quantize_4bit)`) makes
+    `torch.ops.NS.NAME` a name that reaches it, in ops ({key: (depth, kernels)}), for the
+    project's modules and tests that call it; one registered for other devices only (an NVIDIA
+    GPU's call of the op runs another kernel) goes to elsewhere ("NS::NAME for xpu" ...)
+    instead. Returns the wrappers found there, as module.name."""
     wrappers = set()
     for _ in range(CALLER_ROUNDS):
-        needles = {n.rsplit(".", 1)[-1] for e in targets.values() for n in e} | {base}
+        needles = {n.rsplit(".", 1)[-1] for e in targets.values() for n in e} | {base} | set(ops)
         changed = False
         for rel, full, kind, text in files:
             if kind != "script" or not any(n in text for n in needles):
@@ -1782,7 +1844,9 @@ def _library_modules(files, targets, root, trees, base):
                 continue
             is_pkg = os.path.basename(full) == "__init__.py"
             bound, imports = _bindings(tree, targets, mods[0], is_pkg)
-            if not imports:
+            op_bound = _op_bindings(text, ops)
+            bound.update(op_bound)
+            if not imports and not op_bound:
                 continue
             seeds, kernel_locals = {}, set()
             for local, (what, value) in bound.items():
@@ -1796,7 +1860,15 @@ def _library_modules(files, targets, root, trees, base):
                         if v[0] == 0 and n in v[1]:
                             kernel_locals.add(local + "." + n)
             own = module_reach(tree, seeds, kernel_locals)
-            exposed = {local: v for local, (what, v) in bound.items() if what != "module"}  # re-exports
+            for key, devices, v, line in _registrations(tree, bound, own):
+                if not devices or any(d.lower() in _CUDA_KEYS for d in devices):
+                    changed |= _merge(ops, key, *v)
+                else:
+                    said = "%s for %s" % (key[len("torch.ops."):].replace(".", "::", 1), ", ".join(devices))
+                    if said not in elsewhere:
+                        elsewhere.append(said)
+            exposed = {local: v for local, (what, v) in bound.items()
+                       if what != "module" and not local.startswith("torch.ops.")}  # re-exports
             for n, v in own.items():
                 _merge(exposed, n, *v)
                 if v[0] == 0 and n in _defined(tree):
@@ -1847,12 +1919,13 @@ def cmd_callers(path, root, only=None):
     trees = {}
     base = os.path.basename(path)[:-3] if path.endswith(".py") else os.path.basename(path)
     direct_modules = set(targets)
+    ops, elsewhere = {}, []
     if kernels:
-        found = _library_modules(files, targets, root, trees, base)
+        found = _library_modules(files, targets, root, trees, base, ops, elsewhere)
         wrappers += found
         direct_modules |= {w.rsplit(".", 1)[0] for w in found}
     nearest = []
-    needles = {base} | {n.rsplit(".", 1)[-1] for e in targets.values() for n in e}
+    needles = {base} | {n.rsplit(".", 1)[-1] for e in targets.values() for n in e} | set(ops)
     for rel, full, kind, text in files:
         if kind == "script" and os.path.basename(full) == "__init__.py":
             continue
@@ -1863,6 +1936,9 @@ def cmd_callers(path, root, only=None):
             continue
         file_module = (module_names(full, root) or [None])[0]
         bound, imports = _bindings(ftree, targets, file_module, os.path.basename(full) == "__init__.py")
+        op_bound = _op_bindings(text, ops)
+        bound.update(op_bound)
+        imports |= bool(op_bound)
         if not imports:
             if kind in ("test", "benchmark") and len(nearest) < 3:
                 nearest.append(rel)  # names the module or its wrapper, imports neither as written
@@ -1878,7 +1954,8 @@ def cmd_callers(path, root, only=None):
                                    c["file"], c["line"]))
     json.dump({"root": root, "module": self_module, "kernels": sorted(kernels), "wrappers": wrappers,
                "candidates": candidates[:CALLER_MAX], "found": len(candidates), "scanned": len(files),
-               "capped": capped, "nearest": [] if candidates else nearest}, sys.stdout)
+               "capped": capped, "nearest": [] if candidates else nearest,
+               "elsewhere": [] if candidates else elsewhere[:4]}, sys.stdout)
 
 
 def main(argv):
