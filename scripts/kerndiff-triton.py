@@ -540,12 +540,56 @@ def called_from_jit(jit_fns):
     return called
 
 
-def typed_from_call(kernel, launches):
-    """Untyped scalars that the file's own call passes a float (or a bool) are floats (bools)."""
+def _float_param(fn, name):
+    """fn's parameter `name` is annotated float or defaults to a float literal."""
+    a = fn.args
+    positional = a.posonlyargs + a.args
+    pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
+        [(k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    for arg in positional + a.kwonlyargs:
+        if arg.arg == name and arg.annotation is not None and dotted(arg.annotation) == "float":
+            return True
+    return any(arg.arg == name and isinstance(literal(d), float) for arg, d in pairs)
+
+
+def passes_float(node, fn):
+    """The wrapper fn passes a float there: a float literal, its parameter annotated float or
+    defaulting to a float (l2norm_bwd's `eps: float = 1e-6`), a true division, float(...),
+    math.sqrt(...), or arithmetic with one of these."""
+    if isinstance(literal(node), float):
+        return True
+    if isinstance(node, ast.Name):
+        return fn is not None and _float_param(fn, node.id)
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Div) or passes_float(node.left, fn) or passes_float(node.right, fn)
+    if isinstance(node, ast.UnaryOp):
+        return passes_float(node.operand, fn)
+    if isinstance(node, ast.Call):
+        return dotted(node.func) in ("float", "math.sqrt", "math.exp", "math.log", "math.log2")
+    return False
+
+
+def _function_of(tree, node):
+    """The innermost function of tree that holds node, or None."""
+    found = None
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(n is node for n in ast.walk(fn)):
+            if found is None or any(n is fn for n in ast.walk(found)):
+                found = fn
+    return found
+
+
+def typed_from_call(kernel, launches, tree=None):
+    """Untyped scalars that the file's own call passes a float (or a bool) are floats (bools);
+    the float may be the wrapper's (passes_float: its float parameter, a division)."""
     for launch in launches:
+        fn = _function_of(tree, launch["node"]) if tree is not None and "node" in launch else None
         for i, p in enumerate(kernel["params"]):
             node = launch["args"][i] if i < len(launch["args"]) else launch["keywords"].get(p["name"])
             value = literal(node) if node is not None else None
+            if p["kind"] == "scalar" and not p["annotation"] and node is not None and \
+                    not isinstance(value, float) and passes_float(node, fn):
+                value = 0.0  # typed as the float the wrapper passes
             if p["kind"] == "scalar" and not p["annotation"] and isinstance(value, float):
                 p["annotation"] = "float"
                 p["typed_from"] = "the file's call at line %d" % launch["line"]
@@ -625,7 +669,7 @@ def cmd_list(path):
         k["helper"] = node.name in helpers and not mine
         # launched through jax_triton.triton_call(kernel=NAME): a JAX launch, not one kerndiff captures
         k["jax_launches"] = sorted(jax.get(node.name, []))
-        typed_from_call(k, launches.get(node.name, []))
+        typed_from_call(k, launches.get(node.name, []), tree)
         kernels.append(k)
     if any(k["configs_from"] for k in kernels):
         configs_computed(path, kernels)
