@@ -1489,6 +1489,32 @@ def _merge(table, name, depth, kernels):
     return False
 
 
+# A wrapper that launches the kernel it is given (kernl's layer_norm: `implementation[(M,)](...)`
+# with implementation a parameter) reaches HANDED: whichever kernel its caller passes by name.
+HANDED = "*"
+
+
+def launches_a_parameter(node):
+    """The function (or a method of the class) launches one of its own parameters: p[grid](...)."""
+    for fn in ast.walk(node):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) and \
+                    isinstance(n.func.value, ast.Name) and n.func.value.id in params:
+                return True
+    return False
+
+
+def _handed(ks, passed):
+    """The kernels a call reaches: HANDED resolved to the kernels passed by name (passed); a
+    wrapper that launches what it is given reaches nothing of ours when none is passed."""
+    if HANDED not in ks:
+        return ks
+    return (frozenset(ks) - {HANDED}) | frozenset(passed)
+
+
 def module_reach(tree, seeds, kernel_names):
     """{name: (depth, kernels)} of the module's top-level functions, classes and assigned names
     that reach a kernel, given seeds {local name: (depth, kernels)} (the module's kernels, or
@@ -1508,6 +1534,8 @@ def module_reach(tree, seeds, kernel_names):
         for local, found in launches_in(node, kernel_names).items():
             if found:
                 _merge(reach, name, 0, seeds[local][1])
+        if launches_a_parameter(node):
+            _merge(reach, name, 0, {HANDED})
     known = dict(seeds)
     uses = {}
     for name, node in defs.items():
@@ -1527,7 +1555,9 @@ def module_reach(tree, seeds, kernel_names):
             for h in hits:
                 if h in known and h not in kernel_names and h != name:
                     d, ks = known[h]
-                    changed |= _merge(reach, name, d + step, ks)
+                    ks = _handed(ks, {k for n in hits & kernel_names for k in seeds[n][1]})
+                    if ks:
+                        changed |= _merge(reach, name, d + step, ks)
         if not changed:
             break
     return reach
@@ -1622,6 +1652,7 @@ def _reaches(node, bound, local_reach):
     Rank 1: it calls the wrapper (or launches the kernel); 2: it calls something that does;
     depth: the calls between it and the launch (the nearer first among equal ranks)."""
     names = _called_names(node)
+    passed = {k for local, (what, v) in bound.items() if what == "kernel" and local in names for k in v[1]}
     best = None
     for local, (what, value) in bound.items():
         hits = []
@@ -1636,6 +1667,9 @@ def _reaches(node, bound, local_reach):
                 ks = frozenset().union(*[v[1] for v in value.values() if v[0] == d])
                 hits.append(((max(d, 1), ks), "getattr(%s, ...)" % local))
         for (d, ks), via in hits:
+            ks = _handed(ks, passed)
+            if not ks:
+                continue
             cand = (1 if d == 0 else 2, [via], ks, d)
             if best is None or cand[0] < best[0] or (cand[0] == best[0] and cand[3] < best[3]):
                 best = cand
@@ -1687,6 +1721,11 @@ def _file_candidates(tree, rel, kind, bound, file_module, python, direct=True, l
     module-level code: that registers or binds the wrapper (register_kernel(...)(ops.fn)), it
     does not run it."""
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    # a module-level table of the file (kernl's `implementations = {"triton": lambda ...: layer_norm(
+    # ..., kernel)}`), indexed by its tests, reaches what its values reach
+    defs.update({n.targets[0].id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and isinstance(n.value, (ast.Dict, ast.List, ast.Tuple,
+                                                                                   ast.Lambda))})
     local_reach = {}  # helpers of the file that reach the kernel: name -> (the way, kernels)
     for _ in range(4):
         for name, node in defs.items():

@@ -336,5 +336,66 @@ run k7_ops_xpu 0 -- --fn dequant_kernel "$K7O/quantlib/backends/triton/kernels.p
 has k7_ops_xpu err "does not launch dequant_kernel itself, and no test, benchmark or script in .*k7_ops reaches it \([0-9]+ Python files read\); the torch\.ops that reach the kernel are registered for other devices only \(quantlib::dequantize_blockwise for xpu\): on an NVIDIA GPU they run another kernel"
 lacks k7_ops_xpu err "  1\. "
 
+# a kernel handed to its wrapper as an argument (kernl's layer_norm: the autograd Function
+# launches `implementation[(M,)](...)`), the tests passing it through a table of lambdas
+K7H=$WORK/k7_handed
+mkdir -p "$K7H/normlib" "$K7H/test"
+touch "$K7H/pyproject.toml" "$K7H/normlib/__init__.py"
+cat >"$K7H/normlib/layer_norm.py" <<'PY'
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _norm_single_pass(Out, A, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    a = tl.load(A + row * N + cols, mask=cols < N, other=0.0)
+    tl.store(Out + row * N + cols, a / tl.sqrt(tl.sum(a * a, axis=0) / N + eps), mask=cols < N)
+
+
+@triton.jit
+def _norm_two_pass(Out, A, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    a = tl.load(A + row * N + cols, mask=cols < N, other=0.0)
+    tl.store(Out + row * N + cols, a * eps, mask=cols < N)
+
+
+class Norm(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, eps, implementation):
+        out = torch.empty_like(x)
+        implementation[(x.shape[0],)](out, x, x.shape[1], eps, BLOCK=triton.next_power_of_2(x.shape[1]))
+        return out
+
+
+def norm(x, eps, implementation=_norm_single_pass):
+    return Norm.apply(x, eps, implementation)
+PY
+cat >"$K7H/test/test_norm.py" <<'PY'
+import pytest
+import torch
+
+from normlib.layer_norm import _norm_single_pass, norm
+
+implementations = {
+    "torch": lambda eps: lambda x: torch.nn.functional.layer_norm(x, x.shape[-1:], eps=eps),
+    "triton": lambda eps: lambda x: norm(x, eps, _norm_single_pass),
+}
+
+
+@pytest.mark.parametrize("implementation", implementations.keys())
+def test_norm(implementation):
+    x = torch.randn(64, 128, device="cuda")
+    implementations[implementation](1e-5)(x)
+PY
+run k7_handed 0 -- --fn _norm_single_pass "$K7H/normlib/layer_norm.py" "$K7H/normlib/layer_norm.py"
+has k7_handed err "^kerndiff:   1\. test/test_norm\.py::test_norm calls implementations\(\) -> .*: --fn _norm_single_pass "
+# the other kernel is never passed by the tests: no caller of it
+run k7_handed_two 0 -- --fn _norm_two_pass "$K7H/normlib/layer_norm.py" "$K7H/normlib/layer_norm.py"
+lacks k7_handed_two err "test_norm\.py::test_norm"
+
 [ -e "$WORK/k7_ran_layer" ] || [ -e "$WORK/k7_ran_test" ] && fail "k7: a caller was run or imported" || ok "k7: nothing run"
 fi
