@@ -540,12 +540,56 @@ def called_from_jit(jit_fns):
     return called
 
 
-def typed_from_call(kernel, launches):
-    """Untyped scalars that the file's own call passes a float (or a bool) are floats (bools)."""
+def _float_param(fn, name):
+    """fn's parameter `name` is annotated float or defaults to a float literal."""
+    a = fn.args
+    positional = a.posonlyargs + a.args
+    pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
+        [(k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    for arg in positional + a.kwonlyargs:
+        if arg.arg == name and arg.annotation is not None and dotted(arg.annotation) == "float":
+            return True
+    return any(arg.arg == name and isinstance(literal(d), float) for arg, d in pairs)
+
+
+def passes_float(node, fn):
+    """The wrapper fn passes a float there: a float literal, its parameter annotated float or
+    defaulting to a float (l2norm_bwd's `eps: float = 1e-6`), a true division, float(...),
+    math.sqrt(...), or arithmetic with one of these."""
+    if isinstance(literal(node), float):
+        return True
+    if isinstance(node, ast.Name):
+        return fn is not None and _float_param(fn, node.id)
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Div) or passes_float(node.left, fn) or passes_float(node.right, fn)
+    if isinstance(node, ast.UnaryOp):
+        return passes_float(node.operand, fn)
+    if isinstance(node, ast.Call):
+        return dotted(node.func) in ("float", "math.sqrt", "math.exp", "math.log", "math.log2")
+    return False
+
+
+def _function_of(tree, node):
+    """The innermost function of tree that holds node, or None."""
+    found = None
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(n is node for n in ast.walk(fn)):
+            if found is None or any(n is fn for n in ast.walk(found)):
+                found = fn
+    return found
+
+
+def typed_from_call(kernel, launches, tree=None):
+    """Untyped scalars that the file's own call passes a float (or a bool) are floats (bools);
+    the float may be the wrapper's (passes_float: its float parameter, a division)."""
     for launch in launches:
+        fn = _function_of(tree, launch["node"]) if tree is not None and "node" in launch else None
         for i, p in enumerate(kernel["params"]):
             node = launch["args"][i] if i < len(launch["args"]) else launch["keywords"].get(p["name"])
             value = literal(node) if node is not None else None
+            if p["kind"] == "scalar" and not p["annotation"] and node is not None and \
+                    not isinstance(value, float) and passes_float(node, fn):
+                value = 0.0  # typed as the float the wrapper passes
             if p["kind"] == "scalar" and not p["annotation"] and isinstance(value, float):
                 p["annotation"] = "float"
                 p["typed_from"] = "the file's call at line %d" % launch["line"]
@@ -625,7 +669,7 @@ def cmd_list(path):
         k["helper"] = node.name in helpers and not mine
         # launched through jax_triton.triton_call(kernel=NAME): a JAX launch, not one kerndiff captures
         k["jax_launches"] = sorted(jax.get(node.name, []))
-        typed_from_call(k, launches.get(node.name, []))
+        typed_from_call(k, launches.get(node.name, []), tree)
         kernels.append(k)
     if any(k["configs_from"] for k in kernels):
         configs_computed(path, kernels)
@@ -1445,6 +1489,32 @@ def _merge(table, name, depth, kernels):
     return False
 
 
+# A wrapper that launches the kernel it is given (kernl's layer_norm: `implementation[(M,)](...)`
+# with implementation a parameter) reaches HANDED: whichever kernel its caller passes by name.
+HANDED = "*"
+
+
+def launches_a_parameter(node):
+    """The function (or a method of the class) launches one of its own parameters: p[grid](...)."""
+    for fn in ast.walk(node):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) and \
+                    isinstance(n.func.value, ast.Name) and n.func.value.id in params:
+                return True
+    return False
+
+
+def _handed(ks, passed):
+    """The kernels a call reaches: HANDED resolved to the kernels passed by name (passed); a
+    wrapper that launches what it is given reaches nothing of ours when none is passed."""
+    if HANDED not in ks:
+        return ks
+    return (frozenset(ks) - {HANDED}) | frozenset(passed)
+
+
 def module_reach(tree, seeds, kernel_names):
     """{name: (depth, kernels)} of the module's top-level functions, classes and assigned names
     that reach a kernel, given seeds {local name: (depth, kernels)} (the module's kernels, or
@@ -1464,6 +1534,8 @@ def module_reach(tree, seeds, kernel_names):
         for local, found in launches_in(node, kernel_names).items():
             if found:
                 _merge(reach, name, 0, seeds[local][1])
+        if launches_a_parameter(node):
+            _merge(reach, name, 0, {HANDED})
     known = dict(seeds)
     uses = {}
     for name, node in defs.items():
@@ -1483,7 +1555,9 @@ def module_reach(tree, seeds, kernel_names):
             for h in hits:
                 if h in known and h not in kernel_names and h != name:
                     d, ks = known[h]
-                    changed |= _merge(reach, name, d + step, ks)
+                    ks = _handed(ks, {k for n in hits & kernel_names for k in seeds[n][1]})
+                    if ks:
+                        changed |= _merge(reach, name, d + step, ks)
         if not changed:
             break
     return reach
@@ -1578,6 +1652,7 @@ def _reaches(node, bound, local_reach):
     Rank 1: it calls the wrapper (or launches the kernel); 2: it calls something that does;
     depth: the calls between it and the launch (the nearer first among equal ranks)."""
     names = _called_names(node)
+    passed = {k for local, (what, v) in bound.items() if what == "kernel" and local in names for k in v[1]}
     best = None
     for local, (what, value) in bound.items():
         hits = []
@@ -1592,6 +1667,9 @@ def _reaches(node, bound, local_reach):
                 ks = frozenset().union(*[v[1] for v in value.values() if v[0] == d])
                 hits.append(((max(d, 1), ks), "getattr(%s, ...)" % local))
         for (d, ks), via in hits:
+            ks = _handed(ks, passed)
+            if not ks:
+                continue
             cand = (1 if d == 0 else 2, [via], ks, d)
             if best is None or cand[0] < best[0] or (cand[0] == best[0] and cand[3] < best[3]):
                 best = cand
@@ -1643,6 +1721,11 @@ def _file_candidates(tree, rel, kind, bound, file_module, python, direct=True, l
     module-level code: that registers or binds the wrapper (register_kernel(...)(ops.fn)), it
     does not run it."""
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    # a module-level table of the file (kernl's `implementations = {"triton": lambda ...: layer_norm(
+    # ..., kernel)}`), indexed by its tests, reaches what its values reach
+    defs.update({n.targets[0].id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and isinstance(n.value, (ast.Dict, ast.List, ast.Tuple,
+                                                                                   ast.Lambda))})
     local_reach = {}  # helpers of the file that reach the kernel: name -> (the way, kernels)
     for _ in range(4):
         for name, node in defs.items():
@@ -1762,16 +1845,78 @@ def _parsed(cache, full, text):
     return cache[full]
 
 
-def _library_modules(files, targets, root, trees, base):
+_REGISTER_CALLS = {"register_kernel", "impl", "custom_op"}
+# Dispatch keys an NVIDIA GPU's call of the op reaches ("" : every device).
+_CUDA_KEYS = {"", "cuda", "default", "compositeexplicitautograd", "compositeimplicitautograd", "autograd",
+              "autogradcuda"}
+
+
+def _registration(call):
+    """register_kernel("ns::op", "xpu"), torch.library.impl("ns::op", "cuda"),
+    torch.library.custom_op("ns::op", ...): ("torch.ops.ns.op", the devices named, [] none),
+    else None. An overload (`ns::op.out`) is the op."""
+    if not isinstance(call, ast.Call) or dotted(call.func).rsplit(".", 1)[-1] not in _REGISTER_CALLS:
+        return None
+    words = []
+    for a in list(call.args) + [k.value for k in call.keywords if k.arg in ("device_types", "dispatch_key", "types")]:
+        for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a]):
+            if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                words.append(e.value)
+    op = next((w for w in words if "::" in w), None)
+    if not op:
+        return None
+    ns, name = op.split("::", 1)
+    if not (ns.isidentifier() and name.split(".", 1)[0].isidentifier()):
+        return None
+    return "torch.ops.%s.%s" % (ns, name.split(".", 1)[0]), [w for w in words if w != op]
+
+
+def _registrations(tree, bound, own):
+    """The ops the module registers with a function that reaches the kernel: [(key, devices,
+    (depth, kernels), line)], the depth counting the dispatch as a call. Both spellings:
+    `register_kernel(OP, DEV)(fn)` and `@register_kernel(OP, DEV)` on a def."""
+    found = []
+    local = {n: ([n], v[1], v[0]) for n, v in own.items()}
+    for n in ast.walk(tree):
+        reg, reach = None, None
+        if isinstance(n, ast.Call) and n.args and _registration(n.func):
+            reg, fn = _registration(n.func), dotted(n.args[0])
+            head, _, attr = fn.partition(".")
+            if fn in own:
+                reach = own[fn]
+            elif fn in bound and bound[fn][0] != "module":
+                reach = bound[fn][1]
+            elif attr and head in bound and bound[head][0] == "module" and attr in bound[head][1]:
+                reach = bound[head][1][attr]
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            reg = next((_registration(d) for d in n.decorator_list if _registration(d)), None)
+            r = _reaches(n, bound, local) if reg else None
+            reach = (r[3] + 1, r[2]) if r else None
+        if reg and reach:
+            found.append((reg[0], reg[1], (reach[0] + 1, frozenset(reach[1])), n.lineno))
+    return found
+
+
+def _op_bindings(text, ops):
+    """The registered ops a file's text calls as torch.ops.NS.NAME, bound as names that reach."""
+    return {k: ("name", v) for k, v in ops.items() if k in text}
+
+
+def _library_modules(files, targets, root, trees, base, ops, elsewhere):
     """Follows the kernel into the project's other modules (issue 45: attorch's kernels are
     launched in attorch/X_layer.py and reached through the package's `attorch.Linear`): a
     module (not a test or benchmark) that imports the kernel, or a name that reaches it, from
     a target module and launches, calls or re-exports it becomes a target itself, with the
     names it exposes. At most CALLER_ROUNDS rounds (kernels -> layer -> package __init__ ...).
-    Returns the wrappers found there, as module.name."""
+    A torch.library registration of a function that reaches the kernel (bitsandbytes:
+    `register_kernel("bitsandbytes::quantize_4bit", "cuda")(triton_ops.quantize_4bit)`) makes
+    `torch.ops.NS.NAME` a name that reaches it, in ops ({key: (depth, kernels)}), for the
+    project's modules and tests that call it; one registered for other devices only (an NVIDIA
+    GPU's call of the op runs another kernel) goes to elsewhere ("NS::NAME for xpu" ...)
+    instead. Returns the wrappers found there, as module.name."""
     wrappers = set()
     for _ in range(CALLER_ROUNDS):
-        needles = {n.rsplit(".", 1)[-1] for e in targets.values() for n in e} | {base}
+        needles = {n.rsplit(".", 1)[-1] for e in targets.values() for n in e} | {base} | set(ops)
         changed = False
         for rel, full, kind, text in files:
             if kind != "script" or not any(n in text for n in needles):
@@ -1782,7 +1927,9 @@ def _library_modules(files, targets, root, trees, base):
                 continue
             is_pkg = os.path.basename(full) == "__init__.py"
             bound, imports = _bindings(tree, targets, mods[0], is_pkg)
-            if not imports:
+            op_bound = _op_bindings(text, ops)
+            bound.update(op_bound)
+            if not imports and not op_bound:
                 continue
             seeds, kernel_locals = {}, set()
             for local, (what, value) in bound.items():
@@ -1796,7 +1943,15 @@ def _library_modules(files, targets, root, trees, base):
                         if v[0] == 0 and n in v[1]:
                             kernel_locals.add(local + "." + n)
             own = module_reach(tree, seeds, kernel_locals)
-            exposed = {local: v for local, (what, v) in bound.items() if what != "module"}  # re-exports
+            for key, devices, v, line in _registrations(tree, bound, own):
+                if not devices or any(d.lower() in _CUDA_KEYS for d in devices):
+                    changed |= _merge(ops, key, *v)
+                else:
+                    said = "%s for %s" % (key[len("torch.ops."):].replace(".", "::", 1), ", ".join(devices))
+                    if said not in elsewhere:
+                        elsewhere.append(said)
+            exposed = {local: v for local, (what, v) in bound.items()
+                       if what != "module" and not local.startswith("torch.ops.")}  # re-exports
             for n, v in own.items():
                 _merge(exposed, n, *v)
                 if v[0] == 0 and n in _defined(tree):
@@ -1847,12 +2002,13 @@ def cmd_callers(path, root, only=None):
     trees = {}
     base = os.path.basename(path)[:-3] if path.endswith(".py") else os.path.basename(path)
     direct_modules = set(targets)
+    ops, elsewhere = {}, []
     if kernels:
-        found = _library_modules(files, targets, root, trees, base)
+        found = _library_modules(files, targets, root, trees, base, ops, elsewhere)
         wrappers += found
         direct_modules |= {w.rsplit(".", 1)[0] for w in found}
     nearest = []
-    needles = {base} | {n.rsplit(".", 1)[-1] for e in targets.values() for n in e}
+    needles = {base} | {n.rsplit(".", 1)[-1] for e in targets.values() for n in e} | set(ops)
     for rel, full, kind, text in files:
         if kind == "script" and os.path.basename(full) == "__init__.py":
             continue
@@ -1863,6 +2019,9 @@ def cmd_callers(path, root, only=None):
             continue
         file_module = (module_names(full, root) or [None])[0]
         bound, imports = _bindings(ftree, targets, file_module, os.path.basename(full) == "__init__.py")
+        op_bound = _op_bindings(text, ops)
+        bound.update(op_bound)
+        imports |= bool(op_bound)
         if not imports:
             if kind in ("test", "benchmark") and len(nearest) < 3:
                 nearest.append(rel)  # names the module or its wrapper, imports neither as written
@@ -1878,7 +2037,8 @@ def cmd_callers(path, root, only=None):
                                    c["file"], c["line"]))
     json.dump({"root": root, "module": self_module, "kernels": sorted(kernels), "wrappers": wrappers,
                "candidates": candidates[:CALLER_MAX], "found": len(candidates), "scanned": len(files),
-               "capped": capped, "nearest": [] if candidates else nearest}, sys.stdout)
+               "capped": capped, "nearest": [] if candidates else nearest,
+               "elsewhere": [] if candidates else elsewhere[:4]}, sys.stdout)
 
 
 def main(argv):

@@ -32,7 +32,8 @@ enum {
     /* ... of a file of several kernels that launches none of them (no --fn): the file, the
        wrappers (KD_M), the root, why the best caller is not run (KD_M) */
     KD_MSG_DIFF_CALLERS_FOUND_ANY,
-    /* ... and none found: the file, the root, the Python files read, what bounded the walk (KD_M) */
+    /* ... and none found: the file, the root, the Python files read, what bounded the walk (KD_M),
+       the ops registered for other devices only (KD_M) */
     KD_MSG_DIFF_CALLERS_NONE_ANY,
     /* the kernel is launched through jax_triton.triton_call: the kernel, the file, the line */
     KD_MSG_DIFF_CALLER_JAX,
@@ -49,6 +50,7 @@ enum {
     KD_MSG_DIFF_CALLERS_NONE,
     KD_MSG_DIFF_CALLERS_CAPPED,      /* the walk's bound: what ("files", "folders", "bytes") */
     KD_MSG_DIFF_CALLERS_NEAREST,     /* the likeliest files ("a, b") */
+    KD_MSG_DIFF_CALLERS_ELSEWHERE,   /* the ops registered for other devices only ("ns::op for xpu, ...") */
     KD_MSG_DIFF_CALLER_WRAPPERS,     /* the module's functions that launch it ("a, b") */
     KD_MSG_DIFF_CALLER_NOTHING,      /* an empty clause */
     /* the best caller run with capture: the kernel, its name, how (KD_M), the --from argument */

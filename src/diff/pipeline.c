@@ -631,30 +631,24 @@ static void find_callers(const kd_diff_options *opts, const kd_comparison *c, co
         return;
     }
     kd_sb_free(&why);
-    if (!found.count && !k) {
-        kd_diag capped = {0};
-        if (found.capped)
-            kd_diag_set(&capped, KD_MSG_DIFF_CALLERS_CAPPED, KD_DIAG_NO_SIDE, KD_S(found.capped));
-        else
-            kd_diag_set0(&capped, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
-        kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_NONE_ANY, KD_DIAG_NO_SIDE, KD_S(file), KD_S(found.root),
-                    KD_I(found.scanned), KD_M(&capped));
-        kd_diag_free(&capped);
-        kd_callers_free(&found);
-        return;
-    }
     if (!found.count) {
         kd_diag capped = {0}, nearest = {0};
         if (found.capped)
             kd_diag_set(&capped, KD_MSG_DIFF_CALLERS_CAPPED, KD_DIAG_NO_SIDE, KD_S(found.capped));
         else
             kd_diag_set0(&capped, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
-        if (found.nearest && *found.nearest)
+        if (found.elsewhere && *found.elsewhere) /* the why before the files that do not import it */
+            kd_diag_set(&nearest, KD_MSG_DIFF_CALLERS_ELSEWHERE, KD_DIAG_NO_SIDE, KD_S(found.elsewhere));
+        else if (k && found.nearest && *found.nearest)
             kd_diag_set(&nearest, KD_MSG_DIFF_CALLERS_NEAREST, KD_DIAG_NO_SIDE, KD_S(found.nearest));
         else
             kd_diag_set0(&nearest, KD_MSG_DIFF_CALLER_NOTHING, KD_DIAG_NO_SIDE);
-        kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_NONE, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file),
-                    KD_S(found.root), KD_I(found.scanned), KD_M(&capped), KD_M(&nearest), KD_S(k->name));
+        if (k)
+            kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_NONE, KD_DIAG_NO_SIDE, KD_S(k->name), KD_S(file),
+                        KD_S(found.root), KD_I(found.scanned), KD_M(&capped), KD_M(&nearest), KD_S(k->name));
+        else
+            kd_diag_set(found_line(out), KD_MSG_DIFF_CALLERS_NONE_ANY, KD_DIAG_NO_SIDE, KD_S(file), KD_S(found.root),
+                        KD_I(found.scanned), KD_M(&capped), KD_M(&nearest));
         kd_diag_free(&capped);
         kd_diag_free(&nearest);
         kd_callers_free(&found);

@@ -32,9 +32,9 @@ const kd_wording kd_wording_diff[] = {
     {KD_MSG_DIFF_CALLERS_FOUND_ANY, 4,
      "kerndiff: {0} launches none of its kernels itself{1}; their callers, best first, each with the kernel its "
      "launch gives ({3}; run from {2}):"},
-    {KD_MSG_DIFF_CALLERS_NONE_ANY, 4,
+    {KD_MSG_DIFF_CALLERS_NONE_ANY, 5,
      "kerndiff: {0} launches none of its kernels itself, and no test, benchmark or script in {1} reaches them ({2} "
-     "Python files read{3}): the launches are described; to take one from a program that makes it: --fn NAME "
+     "Python files read{3}){4}: the launches are described; to take one from a program that makes it: --fn NAME "
      "--from 'CMD'"},
     {KD_MSG_DIFF_CALLER_JAX, 3,
      "kerndiff: {1} launches {0} through jax_triton.triton_call (line {2}), a JAX launch: kerndiff captures PyTorch "
@@ -51,6 +51,9 @@ const kd_wording kd_wording_diff[] = {
      "read{4}){5}: the launch is described; to take it from a program that makes it: --fn {6} --from 'CMD'"},
     {KD_MSG_DIFF_CALLERS_CAPPED, 1, ", stopped at the bound on {0}"},
     {KD_MSG_DIFF_CALLERS_NEAREST, 1, "; the likeliest ({0}) do not import it as written"},
+    {KD_MSG_DIFF_CALLERS_ELSEWHERE, 1,
+     "; the torch.ops that reach the kernel are registered for other devices only ({0}): on an NVIDIA GPU they "
+     "run another kernel"},
     {KD_MSG_DIFF_CALLER_WRAPPERS, 1, " ({0} does)"},
     {KD_MSG_DIFF_CALLER_NOTHING, 0, ""},
     {KD_MSG_DIFF_CALLER_TAKEN, 4,

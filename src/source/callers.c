@@ -58,6 +58,20 @@ static int by_rank(const void *a, const void *b)
 
 static char *dup_or_null(json_t *v) { return json_is_string(v) ? kd_xstrdup(json_string_value(v)) : NULL; }
 
+/* A JSON array's strings joined by ", " ("" none). */
+static char *joined(json_t *list)
+{
+    kd_strbuf sb = {0};
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+        if (json_is_string(v))
+            kd_sb_printf(&sb, "%s%s", sb.len ? ", " : "", json_string_value(v));
+    char *out = sb.len ? kd_sb_take(&sb) : kd_xstrdup("");
+    kd_sb_free(&sb);
+    return out;
+}
+
 int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why)
 {
     memset(out, 0, sizeof *out);
@@ -81,11 +95,8 @@ int kd_callers_parse(const char *json, kd_callers *out, kd_strbuf *why)
     out->found = json_integer_value(json_object_get(doc, "found"));
     out->scanned = json_integer_value(json_object_get(doc, "scanned"));
     out->capped = dup_or_null(json_object_get(doc, "capped"));
-    kd_strbuf near = {0};
-    json_array_foreach(json_object_get(doc, "nearest"), i, v)
-        if (json_is_string(v))
-            kd_sb_printf(&near, "%s%s", near.len ? ", " : "", json_string_value(v));
-    out->nearest = kd_sb_take(&near);
+    out->nearest = joined(json_object_get(doc, "nearest"));
+    out->elsewhere = joined(json_object_get(doc, "elsewhere"));
     size_t n = json_array_size(list) < CALLERS_MAX ? json_array_size(list) : CALLERS_MAX;
     out->items = kd_xcalloc(n ? n : 1, sizeof *out->items);
     json_array_foreach(list, i, v) {
@@ -187,5 +198,6 @@ void kd_callers_free(kd_callers *c)
     free(c->wrappers);
     free(c->capped);
     free(c->nearest);
+    free(c->elsewhere);
     memset(c, 0, sizeof *c);
 }

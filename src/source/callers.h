@@ -13,6 +13,10 @@
  * re-export): a library module that imports the kernel, or a name that reaches it, and launches,
  * calls or re-exports it is followed too (a few rounds), as are aliases (a wrapper's local
  * `k = kernel; k[grid](...)`, a module's `l2_norm = l2norm`) and tables (`MAP = {...: fn}`).
+ * A torch.library registration of such a function (`register_kernel("ns::op", "cuda")(fn)`,
+ * `@register_kernel(...)`, `torch.library.impl`, `custom_op`) for CUDA or every device makes
+ * `torch.ops.ns.op` reach the kernel, for the tests and the project's functions that call it;
+ * one for other devices only is said (elsewhere), never taken as a caller.
  * Tests before the module's own __main__ block before benchmarks before other scripts, then
  * by path and line. Each candidate is a command (an argument vector: `PYTHON -m pytest -x -q
  * FILE::TEST`, `PYTHON -m pkg.bench`, run from the project's root) that `--from` can run. */
@@ -49,6 +53,9 @@ typedef struct kd_callers {
     long long scanned; /* Python files read */
     char *capped;      /* NULL, or what bounded the walk: "files", "folders", "bytes" */
     char *nearest;     /* none found: the likeliest files ("a.py, b.py"; "" none) */
+    char *elsewhere;   /* none found: the torch.library ops registered, for other devices only, with a
+                          function that reaches the kernel ("ns::op for xpu, ..."; "" none): on an
+                          NVIDIA GPU a call of torch.ops.ns.op runs another kernel */
 } kd_callers;
 
 /* Reads the helper's JSON into out (sorted best first, whatever the JSON's order). Returns 0,

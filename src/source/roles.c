@@ -93,6 +93,10 @@ kd_buffer_use kd_param_buffer_use(const kd_param *p, const char **why)
     case KD_ACCESS_UNKNOWN:
         break;
     }
+    if (!p->is_const && p->unwritten_in_source) {
+        *why = "never written in the source";
+        return KD_USE_IN;
+    }
     *why = p->is_const ? "declared const" : "not declared const";
     return p->is_const ? KD_USE_IN : KD_USE_OUT;
 }

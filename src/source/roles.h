@@ -5,7 +5,9 @@
  * A buffer's use, first that applies: the user's (`inputs=`, `outputs=`, `inouts=`,
  * `--buf NAME=in|out|inout`: kd_kernel_declare_uses), then the compiled code's (never
  * written: in; written: out; read and written, atomics and reductions: in-out; lost by the
- * analysis: out, "role assumed"), then the declaration's (`const T *`: in, else out). */
+ * analysis: out, "role assumed"), then the source's (a pointer the kernel's body reads and
+ * never writes nor lets escape: in, source/body_writes.h), then the declaration's
+ * (`const T *`: in, else out). */
 #ifndef KD_SOURCE_ROLES_H
 #define KD_SOURCE_ROLES_H
 
@@ -47,7 +49,8 @@ kd_param_role kd_param_role_of_use(kd_buffer_use u);
 /* A pointer's use as decided above, and why, as a phrase for `list` and messages:
  * "never written in the compiled code", "written in the compiled code", "read and written
  * in the compiled code", "role assumed: the compiled code passes it where kerndiff cannot
- * follow it", "declared const", "not declared const", or the user's origin ("annotation").
+ * follow it", "never written in the source", "declared const", "not declared const", or the
+ * user's origin ("annotation").
  * Not a pointer: KD_USE_DEFAULT. */
 kd_buffer_use kd_param_buffer_use(const kd_param *p, const char **why);
 /* "in", "out", "in-out" ("" for KD_USE_DEFAULT). */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source/body_writes.h"
 #include "util/strbuf.h"
 #include "static/symbols.h"
 #include "util/xalloc.h"
@@ -56,6 +57,7 @@ typedef struct scanner {
     size_t *bodies; /* byte offsets of the `{` of every __global__ definition, in order */
     size_t nbodies, body_cap;
     bool macro_kernels; /* a directive mentions __global__ */
+    kd_strbuf directives; /* the text of every preprocessor line, one a line */
 } scanner;
 
 /* ------------------------------------------------------------------ memory helpers */
@@ -281,6 +283,17 @@ static void number_lines(scanner *sc)
     }
 }
 
+/* Keeps a directive's text as one line (splices and comments' newlines made blanks), for
+ * the body walk's question whether a macro names a parameter (source/body_writes.h). */
+static void keep_directive(scanner *sc, size_t start, size_t end)
+{
+    for (size_t i = start; i < end; i++) {
+        char c = sc->text[i];
+        kd_sb_append(&sc->directives, c == '\n' || c == '\r' || c == '\\' ? " " : &c, 1);
+    }
+    kd_sb_append(&sc->directives, "\n", 1);
+}
+
 static void lex(scanner *sc)
 {
     lexer lx = {sc->text, sc->len, 0};
@@ -315,6 +328,7 @@ static void lex(scanner *sc)
             size_t start = lx.pos;
             skip_directive(&lx);
             sc->macro_kernels |= memmem(lx.s + start, lx.pos - start, "__global__", 10) != NULL;
+            keep_directive(sc, start, lx.pos);
             continue;
         }
         size_t start = lx.pos;
@@ -1103,6 +1117,28 @@ static void add_kernel(scanner *sc, kd_kernel *k, bool defines)
     sc->defined[sc->nkernels++] = defines;
 }
 
+/* Which pointer parameters the body opening at token `open` never writes (body_writes.h). */
+static void mark_unwritten(scanner *sc, size_t open, kd_kernel *k)
+{
+    size_t close = open + 1;
+    for (size_t depth = 1; close < sc->ntoks; close++) {
+        if (tok_punct(sc, close, '{'))
+            depth++;
+        else if (tok_punct(sc, close, '}') && --depth == 0)
+            break;
+    }
+    if (close >= sc->ntoks)
+        return; /* an unclosed body: nothing is sure */
+    size_t n = close - open - 1;
+    kd_body_token *toks = kd_xmalloc((n ? n : 1) * sizeof *toks);
+    for (size_t i = 0; i < n; i++) {
+        const token *t = &sc->toks[open + 1 + i];
+        toks[i] = (kd_body_token){sc->text + t->off, t->len, t->kind == TOK_IDENT || t->kind == TOK_NUMBER};
+    }
+    kd_body_mark_unwritten(toks, n, sc->directives.len ? kd_sb_str(&sc->directives) : NULL, k->params, k->nparams);
+    free(toks);
+}
+
 static void record_kernel(scanner *sc, const decl_head *h)
 {
     kd_kernel k = {0};
@@ -1118,6 +1154,8 @@ static void record_kernel(scanner *sc, const decl_head *h)
     k.line = sc->toks[h->name].line;
     parse_params(sc, h->params_open, h->params_close, &k);
     bool defines = h->body_open != NONE;
+    if (defines)
+        mark_unwritten(sc, h->body_open, &k);
     if (defines && !h->is_launcher) {
         size_t cap = sc->body_cap;
         grow((void **)&sc->bodies, &cap, sc->nbodies + 1, sizeof *sc->bodies);
@@ -1270,6 +1308,7 @@ static void scan_end(scanner *sc)
     free(sc->toks);
     free(sc->defined);
     free(sc->bodies);
+    kd_sb_free(&sc->directives);
     free_kernels(sc->kernels, sc->nkernels);
 }
 

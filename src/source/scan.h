@@ -62,6 +62,9 @@ typedef struct kd_param {
     /* Integer scalars: the compiled code compares it with the global thread index (a PTX
        entry's bound, source/ptxcount.h): the element count, whatever its name. */
     bool bounds_index;
+    /* Pointers: the kernel's body never writes through it nor lets it escape, as its source
+       reads (source/body_writes.h); false when unsure or no body was seen. */
+    bool unwritten_in_source;
     kd_buffer_use use;       /* declared by the user */
     const char *use_origin;  /* static text naming where `use` came from ("annotation", "--buf") */
 } kd_param;

@@ -66,6 +66,14 @@ static void malformed_refused(void **state)
     kd_strbuf why = {0};
     assert_int_equal(kd_callers_parse("{\"root\": \"/p\", \"candidates\": []}", &c, &why), 0);
     assert_int_equal(c.count, 0);
+    assert_string_equal(c.elsewhere, "");
+    kd_callers_free(&c);
+    /* none found, the ops that reach the kernel registered for other devices only: kept to say */
+    assert_int_equal(kd_callers_parse("{\"root\": \"/p\", \"candidates\": [], \"elsewhere\": "
+                                      "[\"bnb::quantize_4bit for xpu\", \"bnb::gemv_4bit for xpu, hpu\"]}",
+                                      &c, &why),
+                     0);
+    assert_string_equal(c.elsewhere, "bnb::quantize_4bit for xpu, bnb::gemv_4bit for xpu, hpu");
     kd_callers_free(&c);
 }
 

@@ -65,6 +65,20 @@ def _gather_rows(Out, Table, Idx, stride, BLOCK: tl.constexpr):
     tok = tl.load(Idx + i)
     cols = tl.arange(0, BLOCK)
     tl.store(Out + i * stride + cols, tl.load(Table + tok * stride + cols))
+
+
+# unused or untyped in the kernel: typed by what the wrapper passes (corpus finding 11)
+@triton.jit
+def _l2norm_bwd(X, DX, DY, epsilon, sm_scale, D, BD: tl.constexpr):
+    i = tl.program_id(0)
+    cols = tl.arange(0, BD)
+    dy = tl.load(DY + i * D + cols, mask=cols < D, other=0.0)
+    tl.store(DX + i * D + cols, dy, mask=cols < D)
+
+
+def l2norm_bwd(x, dy, dx, epsilon: float = 1e-6):
+    D = x.shape[1]
+    _l2norm_bwd[(x.shape[0],)](x, dx, dy, epsilon, 1 / D ** 0.5, D, BD=triton.next_power_of_2(D))
 PY
 if python3 -c 'import triton' 2>/dev/null; then
     run k1_triton_wrapped 0 -- list "$WORK/k1_rms.py"
@@ -75,6 +89,9 @@ if python3 -c 'import triton' 2>/dev/null; then
     # a loaded index (no cast to a float) times a stride: stride stays an int
     lacks k1_triton_wrapped out '^  float +stride'
     has k1_triton_wrapped out '^_gather_rows  \(line 20\)'
+    has k1_triton_wrapped out '^  float +epsilon +scalar'
+    has k1_triton_wrapped out '^  float +sm_scale +scalar'
+    has k1_triton_wrapped out '^  int +D +scalar'
 fi
 
 # More of item 2: a jitted copy under another name (`relu = triton.heuristics(...)(triton.jit(

@@ -227,5 +227,175 @@ PY
 run k7_jax 3 -- "$K7J/add.py" "$K7J/add.py"
 has k7_jax err "^kerndiff: .*k7_jax/add\.py launches add_kernel through jax_triton\.triton_call \(line 18\), a JAX launch: kerndiff captures PyTorch and CUDA launches, not JAX's"
 lacks k7_jax err 'no test, benchmark or script|its callers'
+# torch.library ops (bitsandbytes' layout): a backend module registers the wrapper module's
+# function for an op, tests call torch.ops.NS.NAME, the public API calls the op too; an op
+# registered for another device only is said, never taken as a caller.
+K7O=$WORK/k7_ops
+mkdir -p "$K7O/quantlib/backends/triton" "$K7O/quantlib/backends/xpu" "$K7O/tests"
+touch "$K7O/pyproject.toml" "$K7O/quantlib/backends/__init__.py" "$K7O/quantlib/backends/triton/__init__.py" \
+    "$K7O/quantlib/backends/xpu/__init__.py"
+cat >"$K7O/quantlib/backends/triton/kernels.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def absmax_quant_kernel(x_ptr, q_ptr, absmax_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    m = tl.max(tl.abs(x), axis=0)
+    tl.store(absmax_ptr + pid, m)
+    tl.store(q_ptr + offs, (x / m * 127.0).to(tl.int8), mask=offs < n)
+
+
+@triton.jit
+def dequant_kernel(q_ptr, absmax_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    q = tl.load(q_ptr + offs, mask=offs < n, other=0)
+    tl.store(y_ptr + offs, q.to(tl.float32) * tl.load(absmax_ptr + pid) / 127.0, mask=offs < n)
+
+
+def quantize_impl(x, q, absmax, block=256):
+    absmax_quant_kernel[(triton.cdiv(x.numel(), block),)](x, q, absmax, x.numel(), BLOCK=block)
+
+
+def dequantize_impl(q, absmax, y, block=256):
+    dequant_kernel[(triton.cdiv(q.numel(), block),)](q, absmax, y, q.numel(), BLOCK=block)
+PY
+cat >"$K7O/quantlib/backends/triton/ops.py" <<'PY'
+import torch
+
+from . import kernels
+
+
+def quantize(A, blocksize):
+    q = torch.empty_like(A, dtype=torch.int8)
+    absmax = torch.empty(-(-A.numel() // blocksize), device=A.device)
+    kernels.quantize_impl(A, q, absmax, blocksize)
+    return q, absmax
+
+
+def dequantize(q, absmax, blocksize):
+    y = torch.empty_like(q, dtype=torch.float32)
+    kernels.dequantize_impl(q, absmax, y, blocksize)
+    return y
+PY
+cat >"$K7O/quantlib/backends/cuda_ops.py" <<'PY'
+from torch.library import register_kernel
+
+from .triton import ops as triton_ops
+
+register_kernel("quantlib::quantize_blockwise", "cuda")(triton_ops.quantize)
+PY
+cat >"$K7O/quantlib/backends/xpu/ops.py" <<'PY'
+import torch
+
+from ..triton import ops as triton_ops
+
+
+@torch.library.register_kernel("quantlib::dequantize_blockwise", "xpu")
+def _(q, absmax, blocksize):
+    return triton_ops.dequantize(q, absmax, blocksize)
+PY
+cat >"$K7O/quantlib/functional.py" <<'PY'
+import torch
+
+
+def quantize_blockwise(A, blocksize=256):
+    return torch.ops.quantlib.quantize_blockwise.default(A, blocksize)
+PY
+cat >"$K7O/quantlib/__init__.py" <<'PY'
+from . import functional
+PY
+cat >"$K7O/tests/test_ops.py" <<'PY'
+import pytest
+import torch
+
+
+@pytest.mark.parametrize("blocksize", [256, 1024])
+def test_quantize_blockwise(blocksize):
+    A = torch.randn(4096, device="cuda")
+    q, absmax = torch.ops.quantlib.quantize_blockwise(A, blocksize)
+    assert q.dtype == torch.int8
+PY
+cat >"$K7O/tests/test_functional.py" <<'PY'
+import torch
+
+import quantlib.functional as F
+
+
+def test_roundtrip():
+    q, absmax = F.quantize_blockwise(torch.randn(1024, device="cuda"))
+PY
+run k7_ops 0 -- --fn absmax_quant_kernel "$K7O/quantlib/backends/triton/kernels.py" "$K7O/quantlib/backends/triton/kernels.py"
+has k7_ops err "^kerndiff:   1\. tests/test_ops\.py::test_quantize_blockwise calls torch\.ops\.quantlib\.quantize_blockwise\(\): --fn absmax_quant_kernel "
+has k7_ops err "^kerndiff:   2\. tests/test_functional\.py::test_roundtrip calls F\.quantize_blockwise\(\): --fn absmax_quant_kernel "
+run k7_ops_xpu 0 -- --fn dequant_kernel "$K7O/quantlib/backends/triton/kernels.py" "$K7O/quantlib/backends/triton/kernels.py"
+has k7_ops_xpu err "does not launch dequant_kernel itself, and no test, benchmark or script in .*k7_ops reaches it \([0-9]+ Python files read\); the torch\.ops that reach the kernel are registered for other devices only \(quantlib::dequantize_blockwise for xpu\): on an NVIDIA GPU they run another kernel"
+lacks k7_ops_xpu err "  1\. "
+
+# a kernel handed to its wrapper as an argument (kernl's layer_norm: the autograd Function
+# launches `implementation[(M,)](...)`), the tests passing it through a table of lambdas
+K7H=$WORK/k7_handed
+mkdir -p "$K7H/normlib" "$K7H/test"
+touch "$K7H/pyproject.toml" "$K7H/normlib/__init__.py"
+cat >"$K7H/normlib/layer_norm.py" <<'PY'
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _norm_single_pass(Out, A, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    a = tl.load(A + row * N + cols, mask=cols < N, other=0.0)
+    tl.store(Out + row * N + cols, a / tl.sqrt(tl.sum(a * a, axis=0) / N + eps), mask=cols < N)
+
+
+@triton.jit
+def _norm_two_pass(Out, A, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    a = tl.load(A + row * N + cols, mask=cols < N, other=0.0)
+    tl.store(Out + row * N + cols, a * eps, mask=cols < N)
+
+
+class Norm(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, eps, implementation):
+        out = torch.empty_like(x)
+        implementation[(x.shape[0],)](out, x, x.shape[1], eps, BLOCK=triton.next_power_of_2(x.shape[1]))
+        return out
+
+
+def norm(x, eps, implementation=_norm_single_pass):
+    return Norm.apply(x, eps, implementation)
+PY
+cat >"$K7H/test/test_norm.py" <<'PY'
+import pytest
+import torch
+
+from normlib.layer_norm import _norm_single_pass, norm
+
+implementations = {
+    "torch": lambda eps: lambda x: torch.nn.functional.layer_norm(x, x.shape[-1:], eps=eps),
+    "triton": lambda eps: lambda x: norm(x, eps, _norm_single_pass),
+}
+
+
+@pytest.mark.parametrize("implementation", implementations.keys())
+def test_norm(implementation):
+    x = torch.randn(64, 128, device="cuda")
+    implementations[implementation](1e-5)(x)
+PY
+run k7_handed 0 -- --fn _norm_single_pass "$K7H/normlib/layer_norm.py" "$K7H/normlib/layer_norm.py"
+has k7_handed err "^kerndiff:   1\. test/test_norm\.py::test_norm calls implementations\(\) -> .*: --fn _norm_single_pass "
+# the other kernel is never passed by the tests: no caller of it
+run k7_handed_two 0 -- --fn _norm_two_pass "$K7H/normlib/layer_norm.py" "$K7H/normlib/layer_norm.py"
+lacks k7_handed_two err "test_norm\.py::test_norm"
+
 [ -e "$WORK/k7_ran_layer" ] || [ -e "$WORK/k7_ran_test" ] && fail "k7: a caller was run or imported" || ok "k7: nothing run"
 fi
