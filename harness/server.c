@@ -789,13 +789,8 @@ static void make_reads(kd_server *s, const audit_reads *r)
         s->ops->download_samples(s, r->read, r->n, "reading the audit's buffers back");
         return;
     }
-    for (size_t k = 0; k < r->n; k++) {
-        const kd_sample_read *rd = &r->read[k];
-        if (rd->sample.count == 1 && rd->sample.first == 0)
-            s->ops->download(s, rd->dst, rd->src, kd_audit_sample_bytes(&rd->sample), "reading the audit's buffers back");
-        else
-            s->ops->download_sample(s, rd->dst, rd->src, &rd->sample, "reading the audit's buffers back");
-    }
+    for (size_t k = 0; k < r->n; k++)
+        s->ops->download_sample(s, r->read[k].dst, r->read[k].src, &r->read[k].sample, "reading the audit's buffers back");
 }
 
 static void free_reads(audit_reads *r)

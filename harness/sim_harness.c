@@ -670,13 +670,6 @@ static void sim_download_sample(kd_server *s, void *dst, kd_devptr src, const kd
         memcpy((unsigned char *)dst + j * smp->chunk, data + smp->first + j * smp->pitch, smp->chunk);
 }
 
-/* As the CUDA harness's: the server's batched reads of an audit take this path here too. */
-static void sim_download_samples(kd_server *s, const kd_sample_read *reads, size_t n, const char *doing)
-{
-    for (size_t i = 0; i < n; i++)
-        sim_download_sample(s, reads[i].dst, reads[i].src, &reads[i].sample, doing);
-}
-
 static void sim_copy(kd_server *s, const kd_device_copy *c, const char *doing)
 {
     (void)s;
@@ -930,7 +923,6 @@ static const kd_vendor sim_vendor = {
     .restore = sim_restore,
     .download = sim_download,
     .download_sample = sim_download_sample,
-    .download_samples = sim_download_samples,
     .copy = sim_copy,
     .zero = sim_zero,
     .poison = sim_poison,
