@@ -310,9 +310,16 @@ int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_re
             continue;
         }
         if (f->applies && !f->applies(s)) {
-            kd_untrusted_fprintf(stderr, "kerndiff: %s %s: the %s has nothing to show for this run (%s); not written\n",
+            /* A file an earlier run left there would pass for this run's: it goes. */
+            int err, gone = kd_output_discard(requests[i].path, &err);
+            kd_untrusted_fprintf(stderr, "kerndiff: %s %s: the %s has nothing to show for this run (%s); not written%s%s\n",
                                  requests[i].option, requests[i].path, f->name,
-                                 f->nothing_to_show ? f->nothing_to_show : "it applies to none of it");
+                                 f->nothing_to_show ? f->nothing_to_show : "it applies to none of it",
+                                 gone == 1 ? ", and the file already there is removed (it was not this run's)"
+                                 : gone < 0 ? ", and the file already there could not be removed: "
+                                            : "",
+                                 gone < 0 ? strerror(err) : "");
+            failures += gone < 0;
             continue;
         }
         /* Every output is attempted, so one bad path does not cost the others. */

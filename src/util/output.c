@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/fs.h"
@@ -156,6 +157,18 @@ kd_output_result kd_output_close(kd_output *o, int failed, int *err)
     free(o->data);
     *o = (kd_output){0};
     return result;
+}
+
+int kd_output_discard(const char *path, int *err)
+{
+    struct stat st;
+    *err = 0;
+    if (strcmp(path, "-") == 0 || lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+        return 0;
+    if (unlink(path) == 0)
+        return 1;
+    *err = errno;
+    return -1;
 }
 
 int kd_stdout_check(int *err)

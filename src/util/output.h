@@ -30,6 +30,11 @@ FILE *kd_output_open(kd_output *o, const char *path);
  * `failed`: the renderer already failed; nothing is written. *err: errno of a failed write,
  * else 0. */
 kd_output_result kd_output_close(kd_output *o, int failed, int *err);
+/* An output with nothing to show this run: a regular file (or a link) left at its path by an
+ * earlier run is removed, since a reader would take it for this run's. stdout ("-"), a missing
+ * path, a device or a FIFO are left alone. Returns 1 removed, 0 nothing there to remove, -1
+ * with *err (errno) when it could not be removed. */
+int kd_output_discard(const char *path, int *err);
 /* Writes out what stdout holds (the terminal report before any message on stderr, so that
  * with 2>&1 no message lands inside it). 0, or -1 with the reason kept for kd_stdout_check. */
 int kd_stdout_flush(void);

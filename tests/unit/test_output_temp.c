@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,12 +123,37 @@ static void a_write_past_ulimit_fails_and_leaves_nothing(void **state)
     free(path);
 }
 
+/* kd_output_discard: a file an earlier run left at an output's path goes (a reader would take
+ * it for this run's); stdout, a missing path, a folder, a FIFO and a device are left alone. */
+static void discard_removes_only_an_earlier_file(void **state)
+{
+    (void)state;
+    int err;
+    char *path = kd_path_join(dir, "stale.csv");
+    assert_int_equal(kd_write_file(path, "v1,0,1\n", 7), 0);
+    assert_int_equal(kd_output_discard(path, &err), 1);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(kd_output_discard(path, &err), 0); /* gone: nothing to do */
+    assert_int_equal(kd_output_discard("-", &err), 0);
+    assert_int_equal(kd_output_discard(dir, &err), 0);
+    assert_int_equal(access(dir, F_OK), 0);
+    char *fifo = kd_path_join(dir, "pipe");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(kd_output_discard(fifo, &err), 0);
+    assert_int_equal(access(fifo, F_OK), 0);
+    assert_int_equal(kd_output_discard("/dev/null", &err), 0);
+    assert_int_equal(access("/dev/null", F_OK), 0);
+    free(fifo);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(signals_remove_the_temporary_file),
         cmocka_unit_test(an_ignored_signal_leaves_the_write_alone),
         cmocka_unit_test(a_write_past_ulimit_fails_and_leaves_nothing),
+        cmocka_unit_test(discard_removes_only_an_earlier_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

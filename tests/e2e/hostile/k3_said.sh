@@ -2,7 +2,8 @@
 # asked for by name that cannot run without a GPU (--hotspots, --counters ncu, --metrics,
 # --ncu-report) says so in one line on stderr, naming what was asked, where it went
 # unmentioned; --csv with nothing timed says it has nothing to show and writes no header-only
-# file (it wrote one, silently). Each stays exit 0: the static diff is what the run is, and the
+# file (it wrote one, silently), and removes a file an earlier run left at its path (a reader
+# would take it for this run's). Each stays exit 0: the static diff is what the run is, and the
 # report's own line says why nothing was measured; the gate that could not be evaluated
 # (--sanitize, exit 10) is h3_gates'/r1_gates' matter.
 K3=$WORK/k3
@@ -37,6 +38,15 @@ lacks k3_escape err "$(printf '\033')"
 run k3_csv 0 -- --csv "$K3/s.csv" "$A" "$B"
 has k3_csv err "^kerndiff: --csv .*s\.csv: the CSV has nothing to show for this run \(the CSV holds the timing's raw samples, and nothing was timed\); not written$"
 [ ! -e "$K3/s.csv" ] && ok "k3_csv: no file" || fail "k3_csv: a CSV was written" "$K3/s.csv"
+# a CSV an earlier run left at the path would pass for this run's: removed, and said
+echo 'v1,1,stale' >"$K3/old.csv"
+run k3_csv_stale 0 -- --csv "$K3/old.csv" "$A" "$B"
+has k3_csv_stale err "^kerndiff: --csv .*old\.csv: the CSV has nothing to show .*; not written, and the file already there is removed \(it was not this run's\)$"
+[ ! -e "$K3/old.csv" ] && ok "k3_csv_stale: the earlier file is gone" || fail "k3_csv_stale: the earlier CSV is still there" "$K3/old.csv"
+# a device is not a file of an earlier run: left alone, nothing said of it
+run k3_csv_dev 0 -- --csv /dev/null "$A" "$B"
+lacks k3_csv_dev err 'already there'
+[ -c /dev/null ] && ok "k3_csv_dev: /dev/null left" || fail "k3_csv_dev: /dev/null is gone"
 # ... and written when something was timed (the simulated harness)
 KERNDIFF_SIMULATE="median=50us;median=40us" run k3_csv_timed 0 -- --n 64K --csv "$K3/t.csv" "$A" "$B"
 lacks k3_csv_timed err 'nothing to show'
