@@ -47,6 +47,10 @@ int main(int argc, char **argv)
     const kd_cmd *cmd = opts.row; /* the command's row (cmd/commands.c), found by the parse */
     kd_cmd_args args = {&opts, argc, argv};
     rc = cmd ? cmd->run(&args) : KD_EXIT_TOOL;
+    /* Nothing asked for goes unsaid: a run that stopped before its report names each output
+     * it did not write (a usage error is the command line's, said already). */
+    if (rc != KD_EXIT_OK && rc != KD_EXIT_USAGE)
+        kd_outputs_unwritten(&opts);
     kd_options_free(&opts);
     /* A reader that stopped reading (kerndiff ... | head) is no failure: quietly, the run's
      * status (cli/exit_codes.h, KD_EXIT_OK's row). Any other write error is one. */

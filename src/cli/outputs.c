@@ -266,6 +266,15 @@ size_t kd_outputs_requests(const kd_options *opts, kd_format_request *out, size_
     return n;
 }
 
+void kd_outputs_unwritten(const kd_options *opts)
+{
+    if (kd_formats_attempted())
+        return;
+    kd_format_request requests[KD_OUTPUTS_MAX];
+    size_t n = kd_outputs_requests(opts, requests, KD_OUTPUTS_MAX);
+    kd_formats_unwritten(requests, n);
+}
+
 /* A path of a Slurm rank's manifest as the tasks see it: relative ones from its folder. */
 static char *from_cwd(const kd_slurm_manifest *m, const char *path)
 {

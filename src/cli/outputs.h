@@ -42,5 +42,8 @@ bool kd_outputs_source_name(const char *path);
  * Returns how many (at most max). */
 enum { KD_OUTPUTS_MAX = KD_FORMAT_OPTIONS_MAX };
 size_t kd_outputs_requests(const kd_options *opts, kd_format_request *out, size_t max);
+/* A command that failed before writing its report: the files it was asked for are said not
+ * written (report/formats.h kd_formats_unwritten); nothing when a report was written. */
+void kd_outputs_unwritten(const kd_options *opts);
 
 #endif

@@ -275,8 +275,25 @@ static void human_render(FILE *out, const void *ctx)
     job->render(out, job->s);
 }
 
+static bool formats_attempted;
+
+bool kd_formats_attempted(void)
+{
+    return formats_attempted;
+}
+
+void kd_formats_unwritten(const kd_format_request *requests, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (requests[i].path && strcmp(requests[i].path, "-") != 0)
+            kd_untrusted_fprintf(stderr, "kerndiff: %s %s: not written: the run stopped before its report%s\n",
+                                 requests[i].option, requests[i].path,
+                                 kd_output_left_over(requests[i].path) ? "; the file there is an earlier run's" : "");
+}
+
 int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_request *requests, size_t n)
 {
+    formats_attempted = true;
     if (human) {
         kd_format_render render = renderer(&kd_format_terminal, s->kind);
         /* within the terminal's width (a diff's report fits itself: kd_render_terminal) */

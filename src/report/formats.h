@@ -106,4 +106,13 @@ int kd_formats_write(const kd_format_subject *s, FILE *human, const kd_format_re
 /* The end of a run: 0 when stdout was written in full, else -1 after saying why. */
 int kd_formats_stdout_check(void);
 
+/* Whether kd_formats_write ran in this process: a command that ended before it wrote none of
+ * the outputs asked for. */
+bool kd_formats_attempted(void);
+/* The outputs of a command that stopped before its report (a build failure, a fault): each
+ * one asked for a file is said not written, and a file already at its path is said to be an
+ * earlier run's. It is left there: a failed run's status tells a script not to read it, and
+ * the file may be a result the user keeps (a --save baseline). */
+void kd_formats_unwritten(const kd_format_request *requests, size_t n);
+
 #endif

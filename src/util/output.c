@@ -159,11 +159,16 @@ kd_output_result kd_output_close(kd_output *o, int failed, int *err)
     return result;
 }
 
-int kd_output_discard(const char *path, int *err)
+bool kd_output_left_over(const char *path)
 {
     struct stat st;
+    return strcmp(path, "-") != 0 && lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
+}
+
+int kd_output_discard(const char *path, int *err)
+{
     *err = 0;
-    if (strcmp(path, "-") == 0 || lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+    if (!kd_output_left_over(path))
         return 0;
     if (unlink(path) == 0)
         return 1;

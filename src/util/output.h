@@ -6,6 +6,7 @@
 #ifndef KD_UTIL_OUTPUT_H
 #define KD_UTIL_OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +36,8 @@ kd_output_result kd_output_close(kd_output *o, int failed, int *err);
  * path, a device or a FIFO are left alone. Returns 1 removed, 0 nothing there to remove, -1
  * with *err (errno) when it could not be removed. */
 int kd_output_discard(const char *path, int *err);
+/* Whether an output's path holds a file (or a link) already: what an earlier run left there. */
+bool kd_output_left_over(const char *path);
 /* Writes out what stdout holds (the terminal report before any message on stderr, so that
  * with 2>&1 no message lands inside it). 0, or -1 with the reason kept for kd_stdout_check. */
 int kd_stdout_flush(void);
