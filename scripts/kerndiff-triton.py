@@ -195,10 +195,16 @@ def address_uses(fn):
 INT_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
 
+# Operators Triton applies to integers only: a value loaded and then used with one of them
+# came from an integer buffer (lightllm's b_seq_len in tl.cdiv; a float there fails to compile).
+INT_ONLY_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
+
+
 def index_pointers(fn):
     """Pointers whose loaded values are indices (cu_seqlens, chunk indices, token ids): a value
     loaded through it is cast to an integer type (.to(tl.int32)), or used in an address (another
-    load's or store's pointer expression) or a range()/tl.arange() bound. Their buffers hold
+    load's or store's pointer expression), a range()/tl.arange() bound, tl.cdiv or a bitwise
+    operator (INT_ONLY_OPS). Their buffers hold
     integers: a float buffer there makes Triton refuse the arithmetic, or sends the kernel
     anywhere."""
     aliases = local_assignments(fn)
@@ -245,15 +251,18 @@ def index_pointers(fn):
         if not changed:
             break
     for node in ast.walk(fn):
-        if not isinstance(node, ast.Call):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, INT_ONLY_OPS):
+            used = ast.Tuple(elts=[node.left, node.right], ctx=ast.Load())  # x & 1, n >> 2: ints only
+        elif not isinstance(node, ast.Call):
             continue
-        func = dotted(node.func).rsplit(".", 1)[-1]
-        if func in ("load", "store") and node.args:
-            used = node.args[0]
-        elif func in ("range", "arange", "static_range"):
-            used = ast.Tuple(elts=list(node.args), ctx=ast.Load())
         else:
-            continue
+            func = dotted(node.func).rsplit(".", 1)[-1]
+            if func in ("load", "store") and node.args:
+                used = node.args[0]
+            elif func in ("range", "arange", "static_range", "cdiv"):  # tl.cdiv: integers only
+                used = ast.Tuple(elts=list(node.args), ctx=ast.Load())
+            else:
+                continue
         for name in ast.walk(used):
             if isinstance(name, ast.Name) and name.id in loaded_from:
                 found |= loaded_from[name.id]
@@ -304,7 +313,10 @@ def describe_kernel(fn, decorators):
         elif decorator_kind(dec) == "heuristics":  # the outermost computes first
             heuristics += heuristics_of(dec)
     floats = float_uses(fn)
+    tiles = arange_uses(fn)
     for p in params:
+        if p["kind"] == "constexpr" and tiles.get(p["name"], 0) > 1:
+            p["tile_dims"] = tiles[p["name"]]  # BLOCK x BLOCK: an assumed size counts twice
         if p["kind"] == "scalar" and not p["annotation"] and p["name"] in floats:
             p["annotation"] = "float"
             p["typed_from"] = "its use with a float at line %d" % floats[p["name"]]
@@ -313,6 +325,18 @@ def describe_kernel(fn, decorators):
             "autotune": any(decorator_kind(d) == "autotune" for d in decorators),
             "configs": [c for c in configs if "from" not in c],
             "configs_from": [c["from"] for c in configs if "from" in c], "heuristics": heuristics}
+
+
+def arange_uses(fn):
+    """{name: how many tl.arange(0, NAME) the kernel makes}: one constexpr that sizes two axes
+    of a tile (offs_m and offs_n both BLOCK_SIZE long, fp8 weight dequantisation) makes a
+    BLOCK_SIZE-squared tile, which an assumed 1024 turns into a million elements."""
+    out = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and dotted(n.func) in ("tl.arange", "triton.language.arange") and \
+                len(n.args) == 2 and isinstance(n.args[1], ast.Name):
+            out[n.args[1].id] = out.get(n.args[1].id, 0) + 1
+    return out
 
 
 FLOAT_MAKERS = {"dot", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sigmoid", "sin", "cos",
@@ -527,6 +551,19 @@ def reached_lines(tree):
     return runs, enclosing
 
 
+def returns_value(fn):
+    """fn has a `return VALUE` of its own (not in a nested function): a device function."""
+    stack = list(fn.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Return) and n.value is not None and \
+                not (isinstance(n.value, ast.Constant) and n.value.value is None):
+            return True
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
 def called_from_jit(jit_fns):
     """Names of jitted functions another jitted function's body uses (helpers): called, or
     handed on as a value (tl.reduce(x, 0, or_fn), tl.associative_scan(x, 0, combine))."""
@@ -579,14 +616,44 @@ def _function_of(tree, node):
     return found
 
 
+def _passed_value(node, fn, tree):
+    """The literal a call passes, also through a name: the wrapper's parameter with a literal
+    default (`BLOCK_SIZE = block_size` in `def weight_dequant_block(x, s, block_size=128)`) or a
+    module-level constant (`BLOCK = 128`). None when it is computed."""
+    value = literal(node) if node is not None else None
+    if value is not None or not isinstance(node, ast.Name):
+        return value
+    if fn is not None:
+        a = fn.args
+        positional = a.posonlyargs + a.args
+        pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
+            [(k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        for arg, d in pairs:
+            if arg.arg == node.id:
+                return literal(d)
+        if any(arg.arg == node.id for arg in positional + a.kwonlyargs) or \
+                any(isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store) for n in ast.walk(fn)):
+            return None  # a parameter without a default, or a local the wrapper computes
+    if tree is not None:
+        for st in tree.body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                    st.targets[0].id == node.id:
+                return literal(st.value)
+    return None
+
+
 def typed_from_call(kernel, launches, tree=None):
     """Untyped scalars that the file's own call passes a float (or a bool) are floats (bools);
-    the float may be the wrapper's (passes_float: its float parameter, a division)."""
+    the float may be the wrapper's (passes_float: its float parameter, a division). A constexpr
+    without a default takes the value the call passes, also through the wrapper's parameter
+    default or a module constant (_passed_value)."""
     for launch in launches:
         fn = _function_of(tree, launch["node"]) if tree is not None and "node" in launch else None
         for i, p in enumerate(kernel["params"]):
             node = launch["args"][i] if i < len(launch["args"]) else launch["keywords"].get(p["name"])
             value = literal(node) if node is not None else None
+            if p["kind"] == "constexpr" and value is None:
+                value = _passed_value(node, fn, tree)
             if p["kind"] == "scalar" and not p["annotation"] and node is not None and \
                     not isinstance(value, float) and passes_float(node, fn):
                 value = 0.0  # typed as the float the wrapper passes
@@ -665,8 +732,9 @@ def cmd_list(path):
         k["launches_unreached"] = [{"line": launch["line"], "in": enclosing(launch["node"])}
                                    for launch in mine if not runs(launch["node"])]
         # A jitted function the file never launches but other jitted functions call is a helper
-        # (inlined into its callers), not a kernel.
-        k["helper"] = node.name in helpers and not mine
+        # (inlined into its callers), not a kernel; so is one that returns a value (a kernel
+        # cannot: unsloth's `def triton_cast(x, dtype): return x.to(dtype)`, used by other modules).
+        k["helper"] = (node.name in helpers or returns_value(node)) and not mine
         # launched through jax_triton.triton_call(kernel=NAME): a JAX launch, not one kerndiff captures
         k["jax_launches"] = sorted(jax.get(node.name, []))
         typed_from_call(k, launches.get(node.name, []), tree)

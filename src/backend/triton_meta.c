@@ -241,7 +241,7 @@ int kd_triton_resolve_meta(const kd_launch_options *launch, const kd_side *side,
                KD_I(m->num_stages));
         return KD_FAIL_INPUT;
     }
-    size_t i, nmissing = 0, nassumed = 0;
+    size_t i, nmissing = 0, nassumed = 0, tile_dims = 0;
     json_t *p;
     kd_strbuf missing = {0};
     const char *assumed[8];
@@ -282,6 +282,7 @@ int kd_triton_resolve_meta(const kd_launch_options *launch, const kd_side *side,
         free(text);
         if (!value && static_only && kd_pykernels_block_like(name)) {
             assumed[nassumed < 8 ? nassumed++ : 7] = name; /* sized below, once all are known */
+            tile_dims += kd_pykernels_tile_axes(json_integer_value(json_object_get(p, "tile_dims")));
             continue;
         }
         if (!value) { /* every one named, so that one run says all the user must give */
@@ -290,10 +291,9 @@ int kd_triton_resolve_meta(const kd_launch_options *launch, const kd_side *side,
         }
         json_object_set_new(m->constexprs, name, value);
     }
-    /* a tile of several assumed block sizes stays one block's size: BLOCK_M = BLOCK_N = 1024
-       is a million-element tile that Triton compiles for minutes (tests/corpus: 32 x 32) */
+    /* a tile of several assumed block sizes stays one block's size (kd_pykernels_assumed_block) */
     for (size_t a = 0; a < nassumed; a++) {
-        json_object_set_new(m->constexprs, assumed[a], json_integer(kd_pykernels_assumed_block(nassumed)));
+        json_object_set_new(m->constexprs, assumed[a], json_integer(kd_pykernels_assumed_block(tile_dims)));
         json_object_set_new(m->origins, assumed[a], json_string("assumed"));
     }
     if (nmissing == 1)

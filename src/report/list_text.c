@@ -242,11 +242,11 @@ static void triton_text(lister *l, const kd_kernel *k)
     }
     json_t *configs = json_object_get(info, "configs"), *heuristics = json_object_get(info, "heuristics");
     const char *sep = "  constexprs: ";
-    size_t unset_blocks = 0; /* assumed together, each smaller when several (kd_pykernels_assumed_block) */
+    size_t unset_blocks = 0; /* the tile axes assumed together (kd_pykernels_assumed_block) */
     json_array_foreach(json_object_get(info, "params"), i, v) {
         const char *kind = json_string_value(json_object_get(v, "kind")), *name = json_string_value(json_object_get(v, "name"));
         if (kind && name && strcmp(kind, "constexpr") == 0 && kd_pykernels_block_like(name) && constexpr_unset(l, info, v))
-            unset_blocks++;
+            unset_blocks += kd_pykernels_tile_axes(json_integer_value(json_object_get(v, "tile_dims")));
     }
     json_array_foreach(json_object_get(info, "params"), i, v) {
         const char *kind = json_string_value(json_object_get(v, "kind"));

@@ -54,7 +54,7 @@ const kd_wording kd_wording_diff[] = {
     {KD_MSG_DIFF_CALLERS_ELSEWHERE, 1,
      "; the torch.ops that reach the kernel are registered for other devices only ({0}): on an NVIDIA GPU they "
      "run another kernel"},
-    {KD_MSG_DIFF_CALLER_WRAPPERS, 1, " ({0} does)"},
+    {KD_MSG_DIFF_CALLER_WRAPPERS, 1, " (only through {0})"},
     {KD_MSG_DIFF_CALLER_NOTHING, 0, ""},
     {KD_MSG_DIFF_CALLER_TAKEN, 4,
      "kerndiff: {0}: launch taken from {1}, its 1st launch ({2}; the same as --fn {0} --from {3})"},

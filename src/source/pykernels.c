@@ -15,8 +15,14 @@ bool kd_kernel_takes_descriptors(const kd_kernel *k)
     return false;
 }
 
-int kd_pykernels_assumed_block(size_t count)
+size_t kd_pykernels_tile_axes(long long tile_dims)
 {
+    return tile_dims > 1 && tile_dims <= 4 ? (size_t)tile_dims : 1;
+}
+
+int kd_pykernels_assumed_block(size_t axes)
+{
+    size_t count = axes > 2 ? 2 : axes;
     int block = KD_TRITON_ASSUMED_BLOCK;
     for (;;) {
         long long tile = 1;

@@ -32,10 +32,16 @@ const char *kd_pykernels_scalar_type(const char *annotation, const char *value);
  * GPU) builds it with this value, the Triton tutorials' block, and says it was assumed; a
  * timed one refuses it. */
 enum { KD_TRITON_ASSUMED_BLOCK = 1024 };
-/* The value each of `count` block-size constexprs is assumed to be when several are (a 2-D
- * tile, BLOCK_M and BLOCK_N): KD_TRITON_ASSUMED_BLOCK for one, then smaller so that the tile
- * stays at most that many elements (32 x 32, 8 x 8 x 16 ...), a power of two each. */
-int kd_pykernels_assumed_block(size_t count);
+/* The value each assumed block-size constexpr gets, given the tile axes they size together
+ * (kd_pykernels_tile_axes summed): KD_TRITON_ASSUMED_BLOCK for one axis, 32 for two (a 32 x 32
+ * tile: BLOCK_M = BLOCK_N = 1024 is a million elements Triton compiles for minutes). More axes
+ * count as two: a GEMM's BLOCK_M, BLOCK_N, BLOCK_K make tiles of two of them at a time, and
+ * tl.dot wants each 16 or more. A power of two. */
+int kd_pykernels_assumed_block(size_t axes);
+/* The tile axes one block-size constexpr sizes: its tl.arange(0, NAME) count (the Triton
+ * helper's "tile_dims", 0 or absent: one), so that one BLOCK_SIZE on both axes of a tile
+ * counts twice. */
+size_t kd_pykernels_tile_axes(long long tile_dims);
 bool kd_pykernels_block_like(const char *constexpr_name);
 
 #endif

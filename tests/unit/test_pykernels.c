@@ -136,8 +136,15 @@ static void several_assumed_blocks_make_one_blocks_tile(void **state)
     (void)state;
     assert_int_equal(kd_pykernels_assumed_block(1), KD_TRITON_ASSUMED_BLOCK);
     assert_int_equal(kd_pykernels_assumed_block(2), 32);
-    assert_int_equal(kd_pykernels_assumed_block(3), 8);
-    assert_int_equal(kd_pykernels_assumed_block(20), 1);
+    /* three sizes (a GEMM's M, N, K) make tiles of two at a time: 32, not 8 (tl.dot wants 16) */
+    assert_int_equal(kd_pykernels_assumed_block(3), 32);
+    assert_int_equal(kd_pykernels_assumed_block(20), 32);
+    /* one size on both axes of a tile counts twice */
+    assert_int_equal(kd_pykernels_tile_axes(0), 1);
+    assert_int_equal(kd_pykernels_tile_axes(1), 1);
+    assert_int_equal(kd_pykernels_tile_axes(2), 2);
+    assert_int_equal(kd_pykernels_assumed_block(kd_pykernels_tile_axes(2)), 32);
+    assert_int_equal(kd_pykernels_tile_axes(99), 1); /* a count no kernel has: read as one */
 }
 
 /* A pointer the helper saw holding indices ("index": its loads cast to an integer or used in

@@ -236,6 +236,100 @@ if python3 -c 'import triton' 2>/dev/null; then
     has k1_corpus_pack err "^kerndiff: v1: the tl.constexprs SPLIT_SIZE, W_nbits, unroll of kernel 'pack' need values"
 fi
 
+# Block sizes as libraries pass them (unsloth's fp8.py, found on a file outside the corpus): a
+# wrapper's launch `BLOCK_SIZE = block_size`, block_size its parameter defaulting to 128, gives
+# 128 (was: assumed 1024, and with BLOCK_SIZE on both axes of the tile, a million-element tile
+# ptxas compiled for minutes with nothing said); one size on both axes of a tile, assumed,
+# counts twice (32 x 32); a GEMM's three assumed sizes are 32 each (were 8: tl.dot refused K < 16);
+# a @triton.jit function that returns a value is a device function, not a kernel (unsloth's
+# utils.py: its triton_cast was "the kernel", then not found); values loaded and then used in
+# tl.cdiv or a bitwise operator come from an int buffer (lightllm's b_seq_len: float failed).
+cat >"$WORK/k1_tiles.py" <<'PY'
+import triton
+import triton.language as tl
+
+TILE = 64
+
+
+@triton.jit
+def dequant(x_ptr, s_ptr, y_ptr, M, N, BLOCK_SIZE: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    offs_n = tl.program_id(1) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    offs = offs_m[:, None] * N + offs_n[None, :]
+    mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, x * tl.load(s_ptr), mask=mask)
+
+
+@triton.jit
+def square_tile(x_ptr, y_ptr, N, BLOCK_SIZE: tl.constexpr):
+    r = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    c = tl.arange(0, BLOCK_SIZE)
+    o = r[:, None] * N + c[None, :]
+    tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < N * N), mask=o < N * N)
+
+
+@triton.jit
+def gemm(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def scale_rows(x_ptr, N, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + o, tl.load(x_ptr + o, mask=o < N) * 2, mask=o < N)
+
+
+def weight_dequant(x, s, block_size: int = 128):
+    M, N = x.size()
+    y = x.new_empty(x.shape)
+    grid = lambda meta: (triton.cdiv(M, meta["BLOCK_SIZE"]), triton.cdiv(N, meta["BLOCK_SIZE"]))
+    dequant[grid](x, s, y, M, N, BLOCK_SIZE=block_size)
+    return y
+
+
+def scale(x):
+    scale_rows[(1,)](x, x.numel(), BLOCK=TILE)
+
+
+@triton.jit
+def to_dtype(x, dtype):  # a device function other modules' kernels call: it returns a value
+    return x.to(dtype)
+
+
+@triton.jit
+def block_counts(seq_ptr, flags_ptr, out_ptr, n, BLOCK: tl.constexpr = 128):
+    o = tl.arange(0, BLOCK)
+    lens = tl.load(seq_ptr + o, mask=o < n, other=0)
+    f = tl.load(flags_ptr + o, mask=o < n, other=0)
+    tl.store(out_ptr + o, tl.cdiv(lens, 16) + (f & 1), mask=o < n)
+PY
+if python3 -c 'import triton' 2>/dev/null; then
+    run k1_tiles_list 0 -- list "$WORK/k1_tiles.py"
+    has k1_tiles_list out 'BLOCK_SIZE=128 \(the file.s call\)'
+    has k1_tiles_list out 'BLOCK=64 \(the file.s call\)'
+    has k1_tiles_list out 'BLOCK_SIZE \(needs a value: --arg BLOCK_SIZE=VALUE; a static diff with no GPU assumes 32\)'
+    has k1_tiles_list out 'BLOCK_K \(needs a value: --arg BLOCK_K=VALUE; a static diff with no GPU assumes 32\)'
+    lacks k1_tiles_list out '^to_dtype '
+    has k1_tiles_list out '^  const i32 \* +seq_ptr +input buffer of i32'
+    has k1_tiles_list out '^  const i32 \* +flags_ptr +input buffer of i32'
+    run k1_tiles_dequant 0 -- --no-run --fn dequant "$WORK/k1_tiles.py" "$WORK/k1_tiles.py"
+    has k1_tiles_dequant out 'BLOCK_SIZE=128'
+    lacks k1_tiles_dequant out 'BLOCK_SIZE=1024'
+    run k1_tiles_square 0 -- --no-run --fn square_tile "$WORK/k1_tiles.py" "$WORK/k1_tiles.py"
+    has k1_tiles_square out 'BLOCK_SIZE=32 \(assumed'
+    run k1_tiles_gemm 0 -- --no-run --fn gemm "$WORK/k1_tiles.py" "$WORK/k1_tiles.py"
+    has k1_tiles_gemm out 'BLOCK_M=32 \(assumed: .* BLOCK_N=32 \(assumed: .* BLOCK_K=32 \(assumed: '
+fi
+
 # Tensor descriptors (item 2): a parameter the kernel calls .load/.store on is a descriptor its
 # caller makes on the host (TensorDescriptor), not an int scalar: listed as such, a launch of it
 # refused naming --from, and in a file of several kernels left out of the static diff with a
