@@ -1,6 +1,7 @@
 /* includes.c — a missing header looked for near the kernel file (see includes.h). */
 #include "compile/includes.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +43,52 @@ static char *parent(const char *dir)
     return kd_dirname(dir);
 }
 
+/* Whether folder/sub holds header: *dir is then folder/sub (folder itself when sub is NULL). */
+static bool holds(const char *folder, const char *sub, const char *header, char **dir)
+{
+    char *candidate = sub ? kd_path_join(folder, sub) : kd_xstrdup(folder);
+    char *file = kd_path_join(candidate, header);
+    bool found = is_file(file);
+    free(file);
+    if (found)
+        *dir = candidate;
+    else
+        free(candidate);
+    return found;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Any other subfolder of folder holding header, by name (LeetCUDA's flash-attn/utils/utils.h
+ * beside flash-attn/mma/); hidden ones skipped, at most KD_INCLUDE_SCAN entries read. */
+enum { KD_INCLUDE_SCAN = 512 };
+static bool other_subfolder_holds(const char *folder, const char *header, char **dir)
+{
+    DIR *d = opendir(folder);
+    if (!d)
+        return false;
+    char *names[KD_INCLUDE_SCAN];
+    size_t n = 0;
+    for (struct dirent *e; n < KD_INCLUDE_SCAN && (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            names[n++] = kd_xstrdup(e->d_name);
+    closedir(d);
+    qsort(names, n, sizeof *names, by_name);
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!found) {
+            char *sub = kd_path_join(folder, names[i]);
+            found = kd_is_dir(sub) && holds(folder, names[i], header, dir);
+            free(sub);
+        }
+        free(names[i]);
+    }
+    return found;
+}
+
 int kd_suggest_include(const char *path, const char *header, char **dir)
 {
     static const char *const subfolders[] = {NULL, "Common", "common", "include", "inc"};
@@ -49,17 +96,14 @@ int kd_suggest_include(const char *path, const char *header, char **dir)
         return -1;
     char *folder = kd_dirname(path);
     for (int level = 0; folder && level <= 3; level++) {
-        for (size_t s = 0; s < sizeof subfolders / sizeof *subfolders; s++) {
-            char *candidate = subfolders[s] ? kd_path_join(folder, subfolders[s]) : kd_xstrdup(folder);
-            char *file = kd_path_join(candidate, header);
-            bool found = is_file(file);
-            free(file);
-            if (found) {
+        for (size_t s = 0; s < sizeof subfolders / sizeof *subfolders; s++)
+            if (holds(folder, subfolders[s], header, dir)) {
                 free(folder);
-                *dir = candidate;
                 return 0;
             }
-            free(candidate);
+        if (other_subfolder_holds(folder, header, dir)) {
+            free(folder);
+            return 0;
         }
         char *up = parent(folder);
         free(folder);

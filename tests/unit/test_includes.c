@@ -31,6 +31,11 @@ static int make_tree(void **state)
     touch("samples/0_Intro/include/cuda/vec.h");
     touch("far/a/b/c/d/k.cu");
     touch("far/Common/too_far.h");
+    /* LeetCUDA's layout: the header in a sibling subfolder of a parent, two of them alike */
+    touch("kernels/flash-attn/mma/basic/split_kv.cu");
+    touch("kernels/flash-attn/utils/utils.h");
+    touch("kernels/hgemm/utils/utils.h");
+    touch("kernels/flash-attn/.hidden/secret.h");
     return 0;
 }
 
@@ -72,6 +77,17 @@ static void finds_headers_in_parents_and_their_common_folders(void **state)
     expect(file, "too_far.h", NULL); /* 4 levels up: beyond the search */
 }
 
+static void finds_headers_in_any_subfolder_of_a_parent(void **state)
+{
+    (void)state;
+    char file[256], want[256];
+    snprintf(file, sizeof file, "%s/kernels/flash-attn/mma/basic/split_kv.cu", root);
+    /* kernels/flash-attn has it in its utils/ subfolder (kernels/hgemm/utils is another project part) */
+    snprintf(want, sizeof want, "%s/kernels/flash-attn/utils", root);
+    expect(file, "utils.h", want);
+    expect(file, "secret.h", NULL); /* hidden folders are not read */
+}
+
 static void relative_paths_stay_relative(void **state)
 {
     (void)state;
@@ -100,6 +116,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(finds_headers_in_parents_and_their_common_folders),
+        cmocka_unit_test(finds_headers_in_any_subfolder_of_a_parent),
         cmocka_unit_test(relative_paths_stay_relative),
         cmocka_unit_test(reads_nvccs_missing_header),
     };
