@@ -251,21 +251,53 @@ def index_pointers(fn):
         if not changed:
             break
     for node in ast.walk(fn):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, INT_ONLY_OPS):
-            used = ast.Tuple(elts=[node.left, node.right], ctx=ast.Load())  # x & 1, n >> 2: ints only
-        elif not isinstance(node, ast.Call):
+        if not isinstance(node, ast.Call):
             continue
+        func = dotted(node.func).rsplit(".", 1)[-1]
+        if func in ("load", "store") and node.args:
+            used = node.args[0]
+        elif func in ("range", "arange", "static_range"):
+            used = ast.Tuple(elts=list(node.args), ctx=ast.Load())
         else:
-            func = dotted(node.func).rsplit(".", 1)[-1]
-            if func in ("load", "store") and node.args:
-                used = node.args[0]
-            elif func in ("range", "arange", "static_range", "cdiv"):  # tl.cdiv: integers only
-                used = ast.Tuple(elts=list(node.args), ctx=ast.Load())
-            else:
-                continue
+            continue
         for name in ast.walk(used):
             if isinstance(name, ast.Name) and name.id in loaded_from:
                 found |= loaded_from[name.id]
+    return found | int_only_loads(fn, aliases)
+
+
+def int_only_loads(fn, aliases):
+    """Pointers whose loaded value goes straight into an integer-only operation (tl.cdiv, a
+    bitwise operator): `lens = tl.load(p + o)` then `tl.cdiv(lens, BLOCK)`. Only a name bound
+    once, to a load whose `other` is no float literal: a kernel whose constexpr branches treat
+    one buffer as packed ints in one configuration and floats in another (gemlite's
+    `a = (a >> shift) & 15` beside `a = tl.load(..., other=0.)`) keeps the float."""
+    bound = {}
+    for node in ast.walk(fn):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for t in targets:
+            for n in ast.walk(t):
+                if isinstance(n, ast.Name):
+                    bound.setdefault(n.id, []).append(node)
+    direct = {}
+    for name, nodes in bound.items():
+        value = nodes[0].value if len(nodes) == 1 and isinstance(nodes[0], ast.Assign) else None
+        if isinstance(value, ast.Call) and dotted(value.func).rsplit(".", 1)[-1] == "load" and value.args and \
+                not any(k.arg == "other" and isinstance(literal(k.value), float) for k in value.keywords):
+            direct[name] = leftmost(value.args[0], aliases)
+    found = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, INT_ONLY_OPS):
+            used = [node.left, node.right]
+        elif isinstance(node, ast.Call) and dotted(node.func).rsplit(".", 1)[-1] == "cdiv":
+            used = list(node.args)
+        else:
+            continue
+        for u in used:
+            for n in ast.walk(u):
+                if isinstance(n, ast.Name) and n.id in direct:
+                    found |= direct[n.id]
     return found
 
 
