@@ -30,6 +30,7 @@ enum {
     KD_MSG_BACKEND_ASSEMBLY_LEFT_NOTHING, /* side, path, folder */
     KD_MSG_BACKEND_BUILD_FAILED,    /* side, path, arch, nvcc's output, a hint line (may be "") */
     KD_MSG_BACKEND_BUILD_FAILED_HINT, /* the same, the hint (what to do) first: a missing -I, a flag */
+    KD_MSG_BACKEND_INCLUDE_ADDED,     /* side, path, the header, the folder kerndiff added as -I */
     /* A sentence compile/ made (kd_build_source's why), said for a side, or alone. */
     KD_MSG_BACKEND_SIDE_SAYS, /* side, sentence */
     KD_MSG_BACKEND_SAYS,      /* sentence */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend/backend_msgs.h"
+#include "compile/includes.h"
 #include "compile/torch.h"
 #include "util/outcome.h"
 #include "source/compiled.h"
@@ -185,6 +186,17 @@ static void join_lists(const kd_strlist *a, const kd_strlist *b, kd_strlist *out
         kd_strlist_push(out, b->items[i]);
 }
 
+/* Headers found near the file and added as -I, at most, before the build's failure is said. */
+enum { KD_INCLUDES_ADDED_MAX = 4 };
+
+static bool listed(const kd_strlist *l, const char *s)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (strcmp(l->items[i], s) == 0)
+            return true;
+    return false;
+}
+
 /* The plain build (regions NULL) or the instrumented one, in the build folder `folder`. */
 static int build_variant(const kd_frontend_options *opts, const kd_build_target *c, kd_side *side,
                          const kd_region_names *regions, const char *folder, kd_build *out)
@@ -229,6 +241,31 @@ static int build_variant(const kd_frontend_options *opts, const kd_build_target 
     };
     kd_strbuf why = {0};
     kd_build_status st = kd_build_source(&cfg, side->path, folder, out, &why);
+    /* A header the file includes that no -I reaches, lying near it (compile/includes.h): built
+       again with its folder added, as the project's own build adds it (LeetCUDA's utils/,
+       cuda_hgemm's src/common), and said; a few at most, the user's -I first. */
+    kd_strlist added = {0};
+    for (int tries = 0; st == KD_BUILD_FAILED && tries < KD_INCLUDES_ADDED_MAX; tries++) {
+        char *header = NULL, *dir = NULL;
+        kd_strbuf unsafe = {0}; /* a folder nvcc's shell would split is left to the user (the hint) */
+        bool near = kd_missing_include(kd_sb_str(&why), &header) && kd_suggest_include(side->path, header, &dir) == 0 &&
+                    !listed(&include_dirs, dir) && kd_build_check_flag("-I", dir, &unsafe) == 0;
+        kd_sb_free(&unsafe);
+        if (near) {
+            kd_say(KD_MSG_BACKEND_INCLUDE_ADDED, KD_DIAG_NO_SIDE, KD_S(side->label), KD_S(side->path), KD_S(header),
+                   KD_S(dir));
+            kd_strlist_push(&added, dir);
+            kd_strlist_push(&include_dirs, dir);
+            kd_build_free(out);
+            kd_sb_free(&why);
+            st = kd_build_source(&cfg, side->path, folder, out, &why);
+        } else {
+            free(dir);
+        }
+        free(header);
+        if (!near)
+            break;
+    }
     int rc = KD_OK;
     switch (st) {
     case KD_BUILD_OK:
@@ -257,6 +294,9 @@ static int build_variant(const kd_frontend_options *opts, const kd_build_target 
         break;
     }
     kd_sb_free(&why);
+    for (size_t i = 0; i < added.count; i++)
+        free(added.items[i]);
+    free(added.items);
     free(include_dirs.items);
     free(defines.items);
     free(nvcc_flags.items);

@@ -329,7 +329,12 @@ static void kernel_text(lister *l, const kd_kernel *k, const char *ptx)
         kd_sb_printf(l->out, "  template <%s>; instances:", k->template_params ? safe(l, k->template_params) : "");
         for (size_t j = 0; j < k->ninstantiations; j++)
             kd_sb_printf(l->out, " %s<%s>", safe(l, k->name), safe(l, k->instantiations[j]));
-        kd_sb_printf(l->out, "%s\n", k->ninstantiations ? "" : " none (pick one with --fn 'NAME<TYPE>')");
+        /* none written out, but compiled: instantiated by the host code that launches them */
+        for (size_t j = 0; !k->ninstantiations && j < instances.count; j++)
+            kd_sb_printf(l->out, " %s", safe(l, instances.items[j].name));
+        kd_sb_printf(l->out, "%s\n", k->ninstantiations ? ""
+                                      : instances.count ? " (made by the code that launches it)"
+                                                        : " none (pick one with --fn 'NAME<TYPE>')");
     }
     param_lines(l, k, &instances);
     triton_text(l, k);

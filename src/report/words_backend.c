@@ -24,6 +24,9 @@ const kd_wording kd_wording_backend[] = {
      "kerndiff: {0}: the assembled {1} left no usable kernel.cubin/ptxas.log in {2} (rerun with --no-cache)"},
     {KD_MSG_BACKEND_BUILD_FAILED, 5, "kerndiff: {0}: build of {1} failed (nvcc -arch={2}); nvcc said:\n{3}\n{4}"},
     {KD_MSG_BACKEND_BUILD_FAILED_HINT, 5, "kerndiff: {0}: build of {1} failed (nvcc -arch={2}): {4}; nvcc said:\n{3}"},
+    {KD_MSG_BACKEND_INCLUDE_ADDED, 4,
+     "kerndiff: {0}: {1} includes {2}, which no -I reaches; it lies in {3}: built with -I {3} (an -I of yours comes "
+     "first)"},
     {KD_MSG_BACKEND_SIDE_SAYS, 2, "kerndiff: {0}: {1}"},
     {KD_MSG_BACKEND_SAYS, 1, "kerndiff: {0}"},
     {KD_MSG_BACKEND_TORCH_NO_PYTHON, 5,

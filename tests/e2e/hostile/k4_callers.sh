@@ -75,7 +75,7 @@ PY
 # a file that is neither test nor benchmark nor script, and does not import the module: never a caller
 printf 'def rms_norm():\n    pass\n' >"$K4/mypkg/other.py"
 run k4_found 0 -- --n 64K "$K4/mypkg/ops/rms.py" "$K4/mypkg/ops/rms.py"
-has k4_found err "^kerndiff: .*k4_proj/mypkg/ops/rms\.py does not launch _rms_kernel itself \(rms_norm does\); its callers, best first \(not run: --n describes the launch; run from .*k4_proj\):$"
+has k4_found err "^kerndiff: .*k4_proj/mypkg/ops/rms\.py does not launch _rms_kernel itself \(only through rms_norm\); its callers, best first \(not run: --n describes the launch; run from .*k4_proj\):$"
 has k4_found err "^kerndiff:   1\. tests/test_rms\.py::test_rms_norm calls rms_norm\(\): --fn _rms_kernel --from '[^ ]*python[0-9.]* -m pytest -x -q tests/test_rms\.py::test_rms_norm'$"
 has k4_found err "^kerndiff:   2\. tests/test_rms\.py::test_indirect calls helper\(\) -> rms_norm\(\): "
 has k4_found err "^kerndiff:   3\. scripts/run_rms\.py calls main\(\) -> R\.rms_norm\(\): --fn _rms_kernel --from '[^ ]*python[0-9.]* -m scripts\.run_rms'$"

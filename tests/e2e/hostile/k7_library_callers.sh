@@ -94,14 +94,14 @@ printf 'import normpkg\n\n\ndef test_version():\n    assert normpkg.__doc__\n' >
 
 run k7_layer 3 -- "$K7/normpkg/norm_kernels.py" "$K7/normpkg/norm_kernels.py"
 has k7_layer err "^kerndiff: v1: .*tl\.constexpr"
-has k7_layer err "^kerndiff: .*k7_proj/normpkg/norm_kernels\.py launches none of its kernels itself \(normpkg\.norm_layer\.NormAutoGrad does\); their callers, best first, each with the kernel its launch gives \(not run: no GPU: .*; run from .*k7_proj\):$"
+has k7_layer err "^kerndiff: .*k7_proj/normpkg/norm_kernels\.py launches none of its kernels itself \(only through normpkg\.norm_layer\.NormAutoGrad\); their callers, best first, each with the kernel its launch gives \(not run: no GPU: .*; run from .*k7_proj\):$"
 has k7_layer err "^kerndiff:   1\. tests/test_norm_layer\.py::test_norm calls normpkg\.Norm\(\): --fn norm_forward_kernel --from '[^ ]*python[0-9.]* -m pytest -x -q tests/test_norm_layer\.py::test_norm'$"
 has k7_layer err "^kerndiff:   2\. tests/test_norm_layer\.py::test_norm_by_name calls getattr\(normpkg, \.\.\.\)\(\): --fn norm_forward_kernel "
 lacks k7_layer err 'test_other|no test, benchmark or script|  3\. '
 # the first line on stderr is the refusal, naming the flag (the callers are the other way)
 head -n 1 "$WORK/k7_layer.err" | grep -q 'needs* a* *values*' && ok "k7_layer: the refusal first" || fail "k7_layer: the refusal first" "$WORK/k7_layer.err"
 run k7_layer_fn 3 -- --fn norm_backward_kernel "$K7/normpkg/norm_kernels.py" "$K7/normpkg/norm_kernels.py"
-has k7_layer_fn err "does not launch norm_backward_kernel itself \(normpkg\.norm_layer\.NormAutoGrad does\); its callers"
+has k7_layer_fn err "does not launch norm_backward_kernel itself \(only through normpkg\.norm_layer\.NormAutoGrad\); its callers"
 has k7_layer_fn err "^kerndiff:   1\. tests/test_norm_layer\.py::test_norm calls normpkg\.Norm\(\): --fn norm_backward_kernel "
 
 # a wrapper whose launch goes through a local alias chosen per branch, called through a
@@ -169,7 +169,7 @@ PY
 printf 'from normpkg.core import forward_functional\n\n\ndef test_dispatch():\n    forward_functional(None, None)\n' \
     >"$K7/tests/test_dispatch.py"
 run k7_alias 3 -- "$K7/normpkg/kernels/gemv_kernels.py" "$K7/normpkg/kernels/gemv_kernels.py"
-has k7_alias err "gemv_kernels\.py launches none of its kernels itself \(gemv_forward does\); their callers"
+has k7_alias err "gemv_kernels\.py launches none of its kernels itself \(only through gemv_forward\); their callers"
 has k7_alias err "^kerndiff:   1\. tests/test_gemv_kernels\.py::test_own calls gemv\(\): --fn gemv_INT_kernel "
 has k7_alias err "^kerndiff:   2\. tests/test_a_gemv\.py::test_gemv calls gemv\(\): --fn gemv_INT_kernel "
 has k7_alias err "^kerndiff:   3\. tests/test_dispatch\.py::test_dispatch calls forward_functional\(\): --fn gemv_INT_kernel "
