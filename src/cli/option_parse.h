@@ -100,7 +100,9 @@ bool kd_opt_takes_word(const struct kd_command_row *rows, const char *word);
 
 /* A number in [lo, hi]; with `percent`, a trailing % is allowed. */
 int kd_opt_number(const char *s, double lo, double hi, bool percent, double *out);
-/* A usage message on stderr (what was typed is escaped); returns KD_EXIT_USAGE. */
+/* A usage message on stderr (what was typed is escaped), then "Try 'kerndiff --help'.";
+ * returns KD_EXIT_USAGE. (A refusal naming a command's own `kerndiff help CMD` omits that
+ * second line: cli/options.c.) */
 int kd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* --json [FILE]-style options whose value is optional (cli/options.c says the rule). */
 void kd_opt_optional_output(kd_opt_ctx *ctx, const char **dest);

@@ -145,18 +145,36 @@ static void give_back(const kd_options *opts, kd_parse_state *st, const char **p
 }
 
 /* The message echoes what was typed (an option, a value, a file name): escape sequences
- * and other controls in it are written out visibly, never sent to the terminal. */
-int kd_usage_error(const char *fmt, ...)
+ * and other controls in it are written out visibly, never sent to the terminal. The general
+ * hint ends it unless the message names its own (a command's `kerndiff help CMD`). */
+static int usage_error_v(bool general_hint, const char *fmt, va_list ap)
 {
     char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
     kd_strbuf safe = {0};
-    fprintf(stderr, "kerndiff: %s\nTry 'kerndiff --help'.\n", kd_text_safe(text, &safe));
+    fprintf(stderr, "kerndiff: %s\n%s", kd_text_safe(text, &safe), general_hint ? "Try 'kerndiff --help'.\n" : "");
     kd_sb_free(&safe);
     return KD_EXIT_USAGE;
+}
+
+int kd_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = usage_error_v(true, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* A refusal that already says where the command's options are listed. */
+static int command_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int command_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = usage_error_v(false, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 /* getopt's '?': an unknown option or a missing value. An unknown letter may sit inside an
@@ -304,7 +322,7 @@ static int refuse_option(const kd_command_row *row, const kd_parse_state *st, in
     if (owners == 1 && kd_command_has_word(owner))
         return kd_usage_error("%s belongs to kerndiff %s%s", name, kd_command_usage(owner, usage, sizeof usage),
                               code == OPT_APP_RUNS ? " (samples of a kernel diff: --min-runs, --max-runs)" : "");
-    return kd_usage_error("%s is not an option of kerndiff %s (its options: kerndiff help %s)", name,
+    return command_usage_error("%s is not an option of kerndiff %s (its options: kerndiff help %s)", name,
                           kd_command_usage(row, usage, sizeof usage), row->help.word ? row->help.word : row->name);
 }
 

@@ -15,10 +15,11 @@
 #include <strings.h>
 
 #include "launch/expr.h"
+#include "source/scan.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* ---- tokens ---------------------------------------------------------------------------- */
+/* ---- tokens (source/scan.h's, the one C++ tokenizer) -------------------------------------- */
 
 typedef struct tok {
     const char *s;
@@ -113,64 +114,35 @@ static void directive(reader *r, const char *p, const char *eol)
     add_const(r, name, (size_t)(p - name), value, (size_t)(end - value));
 }
 
+static void on_directive(void *ctx, const char *from, const char *to) { directive(ctx, from, to); }
+
+/* scan.c's tokens (source/scan.h), literals dropped, with the multi-byte operators the body
+ * patterns match rejoined: the scanner keeps every punctuator one byte (but `::`). */
 static void tokenize(reader *r, const char *text, size_t len)
 {
-    const char *p = text, *end = text + len;
-    bool line_start = true;
     static const char *const ops[] = {"<<=", ">>=", "<=", ">=", "==", "!=", "&&", "||", "++", "--", "+=",
-                                      "-=", "*=", "/=", "->", "::", "<<", ">>"};
-    while (p < end) {
-        char c = *p;
-        if (c == '\n') {
-            line_start = true;
-            p++;
-        } else if (isspace((unsigned char)c)) {
-            p++;
-        } else if (c == '#' && line_start) {
-            const char *eol = p;
-            while (eol < end && *eol != '\n')
-                eol += eol[0] == '\\' && eol + 1 < end ? 2 : 1;
-            directive(r, p, eol);
-            p = eol;
-        } else if (c == '/' && p + 1 < end && p[1] == '/') {
-            while (p < end && *p != '\n')
-                p++;
-        } else if (c == '/' && p + 1 < end && p[1] == '*') {
-            const char *close = p + 2;
-            while (close + 1 < end && !(close[0] == '*' && close[1] == '/'))
-                close++;
-            p = close + 2 <= end ? close + 2 : end;
-        } else if (c == '"' || c == '\'') {
-            for (p++; p < end && *p != c && *p != '\n'; p++)
-                if (*p == '\\')
-                    p++;
-            p++;
-            line_start = false;
-        } else {
-            line_start = false;
-            const char *s = p;
-            if (isalpha((unsigned char)c) || c == '_') {
-                while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-                    p++;
-                push_tok(r, s, (size_t)(p - s), true, false);
-            } else if (isdigit((unsigned char)c) || (c == '.' && p + 1 < end && isdigit((unsigned char)p[1]))) {
-                while (p < end && (isalnum((unsigned char)*p) || *p == '.' || *p == '_'))
-                    p++;
-                push_tok(r, s, (size_t)(p - s), false, true);
-            } else {
-                size_t n = 1;
-                for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-                    if ((size_t)(end - p) >= strlen(ops[i]) && strncmp(p, ops[i], strlen(ops[i])) == 0) {
-                        n = strlen(ops[i]);
-                        break;
-                    }
-                p += n;
-                push_tok(r, s, n, false, false);
+                                      "-=", "*=", "/=", "->", "<<", ">>"};
+    kd_src_token *t = NULL;
+    size_t n = kd_scan_tokens(text, len, &t, on_directive, r);
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].kind == KD_SRC_STRING || t[i].kind == KD_SRC_CHAR)
+            continue;
+        size_t op_len = t[i].len;
+        for (size_t o = 0; t[i].kind == KD_SRC_PUNCT && t[i].len == 1 && o < sizeof ops / sizeof *ops; o++) {
+            size_t k = strlen(ops[o]), j = 0;
+            while (j < k && i + j < n && t[i + j].kind == KD_SRC_PUNCT && t[i + j].len == 1 &&
+                   t[i + j].off == t[i].off + j && text[t[i + j].off] == ops[o][j])
+                j++;
+            if (j == k) {
+                op_len = k;
+                break;
             }
         }
+        push_tok(r, text + t[i].off, op_len, t[i].kind == KD_SRC_IDENT, t[i].kind == KD_SRC_NUMBER);
+        if (op_len > t[i].len)
+            i += op_len - 1;
     }
-    if (p > end) /* an unterminated literal at the very end */
-        p = end;
+    free(t);
 }
 
 /* The index of the token that closes the bracket at i ("(", "[", "{"), or r->n. */

@@ -58,6 +58,8 @@ typedef struct scanner {
     size_t nbodies, body_cap;
     bool macro_kernels; /* a directive mentions __global__ */
     kd_strbuf directives; /* the text of every preprocessor line, one a line */
+    kd_directive_fn *on_directive; /* kd_scan_tokens' caller hears each directive, or NULL */
+    void *directive_ctx;
 } scanner;
 
 /* ------------------------------------------------------------------ memory helpers */
@@ -329,6 +331,8 @@ static void lex(scanner *sc)
             skip_directive(&lx);
             sc->macro_kernels |= memmem(lx.s + start, lx.pos - start, "__global__", 10) != NULL;
             keep_directive(sc, start, lx.pos);
+            if (sc->on_directive)
+                sc->on_directive(sc->directive_ctx, lx.s + start, lx.s + lx.pos);
             continue;
         }
         size_t start = lx.pos;
@@ -350,6 +354,22 @@ static void lex(scanner *sc)
         push_token(sc, kind, start, lx.pos - start);
     }
     number_lines(sc);
+}
+
+size_t kd_scan_tokens(const char *text, size_t len, kd_src_token **out, kd_directive_fn *on_directive, void *ctx)
+{
+    static const kd_src_token_kind kinds[] = {
+        [TOK_IDENT] = KD_SRC_IDENT, [TOK_NUMBER] = KD_SRC_NUMBER, [TOK_STRING] = KD_SRC_STRING,
+        [TOK_CHAR] = KD_SRC_CHAR,   [TOK_PUNCT] = KD_SRC_PUNCT,   [TOK_SCOPE] = KD_SRC_PUNCT,
+    };
+    scanner sc = {.text = text, .len = len, .on_directive = on_directive, .directive_ctx = ctx};
+    lex(&sc);
+    *out = sc.ntoks ? kd_xcalloc(sc.ntoks, sizeof **out) : NULL;
+    for (size_t i = 0; i < sc.ntoks; i++)
+        (*out)[i] = (kd_src_token){kinds[sc.toks[i].kind], sc.toks[i].off, sc.toks[i].len, sc.toks[i].line};
+    free(sc.toks);
+    kd_sb_free(&sc.directives);
+    return sc.ntoks;
 }
 
 /* ------------------------------------------------------------------ token queries */

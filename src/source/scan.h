@@ -113,6 +113,23 @@ int kd_scan_source(const char *text, size_t len, kd_kernel_list *out);
  * *offsets is malloc'ed (NULL when none). */
 void kd_scan_kernel_bodies(const char *text, size_t len, size_t **offsets, size_t *count);
 void kd_kernel_list_free(kd_kernel_list *list);
+
+/* The tokens this scanner reads, for other readers of CUDA code (source/geometry.c), so the
+ * file has one tokenizer: comments and line splices (backslash-newline) dropped, string,
+ * raw-string (R"d(...)d") and character literals one opaque token each, every punctuator
+ * one byte except `::`. Preprocessor lines make no tokens: each is handed whole (its
+ * splices and comments included) to `on_directive` when it is not NULL. */
+typedef enum kd_src_token_kind {
+    KD_SRC_IDENT, KD_SRC_NUMBER, KD_SRC_STRING, KD_SRC_CHAR, KD_SRC_PUNCT,
+} kd_src_token_kind;
+typedef struct kd_src_token {
+    kd_src_token_kind kind;
+    size_t off, len; /* the bytes text[off, off+len) */
+    int line;        /* 1-based */
+} kd_src_token;
+typedef void kd_directive_fn(void *ctx, const char *from, const char *to);
+/* Returns the number of tokens; *out is malloc'ed (NULL when none). */
+size_t kd_scan_tokens(const char *text, size_t len, kd_src_token **out, kd_directive_fn *on_directive, void *ctx);
 /* Frees what one kernel owns (for kernels built outside a list) and clears it. */
 void kd_kernel_free(kd_kernel *k);
 /* A deep copy of `from` into *to. */

@@ -112,6 +112,7 @@ has rank_trace err "^kerndiff: --trace is not an option of kerndiff rank"
 # An option of a group rank's row does not accept is refused naming it, not ignored.
 run rank_regions 2 -- rank --regions "$R_BASE" "$R_DIR/cand1.cu"
 has rank_regions err "^kerndiff: --regions is not an option of kerndiff rank BASE CAND\.\.\. \(its options: kerndiff help rank\)$"
+lacks rank_regions err "^Try 'kerndiff --help'"
 run rank_no_cands 2 -- rank "$R_BASE"
 has rank_no_cands err 'no candidate given'
 run rank_heats_elsewhere 2 -- --heats 2 "$R_BASE" "$R_DIR/cand1.cu"

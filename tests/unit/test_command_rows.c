@@ -159,11 +159,13 @@ static void row_refuses_what_it_does_not_take(void **state)
     const char *timing[] = {"kerndiff", "hello", "--max-time", "2", "k.cu", NULL};
     assert_int_equal(parse_saying(&o, timing, said, sizeof said), KD_EXIT_USAGE);
     assert_non_null(strstr(said, "--max-time is not an option of kerndiff hello FILE.cu (its options: kerndiff help hello)"));
+    assert_null(strstr(said, "Try 'kerndiff --help'")); /* the command's own hint is enough */
     kd_options_free(&o);
     /* an option one other command owns, named with that command */
     const char *heats[] = {"kerndiff", "hello", "--heats", "2", "k.cu", NULL};
     assert_int_equal(parse_saying(&o, heats, said, sizeof said), KD_EXIT_USAGE);
     assert_non_null(strstr(said, "--heats belongs to kerndiff rank BASE CAND..."));
+    assert_non_null(strstr(said, "Try 'kerndiff --help'.")); /* no command hint: the general one */
     kd_options_free(&o);
     /* an output with no renderer for what it shows: refused, never ignored */
     const char *csv[] = {"kerndiff", "hello", "--csv", "x.csv", "k.cu", NULL};

@@ -208,6 +208,43 @@ static void pointer_offsets_clamps_and_casts(void **state)
     kd_geometry_free(&g);
 }
 
+static void raw_strings_hide_their_braces_and_quotes(void **state)
+{
+    (void)state;
+    /* One tokenizer (source/scan.h): a raw string's braces and quotes are its own, not the
+       body's, so the body after it is still read. */
+    const char *src = "__global__ void tagged(float *x, int n) {\n"
+                      "  const char *tag = R\"d(} \" { ' )d\";\n"
+                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "  if (i < n) x[i] = tag[0];\n}\n"
+                      "__global__ void after(float *y, int m) {\n"
+                      "  int j = blockIdx.x * blockDim.x + threadIdx.x; if (j < m) y[j] = 0; }\n";
+    kd_file_geometry g;
+    const kd_kernel_geometry *k = read_one(src, &g, "tagged");
+    assert_non_null(kd_geometry_extent(k, "x"));
+    assert_string_equal(kd_geometry_extent(k, "x")->count, "((n-1))+1");
+    const kd_kernel_geometry *after = kd_geometry_find(&g, "after");
+    assert_non_null(after);
+    assert_non_null(kd_geometry_extent(after, "y"));
+    assert_string_equal(kd_geometry_extent(after, "y")->count, "((m-1))+1");
+    kd_geometry_free(&g);
+}
+
+static void line_splices_inside_kernel_code(void **state)
+{
+    (void)state;
+    /* backslash-newline joins lines: the index expression is one, not two with a `\` between */
+    const char *src = "__global__ void spliced(float *x, int n) {\n"
+                      "  int i = blockIdx.x * blockDim.x \\\n      + threadIdx.x;\n"
+                      "  if (i < \\\n n) x[i] = 0;\n}\n";
+    kd_file_geometry g;
+    const kd_kernel_geometry *k = read_one(src, &g, "spliced");
+    assert_non_null(kd_geometry_extent(k, "x"));
+    assert_string_equal(kd_geometry_extent(k, "x")->count, "((n-1))+1");
+    assert_string_equal(k->reach[0], "n");
+    kd_geometry_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +259,8 @@ int main(void)
         cmocka_unit_test(ptx_extern_shared_and_mangled_entries),
         cmocka_unit_test(python_parameters_for_annotation_keys),
         cmocka_unit_test(pointer_offsets_clamps_and_casts),
+        cmocka_unit_test(raw_strings_hide_their_braces_and_quotes),
+        cmocka_unit_test(line_splices_inside_kernel_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
