@@ -52,7 +52,8 @@ int kd_rank_heat_write(const kd_rank_heat *h, const char *path)
 {
     json_t *devices = json_array(), *entries = json_array();
     for (size_t i = 0; i < h->ndevices; i++)
-        json_array_append_new(devices, json_pack("{s:i, s:s}", "index", h->devices[i].index, "name", h->devices[i].name));
+        json_array_append_new(devices, json_pack("{s:i, s:s, s:i}", "index", h->devices[i].index, "name", h->devices[i].name,
+                                                         "harness_starts", (int)h->devices[i].harness_starts));
     for (size_t i = 0; i < h->count; i++)
         json_array_append_new(entries, entry_json(&h->entries[i]));
     char seed[32];
@@ -339,6 +340,9 @@ static int read_root(json_t *root, kd_rank_heat *h, char **why)
         if (!name || int_field(d, "index", &(int_range){0, 1023, false, "devices[]."}, &index, why) != 0)
             return -1;
         h->devices[i].index = (int)index;
+        json_t *starts = json_object_get(d, "harness_starts"); /* absent in heats written before it */
+        if (json_is_integer(starts) && json_integer_value(starts) >= 0 && json_integer_value(starts) <= 0x7fffffff)
+            h->devices[i].harness_starts = (unsigned)json_integer_value(starts);
         snprintf(h->devices[i].name, sizeof h->devices[i].name, "%s", name);
         h->ndevices = i + 1;
     }

@@ -84,6 +84,7 @@ int kd_rank_file_sha256(const char *path, char hex[65]);
 typedef struct kd_rank_device {
     int index;
     char name[128];
+    unsigned harness_starts; /* harness children started on it (each a process and two warm-ups) */
 } kd_rank_device;
 
 /* One heat's result: what a shard writes (rank/heat_json.c) and the merge reads. */

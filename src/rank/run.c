@@ -142,6 +142,8 @@ typedef struct cand_run {
     double *ahead_base, *ahead_cand;
     unsigned ahead_n, ahead_at, ahead_k;
     bool failed_ahead;      /* a block taken ahead failed: the candidate is out (its gate says why) */
+    unsigned char *gpu_at;  /* the GPU slot of each round's block (its samples are kept per GPU) */
+    unsigned ngpu_at;
     /* The race's audits (issue 39), as the timing pass audits: the gate audited the candidate
      * in its own child, and one that cheats once its race has run long enough is caught here. */
     kd_audit audit;
@@ -309,6 +311,7 @@ static int open_child(heat_run *h, size_t i, size_t g)
     }
     cr->open[g] = true;
     h->open++;
+    h->heat->devices[g].harness_starts++;
     kd_device_info info;
     int share[256];
     const char *doing = "loading the baseline and the candidate";
@@ -449,6 +452,28 @@ static void audit_at_end(heat_run *h, size_t i, unsigned rounds)
         }
 }
 
+/* Notes that candidate i's block of `round` was taken on GPU slot g. */
+static void note_gpu(cand_run *cr, unsigned round, size_t g)
+{
+    if (round >= cr->ngpu_at) {
+        unsigned n = round + 1 > 2 * cr->ngpu_at ? round + 1 : 2 * cr->ngpu_at;
+        cr->gpu_at = kd_xreallocarray(cr->gpu_at, n, sizeof *cr->gpu_at);
+        memset(cr->gpu_at + cr->ngpu_at, 0, n - cr->ngpu_at);
+        cr->ngpu_at = n;
+    }
+    cr->gpu_at[round] = (unsigned char)g;
+}
+
+/* Candidates pinned to one GPU each (slot i % ngpus) once a child per candidate and GPU would
+ * not fit in MAX_OPEN: each child is then reused round after round instead of restarted (a
+ * start is a process and two warm-ups). Below that, the rounds of each candidate alternate
+ * between the GPUs (each GPU's ratios kept apart, so they can be compared). Either way a
+ * block's ratio is made on one GPU. */
+static bool pinned(const heat_run *h)
+{
+    return h->ngpus > 1 && h->nraced * h->ngpus > MAX_OPEN;
+}
+
 static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base, double *cand)
 {
     heat_run *h = ctx;
@@ -463,26 +488,29 @@ static int sample(void *ctx, size_t i, unsigned round, unsigned k, double *base,
         cr->ahead_at++;
         return 0;
     }
-    size_t g = round % h->ngpus; /* each round on one GPU: its ratio is made there */
+    size_t g = pinned(h) ? i % h->ngpus : round % h->ngpus; /* a block on one GPU: its ratio is made there */
     bool reopened = !cr->open[g];
     if (reopened && open_child(h, i, g) != 0)
         return -1;
     cr->used[g] = ++h->clock;
+    note_gpu(cr, round, g);
     if (take_block(h, &(block_at){.i = i, .g = g, .round = round, .k = k}, base, cand) != 0)
         return -1;
-    /* Thrashing (more contenders than open children) and on one GPU: the next rounds now. */
-    if (reopened && h->live > MAX_OPEN && h->ngpus == 1 && round > 0) {
+    /* Thrashing (more contenders than open children), a candidate on one GPU: the next rounds now. */
+    if (reopened && h->live > MAX_OPEN && (h->ngpus == 1 || pinned(h)) && round > 0) {
         cr->ahead_base = kd_xreallocarray(cr->ahead_base, (size_t)PREFETCH * k, sizeof *cr->ahead_base);
         cr->ahead_cand = kd_xreallocarray(cr->ahead_cand, (size_t)PREFETCH * k, sizeof *cr->ahead_cand);
         cr->ahead_n = cr->ahead_at = 0;
         cr->ahead_k = k;
-        for (unsigned j = 1; j < PREFETCH; j++, cr->ahead_n++)
+        for (unsigned j = 1; j < PREFETCH; j++, cr->ahead_n++) {
+            note_gpu(cr, round + j, g);
             if (take_block(h, &(block_at){.i = i, .g = g, .round = round + j, .k = k},
                            cr->ahead_base + (size_t)cr->ahead_n * k, cr->ahead_cand + (size_t)cr->ahead_n * k) != 0) {
                 cr->ahead_n = 0; /* failed: its gate says why, and the next block is refused */
                 cr->failed_ahead = true;
                 break;
             }
+        }
     }
     return 0;
 }
@@ -726,7 +754,7 @@ static void free_sides(cand_run *cr)
     }
 }
 
-static void keep_samples(kd_rank_entry *e, const kd_race_entry *re, const heat_run *h)
+static void keep_samples(kd_rank_entry *e, const kd_race_entry *re, const heat_run *h, const cand_run *cr)
 {
     e->ngpus = h->ngpus;
     e->gpus = kd_xcalloc(h->ngpus + 1, sizeof *e->gpus);
@@ -737,7 +765,7 @@ static void keep_samples(kd_rank_entry *e, const kd_race_entry *re, const heat_r
         s->cand = kd_xcalloc(re->n + 1, sizeof *s->cand);
         s->round = kd_xcalloc(re->n + 1, sizeof *s->round);
         for (size_t i = 0; i < re->n; i++)
-            if (re->round[i] % h->ngpus == g) {
+            if (re->round[i] < cr->ngpu_at && cr->gpu_at[re->round[i]] == g) {
                 s->base[s->n] = re->base[i];
                 s->cand[s->n] = re->cand[i];
                 s->round[s->n++] = re->round[i];
@@ -900,7 +928,7 @@ static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
                 if (!e->reason)
                     e->reason = kd_xstrdup(h.refused ? "the rank stopped" : "its harness failed in the race");
             }
-            keep_samples(h.raced[i], &race.e[i], &h);
+            keep_samples(h.raced[i], &race.e[i], &h, &h.cands[i]);
             for (size_t g = 0; g < h.ngpus; g++)
                 close_child(&h, i, g);
         }
@@ -917,6 +945,7 @@ static void run_heat(const heat_job *job, kd_rank_heat *out, kd_rank_error *err)
         free(h.cands[i].used);
         free(h.cands[i].ahead_base);
         free(h.cands[i].ahead_cand);
+        free(h.cands[i].gpu_at);
         kd_audit_free(&h.cands[i].audit);
     }
     free(h.raced);

@@ -42,7 +42,8 @@ json_t *kd_rank_json(const kd_rank_result *r)
                                                r->rows[r->pairs[i].b].entry->name, "verdict",
                                                kd_verdict_name(r->pairs[i].verdict)));
     for (size_t i = 0; i < r->ndevices; i++)
-        json_array_append_new(devices, json_pack("{s:i, s:s}", "index", r->devices[i].index, "name", r->devices[i].name));
+        json_array_append_new(devices, json_pack("{s:i, s:s, s:i}", "index", r->devices[i].index, "name", r->devices[i].name,
+                                                         "harness_starts", (int)r->devices[i].harness_starts));
     json_t *root = json_pack("{s:i, s:s, s:o, s:s, s:f, s:f, s:I, s:I, s:i, s:I, s:f, s:I, s:i, s:o, s:o, s:o}", "kerndiff_rank", 1,
                      "baseline", r->baseline, "baseline_static", static_json(&r->base_stat), "correction", r->correction,
                      "confidence", r->opts.confidence, "candidate_confidence", r->corrected_confidence, "family",
