@@ -124,6 +124,29 @@ static void identical_sides_give_no_difference(void **state)
     }
 }
 
+/* Sets of different sizes over configs that are one kernel: the per-round mean does not
+ * move with the set's size (the fastest of three would fall about half the spread below
+ * the fastest of one, and call identical kernels different). */
+static void set_value_does_not_favour_larger_sets(void **state)
+{
+    (void)state;
+    double base[6] = {4000, 4000, 4000, 4000, 4000, 4000}, ns[ROUNDS * 6], v1[ROUNDS * 3], v2[ROUNDS * 3];
+    fill(ns, base, 6, 0.01, 5);
+    for (size_t r = 0; r < ROUNDS; r++)
+        for (size_t i = 0; i < 3; i++) {
+            v1[r * 3 + i] = ns[r * 6 + i];
+            v2[r * 3 + i] = ns[r * 6 + 3 + i];
+        }
+    kd_tune_samples s1 = {v1, 3, ROUNDS}, s2 = {v2, 3, ROUNDS};
+    bool three[3] = {true, true, true}, one[3] = {true, false, false};
+    double b1[ROUNDS], b2[ROUNDS];
+    kd_tune_set_value(&s1, three, b1);
+    kd_tune_set_value(&s2, one, b2);
+    kd_speedup sp;
+    assert_int_equal(kd_tune_pair_ratio((kd_tune_column){b1, 1}, (kd_tune_column){b2, 1}, ROUNDS, 5, &sp), 0);
+    assert_int_equal(kd_verdict_of(&sp), KD_VERDICT_NO_DIFFERENCE);
+}
+
 static void slower_variant_is_slower(void **state)
 {
     (void)state;
@@ -185,6 +208,7 @@ int main(void)
         cmocka_unit_test(equal_configs_are_tied),
         cmocka_unit_test(set_value_takes_only_tied_configs),
         cmocka_unit_test(identical_sides_give_no_difference),
+        cmocka_unit_test(set_value_does_not_favour_larger_sets),
         cmocka_unit_test(slower_variant_is_slower),
         cmocka_unit_test(untimed_configs_are_left_out),
     };
