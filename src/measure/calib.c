@@ -132,9 +132,9 @@ double kd_min_detectable_pct(double lo, double hi, double confidence, double pow
     return pct < min_effect_pct ? min_effect_pct : pct;
 }
 
-int kd_calib_widen(double ratio, double lo, double hi, double between_pct, double confidence,
-                   double *wlo, double *whi)
+int kd_calib_widen(const kd_speedup *sp, double between_pct, kd_speedup *out)
 {
+    double ratio = sp->ratio, lo = sp->lo, hi = sp->hi, confidence = sp->confidence;
     if (!(ratio > 0.0) || !(lo > 0.0) || !(hi >= lo) || !isfinite(hi) || !isfinite(ratio) ||
         lo > ratio || hi < ratio || !(between_pct >= 0.0) || !isfinite(between_pct) ||
         !(confidence > 0.0 && confidence < 1.0))
@@ -144,8 +144,9 @@ int kd_calib_widen(double ratio, double lo, double hi, double between_pct, doubl
     double s = log1p(between_pct / 100.0);
     double extra = 2.0 * z * z * s * s;
     double dl = log(ratio / lo), dh = log(hi / ratio);
-    *wlo = ratio * exp(-sqrt(dl * dl + extra));
-    *whi = ratio * exp(sqrt(dh * dh + extra));
+    *out = *sp;
+    out->lo = ratio * exp(-sqrt(dl * dl + extra));
+    out->hi = ratio * exp(sqrt(dh * dh + extra));
     return 0;
 }
 
@@ -176,13 +177,15 @@ void kd_calib_between_runs(kd_timing *t)
         t->between_unknown = true;
         return;
     }
-    double c = t->speedup.confidence > 0 ? t->speedup.confidence : KD_SPEEDUP_CONFIDENCE, lo, hi;
-    if (kd_calib_widen(t->speedup.ratio, t->speedup.lo, t->speedup.hi, t->calib.between_pct, c, &lo, &hi) != 0) {
+    kd_speedup s = t->speedup, wide;
+    if (!(s.confidence > 0))
+        s.confidence = KD_SPEEDUP_CONFIDENCE;
+    if (kd_calib_widen(&s, t->calib.between_pct, &wide) != 0) {
         t->between_unknown = true;
         return;
     }
-    t->speedup.lo = lo;
-    t->speedup.hi = hi;
+    t->speedup = wide;
+    double c = wide.confidence, lo = wide.lo, hi = wide.hi;
     t->verdict = kd_verdict_with_floor(&t->speedup, t->min_effect_pct);
     t->between_applied = true;
     /* the detectable change of the interval the verdict now reads */

@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include "measure/stats.h"
+
 /* The calibration record's file, installed next to the tool like its other share files. */
 #define KD_CALIB_FILE "kerndiff-calibration.txt"
 /* The power the detectable change is stated at. */
@@ -53,10 +55,9 @@ double kd_min_detectable_pct(double lo, double hi, double confidence, double pow
  * the between-process spread s (in %, the sd of one side's log median between processes):
  * each of the run's own half-widths h (in log, below and above the ratio) and the two sides'
  * process terms add in quadrature, sqrt(h^2 + 2 (z s)^2), around the same ratio; s = 0
- * gives the interval back. Returns -1 (and writes nothing) when the inputs are not an
- * interval around the ratio. */
-int kd_calib_widen(double ratio, double lo, double hi, double between_pct, double confidence,
-                   double *wlo, double *whi);
+ * gives the interval back (s->confidence its z). Returns -1 (and writes nothing) when the
+ * inputs are not an interval around the ratio. */
+int kd_calib_widen(const kd_speedup *s, double between_pct, kd_speedup *out);
 
 struct kd_timing;
 /* A decided timing's trust: reads the record into t->calib and sets t->mde_pct from its
