@@ -391,3 +391,35 @@ for bad in bogus sustained:0 sustained:60001 sustained:x sustainedx; do
     sim "median=50us;median=40us" "load_bad_${bad//[:]/_}" 2 -- --load "$bad" "$A" "$B"
     has "load_bad_${bad//[:]/_}" err "^kerndiff: --load wants single, sustained or sustained:MS \(1 to 60000 ms of load\), got '$bad'$"
 done
+
+# The A/A campaign's summary (bench/aa_summary.py, issue 42): the committed campaign's rows
+# give the installed record (the false "slower" of `aa smem copy #1` counted), and a sample
+# with between-process and injected-change rows gives a spread kerndiff reads.
+python3 bench/aa_summary.py bench/aa_campaign.txt >"$WORK/summary_committed.txt"
+if cmp -s "$WORK/summary_committed.txt" share/kerndiff-calibration.txt; then
+    ok "aa_summary: share/kerndiff-calibration.txt is bench/aa_campaign.txt's summary"
+else fail "aa_summary: share/kerndiff-calibration.txt differs from bench/aa_campaign.txt's summary" "$WORK/summary_committed.txt"; fi
+if grep -qx 'aa_runs 40' "$WORK/summary_committed.txt" && grep -qx 'aa_false 1' "$WORK/summary_committed.txt"; then
+    ok "aa_summary: 40 A/A runs, 1 false verdict"; else fail "aa_summary: counts" "$WORK/summary_committed.txt"; fi
+cat >"$WORK/campaign_sample.txt" <<'ROWS'
+# A/A campaign, sample
+aa add copy #1                 2.47us      2.47us ratio 1.0002 CI 0.9934-1.0061 n=30 no significant difference
+aa add copy #2                 2.47us      2.49us ratio 0.9900 CI 0.9850-0.9950 n=30 slower
+aa add copy #3                 2.47us      2.47us ratio 1.0002 CI 0.9934-1.0061 n=30 faster
+aa add copy #4                 ERROR no runtime
+between add #1 median_ns 1000
+between add #2 median_ns 1020
+between fma #1 median_ns 5000
+between fma #2 median_ns 4900
+power 0.5% fma #1 ratio 0.9950 CI 0.9940-0.9960 n=30 slower
+power 0.5% fma #2 ratio 0.9990 CI 0.9940-1.0040 n=30 no significant difference
+ROWS
+python3 bench/aa_summary.py "$WORK/campaign_sample.txt" >"$WORK/summary_sample.txt"
+# pooled sd of log medians: sqrt((ln(1.02)^2/2 + ln(49/50)^2/2) / 2)
+want=$(python3 -c 'import math; a=math.log(1.02)**2/2; b=math.log(49/50)**2/2; print(f"{100*(math.exp(math.sqrt((a+b)/2))-1):.4f}")')
+if grep -qx 'aa_runs 3' "$WORK/summary_sample.txt" && grep -qx 'aa_false 2' "$WORK/summary_sample.txt" \
+   && grep -qx "between_run_spread_pct $want" "$WORK/summary_sample.txt" && grep -qx 'between_run_processes 4' "$WORK/summary_sample.txt" \
+   && grep -q '^# power: a 0.5% change caught in 1 of 2 tries$' "$WORK/summary_sample.txt"; then
+    ok "aa_summary: a sample's counts, spread ($want%) and power"; else fail "aa_summary: sample" "$WORK/summary_sample.txt"; fi
+KERNDIFF_CALIBRATION="$WORK/summary_sample.txt" run summary_read 0 -- compare --json="$WORK/summary_read.json" "$WORK/between_old.json" "$WORK/between_new.json"
+expect_json summary_read "$WORK/summary_read.json" '[d["runtime"]["calibration"]["aa_false"], d["runtime"]["calibration"]["between_runs"]["applied"]]' "[2, True]"
