@@ -22,6 +22,8 @@ BIN      := $(BUILD)/kerndiff
 HARNESS  := $(BUILD)/kerndiff-harness $(BUILD)/kerndiff-sim-harness
 # The Triton helper (scripts/kerndiff-triton.py), found like the harness programs.
 HELPERS  := $(BUILD)/kerndiff-triton.py
+# The A/A calibration record (bench/aa_summary.py writes it), read beside the harness programs.
+SHARE    := $(BUILD)/kerndiff-calibration.txt
 # The collector of `kerndiff app`, loaded into the user's program (CUDA_INJECTION64_PATH).
 INJECT   := $(BUILD)/libkerndiff-inject.so
 # The protocol conformance transcript (docs/PROTOCOL.md), played against any harness.
@@ -38,7 +40,7 @@ CUDA_TOOLS := $(shell PATH="$(if $(VENV_BIN),$(VENV_BIN):)$$PATH" python3 script
 export PATH := $(if $(VENV_BIN),$(VENV_BIN):)$(PATH):/usr/local/cuda/bin$(if $(CUDA_TOOLS),:$(CUDA_TOOLS))
 
 .PHONY: all test unit e2e check layers clean-clone install sanitize fuzz fuzz-run demo clean man
-all: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(CONFORMANCE)
+all: $(BIN) $(HARNESS) $(HELPERS) $(SHARE) $(INJECT) $(CONFORMANCE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -73,6 +75,10 @@ $(BUILD)/kerndiff-harness: $(BUILD)/harness/cuda_harness.o $(BUILD)/harness/serv
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KD_LIBS) $(LDLIBS)
 
 $(BUILD)/kerndiff-triton.py: scripts/kerndiff-triton.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(BUILD)/kerndiff-calibration.txt: share/kerndiff-calibration.txt
 	@mkdir -p $(dir $@)
 	cp $< $@
 
@@ -115,7 +121,7 @@ $(CONFORMANCE): tests/conformance/conformance.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KD_CPPFLAGS) $(CPPFLAGS) $(KD_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(KD_LIBS) $(LDLIBS)
 
-e2e: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(FAKE_NVML) $(FAKE_CUDA) $(CONFORMANCE)
+e2e: $(BIN) $(HARNESS) $(HELPERS) $(SHARE) $(INJECT) $(FAKE_NVML) $(FAKE_CUDA) $(CONFORMANCE)
 	$(CONFORMANCE) $(BUILD)/kerndiff-sim-harness
 	tests/e2e/run.sh $(BIN) $(FAKE_NVML)
 
@@ -145,7 +151,7 @@ test-both:
 	E2E_ONLY=slurm $(MAKE) $(SAN_VARS) e2e
 
 # What `test` needs built, without running anything.
-test-build: $(BIN) $(HARNESS) $(HELPERS) $(INJECT) $(FAKE_NVML) $(FAKE_CUDA) $(CONFORMANCE) $(TEST_BIN)
+test-build: $(BIN) $(HARNESS) $(HELPERS) $(SHARE) $(INJECT) $(FAKE_NVML) $(FAKE_CUDA) $(CONFORMANCE) $(TEST_BIN)
 .PHONY: check-builds check-build-normal check-build-san check-build-fuzz check-tests test-build test-both
 check-builds: check-build-normal check-build-san check-build-fuzz
 check-build-normal:
@@ -197,12 +203,13 @@ FUZZ_SECONDS ?= 20
 fuzz-run: fuzz
 	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-install: $(BIN) $(HARNESS) $(HELPERS) $(INJECT)
+install: $(BIN) $(HARNESS) $(HELPERS) $(SHARE) $(INJECT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kerndiff
 	install -d $(DESTDIR)$(PREFIX)/libexec/kerndiff $(DESTDIR)$(PREFIX)/include/kerndiff
 	install -m 644 include/kerndiff/*.h $(DESTDIR)$(PREFIX)/include/kerndiff/
 	install -m 755 $(HARNESS) $(HELPERS) $(INJECT) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
+	install -m 644 $(SHARE) $(DESTDIR)$(PREFIX)/libexec/kerndiff/
 	install -m 644 docs/kerndiff.1 $(DESTDIR)$(PREFIX)/share/man/man1/kerndiff.1
 	# Shell completions, made by the program from its own option table.
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \

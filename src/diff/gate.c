@@ -19,8 +19,12 @@ kd_gate_result kd_gate_evaluate(const kd_timing *t, bool timed, kd_outputs_state
     if (o->fail_if_slower_pct >= 0) {
         out->requested = true;
         out->limit_pct = o->fail_if_slower_pct;
-        /* A speedup's upper end of 0 means no interval was computed. */
-        if (timed && t->speedup.hi > 0) {
+        /* A speedup's upper end of 0 means no interval was computed. Two separate runs
+         * whose interval cannot carry the spread between processes are not evaluated: a
+         * gate on the narrow interval would fail on a kernel that merely moved between
+         * processes (issue 42 item 3). */
+        out->between_unknown = timed && t->between_unknown;
+        if (timed && t->speedup.hi > 0 && !t->between_unknown) {
             out->evaluated = true;
             out->slowdown = 1 / t->speedup.ratio;
             out->slowdown_low = 1 / t->speedup.hi;

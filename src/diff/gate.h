@@ -37,6 +37,7 @@ typedef struct kd_gate {
     bool requested;        /* --fail-if-slower */
     double limit_pct;
     bool evaluated;        /* a timing was there to judge */
+    bool between_unknown;  /* not evaluated: two separate runs, no between-process spread known */
     bool failed;
     double slowdown_low;   /* v2/v1 at the CI's end most favourable to v2 */
     double slowdown;       /* v2/v1 median ratio */

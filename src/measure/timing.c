@@ -524,6 +524,7 @@ static kd_timing_status decide(run_state *r)
     r->out->verdict = d.verdict;
     r->out->min_effect_pct = r->o->min_effect_pct;
     r->out->seed = r->o->seed;
+    kd_calib_attach(r->out);
     return KD_TIMING_OK;
 }
 

@@ -12,6 +12,7 @@
 #include "check/output_compare.h"
 #include "wire/client.h"
 #include "launch/spec.h"
+#include "measure/calib.h"
 #include "measure/stats.h"
 #include "util/strbuf.h"
 
@@ -142,6 +143,17 @@ typedef struct kd_timing {
     kd_stop_reason stop_reason;
     bool from_saved;          /* kerndiff compare: recomputed from two saved runs' samples */
     bool from_one_run;        /* ... of one run with itself: its v1 against its v2, as it was decided */
+    /* How far the verdict can be trusted (issue 42): the A/A record read at run time, and the
+     * smallest change this run's own interval would call with 95% power (has_mde false: none). */
+    kd_calib calib;
+    bool has_mde;
+    double mde_pct;
+    /* kerndiff compare of two separate runs: the interval above carries the between-process
+     * spread (calib.between_pct) around the samples' own one, kept here; between_unknown:
+     * the record has no spread, so the interval cannot carry it and no gate reads it. */
+    bool between_applied;
+    bool between_unknown;
+    kd_speedup own_speedup;
     size_t rounds;
     size_t placements;        /* rounds on a fresh placement of the buffers (moved by `place`) */
     size_t shared_buffers;    /* buffers both versions used (the same allocation) */

@@ -158,6 +158,7 @@ kd_rank_result *kd_rank_finish(kd_rank_heat *const *heats, size_t n, const kd_ra
     if (r->family < total)
         r->family = total;
     r->corrected_confidence = kd_race_corrected_confidence(o->confidence, r->family);
+    kd_calib_load(&r->calib);
     r->rows = kd_xcalloc(total + 1, sizeof *r->rows);
     for (size_t h = 0; h < n; h++)
         for (size_t i = 0; i < heats[h]->count; i++) {

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "measure/calib.h"
 #include "measure/stats.h"
 #include "rank/race.h"
 
@@ -160,6 +161,7 @@ typedef struct kd_rank_result {
     size_t samples;
     unsigned rounds;             /* the most of any heat */
     double gate_ms, race_ms;     /* summed over the heats */
+    kd_calib calib;              /* the A/A record (issue 42), read when the report is made */
 } kd_rank_result;
 
 /* The report from the heats (borrowed: they must outlive the result). Pure: the same heats

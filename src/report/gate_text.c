@@ -23,7 +23,14 @@ void kd_gate_not_evaluated_text(const kd_comparison *c, kd_strbuf *out)
         kd_sb_free(&why);
         return;
     }
-    /* Timed, so only --require-match is left: the outputs were not compared. */
+    /* Timed: --fail-if-slower is left unjudged only for two separate saved runs whose
+     * interval cannot carry the spread between processes (issue 42 item 3). */
+    if (slower)
+        kd_sb_printf(out, "two separate runs and no measured spread between processes in the calibration record: "
+                          "the interval cannot carry it%s",
+                     match ? "; " : "");
+    if (!match)
+        return;
     kd_sb_puts(out, c->timing.from_saved ? "no outputs were compared: a saved run did not compare its outputs (it "
                                            "ran with --no-check, or its check failed)"
                                          : "no outputs were compared: the correctness check was off (--no-check)");

@@ -208,6 +208,12 @@ static void timing_section(FILE *out, const kd_comparison *c)
     kd_html_say(out, "p", "muted", &line);
     kd_timing_method(t, &line);
     kd_html_say(out, "p", "muted", &line);
+    kd_calibration_line(t, &line);
+    if (line.len)
+        kd_html_say(out, "p", "calibration", &line);
+    kd_between_runs_line(t, &line);
+    if (line.len)
+        kd_html_say(out, "p", "muted", &line);
     kd_timing_placement(t, &line);
     if (line.len)
         kd_html_say(out, "p", "muted", &line);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gpu/nvml.h"
+#include "measure/calib.h"
 #include "report/autotune_text.h"
 #include "report/diag_text.h"
 #include "report/gate_summary.h"
@@ -21,6 +22,7 @@
 #include "report/metric_text.h"
 #include "report/model_text.h"
 #include "report/note_text.h"
+#include "report/timing_text.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -763,6 +765,38 @@ static json_t *headline(const void *base)
     return sentence(&line);
 }
 
+/* How far the verdict can be trusted (issue 42): the A/A record with its bound, this run's
+ * detectable change, and for two separate runs whether the interval carries the spread
+ * between processes. Left out when nothing was timed. Written only: a saved run's record is
+ * read again from the installed file, not from the document. */
+static json_t *calibration(const void *base)
+{
+    const kd_timing *t = &((const kd_comparison *)base)->timing;
+    if (!t->has_mde)
+        return NULL;
+    const kd_calib *c = &t->calib;
+    double bound = c->known ? kd_binomial_upper_bound(c->aa_false, c->aa_runs, 0.95) : -1.0;
+    kd_strbuf line = {0};
+    kd_calibration_line(t, &line);
+    json_t *o = json_pack("{s:b, s:o, s:o, s:o, s:f, s:f, s:s}", "known", bound >= 0.0, "aa_runs",
+                          bound >= 0.0 ? json_integer(c->aa_runs) : json_null(), "aa_false",
+                          bound >= 0.0 ? json_integer(c->aa_false) : json_null(), "false_rate_upper_95",
+                          bound >= 0.0 ? json_real(bound) : json_null(), "min_detectable_pct", t->mde_pct, "power",
+                          KD_CALIB_POWER, "line", kd_sb_str(&line));
+    kd_sb_free(&line);
+    if (o && t->from_saved && !t->from_one_run) {
+        json_t *b = json_pack("{s:b, s:o, s:o, s:f, s:f}", "applied", t->between_applied, "spread_pct",
+                              t->between_applied ? json_real(t->calib.between_pct) : json_null(), "processes",
+                              t->between_applied ? json_integer(t->calib.between_runs) : json_null(),
+                              "own_ci_low", t->own_speedup.lo, "own_ci_high", t->own_speedup.hi);
+        if (!b || json_object_set_new(o, "between_runs", b) != 0) {
+            json_decref(o);
+            o = NULL;
+        }
+    }
+    return o;
+}
+
 /* The timing pass ("runtime"). A new timing field is one line here (over kd_comparison:
  * `timing.NAME`), in a group's table above, or in timing_side_fields. */
 static const kd_jfield runtime_fields[] = {
@@ -774,6 +808,7 @@ static const kd_jfield runtime_fields[] = {
     {KD_J_OBJECT_FIELD("speedup", kd_comparison, timing, speedup_table)},
     {KD_J_ENUM_FIELD("verdict", kd_comparison, timing.verdict, verdict_id, KD_VERDICT_SLOWER + 1)},
     {.key = "headline", .type = KD_J_CUSTOM, .write = headline},
+    {.key = "calibration", .type = KD_J_CUSTOM, .write = calibration, .omit = true},
     {KD_J_OBJECT_FIELD("stop", kd_comparison, timing, stop_table)},
     {KD_J_OBJECT_FIELD("correctness", kd_comparison, timing, correctness_table), KD_J_WHEN(kd_comparison, timing.checked)},
 };

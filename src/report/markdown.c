@@ -132,6 +132,14 @@ static void timing_section(FILE *out, const kd_comparison *c)
     kd_timing_method(t, &line);
     fprintf(out, "- %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
+    kd_calibration_line(t, &line);
+    if (line.len)
+        fprintf(out, "- %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    kd_between_runs_line(t, &line);
+    if (line.len)
+        fprintf(out, "- %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
     kd_timing_placement(t, &line);
     kd_untrusted_fix_md(&line);
     if (line.len)

@@ -144,7 +144,10 @@ void kd_finding_text(const kd_finding *f, kd_strbuf *out)
 
 void kd_gate_line(const kd_gate *g, kd_strbuf *out)
 {
-    if (!g->evaluated)
+    if (!g->evaluated && g->between_unknown)
+        kd_sb_printf(out, "gate --fail-if-slower %g%%: NOT EVALUATED, two separate runs and no measured spread "
+                          "between processes: the interval cannot carry it", g->limit_pct);
+    else if (!g->evaluated)
         kd_sb_printf(out, "gate --fail-if-slower %g%%: NOT EVALUATED, nothing was measured", g->limit_pct);
     else
         kd_sb_printf(out, "gate --fail-if-slower %g%%: %s (v2 takes %+.2f%% time, 95%% CI at least %+.2f%%)",

@@ -51,6 +51,25 @@ json_t *kd_rank_json(const kd_rank_result *r)
                      (json_int_t)r->opts.top, "min_effect_pct", r->opts.min_effect_pct, "samples",
                      (json_int_t)r->samples, "rounds", (int)r->rounds, "devices", devices, "candidates", cands,
                      "pairs", pairs);
+    /* How far the verdicts can be trusted (issue 42): the A/A record, and each candidate's
+     * smallest detectable change from its own corrected interval. */
+    const kd_calib *c = &r->calib;
+    double bound = c->known ? kd_binomial_upper_bound(c->aa_false, c->aa_runs, 0.95) : -1.0;
+    json_t *mdes = json_object();
+    for (size_t i = 0; mdes && i < r->count; i++) {
+        const kd_rank_row *row = &r->rows[i];
+        double m = row->has_speedup ? kd_min_detectable_pct(row->speedup.lo, row->speedup.hi, row->speedup.confidence,
+                                                            KD_CALIB_POWER, r->opts.min_effect_pct)
+                                    : -1.0;
+        json_object_set_new(mdes, row->entry->name, m >= 0 ? json_real(m) : json_null());
+    }
+    if (root)
+        json_object_set_new(root, "calibration",
+                            json_pack("{s:b, s:o, s:o, s:o, s:f, s:o}", "known", bound >= 0, "aa_runs",
+                                      bound >= 0 ? json_integer(c->aa_runs) : json_null(), "aa_false",
+                                      bound >= 0 ? json_integer(c->aa_false) : json_null(), "false_rate_upper_95",
+                                      bound >= 0 ? json_real(bound) : json_null(), "power", KD_CALIB_POWER,
+                                      "min_detectable_pct", mdes ? mdes : json_object()));
     if (root)
         json_object_set_new(root, "time_ms", json_pack("{s:f, s:f}", "gate", r->gate_ms, "race", r->race_ms));
     return root;

@@ -94,6 +94,12 @@ void kd_rank_render_terminal(FILE *out, const kd_rank_result *r, bool color)
     kd_rank_format_static(&r->base_stat, regs, spills, occ);
     fprintf(out, "baseline %s: registers %s, spills %s, occupancy %s\n", kd_untrusted_name(&u, r->baseline), regs, spills, occ);
     if (r->timed) {
+        double bound = r->calib.known ? kd_binomial_upper_bound(r->calib.aa_false, r->calib.aa_runs, 0.95) : -1.0;
+        if (bound >= 0)
+            fprintf(out, "verdicts calibrated: %ld false in %ld A/A runs (<= %.1f%% at 95%%); each candidate's "
+                         "detectable change is in the JSON\n", r->calib.aa_false, r->calib.aa_runs, 100.0 * bound);
+        else
+            fprintf(out, "verdict calibration unknown (no valid A/A record)\n");
         fprintf(out, "\n  %3s  %-24s %-9s %9s  %-18s %5s %9s %6s %8s\n", "#", "candidate", "status", "speedup",
                 "interval", "regs", "spills", "occ", "samples");
         for (size_t i = 0; i < r->timed; i++) {

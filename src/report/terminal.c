@@ -192,6 +192,14 @@ static void timing_section(FILE *out, const kd_render_options *o, const kd_compa
     kd_timing_method(t, &line);
     fprintf(out, "  %s\n", kd_sb_str(&line));
     kd_sb_free(&line);
+    kd_calibration_line(t, &line);
+    if (line.len)
+        fprintf(out, "  %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
+    kd_between_runs_line(t, &line);
+    if (line.len)
+        fprintf(out, "  %s\n", kd_sb_str(&line));
+    kd_sb_free(&line);
     kd_timing_placement(t, &line);
     kd_untrusted_fix(&line);
     if (line.len)

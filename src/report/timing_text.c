@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpu/nvml.h"
+#include "measure/calib.h"
 #include "report/model_text.h"
 
 void kd_timing_environment(const kd_timing *t, bool simulated, kd_strbuf *out)
@@ -265,4 +266,32 @@ void kd_output_detail(const kd_output_check *oc, kd_strbuf *out)
     if (r->mismatches > SHOWN_MISMATCHES && r->first_count)
         kd_sb_puts(out, ", ...");
     self_noise_text(oc, out);
+}
+
+void kd_calibration_line(const kd_timing *t, kd_strbuf *out)
+{
+    if (!t->has_mde)
+        return;
+    const kd_calib *c = &t->calib;
+    double bound = c->known ? kd_binomial_upper_bound(c->aa_false, c->aa_runs, 0.95) : -1.0;
+    if (bound >= 0.0)
+        kd_sb_printf(out, "verdict calibrated: %ld false in %ld A/A runs (<= %.1f%% at 95%%)", c->aa_false,
+                     c->aa_runs, 100.0 * bound);
+    else
+        kd_sb_puts(out, "verdict calibration unknown (no valid A/A record)");
+    kd_sb_printf(out, "; this run could detect a change of %.2f%% or more", t->mde_pct);
+}
+
+void kd_between_runs_line(const kd_timing *t, kd_strbuf *out)
+{
+    if (!t->from_saved || t->from_one_run || !(t->speedup.hi > 0))
+        return;
+    if (t->between_applied)
+        kd_sb_printf(out,
+                     "separate runs: the interval carries a %.2f%% spread between processes (measured over %ld); "
+                     "the samples alone gave %.4f-%.4fx",
+                     t->calib.between_pct, t->calib.between_runs, t->own_speedup.lo, t->own_speedup.hi);
+    else if (t->between_unknown)
+        kd_sb_puts(out, "separate runs: the interval cannot carry the spread between processes (no measured "
+                        "spread in the calibration record); --fail-if-slower is not evaluated");
 }

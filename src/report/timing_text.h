@@ -28,6 +28,15 @@ void kd_target_text(const kd_timing *t, double half, kd_strbuf *out);
  * precision): printf("%.*fx", d, ratio), its CI at the same d. lo/hi: the CI (equal: none). */
 int kd_ratio_decimals(double ratio, double lo, double hi);
 
+/* How far the verdict can be trusted (issue 42): "verdict calibrated: 0 false in 60 A/A
+ * runs (<= 4.9% at 95%); this run could detect a change of 0.31% or more" (the A/A record's
+ * counts with their exact binomial bound; the run's own detectable change), or "verdict
+ * calibration unknown ..." without a record. Empty when nothing was timed. */
+void kd_calibration_line(const kd_timing *t, kd_strbuf *out);
+/* kerndiff compare of two separate runs: whether the interval carries the spread between
+ * processes, and the samples' own interval; empty otherwise. */
+void kd_between_runs_line(const kd_timing *t, kd_strbuf *out);
+
 /* "outputs match (2 buffers compared in full)" or "OUTPUTS DIFFER: ..." */
 void kd_correctness_line(const kd_timing *t, kd_strbuf *out);
 /* One output buffer's comparison. */

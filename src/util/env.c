@@ -29,6 +29,7 @@ static const kd_env_entry table[KD_ENV_COUNT] = {
     [KD_ENV_COUNTER_PREP] = {"KERNDIFF_COUNTER_PREP", "how the in-process counter pass prepares L2 before each pass (an experiment's knob: touch, memset, read, discard, clean, none, pages, limit, reset, inside, icache, tlb)"},
     [KD_ENV_COUNTERS_FRESH] = {"KERNDIFF_COUNTERS_FRESH", "1: the in-process counter pass starts its own harness instead of taking the timing pass's (the bench's baseline)"},
     [KD_ENV_WIDTH] = {"KERNDIFF_WIDTH", "N: the terminal report fitted to N columns wherever stdout goes; 0: not fitted (tests)"},
+    [KD_ENV_CALIBRATION] = {"KERNDIFF_CALIBRATION", "the A/A calibration record to read instead of kerndiff-calibration.txt beside the harness programs"},
     [KD_ENV_NO_COLOR] = {"NO_COLOR", NULL},
     [KD_ENV_COLUMNS] = {"COLUMNS", NULL},
     [KD_ENV_PATH] = {"PATH", NULL},

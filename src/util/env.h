@@ -27,6 +27,7 @@ typedef enum kd_env_var {
     KD_ENV_COUNTER_PREP,
     KD_ENV_COUNTERS_FRESH,
     KD_ENV_WIDTH,
+    KD_ENV_CALIBRATION,
     /* Not kerndiff's own: where things are on this machine. */
     KD_ENV_NO_COLOR,
     KD_ENV_COLUMNS,

@@ -303,3 +303,25 @@ void kd_parts_free(kd_part *parts, size_t n)
         parts[i].path = NULL;
     }
 }
+
+/* A data file shipped beside the harness programs (the same folders, read access alone). */
+char *kd_share_path(const char *name)
+{
+    const char *env = getenv("KERNDIFF_HARNESS_DIR");
+    char *dir = env && *env ? kd_xstrdup(env) : self_dir();
+    if (!dir)
+        return NULL;
+    char *found = kd_path_join(dir, name);
+    if (access(found, R_OK) != 0 && !(env && *env)) {
+        free(found);
+        char *libexec = kd_path_join(dir, "../libexec/kerndiff");
+        found = kd_path_join(libexec, name);
+        free(libexec);
+    }
+    free(dir);
+    if (access(found, R_OK) != 0) {
+        free(found);
+        return NULL;
+    }
+    return found;
+}

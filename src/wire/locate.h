@@ -8,6 +8,9 @@
 
 /* The path of harness program `name` ("kerndiff-harness"), malloc'd; NULL if not found. */
 char *kd_harness_path(const char *name);
+/* A data file (the calibration record) beside the harness programs: $KERNDIFF_HARNESS_DIR,
+ * else the tool's folder, else ../libexec/kerndiff; NULL when none is readable. */
+char *kd_share_path(const char *name);
 
 /* The folder holding kerndiff's public headers (<kerndiff/launcher.h>):
  * $KERNDIFF_INCLUDE_DIR, else ../include from the binary (build tree and installation). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/calib.h"
 #include "util/diag.h"
 #include "util/fs.h"
 #include "util/outcome.h"
@@ -199,6 +200,13 @@ static int take_timing(saved_run run[2], const int index[2], const kd_diff_optio
             kd_say(newest->seed ? KD_MSG_SAVED_INTERVAL_CHANGED : KD_MSG_SAVED_INTERVAL_DIFFERS, KD_DIAG_NO_SIDE,
                    KD_S(opts->files[1]), KD_D(d.speedup.lo), KD_D(d.speedup.hi), KD_D(saved.lo), KD_D(saved.hi),
                    KD_U(t->seed));
+    }
+    if (rc == 0) {
+        kd_calib_attach(t);
+        /* Two runs are two processes: the interval carries the spread between them, or
+         * says it cannot (issue 42 item 3). One run with itself stays as it was decided. */
+        if (!one_run)
+            kd_calib_between_runs(t);
     }
     t->target_pct = opts->timing.target_pct;
     t->target_reached = rc == 0 && kd_speedup_ci_halfwidth_pct(&t->speedup) <= t->target_pct;

@@ -21,6 +21,10 @@ rexpect rank_basic "$WORK/rank.json" '[c["name"] for c in d["candidates"] if c["
 rexpect rank_basic "$WORK/rank.json" '{c["name"]: c["status"] for c in d["candidates"]}["cand4.cu"]' slower
 rexpect rank_basic "$WORK/rank.json" '{c["name"]: c["status"] for c in d["candidates"]}["cand5.cu"]' incorrect
 rexpect rank_basic "$WORK/rank.json" '{c["name"]: c["status"] for c in d["candidates"]}["cand6.cu"]' run_failed
+# issue 42: the A/A record (the installed one beside the tool) and each timed candidate's
+# detectable change from its own corrected interval; none for one that was not timed
+rexpect rank_basic "$WORK/rank.json" '[d["calibration"]["known"], d["calibration"]["aa_runs"] >= 1, d["calibration"]["min_detectable_pct"]["cand3.cu"] > 0, d["calibration"]["min_detectable_pct"]["cand6.cu"]]' "[True, True, True, None]"
+has rank_basic out '^verdicts calibrated: [0-9]+ false in [0-9]+ A/A runs \(<= [0-9.]+% at 95%\)'
 rexpect rank_basic "$WORK/rank.json" '{c["name"]: c["status"] for c in d["candidates"]}["cand7.cu"]' build_failed
 rexpect rank_basic "$WORK/rank.json" '[c["status"] for c in d["candidates"]][:3]' "['faster', 'faster', 'faster']"
 rexpect rank_basic "$WORK/rank.json" 'd["correction"], d["family"], d["candidates"][0]["speedup"]["corrected"]' "('bonferroni', 7, 'bonferroni')"

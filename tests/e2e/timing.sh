@@ -22,6 +22,30 @@ expect_json faster "$WORK/faster.json" '0 < d["runtime"]["correctness"]["audits"
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/faster.json" >"$WORK/faster_valid.err" 2>&1; then
     ok "faster: JSON with a runtime is valid against the schema"; else fail "faster: schema" "$WORK/faster_valid.err"; fi
 
+# How far the verdict can be trusted (issue 42 item 2): one line from the calibration record
+# and this run's own samples, in every format; the detectable change follows the spread.
+printf '# test record\naa_runs 60\naa_false 0\n' >"$WORK/calib_rec.txt"
+for spec in "narrow:median=100us,cv=0.2%,seed=5;median=80us,cv=0.2%,seed=6" "wide:median=100us,cv=3%,seed=5;median=80us,cv=3%,seed=6"; do
+    KERNDIFF_CALIBRATION="$WORK/calib_rec.txt" KERNDIFF_SIMULATE="${spec#*:}" run "calib_${spec%%:*}" 0 -- --n 64K \
+        --json="$WORK/calib_${spec%%:*}.json" --markdown="$WORK/calib_${spec%%:*}.md" --html="$WORK/calib_${spec%%:*}.html" "$A" "$B"
+done
+line='verdict calibrated: 0 false in 60 A/A runs \(<= 4\.9% at 95%\); this run could detect a change of [0-9]+\.[0-9]{2}% or more'
+has calib_narrow out "^  $line\$"
+cp "$WORK/calib_narrow.md" "$WORK/calib_md.out"; has calib_md out "^- $line\$"
+cp "$WORK/calib_narrow.html" "$WORK/calib_html.out"; has calib_html out "<p class=\"calibration\">verdict calibrated: 0 false in 60 A/A runs \(&lt;= 4\.9% at 95%\)"
+expect_json calib_narrow "$WORK/calib_narrow.json" '[c["aa_runs"], c["aa_false"], round(c["false_rate_upper_95"], 4), c["known"]] if (c := d["runtime"]["calibration"]) else 0' "[60, 0, 0.0487, True]"
+expect_json calib_narrow "$WORK/calib_narrow.json" 'd["runtime"]["calibration"]["line"] in open(sys.argv[1].replace(".json", ".md")).read()' True
+expect_json calib_wide "$WORK/calib_wide.json" 'd["runtime"]["calibration"]["min_detectable_pct"] > 3 * json.load(open(sys.argv[1].replace("wide", "narrow")))["runtime"]["calibration"]["min_detectable_pct"]' True
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/calib_narrow.json" >"$WORK/calib_valid.err" 2>&1; then
+    ok "calib_narrow: JSON valid against the schema"; else fail "calib_narrow: schema" "$WORK/calib_valid.err"; fi
+# a missing or hostile record: the line says the calibration is unknown, never a number
+printf 'aa_runs 40\naa_false 99\n' >"$WORK/calib_hostile.txt"
+for rec in /nonexistent/calibration.txt "$WORK/calib_hostile.txt"; do
+    KERNDIFF_CALIBRATION="$rec" KERNDIFF_SIMULATE="median=100us,cv=0.5%;median=80us,cv=0.5%" run calib_unknown 0 -- --n 64K --json="$WORK/calib_unknown.json" "$A" "$B"
+    has calib_unknown out '^  verdict calibration unknown \(no valid A/A record\); this run could detect a change of'
+    expect_json calib_unknown "$WORK/calib_unknown.json" '[d["runtime"]["calibration"]["known"], d["runtime"]["calibration"]["aa_runs"]]' "[False, None]"
+done
+
 sim "median=80us,cv=0.5%;median=100us,cv=0.5%" slower 0 -- --n 64K "$A" "$B"
 has slower out '^v2 is 1\.2[456]x slower'
 
@@ -265,8 +289,34 @@ has compare out '^v2 is 1\.1[0-9]x faster \((49|50)\.[0-9]+us -> (44|45)\.[0-9]+
 has compare out "recomputed from the two saved runs' raw samples"
 if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/compare.json" >"$WORK/compare_valid.err" 2>&1; then
     ok "compare: JSON valid against the schema"; else fail "compare: schema" "$WORK/compare_valid.err"; fi
-run compare_gate 8 -- compare --fail-if-slower 1 "$WORK/new.json" "$WORK/old.json"
+# Two saved runs are two processes (issue 42 item 3): without a measured spread between
+# processes in the calibration record the interval cannot carry it, and the gate is not
+# evaluated (exit 10, fail closed); with one, the gate reads the widened interval.
+printf 'aa_runs 40\naa_false 1\n' >"$WORK/calib_nospread.txt"
+printf 'aa_runs 312\naa_false 0\nbetween_run_spread_pct 1.0\nbetween_run_processes 20\n' >"$WORK/calib_1pct.txt"
+printf 'aa_runs 312\naa_false 0\nbetween_run_spread_pct 0\nbetween_run_processes 20\n' >"$WORK/calib_0pct.txt"
+KERNDIFF_CALIBRATION="$WORK/calib_nospread.txt" run compare_gate_open 10 -- compare --fail-if-slower 1 "$WORK/new.json" "$WORK/old.json"
+has compare_gate_open err 'gate --fail-if-slower 1%: NOT EVALUATED, two separate runs and no measured spread between processes'
+has compare_gate_open out '^  separate runs: the interval cannot carry the spread between processes'
+KERNDIFF_CALIBRATION="$WORK/calib_1pct.txt" run compare_gate 8 -- compare --fail-if-slower 1 "$WORK/new.json" "$WORK/old.json"
 has compare_gate err 'gate --fail-if-slower 1%: FAILED'
+has compare_gate out '^  separate runs: the interval carries a 1\.00% spread between processes \(measured over 20\)'
+# A 2% move between two runs: the samples' own interval (a 0% spread) fails the gate; the
+# 1% between-process spread widens it past 1 and the same gate passes.
+sim "median=65us,seed=3;median=50us,cv=0.5%,seed=4" between_old 0 -- --n 64K --save "$WORK/between_old.json" "$A" "$B"
+sim "median=65us,seed=3;median=51us,cv=0.5%,seed=4" between_new 0 -- --n 64K --save "$WORK/between_new.json" "$A" "$B"
+KERNDIFF_CALIBRATION="$WORK/calib_0pct.txt" run between_narrow 8 -- compare --fail-if-slower 1 --json="$WORK/between_narrow.json" "$WORK/between_old.json" "$WORK/between_new.json"
+expect_json between_narrow "$WORK/between_narrow.json" 'd["runtime"]["verdict"]' slower
+KERNDIFF_CALIBRATION="$WORK/calib_1pct.txt" run between_wide 0 -- compare --fail-if-slower 1 --json="$WORK/between_wide.json" "$WORK/between_old.json" "$WORK/between_new.json"
+expect_json between_wide "$WORK/between_wide.json" 'd["runtime"]["verdict"]' "no significant difference"
+expect_json between_wide "$WORK/between_wide.json" 'd["runtime"]["calibration"]["between_runs"]["applied"] and d["runtime"]["speedup"]["ci_high"] > 1 > d["runtime"]["calibration"]["between_runs"]["own_ci_high"]' True
+if python3 tests/e2e/validate_json.py docs/json-schema.json "$WORK/between_wide.json" >"$WORK/between_valid.err" 2>&1; then
+    ok "between_wide: JSON valid against the schema"; else fail "between_wide: schema" "$WORK/between_valid.err"; fi
+# One run with itself stays as it was decided: no between-process widening, no such line.
+KERNDIFF_CALIBRATION="$WORK/calib_1pct.txt" run compare_self 0 -- compare --json="$WORK/compare_self.json" "$WORK/new.json" "$WORK/new.json"
+if grep -q 'separate runs' "$WORK/compare_self.out"; then fail "compare_self: a run with itself was widened" "$WORK/compare_self.out"
+else ok "compare_self: a run with itself is not widened"; fi
+expect_json compare_self "$WORK/compare_self.json" '"between_runs" in d["runtime"]["calibration"]' False
 run compare_v1 0 -- compare --side v1 "$WORK/old.json" "$WORK/new.json"
 has compare_v1 out '^  v2: .*new\.json \(v1 examples/vector_loads/v1\.cu of that run\)'
 python3 - "$WORK/new.json" "$WORK/other_gpu.json" <<'PY'
@@ -341,3 +391,35 @@ for bad in bogus sustained:0 sustained:60001 sustained:x sustainedx; do
     sim "median=50us;median=40us" "load_bad_${bad//[:]/_}" 2 -- --load "$bad" "$A" "$B"
     has "load_bad_${bad//[:]/_}" err "^kerndiff: --load wants single, sustained or sustained:MS \(1 to 60000 ms of load\), got '$bad'$"
 done
+
+# The A/A campaign's summary (bench/aa_summary.py, issue 42): the committed campaign's rows
+# give the installed record (the false "slower" of `aa smem copy #1` counted), and a sample
+# with between-process and injected-change rows gives a spread kerndiff reads.
+python3 bench/aa_summary.py bench/aa_campaign.txt >"$WORK/summary_committed.txt"
+if cmp -s "$WORK/summary_committed.txt" share/kerndiff-calibration.txt; then
+    ok "aa_summary: share/kerndiff-calibration.txt is bench/aa_campaign.txt's summary"
+else fail "aa_summary: share/kerndiff-calibration.txt differs from bench/aa_campaign.txt's summary" "$WORK/summary_committed.txt"; fi
+if grep -qx 'aa_runs 40' "$WORK/summary_committed.txt" && grep -qx 'aa_false 1' "$WORK/summary_committed.txt"; then
+    ok "aa_summary: 40 A/A runs, 1 false verdict"; else fail "aa_summary: counts" "$WORK/summary_committed.txt"; fi
+cat >"$WORK/campaign_sample.txt" <<'ROWS'
+# A/A campaign, sample
+aa add copy #1                 2.47us      2.47us ratio 1.0002 CI 0.9934-1.0061 n=30 no significant difference
+aa add copy #2                 2.47us      2.49us ratio 0.9900 CI 0.9850-0.9950 n=30 slower
+aa add copy #3                 2.47us      2.47us ratio 1.0002 CI 0.9934-1.0061 n=30 faster
+aa add copy #4                 ERROR no runtime
+between add #1 median_ns 1000
+between add #2 median_ns 1020
+between fma #1 median_ns 5000
+between fma #2 median_ns 4900
+power 0.5% fma #1 ratio 0.9950 CI 0.9940-0.9960 n=30 slower
+power 0.5% fma #2 ratio 0.9990 CI 0.9940-1.0040 n=30 no significant difference
+ROWS
+python3 bench/aa_summary.py "$WORK/campaign_sample.txt" >"$WORK/summary_sample.txt"
+# pooled sd of log medians: sqrt((ln(1.02)^2/2 + ln(49/50)^2/2) / 2)
+want=$(python3 -c 'import math; a=math.log(1.02)**2/2; b=math.log(49/50)**2/2; print(f"{100*(math.exp(math.sqrt((a+b)/2))-1):.4f}")')
+if grep -qx 'aa_runs 3' "$WORK/summary_sample.txt" && grep -qx 'aa_false 2' "$WORK/summary_sample.txt" \
+   && grep -qx "between_run_spread_pct $want" "$WORK/summary_sample.txt" && grep -qx 'between_run_processes 4' "$WORK/summary_sample.txt" \
+   && grep -q '^# power: a 0.5% change caught in 1 of 2 tries$' "$WORK/summary_sample.txt"; then
+    ok "aa_summary: a sample's counts, spread ($want%) and power"; else fail "aa_summary: sample" "$WORK/summary_sample.txt"; fi
+KERNDIFF_CALIBRATION="$WORK/summary_sample.txt" run summary_read 0 -- compare --json="$WORK/summary_read.json" "$WORK/between_old.json" "$WORK/between_new.json"
+expect_json summary_read "$WORK/summary_read.json" '[d["runtime"]["calibration"]["aa_false"], d["runtime"]["calibration"]["between_runs"]["applied"]]' "[2, True]"
