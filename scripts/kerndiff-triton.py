@@ -609,13 +609,19 @@ def called_from_jit(jit_fns):
     return called
 
 
-def _float_param(fn, name):
-    """fn's parameter `name` is annotated float or defaults to a float literal."""
+def _param_defaults(fn):
+    """fn's parameters, and the (parameter, default) pairs of those that have a default."""
     a = fn.args
     positional = a.posonlyargs + a.args
     pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
         [(k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-    for arg in positional + a.kwonlyargs:
+    return positional + a.kwonlyargs, pairs
+
+
+def _float_param(fn, name):
+    """fn's parameter `name` is annotated float or defaults to a float literal."""
+    params, pairs = _param_defaults(fn)
+    for arg in params:
         if arg.arg == name and arg.annotation is not None and dotted(arg.annotation) == "float":
             return True
     return any(arg.arg == name and isinstance(literal(d), float) for arg, d in pairs)
@@ -656,14 +662,11 @@ def _passed_value(node, fn, tree):
     if value is not None or not isinstance(node, ast.Name):
         return value
     if fn is not None:
-        a = fn.args
-        positional = a.posonlyargs + a.args
-        pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
-            [(k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        params, pairs = _param_defaults(fn)
         for arg, d in pairs:
             if arg.arg == node.id:
                 return literal(d)
-        if any(arg.arg == node.id for arg in positional + a.kwonlyargs) or \
+        if any(arg.arg == node.id for arg in params) or \
                 any(isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store) for n in ast.walk(fn)):
             return None  # a parameter without a default, or a local the wrapper computes
     if tree is not None:

@@ -46,6 +46,12 @@ double kd_binomial_upper_bound(long k, long n, double confidence)
     return 0.5 * (lo + hi);
 }
 
+/* Whether a number parsed from s ended where the value does: nothing but blanks after it. */
+static bool ends_value(const char *s, const char *end)
+{
+    return !errno && end != s && (!*end || strchr("\n \t\r", *end));
+}
+
 /* A whole non-negative count: digits alone, no sign, no overflow. */
 static bool parse_count(const char *s, long *out)
 {
@@ -54,7 +60,7 @@ static bool parse_count(const char *s, long *out)
     errno = 0;
     char *end = NULL;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || (*end && *end != '\n' && *end != ' ' && *end != '\t' && *end != '\r'))
+    if (!ends_value(s, end))
         return false;
     *out = v;
     return true;
@@ -67,7 +73,7 @@ static bool parse_pct(const char *s, double *out)
     errno = 0;
     char *end = NULL;
     double v = strtod(s, &end);
-    if (errno || end == s || (*end && *end != '\n' && *end != ' ' && *end != '\t' && *end != '\r'))
+    if (!ends_value(s, end))
         return false;
     if (!isfinite(v) || v < 0.0 || v > 100.0)
         return false;
@@ -162,12 +168,24 @@ void kd_calib_load(kd_calib *out)
     free(path);
 }
 
-void kd_calib_attach(kd_timing *t)
+/* The detectable change of the interval the verdict reads. */
+static void set_mde(kd_timing *t)
 {
-    kd_calib_load(&t->calib);
     double c = t->speedup.confidence > 0 ? t->speedup.confidence : KD_SPEEDUP_CONFIDENCE;
     t->mde_pct = kd_min_detectable_pct(t->speedup.lo, t->speedup.hi, c, KD_CALIB_POWER, t->min_effect_pct);
     t->has_mde = t->mde_pct >= 0.0;
+}
+
+void kd_calib_attach(kd_timing *t)
+{
+    /* read once a process: a sweep decides a timing per point */
+    static kd_calib record;
+    static bool loaded;
+    if (!loaded)
+        kd_calib_load(&record);
+    loaded = true;
+    t->calib = record;
+    set_mde(t);
 }
 
 void kd_calib_between_runs(kd_timing *t)
@@ -185,10 +203,7 @@ void kd_calib_between_runs(kd_timing *t)
         return;
     }
     t->speedup = wide;
-    double c = wide.confidence, lo = wide.lo, hi = wide.hi;
     t->verdict = kd_verdict_with_floor(&t->speedup, t->min_effect_pct);
     t->between_applied = true;
-    /* the detectable change of the interval the verdict now reads */
-    t->mde_pct = kd_min_detectable_pct(lo, hi, c, KD_CALIB_POWER, t->min_effect_pct);
-    t->has_mde = t->mde_pct >= 0.0;
+    set_mde(t);
 }

@@ -13,13 +13,18 @@
 #include "util/fs.h"
 #include "util/xalloc.h"
 
-static char *executable_in(const char *dir, const char *name)
+static char *accessible_in(const char *dir, const char *name, int mode)
 {
     char *path = kd_path_join(dir, name);
-    if (access(path, X_OK) == 0)
+    if (access(path, mode) == 0)
         return path;
     free(path);
     return NULL;
+}
+
+static char *executable_in(const char *dir, const char *name)
+{
+    return accessible_in(dir, name, X_OK);
 }
 
 static char *self_dir(void)
@@ -84,22 +89,30 @@ char *kd_python_path(void)
     return python;
 }
 
-char *kd_harness_path(const char *name)
+/* A file shipped beside kerndiff, granting `mode` (X_OK a program, R_OK data): in
+ * $KERNDIFF_HARNESS_DIR alone when it is set, else beside the binary, else in the install's
+ * ../libexec/kerndiff. */
+static char *shipped(const char *name, int mode)
 {
     const char *env = getenv("KERNDIFF_HARNESS_DIR");
     if (env && *env)
-        return executable_in(env, name);
+        return accessible_in(env, name, mode);
     char *dir = self_dir();
     if (!dir)
         return NULL;
-    char *found = executable_in(dir, name);
+    char *found = accessible_in(dir, name, mode);
     if (!found) {
         char *libexec = kd_path_join(dir, "../libexec/kerndiff");
-        found = executable_in(libexec, name);
+        found = accessible_in(libexec, name, mode);
         free(libexec);
     }
     free(dir);
     return found;
+}
+
+char *kd_harness_path(const char *name)
+{
+    return shipped(name, X_OK);
 }
 
 /* ---- the CUDA tools -------------------------------------------------------------------- */
@@ -307,21 +320,5 @@ void kd_parts_free(kd_part *parts, size_t n)
 /* A data file shipped beside the harness programs (the same folders, read access alone). */
 char *kd_share_path(const char *name)
 {
-    const char *env = getenv("KERNDIFF_HARNESS_DIR");
-    char *dir = env && *env ? kd_xstrdup(env) : self_dir();
-    if (!dir)
-        return NULL;
-    char *found = kd_path_join(dir, name);
-    if (access(found, R_OK) != 0 && !(env && *env)) {
-        free(found);
-        char *libexec = kd_path_join(dir, "../libexec/kerndiff");
-        found = kd_path_join(libexec, name);
-        free(libexec);
-    }
-    free(dir);
-    if (access(found, R_OK) != 0) {
-        free(found);
-        return NULL;
-    }
-    return found;
+    return shipped(name, R_OK);
 }
